@@ -1,0 +1,1 @@
+"""repo-digest: weekly digests of merged pull requests, as a Pelican plugin."""
