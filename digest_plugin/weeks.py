@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from .errors import DigestError
@@ -43,7 +43,9 @@ class Week:
         return self.monday + timedelta(days=6)
 
     def start(self, tz: ZoneInfo) -> datetime:
-        return datetime.combine(self.monday, time(), tz)
+        """Monday 00:00 in `tz`, as UTC: arithmetic on aware datetimes that share a tzinfo
+        ignores daylight-saving changes, so bounds are kept in UTC."""
+        return datetime.combine(self.monday, time(), tz).astimezone(UTC)
 
     def end(self, tz: ZoneInfo) -> datetime:
         """The exclusive end: the next Monday at 00:00 local time."""

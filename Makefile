@@ -1,0 +1,58 @@
+# repo-digest: `make html` builds the site from the bundled sample; `make test` runs the tests.
+PY ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+PELICAN := $(BIN)/pelican
+INPUTDIR := content
+OUTPUTDIR := output
+CONFFILE := pelicanconf.py
+PUBLISHCONF := publishconf.py
+PORT ?= 8000
+
+.PHONY: help install html serve devserver publish test bench sample clean
+
+help:
+	@echo "make html       build the site into $(OUTPUTDIR)/ (creates $(VENV) on first use)"
+	@echo "make test       run the test suite"
+	@echo "make serve      serve $(OUTPUTDIR)/ on http://127.0.0.1:$(PORT)"
+	@echo "make devserver  rebuild on every change and serve"
+	@echo "make publish    build with publishconf.py (absolute URLs) for deployment"
+	@echo "make sample     regenerate the bundled sample store under data/"
+
+install: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@
+
+# Build into a fresh folder and swap it in only when the build succeeded, so a failed build
+# (bad settings, corrupt data) leaves the previous site as it was.
+html: install
+	rm -rf $(OUTPUTDIR).new
+	$(PELICAN) $(INPUTDIR) -o $(OUTPUTDIR).new -s $(CONFFILE)
+	rm -rf $(OUTPUTDIR) && mv $(OUTPUTDIR).new $(OUTPUTDIR)
+
+publish: install
+	rm -rf $(OUTPUTDIR).new
+	$(PELICAN) $(INPUTDIR) -o $(OUTPUTDIR).new -s $(PUBLISHCONF)
+	rm -rf $(OUTPUTDIR) && mv $(OUTPUTDIR).new $(OUTPUTDIR)
+
+serve: install
+	$(PELICAN) --listen --bind 127.0.0.1 --port $(PORT) -o $(OUTPUTDIR) -s $(CONFFILE)
+
+devserver: install
+	$(PELICAN) --autoreload --listen --bind 127.0.0.1 --port $(PORT) $(INPUTDIR) -o $(OUTPUTDIR) -s $(CONFFILE)
+
+test: install
+	$(BIN)/python -m pytest -n auto
+
+bench: install
+	for script in bench/bench_*.py; do $(BIN)/python $$script || exit 1; done
+
+sample: install
+	$(BIN)/repo-digest sample
+
+clean:
+	rm -rf $(OUTPUTDIR) $(OUTPUTDIR).new cache

@@ -1,0 +1,142 @@
+"""The `repo-digest` command line: fetch, import, show, sample (DESIGN.md, "Command line").
+
+Every command reads the same settings file as the build. Errors are one sentence on stderr and a
+non-zero exit; `--debug` shows the traceback instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+from .errors import DigestError
+from .settings import DigestSettings
+from .store import Store, check_repo_name
+from .weeks import Week
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except DigestError as error:
+        if args.debug:
+            raise
+        print(f"repo-digest: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("repo-digest: interrupted; the store keeps everything saved so far.", file=sys.stderr)
+        return 130
+
+
+def _parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--settings", default="pelicanconf.py", metavar="FILE", help="Pelican settings file (default: pelicanconf.py)")
+    common.add_argument("--debug", action="store_true", help="show tracebacks")
+
+    parser = argparse.ArgumentParser(prog="repo-digest", description="Weekly digests of a GitHub repository's merged pull requests.")
+    commands = parser.add_subparsers(required=True, metavar="COMMAND")
+
+    fetch = commands.add_parser("fetch", parents=[common], help="fetch or refresh the store from GitHub")
+    fetch.add_argument("repos", nargs="*", metavar="OWNER/NAME", help="repositories (default: DIGEST_REPOS)")
+    fetch.add_argument("--since", type=_date, metavar="YYYY-MM-DD", help="backfill from this date")
+    fetch.add_argument("--until", type=_date, metavar="YYYY-MM-DD", help="stop at this date")
+    fetch.set_defaults(run=_fetch)
+
+    load = commands.add_parser("import", parents=[common], help="import a JSON Lines file of GitHub REST pull objects")
+    load.add_argument("file", type=Path, metavar="FILE")
+    load.add_argument("--repo", required=True, metavar="OWNER/NAME")
+    load.set_defaults(run=_import)
+
+    show = commands.add_parser("show", parents=[common], help="print one week's digest")
+    show.add_argument("repo", metavar="OWNER/NAME")
+    show.add_argument("--week", required=True, metavar="YYYY-Www")
+    show.add_argument("--format", choices=("json", "markdown"), default="json")
+    show.set_defaults(run=_show)
+
+    sample = commands.add_parser("sample", parents=[common], help="regenerate the bundled sample data")
+    sample.set_defaults(run=_sample)
+    return parser
+
+
+def load_settings(path: str) -> tuple[DigestSettings, dict]:
+    """DigestSettings and the full Pelican settings from a settings file (defaults if it is absent)."""
+    from pelican.settings import DEFAULT_CONFIG, read_settings
+
+    settings_file = Path(path)
+    if settings_file.exists():
+        pelican_settings = read_settings(str(settings_file))
+        base = settings_file.resolve().parent
+    elif path == "pelicanconf.py":
+        pelican_settings, base = dict(DEFAULT_CONFIG), Path.cwd()
+    else:
+        raise DigestError(f"The settings file {path} does not exist.")
+    return DigestSettings.from_pelican(pelican_settings, base), pelican_settings
+
+
+def _fetch(args) -> int:
+    from .fetch import fetch_repos
+
+    settings, _ = load_settings(args.settings)
+    repos = [check_repo_name(r) for r in args.repos] or list(settings.repos)
+    if not repos:
+        raise DigestError("No repository to fetch: name one (OWNER/NAME) or set DIGEST_REPOS.")
+    fetch_repos(Store(settings.data_path), settings, repos, since=args.since, until=args.until)
+    return 0
+
+
+def _import(args) -> int:
+    from .importer import import_file
+
+    settings, _ = load_settings(args.settings)
+    read, changed = import_file(args.file, check_repo_name(args.repo), Store(settings.data_path))
+    print(f"Imported {read} merged pull requests into {settings.data_path / args.repo} ({changed} records added or changed).")
+    return 0
+
+
+def _show(args) -> int:
+    from .markdown_report import render_markdown
+    from .narrate import narrate
+    from .site import load_weeks
+    from .urls import absolute, week_path
+
+    settings, pelican_settings = load_settings(args.settings)
+    week_id = str(Week.parse(args.week))
+    weeks = load_weeks(Store(settings.data_path), check_repo_name(args.repo), settings, datetime.now(UTC))
+    index = next((i for i, w in enumerate(weeks) if w.week == week_id), None)
+    if index is None:
+        span = f"{weeks[0].week} to {weeks[-1].week}" if weeks else "no weeks"
+        raise DigestError(f"{args.repo} has no data for {week_id}: the store covers {span}.")
+    week, previous = weeks[index], weeks[:index]
+    narrative = narrate(week, previous, settings.language)
+    if args.format == "markdown":
+        print(render_markdown(week, narrative, absolute(pelican_settings.get("SITEURL", ""), week_path(week.repo, week.week)), settings.language), end="")
+    else:
+        from .report import week_json
+
+        print(json.dumps(week_json(week, narrative), indent=2, ensure_ascii=False))
+    return 0
+
+
+def _sample(args) -> int:
+    from .sample import generate_sample
+
+    settings, _ = load_settings(args.settings)
+    repos = generate_sample(Store(settings.data_path))
+    print(f"Wrote the sample repositories {', '.join(repos)} to {settings.data_path}.")
+    return 0
+
+
+def _date(text: str) -> date:
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a date written YYYY-MM-DD") from None
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,89 @@
+"""Pelican signal handlers: the only place the plugin meets Pelican's build.
+
+Everything one build computes lives in `context["digest"]` (a SiteDigest), which Pelican creates
+afresh for every run, so `pelican --autoreload` never sees a previous run's state.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+
+from pelican import signals
+from pelican.contents import Article
+from pelican.readers import METADATA_PROCESSORS
+from pelican.utils import order_content
+
+from ..i18n import translations
+from ..settings import DigestSettings
+from .site_digest import SiteDigest, build_site_digest
+from .files import write_week_files
+
+logger = logging.getLogger(__name__)
+
+
+def connect() -> None:
+    signals.generator_init.connect(install_translations)
+    signals.article_generator_pretaxonomy.connect(add_week_articles)
+    signals.article_writer_finalized.connect(write_files)
+
+
+def install_translations(generator) -> None:
+    """Give every template `_()`/`ngettext()` in DIGEST_LANGUAGE."""
+    settings = DigestSettings.from_pelican(generator.settings)
+    generator.env.add_extension("jinja2.ext.i18n")
+    generator.env.install_gettext_translations(translations(settings.language), newstyle=True)
+
+
+def add_week_articles(generator) -> None:
+    """One Article per (repository, week), added before Pelican builds categories, tags and feeds."""
+    settings = DigestSettings.from_pelican(generator.settings)
+    digest = build_site_digest(settings, generator.settings, now=datetime.now(UTC))
+    generator.context["digest"] = digest
+    generator.context["digest_repos"] = {repo.name: repo for repo in digest.repos}
+
+    body = generator.get_template("digest_week_body")
+    articles = [
+        _article(generator, week, body.render(week=week, **generator.context))
+        for repo in digest.repos
+        for week in repo.weeks
+    ]
+    for article in articles:
+        generator.add_source_path(article)
+    generator.articles = order_content(generator.articles + articles, generator.settings["ARTICLE_ORDER_BY"])
+    logger.info("repo-digest: %d week pages for %d repositories", len(articles), len(digest.repos))
+
+
+def _article(generator, week, content: str) -> Article:
+    settings = generator.settings
+    processed = {
+        name: METADATA_PROCESSORS[name](value, settings)
+        for name, value in {
+            "date": week.date.isoformat(),
+            "category": week.repo,
+            "tags": list(week.tags),
+            "authors": ["repo-digest"],
+            "slug": week.slug,
+        }.items()
+    }
+    processed["category"].slug = week.repo  # keeps the slash: the repository page is /{owner}/{name}/
+    metadata = {
+        **processed,
+        "title": week.title,
+        "summary": week.summary_html,
+        "url": week.url,
+        "save_as": week.url + "index.html",
+        "template": "digest_week",
+        "lang": settings["DEFAULT_LANG"],
+        "digest_week": week,
+    }
+    source = os.path.join(generator.path, week.repo, f"{week.week}.digest")
+    return Article(content, metadata=metadata, settings=settings, source_path=source, context=generator.context)
+
+
+def write_files(generator, writer) -> None:
+    digest: SiteDigest | None = generator.context.get("digest")
+    if digest is not None:
+        write_week_files(digest, Path(generator.output_path), Path(generator.settings.get("CACHE_PATH", "cache")))

@@ -1,0 +1,65 @@
+"""Settings for building the site locally (`make html`); publishconf.py adds what deployment needs."""
+
+AUTHOR = "repo-digest"
+SITENAME = "Repository digest"
+SITESUBTITLE = "What merged this week, and why it matters"
+SITEURL = ""
+RELATIVE_URLS = True
+
+PATH = "content"
+THEME = "theme"
+TIMEZONE = "UTC"
+DEFAULT_LANG = "en"
+PLUGINS = ["digest_plugin"]
+
+# The digest: see README.md ("Settings") for every DIGEST_* name and its default.
+DIGEST_REPOS = []  # empty: every repository in the store
+DIGEST_DATA_PATH = "data"
+DIGEST_TIMEZONE = "UTC"
+DIGEST_LANGUAGE = "en"
+DIGEST_FETCH = "auto"
+
+# URLs (DESIGN.md): a repository's page is Pelican's category page, at /{owner}/{name}/.
+ARTICLE_URL = "posts/{slug}/"
+ARTICLE_SAVE_AS = "posts/{slug}/index.html"
+PAGE_URL = "pages/{slug}/"
+PAGE_SAVE_AS = "pages/{slug}/index.html"
+CATEGORY_URL = "{slug}/"
+CATEGORY_SAVE_AS = "{slug}/index.html"
+CATEGORIES_SAVE_AS = "repositories/index.html"
+TAG_URL = "labels/{slug}/"
+TAG_SAVE_AS = "labels/{slug}/index.html"
+TAGS_SAVE_AS = "labels/index.html"
+ARCHIVES_SAVE_AS = "archives/index.html"
+AUTHOR_SAVE_AS = ""
+AUTHORS_SAVE_AS = ""
+YEAR_ARCHIVE_SAVE_AS = ""
+MONTH_ARCHIVE_SAVE_AS = ""
+
+# Feeds: whole site, each repository, each label or module; full content in both formats.
+FEED_DOMAIN = SITEURL
+FEED_ALL_ATOM = "feeds/all.atom.xml"
+FEED_ALL_RSS = "feeds/all.rss.xml"
+CATEGORY_FEED_ATOM = "feeds/{slug}.atom.xml"
+CATEGORY_FEED_RSS = "feeds/{slug}.rss.xml"
+TAG_FEED_ATOM = "feeds/labels/{slug}.atom.xml"
+TAG_FEED_RSS = "feeds/labels/{slug}.rss.xml"
+FEED_ATOM = None
+FEED_RSS = None
+TRANSLATION_FEED_ATOM = None
+AUTHOR_FEED_ATOM = None
+AUTHOR_FEED_RSS = None
+RSS_FEED_SUMMARY_ONLY = False
+FEED_MAX_ITEMS = 50
+
+DEFAULT_PAGINATION = 10
+ARTICLE_ORDER_BY = "reversed-date"
+NEWEST_FIRST_ARCHIVES = True
+
+# Untrusted text from GitHub reaches the templates: escape everything by default.
+JINJA_ENVIRONMENT = {"trim_blocks": True, "lstrip_blocks": True, "autoescape": True}
+
+CACHE_PATH = "cache"
+DELETE_OUTPUT_DIRECTORY = False
+# A repository page lists all its weeks in one table; the index and label pages paginate.
+PAGINATED_TEMPLATES = {"index": None, "tag": None}

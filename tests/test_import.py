@@ -1,0 +1,82 @@
+"""`repo-digest import`: real exports load completely; bad files change nothing."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+
+from digest_plugin.cli import main
+from digest_plugin.importer import read_export
+from digest_plugin.store import Store
+from digest_plugin.weeks import timezone, week_of
+
+from .conftest import real_data
+
+REAL_FILES = {
+    "verl-project__verl.pulls.jsonl.gz": 2883,
+    "astral-sh__ruff.pulls.jsonl.gz": 7554,
+    "getpelican__pelican.pulls.jsonl.gz": 887,
+}
+
+
+@pytest.mark.parametrize("name, merged", REAL_FILES.items())
+def test_each_real_file_imports_completely(tmp_path, name, merged, capsys):
+    path = real_data(name)
+    repo = name.split(".")[0].replace("__", "/")
+    store = Store(tmp_path / "data")
+    assert main(["import", str(path), "--repo", repo, "--settings", str(_settings(tmp_path))]) == 0
+    stored = store.read_pulls(repo)
+    source = {json.loads(line)["number"]: json.loads(line) for line in gzip.open(path, "rt")}
+    assert len(stored) == merged == len(source)
+    for pull in stored[:: max(1, len(stored) // 200)]:  # every field we keep, on a spread of records
+        raw = source[pull.number]
+        assert pull.title == raw["title"]
+        assert pull.url == raw["html_url"]
+        assert pull.author.login == raw["user"]["login"]
+        assert pull.additions == raw["additions"] and pull.deletions == raw["deletions"]
+        assert pull.changed_files == raw["changed_files"]
+        assert [f.path for f in pull.files] == [f["filename"] for f in raw["files"]][:300]
+        assert pull.merged_at.strftime("%Y-%m-%dT%H:%M:%SZ") == raw["merged_at"]
+    assert "Imported" in capsys.readouterr().out
+
+
+def test_verl_week_21_has_31_merged_pulls():
+    pulls = list(read_export(real_data("verl-project__verl.pulls.jsonl.gz")))
+    utc = timezone("UTC")
+    assert sum(1 for p in pulls if str(week_of(p.merged_at, utc)) == "2026-W21") == 31
+
+
+def test_reimport_changes_nothing(tmp_path):
+    path = real_data("getpelican__pelican.pulls.jsonl.gz")
+    settings = str(_settings(tmp_path))
+    assert main(["import", str(path), "--repo", "getpelican/pelican", "--settings", settings]) == 0
+    before = {p.name: p.read_bytes() for p in (tmp_path / "data/getpelican/pelican").glob("*.jsonl")}
+    assert main(["import", str(path), "--repo", "getpelican/pelican", "--settings", settings]) == 0
+    after = {p.name: p.read_bytes() for p in (tmp_path / "data/getpelican/pelican").glob("*.jsonl")}
+    assert before == after
+
+
+def test_corrupt_export_names_the_line_and_writes_nothing(tmp_path, capsys):
+    export = tmp_path / "bad.jsonl"
+    good = {"number": 1, "title": "ok", "html_url": "https://github.com/a/b/pull/1", "user": {"login": "x"}, "merged_at": "2026-05-01T00:00:00Z"}
+    export.write_text(json.dumps(good) + "\n{not json\n")
+    assert main(["import", str(export), "--repo", "acme/widget", "--settings", str(_settings(tmp_path))]) == 1
+    err = capsys.readouterr().err
+    assert "bad.jsonl, line 2" in err and "Traceback" not in err
+    assert not (tmp_path / "data").exists()
+
+
+def test_missing_file_and_bad_repo_name(tmp_path, capsys):
+    settings = str(_settings(tmp_path))
+    assert main(["import", str(tmp_path / "nope.jsonl"), "--repo", "acme/widget", "--settings", settings]) == 1
+    assert "does not exist" in capsys.readouterr().err
+    assert main(["import", str(tmp_path / "nope.jsonl"), "--repo", "not-a-repo", "--settings", settings]) == 1
+    assert "is not a repository name" in capsys.readouterr().err
+
+
+def _settings(folder):
+    path = folder / "pelicanconf.py"
+    path.write_text('DIGEST_DATA_PATH = "data"\n')
+    return path
