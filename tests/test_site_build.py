@@ -1,0 +1,141 @@
+"""End to end: a tiny store built by real Pelican, checked the way a reader would check it."""
+
+from __future__ import annotations
+
+import html
+from datetime import UTC, datetime, timedelta
+
+import feedparser
+import pytest
+from bs4 import BeautifulSoup
+
+from digest_plugin.errors import DigestError
+from digest_plugin.records import Author
+from digest_plugin.store import RepoState, Store
+
+from .conftest import make_pull
+from .site_builder import build_site
+
+HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>'
+
+
+def _store(folder):
+    """Three weeks of acme/widget (2026-W19..W21) with a quiet week in between, and a hostile title."""
+    monday = datetime(2026, 5, 4, 9, tzinfo=UTC)  # 2026-W19
+    pulls = [
+        make_pull(1, monday, "[core] feat: add the widget cache", author="alice", files=[("core/cache.py", 120, 4, "modified"), ("tests/test_cache.py", 40, 0, "added")]),
+        make_pull(2, monday + timedelta(days=1), "fix: crash on empty input", author="bob", files=[("core/parse.py", 5, 2, "modified")]),
+        make_pull(3, monday + timedelta(days=2), "Bump requests from 2.31 to 2.32", author=Author("dependabot[bot]", "Bot"), files=[("requirements.txt", 1, 1, "modified")], labels=("dependencies",)),
+        make_pull(4, monday + timedelta(days=14), HOSTILE, author="mallory", body=HOSTILE, files=[("docs/index.md", 3, 1, "modified")], labels=("<b>label</b>",)),
+        make_pull(5, monday + timedelta(days=15), "docs: explain the cache", author="alice", files=[("docs/cache.md", 30, 0, "added")]),
+    ]
+    store = Store(folder / "data")
+    store.upsert("acme/widget", pulls)
+    store.write_state(RepoState(repo="acme/widget", source="import", fetched_at=datetime(2026, 5, 25, tzinfo=UTC)))
+    return pulls
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("site")
+    _store(folder)
+    return build_site(folder, SITEURL="https://example.org/digest", RELATIVE_URLS=False, FEED_DOMAIN="https://example.org/digest")
+
+
+def page(output, path):
+    return BeautifulSoup((output / path).read_text(encoding="utf-8"), "html.parser")
+
+
+def test_one_page_per_week_at_the_design_urls(site):
+    for week in ("2026-W19", "2026-W20", "2026-W21"):
+        assert (site / "acme/widget" / week / "index.html").exists(), week
+    assert (site / "acme/widget/index.html").exists()
+    assert (site / "acme/widget/2026-W19/digest.md").exists()
+
+
+def test_week_page_shows_the_real_figures(site):
+    soup = page(site, "acme/widget/2026-W19/index.html")
+    assert "acme/widget" in soup.h1.text and "2026-W19" in soup.h1.text
+    figures = {dt.text.strip(): dd.text.strip() for dt, dd in zip(soup.select(".figures dt"), soup.select(".figures dd"))}
+    assert figures["Merged PRs"] == "3"
+    rows = soup.select("table.pulls tbody tr")
+    assert {row.a["href"] for row in rows} == {f"https://github.com/acme/widget/pull/{n}" for n in (1, 2, 3)}
+    authors = soup.find("caption", string="Authors").find_parent("table").text
+    assert "alice" in authors and "bob" in authors and "dependabot[bot]" in authors
+
+
+def test_quiet_week_says_so(site):
+    soup = page(site, "acme/widget/2026-W20/index.html")
+    assert not soup.select("table.pulls")
+    assert soup.select_one(".summary").text.strip()
+
+
+def test_hostile_text_is_escaped_everywhere(site):
+    for path in ("acme/widget/2026-W21/index.html", "index.html", "feeds/all.atom.xml", "feeds/acme/widget.rss.xml"):
+        text = (site / path).read_text(encoding="utf-8")
+        assert "<script>alert" not in text, path
+        assert "<img src=x onerror" not in text, path
+    soup = page(site, "acme/widget/2026-W21/index.html")
+    assert not soup.find("script")
+    assert HOSTILE in soup.get_text()  # shown, as text
+    assert "<b>label</b>" in soup.get_text() and not soup.find("b", string="label")
+
+
+def test_feeds_are_valid_with_absolute_urls_and_full_content(site):
+    for feed_path in ("feeds/all.atom.xml", "feeds/all.rss.xml", "feeds/acme/widget.atom.xml", "feeds/acme/widget.rss.xml"):
+        feed = feedparser.parse((site / feed_path).read_bytes())
+        assert not feed.bozo, (feed_path, feed.get("bozo_exception"))
+        assert len(feed.entries) == 3, feed_path
+        for entry in feed.entries:
+            assert entry.link.startswith("https://example.org/digest/acme/widget/2026-W")
+            body = entry.content[0].value if "content" in entry else entry.description
+            assert "Merged PRs" in body or "quiet" in body.lower()
+            for img in BeautifulSoup(body, "html.parser").find_all("img"):
+                assert img["src"].startswith("https://example.org/digest/"), img["src"]
+    atom = feedparser.parse((site / "feeds/all.atom.xml").read_bytes())
+    assert atom.entries[0].link.endswith("2026-W21/")  # newest first
+
+
+def test_pelican_archives_categories_and_tags_include_the_weeks(site):
+    archives = page(site, "archives/index.html")
+    assert len([a for a in archives.select("td a") if "/acme/widget/2026-W" in a["href"]]) == 3
+    labels = page(site, "labels/index.html").get_text()
+    assert "dependencies" in labels
+    repo = page(site, "acme/widget/index.html")
+    assert [a.text for a in repo.select("table.weeks tbody a")] == ["2026-W21", "2026-W20", "2026-W19"]
+
+
+def test_markdown_download_has_absolute_links(site):
+    text = (site / "acme/widget/2026-W19/digest.md").read_text(encoding="utf-8")
+    assert "https://github.com/acme/widget/pull/1" in text
+    assert "https://example.org/digest/acme/widget/2026-W19/" in text
+
+
+def test_two_runs_in_one_process_give_the_same_site(tmp_path):
+    _store(tmp_path)
+    first = build_site(tmp_path)
+    snapshot = {p.relative_to(first): p.read_bytes() for p in first.rglob("*") if p.is_file()}
+    second = build_site(tmp_path)
+    again = {p.relative_to(second): p.read_bytes() for p in second.rglob("*") if p.is_file()}
+    assert snapshot.keys() == again.keys()
+    assert [p for p in snapshot if snapshot[p] != again[p]] == []
+
+
+def test_unknown_repository_is_one_clear_error(tmp_path):
+    _store(tmp_path)
+    with pytest.raises(DigestError, match="acme/nothing is not in the store"):
+        build_site(tmp_path, DIGEST_REPOS=["acme/nothing"])
+
+
+def test_missing_data_folder_is_one_clear_error(tmp_path):
+    with pytest.raises(DigestError, match="does not exist"):
+        build_site(tmp_path)
+
+
+def test_corrupt_store_stops_the_build_before_anything_is_written(tmp_path):
+    _store(tmp_path)
+    month = tmp_path / "data/acme/widget/2026-05.jsonl"
+    month.write_text(month.read_text() + "{broken\n")
+    with pytest.raises(DigestError, match=r"2026-05\.jsonl, line 6"):
+        build_site(tmp_path)
+    assert not (tmp_path / "output/acme").exists()
