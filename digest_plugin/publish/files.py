@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..charts import render_charts
+from ..charts import render_many
 from ..markdown_report import render_markdown
 from ..store import atomic_write
 from .site_digest import SiteDigest
@@ -12,13 +12,11 @@ from .site_digest import SiteDigest
 
 def write_week_files(digest: SiteDigest, output: Path, cache: Path) -> None:
     language = digest.settings.language
-    chart_cache = cache / "digest-charts"
-    jobs = []
+    charts = {}
     for repo in digest.repos:
-        jobs.append((repo.charts, output / repo.url))
+        charts[output / repo.url] = repo.charts
         for page in repo.weeks:
             folder = output / page.url
             atomic_write(folder / "digest.md", render_markdown(page.analysis, page.narrative, page.absolute_url, language))
-            jobs.append((page.charts, folder))
-    for charts, folder in jobs:
-        render_charts(charts, folder, chart_cache)
+            charts[folder] = page.charts
+    render_many(charts, cache / "digest-charts")

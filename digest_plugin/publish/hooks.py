@@ -9,6 +9,7 @@ from __future__ import annotations
 import logging
 import os
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 
 from pelican import signals
@@ -16,33 +17,51 @@ from pelican.contents import Article
 from pelican.readers import METADATA_PROCESSORS
 from pelican.utils import order_content
 
-from ..i18n import translations
+from ..i18n import format_date, format_number, translations
+from ..narrate import cited_html
 from ..settings import DigestSettings
-from .site_digest import SiteDigest, build_site_digest
+from ..store import Store
 from .files import write_week_files
+from .site_digest import SiteDigest, WeekPage, build_site_digest
 
 logger = logging.getLogger(__name__)
 
 
 def connect() -> None:
-    signals.generator_init.connect(install_translations)
+    signals.initialized.connect(check_settings)
+    signals.generator_init.connect(prepare_templates)
     signals.article_generator_pretaxonomy.connect(add_week_articles)
     signals.article_writer_finalized.connect(write_files)
 
 
-def install_translations(generator) -> None:
-    """Give every template `_()`/`ngettext()` in DIGEST_LANGUAGE."""
+def check_settings(pelican) -> None:
+    """Fail on bad DIGEST_* settings before Pelican touches the output folder."""
+    DigestSettings.from_pelican(pelican.settings)
+
+
+def prepare_templates(generator) -> None:
+    """Give every template `_()`/`ngettext()` in DIGEST_LANGUAGE, and the filters the theme uses."""
     settings = DigestSettings.from_pelican(generator.settings)
     generator.env.add_extension("jinja2.ext.i18n")
     generator.env.install_gettext_translations(translations(settings.language), newstyle=True)
+    generator.env.filters.update(
+        cite=cited_html,
+        number=partial(format_number, language=settings.language),
+        digest_date=partial(format_date, language=settings.language),
+    )
+    generator.env.globals.setdefault("digest_repos", {})
 
 
 def add_week_articles(generator) -> None:
     """One Article per (repository, week), added before Pelican builds categories, tags and feeds."""
+    from ..fetch import fetch_before_build
+
     settings = DigestSettings.from_pelican(generator.settings)
-    digest = build_site_digest(settings, generator.settings, now=datetime.now(UTC))
+    warnings = fetch_before_build(Store(settings.data_path), settings)
+    digest = build_site_digest(settings, generator.settings, now=datetime.now(UTC), warnings=warnings)
     generator.context["digest"] = digest
     generator.context["digest_repos"] = {repo.name: repo for repo in digest.repos}
+    generator.context["digest_warnings"] = digest.warnings
 
     body = generator.get_template("digest_week_body")
     articles = [
@@ -56,12 +75,11 @@ def add_week_articles(generator) -> None:
     logger.info("repo-digest: %d week pages for %d repositories", len(articles), len(digest.repos))
 
 
-def _article(generator, week, content: str) -> Article:
+def _article(generator, week: WeekPage, content: str) -> Article:
     settings = generator.settings
     processed = {
         name: METADATA_PROCESSORS[name](value, settings)
         for name, value in {
-            "date": week.date.isoformat(),
             "category": week.repo,
             "tags": list(week.tags),
             "authors": ["repo-digest"],
@@ -72,7 +90,8 @@ def _article(generator, week, content: str) -> Article:
     metadata = {
         **processed,
         "title": week.title,
-        "summary": week.summary_html,
+        "date": week.date,
+        "summary": str(cited_html(week.narrative.summary.text, week.repo_url)),
         "url": week.url,
         "save_as": week.url + "index.html",
         "template": "digest_week",
@@ -86,4 +105,4 @@ def _article(generator, week, content: str) -> Article:
 def write_files(generator, writer) -> None:
     digest: SiteDigest | None = generator.context.get("digest")
     if digest is not None:
-        write_week_files(digest, Path(generator.output_path), Path(generator.settings.get("CACHE_PATH", "cache")))
+        write_week_files(digest, Path(generator.output_path), Path(generator.settings["CACHE_PATH"]))

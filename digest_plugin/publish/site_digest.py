@@ -1,6 +1,7 @@
 """What one build publishes: every repository's weeks, analysed, narrated and prepared for templates.
 
-Pure apart from reading the store: the hooks turn the result into Pelican articles and files.
+Apart from reading the store this is pure: the hooks turn the result into Pelican articles and
+files. Every visible string here goes through the catalogue (`_`), so templates only loop and print.
 """
 
 from __future__ import annotations
@@ -8,11 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from ..analysis.model import WeekAnalysis
+from ..analysis.model import AnalysedPull, WeekAnalysis
 from ..charts import Chart, repo_charts, site_palette, week_charts
 from ..errors import DigestError
-from ..i18n import translations
+from ..i18n import format_date_range, translations
 from ..narrate import Narrative, check_grounding, narrate
+from ..narrate.wording import factor_names, type_names
 from ..settings import DigestSettings
 from ..site import load_weeks
 from ..store import Store
@@ -26,26 +28,49 @@ class WeekPage:
     analysis: WeekAnalysis
     narrative: Narrative
     charts: list[Chart]
-    title: str
     date: datetime
     url: str  # site-relative, ends in "/"
     absolute_url: str
-    tags: tuple[str, ...]
+    repo_url: str  # the repository on GitHub, for PR links in text
+    status: str  # "complete", "in-progress" or "incomplete"
+    status_text: str
+    status_short: str
+    dates_text: str
+    provenance_text: str
+    factor_names: dict[str, str]
+    count_tables: list[tuple[str, list[tuple[str, int]]]]
     downloads: dict[str, str]  # format -> file name in the week folder
+    previous_week: str | None = None
+    next_week: str | None = None
 
     @property
     def week(self) -> str:
         return self.analysis.week
 
     @property
+    def title(self) -> str:
+        return self.narrative.title
+
+    @property
     def slug(self) -> str:
         return f"{self.repo.replace('/', '-')}-{self.week}"
 
     @property
-    def summary_html(self) -> str:
-        from ..narrate import cited_html
+    def tags(self) -> tuple[str, ...]:
+        stats = self.analysis.stats
+        return tuple(dict.fromkeys([*stats.labels, *stats.modules]))
 
-        return str(cited_html(self.narrative.summary, _repo_url(self)))
+    @property
+    def pulls_by_number(self) -> dict[int, AnalysedPull]:
+        return {p.pull.number: p for p in self.analysis.pulls}
+
+    @property
+    def previous_url(self) -> str | None:
+        return week_path(self.repo, self.previous_week) if self.previous_week else None
+
+    @property
+    def next_url(self) -> str | None:
+        return week_path(self.repo, self.next_week) if self.next_week else None
 
 
 @dataclass
@@ -54,6 +79,7 @@ class RepoPage:
     url: str
     weeks: list[WeekPage]  # oldest first
     charts: list[Chart] = field(default_factory=list)
+    overview_text: str = ""
 
     @property
     def latest(self) -> WeekPage | None:
@@ -67,57 +93,113 @@ class SiteDigest:
     warnings: list[str] = field(default_factory=list)
 
 
-def build_site_digest(settings: DigestSettings, pelican_settings: dict, now: datetime) -> SiteDigest:
+def build_site_digest(settings: DigestSettings, pelican_settings: dict, now: datetime, warnings: list[str] | None = None) -> SiteDigest:
     store = Store(settings.data_path)
     if not store.root.is_dir():
         raise DigestError(f"The data folder {store.root} does not exist; run 'repo-digest sample' or 'repo-digest fetch' first.")
     names = list(settings.repos) or store.repos()
+    if not names:
+        raise DigestError(f"The data folder {store.root} holds no repository; run 'repo-digest sample' or 'repo-digest fetch' first.")
     histories = {name: load_weeks(store, name, settings, now) for name in names}
     _ = translations(settings.language).gettext
-    palette = site_palette(histories.values())
+    palette = site_palette(histories.values(), settings.trend_weeks)
     site_url = pelican_settings.get("SITEURL", "")
     repos = []
     for name, history in histories.items():
-        pages = []
+        pages, repo_url = [], _repo_url(name, history)
         for index, analysis in enumerate(history):
-            narrative = narrate(analysis, history[:index], settings.language)
-            problems = check_grounding(analysis, narrative)
+            previous = history[:index]
+            narrative = narrate(analysis, previous, settings.language)
+            problems = check_grounding(analysis, narrative, previous[-4:])
             if problems:
                 raise DigestError(f"The text written for {name} {analysis.week} is not grounded in its data: {problems[0]}")
-            pages.append(_week_page(name, analysis, narrative, history[:index + 1], settings, palette, site_url, _))
-        repos.append(RepoPage(name, repo_path(name), pages, repo_charts(history, palette, _)))
-    return SiteDigest(settings, repos)
+            charts = week_charts(analysis, history[: index + 1], settings.trend_weeks, palette, _)
+            pages.append(_week_page(name, analysis, narrative, charts, repo_url, settings, site_url, _))
+        for before, after in zip(pages, pages[1:]):
+            before.next_week, after.previous_week = after.week, before.week
+        repos.append(RepoPage(name, repo_path(name), pages, repo_charts(history, palette, _), _overview(history, settings, _)))
+    return SiteDigest(settings, repos, list(warnings or ()))
 
 
-def _week_page(repo, analysis, narrative, history, settings, palette, site_url, _) -> WeekPage:
-    week = Week.parse(analysis.week)
+def _week_page(repo, analysis: WeekAnalysis, narrative, charts, repo_url, settings: DigestSettings, site_url, _) -> WeekPage:
     path = week_path(repo, analysis.week)
+    status, status_text, status_short = _status(analysis, _)
     stats = analysis.stats
-    downloads = {"md": "digest.md"}
-    if settings.pdf:
-        downloads["pdf"] = "digest.pdf"
+    types = type_names(_)
+    downloads = {"md": "digest.md", **({"pdf": "digest.pdf"} if settings.pdf else {})}
     return WeekPage(
         repo=repo,
         analysis=analysis,
         narrative=narrative,
-        charts=week_charts(analysis, history, settings.trend_weeks, palette, _),
-        title=_("{repo}: week {week}").format(repo=repo, week=analysis.week),
-        date=_publication_date(analysis, week, settings),
+        charts=charts,
+        date=_publication_date(analysis, settings),
         url=path,
         absolute_url=absolute(site_url, path),
-        tags=tuple(dict.fromkeys([*stats.labels, *stats.modules])),
+        repo_url=repo_url,
+        status=status,
+        status_text=status_text,
+        status_short=status_short,
+        dates_text=format_date_range(analysis.start, analysis.end, settings.language),
+        provenance_text=_provenance(analysis, settings, _),
+        factor_names=factor_names(_),
+        count_tables=[
+            (title, sorted(counts.items(), key=lambda item: (-item[1], str(item[0]))))
+            for title, counts in (
+                (_("Types"), {types.get(k, k): v for k, v in stats.types.items()}),
+                (_("Modules"), stats.modules),
+                (_("Labels"), stats.labels),
+            )
+            if counts
+        ],
         downloads=downloads,
     )
 
 
-def _publication_date(analysis: WeekAnalysis, week: Week, settings: DigestSettings) -> datetime:
+def _status(analysis: WeekAnalysis, _) -> tuple[str, str, str]:
+    if analysis.in_progress:
+        return "in-progress", _("This week is still in progress: the figures cover the pull requests merged so far."), _("in progress")
+    if not analysis.complete:
+        return "incomplete", _("This week's data is incomplete: some merged pull requests could not be fetched, so figures may be too low."), _("incomplete")
+    return "complete", _("Complete: every pull request merged this week is included."), _("complete")
+
+
+def _provenance(analysis: WeekAnalysis, settings: DigestSettings, _) -> str:
+    fetch = analysis.fetch
+    when = fetch.fetched_at or "?"
+    if fetch.source == "github":
+        text = _("Data fetched from GitHub at {time}.").format(time=when)
+    elif fetch.source == "sample":
+        text = _("Data from the bundled sample of fictional repositories.")
+    else:
+        text = _("Data imported from an export file at {time}.").format(time=when)
+    if fetch.truncated:
+        text += " " + _("Part of the history could not be fetched completely.")
+    return text + " " + _("Weeks run Monday to Sunday in {timezone}.").format(timezone=analysis.timezone)
+
+
+def _overview(history: list[WeekAnalysis], settings: DigestSettings, _) -> str:
+    if not history:
+        return _("No merged pull requests yet.")
+    merged = sum(w.stats.merged_count for w in history)
+    key = sum(w.stats.key_count for w in history)
+    return _("{merged} merged pull requests ({key} key) over {weeks} weeks, {first} to {last}.").format(
+        merged=merged, key=key, weeks=len(history), first=history[0].week, last=history[-1].week
+    )
+
+
+def _publication_date(analysis: WeekAnalysis, settings: DigestSettings) -> datetime:
     """A finished week is dated at its end; one in progress at its latest merge, never in the future."""
-    tz = settings.timezone
+    tz, week = settings.timezone, Week.parse(analysis.week)
     if not analysis.in_progress:
         return week.end(tz).astimezone(tz)
     merges = [p.pull.merged_at for p in analysis.pulls]
     return (max(merges) if merges else week.start(tz)).astimezone(tz)
 
 
-def _repo_url(page: WeekPage) -> str:
-    return f"https://github.com/{page.repo}"
+def _repo_url(repo: str, history: list[WeekAnalysis]) -> str:
+    """The repository's web address, taken from its PRs' links so GitHub Enterprise works too."""
+    for week in reversed(history):
+        for analysed in week.pulls:
+            if "/pull/" in analysed.pull.url:
+                return analysed.pull.url.rsplit("/pull/", 1)[0]
+    return f"https://github.com/{repo}"

@@ -1,0 +1,109 @@
+"""The bundled sample, built as `make html` builds it, then read in a real headless browser."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import shutil
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import feedparser
+import pytest
+from bs4 import BeautifulSoup
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+
+
+@pytest.fixture(scope="module")
+def sample_site(tmp_path_factory):
+    """`pelican content -o OUT -s pelicanconf.py` from the checkout, on the committed sample store."""
+    output = tmp_path_factory.mktemp("sample") / "output"
+    pelican = Path(sys.executable).with_name("pelican")
+    result = subprocess.run([str(pelican), "content", "-o", str(output), "-s", "pelicanconf.py"], cwd=ROOT, capture_output=True, text=True, env={"PATH": "/usr/bin:/bin", "HOME": str(output.parent)})
+    assert result.returncode == 0, result.stdout + result.stderr
+    return output
+
+
+def test_sample_builds_every_week_of_both_repositories(sample_site):
+    weeks = sorted(sample_site.glob("*/*/20??-W??/index.html"))
+    repos = {p.parent.parent.relative_to(sample_site).as_posix() for p in weeks}
+    assert len(repos) == 2
+    for repo in repos:
+        assert len([p for p in weeks if p.parent.parent.relative_to(sample_site).as_posix() == repo]) >= 16
+        assert (sample_site / repo / "index.html").exists()
+    feed = feedparser.parse((sample_site / "feeds/all.atom.xml").read_bytes())
+    assert not feed.bozo and len(feed.entries) == min(len(weeks), 50)
+
+
+def test_sample_week_pages_have_charts_and_downloads(sample_site):
+    page = max(sample_site.glob("*/*/20??-W??/index.html"))
+    soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+    for img in soup.select("figure.chart img"):
+        assert (page.parent / img["src"]).exists(), img["src"]
+        assert img["alt"].strip()
+    assert (page.parent / "digest.md").exists()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def browser_page(sample_site):
+    if not CHROMIUM:
+        pytest.skip("Chromium is not installed (Debian: apt-get install chromium); .ci/run installs it")
+    playwright = pytest.importorskip("playwright.sync_api")
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(sample_site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"])
+        yield browser, f"http://127.0.0.1:{server.server_port}"
+        browser.close()
+    server.shutdown()
+
+
+def _open(browser, url, width):
+    page = browser.new_page(viewport={"width": width, "height": 900})
+    errors = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    failed = []
+    page.on("requestfailed", lambda request: failed.append(request.url))
+    page.on("response", lambda response: response.status >= 400 and failed.append(response.url))
+    page.goto(url, wait_until="networkidle")
+    return page, errors, failed
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("width", [1280, 390])
+def test_week_page_in_a_browser(browser_page, sample_site, width, tmp_path):
+    browser, base = browser_page
+    week = max(sample_site.glob("*/*/20??-W??/index.html")).parent.relative_to(sample_site).as_posix()
+    page, errors, failed = _open(browser, f"{base}/{week}/", width)
+    assert errors == [] and failed == []
+    assert page.locator("h1").inner_text().strip()
+    # every chart image decoded, and nothing wider than the screen on a phone
+    assert page.evaluate("[...document.images].every(i => i.complete && i.naturalWidth > 0)")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
+    page.screenshot(path=str(tmp_path / f"week-{width}.png"), full_page=True)
+    page.close()
+
+
+@pytest.mark.browser
+def test_index_and_repository_pages_link_to_existing_pages(browser_page, sample_site):
+    browser, base = browser_page
+    page, errors, failed = _open(browser, f"{base}/", 1280)
+    assert errors == [] and failed == []
+    repo_link = page.locator(".repo-cards h2 a").first
+    repo_link.click()
+    page.wait_for_load_state("networkidle")
+    assert page.locator("table.weeks tbody tr").count() >= 16
+    page.locator("table.weeks tbody a").first.click()
+    page.wait_for_load_state("networkidle")
+    assert page.locator(".figures").count() == 1 or "quiet" in page.locator(".summary").inner_text().lower()
+    page.close()
