@@ -1,0 +1,66 @@
+"""Narrative stage: the week in words (en / zh), from the analysis alone, every claim citing its PRs.
+
+    from digest_plugin.narrate import narrate, check_grounding, cited_html
+    narrative = narrate(week, previous_weeks, "zh")   # Narrative: summary, highlights, key changes, ...
+    problems = check_grounding(week, narrative, previous_weeks)
+
+The narrative goes through one interface, `Writer`, so that another writer (a language model, say)
+can be plugged in: `narrate` checks whatever a writer returns and falls back to the deterministic
+built-in writer when the check finds a problem. The built-in writer needs no network.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Protocol
+
+from ..analysis.model import WeekAnalysis
+from .builtin import BuiltinWriter
+from .grounding import check_grounding
+from .markup import cited_html
+from .model import Cited, HighlightGroup, KeyChange, Narrative, RiskLine
+
+__all__ = [
+    "BuiltinWriter",
+    "Cited",
+    "HighlightGroup",
+    "KeyChange",
+    "Narrative",
+    "RiskLine",
+    "Writer",
+    "check_grounding",
+    "cited_html",
+    "narrate",
+]
+
+log = logging.getLogger(__name__)
+RECENT_WEEKS = 4  # earlier weeks a writer sees: enough for week-over-week movement
+
+
+class Writer(Protocol):
+    """Writes a week's narrative. `previous`: earlier weeks of the repository, oldest first."""
+
+    name: str
+
+    def write(self, week: WeekAnalysis, previous: Sequence[WeekAnalysis], language: str) -> Narrative: ...
+
+
+def narrate(week: WeekAnalysis, previous: Sequence[WeekAnalysis], language: str, writer: Writer | None = None) -> Narrative:
+    """The narrative of `week` in `language` ("en" or "zh"), grounded in the analysis.
+
+    A plugged-in `writer` whose text fails `check_grounding` is replaced by the built-in writer,
+    with a warning; the built-in writer's own problems are logged as errors (they are bugs).
+    """
+    recent = tuple(previous[-RECENT_WEEKS:])
+    builtin = BuiltinWriter()
+    if writer is not None and writer.name != builtin.name:
+        narrative = writer.write(week, recent, language)
+        problems = check_grounding(week, narrative, recent)
+        if not problems:
+            return narrative
+        log.warning("The %s writer's narrative of %s %s is not grounded (%s); using the built-in writer.", writer.name, week.repo, week.week, problems[0])
+    narrative = builtin.write(week, recent, language)
+    for problem in check_grounding(week, narrative, recent):
+        log.error("Narrative of %s %s: %s", week.repo, week.week, problem)
+    return narrative

@@ -1,0 +1,92 @@
+"""What the narrative stage returns: plain text that cites pull requests, per section of the week page.
+
+Every text is PLAIN TEXT (never HTML or Markdown) in the narrative's language, and cites pull
+requests as `#1234`; `pulls` lists the numbers it cites, so pages and the Markdown report can link
+them and `check_grounding` can verify them. PR titles and summaries quoted inside a text are
+untrusted and verbatim: whoever renders a text escapes it (`cited_html`, `markdown_report`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Cited:
+    text: str
+    pulls: tuple[int, ...] = ()  # the PRs the text cites, in the order it cites them
+
+
+@dataclass(frozen=True)
+class HighlightGroup:
+    """One kind of highlight (new capabilities, upgrades, ...), each item naming one PR."""
+
+    kind: str  # "features", "upgrades", "fixes", "refactors", "performance", "docs", "deprecations"
+    heading: str  # the kind, as a heading in the narrative's language
+    items: tuple[Cited, ...]
+    separator: str = ": "  # between heading and items in `text`; full-width in Chinese
+    joiner: str = "; "
+
+    @property
+    def text(self) -> str:
+        """The group as one line ("New capabilities: … (#1); … (#2)"), for JSON and feeds."""
+        return self.heading + self.separator + self.joiner.join(item.text for item in self.items)
+
+    @property
+    def pulls(self) -> tuple[int, ...]:
+        return tuple(n for item in self.items for n in item.pulls)
+
+
+@dataclass(frozen=True)
+class KeyChange:
+    """A key PR, as the "Key changes" section shows it."""
+
+    number: int
+    title: str  # verbatim from GitHub, untrusted
+    url: str
+    summary: str  # the analysis' summary of the PR body, untrusted; may be empty
+    modules: tuple[str, ...]
+    importance: float
+    details: Cited  # generated: modules, size, and why it scored as it did; cites the PR
+
+
+@dataclass(frozen=True)
+class RiskLine:
+    """One risk, as a table row (risk, impact, PRs) and as a sentence."""
+
+    kind: str  # one of analysis.model.RISK_KINDS
+    name: str  # the kind, in the narrative's language
+    impact: str  # its impact, in the narrative's language
+    level: str  # the impact as the analysis gives it: "high", "medium" or "low" (for styling)
+    pulls: tuple[int, ...]
+    sentence: Cited
+
+
+@dataclass(frozen=True)
+class Narrative:
+    language: str  # "en" or "zh"
+    title: str  # "verl-project/verl, week 2026-W21 (May 18 – 24, 2026)"
+    summary: Cited
+    highlights: tuple[HighlightGroup, ...] = ()
+    key_changes: tuple[KeyChange, ...] = ()
+    trends: tuple[Cited, ...] = ()
+    risks: tuple[RiskLine, ...] = ()
+    recommendations: tuple[Cited, ...] = ()
+    quiet: bool = False  # no PRs merged: the summary is the whole story
+    writer: str = "builtin"  # which Writer produced it
+
+    def texts(self) -> Iterator[tuple[str, Cited]]:
+        """Every generated text with where it sits ("summary", "trends[2]", ...), for checks."""
+        yield "summary", self.summary
+        for g, group in enumerate(self.highlights):
+            for i, item in enumerate(group.items):
+                yield f"highlights[{g}][{i}]", item
+        for i, change in enumerate(self.key_changes):
+            yield f"key_changes[{i}]", change.details
+        for i, cited in enumerate(self.trends):
+            yield f"trends[{i}]", cited
+        for i, risk in enumerate(self.risks):
+            yield f"risks[{i}]", risk.sentence
+        for i, cited in enumerate(self.recommendations):
+            yield f"recommendations[{i}]", cited

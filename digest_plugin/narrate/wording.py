@@ -1,0 +1,143 @@
+"""The words the narrative is made of, per language: names of types, risks, factors, and lists.
+
+Each name table is a function of the catalogue's `_`, so that Babel's extractor sees every msgid and
+the same code serves English and Chinese. Lists of names and PRs are joined the way the language
+joins them (CLDR list patterns: "a, b, and c" / "a、b和c").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from babel.lists import format_list
+from babel.numbers import format_decimal as babel_format_decimal
+
+from ..i18n import babel_locale, format_date_range, format_decimal, format_number, translations
+
+# A title's module prefix ("[trainer, data] ") and conventional-commit type ("fix: ", "feat(parser)!: ").
+_MODULE_PREFIX = re.compile(r"^\s*(?:\[[^\]]*\]\s*)+")
+_TYPE_PREFIX = re.compile(r"^([A-Za-z]+)(?:\([^)]*\))?!?:\s+")
+SENTENCE_GAPS = {"en": " ", "zh": ""}
+_TITLE_TYPES = {"feat", "fix", "refactor", "perf", "docs", "doc", "test", "tests", "ci", "build", "chore", "revert", "style", "misc"}
+
+
+@dataclass(frozen=True)
+class Language:
+    """A catalogue plus the number, date and list conventions of one language."""
+
+    code: str
+    gettext: Callable[[str], str]
+    ngettext: Callable[[str, str, int], str]
+
+    @classmethod
+    def of(cls, code: str) -> Language:
+        catalogue = translations(code)
+        return cls(code, catalogue.gettext, catalogue.ngettext)
+
+    def number(self, value: int) -> str:
+        return format_number(value, self.code)
+
+    def decimal(self, value: float) -> str:
+        return format_decimal(value, self.code, 1)
+
+    def points(self, value: float) -> str:
+        """Importance points with their sign, as precise as the scorer keeps them: +2.0, −0.35."""
+        return ("+" if value >= 0 else "\u2212") + babel_format_decimal(abs(value), format="#,##0.0#", locale=babel_locale(self.code))
+
+    def dates(self, start, end) -> str:
+        return format_date_range(start, end, self.code)
+
+    def join(self, items: Iterable[str]) -> str:
+        """Names joined as the language joins a list: "a, b, and c" / "a、b、c"."""
+        items = list(items)
+        if self.code == "zh":
+            return "、".join(items)  # CLDR's "a、b和c" glues 和 to Latin names ("core和io")
+        return format_list(items, locale=babel_locale(self.code)) if items else ""
+
+    def sentences(self, sentences: Iterable[str]) -> str:
+        """Sentences as one paragraph: a space after English full stops, none after Chinese ones."""
+        return SENTENCE_GAPS.get(self.code, " ").join(sentences)
+
+    def pulls(self, numbers: Iterable[int]) -> str:
+        """PR references: "#1, #2, #3" / "#1、#2、#3" (a plain enumeration, no "and")."""
+        return self.gettext(", ").join(f"#{n}" for n in numbers)
+
+
+def display_title(title: str) -> str:
+    """A PR title for prose: without its "[module] type:" prefix, first letter capitalised."""
+    rest = _MODULE_PREFIX.sub("", title, count=1)
+    typed = _TYPE_PREFIX.match(rest)
+    if typed and typed[1].lower() in _TITLE_TYPES:
+        rest = rest[typed.end():]
+    rest = " ".join(rest.split()) or " ".join(title.split())
+    return rest[0].upper() + rest[1:] if rest[:1].isascii() and rest[:1].islower() else rest
+
+
+def type_names(_) -> dict[str | None, str]:
+    """Change types as plural nouns ("fixes lead with …")."""
+    return {
+        "feat": _("features"),
+        "fix": _("fixes"),
+        "refactor": _("refactors"),
+        "perf": _("performance work"),
+        "docs": _("documentation"),
+        "test": _("tests"),
+        "ci": _("CI changes"),
+        "build": _("build changes"),
+        "chore": _("chores"),
+        "revert": _("reverts"),
+        None: _("unclassified changes"),
+    }
+
+
+def highlight_headings(_) -> dict[str, str]:
+    return {
+        "features": _("New capabilities"),
+        "upgrades": _("Upgrades"),
+        "fixes": _("Key fixes"),
+        "refactors": _("Refactors"),
+        "performance": _("Performance"),
+        "docs": _("Docs and ecosystem"),
+        "deprecations": _("Deprecations"),
+    }
+
+
+def risk_names(_) -> dict[str, str]:
+    return {
+        "missing-tests": _("No tests"),
+        "breaking-change": _("Breaking change"),
+        "dependency-upgrade": _("Dependency upgrade"),
+        "security": _("Security"),
+        "revert": _("Revert"),
+        "deprecation": _("Deprecation"),
+        "large-change": _("Large change"),
+        "config-change": _("Configuration change"),
+        "ci-change": _("CI change"),
+        "hotspot": _("Hotspot"),
+    }
+
+
+def impact_names(_) -> dict[str, str]:
+    return {"high": _("High"), "medium": _("Medium"), "low": _("Low")}
+
+
+def factor_names(_) -> dict[str, str]:
+    """Importance factors by the names analysis/importance.py gives them; unknown names are shown as they are."""
+    return {
+        "type": _("kind of change"),
+        "size": _("lines changed"),
+        "files": _("files changed"),
+        "large": _("large change"),
+        "breadth": _("modules touched"),
+        "peripheral": _("share of tests and docs"),
+        "breaking": _("breaking change"),
+        "security": _("security"),
+        "crash": _("fixes a crash"),
+        "deprecation": _("deprecation"),
+        "upgrade": _("dependency upgrade"),
+        "revert": _("reverts an earlier PR"),
+        "discussion": _("discussion"),
+        "bot": _("made by a bot"),
+    }
