@@ -1,0 +1,95 @@
+"""Chart files: drawn once per content, kept in a cache keyed by a hash, copied to the output.
+
+A chart's key hashes its data (series, colours, words, numbers), the format and the renderer's
+identity (code version, matplotlib version, fonts, sizes), and nothing else: a rebuild draws only
+the charts whose picture would change. When much is to be drawn, drawing is spread over processes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import shutil
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict
+from multiprocessing import get_context
+from pathlib import Path
+
+from ..store import atomic_write
+from .draw import Drawing, draw, pixel_size, renderer_identity
+from .model import Chart, ChartFile
+
+log = logging.getLogger(__name__)
+FORMATS = ("svg", "png")
+PARALLEL_FROM = 8  # charts to draw before starting worker processes pays for their start-up
+
+
+def chart_key(chart: Chart, fmt: str, identity: dict | None = None) -> str:
+    content = {"chart": asdict(chart), "format": fmt, "renderer": identity or renderer_identity()}
+    text = json.dumps(content, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def render_charts(charts: Sequence[Chart], out_dir: Path, cache_dir: Path, formats: Sequence[str] = FORMATS,
+                  workers: int | None = None) -> list[ChartFile]:
+    """Write `{chart.name}.{format}` into `out_dir` for every chart and format, in that order."""
+    return render_many({Path(out_dir): charts}, cache_dir, formats, workers)[Path(out_dir)]
+
+
+def render_many(pages: Mapping[Path, Sequence[Chart]], cache_dir: Path, formats: Sequence[str] = FORMATS,
+                workers: int | None = None) -> dict[Path, list[ChartFile]]:
+    """`render_charts` for many output folders at once, so one pool of workers serves a whole build.
+
+    `workers`: processes to draw with; None for one per core, 1 to draw in this process."""
+    cache_dir = Path(cache_dir)
+    identity = renderer_identity()
+    keys = {(out_dir, chart.name, fmt): chart_key(chart, fmt, identity)
+            for out_dir, charts in pages.items() for chart in charts for fmt in formats}
+    to_draw: dict[str, tuple[Chart, list[str]]] = {}  # by the key of its first format; same charts drawn once
+    for out_dir, charts in pages.items():
+        for chart in charts:
+            missing = [fmt for fmt in formats if not _cached(cache_dir, keys[out_dir, chart.name, fmt])]
+            if missing:
+                to_draw.setdefault(keys[out_dir, chart.name, missing[0]] + "+".join(missing), (chart, missing))
+    drawn_keys, missing_glyphs = set(), set()
+    for (chart, fmts), drawing in zip(to_draw.values(), _draw_all(list(to_draw.values()), workers)):
+        missing_glyphs.update(drawing.missing_glyphs)
+        for fmt in fmts:
+            key = chart_key(chart, fmt, identity)
+            atomic_write(_cache_path(cache_dir, key), drawing.files[fmt])
+            drawn_keys.add(key)
+    if missing_glyphs:
+        log.warning("Charts contain characters no installed font can draw (%s); install a CJK font such as "
+                    "Debian's fonts-noto-cjk.", "".join(sorted(missing_glyphs)))
+    written: dict[Path, list[ChartFile]] = {}
+    for out_dir, charts in pages.items():
+        files = written.setdefault(out_dir, [])
+        for chart in charts:
+            for fmt in formats:
+                key = keys[out_dir, chart.name, fmt]
+                target = Path(out_dir) / f"{chart.name}.{fmt}"
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(_cache_path(cache_dir, key), target)
+                files.append(ChartFile(chart.name, fmt, target, *pixel_size(fmt), drawn=key in drawn_keys))
+    return written
+
+
+def _draw_all(jobs: list[tuple[Chart, list[str]]], workers: int | None) -> list[Drawing]:
+    workers = workers or os.cpu_count() or 1
+    if workers == 1 or len(jobs) < PARALLEL_FROM:
+        return [draw(chart, tuple(fmts)) for chart, fmts in jobs]
+    # spawn, not fork: a build may run threads (autoreload), and a fresh process has clean state.
+    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=get_context("spawn")) as pool:
+        charts, fmts = zip(*jobs)
+        return list(pool.map(draw, charts, [tuple(f) for f in fmts], chunksize=max(1, len(jobs) // (workers * 4))))
+
+
+def _cache_path(cache_dir: Path, key: str) -> Path:
+    return cache_dir / key[:2] / key
+
+
+def _cached(cache_dir: Path, key: str) -> bool:
+    return _cache_path(cache_dir, key).is_file()

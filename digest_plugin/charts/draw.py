@@ -1,0 +1,224 @@
+"""Chart stage, picture side: one `Chart` to SVG and PNG bytes with matplotlib, deterministically.
+
+No pyplot (no global figures), settings applied per drawing through `rc_context`, SVG ids salted
+with a constant, no dates or software versions in the files: the same chart gives the same bytes.
+A transparent background with mid-grey text and mid-tone colours reads on light and dark pages;
+text is drawn as paths, so a reader needs no font, and untrusted names are never parsed as
+mathtext. Chinese glyphs come from a Noto Sans CJK (or similar) font when one is installed.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import re
+import warnings
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+
+import matplotlib
+from matplotlib import font_manager
+from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
+
+from .model import Chart
+
+RENDERER_VERSION = "1"  # bump when a change here changes the pictures: it invalidates the cache
+WIDTH, HEIGHT = 5.6, 4.0  # inches: small beside the text, so it stays legible when a phone scales it down
+PNG_DPI = 150
+CSS_DPI = 96  # what an SVG's size in points comes to in CSS pixels
+TEXT = "#767676"  # the one grey with 4.5:1 contrast on both white and black
+FONT_SIZE = 12
+LEGEND_NAME_LIMIT = 28  # characters of a label or login shown in a legend; tables show it whole
+BASE_FONT = "DejaVu Sans"  # ships with matplotlib
+CJK_FONTS = (
+    "Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "Source Han Sans CN", "Noto Sans CJK JP",
+    "WenQuanYi Zen Hei", "WenQuanYi Micro Hei", "Droid Sans Fallback",
+)
+_GLYPH_MISSING = re.compile(r"Glyph (\d+) .*missing from")
+
+
+@dataclass(frozen=True)
+class Drawing:
+    files: dict[str, bytes]  # by format
+    missing_glyphs: tuple[str, ...] = ()  # characters no installed font could draw
+
+
+@functools.cache
+def cjk_font() -> tuple[str, str] | None:
+    """(family, file) of an installed font with Chinese glyphs, or None."""
+    def known() -> dict[str, str]:
+        return {f.name: f.fname for f in font_manager.fontManager.ttflist}
+
+    fonts = known()
+    if not any(name in fonts for name in CJK_FONTS):
+        # matplotlib caches its font list; a font installed after that cache was built is added here.
+        for path in font_manager.findSystemFonts():
+            if re.search(r"cjk|sourcehan|wqy|droidsansfallback", Path(path).name, re.IGNORECASE):
+                font_manager.fontManager.addfont(path)
+        fonts = known()
+    return next(((name, fonts[name]) for name in CJK_FONTS if name in fonts), None)
+
+
+def fonts() -> tuple[str, ...]:
+    """Font families in fallback order: Latin from DejaVu Sans, the rest from the CJK font."""
+    cjk = cjk_font()
+    return (BASE_FONT, cjk[0]) if cjk else (BASE_FONT,)
+
+
+def renderer_identity() -> dict:
+    """Everything besides the chart's data that shapes the files; part of every cache key."""
+    cjk = cjk_font()
+    font_file = Path(cjk[1]) if cjk else None
+    return {
+        "renderer": RENDERER_VERSION,
+        "matplotlib": matplotlib.__version__,
+        "fonts": fonts(),
+        "cjk_file": [str(font_file), font_file.stat().st_size] if font_file and font_file.exists() else None,
+        "size": [WIDTH, HEIGHT, PNG_DPI],
+    }
+
+
+def pixel_size(fmt: str) -> tuple[int, int]:
+    dpi = PNG_DPI if fmt == "png" else CSS_DPI
+    return round(WIDTH * dpi), round(HEIGHT * dpi)
+
+
+def draw(chart: Chart, formats: tuple[str, ...] = ("svg", "png")) -> Drawing:
+    """The chart in each format, and which characters (if any) no font had."""
+    files, missing = {}, set()
+    with matplotlib.rc_context(_rc()), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        figure = _figure(chart)
+        for fmt in formats:
+            buffer = io.BytesIO()
+            if fmt == "svg":
+                figure.savefig(buffer, format="svg", metadata={"Date": None})
+                files[fmt] = _with_description(buffer.getvalue(), chart)
+            elif fmt == "png":
+                figure.savefig(buffer, format="png", dpi=PNG_DPI, metadata={"Software": None})
+                files[fmt] = buffer.getvalue()
+            else:
+                raise ValueError(f"unknown chart format {fmt!r}")
+    for warning in caught:
+        match = _GLYPH_MISSING.search(str(warning.message))
+        if match:
+            missing.add(chr(int(match[1])))
+        else:
+            warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
+    return Drawing(files, tuple(sorted(missing)))
+
+
+def _rc() -> dict:
+    return {
+        "svg.hashsalt": "repo-digest",
+        "svg.fonttype": "path",
+        "font.family": list(fonts()),
+        "font.size": FONT_SIZE,
+        "text.parse_math": False,  # a label such as "$x$" is text, not a formula
+        "text.color": TEXT,
+        "axes.labelcolor": TEXT,
+        "axes.edgecolor": TEXT,
+        "xtick.color": TEXT,
+        "ytick.color": TEXT,
+        "grid.color": TEXT,
+        "grid.alpha": 0.3,
+        "figure.facecolor": "none",
+        "axes.facecolor": "none",
+        "savefig.facecolor": "none",
+        "savefig.transparent": True,
+        "hatch.linewidth": 1.0,
+    }
+
+
+def _figure(chart: Chart) -> Figure:
+    figure = Figure(figsize=(WIDTH, HEIGHT), layout="constrained")
+    axes = figure.add_subplot()
+    positions = range(chart.bins)
+    crowded = chart.bins > 40
+    width = 0.9 if crowded else 0.8
+    bottom = [0.0] * chart.bins
+    handles, names = [], []
+    bars_drawn = 0
+    for series in chart.series:
+        values = [float("nan") if v is None else float(v) for v in series.values]
+        style = series.style
+        if series.kind == "line":
+            (handle,) = axes.plot(positions, values, color=style.color, linewidth=2,
+                                  marker="o" if chart.bins <= 24 else None, markersize=4, zorder=3)
+        else:
+            # Overlaid bars (key PRs within merged PRs) narrow so the one behind stays visible.
+            bar_width = width if chart.stacked or bars_drawn == 0 else width * 0.5
+            handle = axes.bar(positions, values, bar_width, bottom=bottom if chart.stacked else None,
+                              color=style.color, hatch=style.hatch or None, hatchcolor="#333333",
+                              linewidth=0, zorder=2)
+            if chart.stacked:
+                bottom = [b + (v if v == v else 0) for b, v in zip(bottom, values)]
+            bars_drawn += 1
+        handles.append(handle)
+        names.append(_legend_name(series.name))
+    if chart.marked is not None:
+        axes.axvspan(chart.marked - 0.5, chart.marked + 0.5, color=TEXT, alpha=0.15, linewidth=0, zorder=0)
+    shown = _tick_positions(chart.ticks)
+    axes.set_xticks(shown, _tick_labels(chart.ticks, shown))
+    for position, label in zip(shown, axes.get_xticklabels()):
+        if position == chart.marked:
+            label.set_fontweight("bold")
+    axes.set_xlim(-0.6, chart.bins - 0.4)
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
+    axes.set_ylim(bottom=0)
+    axes.grid(axis="y", linewidth=0.6)
+    axes.set_axisbelow(True)
+    axes.spines[["top", "right"]].set_visible(False)
+    axes.tick_params(labelsize=FONT_SIZE - 1)
+    axes.set_title(chart.title, loc="left", fontsize=FONT_SIZE + 1)
+    axes.set_xlabel(chart.x_label)
+    axes.set_ylabel(chart.y_label)
+    if handles:
+        # Explicit handles and names: matplotlib would drop a name that starts with "_".
+        figure.legend(handles, names, loc="outside lower center", ncols=min(len(names), 3), frameon=False,
+                      fontsize=FONT_SIZE - 1, handlelength=1.2, columnspacing=1.2)
+    return figure
+
+
+def _tick_positions(ticks: tuple[str, ...]) -> list[int]:
+    """Every k-th tick, k chosen so the labels do not overlap; the last bin always labelled."""
+    if not ticks:
+        return []
+    axes_points = WIDTH * 72 * 0.85
+    label_points = max(len(line) for t in ticks for line in t.split("\n")) * (FONT_SIZE - 1) * 0.62 + 6
+    step = max(1, -(-len(ticks) * label_points // axes_points))
+    step = int(step)
+    last = len(ticks) - 1
+    return sorted({*range(last, -1, -step)})
+
+
+def _tick_labels(ticks: tuple[str, ...], shown: list[int]) -> list[str]:
+    """The shown ticks, each carrying the year of a skipped tick that named a new year."""
+    labels, previous = [], -1
+    for position in shown:
+        label = ticks[position]
+        years = [ticks[i].partition("\n")[2] for i in range(previous + 1, position + 1) if "\n" in ticks[i]]
+        if years and "\n" not in label:
+            label = f"{label}\n{years[-1]}"
+        labels.append(label)
+        previous = position
+    return labels
+
+
+def _legend_name(name: str) -> str:
+    name = " ".join("".join(c if c.isprintable() else " " for c in name).split())
+    return name if len(name) <= LEGEND_NAME_LIMIT else name[: LEGEND_NAME_LIMIT - 1] + "…"
+
+
+def _with_description(svg: bytes, chart: Chart) -> bytes:
+    """Add <title> and <desc> (the alt text) as the SVG's first children, for readers that open it."""
+    text = svg.decode("utf-8")
+    end = text.index(">", text.index("<svg")) + 1
+    opening = text[:end].replace("<svg ", '<svg role="img" aria-labelledby="chart-title chart-desc" ', 1)
+    description = (
+        f'\n <title id="chart-title">{escape(chart.title, quote=False)}</title>'
+        f'\n <desc id="chart-desc">{escape(chart.alt, quote=False)}</desc>'
+    )
+    return (opening + description + text[end:]).encode("utf-8")

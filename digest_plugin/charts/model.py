@@ -1,0 +1,63 @@
+"""What a chart is, before any drawing: plain frozen values, so the data can be hashed and tested.
+
+A `Chart` carries everything a page needs besides the picture: the title, an alt text that
+states the data, and the same numbers as a table. Colours are resolved into each `Series`
+(from the site's `Palette`), so a chart's data hash changes exactly when its picture would.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Style:
+    color: str  # "#rrggbb"
+    hatch: str = ""  # matplotlib hatch pattern; a second cue where colours run out
+
+
+@dataclass(frozen=True)
+class Series:
+    key: str  # palette key, e.g. "module:trainer", "author:alice", "other"
+    name: str  # legend text; untrusted for labels, modules and logins, never parsed as markup
+    values: tuple[float | None, ...]  # one per bin; None where there is no value (a line's gap)
+    style: Style
+    kind: str = "bar"  # "bar" or "line"
+
+
+@dataclass(frozen=True)
+class Table:
+    """The chart's numbers for the page: header cells, then rows of already formatted cells."""
+
+    headers: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+@dataclass(frozen=True)
+class Chart:
+    name: str  # file stem, e.g. "modules-trend"; unique among the charts of one page
+    title: str
+    alt: str  # states the data; used as the <img> alt and the SVG <desc>
+    x_label: str
+    y_label: str
+    ticks: tuple[str, ...]  # short, language-neutral bin labels ("W21", "2026-05"), one per bin
+    series: tuple[Series, ...]
+    stacked: bool  # bars stacked (parts of a whole) or overlaid (key PRs inside merged PRs)
+    table: Table
+    marked: int | None = None  # index of the bin drawn as the current one
+    notes: tuple[str, ...] = ()  # shown under the chart and repeated in the alt text
+
+    @property
+    def bins(self) -> int:
+        return len(self.ticks)
+
+
+@dataclass(frozen=True)
+class ChartFile:
+    name: str  # the chart's name
+    format: str  # "svg" or "png"
+    path: Path  # where it was written
+    width: int  # pixels (CSS pixels for SVG), for the <img> width/height attributes
+    height: int
+    drawn: bool  # False when it came from the cache

@@ -1,0 +1,69 @@
+"""Site-wide colours: the same label, module, type or author has one style on every chart of a site.
+
+Colours are Okabe and Ito's colour-blind-safe set without black (which vanishes on dark pages);
+all are mid-tones that read on light and dark backgrounds. Where one chart holds more series than
+there are colours, a hatch pattern is the second cue. Keys are given styles greedily in order of
+first appearance, so no two series of one chart share a style and a new week rarely changes the
+style of anything drawn before. Keys are "namespace:name" ("label:bug", "author:alice"); a few
+fixed keys ("other", "bots", "unclassified", "activity:*") always look the same.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from ..analysis.model import TYPES
+from .model import Style
+
+OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#0072B2", "#D55E00", "#CC79A7", "#F0E442")
+HATCHES = ("", "///", "...", "xxx")
+SLOTS = tuple(Style(color, hatch) for hatch in HATCHES for color in OKABE_ITO)
+NEUTRAL = "#999999"  # the grey of everything that is not one named thing
+
+FIXED = {
+    "other": Style(NEUTRAL),
+    "bots": Style(NEUTRAL, "///"),
+    "unclassified": Style(NEUTRAL, "..."),
+    "activity:merged": Style("#56B4E9"),
+    "activity:key": Style("#0072B2"),
+    "activity:average": Style("#D55E00"),
+}
+# Types are a fixed, small set: fixed styles keep "fix" the same colour on every site.
+TYPE_STYLES = {f"type:{name}": SLOTS[index] for index, name in enumerate(TYPES)}
+
+
+@dataclass(frozen=True)
+class Palette:
+    """Styles by palette key; a key it does not know gets a stable fallback style."""
+
+    styles: dict[str, Style] = field(default_factory=dict)
+
+    def style(self, key: str) -> Style:
+        return self.styles.get(key) or FIXED.get(key) or TYPE_STYLES.get(key) or fallback_style(key)
+
+
+def fallback_style(key: str) -> Style:
+    """A style that depends only on the key, for keys outside the palette."""
+    digest = hashlib.sha256(key.encode("utf-8")).digest()
+    return SLOTS[int.from_bytes(digest[:4], "big") % len(SLOTS)]
+
+
+def assign_styles(groups: Iterable[Sequence[str]]) -> Palette:
+    """Styles for the keys of `groups` (the series keys of each chart, in drawing order) such that
+    keys drawn together differ, each key taking the first style its earlier neighbours left free."""
+    first_seen: dict[str, None] = {}
+    neighbours: dict[str, set[str]] = {}
+    for group in groups:
+        keys = [key for key in group if key not in FIXED and key not in TYPE_STYLES]
+        for key in keys:
+            first_seen.setdefault(key, None)
+            neighbours.setdefault(key, set()).update(k for k in keys if k != key)
+    slot_of: dict[str, int] = {}
+    for key in first_seen:
+        taken = [slot_of[n] for n in neighbours[key] if n in slot_of]
+        free = next((slot for slot in range(len(SLOTS)) if slot not in taken), None)
+        # More than len(SLOTS) series on one chart cannot all differ: reuse the least shared style.
+        slot_of[key] = free if free is not None else min(range(len(SLOTS)), key=lambda s: (taken.count(s), s))
+    return Palette({key: SLOTS[slot] for key, slot in slot_of.items()})

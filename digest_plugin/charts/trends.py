@@ -1,0 +1,199 @@
+"""Chart stage, data side: which charts a week page and a repository page get, and their series.
+
+Pure functions from analysed weeks to `Chart` values; drawing and caching are in draw.py and
+cache.py. A week page charts the trailing `trend_weeks` weeks up to its week (fewer where the
+history is shorter; no week before the history is invented); a repository page charts its whole
+history, in weeks, months, quarters or years as its length requires.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
+
+from ..analysis.model import TYPES, WeekAnalysis
+from . import describe
+from .bins import Bin, Tally, calendar_bins, unit_for, weekly_bins
+from .model import Chart, Series
+from .palette import Palette, assign_styles
+
+Translate = Callable[[str], str]
+TOP_GROUPS = 6  # labels or modules drawn by name; the rest are "other"
+TOP_AUTHORS = 5
+TRAILING_BINS = 4  # the trailing average of merged PRs spans this many bins, the current one included
+
+
+def week_charts(week: WeekAnalysis, history: Sequence[WeekAnalysis], trend_weeks: int, palette: Palette,
+                _: Translate) -> list[Chart]:
+    """The charts of a week page: labels and modules (each where there are any), the week's top
+    authors (when it has merged PRs), and merged and key PRs with their trailing average.
+
+    `history` is the repository's analysed weeks in order, quiet weeks included; weeks after
+    `week` are ignored, and `week` itself need not be in it."""
+    before = [w for w in history if w.start < week.start]
+    shown = before[max(0, len(before) - (trend_weeks - 1)):]
+    lead_in = before[:len(before) - len(shown)][-(TRAILING_BINS - 1):]  # for the first weeks' averages
+    bins = weekly_bins([*shown, week])
+    earlier = [w.stats.merged_count for w in lead_in]
+    marked = len(bins) - 1
+    charts = [
+        _groups_chart("labels", "label", bins, "week", marked, palette, _),
+        _groups_chart("modules", "module", bins, "week", marked, palette, _),
+    ]
+    if week.stats.merged_count:
+        top = [a.login for a in sorted(week.stats.authors, key=lambda a: (-a.count, a.login))[:TOP_AUTHORS]]
+        charts.append(_authors_chart(_("Pull requests of this week's top authors"), top, bins, "week", marked, palette, _))
+    charts.append(_activity_chart(bins, earlier, "week", marked, _))
+    return [replace(chart, name=f"{chart.name}-trend") for chart in charts if chart]
+
+
+def repo_charts(history: Sequence[WeekAnalysis], palette: Palette, _: Translate) -> list[Chart]:
+    """The charts of a repository page over its whole history: labels and modules (where there
+    are any), top authors, merged and key PRs, and PRs by type."""
+    if not history:
+        return []
+    unit = unit_for(len(history))
+    bins = weekly_bins(history) if unit == "week" else calendar_bins(history, unit)
+    totals = Counter()
+    for _bin, tally in bins:
+        totals.update(tally.people)
+    top = [login for login, _count in sorted(totals.items(), key=lambda item: (-item[1], item[0]))[:TOP_AUTHORS]]
+    charts = [
+        _groups_chart("labels", "label", bins, unit, None, palette, _),
+        _groups_chart("modules", "module", bins, unit, None, palette, _),
+        _authors_chart(_("Pull requests of the top authors"), top, bins, unit, None, palette, _),
+        _activity_chart(bins, [], unit, None, _),
+        _types_chart(bins, unit, palette, _),
+    ]
+    return [replace(chart, name=f"{chart.name}-history") for chart in charts if chart]
+
+
+def site_palette(histories: Iterable[Sequence[WeekAnalysis]], trend_weeks: int = 12) -> Palette:
+    """One style per label, module, type and author for a whole site, deterministic for the same
+    histories (in any order), and with no two series of any one chart alike where possible."""
+    ordered = sorted((h for h in histories if h), key=lambda h: h[0].repo)
+    groups = []
+    for history in ordered:
+        for chart in repo_charts(history, Palette(), str):
+            groups.append([s.key for s in chart.series])
+        for index, week in enumerate(history):
+            for chart in week_charts(week, history[:index], trend_weeks, Palette(), str):
+                groups.append([s.key for s in chart.series])
+    return assign_styles(groups)
+
+
+def _groups_chart(field: str, namespace: str, bins: Sequence[tuple[Bin, Tally]], unit: str, marked: int | None,
+                  palette: Palette, _: Translate) -> Chart | None:
+    counts = [getattr(tally, field) for _bin, tally in bins]
+    totals = sum(counts, Counter())
+    if not totals:
+        return None
+    names = _top(totals, TOP_GROUPS)
+    series = [_bar(f"{namespace}:{name}", name, [c[name] for c in counts], palette) for name in names]
+    rest = [sum(v for k, v in c.items() if k not in names) for c in counts]
+    if any(rest):
+        series.append(_bar("other", _("other"), rest, palette))
+    if field == "labels":
+        title, note = _("Pull requests by label"), _("A pull request with several labels counts once under each.")
+    else:
+        title, note = _("Pull requests by module"), _("A pull request in several modules counts once under each.")
+    return _stacked(field, title, bins, unit, series, marked, (note,), _)
+
+
+def _authors_chart(title: str, top: Sequence[str], bins: Sequence[tuple[Bin, Tally]], unit: str, marked: int | None,
+                   palette: Palette, _: Translate) -> Chart | None:
+    tallies = [tally for _bin, tally in bins]
+    series = [_bar(f"author:{login}", login, [t.people[login] for t in tallies], palette) for login in top]
+    others = [sum(t.people.values()) - sum(t.people[login] for login in top) for t in tallies]
+    if any(others):
+        series.append(_bar("other", _("other people"), others, palette))
+    bots = [t.bots for t in tallies]
+    if any(bots):
+        series.append(_bar("bots", _("bots"), bots, palette))
+    if not series:
+        return None
+    return _stacked("authors", title, bins, unit, series, marked, (), _)
+
+
+def _types_chart(bins: Sequence[tuple[Bin, Tally]], unit: str, palette: Palette, _: Translate) -> Chart | None:
+    counts = [tally.types for _bin, tally in bins]
+    present = set(sum(counts, Counter()))
+    if not present:
+        return None
+    known = [t for t in TYPES if t in present]
+    names = known + sorted(present - set(TYPES) - {"unclassified"})
+    series = [_bar(f"type:{name}", name, [c[name] for c in counts], palette) for name in names]
+    if "unclassified" in present:
+        series.append(_bar("unclassified", _("unclassified"), [c["unclassified"] for c in counts], palette))
+    return _stacked("types", _("Pull requests by type"), bins, unit, series, None, (), _)
+
+
+def _activity_chart(bins: Sequence[tuple[Bin, Tally]], earlier: Sequence[int], unit: str, marked: int | None,
+                    _: Translate) -> Chart:
+    merged = [tally.merged for _bin, tally in bins]
+    key = [tally.key for _bin, tally in bins]
+    every = [*earlier, *merged]
+    offset = len(earlier)
+    average = [
+        sum(every[i - TRAILING_BINS + 1:i + 1]) / TRAILING_BINS if i + 1 >= TRAILING_BINS else None
+        for i in range(offset, len(every))
+    ]
+    palette = Palette()
+    average_name = {
+        "week": _("{n}-week trailing average"),
+        "month": _("{n}-month trailing average"),
+        "quarter": _("{n}-quarter trailing average"),
+        "year": _("{n}-year trailing average"),
+    }[unit].format(n=TRAILING_BINS)
+    series = [
+        _bar("activity:merged", _("merged"), merged, palette),
+        _bar("activity:key", _("key"), key, palette),
+        Series("activity:average", average_name, tuple(average),
+               palette.style("activity:average"), kind="line"),
+    ]
+    title = _("Merged and key pull requests")
+    only_bins = [b for b, _tally in bins]
+    notes = describe.partial_notes(only_bins, unit, _)
+    return Chart(
+        name="activity",
+        title=title,
+        alt=describe.activity_alt(title, unit, only_bins, series, marked, notes, _),
+        x_label=describe.unit_header(unit, _),
+        y_label=_("Pull requests"),
+        ticks=tuple(b.tick for b in only_bins),
+        series=tuple(series),
+        stacked=False,
+        table=describe.table(unit, only_bins, series, _),
+        marked=marked,
+        notes=notes,
+    )
+
+
+def _stacked(name: str, title: str, bins: Sequence[tuple[Bin, Tally]], unit: str, series: Sequence[Series],
+             marked: int | None, notes: Sequence[str], _: Translate) -> Chart:
+    only_bins = [b for b, _tally in bins]
+    notes = (*notes, *describe.partial_notes(only_bins, unit, _))
+    return Chart(
+        name=name,
+        title=title,
+        alt=describe.stacked_alt(title, unit, only_bins, series, marked, notes, _),
+        x_label=describe.unit_header(unit, _),
+        y_label=_("Pull requests"),
+        ticks=tuple(b.tick for b in only_bins),
+        series=tuple(series),
+        stacked=True,
+        table=describe.table(unit, only_bins, series, _),
+        marked=marked,
+        notes=tuple(notes),
+    )
+
+
+def _top(totals: Counter, n: int) -> list[str]:
+    """The n largest by count, ties by name; all of them when only one more would be left over."""
+    ranked = [name for name, _count in sorted(totals.items(), key=lambda item: (-item[1], item[0]))]
+    return ranked if len(ranked) <= n + 1 else ranked[:n]
+
+
+def _bar(key: str, name: str, values: Sequence[int], palette: Palette) -> Series:
+    return Series(key, name, tuple(values), palette.style(key))
