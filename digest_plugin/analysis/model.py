@@ -35,6 +35,7 @@ class Classification:
     breaking: bool = False
     bot: bool = False
     reverts: int | None = None  # the PR number a revert reverts, where it can be told
+    is_revert: bool = False  # the title says it reverts something (whatever its type)
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,7 @@ class Risk:
     pulls: tuple[int, ...]
     text: str  # English sentence of why it matters; the narrative stage words it per language
     impact: str = "medium"  # "high", "medium" or "low"
+    paths: tuple[str, ...] = ()  # the files it is about, where that matters (hotspot)
 
 
 @dataclass(frozen=True)

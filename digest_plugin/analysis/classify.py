@@ -1,0 +1,262 @@
+"""Classification: what kind of change a PR is, which modules it touches, its topics and markers.
+
+Sources, in order of trust: GitHub labels; title conventions (`[BREAKING][mod1, mod2] type: ...`,
+Conventional Commits `type(scope)!: ...`, ruff's bracketed rule prefixes, `Revert "..."`, GitHub
+merge commits); the paths it touches; keyword and first-word rules on the title. All of them come
+from `Rules` (digest_plugin/rules.yaml, overridable by DIGEST_RULES).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+
+from ..records import Pull
+from .model import Classification
+from .rules import PERIPHERAL_KINDS, Rules
+
+_BRACKET = re.compile(r"^\s*\[([^\[\]]*)\]\s*:?\s*")
+_CONVENTIONAL = re.compile(r"^([A-Za-z][A-Za-z ]{0,15}?)\s*(?:\(([^()]*)\))?\s*(!)?\s*[:：]\s*(?=\S)")
+_SCOPE_PREFIX = re.compile(r"^([A-Za-z][\w./-]{0,40})\s*[:：]\s+(?=\S)")
+_MERGE_PR = re.compile(r"^Merge pull request #(\d+) from (\S+)", re.IGNORECASE)
+_MERGE_BRANCH = re.compile(r"^Merge (?:remote-tracking )?branch '([^']+)'", re.IGNORECASE)
+_REVERT_QUOTED = re.compile(r"^revert(?:s|ed)?\s*:?\s*[\"“'](.+)[\"”']\s*$", re.IGNORECASE)
+_PR_REF = re.compile(r"\(#(\d+)\)\s*$")
+_REVERTS_BODY = re.compile(r"\b(?:this )?reverts?\s+(?:(?:pull request|pr)\s+)?(?:[\w.-]+/[\w.-]+)?#(\d+)", re.IGNORECASE)
+_REVERTS_URL = re.compile(r"\breverts?\b[^\n]{0,40}?/pull/(\d+)", re.IGNORECASE)
+_BREAKING_FOOTER = re.compile(r"^BREAKING[ -]CHANGES?:", re.MULTILINE)
+_VERSION = re.compile(r"\bv?(\d+)(?:\.(\d+))?(?:\.(\d+))?")
+_UPGRADE_TITLE = re.compile(
+    r"\b(?:update|bump|upgrade|pin|require)s?\b.*?(?:\bfrom\s+v?(?P<old>\d[\w.]*)\s+)?\bto\s+v?(?P<new>\d[\w.-]*)",
+    re.IGNORECASE,
+)
+_UPGRADE_WORDS = re.compile(r"\b(update|bump|upgrade|pin)s?\b.*\b(dependenc\w*|deps?|version|image|requirements?)\b|\b(update|bump|upgrade)s?\s+\S+\s+(to\s+)?v?\d+\.\d+", re.IGNORECASE)
+_TOOLCHAIN = re.compile(r"\b(msrv|toolchain|python\s*3\.\d+|rust\s*1\.\d+|node\s*\d+|cuda\s*\d+|torch\s*\d|pytorch)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Title:
+    """What a title says by convention, before any guessing."""
+
+    description: str  # the title without its prefixes
+    modules: tuple[str, ...] = ()
+    rule_prefixes: tuple[str, ...] = ()  # ruff's `[`flake8-bugbear`]`: rule families, kept as topics
+    explicit_type: str | None = None  # written as a type (`fix:`, `[bugfix]`, `feat(x):`)
+    hinted_type: str | None = None  # implied by a module name such as `[ci]` or `[doc]`
+    breaking: bool = False
+    merge_commit: bool = False
+    revert: bool = False
+    reverted_title: str | None = None
+    reverted_number: int | None = None
+
+
+def parse_title(title: str, rules: Rules) -> Title:
+    """Split a PR title into its conventional parts (see the module docstring for the forms)."""
+    text = " ".join(title.split())
+    merge = _MERGE_PR.match(text) or _MERGE_BRANCH.match(text)
+    if merge:
+        branch = merge[merge.lastindex]
+        words = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", branch.split("/", 1)[-1])
+        words = re.sub(r"[-_]+", " ", words).strip()
+        return Title(description=words[:1].upper() + words[1:], merge_commit=True)
+
+    modules: list[str] = []
+    rule_prefixes: list[str] = []
+    explicit = hinted = None
+    breaking = False
+    while match := _BRACKET.match(text):
+        for raw in match[1].split(","):
+            item = raw.strip()
+            word = item.strip("`").strip().lower()
+            if not word:
+                continue
+            if word in rules.markers:
+                breaking = breaking or word == "breaking"
+            elif word in rules.title_types and word not in rules.module_types:
+                explicit = explicit or rules.title_types[word]
+            elif item.startswith("`"):
+                rule_prefixes.append(word)
+            else:
+                modules.append(word)
+                hinted = hinted or rules.module_types.get(word)
+        text = text[match.end():]
+
+    conventional = _CONVENTIONAL.match(text)
+    if conventional and conventional[1].strip().lower() in rules.title_types:
+        explicit = rules.title_types[conventional[1].strip().lower()]
+        if conventional[2] and not modules:
+            modules = [s.strip().lower() for s in re.split(r"[,/]", conventional[2]) if s.strip()]
+        breaking = breaking or bool(conventional[3])
+        text = text[conventional.end():]
+    elif not modules and (scope := _SCOPE_PREFIX.match(text)) and "://" not in text[: scope.end() + 3]:
+        modules = [scope[1].lower()]
+        text = text[scope.end():]
+    # `[mod] type: ...` written twice, e.g. `[trainer] fix: [BREAKING] ...`
+    if match := re.match(r"^\[breaking\]\s*", text, re.IGNORECASE):
+        breaking, text = True, text[match.end():]
+
+    description = text.strip()
+    revert = bool(re.match(r"^revert(s|ed)?\b", description, re.IGNORECASE))
+    reverted_title = reverted_number = None
+    if quoted := _REVERT_QUOTED.match(description):
+        reverted_title = quoted[1].strip()
+        if ref := _PR_REF.search(reverted_title):
+            reverted_number = int(ref[1])
+            reverted_title = reverted_title[: ref.start()].strip()
+    return Title(
+        description=description,
+        modules=tuple(dict.fromkeys(modules)),
+        rule_prefixes=tuple(dict.fromkeys(rule_prefixes)),
+        explicit_type=explicit,
+        hinted_type=hinted,
+        breaking=breaking,
+        revert=revert,
+        reverted_title=reverted_title,
+        reverted_number=reverted_number,
+    )
+
+
+def classify(pull: Pull, rules: Rules) -> Classification:
+    """The type, modules, labels, topics and markers of one PR (see the module docstring)."""
+    title = parse_title(pull.title, rules)
+    labels = tuple(pull.labels)
+    label_type = next((t for t, p in rules.label_types for label in labels if p.fullmatch(label.strip())), None)
+    kinds = [rules.path_kinds_of(path) for path in file_paths(pull)]
+    change_type = (
+        label_type
+        or title.explicit_type
+        or ("revert" if title.revert else None)
+        or title.hinted_type
+        or type_from_paths(kinds)
+        or type_from_words(title.description, rules)
+        or type_of_noun_phrase(kinds, rules)
+    )
+    topics = [name for name, pattern in rules.topics if pattern.search(title.description) or any(pattern.search(label) for label in labels)]
+    if rules.label_security and any(rules.label_security.fullmatch(label.strip()) for label in labels) and "security" not in topics:
+        topics.append("security")
+    topics.extend(p for p in title.rule_prefixes if p not in topics)
+    breaking = (
+        title.breaking
+        or bool(rules.label_breaking and any(rules.label_breaking.fullmatch(label.strip()) for label in labels))
+        or bool(_BREAKING_FOOTER.search(pull.body))
+    )
+    label_modules = tuple(
+        dict.fromkeys(pattern.fullmatch(label.strip()).expand(module) for label in labels for pattern, module in rules.label_modules if pattern.fullmatch(label.strip()))
+    )
+    return Classification(
+        type=change_type,
+        modules=label_modules or title.modules or path_modules(pull, rules),
+        labels=labels,
+        topics=tuple(topics),
+        breaking=breaking,
+        bot=is_bot(pull, rules),
+        reverts=title.reverted_number or reverted_number_in_body(pull.body) if title.revert or title.reverted_title else None,
+        is_revert=title.revert,
+    )
+
+
+def file_paths(pull: Pull) -> list[str]:
+    # git quotes unusual paths ("crates/…"); the quotes are not part of the name
+    return [f.path[1:-1] if len(f.path) > 1 and f.path[0] == f.path[-1] == '"' else f.path for f in pull.files]
+
+
+def type_from_paths(kinds: list[frozenset[str]]) -> str | None:
+    """A type when every file says the same thing: only tests, only docs, only CI, only dependencies."""
+    if not kinds:
+        return None
+    for kind, change_type in (("tests", "test"), ("docs", "docs"), ("ci", "ci"), ("dependencies", "build")):
+        if all(kind in k for k in kinds):
+            return change_type
+    if all(k & {"tests", "docs"} for k in kinds) and any("tests" in k for k in kinds):
+        return "test"
+    return None
+
+
+def type_from_words(description: str, rules: Rules) -> str | None:
+    for change_type, pattern in rules.keyword_types:
+        if pattern.search(description):
+            return change_type
+    words = [w for w in re.findall(r"[\w'-]+", description.lower().replace("’", "'")) if re.search(r"[a-z]", w)]
+    for word in words[:2]:  # "Also fix ...", "Correctly handle ..."
+        if word in rules.verbs:
+            return rules.verbs[word]
+    for change_type, pattern in rules.fallback_types:
+        if pattern.search(description):
+            return change_type
+    return None
+
+
+def type_of_noun_phrase(kinds: list[frozenset[str]], rules: Rules) -> str | None:
+    """The configured type (default feat) for a title without any verb, when the PR changes core
+    code together with tests: in all three real repositories such titles name new capabilities
+    ("Implicit instance attributes", "Star annotations before Python 3.11")."""
+    core = any(not k & (PERIPHERAL_KINDS | {"dependencies"}) for k in kinds)
+    return rules.noun_phrase_type if core and any("tests" in k for k in kinds) else None
+
+
+def path_modules(pull: Pull, rules: Rules) -> tuple[str, ...]:
+    """Modules of the files a PR touches, most changed lines first; core files win over tests,
+    docs and examples when there are any."""
+    lines: dict[str, int] = defaultdict(int)
+    peripheral_lines: dict[str, int] = defaultdict(int)
+    for path, change in zip(file_paths(pull), pull.files, strict=True):
+        module = module_of(path, rules)
+        changed = (change.additions or 0) + (change.deletions or 0) + 1
+        if rules.path_kinds_of(path) & PERIPHERAL_KINDS:
+            peripheral_lines[module] += changed
+        else:
+            lines[module] += changed
+    chosen = lines or peripheral_lines
+    return tuple(sorted(chosen, key=lambda m: (-chosen[m], m)))
+
+
+def module_of(path: str, rules: Rules) -> str:
+    for pattern, module in rules.path_modules:
+        if pattern.search("/" + path):
+            return module
+    parts = path.split("/")
+    if len(parts) >= 3 and parts[0].lower() in rules.source_roots:
+        return f"{parts[0]}/{parts[1]}"
+    return parts[0]
+
+
+def is_bot(pull: Pull, rules: Rules) -> bool:
+    return pull.author.type == "Bot" or rules.is_bot_login(pull.author.login)
+
+
+def reverted_number_in_body(body: str) -> int | None:
+    match = _REVERTS_BODY.search(body) or _REVERTS_URL.search(body)
+    return int(match[1]) if match else None
+
+
+def dependency_upgrade(pull: Pull, classification: Classification, rules: Rules) -> str | None:
+    """"major" or "minor" when a PR upgrades a dependency or the toolchain, else None.
+
+    Major: the title goes across a major version (`from 1.2 to 2.0`, Renovate's `to v5`), or it
+    moves the toolchain (MSRV, Python, Rust, CUDA, torch). Minor: any other version bump, or a PR
+    that only touches dependency files (lock files, requirements, Dockerfiles).
+    """
+    description = pull.title
+    match = _UPGRADE_TITLE.search(description)
+    touches_deps = any("dependencies" in rules.path_kinds_of(p) for p in file_paths(pull))
+    only_deps = bool(pull.files) and all("dependencies" in rules.path_kinds_of(p) for p in file_paths(pull))
+    mentions_upgrade = bool(_UPGRADE_WORDS.search(description))
+    if classification.type not in ("build", "chore", "ci", None) and not only_deps and not (mentions_upgrade and touches_deps):
+        return None
+    if match is None and not only_deps and not (mentions_upgrade and touches_deps):
+        return None
+    if re.match(r"^\s*(bump|release|prepare)\b\s*(version\s*)?v?\d", description, re.IGNORECASE):
+        return None  # the project's own release
+    if _TOOLCHAIN.search(description) and (match or touches_deps):
+        return "major"
+    if match:
+        new = _VERSION.match(match["new"])
+        old = _VERSION.match(match["old"]) if match["old"] else None
+        if old and new and int(new[1]) > int(old[1]):
+            return "major"
+        if not old and new and new[2] is None and new[1] != "0":
+            return "major"  # Renovate names a major update "to v5"
+        if old and new and old[1] == new[1] == "0" and new[2] and old[2] and int(new[2]) > int(old[2]):
+            return "major"  # 0.x: a minor step breaks, as semver allows
+    return "minor"

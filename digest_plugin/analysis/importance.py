@@ -1,0 +1,102 @@
+"""Importance: a 0-10 score per PR, the sum of named factors, so a page can show why.
+
+Weights live in rules.yaml (`weights`) and are documented with the calibration in
+docs/calibration.md. Factors, in the order applied:
+
+- type: the kind of change (a new capability counts most, a docs or CI chore least)
+- size: changed lines in core paths, log-scaled; files: files changed, log-scaled; large: a
+  change of many core lines
+- breadth: core modules touched beyond the first
+- peripheral: minus, by the share of changed lines in tests, docs, examples, CI and generated
+  files (lock files, snapshots)
+- breaking, security, crash (a fix of a crash, leak, deadlock, hang or data loss), deprecation
+- upgrade: a dependency or toolchain upgrade, more across a major version
+- revert: a revert of a PR in the store
+- discussion: comments and reviews, where the source knows them
+- bot: minus, for changes made by bots
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..records import Pull
+from .classify import dependency_upgrade, file_paths, module_of
+from .model import Classification, Score
+from .rules import PERIPHERAL_KINDS, Rules, load_rules
+
+
+
+def importance(pull: Pull, classification: Classification, rules: Rules | None = None) -> Score:
+    """The score of one PR from its record and classification; 0 <= value <= 10."""
+    rules = rules or load_rules()
+    weights = rules.weights
+    factors: list[tuple[str, float]] = []
+
+    def add(name: str, points: float) -> None:
+        if points:
+            factors.append((name, round(points, 2)))
+
+    add("type", weights["type"].get(classification.type or "unknown", weights["type"]["unknown"]))
+
+    core_lines, peripheral_share, core_modules = _footprint(pull, rules)
+    add("size", _log_share(core_lines, weights["size_lines"]) * weights["size"])
+    add("files", _log_share(pull.changed_files, weights["files_count"]) * weights["files"])
+    if core_lines >= rules.thresholds["large_change_lines"]:
+        add("large", weights["large"])
+    add("breadth", min(weights["breadth_max"], weights["breadth"] * max(0, core_modules - 1)))
+    add("peripheral", weights["peripheral"] * peripheral_share)
+
+    if classification.breaking:
+        add("breaking", weights["breaking"])
+    if "security" in classification.topics:
+        add("security", weights["security"])
+    if "crash" in classification.topics and classification.type in ("fix", "revert", None):
+        add("crash", weights["crash"])
+    if "deprecation" in classification.topics:
+        add("deprecation", weights["deprecation"])
+    upgrade = dependency_upgrade(pull, classification, rules)
+    if upgrade:
+        add("upgrade", weights["major_upgrade"] if upgrade == "major" else weights["upgrade"])
+    if classification.reverts is not None:
+        add("revert", weights["revert_of_key"])
+    discussion = (pull.comments or 0) + (pull.reviews or 0)
+    if pull.comments is not None or pull.reviews is not None:
+        add("discussion", _log_share(discussion, 30) * weights["discussion"])
+    if classification.bot:
+        add("bot", weights["bot"])
+
+    total = sum(points for _, points in factors)
+    return Score(value=round(min(10.0, max(0.0, total)), 1), factors=tuple(factors))
+
+
+def _footprint(pull: Pull, rules: Rules) -> tuple[int, float, int]:
+    """(changed lines in core paths, share of changed lines in peripheral paths, core modules).
+
+    Where the source kept no file list, all of the PR's lines count as core.
+    """
+    if not pull.files:
+        return pull.additions + pull.deletions, 0.0, 1
+    core = peripheral = 0
+    modules = set()
+    for path, change in zip(file_paths(pull), pull.files, strict=True):
+        lines = (change.additions or 0) + (change.deletions or 0)
+        kinds = rules.path_kinds_of(path)
+        if kinds & PERIPHERAL_KINDS:
+            peripheral += lines
+        else:
+            core += lines
+            if "/" in path:  # a top-level file (a manifest, a lock file) is no module of its own
+                modules.add(module_of(path, rules))
+    if pull.files_truncated:
+        # the dropped files' lines are unknown by kind; count them as core, the conservative way
+        core += max(0, pull.additions + pull.deletions - core - peripheral)
+    total = core + peripheral
+    return core, (peripheral / total if total else 0.0), len(modules) or (1 if core else 0)
+
+
+def _log_share(amount: float, full: float) -> float:
+    """0 for nothing, 1 from `full` on, log-scaled in between."""
+    if amount <= 0:
+        return 0.0
+    return min(1.0, math.log1p(amount) / math.log1p(full))

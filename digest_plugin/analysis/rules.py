@@ -1,0 +1,232 @@
+"""The rules of classification and scoring: defaults from `rules.yaml`, merged with DIGEST_RULES.
+
+`load_rules(settings, repo)` reads and checks them once per repository and returns a compiled
+`Rules`; every other function of the analysis stage takes that object, so none of them reads
+settings. How DIGEST_RULES merges is documented at the top of `digest_plugin/rules.yaml`:
+mapping keys override or extend (null removes a default entry), lists extend.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import re
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+import yaml
+
+from ..errors import DigestError
+from .model import TYPES
+
+# Mappings whose keys are the user's to choose; every other mapping only takes the defaults' keys.
+_OPEN = {"labels.modules", "title.types", "title.module_types", "topics", "paths.modules"}
+# Mappings keyed by a change type.
+_TYPE_KEYED = {"labels.types", "title.verbs", "keywords.types", "keywords.fallback"}
+# Mappings whose values are regular expressions, or whose keys are.
+_REGEX_VALUES = {"labels.types", "keywords.types", "keywords.fallback", "topics"}
+_REGEX_KEYS = {"labels.modules"}
+_TYPE_VALUES = {"title.types", "title.module_types"}
+# Paths that support the code rather than being it: they count less in importance and modules.
+PERIPHERAL_KINDS = frozenset({"tests", "docs", "examples", "ci", "generated"})
+PATH_KINDS = ("tests", "docs", "examples", "ci", "dependencies", "config", "generated", "source")
+
+
+@dataclass(frozen=True)
+class Rules:
+    label_types: tuple[tuple[str, re.Pattern], ...]
+    label_breaking: re.Pattern | None
+    label_security: re.Pattern | None
+    label_modules: tuple[tuple[re.Pattern, str], ...]
+    title_types: dict[str, str]
+    markers: frozenset[str]
+    module_types: dict[str, str]
+    verbs: dict[str, str]  # first word of a description -> type
+    keyword_types: tuple[tuple[str, re.Pattern], ...]
+    fallback_types: tuple[tuple[str, re.Pattern], ...]  # tried after the first-word verbs
+    noun_phrase_type: str | None  # for a verb-less title of a PR changing core code and tests
+    topics: tuple[tuple[str, re.Pattern], ...]
+    path_modules: tuple[tuple[re.Pattern, str], ...]
+    source_roots: frozenset[str]
+    path_kinds: dict[str, re.Pattern]  # kind -> one pattern over "/" + path
+    bots: frozenset[str]  # lower-case logins
+    weights: dict
+    thresholds: dict
+    _kinds_cache: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def path_kinds_of(self, path: str) -> frozenset[str]:
+        """Which of PATH_KINDS a file path is (tests, docs, examples, ci, dependencies, config)."""
+        kinds = self._kinds_cache.get(path)
+        if kinds is None:
+            probe = "/" + path
+            kinds = frozenset(kind for kind, pattern in self.path_kinds.items() if pattern.search(probe))
+            self._kinds_cache[path] = kinds
+        return kinds
+
+    def is_bot_login(self, login: str) -> bool:
+        lowered = login.lower()
+        return lowered.endswith("[bot]") or lowered in self.bots or lowered.removesuffix("-bot") in self.bots
+
+
+@functools.cache
+def _default_text() -> str:
+    return resources.files("digest_plugin").joinpath("rules.yaml").read_text(encoding="utf-8")
+
+
+def default_rules() -> dict:
+    """The bundled defaults as plain data (a fresh copy each call)."""
+    return yaml.safe_load(_default_text())
+
+
+def load_rules(rules: dict | str | Path | None = None, base_path: Path | str = ".", repo: str | None = None,
+               bots: tuple[str, ...] = ()) -> Rules:
+    """The compiled rules: defaults, then DIGEST_RULES (a dict or a YAML path), then DIGEST_BOTS.
+
+    `repo` ("owner/name") makes the repository's own name a source root for path modules.
+    Raises DigestError naming the first bad key.
+    """
+    merged = default_rules()
+    if rules is not None:
+        merged = merge_rules(merged, _user_rules(rules, Path(base_path)))
+    return compile_rules(merged, repo, bots)
+
+
+def _user_rules(rules: dict | str | Path, base_path: Path) -> dict:
+    if isinstance(rules, dict):
+        return rules
+    if not isinstance(rules, str | Path):
+        raise DigestError(f"DIGEST_RULES must be a dict or the path of a YAML file, not {type(rules).__name__}.")
+    path = Path(rules) if Path(rules).is_absolute() else base_path / rules
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise DigestError(f"DIGEST_RULES file {path} could not be read ({error.strerror or error}).") from None
+    except yaml.YAMLError as error:
+        raise DigestError(f"DIGEST_RULES file {path} is not valid YAML ({str(error).splitlines()[0]}).") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise DigestError(f"DIGEST_RULES file {path} must hold a mapping of rule sections, like digest_plugin/rules.yaml.")
+    return data
+
+
+def merge_rules(defaults: dict, user: dict, prefix: str = "") -> dict:
+    """`user` over `defaults`, checking every key and value against the defaults' shape."""
+    merged = copy.deepcopy(defaults)
+    for key, value in user.items():
+        name = f"{prefix}{key}"
+        where = prefix.rstrip(".")
+        if not isinstance(key, str):
+            raise DigestError(f"DIGEST_RULES key {name!r} must be a string.")
+        if where in _TYPE_KEYED and key not in TYPES:
+            raise DigestError(f"DIGEST_RULES key '{name}' is not a change type; the types are: {', '.join(TYPES)}.")
+        if key not in defaults and where not in _OPEN and where not in _TYPE_KEYED and not where.startswith("weights.type"):
+            known = ", ".join(str(k) for k in defaults) or "none"
+            raise DigestError(f"DIGEST_RULES key '{name}' is not a rule; the keys there are: {known}.")
+        if key == "type" and where == "weights" and isinstance(value, dict):
+            for type_name in value:
+                if type_name not in (*TYPES, "unknown"):
+                    raise DigestError(f"DIGEST_RULES key 'weights.type.{type_name}' is not a change type; the types are: {', '.join(TYPES)}, unknown.")
+        if value is None and (where in _OPEN or where in _TYPE_KEYED):
+            merged.pop(key, None)  # null removes a default entry
+            continue
+        default = defaults.get(key)
+        if isinstance(default, dict) or (default is None and where in _OPEN and isinstance(value, dict)):
+            if not isinstance(value, dict):
+                raise DigestError(f"DIGEST_RULES key '{name}' must be a mapping.")
+            merged[key] = merge_rules(default or {}, value, f"{name}.") if key_is_section(name) else {**(default or {}), **value}
+            _check_values(name, merged[key])
+        elif isinstance(default, list) or where == "title.verbs":
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise DigestError(f"DIGEST_RULES key '{name}' must be a list of strings.")
+            merged[key] = [*(default or []), *value]
+        elif isinstance(default, int | float) and not isinstance(default, bool):
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise DigestError(f"DIGEST_RULES key '{name}' must be a number, not {value!r}.")
+            merged[key] = value
+        elif name == "keywords.noun_phrase_with_tests":
+            if value is not None and value not in TYPES:
+                raise DigestError(f"DIGEST_RULES key '{name}' must name a change type ({', '.join(TYPES)}) or be null, not {value!r}.")
+            merged[key] = value
+        else:
+            if not isinstance(value, str):
+                raise DigestError(f"DIGEST_RULES key '{name}' must be a string, not {value!r}.")
+            merged[key] = value
+            _check_values(where, {key: value})
+    return merged
+
+
+def key_is_section(name: str) -> bool:
+    """Sections are merged key by key and checked recursively; open mappings are merged whole."""
+    return name not in _OPEN and name not in _TYPE_KEYED and name != "weights.type"
+
+
+def _check_values(name: str, mapping: dict) -> None:
+    for key, value in mapping.items():
+        if value is None:
+            continue
+        if name in _REGEX_VALUES or name in ("labels.breaking", "labels.security"):
+            _compile(value, f"{name}.{key}")
+        if name in _REGEX_KEYS:
+            _compile(key, f"{name}.{key}")
+        if name in _TYPE_VALUES and value not in TYPES:
+            raise DigestError(f"DIGEST_RULES key '{name}.{key}' must name a change type ({', '.join(TYPES)}), not {value!r}.")
+
+
+def _compile(pattern, name: str) -> re.Pattern:
+    if not isinstance(pattern, str):
+        raise DigestError(f"DIGEST_RULES key '{name}' must be a regular expression string, not {pattern!r}.")
+    try:
+        return re.compile(pattern, re.IGNORECASE)
+    except re.error as error:
+        raise DigestError(f"DIGEST_RULES key '{name}' is not a valid regular expression ({error}).") from None
+
+
+def compile_rules(data: dict, repo: str | None = None, bots: tuple[str, ...] = ()) -> Rules:
+    labels, title, paths = data["labels"], data["title"], data["paths"]
+    roots = {r.lower() for r in paths["source_roots"]}
+    if repo:
+        name = repo.split("/")[-1].lower()
+        roots |= {name, name.replace("-", "_")}
+    verbs = {}
+    for type_name in TYPES:  # the order of TYPES decides a word listed under two types
+        for word in reversed(title["verbs"].get(type_name) or ()):
+            verbs.setdefault(word.lower(), type_name)
+    return Rules(
+        label_types=tuple((t, _full(p, f"labels.types.{t}")) for t, p in labels["types"].items() if p),
+        label_breaking=_full(labels["breaking"], "labels.breaking") if labels.get("breaking") else None,
+        label_security=_full(labels["security"], "labels.security") if labels.get("security") else None,
+        label_modules=tuple((_full(p, f"labels.modules.{p}"), m) for p, m in (labels.get("modules") or {}).items() if m),
+        title_types={k.lower(): v for k, v in title["types"].items() if v},
+        markers=frozenset(m.lower() for m in title["markers"]),
+        module_types={k.lower(): v for k, v in title["module_types"].items() if v},
+        verbs=verbs,
+        keyword_types=tuple((t, _compile(p, f"keywords.types.{t}")) for t, p in data["keywords"]["types"].items() if p),
+        fallback_types=tuple((t, _compile(p, f"keywords.fallback.{t}")) for t, p in data["keywords"]["fallback"].items() if p),
+        noun_phrase_type=data["keywords"].get("noun_phrase_with_tests"),
+        topics=tuple((name, _compile(p, f"topics.{name}")) for name, p in data["topics"].items() if p),
+        path_modules=tuple((_glob_pattern([g]), str(m)) for g, m in (paths.get("modules") or {}).items() if m),
+        source_roots=frozenset(roots),
+        path_kinds={kind: _glob_pattern(paths[kind]) for kind in PATH_KINDS if paths.get(kind)},
+        bots=frozenset(b.lower() for b in [*data["bots"], *bots]),
+        weights=data["weights"],
+        thresholds=data["thresholds"],
+    )
+
+
+def _full(pattern: str, name: str) -> re.Pattern:
+    _compile(pattern, name)
+    return re.compile(f"(?:{pattern})", re.IGNORECASE)  # used with fullmatch
+
+
+def _glob_pattern(globs: list[str]) -> re.Pattern:
+    """One pattern for several globs, searched in "/" + path. A glob with "/" matches from the
+    repository root and its `*` crosses folders; one without "/" matches a file name at any depth."""
+    parts = []
+    for glob in globs:
+        glob = glob.lstrip("/")
+        star = ".*" if "/" in glob else "[^/]*"
+        body = "".join(star if c == "*" else "[^/]" if c == "?" else re.escape(c) for c in glob)
+        parts.append(f"^/{body}$" if "/" in glob else f"/{body}$")
+    return re.compile("|".join(f"(?:{p})" for p in parts), re.IGNORECASE)

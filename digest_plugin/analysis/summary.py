@@ -1,0 +1,194 @@
+"""Summaries: one or two plain-text sentences per PR, taken from its description.
+
+A repository's PR template is found once per repository (`template_lines`: the lines that recur
+across many of its PR bodies) and left out, with HTML comments, checklists, images, code blocks and
+tables. The section under a heading such as "What does this PR do", "Summary", "Motivation" or
+"Description" is preferred; with nothing left, the title is the summary. The result is plain
+text (no HTML, no Markdown), capped in length; pages escape it like any other untrusted text.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections import Counter
+from collections.abc import Iterable
+
+SUMMARY_CHARS = 280
+
+_COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
+_FENCE = re.compile(r"^\s*(```|~~~).*?(?:^\s*\1[^\n]*$|\Z)", re.DOTALL | re.MULTILINE)
+_DETAILS = re.compile(r"<details\b.*?(?:</details>|\Z)", re.DOTALL | re.IGNORECASE)
+_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)|<img\b[^>]*>?", re.IGNORECASE)
+_TAG = re.compile(r"</?[A-Za-z][^>]*>")
+_HEADING = re.compile(r"^\s{0,3}(?:#{1,6}\s*(.*?)\s*#*\s*$|\*\*([^*]{2,60})\*\*:?\s*$|([A-Z][\w &/?'-]{1,40}):?\s*$)")
+_SETEXT = re.compile(r"^\s{0,3}(-{2,}|={2,})\s*$")
+_CHECKLIST = re.compile(r"^\s*(?:[-*+]|\d+\.)?\s*\[[ xX✓✔]?\]")
+_BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
+_LINK = re.compile(r"\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)")
+_BARE_URL = re.compile(r"<?https?://\S+>?")
+_REFERENCE_ONLY = re.compile(
+    r"^(?:(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?|part of|ref(?:s|erences?)?|related(?: to)?|see(?: also)?|follow[- ]?up (?:to|of)|"
+    r"cc|reverts?|supersedes|depends on|this reverts commit)\b[^.]*|[#@][\w/.#-]+(?:\s*,?\s*[#@][\w/.#-]+)*|signed-off-by:.*|co-authored-by:.*)$",
+    re.IGNORECASE,
+)
+_LEADING_REFERENCE = re.compile(r"^(?:(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s+(?:[\w.-]+/[\w.-]+)?#\d+[.,;]?\s*)+", re.IGNORECASE)
+_PREFERRED = re.compile(r"what does this pr do|what does this do|what is this|summary|motivation|description|overview|what\b|why\b|purpose|changes|context|background|problem|this pr", re.IGNORECASE)
+_SKIPPED = re.compile(r"checklist|test|screenshot|api and usage|usage example|design|code changes|reviewer|release note|breaking|related issue|how to|todo|note for|additional|acknowledg", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+(?=[A-Z0-9`\"'(\[\u4e00-\u9fff])")
+
+
+def normalise_line(line: str) -> str:
+    """A body line as template detection compares it: without markup, case or spacing."""
+    line = _CHECKLIST.sub("", line)
+    line = _BULLET.sub("", line)
+    line = re.sub(r"^[>#\s]+", "", line)
+    return " ".join(line.lower().split())
+
+
+def template_lines(bodies: Iterable[str], share: float = 0.03, minimum: int = 4) -> frozenset[str]:
+    """The normalised lines that recur in at least `share` of the bodies (and `minimum` of them):
+    a repository's PR template, as its contributors leave it in their descriptions."""
+    counts: Counter[str] = Counter()
+    total = 0
+    for body in bodies:
+        if not body:
+            continue
+        total += 1
+        counts.update({n for n in map(normalise_line, body.splitlines()) if len(n) > 3})
+    needed = max(minimum, share * total)
+    return frozenset(line for line, count in counts.items() if count >= needed)
+
+
+def summarise(body: str, title: str, template: frozenset[str] = frozenset(), limit: int = SUMMARY_CHARS) -> str:
+    """One or two sentences from the description, else the title; plain text, at most `limit` chars."""
+    text = description_text(body, template)
+    if not text:
+        return cap(plain(title), limit)
+    sentences = _SENTENCE_END.split(text)
+    summary = sentences[0]
+    if len(sentences) > 1 and len(summary) + len(sentences[1]) < limit * 0.8:
+        summary = f"{summary} {sentences[1]}"
+    return cap(summary, limit)
+
+
+def description_text(body: str, template: frozenset[str] = frozenset()) -> str:
+    """The meaningful prose of a PR body, as plain text: the preferred section if there is one,
+    else the first section with any. Empty when the body holds only template and markup."""
+    sections = _sections(clean_body(body, template))
+    preferred = [text for heading, text in sections if heading and _PREFERRED.search(heading) and not _SKIPPED.search(heading) and text]
+    if preferred:
+        return preferred[0]
+    return next((text for heading, text in sections if text and not (heading and _SKIPPED.search(heading))), "")
+
+
+def clean_body(body: str, template: frozenset[str] = frozenset()) -> str:
+    """The body without HTML comments, code blocks, details, images, checklists, template lines,
+    tables and bare references; headings kept (as Markdown headings) to find sections."""
+    if not body:
+        return ""
+    text = body.replace("\r\n", "\n").replace("\r", "\n")
+    text = _COMMENT.sub("", text)
+    text = _DETAILS.sub("", text)
+    text = _FENCE.sub("", text)
+    text = _IMAGE.sub("", text)
+    text = re.sub(r"\(\s*<?https?://[^)\s]*>?\s*\)", "", text)  # "(https://...)" after a name
+    text = _LINK.sub(lambda m: " ".join(m[1].split()), text)  # links wrapped over lines too
+    lines = []
+    for line in text.split("\n"):
+        if _CHECKLIST.match(line) or line.lstrip().startswith("|"):
+            continue
+        normal = normalise_line(line)
+        if normal in template and not line.lstrip().startswith(("#", "**")):
+            continue
+        if _REFERENCE_ONLY.match(normal) or (normal and _BARE_URL.fullmatch(normal)):
+            continue
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _sections(text: str) -> list[tuple[str | None, str]]:
+    """(heading, plain text of its first paragraphs) in order; the text before any heading has
+    heading None."""
+    sections: list[tuple[str | None, list[str]]] = [(None, [])]
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        stripped = line.strip()
+        following = lines[index + 1] if index + 1 < len(lines) else ""
+        if _SETEXT.match(stripped) and sections[-1][1] and sections[-1][1][-1].strip():
+            heading = sections[-1][1].pop()  # "Summary\n--" headings, as ruff writes them
+            sections.append((heading.strip(), []))
+            continue
+        match = _HEADING.match(line)
+        is_heading = match and (stripped.startswith(("#", "**")) or (not following.strip() or _SETEXT.match(following.strip())) and len(stripped) < 40 and _looks_like_heading(stripped))
+        if is_heading:
+            sections.append((next(g for g in match.groups() if g is not None) or "", []))
+        else:
+            sections[-1][1].append(line)
+    return [(heading, _paragraph_text(body)) for heading, body in sections]
+
+
+def _looks_like_heading(line: str) -> bool:
+    # a short line such as "Summary" or "Motivation:" alone before a blank line
+    return bool(_PREFERRED.search(line) or _SKIPPED.search(line)) and len(line.split()) <= 5
+
+
+def _paragraph_text(lines: list[str]) -> str:
+    """The first paragraph (or list) of a section as one line of plain text."""
+    paragraphs: list[list[str]] = [[]]
+    for line in lines:
+        if not line.strip():
+            if paragraphs[-1]:
+                paragraphs.append([])
+            continue
+        paragraphs[-1].append(line)
+    for paragraph in paragraphs:
+        text = _LEADING_REFERENCE.sub("", _join(paragraph))
+        if len(re.findall(r"\w+", text)) >= 3:
+            return text
+    return ""
+
+
+def _join(lines: list[str]) -> str:
+    """Lines of one paragraph as plain text; list items become sentences."""
+    parts: list[str] = []
+    for line in lines:
+        item = _BULLET.match(line)
+        text = plain(line[item.end():] if item else line)
+        if not text:
+            continue
+        if item and parts and not parts[-1].endswith((".", "!", "?", ":", ";")):
+            parts[-1] += ";" if len(parts[-1]) < 200 else "."
+        parts.append(text[:1].upper() + text[1:] if item else text)
+    return " ".join(parts)
+
+
+def plain(text: str) -> str:
+    """Markdown and HTML reduced to plain text on one line."""
+    text = _LINK.sub(r"\1", text)
+    text = _BARE_URL.sub("", text)
+    text = _TAG.sub("", text)
+    text = re.sub(r"^\s*>+\s?", "", text)
+    text = re.sub(r"^\s*#{1,6}\s*", "", text)
+    # emphasis marks go, but not inside `code` (a `__all__` keeps its underscores)
+    text = "".join(part if index % 2 else _unemphasise(part) for index, part in enumerate(re.split(r"`+([^`]*)`+", text)))
+    text = text.replace("`", "")
+    text = html.unescape(text)
+    text = _TAG.sub("", text)  # tags written as entities, now unescaped
+    text = "".join(c for c in text if c.isprintable() or c == " ")
+    return " ".join(text.split()).strip(" -:")
+
+
+def _unemphasise(text: str) -> str:
+    text = re.sub(r"(\*\*|__|~~)(\S(?:.*?\S)?)\1", r"\2", text)
+    return re.sub(r"(?<!\w)[*_](\S(?:.*?\S)?)[*_](?!\w)", r"\1", text)
+
+
+def cap(text: str, limit: int = SUMMARY_CHARS) -> str:
+    """At most `limit` characters, cut at a word boundary with an ellipsis."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    if " " in cut[limit // 2 :]:
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip(" ,;:.-") + "…"
