@@ -24,7 +24,7 @@ from .model import AnalysedPull, FetchInfo, WeekAnalysis
 from .risks import hotspots, pull_risks, week_risks
 from .rules import Rules, load_rules
 from .stats import first_time_pulls, week_stats
-from .summary import description_text, summarise, template_lines
+from .summary import description_text, summarise, summary_of, template_lines
 
 __all__ = ["RepoContext", "analyse_pull", "analyse_repo", "analyse_week", "classify", "importance", "load_rules", "repo_context", "summarise"]
 
@@ -73,7 +73,7 @@ def analyse_pull(pull: Pull, context: RepoContext) -> AnalysedPull:
         classification=classification,
         score=score,
         key=score.value >= context.key_threshold,
-        summary=summarise(pull.body, title.description or pull.title, context.template, rules.thresholds["summary_chars"]),
+        summary=summary_of(description, title.description or pull.title, rules.thresholds["summary_chars"]),
         risks=pull_risks(pull, classification, rules, description),
         first_time=pull.number in context.first_time,
     )

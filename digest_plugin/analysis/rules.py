@@ -222,11 +222,16 @@ def _full(pattern: str, name: str) -> re.Pattern:
 
 def _glob_pattern(globs: list[str]) -> re.Pattern:
     """One pattern for several globs, searched in "/" + path. A glob with "/" matches from the
-    repository root and its `*` crosses folders; one without "/" matches a file name at any depth."""
+    repository root and its `*` crosses folders; one without "/" matches a file name at any depth.
+    Leading and trailing stars become unanchored ends, which keeps the search linear."""
     parts = []
     for glob in globs:
         glob = glob.lstrip("/")
-        star = ".*" if "/" in glob else "[^/]*"
-        body = "".join(star if c == "*" else "[^/]" if c == "?" else re.escape(c) for c in glob)
-        parts.append(f"^/{body}$" if "/" in glob else f"/{body}$")
+        in_folders = "/" in glob
+        star = ".*" if in_folders else "[^/]*"
+        head = "" if glob.startswith("*") else "^/" if in_folders else "/"
+        tail = "" if glob.endswith("*") and in_folders else "$"
+        core = glob.strip("*") if in_folders else glob.lstrip("*") if head == "" else glob
+        body = "".join(star if c == "*" else "[^/]" if c == "?" else re.escape(c) for c in core)
+        parts.append(f"{head}{body}{tail}")
     return re.compile("|".join(f"(?:{p})" for p in parts), re.IGNORECASE)

@@ -25,6 +25,9 @@ _HEADING = re.compile(r"^\s{0,3}(?:#{1,6}\s*(.*?)\s*#*\s*$|\*\*([^*]{2,60})\*\*:
 _SETEXT = re.compile(r"^\s{0,3}(-{2,}|={2,})\s*$")
 _CHECKLIST = re.compile(r"^\s*(?:[-*+]|\d+\.)?\s*\[[ xX✓✔]?\]")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
+# control characters and the invisible formatting ones (bidi overrides, zero-width) GitHub text may hide
+_INVISIBLE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]")
+_MARKUP_STARTS = frozenset("-*+•>#[0123456789")
 _LINK = re.compile(r"\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)")
 _BARE_URL = re.compile(r"<?https?://\S+>?")
 _REFERENCE_ONLY = re.compile(
@@ -40,9 +43,11 @@ _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+(?=[A-Z0-9`\"'(\[\u4e00-\u9ff
 
 def normalise_line(line: str) -> str:
     """A body line as template detection compares it: without markup, case or spacing."""
-    line = _CHECKLIST.sub("", line)
-    line = _BULLET.sub("", line)
-    line = re.sub(r"^[>#\s]+", "", line)
+    line = line.strip()
+    if line and line[0] in _MARKUP_STARTS:
+        line = _CHECKLIST.sub("", line)
+        line = _BULLET.sub("", line)
+        line = line.lstrip("># \t")
     return " ".join(line.lower().split())
 
 
@@ -62,10 +67,14 @@ def template_lines(bodies: Iterable[str], share: float = 0.03, minimum: int = 4)
 
 def summarise(body: str, title: str, template: frozenset[str] = frozenset(), limit: int = SUMMARY_CHARS) -> str:
     """One or two sentences from the description, else the title; plain text, at most `limit` chars."""
-    text = description_text(body, template)
-    if not text:
+    return summary_of(description_text(body, template), title, limit)
+
+
+def summary_of(description: str, title: str, limit: int = SUMMARY_CHARS) -> str:
+    """The summary from an already extracted `description_text` (so it is extracted once)."""
+    if not description:
         return cap(plain(title), limit)
-    sentences = _SENTENCE_END.split(text)
+    sentences = _SENTENCE_END.split(description, maxsplit=2)
     summary = sentences[0]
     if len(sentences) > 1 and len(summary) + len(sentences[1]) < limit * 0.8:
         summary = f"{summary} {sentences[1]}"
@@ -75,11 +84,17 @@ def summarise(body: str, title: str, template: frozenset[str] = frozenset(), lim
 def description_text(body: str, template: frozenset[str] = frozenset()) -> str:
     """The meaningful prose of a PR body, as plain text: the preferred section if there is one,
     else the first section with any. Empty when the body holds only template and markup."""
+    if not body or not body.strip():
+        return ""
     sections = _sections(clean_body(body, template))
-    preferred = [text for heading, text in sections if heading and _PREFERRED.search(heading) and not _SKIPPED.search(heading) and text]
-    if preferred:
-        return preferred[0]
-    return next((text for heading, text in sections if text and not (heading and _SKIPPED.search(heading))), "")
+    for heading, lines in sections:
+        if heading and _PREFERRED.search(heading) and not _SKIPPED.search(heading):
+            if text := _paragraph_text(lines):
+                return text
+    for heading, lines in sections:
+        if not (heading and _SKIPPED.search(heading)) and (text := _paragraph_text(lines)):
+            return text
+    return ""
 
 
 def clean_body(body: str, template: frozenset[str] = frozenset()) -> str:
@@ -107,9 +122,8 @@ def clean_body(body: str, template: frozenset[str] = frozenset()) -> str:
     return "\n".join(lines)
 
 
-def _sections(text: str) -> list[tuple[str | None, str]]:
-    """(heading, plain text of its first paragraphs) in order; the text before any heading has
-    heading None."""
+def _sections(text: str) -> list[tuple[str | None, list[str]]]:
+    """(heading, its lines) in order; the text before any heading has heading None."""
     sections: list[tuple[str | None, list[str]]] = [(None, [])]
     lines = text.split("\n")
     for index, line in enumerate(lines):
@@ -125,7 +139,7 @@ def _sections(text: str) -> list[tuple[str | None, str]]:
             sections.append((next(g for g in match.groups() if g is not None) or "", []))
         else:
             sections[-1][1].append(line)
-    return [(heading, _paragraph_text(body)) for heading, body in sections]
+    return [(heading, body) for heading, body in sections if any(line.strip() for line in body)]
 
 
 def _looks_like_heading(line: str) -> bool:
@@ -175,7 +189,7 @@ def plain(text: str) -> str:
     text = text.replace("`", "")
     text = html.unescape(text)
     text = _TAG.sub("", text)  # tags written as entities, now unescaped
-    text = "".join(c for c in text if c.isprintable() or c == " ")
+    text = _INVISIBLE.sub(" ", text)
     return " ".join(text.split()).strip(" -:")
 
 
