@@ -414,29 +414,33 @@ def _author_trends(week: WeekAnalysis, before: WeekAnalysis | None, lang: Langua
     trends = []
     if stats.authors:
         people = len(stats.authors)
-        top = [_("{name} ({count})").format(name=a.login, count=lang.number(a.count)) for a in stats.authors[:TREND_NAMES]]
-        if before is not None:
+        previous = len(before.stats.authors) if before else None
+        busy = [a for a in stats.authors if a.count > 1][:TREND_NAMES]  # one PR each is no "most active"
+        top = lang.join(_("{name} ({count})").format(name=a.login, count=lang.number(a.count)) for a in busy)
+        values = {"count": lang.number(people), "previous": lang.number(previous or 0), "top": top}
+        if previous is not None and busy:
             text = ngettext(
                 "{count} person merged PRs (against {previous} the week before); the most active: {top}.",
                 "{count} people merged PRs (against {previous} the week before); the most active: {top}.",
                 people,
             )
-        else:
+        elif previous is not None:
+            text = ngettext("{count} person merged PRs (against {previous} the week before).", "{count} people merged PRs (against {previous} the week before).", people)
+        elif busy:
             text = ngettext("{count} person merged PRs; the most active: {top}.", "{count} people merged PRs; the most active: {top}.", people)
-        previous = len(before.stats.authors) if before else 0
-        trends.append(Cited(text.format(count=lang.number(people), previous=lang.number(previous), top=lang.join(top))))
-    newcomers = [p for p in week.pulls if p.first_time and not p.classification.bot]
+        else:
+            text = ngettext("{count} person merged PRs.", "{count} people merged PRs.", people)
+        trends.append(Cited(text.format(**values)))
+    newcomers: dict[str, list[int]] = {}
+    for analysed in week.pulls:
+        if analysed.first_time and not analysed.classification.bot:
+            newcomers.setdefault(analysed.pull.author.login, []).append(analysed.pull.number)
     if newcomers:
-        names = sorted({p.pull.author.login for p in newcomers})
-        pulls = _unique(p.pull.number for p in newcomers)
+        items = [_("{name} ({pulls})").format(name=name, pulls=lang.pulls(numbers)) for name, numbers in sorted(newcomers.items())]
         trends.append(
             Cited(
-                ngettext(
-                    "First-time contributor: {names} ({pulls}).",
-                    "First-time contributors: {names} ({pulls}).",
-                    len(names),
-                ).format(names=lang.join(names), pulls=lang.pulls(pulls)),
-                pulls,
+                ngettext("First-time contributor: {names}.", "First-time contributors: {names}.", len(newcomers)).format(names=lang.join(items)),
+                _unique(n for name in sorted(newcomers) for n in newcomers[name]),
             )
         )
     if stats.bots:

@@ -62,7 +62,8 @@ class Language:
 
     def pulls(self, numbers: Iterable[int]) -> str:
         """PR references: "#1, #2, #3" / "#1、#2、#3" (a plain enumeration, no "and")."""
-        return self.gettext(", ").join(f"#{n}" for n in numbers)
+        _ = self.gettext
+        return _(", ").join(f"#{n}" for n in numbers)
 
 
 def display_title(title: str) -> str:
