@@ -37,6 +37,7 @@ CJK_FONTS = (
     "WenQuanYi Zen Hei", "WenQuanYi Micro Hei", "Droid Sans Fallback",
 )
 _GLYPH_MISSING = re.compile(r"Glyph (\d+) .*missing from")
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")  # characters XML 1.0 cannot hold
 
 
 @dataclass(frozen=True)
@@ -218,7 +219,11 @@ def _with_description(svg: bytes, chart: Chart) -> bytes:
     end = text.index(">", text.index("<svg")) + 1
     opening = text[:end].replace("<svg ", '<svg role="img" aria-labelledby="chart-title chart-desc" ', 1)
     description = (
-        f'\n <title id="chart-title">{escape(chart.title, quote=False)}</title>'
-        f'\n <desc id="chart-desc">{escape(chart.alt, quote=False)}</desc>'
+        f'\n <title id="chart-title">{_xml_text(chart.title)}</title>'
+        f'\n <desc id="chart-desc">{_xml_text(chart.alt)}</desc>'
     )
     return (opening + description + text[end:]).encode("utf-8")
+
+
+def _xml_text(text: str) -> str:
+    return escape(_NOT_XML.sub(" ", text), quote=False)

@@ -196,4 +196,9 @@ def _top(totals: Counter, n: int) -> list[str]:
 
 
 def _bar(key: str, name: str, values: Sequence[int], palette: Palette) -> Series:
-    return Series(key, name, tuple(values), palette.style(key))
+    return Series(key, printable(name), tuple(values), palette.style(key))
+
+
+def printable(name: str) -> str:
+    """A label or login as one line of text: control characters and runs of spaces become one space."""
+    return " ".join("".join(c if c.isprintable() else " " for c in name).split())

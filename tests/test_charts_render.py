@@ -1,0 +1,147 @@
+"""Chart files: deterministic bytes, a cache that redraws exactly what changed, Chinese glyphs,
+accessible SVG, and untrusted names drawn as plain text."""
+
+from __future__ import annotations
+
+import logging
+import struct
+import xml.etree.ElementTree as ET
+from dataclasses import replace
+
+import pytest
+
+from digest_plugin.charts import Palette, cjk_font, render_charts, render_many, week_charts
+from digest_plugin.charts import draw as draw_module
+from digest_plugin.charts.draw import draw, pixel_size
+from .test_charts import week
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def history(n: int = 6, *, extra: int = 0):
+    return [
+        week(f"2026-W{10 + i:02d}", modules={"trainer": i + extra, "rollout": 2, "docs": i % 3},
+             authors=[("alice", i + 1), ("bob", 2)], bots=[("dependabot[bot]", 1)], key=i % 3)
+        for i in range(n)
+    ]
+
+
+def charts_of(weeks, _=str):
+    return week_charts(weeks[-1], weeks, 12, Palette(), _)
+
+
+def drawn(files) -> list[str]:
+    return sorted(f"{f.name}.{f.format}" for f in files if f.drawn)
+
+
+def test_two_builds_write_byte_identical_files(tmp_path):
+    charts = charts_of(history())
+    first = render_charts(charts, tmp_path / "one", tmp_path / "cache-one", workers=1)
+    second = render_charts(charts_of(history()), tmp_path / "two", tmp_path / "cache-two", workers=1)
+    assert drawn(first) == drawn(second) == sorted(f"{c.name}.{fmt}" for c in charts for fmt in ("svg", "png"))
+    for a, b in zip(first, second):
+        assert a.path.read_bytes() == b.path.read_bytes(), a.path.name
+
+
+def test_worker_processes_draw_the_same_bytes_as_the_build_process(tmp_path):
+    pages = {tmp_path / "out" / f"w{i}": charts_of(history(6, extra=i)) for i in range(3)}  # 9 charts: parallel
+    parallel = render_many(pages, tmp_path / "cache-parallel", ("svg",), workers=2)
+    for folder, files in parallel.items():
+        for chart, file in zip(pages[folder], files):
+            assert file.drawn
+            assert file.path.read_bytes() == draw(chart, ("svg",)).files["svg"]
+
+
+def test_warm_build_draws_nothing_and_still_writes_every_file(tmp_path):
+    charts = charts_of(history())
+    render_charts(charts, tmp_path / "first", tmp_path / "cache", workers=1)
+    again = render_charts(charts_of(history()), tmp_path / "second", tmp_path / "cache", workers=1)
+    assert drawn(again) == []
+    assert sorted(p.name for p in (tmp_path / "second").iterdir()) == sorted(f"{c.name}.{f}" for c in charts for f in ("svg", "png"))
+    for file in again:
+        assert file.path.read_bytes() == (tmp_path / "first" / file.path.name).read_bytes()
+
+
+def test_a_data_change_redraws_only_the_charts_it_changes(tmp_path):
+    render_charts(charts_of(history()), tmp_path / "out", tmp_path / "cache", workers=1)
+    weeks = history()
+    # One more docs PR in the last week changes the module counts only; authors and activity stay
+    # as they were, because the stats say who merged what, not which modules.
+    weeks[-1] = replace(weeks[-1], stats=replace(weeks[-1].stats, modules={**weeks[-1].stats.modules, "docs": 5}))
+    files = render_charts(charts_of(weeks), tmp_path / "out", tmp_path / "cache", workers=1)
+    assert drawn(files) == ["modules-trend.png", "modules-trend.svg"]
+
+
+def test_a_settings_change_redraws(tmp_path):
+    weeks = history(8)
+    render_charts(charts_of(weeks), tmp_path / "out", tmp_path / "cache", workers=1)
+    fewer_weeks = week_charts(weeks[-1], weeks, 4, Palette(), str)  # DIGEST_TREND_WEEKS
+    assert len(drawn(render_charts(fewer_weeks, tmp_path / "out", tmp_path / "cache", workers=1))) == 6
+    chinese = charts_of(weeks, lambda text: {"Pull requests": "拉取请求"}.get(text, text))  # DIGEST_LANGUAGE
+    assert len(drawn(render_charts(chinese, tmp_path / "out", tmp_path / "cache", workers=1))) == 6
+
+
+def test_a_renderer_change_redraws_everything(tmp_path, monkeypatch):
+    charts = charts_of(history())
+    render_charts(charts, tmp_path / "out", tmp_path / "cache", workers=1)
+    monkeypatch.setattr(draw_module, "RENDERER_VERSION", draw_module.RENDERER_VERSION + "-next")
+    assert len(drawn(render_charts(charts, tmp_path / "out", tmp_path / "cache", workers=1))) == 2 * len(charts)
+
+
+def test_what_does_not_change_a_picture_does_not_redraw(tmp_path):
+    charts = charts_of(history())
+    render_charts(charts, tmp_path / "out", tmp_path / "cache", workers=1)
+    # Another folder, another order, fewer formats, another chart beside them: nothing to draw again.
+    others = charts_of(history(4))
+    files = render_many({tmp_path / "elsewhere": list(reversed(charts)), tmp_path / "new": others},
+                        tmp_path / "cache", ("svg",), workers=1)
+    assert drawn(files[tmp_path / "elsewhere"]) == []
+    assert drawn(files[tmp_path / "new"]) == sorted(f"{c.name}.svg" for c in others)
+
+
+def test_svg_carries_the_title_and_alt_text_and_png_its_stated_size(tmp_path):
+    chart = charts_of(history())[0]
+    files = {f.format: f for f in render_charts([chart], tmp_path, tmp_path / "cache", workers=1)}
+    root = ET.parse(files["svg"].path).getroot()
+    assert root.find(f"{SVG}title").text == chart.title
+    assert root.find(f"{SVG}desc").text == chart.alt
+    png = files["png"].path.read_bytes()
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert struct.unpack(">II", png[16:24]) == pixel_size("png") == (files["png"].width, files["png"].height)
+    assert b"Software" not in png and b"matplotlib" not in png  # no version stamp to differ between machines
+
+
+def test_untrusted_names_are_drawn_as_text_and_escaped_in_the_svg(tmp_path):
+    nasty = ["$\\frac{1}{0}$", "_private", "</desc><script>alert(1)</script>", "a-->b", "tab\there\x07"]
+    weeks = [week("2026-W21", modules={name: i + 1 for i, name in enumerate(nasty)}, authors=[("a", 5)])]
+    chart = week_charts(weeks[0], weeks, 12, Palette(), str)[0]
+    drawing = draw(chart, ("svg",))
+    root = ET.fromstring(drawing.files["svg"])  # well-formed despite the names
+    assert root.find(f"{SVG}desc").text == chart.alt
+    assert "<script>" not in drawing.files["svg"].decode()
+    assert "tab here" in [s.name for s in chart.series]  # one line of printable text
+    # Each name is in the legend as written: matplotlib keeps a comment with each text it draws.
+    comments = drawing.files["svg"].decode()
+    for name in ("$\\frac{1}{0}$", "_private"):
+        assert f"<!-- {name} -->" in comments
+
+
+def test_chinese_chart_has_every_glyph():
+    if cjk_font() is None:
+        pytest.skip("no CJK font installed (Debian: apt-get install fonts-noto-cjk)")
+    zh = {"Pull requests by module": "按模块的拉取请求", "Week": "周", "Pull requests": "拉取请求", "other": "其他",
+          "Merged and key pull requests": "合并与关键拉取请求", "merged": "已合并", "key": "关键"}
+    weeks = [week(f"2026-W{w}", modules={"训练器": 2, "rollout": 1}, authors=[("张三", 2), ("bob", 1)]) for w in ("20", "21")]
+    for chart in week_charts(weeks[-1], weeks, 12, Palette(), lambda text: zh.get(text, text)):
+        assert draw(chart).missing_glyphs == (), chart.name
+
+
+def test_characters_no_font_has_give_one_warning_not_a_failure(tmp_path, caplog):
+    hieroglyphs = "\U00013000\U00013001"  # neither DejaVu Sans nor a CJK font draws Egyptian hieroglyphs
+    weeks = [week("2026-W21", modules={hieroglyphs: 1, "\U00013002": 1}, authors=[("a", 2)])]
+    charts = week_charts(weeks[0], weeks, 12, Palette(), str)
+    with caplog.at_level(logging.WARNING, logger="digest_plugin.charts"):
+        files = render_charts(charts, tmp_path, tmp_path / "cache", workers=1)
+    assert all(f.path.stat().st_size for f in files)
+    warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1 and "\U00013000" in warnings[0].getMessage()
