@@ -1,0 +1,238 @@
+"""Fetch stage: the connection to GitHub — environment, PyGithub set-up, and every request.
+
+All traffic goes through PyGithub's requester (`requestJsonAndCheck`), one attempt per HTTP
+request, so that `GitHubClient.requests` counts exactly what GitHub sees. Failures go through
+`retry.verdict`; what finally fails becomes a DigestError whose sentence never contains the token.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import urllib.parse
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+
+from github import Auth, Github, GithubException
+
+from ..errors import DigestError
+from .retry import GraphQLErrors, RetryPolicy, Verdict, verdict
+
+DEFAULT_API_URL = "https://api.github.com"
+TOKEN_VARIABLES = ("GITHUB_TOKEN", "GH_TOKEN")
+USER_AGENT = "repo-digest"
+MAX_LIMIT_WAITS = 5  # rate-limit waits for one request before giving up on it
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """Where GitHub is and how to authenticate, as read from the environment."""
+
+    api_url: str = DEFAULT_API_URL
+    graphql_url: str = DEFAULT_API_URL + "/graphql"
+    token: str | None = field(default=None, repr=False)
+    token_variable: str = "GITHUB_TOKEN"
+
+    @classmethod
+    def from_environment(cls, env: Mapping[str, str] | None = None) -> Endpoint:
+        """GITHUB_TOKEN or GH_TOKEN; GITHUB_API_URL (Enterprise: https://HOST/api/v3); GITHUB_GRAPHQL_URL."""
+        env = os.environ if env is None else env
+        variable = next((name for name in TOKEN_VARIABLES if env.get(name, "").strip()), TOKEN_VARIABLES[0])
+        api_url = (env.get("GITHUB_API_URL") or DEFAULT_API_URL).strip().rstrip("/")
+        if urllib.parse.urlparse(api_url).scheme not in ("http", "https"):
+            raise DigestError(f"GITHUB_API_URL must be an http(s) URL such as {DEFAULT_API_URL}, not {_without_userinfo(api_url)!r}.")
+        graphql_url = (env.get("GITHUB_GRAPHQL_URL") or graphql_url_for(api_url)).strip()
+        token = env.get(variable, "").strip() or None
+        return cls(api_url, graphql_url, token, variable)
+
+    @property
+    def has_token(self) -> bool:
+        return bool(self.token)
+
+
+def graphql_url_for(api_url: str) -> str:
+    """GitHub's GraphQL endpoint beside a REST root: /graphql, or /api/graphql for /api/v3."""
+    parts = urllib.parse.urlparse(api_url.rstrip("/"))
+    path = parts.path[: -len("/v3")] if parts.path.endswith("/v3") else parts.path
+    return urllib.parse.urlunparse(parts._replace(path=path + "/graphql"))
+
+
+class RateLimitStop(DigestError):
+    """The primary rate limit is used up and lifts too late to wait for it."""
+
+    def __init__(self, reset_at: datetime):
+        self.reset_at = reset_at
+        when = reset_at.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+        super().__init__(
+            f"GitHub's API rate limit is used up until {when}; what was fetched so far is saved, "
+            "so run the fetch again after that time."
+        )
+
+
+class NotFound(DigestError):
+    pass
+
+
+class GitHubClient:
+    """PyGithub with our retries, request count and rate-limit bookkeeping."""
+
+    def __init__(
+        self,
+        endpoint: Endpoint,
+        policy: RetryPolicy | None = None,
+        timeout: int = 30,
+        pace: float = 0.25,
+        on_response: Callable[[GitHubClient], None] | None = None,
+    ):
+        if not endpoint.has_token:
+            raise DigestError(
+                "No GitHub token: set GITHUB_TOKEN (or GH_TOKEN) to a token that can read the repositories."
+            )
+        self.endpoint = endpoint
+        self.policy = policy or RetryPolicy()
+        self.requests = 0
+        self.rate_remaining: int | None = None
+        self.rate_reset: datetime | None = None
+        self._on_response = on_response
+        # retry=None: PyGithub's own retries would hide attempts from our count and our waits.
+        self.github = Github(
+            auth=Auth.Token(endpoint.token),
+            base_url=endpoint.api_url,
+            timeout=timeout,
+            retry=None,
+            user_agent=USER_AGENT,
+            # PyGithub waits a second between POSTs, meant for writes; our POSTs are GraphQL reads.
+            seconds_between_requests=pace or None,
+            seconds_between_writes=pace or None,
+        )
+
+    def close(self) -> None:
+        self.github.close()
+
+    def graphql(self, query: str, variables: dict, subject: str) -> dict:
+        """The `data` of a GraphQL answer; `subject` (owner/name) names what failed in errors."""
+
+        def send():
+            headers, answer = self.github.requester.requestJsonAndCheck(
+                "POST", self.endpoint.graphql_url, input={"query": query, "variables": variables}
+            )
+            if not isinstance(answer, dict):
+                raise ValueError("empty GraphQL answer")
+            if answer.get("errors"):
+                raise GraphQLErrors(answer["errors"], headers)
+            if not isinstance(answer.get("data"), dict):
+                raise ValueError("GraphQL answer without data")
+            return headers, answer["data"]
+
+        return self._call(send, subject)[1]
+
+    def rest_get(self, url: str, parameters: dict, subject: str) -> tuple[dict, object]:
+        """(headers, JSON) of a REST GET; `url` is a path under the API root or a full Link URL."""
+        return self._call(lambda: self.github.requester.requestJsonAndCheck("GET", url, parameters), subject)
+
+    # -- one request, with retries --------------------------------------------------------
+
+    def _call(self, send, subject: str):
+        failures = limit_waits = 0
+        while True:
+            self._wait_for_known_reset()
+            self.requests += 1
+            try:
+                headers, data = send()
+            except Exception as error:  # noqa: BLE001 - every failure is judged by verdict()
+                self._note_limits(getattr(error, "headers", None) or {})
+                judged = verdict(error, datetime.now(UTC), self.policy)
+                if judged.action == "retry":
+                    failures += 1
+                    if failures >= self.policy.attempts:
+                        raise self._gave_up(judged, subject) from None
+                    self.policy.sleep(self.policy.backoff_for(failures))
+                elif judged.action in ("wait", "reset"):
+                    limit_waits += 1
+                    wait = judged.wait if judged.action == "wait" else _seconds_until(judged.reset_at) + 1
+                    if wait > self.policy.max_wait or limit_waits > MAX_LIMIT_WAITS:
+                        raise RateLimitStop(judged.reset_at or _after(wait)) from None
+                    self.policy.sleep(wait)
+                else:
+                    raise self._failure(error, judged, subject) from None
+            else:
+                self._note_limits(headers)
+                if self._on_response:
+                    self._on_response(self)
+                return headers, data
+
+    def _wait_for_known_reset(self) -> None:
+        """Do not send a request GitHub has already said it will refuse."""
+        if self.rate_remaining != 0 or self.rate_reset is None:
+            return
+        wait = _seconds_until(self.rate_reset) + 1
+        if wait <= 1:
+            return
+        if wait > self.policy.max_wait:
+            raise RateLimitStop(self.rate_reset)
+        self.policy.sleep(wait)
+        self.rate_remaining = None
+
+    def _note_limits(self, headers: dict) -> None:
+        headers = {k.lower(): v for k, v in headers.items()}
+        try:
+            self.rate_remaining = int(headers["x-ratelimit-remaining"])
+            self.rate_reset = datetime.fromtimestamp(int(headers["x-ratelimit-reset"]), UTC)
+        except (KeyError, ValueError):
+            pass
+
+    # -- failures as sentences ------------------------------------------------------------
+
+    def _gave_up(self, judged: Verdict, subject: str) -> DigestError:
+        tries = self.policy.attempts
+        if judged.reason == "connection failed" and self.rate_remaining is None and self.requests <= tries:
+            return DigestError(
+                f"Could not reach the GitHub API at {_without_userinfo(self.endpoint.api_url)} after {tries} tries; "
+                "check GITHUB_API_URL and the network connection."
+            )
+        return DigestError(
+            f"GitHub kept failing ({judged.reason}) after {tries} tries while fetching {subject}; "
+            "what was fetched so far is saved, so run the fetch again later."
+        )
+
+    def _failure(self, error: Exception, judged: Verdict, subject: str) -> DigestError:
+        status = getattr(error, "status", None)
+        if status == 401:
+            return DigestError(
+                f"GitHub rejected the token in {self.endpoint.token_variable} (401 Bad credentials); "
+                f"create a new token and set {self.endpoint.token_variable} again."
+            )
+        if status == 404 or (isinstance(error, GraphQLErrors) and "NOT_FOUND" in error.types):
+            return NotFound(
+                f"GitHub has no repository {subject}, or the token cannot see it; check the name and the token's access."
+            )
+        detail = self._github_message(error)
+        return DigestError(
+            f"GitHub refused the request for {subject} ({judged.reason}{': ' + detail if detail else ''})."
+        )
+
+    def _github_message(self, error: Exception) -> str:
+        if isinstance(error, GraphQLErrors):
+            text = str(error)
+        elif isinstance(error, GithubException) and isinstance(error.data, dict):
+            text = str(error.data.get("message") or "")
+        else:
+            text = ""
+        return redact(" ".join(text.split())[:200], self.endpoint.token).rstrip(".")
+
+
+def redact(text: str, token: str | None) -> str:
+    return text.replace(token, "[token]") if token else text
+
+
+def _without_userinfo(url: str) -> str:
+    return re.sub(r"//[^/@]*@", "//", url)
+
+
+def _seconds_until(moment: datetime | None) -> float:
+    return 0.0 if moment is None else max(0.0, (moment - datetime.now(UTC)).total_seconds())
+
+
+def _after(seconds: float) -> datetime:
+    return datetime.now(UTC) + timedelta(seconds=seconds)

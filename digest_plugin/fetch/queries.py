@@ -1,0 +1,147 @@
+"""Fetch stage: the GraphQL texts the fetcher sends, and the translation of their answers.
+
+Every text here is validated against GitHub's public schema by tests/test_fetch_queries.py;
+`all_query_texts()` lists them so that no query escapes that test.
+"""
+
+from __future__ import annotations
+
+from ..records import Author, FileChange, Pull, cap_body, cap_files, parse_time
+from ..store import Window
+from .windows import search_qualifier
+
+PAGE_SIZE = 100  # GitHub's maximum for `first`; one request carries up to 100 PRs with their files
+FILES_PER_PULL = 100  # files that come with each PR; the rest come from REST
+LABELS_PER_PULL = 100
+COUNTS_PER_QUERY = 30  # windows counted in one request (aliases of one query)
+
+_RATE_LIMIT = "rateLimit { cost limit remaining resetAt }"
+
+# `repository` rides along so that an unknown repository is an error rather than an empty
+# search, and `rateLimit` so that progress can show what is left without another request.
+MERGED_PULLS = """
+query MergedPulls($owner: String!, $name: String!, $search: String!, $first: Int!, $after: String) {
+  repository(owner: $owner, name: $name) { nameWithOwner }
+  %(rate_limit)s
+  search(type: ISSUE, query: $search, first: $first, after: $after) {
+    issueCount
+    pageInfo { hasNextPage endCursor }
+    nodes {
+      ... on PullRequest {
+        number
+        title
+        url
+        body
+        createdAt
+        mergedAt
+        additions
+        deletions
+        changedFiles
+        authorAssociation
+        author { login __typename }
+        labels(first: %(labels)d) { totalCount nodes { name } }
+        files(first: %(files)d) { totalCount nodes { path additions deletions changeType } }
+        comments { totalCount }
+        reviews { totalCount }
+        commits { totalCount }
+      }
+    }
+  }
+}
+""" % {"rate_limit": _RATE_LIMIT, "labels": LABELS_PER_PULL, "files": FILES_PER_PULL}
+
+
+def merged_count_query(windows: int) -> str:
+    """One request that counts the merged PRs of `windows` searches ($q0, $q1, ...)."""
+    variables = ", ".join(f"$q{i}: String!" for i in range(windows))
+    searches = "\n".join(f"  w{i}: search(type: ISSUE, query: $q{i}, first: 1) {{ issueCount }}" for i in range(windows))
+    return (
+        f"query MergedCounts($owner: String!, $name: String!, {variables}) {{\n"
+        "  repository(owner: $owner, name: $name) { nameWithOwner }\n"
+        f"  {_RATE_LIMIT}\n{searches}\n}}\n"
+    )
+
+
+def all_query_texts() -> list[str]:
+    """Every query text the fetcher can send (count queries for each batch size)."""
+    return [MERGED_PULLS] + [merged_count_query(n) for n in range(1, COUNTS_PER_QUERY + 1)]
+
+
+def search_text(repo: str, window: Window) -> str:
+    # created-asc keeps the order stable while we page; the default order is relevance.
+    return f"repo:{repo} is:pr is:merged {search_qualifier(window)} sort:created-asc"
+
+
+# GraphQL's PatchStatus against REST's file status, which the store keeps.
+_CHANGE_TYPES = {
+    "ADDED": "added",
+    "DELETED": "removed",
+    "MODIFIED": "modified",
+    "RENAMED": "renamed",
+    "COPIED": "copied",
+    "CHANGED": "changed",
+}
+
+
+def pull_from_node(node: dict, rest_files: list[dict] | None = None) -> Pull:
+    """The record for one `PullRequest` node of MERGED_PULLS.
+
+    `rest_files` replaces the node's files when the PR has more than FILES_PER_PULL of them
+    (items of REST's /pulls/N/files). GraphQL names bots without REST's `[bot]` suffix; it is
+    added back so that a login reads the same whatever the source.
+    """
+    author = node.get("author") or {}
+    login = author.get("login") or "ghost"  # a deleted account
+    is_bot = author.get("__typename") == "Bot"
+    if is_bot and not login.endswith("[bot]"):
+        login += "[bot]"
+    if rest_files is not None:
+        files = [
+            FileChange(f["filename"], f.get("additions"), f.get("deletions"), f.get("status") or "modified")
+            for f in rest_files
+        ]
+    else:
+        files = [FileChange(f["path"], f.get("additions"), f.get("deletions"), _status(f)) for f in node["files"]["nodes"]]
+    kept, dropped = cap_files(files)
+    changed_files = int(node.get("changedFiles") or 0)
+    return Pull(
+        number=int(node["number"]),
+        title=str(node.get("title") or ""),
+        url=str(node.get("url") or ""),
+        author=Author(login, "Bot" if is_bot else "User", node.get("authorAssociation")),
+        created_at=parse_time(node.get("createdAt")),
+        merged_at=parse_time(node["mergedAt"]),
+        body=cap_body(node.get("body")),
+        labels=tuple(label["name"] for label in node["labels"]["nodes"]),
+        additions=int(node.get("additions") or 0),
+        deletions=int(node.get("deletions") or 0),
+        changed_files=changed_files,
+        files=kept,
+        files_truncated=dropped or changed_files > len(kept),
+        comments=_total(node.get("comments")),
+        reviews=_total(node.get("reviews")),
+        commits=_total(node.get("commits")),
+        source="github",
+    )
+
+
+def rest_file_item(changed_file: dict) -> dict:
+    """A `PullRequestChangedFile` node as an item of REST's /pulls/N/files."""
+    return {
+        "filename": changed_file["path"],
+        "additions": changed_file.get("additions"),
+        "deletions": changed_file.get("deletions"),
+        "status": _status(changed_file),
+    }
+
+
+def _status(changed_file: dict) -> str:
+    return _CHANGE_TYPES.get(changed_file.get("changeType"), "modified")
+
+
+def needs_rest_files(node: dict) -> bool:
+    return node["files"]["totalCount"] > len(node["files"]["nodes"])
+
+
+def _total(connection: dict | None) -> int | None:
+    return None if connection is None else int(connection["totalCount"])

@@ -1,0 +1,219 @@
+"""GitHub's GraphQL API for the local server: a subset of the real schema, executed by graphql-core.
+
+The SDL below copies the real schema's names and types for what the fetcher reads (tests check
+that every query also validates against the full schema in ../shared/github/schema.graphql).
+Search behaves like GitHub's: `issueCount` is the real total, pages stop at result 1,000, and
+`first` above 100 is an error.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+from datetime import UTC, datetime
+
+from graphql import GraphQLError, build_schema, graphql_sync
+
+from . import search
+
+SDL = """
+scalar DateTime
+scalar URI
+
+interface Actor { login: String! url: URI! }
+type User implements Actor { login: String! url: URI! }
+type Bot implements Actor { login: String! url: URI! }
+type Mannequin implements Actor { login: String! url: URI! }
+type Issue { number: Int! title: String! }
+
+enum SearchType { DISCUSSION ISSUE ISSUE_ADVANCED REPOSITORY USER }
+enum CommentAuthorAssociation { COLLABORATOR CONTRIBUTOR FIRST_TIMER FIRST_TIME_CONTRIBUTOR MANNEQUIN MEMBER NONE OWNER }
+enum PatchStatus { ADDED CHANGED COPIED DELETED MODIFIED RENAMED }
+
+type PageInfo { endCursor: String hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String }
+
+type Label { name: String! }
+type LabelConnection { nodes: [Label] pageInfo: PageInfo! totalCount: Int! }
+type PullRequestChangedFile { additions: Int! changeType: PatchStatus! deletions: Int! path: String! }
+type PullRequestChangedFileConnection { nodes: [PullRequestChangedFile] pageInfo: PageInfo! totalCount: Int! }
+type IssueCommentConnection { totalCount: Int! }
+type PullRequestReviewConnection { totalCount: Int! }
+type PullRequestCommitConnection { totalCount: Int! }
+
+type PullRequest {
+  additions: Int!
+  author: Actor
+  authorAssociation: CommentAuthorAssociation!
+  body: String!
+  changedFiles: Int!
+  comments(after: String, before: String, first: Int, last: Int): IssueCommentConnection!
+  commits(after: String, before: String, first: Int, last: Int): PullRequestCommitConnection!
+  createdAt: DateTime!
+  deletions: Int!
+  files(after: String, before: String, first: Int, last: Int): PullRequestChangedFileConnection
+  labels(after: String, before: String, first: Int, last: Int): LabelConnection
+  mergedAt: DateTime
+  number: Int!
+  reviews(after: String, author: String, before: String, first: Int, last: Int): PullRequestReviewConnection
+  title: String!
+  url: URI!
+}
+
+union SearchResultItem = Issue | PullRequest | User
+
+type SearchResultItemConnection {
+  issueCount: Int!
+  nodes: [SearchResultItem]
+  pageInfo: PageInfo!
+}
+
+type Repository { name: String! nameWithOwner: String! url: URI! }
+
+type RateLimit { cost: Int! limit: Int! nodeCount: Int! remaining: Int! resetAt: DateTime! used: Int! }
+
+type Query {
+  rateLimit(dryRun: Boolean = false): RateLimit
+  repository(followRenames: Boolean = true, name: String!, owner: String!): Repository
+  search(after: String, before: String, first: Int, last: Int, query: String!, type: SearchType!): SearchResultItemConnection!
+}
+"""
+
+PAGE_LIMIT = 100
+SEARCH_RESULT_LIMIT = 1_000
+
+
+@functools.cache
+def schema():
+    return build_schema(SDL)
+
+
+class NotFoundError(Exception):
+    """Shown as GitHub's NOT_FOUND error type."""
+
+
+def execute(body: dict, repos: dict[str, list[dict]], rate: dict) -> dict:
+    """Run one GraphQL request body; the answer GitHub would send (data and/or errors)."""
+    query = body.get("query")
+    if not isinstance(query, str):
+        return {"errors": [{"message": "A query attribute must be specified and must be a string."}]}
+    root = {
+        "rateLimit": lambda info, dryRun=False: rate,
+        "repository": lambda info, owner, name, followRenames=True: _repository(repos, owner, name),
+        "search": lambda info, query, type, first=None, last=None, after=None, before=None: _search(repos, query, first, last, after),
+    }
+    result = graphql_sync(schema(), query, root_value=root, variable_values=body.get("variables") or {})
+    answer: dict = {}
+    if result.errors:
+        answer["errors"] = [_error(e) for e in result.errors]
+    if result.data is not None:
+        answer["data"] = result.data
+    return answer
+
+
+def _error(error: GraphQLError) -> dict:
+    formatted = error.formatted
+    if isinstance(error.original_error, NotFoundError):
+        formatted["type"] = "NOT_FOUND"
+    return formatted
+
+
+def _repository(repos, owner: str, name: str):
+    full = f"{owner}/{name}"
+    if full not in repos:
+        raise NotFoundError(f"Could not resolve to a Repository with the name '{full}'.")
+    return {"name": name, "nameWithOwner": full, "url": f"https://github.com/{full}"}
+
+
+def _check_page(connection: str, first, last) -> int:
+    if first is None and last is None:
+        raise GraphQLError(f"You must provide a `first` or `last` value to properly paginate the `{connection}` connection.")
+    size = first if first is not None else last
+    if size > PAGE_LIMIT:
+        raise GraphQLError(f"Requesting {size} records on the `{connection}` connection exceeds the `first` limit of {PAGE_LIMIT} records.")
+    if size < 0:
+        raise GraphQLError(f"`first` on the `{connection}` connection cannot be less than zero.")
+    return size
+
+
+def _cursor(offset: int) -> str:
+    return base64.b64encode(f"cursor:{offset}".encode()).decode()
+
+
+def _offset(cursor: str | None) -> int:
+    if not cursor:
+        return 0
+    try:
+        return int(base64.b64decode(cursor).decode().split(":", 1)[1])
+    except (ValueError, IndexError):
+        raise GraphQLError("`after` is not a valid cursor.") from None
+
+
+def _slice(items: list, first, after, connection: str, available: int | None = None) -> dict:
+    size = _check_page(connection, first, None)
+    offset = _offset(after)
+    available = len(items) if available is None else min(available, len(items))
+    page = items[offset : min(offset + size, available)]
+    end = offset + len(page)
+    return {
+        "nodes": page,
+        "totalCount": len(items),
+        "pageInfo": {
+            "hasNextPage": end < available,
+            "hasPreviousPage": offset > 0,
+            "startCursor": _cursor(offset + 1) if page else None,
+            "endCursor": _cursor(end) if page else None,
+        },
+    }
+
+
+def _search(repos, text: str, first, last, after) -> dict:
+    _check_page("search", first, last)
+    parsed = search.parse(text)
+    pulls = [p for p in repos.get(parsed.repo or "", ()) if search.matches(parsed, p)]
+    pulls.sort(key=lambda p: (p["created_at"], p["number"]), reverse=parsed.descending)
+    nodes = [_pull_node(p) for p in pulls]
+    connection = _slice(nodes, first, after, "search", available=SEARCH_RESULT_LIMIT)
+    return {"issueCount": len(pulls), "nodes": connection["nodes"], "pageInfo": connection["pageInfo"]}
+
+
+_CHANGE_TYPES = {"added": "ADDED", "removed": "DELETED", "modified": "MODIFIED", "renamed": "RENAMED",
+                 "copied": "COPIED", "changed": "CHANGED", "unchanged": "MODIFIED"}
+
+
+def _pull_node(pull: dict) -> dict:
+    user = pull.get("user")
+    author = None
+    if user:
+        is_bot = user.get("type") == "Bot"
+        # GraphQL names a bot without REST's "[bot]" suffix
+        login = user["login"].removesuffix("[bot]") if is_bot else user["login"]
+        author = {"__typename": "Bot" if is_bot else "User", "login": login, "url": f"https://github.com/{login}"}
+    files = [
+        {"path": f["filename"], "additions": f["additions"], "deletions": f["deletions"],
+         "changeType": _CHANGE_TYPES.get(f.get("status"), "MODIFIED")}
+        for f in pull["files"]
+    ]
+    labels = [{"name": label["name"]} for label in pull.get("labels") or ()]
+    return {
+        "__typename": "PullRequest",
+        "number": pull["number"],
+        "title": pull["title"],
+        "url": pull["html_url"],
+        "body": pull.get("body") or "",
+        "createdAt": pull["created_at"],
+        "mergedAt": pull["merged_at"],
+        "additions": pull["additions"],
+        "deletions": pull["deletions"],
+        "changedFiles": pull["changed_files"],
+        "authorAssociation": pull.get("author_association") or "NONE",
+        "author": author,
+        "labels": lambda info, first=None, last=None, after=None, before=None: _slice(labels, first, after, "labels"),
+        "files": lambda info, first=None, last=None, after=None, before=None: _slice(files, first, after, "files"),
+        "comments": lambda info, **_: {"totalCount": pull["comments"]},
+        "reviews": lambda info, **_: {"totalCount": pull.get("reviews_count") or 0},
+        "commits": lambda info, **_: {"totalCount": pull["commits"]},
+    }
+
+
+def reset_time(epoch: int) -> str:
+    return datetime.fromtimestamp(epoch, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

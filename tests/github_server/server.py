@@ -1,0 +1,416 @@
+"""A local GitHub on 127.0.0.1: REST and GraphQL over real HTTP, with rate limits and faults.
+
+    with GitHubServer({"octo-org/widgets": handmade_pulls()}) as server:
+        server.faults.add("502", on="graphql", times=2)
+        env = server.env()          # GITHUB_API_URL, GITHUB_GRAPHQL_URL, GITHUB_TOKEN
+        ...
+        server.count("graphql")     # requests GitHub would have seen
+
+Both github.com-style paths (/repos/..., /graphql) and Enterprise-style ones (/api/v3/...,
+/api/graphql) are served. Errors are shaped like GitHub's (message + documentation_url).
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import struct
+import threading
+import time
+import urllib.parse
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from . import graphql_api, search
+
+GOOD_TOKEN = "ghp_localTestToken0123456789abcdefABCDEF"
+DOCS = "https://docs.github.com/rest"
+SECONDARY_MESSAGE = (
+    "You have exceeded a secondary rate limit. Please wait a few minutes before you try again. "
+    "If you reach out to GitHub Support for help, please include the request ID 0000:1111:2222."
+)
+
+
+@dataclass
+class Fault:
+    """What to do to the matching requests: skip `skip` of them, then spoil `times` of them."""
+
+    kind: str  # 502 | 500 | secondary | secondary-429 | primary | reset | timeout | truncated | cut | graphql-timeout | stall
+    on: str = "any"  # graphql | rest | search | files | any
+    skip: int = 0
+    times: int = 1
+    retry_after: int = 1  # secondary: the Retry-After header
+    reset_in: int = 3600  # primary: seconds until the limit lifts
+    delay: float = 2.0  # timeout: how long the answer takes
+    fired: int = 0
+
+
+@dataclass
+class FaultSchedule:
+    faults: list[Fault] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def add(self, kind: str, on: str = "any", skip: int = 0, times: int = 1, **params) -> Fault:
+        fault = Fault(kind, on, skip, times, **params)
+        with self.lock:
+            self.faults.append(fault)
+        return fault
+
+    def clear(self) -> None:
+        with self.lock:
+            self.faults.clear()
+
+    def take(self, kind: str) -> Fault | None:
+        with self.lock:
+            for fault in self.faults:
+                if fault.on not in ("any", kind) and not (fault.on == "rest" and kind in ("files", "search")):
+                    continue
+                if fault.skip > 0:
+                    fault.skip -= 1
+                    continue
+                if fault.fired < fault.times:
+                    fault.fired += 1
+                    return fault
+        return None
+
+
+@dataclass
+class Logged:
+    method: str
+    path: str
+    kind: str
+    status: int
+    fault: str | None
+
+
+class RateLimits:
+    """GitHub's primary limits per resource, with x-ratelimit-* headers."""
+
+    def __init__(self, limit: int = 5000):
+        self.lock = threading.Lock()
+        self.state = {name: {"limit": limit, "used": 0, "reset": int(time.time()) + 3600, "exhausted_until": 0}
+                      for name in ("core", "search", "graphql")}
+
+    def exhaust(self, resource: str, reset_in: int) -> None:
+        with self.lock:
+            entry = self.state[resource]
+            entry["exhausted_until"] = int(time.time()) + reset_in
+            entry["reset"] = entry["exhausted_until"]
+
+    def charge(self, resource: str) -> tuple[bool, dict]:
+        """Count one request; (allowed, headers)."""
+        with self.lock:
+            entry = self.state[resource]
+            now = int(time.time())
+            if entry["exhausted_until"] and now >= entry["exhausted_until"]:
+                entry.update(used=0, exhausted_until=0, reset=now + 3600)
+            allowed = not entry["exhausted_until"] and entry["used"] < entry["limit"]
+            if allowed:
+                entry["used"] += 1
+            remaining = 0 if entry["exhausted_until"] else max(0, entry["limit"] - entry["used"])
+            return allowed, {
+                "x-ratelimit-limit": str(entry["limit"]),
+                "x-ratelimit-remaining": str(remaining),
+                "x-ratelimit-reset": str(entry["reset"]),
+                "x-ratelimit-used": str(entry["used"]),
+                "x-ratelimit-resource": resource,
+            }
+
+    def view(self, resource: str) -> dict:
+        with self.lock:
+            entry = self.state[resource]
+            remaining = 0 if entry["exhausted_until"] else max(0, entry["limit"] - entry["used"])
+            return {"limit": entry["limit"], "remaining": remaining, "used": entry["used"], "reset": entry["reset"]}
+
+
+class GitHubServer:
+    def __init__(self, repos: dict[str, list[dict]] | None = None, tokens: tuple[str, ...] = (GOOD_TOKEN,),
+                 graphql_limit_status: int = 200):
+        self.repos = {name: sorted(pulls, key=lambda p: p["number"]) for name, pulls in (repos or {}).items()}
+        self.by_number = {name: {p["number"]: p for p in pulls} for name, pulls in self.repos.items()}
+        self.tokens = set(tokens)
+        self.faults = FaultSchedule()
+        self.limits = RateLimits()
+        self.graphql_limit_status = graphql_limit_status  # GitHub answers a used-up GraphQL limit with 200 + errors
+        self.log: list[Logged] = []
+        self._log_lock = threading.Lock()
+        self._release = threading.Event()
+        self._requests_seen = threading.Condition()
+        handler = type("Handler", (_Handler,), {"github": self})
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._httpd.daemon_threads = True
+        self._thread: threading.Thread | None = None
+
+    # -- life ------------------------------------------------------------------------------
+
+    def start(self) -> GitHubServer:
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._release.set()
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    def __enter__(self) -> GitHubServer:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._httpd.server_address[1]}"
+
+    @property
+    def enterprise_url(self) -> str:
+        return self.url + "/api/v3"
+
+    def env(self, token: str = GOOD_TOKEN, enterprise: bool = False) -> dict[str, str]:
+        api = self.enterprise_url if enterprise else self.url
+        return {"GITHUB_API_URL": api, "GITHUB_TOKEN": token}
+
+    # -- what it saw -----------------------------------------------------------------------
+
+    def record(self, entry: Logged) -> None:
+        with self._log_lock:
+            self.log.append(entry)
+        with self._requests_seen:
+            self._requests_seen.notify_all()
+
+    def count(self, kind: str | None = None) -> int:
+        with self._log_lock:
+            return sum(1 for e in self.log if kind is None or e.kind == kind)
+
+    def wait_for(self, predicate, timeout: float = 30) -> bool:
+        with self._requests_seen:
+            return self._requests_seen.wait_for(predicate, timeout)
+
+    def add_pulls(self, repo: str, pulls: list[dict]) -> None:
+        merged = {**self.by_number.get(repo, {}), **{p["number"]: p for p in pulls}}
+        self.by_number[repo] = merged
+        self.repos[repo] = sorted(merged.values(), key=lambda p: p["number"])
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    github: GitHubServer
+
+    def log_message(self, format, *args):  # noqa: A002 - quiet: tests read server.log instead
+        pass
+
+    def do_GET(self):
+        self._serve("GET")
+
+    def do_POST(self):
+        self._serve("POST")
+
+    # -- dispatch --------------------------------------------------------------------------
+
+    def _serve(self, method: str) -> None:
+        parsed = urllib.parse.urlsplit(self.path)
+        path = parsed.path
+        for prefix in ("/api/v3",):
+            if path.startswith(prefix + "/"):
+                path = path[len(prefix):]
+        is_graphql = path in ("/graphql", "/api/graphql") and method == "POST"
+        kind = "graphql" if is_graphql else "search" if path.startswith("/search/") else "files" if path.endswith("/files") else "rest"
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length else b""
+        self._kind, self._path, self._method = kind, path, method
+
+        token = self._token()
+        if token is not None and token not in self.github.tokens:
+            return self._json(401, {"message": "Bad credentials", "documentation_url": DOCS, "status": "401"})
+        if token is None and is_graphql:
+            return self._json(401, {"message": "This endpoint requires you to be authenticated.", "documentation_url": DOCS})
+
+        fault = self.github.faults.take(kind)
+        if fault is not None and self._inject(fault):
+            return
+
+        resource = "graphql" if is_graphql else "search" if kind == "search" else "core"
+        allowed, limit_headers = self.github.limits.charge(resource)
+        self._limit_headers = limit_headers
+        if not allowed:
+            return self._primary_limit(is_graphql)
+
+        if is_graphql:
+            try:
+                request = json.loads(body or b"{}")
+            except ValueError:
+                return self._json(400, {"message": "Problems parsing JSON", "documentation_url": DOCS})
+            view = self.github.limits.view("graphql")
+            rate = {"cost": 1, "limit": view["limit"], "nodeCount": 0, "remaining": view["remaining"],
+                    "used": view["used"], "resetAt": graphql_api.reset_time(view["reset"])}
+            return self._json(200, graphql_api.execute(request, self.github.repos, rate))
+        return self._rest(method, path, urllib.parse.parse_qs(parsed.query))
+
+    def _token(self) -> str | None:
+        header = self.headers.get("Authorization")
+        if not header:
+            return None
+        scheme, _, value = header.partition(" ")
+        return value.strip() if scheme.lower() in ("token", "bearer") else header
+
+    # -- faults ----------------------------------------------------------------------------
+
+    def _inject(self, fault: Fault) -> bool:
+        """Apply a fault; False when the request should then be answered normally (a slow answer)."""
+        kind = fault.kind
+        if kind in ("502", "500", "503"):
+            self._json(int(kind), {"message": "Server Error" if kind != "502" else "Bad Gateway"}, fault=kind)
+        elif kind == "graphql-timeout":
+            self._json(200, {"data": None, "errors": [{"message": "Something went wrong while executing your query. This may be the result of a timeout, or it could be a GitHub bug. Please include `0000:1111` when reporting this issue."}]}, fault=kind)
+        elif kind in ("secondary", "secondary-429"):
+            status = 429 if kind == "secondary-429" else 403
+            self._json(status, {"message": SECONDARY_MESSAGE, "documentation_url": "https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"},
+                       headers={"Retry-After": str(fault.retry_after)}, fault=kind)
+        elif kind == "primary":
+            resource = "graphql" if self._kind == "graphql" else "search" if self._kind == "search" else "core"
+            self.github.limits.exhaust(resource, fault.reset_in)
+            _, self._limit_headers = self.github.limits.charge(resource)
+            self._primary_limit(self._kind == "graphql", fault=kind)
+        elif kind == "reset":
+            self._record(0, kind)
+            # SO_LINGER 0: close with a TCP RST, as a dropped connection looks to the client
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.close_connection = True
+            self.connection.close()
+        elif kind in ("timeout", "stall"):
+            self._record(0, kind)
+            self.github._release.wait(fault.delay)
+            self.close_connection = True
+        elif kind in ("truncated", "cut"):
+            self._spoil_next_answer = kind
+            return False
+        else:
+            raise ValueError(f"unknown fault {kind}")
+        return True
+
+    def _primary_limit(self, is_graphql: bool, fault: str | None = None) -> None:
+        message = "API rate limit exceeded for user ID 1."
+        if is_graphql and self.github.graphql_limit_status == 200:
+            return self._json(200, {"errors": [{"type": "RATE_LIMITED", "code": "graphql_rate_limit", "message": message}]}, fault=fault)
+        body = {"message": message + " If you reach out to GitHub Support for help, please include the request ID 0000.",
+                "documentation_url": "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api"}
+        self._json(403, body, fault=fault)
+
+    # -- REST ------------------------------------------------------------------------------
+
+    def _rest(self, method: str, path: str, query: dict) -> None:
+        parts = [urllib.parse.unquote(p) for p in path.strip("/").split("/")]
+        if method == "GET" and parts == ["rate_limit"]:
+            resources = {name: self.github.limits.view(name) for name in ("core", "search", "graphql")}
+            return self._json(200, {"resources": resources, "rate": resources["core"]})
+        if method == "GET" and parts == ["search", "issues"]:
+            return self._search_issues(query)
+        if method == "GET" and len(parts) >= 3 and parts[0] == "repos":
+            repo = f"{parts[1]}/{parts[2]}"
+            if repo in self.github.repos:
+                rest = parts[3:]
+                if not rest:
+                    return self._json(200, self._repo_json(repo))
+                if len(rest) >= 2 and rest[0] == "pulls" and rest[1].isdigit():
+                    pull = self.github.by_number[repo].get(int(rest[1]))
+                    if pull is not None and len(rest) == 2:
+                        return self._json(200, self._pull_json(repo, pull))
+                    if pull is not None and rest[2:] == ["files"]:
+                        return self._paged(pull["files"], query, max_items=3000)
+        self._json(404, {"message": "Not Found", "documentation_url": DOCS, "status": "404"})
+
+    def _repo_json(self, repo: str) -> dict:
+        owner, name = repo.split("/")
+        return {"id": abs(hash(repo)) % 10**8, "name": name, "full_name": repo, "private": False,
+                "owner": {"login": owner, "id": 1, "type": "Organization"},
+                "html_url": f"https://github.com/{repo}", "url": f"{self._base()}/repos/{repo}"}
+
+    def _pull_json(self, repo: str, pull: dict) -> dict:
+        data = {k: v for k, v in pull.items() if k not in ("files", "reviews_count")}
+        data["url"] = f"{self._base()}/repos/{repo}/pulls/{pull['number']}"
+        return data
+
+    def _search_issues(self, query: dict) -> None:
+        text = (query.get("q") or [""])[0]
+        parsed = search.parse(text)
+        if parsed.repo not in self.github.repos:
+            return self._json(422, {"message": "Validation Failed", "errors": [{"message": "The listed users and repositories cannot be searched either because the resources do not exist or you do not have permission to view them.", "resource": "Search", "field": "q", "code": "invalid"}], "documentation_url": "https://docs.github.com/v3/search/", "status": "422"})
+        pulls = [p for p in self.github.repos[parsed.repo] if search.matches(parsed, p)]
+        pulls.sort(key=lambda p: (p["created_at"], p["number"]), reverse=parsed.descending)
+        per_page, page = self._page_args(query, default=30)
+        if per_page * (page - 1) >= 1000 or per_page * page > 1000 and per_page * (page - 1) >= 1000:
+            return self._json(422, {"message": "Only the first 1000 search results are available", "documentation_url": "https://docs.github.com/v3/search/", "status": "422"})
+        items = [self._issue_json(parsed.repo, p) for p in pulls[: 1000]]
+        start = per_page * (page - 1)
+        last_page = max(1, -(-min(len(pulls), 1000) // per_page))
+        self._json(200, {"total_count": len(pulls), "incomplete_results": False, "items": items[start : start + per_page]},
+                   headers=self._link(query, page, last_page))
+
+    def _issue_json(self, repo: str, pull: dict) -> dict:
+        api = f"{self._base()}/repos/{repo}"
+        return {"url": f"{api}/issues/{pull['number']}", "html_url": pull["html_url"], "number": pull["number"],
+                "title": pull["title"], "user": pull.get("user"), "labels": pull.get("labels") or [], "state": "closed",
+                "comments": pull.get("comments", 0), "created_at": pull["created_at"], "updated_at": pull["updated_at"],
+                "closed_at": pull["closed_at"], "body": pull.get("body"), "author_association": pull.get("author_association"),
+                "repository_url": api,
+                "pull_request": {"url": f"{api}/pulls/{pull['number']}", "html_url": pull["html_url"], "merged_at": pull["merged_at"]}}
+
+    def _paged(self, items: list, query: dict, max_items: int) -> None:
+        per_page, page = self._page_args(query, default=30)
+        items = items[:max_items]
+        last_page = max(1, -(-len(items) // per_page))
+        start = per_page * (page - 1)
+        self._json(200, items[start : start + per_page], headers=self._link(query, page, last_page))
+
+    @staticmethod
+    def _page_args(query: dict, default: int) -> tuple[int, int]:
+        per_page = min(100, max(1, int((query.get("per_page") or [default])[0])))
+        page = max(1, int((query.get("page") or ["1"])[0]))
+        return per_page, page
+
+    def _link(self, query: dict, page: int, last_page: int) -> dict:
+        def url(number: int) -> str:
+            params = {k: v[0] for k, v in query.items()}
+            params["page"] = str(number)
+            prefix = "/api/v3" if self.path.startswith("/api/v3/") else ""
+            return f"{self.github.url}{prefix}{self._path}?{urllib.parse.urlencode(params)}"
+
+        links = []
+        if page < last_page:
+            links += [f'<{url(page + 1)}>; rel="next"', f'<{url(last_page)}>; rel="last"']
+        if page > 1:
+            links += [f'<{url(page - 1)}>; rel="prev"', f'<{url(1)}>; rel="first"']
+        return {"Link": ", ".join(links)} if links else {}
+
+    def _base(self) -> str:
+        return self.github.url + ("/api/v3" if self.path.startswith("/api/v3/") else "")
+
+    # -- answering -------------------------------------------------------------------------
+
+    def _json(self, status: int, data, headers: dict | None = None, fault: str | None = None) -> None:
+        body = json.dumps(data).encode()
+        spoil = getattr(self, "_spoil_next_answer", None)
+        length = len(body)
+        if spoil == "truncated":
+            body = body[: len(body) // 2]  # a proxy that cut the answer but fixed the length
+            length = len(body)
+        elif spoil == "cut":
+            body = body[: len(body) // 2]  # the connection drops mid-answer
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(length))
+        for name, value in {**getattr(self, "_limit_headers", {}), **(headers or {})}.items():
+            self.send_header(name, value)
+        self.end_headers()
+        try:
+            self.wfile.write(body)
+            self.wfile.flush()
+        except OSError:
+            pass
+        if spoil == "cut":
+            self.close_connection = True
+        self._record(status, fault or spoil)
+
+    def _record(self, status: int, fault: str | None) -> None:
+        self.github.record(Logged(self._method, self._path, self._kind, status, fault))
