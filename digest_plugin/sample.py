@@ -324,8 +324,13 @@ class History:
     drafts: list[Draft] = field(default_factory=list)
     versions: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # dependencies, as the bots last left them
     to_revert: Draft | None = None
+    edges: list[datetime] = field(default_factory=list)
 
     def pulls(self) -> list[Pull]:
+        # No merge within 14 hours (the widest UTC offsets) of these week edges, so that the span,
+        # the quiet week and the docs-only week stay exactly that in any DIGEST_TIMEZONE.
+        special = [w for i, w in enumerate(self.weeks) if {"quiet", "docs_only"} & set(self.repo.script.get(i, ()))]
+        self.edges = [self.weeks[0].start(UTC), self.weeks[-1].end(UTC)] + [e for w in special for e in (w.start(UTC), w.end(UTC))]
         for index, week in enumerate(self.weeks):
             events = self.repo.script.get(index, ())
             if "quiet" in events:
@@ -360,7 +365,8 @@ class History:
             day = self.rng.choices(days, [WEEKDAY_WEIGHTS[d] for d in days])[0]
             moment = time(self.rng.choices(range(24), HOUR_WEIGHTS)[0], self.rng.randrange(60), self.rng.randrange(60))
             merged = datetime.combine(week.monday + timedelta(days=day), moment, ZoneInfo(tz)).astimezone(UTC)
-            if week.start(UTC) <= merged < week.end(UTC):  # west of UTC a late Sunday is the next UTC week
+            in_week = week.start(UTC) <= merged < week.end(UTC)  # west of UTC a late Sunday is the next UTC week
+            if in_week and all(abs(merged - edge) > timedelta(hours=14) for edge in self.edges):
                 return merged
 
     def draft(self, week, title, author, labels, files, body, hours=20.0, days=range(7), bot=False) -> Draft:

@@ -88,15 +88,32 @@ def test_some_repository_has_a_quiet_week(pulls):
     assert any(0 in weekly_counts(repo_pulls).values() for repo_pulls in pulls.values())
 
 
+def docs_only_weeks(pulls: list[Pull], tz) -> list[Week]:
+    by_week: dict[Week, list[Pull]] = {}
+    for pull in pulls:
+        by_week.setdefault(week_of(pull.merged_at, tz), []).append(pull)
+    return [week for week, week_pulls in by_week.items() if len(week_pulls) >= 3 and all(is_docs(f.path) for p in week_pulls for f in p.files)]
+
+
 def test_some_week_changes_only_documentation(pulls):
-    docs_only_weeks = []
+    assert any(docs_only_weeks(repo_pulls, UTC_ZONE) for repo_pulls in pulls.values())
+
+
+@pytest.mark.parametrize("zone", ["Pacific/Kiritimati", "Asia/Shanghai", "America/Los_Angeles", "Etc/GMT+12"])
+def test_span_quiet_and_docs_only_weeks_hold_in_any_timezone(pulls, zone):
+    tz = timezone(zone)
     for repo_pulls in pulls.values():
-        by_week: dict[Week, list[Pull]] = {}
-        for pull in repo_pulls:
-            by_week.setdefault(week_of(pull.merged_at, UTC_ZONE), []).append(pull)
-        docs_only_weeks += [week for week, week_pulls in by_week.items()
-                            if len(week_pulls) >= 3 and all(is_docs(f.path) for p in week_pulls for f in p.files)]
-    assert docs_only_weeks
+        weeks = Counter(week_of(p.merged_at, tz) for p in repo_pulls)
+        assert (min(weeks), max(weeks)) == (week_of(min(p.merged_at for p in repo_pulls), UTC_ZONE),
+                                             week_of(max(p.merged_at for p in repo_pulls), UTC_ZONE))
+    utc_quiet = {w for repo_pulls in pulls.values() for w, n in weekly_counts(repo_pulls).items() if n == 0}
+    local_quiet = {w for repo_pulls in pulls.values()
+                   for w in weeks_between(min(week_of(p.merged_at, tz) for p in repo_pulls), max(week_of(p.merged_at, tz) for p in repo_pulls))
+                   if not any(week_of(p.merged_at, tz) == w for p in repo_pulls)}
+    assert utc_quiet and local_quiet == utc_quiet
+    for repo_pulls in pulls.values():
+        for week in docs_only_weeks(repo_pulls, UTC_ZONE):
+            assert week in docs_only_weeks(repo_pulls, tz)
 
 
 def test_bots_bump_dependency_files(pulls):
