@@ -51,7 +51,7 @@ def compiled_catalogue(po: Path, language: str) -> Path:
     beside = po.with_suffix(".mo")
     cached = _cache_dir() / language / f"{DOMAIN}.mo"
     for mo in (beside, cached):
-        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+        if mo.is_file() and mo.stat().st_mtime >= po.stat().st_mtime:
             return mo
     with po.open("rb") as source:
         catalogue = read_po(source, locale=babel_locale(language))

@@ -1,0 +1,186 @@
+"""Hand-made analysed weeks for the narrative and Markdown tests (no analysis code involved)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from datetime import UTC, date, datetime, timedelta
+
+from digest_plugin.analysis.model import (
+    AnalysedPull,
+    AuthorCount,
+    Classification,
+    FetchInfo,
+    Movement,
+    PathCount,
+    Risk,
+    Score,
+    WeekAnalysis,
+    WeekStats,
+)
+from digest_plugin.records import Author, FileChange, Pull
+
+REPO = "octo/widgets"
+REPO_URL = "https://github.com/octo/widgets"
+
+
+def analysed(number, title, *, type="feat", modules=("core",), score=5.0, key=False, login="alice", bot=False,
+             risks=(), additions=10, deletions=2, files=("src/core.py",), summary="", first_time=False, labels=()):
+    pull = Pull(
+        number=number,
+        title=title,
+        url=f"{REPO_URL}/pull/{number}",
+        author=Author(login, "Bot" if bot else "User"),
+        merged_at=datetime(2026, 5, 19, 12, tzinfo=UTC),
+        labels=tuple(labels),
+        additions=additions,
+        deletions=deletions,
+        changed_files=len(files),
+        files=tuple(FileChange(f, 1, 1) for f in files),
+    )
+    factors = (("type", 2.0), ("size", 1.25), ("breadth", round(score - 3.25, 2)))
+    return AnalysedPull(
+        pull=pull,
+        classification=Classification(type=type, modules=tuple(modules), labels=tuple(labels), bot=bot),
+        score=Score(score, factors),
+        key=key,
+        summary=summary,
+        risks=tuple(risks),
+        first_time=first_time,
+    )
+
+
+def week_of(pulls, risks=(), *, week="2026-W21", monday=date(2026, 5, 18), complete=True, in_progress=False,
+            merged_movement=None, key_movement=None, hot_files=()):
+    pulls = tuple(sorted(pulls, key=lambda p: -p.score.value))
+    people = Counter(p.pull.author.login for p in pulls if not p.classification.bot)
+    bots = Counter(p.pull.author.login for p in pulls if p.classification.bot)
+    first = {p.pull.author.login for p in pulls if p.first_time}
+    stats = WeekStats(
+        merged_count=len(pulls),
+        key_count=sum(p.key for p in pulls),
+        average_importance=round(sum(p.score.value for p in pulls) / len(pulls), 1) if pulls else 0.0,
+        additions=sum(p.pull.additions for p in pulls),
+        deletions=sum(p.pull.deletions for p in pulls),
+        types=dict(Counter(p.classification.type for p in pulls)),
+        modules=dict(Counter(m for p in pulls for m in p.classification.modules)),
+        labels=dict(Counter(label for p in pulls for label in p.classification.labels)),
+        authors=tuple(AuthorCount(login, n, login in first) for login, n in people.most_common()),
+        bots=tuple(AuthorCount(login, n, False, True) for login, n in bots.most_common()),
+        hot_files=tuple(hot_files),
+        merged_movement=merged_movement,
+        key_movement=key_movement,
+    )
+    return WeekAnalysis(
+        repo=REPO,
+        week=week,
+        start=monday,
+        end=monday + timedelta(days=6),
+        timezone="UTC",
+        complete=complete,
+        in_progress=in_progress,
+        pulls=pulls,
+        stats=stats,
+        risks=tuple(risks),
+        fetch=FetchInfo("import", None, not complete),
+    )
+
+
+def busy_week(**options):
+    """Six PRs of several kinds, with risks, a hot file, a newcomer and a bot."""
+    pulls = [
+        analysed(101, "[core] feat: add *streaming* <export> support", score=8.2, key=True, additions=900, deletions=40,
+                 files=("src/core.py", "src/export.py"), summary="Adds streaming export; see #99 for the design.",
+                 risks=("missing-tests", "large-change")),
+        analysed(102, "[io] refactor: split the reader [part 1]", type="refactor", modules=("io",), score=7.1, key=True,
+                 additions=1200, deletions=1100, files=("src/io/reader.py", "src/core.py"), login="bob", risks=("large-change",)),
+        analysed(103, "fix: crash when `path` is empty", type="fix", modules=("io",), score=6.4, key=True, login="carol",
+                 first_time=True, files=("src/io/reader.py", "tests/test_reader.py")),
+        analysed(104, "docs: explain v2.1 migration", type="docs", modules=("docs",), score=3.0, files=("docs/migrate.md",)),
+        analysed(105, "Bump requests from 2.31.0 to 2.32.3", type="build", modules=("deps",), score=2.5, login="dependabot[bot]",
+                 bot=True, risks=("dependency-upgrade",), files=("requirements.txt",)),
+        analysed(106, "perf: cache parsed headers", type="perf", modules=("core",), score=5.5, login="bob",
+                 files=("src/core.py",), risks=("missing-tests",)),
+    ]
+    risks = [
+        Risk("large-change", (102, 101), "Large changes are hard to review.", "high"),
+        Risk("missing-tests", (101, 106), "Code changed without tests.", "medium"),
+        Risk("dependency-upgrade", (105,), "Dependencies were upgraded.", "low"),
+    ]
+    hot = [PathCount("src/core.py", 3, (101, 102, 106))]
+    return week_of(pulls, risks, hot_files=hot, **options)
+
+
+def previous_week():
+    pulls = [
+        analysed(90, "feat: first widget", score=6.5, key=True, modules=("core",)),
+        analysed(91, "fix: typo", type="fix", score=2.0, modules=("io",)),
+    ]
+    return week_of(pulls, week="2026-W20", monday=date(2026, 5, 11))
+
+
+def movement_week():
+    """busy_week with the analysis' movement figures filled in, against previous_week()."""
+    return busy_week(merged_movement=Movement(6, 2, 4.5), key_movement=Movement(3, 1, 2.0))
+
+
+def quiet_week(**options):
+    return week_of([], **options)
+
+
+def bot_only_week():
+    pulls = [
+        analysed(201, "Bump ruff from 0.4.1 to 0.4.2", type="build", modules=("deps",), score=2.0, login="dependabot[bot]",
+                 bot=True, risks=("dependency-upgrade",), files=("requirements.txt",)),
+        analysed(202, "[pre-commit.ci] pre-commit autoupdate", type="ci", modules=("ci",), score=1.0, login="pre-commit-ci[bot]",
+                 bot=True, files=(".pre-commit-config.yaml",)),
+    ]
+    return week_of(pulls, [Risk("dependency-upgrade", (201,), "Dependencies were upgraded.", "low")])
+
+
+# --- real weeks (../shared/data) ------------------------------------------------------------------
+
+REAL_WEEKS = {  # (repo, export file, week, first week of the window analysed with it)
+    "verl-W21": ("verl-project/verl", "verl-project__verl.pulls.jsonl.gz", "2026-W21", "2026-W17"),
+    "verl-W23": ("verl-project/verl", "verl-project__verl.pulls.jsonl.gz", "2026-W23", "2026-W17"),
+    "ruff-busy": ("astral-sh/ruff", "astral-sh__ruff.pulls.jsonl.gz", "2026-W26", "2026-W22"),
+}
+_REAL_CACHE: dict = {}
+
+
+def real_week(name: str):
+    """(week, previous weeks) of a real week, analysed with the few weeks before it; skips without the data."""
+    from tests.conftest import real_data
+
+    repo, file_name, week_id, first = REAL_WEEKS[name]
+    path = real_data(file_name)
+    key = (repo, first, week_id)
+    if key not in _REAL_CACHE:
+        from digest_plugin.analysis import analyse_repo
+        from digest_plugin.importer import read_export
+        from digest_plugin.settings import DigestSettings
+        from digest_plugin.weeks import Week
+
+        start, end = Week.parse(first).start(UTC), Week.parse(week_id).end(UTC)
+        pulls = [p for p in read_export(path) if start <= p.merged_at < end]
+        _REAL_CACHE[key] = analyse_repo(repo, pulls, None, DigestSettings(), datetime(2026, 11, 30, tzinfo=UTC))
+    weeks = _REAL_CACHE[key]
+    index = [w.week for w in weeks].index(week_id)
+    return weeks[index], weeks[:index]
+
+
+def english_left(week, text: str) -> str | None:
+    """What is left of a Chinese text once names, titles, code-like words and numbers are taken out,
+    if it still holds Latin letters or half-width punctuation; None when it reads as Chinese."""
+    from digest_plugin.narrate.wording import display_title
+
+    names = {week.repo, week.week, "PR", "CI"}
+    for p in week.pulls:
+        names.update((p.pull.title, display_title(p.pull.title), p.pull.author.login, *p.classification.modules, *p.classification.labels))
+    for stats in (week.stats,):
+        names.update((*stats.modules, *stats.labels, *(a.login for a in (*stats.authors, *stats.bots))))
+        names.update(f.path for f in (*stats.hot_files, *stats.hot_dirs))
+    for name in sorted((n for n in names if n), key=len, reverse=True):
+        text = text.replace(name, " ")
+    text = re.sub(r"#\d+|[+\u2212]?\d[\d,]*(\.\d+)?", " ", text)
+    return text if re.search(r"[A-Za-z]|[,;:()!?]", text) else None

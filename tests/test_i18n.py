@@ -1,0 +1,131 @@
+"""Languages: the catalogue is complete for what the code and templates say, compiles itself, and formats the local way."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from datetime import date
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.pofile import read_po
+
+from digest_plugin.errors import DigestError
+from digest_plugin.i18n import (
+    LOCALE_DIR,
+    compiled_catalogue,
+    format_date,
+    format_date_range,
+    format_decimal,
+    format_number,
+    translations,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+ZH_PO = LOCALE_DIR / "zh" / "LC_MESSAGES" / "messages.po"
+PLACEHOLDER = re.compile(r"\{(\w*)\}|%\((\w+)\)[sd]")
+
+
+def extracted_messages() -> dict:
+    """msgid (or (singular, plural)) -> where it is used, extracted as babel.cfg says."""
+    with (ROOT / "babel.cfg").open() as config:
+        method_map, options_map = parse_mapping_cfg(config)
+    messages = {}
+    for filename, _lineno, message, _comments, _context in extract_from_dir(ROOT, method_map, options_map):
+        messages.setdefault(message, filename)
+    return messages
+
+
+def placeholders(text: str) -> set[str]:
+    return {a or b for a, b in PLACEHOLDER.findall(text)}
+
+
+def test_every_message_of_code_and_templates_has_a_chinese_translation():
+    messages = extracted_messages()
+    assert any(where.startswith("digest_plugin/narrate") for where in messages.values())
+    with ZH_PO.open("rb") as po:
+        catalogue = read_po(po, locale="zh_Hans_CN")
+    untranslated, mismatched = [], []
+    for message, where in messages.items():
+        entry = catalogue.get(message)
+        strings = entry.string if entry is not None else ""
+        strings = strings if isinstance(strings, tuple) else (strings,)
+        if entry is None or not all(s.strip() for s in strings):
+            untranslated.append(f"{where}: {message!r}")
+            continue
+        # Chinese has one plural form, used for every count, so it must carry the plural's placeholders.
+        source = message[1] if isinstance(message, tuple) else message
+        if any(placeholders(s) != placeholders(source) for s in strings):
+            mismatched.append(f"{where}: {message!r} -> {strings!r}")
+    assert untranslated == [], "run pybabel extract/update (babel.cfg) and translate these"
+    assert mismatched == [], "a translation must use exactly the placeholders of its source"
+
+
+def test_the_chinese_catalogue_has_one_plural_form_and_no_fuzzy_entries():
+    with ZH_PO.open("rb") as po:
+        catalogue = read_po(po, locale="zh_Hans_CN")
+    assert catalogue.num_plurals == 1
+    assert [m.id for m in catalogue if m.id and m.fuzzy] == []
+
+
+def test_english_is_the_source_language_and_needs_no_catalogue():
+    english = translations("en")
+    assert english.gettext("Summary") == "Summary"
+    assert english.ngettext("{count} PR merged.", "{count} PRs merged.", 1) == "{count} PR merged."
+    assert english.ngettext("{count} PR merged.", "{count} PRs merged.", 2) == "{count} PRs merged."
+
+
+def test_chinese_translates_singular_and_plural_alike():
+    chinese = translations("zh")
+    assert chinese.gettext("Summary") == "概要"
+    for count in (1, 2, 31):
+        assert chinese.ngettext("{count} PR merged.", "{count} PRs merged.", count) == "共合入 {count} 个 PR。"
+
+
+def test_an_unknown_language_is_one_clear_error():
+    with pytest.raises(DigestError, match="Language 'fr' is not available"):
+        translations("fr")
+
+
+def test_the_mo_is_compiled_when_missing_and_again_when_the_po_is_newer(tmp_path):
+    po = tmp_path / "messages.po"
+    shutil.copy(ZH_PO, po)
+    mo = compiled_catalogue(po, "zh")
+    assert mo == tmp_path / "messages.mo" and mo.is_file()
+    first = mo.read_bytes()
+    assert compiled_catalogue(po, "zh") == mo and mo.read_bytes() == first  # up to date: left alone
+    po.write_text(po.read_text(encoding="utf-8").replace('msgstr "概要"', 'msgstr "摘要"'), encoding="utf-8")
+    os.utime(po, (mo.stat().st_mtime + 10, mo.stat().st_mtime + 10))
+    compiled_catalogue(po, "zh")
+    assert mo.read_bytes() != first
+    import gettext
+
+    with mo.open("rb") as data:
+        assert gettext.GNUTranslations(data).gettext("Summary") == "摘要"
+
+
+def test_the_mo_goes_to_the_cache_when_the_package_folder_cannot_take_it(tmp_path, monkeypatch):
+    package = tmp_path / "package"
+    package.mkdir()
+    po = package / "messages.po"
+    shutil.copy(ZH_PO, po)
+    (package / "messages.mo").mkdir()  # stands in for a read-only install: the .mo cannot be written there
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    mo = compiled_catalogue(po, "zh")
+    assert mo == tmp_path / "cache" / "repo-digest" / "locale" / "zh" / "messages.mo"
+    assert mo.is_file()
+
+
+def test_numbers_and_dates_are_written_the_local_way():
+    assert format_number(1234567, "en") == "1,234,567"
+    assert format_number(1234567, "zh") == "1,234,567"
+    assert format_decimal(5.04, "en") == "5.0"
+    assert format_decimal(3, "zh") == "3.0"
+    assert format_decimal(1234.5, "en", digits=2) == "1,234.50"
+    assert format_date(date(2026, 5, 18), "en") == "May 18, 2026"
+    assert format_date(date(2026, 5, 18), "zh") == "2026年5月18日"
+    assert format_date_range(date(2025, 12, 29), date(2026, 1, 4), "en") == "Dec 29, 2025\u2009–\u2009Jan 4, 2026"  # CLDR: thin spaces
+    assert format_date_range(date(2025, 12, 29), date(2026, 1, 4), "zh") == "2025年12月29日\u2009–\u20092026年1月4日"
