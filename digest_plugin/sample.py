@@ -63,6 +63,7 @@ WHY = {
     "chore": ("Housekeeping only; nothing user-visible.",),
     "docs": ("Several users asked about this in issues; the page was out of date.",),
 }
+DOCS_TESTED = "Built the docs locally and followed every link on the changed pages."
 
 # PR templates: {t[i]} are the author's checklist ticks, {closes} and {breaking} optional paragraphs.
 BRACKET_TEMPLATE = """<!-- Thank you for contributing to fernwheel! Keep the title as `[module] type: description`, with [BREAKING] first if it breaks an API. -->
@@ -139,7 +140,7 @@ class Repo:
     template: str
     tested: tuple[str, ...]
     bots: tuple[str, ...]
-    packages: tuple[tuple[str, str, str | None], ...]  # what the bots bump: package, manifest, lock file
+    packages: tuple[tuple[str, str, str, str | None], ...]  # what the bots bump: package, first version, manifest, lock file
     script: dict[int, tuple[str, ...]]  # week index -> the events of that week
     security: tuple[str, str]  # area, title text
     deprecation: tuple[str, str, str]  # area, old name, new name
@@ -183,9 +184,10 @@ FERNWHEEL = Repo(
     tested=("Added unit tests; `nox -s tests -- tests/{area}` passes locally.", "Ran the end-to-end suite against SQLite and Postgres 16.",
             "Checked by hand with `examples/nightly_etl.py` and a 200-task backfill."),
     bots=("dependabot[bot]", "dependabot[bot]", "pre-commit-ci[bot]"),
-    packages=(("requests", "requirements.txt", None), ("pydantic", "requirements.txt", None), ("sqlalchemy", "requirements.txt", None),
-              ("httpx", "requirements.txt", None), ("pytest", "requirements-dev.txt", None), ("mypy", "requirements-dev.txt", None),
-              ("actions/setup-python", ".github/workflows/ci.yml", None)),
+    packages=(("requests", "2.32.3", "requirements.txt", None), ("pydantic", "2.10.4", "requirements.txt", None),
+              ("sqlalchemy", "2.0.36", "requirements.txt", None), ("httpx", "0.28.1", "requirements.txt", None),
+              ("pytest", "8.3.4", "requirements-dev.txt", None), ("mypy", "1.14.1", "requirements-dev.txt", None),
+              ("actions/setup-python", "5.3.0", ".github/workflows/ci.yml", None)),
     script={1: ("release",), 3: ("format_everything",), 4: ("newcomer",), 6: ("docs_only",), 8: ("feature_to_revert",),
             9: ("revert", "release"), 11: ("security", "newcomer"), 12: ("deprecation", "json_results"), 14: ("release",),
             16: ("newcomer",), 18: ("release",)},
@@ -233,9 +235,9 @@ GLASSFINCH = Repo(
     tested=("Added Vitest unit tests and a Storybook story.", "Checked in Storybook with the keyboard only and with VoiceOver.",
             "`pnpm test` and `pnpm typecheck` pass; visual snapshots are unchanged."),
     bots=("dependabot[bot]", "renovate[bot]"),
-    packages=(("vitest", "package.json", "pnpm-lock.yaml"), ("typescript", "package.json", "pnpm-lock.yaml"),
-              ("@floating-ui/dom", "packages/ui/package.json", "pnpm-lock.yaml"), ("eslint", "package.json", "pnpm-lock.yaml"),
-              ("storybook", "apps/docs/package.json", "pnpm-lock.yaml"), ("actions/checkout", ".github/workflows/ci.yml", None)),
+    packages=(("vitest", "2.1.8", "package.json", "pnpm-lock.yaml"), ("typescript", "5.7.2", "package.json", "pnpm-lock.yaml"),
+              ("@floating-ui/dom", "1.6.12", "packages/ui/package.json", "pnpm-lock.yaml"), ("eslint", "9.17.0", "package.json", "pnpm-lock.yaml"),
+              ("storybook", "8.4.7", "apps/docs/package.json", "pnpm-lock.yaml"), ("actions/checkout", "4.2.2", ".github/workflows/ci.yml", None)),
     script={2: ("release",), 3: ("newcomer",), 5: ("quiet",), 7: ("release", "feature_to_revert"), 8: ("revert",), 9: ("docs_only",),
             10: ("strict_mode",), 12: ("release", "newcomer"), 13: ("css_tokens", "deprecation"), 15: ("security",),
             17: ("release", "newcomer")},
@@ -432,7 +434,8 @@ class History:
             breaking = f"\n\nBREAKING CHANGE: {breaking_note}" if breaking_note else ""
         else:
             breaking = f"\n\n## Breaking changes\n\n{breaking_note}" if breaking_note else ""
-        fields = dict(summary=sentence(text), why=why, tested=self.rng.choice(self.repo.tested).format(area=name), t=ticks, breaking=breaking)
+        tested = DOCS_TESTED if kind == "docs" else self.rng.choice(self.repo.tested).format(area=name)
+        fields = dict(summary=sentence(text), why=why, tested=tested, t=ticks, breaking=breaking)
         closes = closes and self.rng.random() < 0.6
         return lambda number, issue, reverted: self.repo.template.format(**fields, closes=f"\n\nCloses #{issue}" if closes else "")
 
@@ -456,17 +459,18 @@ class History:
 
     def bump(self, week: Week) -> Draft:
         bot = self.rng.choice(self.repo.bots)
-        package, manifest, lock = self.rng.choice(self.repo.packages)
+        package, first, manifest, lock = self.rng.choice(self.repo.packages)
         if bot == "pre-commit-ci[bot]":
-            package, manifest, lock = "astral-sh/ruff-pre-commit", ".pre-commit-config.yaml", None
-        major, minor, patch = old = self.versions.get(package) or (self.rng.randint(1, 8), self.rng.randint(0, 30), self.rng.randint(0, 9))
+            package, first, manifest, lock = "astral-sh/ruff-pre-commit", "0.8.4", ".pre-commit-config.yaml", None
+        major, minor, patch = old = self.versions.get(package) or tuple(int(part) for part in first.split("."))
         new = self.versions[package] = (major, minor, patch + self.rng.randint(1, 3)) if self.rng.random() < 0.7 else (major, minor + 1, 0)
         old, new = ".".join(map(str, old)), ".".join(map(str, new))
         files = [FileChange(manifest, 1, 1)] + ([FileChange(lock, self.rng.randint(3, 240), self.rng.randint(3, 240))] if lock else [])
         if bot == "pre-commit-ci[bot]":
             title = "[pre-commit.ci] pre-commit autoupdate"
         elif bot == "renovate[bot]":
-            title = f"chore(deps): update dependency {package} to v{new}"
+            what = f"{package} action" if manifest.startswith(".github") else f"dependency {package}"
+            title = f"chore(deps): update {what} to v{new}"
         else:
             title = f"{'build(deps): bump' if self.repo.conventional else 'Bump'} {package} from {old} to {new}"
         ecosystem = "github_actions" if manifest.startswith(".github") else ("javascript" if self.repo.conventional else "python")
