@@ -123,6 +123,14 @@ class Area:
     subjects: tuple[str, ...]
     kinds: tuple[str, ...] = CODE_KINDS
 
+    @property
+    def is_code(self) -> bool:  # source files with tests beside or under tests/, not CI, build or docs
+        return self.kinds == CODE_KINDS
+
+    @property
+    def is_docs(self) -> bool:
+        return self.kinds == ("docs",)
+
 
 def area(directory: str, stems: str, suffix: str, *subjects: str) -> Area:
     return Area(tuple(f"{directory}/{stem}" + ("" if "." in stem else suffix) for stem in stems.split()), subjects)
@@ -371,7 +379,8 @@ class History:
             if in_week and all(abs(merged - edge) > timedelta(hours=14) for edge in self.edges):
                 return merged
 
-    def draft(self, week, title, author, labels, files, body, hours=20.0, days=range(7), bot=False) -> Draft:
+    def draft(self, week: Week, title: str, author: tuple[str, str, str], labels: list[str | None], files: list[FileChange],
+              body: Callable[[int, int, int | None], str], hours=20.0, days=range(7), bot=False) -> Draft:
         """Record a pull by `author` (login, association, timezone), merged in `week` after about `hours`."""
         maintainers = [p for p in self.repo.people if p[1] != "CONTRIBUTOR" and p[0] != author[0]]
         reviewers = self.rng.sample(maintainers, 2 if not bot and self.rng.random() < 0.35 else 1)
@@ -412,7 +421,7 @@ class History:
         candidates = self.repo.areas[name].files
         paths = self.rng.sample(candidates, min(len(candidates), self.rng.choice((1, 1, 1, 2, 2, 3))))
         changes = self.changes(paths, kind, self.rng.choice((4, 8, 15, 30, 60)))
-        if kind in ("feat", "fix", "test", "perf") and self.repo.areas[name].kinds == CODE_KINDS and self.rng.random() < 0.75:
+        if kind in ("feat", "fix", "test", "perf") and self.repo.areas[name].is_code and self.rng.random() < 0.75:
             test = tests_for(paths[0])
             if self.rng.random() < 0.3:
                 test = test.replace(".py", "_regression.py").replace(".test.", ".regression.test.")
@@ -420,7 +429,7 @@ class History:
             else:
                 changes += self.changes([test], "test", 10)
         if kind == "feat" and self.rng.random() < 0.3:
-            docs = next(a for a in self.repo.areas.values() if a.kinds == ("docs",))
+            docs = next(a for a in self.repo.areas.values() if a.is_docs)
             changes += self.changes([self.rng.choice(docs.files)], "docs", 12)
         return changes
 
@@ -443,7 +452,7 @@ class History:
 
     def ordinary(self, week: Week, docs_only=False, newcomer=False) -> Draft:
         author = self.someone(1.0 if newcomer else 0.05)
-        name = self.rng.choice([n for n, a in self.repo.areas.items() if not docs_only or a.kinds == ("docs",)])
+        name = self.rng.choice([n for n, a in self.repo.areas.items() if not docs_only or a.is_docs])
         kinds = self.repo.areas[name].kinds
         kind = self.rng.choices(kinds, [KIND_WEIGHTS[k] for k in kinds])[0]
         text = self.rng.choice(PHRASES[kind]).format(s=self.rng.choice(self.repo.areas[name].subjects))
@@ -504,7 +513,7 @@ class History:
             self.draft(week, f"Release {version}", self.repo.people[0], ["release"], files, static(text), hours=8)
 
     def event_feature_to_revert(self, week: Week) -> None:
-        name = next(n for n, a in self.repo.areas.items() if a.kinds == CODE_KINDS)
+        name = next(n for n, a in self.repo.areas.items() if a.is_code)
         text = f"add {self.rng.choice(self.repo.areas[name].subjects)} (experimental)"
         self.to_revert = self.draft(week, self.title("feat", [name], text), self.repo.people[1], ["enhancement"],
                                     self.code_files(name, "feat"), self.body("feat", text, name, "MEMBER"), days=range(3))
@@ -534,7 +543,7 @@ class History:
     def big_refactor(self, week: Week, event: str) -> None:
         """A refactor that touches every file of some areas, and their tests: thousands of lines."""
         modules, text, names, extra, note = self.repo.refactors[event]
-        areas = [a for n, a in self.repo.areas.items() if a.kinds == CODE_KINDS and (n in names or not names)]
+        areas = [a for n, a in self.repo.areas.items() if a.is_code and (n in names or not names)]
         paths = [q for a in areas for p in a.files for q in (p, tests_for(p))] + list(extra)
         author = self.repo.people[self.rng.randrange(4)]
         self.draft(week, self.title("refactor", modules, text, bool(note)), author, ["refactor", "breaking-change" if note else None],
