@@ -29,7 +29,7 @@ def render_markdown(week: WeekAnalysis, narrative: Narrative, page_url: str, lan
     lang = Language.of(language)
     _ = lang.gettext
     links = {p.pull.number: p.pull.url for p in week.pulls if _is_web_url(p.pull.url)}
-    blocks = [f"# {escape(narrative.title)}", _page_link(page_url, lang)]
+    blocks = [heading(1, narrative.title), _page_link(page_url, lang)]
     status = _status(week, lang)
     if status:
         blocks.append(f"> {escape(status)}")
@@ -65,6 +65,10 @@ def linked(cited: Cited, links: dict[int, str]) -> str:
     return escape_block_start("".join(parts))
 
 
+def heading(level: int, text: str) -> str:
+    return "#" * level + " " + escape(text)
+
+
 def escape_inline(text: str) -> str:
     """Like `escape`, for a piece in the middle of a line (keeps its edge spaces)."""
     return _INLINE_SYNTAX.sub(r"\\\1", re.sub(r"\s+", " ", text))
@@ -81,7 +85,8 @@ def _page_link(page_url: str, lang: Language) -> str:
     if not page_url:
         return ""
     _ = lang.gettext
-    return f"[{escape(_('Read this digest on the site'))}]({_destination(page_url)})"
+    label = escape(_("Read this digest on the site"))
+    return f"[{label}]({_destination(page_url)})"
 
 
 def _status(week: WeekAnalysis, lang: Language) -> str:
@@ -95,7 +100,7 @@ def _status(week: WeekAnalysis, lang: Language) -> str:
 
 def _summary(week: WeekAnalysis, narrative: Narrative, links, lang: Language) -> list[str]:
     _, stats = lang.gettext, week.stats
-    blocks = [f"## {escape(_('Summary'))}", linked(narrative.summary, links)]
+    blocks = [heading(2, _("Summary")), linked(narrative.summary, links)]
     if stats.merged_count:
         heads = [_("Merged PRs"), _("Key PRs"), _("Average importance"), _("Lines added"), _("Lines removed"), _("Authors")]
         values = [
@@ -114,9 +119,9 @@ def _highlights(narrative: Narrative, links, lang: Language) -> list[str]:
     if not narrative.highlights:
         return []
     _ = lang.gettext
-    blocks = [f"## {escape(_('Highlights'))}"]
+    blocks = [heading(2, _("Highlights"))]
     for group in narrative.highlights:
-        blocks.append(f"### {escape(group.heading)}")
+        blocks.append(heading(3, group.heading))
         blocks.append("\n".join(f"- {linked(item, links)}" for item in group.items))
     return blocks
 
@@ -141,7 +146,7 @@ def _key_changes(week: WeekAnalysis, narrative: Narrative, links, lang: Language
             lines.append("   " + escape(change.summary))
         lines.append("   " + linked(change.details, links))
         items.append("\n\n".join(lines))
-    return [f"## {escape(_('Key changes'))}", "\n\n".join(items)]
+    return [heading(2, _("Key changes")), "\n\n".join(items)]
 
 
 def _risks(narrative: Narrative, links, lang: Language) -> list[str]:
@@ -153,16 +158,16 @@ def _risks(narrative: Narrative, links, lang: Language) -> list[str]:
         for r in narrative.risks
     ]
     return [
-        f"## {escape(_('Risks'))}",
+        heading(2, _("Risks")),
         _table([_("Risk"), _("Impact"), _("PRs")], rows, escaped=True),
         "\n".join(f"- {linked(r.sentence, links)}" for r in narrative.risks),
     ]
 
 
-def _listed(heading: str, items, links) -> list[str]:
+def _listed(title: str, items, links) -> list[str]:
     if not items:
         return []
-    return [f"## {escape(heading)}", "\n".join(f"- {linked(item, links)}" for item in items)]
+    return [heading(2, title), "\n".join(f"- {linked(item, links)}" for item in items)]
 
 
 def _statistics(week: WeekAnalysis, lang: Language) -> list[str]:
@@ -177,13 +182,13 @@ def _statistics(week: WeekAnalysis, lang: Language) -> list[str]:
     for title, counts in tables:
         ranked = sorted(counts.items(), key=lambda item: (-item[1], str(item[0])))[:TABLE_ROWS]
         if ranked:
-            blocks.append(f"### {escape(title)}")
+            blocks.append(heading(3, title))
             blocks.append(_table([title, _("PRs")], [[str(name), lang.number(count)] for name, count in ranked]))
     if stats.hot_files:
-        blocks.append(f"### {escape(_('Hot files (touched by several PRs)'))}")
+        blocks.append(heading(3, _("Hot files (touched by several PRs)")))
         rows = [[f.path, lang.number(f.count)] for f in stats.hot_files[:TABLE_ROWS]]
         blocks.append(_table([_("Path"), _("PRs")], rows))
-    return [f"## {escape(_('Statistics'))}", *blocks] if blocks else []
+    return [heading(2, _("Statistics")), *blocks] if blocks else []
 
 
 def _all_pulls(week: WeekAnalysis, links, lang: Language) -> list[str]:
@@ -191,7 +196,7 @@ def _all_pulls(week: WeekAnalysis, links, lang: Language) -> list[str]:
     types = type_names(_)
     rows = [_pull_row(p, links, types, lang) for p in week.pulls]
     heads = [_("PR"), _("Title"), _("Author"), _("Type"), _("Importance")]
-    return [f"## {escape(_('All merged PRs'))}", _table(heads, rows, escaped=True)]
+    return [heading(2, _("All merged PRs")), _table(heads, rows, escaped=True)]
 
 
 def _pull_row(analysed: AnalysedPull, links, types, lang: Language) -> list[str]:

@@ -176,7 +176,8 @@ def english_left(week, text: str) -> str | None:
 
     names = {week.repo, week.week, "PR", "CI"}
     for p in week.pulls:
-        names.update((p.pull.title, display_title(p.pull.title), p.pull.author.login, *p.classification.modules, *p.classification.labels))
+        names.update((p.pull.title, " ".join(p.pull.title.split()), display_title(p.pull.title), p.pull.author.login))
+        names.update((*p.classification.modules, *p.classification.labels))
     for stats in (week.stats,):
         names.update((*stats.modules, *stats.labels, *(a.login for a in (*stats.authors, *stats.bots))))
         names.update(f.path for f in (*stats.hot_files, *stats.hot_dirs))
