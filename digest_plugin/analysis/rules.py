@@ -114,64 +114,76 @@ def _user_rules(rules: dict | str | Path, base_path: Path) -> dict:
 def merge_rules(defaults: dict, user: dict, prefix: str = "") -> dict:
     """`user` over `defaults`, checking every key and value against the defaults' shape."""
     merged = copy.deepcopy(defaults)
+    section = prefix.rstrip(".")
+    if not isinstance(user, dict):
+        raise DigestError(f"DIGEST_RULES key '{section}' must be a mapping.")
+    entries = section in _OPEN or section in _TYPE_KEYED or section == "weights.type"
     for key, value in user.items():
         name = f"{prefix}{key}"
-        where = prefix.rstrip(".")
         if not isinstance(key, str):
             raise DigestError(f"DIGEST_RULES key {name!r} must be a string.")
-        if where in _TYPE_KEYED and key not in TYPES:
-            raise DigestError(f"DIGEST_RULES key '{name}' is not a change type; the types are: {', '.join(TYPES)}.")
-        if key not in defaults and where not in _OPEN and where not in _TYPE_KEYED and not where.startswith("weights.type"):
+        if section in _TYPE_KEYED or section == "weights.type":
+            allowed = TYPES if section in _TYPE_KEYED else (*TYPES, "unknown")
+            if key not in allowed:
+                raise DigestError(f"DIGEST_RULES key '{name}' is not a change type; the types are: {', '.join(allowed)}.")
+        elif not entries and key not in defaults:
             known = ", ".join(str(k) for k in defaults) or "none"
             raise DigestError(f"DIGEST_RULES key '{name}' is not a rule; the keys there are: {known}.")
-        if key == "type" and where == "weights" and isinstance(value, dict):
-            for type_name in value:
-                if type_name not in (*TYPES, "unknown"):
-                    raise DigestError(f"DIGEST_RULES key 'weights.type.{type_name}' is not a change type; the types are: {', '.join(TYPES)}, unknown.")
-        if value is None and (where in _OPEN or where in _TYPE_KEYED):
-            merged.pop(key, None)  # null removes a default entry
+        if entries:
+            if value is None:
+                merged.pop(key, None)  # null removes a default entry
+            else:
+                merged[key] = _entry(section, name, key, value, defaults.get(key))
             continue
-        default = defaults.get(key)
-        if isinstance(default, dict) or (default is None and where in _OPEN and isinstance(value, dict)):
-            if not isinstance(value, dict):
-                raise DigestError(f"DIGEST_RULES key '{name}' must be a mapping.")
-            merged[key] = merge_rules(default or {}, value, f"{name}.") if key_is_section(name) else {**(default or {}), **value}
-            _check_values(name, merged[key])
-        elif isinstance(default, list) or where == "title.verbs":
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                raise DigestError(f"DIGEST_RULES key '{name}' must be a list of strings.")
-            merged[key] = [*(default or []), *value]
+        default = defaults[key]
+        if value is None and name == "keywords.noun_phrase_with_tests":
+            merged[key] = None
+        elif isinstance(default, dict):
+            merged[key] = merge_rules(default, value, f"{name}.")
+        elif isinstance(default, list):
+            merged[key] = [*default, *_strings(value, name)]
         elif isinstance(default, int | float) and not isinstance(default, bool):
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                raise DigestError(f"DIGEST_RULES key '{name}' must be a number, not {value!r}.")
-            merged[key] = value
+            merged[key] = _number(value, name)
         elif name == "keywords.noun_phrase_with_tests":
-            if value is not None and value not in TYPES:
-                raise DigestError(f"DIGEST_RULES key '{name}' must name a change type ({', '.join(TYPES)}) or be null, not {value!r}.")
-            merged[key] = value
+            merged[key] = _type_name(value, name)
         else:
-            if not isinstance(value, str):
-                raise DigestError(f"DIGEST_RULES key '{name}' must be a string, not {value!r}.")
-            merged[key] = value
-            _check_values(where, {key: value})
+            merged[key] = _compile(value, name).pattern  # labels.breaking, labels.security
     return merged
 
 
-def key_is_section(name: str) -> bool:
-    """Sections are merged key by key and checked recursively; open mappings are merged whole."""
-    return name not in _OPEN and name not in _TYPE_KEYED and name != "weights.type"
+def _entry(section: str, name: str, key: str, value, default):
+    """One entry of an open or type-keyed mapping, checked for what that mapping holds."""
+    if section == "title.verbs":
+        return [*(default or []), *_strings(value, name)]
+    if section == "weights.type":
+        return _number(value, name)
+    if section in _TYPE_VALUES:
+        return _type_name(value, name)
+    if section in _REGEX_KEYS:
+        _compile(key, name)
+    if section in _REGEX_VALUES:
+        _compile(value, name)
+    if not isinstance(value, str):
+        raise DigestError(f"DIGEST_RULES key '{name}' must be a string, not {value!r}.")
+    return value
 
 
-def _check_values(name: str, mapping: dict) -> None:
-    for key, value in mapping.items():
-        if value is None:
-            continue
-        if name in _REGEX_VALUES or name in ("labels.breaking", "labels.security"):
-            _compile(value, f"{name}.{key}")
-        if name in _REGEX_KEYS:
-            _compile(key, f"{name}.{key}")
-        if name in _TYPE_VALUES and value not in TYPES:
-            raise DigestError(f"DIGEST_RULES key '{name}.{key}' must name a change type ({', '.join(TYPES)}), not {value!r}.")
+def _strings(value, name: str) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise DigestError(f"DIGEST_RULES key '{name}' must be a list of strings.")
+    return value
+
+
+def _number(value, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise DigestError(f"DIGEST_RULES key '{name}' must be a number, not {value!r}.")
+    return value
+
+
+def _type_name(value, name: str) -> str:
+    if value not in TYPES:
+        raise DigestError(f"DIGEST_RULES key '{name}' must name a change type ({', '.join(TYPES)}), not {value!r}.")
+    return value
 
 
 def _compile(pattern, name: str) -> re.Pattern:

@@ -18,7 +18,7 @@ SUMMARY_CHARS = 280
 
 _COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
 _FENCE = re.compile(r"^\s*(```|~~~).*?(?:^\s*\1[^\n]*$|\Z)", re.DOTALL | re.MULTILINE)
-_DETAILS = re.compile(r"<details\b.*?(?:</details>|\Z)", re.DOTALL | re.IGNORECASE)
+_DETAILS = re.compile(r"<(details|script|style)\b.*?(?:</\1\s*>|\Z)", re.DOTALL | re.IGNORECASE)
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)|<img\b[^>]*>?", re.IGNORECASE)
 _TAG = re.compile(r"</?[A-Za-z][^>]*>")
 _HEADING = re.compile(r"^\s{0,3}(?:#{1,6}\s*(.*?)\s*#*\s*$|\*\*([^*]{2,60})\*\*:?\s*$|([A-Z][\w &/?'-]{1,40}):?\s*$)")

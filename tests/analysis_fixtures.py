@@ -1,0 +1,41 @@
+"""Helpers of the analysis tests: the real repositories, loaded once per test session."""
+
+from __future__ import annotations
+
+import functools
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from digest_plugin.importer import read_export
+from digest_plugin.records import Pull
+from digest_plugin.weeks import Week, week_of
+from digest_plugin.weeks import timezone as zone
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "github"
+REPOS = {
+    "verl-project/verl": "verl-project__verl.pulls.jsonl.gz",
+    "astral-sh/ruff": "astral-sh__ruff.pulls.jsonl.gz",
+    "getpelican/pelican": "getpelican__pelican.pulls.jsonl.gz",
+}
+
+
+def real_pulls(repo: str) -> list[Pull]:
+    """Every merged PR of one real repository, oldest first; skips when ../shared is absent."""
+    path = DATA / REPOS[repo]
+    if not path.exists():
+        pytest.skip(f"real data {path} is absent (it lives in ../shared/data, beside the checkout)")
+    return list(_load(path))
+
+
+@functools.cache
+def _load(path: Path) -> tuple[Pull, ...]:
+    return tuple(sorted(read_export(path), key=lambda p: (p.merged_at, p.number)))
+
+
+def by_week(pulls: list[Pull]) -> dict[Week, list[Pull]]:
+    weeks: dict[Week, list[Pull]] = defaultdict(list)
+    for pull in pulls:
+        weeks[week_of(pull.merged_at, zone("UTC"))].append(pull)
+    return weeks
