@@ -71,32 +71,5 @@ def pack(counted: Sequence[tuple[Window, int]], cap: int = SEARCH_CAP) -> list[t
     return packed
 
 
-def subtract(window: Window, covered: Sequence[Window]) -> list[Window]:
-    """The parts of `window` that none of `covered` contains."""
-    remaining = [window]
-    for cut in covered:
-        next_remaining = []
-        for part in remaining:
-            if not cut.overlaps(part.start, part.end):
-                next_remaining.append(part)
-                continue
-            if part.start < cut.start:
-                next_remaining.append(Window(part.start, cut.start))
-            if cut.end < part.end:
-                next_remaining.append(Window(cut.end, part.end))
-        remaining = next_remaining
-    return remaining
-
-
-def day_start(moment: datetime) -> datetime:
-    """Midnight UTC of `moment`'s day."""
-    moment = moment.astimezone(UTC)
-    return datetime(moment.year, moment.month, moment.day, tzinfo=UTC)
-
-
-def whole_second(moment: datetime) -> datetime:
-    return moment.astimezone(UTC).replace(microsecond=0)
-
-
 def _search_time(moment: datetime) -> str:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S+00:00")

@@ -81,6 +81,7 @@ class Logged:
     kind: str
     status: int
     fault: str | None
+    detail: str = ""  # a GraphQL request's variables, as JSON
 
 
 class RateLimits:
@@ -219,6 +220,12 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
         self._kind, self._path, self._method = kind, path, method
+        self._detail = ""
+        if is_graphql:
+            try:
+                self._detail = json.dumps(json.loads(body or b"{}").get("variables") or {})
+            except (ValueError, AttributeError):
+                pass
 
         token = self._token()
         if token is not None and token not in self.github.tokens:
@@ -413,4 +420,4 @@ class _Handler(BaseHTTPRequestHandler):
         self._record(status, fault or spoil)
 
     def _record(self, status: int, fault: str | None) -> None:
-        self.github.record(Logged(self._method, self._path, self._kind, status, fault))
+        self.github.record(Logged(self._method, self._path, self._kind, status, fault, self._detail))
