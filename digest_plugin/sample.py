@@ -260,6 +260,7 @@ GLASSFINCH = Repo(
 )
 
 SAMPLE_REPOS = (FERNWHEEL, GLASSFINCH)
+SAMPLE_REPO_NAMES = tuple(repo.name for repo in SAMPLE_REPOS)  # for DIGEST_REPOS in pelicanconf.py
 
 
 def generate_sample(store: Store, seed: int = SAMPLE_SEED) -> list[str]:

@@ -12,7 +12,7 @@ import pytest
 
 from digest_plugin.errors import DigestError
 from digest_plugin.records import Author, Pull
-from digest_plugin.sample import SAMPLE_SEED, generate_sample
+from digest_plugin.sample import SAMPLE_REPO_NAMES, SAMPLE_SEED, generate_sample
 from digest_plugin.store import RepoState, Store
 from digest_plugin.weeks import Week, week_of, weeks_between, timezone
 
@@ -64,7 +64,7 @@ def test_another_seed_gives_other_data(sample, tmp_path):
 def test_two_fictional_repositories_read_back_as_sample(sample, pulls):
     root, repos = sample
     store = Store(root)
-    assert len(repos) == 2 and sorted(repos) == store.repos()
+    assert len(repos) == 2 and sorted(repos) == store.repos() == sorted(SAMPLE_REPO_NAMES)
     for repo in repos:
         state = store.read_state(repo)
         assert state.source == "sample"
