@@ -150,7 +150,7 @@ class Repo:
     bots: tuple[str, ...]
     packages: tuple[tuple[str, str, str, str | None], ...]  # what the bots bump: package, first version, manifest, lock file
     script: dict[int, tuple[str, ...]]  # week index -> the events of that week
-    security: tuple[str, str]  # area, title text
+    security: tuple[str, str, str]  # area, title text, what an attacker could do
     deprecation: tuple[str, str, str]  # area, old name, new name
     revert_reason: str
     # large refactors: title modules, text, areas whose every file changes (none: all), other files, breaking note
@@ -199,7 +199,8 @@ FERNWHEEL = Repo(
     script={1: ("release",), 3: ("format_everything",), 4: ("newcomer",), 6: ("docs_only",), 8: ("feature_to_revert",),
             9: ("revert", "release"), 11: ("security", "newcomer"), 12: ("deprecation", "json_results"), 14: ("release",),
             16: ("newcomer",), 18: ("release",)},
-    security=("api", "reject path traversal in artifact downloads"),
+    security=("api", "reject path traversal in artifact downloads",
+              "A name like `../../etc/passwd` in `GET /api/v1/runs/{id}/artifacts/{name}` was joined to the artifact root unchecked."),
     deprecation=("cfg", "executor.legacy_pool", "executor.pool"),
     revert_reason="it doubled the scheduling latency on our staging cluster. We will reland it behind a setting.",
     refactors={
@@ -249,7 +250,8 @@ GLASSFINCH = Repo(
     script={2: ("release",), 3: ("newcomer",), 5: ("quiet",), 7: ("release", "feature_to_revert"), 8: ("revert",), 9: ("docs_only",),
             10: ("strict_mode",), 12: ("release", "newcomer"), 13: ("css_tokens", "deprecation"), 15: ("security",),
             17: ("release", "newcomer")},
-    security=("tooltip", "sanitise HTML in tooltip content"),
+    security=("tooltip", "sanitise HTML in tooltip content",
+              "`content` strings were set with innerHTML, so a tooltip showing `<img src=x onerror=alert(1)>` ran script."),
     deprecation=("table", "sortable", "sorting"),
     revert_reason="it broke keyboard focus in Safari; we will reland it with a fix.",
     refactors={
@@ -530,8 +532,8 @@ class History:
         revert.reverts = original
 
     def event_security(self, week: Week) -> None:
-        name, text = self.repo.security
-        body = static(f"{sentence(text)} Reported privately through a security advisory; please upgrade.\n")
+        name, text, attack = self.repo.security
+        body = static(f"{sentence(text)} {attack}\n\nReported privately through a security advisory; please upgrade.\n")
         self.draft(week, self.title("fix", [name], text), self.repo.people[0], ["security", "bug"], self.code_files(name, "fix"), body, hours=6)
 
     def event_deprecation(self, week: Week) -> None:
