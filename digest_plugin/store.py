@@ -225,6 +225,7 @@ def atomic_write(path: Path, text: str | bytes) -> None:
     data = text.encode("utf-8") if isinstance(text, str) else text
     fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.fchmod(fd, 0o644)  # mkstemp makes owner-only files; the store and the site are meant to be shared
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
