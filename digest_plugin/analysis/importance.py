@@ -7,8 +7,8 @@ docs/calibration.md. Factors, in the order applied:
 - size: changed lines in core paths, log-scaled; files: files changed, log-scaled; large: a
   change of many core lines
 - breadth: core modules touched beyond the first
-- peripheral: minus, by the share of changed lines in tests, docs, examples, CI and generated
-  files (lock files, snapshots)
+- peripheral: minus, by the share of changed lines in docs, examples, CI and generated files
+  (lock files, snapshots); tests count only when there is nothing but tests
 - breaking, security, crash (a fix of a crash, leak, deadlock, hang or data loss), deprecation
 - upgrade: a dependency or toolchain upgrade, more across a major version
 - revert: a revert of a PR in the store
@@ -71,28 +71,36 @@ def importance(pull: Pull, classification: Classification, rules: Rules | None =
 
 
 def _footprint(pull: Pull, rules: Rules) -> tuple[int, float, int]:
-    """(changed lines in core paths, share of changed lines in peripheral paths, core modules).
+    """(changed lines in core paths, peripheral share, core modules touched).
 
-    Where the source kept no file list, all of the PR's lines count as core.
+    The peripheral share is that of lines in docs, examples, CI and generated files; tests that
+    come with core code do not count against it (a tested change is no less important), a PR of
+    nothing but tests is wholly peripheral. Where the source kept no file list, all of the PR's
+    lines count as core.
     """
     if not pull.files:
         return pull.additions + pull.deletions, 0.0, 1
-    core = peripheral = 0
+    core = tests = other = 0
     modules = set()
     for path, change in zip(file_paths(pull), pull.files, strict=True):
         lines = (change.additions or 0) + (change.deletions or 0)
         kinds = rules.path_kinds_of(path)
-        if kinds & PERIPHERAL_KINDS:
-            peripheral += lines
+        if "tests" in kinds:
+            tests += lines
+        elif kinds & PERIPHERAL_KINDS:
+            other += lines
         else:
             core += lines
             if "/" in path:  # a top-level file (a manifest, a lock file) is no module of its own
                 modules.add(module_of(path, rules))
     if pull.files_truncated:
         # the dropped files' lines are unknown by kind; count them as core, the conservative way
-        core += max(0, pull.additions + pull.deletions - core - peripheral)
-    total = core + peripheral
-    return core, (peripheral / total if total else 0.0), len(modules) or (1 if core else 0)
+        core += max(0, pull.additions + pull.deletions - core - tests - other)
+    if core:
+        share = other / (core + other)
+    else:
+        share = 1.0 if tests + other else 0.0
+    return core, share, len(modules) or (1 if core else 0)
 
 
 def _log_share(amount: float, full: float) -> float:

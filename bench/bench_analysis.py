@@ -1,0 +1,124 @@
+"""Benchmark of the analysis stage: every week of the three real repositories in one process.
+
+    .venv/bin/python bench/bench_analysis.py                 # weeks per second and peak memory
+    .venv/bin/python bench/bench_analysis.py --calibration   # the tables of docs/calibration.md
+
+Reads ../shared/data (outside the project); loading the exports is timed apart from analysing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+import tracemalloc
+from collections import Counter
+from datetime import UTC, datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from digest_plugin.analysis import analyse_repo  # noqa: E402
+from digest_plugin.analysis.rules import load_rules  # noqa: E402
+from digest_plugin.importer import read_export  # noqa: E402
+from digest_plugin.settings import DigestSettings  # noqa: E402
+
+DATA = ROOT.parent / "shared" / "data" / "github"
+REPOS = {
+    "verl-project/verl": "verl-project__verl.pulls.jsonl.gz",
+    "astral-sh/ruff": "astral-sh__ruff.pulls.jsonl.gz",
+    "getpelican/pelican": "getpelican__pelican.pulls.jsonl.gz",
+}
+NOW = datetime(2026, 11, 30, tzinfo=UTC)
+
+
+def load() -> dict:
+    missing = [name for name in REPOS.values() if not (DATA / name).exists()]
+    if missing:
+        sys.exit(f"The real data is absent: {DATA} should hold {', '.join(missing)}.")
+    return {repo: list(read_export(DATA / name)) for repo, name in REPOS.items()}
+
+
+def bench(pulls_by_repo: dict, rounds: int) -> None:
+    settings = DigestSettings()
+    print(f"{'repository':22} {'PRs':>6} {'weeks':>6} {'seconds':>8} {'weeks/s':>8} {'PRs/s':>8}")
+    total_weeks = total_seconds = 0.0
+    for repo, pulls in pulls_by_repo.items():
+        best = float("inf")
+        for _ in range(rounds):
+            started = time.perf_counter()
+            weeks = analyse_repo(repo, pulls, None, settings, NOW)
+            best = min(best, time.perf_counter() - started)
+        total_weeks += len(weeks)
+        total_seconds += best
+        print(f"{repo:22} {len(pulls):6} {len(weeks):6} {best:8.2f} {len(weeks) / best:8.0f} {len(pulls) / best:8.0f}")
+    print(f"{'all three':22} {sum(map(len, pulls_by_repo.values())):6} {int(total_weeks):6} {total_seconds:8.2f} {total_weeks / total_seconds:8.0f}")
+
+    tracemalloc.start()
+    for repo, pulls in pulls_by_repo.items():
+        analyse_repo(repo, pulls, None, settings, NOW)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    print(f"peak memory allocated while analysing all three (tracemalloc, records excluded): {peak / 2**20:.1f} MiB")
+
+
+def calibration(pulls_by_repo: dict) -> None:
+    """Markdown tables: score distribution, key PRs per week, factor usage, type shares."""
+    settings = DigestSettings()
+    bins = [(0, 2), (2, 4), (4, 5), (5, 6), (6, 7), (7, 8), (8, 10.01)]
+    print("| repository | PRs | weeks | " + " | ".join(f"{lo:g}-{min(hi, 10):g}" for lo, hi in bins) + " | key share |")
+    print("| --- | ---: | ---: | " + " | ".join("---:" for _ in bins) + " | ---: |")
+    per_week = {}
+    factors = {}
+    types = {}
+    for repo, pulls in pulls_by_repo.items():
+        weeks = analyse_repo(repo, pulls, None, settings, NOW)
+        scores = [p.score.value for w in weeks for p in w.pulls]
+        counts = [sum(1 for s in scores if lo <= s < hi) for lo, hi in bins]
+        key = sum(1 for s in scores if s >= settings.key_threshold)
+        print(f"| {repo} | {len(scores)} | {len(weeks)} | " + " | ".join(f"{100 * c / len(scores):.0f}%" for c in counts) + f" | {100 * key / len(scores):.0f}% |")
+        active = [w for w in weeks if w.stats.merged_count]
+        per_week[repo] = [(w.stats.merged_count, w.stats.key_count) for w in active]
+        factors[repo] = Counter(name for w in weeks for p in w.pulls for name, _ in p.score.factors)
+        types[repo] = Counter(p.classification.type or "none" for w in weeks for p in w.pulls)
+
+    print("\n| repository | weeks with PRs | merged per week (median) | key per week: median | p90 | max | weeks with no key PR |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for repo, rows in per_week.items():
+        keys = sorted(k for _, k in rows)
+        p90 = keys[max(0, int(0.9 * len(keys)) - 1)]
+        print(f"| {repo} | {len(rows)} | {statistics.median(m for m, _ in rows):g} | {statistics.median(keys):g} | {p90} | {keys[-1]} | {sum(1 for k in keys if k == 0)} |")
+
+    print("\n| factor | " + " | ".join(REPOS) + " |")
+    print("| --- | " + " | ".join("---:" for _ in REPOS) + " |")
+    names = sorted({n for c in factors.values() for n in c}, key=lambda n: -sum(c[n] for c in factors.values()))
+    for name in names:
+        print(f"| {name} | " + " | ".join(f"{100 * factors[r][name] / sum(types[r].values()):.0f}%" for r in REPOS) + " |")
+
+    print("\n| type | " + " | ".join(REPOS) + " |")
+    print("| --- | " + " | ".join("---:" for _ in REPOS) + " |")
+    for name in sorted({n for c in types.values() for n in c}, key=lambda n: -sum(c[n] for c in types.values())):
+        print(f"| {name} | " + " | ".join(f"{100 * types[r][name] / sum(types[r].values()):.1f}%" for r in REPOS) + " |")
+
+    weights = load_rules().weights
+    print("\nweights:", {k: v for k, v in weights.items() if k != "type"}, "type:", weights["type"])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calibration", action="store_true", help="print the calibration tables instead")
+    parser.add_argument("--rounds", type=int, default=3, help="timed rounds per repository (the best is kept)")
+    args = parser.parse_args()
+    started = time.perf_counter()
+    pulls_by_repo = load()
+    print(f"loaded {sum(map(len, pulls_by_repo.values()))} PRs in {time.perf_counter() - started:.2f} s (not counted below)")
+    if args.calibration:
+        calibration(pulls_by_repo)
+    else:
+        bench(pulls_by_repo, args.rounds)
+
+
+if __name__ == "__main__":
+    main()
