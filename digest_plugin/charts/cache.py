@@ -15,7 +15,7 @@ import shutil
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict
-from multiprocessing import get_context
+from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path
 
 from ..store import atomic_write
@@ -81,10 +81,19 @@ def _draw_all(jobs: list[tuple[Chart, list[str]]], workers: int | None) -> list[
     workers = workers or os.cpu_count() or 1
     if workers == 1 or len(jobs) < PARALLEL_FROM:
         return [draw(chart, tuple(fmts)) for chart, fmts in jobs]
-    # spawn, not fork: a build may run threads (autoreload), and a fresh process has clean state.
-    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=get_context("spawn")) as pool:
+    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=_worker_context()) as pool:
         charts, fmts = zip(*jobs)
         return list(pool.map(draw, charts, [tuple(f) for f in fmts], chunksize=max(1, len(jobs) // (workers * 4))))
+
+
+def _worker_context():
+    """Workers forked from a clean server process (not from a build that may run threads), which
+    has matplotlib loaded already; spawned where there is no fork server (Windows)."""
+    if "forkserver" not in get_all_start_methods():
+        return get_context("spawn")
+    context = get_context("forkserver")
+    context.set_forkserver_preload(["digest_plugin.charts.draw"])
+    return context
 
 
 def _cache_path(cache_dir: Path, key: str) -> Path:

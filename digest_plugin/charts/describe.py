@@ -40,7 +40,7 @@ def stacked_alt(title: str, unit: str, bins: Sequence[Bin], series: Sequence[Ser
     if marked is not None:
         values = [(s.name, s.values[marked]) for s in series]
         sentences.append(_("{bin}, highlighted: {items}.").format(bin=bins[marked].label, items=_items(values, _)))
-    return " ".join([*sentences, *notes])
+    return sentences_joined([*sentences, *notes])
 
 
 def activity_alt(title: str, unit: str, bins: Sequence[Bin], series: Sequence[Series], marked: int | None,
@@ -62,7 +62,7 @@ def activity_alt(title: str, unit: str, bins: Sequence[Bin], series: Sequence[Se
     if marked is not None:
         values = [(s.name, s.values[marked]) for s in series]
         sentences.append(_("{bin}, highlighted: {items}.").format(bin=bins[marked].label, items=_items(values, _)))
-    return " ".join([*sentences, *notes])
+    return sentences_joined([*sentences, *notes])
 
 
 def table(unit: str, bins: Sequence[Bin], series: Sequence[Series], _: Translate) -> Table:
@@ -76,7 +76,7 @@ def partial_notes(bins: Sequence[Bin], unit: str, _: Translate) -> tuple[str, ..
     """Why a bin is starred: the numbers of a week in progress or not fully fetched are not final."""
     notes = []
     in_progress = [b.label for b in bins if b.in_progress]
-    incomplete = [b.label for b in bins if b.incomplete]
+    incomplete = [b.label for b in bins if b.incomplete and not b.in_progress]  # in progress says it already
     cut = [b.label for b in bins if b.partial and not b.in_progress and not b.incomplete]
     if in_progress:
         notes.append(_("* Still in progress: {bins}.").format(bins=_(", ").join(in_progress)))
@@ -85,6 +85,14 @@ def partial_notes(bins: Sequence[Bin], unit: str, _: Translate) -> tuple[str, ..
     if cut and unit != "week":
         notes.append(_("* Only partly covered by the history: {bins}.").format(bins=_(", ").join(cut)))
     return tuple(notes)
+
+
+def sentences_joined(sentences: Sequence[str]) -> str:
+    """Sentences one after another: a space after Latin punctuation, none after Chinese (。)."""
+    text = ""
+    for sentence in sentences:
+        text += (" " if text and text[-1].isascii() else "") + sentence
+    return text
 
 
 def _span(title: str, drawing: str, unit: str, bins: Sequence[Bin], _: Translate) -> str:

@@ -92,7 +92,9 @@ def draw(chart: Chart, formats: tuple[str, ...] = ("svg", "png")) -> Drawing:
     with matplotlib.rc_context(_rc()), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         figure = _figure(chart)
-        for fmt in formats:
+        for index, fmt in enumerate(formats):
+            if index == 1:
+                figure.set_layout_engine("none")  # laid out by the first format; the same layout serves the rest
             buffer = io.BytesIO()
             if fmt == "svg":
                 figure.savefig(buffer, format="svg", metadata={"Date": None})
