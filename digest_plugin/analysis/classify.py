@@ -260,3 +260,12 @@ def dependency_upgrade(pull: Pull, classification: Classification, rules: Rules)
         if old and new and old[1] == new[1] == "0" and new[2] and old[2] and int(new[2]) > int(old[2]):
             return "major"  # 0.x: a minor step breaks, as semver allows
     return "minor"
+
+
+def is_code_move(pull: Pull, classification: Classification) -> bool:
+    """A refactor whose added and deleted lines nearly balance: code moved or split, not rewritten
+    (ruff's "Split up `types/class.rs`", +6,304 -6,205). Its size says little about its weight."""
+    if classification.type != "refactor":
+        return False
+    low, high = sorted((pull.additions, pull.deletions))
+    return high >= 100 and low / high >= 0.85

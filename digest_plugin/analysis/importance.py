@@ -7,6 +7,7 @@ docs/calibration.md. Factors, in the order applied:
 - size: changed lines in core paths, log-scaled; files: files changed, log-scaled; large: a
   change of many core lines
 - breadth: core modules touched beyond the first
+- moved: minus, for a refactor that moves code (added and deleted lines nearly balance)
 - peripheral: minus, by the share of changed lines in docs, examples, CI and generated files
   (lock files, snapshots); tests count only when there is nothing but tests
 - breaking, security, crash (a fix of a crash, leak, deadlock, hang or data loss), deprecation
@@ -21,7 +22,7 @@ from __future__ import annotations
 import math
 
 from ..records import Pull
-from .classify import dependency_upgrade, file_paths, module_of
+from .classify import dependency_upgrade, file_paths, is_code_move, module_of
 from .model import Classification, Score
 from .rules import PERIPHERAL_KINDS, Rules, load_rules
 
@@ -46,6 +47,8 @@ def importance(pull: Pull, classification: Classification, rules: Rules | None =
         add("large", weights["large"])
     add("breadth", min(weights["breadth_max"], weights["breadth"] * max(0, core_modules - 1)))
     add("peripheral", weights["peripheral"] * peripheral_share)
+    if is_code_move(pull, classification):
+        add("moved", weights["moved"])
 
     if classification.breaking:
         add("breaking", weights["breaking"])

@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from ..records import Pull
-from .classify import dependency_upgrade, file_paths
+from .classify import dependency_upgrade, file_paths, is_code_move
 from .model import RISK_KINDS, AnalysedPull, Classification, Risk
 from .rules import PERIPHERAL_KINDS, Rules
 
@@ -65,6 +65,7 @@ def pull_risks(pull: Pull, classification: Classification, rules: Rules, descrip
         classification.type in _CODE_TYPES
         and not classification.bot
         and not classification.is_revert
+        and not is_code_move(pull, classification)  # moved code keeps the tests it had
         and source_lines >= thresholds["missing_tests_lines"]
         and not touches_tests
         and not pull.files_truncated  # the tests may be among the files not kept
@@ -85,9 +86,11 @@ def pull_risks(pull: Pull, classification: Classification, rules: Rules, descrip
         for change, kinds in zip(pull.files, kinds_of, strict=True)
         if not kinds & PERIPHERAL_KINDS
     )
-    if not pull.files:
-        core_lines = pull.additions + pull.deletions
-    if core_lines >= thresholds["large_change_lines"] or pull.changed_files >= thresholds["large_change_files"]:
+    core_files = sum(1 for kinds in kinds_of if not kinds & PERIPHERAL_KINDS)
+    if not pull.files or pull.files_truncated:
+        core_lines = max(core_lines, pull.additions + pull.deletions)
+        core_files = pull.changed_files
+    if core_lines >= thresholds["large_change_lines"] or core_files >= thresholds["large_change_files"]:
         if not classification.bot:
             found.add("large-change")
     config_edited = any(
