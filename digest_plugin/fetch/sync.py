@@ -151,7 +151,6 @@ class RepoSync:
                 return pack(self._counted(split(window, parts_needed(total))))
             if len(found) >= min(total, SEARCH_CAP):
                 break
-        self._pending.update(found)
         if len(found) < total:
             self.report.incomplete.append(window)
             self.state = replace(self.state, incomplete=_merge_windows(self.state.incomplete, window))
@@ -179,6 +178,7 @@ class RepoSync:
                 rest_files = self._rest_files(node) if needs_rest_files(node) else None
                 pull = pull_from_node(node, rest_files)
                 found[pull.number] = pull
+                self._pending[pull.number] = pull  # saved even if a later page fails
             if not search["pageInfo"]["hasNextPage"]:
                 return found, total
             after = search["pageInfo"]["endCursor"]

@@ -221,6 +221,7 @@ class _Handler(BaseHTTPRequestHandler):
         body = self.rfile.read(length) if length else b""
         self._kind, self._path, self._method = kind, path, method
         self._detail = ""
+        self._limit_headers = {}
         if is_graphql:
             try:
                 self._detail = json.dumps(json.loads(body or b"{}").get("variables") or {})
@@ -398,6 +399,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _json(self, status: int, data, headers: dict | None = None, fault: str | None = None) -> None:
         body = json.dumps(data).encode()
         spoil = getattr(self, "_spoil_next_answer", None)
+        self._spoil_next_answer = None  # the handler lives as long as a keep-alive connection
         length = len(body)
         if spoil == "truncated":
             body = body[: len(body) // 2]  # a proxy that cut the answer but fixed the length

@@ -1,0 +1,264 @@
+"""A fetch survives what GitHub does on a bad day, fails in one clear sentence, and keeps the store."""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import UTC, date, datetime
+
+import pytest
+
+from digest_plugin.errors import DigestError
+from digest_plugin.fetch import fetch_before_build, fetch_repos
+from digest_plugin.fetch.client import RateLimitStop
+from digest_plugin.settings import DigestSettings
+from digest_plugin.store import Store
+from tests.github_server import GOOD_TOKEN, HANDMADE_REPO, GitHubServer, handmade_pulls, shared_file, shared_pulls
+from tests.github_server.expect import expected_pulls, quick_options
+
+SETTINGS = DigestSettings()
+SINCE = date(2026, 3, 1)
+
+
+@pytest.fixture
+def store(tmp_path) -> Store:
+    return Store(tmp_path / "data")
+
+
+@pytest.fixture
+def server():
+    with GitHubServer({HANDMADE_REPO: handmade_pulls()}) as server:
+        yield server
+
+
+def fetch(store, server, waits=None, **options):
+    return fetch_repos(store, SETTINGS, [HANDMADE_REPO], since=SINCE, progress=False,
+                       options=quick_options(server, waits, **options))
+
+
+def snapshot(store: Store) -> dict:
+    return {p: p.read_bytes() for p in store.root.rglob("*") if p.is_file()} if store.root.exists() else {}
+
+
+# -- passing failures are retried -----------------------------------------------------------
+
+
+@pytest.mark.parametrize(("kind", "on"), [
+    ("502", "graphql"), ("500", "graphql"), ("502", "files"),
+    ("reset", "graphql"), ("reset", "files"),
+    ("truncated", "graphql"), ("cut", "graphql"), ("truncated", "files"),
+    ("graphql-timeout", "graphql"),
+])
+def test_passing_failures_are_retried_and_the_data_is_whole(store, server, kind, on):
+    server.faults.add(kind, on=on, times=2)
+    waits: list[float] = []
+    fetch(store, server, waits)
+    assert store.read_pulls(HANDMADE_REPO) == expected_pulls(handmade_pulls())
+    assert sum(1 for e in server.log if e.fault == kind) == 2
+    assert waits == [0.001, 0.002]  # the configured backoff, doubled
+
+
+def test_a_timeout_is_retried(store, server):
+    server.faults.add("timeout", on="graphql", delay=2.5)
+    waits: list[float] = []
+    fetch(store, server, waits, timeout=1)
+    assert store.read_pulls(HANDMADE_REPO) == expected_pulls(handmade_pulls())
+    assert waits == [0.001]
+
+
+@pytest.mark.parametrize("kind", ["secondary", "secondary-429"])
+def test_a_secondary_limit_waits_as_long_as_retry_after_says(store, server, kind):
+    server.faults.add(kind, on="graphql", retry_after=7)
+    server.faults.add(kind, on="files", retry_after=3)
+    waits: list[float] = []
+    fetch(store, server, waits)
+    assert store.read_pulls(HANDMADE_REPO) == expected_pulls(handmade_pulls())
+    assert waits == [7.0, 3.0]
+
+
+def test_a_failure_that_does_not_pass_ends_in_one_sentence_and_keeps_what_was_saved(store, server):
+    server.faults.add("502", on="graphql", times=100)
+    with pytest.raises(DigestError) as raised:
+        fetch(store, server, attempts=3)
+    assert str(raised.value) == (
+        f"GitHub kept failing (HTTP 502) after 3 tries while fetching {HANDMADE_REPO}; "
+        "what was fetched so far is saved, so run the fetch again later."
+    )
+    assert store.read_state(HANDMADE_REPO) is None
+
+
+# -- the primary limit ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("graphql_status", [200, 403])
+def test_a_primary_limit_that_lifts_soon_is_waited_for(store, graphql_status):
+    with GitHubServer({HANDMADE_REPO: handmade_pulls()}, graphql_limit_status=graphql_status) as server:
+        server.faults.add("primary", on="graphql", reset_in=1)
+        waits: list[float] = []
+
+        def sleep(seconds):  # the server's limit lifts in real time
+            waits.append(seconds)
+            time.sleep(seconds)
+
+        options = quick_options(server)
+        options = type(options)(**{**options.__dict__, "policy": type(options.policy)(**{**options.policy.__dict__, "sleep": sleep})})
+        fetch_repos(store, SETTINGS, [HANDMADE_REPO], since=SINCE, progress=False, options=options)
+    assert store.read_pulls(HANDMADE_REPO) == expected_pulls(handmade_pulls())
+    assert len(waits) == 1 and 0 < waits[0] <= 3
+
+
+@pytest.mark.realdata
+def test_a_primary_limit_far_from_reset_stops_with_what_is_saved_and_says_when_to_rerun(store):
+    repo = "verl-project/verl"
+    if not shared_file(repo).exists():
+        pytest.skip(f"real data {shared_file(repo)} is absent (it lives in ../shared, beside the checkout)")
+    source = shared_pulls(repo)
+    with GitHubServer({repo: source}) as server:
+        # two count requests, a first search of at most ten pages, then the limit runs out mid-search
+        server.faults.add("primary", on="graphql", skip=13, reset_in=3600)
+        options = quick_options(server)
+        with pytest.raises(RateLimitStop) as raised:
+            fetch_repos(store, SETTINGS, [repo], since=date(2025, 1, 6), until=date(2025, 12, 28), progress=False, options=options)
+        reset = raised.value.reset_at
+        assert str(raised.value) == (
+            f"GitHub's API rate limit is used up until {reset:%Y-%m-%d %H:%M} UTC; "
+            "what was fetched so far is saved, so run the fetch again after that time."
+        )
+        assert 3500 < (reset - datetime.now(UTC)).total_seconds() <= 3600
+        state = store.read_state(repo)
+        saved = store.read_pulls(repo)
+        complete = [p for p in saved if p.merged_at >= state.complete_since]
+        assert complete == expected_pulls(source, state.complete_since, state.watermark)
+        assert len(saved) > len(complete)  # the interrupted search's pages were kept too
+        assert state.progress["since"] == "2025-01-06T00:00:00Z"
+
+        server.limits.state["graphql"]["exhausted_until"] = 1  # the hour has passed
+        fetch_repos(store, SETTINGS, [repo], until=date(2025, 12, 28), progress=False, options=options)
+    start, end = datetime(2025, 1, 6, tzinfo=UTC), datetime(2025, 12, 29, tzinfo=UTC)
+    assert store.read_pulls(repo) == expected_pulls(source, start, end)
+    assert store.read_state(repo).complete_since == start
+
+
+# -- final failures: one sentence each, store untouched -------------------------------------
+
+
+def _existing_store(store: Store, server: GitHubServer) -> dict:
+    fetch(store, server)
+    return snapshot(store)
+
+
+def test_a_bad_token(store, server):
+    before = _existing_store(store, server)
+    with pytest.raises(DigestError) as raised:  # asking for more history, so that there is something to fetch
+        fetch_repos(store, SETTINGS, [HANDMADE_REPO], since=date(2026, 2, 1), progress=False,
+                    options=quick_options(server, env=server.env(token="ghp_revokedToken000000000000000000000000")))
+    assert str(raised.value) == (
+        "GitHub rejected the token in GITHUB_TOKEN (401 Bad credentials); create a new token and set GITHUB_TOKEN again."
+    )
+    assert snapshot(store) == before
+
+
+def test_an_unknown_repository(store, server):
+    before = _existing_store(store, server)
+    with pytest.raises(DigestError) as raised:
+        fetch_repos(store, SETTINGS, ["octo-org/no-such-repo"], progress=False, options=quick_options(server))
+    assert str(raised.value) == (
+        "GitHub has no repository octo-org/no-such-repo, or the token cannot see it; check the name and the token's access."
+    )
+    assert snapshot(store) == before
+
+
+def test_an_unreachable_host(store, server):
+    before = _existing_store(store, server)
+    env = {"GITHUB_API_URL": "http://127.0.0.1:9", "GITHUB_TOKEN": GOOD_TOKEN}  # the discard port: nothing listens
+    with pytest.raises(DigestError) as raised:
+        fetch_repos(store, SETTINGS, ["octo-org/other"], progress=False, options=quick_options(server, env=env, attempts=2))
+    assert str(raised.value) == (
+        "Could not reach the GitHub API at http://127.0.0.1:9 after 2 tries; check GITHUB_API_URL and the network connection."
+    )
+    assert snapshot(store) == before
+
+
+def test_no_token(store, server):
+    with pytest.raises(DigestError) as raised:
+        fetch(store, server, env={"GITHUB_API_URL": server.url})
+    assert str(raised.value) == "No GitHub token: set GITHUB_TOKEN (or GH_TOKEN) to a token that can read the repositories."
+    assert server.count() == 0
+
+
+def test_a_bad_gh_token_is_named_as_such(store, server):
+    with pytest.raises(DigestError, match=r"^GitHub rejected the token in GH_TOKEN \(401"):
+        fetch(store, server, env={"GITHUB_API_URL": server.url, "GH_TOKEN": "not-a-token"})
+
+
+# -- the token stays secret -----------------------------------------------------------------
+
+
+def test_the_token_never_appears_in_output_logs_errors_or_the_store(store, capfd, caplog):
+    secret = "ghp_SECRETsecret1234567890SECRETsecret12"
+    caplog.set_level(logging.DEBUG)
+    messages = []
+    with GitHubServer({HANDMADE_REPO: handmade_pulls()}, tokens=(secret,)) as server:
+        env = server.env(token=secret)
+        server.faults.add("502", on="graphql")
+        server.faults.add("secondary", on="files")
+        fetch_repos(store, SETTINGS, [HANDMADE_REPO], since=SINCE, progress=False, options=quick_options(server, env=env))
+        fetch_repos(store, SETTINGS, [HANDMADE_REPO], progress=True, options=quick_options(server, env=env))
+        for bad_env, repo in [(env, "octo-org/missing"), ({**env, "GITHUB_API_URL": "http://127.0.0.1:9"}, "octo-org/other")]:
+            try:
+                fetch_repos(store, SETTINGS, [repo], progress=False, options=quick_options(server, env=bad_env, attempts=2))
+            except DigestError as error:
+                messages.append(str(error))
+        settings = DigestSettings(fetch="always", repos=("octo-org/missing",), data_path=store.root)
+        messages += fetch_before_build(store, settings, options=quick_options(server, env=env))
+    assert len(messages) == 3
+    captured = capfd.readouterr()
+    everything = [captured.out, captured.err, caplog.text, *messages, *(r.getMessage() for r in caplog.records)]
+    everything += [p.read_text(encoding="utf-8") for p in store.root.rglob("*") if p.is_file()]
+    assert all(secret not in text for text in everything)
+    assert all(secret[4:20] not in text for text in everything)
+
+
+# -- before a build -------------------------------------------------------------------------
+
+
+def test_fetch_before_build_never_and_auto_without_token_do_nothing(store, server):
+    for mode in ("never", "auto"):
+        settings = DigestSettings(fetch=mode, repos=(HANDMADE_REPO,))
+        assert fetch_before_build(store, settings, options=quick_options(server, env={"GITHUB_API_URL": server.url})) == []
+    assert server.count() == 0
+
+
+def test_fetch_before_build_always_without_token_warns(store, server):
+    settings = DigestSettings(fetch="always", repos=(HANDMADE_REPO,))
+    assert fetch_before_build(store, settings, options=quick_options(server, env={"GITHUB_API_URL": server.url})) == [
+        "DIGEST_FETCH is 'always' but neither GITHUB_TOKEN nor GH_TOKEN is set; the site shows the data already in the store."
+    ]
+
+
+def test_fetch_before_build_fetches_with_a_token(store, server):
+    settings = DigestSettings(fetch="auto", repos=(HANDMADE_REPO,), since=SINCE)
+    assert fetch_before_build(store, settings, options=quick_options(server)) == []
+    assert store.read_pulls(HANDMADE_REPO) == expected_pulls(handmade_pulls())
+
+
+def test_a_build_whose_fetch_fails_keeps_the_store_and_says_what_it_shows(store, server):
+    before = _existing_store(store, server)
+    fetched_at = store.read_state(HANDMADE_REPO).fetched_at
+    settings = DigestSettings(fetch="auto", repos=(HANDMADE_REPO,), since=date(2026, 2, 1))  # more history wanted
+    env = {"GITHUB_API_URL": "http://127.0.0.1:9", "GITHUB_TOKEN": GOOD_TOKEN}
+    warnings = fetch_before_build(store, settings, options=quick_options(server, env=env, attempts=2))
+    assert warnings == [
+        f"Fetching {HANDMADE_REPO} from GitHub failed: Could not reach the GitHub API at http://127.0.0.1:9 after 2 tries; "
+        f"check GITHUB_API_URL and the network connection. Showing the data fetched at {fetched_at:%Y-%m-%d %H:%M} UTC."
+    ]
+    assert snapshot(store) == before
+
+
+def test_a_build_fetches_every_github_repository_in_the_store_when_none_are_named(store, server):
+    fetch(store, server)
+    before = server.count()
+    settings = DigestSettings(fetch="auto", since=date(2026, 2, 1))  # more history wanted than the store has
+    assert fetch_before_build(store, settings, options=quick_options(server)) == []
+    assert server.count() > before
+    assert store.read_state(HANDMADE_REPO).complete_since == datetime(2026, 1, 26, tzinfo=UTC)
