@@ -48,7 +48,7 @@ def test_english_summary_states_the_weeks_figures():
     # six PRs were made for the fixture, three of them flagged key; scores 8.2 7.1 6.4 5.5 3.0 2.5 average 5.45 -> 5.5
     assert narrative.summary.text.startswith("6 PRs were merged this week (3 of them key), with an average importance of 5.5.")
     assert "The most important changes: Add *streaming* <export> support (#101), Split the reader [part 1] (#102), and" in narrative.summary.text
-    assert "Main risks: large change (#102, #101)" in narrative.summary.text
+    assert "Main risks: large changes (#102, #101), changes without tests (#101, #106), and dependency upgrades (#105)." in narrative.summary.text
     assert narrative.summary.pulls[:3] == (101, 102, 103)
 
 

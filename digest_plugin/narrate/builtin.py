@@ -19,6 +19,7 @@ from .wording import (
     highlight_headings,
     impact_names,
     risk_names,
+    risk_phrases,
     type_names,
 )
 
@@ -237,6 +238,7 @@ def _changes_sentence(changes: Sequence[AnalysedPull], lang: Language) -> str:
 
 def _risks_sentence(risks: Sequence[RiskLine], lang: Language) -> tuple[str, list[int]]:
     _ = lang.gettext
+    phrases = risk_phrases(_)
     items, cited = [], []
     for risk in risks[:SUMMARY_RISKS]:  # already ordered by impact
         shown = risk.pulls[:SUMMARY_RISK_PULLS]
@@ -245,7 +247,7 @@ def _risks_sentence(risks: Sequence[RiskLine], lang: Language) -> tuple[str, lis
             pulls = _("{pulls} and others").format(pulls=lang.pulls(shown))
         else:
             pulls = lang.pulls(shown)
-        items.append(_("{risk} ({pulls})").format(risk=risk.name.lower() if lang.code == "en" else risk.name, pulls=pulls))
+        items.append(_("{risk} ({pulls})").format(risk=phrases.get(risk.kind, risk.name), pulls=pulls))
     return _("Main risks: {risks}.").format(risks=lang.join(items)), cited
 
 

@@ -120,6 +120,22 @@ def risk_names(_) -> dict[str, str]:
     }
 
 
+def risk_phrases(_) -> dict[str, str]:
+    """Risk kinds as they read inside a sentence ("Main risks: changes without tests (#1), …")."""
+    return {
+        "missing-tests": _("changes without tests"),
+        "breaking-change": _("breaking changes"),
+        "dependency-upgrade": _("dependency upgrades"),
+        "security": _("security-related changes"),
+        "revert": _("reverts"),
+        "deprecation": _("deprecations"),
+        "large-change": _("large changes"),
+        "config-change": _("configuration changes"),
+        "ci-change": _("CI changes"),
+        "hotspot": _("changes to hotspot files"),
+    }
+
+
 def impact_names(_) -> dict[str, str]:
     return {"high": _("High"), "medium": _("Medium"), "low": _("Low")}
 
