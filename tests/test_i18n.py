@@ -129,3 +129,23 @@ def test_numbers_and_dates_are_written_the_local_way():
     assert format_date(date(2026, 5, 18), "zh") == "2026年5月18日"
     assert format_date_range(date(2025, 12, 29), date(2026, 1, 4), "en") == "Dec 29, 2025\u2009–\u2009Jan 4, 2026"  # CLDR: thin spaces
     assert format_date_range(date(2025, 12, 29), date(2026, 1, 4), "zh") == "2025年12月29日\u2009–\u20092026年1月4日"
+
+
+def test_no_message_hides_inside_an_f_string_where_babel_cannot_see_it():
+    import io
+    import tokenize
+
+    keywords = {"_", "gettext", "ngettext"}
+    hidden = []
+    for path in sorted((ROOT / "digest_plugin").rglob("*.py")):
+        tokens = list(tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline))
+        depth = 0
+        for token, following in zip(tokens, tokens[1:]):
+            kind = tokenize.tok_name[token.type]
+            depth += {"FSTRING_START": 1, "FSTRING_END": -1}.get(kind, 0)
+            inside = depth > 0 and token.type == tokenize.NAME and token.string in keywords and following.string == "("
+            # before Python 3.12 an f-string is one STRING token
+            old_style = token.type == tokenize.STRING and re.match(r"^[rRbB]?[fF]", token.string) and re.search(r"\b(_|n?gettext)\(", token.string)
+            if inside or old_style:
+                hidden.append(f"{path.relative_to(ROOT)}:{token.start[0]}")
+    assert hidden == [], "Babel does not extract messages inside f-strings; translate outside and interpolate the result"
