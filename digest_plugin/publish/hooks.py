@@ -77,15 +77,8 @@ def add_week_articles(generator) -> None:
 
 def _article(generator, week: WeekPage, content: str) -> Article:
     settings = generator.settings
-    processed = {
-        name: METADATA_PROCESSORS[name](value, settings)
-        for name, value in {
-            "category": week.repo,
-            "tags": list(week.tags),
-            "authors": ["repo-digest"],
-            "slug": week.slug,
-        }.items()
-    }
+    raw = {"category": week.repo, "tags": list(week.tags), "authors": ["repo-digest"], "slug": week.slug}
+    processed = {name: METADATA_PROCESSORS[name](value, settings) for name, value in raw.items() if value}
     processed["category"].slug = week.repo  # keeps the slash: the repository page is /{owner}/{name}/
     metadata = {
         **processed,
