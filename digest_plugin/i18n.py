@@ -17,13 +17,15 @@ import gettext
 import io
 import os
 from datetime import date
+from functools import lru_cache
 from pathlib import Path
 
 from babel.dates import format_date as babel_format_date
 from babel.dates import format_interval
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
-from babel.numbers import format_decimal as babel_format_decimal
+from babel import Locale
+from babel.numbers import NumberPattern, parse_pattern
 
 from .errors import DigestError
 from .store import atomic_write
@@ -75,13 +77,27 @@ def babel_locale(language: str) -> str:
 
 def format_number(value: int, language: str) -> str:
     """A whole number with the language's digit grouping: 1,234."""
-    return babel_format_decimal(value, format="#,##0", locale=babel_locale(language))
+    return format_pattern(value, "#,##0", language)
 
 
 def format_decimal(value: float, language: str, digits: int = 1) -> str:
     """A number with exactly `digits` decimals (importance scores, averages): 5.2."""
-    pattern = "#,##0." + "0" * digits if digits > 0 else "#,##0"
-    return babel_format_decimal(value, format=pattern, locale=babel_locale(language))
+    return format_pattern(value, "#,##0." + "0" * digits if digits > 0 else "#,##0", language)
+
+
+def format_pattern(value: float, pattern: str, language: str) -> str:
+    """A number in a CLDR pattern ("#,##0.0#"), with the language's symbols (Babel's format_decimal, cached)."""
+    return _number_pattern(pattern).apply(value, _locale(language))
+
+
+@lru_cache(maxsize=64)
+def _number_pattern(pattern: str) -> NumberPattern:
+    return parse_pattern(pattern)  # parsing a pattern costs more than applying it, and narratives format thousands
+
+
+@lru_cache(maxsize=8)
+def _locale(language: str) -> Locale:
+    return Locale.parse(babel_locale(language))
 
 
 def format_date(value: date, language: str, form: str = "medium") -> str:

@@ -26,6 +26,8 @@ from .wording import (
 SUMMARY_CHANGES = 3  # most important changes named in the summary
 SUMMARY_RISKS = 3
 SUMMARY_RISK_PULLS = 3  # PRs cited per risk in the summary; the Risks section cites them all
+TREND_PULLS = 5  # PRs cited per hot file
+RECOMMENDATION_PULLS = 10
 HIGHLIGHTS_PER_GROUP = 5
 TREND_NAMES = 3  # modules, labels, types, hot files named per trend sentence
 IMPACT_ORDER = {"high": 0, "medium": 1, "low": 2}
@@ -241,12 +243,8 @@ def _risks_sentence(risks: Sequence[RiskLine], lang: Language) -> tuple[str, lis
     phrases = risk_phrases(_)
     items, cited = [], []
     for risk in risks[:SUMMARY_RISKS]:  # already ordered by impact
-        shown = risk.pulls[:SUMMARY_RISK_PULLS]
+        pulls, shown = _some_pulls(risk.pulls, SUMMARY_RISK_PULLS, lang)
         cited.extend(shown)
-        if len(risk.pulls) > len(shown):
-            pulls = _("{pulls} and others").format(pulls=lang.pulls(shown))
-        else:
-            pulls = lang.pulls(shown)
         items.append(_("{risk} ({pulls})").format(risk=phrases.get(risk.kind, risk.name), pulls=pulls))
     return _("Main risks: {risks}.").format(risks=lang.join(items)), cited
 
@@ -362,14 +360,13 @@ def _trends(week: WeekAnalysis, before: WeekAnalysis | None, lang: Language) -> 
         items = _counted_items(named_types, previous_types, lang)
         trends.append(Cited(_("By type: {items}.").format(items=lang.join(items))))
     if stats.hot_files:
-        hot = stats.hot_files[:TREND_NAMES]
-        items = [
-            ngettext("{path} ({count} PR: {pulls})", "{path} ({count} PRs: {pulls})", f.count).format(
-                path=f.path, count=lang.number(f.count), pulls=lang.pulls(f.pulls)
-            )
-            for f in hot
-        ]
-        trends.append(Cited(_("Most-touched files: {items}.").format(items=lang.join(items)), _unique(n for f in hot for n in f.pulls)))
+        items, cited = [], []
+        for hot in stats.hot_files[:TREND_NAMES]:
+            pulls, shown = _some_pulls(hot.pulls, TREND_PULLS, lang)
+            cited.extend(shown)
+            template = ngettext("{path} ({count} PR: {pulls})", "{path} ({count} PRs: {pulls})", hot.count)
+            items.append(template.format(path=hot.path, count=lang.number(hot.count), pulls=pulls))
+        trends.append(Cited(_("Most-touched files: {items}.").format(items=lang.join(items)), _unique(cited)))
     trends.extend(_author_trends(week, before, lang))
     return tuple(trends)
 
@@ -516,20 +513,34 @@ def _recommendations(week: WeekAnalysis, lang: Language) -> tuple[Cited, ...]:
         "hotspot": _("Files that many PRs changed this week may need an owner or a refactor: {pulls}."),
     }
     recommendations = []
+
+    def recommend(template: str, numbers: Sequence[int]) -> None:
+        pulls, shown = _some_pulls(numbers, RECOMMENDATION_PULLS, lang)
+        recommendations.append(Cited(template.format(pulls=pulls), shown))
+
     large = by_kind.get("large-change", ())
     large_refactors = tuple(n for n in large if n in refactors)
     if large_refactors:
-        recommendations.append(Cited(_("Regression-test the large refactors {pulls} before the next release.").format(pulls=lang.pulls(large_refactors)), large_refactors))
+        recommend(_("Regression-test the large refactors {pulls} before the next release."), large_refactors)
     other_large = tuple(n for n in large if n not in refactors)
     if other_large:
-        recommendations.append(Cited(_("Give the large changes {pulls} a second review and regression tests.").format(pulls=lang.pulls(other_large)), other_large))
+        recommend(_("Give the large changes {pulls} a second review and regression tests."), other_large)
     for kind, template in templates.items():
         if kind in by_kind:
-            recommendations.append(Cited(template.format(pulls=lang.pulls(by_kind[kind])), tuple(by_kind[kind])))
+            recommend(template, by_kind[kind])
     return tuple(recommendations)
 
 
 # --- small pure pieces -------------------------------------------------------------------------------
+
+
+def _some_pulls(numbers: Sequence[int], limit: int, lang: Language) -> tuple[str, tuple[int, ...]]:
+    """The first `limit` PR references, with "and others" when there are more; and the PRs cited."""
+    _ = lang.gettext
+    shown = tuple(numbers[:limit])
+    if len(numbers) > limit:
+        return _("{pulls} and others").format(pulls=lang.pulls(shown)), shown
+    return lang.pulls(shown), shown
 
 
 def _ranked(counts: dict) -> list[tuple]:

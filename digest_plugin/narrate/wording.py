@@ -12,9 +12,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from babel.lists import format_list
-from babel.numbers import format_decimal as babel_format_decimal
 
-from ..i18n import babel_locale, format_date_range, format_decimal, format_number, translations
+from ..i18n import babel_locale, format_date_range, format_decimal, format_number, format_pattern, translations
 
 # A title's module prefix ("[trainer, data] ") and conventional-commit type ("fix: ", "feat(parser)!: ").
 _MODULE_PREFIX = re.compile(r"^\s*(?:\[[^\]]*\]\s*)+")
@@ -44,7 +43,7 @@ class Language:
 
     def points(self, value: float) -> str:
         """Importance points with their sign, as precise as the scorer keeps them: +2.0, −0.35."""
-        return ("+" if value >= 0 else "\u2212") + babel_format_decimal(abs(value), format="#,##0.0#", locale=babel_locale(self.code))
+        return ("+" if value >= 0 else "\u2212") + format_pattern(abs(value), "#,##0.0#", self.code)
 
     def dates(self, start, end) -> str:
         return format_date_range(start, end, self.code)
