@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..records import Pull
@@ -53,6 +54,13 @@ class Title:
 
 def parse_title(title: str, rules: Rules) -> Title:
     """Split a PR title into its conventional parts (see the module docstring for the forms)."""
+    parsed = rules.titles_cache.get(title)
+    if parsed is None:
+        parsed = rules.titles_cache[title] = _parse_title(title, rules)
+    return parsed
+
+
+def _parse_title(title: str, rules: Rules) -> Title:
     text = " ".join(title.split())
     merge = _MERGE_PR.match(text) or _MERGE_BRANCH.match(text)
     if merge:
@@ -122,7 +130,7 @@ def classify(pull: Pull, rules: Rules) -> Classification:
     title = parse_title(pull.title, rules)
     labels = tuple(pull.labels)
     label_type = next((t for t, p in rules.label_types for label in labels if p.fullmatch(label.strip())), None)
-    kinds = [rules.path_kinds_of(path) for path in file_paths(pull)]
+    kinds = rules.files_of(pull)[1]
     change_type = (
         label_type
         or title.explicit_type
@@ -156,12 +164,7 @@ def classify(pull: Pull, rules: Rules) -> Classification:
     )
 
 
-def file_paths(pull: Pull) -> list[str]:
-    # git quotes unusual paths ("crates/…"); the quotes are not part of the name
-    return [f.path[1:-1] if len(f.path) > 1 and f.path[0] == f.path[-1] == '"' else f.path for f in pull.files]
-
-
-def type_from_paths(kinds: list[frozenset[str]]) -> str | None:
+def type_from_paths(kinds: Sequence[frozenset[str]]) -> str | None:
     """A type when every file says the same thing: only tests, only docs, only CI, only dependencies."""
     if not kinds:
         return None
@@ -187,7 +190,7 @@ def type_from_words(description: str, rules: Rules) -> str | None:
     return None
 
 
-def type_of_noun_phrase(kinds: list[frozenset[str]], rules: Rules) -> str | None:
+def type_of_noun_phrase(kinds: Sequence[frozenset[str]], rules: Rules) -> str | None:
     """The configured type (default feat) for a title without any verb, when the PR changes core
     code together with tests: in all three real repositories such titles name new capabilities
     ("Implicit instance attributes", "Star annotations before Python 3.11")."""
@@ -200,10 +203,11 @@ def path_modules(pull: Pull, rules: Rules) -> tuple[str, ...]:
     docs and examples when there are any."""
     lines: dict[str, int] = defaultdict(int)
     peripheral_lines: dict[str, int] = defaultdict(int)
-    for path, change in zip(file_paths(pull), pull.files, strict=True):
+    paths, kinds = rules.files_of(pull)
+    for path, path_kinds, change in zip(paths, kinds, pull.files, strict=True):
         module = module_of(path, rules)
         changed = (change.additions or 0) + (change.deletions or 0) + 1
-        if rules.path_kinds_of(path) & PERIPHERAL_KINDS:
+        if path_kinds & PERIPHERAL_KINDS:
             peripheral_lines[module] += changed
         else:
             lines[module] += changed
@@ -239,8 +243,9 @@ def dependency_upgrade(pull: Pull, classification: Classification, rules: Rules)
     """
     description = pull.title
     match = _UPGRADE_TITLE.search(description)
-    touches_deps = any("dependencies" in rules.path_kinds_of(p) for p in file_paths(pull))
-    only_deps = bool(pull.files) and all("dependencies" in rules.path_kinds_of(p) for p in file_paths(pull))
+    kinds = rules.files_of(pull)[1]
+    touches_deps = any("dependencies" in k for k in kinds)
+    only_deps = bool(kinds) and all("dependencies" in k for k in kinds)
     mentions_upgrade = bool(_UPGRADE_WORDS.search(description))
     if classification.type not in ("build", "chore", "ci", None) and not only_deps and not (mentions_upgrade and touches_deps):
         return None

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 
 from ..records import Pull
-from .classify import dependency_upgrade, file_paths, is_code_move, module_of
+from .classify import dependency_upgrade, is_code_move, module_of
 from .model import Classification, Score
 from .rules import PERIPHERAL_KINDS, Rules, load_rules
 
@@ -85,9 +85,8 @@ def _footprint(pull: Pull, rules: Rules) -> tuple[int, float, int]:
         return pull.additions + pull.deletions, 0.0, 1
     core = tests = other = 0
     modules = set()
-    for path, change in zip(file_paths(pull), pull.files, strict=True):
+    for path, kinds, change in zip(*rules.files_of(pull), pull.files, strict=True):
         lines = (change.additions or 0) + (change.deletions or 0)
-        kinds = rules.path_kinds_of(path)
         if "tests" in kinds:
             tests += lines
         elif kinds & PERIPHERAL_KINDS:

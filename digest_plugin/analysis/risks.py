@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from ..records import Pull
-from .classify import dependency_upgrade, file_paths, is_code_move
+from .classify import dependency_upgrade, is_code_move
 from .model import RISK_KINDS, AnalysedPull, Classification, Risk
 from .rules import PERIPHERAL_KINDS, Rules
 
@@ -50,8 +50,7 @@ _LOW = {"ci-change"}
 def pull_risks(pull: Pull, classification: Classification, rules: Rules, description: str = "") -> tuple[str, ...]:
     """The risk kinds one PR shows, in RISK_KINDS order. `description` is its cleaned body text
     (template removed), searched for security words together with the title."""
-    paths = file_paths(pull)
-    kinds_of = [rules.path_kinds_of(p) for p in paths]
+    kinds_of = rules.files_of(pull)[1]
     thresholds = rules.thresholds
     found: set[str] = set()
 
@@ -109,8 +108,7 @@ def hotspots(pulls: Sequence[Pull], rules: Rules) -> dict[str, tuple[int, ...]]:
     least `thresholds.hotspot_share` of them -> those PRs."""
     touched: dict[str, list[int]] = defaultdict(list)
     for pull in pulls:
-        for path in set(file_paths(pull)):
-            kinds = rules.path_kinds_of(path)
+        for path, kinds in set(zip(*rules.files_of(pull), strict=True)):
             if "source" in kinds and not kinds & PERIPHERAL_KINDS:
                 touched[path].append(pull.number)
     # in a busy week a few files (the type checker's core, say) are always touched: the bar grows

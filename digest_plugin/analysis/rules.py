@@ -54,6 +54,8 @@ class Rules:
     weights: dict
     thresholds: dict
     _kinds_cache: dict = field(default_factory=dict, compare=False, repr=False)
+    _files_cache: dict = field(default_factory=dict, compare=False, repr=False)
+    titles_cache: dict = field(default_factory=dict, compare=False, repr=False)  # classify.parse_title's
 
     def path_kinds_of(self, path: str) -> frozenset[str]:
         """Which of PATH_KINDS a file path is (tests, docs, examples, ci, dependencies, config)."""
@@ -63,6 +65,17 @@ class Rules:
             kinds = frozenset(kind for kind, pattern in self.path_kinds.items() if pattern.search(probe))
             self._kinds_cache[path] = kinds
         return kinds
+
+    def files_of(self, pull) -> tuple[tuple[str, ...], tuple[frozenset[str], ...]]:
+        """(paths, their kinds) of a pull's files, worked out once per pull: every stage asks."""
+        hit = self._files_cache.get(id(pull.files))
+        if hit is not None and hit[0] is pull.files:  # the entry holds the tuple, so ids stay unique
+            return hit[1], hit[2]
+        # git quotes unusual paths ("crates/…"); the quotes are not part of the name
+        paths = tuple(f.path[1:-1] if len(f.path) > 1 and f.path[0] == f.path[-1] == '"' else f.path for f in pull.files)
+        kinds = tuple(self.path_kinds_of(path) for path in paths)
+        self._files_cache[id(pull.files)] = (pull.files, paths, kinds)
+        return paths, kinds
 
     def is_bot_login(self, login: str) -> bool:
         lowered = login.lower()

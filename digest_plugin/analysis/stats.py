@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo
 
 from ..records import Pull
 from ..weeks import week_of
-from .classify import file_paths, is_bot
+from .classify import is_bot
 from .model import AnalysedPull, AuthorCount, Movement, PathCount, WeekStats
 from .rules import Rules
 
@@ -108,7 +108,7 @@ def hot_paths(pulls: Sequence[Pull], rules: Rules) -> tuple[tuple[PathCount, ...
     files: dict[str, set[int]] = defaultdict(set)
     dirs: dict[str, set[int]] = defaultdict(set)
     for pull in pulls:
-        for path in file_paths(pull):
+        for path in rules.files_of(pull)[0]:
             files[path].add(pull.number)
             folder = posixpath.dirname(path)
             if folder:

@@ -9,6 +9,7 @@ text (no HTML, no Markdown), capped in length; pages escape it like any other un
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections import Counter
@@ -41,6 +42,7 @@ _SKIPPED = re.compile(r"checklist|test|screenshot|api and usage|usage example|de
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+(?=[A-Z0-9`\"'(\[\u4e00-\u9fff])")
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a pure function; template lines recur thousands of times
 def normalise_line(line: str) -> str:
     """A body line as template detection compares it: without markup, case or spacing."""
     line = line.strip()
@@ -168,13 +170,15 @@ def _join(lines: list[str]) -> str:
     parts: list[str] = []
     for line in lines:
         item = _BULLET.match(line)
-        text = plain(line[item.end():] if item else line)
+        text = (line[item.end():] if item else line).strip()
         if not text:
             continue
-        if item and parts and not parts[-1].endswith((".", "!", "?", ":", ";")):
-            parts[-1] += ";" if len(parts[-1]) < 200 else "."
-        parts.append(text[:1].upper() + text[1:] if item else text)
-    return " ".join(parts)
+        if item:
+            if parts and not parts[-1].endswith((".", "!", "?", ":", ";")):
+                parts[-1] += ";" if len(parts[-1]) < 200 else "."
+            text = text[:1].upper() + text[1:]
+        parts.append(text.lstrip("> #") if text[0] in "> #" else text)
+    return plain(" ".join(parts))
 
 
 def plain(text: str) -> str:
