@@ -218,3 +218,9 @@ def test_cited_html_escapes_text_and_links_each_reference():
 def test_cited_html_gives_no_link_for_an_address_that_is_not_the_web():
     html = cited_html("See #5", "javascript:alert(1)//")
     assert "<a" not in html and "See #5" in html
+
+
+def test_a_week_in_progress_is_not_compared_with_whole_weeks():
+    narrative = narrate(busy_week(in_progress=True, merged_movement=movement_week().stats.merged_movement), [previous_week()], "en")
+    texts = [narrative.summary.text, *(t.text for t in narrative.trends)]
+    assert not any("week before" in text for text in texts)

@@ -67,7 +67,12 @@ def _title(week: WeekAnalysis, lang: Language) -> str:
 
 
 def _week_before(week: WeekAnalysis, previous: Sequence[WeekAnalysis]) -> WeekAnalysis | None:
-    """The analysis of the calendar week just before, if given (a gap means it is unknown, not quiet)."""
+    """The analysis of the calendar week just before, if given (a gap means it is unknown, not quiet).
+
+    None for a week in progress: half a week against a whole one would read as a fall.
+    """
+    if week.in_progress:
+        return None
     if previous and previous[-1].start == week.start - timedelta(days=7):
         return previous[-1]
     return None
@@ -150,6 +155,8 @@ def _bot_only_sentence(week: WeekAnalysis, lang: Language) -> str:
 def _movement_sentence(week: WeekAnalysis, before: WeekAnalysis | None, lang: Language) -> str | None:
     """How the merged count compares with the week before and, where the analysis has it, the recent average."""
     _, movement = lang.gettext, week.stats.merged_movement
+    if week.in_progress:
+        return None
     previous = movement.previous if movement and movement.previous is not None else None
     if previous is None and before is not None:
         previous = before.stats.merged_count
@@ -373,6 +380,8 @@ def _trends(week: WeekAnalysis, before: WeekAnalysis | None, lang: Language) -> 
 
 def _key_movement(week: WeekAnalysis, before: WeekAnalysis | None, lang: Language) -> str | None:
     ngettext, movement = lang.ngettext, week.stats.key_movement
+    if week.in_progress:
+        return None
     previous = movement.previous if movement and movement.previous is not None else None
     if previous is None and before is not None:
         previous = before.stats.key_count
