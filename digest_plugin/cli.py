@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -69,7 +70,12 @@ def load_settings(path: str) -> tuple[DigestSettings, dict]:
 
     settings_file = Path(path)
     if settings_file.exists():
-        pelican_settings = read_settings(str(settings_file))
+        pelican_log = logging.getLogger("pelican")
+        level, pelican_log.level = pelican_log.level, logging.ERROR  # its hints are about building, not about us
+        try:
+            pelican_settings = read_settings(str(settings_file))
+        finally:
+            pelican_log.setLevel(level)
         base = settings_file.resolve().parent
     elif path == "pelicanconf.py":
         pelican_settings, base = dict(DEFAULT_CONFIG), Path.cwd()

@@ -41,7 +41,7 @@ def week_json(week: WeekAnalysis, narrative=None) -> dict:
     if stats.merge_hours_median is not None:
         data["time_to_merge_hours"] = {"median": stats.merge_hours_median, "p90": stats.merge_hours_p90}
     if narrative is not None:
-        data["summary"] = narrative.summary
+        data["summary"] = narrative.summary.text
         data["highlights"] = [_cited_json(c) for c in narrative.highlights]
         data["recommendations"] = [_cited_json(c) for c in narrative.recommendations]
     return data

@@ -1,0 +1,80 @@
+"""`repo-digest` as a user runs it: import then show, and one clear sentence for each kind of bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import real_data
+
+CLI = str(Path(sys.executable).with_name("repo-digest"))
+
+
+def run(*args, cwd):
+    return subprocess.run([CLI, *args], cwd=cwd, capture_output=True, text=True)
+
+
+@pytest.fixture(scope="module")
+def verl_site(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("verl")
+    (folder / "pelicanconf.py").write_text('DIGEST_DATA_PATH = "data"\nSITEURL = "https://digest.example"\n')
+    result = run("import", str(real_data("verl-project__verl.pulls.jsonl.gz")), "--repo", "verl-project/verl", cwd=folder)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("Imported 2883 merged pull requests")
+    return folder
+
+
+def test_show_json_follows_the_design_schema(verl_site):
+    result = run("show", "verl-project/verl", "--week", "2026-W21", "--format", "json", cwd=verl_site)
+    assert result.returncode == 0, result.stderr
+    week = json.loads(result.stdout)
+    assert (week["repo"], week["week"], week["start"], week["end"]) == ("verl-project/verl", "2026-W21", "2026-05-18", "2026-05-24")
+    assert week["merged_count"] == 31 == len(week["pulls"])
+    assert week["key_count"] == sum(p["key"] for p in week["pulls"])
+    scores = [p["importance"] for p in week["pulls"]]
+    assert scores == sorted(scores, reverse=True)
+    assert all("2026-05-18" <= p["merged_at"][:10] <= "2026-05-24" for p in week["pulls"])
+    assert sum(a["count"] for a in week["authors"]) == 31
+    numbers = {p["number"] for p in week["pulls"]}
+    for item in week["risks"] + week["highlights"] + week["recommendations"]:
+        assert set(item["pulls"]) <= numbers
+    assert week["summary"].startswith("31 PRs")
+    assert week["fetch"]["source"] == "import"
+
+
+def test_show_markdown_links_to_the_published_page(verl_site):
+    result = run("show", "verl-project/verl", "--week", "2026-W21", "--format", "markdown", cwd=verl_site)
+    assert result.returncode == 0, result.stderr
+    assert "https://digest.example/verl-project/verl/2026-W21/" in result.stdout
+    assert "https://github.com/verl-project/verl/pull/" in result.stdout
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["show", "verl-project/verl", "--week", "2026-21"], "is not a week"),
+        (["show", "verl-project/verl", "--week", "2019-W05"], "has no data for 2019-W05"),
+        (["show", "acme/nothing", "--week", "2026-W21"], "acme/nothing is not in the store"),
+        (["show", "verl-project/verl", "--week", "2026-W21", "--settings", "missing.py"], "does not exist"),
+    ],
+)
+def test_bad_input_is_one_sentence_and_a_nonzero_exit(verl_site, args, message):
+    result = run(*args, cwd=verl_site)
+    assert result.returncode == 1
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_missing_data_folder(tmp_path):
+    result = run("show", "acme/widget", "--week", "2026-W21", cwd=tmp_path)
+    assert result.returncode == 1
+    assert "does not exist" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_debug_shows_the_traceback(tmp_path):
+    result = run("show", "acme/widget", "--week", "2026-W21", "--debug", cwd=tmp_path)
+    assert result.returncode != 0 and "Traceback" in result.stderr
