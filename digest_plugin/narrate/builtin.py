@@ -131,7 +131,7 @@ def _count_sentence(week: WeekAnalysis, lang: Language) -> str:
     }
     if stats.key_count == 0:
         return ngettext(
-            "{count} PR was merged this week, none of them key; the average importance is {average}.",
+            "{count} PR was merged this week; it is not key, with an importance of {average}.",
             "{count} PRs were merged this week, none of them key; the average importance is {average}.",
             stats.merged_count,
         ).format(**values)
