@@ -50,6 +50,7 @@ def prepare_templates(generator) -> None:
         digest_date=partial(format_date, language=settings.language),
     )
     generator.env.globals.setdefault("digest_repos", {})
+    generator.env.globals["digest_html_lang"] = {"zh": "zh-CN"}.get(settings.language, settings.language)
 
 
 def add_week_articles(generator) -> None:
