@@ -8,7 +8,7 @@ joins them (CLDR list patterns: "a, b, and c" / "a、b和c").
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from babel.lists import format_list
@@ -63,6 +63,23 @@ class Language:
         """PR references: "#1, #2, #3" / "#1、#2、#3" (a plain enumeration, no "and")."""
         _ = self.gettext
         return _(", ").join(f"#{n}" for n in numbers)
+
+    def some_pulls(self, numbers: Sequence[int], limit: int) -> tuple[str, tuple[int, ...]]:
+        """The first `limit` PR references, with "and others" when there are more; and the PRs cited."""
+        _ = self.gettext
+        shown = tuple(numbers[:limit])
+        if len(numbers) > limit:
+            return _("{pulls} and others").format(pulls=self.pulls(shown)), shown
+        return self.pulls(shown), shown
+
+
+def ranked(counts: dict) -> list[tuple]:
+    """Name and count, most first, then by name so that ties read the same every build."""
+    return sorted(((k, v) for k, v in counts.items() if v), key=lambda item: (-item[1], str(item[0])))
+
+
+def unique(numbers: Iterable[int]) -> tuple[int, ...]:
+    return tuple(dict.fromkeys(numbers))
 
 
 def display_title(title: str) -> str:
