@@ -32,7 +32,15 @@ _UPGRADE_TITLE = re.compile(
     r"\b(?:update|bump|upgrade|pin|require)s?\b.*?(?:\bfrom\s+v?(?P<old>\d[\w.]*)\s+)?\bto\s+v?(?P<new>\d[\w.-]*)",
     re.IGNORECASE,
 )
-_UPGRADE_WORDS = re.compile(r"\b(update|bump|upgrade|pin)s?\b.*\b(dependenc\w*|deps?|version|image|requirements?)\b|\b(update|bump|upgrade)s?\s+\S+\s+(to\s+)?v?\d+\.\d+", re.IGNORECASE)
+_UPGRADE_WORDS = re.compile(
+    r"\b(update|bump|upgrade|pin)s?\b.*\b(dependenc\w*|deps?|version|image|requirements?)\b"
+    r"|\b(update|bump|upgrade|pin)s?\b.{0,40}?\b[a-z][\w.-]*\s*(==|>=|~=|to\s+)?v?\d+\.\d+",
+    re.IGNORECASE,
+)
+_OWN_RELEASE = re.compile(
+    r"^(bump|release|prepare|update|set)\s+(the\s+)?(((main|master|dev)\s+)?branch\s+|package\s+|project\s+)?version\b|^(bump|release|prepare)\s+(to\s+)?v?\d|^release\b",
+    re.IGNORECASE,
+)
 _TOOLCHAIN = re.compile(r"\b(msrv|toolchain|python\s*3\.\d+|rust\s*1\.\d+|node\s*\d+|cuda\s*\d+|torch\s*\d|pytorch)\b", re.IGNORECASE)
 
 
@@ -168,9 +176,11 @@ def type_from_paths(kinds: Sequence[frozenset[str]]) -> str | None:
     """A type when every file says the same thing: only tests, only docs, only CI, only dependencies."""
     if not kinds:
         return None
-    for kind, change_type in (("tests", "test"), ("docs", "docs"), ("ci", "ci"), ("dependencies", "build")):
+    for kind, change_type in (("tests", "test"), ("docs", "docs"), ("ci", "ci")):
         if all(kind in k for k in kinds):
             return change_type
+    if all(k & {"dependencies", "manifests"} for k in kinds):
+        return "build"
     if all(k & {"tests", "docs"} for k in kinds) and any("tests" in k for k in kinds):
         return "test"
     return None
@@ -194,7 +204,7 @@ def type_of_noun_phrase(kinds: Sequence[frozenset[str]], rules: Rules) -> str | 
     """The configured type (default feat) for a title without any verb, when the PR changes core
     code together with tests: in all three real repositories such titles name new capabilities
     ("Implicit instance attributes", "Star annotations before Python 3.11")."""
-    core = any(not k & (PERIPHERAL_KINDS | {"dependencies"}) for k in kinds)
+    core = any(not k & (PERIPHERAL_KINDS | {"dependencies", "manifests"}) for k in kinds)
     return rules.noun_phrase_type if core and any("tests" in k for k in kinds) else None
 
 
@@ -244,14 +254,14 @@ def dependency_upgrade(pull: Pull, classification: Classification, rules: Rules)
     description = pull.title
     match = _UPGRADE_TITLE.search(description)
     kinds = rules.files_of(pull)[1]
-    touches_deps = any("dependencies" in k for k in kinds)
+    touches_deps = any(k & {"dependencies", "manifests"} for k in kinds)
     only_deps = bool(kinds) and all("dependencies" in k for k in kinds)
     mentions_upgrade = bool(_UPGRADE_WORDS.search(description))
     if classification.type not in ("build", "chore", "ci", None) and not only_deps and not (mentions_upgrade and touches_deps):
         return None
     if match is None and not only_deps and not (mentions_upgrade and touches_deps):
         return None
-    if re.match(r"^\s*(bump|release|prepare)\b\s*(version\s*)?v?\d", description, re.IGNORECASE):
+    if _OWN_RELEASE.match(parse_title(description, rules).description):
         return None  # the project's own release
     if _TOOLCHAIN.search(description) and (match or touches_deps):
         return "major"

@@ -46,7 +46,8 @@ def importance(pull: Pull, classification: Classification, rules: Rules | None =
     if core_lines >= rules.thresholds["large_change_lines"]:
         add("large", weights["large"])
     add("breadth", min(weights["breadth_max"], weights["breadth"] * max(0, core_modules - 1)))
-    add("peripheral", weights["peripheral"] * peripheral_share)
+    if not classification.breaking:
+        add("peripheral", weights["peripheral"] * peripheral_share)
     if is_code_move(pull, classification):
         add("moved", weights["moved"])
 
@@ -62,7 +63,7 @@ def importance(pull: Pull, classification: Classification, rules: Rules | None =
     if upgrade:
         add("upgrade", weights["major_upgrade"] if upgrade == "major" else weights["upgrade"])
     if classification.reverts is not None:
-        add("revert", weights["revert_of_key"])
+        add("revert", weights["revert"])
     discussion = (pull.comments or 0) + (pull.reviews or 0)
     if pull.comments is not None or pull.reviews is not None:
         add("discussion", _log_share(discussion, 30) * weights["discussion"])

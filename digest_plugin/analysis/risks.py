@@ -54,8 +54,8 @@ def pull_risks(pull: Pull, classification: Classification, rules: Rules, descrip
     thresholds = rules.thresholds
     found: set[str] = set()
 
-    source_lines = sum(
-        (change.additions or 0) + (change.deletions or 0)
+    added_source_lines = sum(
+        change.additions or 0
         for change, kinds in zip(pull.files, kinds_of, strict=True)
         if "source" in kinds and not kinds & PERIPHERAL_KINDS
     )
@@ -65,7 +65,7 @@ def pull_risks(pull: Pull, classification: Classification, rules: Rules, descrip
         and not classification.bot
         and not classification.is_revert
         and not is_code_move(pull, classification)  # moved code keeps the tests it had
-        and source_lines >= thresholds["missing_tests_lines"]
+        and added_source_lines >= thresholds["missing_tests_lines"]  # removed code needs no new test
         and not touches_tests
         and not pull.files_truncated  # the tests may be among the files not kept
     ):
