@@ -9,6 +9,7 @@ The per-chart median times `draw` in this process on an evenly spread sample of 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import tempfile
@@ -56,6 +57,7 @@ def main() -> None:
     prepared = time.perf_counter()
     charts = [chart for page in pages.values() for chart in page]
 
+    print(f"cores: {len(os.sched_getaffinity(0))}, load average {os.getloadavg()[0]:.1f}")
     print(f"verl: {len(pulls)} merged PRs, {len(history)} weeks, {len(charts)} charts x {len(formats)} formats"
           f" = {len(charts) * len(formats)} files; CJK font: {cjk_font() and cjk_font()[0]}")
     print(f"analysis            {analysed - started:8.2f} s  (not chart time)")
@@ -77,13 +79,14 @@ def main() -> None:
         print(f"output size         {size / 1e6:8.2f} MB")
 
     step = max(1, len(charts) // max(1, args.sample))
-    timings = []
+    timings, cpu = [], []
     for chart in charts[::step][: args.sample]:
-        begin = time.perf_counter()
+        begin, begin_cpu = time.perf_counter(), time.process_time()
         draw(chart, formats)
         timings.append(time.perf_counter() - begin)
-    print(f"per chart (serial)  median {statistics.median(timings) * 1000:6.0f} ms, max {max(timings) * 1000:6.0f} ms"
-          f" over {len(timings)} charts, both formats drawn from one figure")
+        cpu.append(time.process_time() - begin_cpu)  # steadier than wall time on a shared machine
+    print(f"per chart (serial)  median {statistics.median(timings) * 1000:6.0f} ms wall, {statistics.median(cpu) * 1000:6.0f} ms CPU;"
+          f" max {max(timings) * 1000:6.0f} ms wall; {len(timings)} charts, all formats drawn from one figure")
 
 
 if __name__ == "__main__":

@@ -78,12 +78,19 @@ def render_many(pages: Mapping[Path, Sequence[Chart]], cache_dir: Path, formats:
 
 
 def _draw_all(jobs: list[tuple[Chart, list[str]]], workers: int | None) -> list[Drawing]:
-    workers = workers or os.cpu_count() or 1
+    workers = workers or _cores()
     if workers == 1 or len(jobs) < PARALLEL_FROM:
         return [draw(chart, tuple(fmts)) for chart, fmts in jobs]
     with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=_worker_context()) as pool:
         charts, fmts = zip(*jobs)
         return list(pool.map(draw, charts, [tuple(f) for f in fmts], chunksize=max(1, len(jobs) // (workers * 4))))
+
+
+def _cores() -> int:
+    """The cores this process may run on (a container may allow fewer than the machine has)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
 
 
 def _worker_context():

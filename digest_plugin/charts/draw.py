@@ -30,7 +30,7 @@ PNG_DPI = 150
 CSS_DPI = 96  # what an SVG's size in points comes to in CSS pixels
 TEXT = "#767676"  # the one grey with 4.5:1 contrast on both white and black
 FONT_SIZE = 12
-LEGEND_NAME_LIMIT = 28  # characters of a label or login shown in a legend; tables show it whole
+LEGEND_NAME_LIMIT = 24  # characters of a label or login shown in a legend; tables show it whole
 BASE_FONT = "DejaVu Sans"  # ships with matplotlib
 CJK_FONTS = (
     "Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "Source Han Sans CN", "Noto Sans CJK JP",
@@ -180,7 +180,7 @@ def _figure(chart: Chart) -> Figure:
     axes.set_ylabel(chart.y_label)
     if handles:
         # Explicit handles and names: matplotlib would drop a name that starts with "_".
-        figure.legend(handles, names, loc="outside lower center", ncols=min(len(names), 3), frameon=False,
+        figure.legend(handles, names, loc="outside lower center", ncols=_legend_columns(names), frameon=False,
                       fontsize=FONT_SIZE - 1, handlelength=1.2, columnspacing=1.2)
     return figure
 
@@ -208,6 +208,13 @@ def _tick_labels(ticks: tuple[str, ...], shown: list[int]) -> list[str]:
         labels.append(label)
         previous = position
     return labels
+
+
+def _legend_columns(names: list[str]) -> int:
+    """As many columns (up to three) as the longest name leaves room for across the figure."""
+    longest = max(len(name) for name in names)
+    room = int(WIDTH * 72 / ((longest + 4) * (FONT_SIZE - 1) * 0.62))
+    return max(1, min(3, len(names), room))
 
 
 def _legend_name(name: str) -> str:
