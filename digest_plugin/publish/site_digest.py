@@ -14,7 +14,7 @@ from ..charts import Chart, repo_charts, site_palette, week_charts
 from ..errors import DigestError
 from ..i18n import format_date_range, translations
 from ..narrate import Narrative, check_grounding, narrate
-from ..narrate.wording import factor_names, type_names
+from ..narrate.wording import Language, factor_names, type_names
 from ..settings import DigestSettings
 from ..site import load_weeks
 from ..store import Store
@@ -167,14 +167,15 @@ def _provenance(analysis: WeekAnalysis, settings: DigestSettings, _) -> str:
     fetch = analysis.fetch
     when = fetch.fetched_at or "?"
     if fetch.source == "github":
-        text = _("Data fetched from GitHub at {time}.").format(time=when)
+        sentences = [_("Data fetched from GitHub at {time}.").format(time=when)]
     elif fetch.source == "sample":
-        text = _("Data from the bundled sample of fictional repositories.")
+        sentences = [_("Data from the bundled sample of fictional repositories.")]
     else:
-        text = _("Data imported from an export file at {time}.").format(time=when)
+        sentences = [_("Data imported from an export file at {time}.").format(time=when)]
     if fetch.truncated:
-        text += " " + _("Part of the history could not be fetched completely.")
-    return text + " " + _("Weeks run Monday to Sunday in {timezone}.").format(timezone=analysis.timezone)
+        sentences.append(_("Part of the history could not be fetched completely."))
+    sentences.append(_("Weeks run Monday to Sunday in {timezone}.").format(timezone=analysis.timezone))
+    return Language.of(settings.language).sentences(sentences)
 
 
 def _overview(history: list[WeekAnalysis], settings: DigestSettings, _) -> str:
