@@ -28,6 +28,8 @@ _CHECKLIST = re.compile(r"^\s*(?:[-*+]|\d+\.)?\s*\[[ xX✓✔]?\]")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
 # control characters and the invisible formatting ones (bidi overrides, zero-width) GitHub text may hide
 _INVISIBLE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]")
+_REFERENCE_LINK = re.compile(r"(?<=\s)\[([^\[\]\n]{1,80})\](?![(:\[])")
+_LINK_DEFINITION = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*\S+")
 _MARKUP_STARTS = frozenset("-*+•>#[0123456789")
 _LINK = re.compile(r"\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)")
 _BARE_URL = re.compile(r"<?https?://\S+>?")
@@ -113,15 +115,16 @@ def clean_body(body: str, template: frozenset[str] = frozenset()) -> str:
     text = _LINK.sub(lambda m: " ".join(m[1].split()), text)  # links wrapped over lines too
     lines = []
     for line in text.split("\n"):
-        if _CHECKLIST.match(line) or line.lstrip().startswith("|"):
-            continue
+        if _CHECKLIST.match(line) or line.lstrip().startswith("|") or line.count("|") >= 2 or _LINK_DEFINITION.match(line):
+            continue  # checklists, tables (and logs drawn as tables), link definitions
         normal = normalise_line(line)
         if normal in template and not line.lstrip().startswith(("#", "**")):
             continue
         if _REFERENCE_ONLY.match(normal) or (normal and _BARE_URL.fullmatch(normal)):
             continue
         lines.append(line)
-    return "\n".join(lines)
+    # "an old [review comment]" whose URL is defined elsewhere; after checklists ("- [x]") are gone
+    return _REFERENCE_LINK.sub(r"\1", "\n".join(lines))
 
 
 def _sections(text: str) -> list[tuple[str | None, list[str]]]:
@@ -188,6 +191,7 @@ def plain(text: str) -> str:
     text = _TAG.sub("", text)
     text = re.sub(r"^\s*>+\s?", "", text)
     text = re.sub(r"^\s*#{1,6}\s*", "", text)
+    text = text.replace("**`", "`").replace("`**", "`")  # **`bold code`**
     # emphasis marks go, but not inside `code` (a `__all__` keeps its underscores)
     text = "".join(part if index % 2 else _unemphasise(part) for index, part in enumerate(re.split(r"`+([^`]*)`+", text)))
     text = text.replace("`", "")
