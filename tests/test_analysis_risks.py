@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from digest_plugin.analysis import analyse_pull, analyse_week, repo_context
 from digest_plugin.analysis.classify import classify
 from digest_plugin.analysis.model import RISK_KINDS
@@ -15,6 +17,7 @@ from .conftest import make_pull
 
 RULES = load_rules(repo="acme/widget")
 WHEN = "2026-05-19T10:00:00Z"
+NOW = datetime(2026, 11, 30, tzinfo=UTC)
 SRC = FileChange("widget/engine.py", 60, 20)
 TEST = FileChange("tests/test_engine.py", 30, 0)
 
@@ -105,7 +108,7 @@ def test_week_risks_name_their_prs_and_reverted_titles():
     hot = [make_pull(n, WHEN, f"fix: engine {n}", files=[SRC, TEST]) for n in (52, 53)]
     context = repo_context("acme/widget", [original, revert, breaking, *hot], settings)
     analysed = [analyse_pull(p, context) for p in (revert, breaking, *hot)]
-    week = analyse_week("acme/widget", Week(2026, 21), analysed, context, settings, None, settings_now())
+    week = analyse_week("acme/widget", Week(2026, 21), analysed, context, settings, None, NOW)
     risks = {r.kind: r for r in week.risks}
     assert risks["revert"].pulls == (50,)
     assert "#41 (feat: async rollout)" in risks["revert"].text
@@ -115,8 +118,3 @@ def test_week_risks_name_their_prs_and_reverted_titles():
     for pull in week.pulls:  # every PR carries the kinds it shows
         assert all(pull.pull.number in risks[kind].pulls for kind in pull.risks)
 
-
-def settings_now():
-    from datetime import UTC, datetime
-
-    return datetime(2026, 11, 30, tzinfo=UTC)

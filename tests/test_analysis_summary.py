@@ -107,3 +107,13 @@ def test_verl_summaries_contain_no_checklist_or_template_text():
     with_prose = [summarise(p.body, "", template) for p in pulls if "### What does this PR do?" in p.body]
     # most descriptions say something of their own, not only the title
     assert sum(1 for s in with_prose if s) / len(with_prose) > 0.85
+
+
+def test_tables_link_definitions_and_checked_boxes_are_not_prose():
+    body = (
+        "This PR contains the following updates:\n\n"
+        "| Package | Change |\n|---|---|\n| serde | `1.0.1` -> `1.0.2` |\n"
+        "- [X] Read the [Contribute Guide](https://example.com/c).\n\n"
+        "Bumps serde for the new [derive fix].\n\n[derive fix]: https://example.com/fix\n"
+    )
+    assert summarise(body, "Update serde") == "Bumps serde for the new derive fix."

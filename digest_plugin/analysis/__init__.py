@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 
 from ..records import Pull, format_time
 from ..settings import DigestSettings
@@ -118,6 +118,8 @@ def analyse_repo(repo: str, pulls: Sequence[Pull], state: RepoState | None, sett
     min(now, watermark) for GitHub-fetched stores, else the week of the last stored PR.
     """
     tz = settings.timezone
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=UTC)  # a naive clock reading is taken as UTC, as records are
     weeks = week_range(pulls, state, settings.since, now, tz)
     if not weeks:
         return []

@@ -161,11 +161,16 @@ def _paragraph_text(lines: list[str]) -> str:
                 paragraphs.append([])
             continue
         paragraphs[-1].append(line)
+    fallback = ""
     for paragraph in paragraphs:
         text = _LEADING_REFERENCE.sub("", _join(paragraph))
-        if len(re.findall(r"\w+", text)) >= 3:
-            return text
-    return ""
+        if len(re.findall(r"\w+", text)) < 3:
+            continue
+        if paragraph[-1].rstrip().endswith(":"):  # a lead-in to a list or table that is gone
+            fallback = fallback or text
+            continue
+        return text
+    return fallback
 
 
 def _join(lines: list[str]) -> str:
