@@ -161,16 +161,20 @@ def _paragraph_text(lines: list[str]) -> str:
                 paragraphs.append([])
             continue
         paragraphs[-1].append(line)
-    fallback = ""
+    fallback = lead_in = ""
     for paragraph in paragraphs:
         text = _LEADING_REFERENCE.sub("", _join(paragraph))
-        if len(re.findall(r"\w+", text)) < 3:
+        words = len(re.findall(r"\w+", text))
+        if words < 3:
             continue
-        if paragraph[-1].rstrip().endswith(":"):  # a lead-in to a list or table that is gone
-            fallback = fallback or text
+        if paragraph[-1].rstrip().endswith(":") and not lead_in:
+            if words < 8:  # "This PR contains the following updates:" before a removed table
+                fallback = fallback or text
+            else:  # "Make the dump asynchronous, resolving:" reads on into its list
+                lead_in = text + ":"
             continue
-        return text
-    return fallback
+        return f"{lead_in} {text}" if lead_in else text
+    return lead_in.rstrip(":") or fallback
 
 
 def _join(lines: list[str]) -> str:
