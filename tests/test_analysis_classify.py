@@ -6,9 +6,10 @@ import re
 
 import pytest
 
-from digest_plugin.analysis.classify import classify, dependency_upgrade, parse_title
+from digest_plugin.analysis.classify import classify, parse_title
 from digest_plugin.analysis.model import TYPES
 from digest_plugin.analysis.rules import load_rules
+from digest_plugin.analysis.upgrades import dependency_upgrade
 from digest_plugin.records import Author, FileChange
 
 from .analysis_fixtures import by_week, real_pulls

@@ -3,8 +3,8 @@
     weeks = analyse_repo("owner/name", store.read_pulls(repo), store.read_state(repo), settings, now)
 
 gives one `WeekAnalysis` per week (model.py), chronological, quiet weeks included. The steps,
-one module each: `rules` (defaults + DIGEST_RULES), `classify`, `importance`, `summary`, `risks`,
-`stats`. The only file read is a DIGEST_RULES YAML file, once per call.
+one module each: `rules` (defaults + DIGEST_RULES), `classify`, `upgrades`, `importance`, `summary`,
+`risks`, `stats`. The only file read is a DIGEST_RULES YAML file, once per call.
 """
 
 from __future__ import annotations

@@ -22,9 +22,10 @@ from __future__ import annotations
 import math
 
 from ..records import Pull
-from .classify import dependency_upgrade, is_code_move, module_of
+from .classify import is_code_move, module_of
 from .model import Classification, Score
 from .rules import PERIPHERAL_KINDS, Rules, load_rules
+from .upgrades import dependency_upgrade
 
 
 

@@ -14,9 +14,10 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from ..records import Pull
-from .classify import dependency_upgrade, is_code_move
+from .classify import is_code_move
 from .model import RISK_KINDS, AnalysedPull, Classification, Risk
 from .rules import PERIPHERAL_KINDS, Rules
+from .upgrades import dependency_upgrade
 
 _CODE_TYPES = ("feat", "fix", "perf", "refactor", None)
 _DEFAULT_CHANGE = re.compile(
