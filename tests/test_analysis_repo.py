@@ -112,8 +112,10 @@ def test_time_to_merge_only_from_github_records():
 def test_revert_is_matched_to_the_stored_pr_by_title():
     original = make_pull(41, "2026-05-12T10:00:00Z", "feat: async rollout", files=[SRC])
     revert = make_pull(50, "2026-05-19T10:00:00Z", 'Revert "feat: async rollout"', files=[SRC])
-    pull = analyse([original, revert])[-1].pulls[0]
-    assert pull.classification.reverts == 41
+    relanded = make_pull(60, "2026-05-26T10:00:00Z", "feat: async rollout", files=[SRC, TEST])
+    week = next(w for w in analyse([original, revert, relanded]) if w.week == "2026-W21")
+    pull = week.pulls[0]
+    assert pull.classification.reverts == 41  # not the later re-landing of the same title
     assert dict(pull.score.factors)["revert"] > 0
 
 

@@ -37,16 +37,16 @@ class RepoContext:
     template: frozenset[str]  # the repository's PR template lines (summary.template_lines)
     first_time: frozenset[int]  # numbers of first-time contributors' PRs (stats.first_time_pulls)
     titles: dict[int, str]  # number -> title of every stored PR, to name what reverts undo
-    numbers_by_title: dict[str, int]
+    numbers_by_title: dict[str, list[tuple[datetime, int]]]  # title -> (merged_at, number), oldest first
     key_threshold: float
 
 
 def repo_context(repo: str, pulls: Sequence[Pull], settings: DigestSettings) -> RepoContext:
     rules = load_rules(settings.rules, settings.base_path, repo, settings.bots)
     thresholds = rules.thresholds
-    numbers_by_title: dict[str, int] = {}
+    numbers_by_title: dict[str, list[tuple[datetime, int]]] = defaultdict(list)
     for pull in sorted(pulls, key=lambda p: (p.merged_at, p.number)):
-        numbers_by_title[" ".join(pull.title.split()).lower()] = pull.number
+        numbers_by_title[_title_key(pull.title)].append((pull.merged_at, pull.number))
     return RepoContext(
         rules=rules,
         template=template_lines((p.body for p in pulls), thresholds["template_share"], thresholds["template_min_pulls"]),
@@ -63,9 +63,10 @@ def analyse_pull(pull: Pull, context: RepoContext) -> AnalysedPull:
     classification = classify(pull, rules)
     title = parse_title(pull.title, rules)
     if classification.is_revert and classification.reverts is None and title.reverted_title:
-        reverted = context.numbers_by_title.get(" ".join(title.reverted_title.split()).lower())
-        if reverted is not None and reverted != pull.number:
-            classification = replace(classification, reverts=reverted)
+        # the last PR of that title merged before the revert: a re-landed change may share it
+        earlier = [n for merged, n in context.numbers_by_title.get(_title_key(title.reverted_title), ()) if merged < pull.merged_at]
+        if earlier:
+            classification = replace(classification, reverts=earlier[-1])
     score = importance(pull, classification, rules)
     description = description_text(pull.body, context.template)
     return AnalysedPull(
@@ -77,6 +78,10 @@ def analyse_pull(pull: Pull, context: RepoContext) -> AnalysedPull:
         risks=pull_risks(pull, classification, rules, description),
         first_time=pull.number in context.first_time,
     )
+
+
+def _title_key(title: str) -> str:
+    return " ".join(title.split()).lower()
 
 
 def analyse_week(repo: str, week: Week, pulls: Sequence[AnalysedPull], context: RepoContext, settings: DigestSettings,

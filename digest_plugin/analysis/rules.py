@@ -1,8 +1,8 @@
 """The rules of classification and scoring: defaults from `rules.yaml`, merged with DIGEST_RULES.
 
-`load_rules(settings, repo)` reads and checks them once per repository and returns a compiled
-`Rules`; every other function of the analysis stage takes that object, so none of them reads
-settings. How DIGEST_RULES merges is documented at the top of `digest_plugin/rules.yaml`:
+`load_rules(settings.rules, settings.base_path, repo, settings.bots)` reads and checks them once
+per repository and returns a compiled `Rules`; every other function of the analysis stage takes
+that object, so none of them reads settings. How DIGEST_RULES merges is documented at the top of `digest_plugin/rules.yaml`:
 mapping keys override or extend (null removes a default entry), lists extend.
 """
 
@@ -35,6 +35,9 @@ PATH_KINDS = ("tests", "docs", "examples", "ci", "dependencies", "manifests", "c
 
 @dataclass(frozen=True)
 class Rules:
+    """Compiled rules for one repository, with memos of what they say about its paths and titles
+    (built per analyse_repo call, so nothing outlives a build)."""
+
     label_types: tuple[tuple[str, re.Pattern], ...]
     label_breaking: re.Pattern | None
     label_security: re.Pattern | None
@@ -58,7 +61,7 @@ class Rules:
     titles_cache: dict = field(default_factory=dict, compare=False, repr=False)  # classify.parse_title's
 
     def path_kinds_of(self, path: str) -> frozenset[str]:
-        """Which of PATH_KINDS a file path is (tests, docs, examples, ci, dependencies, config)."""
+        """Which of PATH_KINDS a file path is (a path may be several: a test written in Python)."""
         kinds = self._kinds_cache.get(path)
         if kinds is None:
             probe = "/" + path
