@@ -78,3 +78,11 @@ def test_noun_phrase_fallback_can_be_switched_off():
     pull = make_pull(3, WHEN, "Implicit instance attributes", files=[FileChange("widget/attrs.py", 50, 0), FileChange("tests/test_attrs.py", 20, 0)])
     assert classify(pull, load_rules()).type == "feat"
     assert classify(pull, load_rules({"keywords": {"noun_phrase_with_tests": None}})).type is None
+
+
+def test_labels_can_name_modules():
+    rules = load_rules({"labels": {"modules": {"area/(.+)": r"\1"}}})
+    pull = make_pull(4, WHEN, "[misc] fix: parser", labels=("area/parser", "bug"), files=[FileChange("widget/parse.py", 3, 1)])
+    result = classify(pull, rules)
+    assert result.modules == ("parser",)  # labels are trusted over the title's [misc]
+    assert result.type == "fix"
