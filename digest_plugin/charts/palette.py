@@ -18,14 +18,14 @@ from ..analysis.model import TYPES
 from .model import Style
 
 OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#0072B2", "#D55E00", "#CC79A7", "#F0E442")
-HATCHES = ("", "///", "...", "xxx")
+HATCHES = ("", "//", "xx", "\\\\")  # line hatches only: dotted ones make SVGs many times larger
 SLOTS = tuple(Style(color, hatch) for hatch in HATCHES for color in OKABE_ITO)
 NEUTRAL = "#999999"  # the grey of everything that is not one named thing
 
 FIXED = {
     "other": Style(NEUTRAL),
-    "bots": Style(NEUTRAL, "///"),
-    "unclassified": Style(NEUTRAL, "..."),
+    "bots": Style(NEUTRAL, "//"),
+    "unclassified": Style(NEUTRAL, "xx"),
     "activity:merged": Style("#56B4E9"),
     "activity:key": Style("#0072B2"),
     "activity:average": Style("#D55E00"),
@@ -45,9 +45,9 @@ class Palette:
 
 
 def fallback_style(key: str) -> Style:
-    """A style that depends only on the key, for keys outside the palette."""
+    """A plain colour that depends only on the key, for keys outside the palette."""
     digest = hashlib.sha256(key.encode("utf-8")).digest()
-    return SLOTS[int.from_bytes(digest[:4], "big") % len(SLOTS)]
+    return SLOTS[int.from_bytes(digest[:4], "big") % len(OKABE_ITO)]
 
 
 def assign_styles(groups: Iterable[Sequence[str]]) -> Palette:
