@@ -366,3 +366,21 @@ def test_real_months_add_up_to_the_weeks(verl_weeks):
     for s in types.series:
         if s.key.startswith("type:"):
             assert sum(s.values) == sum(w.stats.types.get(s.name, 0) for w in verl_weeks)
+
+
+@pytest.mark.realdata
+def test_real_alt_text_totals_agree_with_the_week_stats(verl_weeks):
+    index = len(verl_weeks) - 3
+    w = verl_weeks[index]
+    shown = verl_weeks[index - 11:index + 1]
+    chart = by_name(week_charts(w, verl_weeks, 12, site_palette([verl_weeks], 12), str))["modules-trend"]
+    stated = dict(re.findall(r"([^,:]+): (\d+)", chart.alt.split("Totals: ")[1].split(". ")[0]))
+    stated = {name.strip(): int(count) for name, count in stated.items()}
+    everything = sum(sum(x.stats.modules.values()) for x in shown)
+    named = {name: sum(x.stats.modules.get(name, 0) for x in shown) for name in stated if name != "other"}
+    assert {name: stated[name] for name in named} == named
+    assert stated.get("other", 0) == everything - sum(named.values())
+    highlighted = dict(re.findall(r"([^,:]+): (\d+)", chart.alt.split("highlighted: ")[1].split(". ")[0]))
+    for name, count in highlighted.items():
+        if name.strip() != "other":
+            assert int(count) == w.stats.modules.get(name.strip(), 0)
