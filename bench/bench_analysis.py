@@ -67,6 +67,32 @@ def bench(pulls_by_repo: dict, rounds: int) -> None:
     print(f"peak memory allocated while analysing all three (tracemalloc, records excluded): {peak / 2**20:.1f} MiB")
 
 
+def adversarial() -> None:
+    """Untrusted text built to make regular expressions backtrack: time per 10,000-character body."""
+    from digest_plugin.analysis.summary import summarise
+
+    bodies = {
+        "unclosed brackets": "[" * 10_000, "unclosed links": "[a](" * 2_500, "unclosed bold": "**a " * 2_500,
+        "unclosed tags": "<a" * 5_000, "bare URLs in parentheses": "(http://" * 1_250, "unclosed comments": "<!--" * 2_500,
+    }
+    worst = 0.0
+    for name, body in bodies.items():
+        started = time.process_time()
+        summarise(body, "title")
+        worst = max(worst, time.process_time() - started)
+    titles = {"repeated verbs": "update to " * 1_000, "unclosed brackets": "[" * 10_000}
+    from digest_plugin.analysis.classify import classify
+    from digest_plugin.records import Author, FileChange, Pull
+
+    rules = load_rules()
+    for title in titles.values():
+        pull = Pull(1, title, "", Author("x"), NOW, files=(FileChange("a.py", 1, 1),))
+        started = time.process_time()
+        classify(pull, rules)
+        worst = max(worst, time.process_time() - started)
+    print(f"slowest adversarial body or title ({len(bodies) + len(titles)} tried): {worst * 1000:.1f} ms CPU")
+
+
 def calibration(pulls_by_repo: dict) -> None:
     """Markdown tables: score distribution, key PRs per week, factor usage, type shares."""
     settings = DigestSettings()
@@ -129,6 +155,7 @@ def main() -> None:
         calibration(pulls_by_repo)
     else:
         bench(pulls_by_repo, args.rounds)
+        adversarial()
 
 
 if __name__ == "__main__":

@@ -17,6 +17,8 @@ from ..records import Pull
 from .model import Classification
 from .rules import PERIPHERAL_KINDS, Rules
 
+# GitHub caps titles at 256 characters; an imported record may not, and the rules only need the start
+TITLE_LIMIT = 300
 _BRACKET = re.compile(r"^\s*\[([^\[\]]*)\]\s*:?\s*")
 _CONVENTIONAL = re.compile(r"^([A-Za-z][A-Za-z ]{0,15}?)\s*(?:\(([^()]*)\))?\s*(!)?\s*[:：]\s*(?=\S)")
 _SCOPE_PREFIX = re.compile(r"^([A-Za-z][\w./-]{0,40})\s*[:：]\s+(?=\S)")
@@ -52,7 +54,7 @@ def parse_title(title: str, rules: Rules) -> Title:
 
 
 def _parse_title(title: str, rules: Rules) -> Title:
-    text = " ".join(title.split())
+    text = " ".join(title[:TITLE_LIMIT].split())
     merge = _MERGE_PR.match(text) or _MERGE_BRANCH.match(text)
     if merge:
         branch = merge[merge.lastindex]

@@ -14,7 +14,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from ..records import Pull
-from .classify import is_code_move
+from .classify import TITLE_LIMIT, is_code_move
 from .model import RISK_KINDS, AnalysedPull, Classification, Risk
 from .rules import PERIPHERAL_KINDS, Rules
 from .upgrades import dependency_upgrade
@@ -75,7 +75,8 @@ def pull_risks(pull: Pull, classification: Classification, rules: Rules, descrip
         found.add("breaking-change")
     if dependency_upgrade(pull, classification, rules):
         found.add("dependency-upgrade")
-    if "security" in classification.topics or _SECURITY_BODY.search(pull.title) or (description and _SECURITY_BODY.search(description)):
+    title = pull.title[:TITLE_LIMIT]
+    if "security" in classification.topics or _SECURITY_BODY.search(title) or (description and _SECURITY_BODY.search(description)):
         found.add("security")
     if classification.is_revert or classification.type == "revert":
         found.add("revert")
@@ -97,7 +98,7 @@ def pull_risks(pull: Pull, classification: Classification, rules: Rules, descrip
         "config" in kinds and not kinds & {"generated", "tests", "docs"} and (change.deletions or 0) > 0
         for change, kinds in zip(pull.files, kinds_of, strict=True)
     )
-    if classification.type not in ("docs", "test") and (config_edited or _DEFAULT_CHANGE.search(pull.title)):
+    if classification.type not in ("docs", "test") and (config_edited or _DEFAULT_CHANGE.search(title)):
         found.add("config-change")
     if any("ci" in kinds for kinds in kinds_of):
         found.add("ci-change")

@@ -20,8 +20,8 @@ SUMMARY_CHARS = 280
 _COMMENT = re.compile(r"<!--.*?(?:-->|$)", re.DOTALL)
 _FENCE = re.compile(r"^\s*(```|~~~).*?(?:^\s*\1[^\n]*$|\Z)", re.DOTALL | re.MULTILINE)
 _DETAILS = re.compile(r"<(details|script|style)\b.*?(?:</\1\s*>|\Z)", re.DOTALL | re.IGNORECASE)
-_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)|<img\b[^>]*>?", re.IGNORECASE)
-_TAG = re.compile(r"</?[A-Za-z][^>]*>")
+_IMAGE = re.compile(r"!\[[^\[\]]*\]\([^()]*\)|<img\b[^<>]*>?", re.IGNORECASE)
+_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 _HEADING = re.compile(r"^\s{0,3}(?:#{1,6}\s*(.*?)\s*#*\s*$|\*\*([^*]{2,60})\*\*:?\s*$|([A-Z][\w &/?'-]{1,40}):?\s*$)")
 _SETEXT = re.compile(r"^\s{0,3}(-{2,}|={2,})\s*$")
 _CHECKLIST = re.compile(r"^\s*(?:[-*+]|\d+\.)?\s*\[[ xX✓✔]?\]")
@@ -31,7 +31,7 @@ _INVISIBLE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u2
 _REFERENCE_LINK = re.compile(r"(?<=\s)\[([^\[\]\n]{1,80})\](?![(:\[])")
 _LINK_DEFINITION = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*\S+")
 _MARKUP_STARTS = frozenset("-*+•>#[0123456789")
-_LINK = re.compile(r"\[([^\]]*)\]\((?:[^()]|\([^)]*\))*\)")
+_LINK = re.compile(r"\[([^\[\]]*)\]\((?:[^()]|\([^()]*\))*\)")
 _BARE_URL = re.compile(r"<?https?://\S+>?")
 _REFERENCE_ONLY = re.compile(
     r"^(?:(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?|part of|ref(?:s|erences?)?|related(?: to)?|see(?: also)?|follow[- ]?up (?:to|of)|"
@@ -111,7 +111,7 @@ def clean_body(body: str, template: frozenset[str] = frozenset()) -> str:
     text = _DETAILS.sub("", text)
     text = _FENCE.sub("", text)
     text = _IMAGE.sub("", text)
-    text = re.sub(r"\(\s*<?https?://[^)\s]*>?\s*\)", "", text)  # "(https://...)" after a name
+    text = re.sub(r"\(\s*<?https?://[^()\s]*>?\s*\)", "", text)  # "(https://...)" after a name
     text = _LINK.sub(lambda m: " ".join(m[1].split()), text)  # links wrapped over lines too
     lines = []
     for line in text.split("\n"):
@@ -211,8 +211,9 @@ def plain(text: str) -> str:
 
 
 def _unemphasise(text: str) -> str:
-    text = re.sub(r"(\*\*|__|~~)(\S(?:.*?\S)?)\1", r"\2", text)
-    return re.sub(r"(?<!\w)[*_](\S(?:.*?\S)?)[*_](?!\w)", r"\1", text)
+    # spans are bounded so that a body of unclosed markers cannot make this quadratic
+    text = re.sub(r"(\*\*|__|~~)(\S(?:.{0,300}?\S)?)\1", r"\2", text)
+    return re.sub(r"(?<!\w)[*_](\S(?:.{0,300}?\S)?)[*_](?!\w)", r"\1", text)
 
 
 def cap(text: str, limit: int = SUMMARY_CHARS) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from ..records import Pull
-from .classify import parse_title
+from .classify import TITLE_LIMIT, parse_title
 from .model import Classification
 from .rules import Rules
 
@@ -36,7 +36,7 @@ def dependency_upgrade(pull: Pull, classification: Classification, rules: Rules)
     moves the toolchain (MSRV, Python, Rust, CUDA, torch). Minor: any other version bump, or a PR
     that only touches dependency files (lock files, requirements, Dockerfiles).
     """
-    title = pull.title
+    title = pull.title[:TITLE_LIMIT]
     match = _UPGRADE_TITLE.search(title)
     kinds = rules.files_of(pull)[1]
     touches_deps = any(k & {"dependencies", "manifests"} for k in kinds)
