@@ -117,3 +117,8 @@ def test_tables_link_definitions_and_checked_boxes_are_not_prose():
         "Bumps serde for the new [derive fix].\n\n[derive fix]: https://example.com/fix\n"
     )
     assert summarise(body, "Update serde") == "Bumps serde for the new derive fix."
+
+
+def test_reference_lines_go_but_prose_that_starts_like_one_stays():
+    body = "Closes #12\ncc @someone\nSee https://example.com/run/1\n\nRelated to performance, this makes the cache lazy."
+    assert summarise(body, "t") == "Related to performance, this makes the cache lazy."

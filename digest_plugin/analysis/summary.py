@@ -33,11 +33,13 @@ _LINK_DEFINITION = re.compile(r"^\s{0,3}\[[^\]]+\]:\s*\S+")
 _MARKUP_STARTS = frozenset("-*+•>#[0123456789")
 _LINK = re.compile(r"\[([^\[\]]*)\]\((?:[^()]|\([^()]*\))*\)")
 _BARE_URL = re.compile(r"<?https?://\S+>?")
-_REFERENCE_ONLY = re.compile(
-    r"^(?:(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?|part of|ref(?:s|erences?)?|related(?: to)?|see(?: also)?|follow[- ]?up (?:to|of)|"
-    r"cc|reverts?|supersedes|depends on|this reverts commit)\b[^.]*|[#@][\w/.#-]+(?:\s*,?\s*[#@][\w/.#-]+)*|signed-off-by:.*|co-authored-by:.*)$",
+_REFERENCE_LEAD = re.compile(
+    r"^(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?|part of|ref(?:s|erences?)?|related(?: to)?|see(?: also)?|"
+    r"follow[- ]?up (?:to|of)|cc|reverts?|supersedes|depends on|this reverts commit)\b:?",
     re.IGNORECASE,
 )
+_REFERENCE_TOKEN = re.compile(r"(?:[\w.-]+/[\w.-]+)?#\d+|https?://\S+|@[\w-]+(?:/[\w-]+)?|[0-9a-f]{7,40}|and|&|issues?|prs?|pull|requests?|also|\(?see\)?", re.IGNORECASE)
+_SIGNATURE = re.compile(r"^(?:signed-off-by|co-authored-by|reviewed-by|change-id):", re.IGNORECASE)
 _LEADING_REFERENCE = re.compile(r"^(?:(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s+(?:[\w.-]+/[\w.-]+)?#\d+[.,;]?\s*)+", re.IGNORECASE)
 _PREFERRED = re.compile(r"what does this pr do|what does this do|what is this|summary|motivation|description|overview|what\b|why\b|purpose|changes|context|background|problem|this pr", re.IGNORECASE)
 _SKIPPED = re.compile(r"checklist|test|screenshot|api and usage|usage example|design|code changes|reviewer|release note|breaking|related issue|how to|todo|note for|additional|acknowledg", re.IGNORECASE)
@@ -120,11 +122,21 @@ def clean_body(body: str, template: frozenset[str] = frozenset()) -> str:
         normal = normalise_line(line)
         if normal in template and not line.lstrip().startswith(("#", "**")):
             continue
-        if _REFERENCE_ONLY.match(normal) or (normal and _BARE_URL.fullmatch(normal)):
+        if _is_reference_only(normal):
             continue
         lines.append(line)
     # "an old [review comment]" whose URL is defined elsewhere; after checklists ("- [x]") are gone
     return _REFERENCE_LINK.sub(r"\1", "\n".join(lines))
+
+
+def _is_reference_only(line: str) -> bool:
+    """"Closes #12", "cc @someone", "See https://…", "#3, #4", a bare URL, a sign-off: no prose."""
+    if _SIGNATURE.match(line):
+        return True
+    lead = _REFERENCE_LEAD.match(line)
+    rest = line[lead.end():] if lead else line
+    tokens = [t for t in re.split(r"[\s,;()]+", rest.strip(" .")) if t]
+    return bool(tokens) and all(_REFERENCE_TOKEN.fullmatch(t.rstrip(".")) for t in tokens)
 
 
 def _sections(text: str) -> list[tuple[str | None, list[str]]]:
