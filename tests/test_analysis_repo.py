@@ -92,11 +92,14 @@ def test_first_time_contributors_use_github_association_or_enough_history():
     returning = make_pull(9, "2026-04-02T10:00:00Z", "fix: w", author="alice", files=[SRC])
     again = make_pull(10, "2026-04-03T10:00:00Z", "fix: v", author="dave", files=[SRC])
     bot = make_pull(11, "2026-04-03T11:00:00Z", "Update x to v2", author="dependabot[bot]", files=[FileChange("uv.lock", 1, 1)])
-    weeks = {w.week: w for w in analyse([*early, association, newcomer, returning, again, bot])}
+    member = make_pull(12, "2026-04-04T10:00:00Z", "fix: u", author=Author("erin", "User", "MEMBER"), files=[SRC])
+    contributor = make_pull(13, "2026-04-04T11:00:00Z", "fix: t", author=Author("frank", "User", "CONTRIBUTOR"), files=[SRC])
+    weeks = {w.week: w for w in analyse([*early, association, newcomer, returning, again, bot, member, contributor])}
     first = {p.pull.number: p.first_time for w in weeks.values() for p in w.pulls}
-    assert first == {5: False, 6: False, 7: True, 8: True, 9: False, 10: False, 11: False}
+    assert first == {5: False, 6: False, 7: True, 8: True, 9: False, 10: False, 11: False, 12: False, 13: True}
     april = weeks["2026-W14"].stats
-    assert [(a.login, a.count, a.first_time) for a in april.authors] == [("dave", 2, True), ("alice", 1, False)]
+    assert [(a.login, a.count, a.first_time) for a in april.authors] == [
+        ("dave", 2, True), ("alice", 1, False), ("erin", 1, False), ("frank", 1, True)]
     assert [(b.login, b.count, b.bot) for b in april.bots] == [("dependabot[bot]", 1, True)]
 
 

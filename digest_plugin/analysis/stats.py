@@ -23,15 +23,18 @@ from .model import AnalysedPull, AuthorCount, Movement, PathCount, WeekStats
 from .rules import Rules
 
 FIRST_TIME_ASSOCIATIONS = frozenset({"FIRST_TIME_CONTRIBUTOR", "FIRST_TIMER"})
+KNOWN_ASSOCIATIONS = frozenset({"OWNER", "MEMBER", "COLLABORATOR"})  # people with a history here
 
 
 def first_time_pulls(pulls: Sequence[Pull], rules: Rules, tz: ZoneInfo) -> frozenset[int]:
     """Numbers of PRs that are their author's first merged PR, in one pass over the store.
 
-    GitHub's author_association says so where the source kept it (FIRST_TIME_CONTRIBUTOR,
-    FIRST_TIMER). Otherwise a PR counts as first-time when it is its author's first in the store
-    *and* the store's history began at least `thresholds.first_time_warmup_weeks` weeks before
-    its week: in the first weeks of a store everyone would look new.
+    GitHub's author_association decides where it is telling: FIRST_TIME_CONTRIBUTOR or
+    FIRST_TIMER is a first PR; OWNER, MEMBER or COLLABORATOR is not. Otherwise (no association,
+    or CONTRIBUTOR, which GitHub may report once the PR itself is merged) a PR counts as first-time
+    when it is its author's first in the store *and* the store's history began at least
+    `thresholds.first_time_warmup_weeks` weeks before its week: in the first weeks of a store
+    everyone would look new.
     """
     ordered = sorted(pulls, key=lambda p: (p.merged_at, p.number))
     if not ordered:
@@ -43,10 +46,11 @@ def first_time_pulls(pulls: Sequence[Pull], rules: Rules, tz: ZoneInfo) -> froze
     for pull in ordered:
         login = pull.author.login
         association = pull.author.association
-        if association:
-            if association in FIRST_TIME_ASSOCIATIONS and not is_bot(pull, rules):
-                first.add(pull.number)
-        elif login not in seen and not is_bot(pull, rules):
+        if is_bot(pull, rules) or association in KNOWN_ASSOCIATIONS:
+            pass
+        elif association in FIRST_TIME_ASSOCIATIONS:
+            first.add(pull.number)
+        elif login not in seen:
             week_start = week_of(pull.merged_at, tz).start(tz)
             if week_start - history_start >= warmup:
                 first.add(pull.number)
