@@ -6,6 +6,8 @@ from collections import Counter
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from digest_plugin.analysis import analyse_repo
 from digest_plugin.errors import DigestError
@@ -178,3 +180,22 @@ def test_a_week_in_progress_is_never_complete():
     pulls = [make_pull(1, (today - timedelta(hours=2)).isoformat(), "fix: x", files=[SRC])]
     week = analyse(pulls, now=today)[0]
     assert week.in_progress and not week.complete
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    moments=st.lists(st.datetimes(min_value=datetime(2020, 12, 20), max_value=datetime(2021, 3, 1), timezones=st.just(UTC)), min_size=1, max_size=25),
+    zone=st.sampled_from(["UTC", "Asia/Shanghai", "America/Los_Angeles", "Pacific/Kiritimati"]),
+)
+def test_every_pr_lands_in_exactly_one_week_of_a_contiguous_range(moments, zone):
+    pulls = [make_pull(n, moment, "fix: x", files=[SRC]) for n, moment in enumerate(moments, 1)]
+    weeks = analyse(pulls, timezone=timezone(zone))
+    numbers = [p.pull.number for w in weeks for p in w.pulls]
+    assert sorted(numbers) == list(range(1, len(pulls) + 1))
+    for earlier, later in zip(weeks, weeks[1:]):
+        assert later.start - earlier.start == timedelta(days=7)
+    tz = timezone(zone)
+    for week in weeks:
+        assert week.start.weekday() == 0 and week.end - week.start == timedelta(days=6)
+        for pull in week.pulls:
+            assert week.start <= pull.pull.merged_at.astimezone(tz).date() <= week.end
