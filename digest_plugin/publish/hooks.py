@@ -17,6 +17,7 @@ from pelican.contents import Article
 from pelican.readers import METADATA_PROCESSORS
 from pelican.utils import order_content
 
+from ..charts.draw import pixel_size
 from ..i18n import format_date, format_number, translations
 from ..narrate import cited_html
 from ..settings import DigestSettings
@@ -50,6 +51,7 @@ def prepare_templates(generator) -> None:
         digest_date=partial(format_date, language=settings.language),
     )
     generator.env.globals.setdefault("digest_repos", {})
+    generator.env.globals["digest_chart_size"] = pixel_size("png")
     generator.env.globals["digest_html_lang"] = {"zh": "zh-CN"}.get(settings.language, settings.language)
 
 
