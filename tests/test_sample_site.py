@@ -107,3 +107,21 @@ def test_index_and_repository_pages_link_to_existing_pages(browser_page, sample_
     page.wait_for_load_state("networkidle")
     assert page.locator(".figures").count() == 1 or "quiet" in page.locator(".summary").inner_text().lower()
     page.close()
+
+
+@pytest.mark.parametrize(
+    "override, message",
+    [
+        ('DIGEST_REPOS=["acme/nothing"]', "acme/nothing is not in the store"),
+        ('DIGEST_DATA_PATH="no-such-folder"', "does not exist"),
+        ('DIGEST_TIMEZONE="Mars/Olympus"', "is not a known timezone"),
+    ],
+)
+def test_a_failed_build_is_one_error_and_writes_nothing(tmp_path, override, message):
+    pelican = Path(sys.executable).with_name("pelican")
+    output = tmp_path / "output"
+    result = subprocess.run([str(pelican), "content", "-o", str(output), "-s", "pelicanconf.py", "-e", override], cwd=ROOT, capture_output=True, text=True, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "COLUMNS": "400"})
+    text = " ".join((result.stdout + result.stderr).split())
+    assert result.returncode == 1
+    assert message in text and "Traceback" not in text
+    assert not output.exists()

@@ -18,6 +18,7 @@ from pelican.readers import METADATA_PROCESSORS
 from pelican.utils import order_content
 
 from ..charts.draw import pixel_size
+from ..errors import DigestError
 from ..i18n import format_date, format_number, translations
 from ..narrate import cited_html
 from ..settings import DigestSettings
@@ -29,10 +30,18 @@ logger = logging.getLogger(__name__)
 
 
 def connect() -> None:
+    logging.getLogger("pelican").addFilter(without_traceback_for_user_errors)
     signals.initialized.connect(check_settings)
     signals.generator_init.connect(prepare_templates)
     signals.article_generator_pretaxonomy.connect(add_week_articles)
     signals.article_writer_finalized.connect(write_files)
+
+
+def without_traceback_for_user_errors(record: logging.LogRecord) -> bool:
+    """Pelican logs every build failure with its traceback; ours are sentences for the user."""
+    if record.exc_info and isinstance(record.exc_info[1], DigestError):
+        record.exc_info = record.exc_text = None
+    return True
 
 
 def check_settings(pelican) -> None:
