@@ -94,6 +94,8 @@ def test_feeds_are_valid_with_absolute_urls_and_full_content(site):
                 assert img["src"].startswith("https://example.org/digest/"), img["src"]
     atom = feedparser.parse((site / "feeds/all.atom.xml").read_bytes())
     assert atom.entries[0].link.endswith("2026-W21/")  # newest first
+    label = feedparser.parse((site / "feeds/labels/dependencies.atom.xml").read_bytes())
+    assert not label.bozo and [e.link for e in label.entries] == ["https://example.org/digest/acme/widget/2026-W19/"]
 
 
 def test_pelican_archives_categories_and_tags_include_the_weeks(site):
