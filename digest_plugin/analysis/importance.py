@@ -28,7 +28,6 @@ from .rules import PERIPHERAL_KINDS, Rules, load_rules
 from .upgrades import dependency_upgrade
 
 
-
 def importance(pull: Pull, classification: Classification, rules: Rules | None = None) -> Score:
     """The score of one PR from its record and classification; 0 <= value <= 10."""
     rules = rules or load_rules()
