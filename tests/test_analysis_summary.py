@@ -122,3 +122,8 @@ def test_tables_link_definitions_and_checked_boxes_are_not_prose():
 def test_reference_lines_go_but_prose_that_starts_like_one_stays():
     body = "Closes #12\ncc @someone\nSee https://example.com/run/1\n\nRelated to performance, this makes the cache lazy."
     assert summarise(body, "t") == "Related to performance, this makes the cache lazy."
+
+
+def test_chinese_sentences_end_at_full_stops_without_spaces():
+    body = "修复了分布式训练中的死锁问题。现在加载检查点更快。第三句不需要。"
+    assert summarise(body, "t") == "修复了分布式训练中的死锁问题。现在加载检查点更快。"

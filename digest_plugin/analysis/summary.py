@@ -43,7 +43,8 @@ _SIGNATURE = re.compile(r"^(?:signed-off-by|co-authored-by|reviewed-by|change-id
 _LEADING_REFERENCE = re.compile(r"^(?:(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s+(?:[\w.-]+/[\w.-]+)?#\d+[.,;]?\s*)+", re.IGNORECASE)
 _PREFERRED = re.compile(r"what does this pr do|what does this do|what is this|summary|motivation|description|overview|what\b|why\b|purpose|changes|context|background|problem|this pr", re.IGNORECASE)
 _SKIPPED = re.compile(r"checklist|test|screenshot|api and usage|usage example|design|code changes|reviewer|release note|breaking|related issue|how to|todo|note for|additional|acknowledg", re.IGNORECASE)
-_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+(?=[A-Z0-9`\"'(\[\u4e00-\u9fff])")
+# a full stop then a capital (or CJK); Chinese full stops end a sentence without a space
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`\"'(\[\u4e00-\u9fff])|(?<=[。！？])\s*(?=\S)")
 
 
 @functools.lru_cache(maxsize=1 << 16)  # a pure function; template lines recur thousands of times
@@ -83,7 +84,8 @@ def summary_of(description: str, title: str, limit: int = SUMMARY_CHARS) -> str:
     sentences = _SENTENCE_END.split(description, maxsplit=2)
     summary = sentences[0]
     if len(sentences) > 1 and len(summary) + len(sentences[1]) < limit * 0.8:
-        summary = f"{summary} {sentences[1]}"
+        joiner = "" if summary.endswith(("。", "！", "？")) else " "
+        summary = f"{summary}{joiner}{sentences[1]}"
     return cap(summary, limit)
 
 
