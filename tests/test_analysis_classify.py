@@ -126,8 +126,12 @@ def test_dependency_upgrades_tell_major_from_minor():
     across = make_pull(22, "2026-05-18T10:00:00Z", "chore: bump pydantic from 1.10 to 2.1", files=[FileChange("requirements.txt", 1, 1)])
     release = make_pull(23, "2026-05-18T10:00:00Z", "Bump 0.11.11", files=[FileChange("pyproject.toml", 1, 1), FileChange("CHANGELOG.md", 30, 0)])
     feature = make_pull(24, "2026-05-18T10:00:00Z", "feat: add a parser", files=[SRC])
-    upgrades = [dependency_upgrade(p, classify(p, RULES), RULES) for p in (major, minor, across, release, feature)]
-    assert upgrades == ["major", "minor", "major", None, None]
+    own_version = make_pull(25, "2026-05-18T10:00:00Z", "[misc] chore: bump version to v0.5.0", files=[FileChange("verl/version/version", 1, 1)])
+    image = make_pull(26, "2026-05-18T10:00:00Z", "[docker] feat: upgrade to torch 2.7, sglang 0.4.8", files=[FileChange("docker/Dockerfile.sglang", 5, 5)])
+    manifest_only = make_pull(27, "2026-05-18T10:00:00Z", "Enable optimizations for salsa in debug profile", files=[FileChange("Cargo.toml", 3, 0)])
+    pulls = (major, minor, across, release, feature, own_version, image, manifest_only)
+    upgrades = [dependency_upgrade(p, classify(p, RULES), RULES) for p in pulls]
+    assert upgrades == ["major", "minor", "major", None, None, None, "major", None]
 
 
 # -- the real repositories ------------------------------------------------------------------
