@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from digest_plugin.analysis import analyse_repo  # noqa: E402
+from digest_plugin.analysis.model import RISK_KINDS  # noqa: E402
 from digest_plugin.analysis.rules import load_rules  # noqa: E402
 from digest_plugin.importer import read_export  # noqa: E402
 from digest_plugin.settings import DigestSettings  # noqa: E402
@@ -138,6 +139,17 @@ def calibration(pulls_by_repo: dict) -> None:
     print("| --- | " + " | ".join("---:" for _ in REPOS) + " |")
     for name in sorted({n for c in types.values() for n in c}, key=lambda n: -sum(c[n] for c in types.values())):
         print(f"| {name} | " + " | ".join(f"{100 * types[r][name] / sum(types[r].values()):.1f}%" for r in REPOS) + " |")
+
+    print("\n| risk kind | " + " | ".join(f"{r}: PRs | weeks" for r in REPOS) + " |")
+    print("| --- | " + " | ".join("---: | ---:" for _ in REPOS) + " |")
+    for kind in RISK_KINDS:
+        cells = []
+        for repo, weeks in all_weeks.items():
+            prs = sum(1 for w in weeks for p in w.pulls if kind in p.risks)
+            active = [w for w in weeks if w.pulls]
+            shown = sum(1 for w in active if any(r.kind == kind for r in w.risks))
+            cells.append(f"{100 * prs / sum(types[repo].values()):.1f}% | {100 * shown / len(active):.0f}%")
+        print(f"| {kind} | " + " | ".join(cells) + " |")
 
     weights = load_rules().weights
     print("\nweights:", {k: v for k, v in weights.items() if k != "type"}, "type:", weights["type"])
