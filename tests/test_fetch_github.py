@@ -147,7 +147,8 @@ def test_a_refresh_fetches_only_after_the_watermark_plus_the_look_back(store):
     older = handmade_pull(901, now - timedelta(days=20), labels=[{"name": "triage"}])
     with GitHubServer({HANDMADE_REPO: handmade_pulls() + [recent, older]}) as server:
         options = quick_options(server)
-        fetch_repos(store, SETTINGS, [HANDMADE_REPO], since=date(2026, 3, 1), progress=False, options=options)
+        yesterday = datetime.now(UTC).date() - timedelta(days=1)
+        fetch_repos(store, SETTINGS, [HANDMADE_REPO], since=date(2026, 3, 1), until=yesterday, progress=False, options=options)
         first_watermark = store.read_state(HANDMADE_REPO).watermark
         before = server.count()
         # late label edits on GitHub, and a new merge
@@ -167,15 +168,22 @@ def test_a_refresh_fetches_only_after_the_watermark_plus_the_look_back(store):
     assert state.watermark > first_watermark and state.complete_since == utc("2026-02-23")
 
 
-def test_a_refresh_with_nothing_new_costs_at_most_two_requests(handmade_server, store):
-    options = quick_options(handmade_server)
-    fetch_repos(store, SETTINGS, [HANDMADE_REPO], since=date(2026, 3, 1), progress=False, options=options)
-    files_before = {p: p.read_bytes() for p in store.root.rglob("*.jsonl")}
-    before = handmade_server.count()
-    report = fetch_repos(store, SETTINGS, [HANDMADE_REPO], progress=False, options=options)
-    assert handmade_server.count() - before <= 2
-    assert report.repos[0].changed == 0
+def test_a_refresh_with_nothing_new_costs_at_most_two_requests(store):
+    now = datetime.now(UTC).replace(microsecond=0)
+    files = [{"filename": f"pkg/f{i:03d}.py", "status": "modified", "additions": i, "deletions": 1} for i in range(230)]
+    big = handmade_pull(950, now - timedelta(days=2), files=files)  # in the look-back, more files than GraphQL's page
+    with GitHubServer({HANDMADE_REPO: handmade_pulls() + [big]}) as server:
+        options = quick_options(server)
+        yesterday = now.date() - timedelta(days=1)
+        fetch_repos(store, SETTINGS, [HANDMADE_REPO], since=date(2026, 3, 1), until=yesterday, progress=False, options=options)
+        files_before = {p: p.read_bytes() for p in store.root.rglob("*.jsonl")}
+        before = server.count()
+        report = fetch_repos(store, SETTINGS, [HANDMADE_REPO], progress=False, options=options)
+        # a day and the look-back week searched in one page; the big PR's files come from the store, not REST
+        assert server.count() - before == 1
+    assert report.repos[0].changed == 0 and report.repos[0].pulls == 1
     assert {p: p.read_bytes() for p in store.root.rglob("*.jsonl")} == files_before
+    assert store.read_pulls(HANDMADE_REPO) == expected_pulls(handmade_pulls() + [big])
 
 
 def test_an_earlier_since_extends_the_history_backwards(handmade_server, store):

@@ -92,8 +92,8 @@ class GitHubClient:
         self.endpoint = endpoint
         self.policy = policy or RetryPolicy()
         self.requests = 0
-        self.rate_remaining: int | None = None
-        self.rate_reset: datetime | None = None
+        # GitHub keeps separate budgets ("graphql", "core" for REST), named by x-ratelimit-resource
+        self.limits: dict[str, tuple[int, datetime]] = {}
         self._on_response = on_response
         # retry=None: PyGithub's own retries would hide attempts from our count and our waits.
         self.github = Github(
@@ -125,23 +125,28 @@ class GitHubClient:
                 raise ValueError("GraphQL answer without data")
             return headers, answer["data"]
 
-        return self._call(send, subject)[1]
+        return self._call(send, subject, "graphql")[1]
 
     def rest_get(self, url: str, parameters: dict, subject: str) -> tuple[dict, object]:
         """(headers, JSON) of a REST GET; `url` is a path under the API root or a full Link URL."""
-        return self._call(lambda: self.github.requester.requestJsonAndCheck("GET", url, parameters), subject)
+        return self._call(lambda: self.github.requester.requestJsonAndCheck("GET", url, parameters), subject, "core")
+
+    @property
+    def rate_remaining(self) -> int | None:
+        """What is left of the GraphQL budget, which carries the bulk of a fetch."""
+        return self.limits["graphql"][0] if "graphql" in self.limits else None
 
     # -- one request, with retries --------------------------------------------------------
 
-    def _call(self, send, subject: str):
+    def _call(self, send, subject: str, resource: str):
         failures = limit_waits = 0
         while True:
-            self._wait_for_known_reset()
+            self._wait_for_known_reset(resource)
             self.requests += 1
             try:
                 headers, data = send()
             except Exception as error:  # noqa: BLE001 - every failure is judged by verdict()
-                self._note_limits(getattr(error, "headers", None) or {})
+                self._note_limits(getattr(error, "headers", None) or {}, resource)
                 judged = verdict(error, datetime.now(UTC), self.policy)
                 if judged.action == "retry":
                     failures += 1
@@ -157,36 +162,38 @@ class GitHubClient:
                 else:
                     raise self._failure(error, judged, subject) from None
             else:
-                self._note_limits(headers)
+                self._note_limits(headers, resource)
                 if self._on_response:
                     self._on_response(self)
                 return headers, data
 
-    def _wait_for_known_reset(self) -> None:
+    def _wait_for_known_reset(self, resource: str) -> None:
         """Do not send a request GitHub has already said it will refuse."""
-        if self.rate_remaining != 0 or self.rate_reset is None:
+        remaining, reset = self.limits.get(resource, (None, None))
+        if remaining != 0:
             return
-        wait = _seconds_until(self.rate_reset) + 1
+        wait = _seconds_until(reset) + 1
         if wait <= 1:
             return
         if wait > self.policy.max_wait:
-            raise RateLimitStop(self.rate_reset)
+            raise RateLimitStop(reset)
         self.policy.sleep(wait)
-        self.rate_remaining = None
+        del self.limits[resource]
 
-    def _note_limits(self, headers: dict) -> None:
+    def _note_limits(self, headers: dict, resource: str) -> None:
         headers = {k.lower(): v for k, v in headers.items()}
         try:
-            self.rate_remaining = int(headers["x-ratelimit-remaining"])
-            self.rate_reset = datetime.fromtimestamp(int(headers["x-ratelimit-reset"]), UTC)
+            remaining = int(headers["x-ratelimit-remaining"])
+            reset = datetime.fromtimestamp(int(headers["x-ratelimit-reset"]), UTC)
         except (KeyError, ValueError):
-            pass
+            return
+        self.limits[headers.get("x-ratelimit-resource") or resource] = (remaining, reset)
 
     # -- failures as sentences ------------------------------------------------------------
 
     def _gave_up(self, judged: Verdict, subject: str) -> DigestError:
         tries = self.policy.attempts
-        if judged.reason == "connection failed" and self.rate_remaining is None and self.requests <= tries:
+        if judged.reason == "connection failed" and not self.limits and self.requests <= tries:
             return DigestError(
                 f"Could not reach the GitHub API at {_without_userinfo(self.endpoint.api_url)} after {tries} tries; "
                 "check GITHUB_API_URL and the network connection."

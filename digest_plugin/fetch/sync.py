@@ -68,6 +68,7 @@ class RepoSync:
         self.report = RepoReport(repo)
         self.state: RepoState | None = None
         self._pending: dict[int, Pull] = {}  # pulls of the window in progress, saved on any failure
+        self._stored: dict[int, Pull] | None = None  # the store's pulls, read when first needed
 
     def run(self, since: datetime, until: datetime, lookback: timedelta) -> RepoReport:
         """Fetch what the complete history [since, until) lacks, saving window by window."""
@@ -192,12 +193,27 @@ class RepoSync:
         total = int(node["files"]["totalCount"])
         wanted = min(total, FILES_LIMIT)
         first = [rest_file_item(f) for f in node["files"]["nodes"]]
+        kept = self._stored_files(int(node["number"]), total, first)
+        if kept is not None:
+            return kept
         per_page = len(first)
         rest = self._rest_file_pages(int(node["number"]), per_page, 2, wanted)
         files = first + rest
         if per_page == 100 and len({f["filename"] for f in files}) == len(files) >= wanted:
             return files
         return self._rest_file_pages(int(node["number"]), 100, 1, wanted)
+
+    def _stored_files(self, number: int, total: int, first: list[dict]) -> list[dict] | None:
+        """The files already stored for a merged PR (a look-back refetch): they cannot have changed."""
+        if self._stored is None:
+            self._stored = {p.number: p for p in self.store.read_pulls(self.repo)}
+        stored = self._stored.get(number)
+        if stored is None or stored.source != "github" or stored.changed_files != total:
+            return None
+        files = [{"filename": f.path, "additions": f.additions, "deletions": f.deletions, "status": f.status} for f in stored.files]
+        if len(files) != min(total, FILES_LIMIT) or files[: len(first)] != first:
+            return None
+        return files
 
     def _rest_file_pages(self, number: int, per_page: int, page: int, wanted: int) -> list[dict]:
         files: list[dict] = []

@@ -126,12 +126,12 @@ class RateLimits:
 
 class GitHubServer:
     def __init__(self, repos: dict[str, list[dict]] | None = None, tokens: tuple[str, ...] = (GOOD_TOKEN,),
-                 graphql_limit_status: int = 200):
+                 graphql_limit_status: int = 200, rate_limit: int = 5000):
         self.repos = {name: sorted(pulls, key=lambda p: p["number"]) for name, pulls in (repos or {}).items()}
         self.by_number = {name: {p["number"]: p for p in pulls} for name, pulls in self.repos.items()}
         self.tokens = set(tokens)
         self.faults = FaultSchedule()
-        self.limits = RateLimits()
+        self.limits = RateLimits(rate_limit)
         self.graphql_limit_status = graphql_limit_status  # GitHub answers a used-up GraphQL limit with 200 + errors
         self.log: list[Logged] = []
         self._log_lock = threading.Lock()
