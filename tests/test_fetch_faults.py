@@ -262,3 +262,16 @@ def test_a_build_fetches_every_github_repository_in_the_store_when_none_are_name
     assert fetch_before_build(store, settings, options=quick_options(server)) == []
     assert server.count() > before
     assert store.read_state(HANDMADE_REPO).complete_since == datetime(2026, 1, 26, tzinfo=UTC)
+
+
+def test_after_a_graphql_timeout_the_pages_get_smaller(store, server):
+    import json
+
+    server.faults.add("graphql-timeout", on="graphql", times=2)
+    # four weeks: short enough to be searched straight away, without counting first
+    fetch_repos(store, SETTINGS, [HANDMADE_REPO], since=SINCE, until=date(2026, 3, 22), progress=False,
+                options=quick_options(server))
+    assert store.read_pulls(HANDMADE_REPO) == expected_pulls(handmade_pulls())
+    sizes = [json.loads(e.detail).get("first") for e in server.log if e.kind == "graphql"]
+    # two failed tries of the first page, then 36 PRs in pages of 25, the size stays small
+    assert sizes == [100, 50, 25, 25]

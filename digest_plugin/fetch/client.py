@@ -110,12 +110,17 @@ class GitHubClient:
     def close(self) -> None:
         self.github.close()
 
-    def graphql(self, query: str, variables: dict, subject: str) -> dict:
-        """The `data` of a GraphQL answer; `subject` (owner/name) names what failed in errors."""
+    def graphql(self, query: str, variables: dict | Callable[[int], dict], subject: str) -> dict:
+        """The `data` of a GraphQL answer; `subject` (owner/name) names what failed in errors.
 
-        def send():
+        `variables` may be a function of the failed tries so far, so that a caller can ask for
+        less after a timeout (GitHub times out expensive queries).
+        """
+
+        def send(failures: int):
+            values = variables(failures) if callable(variables) else variables
             headers, answer = self.github.requester.requestJsonAndCheck(
-                "POST", self.endpoint.graphql_url, input={"query": query, "variables": variables}
+                "POST", self.endpoint.graphql_url, input={"query": query, "variables": values}
             )
             if not isinstance(answer, dict):
                 raise ValueError("empty GraphQL answer")
@@ -129,7 +134,7 @@ class GitHubClient:
 
     def rest_get(self, url: str, parameters: dict, subject: str) -> tuple[dict, object]:
         """(headers, JSON) of a REST GET; `url` is a path under the API root or a full Link URL."""
-        return self._call(lambda: self.github.requester.requestJsonAndCheck("GET", url, parameters), subject, "core")
+        return self._call(lambda _: self.github.requester.requestJsonAndCheck("GET", url, parameters), subject, "core")
 
     @property
     def rate_remaining(self) -> int | None:
@@ -144,7 +149,7 @@ class GitHubClient:
             self._wait_for_known_reset(resource)
             self.requests += 1
             try:
-                headers, data = send()
+                headers, data = send(failures)
             except Exception as error:  # noqa: BLE001 - every failure is judged by verdict()
                 self._note_limits(getattr(error, "headers", None) or {}, resource)
                 judged = verdict(error, datetime.now(UTC), self.policy)

@@ -38,6 +38,7 @@ from .windows import SEARCH_CAP, can_split, pack, parts_needed, split, steps
 
 PLAN_STEP = timedelta(days=7)  # long spans are counted week by week before fetching
 COUNT_FIRST_SPAN = timedelta(days=35)  # shorter spans are fetched straight away
+MIN_PAGE_SIZE = 10
 
 
 @dataclass
@@ -166,8 +167,8 @@ class RepoSync:
         after, total = None, 0
         query = search_text(self.repo, window)
         while True:
-            variables = {"owner": self.owner, "name": self.name, "search": query, "first": self.page_size, "after": after}
-            data = self.client.graphql(MERGED_PULLS, variables, self.repo)
+            variables = {"owner": self.owner, "name": self.name, "search": query, "after": after}
+            data = self.client.graphql(MERGED_PULLS, lambda failures: {**variables, "first": self._page_size(failures)}, self.repo)
             self._check_repository(data)
             search = data["search"]
             total = int(search["issueCount"])
@@ -183,6 +184,13 @@ class RepoSync:
             if not search["pageInfo"]["hasNextPage"]:
                 return found, total
             after = search["pageInfo"]["endCursor"]
+
+    def _page_size(self, failures: int) -> int:
+        """Half the page after each failed try: a page of 100 PRs with their files can time out on
+        GitHub's side. The smaller size stays for the rest of this repository's fetch."""
+        if failures:
+            self.page_size = max(MIN_PAGE_SIZE, self.page_size // 2)
+        return self.page_size
 
     def _rest_files(self, node: dict) -> list[dict]:
         """All files of a PR with more than GraphQL's page of them (up to the store's cap), as REST items.
