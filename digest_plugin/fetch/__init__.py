@@ -104,15 +104,10 @@ def fetch_repos(
     if since is not None and since >= (until or now.date()) + timedelta(days=1):
         raise DigestError(f"--since {since} is after --until {until or now.date()}: nothing to fetch.")
     endpoint = options.endpoint or Endpoint.from_environment(options.env)
+    client = GitHubClient(endpoint, options.policy, options.timeout, pace=options.pace)
     shown = progress if isinstance(progress, Progress) else make_progress(progress)
+    client.on_response = lambda c: shown.request_done(c.requests, c.rate_remaining)
     report = FetchReport()
-    client = GitHubClient(
-        endpoint,
-        options.policy,
-        options.timeout,
-        pace=options.pace,
-        on_response=lambda c: shown.request_done(c.requests, c.rate_remaining),
-    )
     try:
         for index, repo in enumerate(repos, 1):
             shown.repo_started(repo, index, len(repos))

@@ -94,7 +94,7 @@ class GitHubClient:
         self.requests = 0
         # GitHub keeps separate budgets ("graphql", "core" for REST), named by x-ratelimit-resource
         self.limits: dict[str, tuple[int, datetime]] = {}
-        self._on_response = on_response
+        self.on_response = on_response  # called after each answered request, for progress
         # retry=None: PyGithub's own retries would hide attempts from our count and our waits.
         self.github = Github(
             auth=Auth.Token(endpoint.token),
@@ -168,8 +168,8 @@ class GitHubClient:
                     raise self._failure(error, judged, subject) from None
             else:
                 self._note_limits(headers, resource)
-                if self._on_response:
-                    self._on_response(self)
+                if self.on_response:
+                    self.on_response(self)
                 return headers, data
 
     def _wait_for_known_reset(self, resource: str) -> None:

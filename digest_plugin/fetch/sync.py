@@ -88,6 +88,8 @@ class RepoSync:
             backward = Window(since, state.complete_since) if since < state.complete_since else None
         if backward is not None:
             state = replace(state, progress={**state.progress, "since": format_time(since)})
+        elif "since" in state.progress:  # an earlier backfill that has since been completed
+            state = replace(state, progress={k: v for k, v in state.progress.items() if k != "since"})
         self.state = state
         try:
             if forward is not None:
