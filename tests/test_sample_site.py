@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-import functools
-import http.server
-import shutil
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import feedparser
 import pytest
 from bs4 import BeautifulSoup
 
+from .browser import open_page, page_width, serve_in_browser
+
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 @pytest.fixture(scope="module")
@@ -48,35 +45,10 @@ def test_sample_week_pages_have_charts_and_downloads(sample_site):
     assert (page.parent / "digest.md").exists()
 
 
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
 @pytest.fixture(scope="module")
 def browser_page(sample_site):
-    if not CHROMIUM:
-        pytest.skip("Chromium is not installed (Debian: apt-get install chromium); .ci/run installs it")
-    playwright = pytest.importorskip("playwright.sync_api")
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(sample_site)))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    with playwright.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"])
-        yield browser, f"http://127.0.0.1:{server.server_port}"
-        browser.close()
-    server.shutdown()
-
-
-def _open(browser, url, width):
-    page = browser.new_page(viewport={"width": width, "height": 900})
-    errors = []
-    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    failed = []
-    page.on("requestfailed", lambda request: failed.append(request.url))
-    page.on("response", lambda response: response.status >= 400 and failed.append(response.url))
-    page.goto(url, wait_until="networkidle")
-    return page, errors, failed
+    with serve_in_browser(sample_site) as served:
+        yield served
 
 
 @pytest.mark.browser
@@ -84,12 +56,12 @@ def _open(browser, url, width):
 def test_week_page_in_a_browser(browser_page, sample_site, width, tmp_path):
     browser, base = browser_page
     week = max(sample_site.glob("*/*/20??-W??/index.html")).parent.relative_to(sample_site).as_posix()
-    page, errors, failed = _open(browser, f"{base}/{week}/", width)
+    page, errors, failed = open_page(browser, f"{base}/{week}/", width)
     assert errors == [] and failed == []
     assert page.locator("h1").inner_text().strip()
     # every chart image decoded, and nothing wider than the screen on a phone
     assert page.evaluate("[...document.images].every(i => i.complete && i.naturalWidth > 0)")
-    assert page.evaluate("document.documentElement.scrollWidth") <= width + 1
+    assert page_width(page) <= width
     page.screenshot(path=str(tmp_path / f"week-{width}.png"), full_page=True)
     page.close()
 
@@ -97,7 +69,7 @@ def test_week_page_in_a_browser(browser_page, sample_site, width, tmp_path):
 @pytest.mark.browser
 def test_index_and_repository_pages_link_to_existing_pages(browser_page, sample_site):
     browser, base = browser_page
-    page, errors, failed = _open(browser, f"{base}/", 1280)
+    page, errors, failed = open_page(browser, f"{base}/", 1280)
     assert errors == [] and failed == []
     repo_link = page.locator(".repo-cards h2 a").first
     repo_link.click()

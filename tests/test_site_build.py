@@ -14,8 +14,11 @@ from digest_plugin.records import Author
 from digest_plugin.store import RepoState, Store
 
 from .conftest import make_pull
+from .browser import open_page, page_width, serve_in_browser
 from .site_builder import build_site
 
+SITEURL = "https://example.org/digest"
+LONG_PATH = "src/" + "/".join(["a_very_long_directory_name_without_breaks"] * 4) + "/module.py"
 HOSTILE = '<script>alert("x")</script><img src=x onerror=alert(1)>'
 
 
@@ -28,6 +31,7 @@ def _store(folder):
         make_pull(3, monday + timedelta(days=2), "Bump requests from 2.31 to 2.32", author=Author("dependabot[bot]", "Bot"), files=[("requirements.txt", 1, 1, "modified")], labels=("dependencies",)),
         make_pull(4, monday + timedelta(days=14), HOSTILE, author="mallory", body=HOSTILE, files=[("docs/index.md", 3, 1, "modified")], labels=("<b>label</b>",)),
         make_pull(5, monday + timedelta(days=15), "docs: explain the cache", author="alice", files=[("docs/cache.md", 30, 0, "added")]),
+        make_pull(6, monday + timedelta(days=16), "refactor: move the deep module", author="bob", files=[(LONG_PATH, 10, 10, "modified"), ("docs/index.md", 1, 1, "modified")]),
     ]
     store = Store(folder / "data")
     store.upsert("acme/widget", pulls)
@@ -39,7 +43,7 @@ def _store(folder):
 def site(tmp_path_factory):
     folder = tmp_path_factory.mktemp("site")
     _store(folder)
-    return build_site(folder, SITEURL="https://example.org/digest", RELATIVE_URLS=False, FEED_DOMAIN="https://example.org/digest")
+    return build_site(folder, SITEURL=SITEURL, RELATIVE_URLS=False, FEED_DOMAIN=SITEURL)
 
 
 def page(output, path):
@@ -138,6 +142,16 @@ def test_corrupt_store_stops_the_build_before_anything_is_written(tmp_path):
     _store(tmp_path)
     month = tmp_path / "data/acme/widget/2026-05.jsonl"
     month.write_text(month.read_text() + "{broken\n")
-    with pytest.raises(DigestError, match=r"2026-05\.jsonl, line 6"):
+    with pytest.raises(DigestError, match=r"2026-05\.jsonl, line 7"):
         build_site(tmp_path)
     assert not (tmp_path / "output/acme").exists()
+
+
+@pytest.mark.browser
+def test_week_page_fits_a_phone_and_loads_cleanly(site):
+    with serve_in_browser(site) as (browser, _):
+        page, errors, failed = open_page(browser, f"{SITEURL}/acme/widget/2026-W21/", 390, published=(SITEURL, site))
+        assert errors == [] and failed == []
+        assert page_width(page) <= 390  # long paths and titles wrap instead of widening the page
+        assert page.locator("table.pulls tbody tr").count() == 3
+        assert page.evaluate("window.__xss === undefined")  # no injected handler ran
