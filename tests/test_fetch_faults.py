@@ -275,3 +275,13 @@ def test_after_a_graphql_timeout_the_pages_get_smaller(store, server):
     sizes = [json.loads(e.detail).get("first") for e in server.log if e.kind == "graphql"]
     # two failed tries of the first page, then 36 PRs in pages of 25, the size stays small
     assert sizes == [100, 50, 25, 25]
+
+
+def test_an_unreachable_host_is_tried_once_per_build_not_once_per_repository(store, server):
+    settings = DigestSettings(fetch="auto", repos=(HANDMADE_REPO, "octo-org/other"))
+    env = {"GITHUB_API_URL": "http://127.0.0.1:9", "GITHUB_TOKEN": GOOD_TOKEN}
+    waits: list[float] = []
+    warnings = fetch_before_build(store, settings, options=quick_options(server, waits, env=env, attempts=3))
+    assert [w.split(":")[0] for w in warnings] == [f"Fetching {HANDMADE_REPO} from GitHub failed", "Fetching octo-org/other from GitHub failed"]
+    assert all("No data for it has been fetched yet." in w for w in warnings)
+    assert waits == [0.001, 0.002]  # the backoff of one repository's tries only

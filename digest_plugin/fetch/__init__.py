@@ -21,7 +21,7 @@ from ..records import parse_time
 from ..settings import DigestSettings
 from ..store import Store, check_repo_name
 from ..weeks import week_of_date
-from .client import Endpoint, GitHubClient, RateLimitStop
+from .client import Endpoint, GitHubClient, RateLimitStop, Unreachable
 from .progress import LineProgress, Progress, make_progress
 from .queries import PAGE_SIZE
 from .retry import RetryPolicy
@@ -148,11 +148,17 @@ def fetch_before_build(store: Store, settings: DigestSettings, *, options: Fetch
     options = replace(options, endpoint=endpoint)
     repos = list(settings.repos) or [r for r in store.repos() if _source(store, r) == "github"]
     warnings = []
+    unreachable: Unreachable | None = None
     for repo in repos:
         try:
             if _source(store, repo) == "sample":
                 continue
+            if unreachable is not None:
+                raise unreachable  # no need to wait for the same silence once per repository
             fetch_repos(store, settings, [repo], progress=LineProgress(logger.info), options=options)
+        except Unreachable as error:
+            unreachable = error
+            warnings.append(f"Fetching {repo} from GitHub failed: {error} {_showing(store, repo)}")
         except DigestError as error:
             warnings.append(f"Fetching {repo} from GitHub failed: {error} {_showing(store, repo)}")
         except Exception as error:  # noqa: BLE001 - a build must render from the store whatever the network did

@@ -71,7 +71,11 @@ class RateLimitStop(DigestError):
 
 
 class NotFound(DigestError):
-    pass
+    """The repository does not exist, or the token cannot see it."""
+
+
+class Unreachable(DigestError):
+    """No answer at all from the API root: wrong URL, or no network."""
 
 
 class GitHubClient:
@@ -199,7 +203,7 @@ class GitHubClient:
     def _gave_up(self, judged: Verdict, subject: str) -> DigestError:
         tries = self.policy.attempts
         if judged.reason == "connection failed" and not self.limits and self.requests <= tries:
-            return DigestError(
+            return Unreachable(
                 f"Could not reach the GitHub API at {_without_userinfo(self.endpoint.api_url)} after {tries} tries; "
                 "check GITHUB_API_URL and the network connection."
             )
