@@ -27,7 +27,15 @@ from .queries import PAGE_SIZE
 from .retry import RetryPolicy
 from .sync import RepoReport, RepoSync
 
-__all__ = ["FetchOptions", "FetchReport", "RepoReport", "fetch_before_build", "fetch_repos"]
+__all__ = [
+    "Endpoint",
+    "FetchOptions",
+    "FetchReport",
+    "RateLimitStop",
+    "RepoReport",
+    "fetch_before_build",
+    "fetch_repos",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -208,5 +216,3 @@ def _week_start(day: date, tz) -> datetime:
     monday = week_of_date(day).monday
     return datetime.combine(monday, time(), tz).astimezone(UTC)
 
-
-__all__ += ["RateLimitStop", "Endpoint"]
