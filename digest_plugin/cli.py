@@ -91,7 +91,9 @@ def _fetch(args) -> int:
     repos = [check_repo_name(r) for r in args.repos] or list(settings.repos)
     if not repos:
         raise DigestError("No repository to fetch: name one (OWNER/NAME) or set DIGEST_REPOS.")
-    fetch_repos(Store(settings.data_path), settings, repos, since=args.since, until=args.until)
+    report = fetch_repos(Store(settings.data_path), settings, repos, since=args.since, until=args.until)
+    for line in report.lines():
+        print(line)
     return 0
 
 
