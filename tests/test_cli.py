@@ -78,3 +78,62 @@ def test_missing_data_folder(tmp_path):
 def test_debug_shows_the_traceback(tmp_path):
     result = run("show", "acme/widget", "--week", "2026-W21", "--debug", cwd=tmp_path)
     assert result.returncode != 0 and "Traceback" in result.stderr
+
+
+# -- fetch, against the local GitHub ------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def github():
+    from tests.github_server import HANDMADE_REPO, GitHubServer, handmade_pulls
+
+    with GitHubServer({HANDMADE_REPO: handmade_pulls()}) as server:
+        yield server, HANDMADE_REPO, handmade_pulls()
+
+
+def run_with(env, *args, cwd):
+    import os
+
+    return subprocess.run([CLI, *args], cwd=cwd, capture_output=True, text=True, env={**os.environ, **env})
+
+
+def test_fetch_then_show_then_build_says_where_the_data_came_from(github, tmp_path):
+    server, repo, pulls = github
+    (tmp_path / "pelicanconf.py").write_text(f'DIGEST_DATA_PATH = "data"\nDIGEST_REPOS = ["{repo}"]\n')
+    result = run_with(server.env(), "fetch", "--since", "2026-01-01", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert f"{repo}: {len(pulls)} PRs fetched" in result.stdout
+    week = max(p["merged_at"] for p in pulls)
+    from digest_plugin.records import parse_time
+    from digest_plugin.weeks import timezone, week_of
+
+    week_id = str(week_of(parse_time(week), timezone("UTC")))
+    shown = run_with(server.env(), "show", repo, "--week", week_id, cwd=tmp_path)
+    assert shown.returncode == 0, shown.stderr
+    data = json.loads(shown.stdout)
+    assert data["fetch"]["source"] == "github" and data["complete"] in (True, False)
+    assert server.env()["GITHUB_TOKEN"] not in result.stdout + result.stderr + shown.stdout
+    stored = "".join(p.read_text() for p in (tmp_path / "data").rglob("*") if p.is_file())
+    assert server.env()["GITHUB_TOKEN"] not in stored
+
+
+def test_fetch_with_a_bad_token_is_one_sentence_and_keeps_the_store(github, tmp_path):
+    server, repo, _ = github
+    (tmp_path / "pelicanconf.py").write_text('DIGEST_DATA_PATH = "data"\n')
+    bad = "ghp_wrongToken0000000000000000000000000"
+    result = run_with(server.env(token=bad), "fetch", repo, "--since", "2026-01-01", cwd=tmp_path)
+    assert result.returncode == 1
+    assert bad not in result.stdout + result.stderr
+    errors = [line for line in result.stderr.splitlines() if line.startswith("repo-digest:")]
+    assert "Traceback" not in result.stderr and len(errors) == 1  # the other lines are progress
+    assert "rejected the token" in errors[0]
+    assert not (tmp_path / "data" / repo).exists()
+
+
+def test_the_sample_is_never_fetched(github):
+    server, _, _ = github
+    root = Path(__file__).resolve().parents[1]
+    result = run_with(server.env(), "fetch", "quillmoss/fernwheel", cwd=root)
+    assert result.returncode == 0
+    assert "sample" in result.stdout
+    assert server.count() == 0 or all("quillmoss" not in str(e) for e in server.log)
