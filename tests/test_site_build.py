@@ -155,3 +155,25 @@ def test_week_page_fits_a_phone_and_loads_cleanly(site):
         assert page_width(page) <= 390  # long paths and titles wrap instead of widening the page
         assert page.locator("table.pulls tbody tr").count() == 3
         assert page.evaluate("window.__xss === undefined")  # no injected handler ran
+
+
+def test_an_incomplete_week_says_so_and_names_its_source(tmp_path):
+    from digest_plugin.store import Window
+
+    _store(tmp_path)
+    store = Store(tmp_path / "data")
+    store.write_state(RepoState(
+        repo="acme/widget",
+        source="github",
+        fetched_at=datetime(2026, 5, 25, 6, tzinfo=UTC),
+        complete_since=datetime(2026, 5, 4, tzinfo=UTC),
+        watermark=datetime(2026, 5, 25, 6, tzinfo=UTC),
+        incomplete=(Window(datetime(2026, 5, 12, tzinfo=UTC), datetime(2026, 5, 13, tzinfo=UTC)),),
+    ))
+    output = build_site(tmp_path)
+    w20 = page(output, "acme/widget/2026-W20/index.html")
+    assert "status-incomplete" in w20.select_one(".status")["class"]
+    assert "incomplete" in w20.select_one(".status").text
+    w19 = page(output, "acme/widget/2026-W19/index.html")
+    assert "status-complete" in w19.select_one(".status")["class"]
+    assert "fetched from GitHub at 2026-05-25 06:00 UTC" in w19.select_one(".provenance").text

@@ -15,6 +15,7 @@ from ..errors import DigestError
 from ..i18n import format_date_range, translations
 from ..narrate import Narrative, check_grounding, narrate
 from ..narrate.wording import Language, factor_names, type_names
+from ..records import parse_time
 from ..settings import DigestSettings
 from ..site import load_weeks
 from ..store import Store
@@ -165,7 +166,8 @@ def _status(analysis: WeekAnalysis, _) -> tuple[str, str, str]:
 
 def _provenance(analysis: WeekAnalysis, settings: DigestSettings, _) -> str:
     fetch = analysis.fetch
-    when = fetch.fetched_at or "?"
+    fetched = parse_time(fetch.fetched_at)
+    when = f"{fetched:%Y-%m-%d %H:%M} UTC" if fetched else "?"
     if fetch.source == "github":
         sentences = [_("Data fetched from GitHub at {time}.").format(time=when)]
     elif fetch.source == "sample":
