@@ -27,6 +27,8 @@ PAGE_SAVE_AS = "pages/{slug}/index.html"
 CATEGORY_URL = "{slug}/"
 CATEGORY_SAVE_AS = "{slug}/index.html"
 CATEGORIES_SAVE_AS = "repositories/index.html"
+# Labels and modules such as "area/api" or "src/core" keep a readable slug: area-api, src-core.
+TAG_REGEX_SUBSTITUTIONS = [(r"[/.]", "-"), (r"[^\w\s-]", ""), (r"(?u)\A[-\s]*", ""), (r"(?u)\s*\Z", ""), (r"[-\s]+", "-")]
 TAG_URL = "labels/{slug}/"
 TAG_SAVE_AS = "labels/{slug}/index.html"
 TAGS_SAVE_AS = "labels/index.html"

@@ -99,7 +99,16 @@ def test_path_modules_use_two_levels_under_source_roots_and_the_repository_name(
         FileChange("widget/core/engine.py", 100, 0), FileChange("src/api/http.py", 10, 0),
         FileChange("docs/index.md", 500, 0), FileChange("setup.py", 1, 1),
     ])
-    assert classify(pull, RULES).modules == ("widget/core", "src/api", "setup.py")
+    assert classify(pull, RULES).modules == ("widget/core", "src/api", "build")
+
+
+def test_files_at_the_root_are_named_by_what_they_are():
+    def modules(path):
+        return classify(make_pull(20, "2026-05-18T10:00:00Z", "Tidy", files=[FileChange(path, 3, 1)]), RULES).modules
+
+    assert [modules(p) for p in ("README.md", "pyproject.toml", "requirements.txt", ".pre-commit-config.yaml", "Makefile")] == [
+        ("docs",), ("build",), ("build",), ("ci",), ("(root)",),
+    ]
 
 
 def test_bots_are_recognised_by_type_login_and_setting():

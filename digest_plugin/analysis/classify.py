@@ -215,9 +215,20 @@ def module_of(path: str, rules: Rules) -> str:
         if pattern.search("/" + path):
             return module
     parts = path.split("/")
+    if len(parts) == 1:
+        return _root_module(rules.path_kinds_of(path))
     if len(parts) >= 3 and parts[0].lower() in rules.source_roots:
         return f"{parts[0]}/{parts[1]}"
     return parts[0]
+
+
+def _root_module(kinds: frozenset[str]) -> str:
+    """Files at the top of the repository have no folder: name them by what they are, so that
+    README.md and pyproject.toml do not each become a module of their own."""
+    for kind, module in (("docs", "docs"), ("ci", "ci"), ("dependencies", "build"), ("manifests", "build")):
+        if kind in kinds:
+            return module
+    return "(root)"
 
 
 def is_bot(pull: Pull, rules: Rules) -> bool:
