@@ -52,7 +52,7 @@ TRANSLATION_FEED_ATOM = None
 AUTHOR_FEED_ATOM = None
 AUTHOR_FEED_RSS = None
 RSS_FEED_SUMMARY_ONLY = False
-FEED_MAX_ITEMS = 50
+FEED_MAX_ITEMS = 20  # each entry is a whole week page; 20 weeks is five months of news
 
 DEFAULT_PAGINATION = 10
 ARTICLE_ORDER_BY = "reversed-date"
