@@ -88,14 +88,20 @@ def _bot_only_sentence(week: WeekAnalysis, lang: Language) -> str:
     ).format(count=lang.number(week.stats.merged_count), bots=lang.join(bots))
 
 
+def previous_figure(week: WeekAnalysis, movement, before: float | None) -> float | None:
+    """Last week's figure to compare with: the analysis' own, else the week before's; none for a
+    week in progress, which is not comparable with whole weeks."""
+    if week.in_progress:
+        return None
+    if movement and movement.previous is not None:
+        return movement.previous
+    return before
+
+
 def movement_sentence(week: WeekAnalysis, before: WeekAnalysis | None, lang: Language) -> str | None:
     """How the merged count compares with the week before and, where the analysis has it, the recent average."""
     _, movement = lang.gettext, week.stats.merged_movement
-    if week.in_progress:
-        return None
-    previous = movement.previous if movement and movement.previous is not None else None
-    if previous is None and before is not None:
-        previous = before.stats.merged_count
+    previous = previous_figure(week, movement, before.stats.merged_count if before else None)
     if previous is None:
         return None
     current = week.stats.merged_count

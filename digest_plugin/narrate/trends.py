@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..analysis.model import WeekAnalysis
 from .model import Cited
-from .summary import movement_sentence
+from .summary import movement_sentence, previous_figure
 from .wording import Language, ranked, type_names, unique
 
 TREND_NAMES = 3  # modules, labels, types, hot files and authors named per sentence
@@ -47,11 +47,7 @@ def trends(week: WeekAnalysis, before: WeekAnalysis | None, lang: Language) -> t
 
 def _key_movement(week: WeekAnalysis, before: WeekAnalysis | None, lang: Language) -> str | None:
     ngettext, movement = lang.ngettext, week.stats.key_movement
-    if week.in_progress:
-        return None
-    previous = movement.previous if movement and movement.previous is not None else None
-    if previous is None and before is not None:
-        previous = before.stats.key_count
+    previous = previous_figure(week, movement, before.stats.key_count if before else None)
     if previous is None:
         return None
     count = week.stats.key_count
