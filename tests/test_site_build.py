@@ -177,3 +177,21 @@ def test_an_incomplete_week_says_so_and_names_its_source(tmp_path):
     w19 = page(output, "acme/widget/2026-W19/index.html")
     assert "status-complete" in w19.select_one(".status")["class"]
     assert "fetched from GitHub at 2026-05-25 06:00 UTC" in w19.select_one(".provenance").text
+
+
+def test_a_failed_fetch_still_builds_from_the_store_and_says_so(tmp_path, monkeypatch):
+    _store(tmp_path)
+    store = Store(tmp_path / "data")
+    store.write_state(RepoState(repo="acme/widget", source="github", fetched_at=datetime(2026, 5, 25, 6, tzinfo=UTC),
+                                complete_since=datetime(2026, 5, 4, tzinfo=UTC), watermark=datetime(2026, 5, 25, 6, tzinfo=UTC)))
+    before = {p: p.read_bytes() for p in (tmp_path / "data").rglob("*.jsonl")}
+    from tests.github_server import GitHubServer
+
+    with GitHubServer({}) as github:  # a GitHub that rejects the token
+        for name, value in github.env(token="ghp_revokedToken00000000000000000000000").items():
+            monkeypatch.setenv(name, value)
+        output = build_site(tmp_path, DIGEST_FETCH="always")
+    warning = page(output, "acme/widget/2026-W19/index.html").select_one(".warning")
+    assert warning is not None and "acme/widget" in warning.text and "token" in warning.text
+    assert "ghp_revoked" not in (output / "acme/widget/2026-W19/index.html").read_text()
+    assert {p: p.read_bytes() for p in (tmp_path / "data").rglob("*.jsonl")} == before
