@@ -13,10 +13,9 @@ from urllib.parse import quote
 
 from .analysis.model import AnalysedPull, WeekAnalysis
 from .i18n import format_decimal, format_number
-from .narrate.model import Cited, Narrative
+from .narrate.model import CITATION, Cited, Narrative
 from .narrate.wording import Language, type_names
 
-_CITATION = re.compile(r"(?<![\w&])#(\d+)\b")
 # Characters that can start Markdown inline syntax (or an @mention, or maths on GitHub) anywhere.
 _INLINE_SYNTAX = re.compile(r"([\\`*_\[\]<>#|!&~$@])")
 # Line starts that would open a list, quote or heading when a cell or item begins with them.
@@ -28,7 +27,7 @@ def render_markdown(week: WeekAnalysis, narrative: Narrative, page_url: str, lan
     """The report of `week` as CommonMark; `page_url` is the week page's absolute URL."""
     lang = Language.of(language)
     _ = lang.gettext
-    links = {p.pull.number: p.pull.url for p in week.pulls if _is_web_url(p.pull.url)}
+    links = {p.pull.number: p.pull.url for p in week.pulls if p.pull.url}
     blocks = [heading(1, narrative.title), _page_link(page_url, lang)]
     status = _status(week, lang)
     if status:
@@ -53,7 +52,7 @@ def escape(text: str) -> str:
 def linked(cited: Cited, links: dict[int, str]) -> str:
     """A narrative text with each `#N` it cites as a link to the PR, the rest escaped."""
     parts, last = [], 0
-    for match in _CITATION.finditer(cited.text):
+    for match in CITATION.finditer(cited.text):
         number = int(match[1])
         parts.append(escape_inline(cited.text[last:match.start()]))
         if number in cited.pulls and number in links:
@@ -225,10 +224,6 @@ def _table(heads: list[str], rows: list[list[str]], align: str = "left", escaped
     lines = ["| " + " | ".join(escape_inline(h).strip() for h in heads) + " |", "|" + "|".join(f" {rule} " for _ in heads) + "|"]
     lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
     return "\n".join(lines)
-
-
-def _is_web_url(url: str) -> bool:
-    return url.startswith(("https://", "http://")) and not any(c.isspace() for c in url)
 
 
 def _destination(url: str) -> str:

@@ -53,6 +53,11 @@ class Pull:
     reviewers: tuple[str, ...] = ()
     source: str = "github"
 
+    def __post_init__(self):
+        # The address comes from imported or fetched data and is rendered as a link everywhere:
+        # anything but a web address (a `javascript:` URL, say) is dropped here, once.
+        object.__setattr__(self, "url", web_url(self.url))
+
     def to_json(self) -> dict:
         return {
             "number": self.number,
@@ -102,6 +107,13 @@ class Pull:
             reviewers=tuple(data.get("reviewers") or ()),
             source=data.get("source") or "github",
         )
+
+
+def web_url(url: str) -> str:
+    """`url` if it is an http(s) address without spaces, else ""."""
+    url = url.strip()
+    ok = url.startswith(("https://", "http://")) and not any(c.isspace() or ord(c) < 32 for c in url)
+    return url if ok else ""
 
 
 def cap_body(body: str | None) -> str:

@@ -29,7 +29,7 @@ def make_pull(number: int, merged_at: datetime | str, title: str = "", **fields)
     return Pull(
         number=number,
         title=title or f"Change number {number}",
-        url=f"https://github.com/acme/widget/pull/{number}",
+        url=fields.pop("url", f"https://github.com/acme/widget/pull/{number}"),
         author=author if isinstance(author, Author) else Author(author),
         merged_at=merged_at,
         created_at=fields.pop("created_at", merged_at - timedelta(hours=5)),

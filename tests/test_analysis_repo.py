@@ -65,6 +65,22 @@ def test_github_weeks_end_at_the_watermark_or_now_and_know_what_is_complete():
     assert later[-1].week == "2026-W21" and later[-1].in_progress
 
 
+def test_a_watermark_on_monday_midnight_ends_the_week_before():
+    pulls = [make_pull(1, "2026-05-05T10:00:00Z", "feat: a", files=[SRC])]
+    state = RepoState("acme/widget", "github", fetched_at=datetime(2026, 5, 25, 6, tzinfo=UTC),
+                      complete_since=datetime(2026, 5, 4, tzinfo=UTC), watermark=datetime(2026, 5, 25, tzinfo=UTC))
+    weeks = analyse(pulls, state)
+    assert [w.week for w in weeks] == ["2026-W19", "2026-W20", "2026-W21"]
+    assert all(w.complete for w in weeks)
+
+
+def test_a_fetched_repository_with_no_merges_shows_its_quiet_weeks():
+    state = RepoState("acme/widget", "github", fetched_at=datetime(2026, 5, 25, 6, tzinfo=UTC),
+                      complete_since=datetime(2026, 5, 11, tzinfo=UTC), watermark=datetime(2026, 5, 25, tzinfo=UTC))
+    weeks = analyse([], state)
+    assert [(w.week, w.stats.merged_count, w.complete) for w in weeks] == [("2026-W20", 0, True), ("2026-W21", 0, True)]
+
+
 def test_weeks_are_cut_in_the_configured_timezone():
     sunday_night_utc = make_pull(1, "2026-05-17T20:00:00Z", "fix: x", files=[SRC])  # Monday 04:00 in Shanghai
     assert analyse([sunday_night_utc])[0].week == "2026-W20"

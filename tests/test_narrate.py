@@ -224,3 +224,11 @@ def test_a_week_in_progress_is_not_compared_with_whole_weeks():
     narrative = narrate(busy_week(in_progress=True, merged_movement=movement_week().stats.merged_movement), [previous_week()], "en")
     texts = [narrative.summary.text, *(t.text for t in narrative.trends)]
     assert not any("week before" in text for text in texts)
+
+
+def test_grounding_is_not_fooled_by_names_that_are_digits():
+    """A label "1" or a login "3" must not be cut out of the figures around it."""
+    week = week_of([analysed(7, "Rework the parser", key=True, score=7.0, additions=819, deletions=3, labels=("1",), login="3")])
+    narrative = narrate(week, [], "en")
+    assert "+819" in " ".join(cited.text for _, cited in narrative.texts())
+    assert check_grounding(week, narrative) == []

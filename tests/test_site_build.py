@@ -32,6 +32,9 @@ def _store(folder):
         make_pull(4, monday + timedelta(days=14), HOSTILE, author="mallory", body=HOSTILE, files=[("docs/index.md", 3, 1, "modified")], labels=("<b>label</b>",)),
         make_pull(5, monday + timedelta(days=15), "docs: explain the cache", author="alice", files=[("docs/cache.md", 30, 0, "added")]),
         make_pull(6, monday + timedelta(days=16), "refactor: move the deep module", author="bob", files=[(LONG_PATH, 10, 10, "modified"), ("docs/index.md", 1, 1, "modified")]),
+        # a crafted address, a numeric label and login, and a "#N" inside a title
+        make_pull(7, monday + timedelta(days=16, hours=2), "fix: follow-up to #1", author="3", url="javascript:alert(1)//pull/7",
+                  labels=("1",), files=[("core/parse.py", 712, 3, "modified")]),
     ]
     store = Store(folder / "data")
     store.upsert("acme/widget", pulls)
@@ -72,6 +75,16 @@ def test_quiet_week_says_so(site):
     soup = page(site, "acme/widget/2026-W20/index.html")
     assert not soup.select("table.pulls")
     assert soup.select_one(".summary").text.strip()
+
+
+def test_only_web_addresses_become_links(site):
+    for path in ("acme/widget/2026-W21/index.html", "feeds/all.atom.xml", "acme/widget/2026-W21/digest.md"):
+        assert "javascript:" not in (site / path).read_text(encoding="utf-8"), path
+    soup = page(site, "acme/widget/2026-W21/index.html")
+    row = next(tr for tr in soup.select("table.pulls tbody tr") if "#7" in tr.td.text)
+    assert row.td.find("a") is None  # shown, but not as a link
+    titles = [a for a in soup.select("a.pr-ref") if a.text == "#1"]
+    assert titles == []  # "#1" inside PR 7's title cites nothing: PR 1 is not in this week
 
 
 def test_hostile_text_is_escaped_everywhere(site):
@@ -142,7 +155,7 @@ def test_corrupt_store_stops_the_build_before_anything_is_written(tmp_path):
     _store(tmp_path)
     month = tmp_path / "data/acme/widget/2026-05.jsonl"
     month.write_text(month.read_text() + "{broken\n")
-    with pytest.raises(DigestError, match=r"2026-05\.jsonl, line 7"):
+    with pytest.raises(DigestError, match=r"2026-05\.jsonl, line 8"):
         build_site(tmp_path)
     assert not (tmp_path / "output/acme").exists()
 
@@ -153,7 +166,7 @@ def test_week_page_fits_a_phone_and_loads_cleanly(site):
         page, errors, failed = open_page(browser, f"{SITEURL}/acme/widget/2026-W21/", 390, published=(SITEURL, site))
         assert errors == [] and failed == []
         assert page_width(page) <= 390  # long paths and titles wrap instead of widening the page
-        assert page.locator("table.pulls tbody tr").count() == 3
+        assert page.locator("table.pulls tbody tr").count() == 4
         assert page.evaluate("window.__xss === undefined")  # no injected handler ran
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 
 from ..records import Pull, format_time
 from ..settings import DigestSettings
@@ -154,16 +154,20 @@ def analyse_repo(repo: str, pulls: Sequence[Pull], state: RepoState | None, sett
 
 def week_range(pulls: Sequence[Pull], state: RepoState | None, since: date | None, now: datetime, tz) -> list[Week]:
     """The weeks analyse_repo covers (see its docstring); empty when there is nothing to show."""
+    fetched = state is not None and state.source == "github"
     if pulls:
         first = min(week_of(p.merged_at, tz) for p in pulls)
-    elif since is not None and state is not None and state.source == "github":
+    elif since is not None and fetched:
         first = week_of_date(since)
+    elif fetched and state.complete_since is not None:
+        first = week_of(state.complete_since, tz)  # fetched, and nothing merged: quiet weeks, not no weeks
     else:
         return []
     if since is not None:
         first = max(first, week_of_date(since))
-    if state is not None and state.source == "github" and state.watermark is not None:
-        last = week_of(min(now, state.watermark), tz)
+    if fetched and state.watermark is not None:
+        # the watermark is an exclusive end: a history complete up to Monday 00:00 ends the week before
+        last = week_of(min(now, state.watermark - timedelta(microseconds=1)), tz)
     elif pulls:
         last = max(week_of(p.merged_at, tz) for p in pulls)
     else:

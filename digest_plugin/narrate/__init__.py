@@ -18,7 +18,7 @@ from typing import Protocol
 from ..analysis.model import WeekAnalysis
 from .builtin import BuiltinWriter
 from .grounding import check_grounding
-from .markup import cited_html
+from .markup import cite, cited_html
 from .model import Cited, HighlightGroup, KeyChange, Narrative, RiskLine
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "RiskLine",
     "Writer",
     "check_grounding",
+    "cite",
     "cited_html",
     "narrate",
 ]

@@ -11,10 +11,9 @@ import re
 from collections.abc import Iterable, Sequence
 
 from ..analysis.model import WeekAnalysis
-from .model import Narrative
+from .model import CITATION, Narrative
 from .wording import display_title
 
-_CITATION = re.compile(r"(?<![\w&])#(\d+)\b")
 # A number as the writers format it: 1,234 or 5.2 or 31 (ASCII-bounded, so 2026年5月 still splits).
 _NUMBER = re.compile(r"(?<![A-Za-z0-9_.,])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![A-Za-z0-9_])")
 _PLACEHOLDER = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}|%\([A-Za-z_]+\)s")
@@ -34,13 +33,13 @@ def check_grounding(week: WeekAnalysis, narrative: Narrative, previous: Sequence
             if number not in in_week:
                 problems.append(f"{where} cites #{number}, which is not a pull request of {week.repo} {week.week}.")
         text = _without(cited.text, quotes)
-        for match in _CITATION.finditer(text):
+        for match in CITATION.finditer(text):
             number = int(match[1])
             if number not in in_week:
                 problems.append(f"{where} mentions #{number}, which is not a pull request of {week.repo} {week.week}.")
             elif number not in cited.pulls:
                 problems.append(f"{where} mentions #{number} but does not list it among the PRs it cites.")
-        text = _CITATION.sub(" ", text)
+        text = CITATION.sub(" ", text)
         for match in _PLACEHOLDER.finditer(text):
             problems.append(f"{where} still contains the template placeholder {match[0]}.")
         for match in _NUMBER.finditer(text):
@@ -59,9 +58,11 @@ def _grounded(whole: str, fraction: str | None, figures: set[float]) -> bool:
 
 
 def _without(text: str, quotes: Sequence[str]) -> str:
+    """`text` with each quoted name taken out where it stands as a whole word, so that a label "1"
+    leaves "+819" alone."""
     for quote in quotes:
         if quote in text:
-            text = text.replace(quote, " ")
+            text = re.sub(rf"(?<![\w.,]){re.escape(quote)}(?![\w])", " ", text)
     return text
 
 

@@ -8,8 +8,11 @@ untrusted and verbatim: whoever renders a text escapes it (`cited_html`, `markdo
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+
+CITATION = re.compile(r"(?<![\w&])#(\d+)\b")  # "#1234" in a text, not "&#39;" nor "abc#12"
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from pelican.utils import order_content
 from ..charts.draw import pixel_size
 from ..errors import DigestError
 from ..i18n import format_date, format_number, translations
-from ..narrate import cited_html
+from ..narrate import cite
 from ..settings import DigestSettings
 from ..store import Store
 from .files import write_week_files
@@ -55,7 +55,7 @@ def prepare_templates(generator) -> None:
     generator.env.add_extension("jinja2.ext.i18n")
     generator.env.install_gettext_translations(translations(settings.language), newstyle=True)
     generator.env.filters.update(
-        cite=cited_html,
+        cite=cite,
         number=partial(format_number, language=settings.language),
         digest_date=partial(format_date, language=settings.language),
     )
@@ -96,7 +96,7 @@ def _article(generator, week: WeekPage, content: str) -> Article:
         **processed,
         "title": week.title,
         "date": week.date,
-        "summary": str(cited_html(week.narrative.summary.text, week.repo_url)),
+        "summary": str(cite(week.narrative.summary, week.repo_url)),
         "url": week.url,
         "save_as": week.url + "index.html",
         "template": "digest_week",
