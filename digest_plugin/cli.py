@@ -29,6 +29,12 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"repo-digest: {error}", file=sys.stderr)
         return 1
+    except OSError as error:  # a read-only or full disk, a folder where a file should be
+        if args.debug:
+            raise
+        where = f" ({error.filename})" if error.filename else ""
+        print(f"repo-digest: {error.strerror or error}{where}.", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("repo-digest: interrupted; the store keeps everything saved so far.", file=sys.stderr)
         return 130

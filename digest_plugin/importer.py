@@ -9,11 +9,12 @@ from __future__ import annotations
 import gzip
 import json
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 
 from .errors import DigestError
 from .records import Author, FileChange, Pull, cap_body, cap_files, parse_time
-from .store import Store, check_repo_name
+from .store import RepoState, Store, check_repo_name
 
 
 def pull_from_rest(data: dict, source: str = "import") -> Pull | None:
@@ -86,5 +87,6 @@ def import_file(path: Path, repo: str, store: Store) -> tuple[int, int]:
     if state is not None and state.source == "sample":
         raise DigestError(f"{repo} holds the bundled sample; import into another repository name.")
     changed = store.upsert(repo, pulls)
-    store.touch_state(repo, "import")
+    if state is None or state.source == "import":  # a fetched repository keeps its fetch's record
+        store.write_state(RepoState(repo=repo, source="import", fetched_at=datetime.now(UTC)))
     return len(pulls), changed

@@ -12,7 +12,7 @@ import re
 from urllib.parse import quote
 
 from .analysis.model import AnalysedPull, WeekAnalysis
-from .i18n import format_decimal, format_number
+from .i18n import format_decimal
 from .narrate.model import CITATION, Cited, Narrative
 from .narrate.wording import Language, type_names
 
@@ -81,8 +81,8 @@ def escape_block_start(line: str) -> str:
 
 
 def _page_link(page_url: str, lang: Language) -> str:
-    if not page_url:
-        return ""
+    if not page_url.startswith(("https://", "http://")):
+        return ""  # a build without SITEURL has no absolute address to give
     _ = lang.gettext
     label = escape(_("Read this digest on the site"))
     return f"[{label}]({_destination(page_url)})"

@@ -6,6 +6,7 @@ Built from the analysis and the narrative; the Markdown report and the pages use
 from __future__ import annotations
 
 from .analysis.model import AnalysedPull, WeekAnalysis
+from .records import format_time
 
 
 def week_json(week: WeekAnalysis, narrative=None) -> dict:
@@ -67,7 +68,7 @@ def _pull_json(analysed: AnalysedPull) -> dict:
         "bot": kind.bot,
         "first_time": analysed.first_time,
         "risks": list(analysed.risks),
-        "merged_at": pull.merged_at.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "merged_at": format_time(pull.merged_at),
     }
 
 

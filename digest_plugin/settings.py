@@ -13,7 +13,7 @@ Nothing else reads DIGEST_* keys from Pelican's settings dict; stages receive a 
     DIGEST_KEY_THRESHOLD = 6.0           importance (0-10) from which a PR is key
     DIGEST_RULES = None                  classification rules: a dict, or the path of a YAML file
     DIGEST_BOTS = []                     extra logins to treat as bots
-    DIGEST_PDF = False                   also write digest.pdf for each week
+    DIGEST_PDF = False                   reserved for a PDF download beside digest.md (not available yet)
 """
 
 from __future__ import annotations
@@ -81,6 +81,13 @@ class DigestSettings:
         fetch = value["DIGEST_FETCH"]
         if fetch not in FETCH_MODES:
             raise DigestError(f"DIGEST_FETCH must be one of {', '.join(FETCH_MODES)}, not {fetch!r}.")
+        bots = value["DIGEST_BOTS"]
+        if isinstance(bots, str) or not all(isinstance(b, str) for b in bots):
+            raise DigestError("DIGEST_BOTS must be a list of logins, for example [\"release-robot\"].")
+        if not isinstance(value["DIGEST_PDF"], bool):
+            raise DigestError(f"DIGEST_PDF must be True or False, not {value['DIGEST_PDF']!r}.")
+        if value["DIGEST_PDF"]:
+            raise DigestError("DIGEST_PDF is not available in this version of repo-digest: the Markdown download is; set DIGEST_PDF = False.")
         data_path = Path(value["DIGEST_DATA_PATH"])
         return cls(
             repos=tuple(check_repo_name(r) for r in repos),
@@ -93,8 +100,8 @@ class DigestSettings:
             trend_weeks=_number(value["DIGEST_TREND_WEEKS"], "DIGEST_TREND_WEEKS", 2, 520, int),
             key_threshold=_number(value["DIGEST_KEY_THRESHOLD"], "DIGEST_KEY_THRESHOLD", 0, 10, float),
             rules=value["DIGEST_RULES"],
-            bots=tuple(value["DIGEST_BOTS"]),
-            pdf=bool(value["DIGEST_PDF"]),
+            bots=tuple(bots),
+            pdf=value["DIGEST_PDF"],
             base_path=base,
         )
 

@@ -13,7 +13,7 @@ import re
 import tempfile
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -179,19 +179,6 @@ class Store:
         directory.mkdir(parents=True, exist_ok=True)
         text = json.dumps(state.to_json(), indent=2, ensure_ascii=False) + "\n"
         atomic_write(directory / "state.json", text)
-
-    def touch_state(self, repo: str, source: str) -> RepoState:
-        """The repository's state, created (and written) if the repository is new to the store."""
-        state = self.read_state(repo)
-        if state is None:
-            state = RepoState(repo=repo, source=source, fetched_at=datetime.now(UTC))
-            self.write_state(state)
-        return state
-
-    def replace_state(self, repo: str, **changes) -> RepoState:
-        state = replace(self.read_state(repo), **changes)
-        self.write_state(state)
-        return state
 
 
 def _month_of(pull: Pull) -> str:

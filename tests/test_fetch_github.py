@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 
-from digest_plugin.errors import DigestError
 from digest_plugin.fetch import fetch_repos
 from digest_plugin.fetch.progress import BarProgress
 from digest_plugin.records import parse_time

@@ -87,6 +87,9 @@ def test_index_and_repository_pages_link_to_existing_pages(browser_page, sample_
         ('DIGEST_REPOS=["acme/nothing"]', "acme/nothing is not in the store"),
         ('DIGEST_DATA_PATH="no-such-folder"', "does not exist"),
         ('DIGEST_TIMEZONE="Mars/Olympus"', "is not a known timezone"),
+        ('DIGEST_RULES={"nonsense": 1}', "nonsense"),
+        ('DIGEST_BOTS="dependabot"', "DIGEST_BOTS must be a list"),
+        ("DIGEST_PDF=true", "DIGEST_PDF is not available"),
     ],
 )
 def test_a_failed_build_is_one_error_and_writes_nothing(tmp_path, override, message):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 from datetime import UTC, datetime, timedelta
 
 import feedparser
@@ -34,7 +33,7 @@ def _store(folder):
         make_pull(6, monday + timedelta(days=16), "refactor: move the deep module", author="bob", files=[(LONG_PATH, 10, 10, "modified"), ("docs/index.md", 1, 1, "modified")]),
         # a crafted address, a numeric label and login, and a "#N" inside a title
         make_pull(7, monday + timedelta(days=16, hours=2), "fix: follow-up to #1", author="3", url="javascript:alert(1)//pull/7",
-                  labels=("1",), files=[("core/parse.py", 712, 3, "modified")]),
+                  labels=("1", "🚀"), files=[("core/parse.py", 712, 3, "modified")]),
     ]
     store = Store(folder / "data")
     store.upsert("acme/widget", pulls)
@@ -118,8 +117,10 @@ def test_feeds_are_valid_with_absolute_urls_and_full_content(site):
 def test_pelican_archives_categories_and_tags_include_the_weeks(site):
     archives = page(site, "archives/index.html")
     assert len([a for a in archives.select("td a") if "/acme/widget/2026-W" in a["href"]]) == 3
-    labels = page(site, "labels/index.html").get_text()
-    assert "dependencies" in labels
+    labels = page(site, "labels/index.html")
+    assert "dependencies" in labels.get_text() and "🚀" in labels.get_text()  # not overwritten by the 🚀 page
+    rocket = next(a["href"] for a in labels.select(".tag-cloud a") if a.text == "🚀")
+    assert rocket.rstrip("/").rsplit("/", 1)[-1].startswith("label-")
     repo = page(site, "acme/widget/index.html")
     assert [a.text for a in repo.select("table.weeks tbody a")] == ["2026-W21", "2026-W20", "2026-W19"]
 

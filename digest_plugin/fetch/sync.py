@@ -15,7 +15,6 @@ be fetched completely is recorded in `state.incomplete`, never passed off as com
 
 from __future__ import annotations
 
-import math
 from collections import deque
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta

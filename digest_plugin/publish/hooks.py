@@ -6,6 +6,7 @@ afresh for every run, so `pelican --autoreload` never sees a previous run's stat
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 from datetime import UTC, datetime
@@ -17,6 +18,7 @@ from pelican.contents import Article
 from pelican.readers import METADATA_PROCESSORS
 from pelican.utils import order_content
 
+from ..analysis.rules import load_rules
 from ..charts.draw import pixel_size
 from ..errors import DigestError
 from ..i18n import format_date, format_number, translations
@@ -45,8 +47,9 @@ def without_traceback_for_user_errors(record: logging.LogRecord) -> bool:
 
 
 def check_settings(pelican) -> None:
-    """Fail on bad DIGEST_* settings before Pelican touches the output folder."""
-    DigestSettings.from_pelican(pelican.settings)
+    """Fail on bad DIGEST_* settings, DIGEST_RULES included, before Pelican touches the output folder."""
+    settings = DigestSettings.from_pelican(pelican.settings)
+    load_rules(settings.rules, settings.base_path, bots=settings.bots)
 
 
 def prepare_templates(generator) -> None:
@@ -92,6 +95,9 @@ def _article(generator, week: WeekPage, content: str) -> Article:
     raw = {"category": week.repo, "tags": list(week.tags), "authors": ["repo-digest"], "slug": week.slug}
     processed = {name: METADATA_PROCESSORS[name](value, settings) for name, value in raw.items() if value}
     processed["category"].slug = week.repo  # keeps the slash: the repository page is /{owner}/{name}/
+    for tag in processed.get("tags", ()):
+        if not tag.slug:  # a label of emoji or punctuation only would overwrite the labels index
+            tag.slug = "label-" + hashlib.sha1(tag.name.encode()).hexdigest()[:8]
     metadata = {
         **processed,
         "title": week.title,

@@ -41,7 +41,6 @@ class WeekPage:
     provenance_text: str
     factor_names: dict[str, str]
     count_tables: list[tuple[str, list[tuple[str, int]]]]
-    downloads: dict[str, str]  # format -> file name in the week folder
     previous_week: str | None = None
     next_week: str | None = None
 
@@ -128,7 +127,6 @@ def _week_page(repo, analysis: WeekAnalysis, narrative, charts, repo_url, settin
     status, status_text, status_short = _status(analysis, _)
     stats = analysis.stats
     types = type_names(_)
-    downloads = {"md": "digest.md", **({"pdf": "digest.pdf"} if settings.pdf else {})}
     return WeekPage(
         repo=repo,
         analysis=analysis,
@@ -153,7 +151,6 @@ def _week_page(repo, analysis: WeekAnalysis, narrative, charts, repo_url, settin
             )
             if counts
         ],
-        downloads=downloads,
     )
 
 
