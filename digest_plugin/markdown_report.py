@@ -14,7 +14,7 @@ from urllib.parse import quote
 from .analysis.model import AnalysedPull, WeekAnalysis
 from .i18n import format_decimal
 from .narrate.model import CITATION, Cited, Narrative
-from .narrate.wording import Language, type_names
+from .narrate.wording import Language, type_names, week_status
 
 # Characters that can start Markdown inline syntax (or an @mention, or maths on GitHub) anywhere.
 _INLINE_SYNTAX = re.compile(r"([\\`*_\[\]<>#|!&~$@])")
@@ -89,12 +89,9 @@ def _page_link(page_url: str, lang: Language) -> str:
 
 
 def _status(week: WeekAnalysis, lang: Language) -> str:
-    _ = lang.gettext
-    if week.in_progress:
-        return _("This week is still in progress: the figures cover the pull requests merged so far.")
-    if not week.complete:
-        return _("This week's data is incomplete: some merged pull requests could not be fetched, so figures may be too low.")
-    return ""
+    """The status sentence of a week that is not complete; nothing for a complete one."""
+    key, sentence, _short = week_status(week, lang.gettext)
+    return "" if key == "complete" else sentence
 
 
 def _summary(week: WeekAnalysis, narrative: Narrative, links, lang: Language) -> list[str]:

@@ -175,3 +175,12 @@ def factor_names(_) -> dict[str, str]:
         "discussion": _("discussion"),
         "bot": _("made by a bot"),
     }
+
+
+def week_status(week, _) -> tuple[str, str, str]:
+    """(key for styling, the sentence a page opens with, a one-word form for tables)."""
+    if week.in_progress:
+        return "in-progress", _("This week is still in progress: the figures cover the pull requests merged so far."), _("in progress")
+    if not week.complete:
+        return "incomplete", _("This week's data is incomplete: some merged pull requests could not be fetched, so figures may be too low."), _("incomplete")
+    return "complete", _("Complete: every pull request merged this week is included."), _("complete")

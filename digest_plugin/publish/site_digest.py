@@ -15,7 +15,7 @@ from ..charts import Chart, repo_charts, site_palette, week_charts
 from ..errors import DigestError
 from ..i18n import format_date_range, translations
 from ..narrate import Narrative, narrate
-from ..narrate.wording import Language, factor_names, type_names
+from ..narrate.wording import Language, factor_names, type_names, week_status
 from ..records import parse_time
 from ..settings import DigestSettings
 from ..site import load_weeks
@@ -124,7 +124,7 @@ def build_site_digest(settings: DigestSettings, pelican_settings: dict, now: dat
 
 def _week_page(repo, analysis: WeekAnalysis, narrative, charts, repo_url, settings: DigestSettings, site_url, _) -> WeekPage:
     path = week_path(repo, analysis.week)
-    status, status_text, status_short = _status(analysis, _)
+    status, status_text, status_short = week_status(analysis, _)
     stats = analysis.stats
     types = type_names(_)
     return WeekPage(
@@ -152,14 +152,6 @@ def _week_page(repo, analysis: WeekAnalysis, narrative, charts, repo_url, settin
             if counts
         ],
     )
-
-
-def _status(analysis: WeekAnalysis, _) -> tuple[str, str, str]:
-    if analysis.in_progress:
-        return "in-progress", _("This week is still in progress: the figures cover the pull requests merged so far."), _("in progress")
-    if not analysis.complete:
-        return "incomplete", _("This week's data is incomplete: some merged pull requests could not be fetched, so figures may be too low."), _("incomplete")
-    return "complete", _("Complete: every pull request merged this week is included."), _("complete")
 
 
 def _provenance(analysis: WeekAnalysis, settings: DigestSettings, _) -> str:
