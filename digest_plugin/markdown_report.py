@@ -14,7 +14,7 @@ from urllib.parse import quote
 from .analysis.model import AnalysedPull, WeekAnalysis
 from .i18n import format_decimal
 from .narrate.model import CITATION, Cited, Narrative
-from .narrate.wording import Language, type_names, week_status
+from .narrate.wording import Language, ranked, type_names, week_status
 
 # Characters that can start Markdown inline syntax (or an @mention, or maths on GitHub) anywhere.
 _INLINE_SYNTAX = re.compile(r"([\\`*_\[\]<>#|!&~$@])")
@@ -176,10 +176,10 @@ def _statistics(week: WeekAnalysis, lang: Language) -> list[str]:
     ]
     blocks = []
     for title, counts in tables:
-        ranked = sorted(counts.items(), key=lambda item: (-item[1], str(item[0])))[:TABLE_ROWS]
-        if ranked:
+        rows = ranked(counts)[:TABLE_ROWS]
+        if rows:
             blocks.append(heading(3, title))
-            blocks.append(_table([title, _("PRs")], [[str(name), lang.number(count)] for name, count in ranked]))
+            blocks.append(_table([title, _("PRs")], [[str(name), lang.number(count)] for name, count in rows]))
     if stats.hot_files:
         blocks.append(heading(3, _("Hot files (touched by several PRs)")))
         rows = [[f.path, lang.number(f.count)] for f in stats.hot_files[:TABLE_ROWS]]

@@ -15,7 +15,7 @@ from ..charts import Chart, repo_charts, site_palette, week_charts
 from ..errors import DigestError
 from ..i18n import format_date_range, translations
 from ..narrate import Narrative, narrate
-from ..narrate.wording import Language, factor_names, type_names, week_status
+from ..narrate.wording import Language, factor_names, ranked, type_names, week_status
 from ..records import parse_time
 from ..settings import DigestSettings
 from ..site import load_weeks
@@ -143,7 +143,7 @@ def _week_page(repo, analysis: WeekAnalysis, narrative, charts, repo_url, settin
         provenance_text=_provenance(analysis, settings, _),
         factor_names=factor_names(_),
         count_tables=[
-            (title, sorted(counts.items(), key=lambda item: (-item[1], str(item[0]))))
+            (title, ranked(counts))
             for title, counts in (
                 (_("Types"), {types.get(k, k): v for k, v in stats.types.items()}),
                 (_("Modules"), stats.modules),
