@@ -213,6 +213,5 @@ def _showing(store: Store, repo: str) -> str:
 
 def _week_start(day: date, tz) -> datetime:
     """Monday 00:00 (in the site's timezone) of the week holding `day`, in UTC."""
-    monday = week_of_date(day).monday
-    return datetime.combine(monday, time(), tz).astimezone(UTC)
+    return week_of_date(day).start(tz)
 
