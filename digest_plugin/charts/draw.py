@@ -22,7 +22,7 @@ from matplotlib import font_manager
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
-from .model import Chart
+from .model import Chart, printable
 
 RENDERER_VERSION = "1"  # bump when a change here changes the pictures: it invalidates the cache
 WIDTH, HEIGHT = 5.6, 4.0  # inches: small beside the text, so it stays legible when a phone scales it down
@@ -218,7 +218,7 @@ def _legend_columns(names: list[str]) -> int:
 
 
 def _legend_name(name: str) -> str:
-    name = " ".join("".join(c if c.isprintable() else " " for c in name).split())
+    name = printable(name)
     return name if len(name) <= LEGEND_NAME_LIMIT else name[: LEGEND_NAME_LIMIT - 1] + "…"
 
 

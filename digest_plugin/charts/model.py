@@ -61,3 +61,8 @@ class ChartFile:
     width: int  # pixels (CSS pixels for SVG), for the <img> width/height attributes
     height: int
     drawn: bool  # False when it came from the cache
+
+
+def printable(name: str) -> str:
+    """A label or login as one line of text: control characters and runs of spaces become one space."""
+    return " ".join("".join(c if c.isprintable() else " " for c in name).split())

@@ -15,7 +15,7 @@ from dataclasses import replace
 from ..analysis.model import TYPES, WeekAnalysis
 from . import describe
 from .bins import Bin, Tally, calendar_bins, unit_for, weekly_bins
-from .model import Chart, Series
+from .model import Chart, Series, printable
 from .palette import Palette, assign_styles
 
 Translate = Callable[[str], str]
@@ -197,8 +197,3 @@ def _top(totals: Counter, n: int) -> list[str]:
 
 def _bar(key: str, name: str, values: Sequence[int], palette: Palette) -> Series:
     return Series(key, printable(name), tuple(values), palette.style(key))
-
-
-def printable(name: str) -> str:
-    """A label or login as one line of text: control characters and runs of spaces become one space."""
-    return " ".join("".join(c if c.isprintable() else " " for c in name).split())
