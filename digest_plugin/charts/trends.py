@@ -98,7 +98,7 @@ def _groups_chart(field: str, namespace: str, bins: Sequence[tuple[Bin, Tally]],
         title, note = _("Pull requests by label"), _("A pull request with several labels counts once under each.")
     else:
         title, note = _("Pull requests by module"), _("A pull request in several modules counts once under each.")
-    return _stacked(field, title, bins, unit, series, marked, (note,), _)
+    return _chart(field, title, bins, unit, series, marked, (note,), _)
 
 
 def _authors_chart(title: str, top: Sequence[str], bins: Sequence[tuple[Bin, Tally]], unit: str, marked: int | None,
@@ -113,7 +113,7 @@ def _authors_chart(title: str, top: Sequence[str], bins: Sequence[tuple[Bin, Tal
         series.append(_bar("bots", _("bots"), bots, palette))
     if not series:
         return None
-    return _stacked("authors", title, bins, unit, series, marked, (), _)
+    return _chart("authors", title, bins, unit, series, marked, (), _)
 
 
 def _types_chart(bins: Sequence[tuple[Bin, Tally]], unit: str, palette: Palette, _: Translate) -> Chart | None:
@@ -126,7 +126,7 @@ def _types_chart(bins: Sequence[tuple[Bin, Tally]], unit: str, palette: Palette,
     series = [_bar(f"type:{name}", name, [c[name] for c in counts], palette) for name in names]
     if "unclassified" in present:
         series.append(_bar("unclassified", _("unclassified"), [c["unclassified"] for c in counts], palette))
-    return _stacked("types", _("Pull requests by type"), bins, unit, series, None, (), _)
+    return _chart("types", _("Pull requests by type"), bins, unit, series, None, (), _)
 
 
 def _activity_chart(bins: Sequence[tuple[Bin, Tally]], earlier: Sequence[int], unit: str, marked: int | None,
@@ -152,37 +152,24 @@ def _activity_chart(bins: Sequence[tuple[Bin, Tally]], earlier: Sequence[int], u
         Series("activity:average", average_name, tuple(average),
                palette.style("activity:average"), kind="line"),
     ]
-    title = _("Merged and key pull requests")
-    only_bins = [b for b, _tally in bins]
-    notes = describe.partial_notes(only_bins, unit, _)
-    return Chart(
-        name="activity",
-        title=title,
-        alt=describe.activity_alt(title, unit, only_bins, series, marked, notes, _),
-        x_label=describe.unit_header(unit, _),
-        y_label=_("Pull requests"),
-        ticks=tuple(b.tick for b in only_bins),
-        series=tuple(series),
-        stacked=False,
-        table=describe.table(unit, only_bins, series, _),
-        marked=marked,
-        notes=notes,
-    )
+    return _chart("activity", _("Merged and key pull requests"), bins, unit, series, marked, (), _, stacked=False)
 
 
-def _stacked(name: str, title: str, bins: Sequence[tuple[Bin, Tally]], unit: str, series: Sequence[Series],
-             marked: int | None, notes: Sequence[str], _: Translate) -> Chart:
+def _chart(name: str, title: str, bins: Sequence[tuple[Bin, Tally]], unit: str, series: Sequence[Series],
+           marked: int | None, notes: Sequence[str], _: Translate, stacked: bool = True) -> Chart:
+    """A chart of `series` over `bins`: stacked bars (parts of a whole) or overlaid activity."""
     only_bins = [b for b, _tally in bins]
     notes = (*notes, *describe.partial_notes(only_bins, unit, _))
+    alt = describe.stacked_alt if stacked else describe.activity_alt
     return Chart(
         name=name,
         title=title,
-        alt=describe.stacked_alt(title, unit, only_bins, series, marked, notes, _),
+        alt=alt(title, unit, only_bins, series, marked, notes, _),
         x_label=describe.unit_header(unit, _),
         y_label=_("Pull requests"),
         ticks=tuple(b.tick for b in only_bins),
         series=tuple(series),
-        stacked=True,
+        stacked=stacked,
         table=describe.table(unit, only_bins, series, _),
         marked=marked,
         notes=tuple(notes),
