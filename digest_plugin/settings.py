@@ -14,6 +14,13 @@ Nothing else reads DIGEST_* keys from Pelican's settings dict; stages receive a 
     DIGEST_RULES = None                  classification rules: a dict, or the path of a YAML file
     DIGEST_BOTS = []                     extra logins to treat as bots
     DIGEST_PDF = False                   reserved for a PDF download beside digest.md (not available yet)
+    DIGEST_WRITER = "builtin"            "builtin", or "llm": a language model phrases, every sentence checked
+    DIGEST_LLM = None                    the language model, for example:
+        {"base_url": "https://api.openai.com/v1",  any OpenAI-compatible Chat Completions endpoint
+         "model": "gpt-4o-mini",
+         "api_key_env": "OPENAI_API_KEY",          the NAME of the variable holding the key, never the key
+         "max_requests": 50,                       requests one build may send; then the built-in writer
+         "timeout": 60}                            seconds per week's answer, retries and waits included
 """
 
 from __future__ import annotations
@@ -40,9 +47,22 @@ DEFAULTS = {
     "DIGEST_RULES": None,
     "DIGEST_BOTS": [],
     "DIGEST_PDF": False,
+    "DIGEST_WRITER": "builtin",
+    "DIGEST_LLM": None,
 }
+WRITERS = ("builtin", "llm")
+LLM_KEYS = ("base_url", "model", "api_key_env", "max_requests", "timeout")
 LANGUAGES = ("en", "zh")
 FETCH_MODES = ("auto", "never", "always")
+
+
+@dataclass(frozen=True)
+class LLMConfig:
+    base_url: str
+    model: str
+    api_key_env: str = "OPENAI_API_KEY"
+    max_requests: int = 50
+    timeout: float = 60.0
 
 
 @dataclass(frozen=True)
@@ -59,6 +79,8 @@ class DigestSettings:
     rules: dict | str | None = None  # validated by the classifier, which owns their meaning
     bots: tuple[str, ...] = ()
     pdf: bool = False
+    writer: str = "builtin"
+    llm: LLMConfig | None = None
     base_path: Path = Path(".")
 
     @classmethod
@@ -89,6 +111,7 @@ class DigestSettings:
         if value["DIGEST_PDF"]:
             raise DigestError("DIGEST_PDF is not available in this version of repo-digest: the Markdown download is; set DIGEST_PDF = False.")
         data_path = Path(value["DIGEST_DATA_PATH"])
+        writer = writer_setting(value["DIGEST_WRITER"])
         return cls(
             repos=tuple(check_repo_name(r) for r in repos),
             data_path=data_path if data_path.is_absolute() else base / data_path,
@@ -102,6 +125,8 @@ class DigestSettings:
             rules=value["DIGEST_RULES"],
             bots=tuple(bots),
             pdf=value["DIGEST_PDF"],
+            writer=writer,
+            llm=llm_config(value["DIGEST_LLM"], writer),
             base_path=base,
         )
 
@@ -119,3 +144,37 @@ def _number(value, name: str, low: float, high: float, kind: type):
     if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
         raise DigestError(f"{name} must be a number from {low} to {high}, not {value!r}.")
     return kind(value)
+
+
+def writer_setting(value) -> str:
+    if value not in WRITERS:
+        raise DigestError(f"DIGEST_WRITER must be one of {', '.join(WRITERS)}, not {value!r}.")
+    return value
+
+
+def llm_config(value, writer: str) -> LLMConfig | None:
+    """The checked `DIGEST_LLM`; None when the writer is the built-in one and nothing is set."""
+    if value is None:
+        if writer == "llm":
+            raise DigestError('DIGEST_WRITER = "llm" needs DIGEST_LLM = {"base_url": "https://…/v1", "model": "…"}.')
+        return None
+    if not isinstance(value, dict):
+        raise DigestError('DIGEST_LLM must be a dict such as {"base_url": "https://…/v1", "model": "…"}.')
+    unknown = sorted(set(value) - set(LLM_KEYS))
+    if unknown:
+        raise DigestError(f"DIGEST_LLM has an unknown key {unknown[0]!r}; its keys are: {', '.join(LLM_KEYS)}.")
+    base_url, model = value.get("base_url"), value.get("model")
+    if not isinstance(base_url, str) or not base_url.startswith(("https://", "http://")):
+        raise DigestError(f"DIGEST_LLM['base_url'] must be the endpoint's address, such as https://api.openai.com/v1, not {base_url!r}.")
+    if not isinstance(model, str) or not model.strip():
+        raise DigestError("DIGEST_LLM['model'] must name the model, such as \"gpt-4o-mini\".")
+    key_env = value.get("api_key_env", LLMConfig.api_key_env)
+    if not isinstance(key_env, str) or not key_env.replace("_", "").isalnum():
+        raise DigestError("DIGEST_LLM['api_key_env'] must be the name of an environment variable (such as \"OPENAI_API_KEY\"), not the key itself.")
+    max_requests = value.get("max_requests", LLMConfig.max_requests)
+    if isinstance(max_requests, bool) or not isinstance(max_requests, int) or not 0 <= max_requests <= 100_000:
+        raise DigestError(f"DIGEST_LLM['max_requests'] must be a whole number from 0 to 100000, not {max_requests!r}.")
+    timeout = value.get("timeout", LLMConfig.timeout)
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 < timeout <= 3600:
+        raise DigestError(f"DIGEST_LLM['timeout'] must be a positive number of seconds, at most 3600, not {timeout!r}.")
+    return LLMConfig(base_url.rstrip("/"), model.strip(), key_env, max_requests, float(timeout))

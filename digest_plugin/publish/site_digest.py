@@ -15,6 +15,7 @@ from ..charts import Chart, repo_charts, site_palette, week_charts
 from ..errors import DigestError
 from ..i18n import format_date_range, translations
 from ..narrate import Narrative, narrate
+from ..narrate.llm import language_model_writer
 from ..narrate.wording import Language, factor_names, ranked, type_names, week_status
 from ..records import parse_time
 from ..settings import DigestSettings
@@ -106,6 +107,7 @@ def build_site_digest(settings: DigestSettings, pelican_settings: dict, now: dat
     palette = site_palette(histories.values(), settings.trend_weeks)
     site_url = pelican_settings.get("SITEURL", "")
     repos, warnings = [], list(warnings or ())
+    writer = language_model_writer(settings)  # None for the built-in writer; one per build, with its request budget
     for name, history in histories.items():
         if not history:
             warnings.append(_("{repo} has no merged pull requests in the store yet, so it has no pages.").format(repo=name))
@@ -113,7 +115,7 @@ def build_site_digest(settings: DigestSettings, pelican_settings: dict, now: dat
         pages, repo_url = [], _repo_url(name, history)
         for index, analysis in enumerate(history):
             previous = history[:index]
-            narrative = narrate(analysis, previous, settings.language)  # checks its grounding, logs any problem
+            narrative = narrate(analysis, previous, settings.language, writer)  # checks its grounding, logs any problem
             charts = week_charts(analysis, history[: index + 1], settings.trend_weeks, palette, _)
             pages.append(_week_page(name, analysis, narrative, charts, repo_url, settings, site_url, _))
         for before, after in zip(pages, pages[1:]):

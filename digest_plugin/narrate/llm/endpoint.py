@@ -1,0 +1,188 @@
+"""One OpenAI-compatible Chat Completions endpoint, through the official `openai` client.
+
+The client's own retries are off (`max_retries=0`): this module retries timeouts, dropped
+connections, 429 and 5xx itself, waiting as `Retry-After` (or `retry-after-ms`) says when that fits
+in the time left for the week, with an injectable clock and sleep. Every attempt counts against the
+build's request budget. Whatever goes wrong ends in an `EndpointFault` whose message is one short
+phrase without the key; `fatal` faults (a refused key, an unknown model, an exhausted quota) stop
+the build's requests.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ...settings import LLMConfig
+from .prompt import answer_schema
+
+RETRIES = 3
+BACKOFF = (1.0, 2.0, 4.0)  # seconds between attempts when the server does not say
+MAX_TOKENS = 4096  # a week's answer is well under this; "length" means the model ran on
+
+
+class EndpointFault(Exception):
+    def __init__(self, reason: str, fatal: bool = False):
+        super().__init__(reason)
+        self.reason, self.fatal = reason, fatal
+
+
+class BudgetSpent(EndpointFault):
+    pass
+
+
+@dataclass
+class RequestBudget:
+    """How many requests this build may still send (every attempt counts)."""
+
+    limit: int
+    used: int = 0
+
+    def spend(self) -> None:
+        if self.used >= self.limit:
+            raise BudgetSpent(f"the build's budget of {self.limit} requests is used up")
+        self.used += 1
+
+
+@dataclass
+class Endpoint:
+    config: LLMConfig
+    api_key: str
+    budget: RequestBudget
+    clock: Callable[[], float] = time.monotonic
+    sleep: Callable[[float], None] = time.sleep
+    json_schema: bool = True  # cleared when the server turns `response_format: json_schema` down
+    _client: object = field(default=None, repr=False)
+
+    def client(self):
+        if self._client is None:
+            import openai
+
+            self._client = openai.OpenAI(base_url=self.config.base_url, api_key=self.api_key, max_retries=0, timeout=self.config.timeout)
+        return self._client
+
+    def complete(self, messages: list[dict]) -> str:
+        """The answer's text; an EndpointFault when there is none to use."""
+        import openai
+
+        deadline = self.clock() + self.config.timeout
+        attempt = 0
+        while True:
+            self.budget.spend()
+            remaining = deadline - self.clock()
+            try:
+                completion = self.client().chat.completions.create(
+                    model=self.config.model,
+                    messages=messages,
+                    response_format=self._response_format(),
+                    temperature=0,
+                    max_tokens=MAX_TOKENS,
+                    timeout=max(remaining, 0.001),
+                )
+                return _content(completion)
+            except openai.BadRequestError as error:
+                if self.json_schema and _about_response_format(error):
+                    self.json_schema = False  # llama.cpp, older vLLM and Ollama: JSON mode instead
+                    continue
+                raise EndpointFault(f"the endpoint turned the request down ({_said(error, self.api_key)})") from None
+            except (openai.AuthenticationError, openai.PermissionDeniedError) as error:
+                raise EndpointFault(f"the endpoint refused the key ({_said(error, self.api_key)})", fatal=True) from None
+            except openai.NotFoundError as error:
+                raise EndpointFault(f"the endpoint does not know the model {self.config.model!r} ({_said(error, self.api_key)})", fatal=True) from None
+            except openai.RateLimitError as error:
+                if _code(error) == "insufficient_quota":
+                    raise EndpointFault(f"the account's quota is exhausted ({_said(error, self.api_key)})", fatal=True) from None
+                failure, headers = f"rate limited ({_said(error, self.api_key)})", error.response.headers
+            except openai.APIStatusError as error:
+                if error.status_code < 500 and error.status_code not in (408, 409):
+                    raise EndpointFault(f"the endpoint answered {error.status_code} ({_said(error, self.api_key)})") from None
+                failure, headers = f"the endpoint answered {error.status_code} ({_said(error, self.api_key)})", error.response.headers
+            except openai.APITimeoutError:
+                failure, headers = f"no answer within {self.config.timeout:g} seconds", {}
+            except openai.APIConnectionError:
+                failure, headers = "the endpoint could not be reached", {}
+            if attempt >= RETRIES:
+                raise EndpointFault(f"{failure}, {attempt + 1} times")
+            wait = retry_after(headers, time.time()) or BACKOFF[min(attempt, len(BACKOFF) - 1)]
+            if self.clock() + wait >= deadline:
+                raise EndpointFault(f"{failure}; waiting {wait:g} seconds more would pass the {self.config.timeout:g}-second timeout")
+            self.sleep(wait)
+            attempt += 1
+
+    def _response_format(self) -> dict:
+        if self.json_schema:
+            return {"type": "json_schema", "json_schema": {"name": "week_digest", "strict": True, "schema": answer_schema()}}
+        return {"type": "json_object"}
+
+
+def _content(completion) -> str:
+    if not completion.choices:
+        raise EndpointFault("the answer has no choices")
+    choice = completion.choices[0]
+    message = choice.message
+    if getattr(message, "refusal", None):
+        raise EndpointFault(f"the model declined ({_short(message.refusal)})")
+    if choice.finish_reason == "length":
+        raise EndpointFault("the answer was cut off at the token limit")
+    if choice.finish_reason == "content_filter":
+        raise EndpointFault("the endpoint's content filter withheld the answer")
+    if not message.content or not message.content.strip():
+        raise EndpointFault("the answer is empty")
+    return message.content
+
+
+def retry_after(headers, now: float) -> float | None:
+    """Seconds the server asks to wait: `retry-after-ms`, or `Retry-After` in seconds or as an HTTP date."""
+    milliseconds = headers.get("retry-after-ms")
+    try:
+        if milliseconds is not None:
+            return max(float(milliseconds) / 1000, 0.0)
+    except ValueError:
+        pass
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(float(value), 0.0)
+    except ValueError:
+        parsed = email.utils.parsedate_tz(value)
+        return max(email.utils.mktime_tz(parsed) - now, 0.0) if parsed else None
+
+
+def _about_response_format(error) -> bool:
+    said = _message(error).lower()
+    return any(word in said for word in ("response_format", "json_schema", "response format", "json schema", "grammar"))
+
+
+def _code(error) -> str | None:
+    body = error.body if isinstance(error.body, dict) else {}
+    inner = body.get("error") if isinstance(body.get("error"), dict) else body
+    code = inner.get("code")
+    return code if isinstance(code, str) else None
+
+
+def _message(error) -> str:
+    """The server's own words: OpenAI's {"error": {"message"}}, vLLM's top-level {"message"}, or the body."""
+    body = error.body
+    if isinstance(body, dict):
+        inner = body.get("error") if isinstance(body.get("error"), dict) else body
+        if isinstance(inner.get("message"), str):
+            return inner["message"]
+    if isinstance(body, str | dict | list):
+        return body if isinstance(body, str) else json.dumps(body)
+    return str(error)
+
+
+def _said(error, key: str) -> str:
+    return _short(_message(error), key)
+
+
+def _short(text: str, key: str = "") -> str:
+    """Server text for a log line: one line, at most 160 characters, never the key."""
+    text = " ".join(str(text).split())
+    if key:
+        text = text.replace(key, "[key]")
+    return text[:157] + "..." if len(text) > 160 else text
