@@ -31,7 +31,7 @@ GOOD_KEY = "sk-local-test-0123456789abcdefABCDEF"
 @dataclass
 class Request:
     body: dict
-    headers: dict[str, str]
+    headers: dict[str, str]  # names in lower case
 
     @property
     def messages(self) -> list[dict]:
@@ -130,9 +130,13 @@ class ChatServer:
     def url(self) -> str:
         return f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
 
-    def next_reply(self, request: Request) -> Reply:
+    def record(self, request: Request) -> None:
         with self.lock:
             self.requests.append(request)
+
+    def next_reply(self, request: Request) -> Reply:
+        self.record(request)
+        with self.lock:
             if self.replies:
                 return self.replies.pop(0)
         if self.script is None:
@@ -168,10 +172,12 @@ class _Handler(BaseHTTPRequestHandler):
             body = json.loads(raw)
         except ValueError:
             return self._error(400, {"message": "We could not parse the JSON body of your request.", "type": "invalid_request_error", "param": None, "code": None})
+        request = Request(body, {name.lower(): value for name, value in self.headers.items()})
         refused = self._refused(body)
         if refused:
+            self.chat.record(request)
             return self._error(400, {"message": refused, "type": "invalid_request_error", "param": "response_format", "code": None})
-        reply = self.chat.next_reply(Request(body, dict(self.headers)))
+        reply = self.chat.next_reply(request)
         if reply.kind == "stall":
             self.chat._release.wait(30)
             return self._drop()

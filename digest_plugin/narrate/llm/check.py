@@ -21,7 +21,7 @@ from ...analysis.model import WeekAnalysis
 from .answer import Sentence
 
 MAX_CHARACTERS = 600
-_CITATION = re.compile(r"(?<![A-Za-z0-9_&])#(\d+)\b")  # as model.CITATION, but "修复#12" cites #12 too
+WRITTEN_CITATION = re.compile(r"(?<![A-Za-z0-9_&])#(\d+)(?!\d)")  # as model.CITATION, but "修复#12的" cites #12 too
 _URL = re.compile(r"https?://|www\.|\b[\w-]+\.(?:com|org|net|io|dev|ai|xyz)\b", re.IGNORECASE | re.ASCII)
 _MARKUP = re.compile(r"<\s*/?\s*[A-Za-z][^>]*>|\]\(|\*\*|^#+\s|\{[A-Za-z_]\w*\}")
 _BACKTICKED = re.compile(r"`([^`]+)`")
@@ -95,13 +95,13 @@ def check_sentence(sentence: Sentence, facts: WeekFacts, language: str, allowed:
         return "it contains a web address"
     if _MARKUP.search(text):
         return "it contains markup"
-    written = [int(m[1]) for m in _CITATION.finditer(text)]
+    written = [int(m[1]) for m in WRITTEN_CITATION.finditer(text)]
     for number in (*written, *sentence.pulls):
         if number not in facts.pulls:
             return f"it cites #{number}, which is not a pull request of this week"
         if allowed is not None and number not in allowed:
             return f"it cites #{number}, which does not show this risk"
-    rest = _CITATION.sub(" ", text.replace(facts.week, " "))
+    rest = WRITTEN_CITATION.sub(" ", text.replace(facts.week, " "))
     cited = {*written, *sentence.pulls, *implied}
     rest, problem = _without_names(rest, cited, facts)
     if problem:

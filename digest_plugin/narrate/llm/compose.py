@@ -15,11 +15,9 @@ from ...analysis.model import WeekAnalysis
 from ..model import Cited, Narrative, Rejection, SentenceCheck
 from ..wording import Language, unique
 from .answer import Answer, Sentence
-from .check import WeekFacts, check_sentence
+from .check import WRITTEN_CITATION, WeekFacts, check_sentence
 from .prompt import MAX_RECOMMENDATIONS
 
-_CJK_BEFORE_CITATION = re.compile(r"(?<=[\u3400-\u9fff\uff00-\uffef])#(?=\d)")
-_WRITTEN_CITATION = re.compile(r"(?<![A-Za-z0-9_&])#(\d+)\b")
 SPOILED = "another sentence of the same part was rejected"
 
 
@@ -93,8 +91,14 @@ def compose(week: WeekAnalysis, base: Narrative, answer: Answer, facts: WeekFact
 
 
 def _cited(sentences: Sequence[Sentence], lang: Language, first: Sequence[int] = ()) -> Cited:
-    """Sentences as one text citing what they cite; "修复#12" becomes "修复 #12" so that the link is made."""
-    texts = [_CJK_BEFORE_CITATION.sub(" #", s.text) for s in sentences]
-    written = [int(m[1]) for text in texts for m in _WRITTEN_CITATION.finditer(text)]
+    """Sentences as one text citing what they cite."""
+    texts = [_spaced_citations(s.text) for s in sentences]
+    written = [int(m[1]) for text in texts for m in WRITTEN_CITATION.finditer(text)]
     listed = [n for s in sentences for n in s.pulls]
     return Cited(lang.sentences(texts), unique([*first, *written, *listed]))
+
+
+def _spaced_citations(text: str) -> str:
+    """"修复#12的崩溃" -> "修复 #12 的崩溃": Chinese typesetting spaces Latin, and the page can link it."""
+    text = re.sub(r"(?<=[\u3400-\u9fff])#(?=\d)", " #", text)
+    return re.sub(r"(?<![A-Za-z0-9_&])(#\d+)(?=[\u3400-\u9fff])", r"\1 ", text)
