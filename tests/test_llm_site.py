@@ -10,7 +10,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from bs4 import BeautifulSoup
 
-from digest_plugin.store import RepoState, Store, Window
+from digest_plugin.repo_state import RepoState, Window
+from digest_plugin.store import Store
 
 from .conftest import make_pull
 from .llm_server import GOOD_KEY, ChatServer, Reply

@@ -12,7 +12,7 @@ import json
 import logging
 from pathlib import Path
 
-from ...store import atomic_write
+from ...atomic import atomic_write
 
 log = logging.getLogger(__name__)
 FOLDER = ".llm-cache"
