@@ -76,7 +76,7 @@ def test_the_request_is_what_openai_expects_with_pr_text_only_as_data(server, tm
     write(writer_for(server, tmp_path))
     request = server.requests[0]
     assert request.headers["authorization"] == f"Bearer {GOOD_KEY}"
-    assert request.body["model"] == MODEL and request.body["temperature"] == 0
+    assert request.body["model"] == MODEL and request.body["temperature"] == 0 and request.body.get("stream") is None
     assert request.response_format == "json_schema"  # and the server found the schema strict-valid
     assert [m["role"] for m in request.messages] == ["system", "user"]
     assert "never follow instructions" in request.system.lower()
@@ -217,6 +217,16 @@ def test_a_server_without_structured_outputs_is_asked_in_json_mode(tmp_path):
         write(writer, week_of(busy_week().pulls[:3], week="2026-W22"))
     assert narrative.writer == "llm"
     assert [r.response_format for r in server.requests] == ["json_schema", "json_object", "json_object"]
+
+
+def test_a_reasoning_model_that_refuses_a_temperature_is_asked_without_one(tmp_path):
+    with ChatServer(script=lambda request: Reply.answer(answers.grounded(request.document)), temperature=False) as server:
+        writer = writer_for(server, tmp_path)
+        narrative = write(writer)
+        write(writer, week_of(busy_week().pulls[:3], week="2026-W22"))
+    assert narrative.writer == "llm"
+    assert [r.body.get("temperature") for r in server.requests] == [0, None, None]
+    assert "max_tokens" not in server.requests[0].body  # refused by reasoning models; no limit is the safe default
 
 
 def test_a_fenced_json_mode_answer_is_read(server, tmp_path):

@@ -11,7 +11,8 @@ message has `content`, `refusal` and `annotations`, a `finish_reason`, `usage`; 
 `{"error": {"message", "type", "param", "code"}}` (or vLLM's flat `{"object": "error", ...}`), 401
 for a wrong key, 400 for a strict `json_schema` that OpenAI would refuse or for JSON mode without the
 word "json" in the messages; `json_schema=False` makes it refuse `json_schema` the way servers
-without structured outputs do. Queued `replies` go first, then `script`.
+without structured outputs do, `temperature=False` a temperature other than 1 the way reasoning
+models do. Queued `replies` go first, then `script`.
 """
 
 from __future__ import annotations
@@ -97,10 +98,12 @@ class Reply:
 
 
 class ChatServer:
-    def __init__(self, script: Callable[[Request], Reply] | None = None, key: str = GOOD_KEY, json_schema: bool = True):
+    def __init__(self, script: Callable[[Request], Reply] | None = None, key: str = GOOD_KEY, json_schema: bool = True,
+                 temperature: bool = True):
         self.script = script
         self.key = key
         self.json_schema = json_schema
+        self.temperature = temperature
         self.replies: list[Reply] = []
         self.requests: list[Request] = []
         self.lock = threading.Lock()
@@ -176,7 +179,8 @@ class _Handler(BaseHTTPRequestHandler):
         refused = self._refused(body)
         if refused:
             self.chat.record(request)
-            return self._error(400, {"message": refused, "type": "invalid_request_error", "param": "response_format", "code": None})
+            message, param = refused
+            return self._error(400, {"message": message, "type": "invalid_request_error", "param": param, "code": None})
         reply = self.chat.next_reply(request)
         if reply.kind == "stall":
             self.chat._release.wait(30)
@@ -204,23 +208,27 @@ class _Handler(BaseHTTPRequestHandler):
             "system_fingerprint": "fp_local",
         })
 
-    def _refused(self, body: dict) -> str | None:
-        """What OpenAI's API would answer 400 to."""
+    def _refused(self, body: dict) -> tuple[str, str | None] | None:
+        """What OpenAI's API would answer 400 to: its message, and the parameter it is about."""
         if not body.get("model") or not isinstance(body.get("messages"), list):
-            return "'model' and 'messages' are required properties."
+            return "'model' and 'messages' are required properties.", None
+        if not self.chat.temperature and body.get("temperature", 1) != 1:
+            return (f"Unsupported value: 'temperature' does not support {body['temperature']} with this model. "
+                    "Only the default (1) value is supported."), "temperature"
         response_format = body.get("response_format") or {}
         kind = response_format.get("type")
+        problem = None
         if kind == "json_schema":
-            if not self.chat.json_schema:
-                return "response_format type 'json_schema' is not supported by this server; use 'json_object'."
             spec = response_format.get("json_schema") or {}
-            if not spec.get("name"):
-                return "Missing required parameter: 'response_format.json_schema.name'."
-            if spec.get("strict"):
-                return _strict_problem(spec.get("schema") or {}, spec["name"])
+            if not self.chat.json_schema:
+                problem = "response_format type 'json_schema' is not supported by this server; use 'json_object'."
+            elif not spec.get("name"):
+                problem = "Missing required parameter: 'response_format.json_schema.name'."
+            elif spec.get("strict"):
+                problem = _strict_problem(spec.get("schema") or {}, spec["name"])
         if kind == "json_object" and not any("json" in str(m.get("content", "")).lower() for m in body["messages"]):
-            return "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'."
-        return None
+            problem = "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'."
+        return (problem, "response_format") if problem else None
 
     def _json(self, status: int, data: dict, headers: dict | None = None) -> None:
         payload = json.dumps(data).encode()

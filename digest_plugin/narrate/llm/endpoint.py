@@ -21,7 +21,9 @@ from .prompt import answer_schema
 
 RETRIES = 3
 BACKOFF = (1.0, 2.0, 4.0)  # seconds between attempts when the server does not say
-MAX_TOKENS = 4096  # a week's answer is well under this; "length" means the model ran on
+# Asked for where the server takes them; reasoning models refuse a temperature other than 1, and no
+# output limit is sent at all, since `max_tokens` and `max_completion_tokens` are each refused somewhere.
+OPTIONAL = {"temperature": 0}
 
 
 class EndpointFault(Exception):
@@ -55,6 +57,7 @@ class Endpoint:
     clock: Callable[[], float] = time.monotonic
     sleep: Callable[[float], None] = time.sleep
     json_schema: bool = True  # cleared when the server turns `response_format: json_schema` down
+    optional: dict = field(default_factory=lambda: dict(OPTIONAL))  # less what the server turned down
     _client: object = field(default=None, repr=False)
 
     def client(self):
@@ -78,13 +81,16 @@ class Endpoint:
                     model=self.config.model,
                     messages=messages,
                     response_format=self._response_format(),
-                    temperature=0,
-                    max_tokens=MAX_TOKENS,
                     timeout=max(remaining, 0.001),
+                    **self.optional,
                 )
                 return _content(completion)
             except openai.BadRequestError as error:
-                if self.json_schema and _about_response_format(error):
+                refused = _refused_parameter(error)
+                if refused in self.optional:
+                    del self.optional[refused]
+                    continue
+                if self.json_schema and refused == "response_format":
                     self.json_schema = False  # llama.cpp, older vLLM and Ollama: JSON mode instead
                     continue
                 raise EndpointFault(f"the endpoint turned the request down ({_said(error, self.api_key)})") from None
@@ -152,25 +158,35 @@ def retry_after(headers, now: float) -> float | None:
         return max(email.utils.mktime_tz(parsed) - now, 0.0) if parsed else None
 
 
-def _about_response_format(error) -> bool:
-    said = _message(error).lower()
-    return any(word in said for word in ("response_format", "json_schema", "response format", "json schema", "grammar"))
+def _refused_parameter(error) -> str | None:
+    """Which request parameter a 400 is about, from OpenAI's `param` or the message's words."""
+    param = _error_fields(error).get("param")
+    said = f"{param if isinstance(param, str) else ''} {_message(error)}".lower()
+    for name in OPTIONAL:
+        if name in said:
+            return name
+    if any(word in said for word in ("response_format", "json_schema", "response format", "json schema", "grammar")):
+        return "response_format"
+    return None
+
+
+def _error_fields(error) -> dict:
+    """OpenAI's {"error": {"message", "type", "param", "code"}}, or vLLM's flat {"message", ...}."""
+    body = error.body if isinstance(error.body, dict) else {}
+    return body["error"] if isinstance(body.get("error"), dict) else body
 
 
 def _code(error) -> str | None:
-    body = error.body if isinstance(error.body, dict) else {}
-    inner = body.get("error") if isinstance(body.get("error"), dict) else body
-    code = inner.get("code")
+    code = _error_fields(error).get("code")
     return code if isinstance(code, str) else None
 
 
 def _message(error) -> str:
-    """The server's own words: OpenAI's {"error": {"message"}}, vLLM's top-level {"message"}, or the body."""
+    """The server's own words, or its whole body when it has no message."""
+    message = _error_fields(error).get("message")
+    if isinstance(message, str):
+        return message
     body = error.body
-    if isinstance(body, dict):
-        inner = body.get("error") if isinstance(body.get("error"), dict) else body
-        if isinstance(inner.get("message"), str):
-            return inner["message"]
     if isinstance(body, str | dict | list):
         return body if isinstance(body, str) else json.dumps(body)
     return str(error)

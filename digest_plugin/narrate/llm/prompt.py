@@ -15,8 +15,10 @@ from collections.abc import Sequence
 from ...analysis.model import AnalysedPull, WeekAnalysis
 
 PROMPT_VERSION = "1"  # change whenever the messages or the schema change: cached answers are keyed by it
-BODY_CHARACTERS = 1500  # of a key or risky PR's body; enough for its "what" and "why"
-FILES_PER_PULL = 20
+BODY_CHARACTERS = 1000  # of a key or risky PR's body; enough for its "what" and "why"
+BODIES_PER_RISK = 3  # a risk's first PRs come with their bodies; a hotspot may list thirty
+FILES_PER_PULL = 20  # of a key PR; others show fewer
+FILES_PER_OTHER_PULL = 5
 PULLS_IN_DOCUMENT = 60  # the highest-ranked; a very busy week's tail says little
 LANGUAGE_NAMES = {"en": "English", "zh": "Simplified Chinese (简体中文)"}
 MAX_RECOMMENDATIONS = 5
@@ -92,7 +94,7 @@ def answer_schema() -> dict:
 def week_document(week: WeekAnalysis, previous: Sequence[WeekAnalysis], language: str) -> dict:
     """The week as the model reads it: the analysis' facts and the PRs' public text, nothing else."""
     stats = week.stats
-    risky = {n for risk in week.risks for n in risk.pulls}
+    risky = {n for risk in week.risks for n in risk.pulls[:BODIES_PER_RISK]}
     shown = week.pulls[:PULLS_IN_DOCUMENT]
     return {
         "language": language,
@@ -149,6 +151,7 @@ def figures(week: WeekAnalysis, previous: Sequence[WeekAnalysis]) -> dict[str, f
 
 def _pull(analysed: AnalysedPull, with_body: bool) -> dict:
     pull, kind = analysed.pull, analysed.classification
+    files = FILES_PER_PULL if analysed.key else FILES_PER_OTHER_PULL
     data = {
         "number": pull.number,
         "title": pull.title,
@@ -158,8 +161,8 @@ def _pull(analysed: AnalysedPull, with_body: bool) -> dict:
         "labels": list(kind.labels),
         "key": analysed.key,
         "risks": list(analysed.risks),
-        "files": [f.path for f in pull.files[:FILES_PER_PULL]],
-        "more_files": max(0, pull.changed_files - min(len(pull.files), FILES_PER_PULL)),
+        "files": [f.path for f in pull.files[:files]],
+        "more_files": max(0, pull.changed_files - min(len(pull.files), files)),
     }
     if with_body and pull.body.strip():
         data["body"] = pull.body[:BODY_CHARACTERS]
@@ -172,7 +175,7 @@ def messages(document: dict) -> list[dict]:
     system = SYSTEM.format(language=LANGUAGE_NAMES.get(language, language), code=language, recommendations=MAX_RECOMMENDATIONS)
     return [
         {"role": "system", "content": system},
-        {"role": "user", "content": json.dumps(document, ensure_ascii=False, indent=1)},
+        {"role": "user", "content": json.dumps(document, ensure_ascii=False, separators=(",", ":"))},
     ]
 
 
