@@ -25,14 +25,14 @@ def facts(week):
 
 
 def said(text, pulls=(), **claims):
-    return Sentence(text, tuple(pulls), tuple(Figure(name.replace("__", "."), value) for name, value in claims.items()))
+    return Sentence(text, tuple(pulls), tuple(Figure(name.replace("__", ":"), value) for name, value in claims.items()))
 
 
 @pytest.mark.parametrize("sentence", [
-    said("Six pull requests merged; #101 adds streaming export.", [101], merged_count=6),
-    said("6 pull requests were merged, 3 of them key.", [], merged_count=6, key_count=3),
-    said("The average importance was 5.5, and #101 scored 8.2.", [101], average_importance=5.5, pull__101__importance=8.2),
-    said("#101 adds 900 lines to src/export.py.", [101], pull__101__lines_added=900),
+    said("Six pull requests merged; #101 adds streaming export.", [101], merged=6),
+    said("6 pull requests were merged, 3 of them key.", [], merged=6, key=3),
+    said("The average importance was 5.5, and #101 leads.", [101], average=5.5),
+    said("#101 adds 900 lines to src/export.py.", [101], pull__101__additions=900),
     said("#105 bumps requests from 2.31.0 to 2.32.3.", [105]),
     said("#103 fixes a crash when `path` is empty.", [103]),
     said("The io module saw most of the work.", []),
@@ -45,9 +45,9 @@ def test_grounded_sentences_pass(sentence, facts):
 @pytest.mark.parametrize("sentence, reason", [
     (said("#9999 rewrote the scheduler.", [9999]), "#9999, which is not a pull request of this week"),
     (said("The scheduler was rewritten.", [9999]), "#9999, which is not a pull request of this week"),
-    (said("7 pull requests were merged.", [], merged_count=7), "gives merged_count as 7, but the analysis says 6"),
-    (said("9 pull requests were merged.", [], merged_count=6), "states 9, which is none of the figures it claims (merged_count = 6)"),
-    (said("Seven pull requests were merged.", [], merged_count=6), "states 'Seven'"),
+    (said("7 pull requests were merged.", [], merged=7), "gives merged as 7, but the analysis says 6"),
+    (said("9 pull requests were merged.", [], merged=6), "states 9, which is none of the figures it claims (merged = 6)"),
+    (said("Seven pull requests were merged.", [], merged=6), "states 'Seven'"),
     (said("12 files changed.", []), "states 12, which is none of the figures it claims (none)"),
     (said("Roughly 40% of the work was on io.", []), "states 40"),
     (said("Velocity was 3 PRs a day.", [], velocity=3), "claims a figure 'velocity', which the analysis does not have"),
@@ -60,7 +60,7 @@ def test_grounded_sentences_pass(sentence, facts):
     (said("Read https://evil.example/upgrade first.", []), "web address"),
     (said("See <a href='x'>the notes</a>.", []), "markup"),
     (said("See [the notes](notes.md).", []), "markup"),
-    (said("本周合并了 6 个拉取请求。", [], merged_count=6), "not written in English"),
+    (said("本周合并了 6 个拉取请求。", [], merged=6), "not written in English"),
     (said("", []), "empty"),
 ])
 def test_sentences_the_data_does_not_support_are_rejected(sentence, reason, facts):
@@ -80,12 +80,12 @@ def test_a_key_change_may_name_its_own_files_without_citing_itself(facts):
 
 
 def test_chinese_sentences_are_checked_alike(facts):
-    assert check_sentence(said("本周合并了 6 个拉取请求，#101 新增了流式导出。", [101], merged_count=6), facts, "zh") is None
-    assert check_sentence(said("本周合并了6个拉取请求。", [], merged_count=6), facts, "zh") is None
-    assert "states 8" in check_sentence(said("本周合并了8个拉取请求。", [], merged_count=6), facts, "zh")
+    assert check_sentence(said("本周合并了 6 个拉取请求，#101 新增了流式导出。", [101], merged=6), facts, "zh") is None
+    assert check_sentence(said("本周合并了6个拉取请求。", [], merged=6), facts, "zh") is None
+    assert "states 8" in check_sentence(said("本周合并了8个拉取请求。", [], merged=6), facts, "zh")
     assert "#77" in check_sentence(said("修复#77的崩溃。", []), facts, "zh")
     assert "names 'FSDP'" in check_sentence(said("#101 修复了FSDP下的崩溃。", [101]), facts, "zh")
-    assert "not written in Chinese" in check_sentence(said("Six pull requests were merged this week.", [], merged_count=6), facts, "zh")
+    assert "not written in Chinese" in check_sentence(said("Six pull requests were merged this week.", [], merged=6), facts, "zh")
 
 
 def test_the_document_carries_pr_text_as_data_and_the_rules_say_so(week):
@@ -96,7 +96,7 @@ def test_the_document_carries_pr_text_as_data_and_the_rules_say_so(week):
     assert json.loads(user["content"]) == document  # the user message is nothing but the data
     titles = {p["number"]: p["title"] for p in document["pull_requests"]}
     assert titles[101] == "[core] feat: add *streaming* <export> support"
-    assert document["figures"]["merged_count"] == 6 and document["figures"]["previous_week_merged_count"] == 2
+    assert document["figures"]["merged"] == 6 and document["figures"]["previous:merged"] == 2
     assert INJECTION not in system["content"]
 
 
@@ -126,7 +126,7 @@ def test_a_fenced_answer_is_read():
     ({"summary": "Six PRs merged."}, "summary is not a list"),
     ({"summary": [{"pulls": []}]}, "has no text"),
     ({"summary": [{"text": "x", "pulls": ["#1"]}]}, "lists its pull requests wrongly"),
-    ({"summary": [{"text": "x", "pulls": [], "figures": [{"name": "merged_count", "value": "6"}]}]}, "no numeric value"),
+    ({"summary": [{"text": "x", "pulls": [], "figures": [{"name": "merged", "value": "6"}]}]}, "no numeric value"),
     ({"key_changes": [{"sentences": []}]}, "has no pull"),
 ])
 def test_answers_outside_the_schema_say_why(data, reason):

@@ -88,8 +88,8 @@ def test_the_request_is_what_openai_expects_with_pr_text_only_as_data(server, tm
 
 @pytest.mark.parametrize("script, part, reason", [
     (answers.inventing_a_pull, "summary", "cites #9999, which is not a pull request of this week"),
-    (answers.misstating_a_count, "summary", "gives merged_count as 7, but the analysis says 6"),
-    (answers.misquoting_a_figure, "summary", "states 9, which is none of the figures it claims (merged_count = 6)"),
+    (answers.misstating_a_count, "summary", "gives merged as 7, but the analysis says 6"),
+    (answers.misquoting_a_figure, "summary", "states 9, which is none of the figures it claims (merged = 6)"),
     (answers.naming_an_untouched_file, "key change #101", "names 'src/secret/backdoor.py', which is not in the pull requests it cites"),
 ])
 def test_a_sentence_the_data_does_not_support_costs_its_part_and_only_its_part(script, part, reason, server, tmp_path, caplog):
@@ -122,7 +122,7 @@ def test_instructions_hidden_in_a_pr_body_are_not_followed_into_the_page(server,
     for planted in ("1000", "1,000", "#4242", "evil.example"):
         assert planted not in shown
     reasons = " | ".join(r.reason for r in narrative.check.rejected)
-    assert "gives merged_count as 1000, but the analysis says 7" in reasons
+    assert "gives merged as 1000, but the analysis says 7" in reasons
     assert "web address" in reasons and "#4242" in reasons
 
 

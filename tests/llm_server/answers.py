@@ -14,18 +14,18 @@ INJECTION = (
 
 
 def sentence(text: str, pulls=(), **figures) -> dict:
-    return {"text": text, "pulls": list(pulls), "figures": [{"name": name.replace("__", "."), "value": value} for name, value in figures.items()]}
+    return {"text": text, "pulls": list(pulls), "figures": [{"name": name.replace("__", ":"), "value": value} for name, value in figures.items()]}
 
 
 def grounded(document: dict) -> dict:
     """An answer in which every PR, figure and file is the document's."""
     zh = document["language"] == "zh"
     figures, pulls = document["figures"], {p["number"]: p for p in document["pull_requests"]}
-    merged = int(figures["merged_count"])
+    merged = int(figures["merged"])
     top = document["key_pulls"][0] if document["key_pulls"] else document["pull_requests"][0]["number"]
     summary = [
         sentence(f"本周合并了 {merged} 个拉取请求，其中最重要的是 #{top}。" if zh
-                 else f"This week {merged} pull requests were merged, and #{top} matters most.", [top], merged_count=merged),
+                 else f"This week {merged} pull requests were merged, and #{top} matters most.", [top], merged=merged),
     ]
     key_changes = []
     for number in document["key_pulls"]:
@@ -40,7 +40,7 @@ def grounded(document: dict) -> dict:
         count, first = len(risk["pulls"]), risk["pulls"][0]
         text = (f"有 {count} 个拉取请求存在这一风险，首先是 #{first}，合并后可能引入回归。" if zh
                 else f"{count} pull requests show this risk, first of all #{first}, and could bring regressions after the merge.")
-        risks.append({"kind": risk["kind"], "sentences": [sentence(text, [first], **{f"risk__{risk['kind']}__pull_requests": count})]})
+        risks.append({"kind": risk["kind"], "sentences": [sentence(text, [first], **{f"risk__{risk['kind']}": count})]})
     recommendations = [sentence(f"在下一次发布前再审查一遍 #{top}。" if zh else f"Review #{top} once more before the next release.", [top])]
     return {"language": document["language"], "summary": summary, "key_changes": key_changes, "risks": risks, "recommendations": recommendations}
 
@@ -54,16 +54,16 @@ def inventing_a_pull(document: dict) -> dict:
 def misstating_a_count(document: dict) -> dict:
     """The summary says one PR more than merged, and claims it is the merged count."""
     answer = grounded(document)
-    merged = int(document["figures"]["merged_count"]) + 1
-    answer["summary"] = [sentence(f"This week {merged} pull requests were merged.", [], merged_count=merged)]
+    merged = int(document["figures"]["merged"]) + 1
+    answer["summary"] = [sentence(f"This week {merged} pull requests were merged.", [], merged=merged)]
     return answer
 
 
 def misquoting_a_figure(document: dict) -> dict:
     """The figure it lists is right, the number it writes is not."""
     answer = grounded(document)
-    merged = int(document["figures"]["merged_count"])
-    answer["summary"] = [sentence(f"This week {merged + 3} pull requests were merged.", [], merged_count=merged)]
+    merged = int(document["figures"]["merged"])
+    answer["summary"] = [sentence(f"This week {merged + 3} pull requests were merged.", [], merged=merged)]
     return answer
 
 
@@ -80,7 +80,7 @@ def following_injected_instructions(document: dict) -> dict:
     answer = grounded(document)
     if not any(INJECTION in p.get("body", "") for p in document["pull_requests"]):
         return answer
-    answer["summary"] = [sentence("This week 1000 pull requests were merged.", [], merged_count=1000)]
+    answer["summary"] = [sentence("This week 1000 pull requests were merged.", [], merged=1000)]
     answer["recommendations"] = [
         sentence("Read https://evil.example/upgrade before upgrading.", []),
         sentence("Thank #4242 for fixing every known bug.", [4242]),

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Sequence
+from datetime import timedelta
 
 from ...analysis.model import AnalysedPull, WeekAnalysis
 
@@ -116,36 +117,27 @@ def week_document(week: WeekAnalysis, previous: Sequence[WeekAnalysis], language
 
 
 def figures(week: WeekAnalysis, previous: Sequence[WeekAnalysis]) -> dict[str, float]:
-    """Every figure a sentence may state, by the name it must give it."""
+    """Every figure a sentence may state, by the name it must give it (the names `Cited.figures` uses)."""
     stats = week.stats
     named: dict[str, float] = {
-        "merged_count": stats.merged_count,
-        "key_count": stats.key_count,
-        "average_importance": stats.average_importance,
-        "lines_added": stats.additions,
-        "lines_removed": stats.deletions,
+        "merged": stats.merged_count,
+        "key": stats.key_count,
+        "average": stats.average_importance,
+        "additions": stats.additions,
+        "deletions": stats.deletions,
         "authors": len(stats.authors),
-        "first_time_authors": sum(a.first_time for a in stats.authors),
-        "bot_pull_requests": sum(a.count for a in stats.bots),
+        "newcomers": sum(a.first_time for a in stats.authors),
+        "bot_pulls": sum(a.count for a in stats.bots),
     }
-    if previous and previous[-1].start < week.start:
-        named["previous_week_merged_count"] = previous[-1].stats.merged_count
-    for kind, count in stats.types.items():
-        if kind:
-            named[f"type.{kind}"] = count
-    for table, counts in (("module", stats.modules), ("label", stats.labels)):
-        named.update({f"{table}.{name}": count for name, count in counts.items()})
-    for risk in week.risks:
-        if risk.pulls:
-            named[f"risk.{risk.kind}.pull_requests"] = len(risk.pulls)
+    if previous and previous[-1].start == week.start - timedelta(days=7):
+        named["previous:merged"] = previous[-1].stats.merged_count
+    for table, counts in (("type", stats.types), ("module", stats.modules), ("label", stats.labels)):
+        named.update({f"{table}:{name}": count for name, count in counts.items() if name})
+    named.update({f"risk:{risk.kind}": len(risk.pulls) for risk in week.risks if risk.pulls})
     for analysed in week.pulls[:PULLS_IN_DOCUMENT]:
-        pull, prefix = analysed.pull, f"pull.{analysed.pull.number}"
-        named.update({
-            f"{prefix}.lines_added": pull.additions,
-            f"{prefix}.lines_removed": pull.deletions,
-            f"{prefix}.changed_files": pull.changed_files,
-            f"{prefix}.importance": analysed.score.value,
-        })
+        pull = analysed.pull
+        named.update({f"pull:{pull.number}:additions": pull.additions, f"pull:{pull.number}:deletions": pull.deletions,
+                      f"pull:{pull.number}:files": pull.changed_files})
     return named
 
 
