@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import sys
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
@@ -18,7 +19,6 @@ from pelican.contents import Article
 from pelican.readers import METADATA_PROCESSORS
 from pelican.utils import order_content
 
-from ..analysis.rules import load_rules
 from ..charts.draw import pixel_size
 from ..errors import DigestError
 from ..i18n import format_date, format_number, translations
@@ -29,6 +29,7 @@ from .files import write_week_files
 from .site_digest import SiteDigest, WeekPage, build_site_digest
 
 logger = logging.getLogger(__name__)
+SETTINGS_KEY = "DIGEST"  # the checked DigestSettings, in Pelican's settings dict
 
 
 def connect() -> None:
@@ -47,14 +48,44 @@ def without_traceback_for_user_errors(record: logging.LogRecord) -> bool:
 
 
 def check_settings(pelican) -> None:
-    """Fail on bad DIGEST_* settings, DIGEST_RULES included, before Pelican touches the output folder."""
-    settings = DigestSettings.from_pelican(pelican.settings)
-    load_rules(settings.rules, settings.base_path, bots=settings.bots)
+    """Check the DIGEST_* settings, DIGEST_RULES included, before Pelican touches the output folder,
+    and keep the result in the settings dict every generator shares. Pelican reads the settings
+    file afresh (a new dict, a new signal) whenever it changes under --autoreload."""
+    pelican.settings[SETTINGS_KEY] = DigestSettings.from_pelican(pelican.settings, settings_folder(pelican.settings))
+
+
+def digest_settings(pelican_settings: dict) -> DigestSettings:
+    """The settings checked at `initialized`; checked now if the caller skipped that signal."""
+    checked = pelican_settings.get(SETTINGS_KEY)
+    if not isinstance(checked, DigestSettings):
+        checked = DigestSettings.from_pelican(pelican_settings, settings_folder(pelican_settings))
+        pelican_settings[SETTINGS_KEY] = checked
+    return checked
+
+
+def settings_folder(pelican_settings: dict) -> Path:
+    """The folder of the settings file, where a relative DIGEST_DATA_PATH starts, as in the CLI.
+
+    Pelican does not tell plugins which file it read, but it loads that file as a top-level module
+    named after it (pelican.settings.load_source) and keeps that module's very objects as values:
+    the file is the module sharing the most of them (publishconf.py over the pelicanconf.py it
+    star-imports). Settings made in code have no file: the current folder, as for the CLI.
+    """
+    best, most_shared = None, 0
+    for name, module in list(sys.modules.items()):
+        origin = getattr(getattr(module, "__spec__", None), "origin", None)
+        if "." in name or name in sys.stdlib_module_names or not origin or Path(origin).stem != name:
+            continue
+        shared = sum(1 for key, value in vars(module).items()
+                     if key.isupper() and isinstance(value, list | dict | tuple) and pelican_settings.get(key) is value)
+        if shared > most_shared:
+            best, most_shared = Path(origin).resolve().parent, shared
+    return best or Path.cwd()
 
 
 def prepare_templates(generator) -> None:
     """Give every template `_()`/`ngettext()` in DIGEST_LANGUAGE, and the filters the theme uses."""
-    settings = DigestSettings.from_pelican(generator.settings)
+    settings = digest_settings(generator.settings)
     generator.env.add_extension("jinja2.ext.i18n")
     generator.env.install_gettext_translations(translations(settings.language), newstyle=True)
     generator.env.filters.update(
@@ -71,7 +102,7 @@ def add_week_articles(generator) -> None:
     """One Article per (repository, week), added before Pelican builds categories, tags and feeds."""
     from ..fetch import fetch_before_build
 
-    settings = DigestSettings.from_pelican(generator.settings)
+    settings = digest_settings(generator.settings)
     warnings = fetch_before_build(Store(settings.data_path), settings)
     digest = build_site_digest(settings, generator.settings, now=datetime.now(UTC), warnings=warnings)
     generator.context["digest"] = digest
