@@ -131,3 +131,36 @@ def test_relative_data_path_is_the_same_folder_for_the_command_line_and_the_buil
     page = tmp_path / "output" / "acme" / "widget" / "2026-W21" / "index.html"
     assert "Add a widget" in page.read_text(encoding="utf-8")
     assert not (elsewhere / "store").exists() and not (site / "pages" / "store").exists()
+
+
+# -- a settings file that fails while Python runs it: one sentence naming the file --
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ('SITENAME = "x"\nDIGEST_REPOS = = []\n', "is not valid Python: invalid syntax on line 2."),
+        ('SITENAME = "x"\nDIGEST_REPOS = [owner]\n', "failed on line 2: NameError: name 'owner' is not defined."),
+        ("from pelicanconf import *\n", "could not import pelicanconf"),
+    ],
+)
+def test_a_settings_file_that_fails_is_one_sentence_in_the_command_line(tmp_path, text, message):
+    settings = tmp_path / "conf" / "broken.py"
+    settings.parent.mkdir()
+    settings.write_text(text)
+    result = subprocess.run([str(BIN / "repo-digest"), "show", "acme/widget", "--week", "2026-W21", "--settings", str(settings)],
+                            cwd=tmp_path, capture_output=True, text=True)
+    assert result.returncode == 1
+    assert result.stdout == "" and result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert result.stderr.startswith(f"repo-digest: The settings file {settings} ") and message in result.stderr
+    debug = subprocess.run([str(BIN / "repo-digest"), "show", "acme/widget", "--week", "2026-W21", "--settings", str(settings), "--debug"],
+                           cwd=tmp_path, capture_output=True, text=True)
+    assert "Traceback" in debug.stderr  # --debug still shows where it failed
+
+
+def test_publishconf_finds_pelicanconf_from_any_folder(tmp_path):
+    script = "from pelican.settings import read_settings; s = read_settings(%r); print(s['SITEURL'], s['DIGEST_DATA_PATH'])"
+    result = subprocess.run([sys.executable, "-c", script % str(ROOT / "publishconf.py")], cwd=tmp_path,
+                            capture_output=True, text=True, env={"PATH": "/usr/bin:/bin", "SITEURL": "https://digest.example"})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["https://digest.example", "data"]
