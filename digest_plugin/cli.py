@@ -15,6 +15,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 from .errors import DigestError
+from .i18n import Language
 from .settings import DigestSettings, check_repo_name
 from .store import Store
 from .weeks import Week
@@ -141,9 +142,10 @@ def _show(args) -> int:
         span = f"{weeks[0].week} to {weeks[-1].week}" if weeks else "no weeks"
         raise DigestError(f"{args.repo} has no data for {week_id}: the store covers {span}.")
     week, previous = weeks[index], weeks[:index]
-    narrative = narrate(week, previous, settings.language)
+    language = Language.of(settings.language)
+    narrative = narrate(week, previous, language)
     if args.format == "markdown":
-        print(render_markdown(week, narrative, absolute(pelican_settings.get("SITEURL", ""), week_path(week.repo, week.week)), settings.language), end="")
+        print(render_markdown(week, narrative, absolute(pelican_settings.get("SITEURL", ""), week_path(week.repo, week.week)), language), end="")
     else:
         from .report import week_json
 

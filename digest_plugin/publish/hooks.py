@@ -10,8 +10,8 @@ import hashlib
 import logging
 import os
 import sys
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import partial
 from pathlib import Path
 
 from pelican import signals
@@ -21,7 +21,7 @@ from pelican.utils import order_content
 
 from ..charts.draw import pixel_size
 from ..errors import DigestError
-from ..i18n import format_date, format_number, translations
+from ..i18n import Language
 from ..narrate import cite
 from ..settings import DigestSettings
 from ..store import Store
@@ -29,7 +29,7 @@ from .files import write_week_files
 from .site_digest import SiteDigest, WeekPage, build_site_digest
 
 logger = logging.getLogger(__name__)
-SETTINGS_KEY = "DIGEST"  # the checked DigestSettings, in Pelican's settings dict
+SETUP_KEY = "DIGEST"  # the BuildSetup, in Pelican's settings dict
 
 
 def connect() -> None:
@@ -47,20 +47,32 @@ def without_traceback_for_user_errors(record: logging.LogRecord) -> bool:
     return True
 
 
+@dataclass(frozen=True)
+class BuildSetup:
+    """What every hook of a build needs, made once: the checked settings and the site's language."""
+
+    settings: DigestSettings
+    language: Language
+
+
 def check_settings(pelican) -> None:
     """Check the DIGEST_* settings, DIGEST_RULES included, before Pelican touches the output folder,
-    and keep the result in the settings dict every generator shares. Pelican reads the settings
-    file afresh (a new dict, a new signal) whenever it changes under --autoreload."""
-    pelican.settings[SETTINGS_KEY] = DigestSettings.from_pelican(pelican.settings, settings_folder(pelican.settings))
+    and keep them with the language in the settings dict every generator shares. Pelican reads the
+    settings file afresh (a new dict, a new signal) whenever it changes under --autoreload."""
+    pelican.settings[SETUP_KEY] = _set_up(pelican.settings)
 
 
-def digest_settings(pelican_settings: dict) -> DigestSettings:
-    """The settings checked at `initialized`; checked now if the caller skipped that signal."""
-    checked = pelican_settings.get(SETTINGS_KEY)
-    if not isinstance(checked, DigestSettings):
-        checked = DigestSettings.from_pelican(pelican_settings, settings_folder(pelican_settings))
-        pelican_settings[SETTINGS_KEY] = checked
-    return checked
+def build_setup(pelican_settings: dict) -> BuildSetup:
+    """The setup made at `initialized`; made now if the caller skipped that signal."""
+    setup = pelican_settings.get(SETUP_KEY)
+    if not isinstance(setup, BuildSetup):
+        setup = pelican_settings[SETUP_KEY] = _set_up(pelican_settings)
+    return setup
+
+
+def _set_up(pelican_settings: dict) -> BuildSetup:
+    settings = DigestSettings.from_pelican(pelican_settings, settings_folder(pelican_settings))
+    return BuildSetup(settings, Language.of(settings.language))
 
 
 def settings_folder(pelican_settings: dict) -> Path:
@@ -85,26 +97,22 @@ def settings_folder(pelican_settings: dict) -> Path:
 
 def prepare_templates(generator) -> None:
     """Give every template `_()`/`ngettext()` in DIGEST_LANGUAGE, and the filters the theme uses."""
-    settings = digest_settings(generator.settings)
+    language = build_setup(generator.settings).language
     generator.env.add_extension("jinja2.ext.i18n")
-    generator.env.install_gettext_translations(translations(settings.language), newstyle=True)
-    generator.env.filters.update(
-        cite=cite,
-        number=partial(format_number, language=settings.language),
-        digest_date=partial(format_date, language=settings.language),
-    )
+    generator.env.install_gettext_callables(language.gettext, language.ngettext, newstyle=True)
+    generator.env.filters.update(cite=cite, number=language.number, digest_date=language.date)
     generator.env.globals.setdefault("digest_repos", {})
     generator.env.globals["digest_chart_size"] = pixel_size("png")
-    generator.env.globals["digest_html_lang"] = {"zh": "zh-CN"}.get(settings.language, settings.language)
+    generator.env.globals["digest_html_lang"] = {"zh": "zh-CN"}.get(language.code, language.code)
 
 
 def add_week_articles(generator) -> None:
     """One Article per (repository, week), added before Pelican builds categories, tags and feeds."""
     from ..fetch import fetch_before_build
 
-    settings = digest_settings(generator.settings)
-    warnings = fetch_before_build(Store(settings.data_path), settings)
-    digest = build_site_digest(settings, generator.settings, now=datetime.now(UTC), warnings=warnings)
+    setup = build_setup(generator.settings)
+    warnings = fetch_before_build(Store(setup.settings.data_path), setup.settings)
+    digest = build_site_digest(setup.settings, setup.language, generator.settings, now=datetime.now(UTC), warnings=warnings)
     generator.context["digest"] = digest
     generator.context["digest_repos"] = {repo.name: repo for repo in digest.repos}
     generator.context["digest_warnings"] = digest.warnings
