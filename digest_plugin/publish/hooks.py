@@ -10,6 +10,7 @@ import hashlib
 import logging
 import os
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -49,10 +50,12 @@ def without_traceback_for_user_errors(record: logging.LogRecord) -> bool:
 
 @dataclass(frozen=True)
 class BuildSetup:
-    """What every hook of a build needs, made once: the checked settings and the site's language."""
+    """What every hook of a build needs, made once: the checked settings, the site's language, and
+    the clock that says which week is still in progress (tests pass a fixed one)."""
 
     settings: DigestSettings
     language: Language
+    clock: Callable[[], datetime] = lambda: datetime.now(UTC)
 
 
 def check_settings(pelican) -> None:
@@ -112,7 +115,7 @@ def add_week_articles(generator) -> None:
 
     setup = build_setup(generator.settings)
     warnings = fetch_before_build(Store(setup.settings.data_path), setup.settings)
-    digest = build_site_digest(setup.settings, setup.language, generator.settings, now=datetime.now(UTC), warnings=warnings)
+    digest = build_site_digest(setup.settings, setup.language, generator.settings, now=setup.clock(), warnings=warnings)
     generator.context["digest"] = digest
     generator.context["digest_repos"] = {repo.name: repo for repo in digest.repos}
     generator.context["digest_warnings"] = digest.warnings
