@@ -10,12 +10,14 @@ import argparse
 import json
 import logging
 import sys
+import traceback
 from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 from datetime import UTC, date, datetime
 from pathlib import Path
 
 from .errors import DigestError
+from .i18n import Language
 from .settings import DigestSettings, check_repo_name
 from .store import Store
 from .weeks import Week
@@ -84,6 +86,8 @@ def load_settings(path: str) -> tuple[DigestSettings, dict]:
         level, pelican_log.level = pelican_log.level, logging.ERROR  # its hints are about building, not about us
         try:
             pelican_settings = read_settings(str(settings_file))
+        except Exception as error:  # the settings file is the user's Python: anything may fail in it
+            raise DigestError(_unreadable_settings(settings_file, error)) from error
         finally:
             pelican_log.setLevel(level)
         base = settings_file.resolve().parent
@@ -92,6 +96,18 @@ def load_settings(path: str) -> tuple[DigestSettings, dict]:
     else:
         raise DigestError(f"The settings file {path} does not exist.")
     return DigestSettings.from_pelican(pelican_settings, base), pelican_settings
+
+
+def _unreadable_settings(path: Path, error: Exception) -> str:
+    """One sentence for a settings file that fails while Python runs it."""
+    if isinstance(error, SyntaxError):
+        return f"The settings file {path} is not valid Python: {error.msg} on line {error.lineno}."
+    if isinstance(error, ImportError):
+        return (f"The settings file {path} could not import {error.name or 'a module'} ({error}); a settings file that "
+                "imports another, like `from pelicanconf import *`, needs that file's folder on sys.path.")
+    lines = [frame.lineno for frame in traceback.extract_tb(error.__traceback__) if Path(frame.filename).resolve() == path.resolve()]
+    where = f" on line {lines[-1]}" if lines else ""
+    return f"The settings file {path} failed{where}: {type(error).__name__}: {error}."
 
 
 def _fetch(args) -> int:
@@ -130,13 +146,14 @@ def _show(args) -> int:
         span = f"{weeks[0].week} to {weeks[-1].week}" if weeks else "no weeks"
         raise DigestError(f"{args.repo} has no data for {week_id}: the store covers {span}.")
     week, previous = weeks[index], weeks[:index]
-    writer = _writer(args.writer or settings.writer, settings)
-    with _quiet("digest_plugin.narrate.llm") if writer else nullcontext():  # the report below says it all once
-        narrative = narrate(week, previous, settings.language, writer)
+    language = Language.of(settings.language)
+    with _quiet("digest_plugin.llm", "digest_plugin.narrate.llm") if (args.writer or settings.writer) == "llm" else nullcontext():
+        writer = _writer(args.writer or settings.writer, settings)  # the report below says what it did, once
+        narrative = narrate(week, previous, language, writer)
     if writer:
         print("\n".join(_check_report(narrative)), file=sys.stderr)
     if args.format == "markdown":
-        print(render_markdown(week, narrative, absolute(pelican_settings.get("SITEURL", ""), week_path(week.repo, week.week)), settings.language), end="")
+        print(render_markdown(week, narrative, absolute(pelican_settings.get("SITEURL", ""), week_path(week.repo, week.week)), language), end="")
     else:
         from .report import week_json
 
@@ -145,23 +162,26 @@ def _show(args) -> int:
 
 
 def _writer(name: str, settings):
-    from .narrate.llm import language_model_writer
+    from .llm import language_model_writer
 
     if name != "llm":
         return None
-    if settings.llm is None:
+    if not (settings.llm.base_url and settings.llm.model):
         raise DigestError('--writer llm needs DIGEST_LLM in the settings file, such as {"base_url": "https://…/v1", "model": "…"}.')
     return language_model_writer(replace(settings, writer="llm"))
 
 
 @contextmanager
-def _quiet(logger_name: str):
-    logger = logging.getLogger(logger_name)
-    level, logger.level = logger.level, logging.ERROR
+def _quiet(*logger_names: str):
+    loggers = [logging.getLogger(name) for name in logger_names]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.ERROR)
     try:
         yield
     finally:
-        logger.setLevel(level)
+        for logger, level in zip(loggers, levels):
+            logger.setLevel(level)
 
 
 def _check_report(narrative) -> list[str]:

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from digest_plugin.narrate import narrate
-from digest_plugin.narrate.llm import LanguageModelWriter
-from digest_plugin.settings import LLMConfig
+from digest_plugin.i18n import Language
+from digest_plugin.llm import language_model_writer
+from digest_plugin.settings import DigestSettings, LLMSettings
 
 from .llm_server import GOOD_KEY, ChatServer, Reply
 from .llm_server import answers
@@ -44,14 +45,15 @@ def server():
         yield running
 
 
-def writer_for(server, data: Path, clock=None, key=GOOD_KEY, **config) -> LanguageModelWriter:
+def writer_for(server, data: Path, clock=None, key=GOOD_KEY, **config):
     clock = clock or FakeClock()
-    settings = LLMConfig(server.url if server else "http://127.0.0.1:9/v1", MODEL, **{"timeout": 20, **config})
-    return LanguageModelWriter(settings, data, environ={"OPENAI_API_KEY": key} if key else {}, clock=clock, sleep=clock.sleep)
+    llm = LLMSettings(server.url if server else "http://127.0.0.1:9/v1", MODEL, **{"timeout": 20, **config})
+    settings = DigestSettings(data_path=data, writer="llm", llm=llm)
+    return language_model_writer(settings, environ={"OPENAI_API_KEY": key} if key else {}, clock=clock, sleep=clock.sleep)
 
 
 def write(writer, week=None, language="en"):
-    return narrate(week or busy_week(), [previous_week()], language, writer)
+    return narrate(week or busy_week(), [previous_week()], Language.of(language), writer)
 
 
 def model_texts(narrative) -> list[str]:
@@ -94,7 +96,7 @@ def test_the_request_is_what_openai_expects_with_pr_text_only_as_data(server, tm
 ])
 def test_a_sentence_the_data_does_not_support_costs_its_part_and_only_its_part(script, part, reason, server, tmp_path, caplog):
     server.script = lambda request: Reply.answer(script(request.document))
-    builtin = narrate(busy_week(), [previous_week()], "en")
+    builtin = write(None)
     with caplog.at_level(logging.WARNING):
         narrative = write(writer_for(server, tmp_path))
     rejected = {r.part: r.reason for r in narrative.check.rejected}
@@ -139,7 +141,7 @@ def test_an_unusable_answer_ends_in_the_builtin_text_and_a_warning(reply, reason
     server.replies.append(reply)
     with caplog.at_level(logging.WARNING):
         narrative = write(writer_for(server, tmp_path))
-    builtin = narrate(busy_week(), [previous_week()], "en")
+    builtin = write(None)
     assert model_texts(narrative) == model_texts(builtin)
     assert narrative.writer == "builtin" and reason in narrative.check.unused
     assert "octo/widgets 2026-W21: the language model gave no usable answer (" in caplog.text and reason in caplog.text

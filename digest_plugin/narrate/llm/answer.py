@@ -19,6 +19,22 @@ class AnswerError(ValueError):
     """The answer cannot be used at all; the message says why, in a few words."""
 
 
+class ModelFault(Exception):
+    """No answer came (a timeout, an error, a refusal); `reason` says why in a few words, without the
+    key. A `fatal` fault (a refused key, an unknown model, an exhausted quota) stops the build's requests."""
+
+    def __init__(self, reason: str, fatal: bool = False):
+        super().__init__(reason)
+        self.reason, self.fatal = reason, fatal
+
+
+class BudgetSpent(ModelFault):
+    """The build's `max_requests` are used up."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason, fatal=True)
+
+
 @dataclass(frozen=True)
 class Figure:
     name: str

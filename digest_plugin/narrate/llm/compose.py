@@ -11,9 +11,9 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import replace
 
-from ...analysis.model import WeekAnalysis
 from ..model import Cited, Narrative, Rejection, SentenceCheck
-from ..wording import Language, unique
+from ...i18n import Language
+from ..wording import unique
 from .answer import Answer, Sentence
 from .check import WRITTEN_CITATION, WeekFacts, check_sentence
 from .prompt import MAX_RECOMMENDATIONS
@@ -48,10 +48,9 @@ class _Judge:
         self.rejected.extend(Rejection(part, s.text, reason) for s in sentences)
 
 
-def compose(week: WeekAnalysis, base: Narrative, answer: Answer, facts: WeekFacts, model: str) -> Narrative:
+def compose(base: Narrative, answer: Answer, facts: WeekFacts, lang: Language, model: str) -> Narrative:
     """`base` (the built-in writer's narrative) with each part the model wrote well replaced by its words."""
-    lang = Language.of(base.language)
-    judge = _Judge(facts, base.language)
+    judge = _Judge(facts, lang.code)
     summary = base.summary
     if judge.passes("summary", "summary", answer.summary):
         summary = _cited(answer.summary, lang)

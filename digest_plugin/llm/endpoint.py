@@ -1,9 +1,9 @@
-"""One OpenAI-compatible Chat Completions endpoint, through the official `openai` client.
+"""One OpenAI-compatible Chat Completions endpoint, through the official `openai` client: the writer's network.
 
 The client's own retries are off (`max_retries=0`): this module retries timeouts, dropped
 connections, 429 and 5xx itself, waiting as `Retry-After` (or `retry-after-ms`) says when that fits
 in the time left for the week, with an injectable clock and sleep. Every attempt counts against the
-build's request budget. Whatever goes wrong ends in an `EndpointFault` whose message is one short
+build's request budget. Whatever goes wrong ends in a `ModelFault` whose reason is one short
 phrase without the key; `fatal` faults (a refused key, an unknown model, an exhausted quota) stop
 the build's requests.
 """
@@ -16,24 +16,15 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ...settings import LLMConfig
-from .prompt import answer_schema
+from ..narrate.llm.answer import BudgetSpent, ModelFault
+from ..narrate.llm.prompt import answer_schema
+from ..settings import LLMSettings
 
 RETRIES = 3
 BACKOFF = (1.0, 2.0, 4.0)  # seconds between attempts when the server does not say
 # Asked for where the server takes them; reasoning models refuse a temperature other than 1, and no
 # output limit is sent at all, since `max_tokens` and `max_completion_tokens` are each refused somewhere.
 OPTIONAL = {"temperature": 0}
-
-
-class EndpointFault(Exception):
-    def __init__(self, reason: str, fatal: bool = False):
-        super().__init__(reason)
-        self.reason, self.fatal = reason, fatal
-
-
-class BudgetSpent(EndpointFault):
-    pass
 
 
 @dataclass
@@ -51,7 +42,7 @@ class RequestBudget:
 
 @dataclass
 class Endpoint:
-    config: LLMConfig
+    config: LLMSettings
     api_key: str
     budget: RequestBudget
     clock: Callable[[], float] = time.monotonic
@@ -68,7 +59,7 @@ class Endpoint:
         return self._client
 
     def complete(self, messages: list[dict]) -> str:
-        """The answer's text; an EndpointFault when there is none to use."""
+        """The answer's text; an ModelFault when there is none to use."""
         import openai
 
         deadline = self.clock() + self.config.timeout
@@ -93,28 +84,28 @@ class Endpoint:
                 if self.json_schema and refused == "response_format":
                     self.json_schema = False  # llama.cpp, older vLLM and Ollama: JSON mode instead
                     continue
-                raise EndpointFault(f"the endpoint turned the request down ({_said(error, self.api_key)})") from None
+                raise ModelFault(f"the endpoint turned the request down ({_said(error, self.api_key)})") from None
             except (openai.AuthenticationError, openai.PermissionDeniedError) as error:
-                raise EndpointFault(f"the endpoint refused the key ({_said(error, self.api_key)})", fatal=True) from None
+                raise ModelFault(f"the endpoint refused the key ({_said(error, self.api_key)})", fatal=True) from None
             except openai.NotFoundError as error:
-                raise EndpointFault(f"the endpoint does not know the model {self.config.model!r} ({_said(error, self.api_key)})", fatal=True) from None
+                raise ModelFault(f"the endpoint does not know the model {self.config.model!r} ({_said(error, self.api_key)})", fatal=True) from None
             except openai.RateLimitError as error:
                 if _code(error) == "insufficient_quota":
-                    raise EndpointFault(f"the account's quota is exhausted ({_said(error, self.api_key)})", fatal=True) from None
+                    raise ModelFault(f"the account's quota is exhausted ({_said(error, self.api_key)})", fatal=True) from None
                 failure, headers = f"rate limited ({_said(error, self.api_key)})", error.response.headers
             except openai.APIStatusError as error:
                 if error.status_code < 500 and error.status_code not in (408, 409):
-                    raise EndpointFault(f"the endpoint answered {error.status_code} ({_said(error, self.api_key)})") from None
+                    raise ModelFault(f"the endpoint answered {error.status_code} ({_said(error, self.api_key)})") from None
                 failure, headers = f"the endpoint answered {error.status_code} ({_said(error, self.api_key)})", error.response.headers
             except openai.APITimeoutError:
                 failure, headers = f"no answer within {self.config.timeout:g} seconds", {}
             except openai.APIConnectionError:
                 failure, headers = "the endpoint could not be reached", {}
             if attempt >= RETRIES:
-                raise EndpointFault(f"{failure}, {attempt + 1} times")
+                raise ModelFault(f"{failure}, {attempt + 1} times")
             wait = retry_after(headers, time.time()) or BACKOFF[min(attempt, len(BACKOFF) - 1)]
             if self.clock() + wait >= deadline:
-                raise EndpointFault(f"{failure}; waiting {wait:g} seconds more would pass the {self.config.timeout:g}-second timeout")
+                raise ModelFault(f"{failure}; waiting {wait:g} seconds more would pass the {self.config.timeout:g}-second timeout")
             self.sleep(wait)
             attempt += 1
 
@@ -126,17 +117,17 @@ class Endpoint:
 
 def _content(completion) -> str:
     if not completion.choices:
-        raise EndpointFault("the answer has no choices")
+        raise ModelFault("the answer has no choices")
     choice = completion.choices[0]
     message = choice.message
     if getattr(message, "refusal", None):
-        raise EndpointFault(f"the model declined ({_short(message.refusal)})")
+        raise ModelFault(f"the model declined ({_short(message.refusal)})")
     if choice.finish_reason == "length":
-        raise EndpointFault("the answer was cut off at the token limit")
+        raise ModelFault("the answer was cut off at the token limit")
     if choice.finish_reason == "content_filter":
-        raise EndpointFault("the endpoint's content filter withheld the answer")
+        raise ModelFault("the endpoint's content filter withheld the answer")
     if not message.content or not message.content.strip():
-        raise EndpointFault("the answer is empty")
+        raise ModelFault("the answer is empty")
     return message.content
 
 

@@ -1,4 +1,4 @@
-"""The model's answers, kept in the store so that every later build (in CI, offline) reuses them.
+"""The language model's answers, kept in the store so that every later build (in CI, offline) reuses them.
 
 Layout: `{DIGEST_DATA_PATH}/.llm-cache/{owner}/{name}/{week}-{key[:20]}.json`, where the key hashes
 the model, the prompt version and the week's document (`prompt.answer_key`). One file per week:
@@ -12,7 +12,7 @@ import json
 import logging
 from pathlib import Path
 
-from ...atomic import atomic_write
+from ..atomic import atomic_write
 
 log = logging.getLogger(__name__)
 FOLDER = ".llm-cache"
