@@ -132,3 +132,16 @@ def test_a_fenced_answer_is_read():
 def test_answers_outside_the_schema_say_why(data, reason):
     with pytest.raises(AnswerError, match=reason):
         read_answer(data)
+
+
+@pytest.mark.parametrize("headers, seconds", [
+    ({"retry-after": "7"}, 7.0),
+    ({"retry-after-ms": "1500", "retry-after": "7"}, 1.5),  # OpenAI's finer header wins
+    ({"retry-after": "Thu, 01 Jan 1970 00:01:40 GMT"}, 40.0),  # a date, 40 s after "now" (60)
+    ({"retry-after": "soon"}, None),
+    ({}, None),
+])
+def test_retry_after_is_read_as_servers_write_it(headers, seconds):
+    from digest_plugin.llm.endpoint import retry_after
+
+    assert retry_after(headers, now=60.0) == seconds
