@@ -98,7 +98,7 @@ def test_the_pages_speak_the_site_language(tmp_path):
     _store(tmp_path)
     generator = run_generator(tmp_path, language="zh")
     html = BeautifulSoup(generator.articles[0].content, "html.parser")
-    assert [h.get_text() for h in html.find_all("h2")][0] == "概要"
+    assert html.find("h2").get_text() == "概要"
     assert generator.env.globals["digest_html_lang"] == "zh-CN"
 
 

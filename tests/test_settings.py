@@ -104,10 +104,11 @@ def _site_in_subfolder(tmp_path: Path) -> Path:
     """A settings file in site/ whose content is in site/pages/content, with a one-PR export."""
     site = tmp_path / "site"
     (site / "pages" / "content").mkdir(parents=True)
+    theme = str(ROOT / "theme")
     (site / "pelicanconf.py").write_text(
-        'PATH = "pages/content"\nPLUGINS = ["digest_plugin"]\nTHEME = %r\nDIGEST_DATA_PATH = "store"\n'
+        f'PATH = "pages/content"\nPLUGINS = ["digest_plugin"]\nTHEME = {theme!r}\nDIGEST_DATA_PATH = "store"\n'
         'DIGEST_FETCH = "never"\nDIGEST_REPOS = ["acme/widget"]\nCATEGORY_URL = "{slug}/"\nCATEGORY_SAVE_AS = "{slug}/index.html"\n'
-        'JINJA_ENVIRONMENT = {"autoescape": True}\n' % str(ROOT / "theme"))
+        'JINJA_ENVIRONMENT = {"autoescape": True}\n')
     pull = {"number": 7, "title": "Add a widget", "html_url": "https://github.com/acme/widget/pull/7",
             "user": {"login": "alice", "type": "User"}, "labels": [], "created_at": "2026-05-18T08:00:00Z",
             "merged_at": "2026-05-19T09:00:00Z", "body": "", "additions": 10, "deletions": 2, "changed_files": 1,
