@@ -165,3 +165,21 @@ def test_publishconf_finds_pelicanconf_from_any_folder(tmp_path):
                             capture_output=True, text=True, env={"PATH": "/usr/bin:/bin", "SITEURL": "https://digest.example"})
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["https://digest.example", "data"]
+
+
+@pytest.mark.parametrize(
+    "override, message",
+    [
+        ("DIGEST_REPOS=5", "DIGEST_REPOS must be a list of 'owner/name' strings, not 5."),
+        ("DIGEST_TIMEZONE=5", "DIGEST_TIMEZONE 5 is not a known timezone name"),
+        ("DIGEST_DATA_PATH=null", "DIGEST_DATA_PATH must be the path of a folder, such as \"data\", not None."),
+    ],
+)
+def test_a_bad_value_is_one_sentence_in_the_build_too(tmp_path, override, message):
+    output = tmp_path / "output"
+    result = subprocess.run([str(BIN / "pelican"), "content", "-o", str(output), "-s", "pelicanconf.py", "-e", override],
+                            cwd=ROOT, capture_output=True, text=True, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "COLUMNS": "400"})
+    text = " ".join((result.stdout + result.stderr).split())
+    assert result.returncode == 1
+    assert message in text and "Traceback" not in text
+    assert not output.exists()
