@@ -12,7 +12,7 @@ from pelican.generators import ArticlesGenerator
 from pelican.settings import read_settings
 
 from digest_plugin import register
-from digest_plugin.i18n import Language
+from digest_plugin.narrate.wording import Language
 from digest_plugin.publish.hooks import SETUP_KEY, BuildSetup, build_setup, check_settings, write_files
 from digest_plugin.repo_state import RepoState
 from digest_plugin.settings import DigestSettings
