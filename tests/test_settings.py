@@ -185,3 +185,16 @@ def test_a_bad_value_is_one_sentence_in_the_build_too(tmp_path, override, messag
     assert result.returncode == 1
     assert message in text and "Traceback" not in text
     assert not output.exists()
+
+
+def test_the_build_finds_the_folder_of_the_settings_file_pelican_read(tmp_path, monkeypatch):
+    from pelican.settings import read_settings
+
+    from digest_plugin.publish.hooks import settings_folder
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SITEURL", "https://digest.example")
+    assert settings_folder(read_settings(str(ROOT / "publishconf.py"))) == ROOT  # and the pelicanconf.py it imports
+    site = _site_in_subfolder(tmp_path)
+    assert settings_folder(read_settings(str(site / "pelicanconf.py"))) == site
+    assert settings_folder(read_settings(None, override={"PATH": str(tmp_path)})) == tmp_path  # no file: the current folder
