@@ -17,7 +17,6 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 from .errors import DigestError
-from .i18n import Language
 from .settings import DigestSettings, check_repo_name
 from .store import Store
 from .weeks import Week
@@ -135,6 +134,7 @@ def _import(args) -> int:
 def _show(args) -> int:
     from .markdown_report import render_markdown
     from .narrate import narrate
+    from .narrate.wording import Language
     from .site import load_weeks
     from .urls import absolute, week_path
 
@@ -166,7 +166,7 @@ def _writer(name: str, settings):
 
     if name != "llm":
         return None
-    if not (settings.llm.base_url and settings.llm.model):
+    if settings.llm is None:
         raise DigestError('--writer llm needs DIGEST_LLM in the settings file, such as {"base_url": "https://…/v1", "model": "…"}.')
     return language_model_writer(replace(settings, writer="llm"))
 

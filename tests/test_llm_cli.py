@@ -20,7 +20,7 @@ def project(tmp_path, monkeypatch):
 
 
 def settings_file(folder, url: str | None) -> str:
-    path = folder / "pelicanconf.py"
+    path = folder / "llmconf.py"  # not pelicanconf.py: a module of that name would shadow the project's own
     llm = f'DIGEST_LLM = {{"base_url": "{url}", "model": "local-model", "api_key_env": "{KEY_ENV}"}}\n' if url else ""
     path.write_text(f'DIGEST_DATA_PATH = "data"\nDIGEST_KEY_THRESHOLD = 1.0\n{llm}', encoding="utf-8")
     return str(path)
@@ -56,15 +56,15 @@ def test_show_with_the_llm_writer_needs_the_model_settings(project, capsys):
 
 
 @pytest.mark.parametrize("llm, message", [
-    ('"gpt"', "DIGEST_LLM must be a dict with base_url and model"),
-    ('{"base_url": "https://x/v1"}', 'DIGEST_WRITER = "llm" needs DIGEST_LLM with a base_url and a model'),
-    ('{"base_url": "api.openai.com", "model": "m"}', "DIGEST_LLM['base_url'] must be an http(s) address"),
-    ('{"base_url": "https://x/v1", "model": "m", "api_key": "sk-123"}', "DIGEST_LLM has no key 'api_key'"),
-    ('{"base_url": "https://x/v1", "model": "m", "api_key_env": "sk-123"}', "DIGEST_LLM['api_key_env'] must name an environment variable"),
+    ('"gpt"', 'DIGEST_LLM must be a dict such as {"base_url": "https://…/v1", "model": "…"}.'),
+    ('{"base_url": "https://x/v1"}', "DIGEST_LLM['model'] must name the model"),
+    ('{"base_url": "api.openai.com", "model": "m"}', "DIGEST_LLM['base_url'] must be the endpoint's address"),
+    ('{"base_url": "https://x/v1", "model": "m", "api_key": "sk-123"}', "DIGEST_LLM has an unknown key 'api_key'"),
+    ('{"base_url": "https://x/v1", "model": "m", "api_key_env": "sk-123"}', "DIGEST_LLM['api_key_env'] must be the name of an environment variable"),
     ('{"base_url": "https://x/v1", "model": "m", "max_requests": -1}', "DIGEST_LLM['max_requests'] must be a whole number"),
 ])
 def test_a_wrong_model_setting_is_one_sentence(llm, message, project, capsys):
-    path = project / "pelicanconf.py"
+    path = project / "llmconf.py"
     path.write_text(f'DIGEST_DATA_PATH = "data"\nDIGEST_WRITER = "llm"\nDIGEST_LLM = {llm}\n', encoding="utf-8")
     assert main(["show", "acme/widget", "--week", "2026-W19", "--settings", str(path)]) == 1
     err = capsys.readouterr().err

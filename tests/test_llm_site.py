@@ -14,8 +14,7 @@ from digest_plugin.repo_state import RepoState, Window
 from digest_plugin.store import Store
 
 from .conftest import make_pull
-from .llm_server import GOOD_KEY, ChatServer, Reply
-from .llm_server import answers
+from .llm_server import GOOD_KEY, ChatServer, Reply, answers
 from .site_builder import build_site
 
 KEY_ENV = "REPO_DIGEST_TEST_LLM_KEY"
@@ -60,7 +59,7 @@ def _build(folder, output, server_url):
     log = _Collect()
     logging.getLogger("digest_plugin").addHandler(log)
     try:
-        site = build_site(folder, OUTPUT_PATH=str(output), DIGEST_KEY_THRESHOLD=1.0, DIGEST_WRITER="llm",
+        build_site(folder, OUTPUT_PATH=str(output), DIGEST_KEY_THRESHOLD=1.0, DIGEST_WRITER="llm",
                           DIGEST_LLM={"base_url": server_url, "model": "local-model", "api_key_env": KEY_ENV, "timeout": 20})
     finally:
         logging.getLogger("digest_plugin").removeHandler(log)

@@ -8,13 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from digest_plugin.narrate import narrate
-from digest_plugin.i18n import Language
 from digest_plugin.llm import language_model_writer
-from digest_plugin.settings import DigestSettings, LLMSettings
+from digest_plugin.narrate import narrate
+from digest_plugin.narrate.wording import Language
+from digest_plugin.settings import DigestSettings, LLMConfig
 
-from .llm_server import GOOD_KEY, ChatServer, Reply
-from .llm_server import answers
+from .llm_server import GOOD_KEY, ChatServer, Reply, answers
 from .narrate_fixtures import analysed, busy_week, previous_week, week_of
 
 MODEL = "local-model"
@@ -47,7 +46,7 @@ def server():
 
 def writer_for(server, data: Path, clock=None, key=GOOD_KEY, **config):
     clock = clock or FakeClock()
-    llm = LLMSettings(server.url if server else "http://127.0.0.1:9/v1", MODEL, **{"timeout": 20, **config})
+    llm = LLMConfig(server.url if server else "http://127.0.0.1:9/v1", MODEL, **{"timeout": 20, **config})
     settings = DigestSettings(data_path=data, writer="llm", llm=llm)
     return language_model_writer(settings, environ={"OPENAI_API_KEY": key} if key else {}, clock=clock, sleep=clock.sleep)
 

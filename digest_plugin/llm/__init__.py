@@ -9,13 +9,14 @@ The writer itself, and everything it decides, is pure: `digest_plugin.narrate.ll
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import os
 import time
 from collections.abc import Callable, Mapping
 
 from ..narrate.llm import LanguageModelWriter
-from ..settings import DigestSettings, LLMSettings
+from ..settings import DigestSettings, LLMConfig
 from .cache import AnswerCache
 from .endpoint import Endpoint, RequestBudget
 
@@ -43,10 +44,8 @@ def language_model_writer(settings: DigestSettings, *, environ: Mapping[str, str
     return LanguageModelWriter(config.model, endpoint, cache)
 
 
-def _unavailable(config: LLMSettings, environ: Mapping[str, str]) -> str:
-    try:
-        import openai  # noqa: F401
-    except ImportError:
+def _unavailable(config: LLMConfig, environ: Mapping[str, str]) -> str:
+    if importlib.util.find_spec("openai") is None:
         return "the openai package is not installed (pip install 'repo-digest[llm]')"
     if not environ.get(config.api_key_env, "").strip():
         return f"the environment variable {config.api_key_env} that DIGEST_LLM names holds no key"

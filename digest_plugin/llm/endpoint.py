@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from ..narrate.llm.answer import BudgetSpent, ModelFault
 from ..narrate.llm.prompt import answer_schema
-from ..settings import LLMSettings
+from ..settings import LLMConfig
 
 RETRIES = 3
 BACKOFF = (1.0, 2.0, 4.0)  # seconds between attempts when the server does not say
@@ -42,7 +42,7 @@ class RequestBudget:
 
 @dataclass
 class Endpoint:
-    config: LLMSettings
+    config: LLMConfig
     api_key: str
     budget: RequestBudget
     clock: Callable[[], float] = time.monotonic

@@ -7,16 +7,15 @@ files. Every visible string here goes through the catalogue (`_`), so templates 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 from datetime import datetime
+from functools import cached_property
 
 from ..analysis.model import AnalysedPull, WeekAnalysis
 from ..charts import Chart, repo_charts, site_palette, week_charts
 from ..errors import DigestError
-from ..i18n import Language
-from ..narrate import Narrative, narrate
 from ..llm import language_model_writer
-from ..narrate.wording import factor_names, ranked, type_names, week_status
+from ..narrate import Narrative, narrate
+from ..narrate.wording import Language, factor_names, ranked, type_names, week_status
 from ..records import parse_time
 from ..settings import DigestSettings
 from ..site import load_weeks

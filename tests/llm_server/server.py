@@ -58,7 +58,7 @@ class Reply:
     content: str | None = None
     finish_reason: str = "stop"
     status: int = 200
-    error: dict = field(default_factory=dict)
+    error_body: dict = field(default_factory=dict)  # {"message", "type", "param", "code"}
     headers: dict[str, str] = field(default_factory=dict)
     flat: bool = False  # vLLM's error shape
 
@@ -77,15 +77,15 @@ class Reply:
             400: ("Invalid request.", "invalid_request_error", None),
             401: ("Incorrect API key provided.", "invalid_request_error", "invalid_api_key"),
             404: ("The model does not exist or you do not have access to it.", "invalid_request_error", "model_not_found"),
-            429: ("Rate limit reached for local-model in organization org-local on requests per min (RPM): Limit 3, Used 3, Requested 1. "
-                  "Please try again in 2s.", "requests", "rate_limit_exceeded"),
+            429: (("Rate limit reached for local-model in organization org-local on requests per min (RPM): Limit 3, Used 3, "
+                   "Requested 1. Please try again in 2s."), "requests", "rate_limit_exceeded"),
             500: ("The server had an error while processing your request. Sorry about that!", "server_error", None),
             503: ("The engine is currently overloaded, please try again later.", "server_error", None),
         }
         default = defaults.get(status, ("Error.", "server_error", None))
         headers = {"retry-after": retry_after} if retry_after is not None else {}
         body = {"message": message or default[0], "type": type or default[1], "param": None, "code": code if code is not None else default[2]}
-        return cls("error", status=status, error=body, headers=headers, flat=flat)
+        return cls("error", status=status, error_body=body, headers=headers, flat=flat)
 
     @classmethod
     def stall(cls) -> Reply:
@@ -150,7 +150,7 @@ class ChatServer:
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
-    def log_message(self, format, *args):  # noqa: A002 - quiet: tests read server.requests
+    def log_message(self, format, *args):
         pass
 
     @property
@@ -160,7 +160,7 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self):
         if self.path.rstrip("/") == "/v1/models":
             return self._json(200, {"object": "list", "data": [{"id": "local-model", "object": "model", "created": 0, "owned_by": "local"}]})
-        self._error(404, {"message": f"Invalid URL (GET {self.path})", "type": "invalid_request_error", "param": None, "code": None})
+        return self._error(404, {"message": f"Invalid URL (GET {self.path})", "type": "invalid_request_error", "param": None, "code": None})
 
     def do_POST(self):
         length = int(self.headers.get("Content-Length") or 0)
@@ -188,10 +188,10 @@ class _Handler(BaseHTTPRequestHandler):
         if reply.kind == "drop":
             return self._drop()
         if reply.kind == "error":
-            return self._error(reply.status, reply.error, reply.headers, reply.flat)
+            return self._error(reply.status, reply.error_body, reply.headers, reply.flat)
         refusal = reply.content if reply.kind == "refusal" else None
         content = None if reply.kind == "refusal" else reply.content
-        self._json(200, {
+        return self._json(200, {
             "id": f"chatcmpl-local{len(self.chat.requests)}",
             "object": "chat.completion",
             "created": int(time.time()),

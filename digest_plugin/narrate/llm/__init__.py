@@ -19,9 +19,9 @@ from dataclasses import replace
 from typing import Protocol
 
 from ...analysis.model import WeekAnalysis
-from ...i18n import Language
 from ..builtin import BuiltinWriter
 from ..model import Narrative, SentenceCheck
+from ..wording import Language
 from .answer import AnswerError, BudgetSpent, ModelFault, parse_answer, read_answer
 from .check import WeekFacts
 from .compose import compose

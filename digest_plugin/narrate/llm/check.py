@@ -49,8 +49,7 @@ GENERIC = {w.lower() for w in (
 )}
 _DECIMAL = re.compile(r"(?<![\w.,])[+\u2212-]?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\w])", re.ASCII)
 _NUMBER_WORDS = {w: n for n, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen twenty".split())}
+    ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"])}
 _COUNTED_WORD = re.compile(r"\b(" + "|".join(list(_NUMBER_WORDS)[2:]) + r")\b", re.IGNORECASE)
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[A-Za-z]")

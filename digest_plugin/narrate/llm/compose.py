@@ -12,8 +12,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 from ..model import Cited, Narrative, Rejection, SentenceCheck
-from ...i18n import Language
-from ..wording import unique
+from ..wording import Language, unique
 from .answer import Answer, Sentence
 from .check import WRITTEN_CITATION, WeekFacts, check_sentence
 from .prompt import MAX_RECOMMENDATIONS
