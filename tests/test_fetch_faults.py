@@ -90,9 +90,10 @@ def test_a_failure_that_does_not_pass_ends_in_one_sentence_and_keeps_what_was_sa
 # -- the primary limit ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("graphql_status", [200, 403])
-def test_a_primary_limit_that_lifts_soon_is_waited_for(store, graphql_status):
-    with GitHubServer({HANDMADE_REPO: handmade_pulls()}, graphql_limit_status=graphql_status) as server:
+@pytest.mark.parametrize(("graphql_status", "error_type"), [(200, "RATE_LIMIT"), (200, "RATE_LIMITED"), (403, None)])
+def test_a_primary_limit_that_lifts_soon_is_waited_for(store, graphql_status, error_type):
+    with GitHubServer({HANDMADE_REPO: handmade_pulls()}, graphql_limit_status=graphql_status,
+                      graphql_limit_type=error_type or "RATE_LIMIT") as server:
         server.faults.add("primary", on="graphql", reset_in=1)
         waits: list[float] = []
 
@@ -273,8 +274,24 @@ def test_after_a_graphql_timeout_the_pages_get_smaller(store, server):
                 options=quick_options(server))
     assert store.read_pulls(HANDMADE_REPO) == expected_pulls(handmade_pulls())
     sizes = [json.loads(e.detail).get("first") for e in server.log if e.kind == "graphql"]
-    # two failed tries of the first page, then 36 PRs in pages of 25, the size stays small
-    assert sizes == [100, 50, 25, 25]
+    # two failed tries of the first page, then 36 PRs: a page of 25, and the size grows back
+    assert sizes == [100, 50, 25, 50]
+
+
+def test_page_size_recovers_so_passing_faults_cost_only_their_retries(store, server):
+    import json
+
+    clean_store = Store(store.root.parent / "clean")
+    fetch_repos(clean_store, SETTINGS, [HANDMADE_REPO], since=SINCE, progress=False, options=quick_options(server, page_size=10))
+    clean = server.count("graphql")
+    server.log.clear()
+    for skip in (0, 2, 4):  # a timeout at the first, third and fifth page
+        server.faults.add("graphql-timeout", on="graphql", skip=skip)
+    fetch_repos(store, SETTINGS, [HANDMADE_REPO], since=SINCE, progress=False, options=quick_options(server, page_size=10))
+    assert store.read_pulls(HANDMADE_REPO) == clean_store.read_pulls(HANDMADE_REPO)
+    sizes = [json.loads(e.detail)["first"] for e in server.log if e.kind == "graphql" and "first" in json.loads(e.detail)]
+    assert sizes[-1] == 10  # back to full size after the last fault
+    assert server.count("graphql") <= clean + 3 + 3  # each fault costs its retry and at most one smaller page
 
 
 def test_an_unreachable_host_is_tried_once_per_build_not_once_per_repository(store, server):

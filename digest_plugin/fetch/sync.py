@@ -65,6 +65,7 @@ class RepoSync:
         self.owner, self.name = repo.split("/")
         self.progress = progress
         self.page_size = page_size
+        self.full_page_size = page_size
         self.report = RepoReport(repo)
         self.state: RepoState | None = None
         self._pending: dict[int, Pull] = {}  # pulls of the window in progress, saved on any failure
@@ -171,6 +172,7 @@ class RepoSync:
             variables = {"owner": self.owner, "name": self.name, "search": query, "after": after}
             data = self.client.graphql(MERGED_PULLS, lambda failures: {**variables, "first": self._page_size(failures)}, self.repo)
             self._check_repository(data)
+            self.page_size = min(self.full_page_size, self.page_size * 2)  # the fault has passed: grow back
             search = data["search"]
             total = int(search["issueCount"])
             if total > SEARCH_CAP and can_split(window):
@@ -188,7 +190,8 @@ class RepoSync:
 
     def _page_size(self, failures: int) -> int:
         """Half the page after each failed try: a page of 100 PRs with their files can time out on
-        GitHub's side. The smaller size stays for the rest of this repository's fetch."""
+        GitHub's side. Each answered page doubles it again, up to the full size, so that one
+        passing fault does not slow the rest of the fetch."""
         if failures:
             self.page_size = max(MIN_PAGE_SIZE, self.page_size // 2)
         return self.page_size
