@@ -174,6 +174,16 @@ class Store:
             raise DigestError(f"{path} was written by a newer repo-digest (schema {state.schema}); upgrade repo-digest to read it.")
         return state
 
+    def forget(self, repo: str) -> None:
+        """Remove a repository's state, and its folder when nothing else is in it."""
+        directory = self.repo_dir(repo)
+        (directory / "state.json").unlink(missing_ok=True)
+        for folder in (directory, directory.parent):
+            try:
+                folder.rmdir()
+            except OSError:
+                break  # not empty, or not there: keep it
+
     def write_state(self, state: RepoState) -> None:
         directory = self.repo_dir(state.repo)
         directory.mkdir(parents=True, exist_ok=True)

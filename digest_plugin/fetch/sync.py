@@ -21,7 +21,7 @@ from datetime import UTC, datetime, timedelta
 
 from ..records import FILES_LIMIT, Pull, format_time
 from ..store import RepoState, Store, Window
-from .client import GitHubClient, NotFound
+from .client import GitHubClient, NotFound, Refused, Unreachable
 from .progress import Progress
 from .queries import (
     COUNTS_PER_QUERY,
@@ -91,6 +91,11 @@ class RepoSync:
         elif "since" in state.progress:  # an earlier backfill that has since been completed
             state = replace(state, progress={k: v for k, v in state.progress.items() if k != "since"})
         self.state = state
+        # The target and what is already done are on disk before the first request, so that a
+        # fetch killed at any point resumes towards the same target, and a store whose first
+        # fetch never finished reads as incomplete rather than as complete.
+        previous = self.store.read_state(self.repo)
+        self.store.write_state(self.state)
         try:
             if forward is not None:
                 self._fetch_span(forward, newest_first=False)
@@ -99,6 +104,10 @@ class RepoSync:
                 self.state = replace(self.state, progress={k: v for k, v in self.state.progress.items() if k != "since"})
             self.state = replace(self.state, fetched_at=datetime.now(UTC))
             self.store.write_state(self.state)
+        except (Refused, Unreachable):
+            if not self._pending and not self.report.windows:
+                self._restore(previous)  # a wrong name, token or address: leave the store as it was
+            raise
         finally:
             self._save_pending()
             self.report.requests = self.client.requests - first_requests
@@ -246,6 +255,12 @@ class RepoSync:
             )
 
     # -- saving -----------------------------------------------------------------------------
+
+    def _restore(self, previous: RepoState | None) -> None:
+        if previous is not None:
+            self.store.write_state(previous)
+        else:
+            self.store.forget(self.repo)
 
     def _save_pending(self) -> None:
         if self._pending:
