@@ -8,7 +8,8 @@ from .analysis import analyse_repo
 from .analysis.model import WeekAnalysis
 from .errors import DigestError
 from .settings import DigestSettings
-from .store import RepoState, Store
+from .repo_state import RepoState
+from .store import Store
 
 
 def load_weeks(store: Store, repo: str, settings: DigestSettings, now: datetime) -> list[WeekAnalysis]:
