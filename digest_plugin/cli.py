@@ -107,8 +107,9 @@ def _import(args) -> int:
     from .importer import import_file
 
     settings, _ = load_settings(args.settings)
-    read, changed = import_file(args.file, check_repo_name(args.repo), Store(settings.data_path))
-    print(f"Imported {read} merged pull requests into {settings.data_path / args.repo} ({changed} records added or changed).")
+    read, changed, rejected = import_file(args.file, check_repo_name(args.repo), Store(settings.data_path))
+    skipped = f"; {rejected} lines skipped, named above" if rejected else ""
+    print(f"Imported {read} merged pull requests into {settings.data_path / args.repo} ({changed} records added or changed{skipped}).")
     return 0
 
 
