@@ -251,11 +251,26 @@ def test_a_build_whose_fetch_fails_keeps_the_store_and_says_what_it_shows(store,
     settings = DigestSettings(fetch="auto", repos=(HANDMADE_REPO,), since=date(2026, 2, 1))  # more history wanted
     env = {"GITHUB_API_URL": "http://127.0.0.1:9", "GITHUB_TOKEN": GOOD_TOKEN}
     warnings = fetch_before_build(store, settings, options=quick_options(server, env=env, attempts=2))
-    assert warnings == [
-        f"Fetching {HANDMADE_REPO} from GitHub failed: Could not reach the GitHub API at http://127.0.0.1:9 after 2 tries; "
-        f"check GITHUB_API_URL and the network connection. Showing the data fetched at {fetched_at:%Y-%m-%d %H:%M} UTC."
+    assert warnings == [  # shown on public pages: no host, path or token
+        f"Fetching {HANDMADE_REPO} from GitHub failed: GitHub's API could not be reached. "
+        f"Showing the data fetched at {fetched_at:%Y-%m-%d %H:%M} UTC."
     ]
     assert snapshot(store) == before
+
+
+def test_a_build_time_warning_never_names_the_host_a_path_or_the_token(store, server, caplog):
+    settings = DigestSettings(fetch="auto", repos=(HANDMADE_REPO, "octo-org/missing"), since=SINCE)
+    secret_host = "http://127.0.0.1:9/ghe.internal.example/api/v3"
+    for env in ({"GITHUB_API_URL": secret_host, "GITHUB_TOKEN": GOOD_TOKEN},
+                {"GITHUB_API_URL": "ftp://ghe.internal.example", "GITHUB_TOKEN": GOOD_TOKEN},
+                {**server.env(), "GITHUB_TOKEN": "ghp_revokedSecret00000000000000000000000"},
+                server.env()):
+        if env == server.env():
+            server.faults.add("502", on="graphql", times=100)
+        for warning in fetch_before_build(store, settings, options=quick_options(server, env=env, attempts=2)):
+            assert "127.0.0.1" not in warning and "internal" not in warning and "ghp_" not in warning, warning
+            assert str(store.root) not in warning
+    assert "ghe.internal.example" in caplog.text  # the build log keeps the details
 
 
 def test_a_build_fetches_every_github_repository_in_the_store_when_none_are_named(store, server):
