@@ -121,7 +121,10 @@ def _show(args) -> int:
 
     settings, pelican_settings = load_settings(args.settings)
     week_id = str(Week.parse(args.week))
-    weeks = load_weeks(Store(settings.data_path), check_repo_name(args.repo), settings, datetime.now(UTC))
+    store = Store(settings.data_path)
+    repo = check_repo_name(args.repo)
+    now = store.data_time([repo]) if store.repo_dir(repo).is_dir() else None  # as the build does
+    weeks = load_weeks(store, repo, settings, now or datetime.now(UTC))
     index = next((i for i, w in enumerate(weeks) if w.week == week_id), None)
     if index is None:
         span = f"{weeks[0].week} to {weeks[-1].week}" if weeks else "no weeks"

@@ -13,7 +13,7 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import UTC
+from datetime import UTC, datetime
 from pathlib import Path
 
 from .atomic import atomic_write
@@ -56,6 +56,24 @@ class Store:
             by_number.update((p.number, p) for p in month.pulls)
         report_rejected(rejected)
         return sorted(by_number.values(), key=lambda p: (p.merged_at, p.number))
+
+    def data_time(self, repos: Iterable[str] | None = None) -> datetime | None:
+        """The store's own "now": the latest fetch or import time of `repos` (default: all), or
+        their latest merge where no time was recorded.
+
+        A build takes the week in progress and every date it prints from here rather than from
+        the clock, so that two builds of the same store are byte-identical wherever and whenever
+        they run; the week that was in progress when the data was fetched stays so until the
+        next fetch, since what merged after it is unknown.
+        """
+        moments = []
+        for repo in self.repos() if repos is None else repos:
+            state = self.read_state(repo)
+            if state is not None and state.fetched_at is not None:
+                moments.append(state.fetched_at)
+            else:
+                moments.extend(p.merged_at for p in self.read_pulls(repo)[-1:])
+        return max(moments, default=None)
 
     def upsert(self, repo: str, pulls: Iterable[Pull]) -> int:
         """Add or replace pulls by number; returns how many records changed.

@@ -72,8 +72,10 @@ def add_week_articles(generator) -> None:
     from ..fetch import fetch_before_build
 
     settings = DigestSettings.from_pelican(generator.settings)
-    warnings = fetch_before_build(Store(settings.data_path), settings)
-    digest = build_site_digest(settings, generator.settings, now=datetime.now(UTC), warnings=warnings)
+    store = Store(settings.data_path)
+    warnings = fetch_before_build(store, settings)
+    now = _data_time(store, settings) or datetime.now(UTC)  # from the data: builds are reproducible
+    digest = build_site_digest(settings, generator.settings, now=now, warnings=warnings)
     generator.context["digest"] = digest
     generator.context["digest_repos"] = {repo.name: repo for repo in digest.repos}
     generator.context["digest_warnings"] = digest.warnings
@@ -88,6 +90,13 @@ def add_week_articles(generator) -> None:
         generator.add_source_path(article)
     generator.articles = order_content(generator.articles + articles, generator.settings["ARTICLE_ORDER_BY"])
     logger.info("repo-digest: %d week pages for %d repositories", len(articles), len(digest.repos))
+
+
+def _data_time(store: Store, settings: DigestSettings) -> datetime | None:
+    try:
+        return store.data_time(settings.repos or None)
+    except DigestError:
+        return None  # build_site_digest names what is wrong with the store
 
 
 def _article(generator, week: WeekPage, content: str) -> Article:
