@@ -30,6 +30,8 @@ from .site_digest import SiteDigest, WeekPage, build_site_digest
 
 logger = logging.getLogger(__name__)
 
+TAG_SLUG_LIMIT = 100  # characters of a label's slug: its feeds' file names stay under 255 bytes
+
 
 def connect() -> None:
     logging.getLogger("pelican").addFilter(without_traceback_for_user_errors)
@@ -105,8 +107,11 @@ def _article(generator, week: WeekPage, content: str) -> Article:
     processed = {name: METADATA_PROCESSORS[name](value, settings) for name, value in raw.items() if value}
     processed["category"].slug = week.repo  # keeps the slash: the repository page is /{owner}/{name}/
     for tag in processed.get("tags", ()):
+        digest = hashlib.sha1(tag.name.encode()).hexdigest()[:8]
         if not tag.slug:  # a label of emoji or punctuation only would overwrite the labels index
-            tag.slug = "label-" + hashlib.sha1(tag.name.encode()).hexdigest()[:8]
+            tag.slug = "label-" + digest
+        elif len(tag.slug) > TAG_SLUG_LIMIT:  # a transliterated label can outgrow a file name
+            tag.slug = f"{tag.slug[:TAG_SLUG_LIMIT - 9].rstrip('-')}-{digest}"
     metadata = {
         **processed,
         "title": week.title,
