@@ -204,8 +204,6 @@ class Pull:
         )
         if self.source not in SOURCES:
             raise RecordError("source", f"expected one of {', '.join(SOURCES)}")
-        if self.number == 0:
-            raise RecordError("number", "0 is not a pull request number")
 
     def to_json(self) -> dict:
         return {

@@ -60,7 +60,6 @@ REFUSED = {
     "deletions of 10**30": (damaged(deletions=10**30), "deletions"),
     "negative additions": (damaged(additions=-4), "additions"),
     "PR number -5": (damaged(number=-5), "number"),
-    "PR number 0": (damaged(number=0), "number"),
     "PR number as text": (damaged(number="7"), "number"),
     "PR number true": (damaged(number=True), "number"),
     "a file that is not a list of four": (damaged(files=[["a.py", 1]]), "files[0]"),

@@ -21,7 +21,7 @@ from ..records import parse_time
 from ..settings import DigestSettings, check_repo_name
 from ..store import Store
 from ..weeks import week_of_date
-from .client import Endpoint, GitHubClient, NotFound, RateLimitStop, Refused, Unreachable
+from .client import Endpoint, GitHubClient, NotFound, RateLimitStop, Refused, TokenRejected, Unreachable
 from .progress import LineProgress, Progress, make_progress
 from .queries import PAGE_SIZE
 from .retry import RetryPolicy
@@ -182,6 +182,8 @@ def public_reason(error: BaseException) -> str:
         return "GitHub's API could not be reached."
     if isinstance(error, NotFound):
         return "GitHub has no such repository, or the token cannot see it."
+    if isinstance(error, TokenRejected):
+        return "GitHub rejected the token; set a new one in GITHUB_TOKEN or GH_TOKEN."
     if isinstance(error, Refused):
         return "GitHub refused the request (see the build log)."
     if isinstance(error, DigestError):

@@ -74,6 +74,10 @@ class Refused(DigestError):
     """GitHub said no for good (a bad token, a query it rejects): trying again changes nothing."""
 
 
+class TokenRejected(Refused):
+    """401: the token is wrong, expired or revoked."""
+
+
 class NotFound(Refused):
     """The repository does not exist, or the token cannot see it."""
 
@@ -219,7 +223,7 @@ class GitHubClient:
     def _failure(self, error: Exception, judged: Verdict, subject: str) -> Refused:
         status = getattr(error, "status", None)
         if status == 401:
-            return Refused(
+            return TokenRejected(
                 f"GitHub rejected the token in {self.endpoint.token_variable} (401 Bad credentials); "
                 f"create a new token and set {self.endpoint.token_variable} again."
             )
