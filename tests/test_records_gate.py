@@ -164,7 +164,7 @@ FIELDS = list(GOOD)
 @st.composite
 def mutated_records(draw):
     record = json.loads(json.dumps(GOOD))
-    for name in draw(st.lists(st.sampled_from(FIELDS + ["author.login", "author.type", "files.0"]), max_size=4)):
+    for name in draw(st.lists(st.sampled_from([*FIELDS, "author.login", "author.type", "files.0"]), max_size=4)):
         value = draw(json_values | st.text(alphabet=st.characters(codec=None), max_size=400))
         if name == "author.login":
             record["author"]["login"] = value
@@ -191,7 +191,7 @@ def test_fuzz_arbitrary_json_fails_at_the_gate_or_gives_a_showable_record(record
     for text in _texts(pull):
         assert not SHOWABLE.search(text)
     assert len(pull.title) <= TITLE_LIMIT and len(pull.body) <= BODY_LIMIT
-    assert 0 < pull.number and min(pull.additions, pull.deletions, pull.changed_files) >= 0
+    assert pull.number > 0 and min(pull.additions, pull.deletions, pull.changed_files) >= 0
     assert datetime(2008, 1, 1, tzinfo=UTC) <= pull.merged_at
     assert Pull.from_json(json.loads(json.dumps(pull.to_json()))) == pull  # stable through the store
     weeks = analyse_repo(REPO, [pull], None, DigestSettings(), datetime.now(UTC))

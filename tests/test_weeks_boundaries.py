@@ -29,7 +29,7 @@ def merges_around(zone: str) -> list[datetime]:
     moments = set()
     for day in DAYS:
         for hour in range(-36, 36):
-            moments.add((datetime.combine(day, time(), UTC) + timedelta(hours=hour)))
+            moments.add(datetime.combine(day, time(), UTC) + timedelta(hours=hour))
         monday = day - timedelta(days=day.weekday()) + timedelta(days=7)
         for midnight in (datetime.combine(monday, time(), tz), datetime.combine(monday - timedelta(days=7), time(), tz)):
             moments.update({midnight.astimezone(UTC), (midnight - timedelta(seconds=1)).astimezone(UTC)})

@@ -165,7 +165,7 @@ def fetch_before_build(store: Store, settings: DigestSettings, *, options: Fetch
             if unreachable is not None:
                 raise unreachable  # no need to wait for the same silence once per repository
             fetch_repos(store, settings, [repo], progress=LineProgress(logger.info), options=options)
-        except Exception as error:  # noqa: BLE001 - a build must render from the store whatever the network did
+        except Exception as error:
             if isinstance(error, Unreachable):
                 unreachable = error
             # The whole sentence (it may name the API's host) goes to the build log only.

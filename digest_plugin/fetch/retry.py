@@ -19,7 +19,6 @@ import requests
 import urllib3.exceptions
 from github import GithubException
 
-
 # GraphQL's answer to a used-up budget: HTTP 200 with an error of type "RATE_LIMIT" today
 # (code "graphql_rate_limit"); older answers said "RATE_LIMITED". Its x-ratelimit-remaining
 # is not always 0, so the error type alone decides.

@@ -208,7 +208,7 @@ class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     github: GitHubServer
 
-    def log_message(self, format, *args):  # noqa: A002 - quiet: tests read server.log instead
+    def log_message(self, format, *args):
         pass
 
     def do_GET(self):
@@ -246,7 +246,7 @@ class _Handler(BaseHTTPRequestHandler):
 
         fault = self.github.faults.take(kind)
         if fault is not None and self._inject(fault):
-            return
+            return None
 
         resource = "graphql" if is_graphql else "search" if kind == "search" else "core"
         allowed, limit_headers = self.github.limits.charge(resource)
@@ -358,7 +358,7 @@ class _Handler(BaseHTTPRequestHandler):
         pulls = [p for p in self.github.repos[parsed.repo] if search.matches(parsed, p)]
         pulls.sort(key=lambda p: (p["created_at"], p["number"]), reverse=parsed.descending)
         per_page, page = self._page_args(query, default=30)
-        if per_page * (page - 1) >= 1000 or per_page * page > 1000 and per_page * (page - 1) >= 1000:
+        if per_page * (page - 1) >= 1000 or (per_page * page > 1000 and per_page * (page - 1) >= 1000):
             return self._json(422, {"message": "Only the first 1000 search results are available", "documentation_url": "https://docs.github.com/v3/search/", "status": "422"})
         items = [self._issue_json(parsed.repo, p) for p in pulls[: 1000]]
         start = per_page * (page - 1)
