@@ -89,6 +89,6 @@ def test_missing_file_and_bad_repo_name(tmp_path, capsys):
 
 
 def _settings(folder):
-    path = folder / "pelicanconf.py"
+    path = folder / "importconf.py"  # not "pelicanconf": a module of that name would shadow the project's
     path.write_text('DIGEST_DATA_PATH = "data"\n')
     return path

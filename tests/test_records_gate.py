@@ -133,7 +133,7 @@ def test_a_month_file_that_is_a_folder_is_skipped_with_a_sentence(tmp_path, capl
 
 
 def test_import_and_show_of_a_poisoned_export_give_sentences_and_clean_output(tmp_path, capsys):
-    settings = tmp_path / "pelicanconf.py"
+    settings = tmp_path / "hostileconf.py"  # not "pelicanconf": a module of that name would shadow the project's
     settings.write_text('DIGEST_DATA_PATH = "data"\n')
     good = {"number": 1, "title": "fix: \x1b]0;owned\x07 \x00bell\u202e", "html_url": "https://github.com/acme/widget/pull/1",
             "user": {"login": "bad\x1b[31m"}, "merged_at": "2026-05-19T00:00:00Z", "labels": [{"name": "a\x07b"}], "body": "\x1b[2J"}

@@ -79,23 +79,12 @@ class RepoSync:
             self.report.skipped = f"{self.repo} holds the bundled sample, which is never fetched from GitHub."
             return self.report
         first_requests = self.client.requests
-        if state is None or state.source != "github" or state.watermark is None or state.complete_since is None:
-            # An import or a never-finished first fetch promises nothing about GitHub's history.
-            state = RepoState(self.repo, "github", incomplete=state.incomplete if state else ())
-            forward, backward = None, Window(since, until) if since < until else None
-        else:
-            start = max(state.complete_since, state.watermark - lookback)
-            forward = Window(start, until) if state.watermark < until else None
-            backward = Window(since, state.complete_since) if since < state.complete_since else None
-        if backward is not None:
-            state = replace(state, progress={**state.progress, "since": format_time(since)})
-        elif "since" in state.progress:  # an earlier backfill that has since been completed
-            state = replace(state, progress={k: v for k, v in state.progress.items() if k != "since"})
+        previous = state
+        state, forward, backward = _plan(self.repo, state, since, until, lookback)
         self.state = state
         # The target and what is already done are on disk before the first request, so that a
         # fetch killed at any point resumes towards the same target, and a store whose first
         # fetch never finished reads as incomplete rather than as complete.
-        previous = self.store.read_state(self.repo)
         self.store.write_state(self.state)
         try:
             if forward is not None:
@@ -286,6 +275,27 @@ class RepoSync:
         self.store.write_state(self.state)
         self.report.windows += 1
         self.progress.window_done(window, pulls)
+
+
+def _plan(repo: str, state: RepoState | None, since: datetime, until: datetime,
+          lookback: timedelta) -> tuple[RepoState, Window | None, Window | None]:
+    """The state to start from, and the spans to fetch forward and backward from it.
+
+    The backfill's target goes into the state's progress, so that it is saved before anything else.
+    """
+    if state is None or state.source != "github" or state.watermark is None or state.complete_since is None:
+        # An import or a never-finished first fetch promises nothing about GitHub's history.
+        state = RepoState(repo, "github", incomplete=state.incomplete if state else ())
+        forward, backward = None, Window(since, until) if since < until else None
+    else:
+        start = max(state.complete_since, state.watermark - lookback)
+        forward = Window(start, until) if state.watermark < until else None
+        backward = Window(since, state.complete_since) if since < state.complete_since else None
+    if backward is not None:
+        state = replace(state, progress={**state.progress, "since": format_time(since)})
+    elif "since" in state.progress:  # an earlier backfill that has since been completed
+        state = replace(state, progress={k: v for k, v in state.progress.items() if k != "since"})
+    return state, forward, backward
 
 
 def _merge_windows(windows: tuple[Window, ...], new: Window) -> tuple[Window, ...]:
