@@ -30,7 +30,8 @@ def test_each_real_file_imports_completely(tmp_path, name, merged, capsys):
     store = Store(tmp_path / "data")
     assert main(["import", str(path), "--repo", repo, "--settings", str(_settings(tmp_path))]) == 0
     stored = store.read_pulls(repo)
-    source = {json.loads(line)["number"]: json.loads(line) for line in gzip.open(path, "rt")}
+    with gzip.open(path, "rt") as lines:
+        source = {json.loads(line)["number"]: json.loads(line) for line in lines}
     assert len(stored) == merged == len(source)
     for pull in stored[:: max(1, len(stored) // 200)]:  # every field we keep, on a spread of records
         raw = source[pull.number]

@@ -12,6 +12,7 @@ Both github.com-style paths (/repos/..., /graphql) and Enterprise-style ones (/a
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import struct
@@ -233,10 +234,8 @@ class _Handler(BaseHTTPRequestHandler):
         self._detail = ""
         self._limit_headers = {}
         if is_graphql:
-            try:
+            with contextlib.suppress(ValueError, AttributeError):
                 self._detail = json.dumps(json.loads(body or b"{}").get("variables") or {})
-            except (ValueError, AttributeError):
-                pass
 
         token = self._token()
         if token is not None and token not in self.github.tokens:
@@ -315,6 +314,7 @@ class _Handler(BaseHTTPRequestHandler):
         body = {"message": "API rate limit exceeded for user ID 1. If you reach out to GitHub Support for help, please include the request ID 0000.",
                 "documentation_url": "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api"}
         self._json(403, body, fault=fault)
+        return None
 
     # -- REST ------------------------------------------------------------------------------
 
@@ -338,6 +338,7 @@ class _Handler(BaseHTTPRequestHandler):
                     if pull is not None and rest[2:] == ["files"]:
                         return self._paged(pull["files"], query, max_items=3000)
         self._json(404, {"message": "Not Found", "documentation_url": DOCS, "status": "404"})
+        return None
 
     def _repo_json(self, repo: str) -> dict:
         owner, name = repo.split("/")
@@ -365,6 +366,7 @@ class _Handler(BaseHTTPRequestHandler):
         last_page = max(1, -(-min(len(pulls), 1000) // per_page))
         self._json(200, {"total_count": len(pulls), "incomplete_results": False, "items": items[start : start + per_page]},
                    headers=self._link(query, page, last_page))
+        return None
 
     def _issue_json(self, repo: str, pull: dict) -> dict:
         api = f"{self._base()}/repos/{repo}"
