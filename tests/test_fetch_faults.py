@@ -255,8 +255,8 @@ def test_a_build_whose_fetch_fails_keeps_the_store_and_says_what_it_shows(store,
     env = {"GITHUB_API_URL": "http://127.0.0.1:9", "GITHUB_TOKEN": GOOD_TOKEN}
     warnings = fetch_before_build(store, settings, options=quick_options(server, env=env, attempts=2))
     assert warnings == [  # shown on public pages: no host, path or token
-        f"Fetching {HANDMADE_REPO} from GitHub failed: GitHub's API could not be reached. "
-        f"Showing the data fetched at {fetched_at:%Y-%m-%d %H:%M} UTC."
+        (f"Fetching {HANDMADE_REPO} from GitHub failed: GitHub's API could not be reached. "
+         f"Showing the data fetched at {fetched_at:%Y-%m-%d %H:%M} UTC.")
     ]
     assert snapshot(store) == before
 
