@@ -7,8 +7,8 @@ from datetime import datetime
 from .analysis import analyse_repo
 from .analysis.model import WeekAnalysis
 from .errors import DigestError
-from .settings import DigestSettings
 from .repo_state import RepoState
+from .settings import DigestSettings
 from .store import Store
 
 
