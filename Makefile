@@ -29,22 +29,19 @@ $(VENV)/.installed: pyproject.toml setup.py $(wildcard digest_plugin/locale/*/LC
 	touch $@
 
 # Build into a fresh folder and swap it in only when the build succeeded, so a failed build
-# (bad settings, corrupt data) leaves the previous site as it was.
+# (bad settings, corrupt data) leaves the previous site as it was; a second build waits for the
+# first (digest_plugin/locked_build.py). Every path is quoted: OUTPUTDIR="my site" is one folder.
 html: install
-	rm -rf $(OUTPUTDIR).new
-	$(PELICAN) $(INPUTDIR) -o $(OUTPUTDIR).new -s $(CONFFILE)
-	rm -rf $(OUTPUTDIR) && mv $(OUTPUTDIR).new $(OUTPUTDIR)
+	"$(BIN)/python" -m digest_plugin.locked_build "$(OUTPUTDIR)" -- "$(PELICAN)" "$(INPUTDIR)" -s "$(CONFFILE)"
 
 publish: install
-	rm -rf $(OUTPUTDIR).new
-	$(PELICAN) $(INPUTDIR) -o $(OUTPUTDIR).new -s $(PUBLISHCONF)
-	rm -rf $(OUTPUTDIR) && mv $(OUTPUTDIR).new $(OUTPUTDIR)
+	"$(BIN)/python" -m digest_plugin.locked_build "$(OUTPUTDIR)" -- "$(PELICAN)" "$(INPUTDIR)" -s "$(PUBLISHCONF)"
 
 serve: install
-	$(PELICAN) --listen --bind 127.0.0.1 --port $(PORT) -o $(OUTPUTDIR) -s $(CONFFILE)
+	"$(PELICAN)" --listen --bind 127.0.0.1 --port "$(PORT)" -o "$(OUTPUTDIR)" -s "$(CONFFILE)"
 
 devserver: install
-	$(PELICAN) --autoreload --listen --bind 127.0.0.1 --port $(PORT) $(INPUTDIR) -o $(OUTPUTDIR) -s $(CONFFILE)
+	"$(PELICAN)" --autoreload --listen --bind 127.0.0.1 --port "$(PORT)" "$(INPUTDIR)" -o "$(OUTPUTDIR)" -s "$(CONFFILE)"
 
 test: install
 	$(BIN)/python -m pytest -n auto
@@ -56,4 +53,4 @@ sample: install
 	$(BIN)/repo-digest sample
 
 clean:
-	rm -rf $(OUTPUTDIR) $(OUTPUTDIR).new cache
+	rm -rf "$(OUTPUTDIR)" "$(OUTPUTDIR).new" "$(OUTPUTDIR).lock" cache

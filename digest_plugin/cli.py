@@ -126,8 +126,9 @@ def _import(args) -> int:
     from .importer import import_file
 
     settings, _ = load_settings(args.settings)
-    read, changed = import_file(args.file, check_repo_name(args.repo), Store(settings.data_path))
-    print(f"Imported {read} merged pull requests into {settings.data_path / args.repo} ({changed} records added or changed).")
+    read, changed, rejected = import_file(args.file, check_repo_name(args.repo), Store(settings.data_path))
+    skipped = f"; {rejected} lines skipped, named above" if rejected else ""
+    print(f"Imported {read} merged pull requests into {settings.data_path / args.repo} ({changed} records added or changed{skipped}).")
     return 0
 
 
@@ -140,7 +141,10 @@ def _show(args) -> int:
 
     settings, pelican_settings = load_settings(args.settings)
     week_id = str(Week.parse(args.week))
-    weeks = load_weeks(Store(settings.data_path), check_repo_name(args.repo), settings, datetime.now(UTC))
+    store = Store(settings.data_path)
+    repo = check_repo_name(args.repo)
+    now = store.data_time([repo]) if store.repo_dir(repo).is_dir() else None  # as the build does
+    weeks = load_weeks(store, repo, settings, now or datetime.now(UTC))
     index = next((i for i, w in enumerate(weeks) if w.week == week_id), None)
     if index is None:
         span = f"{weeks[0].week} to {weeks[-1].week}" if weeks else "no weeks"

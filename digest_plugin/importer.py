@@ -8,49 +8,56 @@ from __future__ import annotations
 
 import gzip
 import json
+import logging
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
 from .errors import DigestError
-from .records import Author, FileChange, Pull, cap_body, cap_files, parse_time
+from .records import Author, FileChange, Pull, RecordError
 from .repo_state import RepoState
 from .settings import check_repo_name
-from .store import Store
+from .store import Store, report_rejected
+
+logger = logging.getLogger(__name__)
 
 
 def pull_from_rest(data: dict, source: str = "import") -> Pull | None:
-    """The record for one REST pull object, or None when it was not merged."""
+    """The record for one REST pull object, or None when it was not merged.
+
+    Values are handed to the record as they are, never converted: the record's gate rejects a
+    title that is a list or labels that are a string, where `str()` would have shown them.
+    """
+    if not isinstance(data, dict):
+        raise RecordError("record", "expected a pull request object")
     if not data.get("merged_at"):
         return None
     user = data.get("user") or {}
+    if not isinstance(user, dict):
+        raise RecordError("user", "expected an object")
     login = user.get("login") or "ghost"  # GitHub's name for a deleted account
-    author_type = user.get("type") or ("Bot" if login.endswith("[bot]") else "User")
-    files = [
-        FileChange(
-            path=f["filename"],
-            additions=f.get("additions"),
-            deletions=f.get("deletions"),
-            status=f.get("status") or "modified",
-        )
-        for f in data.get("files") or ()
-    ]
-    kept, truncated = cap_files(files)
+    bot = isinstance(login, str) and login.endswith("[bot]")
+    try:
+        author = Author(login, user.get("type") or ("Bot" if bot else "User"), data.get("author_association"))
+    except RecordError as error:
+        raise error.within("user") from None
+    files = _files(data.get("files") or ())
     changed_files = data.get("changed_files")
+    additions, deletions = data.get("additions"), data.get("deletions")
     return Pull(
-        number=int(data["number"]),
-        title=str(data.get("title") or ""),
-        url=str(data.get("html_url") or ""),
-        author=Author(login, author_type, data.get("author_association")),
-        created_at=parse_time(data.get("created_at")),
-        merged_at=parse_time(data["merged_at"]),
-        body=cap_body(data.get("body")),
-        labels=tuple(label["name"] if isinstance(label, dict) else str(label) for label in data.get("labels") or ()),
-        additions=int(data.get("additions") or sum(f.additions or 0 for f in files)),
-        deletions=int(data.get("deletions") or sum(f.deletions or 0 for f in files)),
-        changed_files=int(changed_files if changed_files is not None else len(files)),
-        files=kept,
-        files_truncated=truncated or (changed_files or 0) > len(kept),
+        number=data.get("number"),
+        title=data.get("title") or "",
+        url=data.get("html_url") or "",
+        author=author,
+        created_at=data.get("created_at"),
+        merged_at=data["merged_at"],
+        body=data.get("body") or "",
+        labels=_label_names(data.get("labels") or ()),
+        additions=additions if additions is not None else sum(f.additions or 0 for f in files),
+        deletions=deletions if deletions is not None else sum(f.deletions or 0 for f in files),
+        changed_files=changed_files if changed_files is not None else len(files),
+        files=files,
+        files_truncated=isinstance(changed_files, int) and changed_files > len(files),
         comments=data.get("comments"),
         reviews=None,
         commits=data.get("commits"),
@@ -58,37 +65,76 @@ def pull_from_rest(data: dict, source: str = "import") -> Pull | None:
     )
 
 
-def read_export(path: Path) -> Iterator[Pull]:
-    """Merged pulls from a JSON Lines export; one error naming the file and line if a line is bad."""
+def _files(items) -> tuple[FileChange, ...]:
+    if not isinstance(items, list | tuple):
+        raise RecordError("files", "expected a list of changed files")
+    files = []
+    for index, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise RecordError(f"files[{index}]", "expected a changed file object")
+        try:
+            files.append(FileChange(item.get("filename"), item.get("additions"), item.get("deletions"), item.get("status") or "modified"))
+        except RecordError as error:
+            raise error.within(f"files[{index}]") from None
+    return tuple(files)
+
+
+def _label_names(labels) -> list:
+    """REST gives label objects; some exports give bare names. Anything else fails at the gate."""
+    if not isinstance(labels, list):
+        return labels
+    return [label.get("name") if isinstance(label, dict) else label for label in labels]
+
+
+def read_export(path: Path, rejected: list[str] | None = None) -> Iterator[Pull]:
+    """Merged pulls from a JSON Lines export. A line that fails the gate is described in
+    `rejected` (file, line, field) and skipped; without `rejected` it is an error."""
     opener = gzip.open if path.suffix == ".gz" else open
     try:
-        with opener(path, "rt", encoding="utf-8") as lines:
-            for line_number, line in enumerate(lines, 1):
-                if not line.strip():
+        with opener(path, "rb") as lines:
+            for line_number, raw in enumerate(lines, 1):
+                if not raw.strip():
                     continue
                 try:
-                    pull = pull_from_rest(json.loads(line))
-                except (ValueError, KeyError, TypeError, AttributeError) as error:
-                    raise DigestError(f"{path}, line {line_number}, is not a GitHub pull request object ({error}).") from None
-                if pull is not None:
-                    yield pull
+                    pull = pull_from_rest(json.loads(raw.decode("utf-8")))
+                except UnicodeDecodeError:
+                    problem = "is not UTF-8 text"
+                except RecordError as error:
+                    problem = f"has a bad value in {error.field}: {error.problem}"
+                except (ValueError, RecursionError):
+                    problem = "is not a JSON object"
+                else:
+                    if pull is not None:
+                        yield pull
+                    continue
+                sentence = f"{path}, line {line_number}, {problem}"
+                if rejected is None:
+                    raise DigestError(sentence + "; fix or remove that line.")
+                rejected.append(sentence)
     except FileNotFoundError:
         raise DigestError(f"{path} does not exist.") from None
-    except (OSError, EOFError, UnicodeDecodeError) as error:
-        raise DigestError(f"{path} could not be read ({error}).") from None
+    except IsADirectoryError:
+        raise DigestError(f"{path} is a folder; name a JSON Lines file of pull requests.") from None
+    except (OSError, EOFError) as error:
+        raise DigestError(f"{path} could not be read ({error.strerror or error}); check that it is a JSON Lines file, gzipped or not.") from None
 
 
-def import_file(path: Path, repo: str, store: Store) -> tuple[int, int]:
-    """Load an export into the store; returns (merged pulls read, records changed).
+def import_file(path: Path, repo: str, store: Store) -> tuple[int, int, int]:
+    """Load an export into the store; returns (merged pulls read, records changed, lines rejected).
 
-    The whole file is read before anything is written, so a bad line changes nothing.
+    The whole file is read before anything is written. Lines that fail the gate are reported
+    (file, line and field) and the rest is imported; a file with no usable line changes nothing.
     """
     check_repo_name(repo)
-    pulls = list(read_export(path))
+    rejected: list[str] = []
+    pulls = list(read_export(path, rejected))
+    report_rejected([f"{sentence}; that line was not imported" for sentence in rejected])
+    if rejected and not pulls:
+        raise DigestError(f"{path} has no line that is a GitHub pull request object ({len(rejected)} rejected); nothing was imported.")
     state = store.read_state(repo)
     if state is not None and state.source == "sample":
         raise DigestError(f"{repo} holds the bundled sample; import into another repository name.")
     changed = store.upsert(repo, pulls)
     if state is None or state.source == "import":  # a fetched repository keeps its fetch's record
         store.write_state(RepoState(repo=repo, source="import", fetched_at=datetime.now(UTC)))
-    return len(pulls), changed
+    return len(pulls), changed, len(rejected)

@@ -1,20 +1,130 @@
-"""The record model: one merged pull request as the store keeps it.
+"""The record model: one merged pull request as the store keeps it, and the gate it passes.
 
 Every stage after the store works on these frozen dataclasses; nothing downstream sees raw
 GitHub JSON. `to_json`/`from_json` are the store's line format (see DESIGN.md, "The store").
+
+The constructors are the one gate for stored data: a record is checked and normalised whenever
+it is made, whether fetched, imported or read back from the store. Types and ranges are checked
+(a wrong one raises `RecordError` naming the field); text is cleaned (control characters other
+than newline and tab, Unicode non-characters, lone surrogates and bidirectional overrides are
+removed; one-line fields lose their line breaks) and capped with a visible "…". A record that
+passed can be rendered anywhere: HTML, XML feeds, Markdown, a terminal.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 BODY_LIMIT = 10_000  # characters kept of a PR body; templates rarely exceed this
 FILES_LIMIT = 300  # files kept per PR; totals stay exact in additions/deletions/changed_files
+TITLE_LIMIT = 300  # GitHub allows 256
+LABEL_LIMIT = 50  # GitHub's own limit; a label becomes a feed's file name
+LOGIN_LIMIT = 60  # GitHub allows 39, plus "[bot]"
+PATH_LIMIT = 500
+URL_LIMIT = 2_000
+LIST_LIMIT = 100  # labels and reviewers kept per PR
+COUNT_LIMIT = 10**9  # lines, files, comments: more than any real PR, small enough for any sum
+NUMBER_LIMIT = 10**9
+# Pull requests exist since 2008; a merge time outside [then, now + a day] is damage, and a
+# single one would make the site draw decades of empty weeks.
+EARLIEST_TIME = datetime(2008, 1, 1, tzinfo=UTC)
+CLOCK_SKEW = timedelta(days=1)
 
 # Where a record came from. Only "github" records carry GitHub's own created_at, so only
 # those give a time to merge that may be shown as fact.
 SOURCES = ("github", "import", "sample")
+AUTHOR_TYPES = ("User", "Bot", "Organization", "Mannequin")
+FILE_STATUSES = ("added", "removed", "modified", "renamed", "copied", "changed", "unchanged")
+ASSOCIATIONS = ("COLLABORATOR", "CONTRIBUTOR", "FIRST_TIMER", "FIRST_TIME_CONTRIBUTOR", "MANNEQUIN", "MEMBER", "NONE", "OWNER")
+
+# C0 controls but tab and newline, DEL and C1; surrogates (an escaped lone "\ud800" in JSON);
+# non-characters (U+FDD0..U+FDEF and the last two of every plane); bidirectional embeddings,
+# overrides and isolates (U+202A..E, U+2066..9), which can make a title read backwards.
+_UNSAFE = re.compile(
+    r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\u202a-\u202e\u2066-\u2069"
+    + "".join(rf"\U{plane:04x}fffe\U{plane:04x}ffff" for plane in range(17))
+    + "]"
+)
+_LINE_BREAKS = re.compile(r"\r\n?|[\u2028\u2029\x85]")
+_ONE_LINE = re.compile(r"\s*[\n\t\r\u2028\u2029]\s*")
+
+
+class RecordError(ValueError):
+    """A stored or incoming record that fails the gate; `field` names where."""
+
+    def __init__(self, field: str, problem: str):
+        super().__init__(f"{field}: {problem}")
+        self.field = field
+        self.problem = problem
+
+    def within(self, outer: str) -> RecordError:
+        return RecordError(f"{outer}.{self.field}", self.problem)
+
+
+def clean_text(value: str, limit: int, one_line: bool = False) -> str:
+    """`value` safe to show anywhere, at most `limit` characters (the last one "…" when cut)."""
+    value = _UNSAFE.sub("", _LINE_BREAKS.sub("\n", value))
+    if one_line:
+        value = _ONE_LINE.sub(" ", value).strip()
+    return value if len(value) <= limit else value[: limit - 1] + "…"
+
+
+def _text(value, field: str, limit: int, one_line: bool = True, required: bool = False) -> str:
+    if value is None and not required:
+        return ""
+    if not isinstance(value, str):
+        raise RecordError(field, f"expected text, found {_kind(value)}")
+    value = clean_text(value, limit, one_line)
+    if required and not value:
+        raise RecordError(field, "is empty")
+    return value
+
+
+def _count(value, field: str, limit: int = COUNT_LIMIT, optional: bool = False) -> int | None:
+    if value is None and optional:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RecordError(field, f"expected a whole number, found {_kind(value)}")
+    if not 0 <= value <= limit:
+        raise RecordError(field, f"{value} is outside 0 to {limit:,}")
+    return value
+
+
+def _names(value, field: str, limit: int) -> tuple[str, ...]:
+    if not isinstance(value, list | tuple):
+        raise RecordError(field, f"expected a list of names, found {_kind(value)}")
+    names = (_text(item, f"{field}[{i}]", limit, required=True) for i, item in enumerate(value[:LIST_LIMIT]))
+    return tuple(dict.fromkeys(names))
+
+
+def _time(value, field: str, optional: bool = False) -> datetime | None:
+    if value is None and optional:
+        return None
+    if isinstance(value, str):
+        try:
+            value = parse_time(value)
+        except (ValueError, OverflowError):
+            raise RecordError(field, f"{clean_text(value, 40)!r} is not a time like 2026-05-18T09:00:00Z") from None
+    if not isinstance(value, datetime) or value.tzinfo is None:
+        raise RecordError(field, f"expected a time like 2026-05-18T09:00:00Z, found {_kind(value)}")
+    latest = datetime.now(UTC) + CLOCK_SKEW
+    if not EARLIEST_TIME <= value <= latest:
+        raise RecordError(field, f"{format_time(value)} is before {EARLIEST_TIME:%Y} or in the future")
+    return value.astimezone(UTC)
+
+
+def _choice(value, field: str, choices: tuple[str, ...], default: str | None) -> str | None:
+    """One of `choices`; `default` for nothing or a value GitHub may have added since."""
+    if value is not None and not isinstance(value, str):
+        raise RecordError(field, f"expected one of {', '.join(choices)}, found {_kind(value)}")
+    return value if value in choices else default
+
+
+def _kind(value) -> str:
+    return "nothing" if value is None else {bool: "true/false", int: "a number", float: "a number", str: "text",
+                                             list: "a list", tuple: "a list", dict: "an object"}.get(type(value), type(value).__name__)
 
 
 @dataclass(frozen=True)
@@ -23,6 +133,11 @@ class Author:
     type: str = "User"  # "User" or "Bot", as GitHub reports it
     association: str | None = None  # FIRST_TIME_CONTRIBUTOR, MEMBER, ... where known
 
+    def __post_init__(self):
+        _set(self, login=_text(self.login, "login", LOGIN_LIMIT, required=True),
+             type=_choice(self.type, "type", AUTHOR_TYPES, "User"),
+             association=_choice(self.association, "association", ASSOCIATIONS, None))
+
 
 @dataclass(frozen=True)
 class FileChange:
@@ -30,6 +145,12 @@ class FileChange:
     additions: int | None = 0  # None where the source could not count the lines
     deletions: int | None = 0
     status: str = "modified"
+
+    def __post_init__(self):
+        _set(self, path=_text(self.path, "path", PATH_LIMIT, required=True),
+             additions=_count(self.additions, "additions", optional=True),
+             deletions=_count(self.deletions, "deletions", optional=True),
+             status=_choice(self.status, "status", FILE_STATUSES, "modified"))
 
 
 @dataclass(frozen=True)
@@ -54,9 +175,35 @@ class Pull:
     source: str = "github"
 
     def __post_init__(self):
-        # The address comes from imported or fetched data and is rendered as a link everywhere:
-        # anything but a web address (a `javascript:` URL, say) is dropped here, once.
-        object.__setattr__(self, "url", web_url(self.url))
+        if not isinstance(self.author, Author):
+            raise RecordError("author", f"expected an author, found {_kind(self.author)}")
+        if not isinstance(self.files, list | tuple) or not all(isinstance(f, FileChange) for f in self.files):
+            raise RecordError("files", "expected a list of changed files")
+        merged_at = _time(self.merged_at, "merged_at")
+        created_at = _time(self.created_at, "created_at", optional=True)
+        _set(
+            self,
+            number=_count(self.number, "number", NUMBER_LIMIT),
+            title=_text(self.title, "title", TITLE_LIMIT),
+            # rendered as a link everywhere: anything but a web address (`javascript:`) is dropped here, once
+            url=web_url(_text(self.url, "url", URL_LIMIT + 1)),
+            merged_at=merged_at,
+            # an export rebuilt from git can date the opening after the merge: then it is unknown
+            created_at=created_at if created_at is None or created_at <= merged_at else None,
+            body=_text(self.body, "body", BODY_LIMIT, one_line=False),
+            labels=_names(self.labels, "labels", LABEL_LIMIT),
+            additions=_count(self.additions, "additions"),
+            deletions=_count(self.deletions, "deletions"),
+            changed_files=_count(self.changed_files, "changed_files"),
+            files=tuple(self.files[:FILES_LIMIT]),
+            files_truncated=bool(self.files_truncated) or len(self.files) > FILES_LIMIT,
+            comments=_count(self.comments, "comments", optional=True),
+            reviews=_count(self.reviews, "reviews", optional=True),
+            commits=_count(self.commits, "commits", optional=True),
+            reviewers=_names(self.reviewers, "reviewers", LOGIN_LIMIT),
+        )
+        if self.source not in SOURCES:
+            raise RecordError("source", f"expected one of {', '.join(SOURCES)}")
 
     def to_json(self) -> dict:
         return {
@@ -86,44 +233,67 @@ class Pull:
 
     @classmethod
     def from_json(cls, data: dict) -> Pull:
+        """The record for one stored line; RecordError naming the field when it fails the gate."""
+        if not isinstance(data, dict):
+            raise RecordError("record", f"expected an object, found {_kind(data)}")
+        for name in ("number", "merged_at", "author"):
+            if name not in data:
+                raise RecordError(name, "is missing")
         author = data["author"]
+        if not isinstance(author, dict):
+            raise RecordError("author", f"expected an object, found {_kind(author)}")
+        try:
+            author = Author(author.get("login"), author.get("type") or "User", author.get("association"))
+        except RecordError as error:
+            raise error.within("author") from None
         return cls(
-            number=int(data["number"]),
-            title=str(data["title"]),
-            url=str(data["url"]),
-            author=Author(author["login"], author.get("type") or "User", author.get("association")),
-            created_at=parse_time(data.get("created_at")),
-            merged_at=parse_time(data["merged_at"]),
-            body=data.get("body") or "",
-            labels=tuple(data.get("labels") or ()),
-            additions=int(data.get("additions") or 0),
-            deletions=int(data.get("deletions") or 0),
-            changed_files=int(data.get("changed_files") or 0),
-            files=tuple(FileChange(*f) for f in data.get("files") or ()),
-            files_truncated=bool(data.get("files_truncated")),
+            number=data["number"],
+            title=data.get("title"),
+            url=data.get("url"),
+            author=author,
+            created_at=data.get("created_at"),
+            merged_at=data["merged_at"],
+            body=data.get("body"),
+            labels=data.get("labels") or (),
+            additions=data.get("additions") or 0,
+            deletions=data.get("deletions") or 0,
+            changed_files=data.get("changed_files") or 0,
+            files=files_from_json(data.get("files") or ()),
+            files_truncated=data.get("files_truncated") is True,
             comments=data.get("comments"),
             reviews=data.get("reviews"),
             commits=data.get("commits"),
-            reviewers=tuple(data.get("reviewers") or ()),
+            reviewers=data.get("reviewers") or (),
             source=data.get("source") or "github",
         )
 
 
+def files_from_json(items) -> tuple[FileChange, ...]:
+    """Stored `[path, additions, deletions, status]` lists as FileChanges."""
+    if not isinstance(items, list | tuple):
+        raise RecordError("files", f"expected a list, found {_kind(items)}")
+    files = []
+    for index, item in enumerate(items[:FILES_LIMIT]):
+        if not isinstance(item, list | tuple) or len(item) != 4:
+            raise RecordError(f"files[{index}]", "expected [path, additions, deletions, status]")
+        try:
+            files.append(FileChange(*item))
+        except RecordError as error:
+            raise error.within(f"files[{index}]") from None
+    return tuple(files)
+
+
+def _set(record, **values) -> None:
+    for name, value in values.items():
+        object.__setattr__(record, name, value)
+
+
 def web_url(url: str) -> str:
-    """`url` if it is an http(s) address without spaces, else ""."""
+    """`url` if it is an http(s) address without spaces, quotes or angle brackets, else ""."""
     url = url.strip()
-    ok = url.startswith(("https://", "http://")) and not any(c.isspace() or ord(c) < 32 for c in url)
+    ok = (url.startswith(("https://", "http://")) and len(url) <= URL_LIMIT
+          and not any(c.isspace() or ord(c) < 32 or c in "\"'<>`\\" for c in url))
     return url if ok else ""
-
-
-def cap_body(body: str | None) -> str:
-    body = body or ""
-    return body if len(body) <= BODY_LIMIT else body[:BODY_LIMIT] + "\n…"
-
-
-def cap_files(files: list[FileChange]) -> tuple[tuple[FileChange, ...], bool]:
-    """Keep the first FILES_LIMIT files; say whether any were dropped."""
-    return tuple(files[:FILES_LIMIT]), len(files) > FILES_LIMIT
 
 
 def parse_time(value: str | None) -> datetime | None:

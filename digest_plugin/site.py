@@ -7,6 +7,7 @@ from datetime import datetime
 from .analysis import analyse_repo
 from .analysis.model import WeekAnalysis
 from .errors import DigestError
+from .repo_state import RepoState
 from .settings import DigestSettings
 from .store import Store
 
@@ -20,4 +21,7 @@ def load_weeks(store: Store, repo: str, settings: DigestSettings, now: datetime)
     if state is None and not pulls:
         known = ", ".join(store.repos()) or "none"
         raise DigestError(f"{repo} is not in the store at {store.root} (it holds: {known}); fetch or import it first.")
+    if state is None:
+        # pulls without a state file: nothing says the history is whole, so no week is shown as complete
+        state = RepoState(repo, "github")
     return analyse_repo(repo, pulls, state, settings, now)

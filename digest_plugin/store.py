@@ -8,17 +8,21 @@ fsynced and renamed over the old one, so a kill at any moment leaves the previou
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections import defaultdict
 from collections.abc import Iterable
-from datetime import UTC
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
 from .atomic import atomic_write
 from .errors import DigestError
-from .records import Pull
+from .records import Pull, RecordError
 from .repo_state import SCHEMA_VERSION, RepoState
 from .settings import check_repo_name
+
+logger = logging.getLogger(__name__)
 
 _MONTH_FILE = re.compile(r"^\d{4}-\d{2}\.jsonl$")
 
@@ -39,9 +43,37 @@ class Store:
     # -- pulls ------------------------------------------------------------------------------
 
     def read_pulls(self, repo: str) -> list[Pull]:
-        """Every stored pull of a repository, sorted by merge time then number."""
-        pulls = [pull for path in self._month_files(repo) for pull in _read_month(path)]
-        return sorted(pulls, key=lambda p: (p.merged_at, p.number))
+        """Every stored pull of a repository that passes the gate, sorted by merge time then number.
+
+        A line that fails is reported (file, line, field) and skipped; a PR stored twice counts
+        once, the later record winning (later month file, then later line).
+        """
+        by_number: dict[int, Pull] = {}
+        rejected: list[str] = []
+        for path in self._month_files(repo):
+            month = _read_month(path)
+            rejected.extend(month.problems)
+            by_number.update((p.number, p) for p in month.pulls)
+        report_rejected(rejected)
+        return sorted(by_number.values(), key=lambda p: (p.merged_at, p.number))
+
+    def data_time(self, repos: Iterable[str] | None = None) -> datetime | None:
+        """The store's own "now": the latest fetch or import time of `repos` (default: all), or
+        their latest merge where no time was recorded.
+
+        A build takes the week in progress and every date it prints from here rather than from
+        the clock, so that two builds of the same store are byte-identical wherever and whenever
+        they run; the week that was in progress when the data was fetched stays so until the
+        next fetch, since what merged after it is unknown.
+        """
+        moments = []
+        for repo in self.repos() if repos is None else repos:
+            state = self.read_state(repo)
+            if state is not None and state.fetched_at is not None:
+                moments.append(state.fetched_at)
+            else:
+                moments.extend(p.merged_at for p in self.read_pulls(repo)[-1:])
+        return max(moments, default=None)
 
     def upsert(self, repo: str, pulls: Iterable[Pull]) -> int:
         """Add or replace pulls by number; returns how many records changed.
@@ -60,7 +92,8 @@ class Store:
         changed = 0
         for path in self._month_files(repo):
             month = path.stem
-            existing = {p.number: p for p in _read_month(path)}
+            stored = _read_month(path)
+            existing = {p.number: p for p in stored.pulls}
             updated = dict(existing)
             for number in incoming_numbers & existing.keys():
                 if number not in by_month.get(month, {}):
@@ -68,8 +101,8 @@ class Store:
             for number, pull in by_month.pop(month, {}).items():
                 updated[number] = pull
             changed += sum(1 for n, p in updated.items() if existing.get(n) != p)
-            if updated != existing:
-                _write_month(path, updated.values())
+            if updated != existing or len(existing) < len(stored.pulls):
+                _write_month(path, updated.values(), stored.damaged)
         for month, new in by_month.items():
             changed += len(new)
             _write_month(directory / f"{month}.jsonl", new.values())
@@ -79,7 +112,10 @@ class Store:
         directory = self.repo_dir(repo)
         if not directory.is_dir():
             return []
-        return sorted(p for p in directory.iterdir() if _MONTH_FILE.match(p.name))
+        files = sorted(p for p in directory.iterdir() if _MONTH_FILE.match(p.name))
+        folders = [p for p in files if not p.is_file()]
+        report_rejected([f"{p} is a folder where a month file should be; it is skipped, so move it away" for p in folders])
+        return [p for p in files if p.is_file()]
 
     # -- state ------------------------------------------------------------------------------
 
@@ -90,11 +126,23 @@ class Store:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
             state = RepoState.from_json(data)
-        except (ValueError, KeyError, TypeError, IndexError) as error:
-            raise DigestError(f"{path} is not a valid state file ({error}); restore it from version control or delete it to refetch.") from None
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError, OverflowError, RecursionError) as error:
+            raise DigestError(f"{path} is not a valid state file ({_short(error)}); restore it from version control or delete it to refetch.") from None
+        except OSError as error:
+            raise DigestError(f"{path} could not be read ({error.strerror or error}); restore it from version control or delete it to refetch.") from None
         if state.schema > SCHEMA_VERSION:
             raise DigestError(f"{path} was written by a newer repo-digest (schema {state.schema}); upgrade repo-digest to read it.")
         return state
+
+    def forget(self, repo: str) -> None:
+        """Remove a repository's state, and its folder when nothing else is in it."""
+        directory = self.repo_dir(repo)
+        (directory / "state.json").unlink(missing_ok=True)
+        for folder in (directory, directory.parent):
+            try:
+                folder.rmdir()
+            except OSError:
+                break  # not empty, or not there: keep it
 
     def write_state(self, state: RepoState) -> None:
         directory = self.repo_dir(state.repo)
@@ -107,23 +155,45 @@ def _month_of(pull: Pull) -> str:
     return pull.merged_at.astimezone(UTC).strftime("%Y-%m")
 
 
-def _read_month(path: Path) -> list[Pull]:
-    pulls = []
-    with path.open(encoding="utf-8") as lines:
-        for line_number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            try:
-                pulls.append(Pull.from_json(json.loads(line)))
-            except (ValueError, KeyError, TypeError) as error:
-                raise DigestError(
-                    f"{path}, line {line_number}, is not a valid pull request record ({error}); "
-                    "restore the file from version control or delete it and fetch again."
-                ) from None
-    return pulls
+@dataclass
+class MonthFile:
+    pulls: list[Pull] = field(default_factory=list)  # in file order; a number may repeat
+    damaged: list[bytes] = field(default_factory=list)  # lines that fail the gate, kept as they were
+    problems: list[str] = field(default_factory=list)  # one sentence per damaged line
 
 
-def _write_month(path: Path, pulls: Iterable[Pull]) -> None:
-    lines = (json.dumps(p.to_json(), ensure_ascii=False, sort_keys=True) for p in sorted(pulls, key=lambda p: p.number))
-    atomic_write(path, "".join(line + "\n" for line in lines))
+def _read_month(path: Path) -> MonthFile:
+    month = MonthFile()
+    for line_number, line in enumerate(path.read_bytes().splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            month.pulls.append(Pull.from_json(json.loads(line.decode("utf-8"))))
+            continue
+        except UnicodeDecodeError:
+            problem = "is not UTF-8 text"
+        except RecordError as error:
+            problem = f"has a bad value in {error.field}: {error.problem}"
+        except (ValueError, RecursionError):
+            problem = "is not a JSON object"
+        month.damaged.append(line)
+        month.problems.append(f"{path}, line {line_number}, {problem}; it is skipped, so fix it or fetch that month again")
+    return month
 
+
+def _write_month(path: Path, pulls: Iterable[Pull], damaged: Iterable[bytes] = ()) -> None:
+    """The pulls sorted by number; damaged lines stay at the end, so that nothing is thrown away."""
+    lines = [json.dumps(p.to_json(), ensure_ascii=False, sort_keys=True).encode("utf-8") for p in sorted(pulls, key=lambda p: p.number)]
+    atomic_write(path, b"".join(line + b"\n" for line in [*lines, *damaged]))
+
+
+def report_rejected(sentences: list[str], shown: int = 20) -> None:
+    """Log each rejected record's sentence (the first `shown` of them, then a count)."""
+    for sentence in sentences[:shown]:
+        logger.warning("%s.", sentence)
+    if len(sentences) > shown:
+        logger.warning("%d more records were rejected the same way.", len(sentences) - shown)
+
+
+def _short(error: Exception) -> str:
+    return " ".join(str(error).split())[:200]

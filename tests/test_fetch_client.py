@@ -72,9 +72,10 @@ def test_the_primary_limit_waits_for_the_reset_named_in_the_headers():
     judged = verdict(http_error(403, "API rate limit exceeded", **{"X-RateLimit-Remaining": "0",
                                                                    "X-RateLimit-Reset": str(int(reset.timestamp()))}), NOW, POLICY)
     assert (judged.action, judged.reset_at) == ("reset", reset)
-    graphql = verdict(GraphQLErrors([{"type": "RATE_LIMITED", "message": "API rate limit exceeded"}],
-                                    {"x-ratelimit-reset": str(int(reset.timestamp()))}), NOW, POLICY)
-    assert (graphql.action, graphql.reset_at) == ("reset", reset)
+    for error_type in ("RATE_LIMIT", "RATE_LIMITED"):  # GitHub's answer today, and its older one
+        graphql = verdict(GraphQLErrors([{"type": error_type, "code": "graphql_rate_limit", "message": "API rate limit already exceeded"}],
+                                        {"x-ratelimit-remaining": "1", "x-ratelimit-reset": str(int(reset.timestamp()))}), NOW, POLICY)
+        assert (graphql.action, graphql.reset_at) == ("reset", reset)
 
 
 def test_what_retrying_cannot_fix_fails_at_once():

@@ -84,15 +84,18 @@ def test_a_failure_that_does_not_pass_ends_in_one_sentence_and_keeps_what_was_sa
         f"GitHub kept failing (HTTP 502) after 3 tries while fetching {HANDMADE_REPO}; "
         "what was fetched so far is saved, so run the fetch again later."
     )
-    assert store.read_state(HANDMADE_REPO) is None
+    state = store.read_state(HANDMADE_REPO)  # the target is kept for the rerun, and nothing is complete
+    assert state.progress["since"] == "2026-02-23T00:00:00Z"
+    assert (state.complete_since, state.watermark) == (None, None)
 
 
 # -- the primary limit ----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("graphql_status", [200, 403])
-def test_a_primary_limit_that_lifts_soon_is_waited_for(store, graphql_status):
-    with GitHubServer({HANDMADE_REPO: handmade_pulls()}, graphql_limit_status=graphql_status) as server:
+@pytest.mark.parametrize(("graphql_status", "error_type"), [(200, "RATE_LIMIT"), (200, "RATE_LIMITED"), (403, None)])
+def test_a_primary_limit_that_lifts_soon_is_waited_for(store, graphql_status, error_type):
+    with GitHubServer({HANDMADE_REPO: handmade_pulls()}, graphql_limit_status=graphql_status,
+                      graphql_limit_type=error_type or "RATE_LIMIT") as server:
         server.faults.add("primary", on="graphql", reset_in=1)
         waits: list[float] = []
         clock = [datetime.now(UTC)]  # the fetcher's clock moves only when it waits, and GitHub's with it
@@ -251,11 +254,26 @@ def test_a_build_whose_fetch_fails_keeps_the_store_and_says_what_it_shows(store,
     settings = DigestSettings(fetch="auto", repos=(HANDMADE_REPO,), since=date(2026, 2, 1))  # more history wanted
     env = {"GITHUB_API_URL": "http://127.0.0.1:9", "GITHUB_TOKEN": GOOD_TOKEN}
     warnings = fetch_before_build(store, settings, options=quick_options(server, env=env, attempts=2))
-    assert warnings == [
-        (f"Fetching {HANDMADE_REPO} from GitHub failed: Could not reach the GitHub API at http://127.0.0.1:9 after 2 tries; "
-        f"check GITHUB_API_URL and the network connection. Showing the data fetched at {fetched_at:%Y-%m-%d %H:%M} UTC.")
+    assert warnings == [  # shown on public pages: no host, path or token
+        (f"Fetching {HANDMADE_REPO} from GitHub failed: GitHub's API could not be reached. "
+         f"Showing the data fetched at {fetched_at:%Y-%m-%d %H:%M} UTC.")
     ]
     assert snapshot(store) == before
+
+
+def test_a_build_time_warning_never_names_the_host_a_path_or_the_token(store, server, caplog):
+    settings = DigestSettings(fetch="auto", repos=(HANDMADE_REPO, "octo-org/missing"), since=SINCE)
+    secret_host = "http://127.0.0.1:9/ghe.internal.example/api/v3"
+    for env in ({"GITHUB_API_URL": secret_host, "GITHUB_TOKEN": GOOD_TOKEN},
+                {"GITHUB_API_URL": "ftp://ghe.internal.example", "GITHUB_TOKEN": GOOD_TOKEN},
+                {**server.env(), "GITHUB_TOKEN": "ghp_revokedSecret00000000000000000000000"},
+                server.env()):
+        if env == server.env():
+            server.faults.add("502", on="graphql", times=100)
+        for warning in fetch_before_build(store, settings, options=quick_options(server, env=env, attempts=2)):
+            assert "127.0.0.1" not in warning and "internal" not in warning and "ghp_" not in warning, warning
+            assert str(store.root) not in warning
+    assert "ghe.internal.example" in caplog.text  # the build log keeps the details
 
 
 def test_a_build_fetches_every_github_repository_in_the_store_when_none_are_named(store, server):
@@ -276,8 +294,24 @@ def test_after_a_graphql_timeout_the_pages_get_smaller(store, server):
                 options=quick_options(server))
     assert store.read_pulls(HANDMADE_REPO) == expected_pulls(handmade_pulls())
     sizes = [json.loads(e.detail).get("first") for e in server.log if e.kind == "graphql"]
-    # two failed tries of the first page, then 36 PRs in pages of 25, the size stays small
-    assert sizes == [100, 50, 25, 25]
+    # two failed tries of the first page, then 36 PRs: a page of 25, and the size grows back
+    assert sizes == [100, 50, 25, 50]
+
+
+def test_page_size_recovers_so_passing_faults_cost_only_their_retries(store, server):
+    import json
+
+    clean_store = Store(store.root.parent / "clean")
+    fetch_repos(clean_store, SETTINGS, [HANDMADE_REPO], since=SINCE, progress=False, options=quick_options(server, page_size=10))
+    clean = server.count("graphql")
+    server.log.clear()
+    for skip in (0, 2, 4):  # a timeout at the first, third and fifth page
+        server.faults.add("graphql-timeout", on="graphql", skip=skip)
+    fetch_repos(store, SETTINGS, [HANDMADE_REPO], since=SINCE, progress=False, options=quick_options(server, page_size=10))
+    assert store.read_pulls(HANDMADE_REPO) == clean_store.read_pulls(HANDMADE_REPO)
+    sizes = [json.loads(e.detail)["first"] for e in server.log if e.kind == "graphql" and "first" in json.loads(e.detail)]
+    assert sizes[-1] == 10  # back to full size after the last fault
+    assert server.count("graphql") <= clean + 3 + 3  # each fault costs its retry and at most one smaller page
 
 
 def test_an_unreachable_host_is_tried_once_per_build_not_once_per_repository(store, server):

@@ -9,6 +9,7 @@ import pytest
 
 from digest_plugin.cli import main
 from digest_plugin.importer import read_export
+from digest_plugin.records import TITLE_LIMIT, clean_text
 from digest_plugin.settings import check_timezone as timezone
 from digest_plugin.store import Store
 from digest_plugin.weeks import week_of
@@ -34,7 +35,7 @@ def test_each_real_file_imports_completely(tmp_path, name, merged, capsys):
     assert len(stored) == merged == len(source)
     for pull in stored[:: max(1, len(stored) // 200)]:  # every field we keep, on a spread of records
         raw = source[pull.number]
-        assert pull.title == raw["title"]
+        assert pull.title == clean_text(raw["title"], TITLE_LIMIT, one_line=True)  # a title is one line
         assert pull.url == raw["html_url"]
         assert pull.author.login == raw["user"]["login"]
         assert pull.additions == raw["additions"] and pull.deletions == raw["deletions"]
@@ -60,13 +61,23 @@ def test_reimport_changes_nothing(tmp_path):
     assert before == after
 
 
-def test_corrupt_export_names_the_line_and_writes_nothing(tmp_path, capsys):
+def test_a_bad_line_is_named_and_the_rest_is_imported(tmp_path, capsys, caplog):
     export = tmp_path / "bad.jsonl"
     good = {"number": 1, "title": "ok", "html_url": "https://github.com/a/b/pull/1", "user": {"login": "x"}, "merged_at": "2026-05-01T00:00:00Z"}
-    export.write_text(json.dumps(good) + "\n{not json\n")
+    export.write_text(json.dumps(good) + "\n{not json\n" + json.dumps({**good, "number": 2, "labels": "bug"}) + "\n")
+    assert main(["import", str(export), "--repo", "acme/widget", "--settings", str(_settings(tmp_path))]) == 0
+    assert "bad.jsonl, line 2, is not a JSON object; that line was not imported" in caplog.text
+    assert "bad.jsonl, line 3, has a bad value in labels: expected a list of names, found text" in caplog.text
+    assert "Imported 1 merged pull requests" in capsys.readouterr().out
+    assert [p.number for p in Store(tmp_path / "data").read_pulls("acme/widget")] == [1]
+
+
+def test_a_file_without_one_good_line_writes_nothing(tmp_path, capsys):
+    export = tmp_path / "bad.jsonl"
+    export.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\n{not json\n")
     assert main(["import", str(export), "--repo", "acme/widget", "--settings", str(_settings(tmp_path))]) == 1
     err = capsys.readouterr().err
-    assert "bad.jsonl, line 2" in err and "Traceback" not in err
+    assert "bad.jsonl has no line that is a GitHub pull request object" in err and "Traceback" not in err
     assert not (tmp_path / "data").exists()
 
 
@@ -79,6 +90,6 @@ def test_missing_file_and_bad_repo_name(tmp_path, capsys):
 
 
 def _settings(folder):
-    path = folder / "pelicanconf.py"
+    path = folder / "importconf.py"  # not "pelicanconf": a module of that name would shadow the project's
     path.write_text('DIGEST_DATA_PATH = "data"\n')
     return path

@@ -153,13 +153,13 @@ def test_missing_data_folder_is_one_clear_error(tmp_path):
         build_site(tmp_path)
 
 
-def test_corrupt_store_stops_the_build_before_anything_is_written(tmp_path):
+def test_a_corrupt_store_line_is_named_and_the_rest_builds(tmp_path, caplog):
     _store(tmp_path)
     month = tmp_path / "data/acme/widget/2026-05.jsonl"
     month.write_text(month.read_text() + "{broken\n")
-    with pytest.raises(DigestError, match=r"2026-05\.jsonl, line 8"):
-        build_site(tmp_path)
-    assert not (tmp_path / "output/acme").exists()
+    output = build_site(tmp_path)
+    assert "2026-05.jsonl, line 8, is not a JSON object; it is skipped" in caplog.text
+    assert (output / "acme/widget/2026-W21/index.html").exists()
 
 
 @pytest.mark.browser

@@ -60,14 +60,16 @@ def test_a_pull_whose_merge_moved_month_is_not_kept_twice(tmp_path):
     assert [p.merged_at.month for p in store.read_pulls("acme/widget")] == [6]
 
 
-def test_corrupt_line_names_file_and_line(tmp_path):
+def test_a_corrupt_line_is_named_by_file_and_line_and_the_rest_is_read(tmp_path, caplog):
     store = Store(tmp_path)
     store.upsert("acme/widget", [make_pull(1, "2026-05-02T00:00:00Z"), make_pull(2, "2026-05-03T00:00:00Z")])
     path = tmp_path / "acme" / "widget" / "2026-05.jsonl"
     lines = path.read_text().splitlines()
     path.write_text(lines[0] + "\n" + lines[1][:40] + "\n")
-    with pytest.raises(DigestError, match=r"2026-05\.jsonl, line 2, is not a valid pull request record"):
-        store.read_pulls("acme/widget")
+    assert [p.number for p in store.read_pulls("acme/widget")] == [1]
+    assert f"{path}, line 2, is not a JSON object; it is skipped" in caplog.text
+    store.upsert("acme/widget", [make_pull(3, "2026-05-04T00:00:00Z")])  # a later write keeps the damaged line
+    assert path.read_text().splitlines()[-1] == lines[1][:40]
 
 
 def test_failed_write_leaves_previous_file_whole(tmp_path, monkeypatch):

@@ -21,7 +21,7 @@ from ..records import parse_time
 from ..settings import DigestSettings, check_repo_name
 from ..store import Store
 from ..weeks import week_of_date
-from .client import Endpoint, GitHubClient, RateLimitStop, Unreachable
+from .client import Endpoint, GitHubClient, NotFound, RateLimitStop, Refused, TokenRejected, Unreachable
 from .progress import LineProgress, Progress, make_progress
 from .queries import PAGE_SIZE
 from .retry import RetryPolicy
@@ -148,7 +148,8 @@ def fetch_before_build(store: Store, settings: DigestSettings, *, options: Fetch
     try:
         endpoint = options.endpoint or Endpoint.from_environment(options.env)
     except DigestError as error:
-        return [f"Fetching from GitHub was skipped: {error}"]
+        logger.warning("%s", error)
+        return ["Fetching from GitHub was skipped: GITHUB_API_URL is not a web address; the site shows the data already in the store."]
     if not endpoint.has_token:
         if settings.fetch == "always":
             return ["DIGEST_FETCH is 'always' but neither GITHUB_TOKEN nor GH_TOKEN is set; the site shows the data already in the store."]
@@ -164,15 +165,30 @@ def fetch_before_build(store: Store, settings: DigestSettings, *, options: Fetch
             if unreachable is not None:
                 raise unreachable  # no need to wait for the same silence once per repository
             fetch_repos(store, settings, [repo], progress=LineProgress(logger.info), options=options)
-        except Unreachable as error:
-            unreachable = error
-            warnings.append(f"Fetching {repo} from GitHub failed: {error} {_showing(store, repo)}")
-        except DigestError as error:
-            warnings.append(f"Fetching {repo} from GitHub failed: {error} {_showing(store, repo)}")
-        except Exception as error:  # a build must render from the store whatever the network did
-            logger.debug("fetch of %s failed", repo, exc_info=True)
-            warnings.append(f"Fetching {repo} from GitHub failed ({type(error).__name__}). {_showing(store, repo)}")
+        except Exception as error:
+            if isinstance(error, Unreachable):
+                unreachable = error
+            # The whole sentence (it may name the API's host) goes to the build log only.
+            logger.warning("Fetching %s from GitHub failed: %s", repo, error, exc_info=not isinstance(error, DigestError))
+            warnings.append(f"Fetching {repo} from GitHub failed: {public_reason(error)} {_showing(store, repo)}")
     return warnings
+
+
+def public_reason(error: BaseException) -> str:
+    """Why a fetch failed, in words fit for a public page: no host, path, token or GitHub message."""
+    if isinstance(error, RateLimitStop):
+        return f"GitHub's API rate limit was used up until {error.reset_at:%Y-%m-%d %H:%M} UTC."
+    if isinstance(error, Unreachable):
+        return "GitHub's API could not be reached."
+    if isinstance(error, NotFound):
+        return "GitHub has no such repository, or the token cannot see it."
+    if isinstance(error, TokenRejected):
+        return "GitHub rejected the token; set a new one in GITHUB_TOKEN or GH_TOKEN."
+    if isinstance(error, Refused):
+        return "GitHub refused the request (see the build log)."
+    if isinstance(error, DigestError):
+        return "GitHub kept failing (see the build log)."
+    return f"an unexpected error ({type(error).__name__}; see the build log)."
 
 
 def _history_start(state, since: date | None, settings: DigestSettings, now: datetime) -> datetime:

@@ -70,7 +70,15 @@ class RateLimitStop(DigestError):
         )
 
 
-class NotFound(DigestError):
+class Refused(DigestError):
+    """GitHub said no for good (a bad token, a query it rejects): trying again changes nothing."""
+
+
+class TokenRejected(Refused):
+    """401: the token is wrong, expired or revoked."""
+
+
+class NotFound(Refused):
     """The repository does not exist, or the token cannot see it."""
 
 
@@ -212,10 +220,10 @@ class GitHubClient:
             "what was fetched so far is saved, so run the fetch again later."
         )
 
-    def _failure(self, error: Exception, judged: Verdict, subject: str) -> DigestError:
+    def _failure(self, error: Exception, judged: Verdict, subject: str) -> Refused:
         status = getattr(error, "status", None)
         if status == 401:
-            return DigestError(
+            return TokenRejected(
                 f"GitHub rejected the token in {self.endpoint.token_variable} (401 Bad credentials); "
                 f"create a new token and set {self.endpoint.token_variable} again."
             )
@@ -224,7 +232,7 @@ class GitHubClient:
                 f"GitHub has no repository {subject}, or the token cannot see it; check the name and the token's access."
             )
         detail = self._github_message(error)
-        return DigestError(
+        return Refused(
             f"GitHub refused the request for {subject} ({judged.reason}{': ' + detail if detail else ''})."
         )
 

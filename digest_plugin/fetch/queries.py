@@ -6,7 +6,7 @@ Every text here is validated against GitHub's public schema by tests/test_fetch_
 
 from __future__ import annotations
 
-from ..records import Author, FileChange, Pull, cap_body, cap_files, parse_time
+from ..records import FILES_LIMIT, Author, FileChange, Pull
 from ..repo_state import Window
 from .windows import search_qualifier
 
@@ -48,7 +48,7 @@ query MergedPulls($owner: String!, $name: String!, $search: String!, $first: Int
     }
   }
 }
-""" % {"rate_limit": _RATE_LIMIT, "labels": LABELS_PER_PULL, "files": FILES_PER_PULL}  # noqa: UP031 - GraphQL is all braces
+""" % {"rate_limit": _RATE_LIMIT, "labels": LABELS_PER_PULL, "files": FILES_PER_PULL}  # noqa: UP031 - GraphQL braces
 
 
 def merged_count_query(windows: int) -> str:
@@ -102,22 +102,21 @@ def pull_from_node(node: dict, rest_files: list[dict] | None = None) -> Pull:
         ]
     else:
         files = [FileChange(f["path"], f.get("additions"), f.get("deletions"), _status(f)) for f in node["files"]["nodes"]]
-    kept, dropped = cap_files(files)
-    changed_files = int(node.get("changedFiles") or 0)
+    changed_files = node.get("changedFiles") or 0
     return Pull(
-        number=int(node["number"]),
-        title=str(node.get("title") or ""),
-        url=str(node.get("url") or ""),
+        number=node.get("number"),
+        title=node.get("title") or "",
+        url=node.get("url") or "",
         author=Author(login, "Bot" if is_bot else "User", node.get("authorAssociation")),
-        created_at=parse_time(node.get("createdAt")),
-        merged_at=parse_time(node["mergedAt"]),
-        body=cap_body(node.get("body")),
-        labels=tuple(label["name"] for label in node["labels"]["nodes"]),
-        additions=int(node.get("additions") or 0),
-        deletions=int(node.get("deletions") or 0),
+        created_at=node.get("createdAt"),
+        merged_at=node["mergedAt"],
+        body=node.get("body") or "",
+        labels=[label.get("name") for label in node["labels"]["nodes"] if label],
+        additions=node.get("additions") or 0,
+        deletions=node.get("deletions") or 0,
         changed_files=changed_files,
-        files=kept,
-        files_truncated=dropped or changed_files > len(kept),
+        files=files,  # the record keeps the first FILES_LIMIT
+        files_truncated=isinstance(changed_files, int) and changed_files > min(len(files), FILES_LIMIT),
         comments=_total(node.get("comments")),
         reviews=_total(node.get("reviews")),
         commits=_total(node.get("commits")),

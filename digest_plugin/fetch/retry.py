@@ -19,6 +19,11 @@ import requests
 import urllib3.exceptions
 from github import GithubException
 
+# GraphQL's answer to a used-up budget: HTTP 200 with an error of type "RATE_LIMIT" today
+# (code "graphql_rate_limit"); older answers said "RATE_LIMITED". Its x-ratelimit-remaining
+# is not always 0, so the error type alone decides.
+RATE_LIMIT_TYPES = frozenset({"RATE_LIMIT", "RATE_LIMITED"})
+
 
 @dataclass(frozen=True)
 class RetryPolicy:
@@ -97,7 +102,7 @@ def _http_verdict(error: GithubException, now: datetime, policy: RetryPolicy) ->
 
 def _graphql_verdict(error: GraphQLErrors, now: datetime) -> Verdict:
     headers = {k.lower(): v for k, v in error.headers.items()}
-    if "RATE_LIMITED" in error.types:
+    if error.types & RATE_LIMIT_TYPES:
         return Verdict("reset", "rate limit used up", reset_at=_reset_time(headers, now))
     text = str(error).lower()
     # GitHub answers an expensive query that ran out of time with a 200 and this error.

@@ -22,7 +22,7 @@ from datetime import UTC, datetime, timedelta
 from ..records import FILES_LIMIT, Pull, format_time
 from ..repo_state import RepoState, Window
 from ..store import Store
-from .client import GitHubClient, NotFound
+from .client import GitHubClient, NotFound, Refused, Unreachable
 from .progress import Progress
 from .queries import (
     COUNTS_PER_QUERY,
@@ -66,6 +66,7 @@ class RepoSync:
         self.owner, self.name = repo.split("/")
         self.progress = progress
         self.page_size = page_size
+        self.full_page_size = page_size
         self.report = RepoReport(repo)
         self.state: RepoState | None = None
         self._pending: dict[int, Pull] = {}  # pulls of the window in progress, saved on any failure
@@ -78,19 +79,13 @@ class RepoSync:
             self.report.skipped = f"{self.repo} holds the bundled sample, which is never fetched from GitHub."
             return self.report
         first_requests = self.client.requests
-        if state is None or state.source != "github" or state.watermark is None or state.complete_since is None:
-            # An import or a never-finished first fetch promises nothing about GitHub's history.
-            state = RepoState(self.repo, "github", incomplete=state.incomplete if state else ())
-            forward, backward = None, Window(since, until) if since < until else None
-        else:
-            start = max(state.complete_since, state.watermark - lookback)
-            forward = Window(start, until) if state.watermark < until else None
-            backward = Window(since, state.complete_since) if since < state.complete_since else None
-        if backward is not None:
-            state = replace(state, progress={**state.progress, "since": format_time(since)})
-        elif "since" in state.progress:  # an earlier backfill that has since been completed
-            state = replace(state, progress={k: v for k, v in state.progress.items() if k != "since"})
+        previous = state
+        state, forward, backward = _plan(self.repo, state, since, until, lookback)
         self.state = state
+        # The target and what is already done are on disk before the first request, so that a
+        # fetch killed at any point resumes towards the same target, and a store whose first
+        # fetch never finished reads as incomplete rather than as complete.
+        self.store.write_state(self.state)
         try:
             if forward is not None:
                 self._fetch_span(forward, newest_first=False)
@@ -99,6 +94,10 @@ class RepoSync:
                 self.state = replace(self.state, progress={k: v for k, v in self.state.progress.items() if k != "since"})
             self.state = replace(self.state, fetched_at=datetime.now(UTC))
             self.store.write_state(self.state)
+        except (Refused, Unreachable):
+            if not self._pending and not self.report.windows:
+                self._restore(previous)  # a wrong name, token or address: leave the store as it was
+            raise
         finally:
             self._save_pending()
             self.report.requests = self.client.requests - first_requests
@@ -149,7 +148,7 @@ class RepoSync:
             return None
         found: dict[int, Pull] = {}
         total = None
-        for _attempt in range(2):  # search occasionally delivers fewer than it counted: try once more
+        for _ in range(2):  # search occasionally delivers fewer than it counted: try once more
             found, total = self._search_pages(window)
             if total > SEARCH_CAP and can_split(window):
                 return pack(self._counted(split(window, parts_needed(total))))
@@ -172,6 +171,7 @@ class RepoSync:
             variables = {"owner": self.owner, "name": self.name, "search": query, "after": after}
             data = self.client.graphql(MERGED_PULLS, lambda failures, variables=variables: {**variables, "first": self._page_size(failures)}, self.repo)
             self._check_repository(data)
+            self.page_size = min(self.full_page_size, self.page_size * 2)  # the fault has passed: grow back
             search = data["search"]
             total = int(search["issueCount"])
             if total > SEARCH_CAP and can_split(window):
@@ -189,7 +189,8 @@ class RepoSync:
 
     def _page_size(self, failures: int) -> int:
         """Half the page after each failed try: a page of 100 PRs with their files can time out on
-        GitHub's side. The smaller size stays for the rest of this repository's fetch."""
+        GitHub's side. Each answered page doubles it again, up to the full size, so that one
+        passing fault does not slow the rest of the fetch."""
         if failures:
             self.page_size = max(MIN_PAGE_SIZE, self.page_size // 2)
         return self.page_size
@@ -245,6 +246,12 @@ class RepoSync:
 
     # -- saving -----------------------------------------------------------------------------
 
+    def _restore(self, previous: RepoState | None) -> None:
+        if previous is not None:
+            self.store.write_state(previous)
+        else:
+            self.store.forget(self.repo)
+
     def _save_pending(self) -> None:
         if self._pending:
             self.report.changed += self.store.upsert(self.repo, self._pending.values())
@@ -268,6 +275,27 @@ class RepoSync:
         self.store.write_state(self.state)
         self.report.windows += 1
         self.progress.window_done(window, pulls)
+
+
+def _plan(repo: str, state: RepoState | None, since: datetime, until: datetime,
+          lookback: timedelta) -> tuple[RepoState, Window | None, Window | None]:
+    """The state to start from, and the spans to fetch forward and backward from it.
+
+    The backfill's target goes into the state's progress, so that it is saved before anything else.
+    """
+    if state is None or state.source != "github" or state.watermark is None or state.complete_since is None:
+        # An import or a never-finished first fetch promises nothing about GitHub's history.
+        state = RepoState(repo, "github", incomplete=state.incomplete if state else ())
+        forward, backward = None, Window(since, until) if since < until else None
+    else:
+        start = max(state.complete_since, state.watermark - lookback)
+        forward = Window(start, until) if state.watermark < until else None
+        backward = Window(since, state.complete_since) if since < state.complete_since else None
+    if backward is not None:
+        state = replace(state, progress={**state.progress, "since": format_time(since)})
+    elif "since" in state.progress:  # an earlier backfill that has since been completed
+        state = replace(state, progress={k: v for k, v in state.progress.items() if k != "since"})
+    return state, forward, backward
 
 
 def _merge_windows(windows: tuple[Window, ...], new: Window) -> tuple[Window, ...]:

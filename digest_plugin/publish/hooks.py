@@ -34,6 +34,8 @@ from .site_digest import SiteDigest, WeekPage, build_site_digest
 logger = logging.getLogger(__name__)
 SETUP_KEY = "DIGEST"  # the BuildSetup, in Pelican's settings dict
 
+TAG_SLUG_LIMIT = 100  # characters of a label's slug: its feeds' file names stay under 255 bytes
+
 
 def connect() -> None:
     logging.getLogger("pelican").addFilter(without_traceback_for_user_errors)
@@ -53,11 +55,12 @@ def without_traceback_for_user_errors(record: logging.LogRecord) -> bool:
 @dataclass(frozen=True)
 class BuildSetup:
     """What every hook of a build needs, made once: the checked settings, the site's language, and
-    the clock that says which week is still in progress (tests pass a fixed one)."""
+    the clock that says which week is still in progress (tests pass a fixed one). Without a clock
+    the store's own time is used (Store.data_time), so that two builds of one store are identical."""
 
     settings: DigestSettings
     language: Language
-    clock: Callable[[], datetime] = lambda: datetime.now(UTC)
+    clock: Callable[[], datetime] | None = None
 
 
 def check_settings(pelican) -> None:
@@ -120,8 +123,10 @@ def add_week_articles(generator) -> None:
     from ..fetch import fetch_before_build
 
     setup = build_setup(generator.settings)
-    warnings = fetch_before_build(Store(setup.settings.data_path), setup.settings)
-    digest = build_site_digest(setup.settings, setup.language, generator.settings, now=setup.clock(), warnings=warnings)
+    store = Store(setup.settings.data_path)
+    warnings = fetch_before_build(store, setup.settings)
+    now = setup.clock() if setup.clock else _data_time(store, setup.settings) or datetime.now(UTC)
+    digest = build_site_digest(setup.settings, setup.language, generator.settings, now=now, warnings=warnings)
     generator.context["digest"] = digest
     generator.context["digest_repos"] = {repo.name: repo for repo in digest.repos}
     generator.context["digest_warnings"] = digest.warnings
@@ -138,14 +143,24 @@ def add_week_articles(generator) -> None:
     logger.info("repo-digest: %d week pages for %d repositories", len(articles), len(digest.repos))
 
 
+def _data_time(store: Store, settings: DigestSettings) -> datetime | None:
+    try:
+        return store.data_time(settings.repos or None)
+    except DigestError:
+        return None  # build_site_digest names what is wrong with the store
+
+
 def _article(generator, week: WeekPage, content: str) -> Article:
     settings = generator.settings
     raw = {"category": week.repo, "tags": list(week.tags), "authors": ["repo-digest"], "slug": week.slug}
     processed = {name: METADATA_PROCESSORS[name](value, settings) for name, value in raw.items() if value}
     processed["category"].slug = week.repo  # keeps the slash: the repository page is /{owner}/{name}/
     for tag in processed.get("tags", ()):
+        digest = hashlib.sha1(tag.name.encode()).hexdigest()[:8]
         if not tag.slug:  # a label of emoji or punctuation only would overwrite the labels index
-            tag.slug = "label-" + hashlib.sha1(tag.name.encode()).hexdigest()[:8]
+            tag.slug = "label-" + digest
+        elif len(tag.slug) > TAG_SLUG_LIMIT:  # a transliterated label can outgrow a file name
+            tag.slug = f"{tag.slug[:TAG_SLUG_LIMIT - 9].rstrip('-')}-{digest}"
     metadata = {
         **processed,
         "title": week.title,

@@ -136,13 +136,14 @@ class RateLimits:
 
 class GitHubServer:
     def __init__(self, repos: dict[str, list[dict]] | None = None, tokens: tuple[str, ...] = (GOOD_TOKEN,),
-                 graphql_limit_status: int = 200, rate_limit: int = 5000):
+                 graphql_limit_status: int = 200, rate_limit: int = 5000, graphql_limit_type: str = "RATE_LIMIT"):
         self.repos = {name: sorted(pulls, key=lambda p: p["number"]) for name, pulls in (repos or {}).items()}
         self.by_number = {name: {p["number"]: p for p in pulls} for name, pulls in self.repos.items()}
         self.tokens = set(tokens)
         self.faults = FaultSchedule()
         self.limits = RateLimits(rate_limit)
         self.graphql_limit_status = graphql_limit_status  # GitHub answers a used-up GraphQL limit with 200 + errors
+        self.graphql_limit_type = graphql_limit_type  # "RATE_LIMIT" as GitHub answers today; "RATE_LIMITED" before
         self.log: list[Logged] = []
         self._log_lock = threading.Lock()
         self._release = threading.Event()
@@ -208,7 +209,7 @@ class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     github: GitHubServer
 
-    def log_message(self, format, *args):  # quiet: tests read server.log instead
+    def log_message(self, format, *args):
         pass
 
     def do_GET(self):
@@ -306,10 +307,11 @@ class _Handler(BaseHTTPRequestHandler):
         return True
 
     def _primary_limit(self, is_graphql: bool, fault: str | None = None) -> None:
-        message = "API rate limit exceeded for user ID 1."
         if is_graphql and self.github.graphql_limit_status == 200:
-            return self._json(200, {"errors": [{"type": "RATE_LIMITED", "code": "graphql_rate_limit", "message": message}]}, fault=fault)
-        body = {"message": message + " If you reach out to GitHub Support for help, please include the request ID 0000.",
+            error = {"type": self.github.graphql_limit_type, "code": "graphql_rate_limit",
+                     "message": "API rate limit already exceeded for user ID 1."}
+            return self._json(200, {"errors": [error]}, fault=fault)
+        body = {"message": "API rate limit exceeded for user ID 1. If you reach out to GitHub Support for help, please include the request ID 0000.",
                 "documentation_url": "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api"}
         self._json(403, body, fault=fault)
         return None

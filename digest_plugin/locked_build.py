@@ -1,0 +1,112 @@
+"""`make html` and `make publish`: one build at a time into a fresh folder, published by an atomic swap.
+
+    python -m digest_plugin.locked_build OUTPUT -- pelican content -s pelicanconf.py
+
+runs the command with `-o OUTPUT.new` while holding a lock on `OUTPUT.lock`, then swaps
+`OUTPUT.new` into place. A second build started meanwhile waits for the first. A build that fails
+or is killed leaves the previous site as it was; readers of OUTPUT see the old site or the new one,
+never a mixture (the swap is one `renameat2(RENAME_EXCHANGE)` on Linux, two renames elsewhere).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import fcntl
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from .errors import DigestError
+
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def locked_build(output: Path, command: list[str], announce=print) -> int:
+    """Run `command` (plus `-o OUTPUT.new`) under the lock and swap its result in; its exit status."""
+    output = check_output_folder(output)
+    staging = output.with_name(output.name + ".new")
+    lock_path = output.with_name(output.name + ".lock")
+    with lock_path.open("a") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            announce(f"Another build is writing {output}; waiting for it to finish.")
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        _remove(staging)  # what a killed build left behind
+        status = subprocess.call([*command, "-o", str(staging)])
+        if status != 0:
+            _remove(staging)
+            return status
+        swap(staging, output)
+        _remove(staging)  # now the previous site
+    return 0
+
+
+def check_output_folder(output: Path) -> Path:
+    """The output folder as an absolute path; refuses one that holds the project or is not a folder."""
+    if not str(output).strip():
+        raise DigestError("OUTPUTDIR is empty; name the folder to build into, for example OUTPUTDIR=output.")
+    resolved = output.resolve()
+    here = Path.cwd().resolve()
+    if resolved == here or resolved in here.parents or resolved == Path.home().resolve():
+        raise DigestError(f"OUTPUTDIR {output} holds the project itself; name a folder of its own, for example OUTPUTDIR=output.")
+    if resolved.exists() and not resolved.is_dir():
+        raise DigestError(f"OUTPUTDIR {output} is a file, not a folder; move it away or name another folder.")
+    return resolved
+
+
+def swap(new: Path, current: Path) -> None:
+    """Put `new` where `current` is in one step; afterwards `new` holds the previous `current`."""
+    if not current.exists():
+        os.rename(new, current)
+        return
+    if _exchange(new, current):
+        return
+    previous = current.with_name(current.name + ".old")
+    _remove(previous)
+    os.rename(current, previous)
+    os.rename(new, current)
+    os.rename(previous, new)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """renameat2(RENAME_EXCHANGE) where the system has it; False where it does not."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    result = renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
+    if result == 0:
+        return True
+    error = ctypes.get_errno()
+    if error in (errno.ENOSYS, errno.EINVAL, errno.ENOTSUP):
+        return False  # an old kernel or a file system without it
+    raise OSError(error, os.strerror(error), str(b))
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    elif path.exists() or path.is_symlink():
+        path.unlink()
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) < 3 or argv[1] != "--":
+        print("usage: python -m digest_plugin.locked_build OUTPUT -- COMMAND ...", file=sys.stderr)
+        return 2
+    try:
+        return locked_build(Path(argv[0]), argv[2:], announce=lambda text: print(text, file=sys.stderr, flush=True))
+    except DigestError as error:
+        print(f"make: {error}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,148 @@
+"""A hostile corpus in every field a stranger controls, served by the local GitHub and fetched for
+real: the site builds, and no page, feed, Markdown download or terminal line carries live markup."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from datetime import UTC, date, datetime, timedelta
+from xml.etree import ElementTree as ET
+
+import pytest
+from markdown_it import MarkdownIt
+
+from digest_plugin.fetch import fetch_repos
+from digest_plugin.settings import DigestSettings
+from digest_plugin.store import Store
+from tests.github_server import GitHubServer, handmade_pull
+from tests.github_server.expect import quick_options
+
+from .browser import serve_in_browser
+from .hostile_corpus import PAYLOADS, live_markup
+from .site_builder import build_site
+
+REPO = "octo-org/hostile"
+SITEURL = "https://example.org/digest"
+MONDAY = datetime(2026, 3, 2, 9, tzinfo=UTC)
+TERMINAL_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def hostile_pulls() -> list[dict]:
+    """One PR per payload, the payload in its title, body, labels, login, file path and branch."""
+    pulls = []
+    for index, payload in enumerate(PAYLOADS):
+        number = 1 + index
+        pulls.append(handmade_pull(
+            number, MONDAY + timedelta(hours=7 * index), repo=REPO,
+            title=f"fix: {payload}", body=f"Fixes {payload}\n\n{payload}",
+            labels=[{"name": payload}, {"name": "bug"}],
+            user={"login": payload, "id": 1, "type": "User"},
+            files=[{"filename": f"src/{payload}.py", "status": "modified", "additions": 3, "deletions": 1},
+                   {"filename": "tests/test_x.py", "status": "added", "additions": 2, "deletions": 0}],
+            head={"ref": payload, "label": f"stranger:{payload}"},
+        ))
+    return pulls
+
+
+@pytest.fixture(scope="module")
+def hostile_site(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("hostile")
+    store = Store(folder / "data")
+    with GitHubServer({REPO: hostile_pulls()}) as server:
+        report = fetch_repos(store, DigestSettings(), [REPO], since=date(2026, 3, 2), until=date(2026, 3, 22),
+                             progress=False, options=quick_options(server))
+    assert report.pulls == len(PAYLOADS)
+    output = build_site(folder, SITEURL=SITEURL, RELATIVE_URLS=False, FEED_DOMAIN=SITEURL)
+    return folder, output
+
+
+def test_every_payload_was_stored_and_the_site_builds(hostile_site):
+    folder, output = hostile_site
+    stored = Store(folder / "data").read_pulls(REPO)
+    assert len(stored) == len(PAYLOADS)  # none rejected: cleaned, not lost
+    weeks = sorted(p.parent.name for p in (output / REPO).glob("2026-W*/index.html"))
+    assert weeks == ["2026-W10", "2026-W11", "2026-W12"]  # the last one quiet, up to --until
+    assert (output / "index.html").exists() and (output / "feeds/all.atom.xml").exists()
+
+
+def test_no_page_carries_live_markup(hostile_site):
+    _, output = hostile_site
+    pages = sorted(output.rglob("*.html"))
+    assert len(pages) > 10
+    found = {str(p.relative_to(output)): live_markup(p.read_text(encoding="utf-8")) for p in pages}
+    assert {page: items for page, items in found.items() if items} == {}
+
+
+def test_every_feed_is_well_formed_xml_and_its_entries_carry_no_live_markup(hostile_site):
+    _, output = hostile_site
+    feeds = sorted(output.glob("feeds/**/*.xml"))
+    assert len(feeds) >= 4
+    for feed in feeds:
+        root = ET.parse(feed).getroot()  # strict XML 1.0: a control character fails here
+        for element in root.iter():
+            name = element.tag.rpartition("}")[2]
+            # Atom text is HTML only where type="html"; RSS's description is HTML, its titles plain text
+            if element.get("type") in ("html", "xhtml") or name == "description":
+                assert not live_markup(element.text or ""), (feed.name, element.tag)
+
+
+def test_markdown_downloads_render_without_live_markup(hostile_site):
+    _, output = hostile_site
+    downloads = sorted(output.rglob("digest.md"))
+    assert len(downloads) >= 2
+    renderer = MarkdownIt("commonmark")  # raw HTML allowed, as in many Markdown viewers
+    for download in downloads:
+        text = download.read_text(encoding="utf-8")
+        assert not TERMINAL_UNSAFE.search(text)
+        assert live_markup(renderer.render(text)) == [], download
+
+
+def test_the_terminal_gets_no_control_characters(hostile_site):
+    folder, _ = hostile_site
+    settings = folder / "pelicanconf.py"
+    settings.write_text(f"DIGEST_DATA_PATH = {str(folder / 'data')!r}\n")
+    for fmt in ("markdown", "json"):
+        result = subprocess.run([sys.executable, "-m", "digest_plugin.cli", "show", REPO, "--week", "2026-W10",
+                                 "--format", fmt, "--settings", str(settings)], capture_output=True, text=True, check=True)
+        assert not TERMINAL_UNSAFE.search(result.stdout + result.stderr), fmt
+        if fmt == "json":
+            assert len(json.loads(result.stdout)["pulls"]) > 10
+
+
+def test_no_text_from_github_reaches_output_unescaped_or_with_bidi_overrides(hostile_site):
+    _, output = hostile_site
+    for path in output.rglob("*"):
+        if path.suffix in (".html", ".xml", ".md", ".svg"):
+            text = path.read_text(encoding="utf-8")
+            assert not re.search("[\u202a-\u202e\u2066-\u2069\x00-\x08\x0b\x0c\x0e-\x1f]", text), path
+            assert "{{ 7*7 }}" not in text.replace("49", "") or "49" not in text  # templates were not run
+            assert "/etc/passwd" not in text or "{static}" in text  # Pelican did not resolve the link
+
+
+def test_a_browser_opens_the_pages_with_no_dialog_and_no_script_run(hostile_site):
+    _, output = hostile_site
+    pages = ["index.html", f"{REPO}/index.html", f"{REPO}/2026-W10/index.html", f"{REPO}/2026-W11/index.html",
+             "labels/index.html", "archives/index.html"]
+    with serve_in_browser(output) as (browser, base):
+        context = browser.new_context()
+        dialogs = []
+        context.on("page", lambda page: page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss())))
+        context.add_init_script("window.__pwned = undefined;")
+        for path in pages:
+            page = context.new_page()
+            page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+            page.goto(f"{base}/{path}", wait_until="load")
+            # hover and focus everything: handlers that wait for a reader must not exist either
+            page.evaluate("for (const e of document.querySelectorAll('*')) { e.dispatchEvent(new Event('mouseover')); e.dispatchEvent(new Event('focus')); }")
+            assert page.evaluate("window.__pwned") is None, path
+            page.close()
+        assert dialogs == []
+
+
+def test_the_checker_sees_a_payload_that_is_live_and_not_one_that_is_escaped():
+    import html
+
+    assert sum(1 for payload in PAYLOADS if live_markup(payload)) >= 15
+    assert [payload for payload in PAYLOADS if live_markup(html.escape(payload))] == []

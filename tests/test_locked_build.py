@@ -1,0 +1,114 @@
+"""`make html` and `make publish`: quoted paths, one build at a time, an atomic swap, and a killed
+or failed build that leaves the previous site whole."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import signal
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from digest_plugin.errors import DigestError
+from digest_plugin.locked_build import check_output_folder, swap
+
+from .tiny_project import make, site_files, tiny_project
+
+
+def _finish(process) -> tuple[int, str, str]:
+    out, err = process.communicate()
+    return process.returncode, out, err
+
+
+def _whole(output: Path) -> None:
+    files = site_files(output)
+    assert "index.html" in files and "feeds/all.atom.xml" in files
+    assert "acme/widget/2026-W10/index.html" in files and "acme/widget/2026-W11/index.html" in files
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> Path:
+    return tiny_project(tmp_path_factory.mktemp("make") / "project")
+
+
+def test_an_output_folder_with_a_space_is_one_folder_and_its_neighbours_are_untouched(project):
+    neighbour = project / "my"
+    neighbour.mkdir()
+    (neighbour / "keep.txt").write_text("mine")
+    status, _, err = _finish(make(project, "html", "OUTPUTDIR=my site"))
+    assert status == 0, err
+    _whole(project / "my site")
+    assert (neighbour / "keep.txt").read_text() == "mine" and os.listdir(neighbour) == ["keep.txt"]
+    assert not (project / "site").exists() and not (project / "my site.new").exists()
+
+
+def test_a_second_build_waits_for_the_first_and_the_site_is_whole(project):
+    output = project / "out"
+    with open(project / "out.lock", "a") as lock:  # the first build, still running
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        second = make(project, "html", "OUTPUTDIR=out")
+        assert second.stderr.readline().strip() == f"Another build is writing {output}; waiting for it to finish."
+        assert not output.exists() and not (project / "out.new").exists()  # it did not start writing
+    status, _, err = _finish(second)
+    assert status == 0, err
+    _whole(output)
+
+
+def test_two_builds_at_once_both_succeed_and_leave_one_whole_site(project):
+    first, second = make(project, "html", "OUTPUTDIR=both"), make(project, "html", "OUTPUTDIR=both")
+    assert _finish(first)[0] == 0 and _finish(second)[0] == 0
+    _whole(project / "both")
+    assert not (project / "both.new").exists()
+
+
+def test_a_failed_build_leaves_the_previous_site_as_it_was(project):
+    assert _finish(make(project, "html", "OUTPUTDIR=kept"))[0] == 0
+    before = site_files(project / "kept")
+    (project / "broken.py").write_text((project / "pelicanconf.py").read_text() + "DIGEST_LANGUAGE = 'xx'\n")
+    status, out, err = _finish(make(project, "html", "OUTPUTDIR=kept", "CONFFILE=broken.py"))
+    assert status != 0 and "DIGEST_LANGUAGE" in out + err
+    assert site_files(project / "kept") == before and not (project / "kept.new").exists()
+
+
+@pytest.mark.parametrize("seed", range(1, 1 + int(os.environ.get("HOSTILE_SEEDS", "3"))))
+def test_a_build_killed_at_a_random_point_leaves_the_previous_site_and_the_next_build_succeeds(project, seed):
+    import random
+
+    output = project / f"killed{seed}"
+    assert _finish(make(project, "html", f"OUTPUTDIR={output.name}"))[0] == 0
+    before = site_files(output)
+    staging = project / f"{output.name}.new"
+    files_before_kill = random.Random(seed).randrange(1, len(before))
+    build = make(project, "html", f"OUTPUTDIR={output.name}", start_new_session=True)
+    while sum(1 for p in staging.rglob("*") if p.is_file()) < files_before_kill:
+        try:  # watching the build's own files, not the clock
+            build.wait(timeout=0.02)
+            break
+        except subprocess.TimeoutExpired:
+            continue
+    os.killpg(build.pid, signal.SIGKILL)  # make, the lock holder and Pelican, as a runner dies
+    build.communicate()
+    assert site_files(output) == before
+    status, _, err = _finish(make(project, "html", f"OUTPUTDIR={output.name}"))
+    assert status == 0, err
+    assert site_files(output) == before and not staging.exists()  # builds are reproducible: byte for byte
+
+
+def test_an_output_folder_that_holds_the_project_is_refused(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for name in (".", "..", "", str(Path.home())):
+        with pytest.raises(DigestError):
+            check_output_folder(Path(name))
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(DigestError, match="is a file, not a folder"):
+        check_output_folder(Path("file"))
+
+
+def test_the_swap_exchanges_two_folders_in_place(tmp_path):
+    old, new = tmp_path / "site", tmp_path / "site.new"
+    old.mkdir(), new.mkdir()
+    (old / "a").write_text("old"), (new / "a").write_text("new")
+    swap(new, old)
+    assert (old / "a").read_text() == "new" and (new / "a").read_text() == "old"

@@ -1,0 +1,198 @@
+"""The gate for stored data: every damaged record is refused with its field named, every record
+that passes can be shown anywhere, and the store reads what is good and reports the rest."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from datetime import UTC, datetime
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from digest_plugin.analysis import analyse_repo
+from digest_plugin.cli import main
+from digest_plugin.records import BODY_LIMIT, LABEL_LIMIT, TITLE_LIMIT, Pull, RecordError
+from digest_plugin.settings import DigestSettings
+from digest_plugin.store import Store
+
+from .conftest import make_pull
+
+REPO = "acme/widget"
+GOOD = make_pull(7, "2026-05-18T09:00:00Z", "feat: a good record", labels=("bug",),
+                 files=(("src/a.py", 3, 1, "modified"),)).to_json()
+# What XML 1.0 allows (feeds) minus what a terminal acts on: tab and newline are the only controls left.
+SHOWABLE = re.compile("[^\t\n\x20-\x7e\x80-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]|[\x7f-\x9f\u202a-\u202e\u2066-\u2069\ufffe\uffff]")
+
+
+def damaged(**changes) -> dict:
+    record = json.loads(json.dumps(GOOD))
+    for path, value in changes.items():
+        target, *keys = path.split("__")
+        if keys:
+            record[target][keys[0]] = value
+        else:
+            record[target] = value
+    return record
+
+
+# Each of issue 11's damaged records, with the field the refusal must name.
+REFUSED = {
+    "merged_at as a number": (damaged(merged_at=1747558800), "merged_at"),
+    "merged_at in year 1": (damaged(merged_at="0001-01-01T00:00:00Z"), "merged_at"),
+    "merged_at in year 9999": (damaged(merged_at="9999-12-31T23:59:59Z"), "merged_at"),
+    "merged_at in 1970": (damaged(merged_at="1970-01-01T00:00:00Z"), "merged_at"),
+    "merged_at without a zone": (damaged(merged_at="2026-05-18T09:00:00"), "merged_at"),
+    "text for comments": (damaged(comments="many"), "comments"),
+    "text for a file's additions": (damaged(files=[["a.py", "ten", 0, "modified"]]), "files[0].additions"),
+    "labels as a string": (damaged(labels="bug"), "labels"),
+    "labels as a number": (damaged(labels=5), "labels"),
+    "a label that is a number": (damaged(labels=["ok", 5]), "labels[1]"),
+    "a file path that is a number": (damaged(files=[[5, 1, 0, "added"]]), "files[0].path"),
+    "a file path that is null": (damaged(files=[[None, 1, 0, "added"]]), "files[0].path"),
+    "a login that is a number": (damaged(author__login=5), "author.login"),
+    "a login that is null": (damaged(author__login=None), "author.login"),
+    "a body that is a number": (damaged(body=5), "body"),
+    "a body that is an object": (damaged(body={"text": "x"}), "body"),
+    "a title that is a list": (damaged(title=["a"]), "title"),
+    "deletions of 10**30": (damaged(deletions=10**30), "deletions"),
+    "negative additions": (damaged(additions=-4), "additions"),
+    "PR number -5": (damaged(number=-5), "number"),
+    "PR number as text": (damaged(number="7"), "number"),
+    "PR number true": (damaged(number=True), "number"),
+    "a file that is not a list of four": (damaged(files=[["a.py", 1]]), "files[0]"),
+    "an author that is text": (damaged(author="alice"), "author"),
+    "no merged_at": ({k: v for k, v in GOOD.items() if k != "merged_at"}, "merged_at"),
+    "an unknown source": (damaged(source="elsewhere"), "source"),
+    "a record that is a list": ([1, 2], "record"),
+}
+
+
+@pytest.mark.parametrize("name", REFUSED)
+def test_each_damaged_record_is_refused_naming_its_field(name):
+    record, field = REFUSED[name]
+    with pytest.raises(RecordError) as raised:
+        Pull.from_json(record)
+    assert raised.value.field == field
+
+
+def test_text_is_cleaned_capped_and_one_line_where_it_is_shown_on_one_line():
+    evil = "\x00\x07\x1b[2J\x0b\x7f\x85\x9b\ud800\ufdd0\uffff\U0010ffff\u202e\u2066"
+    pull = Pull.from_json(damaged(
+        title="ab" + evil + "\ncd" + "x" * 1000, body="line" + evil + "\r\nnext\tcell", labels=["b" + evil + "ug", "b\x00ug", "x" * 10**6],
+        author__login="al\x1bice", files=[["src/\u202ea.py\n", 1, 0, "modified"]],
+    ))
+    assert pull.title.startswith("ab[2J cd") and len(pull.title) == TITLE_LIMIT and pull.title.endswith("…")
+    assert pull.body == "line[2J\n\nnext\tcell"
+    assert pull.labels == ("b[2J ug", "bug", "x" * (LABEL_LIMIT - 1) + "…")  # NEL is a line break
+    assert pull.author.login == "alice" and pull.files[0].path == "src/a.py"
+    assert Pull.from_json(pull.to_json()) == pull  # cleaning again changes nothing
+
+
+def test_a_url_that_is_not_a_web_address_is_dropped():
+    for url in ("javascript:alert(1)", "data:text/html,<script>", "https://x/\"onmouseover=alert(1)", " https://a b"):
+        assert Pull.from_json(damaged(url=url)).url == ""
+
+
+def test_a_creation_after_the_merge_is_unknown_rather_than_negative():
+    assert Pull.from_json(damaged(created_at="2026-06-01T00:00:00Z")).created_at is None
+
+
+# -- the store reads what passes and names what does not --------------------------------------
+
+
+def _month_file(tmp_path, lines: list[bytes]):
+    path = tmp_path / "data" / REPO / "2026-05.jsonl"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"".join(line + b"\n" for line in lines))
+    return path
+
+
+def test_the_store_skips_bad_lines_names_them_and_counts_a_pr_once(tmp_path, caplog):
+    caplog.set_level(logging.WARNING)
+    older = json.dumps(damaged(title="older")).encode()
+    lines = [older, b"\xff\xfe not utf-8", b'{"number": 1, "merged_at": "2026-05-01T00:00:00Z", "title": "\\ud800"}',
+             json.dumps(damaged(deletions=10**30)).encode(), b"[]", json.dumps(damaged(title="newer")).encode()]
+    path = _month_file(tmp_path, lines)
+    pulls = Store(tmp_path / "data").read_pulls(REPO)
+    assert [(p.number, p.title) for p in pulls] == [(7, "newer")]  # the later record wins
+    assert f"{path}, line 2, is not UTF-8 text" in caplog.text
+    assert f"{path}, line 3, has a bad value in author: is missing" in caplog.text
+    assert f"{path}, line 4, has a bad value in deletions: {10**30} is outside 0 to 1,000,000,000" in caplog.text
+    assert f"{path}, line 5, has a bad value in record: expected an object, found a list" in caplog.text
+
+
+def test_a_month_file_that_is_a_folder_is_skipped_with_a_sentence(tmp_path, caplog):
+    store = Store(tmp_path / "data")
+    store.upsert(REPO, [make_pull(1, "2026-04-02T00:00:00Z")])
+    (tmp_path / "data" / REPO / "2026-05.jsonl").mkdir()
+    assert [p.number for p in store.read_pulls(REPO)] == [1]
+    assert "2026-05.jsonl is a folder where a month file should be" in caplog.text
+
+
+def test_import_and_show_of_a_poisoned_export_give_sentences_and_clean_output(tmp_path, capsys):
+    settings = tmp_path / "hostileconf.py"  # not "pelicanconf": a module of that name would shadow the project's
+    settings.write_text('DIGEST_DATA_PATH = "data"\n')
+    good = {"number": 1, "title": "fix: \x1b]0;owned\x07 \x00bell\u202e", "html_url": "https://github.com/acme/widget/pull/1",
+            "user": {"login": "bad\x1b[31m"}, "merged_at": "2026-05-19T00:00:00Z", "labels": [{"name": "a\x07b"}], "body": "\x1b[2J"}
+    bad = [{**good, "number": 2, "merged_at": 5}, {**good, "number": 3, "labels": "letters"}, {**good, "number": -5},
+           {**good, "number": 4, "deletions": 10**30}, {**good, "number": 5, "merged_at": "1970-01-01T00:00:00Z"}]
+    export = tmp_path / "export.jsonl"
+    export.write_text("".join(json.dumps(r) + "\n" for r in [good, *bad]))
+    assert main(["import", str(export), "--repo", REPO, "--settings", str(settings)]) == 0
+    captured = capsys.readouterr()
+    assert "5 lines skipped" in captured.out
+    for fmt in ("markdown", "json"):
+        assert main(["show", REPO, "--week", "2026-W21", "--format", fmt, "--settings", str(settings)]) == 0
+        out = capsys.readouterr().out
+        assert not SHOWABLE.search(out), fmt
+        assert "fix:" in out and "owned" in out
+
+
+# -- fuzz: arbitrary JSON either fails at the gate or gives a record that can be shown --------
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-(10**31), max_value=10**31) | st.floats() | st.text(),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    max_leaves=12,
+)
+FIELDS = list(GOOD)
+
+
+@st.composite
+def mutated_records(draw):
+    record = json.loads(json.dumps(GOOD))
+    for name in draw(st.lists(st.sampled_from([*FIELDS, "author.login", "author.type", "files.0"]), max_size=4)):
+        value = draw(json_values | st.text(alphabet=st.characters(codec=None), max_size=400))
+        if name.startswith("author.") and isinstance(record.get("author"), dict):
+            record["author"][name.removeprefix("author.")] = value
+        elif name.startswith("author."):
+            continue
+        elif name == "files.0":
+            record["files"] = [value, *record["files"]]
+        else:
+            record[name] = value
+    return record
+
+
+def _texts(pull: Pull) -> list[str]:
+    return [pull.title, pull.body, pull.url, pull.author.login, *pull.labels, *pull.reviewers, *(f.path for f in pull.files)]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(mutated_records(), json_values))
+def test_fuzz_arbitrary_json_fails_at_the_gate_or_gives_a_showable_record(record):
+    try:
+        pull = Pull.from_json(record)
+    except RecordError:
+        return
+    for text in _texts(pull):
+        assert not SHOWABLE.search(text)
+    assert len(pull.title) <= TITLE_LIMIT and len(pull.body) <= BODY_LIMIT
+    assert pull.number > 0 and min(pull.additions, pull.deletions, pull.changed_files) >= 0
+    assert datetime(2008, 1, 1, tzinfo=UTC) <= pull.merged_at
+    assert Pull.from_json(json.loads(json.dumps(pull.to_json()))) == pull  # stable through the store
+    weeks = analyse_repo(REPO, [pull], None, DigestSettings(), datetime.now(UTC))
+    assert sum(w.stats.merged_count for w in weeks) == 1
