@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from ..charts import render_many
 from ..markdown_report import render_markdown
 from ..store import atomic_write
 from .site_digest import SiteDigest
+
+PACKAGE = Path(__file__).resolve().parents[1]
+PACKAGE_TEMPLATES = PACKAGE / "templates"  # the week page and its partials; a theme may override them
+PACKAGE_STATIC = PACKAGE / "static"  # copied to {THEME_STATIC_DIR}/repo-digest/ in the output
+
+
+def copy_static(theme_static: Path) -> None:
+    """The plugin's stylesheets, beside the theme's, whatever the theme."""
+    target = theme_static / "repo-digest"
+    target.mkdir(parents=True, exist_ok=True)
+    for source in PACKAGE_STATIC.iterdir():
+        if source.is_file():
+            shutil.copyfile(source, target / source.name)
 
 
 def write_week_files(digest: SiteDigest, output: Path, cache: Path) -> None:

@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 
+from jinja2 import ChoiceLoader, FileSystemLoader
 from pelican import signals
 from pelican.contents import Article
 from pelican.readers import METADATA_PROCESSORS
@@ -25,7 +26,7 @@ from ..i18n import format_date, format_number, translations
 from ..narrate import cite
 from ..settings import DigestSettings
 from ..store import Store
-from .files import write_week_files
+from .files import PACKAGE_TEMPLATES, copy_static, write_week_files
 from .site_digest import SiteDigest, WeekPage, build_site_digest
 
 logger = logging.getLogger(__name__)
@@ -53,8 +54,10 @@ def check_settings(pelican) -> None:
 
 
 def prepare_templates(generator) -> None:
-    """Give every template `_()`/`ngettext()` in DIGEST_LANGUAGE, and the filters the theme uses."""
+    """Give every template `_()`/`ngettext()` in DIGEST_LANGUAGE, the filters the theme uses, and
+    the plugin's own templates after the theme's (so a theme may override any of them)."""
     settings = DigestSettings.from_pelican(generator.settings)
+    generator.env.loader = ChoiceLoader([generator.env.loader, FileSystemLoader(str(PACKAGE_TEMPLATES))])
     generator.env.add_extension("jinja2.ext.i18n")
     generator.env.install_gettext_translations(translations(settings.language), newstyle=True)
     generator.env.filters.update(
@@ -116,4 +119,5 @@ def _article(generator, week: WeekPage, content: str) -> Article:
 def write_files(generator, writer) -> None:
     digest: SiteDigest | None = generator.context.get("digest")
     if digest is not None:
+        copy_static(Path(generator.output_path) / generator.settings["THEME_STATIC_DIR"])
         write_week_files(digest, Path(generator.output_path), Path(generator.settings["CACHE_PATH"]))
