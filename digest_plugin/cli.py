@@ -113,9 +113,9 @@ def _import(args) -> int:
 
 
 def _show(args) -> int:
-    from .markdown_report import render_markdown
+    from .publish.markdown import render_markdown
     from .narrate import narrate
-    from .site import load_weeks
+    from .publish.history import load_weeks
     from .urls import absolute, week_path
 
     settings, pelican_settings = load_settings(args.settings)
@@ -128,9 +128,12 @@ def _show(args) -> int:
     week, previous = weeks[index], weeks[:index]
     narrative = narrate(week, previous, settings.language)
     if args.format == "markdown":
-        print(render_markdown(week, narrative, absolute(pelican_settings.get("SITEURL", ""), week_path(week.repo, week.week)), settings.language), end="")
+        from .publish.site_digest import week_report_view
+
+        view = week_report_view(week, narrative, weeks, settings)
+        print(render_markdown(view, absolute(pelican_settings.get("SITEURL", ""), week_path(week.repo, week.week)), settings.language), end="")
     else:
-        from .report import week_json
+        from .publish.week_json import week_json
 
         print(json.dumps(week_json(week, narrative), indent=2, ensure_ascii=False))
     return 0

@@ -26,6 +26,7 @@ from ..i18n import format_date, format_number, translations
 from ..narrate import cite
 from ..settings import DigestSettings
 from ..store import Store
+from .notes import exclude_notes, read_notes
 from .files import PACKAGE_TEMPLATES, copy_static, write_week_files
 from .site_digest import SiteDigest, WeekPage, build_site_digest
 
@@ -51,6 +52,7 @@ def check_settings(pelican) -> None:
     """Fail on bad DIGEST_* settings, DIGEST_RULES included, before Pelican touches the output folder."""
     settings = DigestSettings.from_pelican(pelican.settings)
     load_rules(settings.rules, settings.base_path, bots=settings.bots)
+    exclude_notes(pelican.settings)
 
 
 def prepare_templates(generator) -> None:
@@ -76,14 +78,15 @@ def add_week_articles(generator) -> None:
 
     settings = DigestSettings.from_pelican(generator.settings)
     warnings = fetch_before_build(Store(settings.data_path), settings)
-    digest = build_site_digest(settings, generator.settings, now=datetime.now(UTC), warnings=warnings)
+    notes = read_notes(Path(generator.path), generator.settings)
+    digest = build_site_digest(settings, generator.settings, now=datetime.now(UTC), warnings=warnings, notes=notes)
     generator.context["digest"] = digest
     generator.context["digest_repos"] = {repo.name: repo for repo in digest.repos}
     generator.context["digest_warnings"] = digest.warnings
 
-    body = generator.get_template("digest_week_body")
+    entry = generator.get_template("digest_feed_entry")  # an article's content is what its feed entry carries
     articles = [
-        _article(generator, week, body.render(week=week, **generator.context))
+        _article(generator, week, entry.render(week=week, **generator.context))
         for repo in digest.repos
         for week in repo.weeks
     ]
@@ -105,7 +108,7 @@ def _article(generator, week: WeekPage, content: str) -> Article:
         **processed,
         "title": week.title,
         "date": week.date,
-        "summary": str(cite(week.narrative.summary, week.repo_url)),
+        "summary": str(cite(week.view.summary, week.repo_url)),
         "url": week.url,
         "save_as": week.url + "index.html",
         "template": "digest_week",
