@@ -13,7 +13,8 @@ Nothing else reads DIGEST_* keys from Pelican's settings dict; stages receive a 
     DIGEST_KEY_THRESHOLD = 6.0           importance (0-10) from which a PR is key
     DIGEST_RULES = None                  classification rules: a dict, or the path of a YAML file
     DIGEST_BOTS = []                     extra logins to treat as bots
-    DIGEST_PDF = False                   reserved for a PDF download beside digest.md (not available yet)
+    DIGEST_PDF = True                    a PDF download (digest.pdf, WeasyPrint) beside digest.md
+    DIGEST_DISCUSS_URL = None            "https://.../{owner}/{name}/{week}": a "discuss this week" link
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ DEFAULTS = {
     "DIGEST_KEY_THRESHOLD": 6.0,
     "DIGEST_RULES": None,
     "DIGEST_BOTS": [],
-    "DIGEST_PDF": False,
+    "DIGEST_PDF": True,
+    "DIGEST_DISCUSS_URL": None,
 }
 LANGUAGES = ("en", "zh")
 FETCH_MODES = ("auto", "never", "always")
@@ -58,7 +60,8 @@ class DigestSettings:
     key_threshold: float = 6.0
     rules: dict | str | None = None  # validated by the classifier, which owns their meaning
     bots: tuple[str, ...] = ()
-    pdf: bool = False
+    pdf: bool = True
+    discuss_url: str | None = None
     base_path: Path = Path(".")
 
     @classmethod
@@ -86,8 +89,6 @@ class DigestSettings:
             raise DigestError("DIGEST_BOTS must be a list of logins, for example [\"release-robot\"].")
         if not isinstance(value["DIGEST_PDF"], bool):
             raise DigestError(f"DIGEST_PDF must be True or False, not {value['DIGEST_PDF']!r}.")
-        if value["DIGEST_PDF"]:
-            raise DigestError("DIGEST_PDF is not available in this version of repo-digest: the Markdown download is; set DIGEST_PDF = False.")
         data_path = Path(value["DIGEST_DATA_PATH"])
         return cls(
             repos=tuple(check_repo_name(r) for r in repos),
@@ -102,6 +103,7 @@ class DigestSettings:
             rules=value["DIGEST_RULES"],
             bots=tuple(bots),
             pdf=value["DIGEST_PDF"],
+            discuss_url=value["DIGEST_DISCUSS_URL"],
             base_path=base,
         )
 

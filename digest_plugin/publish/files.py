@@ -5,10 +5,13 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from collections.abc import Callable
+
 from ..charts import render_many
 from .markdown import render_markdown
 from ..store import atomic_write
-from .site_digest import SiteDigest
+from .pdf import write_pdf
+from .site_digest import SiteDigest, WeekPage
 
 PACKAGE = Path(__file__).resolve().parents[1]
 PACKAGE_TEMPLATES = PACKAGE / "templates"  # the week page and its partials; a theme may override them
@@ -39,3 +42,21 @@ def write_week_files(digest: SiteDigest, output: Path, cache: Path) -> None:
                 feed_pictures[folder] = [page.view.feed_chart]
     render_many(pictures, cache / "digest-charts", formats=("svg",))
     render_many(feed_pictures, cache / "digest-charts", formats=("png",))
+
+
+def write_week_pdfs(digest: SiteDigest, render: Callable[[WeekPage], str], output: Path, cache: Path) -> int:
+    """Each week's digest.pdf from `render(week)`'s HTML; returns how many had to be drawn (the rest
+    came from the cache). Runs after `write_week_files`, whose SVG charts the PDFs show."""
+    drawn = 0
+    for repo in digest.repos:
+        for page in repo.weeks:
+            drawn += write_pdf(render(page), output / page.url, cache / "digest-pdf")
+    return drawn
+
+
+def stylesheets() -> dict[str, str]:
+    """The plugin's CSS as text, for the PDF template to inline."""
+    return {
+        "digest_css": (PACKAGE_STATIC / "digest.css").read_text(encoding="utf-8"),
+        "digest_print_css": (PACKAGE_STATIC / "print.css").read_text(encoding="utf-8"),
+    }

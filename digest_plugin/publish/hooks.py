@@ -27,7 +27,7 @@ from ..narrate import cite
 from ..settings import DigestSettings
 from ..store import Store
 from .notes import exclude_notes, read_notes
-from .files import PACKAGE_TEMPLATES, copy_static, write_week_files
+from .files import PACKAGE_TEMPLATES, copy_static, stylesheets, write_week_files, write_week_pdfs
 from .site_digest import SiteDigest, WeekPage, build_site_digest
 
 logger = logging.getLogger(__name__)
@@ -121,6 +121,12 @@ def _article(generator, week: WeekPage, content: str) -> Article:
 
 def write_files(generator, writer) -> None:
     digest: SiteDigest | None = generator.context.get("digest")
-    if digest is not None:
-        copy_static(Path(generator.output_path) / generator.settings["THEME_STATIC_DIR"])
-        write_week_files(digest, Path(generator.output_path), Path(generator.settings["CACHE_PATH"]))
+    if digest is None:
+        return
+    output, cache = Path(generator.output_path), Path(generator.settings["CACHE_PATH"])
+    copy_static(output / generator.settings["THEME_STATIC_DIR"])
+    write_week_files(digest, output, cache)
+    if digest.settings.pdf:
+        template, css = generator.get_template("digest_week_pdf"), stylesheets()
+        drawn = write_week_pdfs(digest, lambda week: template.render(**generator.context, **css, week=week, view=week.view, digest_pdf=True), output, cache)
+        logger.info("repo-digest: %d PDFs drawn, the others unchanged", drawn)

@@ -79,7 +79,8 @@ def _note(view: WeekView, lang: Language) -> list[str]:
     """The editor's words, as they wrote them (their own Markdown), marked as theirs."""
     note = view.note
     by = lang.gettext("The editor's words") + (f" ({escape(note.author)})" if note.author else "")
-    quoted = "\n".join(f"> {line}" if line.strip() else ">" for line in note.markdown.strip().splitlines())
+    body = (f"**{escape(note.title)}**\n\n" if note.title else "") + note.markdown.strip()
+    quoted = "\n".join(f"> {line}" if line.strip() else ">" for line in body.splitlines())
     return [heading(2, view.headings["note"]), f"*{by}*", quoted]
 
 

@@ -163,7 +163,7 @@ def _week_page(repo, analysis: WeekAnalysis, narrative, charts, repo_url, settin
 
 
 def _discuss_url(settings: DigestSettings, repo: str, week: str) -> str:
-    pattern = getattr(settings, "discuss_url", None) or ""
+    pattern = settings.discuss_url or ""
     owner, name = repo.split("/", 1)
     return pattern.format(owner=owner, name=name, week=week, repo=repo) if pattern else ""
 
