@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from ..charts import render_many
 from .markdown import render_markdown
-from ..store import atomic_write
+from ..atomic import atomic_write
 from .pdf import write_pdf
 from .site_digest import SiteDigest, WeekPage
 
@@ -30,13 +30,12 @@ def copy_static(theme_static: Path) -> None:
 def write_week_files(digest: SiteDigest, output: Path, cache: Path) -> None:
     """Each week's Markdown and charts: SVG for the pages (and the PDF), PNG only for the one chart
     a feed entry shows, since feed readers do not all show SVG."""
-    language = digest.settings.language
     pictures, feed_pictures = {}, {}
     for repo in digest.repos:
         pictures[output / repo.url] = repo.charts
         for page in repo.weeks:
             folder = output / page.url
-            atomic_write(folder / "digest.md", render_markdown(page.view, page.absolute_url, language))
+            atomic_write(folder / "digest.md", render_markdown(page.view, page.absolute_url, digest.language))
             pictures[folder] = page.charts
             if page.view.feed_chart:
                 feed_pictures[folder] = [page.view.feed_chart]

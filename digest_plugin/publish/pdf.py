@@ -15,7 +15,7 @@ import shutil
 from pathlib import Path
 
 from ..errors import DigestError
-from ..store import atomic_write
+from ..atomic import atomic_write
 
 log = logging.getLogger(__name__)
 PDF_NAME = "digest.pdf"
