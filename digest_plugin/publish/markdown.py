@@ -182,7 +182,7 @@ def _pull_row(row: PullRow, lang: Language) -> list[str]:
 
 def _count_table(table: CountTable, lang: Language) -> str:
     rows = [[escape_inline(name).strip(), count] for name, count in table.rows]
-    return _table([table.head, lang.gettext("PRs")], rows, escaped=True)
+    return _table([table.head, table.value_head], rows, escaped=True)
 
 
 def _ref(ref: PullRef) -> str:

@@ -12,7 +12,7 @@ its own way), numbers and dates are formatted for the site's language, types are
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..analysis.model import AnalysedPull, PathCount, WeekAnalysis
 from ..charts import Chart
@@ -104,6 +104,7 @@ class CountTable:
     head: str  # what the first column holds
     rows: tuple[tuple[str, str], ...]  # (name, formatted count)
     paths: bool = False  # names are file paths (shown as code, broken only at "/")
+    value_head: str = ""  # what the second column holds; "" for the number of PRs
 
 
 @dataclass(frozen=True)
@@ -341,12 +342,11 @@ def _statistics(week: WeekAnalysis, lang: Language) -> tuple[CountTable, ...]:
         CountTable(_("Hot directories"), _("Path"), _paths(stats.hot_dirs, lang), paths=True),
     ]
     if stats.merge_hours_median is not None:
-        hours = _("{hours} h")
-        tables.append(CountTable(_("Time to merge"), _("Measure"), (
-            (_("Median"), hours.format(hours=lang.decimal(stats.merge_hours_median))),
-            (_("90th percentile"), hours.format(hours=lang.decimal(stats.merge_hours_p90))),
+        tables.append(CountTable(_("Time to merge"), _("Measure"), value_head=_("Hours"), rows=(
+            (_("Median"), lang.decimal(stats.merge_hours_median)),
+            (_("90th percentile"), lang.decimal(stats.merge_hours_p90)),
         )))
-    return tuple(table for table in tables if table.rows)
+    return tuple(replace(table, value_head=table.value_head or _("PRs")) for table in tables if table.rows)
 
 
 def _bot_name(login: str, _) -> str:
