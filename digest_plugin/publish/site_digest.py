@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from itertools import pairwise
 
 from ..analysis.model import WeekAnalysis
 from ..charts import Chart, repo_charts, site_palette, week_charts
 from ..errors import DigestError
-from ..i18n import Language
 from ..narrate import Narrative, narrate
+from ..narrate.wording import Language
 from ..records import parse_time
 from ..settings import DigestSettings
 from ..store import Store
@@ -128,7 +129,7 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
             charts = week_charts(analysis, history[: index + 1], settings.trend_weeks, palette, _)
             note = notes.pop((name, analysis.week), None)
             pages.append(_week_page(name, analysis, narrative, charts, repo_url, settings, language, site_url, note))
-        for before, after in zip(pages, pages[1:]):
+        for before, after in pairwise(pages):
             before.next_week, after.previous_week = after.week, before.week
         repos.append(RepoPage(name, repo_path(name), pages, repo_charts(history, palette, _), _overview(history, settings, _)))
     _check_notes_used(notes, histories)
