@@ -77,7 +77,7 @@ def _page_link(page_url: str, lang: Language) -> str:
 def _note(view: WeekView, lang: Language) -> list[str]:
     """The editor's words, as they wrote them (their own Markdown), marked as theirs."""
     note = view.note
-    by = lang.gettext("The editor's words") + (f" ({escape(note.author)})" if note.author else "")
+    by = escape(lang.gettext("The editor's words ({author})").format(author=note.author) if note.author else lang.gettext("The editor's words"))
     body = (f"**{escape(note.title)}**\n\n" if note.title else "") + note.markdown.strip()
     quoted = "\n".join(f"> {line}" if line.strip() else ">" for line in body.splitlines())
     return [heading(2, view.headings["note"]), f"*{by}*", quoted]
@@ -89,7 +89,8 @@ def _summary(view: WeekView, lang: Language) -> list[str]:
         blocks.append(_table([f.label for f in view.figures], [[f.value for f in view.figures]], align="right"))
     if view.themes:
         blocks.append(heading(3, view.headings["themes"]))
-        blocks.append("\n".join(f"- **{escape(t.name)}**{escape_inline(lang.gettext(': '))}{linked(t.sentence, view.links)}" for t in view.themes))
+        colon = escape_inline(lang.gettext(": "))
+        blocks.append("\n".join(f"- **{escape(t.name)}**{colon}{linked(t.sentence, view.links)}" for t in view.themes))
     return blocks
 
 
@@ -148,8 +149,8 @@ def _newcomers(view: WeekView, lang: Language) -> list[str]:
 
 
 def _updates(view: WeekView, lang: Language) -> list[str]:
-    _ = lang.gettext
-    lines = [f"- {_ref(row.ref)} {escape(row.title)} · {escape(_('by {author}').format(author=row.author))}" for row in view.updates]
+    by = lang.gettext("by {author}")
+    lines = [f"- {_ref(row.ref)} {escape(row.title)} · {escape(by.format(author=row.author))}" for row in view.updates]
     return [heading(2, view.headings["updates"]), "\n".join(lines)]
 
 
