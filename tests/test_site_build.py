@@ -312,5 +312,7 @@ def test_a_chinese_site_has_chinese_pdfs_and_a_discussion_link(tmp_path):
                         DIGEST_DISCUSS_URL="https://github.com/{owner}/{name}/discussions/new?title={week}")
     text = pdf_text(output / "acme/widget/2026-W19/digest.pdf")
     assert "周报" in text and "已合入" in text  # drawn with a CJK font: the characters come back out
+    if shutil.which("fc-list") and "Droid Sans Fallback" in subprocess.run(["fc-list"], capture_output=True, text=True).stdout:
+        assert (output / "acme/widget/2026-W19/digest.pdf").stat().st_size < 1_000_000  # the font cut to what is used
     soup = page(output, "acme/widget/2026-W19/index.html")
     assert soup.find("a", href="https://github.com/acme/widget/discussions/new?title=2026-W19")
