@@ -13,6 +13,7 @@ from itertools import pairwise
 from ..analysis.model import WeekAnalysis
 from ..charts import Chart, repo_charts, site_palette, week_charts
 from ..errors import DigestError
+from ..llm import language_model_writer
 from ..narrate import Narrative, narrate
 from ..narrate.wording import Language
 from ..records import parse_time
@@ -118,6 +119,7 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
     site_url = pelican_settings.get("SITEURL", "")
     notes = dict(notes or {})
     repos, warnings = [], list(warnings or ())
+    writer = language_model_writer(settings)  # None for the built-in writer; one per build, with its request budget
     for name, history in histories.items():
         if not history:
             warnings.append(_("{repo} has no merged pull requests in the store yet, so it has no pages.").format(repo=name))
@@ -125,7 +127,7 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
         pages, repo_url = [], _repo_url(name, history)
         for index, analysis in enumerate(history):
             previous = history[:index]
-            narrative = narrate(analysis, previous, language)  # checks its grounding, logs any problem
+            narrative = narrate(analysis, previous, language, writer)  # checks its grounding, logs any problem
             charts = week_charts(analysis, history[: index + 1], settings.trend_weeks, palette, _)
             note = notes.pop((name, analysis.week), None)
             pages.append(_week_page(name, analysis, narrative, charts, repo_url, settings, language, site_url, note))
