@@ -68,6 +68,7 @@ class KeyChangeView:
     size: str  # "+198 −41 lines in 3 files"
     summary: str  # untrusted, may be empty
     importance: Importance
+    details: Cited | None = None  # a writer's own sentence about it; None where it would only repeat modules and size
 
 
 @dataclass(frozen=True)
@@ -304,6 +305,8 @@ def _key_changes(week: WeekAnalysis, narrative: Narrative, refs, lang: Language)
                                                           files=lang.number(pull.changed_files)),
             summary=change.summary,
             importance=importance(analysed, lang),
+            # the built-in writer's sentence restates the modules and size shown beside it
+            details=change.details if narrative.writer != "builtin" else None,
         ))
     return tuple(changes)
 
