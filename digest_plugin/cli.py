@@ -133,10 +133,10 @@ def _import(args) -> int:
 
 
 def _show(args) -> int:
-    from .markdown_report import render_markdown
     from .narrate import narrate
     from .narrate.wording import Language
-    from .site import load_weeks
+    from .publish.history import load_weeks
+    from .publish.markdown import render_markdown
     from .urls import absolute, week_path
 
     settings, pelican_settings = load_settings(args.settings)
@@ -157,9 +157,12 @@ def _show(args) -> int:
     if writer:
         print("\n".join(_check_report(narrative)), file=sys.stderr)
     if args.format == "markdown":
-        print(render_markdown(week, narrative, absolute(pelican_settings.get("SITEURL", ""), week_path(week.repo, week.week)), language), end="")
+        from .publish.site_digest import week_report_view
+
+        view = week_report_view(week, narrative, weeks, settings, language)
+        print(render_markdown(view, absolute(pelican_settings.get("SITEURL", ""), week_path(week.repo, week.week)), language), end="")
     else:
-        from .report import week_json
+        from .publish.week_json import week_json
 
         print(json.dumps(week_json(week, narrative), indent=2, ensure_ascii=False))
     return 0

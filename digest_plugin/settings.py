@@ -130,8 +130,6 @@ def _rules(value, name, base) -> dict | str | None:
 def _pdf(value, name, base) -> bool:
     if not isinstance(value, bool):
         raise DigestError(f"{name} must be True or False, not {value!r}.")
-    if value:
-        raise DigestError(f"{name} is not available in this version of repo-digest: the Markdown download is; set {name} = False.")
     return value
 
 
@@ -219,7 +217,7 @@ class DigestSettings:
     bots: tuple[str, ...] = option(
         [], _logins, "more logins to treat as bots (GitHub's Bot type and `[bot]` logins always are)")
     pdf: bool = option(
-        False, _pdf, "reserved for a PDF download beside `digest.md`; not available yet, so `True` is refused with an error")
+        True, _pdf, "a PDF of each week (`digest.pdf`, drawn by WeasyPrint) beside `digest.md`, linked from the page; `False`: none")
     discuss_url: str | None = option(
         None, _discuss_url, "a discussion link for each week: an address with `{owner}`, `{name}` and `{week}`; `None`: no link")
     writer: str = option(

@@ -75,7 +75,6 @@ def test_values_are_typed_and_relative_paths_start_at_the_given_folder(tmp_path)
         ({"DIGEST_RULES": "missing.yaml"}, "could not be read"),
         ({"DIGEST_BOTS": "dependabot"}, "DIGEST_BOTS must be a list of logins"),
         ({"DIGEST_PDF": "yes"}, "DIGEST_PDF must be True or False"),
-        ({"DIGEST_PDF": True}, "DIGEST_PDF is not available"),
         ({"DIGEST_DISCUSS_URL": "https://forum.example/{repo}"}, "may only use {owner}, {name} and {week}, not {repo}"),
         ({"DIGEST_DISCUSS_URL": "https://forum.example/{week"}, "may only use"),
         ({"DIGEST_DISCUSS_URL": "javascript:alert(1)"}, "DIGEST_DISCUSS_URL must be an http(s) address"),

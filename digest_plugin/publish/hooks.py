@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 
+from jinja2 import ChoiceLoader, FileSystemLoader
 from pelican import signals
 from pelican.contents import Article
 from pelican.readers import METADATA_PROCESSORS
@@ -28,7 +29,8 @@ from ..narrate import cite
 from ..narrate.wording import Language
 from ..settings import DigestSettings
 from ..store import Store
-from .files import write_week_files
+from .files import PACKAGE_TEMPLATES, copy_static, stylesheets, write_week_files, write_week_pdfs
+from .notes import exclude_notes, read_notes
 from .site_digest import SiteDigest, WeekPage, build_site_digest
 
 logger = logging.getLogger(__name__)
@@ -68,6 +70,7 @@ def check_settings(pelican) -> None:
     and keep them with the language in the settings dict every generator shares. Pelican reads the
     settings file afresh (a new dict, a new signal) whenever it changes under --autoreload."""
     pelican.settings[SETUP_KEY] = _set_up(pelican.settings)
+    exclude_notes(pelican.settings)
 
 
 def build_setup(pelican_settings: dict) -> BuildSetup:
@@ -108,8 +111,10 @@ def settings_folder(pelican_settings: dict) -> Path:
 
 
 def prepare_templates(generator) -> None:
-    """Give every template `_()`/`ngettext()` in DIGEST_LANGUAGE, and the filters the theme uses."""
+    """Give every template `_()`/`ngettext()` in DIGEST_LANGUAGE, the filters the theme uses, and
+    the plugin's own templates after the theme's (so a theme may override any of them)."""
     language = build_setup(generator.settings).language
+    generator.env.loader = ChoiceLoader([generator.env.loader, FileSystemLoader(str(PACKAGE_TEMPLATES))])
     generator.env.add_extension("jinja2.ext.i18n")
     generator.env.install_gettext_callables(language.gettext, language.ngettext, newstyle=True)
     generator.env.filters.update(cite=cite, number=language.number, digest_date=partial(format_date, language=language.code))
@@ -126,14 +131,15 @@ def add_week_articles(generator) -> None:
     store = Store(setup.settings.data_path)
     warnings = fetch_before_build(store, setup.settings)
     now = setup.clock() if setup.clock else _data_time(store, setup.settings) or datetime.now(UTC)
-    digest = build_site_digest(setup.settings, setup.language, generator.settings, now=now, warnings=warnings)
+    notes = read_notes(Path(generator.path), generator.settings)
+    digest = build_site_digest(setup.settings, setup.language, generator.settings, now=now, warnings=warnings, notes=notes)
     generator.context["digest"] = digest
     generator.context["digest_repos"] = {repo.name: repo for repo in digest.repos}
     generator.context["digest_warnings"] = digest.warnings
 
-    body = generator.get_template("digest_week_body")
+    entry = generator.get_template("digest_feed_entry")  # an article's content is what its feed entry carries
     articles = [
-        _article(generator, week, body.render(week=week, **generator.context))
+        _article(generator, week, entry.render(week=week, **generator.context))
         for repo in digest.repos
         for week in repo.weeks
     ]
@@ -165,7 +171,7 @@ def _article(generator, week: WeekPage, content: str) -> Article:
         **processed,
         "title": week.title,
         "date": week.date,
-        "summary": str(cite(week.narrative.summary, week.repo_url)),
+        "summary": str(cite(week.view.summary, week.repo_url)),
         "url": week.url,
         "save_as": week.url + "index.html",
         "template": "digest_week",
@@ -178,5 +184,12 @@ def _article(generator, week: WeekPage, content: str) -> Article:
 
 def write_files(generator, writer) -> None:
     digest: SiteDigest | None = generator.context.get("digest")
-    if digest is not None:
-        write_week_files(digest, Path(generator.output_path), Path(generator.settings["CACHE_PATH"]))
+    if digest is None:
+        return
+    output, cache = Path(generator.output_path), Path(generator.settings["CACHE_PATH"])
+    copy_static(output / generator.settings["THEME_STATIC_DIR"])
+    write_week_files(digest, output, cache)
+    if digest.settings.pdf:
+        template, css = generator.get_template("digest_week_pdf"), stylesheets()
+        drawn = write_week_pdfs(digest, lambda week: template.render(**generator.context, **css, week=week, view=week.view, digest_pdf=True), output, cache)
+        logger.info("repo-digest: %d PDFs drawn, the others unchanged", drawn)
