@@ -63,7 +63,7 @@ def prepare_templates(generator) -> None:
         digest_date=partial(format_date, language=settings.language),
     )
     generator.env.globals.setdefault("digest_repos", {})
-    generator.env.globals["digest_chart_size"] = pixel_size("png")
+    generator.env.globals["digest_chart_size"] = pixel_size("svg")
     generator.env.globals["digest_html_lang"] = {"zh": "zh-CN"}.get(settings.language, settings.language)
 
 
