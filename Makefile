@@ -8,6 +8,8 @@ OUTPUTDIR := output
 CONFFILE := pelicanconf.py
 PUBLISHCONF := publishconf.py
 PORT ?= 8000
+# The search index (Pagefind, settings in pagefind.yml) over a built site: `$(SEARCH_INDEX) FOLDER`.
+SEARCH_INDEX = $(BIN)/python -m pagefind --quiet --site
 
 .PHONY: help install html serve devserver publish test bench sample clean
 
@@ -32,11 +34,13 @@ $(VENV)/.installed: pyproject.toml
 html: install
 	rm -rf $(OUTPUTDIR).new
 	$(PELICAN) $(INPUTDIR) -o $(OUTPUTDIR).new -s $(CONFFILE)
+	$(SEARCH_INDEX) $(OUTPUTDIR).new
 	rm -rf $(OUTPUTDIR) && mv $(OUTPUTDIR).new $(OUTPUTDIR)
 
 publish: install
 	rm -rf $(OUTPUTDIR).new
 	$(PELICAN) $(INPUTDIR) -o $(OUTPUTDIR).new -s $(PUBLISHCONF)
+	$(SEARCH_INDEX) $(OUTPUTDIR).new
 	rm -rf $(OUTPUTDIR) && mv $(OUTPUTDIR).new $(OUTPUTDIR)
 
 serve: install

@@ -26,6 +26,8 @@ from ..narrate import cite
 from ..settings import DigestSettings
 from ..store import Store
 from .files import write_week_files
+from .site_files import write_site_pages, write_sitemap
+from .site_index import author_path, pulls_by_tag, repo_summaries
 from .site_digest import SiteDigest, WeekPage, build_site_digest
 
 logger = logging.getLogger(__name__)
@@ -37,6 +39,7 @@ def connect() -> None:
     signals.generator_init.connect(prepare_templates)
     signals.article_generator_pretaxonomy.connect(add_week_articles)
     signals.article_writer_finalized.connect(write_files)
+    signals.finalized.connect(write_site_map)
 
 
 def without_traceback_for_user_errors(record: logging.LogRecord) -> bool:
@@ -61,6 +64,7 @@ def prepare_templates(generator) -> None:
         cite=cite,
         number=partial(format_number, language=settings.language),
         digest_date=partial(format_date, language=settings.language),
+        author_url=author_path,
     )
     generator.env.globals.setdefault("digest_repos", {})
     generator.env.globals["digest_chart_size"] = pixel_size("svg")
@@ -77,6 +81,9 @@ def add_week_articles(generator) -> None:
     generator.context["digest"] = digest
     generator.context["digest_repos"] = {repo.name: repo for repo in digest.repos}
     generator.context["digest_warnings"] = digest.warnings
+    cards = repo_summaries(digest.repos, translations(settings.language).gettext)
+    generator.context["digest_cards"] = {card.repo.name: card for card in cards}
+    generator.context["digest_pulls_by_tag"] = pulls_by_tag(digest.repos)
 
     body = generator.get_template("digest_week_body")
     articles = [
@@ -117,3 +124,8 @@ def write_files(generator, writer) -> None:
     digest: SiteDigest | None = generator.context.get("digest")
     if digest is not None:
         write_week_files(digest, Path(generator.output_path), Path(generator.settings["CACHE_PATH"]))
+        write_site_pages(generator, writer, digest)
+
+
+def write_site_map(pelican) -> None:
+    write_sitemap(Path(pelican.output_path), pelican.settings.get("SITEURL", ""))
