@@ -80,6 +80,17 @@ def test_page_loads_cleanly_and_fits_the_screen(served, sites, screenshots, kind
     page.close()
 
 
+def test_no_page_scrolls_sideways_on_the_narrowest_phone(served, sites):
+    browser, bases = served
+    wide = []
+    for kind, path in pages_of(sites["en"]).items():
+        page, _errors, _failed = open_page(browser, f"{bases['en']}/{path}", 360)
+        if page_width(page) > 360:
+            wide.append(f"{kind}: {page_width(page)} px")
+        page.close()
+    assert wide == []
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_pull_request_titles_keep_room_on_a_phone(served, sites, language):
     browser, bases = served
