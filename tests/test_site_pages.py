@@ -138,6 +138,8 @@ def test_an_author_page_lists_their_pull_requests_and_escapes_titles(published):
     soup = soup_of(published / "authors/mallory/index.html")
     assert HOSTILE in soup.get_text() and not soup.find("script")
     assert [a.get_text() for a in soup.select("table.across-weeks td a[href*='/pull/']")] == ["#4"]
+    crafted = soup_of(published / "authors/3/index.html")  # PR 7's address is javascript:...
+    assert crafted.select("table.across-weeks tbody tr") and not crafted.select("a[href^='javascript']")
     bob = soup_of(published / "authors/index.html")
     assert "dependabot[bot]" in bob.get_text()
     assert (published / "authors/dependabot-bot/index.html").is_file()

@@ -27,6 +27,12 @@ class PullRow:
     week: WeekPage
     pull: AnalysedPull
 
+    @property
+    def url(self) -> str:
+        """The PR's web address, or "" where the record's address is not http(s) (never a link)."""
+        url = self.pull.pull.url
+        return url if url.startswith(("https://", "http://")) else ""
+
 
 @dataclass(frozen=True)
 class Bar:
