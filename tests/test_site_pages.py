@@ -157,7 +157,7 @@ def test_sitemap_lists_every_page_but_the_404(published):
     locs = {loc.text for loc in root.iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")}
     assert SITEURL + "/acme/widget/2026-W21/" in locs and SITEURL + "/" in locs
     assert SITEURL + "/404.html" not in locs
-    assert len(locs) == len([p for p in published.rglob("*.html")]) - 1
+    assert len(locs) == len(list(published.rglob("*.html"))) - 1
 
 
 def test_404_page_works_from_any_depth(published):

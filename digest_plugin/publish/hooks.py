@@ -29,9 +29,9 @@ from ..narrate.wording import Language
 from ..settings import DigestSettings
 from ..store import Store
 from .files import write_week_files
+from .site_digest import SiteDigest, WeekPage, build_site_digest
 from .site_files import write_site_pages, write_sitemap
 from .site_index import author_path, pulls_by_tag, repo_summaries
-from .site_digest import SiteDigest, WeekPage, build_site_digest
 
 logger = logging.getLogger(__name__)
 SETUP_KEY = "DIGEST"  # the BuildSetup, in Pelican's settings dict

@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..store import atomic_write
-from .site_index import author_path, pulls_by_author, site_feeds, sitemap_xml
 from .site_digest import SiteDigest
+from .site_index import author_path, pulls_by_author, site_feeds, sitemap_xml
 
 FEEDS_PAGE = "feeds/index.html"
 SEARCH_PAGE = "search/index.html"  # Pagefind's index, beside it at /pagefind/, is built after Pelican (Makefile)
