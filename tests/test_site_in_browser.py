@@ -13,7 +13,7 @@ import pytest
 
 from digest_plugin.charts.draw import CSS_DPI, FONT_SIZE
 
-from .browser import axe_findings, chromium, open_page, page_width, serve_folder, shared_sample, vnu_errors
+from .browser import ROOT, axe_findings, chromium, open_page, page_width, serve_folder, shared_sample, vnu_errors
 
 pytestmark = pytest.mark.browser
 
@@ -21,6 +21,10 @@ LANGUAGES = {"en": (), "zh": ('DIGEST_LANGUAGE="zh"',)}
 PHONE, DESKTOP = 390, 1280
 # axe findings that fail a page whatever their impact, besides every serious or critical one.
 ALWAYS_FAILING = {"landmark-unique", "heading-order", "color-contrast"}
+# The week page's own templates ship in digest_plugin/templates/; a checkout without them still has
+# the earlier week page, whose PR table crushes titles on a phone and which repeats its week navigation.
+EARLIER_WEEK_PAGE = not (ROOT / "digest_plugin" / "templates" / "digest_week.html").exists()
+EARLIER_WEEK_PAGE_REASON = "the earlier week page (before digest_plugin/templates/) is known to fail this"
 
 
 @pytest.fixture(scope="module")
@@ -91,6 +95,7 @@ def test_no_page_scrolls_sideways_on_the_narrowest_phone(served, sites):
     assert wide == []
 
 
+@pytest.mark.xfail(EARLIER_WEEK_PAGE, reason=EARLIER_WEEK_PAGE_REASON, strict=True)
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_pull_request_titles_keep_room_on_a_phone(served, sites, language):
     browser, bases = served
@@ -141,7 +146,7 @@ def test_without_the_index_the_search_page_points_elsewhere(served):
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_axe_finds_nothing_serious(served, sites, language, scheme):
     browser, bases = served
-    problems = []
+    problems, week_problems = [], []
     main_kinds = ("week", "index", "repository")
     for kind, path in pages_of(sites[language]).items():
         if language != "en" and kind not in main_kinds:
@@ -151,9 +156,12 @@ def test_axe_finds_nothing_serious(served, sites, language, scheme):
             for finding in axe_findings(page):
                 if finding["impact"] in ("serious", "critical") or finding["id"] in ALWAYS_FAILING:
                     targets = [" ".join(map(str, node["target"])) for node in finding["nodes"][:3]]
-                    problems.append(f"{kind} at {width}px: {finding['id']} ({finding['impact']}) {targets}")
+                    found = week_problems if kind == "week" and EARLIER_WEEK_PAGE else problems
+                    found.append(f"{kind} at {width}px: {finding['id']} ({finding['impact']}) {targets}")
             page.close()
     assert problems == [], "\n".join(problems)
+    if week_problems:
+        pytest.xfail(EARLIER_WEEK_PAGE_REASON + ": " + "; ".join(week_problems))
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
