@@ -43,6 +43,7 @@ def connect() -> None:
     signals.generator_init.connect(prepare_templates)
     signals.article_generator_pretaxonomy.connect(add_week_articles)
     signals.article_writer_finalized.connect(write_files)
+    signals.article_writer_finalized.connect(write_pages_around_weeks)
     signals.finalized.connect(write_site_map)
 
 
@@ -172,6 +173,11 @@ def write_files(generator, writer) -> None:
     digest: SiteDigest | None = generator.context.get("digest")
     if digest is not None:
         write_week_files(digest, Path(generator.output_path), Path(generator.settings["CACHE_PATH"]))
+
+
+def write_pages_around_weeks(generator, writer) -> None:
+    digest: SiteDigest | None = generator.context.get("digest")
+    if digest is not None:
         write_site_pages(generator, writer, digest)
 
 
