@@ -8,6 +8,8 @@ OUTPUTDIR := output
 CONFFILE := pelicanconf.py
 PUBLISHCONF := publishconf.py
 PORT ?= 8000
+# The search index (Pagefind, settings in pagefind.yml) over a built site: `$(SEARCH_INDEX) FOLDER`.
+SEARCH_INDEX = "$(BIN)/python" -m pagefind --quiet --site
 
 .PHONY: help install html serve devserver publish test bench sample clean
 
@@ -32,10 +34,10 @@ $(VENV)/.installed: pyproject.toml setup.py $(wildcard digest_plugin/locale/*/LC
 # (bad settings, corrupt data) leaves the previous site as it was; a second build waits for the
 # first (digest_plugin/locked_build.py). Every path is quoted: OUTPUTDIR="my site" is one folder.
 html: install
-	"$(BIN)/python" -m digest_plugin.locked_build "$(OUTPUTDIR)" -- "$(PELICAN)" "$(INPUTDIR)" -s "$(CONFFILE)"
+	"$(BIN)/python" -m digest_plugin.locked_build "$(OUTPUTDIR)" -- "$(PELICAN)" "$(INPUTDIR)" -s "$(CONFFILE)" --then $(SEARCH_INDEX)
 
 publish: install
-	"$(BIN)/python" -m digest_plugin.locked_build "$(OUTPUTDIR)" -- "$(PELICAN)" "$(INPUTDIR)" -s "$(PUBLISHCONF)"
+	"$(BIN)/python" -m digest_plugin.locked_build "$(OUTPUTDIR)" -- "$(PELICAN)" "$(INPUTDIR)" -s "$(PUBLISHCONF)" --then $(SEARCH_INDEX)
 
 serve: install
 	"$(PELICAN)" --listen --bind 127.0.0.1 --port "$(PORT)" -o "$(OUTPUTDIR)" -s "$(CONFFILE)"

@@ -1,9 +1,10 @@
 """`make html` and `make publish`: one build at a time into a fresh folder, published by an atomic swap.
 
-    python -m digest_plugin.locked_build OUTPUT -- pelican content -s pelicanconf.py
+    python -m digest_plugin.locked_build OUTPUT -- pelican content -s pelicanconf.py [--then INDEXER ...]
 
-runs the command with `-o OUTPUT.new` while holding a lock on `OUTPUT.lock`, then swaps
-`OUTPUT.new` into place. A second build started meanwhile waits for the first. A build that fails
+runs the command with `-o OUTPUT.new` while holding a lock on `OUTPUT.lock`, then the command after
+`--then` (the search indexer) with `OUTPUT.new` as its last argument, then swaps `OUTPUT.new` into
+place. A second build started meanwhile waits for the first. A build that fails
 or is killed leaves the previous site as it was; readers of OUTPUT see the old site or the new one,
 never a mixture (the swap is one `renameat2(RENAME_EXCHANGE)` on Linux, two renames elsewhere).
 """
@@ -25,8 +26,9 @@ _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 
 
-def locked_build(output: Path, command: list[str], announce=print) -> int:
-    """Run `command` (plus `-o OUTPUT.new`) under the lock and swap its result in; its exit status."""
+def locked_build(output: Path, command: list[str], announce=print, then: list[str] | None = None) -> int:
+    """Run `command` (plus `-o OUTPUT.new`), then `then` (plus `OUTPUT.new`), under the lock, and swap
+    the result in; the first non-zero exit status, or 0."""
     output = check_output_folder(output)
     staging = output.with_name(output.name + ".new")
     lock_path = output.with_name(output.name + ".lock")
@@ -38,6 +40,8 @@ def locked_build(output: Path, command: list[str], announce=print) -> int:
             fcntl.flock(lock, fcntl.LOCK_EX)
         _remove(staging)  # what a killed build left behind
         status = subprocess.call([*command, "-o", str(staging)])
+        if status == 0 and then:
+            status = subprocess.call([*then, str(staging)])
         if status != 0:
             _remove(staging)
             return status
@@ -99,10 +103,14 @@ def _remove(path: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) < 3 or argv[1] != "--":
-        print("usage: python -m digest_plugin.locked_build OUTPUT -- COMMAND ...", file=sys.stderr)
+        print("usage: python -m digest_plugin.locked_build OUTPUT -- COMMAND ... [--then COMMAND ...]", file=sys.stderr)
         return 2
+    command, then = argv[2:], None
+    if "--then" in command:
+        at = command.index("--then")
+        command, then = command[:at], command[at + 1 :]
     try:
-        return locked_build(Path(argv[0]), argv[2:], announce=lambda text: print(text, file=sys.stderr, flush=True))
+        return locked_build(Path(argv[0]), command, announce=lambda text: print(text, file=sys.stderr, flush=True), then=then)
     except DigestError as error:
         print(f"make: {error}", file=sys.stderr)
         return 1

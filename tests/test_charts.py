@@ -20,7 +20,9 @@ from digest_plugin.analysis.model import (
     WeekAnalysis,
     WeekStats,
 )
-from digest_plugin.charts import Palette, repo_charts, site_palette, week_charts
+from digest_plugin.charts import Palette, pixel_size, repo_charts, site_palette, week_charts
+from digest_plugin.charts.draw import CSS_DPI, DARK_INK, FONT_SIZE, INK, PNG_BACKGROUND
+from digest_plugin.charts.palette import FIXED, PAGE_BACKGROUNDS, SLOTS, TYPE_STYLES
 from digest_plugin.records import Author, Pull
 from digest_plugin.weeks import Week
 
@@ -318,6 +320,36 @@ def test_types_and_groupings_have_fixed_styles_on_every_site():
     assert site_palette([], 12).style("type:fix") == site_palette([site("o/one", "2026-W01")], 12).style("type:fix")
     assert Palette().style("other").color == Palette().style("bots").color  # both grey; bots are hatched
     assert Palette().style("other").hatch != Palette().style("bots").hatch
+
+
+def contrast(one: str, two: str) -> float:
+    """WCAG 2 contrast ratio of two "#rrggbb" colours."""
+    def luminance(colour: str) -> float:
+        channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+        r, g, b = (c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    light, dark = sorted((luminance(one), luminance(two)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_every_series_colour_stands_out_from_the_light_and_the_dark_page():
+    styles = [*SLOTS, *FIXED.values(), *TYPE_STYLES.values()]
+    for background in PAGE_BACKGROUNDS:
+        weakest = min(styles, key=lambda style: contrast(style.color, background))
+        assert contrast(weakest.color, background) >= 3, (weakest.color, background)
+
+
+def test_chart_text_reads_on_the_light_and_the_dark_page_and_on_png():
+    assert contrast(INK, PAGE_BACKGROUNDS[0]) >= 4.5 and contrast(INK, PNG_BACKGROUND) >= 4.5
+    assert contrast(DARK_INK, PAGE_BACKGROUNDS[1]) >= 4.5
+
+
+def test_the_smallest_chart_text_is_legible_on_a_phone():
+    column = 390 - 2 * 16  # the theme's phone column: the viewport less 1rem on each side
+    width_px, _height = pixel_size("svg")
+    smallest_px = (FONT_SIZE - 1) * CSS_DPI / 72
+    assert smallest_px * min(1, column / width_px) >= 11
 
 
 # --- real data -----------------------------------------------------------------------------------

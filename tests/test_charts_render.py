@@ -44,7 +44,7 @@ def test_two_builds_write_byte_identical_files(tmp_path):
     charts = charts_of(history())
     first = render_charts(charts, tmp_path / "one", tmp_path / "cache-one", workers=1)
     second = render_charts(charts_of(history()), tmp_path / "two", tmp_path / "cache-two", workers=1)
-    assert drawn(first) == drawn(second) == sorted(f"{c.name}.{fmt}" for c in charts for fmt in ("svg", "png"))
+    assert drawn(first) == drawn(second) == sorted(f"{c.name}.{fmt}" for c in charts for fmt in c.formats)
     for a, b in zip(first, second):
         assert a.path.read_bytes() == b.path.read_bytes(), a.path.name
 
@@ -63,7 +63,7 @@ def test_warm_build_draws_nothing_and_still_writes_every_file(tmp_path):
     render_charts(charts, tmp_path / "first", tmp_path / "cache", workers=1)
     again = render_charts(charts_of(history()), tmp_path / "second", tmp_path / "cache", workers=1)
     assert drawn(again) == []
-    assert sorted(p.name for p in (tmp_path / "second").iterdir()) == sorted(f"{c.name}.{f}" for c in charts for f in ("svg", "png"))
+    assert sorted(p.name for p in (tmp_path / "second").iterdir()) == sorted(f"{c.name}.{f}" for c in charts for f in c.formats)
     for file in again:
         assert file.path.read_bytes() == (tmp_path / "first" / file.path.name).read_bytes()
 
@@ -105,9 +105,16 @@ def test_what_does_not_change_a_picture_does_not_redraw(tmp_path):
     assert drawn(files[tmp_path / "new"]) == sorted(f"{c.name}.svg" for c in others)
 
 
+def test_only_the_chart_shown_outside_the_page_is_drawn_as_png(tmp_path):
+    charts = charts_of(history())
+    files = render_charts(charts, tmp_path, tmp_path / "cache", workers=1)
+    assert sorted(p.name for p in tmp_path.glob("*.png")) == ["activity-trend.png"]
+    assert len([f for f in files if f.format == "svg"]) == len(charts)
+
+
 def test_svg_carries_the_title_and_alt_text_and_png_its_stated_size(tmp_path):
     chart = charts_of(history())[0]
-    files = {f.format: f for f in render_charts([chart], tmp_path, tmp_path / "cache", workers=1)}
+    files = {f.format: f for f in render_charts([chart], tmp_path, tmp_path / "cache", ("svg", "png"), workers=1)}
     root = ET.parse(files["svg"].path).getroot()
     assert root.find(f"{SVG}title").text == chart.title
     assert root.find(f"{SVG}desc").text == chart.alt

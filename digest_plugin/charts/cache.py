@@ -33,25 +33,29 @@ def chart_key(chart: Chart, fmt: str, identity: dict | None = None) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def render_charts(charts: Sequence[Chart], out_dir: Path, cache_dir: Path, formats: Sequence[str] = FORMATS,
+def render_charts(charts: Sequence[Chart], out_dir: Path, cache_dir: Path, formats: Sequence[str] | None = None,
                   workers: int | None = None) -> list[ChartFile]:
-    """Write `{chart.name}.{format}` into `out_dir` for every chart and format, in that order."""
+    """Write `{chart.name}.{format}` into `out_dir` for every chart and format, in that order;
+    the formats are each chart's own (`Chart.formats`) unless `formats` names them."""
     return render_many({Path(out_dir): charts}, cache_dir, formats, workers)[Path(out_dir)]
 
 
-def render_many(pages: Mapping[Path, Sequence[Chart]], cache_dir: Path, formats: Sequence[str] = FORMATS,
+def render_many(pages: Mapping[Path, Sequence[Chart]], cache_dir: Path, formats: Sequence[str] | None = None,
                 workers: int | None = None) -> dict[Path, list[ChartFile]]:
     """`render_charts` for many output folders at once, so one pool of workers serves a whole build.
 
     `workers`: processes to draw with; None for one per core, 1 to draw in this process."""
     cache_dir = Path(cache_dir)
     identity = renderer_identity()
+    def formats_of(chart: Chart) -> Sequence[str]:
+        return formats or chart.formats
+
     keys = {(out_dir, chart.name, fmt): chart_key(chart, fmt, identity)
-            for out_dir, charts in pages.items() for chart in charts for fmt in formats}
+            for out_dir, charts in pages.items() for chart in charts for fmt in formats_of(chart)}
     to_draw: dict[str, tuple[Chart, list[str]]] = {}  # by the key of its first format; same charts drawn once
     for out_dir, charts in pages.items():
         for chart in charts:
-            missing = [fmt for fmt in formats if not _cached(cache_dir, keys[out_dir, chart.name, fmt])]
+            missing = [fmt for fmt in formats_of(chart) if not _cached(cache_dir, keys[out_dir, chart.name, fmt])]
             if missing:
                 to_draw.setdefault(keys[out_dir, chart.name, missing[0]] + "+".join(missing), (chart, missing))
     drawn_keys, missing_glyphs = set(), set()
@@ -68,7 +72,7 @@ def render_many(pages: Mapping[Path, Sequence[Chart]], cache_dir: Path, formats:
     for out_dir, charts in pages.items():
         files = written.setdefault(out_dir, [])
         for chart in charts:
-            for fmt in formats:
+            for fmt in formats_of(chart):
                 key = keys[out_dir, chart.name, fmt]
                 target = Path(out_dir) / f"{chart.name}.{fmt}"
                 target.parent.mkdir(parents=True, exist_ok=True)

@@ -47,10 +47,17 @@ class Chart:
     table: Table
     marked: int | None = None  # index of the bin drawn as the current one
     notes: tuple[str, ...] = ()  # shown under the chart and repeated in the alt text
+    # Pages show SVG; a PNG is drawn only for a chart that a feed entry, the PDF or a link preview
+    # (Open Graph) shows, since those may not display SVG.
+    raster: bool = False
 
     @property
     def bins(self) -> int:
         return len(self.ticks)
+
+    @property
+    def formats(self) -> tuple[str, ...]:
+        return ("svg", "png") if self.raster else ("svg",)
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """Site-wide colours: the same label, module, type or author has one style on every chart of a site.
 
-Colours are Okabe and Ito's colour-blind-safe set without black (which vanishes on dark pages);
-all are mid-tones that read on light and dark backgrounds. Where one chart holds more series than
+Colours are Okabe and Ito's colour-blind-safe set without black (which vanishes on dark pages),
+the light ones (orange, sky blue, yellow) darkened to the same hue until every colour has at least
+3:1 contrast against both the theme's white and its dark page (WCAG's minimum for graphics). Where one chart holds more series than
 there are colours, a hatch pattern is the second cue. Keys are given styles greedily in order of
 first appearance, so no two series of one chart share a style and a new week rarely changes the
 style of anything drawn before. Keys are "namespace:name" ("label:bug", "author:alice"); a few
@@ -17,16 +18,17 @@ from dataclasses import dataclass, field
 from ..analysis.model import TYPES
 from .model import Style
 
-OKABE_ITO = ("#E69F00", "#56B4E9", "#009E73", "#0072B2", "#D55E00", "#CC79A7", "#F0E442")
+COLOURS = ("#BD8200", "#4795C2", "#009E73", "#0072B2", "#D55E00", "#CC79A7", "#98902A")
+PAGE_BACKGROUNDS = ("#ffffff", "#0d1117")  # the theme's light and dark page colours (style.css)
 HATCHES = ("", "//", "xx", "\\\\")  # line hatches only: dotted ones make SVGs many times larger
-SLOTS = tuple(Style(color, hatch) for hatch in HATCHES for color in OKABE_ITO)
-NEUTRAL = "#999999"  # the grey of everything that is not one named thing
+SLOTS = tuple(Style(color, hatch) for hatch in HATCHES for color in COLOURS)
+NEUTRAL = "#8D8D8D"  # the grey of everything that is not one named thing
 
 FIXED = {
     "other": Style(NEUTRAL),
     "bots": Style(NEUTRAL, "//"),
     "unclassified": Style(NEUTRAL, "xx"),
-    "activity:merged": Style("#56B4E9"),
+    "activity:merged": Style("#4795C2"),
     "activity:key": Style("#0072B2"),
     "activity:average": Style("#D55E00"),
 }
@@ -47,7 +49,7 @@ class Palette:
 def fallback_style(key: str) -> Style:
     """A plain colour that depends only on the key, for keys outside the palette."""
     digest = hashlib.sha256(key.encode("utf-8")).digest()
-    return SLOTS[int.from_bytes(digest[:4], "big") % len(OKABE_ITO)]
+    return SLOTS[int.from_bytes(digest[:4], "big") % len(COLOURS)]
 
 
 def assign_styles(groups: Iterable[Sequence[str]]) -> Palette:

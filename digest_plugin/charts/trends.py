@@ -27,7 +27,8 @@ TRAILING_BINS = 4  # the trailing average of merged PRs spans this many bins, th
 def week_charts(week: WeekAnalysis, history: Sequence[WeekAnalysis], trend_weeks: int, palette: Palette,
                 _: Translate) -> list[Chart]:
     """The charts of a week page: labels and modules (each where there are any), the week's top
-    authors (when it has merged PRs), and merged and key PRs with their trailing average.
+    authors (when it has merged PRs), and merged and key PRs with their trailing average (the one
+    chart with `raster` set).
 
     `history` is the repository's analysed weeks in order, quiet weeks included; weeks after
     `week` are ignored, and `week` itself need not be in it."""
@@ -44,7 +45,8 @@ def week_charts(week: WeekAnalysis, history: Sequence[WeekAnalysis], trend_weeks
     if week.stats.merged_count:
         top = [a.login for a in sorted(week.stats.authors, key=lambda a: (-a.count, a.login))[:TOP_AUTHORS]]
         charts.append(_authors_chart(_("Pull requests of this week's top authors"), top, bins, "week", marked, palette, _))
-    charts.append(_activity_chart(bins, earlier, "week", marked, _))
+    # The activity chart is the week's picture outside the page (feed entry, PDF, link preview): drawn as PNG too.
+    charts.append(replace(_activity_chart(bins, earlier, "week", marked, _), raster=True))
     return [replace(chart, name=f"{chart.name}-trend") for chart in charts if chart]
 
 

@@ -32,6 +32,8 @@ from ..store import Store
 from .files import PACKAGE_TEMPLATES, copy_static, stylesheets, write_week_files, write_week_pdfs
 from .notes import exclude_notes, read_notes
 from .site_digest import SiteDigest, WeekPage, build_site_digest
+from .site_files import write_site_pages, write_sitemap
+from .site_index import author_path, pulls_by_tag, repo_summaries
 
 logger = logging.getLogger(__name__)
 SETUP_KEY = "DIGEST"  # the BuildSetup, in Pelican's settings dict
@@ -45,6 +47,8 @@ def connect() -> None:
     signals.generator_init.connect(prepare_templates)
     signals.article_generator_pretaxonomy.connect(add_week_articles)
     signals.article_writer_finalized.connect(write_files)
+    signals.article_writer_finalized.connect(write_pages_around_weeks)
+    signals.finalized.connect(write_site_map)
 
 
 def without_traceback_for_user_errors(record: logging.LogRecord) -> bool:
@@ -117,9 +121,10 @@ def prepare_templates(generator) -> None:
     generator.env.loader = ChoiceLoader([generator.env.loader, FileSystemLoader(str(PACKAGE_TEMPLATES))])
     generator.env.add_extension("jinja2.ext.i18n")
     generator.env.install_gettext_callables(language.gettext, language.ngettext, newstyle=True)
-    generator.env.filters.update(cite=cite, number=language.number, digest_date=partial(format_date, language=language.code))
+    generator.env.filters.update(cite=cite, number=language.number, digest_date=partial(format_date, language=language.code),
+                                 author_url=author_path)
     generator.env.globals.setdefault("digest_repos", {})
-    generator.env.globals["digest_chart_size"] = pixel_size("png")
+    generator.env.globals["digest_chart_size"] = pixel_size("svg")
     generator.env.globals["digest_html_lang"] = {"zh": "zh-CN"}.get(language.code, language.code)
 
 
@@ -136,6 +141,9 @@ def add_week_articles(generator) -> None:
     generator.context["digest"] = digest
     generator.context["digest_repos"] = {repo.name: repo for repo in digest.repos}
     generator.context["digest_warnings"] = digest.warnings
+    cards = repo_summaries(digest.repos, setup.language.gettext)
+    generator.context["digest_cards"] = {card.repo.name: card for card in cards}
+    generator.context["digest_pulls_by_tag"] = pulls_by_tag(digest.repos)
 
     entry = generator.get_template("digest_feed_entry")  # an article's content is what its feed entry carries
     articles = [
@@ -193,3 +201,13 @@ def write_files(generator, writer) -> None:
         template, css = generator.get_template("digest_week_pdf"), stylesheets()
         drawn = write_week_pdfs(digest, lambda week: template.render(**generator.context, **css, week=week, view=week.view, digest_pdf=True), output, cache)
         logger.info("repo-digest: %d PDFs drawn, the others unchanged", drawn)
+
+
+def write_pages_around_weeks(generator, writer) -> None:
+    digest: SiteDigest | None = generator.context.get("digest")
+    if digest is not None:
+        write_site_pages(generator, writer, digest)
+
+
+def write_site_map(pelican) -> None:
+    write_sitemap(Path(pelican.output_path), pelican.settings.get("SITEURL", ""))

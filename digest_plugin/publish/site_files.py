@@ -1,0 +1,46 @@
+"""Pages and files around the weeks that Pelican does not write itself: one page per PR author and
+their list, the feeds page, the search page, the 404 page, and the sitemap of every page the
+build wrote."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..store import atomic_write
+from .site_digest import SiteDigest
+from .site_index import author_path, pulls_by_author, site_feeds, sitemap_xml
+
+FEEDS_PAGE = "feeds/index.html"
+SEARCH_PAGE = "search/index.html"  # Pagefind's index, beside it at /pagefind/, is built after Pelican (Makefile)
+AUTHORS_PAGE = "authors/index.html"
+NOT_FOUND_PAGE = "404.html"
+SITEMAP = "sitemap.xml"
+
+
+def write_site_pages(generator, writer, digest: SiteDigest) -> None:
+    settings = generator.settings
+    relative = settings["RELATIVE_URLS"]
+
+    def write(name: str, template: str, **values) -> None:
+        writer.write_file(name, generator.get_template(template), generator.context, relative_urls=relative,
+                          url=name.removesuffix("index.html"), **values)
+
+    authors = pulls_by_author(digest.repos)
+    for login, rows in authors.items():
+        write(author_path(login) + "index.html", "digest_author", author=login, rows=rows)
+    write(AUTHORS_PAGE, "digest_authors", authors=authors)
+    write(FEEDS_PAGE, "digest_feeds", feed_groups=site_feeds(settings, digest.repos, generator.tags))
+    write(SEARCH_PAGE, "search")
+    # Served for any missing path at any depth, so its links cannot be relative to where it lies.
+    writer.write_file(NOT_FOUND_PAGE, generator.get_template("404"), generator.context, relative_urls=False,
+                      url=NOT_FOUND_PAGE)
+
+
+def write_sitemap(output: Path, site_url: str) -> None:
+    """Every HTML page in `output` but the 404 page, as its URL (a folder's index.html as the folder)."""
+    paths = []
+    for page in output.rglob("*.html"):
+        path = page.relative_to(output).as_posix()
+        if path != NOT_FOUND_PAGE:
+            paths.append(path.removesuffix("index.html"))
+    atomic_write(output / SITEMAP, sitemap_xml(paths, site_url).encode("utf-8"))
