@@ -103,9 +103,9 @@ def busy_week(**options):
                  files=("src/core.py",), risks=("missing-tests",)),
     ]
     risks = [
-        Risk("large-change", (102, 101), "Large changes are hard to review.", "high"),
-        Risk("missing-tests", (101, 106), "Code changed without tests.", "medium"),
-        Risk("dependency-upgrade", (105,), "Dependencies were upgraded.", "low"),
+        Risk("large-change", (102, 101), "high"),
+        Risk("missing-tests", (101, 106), "medium"),
+        Risk("dependency-upgrade", (105,), "low"),
     ]
     hot = [PathCount("src/core.py", 3, (101, 102, 106))]
     return week_of(pulls, risks, hot_files=hot, **options)
@@ -135,7 +135,7 @@ def bot_only_week():
         analysed(202, "[pre-commit.ci] pre-commit autoupdate", type="ci", modules=("ci",), score=1.0, login="pre-commit-ci[bot]",
                  bot=True, files=(".pre-commit-config.yaml",)),
     ]
-    return week_of(pulls, [Risk("dependency-upgrade", (201,), "Dependencies were upgraded.", "low")])
+    return week_of(pulls, [Risk("dependency-upgrade", (201,), "low")])
 
 
 # --- real weeks (../shared/data) ------------------------------------------------------------------

@@ -111,7 +111,7 @@ def test_week_risks_name_their_prs_and_reverted_titles():
     week = analyse_week("acme/widget", Week(2026, 21), analysed, context, settings, None, NOW)
     risks = {r.kind: r for r in week.risks}
     assert risks["revert"].pulls == (50,)
-    assert "#41 (feat: async rollout)" in risks["revert"].text
+    assert [(e.fact, e.pull, e.pulls) for e in risks["revert"].evidence] == [("reverted", 50, (41,))]
     assert risks["breaking-change"].pulls == (51,) and risks["breaking-change"].impact == "high"
     assert risks["hotspot"].pulls == (50, 51, 52, 53) and risks["hotspot"].paths == ("widget/engine.py",)
     assert week.risks[0].impact == "high"

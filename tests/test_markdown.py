@@ -83,7 +83,7 @@ def hostile_week():
     ]
     from digest_plugin.analysis.model import Risk
 
-    return week_of(pulls, [Risk("missing-tests", (301,), "", "high")])
+    return week_of(pulls, [Risk("missing-tests", (301,), "high")])
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])

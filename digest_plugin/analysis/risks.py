@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from ..records import Pull
 from .classify import TITLE_LIMIT, is_code_move
-from .model import RISK_KINDS, AnalysedPull, Classification, Risk
+from .model import RISK_KINDS, AnalysedPull, Classification, Evidence, Risk
 from .rules import PERIPHERAL_KINDS, Rules
 from .upgrades import dependency_upgrade
 
@@ -135,18 +135,14 @@ def week_risks(pulls: Sequence[AnalysedPull], hot: dict[str, tuple[int, ...]], t
             busiest = sorted(hot, key=lambda p: (-len(hot[p]), p))
             listed = ", ".join(f"{path} ({len(hot[path])} PRs)" for path in busiest[:3])
             text = f"{WHY[kind]} This week: {listed}{' and more' if len(busiest) > 3 else ''}."
-            risks.append(Risk(kind, numbers, text, "medium", tuple(busiest)))
+            risks.append(Risk(kind, numbers, "medium", paths=tuple(busiest)))
             continue
         if not members:
             continue
         numbers = tuple(sorted(p.pull.number for p in members))
-        text = WHY[kind]
-        if kind == "revert":
-            undone = [f"#{p.classification.reverts}" + (f" ({titles[p.classification.reverts]})" if titles and p.classification.reverts in titles else "")
-                      for p in members if p.classification.reverts is not None]
-            if undone:
-                text += f" Reverted: {', '.join(undone)}."
+        evidence = tuple(Evidence("reverted", p.pull.number, pulls=(p.classification.reverts,))
+                         for p in members if kind == "revert" and p.classification.reverts is not None)
         impact = "high" if kind in _ALWAYS_HIGH or any(p.key for p in members) and kind not in _LOW else "low" if kind in _LOW else "medium"
-        risks.append(Risk(kind, numbers, text, impact))
+        risks.append(Risk(kind, numbers, impact, evidence))
     order = {"high": 0, "medium": 1, "low": 2}
     return tuple(sorted(risks, key=lambda r: order[r.impact]))
