@@ -7,19 +7,16 @@ joins them (CLDR list patterns: "a, b, and c" / "a、b和c").
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from babel.lists import format_list
 
 from ..i18n import babel_locale, format_date_range, format_decimal, format_number, format_pattern, translations
+from .model import Cited, Figure
+from .titles import display_title  # noqa: F401  (the one title parser, re-exported for the report)
 
-# A title's module prefix ("[trainer, data] ") and conventional-commit type ("fix: ", "feat(parser)!: ").
-_MODULE_PREFIX = re.compile(r"^\s*(?:\[[^\]]*\]\s*)+")
-_TYPE_PREFIX = re.compile(r"^([A-Za-z]+)(?:\([^)]*\))?!?:\s+")
 SENTENCE_GAPS = {"en": " ", "zh": ""}
-_TITLE_TYPES = {"feat", "fix", "refactor", "perf", "docs", "doc", "test", "tests", "ci", "build", "chore", "revert", "style", "misc"}
 
 
 @dataclass(frozen=True)
@@ -48,11 +45,19 @@ class Language:
     def dates(self, start, end) -> str:
         return format_date_range(start, end, self.code)
 
+    def percent(self, share: float) -> str:
+        """A share of 0..1 as a whole percentage: 33%."""
+        return format_pattern(share, "#,##0%", self.code)
+
     def join(self, items: Iterable[str]) -> str:
-        """Names joined as the language joins a list: "a, b, and c" / "a、b、c"."""
+        """Names joined as the language joins a list: "a, b, and c" / "a、b、c".
+
+        In Chinese 、 separates list items only; an item that holds its own list or a comma uses
+        "；" between items instead, so the reader can tell the items apart."""
         items = list(items)
         if self.code == "zh":
-            return "、".join(items)  # CLDR's "a、b和c" glues 和 to Latin names ("core和io")
+            inner = any("、" in item or "，" in item for item in items)
+            return ("；" if inner else "、").join(items)  # CLDR's "a、b和c" glues 和 to Latin names ("core和io")
         return format_list(items, locale=babel_locale(self.code)) if items else ""
 
     def sentences(self, sentences: Iterable[str]) -> str:
@@ -73,6 +78,35 @@ class Language:
         return self.pulls(shown), shown
 
 
+class Stated:
+    """The numbers one text states, formatted for the language and recorded with what they are,
+    so that `check_grounding` can hold each to its figure:
+
+        said = Stated(lang)
+        text = _("{count} PRs").format(count=said.number("merged", week.stats.merged_count))
+        return said.cited(text, pulls)
+    """
+
+    def __init__(self, lang: Language):
+        self.lang = lang
+        self.figures: list[Figure] = []
+
+    def number(self, what: str, value: int) -> str:
+        self.figures.append(Figure(what, value))
+        return self.lang.number(value)
+
+    def decimal(self, what: str, value: float) -> str:
+        self.figures.append(Figure(what, round(value, 1)))
+        return self.lang.decimal(value)
+
+    def percent(self, what: str, share: float) -> str:
+        self.figures.append(Figure(what, round(share * 100)))
+        return self.lang.percent(share)
+
+    def cited(self, text: str, pulls: Iterable[int] = ()) -> Cited:
+        return Cited(text, unique(pulls), tuple(dict.fromkeys(self.figures)))
+
+
 def ranked(counts: dict) -> list[tuple]:
     """Name and count, most first, then by name so that ties read the same every build."""
     return sorted(((k, v) for k, v in counts.items() if v), key=lambda item: (-item[1], str(item[0])))
@@ -80,16 +114,6 @@ def ranked(counts: dict) -> list[tuple]:
 
 def unique(numbers: Iterable[int]) -> tuple[int, ...]:
     return tuple(dict.fromkeys(numbers))
-
-
-def display_title(title: str) -> str:
-    """A PR title for prose: without its "[module] type:" prefix, first letter capitalised."""
-    rest = _MODULE_PREFIX.sub("", title, count=1)
-    typed = _TYPE_PREFIX.match(rest)
-    if typed and typed[1].lower() in _TITLE_TYPES:
-        rest = rest[typed.end():]
-    rest = " ".join(rest.split()) or " ".join(title.split())
-    return rest[0].upper() + rest[1:] if rest[:1].isascii() and rest[:1].islower() else rest
 
 
 def type_names(_) -> dict[str | None, str]:
