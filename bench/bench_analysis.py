@@ -70,7 +70,7 @@ def bench(pulls_by_repo: dict, rounds: int) -> None:
 
 def adversarial() -> None:
     """Untrusted text built to make regular expressions backtrack: time per 10,000-character body."""
-    from digest_plugin.analysis.summary import summarise
+    from digest_plugin.analysis.description import summarise
 
     bodies = {
         "unclosed brackets": "[" * 10_000, "unclosed links": "[a](" * 2_500, "unclosed bold": "**a " * 2_500,
