@@ -19,15 +19,17 @@ from ..analysis.model import WeekAnalysis
 from .builtin import BuiltinWriter
 from .grounding import check_grounding
 from .markup import cite, cited_html
-from .model import Cited, HighlightGroup, KeyChange, Narrative, RiskLine
+from .model import Cited, Figure, HighlightGroup, KeyChange, Narrative, RiskLine, ThemeLine
 
 __all__ = [
     "BuiltinWriter",
     "Cited",
+    "Figure",
     "HighlightGroup",
     "KeyChange",
     "Narrative",
     "RiskLine",
+    "ThemeLine",
     "Writer",
     "check_grounding",
     "cite",

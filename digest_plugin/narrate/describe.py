@@ -19,6 +19,11 @@ from .titles import chinese_title, clause, display_title, english_predicate
 from .wording import Language, Stated
 
 MIN_WORDS = 4  # fewer words are a label, not a sentence
+MAX_ITEMS = 2
+_TEST_PATH = re.compile(r"(^|/)(tests?|testing|__tests__|spec|resources/test)/|(^|/)test_[^/]*$|_test\.\w+$|\.snap$")  # list items kept from a description made of a list
+_FILLER = frozenset("a an the in on of to for and or with by from this that is are be it its pr".split())
+_HOUSEKEEPING = re.compile(r"\b(pre-commit|formatting|format:|lint|typos?|code style|ruff format|black)\b", re.IGNORECASE)
+_ITEM_LABEL = re.compile(r"^(?:add|fix|format|update|change|feat|refactor|docs?|test|ci|remove)s?:\s+(?=\S)", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.!?。！？](?=\s|$)")
 # a sentence whose link was removed: "you should use mbridge with pr", "see the following:"
 _DANGLING = re.compile(
@@ -38,7 +43,7 @@ def body_sentences(analysed: AnalysedPull) -> str | None:
         if not ends:
             return None
         text = text[: ends[-1]]
-    text = _DANGLING.sub("", text.rstrip(" .:;,")).strip()
+    text = _main_items(_DANGLING.sub("", text.rstrip(" .:;,")).strip())
     if len(re.findall(r"\w+", text)) < MIN_WORDS or _TEMPLATE_WORDS.match(text) or _repeats_title(text, analysed.pull.title):
         return None
     if not _SENTENCE_END.search(text[-1:]):
@@ -48,9 +53,18 @@ def body_sentences(analysed: AnalysedPull) -> str | None:
 
 def _repeats_title(text: str, title: str) -> bool:
     """The text says nothing the title does not: its words are (almost) all in the title."""
-    words = set(re.findall(r"[a-z0-9_]+", text.lower()))
-    titled = set(re.findall(r"[a-z0-9_]+", clause(title).text.lower())) | set(re.findall(r"[a-z0-9_]+", title.lower()))
+    words = set(re.findall(r"[a-z0-9_]+", text.lower())) - _FILLER
+    titled = set(re.findall(r"[a-z0-9_]+", title.lower()))
     return not words or len(words - titled) <= max(1, len(words) // 5)
+
+
+def _main_items(text: str) -> str:
+    """A description made of list items ("Add: X; Format: pre-commit changes; Add: a CI test")
+    without the housekeeping items and the items' own labels, at most MAX_ITEMS of them."""
+    items = [item for item in text.split("; ") if not _HOUSEKEEPING.search(item)]
+    items = [_ITEM_LABEL.sub("", item) for item in items][:MAX_ITEMS] or [text]
+    joined = "; ".join(items)
+    return joined[0].upper() + joined[1:] if joined[:1].islower() else joined
 
 
 def _mostly_chinese(text: str) -> bool:
@@ -88,7 +102,24 @@ def files_sentence(analysed: AnalysedPull, lang: Language) -> Cited | None:
     if added:
         template = ngettext("Adds {count} source file.", "Adds {count} source files.", added)
         return said.cited(template.format(count=said.number(f"pull:{n}:added_files", added)))
-    return None
+    return _main_file_sentence(analysed, lang)
+
+
+def _main_file_sentence(analysed: AnalysedPull, lang: Language) -> Cited | None:
+    """ "Mostly changes src/io/reader.py; tests come with it": the file with the most changed lines."""
+    _, files = lang.gettext, [f for f in analysed.pull.files if not _TEST_PATH.search(f.path)]
+    if not files:
+        return None
+    main = max(files, key=lambda f: ((f.additions or 0) + (f.deletions or 0), f.path)).path
+    tested = analysed.footprint.test_files > 0 or any(_TEST_PATH.search(f.path) for f in analysed.pull.files)
+    alone = len(analysed.pull.files) == 1
+    templates = {
+        (True, True): _("Changes {path}, with tests."),
+        (True, False): _("Changes {path}; no test changed."),
+        (False, True): _("Mostly changes {path}, with tests."),
+        (False, False): _("Mostly changes {path}; no test changed."),
+    }
+    return Cited(templates[(alone, tested)].format(path=main))
 
 
 def quoted_forms(analysed: AnalysedPull) -> set[str]:
@@ -100,8 +131,9 @@ def quoted_forms(analysed: AnalysedPull) -> set[str]:
              analysed.summary, analysed.pull.author.login}
     sentences = body_sentences(analysed)
     if sentences:
-        forms.update((sentences, chinese_sentence(sentences)))
+        forms.update((sentences, sentences.rstrip("."), chinese_sentence(sentences)))
     forms.add(new_folder(analysed) or "")
+    forms.update(f.path for f in analysed.pull.files)
     return {f for f in forms if f}
 
 

@@ -109,7 +109,8 @@ def change_sentence(analysed: AnalysedPull, position: int, lang: Language) -> st
     sentence = openers[min(position, len(openers) - 1)].format(what=what)
     explained = body_sentences(analysed)
     if position == 0 and explained and len(explained.split()) <= SUMMARY_BODY_WORDS:
-        sentence = lang.sentences((sentence, _("In the author's words: “{words}”").format(words=explained)))
+        words = explained.rstrip(".") if lang.code == "zh" else explained  # no English full stop inside Chinese quotes
+        sentence = lang.sentences((sentence, _("In the author's words: “{words}”").format(words=words)))
     return sentence
 
 

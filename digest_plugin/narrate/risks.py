@@ -14,6 +14,7 @@ from .wording import Language, Stated, impact_names, risk_names
 
 EVIDENCE_PER_RISK = 3  # sentences per risk; the table lists every PR
 PATHS_NAMED = 2
+SUMMARY_PULLS = 3  # PRs the summary names for a risk without evidence
 
 
 def risk_lines(week: WeekAnalysis, lang: Language) -> tuple[RiskLine, ...]:
@@ -49,7 +50,7 @@ def risk_sentence(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited:
         pulls.extend(cited.pulls)
         said.figures.extend(cited.figures)
     if not told:
-        sentences.append(_kind_sentence(risk, said))
+        sentences.append(_kind_sentence(risk, said, len(risk.pulls)))
         pulls.extend(risk.pulls)
     elif len(risk.pulls) > len(set(pulls)):
         count = said.number(f"risk:{risk.kind}" if risk in week.risks else f"good:{risk.kind}", len(risk.pulls))
@@ -64,10 +65,10 @@ def lead_sentence(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited:
     if risk.evidence:
         return evidence_sentence(risk.kind, risk.evidence[0], week, lang)
     said = Stated(lang)
-    return said.cited(_kind_sentence(risk, said), risk.pulls)
+    return said.cited(_kind_sentence(risk, said, SUMMARY_PULLS), risk.pulls[:SUMMARY_PULLS])
 
 
-def _kind_sentence(risk: Risk, said: Stated) -> str:
+def _kind_sentence(risk: Risk, said: Stated, limit: int = 5) -> str:
     """A risk the analysis gave no evidence for: its PRs and what could go wrong."""
     lang = said.lang
     ngettext, n = lang.ngettext, len(risk.pulls)
@@ -96,7 +97,7 @@ def _kind_sentence(risk: Risk, said: Stated) -> str:
                             "{pulls} changed files that many PRs touched this week, where conflicts and regressions concentrate.", n),
     }
     template = templates.get(risk.kind) or ngettext("{pulls} shows the risk “{kind}”.", "{pulls} show the risk “{kind}”.", n)
-    return template.format(pulls=lang.pulls(risk.pulls), kind=risk.kind)
+    return template.format(pulls=lang.some_pulls(risk.pulls, limit)[0], kind=risk.kind)
 
 
 def evidence_sentence(kind: str, evidence: Evidence, week: WeekAnalysis, lang: Language) -> Cited:

@@ -88,6 +88,7 @@ _FORMS = {"adds": "add", "added": "add", "adding": "add", "fixes": "fix", "fixed
           "implements": "implement", "refactors": "refactor", "refactored": "refactor", "uses": "use", "improves": "improve"}
 # "update X to 2.0", "bump X from 1.2 to 2.0"
 _UPGRADE = re.compile(r"^(?P<what>.+?)\s+(?:from\s+(?P<old>v?\d[\w.\-+]*)\s+)?to\s+(?P<new>v?\d[\w.\-+]*)\s*$", re.IGNORECASE)
+_AND_VERB = re.compile(r"(\b(?:and|then|,))\s+([a-z]+)\b")
 _SUPPORT_FOR = re.compile(r"^support\s+for\s+(?P<what>.+)$", re.IGNORECASE)
 _TRAILING_SUPPORT = re.compile(r"^(?P<what>.+?)\s+support$", re.IGNORECASE)
 # type words said in Chinese when the title has no verb of its own: "fix: crash on empty input"
@@ -139,7 +140,9 @@ def english_predicate(title: str) -> str | None:
     parts = clause(title)
     if parts.verb is None:
         return f"fixes {parts.text[0].lower() + parts.text[1:]}" if parts.kind == "fix" and not parts.text[:2].isupper() else None
-    predicate = f"{VERBS[parts.verb][0]} {parts.rest}"
+    # "add X and fix Y": every verb of the clause agrees with the PR as subject
+    rest = _AND_VERB.sub(lambda m: f"{m[1]} {VERBS[m[2].lower()][0]}" if m[2].lower() in VERBS else m[0], parts.rest)
+    predicate = f"{VERBS[parts.verb][0]} {rest}"
     return f"{predicate} ({parts.scope})" if parts.scope else predicate
 
 

@@ -7,6 +7,7 @@ joins them (CLDR list patterns: "a, b, and c" / "a、b和c").
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -17,6 +18,7 @@ from .model import Cited, Figure
 from .titles import display_title  # noqa: F401  (the one title parser, re-exported for the report)
 
 SENTENCE_GAPS = {"en": " ", "zh": ""}
+_CJK_GAP = re.compile(r"(?<=[\u4e00-\u9fff])[ ]+(?=[\u4e00-\u9fff])")
 
 
 @dataclass(frozen=True)
@@ -62,7 +64,12 @@ class Language:
 
     def sentences(self, sentences: Iterable[str]) -> str:
         """Sentences as one paragraph: a space after English full stops, none after Chinese ones."""
-        return SENTENCE_GAPS.get(self.code, " ").join(sentences)
+        return self.tidy(SENTENCE_GAPS.get(self.code, " ").join(sentences))
+
+    def tidy(self, text: str) -> str:
+        """Chinese text without the spaces templates leave between two Chinese characters
+        ("#1、#2 等 修改了" -> "#1、#2 等修改了"); Chinese keeps its space beside Latin letters and numbers."""
+        return _CJK_GAP.sub("", text) if self.code == "zh" else text
 
     def pulls(self, numbers: Iterable[int]) -> str:
         """PR references: "#1, #2, #3" / "#1、#2、#3" (a plain enumeration, no "and")."""
@@ -104,7 +111,7 @@ class Stated:
         return self.lang.percent(share)
 
     def cited(self, text: str, pulls: Iterable[int] = ()) -> Cited:
-        return Cited(text, unique(pulls), tuple(dict.fromkeys(self.figures)))
+        return Cited(self.lang.tidy(text), unique(pulls), tuple(dict.fromkeys(self.figures)))
 
 
 def ranked(counts: dict) -> list[tuple]:
