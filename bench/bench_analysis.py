@@ -9,6 +9,7 @@ Reads ../shared/data (outside the project); loading the exports is timed apart f
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import statistics
 import sys
 import time
@@ -152,7 +153,7 @@ def calibration(pulls_by_repo: dict) -> None:
         print(f"| {kind} | " + " | ".join(cells) + " |")
 
     weights = load_rules().weights
-    print("\nweights:", {k: v for k, v in weights.items() if k != "type"}, "type:", weights["type"])
+    print("\nweights:", {f.name: getattr(weights, f.name) for f in dataclasses.fields(weights) if f.name != "type"}, "type:", dict(weights.type))
 
 
 def main() -> None:

@@ -5,9 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from digest_plugin.analysis import analyse_pull, analyse_week, repo_context
-from digest_plugin.analysis.classify import classify
-from digest_plugin.analysis.model import RISK_KINDS
-from digest_plugin.analysis.risks import WHY, hotspots, pull_risks
+from digest_plugin.analysis.model import GOOD_NEWS_KINDS, RISK_KINDS
+from digest_plugin.analysis.risks import IMPACT_RULES, PULL_CHECKS, hotspots
 from digest_plugin.analysis.rules import load_rules
 from digest_plugin.records import FileChange
 from digest_plugin.settings import DigestSettings
@@ -22,13 +21,22 @@ SRC = FileChange("widget/engine.py", 60, 20)
 TEST = FileChange("tests/test_engine.py", 30, 0)
 
 
-def kinds(title="feat: a change", files=(SRC, TEST), **fields):
+def analysed(title="feat: a change", files=(SRC, TEST), **fields):
     pull = make_pull(100, WHEN, title, files=list(files), **fields)
-    return pull_risks(pull, classify(pull, RULES), RULES, fields.get("body", ""))
+    return analyse_pull(pull, repo_context("acme/widget", [pull], DigestSettings()))
 
 
-def test_every_kind_has_a_reason():
-    assert set(WHY) == set(RISK_KINDS)
+def kinds(title="feat: a change", files=(SRC, TEST), **fields):
+    return analysed(title, files, **fields).risks
+
+
+def good_news(title="feat: a change", files=(SRC, TEST), **fields):
+    return {e.kind for e in analysed(title, files, **fields).evidence if e.kind in GOOD_NEWS_KINDS}
+
+
+def test_every_kind_has_a_check_and_an_impact_rule():
+    assert set(PULL_CHECKS) | {"hotspot"} == set(RISK_KINDS) | set(GOOD_NEWS_KINDS)
+    assert set(IMPACT_RULES) == set(RISK_KINDS) | set(GOOD_NEWS_KINDS)
 
 
 def test_missing_tests():
@@ -54,12 +62,17 @@ def test_dependency_upgrade():
     assert "dependency-upgrade" not in kinds("Bump 0.11.11", files=[FileChange("pyproject.toml", 1, 1)])  # the project's own release
 
 
-def test_security():
-    assert "security" in kinds("fix: sanitize archive paths")
-    assert "security" in kinds("fix: loader", body="Avoids arbitrary code execution: the loader called eval(user_input).")
-    assert "security" in kinds("fix: bump jinja2 for CVE-2024-22195")
-    assert "security" in kinds("fix: loader", labels=("security",))
+def test_security_fixes_are_good_news_and_other_security_changes_a_risk():
+    assert good_news("fix: sanitize archive paths") == {"security-fix"}
+    assert good_news("fix: loader", body="Avoids arbitrary code execution: the loader called eval(user_input).") == {"security-fix"}
+    assert good_news("fix: bump jinja2 for CVE-2024-22195") == {"security-fix"}
+    assert good_news("fix: loader", labels=("security",)) == {"security-fix"}
+    for title in ("fix: sanitize archive paths", "fix: bump jinja2 for CVE-2024-22195"):
+        assert "security" not in kinds(title)
+    assert "security" in kinds("feat: run user plugins with shell=True", body="Plugins now run through a shell.")
     assert "security" not in kinds("feat: add an eval script for GSM8K")  # ML "eval" is evaluation
+    advisory = [e for e in analysed("fix: bump jinja2 for CVE-2024-22195").evidence if e.kind == "security-fix"]
+    assert advisory[0].detail == "CVE-2024-22195"
 
 
 def test_revert():

@@ -29,6 +29,17 @@ _PR_REF = re.compile(r"\(#(\d+)\)\s*$")
 _REVERTS_BODY = re.compile(r"\b(?:this )?reverts?\s+(?:(?:pull request|pr)\s+)?(?:[\w.-]+/[\w.-]+)?#(\d+)", re.IGNORECASE)
 _REVERTS_URL = re.compile(r"\breverts?\b[^\n]{0,40}?/pull/(\d+)", re.IGNORECASE)
 _BREAKING_FOOTER = re.compile(r"^BREAKING[ -]CHANGES?:", re.MULTILINE)
+_DEFAULT_CHANGE = re.compile(
+    r"\b(chang\w*|set|sets|setting|reset|switch\w*|enabl\w*|disabl\w*|turn\w*|flip\w*|make|makes|use|revert\w*|updat\w*|modif\w*)\b.{0,60}\bdefaults?\b"
+    r"|\bdefaults?\b.{0,30}\b(to|value|changed?|now|from|is|no longer|not)\b|\bby default\b",
+    re.IGNORECASE,
+)
+
+
+def says_default_change(description: str) -> bool:
+    """Whether a title (without its prefixes) says a default value changes."""
+    return bool(_DEFAULT_CHANGE.search(description))
+
 @dataclass(frozen=True)
 class Title:
     """What a title says by convention, before any guessing."""

@@ -72,61 +72,6 @@ class Score:
 
 
 @dataclass(frozen=True)
-class Upgrade:
-    """A dependency or toolchain moved by a PR, as its title, body or manifests say."""
-
-    package: str  # "torch", "cuda", "vllm", "rust", "msrv", "actions/checkout"; "" when only files say so
-    old: str | None  # "2.6.0"; None when only the new version is said
-    new: str | None
-    major: bool  # across a major version (or a 0.x minor step), or a toolchain move
-    core: bool  # a core runtime the project is built on (rules.yaml `core_dependencies`)
-
-
-@dataclass(frozen=True)
-class Footprint:
-    """What the files of a PR show, for saying what it does when its body does not."""
-
-    added_files: tuple[str, ...] = ()  # core files added (not tests, docs, generated)
-    removed_files: tuple[str, ...] = ()  # any files removed, largest first
-    removed_lines: int = 0  # lines of the removed files
-    core_lines: int = 0  # lines changed in core paths
-    test_files: int = 0
-    doc_files: int = 0
-    workflows: tuple[str, ...] = ()  # CI files changed (.github/workflows/…)
-    config_files: tuple[str, ...] = ()
-    generated_files: int = 0  # lock files, snapshots, generated code
-
-
-@dataclass(frozen=True)
-class AnalysedPull:
-    pull: Pull
-    classification: Classification
-    score: Score
-    key: bool
-    summary: str  # quoted from the PR body: whole sentences, plain text, untrusted; "" when the body says nothing
-    risks: tuple[str, ...] = ()  # risk kinds this PR shows
-    first_time: bool = False  # the author's first merged PR in the store's history
-    footprint: Footprint = Footprint()
-    upgrades: tuple[Upgrade, ...] = ()  # what it upgrades, when it does
-    themes: tuple[str, ...] = ()  # names of the week's themes it belongs to (set per week)
-
-
-@dataclass(frozen=True)
-class AuthorCount:
-    login: str
-    count: int
-    first_time: bool = False
-    bot: bool = False
-
-
-@dataclass(frozen=True)
-class PathCount:
-    path: str
-    count: int  # how many PRs of the week touched it
-    pulls: tuple[int, ...] = ()
-
-
-@dataclass(frozen=True)
 class Evidence:
     """One fact behind a risk, about one PR (or, for `routine-bumps`, a group): see EVIDENCE_FACTS
     for which fields each `fact` fills; the others keep their empty defaults."""
@@ -146,6 +91,65 @@ class Evidence:
     pulls: tuple[int, ...] = ()  # other PRs it involves (the reverted PR, the others on a hot file, a group)
     authors: tuple[str, ...] = ()  # logins involved (a hot file's authors)
     packages: tuple[str, ...] = ()  # routine-bumps: the packages bumped
+    kind: str = ""  # the risk (or good-news) kind it supports
+
+
+@dataclass(frozen=True)
+class Upgrade:
+    """A dependency or toolchain moved by a PR, as its title, body or manifests say."""
+
+    package: str  # "torch", "cuda", "vllm", "rust", "msrv", "actions/checkout"; "" when only files say so
+    old: str | None  # "2.6.0"; None when only the new version is said
+    new: str | None
+    major: bool  # across a major version (or a 0.x minor step), or a toolchain move
+    core: bool  # a core runtime the project is built on (rules.yaml `core_dependencies`)
+
+
+@dataclass(frozen=True)
+class Footprint:
+    """What the files of a PR show, for saying what it does when its body does not."""
+
+    added_files: tuple[str, ...] = ()  # core files added (not tests, docs, generated), the first five
+    added_count: int = 0  # how many core files were added
+    removed_files: tuple[str, ...] = ()  # files removed, largest first, the first five
+    removed_count: int = 0
+    removed_lines: int = 0  # lines of the removed files
+    core_lines: int = 0  # lines changed in core paths
+    test_files: int = 0
+    doc_files: int = 0
+    workflows: tuple[str, ...] = ()  # CI files changed (.github/workflows/…), all of them
+    config_files: tuple[str, ...] = ()  # configuration files edited, all of them
+    generated_files: int = 0  # lock files, snapshots, generated code
+
+
+@dataclass(frozen=True)
+class AnalysedPull:
+    pull: Pull
+    classification: Classification
+    score: Score
+    key: bool
+    summary: str  # quoted from the PR body: whole sentences, plain text, untrusted; "" when the body says nothing
+    risks: tuple[str, ...] = ()  # risk kinds this PR shows
+    first_time: bool = False  # the author's first merged PR in the store's history
+    footprint: Footprint = Footprint()
+    upgrades: tuple[Upgrade, ...] = ()  # what it upgrades, when it does
+    themes: tuple[str, ...] = ()  # names of the week's themes it belongs to (set per week)
+    evidence: tuple[Evidence, ...] = ()  # the facts behind its risk kinds (and good news), `kind` set
+
+
+@dataclass(frozen=True)
+class AuthorCount:
+    login: str
+    count: int
+    first_time: bool = False
+    bot: bool = False
+
+
+@dataclass(frozen=True)
+class PathCount:
+    path: str
+    count: int  # how many PRs of the week touched it
+    pulls: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,11 @@ from ..store import RepoState
 from ..weeks import Week, week_of, week_of_date, weeks_between
 from .classify import classify, parse_title
 from .importance import importance
-from .model import AnalysedPull, FetchInfo, WeekAnalysis
-from .risks import hotspots, pull_risks, week_risks
+from .footprint import footprint
+from .importance import by_importance
+from .model import AnalysedPull, Evidence, FetchInfo, WeekAnalysis
+from .risks import PullFacts, hotspots, kinds_of, pull_evidence, week_risks
+from .upgrades import upgrades
 from .rules import Rules, load_rules
 from .stats import first_time_pulls, week_stats
 from .description import description_text, summary_of, template_lines
@@ -31,7 +34,7 @@ class RepoContext:
     rules: Rules
     template: frozenset[str]  # the repository's PR template lines (summary.template_lines)
     first_time: frozenset[int]  # numbers of first-time contributors' PRs (stats.first_time_pulls)
-    titles: dict[int, str]  # number -> title of every stored PR, to name what reverts undo
+    titles: dict[int, str]  # number -> title of every stored PR, to name what reverts undo (Evidence.detail)
     numbers_by_title: dict[str, list[tuple[datetime, int]]]  # title -> (merged_at, number), oldest first
     key_threshold: float
 
@@ -44,7 +47,7 @@ def repo_context(repo: str, pulls: Sequence[Pull], settings: DigestSettings) -> 
         numbers_by_title[_title_key(pull.title)].append((pull.merged_at, pull.number))
     return RepoContext(
         rules=rules,
-        template=template_lines((p.body for p in pulls), thresholds["template_share"], thresholds["template_min_pulls"]),
+        template=template_lines((p.body for p in pulls), thresholds.template_share, thresholds.template_min_pulls),
         first_time=first_time_pulls(pulls, rules, settings.timezone),
         titles={p.number: p.title for p in pulls},
         numbers_by_title=numbers_by_title,
@@ -53,7 +56,8 @@ def repo_context(repo: str, pulls: Sequence[Pull], settings: DigestSettings) -> 
 
 
 def analyse_pull(pull: Pull, context: RepoContext) -> AnalysedPull:
-    """Classification, score, summary and risk kinds of one PR (hotspots are added per week)."""
+    """Classification, score, summary, footprint and risk evidence of one PR (hotspots and themes
+    are added per week)."""
     rules = context.rules
     classification = classify(pull, rules)
     title = parse_title(pull.title, rules)
@@ -62,16 +66,23 @@ def analyse_pull(pull: Pull, context: RepoContext) -> AnalysedPull:
         earlier = [n for merged, n in context.numbers_by_title.get(_title_key(title.reverted_title), ()) if merged < pull.merged_at]
         if earlier:
             classification = replace(classification, reverts=earlier[-1])
-    score = importance(pull, classification, rules)
     description = description_text(pull.body, context.template)
+    paths, kinds = rules.files_of(pull)
+    facts = PullFacts(pull, classification, paths, kinds, description, footprint(pull, rules), upgrades(pull, classification, rules), rules)
+    score = importance(pull, classification, rules, facts.upgrades)
+    # a reverted PR is named by its title (quoted from GitHub), for it may lie outside the week
+    evidence = tuple(replace(e, detail=context.titles.get(e.pulls[0])) if e.fact == "reverted" and e.pulls else e for e in pull_evidence(facts))
     return AnalysedPull(
         pull=pull,
         classification=classification,
         score=score,
         key=score.value >= context.key_threshold,
-        summary=summary_of(description, title.description or pull.title, rules.thresholds["summary_chars"]),
-        risks=pull_risks(pull, classification, rules, description),
+        summary=summary_of(description, title.description or pull.title, rules.thresholds.summary_chars),
+        risks=kinds_of(evidence),
         first_time=pull.number in context.first_time,
+        footprint=facts.footprint,
+        upgrades=facts.upgrades,
+        evidence=evidence,
     )
 
 
@@ -87,10 +98,12 @@ def analyse_week(repo: str, week: Week, pulls: Sequence[AnalysedPull], context: 
     start, end = week.start(tz), week.end(tz)
     hot = hotspots([p.pull for p in pulls], context.rules)
     hot_numbers = {n for numbers in hot.values() for n in numbers}
-    pulls = [replace(p, risks=(*p.risks, "hotspot")) if p.pull.number in hot_numbers else p for p in pulls]
-    ordered = tuple(sorted(pulls, key=lambda p: (-p.score.value, p.pull.number)))
+    pulls = [replace(p, risks=kinds_of((*p.evidence, Evidence("hot-file", p.pull.number, kind="hotspot"))))
+             if p.pull.number in hot_numbers else p for p in pulls]
+    ordered = tuple(sorted(pulls, key=by_importance))
     in_progress = start <= now < end
     complete = (state.is_complete(start, end) if state is not None else True) and not in_progress
+    risks, good_news = week_risks(ordered, hot)
     return WeekAnalysis(
         repo=repo,
         week=str(week),
@@ -101,7 +114,8 @@ def analyse_week(repo: str, week: Week, pulls: Sequence[AnalysedPull], context: 
         in_progress=in_progress,
         pulls=ordered,
         stats=week_stats(ordered, context.rules, previous, settings.trend_weeks),
-        risks=week_risks(ordered, hot, context.titles),
+        risks=risks,
+        good_news=good_news,
         fetch=FetchInfo(
             source=state.source if state is not None else "import",
             fetched_at=format_time(state.fetched_at) if state is not None else None,

@@ -11,9 +11,11 @@ from __future__ import annotations
 import copy
 import functools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from importlib import resources
 from pathlib import Path
+from collections.abc import Mapping
+from types import MappingProxyType
 
 import yaml
 
@@ -31,6 +33,59 @@ _TYPE_VALUES = {"title.types", "title.module_types"}
 # Paths that support the code rather than being it: they count less in importance and modules.
 PERIPHERAL_KINDS = frozenset({"tests", "docs", "examples", "ci", "generated"})
 PATH_KINDS = ("tests", "docs", "examples", "ci", "dependencies", "manifests", "config", "generated", "source")
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Points of each importance factor (rules.yaml `weights`, documented there and in
+    docs/calibration.md); every key is required, none other is allowed."""
+
+    type: Mapping[str, float]  # change type (TYPES and "unknown") -> points
+    size: float
+    size_lines: float
+    files: float
+    files_count: float
+    large: float
+    moved: float
+    breadth: float
+    breadth_max: float
+    peripheral: float
+    breaking: float
+    security: float
+    crash: float
+    deprecation: float
+    deprecation_lines: float
+    major_upgrade: float
+    upgrade: float
+    core_upgrade: float
+    workflows: float
+    workflows_count: float
+    default_change: float
+    bot: float
+    revert: float
+    discussion: float
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Thresholds of statistics, risks and themes (rules.yaml `thresholds`)."""
+
+    large_change_lines: int
+    large_change_files: int
+    missing_tests_lines: int
+    hot_min_pulls: int
+    hot_limit: int
+    hotspot_pulls: int
+    hotspot_share: float
+    template_share: float
+    template_min_pulls: int
+    summary_chars: int
+    first_time_warmup_weeks: int
+    theme_min_pulls: int
+    theme_min_share: float
+    theme_lift: float
+    theme_baseline_weeks: int
+    themes_max: int
 
 
 @dataclass(frozen=True)
@@ -54,8 +109,10 @@ class Rules:
     source_roots: frozenset[str]
     path_kinds: dict[str, re.Pattern]  # kind -> one pattern over "/" + path
     bots: frozenset[str]  # lower-case logins
-    weights: dict
-    thresholds: dict
+    core_dependencies: frozenset[str]  # runtimes.core, lower case
+    toolchains: frozenset[str]  # runtimes.toolchains
+    weights: Weights
+    thresholds: Thresholds
     _kinds_cache: dict = field(default_factory=dict, compare=False, repr=False)
     _files_cache: dict = field(default_factory=dict, compare=False, repr=False)
     titles_cache: dict = field(default_factory=dict, compare=False, repr=False)  # classify.parse_title's
@@ -104,13 +161,18 @@ def load_rules(rules: dict | str | Path | None = None, base_path: Path | str = "
     """
     merged = default_rules()
     if rules is not None:
-        merged = merge_rules(merged, _user_rules(rules, Path(base_path)))
+        user, source = _user_rules(rules, Path(base_path))
+        try:
+            merged = merge_rules(merged, user)
+        except DigestError as error:
+            raise (DigestError(f"{str(error).rstrip('.')} ({source}).") if source else error) from None
     return compile_rules(merged, repo, bots)
 
 
-def _user_rules(rules: dict | str | Path, base_path: Path) -> dict:
+def _user_rules(rules: dict | str | Path, base_path: Path) -> tuple[dict, str | None]:
+    """The user's rules, and the file they come from (None for a dict in the settings)."""
     if isinstance(rules, dict):
-        return rules
+        return rules, None
     if not isinstance(rules, str | Path):
         raise DigestError(f"DIGEST_RULES must be a dict or the path of a YAML file, not {type(rules).__name__}.")
     path = Path(rules) if Path(rules).is_absolute() else base_path / rules
@@ -121,10 +183,10 @@ def _user_rules(rules: dict | str | Path, base_path: Path) -> dict:
     except yaml.YAMLError as error:
         raise DigestError(f"DIGEST_RULES file {path} is not valid YAML ({str(error).splitlines()[0]}).") from None
     if data is None:
-        return {}
+        return {}, f"in {path}"
     if not isinstance(data, dict):
         raise DigestError(f"DIGEST_RULES file {path} must hold a mapping of rule sections, like digest_plugin/rules.yaml.")
-    return data
+    return data, f"in {path}"
 
 
 def merge_rules(defaults: dict, user: dict, prefix: str = "") -> dict:
@@ -238,9 +300,33 @@ def compile_rules(data: dict, repo: str | None = None, bots: tuple[str, ...] = (
         source_roots=frozenset(roots),
         path_kinds={kind: _glob_pattern(paths[kind]) for kind in PATH_KINDS if paths.get(kind)},
         bots=frozenset(b.lower() for b in [*data["bots"], *bots]),
-        weights=data["weights"],
-        thresholds=data["thresholds"],
+        core_dependencies=frozenset(name.lower() for name in data["runtimes"]["core"]),
+        toolchains=frozenset(name.lower() for name in data["runtimes"]["toolchains"]),
+        weights=_typed(Weights, data["weights"], "weights"),
+        thresholds=_typed(Thresholds, data["thresholds"], "thresholds"),
     )
+
+
+def _typed(kind, values: dict, section: str):
+    """A Weights or Thresholds from its merged section: every field present, numbers where numbers go."""
+    names = {f.name: f for f in fields(kind)}
+    for key in values:
+        if key not in names:
+            raise DigestError(f"rules key '{section}.{key}' is not a rule; the keys there are: {', '.join(names)}.")
+    missing = [name for name in names if name not in values]
+    if missing:
+        raise DigestError(f"rules section '{section}' lacks {', '.join(missing)}.")
+    typed = {}
+    for name, spec in names.items():
+        value = values[name]
+        if name == "type":
+            typed[name] = MappingProxyType({t: _number(v, f"{section}.type.{t}") for t, v in value.items()})
+            continue
+        number = _number(value, f"{section}.{name}")
+        if spec.type == "int" and number != int(number):
+            raise DigestError(f"DIGEST_RULES key '{section}.{name}' must be a whole number, not {value!r}.")
+        typed[name] = int(number) if spec.type == "int" else float(number)
+    return kind(**typed)
 
 
 def _full(pattern: str, name: str) -> re.Pattern:

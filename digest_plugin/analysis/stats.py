@@ -40,7 +40,7 @@ def first_time_pulls(pulls: Sequence[Pull], rules: Rules, tz: ZoneInfo) -> froze
     if not ordered:
         return frozenset()
     history_start = week_of(ordered[0].merged_at, tz).start(tz)
-    warmup = timedelta(weeks=rules.thresholds["first_time_warmup_weeks"])
+    warmup = timedelta(weeks=rules.thresholds.first_time_warmup_weeks)
     seen: set[str] = set()
     first: set[int] = set()
     for pull in ordered:
@@ -117,7 +117,7 @@ def hot_paths(pulls: Sequence[Pull], rules: Rules) -> tuple[tuple[PathCount, ...
             folder = posixpath.dirname(path)
             if folder:
                 dirs[folder].add(pull.number)
-    needed, limit = rules.thresholds["hot_min_pulls"], rules.thresholds["hot_limit"]
+    needed, limit = rules.thresholds.hot_min_pulls, rules.thresholds.hot_limit
 
     def top(found: dict[str, set[int]]) -> tuple[PathCount, ...]:
         hot = [PathCount(path, len(numbers), tuple(sorted(numbers))) for path, numbers in found.items() if len(numbers) >= needed]
