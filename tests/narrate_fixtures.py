@@ -107,7 +107,7 @@ def busy_week(**options):
                  additions=1200, deletions=1100, login="bob", risks=("large-change",),
                  files=(FileChange("src/io/reader.py", 200, 1100, "removed"), FileChange("src/io/read/__init__.py", 500, 0, "added"),
                         FileChange("src/io/read/chunks.py", 500, 0, "added"), "src/core.py"),
-                 footprint=Footprint(added_files=("src/io/read/__init__.py", "src/io/read/chunks.py"), removed_files=("src/io/reader.py",),
+                 footprint=Footprint(added_files=("src/io/read/__init__.py", "src/io/read/chunks.py"), added_count=2, removed_files=("src/io/reader.py",), removed_count=1,
                                      removed_lines=1100, core_lines=2300)),
         analysed(103, "fix: crash when `path` is empty", type="fix", modules=("io",), score=6.4, key=True, login="carol",
                  first_time=True, files=("src/io/reader.py", "tests/test_reader.py"), summary="Fix crash when path is empty."),

@@ -151,11 +151,14 @@ def test_risks_say_what_could_go_wrong_from_their_evidence():
         ("dependency-upgrade", "low", (105,)),
     ]
     large, untested, bumps = (r.sentence for r in narrative.risks)
-    assert large.text == ("#102 removes 1 file with 1,100 lines (src/io/reader.py): anything that still imports or configures it will break. "
-                          "#101 changes 940 lines of core code in 2 files: too much to review line by line, so regressions can hide in it.")
-    assert untested.text.startswith("#101 adds 900 lines of source code in 2 files, src/export.py the largest, and changes no test")
+    # what could go wrong is said once, after the first evidence
+    assert large.text == ("#102 removes 1 file with 1,100 lines (src/io/reader.py): anything that still imports or configures what was removed will break. "
+                          "#101 changes 940 lines of core code in 2 files.")
+    assert untested.text.startswith("#101 adds 900 lines of source code in 2 files, src/export.py the largest, and changes no test: nothing shows")
     assert untested.text.endswith("2 PRs show this in all: #101, #106.") and untested.pulls == (101, 106)
     assert bumps.text == "1 routine bump by a bot (requests; #105): low risk once CI passes."
+    assert narrate(busy_week(), [], "zh").risks[0].sentence.text == (
+        "#102 删除了 1 个文件，共 1,100 行（包括 src/io/reader.py）：仍在导入或配置被删除内容的地方都会出错。#101 改动了 2 个文件中的 940 行核心代码。")
 
 
 def test_recommendations_name_their_file_and_agree_in_number():
@@ -184,8 +187,8 @@ def test_a_security_fix_is_good_news_told_first(language):
     narrative = narrate(dataclasses.replace(busy_week(), good_news=(news,)), [], language)
     first = narrative.risks[0]
     assert (first.kind, first.level, first.pulls) == ("security-fix", "good", (103,))
-    expected = {"en": "#103 fixes a vulnerability (CVE-2026-1234). That is good news, but users of released versions stay exposed",
-                "zh": "#103 修复了一个安全漏洞（CVE-2026-1234）。这是好消息"}[language]
+    expected = {"en": "#103 fixes a vulnerability (CVE-2026-1234): good news, but users of released versions stay exposed",
+                "zh": "#103 修复了一个安全漏洞（CVE-2026-1234）：这是好消息"}[language]
     assert first.sentence.text.startswith(expected)
     assert {"en": "Good news: #103 fixes", "zh": "好消息：#103 修复了"}[language] in narrative.summary.text
 

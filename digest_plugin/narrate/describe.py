@@ -74,7 +74,7 @@ def _mostly_chinese(text: str) -> bool:
 def new_folder(analysed: AnalysedPull) -> str | None:
     """A folder that every added file is in and that held none of the PR's other files: a new module."""
     added = analysed.pull.files and analysed.footprint.added_files
-    if not added or len(added) < 2 or not all("/" in p for p in added):
+    if not added or len(added) < 2 or len(added) < analysed.footprint.added_count or not all("/" in p for p in added):
         return None
     common = posixpath.commonpath(added)
     others = [f.path for f in analysed.pull.files if f.path not in added]
@@ -87,7 +87,7 @@ def files_sentence(analysed: AnalysedPull, lang: Language) -> Cited | None:
     """What the files show, when the body says nothing: one sentence with the figures it states."""
     ngettext, footprint, n = lang.ngettext, analysed.footprint, analysed.pull.number
     said = Stated(lang)
-    workflows, added, removed = len(footprint.workflows), len(footprint.added_files), len(footprint.removed_files)
+    workflows, added, removed = len(footprint.workflows), footprint.added_count, footprint.removed_count
     folder = new_folder(analysed)
     if folder:
         template = ngettext("Adds {folder}, a new folder of {count} file.", "Adds {folder}, a new folder of {count} files.", added)

@@ -8,7 +8,7 @@ with the evidence field it comes from.
 
 from __future__ import annotations
 
-from ..analysis.model import IMPACTS, RISK_KINDS, Evidence, Risk, WeekAnalysis
+from ..analysis.model import GOOD_NEWS_KINDS, IMPACTS, RISK_KINDS, Evidence, Risk, WeekAnalysis
 from .model import Cited, RiskLine
 from .wording import Language, Stated, impact_names, risk_names
 
@@ -41,18 +41,18 @@ def _kind_order(kind: str) -> int:
 
 
 def risk_sentence(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited:
-    """A few sentences of evidence, then how many PRs show the risk in all when that is more."""
-    said, sentences, pulls = Stated(lang), [], []
-    told = risk.evidence[:EVIDENCE_PER_RISK]
-    for evidence in told:
-        cited = evidence_sentence(risk.kind, evidence, week, lang)
-        sentences.append(cited.text)
+    """What the evidence shows, PR by PR, then once what could go wrong, then how many PRs show the
+    risk in all when that is more than the evidence named."""
+    said, pulls, clauses = Stated(lang), [], []
+    for evidence in risk.evidence[:EVIDENCE_PER_RISK]:
+        cited = evidence_clause(risk.kind, evidence, week, lang)
+        clauses.append(cited.text)
         pulls.extend(cited.pulls)
         said.figures.extend(cited.figures)
-    if not told:
-        sentences.append(_kind_sentence(risk, said, len(risk.pulls)))
-        pulls.extend(risk.pulls)
-    elif len(risk.pulls) > len(set(pulls)):
+    if not clauses:
+        return said.cited(_kind_sentence(risk, said, len(risk.pulls)), risk.pulls)
+    sentences = [_with_consequence(clauses[0], risk.evidence[0].fact, risk.kind, lang), *(lang.gettext("{evidence}.").format(evidence=c) for c in clauses[1:])]
+    if len(risk.pulls) > len(set(pulls)):
         count = said.number(f"risk:{risk.kind}" if risk in week.risks else f"good:{risk.kind}", len(risk.pulls))
         sentences.append(lang.ngettext("{count} PR shows this in all: {pulls}.", "{count} PRs show this in all: {pulls}.", len(risk.pulls)).format(
             count=count, pulls=lang.pulls(risk.pulls)))
@@ -61,11 +61,39 @@ def risk_sentence(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited:
 
 
 def lead_sentence(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited:
-    """The one sentence the summary gives the main risk: its first evidence."""
+    """The one sentence the summary gives a risk: its first evidence and what could go wrong."""
     if risk.evidence:
-        return evidence_sentence(risk.kind, risk.evidence[0], week, lang)
+        cited = evidence_clause(risk.kind, risk.evidence[0], week, lang)
+        return Cited(_with_consequence(cited.text, risk.evidence[0].fact, risk.kind, lang), cited.pulls, cited.figures)
     said = Stated(lang)
     return said.cited(_kind_sentence(risk, said, SUMMARY_PULLS), risk.pulls[:SUMMARY_PULLS])
+
+
+def _with_consequence(clause: str, fact: str, kind: str, lang: Language) -> str:
+    consequence = consequences(lang.gettext).get("fixed-vulnerability" if kind in GOOD_NEWS_KINDS else fact)
+    if consequence is None:
+        return lang.gettext("{evidence}.").format(evidence=clause)
+    return lang.gettext("{evidence}: {consequence}").format(evidence=clause, consequence=consequence)
+
+
+def consequences(_) -> dict[str, str]:
+    """What could go wrong, by the fact that shows it: said once per risk, after its first evidence."""
+    return {
+        "untested-code": _("nothing shows the new code works, or keeps it working."),
+        "breaking-marker": _("users will have to change code, configuration or scripts when they upgrade."),
+        "version": _("behaviour, performance and compatibility can change in ways this repository's diff does not show."),
+        "routine-bumps": _("low risk once CI passes."),
+        "vulnerability": _("it deserves a review by someone who knows the security model."),
+        "fixed-vulnerability": _("good news, but users of released versions stay exposed until a release ships, and an advisory may be due."),
+        "reverted": _("the reverted change broke something, and what it was for still needs a fixed follow-up."),
+        "deprecated": _("users need to hear about it before the old way is removed."),
+        "files-removed": _("anything that still imports or configures what was removed will break."),
+        "size": _("too much to review line by line, so regressions can hide in it."),
+        "default-changed": _("everyone who relies on the old value without setting it gets the new behaviour on upgrade."),
+        "config-files": _("deployments that rely on these values will behave differently."),
+        "workflows": _("CI decides what is tested before a release, and a mistake there lets regressions through unnoticed."),
+        "hot-file": _("overlapping edits to one file are where conflicts and regressions concentrate."),
+    }
 
 
 def _kind_sentence(risk: Risk, said: Stated, limit: int = 5) -> str:
@@ -100,12 +128,12 @@ def _kind_sentence(risk: Risk, said: Stated, limit: int = 5) -> str:
     return template.format(pulls=lang.some_pulls(risk.pulls, limit)[0], kind=risk.kind)
 
 
-def evidence_sentence(kind: str, evidence: Evidence, week: WeekAnalysis, lang: Language) -> Cited:
-    """One piece of evidence as one sentence: what the PR does and what could go wrong because of it."""
+def evidence_clause(kind: str, evidence: Evidence, week: WeekAnalysis, lang: Language) -> Cited:
+    """One piece of evidence as a clause without its full stop: what the PR does that shows the risk."""
     said = Stated(lang)
     writer = _EVIDENCE.get(evidence.fact)
     if writer is None:
-        return said.cited(_kind_sentence(Risk(kind, (evidence.pull,)), said), (evidence.pull,))
+        return said.cited(_kind_sentence(Risk(kind, (evidence.pull,)), said).rstrip("。."), (evidence.pull,))
     in_week = {p.pull.number for p in week.pulls}
     text, pulls = writer(kind, evidence, said, in_week)
     return said.cited(text, pulls)
@@ -125,13 +153,13 @@ def _untested(kind, e: Evidence, said: Stated, in_week):
               "path": e.paths[0] if e.paths else ""}
     if e.paths:
         template = lang.ngettext(
-            "{pull} adds {lines} lines of source code in {files} file ({path}) and changes no test: nothing shows the new code works, or keeps it working.",
-            "{pull} adds {lines} lines of source code in {files} files, {path} the largest, and changes no test: nothing shows the new code works, or keeps it working.",
+            "{pull} adds {lines} lines of source code in {files} file ({path}) and changes no test",
+            "{pull} adds {lines} lines of source code in {files} files, {path} the largest, and changes no test",
             e.files)
     else:
         template = lang.ngettext(
-            "{pull} adds {lines} lines of source code in {files} file and changes no test: nothing shows the new code works, or keeps it working.",
-            "{pull} adds {lines} lines of source code in {files} files and changes no test: nothing shows the new code works, or keeps it working.",
+            "{pull} adds {lines} lines of source code in {files} file and changes no test",
+            "{pull} adds {lines} lines of source code in {files} files and changes no test",
             e.files)
     return template.format(**values), (e.pull,)
 
@@ -139,7 +167,7 @@ def _untested(kind, e: Evidence, said: Stated, in_week):
 def _breaking(kind, e: Evidence, said: Stated, in_week):
     _ = said.lang.gettext
     where = {"title": _("in its title"), "label": _("by its label"), "footer": _("in its description")}.get(e.detail or "", _("by its author"))
-    text = _("{pull} is marked as a breaking change ({where}): users will have to change code, configuration or scripts when they upgrade.")
+    text = _("{pull} is marked as a breaking change ({where})")
     return text.format(pull=f"#{e.pull}", where=where), (e.pull,)
 
 
@@ -162,7 +190,7 @@ def _version(kind, e: Evidence, said: Stated, in_week):
         weight = _(", across a major version")
     else:
         weight = ""
-    text = _("{moved}{weight}: behaviour, performance and compatibility can change in ways this repository's diff does not show.")
+    text = _("{moved}{weight}")
     return text.format(moved=moved, weight=weight), (e.pull,)
 
 
@@ -175,11 +203,11 @@ def _routine(kind, e: Evidence, said: Stated, in_week):
     more = lang.gettext("{pulls} and others").format(pulls=lang.pulls(shown)) if len(pulls) > len(shown) else lang.pulls(shown)
     packages = lang.join(e.packages[:4]) if e.packages else ""
     if packages:
-        template = lang.ngettext("{count} routine bump by a bot ({packages}; {pulls}): low risk once CI passes.",
-                                 "{count} routine bumps by bots ({packages}; {pulls}): low risk once CI passes.", len(pulls))
+        template = lang.ngettext("{count} routine bump by a bot ({packages}; {pulls})",
+                                 "{count} routine bumps by bots ({packages}; {pulls})", len(pulls))
     else:
-        template = lang.ngettext("{count} routine bump by a bot ({pulls}): low risk once CI passes.",
-                                 "{count} routine bumps by bots ({pulls}): low risk once CI passes.", len(pulls))
+        template = lang.ngettext("{count} routine bump by a bot ({pulls})",
+                                 "{count} routine bumps by bots ({pulls})", len(pulls))
     return template.format(count=count, packages=packages, pulls=more), shown
 
 
@@ -187,9 +215,9 @@ def _vulnerability(kind, e: Evidence, said: Stated, in_week):
     _ = said.lang.gettext
     detail = e.detail or _("by its description")
     if kind == "security-fix":
-        text = _("{pull} fixes a vulnerability ({detail}). That is good news, but users of released versions stay exposed until a release ships, and an advisory may be due.")
+        text = _("{pull} fixes a vulnerability ({detail})")
     else:
-        text = _("{pull} touches security-sensitive code ({detail}): it deserves a review by someone who knows the security model.")
+        text = _("{pull} touches security-sensitive code ({detail})")
     return text.format(pull=f"#{e.pull}", detail=detail), (e.pull,)
 
 
@@ -197,17 +225,17 @@ def _reverted(kind, e: Evidence, said: Stated, in_week):
     _ = said.lang.gettext
     same_week = [n for n in e.pulls if n in in_week]
     if same_week:
-        text = _("{pull} reverts {reverted}, merged this same week: the original change broke something and still needs a fixed follow-up.")
+        text = _("{pull} reverts {reverted}, merged this same week")
         return text.format(pull=f"#{e.pull}", reverted=said.lang.pulls(same_week)), (e.pull, *same_week)
-    return _("{pull} reverts an earlier change: what that change was for still needs a fixed follow-up.").format(pull=f"#{e.pull}"), (e.pull,)
+    return _("{pull} reverts an earlier change").format(pull=f"#{e.pull}"), (e.pull,)
 
 
 def _deprecated(kind, e: Evidence, said: Stated, in_week):
     _ = said.lang.gettext
     if e.lines:
-        text = _("{pull} deprecates existing behaviour ({lines} lines changed): users need to hear about it before the old way is removed.")
+        text = _("{pull} deprecates existing behaviour ({lines} lines changed)")
         return text.format(pull=f"#{e.pull}", lines=said.number(_key(kind, e, "lines"), e.lines)), (e.pull,)
-    return _("{pull} deprecates existing behaviour: users need to hear about it before the old way is removed.").format(pull=f"#{e.pull}"), (e.pull,)
+    return _("{pull} deprecates existing behaviour").format(pull=f"#{e.pull}"), (e.pull,)
 
 
 def _removed(kind, e: Evidence, said: Stated, in_week):
@@ -215,8 +243,8 @@ def _removed(kind, e: Evidence, said: Stated, in_week):
     values = {"pull": f"#{e.pull}", "files": said.number(_key(kind, e, "files"), e.files), "lines": said.number(_key(kind, e, "lines"), e.lines),
               "paths": _paths(e, lang)}
     template = lang.ngettext(
-        "{pull} removes {files} file with {lines} lines ({paths}): anything that still imports or configures it will break.",
-        "{pull} removes {files} files with {lines} lines, among them {paths}: anything that still imports or configures them will break.",
+        "{pull} removes {files} file with {lines} lines ({paths})",
+        "{pull} removes {files} files with {lines} lines, among them {paths}",
         e.files)
     return template.format(**values), (e.pull,)
 
@@ -226,28 +254,28 @@ def _size(kind, e: Evidence, said: Stated, in_week):
     values = {"pull": f"#{e.pull}", "lines": said.number(_key(kind, e, "lines"), e.lines), "files": said.number(_key(kind, e, "files"), e.files)}
     if e.modules > 1:
         values["modules"] = said.number(_key(kind, e, "modules"), e.modules)
-        template = lang.gettext("{pull} changes {lines} lines of core code in {files} files across {modules} modules: too much to review line by line, so regressions can hide in it.")
+        template = lang.gettext("{pull} changes {lines} lines of core code in {files} files across {modules} modules")
     else:
-        template = lang.ngettext("{pull} changes {lines} lines of core code in {files} file: too much to review line by line, so regressions can hide in it.",
-                                 "{pull} changes {lines} lines of core code in {files} files: too much to review line by line, so regressions can hide in it.", e.files)
+        template = lang.ngettext("{pull} changes {lines} lines of core code in {files} file",
+                                 "{pull} changes {lines} lines of core code in {files} files", e.files)
     return template.format(**values), (e.pull,)
 
 
 def _default(kind, e: Evidence, said: Stated, in_week):
     _ = said.lang.gettext
     if e.detail:
-        text = _("{pull} changes the default of {setting}: everyone who relies on the old value without setting it gets the new behaviour on upgrade.")
+        text = _("{pull} changes the default of {setting}")
     else:
-        text = _("{pull} changes a default: everyone who relies on the old value without setting it gets the new behaviour on upgrade.")
+        text = _("{pull} changes a default")
     return text.format(pull=f"#{e.pull}", setting=e.detail or ""), (e.pull,)
 
 
 def _config(kind, e: Evidence, said: Stated, in_week):
     _ = said.lang.gettext
     if e.paths:
-        text = _("{pull} edits configuration ({paths}): deployments that rely on these values will behave differently.")
+        text = _("{pull} edits configuration ({paths})")
     else:
-        text = _("{pull} edits configuration: deployments that rely on these values will behave differently.")
+        text = _("{pull} edits configuration")
     return text.format(pull=f"#{e.pull}", paths=_paths(e, said.lang)), (e.pull,)
 
 
@@ -255,10 +283,10 @@ def _workflows(kind, e: Evidence, said: Stated, in_week):
     lang = said.lang
     count = e.files or len(e.paths)
     values = {"pull": f"#{e.pull}", "count": said.number(_key(kind, e, "files" if e.files else "paths"), count), "paths": _paths(e, lang)}
-    template = lang.ngettext(
-        "{pull} changes {count} CI workflow ({paths}): it decides what is tested before a release, and a mistake there lets regressions through unnoticed.",
-        "{pull} changes {count} CI workflows, among them {paths}: they decide what is tested before a release, and a mistake there lets regressions through unnoticed.",
-        count)
+    if count <= PATHS_NAMED:
+        template = lang.ngettext("{pull} changes {count} CI workflow ({paths})", "{pull} changes {count} CI workflows ({paths})", count)
+    else:
+        template = lang.gettext("{pull} changes {count} CI workflows, among them {paths}")
     return template.format(**values), (e.pull,)
 
 
@@ -268,9 +296,9 @@ def _hot_file(kind, e: Evidence, said: Stated, in_week):
     values = {"path": e.paths[0] if e.paths else "", "count": said.number(_key(kind, e, "pulls"), len(e.pulls)) if e.pulls else "",
               "pulls": lang.pulls(pulls), "people": said.number(_key(kind, e, "authors"), len(e.authors)) if e.authors else ""}
     if e.authors and len(e.authors) > 1:
-        template = lang.gettext("{path} was changed by {count} PRs from {people} authors this week ({pulls}): overlapping edits to one file are where conflicts and regressions concentrate.")
+        template = lang.gettext("{path} was changed by {count} PRs from {people} authors this week ({pulls})")
     else:
-        template = lang.gettext("{path} was changed by {count} PRs this week ({pulls}): overlapping edits to one file are where conflicts and regressions concentrate.")
+        template = lang.gettext("{path} was changed by {count} PRs this week ({pulls})")
     return template.format(**values), pulls
 
 
