@@ -15,7 +15,7 @@ What a figure can be (`Figure.what`), with NAME a module, type, label, login, pa
     module:NAME  type:NAME  label:NAME  author:NAME  hot:PATH   (and previous:module:NAME, ...)
     pull:N:additions|deletions|files|added_files|removed_files|removed_lines|workflows|core_lines
     theme:NAME  theme:NAME:share  theme:NAME:baseline  theme:NAME:authors   (shares in percent)
-    risk:KIND  good:KIND  bumps   evidence:KIND:N:FACT:lines|files|modules|pulls
+    risk:KIND  good:KIND   evidence:KIND:I:lines|files|modules|pulls|paths|authors  (the Ith evidence)
     recommendation:I:count
 """
 
@@ -163,15 +163,16 @@ def _good_figure(week: WeekAnalysis, kind: str) -> float | None:
 
 
 def _evidence_figure(week: WeekAnalysis, rest: str) -> float | None:
-    kind, number, fact, field = (rest.split(":") + ["", "", "", ""])[:4]
-    for risk in (*week.risks, *week.good_news):
-        if risk.kind != kind:
-            continue
-        for evidence in risk.evidence:
-            if str(evidence.pull) == number and evidence.fact == fact:
-                value = getattr(evidence, field, None) if field in ("lines", "files", "modules", "pulls", "paths", "authors") else None
-                return len(value) if isinstance(value, tuple) else value
-    return None
+    """evidence:KIND:INDEX:FIELD, the INDEXth evidence of the week's risk (or good news) of KIND."""
+    kind, index, field = (rest.split(":") + ["", "", ""])[:3]
+    risk = next((r for r in (*week.risks, *week.good_news) if r.kind == kind), None)
+    if risk is None or not index.isdigit() or int(index) >= len(risk.evidence) or field not in _EVIDENCE_FIELDS:
+        return None
+    value = getattr(risk.evidence[int(index)], field)
+    return len(value) if isinstance(value, tuple) else value
+
+
+_EVIDENCE_FIELDS = ("lines", "files", "modules", "pulls", "paths", "authors")
 
 
 def _recommendation_figure(week: WeekAnalysis, rest: str) -> float | None:

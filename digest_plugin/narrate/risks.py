@@ -8,6 +8,8 @@ with the evidence field it comes from.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from ..analysis.model import GOOD_NEWS_KINDS, IMPACTS, RISK_KINDS, Evidence, Risk, WeekAnalysis
 from .model import Cited, RiskLine
 from .wording import Language, Stated, impact_names, risk_names
@@ -44,8 +46,8 @@ def risk_sentence(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited:
     """What the evidence shows, PR by PR, then once what could go wrong, then how many PRs show the
     risk in all when that is more than the evidence named."""
     said, pulls, clauses = Stated(lang), [], []
-    for evidence in risk.evidence[:EVIDENCE_PER_RISK]:
-        cited = evidence_clause(risk.kind, evidence, week, lang)
+    for index, evidence in enumerate(risk.evidence[:EVIDENCE_PER_RISK]):
+        cited = evidence_clause(risk.kind, index, evidence, week, lang)
         clauses.append(cited.text)
         pulls.extend(cited.pulls)
         said.figures.extend(cited.figures)
@@ -63,7 +65,7 @@ def risk_sentence(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited:
 def lead_sentence(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited:
     """The one sentence the summary gives a risk: its first evidence and what could go wrong."""
     if risk.evidence:
-        cited = evidence_clause(risk.kind, risk.evidence[0], week, lang)
+        cited = evidence_clause(risk.kind, 0, risk.evidence[0], week, lang)
         return Cited(_with_consequence(cited.text, risk.evidence[0].fact, risk.kind, lang), cited.pulls, cited.figures)
     said = Stated(lang)
     return said.cited(_kind_sentence(risk, said, SUMMARY_PULLS), risk.pulls[:SUMMARY_PULLS])
@@ -128,28 +130,35 @@ def _kind_sentence(risk: Risk, said: Stated, limit: int = 5) -> str:
     return template.format(pulls=lang.some_pulls(risk.pulls, limit)[0], kind=risk.kind)
 
 
-def evidence_clause(kind: str, evidence: Evidence, week: WeekAnalysis, lang: Language) -> Cited:
+def evidence_clause(kind: str, index: int, evidence: Evidence, week: WeekAnalysis, lang: Language) -> Cited:
     """One piece of evidence as a clause without its full stop: what the PR does that shows the risk."""
     said = Stated(lang)
     writer = _EVIDENCE.get(evidence.fact)
     if writer is None:
         return said.cited(_kind_sentence(Risk(kind, (evidence.pull,)), said).rstrip("。."), (evidence.pull,))
     in_week = {p.pull.number for p in week.pulls}
-    text, pulls = writer(kind, evidence, said, in_week)
+    text, pulls = writer(Where(kind, index), evidence, said, in_week)
     return said.cited(text, pulls)
 
 
-def _key(kind: str, evidence: Evidence, field: str) -> str:
-    return f"evidence:{kind}:{evidence.pull}:{evidence.fact}:{field}"
+@dataclass(frozen=True)
+class Where:
+    """Which evidence of which risk a clause words: the figures it states are named after it."""
+
+    kind: str
+    index: int
+
+    def key(self, field: str) -> str:
+        return f"evidence:{self.kind}:{self.index}:{field}"
 
 
 def _paths(evidence: Evidence, lang: Language) -> str:
     return lang.join(evidence.paths[:PATHS_NAMED])
 
 
-def _untested(kind, e: Evidence, said: Stated, in_week):
+def _untested(kind: Where, e: Evidence, said: Stated, in_week):
     lang = said.lang
-    values = {"pull": f"#{e.pull}", "lines": said.number(_key(kind, e, "lines"), e.lines), "files": said.number(_key(kind, e, "files"), e.files),
+    values = {"pull": f"#{e.pull}", "lines": said.number(kind.key("lines"), e.lines), "files": said.number(kind.key("files"), e.files),
               "path": e.paths[0] if e.paths else ""}
     if e.paths:
         template = lang.ngettext(
@@ -164,14 +173,14 @@ def _untested(kind, e: Evidence, said: Stated, in_week):
     return template.format(**values), (e.pull,)
 
 
-def _breaking(kind, e: Evidence, said: Stated, in_week):
+def _breaking(kind: Where, e: Evidence, said: Stated, in_week):
     _ = said.lang.gettext
     where = {"title": _("in its title"), "label": _("by its label"), "footer": _("in its description")}.get(e.detail or "", _("by its author"))
     text = _("{pull} is marked as a breaking change ({where})")
     return text.format(pull=f"#{e.pull}", where=where), (e.pull,)
 
 
-def _version(kind, e: Evidence, said: Stated, in_week):
+def _version(kind: Where, e: Evidence, said: Stated, in_week):
     _ = said.lang.gettext
     values = {"pull": f"#{e.pull}", "package": e.package or "", "old": e.old or "", "new": e.new or ""}
     if e.package and e.old and e.new:
@@ -194,11 +203,11 @@ def _version(kind, e: Evidence, said: Stated, in_week):
     return text.format(moved=moved, weight=weight), (e.pull,)
 
 
-def _routine(kind, e: Evidence, said: Stated, in_week):
+def _routine(kind: Where, e: Evidence, said: Stated, in_week):
     lang, pulls = said.lang, e.pulls
     if not pulls:
         return _version(kind, e, said, in_week)
-    count = said.number(_key(kind, e, "pulls"), len(pulls))
+    count = said.number(kind.key("pulls"), len(pulls))
     shown = pulls[:5]
     more = lang.gettext("{pulls} and others").format(pulls=lang.pulls(shown)) if len(pulls) > len(shown) else lang.pulls(shown)
     packages = lang.join(e.packages[:4]) if e.packages else ""
@@ -211,17 +220,17 @@ def _routine(kind, e: Evidence, said: Stated, in_week):
     return template.format(count=count, packages=packages, pulls=more), shown
 
 
-def _vulnerability(kind, e: Evidence, said: Stated, in_week):
+def _vulnerability(kind: Where, e: Evidence, said: Stated, in_week):
     _ = said.lang.gettext
     detail = e.detail or _("by its description")
-    if kind == "security-fix":
+    if kind.kind in GOOD_NEWS_KINDS:
         text = _("{pull} fixes a vulnerability ({detail})")
     else:
         text = _("{pull} touches security-sensitive code ({detail})")
     return text.format(pull=f"#{e.pull}", detail=detail), (e.pull,)
 
 
-def _reverted(kind, e: Evidence, said: Stated, in_week):
+def _reverted(kind: Where, e: Evidence, said: Stated, in_week):
     _ = said.lang.gettext
     same_week = [n for n in e.pulls if n in in_week]
     if same_week:
@@ -230,17 +239,17 @@ def _reverted(kind, e: Evidence, said: Stated, in_week):
     return _("{pull} reverts an earlier change").format(pull=f"#{e.pull}"), (e.pull,)
 
 
-def _deprecated(kind, e: Evidence, said: Stated, in_week):
+def _deprecated(kind: Where, e: Evidence, said: Stated, in_week):
     _ = said.lang.gettext
     if e.lines:
         text = _("{pull} deprecates existing behaviour ({lines} lines changed)")
-        return text.format(pull=f"#{e.pull}", lines=said.number(_key(kind, e, "lines"), e.lines)), (e.pull,)
+        return text.format(pull=f"#{e.pull}", lines=said.number(kind.key("lines"), e.lines)), (e.pull,)
     return _("{pull} deprecates existing behaviour").format(pull=f"#{e.pull}"), (e.pull,)
 
 
-def _removed(kind, e: Evidence, said: Stated, in_week):
+def _removed(kind: Where, e: Evidence, said: Stated, in_week):
     lang = said.lang
-    values = {"pull": f"#{e.pull}", "files": said.number(_key(kind, e, "files"), e.files), "lines": said.number(_key(kind, e, "lines"), e.lines),
+    values = {"pull": f"#{e.pull}", "files": said.number(kind.key("files"), e.files), "lines": said.number(kind.key("lines"), e.lines),
               "paths": _paths(e, lang)}
     template = lang.ngettext(
         "{pull} removes {files} file with {lines} lines ({paths})",
@@ -249,11 +258,11 @@ def _removed(kind, e: Evidence, said: Stated, in_week):
     return template.format(**values), (e.pull,)
 
 
-def _size(kind, e: Evidence, said: Stated, in_week):
+def _size(kind: Where, e: Evidence, said: Stated, in_week):
     lang = said.lang
-    values = {"pull": f"#{e.pull}", "lines": said.number(_key(kind, e, "lines"), e.lines), "files": said.number(_key(kind, e, "files"), e.files)}
+    values = {"pull": f"#{e.pull}", "lines": said.number(kind.key("lines"), e.lines), "files": said.number(kind.key("files"), e.files)}
     if e.modules > 1:
-        values["modules"] = said.number(_key(kind, e, "modules"), e.modules)
+        values["modules"] = said.number(kind.key("modules"), e.modules)
         template = lang.gettext("{pull} changes {lines} lines of core code in {files} files across {modules} modules")
     else:
         template = lang.ngettext("{pull} changes {lines} lines of core code in {files} file",
@@ -261,7 +270,7 @@ def _size(kind, e: Evidence, said: Stated, in_week):
     return template.format(**values), (e.pull,)
 
 
-def _default(kind, e: Evidence, said: Stated, in_week):
+def _default(kind: Where, e: Evidence, said: Stated, in_week):
     _ = said.lang.gettext
     if e.detail:
         text = _("{pull} changes the default of {setting}")
@@ -270,7 +279,7 @@ def _default(kind, e: Evidence, said: Stated, in_week):
     return text.format(pull=f"#{e.pull}", setting=e.detail or ""), (e.pull,)
 
 
-def _config(kind, e: Evidence, said: Stated, in_week):
+def _config(kind: Where, e: Evidence, said: Stated, in_week):
     _ = said.lang.gettext
     if e.paths:
         text = _("{pull} edits configuration ({paths})")
@@ -279,10 +288,10 @@ def _config(kind, e: Evidence, said: Stated, in_week):
     return text.format(pull=f"#{e.pull}", paths=_paths(e, said.lang)), (e.pull,)
 
 
-def _workflows(kind, e: Evidence, said: Stated, in_week):
+def _workflows(kind: Where, e: Evidence, said: Stated, in_week):
     lang = said.lang
     count = e.files or len(e.paths)
-    values = {"pull": f"#{e.pull}", "count": said.number(_key(kind, e, "files" if e.files else "paths"), count), "paths": _paths(e, lang)}
+    values = {"pull": f"#{e.pull}", "count": said.number(kind.key("files" if e.files else "paths"), count), "paths": _paths(e, lang)}
     if count <= PATHS_NAMED:
         template = lang.ngettext("{pull} changes {count} CI workflow ({paths})", "{pull} changes {count} CI workflows ({paths})", count)
     else:
@@ -290,11 +299,11 @@ def _workflows(kind, e: Evidence, said: Stated, in_week):
     return template.format(**values), (e.pull,)
 
 
-def _hot_file(kind, e: Evidence, said: Stated, in_week):
+def _hot_file(kind: Where, e: Evidence, said: Stated, in_week):
     lang = said.lang
     pulls = tuple(n for n in (e.pulls or (e.pull,)) if n in in_week)
-    values = {"path": e.paths[0] if e.paths else "", "count": said.number(_key(kind, e, "pulls"), len(e.pulls)) if e.pulls else "",
-              "pulls": lang.pulls(pulls), "people": said.number(_key(kind, e, "authors"), len(e.authors)) if e.authors else ""}
+    values = {"path": e.paths[0] if e.paths else "", "count": said.number(kind.key("pulls"), len(e.pulls)) if e.pulls else "",
+              "pulls": lang.pulls(pulls), "people": said.number(kind.key("authors"), len(e.authors)) if e.authors else ""}
     if e.authors and len(e.authors) > 1:
         template = lang.gettext("{path} was changed by {count} PRs from {people} authors this week ({pulls})")
     else:
