@@ -129,7 +129,39 @@ def _parse_title(title: str, rules: Rules) -> Title:
     )
 
 
-def classify(pull: Pull, rules: Rules) -> Classification:
+@dataclass(frozen=True)
+class ModuleScheme:
+    """How a repository names its modules, one way for all its PRs.
+
+    "scope": the project writes modules as title scopes (`[trainer, vllm] feat: ...`, verl), so a
+    PR's modules are its scopes, and a PR without one gets its path modules named as the
+    project's scopes where one fits (`crates/ty_python_semantic` -> `ty`). "path": modules are
+    path modules (`crates/ruff_linter` -> `ruff_linter`), and title scopes are left to themes.
+    """
+
+    kind: str = "path"
+    scopes: frozenset[str] = frozenset()  # scopes the project uses (scope scheme)
+
+
+PATH_SCHEME = ModuleScheme()
+SCOPE_SHARE = 0.6  # of people's PRs with a title scope, from which scopes are the scheme
+SCOPE_MIN_PULLS = 3  # a scope used by fewer PRs is a one-off, not a module
+
+
+def module_scheme(pulls: Sequence[Pull], rules: Rules) -> ModuleScheme:
+    """The repository's scheme (see ModuleScheme), from all its stored PRs."""
+    people = [p for p in pulls if not is_bot(p, rules)]
+    scoped = [parse_title(p.title, rules).modules for p in people]
+    if not people or sum(1 for s in scoped if s) < SCOPE_SHARE * len(people):
+        return PATH_SCHEME
+    counts = defaultdict(int)
+    for scopes in scoped:
+        for scope in scopes:
+            counts[scope] += 1
+    return ModuleScheme("scope", frozenset(s for s, n in counts.items() if n >= SCOPE_MIN_PULLS))
+
+
+def classify(pull: Pull, rules: Rules, scheme: ModuleScheme = PATH_SCHEME) -> Classification:
     """The type, modules, labels, topics and markers of one PR (see the module docstring)."""
     title = parse_title(pull.title, rules)
     labels = tuple(pull.labels)
@@ -158,7 +190,7 @@ def classify(pull: Pull, rules: Rules) -> Classification:
     )
     return Classification(
         type=change_type,
-        modules=label_modules or title.modules or path_modules(pull, rules),
+        modules=label_modules or _modules(title, pull, rules, scheme),
         labels=labels,
         topics=tuple(topics),
         breaking=breaking,
@@ -204,6 +236,26 @@ def type_of_noun_phrase(kinds: Sequence[frozenset[str]], rules: Rules) -> str | 
     return rules.noun_phrase_type if core and any("tests" in k for k in kinds) else None
 
 
+def _modules(title: Title, pull: Pull, rules: Rules, scheme: ModuleScheme) -> tuple[str, ...]:
+    if scheme.kind != "scope":
+        return path_modules(pull, rules) or title.modules  # scopes only when no files are known
+    if title.modules:
+        return title.modules
+    return tuple(dict.fromkeys(_as_scope(module, scheme.scopes) for module in path_modules(pull, rules)))
+
+
+def _as_scope(module: str, scopes: frozenset[str]) -> str:
+    """A path module named as the project's scope it belongs to: `ty_python_semantic` -> `ty`,
+    `workers` -> `worker`, `ruff_python_formatter` -> `formatter`; else itself."""
+    if module in scopes:
+        return module
+    for part in re.split(r"[_-]", module):
+        for name in (part, part.removesuffix("s")):
+            if name in scopes:
+                return name
+    return module
+
+
 def path_modules(pull: Pull, rules: Rules) -> tuple[str, ...]:
     """Modules of the files a PR touches, most changed lines first; core files win over tests,
     docs and examples when there are any."""
@@ -213,30 +265,37 @@ def path_modules(pull: Pull, rules: Rules) -> tuple[str, ...]:
     for path, path_kinds, change in zip(paths, kinds, pull.files, strict=True):
         module = module_of(path, rules)
         changed = (change.additions or 0) + (change.deletions or 0) + 1
+        if path_kinds & {"generated", "tooling"}:
+            continue  # kept apart: a lock file or an editor's settings is no module
         if path_kinds & PERIPHERAL_KINDS:
             peripheral_lines[module] += changed
         else:
             lines[module] += changed
     chosen = lines or peripheral_lines
+    if not chosen and paths:
+        return ("tooling",) if any("tooling" in k for k in kinds) else ("build",)
     return tuple(sorted(chosen, key=lambda m: (-chosen[m], m)))
 
 
 def module_of(path: str, rules: Rules) -> str:
+    """A readable module name for a path: `crates/ruff_linter/...` -> `ruff_linter`,
+    `verl/workers/...` -> `workers`, `docs/...` -> `docs`; CI files are `ci`, whatever the folder."""
     for pattern, module in rules.path_modules:
         if pattern.search("/" + path):
             return module
     parts = path.split("/")
-    if len(parts) == 1:
-        return _root_module(rules.path_kinds_of(path))
+    kinds = rules.path_kinds_of(path)
+    if len(parts) == 1 or "ci" in kinds:
+        return _root_module(kinds)
     if len(parts) >= 3 and parts[0].lower() in rules.source_roots:
-        return f"{parts[0]}/{parts[1]}"
+        return parts[1]
     return parts[0]
 
 
 def _root_module(kinds: frozenset[str]) -> str:
     """Files at the top of the repository have no folder: name them by what they are, so that
     README.md and pyproject.toml do not each become a module of their own."""
-    for kind, module in (("docs", "docs"), ("ci", "ci"), ("dependencies", "build"), ("manifests", "build")):
+    for kind, module in (("ci", "ci"), ("docs", "docs"), ("tooling", "tooling"), ("dependencies", "build"), ("manifests", "build")):
         if kind in kinds:
             return module
     return "(root)"

@@ -6,7 +6,7 @@ once what every PR's analysis needs to know about the whole repository.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
@@ -15,7 +15,7 @@ from ..records import Pull, format_time
 from ..settings import DigestSettings
 from ..store import RepoState
 from ..weeks import Week, week_of, week_of_date, weeks_between
-from .classify import classify, parse_title
+from .classify import ModuleScheme, classify, module_scheme, parse_title
 from .importance import importance
 from .footprint import footprint
 from .importance import by_importance
@@ -23,6 +23,7 @@ from .model import AnalysedPull, Evidence, FetchInfo, WeekAnalysis
 from .risks import PullFacts, hotspots, kinds_of, pull_evidence, week_risks
 from .upgrades import upgrades
 from .rules import Rules, load_rules
+from .themes import theme_keys, week_themes
 from .stats import first_time_pulls, week_stats
 from .description import description_text, summary_of, template_lines
 
@@ -37,6 +38,7 @@ class RepoContext:
     titles: dict[int, str]  # number -> title of every stored PR, to name what reverts undo (Evidence.detail)
     numbers_by_title: dict[str, list[tuple[datetime, int]]]  # title -> (merged_at, number), oldest first
     key_threshold: float
+    scheme: ModuleScheme  # how the repository names its modules (classify.module_scheme)
 
 
 def repo_context(repo: str, pulls: Sequence[Pull], settings: DigestSettings) -> RepoContext:
@@ -52,6 +54,7 @@ def repo_context(repo: str, pulls: Sequence[Pull], settings: DigestSettings) -> 
         titles={p.number: p.title for p in pulls},
         numbers_by_title=numbers_by_title,
         key_threshold=settings.key_threshold,
+        scheme=module_scheme(pulls, rules),
     )
 
 
@@ -59,7 +62,7 @@ def analyse_pull(pull: Pull, context: RepoContext) -> AnalysedPull:
     """Classification, score, summary, footprint and risk evidence of one PR (hotspots and themes
     are added per week)."""
     rules = context.rules
-    classification = classify(pull, rules)
+    classification = classify(pull, rules, context.scheme)
     title = parse_title(pull.title, rules)
     if classification.is_revert and classification.reverts is None and title.reverted_title:
         # the last PR of that title merged before the revert: a re-landed change may share it
@@ -91,9 +94,10 @@ def _title_key(title: str) -> str:
 
 
 def analyse_week(repo: str, week: Week, pulls: Sequence[AnalysedPull], context: RepoContext, settings: DigestSettings,
-                 state: RepoState | None, now: datetime, previous: Sequence[tuple[int, int]] = ()) -> WeekAnalysis:
+                 state: RepoState | None, now: datetime, previous: Sequence[tuple[int, int]] = (),
+                 subjects: Sequence[tuple[Counter, int]] = ()) -> WeekAnalysis:
     """One week from its analysed pulls. `previous` is (merged, key) of the weeks before, oldest
-    first, for the movement figures."""
+    first, for the movement figures; `subjects` is `week_subjects` of the weeks before, for themes."""
     tz = settings.timezone
     start, end = week.start(tz), week.end(tz)
     hot = hotspots([p.pull for p in pulls], context.rules)
@@ -101,6 +105,8 @@ def analyse_week(repo: str, week: Week, pulls: Sequence[AnalysedPull], context: 
     pulls = [replace(p, risks=kinds_of((*p.evidence, Evidence("hot-file", p.pull.number, kind="hotspot"))))
              if p.pull.number in hot_numbers else p for p in pulls]
     ordered = tuple(sorted(pulls, key=by_importance))
+    themes = week_themes(ordered, {p.pull.number: theme_keys(p, context.rules) for p in ordered}, subjects, context.rules)
+    ordered = tuple(replace(p, themes=tuple(t.name for t in themes if p.pull.number in t.pulls)) for p in ordered)
     in_progress = start <= now < end
     complete = (state.is_complete(start, end) if state is not None else True) and not in_progress
     risks, good_news = week_risks(ordered, hot)
@@ -116,6 +122,7 @@ def analyse_week(repo: str, week: Week, pulls: Sequence[AnalysedPull], context: 
         stats=week_stats(ordered, context.rules, previous, settings.trend_weeks),
         risks=risks,
         good_news=good_news,
+        themes=themes,
         fetch=FetchInfo(
             source=state.source if state is not None else "import",
             fetched_at=format_time(state.fetched_at) if state is not None else None,
@@ -143,22 +150,31 @@ def analyse_repo(repo: str, pulls: Sequence[Pull], state: RepoState | None, sett
     for pull in pulls:
         by_week[week_of(pull.merged_at, tz)].append(pull)
 
-    # Weeks before `first` (DIGEST_SINCE) still feed the movement figures of the first weeks.
+    # Weeks before `first` (DIGEST_SINCE) still feed the movement figures and the themes' baseline.
     history: list[tuple[int, int]] = []
+    subjects: list[tuple[Counter, int]] = []
     earliest = first
-    for _ in range(settings.trend_weeks):
+    for _ in range(max(settings.trend_weeks, context.rules.thresholds.theme_baseline_weeks)):
         earliest = earliest.previous()
     earliest = max(earliest, min(by_week, default=first))
     for week in weeks_between(earliest, first.previous()) if earliest < first else []:
         analysed = [analyse_pull(p, context) for p in by_week.get(week, ())]
         history.append((len(analysed), sum(1 for p in analysed if p.key)))
+        subjects.append(week_subjects(analysed, context.rules))
 
     results = []
     for week in weeks:
         analysed = [analyse_pull(p, context) for p in by_week.get(week, ())]
-        results.append(analyse_week(repo, week, analysed, context, settings, state, now, history))
+        results.append(analyse_week(repo, week, analysed, context, settings, state, now, history, subjects))
         history.append((results[-1].stats.merged_count, results[-1].stats.key_count))
+        subjects.append(week_subjects(analysed, context.rules))
     return results
+
+
+def week_subjects(pulls: Sequence[AnalysedPull], rules) -> tuple[Counter, int]:
+    """(how many of a week's people's PRs offer each theme subject, how many PRs that is)."""
+    people = [p for p in pulls if not p.classification.bot]
+    return Counter(name for p in people for name in theme_keys(p, rules)), len(people)
 
 
 def week_range(pulls: Sequence[Pull], state: RepoState | None, since: date | None, now: datetime, tz) -> list[Week]:

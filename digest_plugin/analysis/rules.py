@@ -31,8 +31,8 @@ _REGEX_VALUES = {"labels.types", "keywords.types", "keywords.fallback", "topics"
 _REGEX_KEYS = {"labels.modules"}
 _TYPE_VALUES = {"title.types", "title.module_types"}
 # Paths that support the code rather than being it: they count less in importance and modules.
-PERIPHERAL_KINDS = frozenset({"tests", "docs", "examples", "ci", "generated"})
-PATH_KINDS = ("tests", "docs", "examples", "ci", "dependencies", "manifests", "config", "generated", "source")
+PERIPHERAL_KINDS = frozenset({"tests", "docs", "examples", "ci", "generated", "tooling"})
+PATH_KINDS = ("tests", "docs", "examples", "ci", "tooling", "dependencies", "manifests", "config", "generated", "source")
 
 
 @dataclass(frozen=True)
@@ -85,6 +85,8 @@ class Thresholds:
     theme_min_share: float
     theme_lift: float
     theme_baseline_weeks: int
+    theme_baseline_pulls: int
+    theme_dominant_share: float
     themes_max: int
 
 
