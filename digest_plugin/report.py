@@ -74,7 +74,7 @@ def _evidence_json(evidence: Evidence) -> dict:
 def _add_texts(data: dict, narrative) -> None:
     """The narrative's sentences beside the facts they word, matched by kind and by name."""
     lines = {line.kind: line for line in narrative.risks}
-    for risk in data["risks"]:
+    for risk in (*data["risks"], *data["good_news"]):
         if risk["kind"] in lines:
             risk["text"] = lines[risk["kind"]].sentence.text
     themes = {theme.name: theme for theme in getattr(narrative, "themes", ())}

@@ -117,7 +117,7 @@ def test_a_week_of_only_bot_pulls_says_that():
     assert en.summary.text.startswith("Only bots merged pull requests this week: 2 PRs, by dependabot[bot] and pre-commit-ci[bot].")
     assert "most important" not in en.summary.text
     zh = narrate(bot_only_week(), [], "zh")
-    assert zh.summary.text.startswith("本周只有机器人合入了 PR：共 2 个，来自 dependabot[bot]、pre-commit-ci[bot]。")
+    assert zh.summary.text.startswith("本周只有机器人合入了 PR：共 2 个，来自 dependabot[bot] 和 pre-commit-ci[bot]。")
 
 
 def test_highlights_are_grouped_by_kind_and_bots_only_appear_as_upgrades():
@@ -198,7 +198,7 @@ def test_themes_have_a_sentence_each_with_true_shares(language):
     narrative = narrate(busy_week(), [], language)
     assert [t.name for t in narrative.themes] == ["export"]
     expected = {"en": "export: 2 of the week's 6 PRs (33%, against 5% in recent weeks). Its main change: #101 adds *streaming* <export> support. See also #106.",
-                "zh": "export：本周 6 个 PR 中有 2 个与之相关（占 33%，近几周为 5%）。其中最重要的是 #101：新增 *streaming* <export> support。另见 #106。"}
+                "zh": "export：本周 6 个 PR 中有 2 个与之相关（占 33%，近几周为 5%）。其中最重要的改动是 #101 新增 *streaming* <export> support。另见 #106。"}
     assert narrative.themes[0].text == expected[language]
     assert narrative.themes[0].sentence.pulls == (101, 106)
 

@@ -73,7 +73,7 @@ def check_grounding(week: WeekAnalysis, narrative: Narrative, previous: Sequence
 
 
 def _close(figure: Figure, actual: float) -> bool:
-    tolerance = PERCENT_TOLERANCE if figure.what.endswith((":share", ":baseline")) else 0.05 if figure.what == "average" else 1e-9
+    tolerance = 1e-6 + (PERCENT_TOLERANCE if figure.what.endswith((":share", ":baseline")) else 0.05 if figure.what == "average" else 0)
     return abs(figure.value - actual) <= tolerance
 
 

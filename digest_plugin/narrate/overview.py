@@ -45,7 +45,8 @@ def summary(week: WeekAnalysis, before: WeekAnalysis | None, lang: Language) -> 
         sentences.append(told.text)
         pulls.extend(told.pulls)
         said.figures.extend(told.figures)
-    sentences.append(_figures_sentence(week, before, said))
+    if people:
+        sentences.append(_figures_sentence(week, before, said))
     return said.cited(lang.sentences(sentences), pulls)
 
 

@@ -335,7 +335,7 @@ def summary_risks(week: WeekAnalysis, lang: Language) -> list[Cited]:
     for news in week.good_news[:1]:
         lead = lead_sentence(news, week, lang)
         told.append(Cited(_("Good news: {news}").format(news=lead.text), lead.pulls, lead.figures))
-    risks = sorted((r for r in week.risks if r.pulls), key=lambda r: (IMPACTS.index(r.impact) if r.impact in IMPACTS else 1, _kind_order(r.kind)))
+    risks = sorted((r for r in week.risks if r.pulls and r.impact != "low"), key=lambda r: (IMPACTS.index(r.impact) if r.impact in IMPACTS else 1, _kind_order(r.kind)))
     if risks:
         lead = lead_sentence(risks[0], week, lang)
         told.append(Cited(_("The main risk: {risk}").format(risk=lead.text), lead.pulls, lead.figures))

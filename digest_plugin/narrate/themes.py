@@ -24,10 +24,13 @@ def _theme_sentence(theme: Theme, week: WeekAnalysis, titles: dict[int, str], la
         "total": said.number("merged", week.stats.merged_count),
         "share": said.percent(f"theme:{theme.name}:share", theme.share),
     }
-    if theme.baseline_weeks and theme.baseline_share:
+    if theme.baseline_weeks and round(theme.baseline_share * 100):
         values["baseline"] = said.percent(f"theme:{theme.name}:baseline", theme.baseline_share)
         share = ngettext("{name}: {count} of the week's {total} PRs ({share}, against {baseline} in recent weeks).",
                          "{name}: {count} of the week's {total} PRs ({share}, against {baseline} in recent weeks).", count)
+    elif theme.baseline_weeks and theme.baseline_share:
+        share = ngettext("{name}: {count} of the week's {total} PRs ({share}), where recent weeks had hardly any.",
+                         "{name}: {count} of the week's {total} PRs ({share}), where recent weeks had hardly any.", count)
     elif theme.baseline_weeks:
         share = ngettext("{name}: {count} of the week's {total} PRs ({share}), where recent weeks had none.",
                          "{name}: {count} of the week's {total} PRs ({share}), where recent weeks had none.", count)

@@ -58,6 +58,8 @@ class Language:
         "；" between items instead, so the reader can tell the items apart."""
         items = list(items)
         if self.code == "zh":
+            if len(items) == 2 and not any("和" in item for item in items):
+                return f"{items[0]} 和 {items[1]}"
             inner = any("、" in item or "，" in item for item in items)
             return ("；" if inner else "、").join(items)  # CLDR's "a、b和c" glues 和 to Latin names ("core和io")
         return format_list(items, locale=babel_locale(self.code)) if items else ""
@@ -107,8 +109,9 @@ class Stated:
         return self.lang.decimal(value)
 
     def percent(self, what: str, share: float) -> str:
-        self.figures.append(Figure(what, round(share * 100)))
-        return self.lang.percent(share)
+        shown = self.lang.percent(share)
+        self.figures.append(Figure(what, int(re.sub(r"\D", "", shown))))  # the whole percentage as shown
+        return shown
 
     def cited(self, text: str, pulls: Iterable[int] = ()) -> Cited:
         return Cited(self.lang.tidy(text), unique(pulls), tuple(dict.fromkeys(self.figures)))
@@ -158,28 +161,13 @@ def risk_names(_) -> dict[str, str]:
         "breaking-change": _("Breaking change"),
         "dependency-upgrade": _("Dependency upgrade"),
         "security": _("Security"),
+        "security-fix": _("Security fix"),
         "revert": _("Revert"),
         "deprecation": _("Deprecation"),
         "large-change": _("Large change"),
         "config-change": _("Configuration change"),
         "ci-change": _("CI change"),
         "hotspot": _("Hotspot"),
-    }
-
-
-def risk_phrases(_) -> dict[str, str]:
-    """Risk kinds as they read inside a sentence ("Main risks: changes without tests (#1), …")."""
-    return {
-        "missing-tests": _("changes without tests"),
-        "breaking-change": _("breaking changes"),
-        "dependency-upgrade": _("dependency upgrades"),
-        "security": _("security-related changes"),
-        "revert": _("reverts"),
-        "deprecation": _("deprecations"),
-        "large-change": _("large changes"),
-        "config-change": _("configuration changes"),
-        "ci-change": _("CI changes"),
-        "hotspot": _("changes to hotspot files"),
     }
 
 
