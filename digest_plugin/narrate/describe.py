@@ -20,6 +20,8 @@ from .wording import Language, Stated
 
 MIN_WORDS = 4  # fewer words are a label, not a sentence
 MAX_ITEMS = 2
+_LOST_CODE = re.compile(r"\b(?:like this|as follows|the following|e\.g\.|for example|for instance|such as|looks like|below):\s", re.IGNORECASE)
+_CONTINUATION = re.compile(r"^(?:By|Via|Using|So that|Such that|Without|Instead of) ", re.IGNORECASE)
 _TEST_PATH = re.compile(r"(^|/)(tests?|testing|__tests__|spec|resources/test)/|(^|/)test_[^/]*$|_test\.\w+$|\.snap$")  # list items kept from a description made of a list
 _FILLER = frozenset("a an the in on of to for and or with by from this that is are be it its pr".split())
 _HOUSEKEEPING = re.compile(r"\b(pre-commit|formatting|format:|lint|typos?|code style|ruff format|black)\b", re.IGNORECASE)
@@ -43,12 +45,31 @@ def body_sentences(analysed: AnalysedPull) -> str | None:
         if not ends:
             return None
         text = text[: ends[-1]]
-    text = _main_items(_DANGLING.sub("", text.rstrip(" .:;,")).strip())
+    text = _main_items(_DANGLING.sub("", _before_lost_code(text).rstrip(" .:;,")).strip())
     if len(re.findall(r"\w+", text)) < MIN_WORDS or _TEMPLATE_WORDS.match(text) or _repeats_title(text, analysed.pull.title):
         return None
     if not _SENTENCE_END.search(text[-1:]):
         text += "。" if _mostly_chinese(text) else "."
     return text[0].upper() + text[1:] if text[:1].isascii() and text[:1].islower() else text
+
+
+def _before_lost_code(text: str) -> str:
+    """The sentences before one that introduced a code block the analysis took out ("The code looks
+    like this: where each line ..."): what follows the colon no longer reads."""
+    lost = _LOST_CODE.search(text)
+    if not lost:
+        return text
+    ends = [m.end() for m in _SENTENCE_END.finditer(text, 0, lost.start())]
+    return text[: ends[-1]] if ends else ""
+
+
+def continues_title(sentence: str, title: str) -> str | None:
+    """ "By deferring X." after the title "Fix Y" reads as "fixes Y by deferring X.": the body
+    finishing the title's sentence, said as one predicate; None otherwise."""
+    predicate = english_predicate(title)
+    if not predicate or not _CONTINUATION.match(sentence) or ". " in sentence.rstrip("."):
+        return None
+    return f"{predicate} {sentence[0].lower()}{sentence[1:]}"
 
 
 def _repeats_title(text: str, title: str) -> bool:
@@ -131,7 +152,9 @@ def quoted_forms(analysed: AnalysedPull) -> set[str]:
              analysed.summary, analysed.pull.author.login}
     sentences = body_sentences(analysed)
     if sentences:
-        forms.update((sentences, sentences.rstrip("."), chinese_sentence(sentences)))
+        forms.update((sentences, sentences.rstrip("."), chinese_sentence(sentences), continues_title(sentences, title) or ""))
+        continued = continues_title(sentences, title)
+        forms.add(continued[0].upper() + continued[1:] if continued else "")
     forms.add(new_folder(analysed) or "")
     forms.update(f.path for f in analysed.pull.files)
     return {f for f in forms if f}
@@ -148,8 +171,11 @@ def chinese_sentence(sentence: str) -> str:
 def what_it_does(analysed: AnalysedPull, lang: Language) -> Cited:
     """One line: the author's sentences, else what the files show, else its title in the language's words."""
     sentences = body_sentences(analysed)
+    if sentences and lang.code == "en":
+        continued = continues_title(sentences, analysed.pull.title)
+        return Cited(continued[0].upper() + continued[1:] if continued else sentences)
     if sentences:
-        return Cited(chinese_sentence(sentences) if lang.code == "zh" else sentences)
+        return Cited(chinese_sentence(sentences))
     from_files = files_sentence(analysed, lang)
     if from_files:
         return from_files

@@ -16,7 +16,8 @@ from .wording import Language, Stated, impact_names, risk_names
 
 EVIDENCE_PER_RISK = 3  # sentences per risk; the table lists every PR
 PATHS_NAMED = 2
-SUMMARY_PULLS = 3  # PRs the summary names for a risk without evidence
+SUMMARY_PULLS = 3
+LISTED_PULLS = 8  # PRs a risk sentence names before "and others"  # PRs the summary names for a risk without evidence
 
 
 def risk_lines(week: WeekAnalysis, lang: Language) -> tuple[RiskLine, ...]:
@@ -56,9 +57,10 @@ def risk_sentence(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited:
     sentences = [_with_consequence(clauses[0], risk.evidence[0].fact, risk.kind, lang), *(lang.gettext("{evidence}.").format(evidence=c) for c in clauses[1:])]
     if len(risk.pulls) > len(set(pulls)):
         count = said.number(f"risk:{risk.kind}" if risk in week.risks else f"good:{risk.kind}", len(risk.pulls))
+        listed, shown = lang.some_pulls(risk.pulls, LISTED_PULLS)  # the table lists them all
         sentences.append(lang.ngettext("{count} PR shows this in all: {pulls}.", "{count} PRs show this in all: {pulls}.", len(risk.pulls)).format(
-            count=count, pulls=lang.pulls(risk.pulls)))
-        pulls.extend(risk.pulls)
+            count=count, pulls=listed))
+        pulls.extend(shown)
     return said.cited(lang.sentences(sentences), pulls)
 
 
@@ -301,9 +303,9 @@ def _workflows(kind: Where, e: Evidence, said: Stated, in_week):
 
 def _hot_file(kind: Where, e: Evidence, said: Stated, in_week):
     lang = said.lang
-    pulls = tuple(n for n in (e.pulls or (e.pull,)) if n in in_week)
+    listed, pulls = lang.some_pulls(tuple(n for n in (e.pulls or (e.pull,)) if n in in_week), LISTED_PULLS)
     values = {"path": e.paths[0] if e.paths else "", "count": said.number(kind.key("pulls"), len(e.pulls)) if e.pulls else "",
-              "pulls": lang.pulls(pulls), "people": said.number(kind.key("authors"), len(e.authors)) if e.authors else ""}
+              "pulls": listed, "people": said.number(kind.key("authors"), len(e.authors)) if e.authors else ""}
     if e.authors and len(e.authors) > 1:
         template = lang.gettext("{path} was changed by {count} PRs from {people} authors this week ({pulls})")
     else:
