@@ -16,6 +16,7 @@ from .wording import Language, Stated
 
 SUMMARY_CHANGES = 3  # main changes named in the summary
 SUMMARY_THEMES = 2
+MIN_CHANGES = 2  # changes named even when fewer PRs are key
 SUMMARY_BODY_WORDS = 30  # a change's own sentence is quoted in the summary only when this short
 
 
@@ -87,7 +88,10 @@ def main_changes(week: WeekAnalysis) -> list[AnalysedPull]:
     most one per theme so that the summary covers the week rather than one corner of it."""
     chosen: list[AnalysedPull] = []
     seen_themes: set[str] = set()
-    candidates = [p for p in week.pulls if p.key and not p.classification.bot] or [p for p in week.pulls if not p.classification.bot][:1]
+    people = [p for p in week.pulls if not p.classification.bot]
+    key = [p for p in people if p.key]
+    # a week with one key PR still had other moves: the next by importance, up to two in all
+    candidates = key if len(key) >= MIN_CHANGES else (key + [p for p in people if not p.key])[:MIN_CHANGES]
     for analysed in candidates:
         if analysed.themes and seen_themes.issuperset(analysed.themes) and len(candidates) > SUMMARY_CHANGES:
             continue

@@ -88,6 +88,8 @@ _FORMS = {"adds": "add", "added": "add", "adding": "add", "fixes": "fix", "fixed
           "implements": "implement", "refactors": "refactor", "refactored": "refactor", "uses": "use", "improves": "improve"}
 # "update X to 2.0", "bump X from 1.2 to 2.0"
 _UPGRADE = re.compile(r"^(?P<what>.+?)\s+(?:from\s+(?P<old>v?\d[\w.\-+]*)\s+)?to\s+(?P<new>v?\d[\w.\-+]*)\s*$", re.IGNORECASE)
+# a merge commit's title, as old imports have them: "Merge pull request #12 from owner/feature/x"
+_MERGE_TITLE = re.compile(r"^Merge pull request #\d+ from [^/\s]+/(?P<branch>\S+)$", re.IGNORECASE)
 _AND_VERB = re.compile(r"(\b(?:and|then|,))\s+([a-z]+)\b")
 _SUPPORT_FOR = re.compile(r"^support\s+for\s+(?P<what>.+)$", re.IGNORECASE)
 _TRAILING_SUPPORT = re.compile(r"^(?P<what>.+?)\s+support$", re.IGNORECASE)
@@ -137,6 +139,9 @@ def display_title(title: str) -> str:
 
 def english_predicate(title: str) -> str | None:
     """ "adds async weight sync" for "[rollout] feat: Add async weight sync"; None without a known verb."""
+    merged = _MERGE_TITLE.match(title.strip())
+    if merged:
+        return f"merges the branch {merged['branch']}"
     parts = clause(title)
     if parts.verb is None:
         return f"fixes {parts.text[0].lower() + parts.text[1:]}" if parts.kind == "fix" and not parts.text[:2].isupper() else None
@@ -148,6 +153,9 @@ def english_predicate(title: str) -> str | None:
 
 def chinese_title(title: str) -> str:
     """The title as a Chinese engineer would write it: "新增 X", "修复 X", "将 X 升级到 2.0"."""
+    merged = _MERGE_TITLE.match(title.strip())
+    if merged:
+        return f"合入分支 {merged['branch']}"
     parts = clause(title)
     scope = f"{parts.scope}：" if parts.scope else ""
     if parts.verb is None:
