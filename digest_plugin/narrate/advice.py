@@ -20,8 +20,8 @@ def recommendations(week: WeekAnalysis, lang: Language) -> tuple[Cited, ...]:
 
 
 def _recommendation(index: int, r: Recommendation, pulls: tuple[int, ...], said: Stated) -> Cited | None:
-    lang = said.lang
-    _, ngettext, n = lang.gettext, lang.ngettext, len(pulls)
+    lang, n = said.lang, len(pulls)
+    _ = lang.gettext
     if not pulls:
         return None
     shown = lang.pulls(pulls) if r.count <= n else _("{pulls} and others").format(pulls=lang.pulls(pulls))
