@@ -8,7 +8,7 @@ from digest_plugin.analysis import analyse_pull, analyse_week, repo_context
 from digest_plugin.analysis.model import GOOD_NEWS_KINDS, RISK_KINDS
 from digest_plugin.analysis.risks import IMPACT_RULES, PULL_CHECKS, hotspots
 from digest_plugin.analysis.rules import load_rules
-from digest_plugin.records import FileChange
+from digest_plugin.records import Author, FileChange
 from digest_plugin.settings import DigestSettings
 from digest_plugin.weeks import Week
 
@@ -131,3 +131,72 @@ def test_week_risks_name_their_prs_and_reverted_titles():
     for pull in week.pulls:  # every PR carries the kinds it shows
         assert all(pull.pull.number in risks[kind].pulls for kind in pull.risks)
 
+
+
+def test_missing_tests_does_not_depend_on_the_title_type_word():
+    refactor = [FileChange(f"widget/part{i}.py", 120, 80) for i in range(6)]
+    assert "missing-tests" in kinds("chore: reorganise the engine", files=refactor)
+    assert "missing-tests" in kinds("Reorganise the engine", files=refactor)
+    evidence = next(e for e in analysed("chore: reorganise the engine", files=refactor).evidence if e.kind == "missing-tests")
+    assert (evidence.fact, evidence.lines, evidence.files) == ("untested-code", 720, 6)
+
+
+def test_tests_as_projects_write_them_count_as_tests():
+    src = FileChange("crates/ruff_linter/src/rules/b008.rs", 80, 5)
+    for test in ("crates/ruff_linter/src/rules/snapshots/b008.snap", "crates/ty_python_semantic/resources/mdtest/narrow.md",
+                 "crates/ruff_linter/resources/test/fixtures/b008.py", "pkg/parser_test.go", "tests/test_parser.py",
+                 "widget/__tests__/engine.spec.ts", "crates/ruff/tests/cli.rs"):
+        assert "missing-tests" not in kinds("feat: a rule", files=[src, FileChange(test, 10, 0)]), test
+
+
+def test_large_change_cites_removed_files_and_their_size():
+    files = [FileChange("widget/legacy/old.py", 0, 900, "removed"), FileChange("widget/legacy/older.py", 0, 400, "removed"),
+             FileChange("widget/new.py", 50, 0), TEST]
+    facts = {e.fact: e for e in analysed("refactor: drop the legacy engine", files=files).evidence if e.kind == "large-change"}
+    assert facts["files-removed"].paths == ("widget/legacy/old.py", "widget/legacy/older.py")
+    assert (facts["files-removed"].files, facts["files-removed"].lines) == (2, 1300)
+    assert facts["size"].lines == 1350
+
+
+def test_upgrades_name_package_and_versions_and_core_runtimes_are_high():
+    docker = [FileChange("docker/Dockerfile.vllm", 4, 4), FileChange(".github/workflows/e2e.yml", 1, 1)]
+    pull = analysed("[docker] feat: upgrade to torch 2.7, sglang 0.4.8", files=docker)
+    versions = [(u.package, u.new, u.core) for u in pull.upgrades]
+    assert versions == [("torch", "2.7", True), ("sglang", "0.4.8", True)]
+    renovate = analysed("Update Rust crate clap from 4.5.1 to v5.0.0", files=[FileChange("Cargo.lock", 8, 8)])
+    assert [(u.package, u.old, u.new, u.major) for u in renovate.upgrades] == [("clap", "4.5.1", "5.0.0", True)]
+    body = "| [serde](https://x) | dependencies | patch | `1.0.200` → `1.0.201` |"
+    assert [(u.package, u.old, u.new) for u in analysed("Update Rust crates", body=body, files=[FileChange("Cargo.lock", 4, 4)]).upgrades] == [
+        ("serde", "1.0.200", "1.0.201")]
+
+
+def _week(pulls):
+    settings = DigestSettings()
+    context = repo_context("acme/widget", pulls, settings)
+    return analyse_week("acme/widget", Week(2026, 21), [analyse_pull(p, context) for p in pulls], context, settings, None, NOW)
+
+
+def test_routine_bot_bumps_are_one_fact_and_a_core_upgrade_is_high():
+    bot = Author("renovate[bot]", "Bot")
+    bumps = [make_pull(n, WHEN, f"Update Rust crate lib{n} to v1.{n}.1", files=[FileChange("Cargo.lock", 4, 4)], author=bot) for n in range(60, 66)]
+    torch = make_pull(70, WHEN, "[docker] feat: upgrade to torch 2.7", files=[FileChange("docker/Dockerfile", 3, 3)])
+    risk = next(r for r in _week([*bumps, torch]).risks if r.kind == "dependency-upgrade")
+    assert risk.impact == "high"
+    assert [e.fact for e in risk.evidence] == ["version", "routine-bumps"]
+    grouped = risk.evidence[1]
+    assert sorted(grouped.pulls) == list(range(60, 66)) and len(grouped.packages) == 6
+    only_bots = next(r for r in _week(bumps).risks if r.kind == "dependency-upgrade")
+    assert only_bots.impact == "low" and len(only_bots.evidence) == 1
+
+
+def test_hot_file_names_who_else_touched_it():
+    hot = [make_pull(n, WHEN, f"fix: engine {n}", files=[SRC, TEST], author=f"dev{n % 2}") for n in (1, 2, 3)]
+    risk = next(r for r in _week(hot).risks if r.kind == "hotspot")
+    (evidence,) = risk.evidence
+    assert (evidence.fact, evidence.paths, evidence.pulls, evidence.authors) == ("hot-file", ("widget/engine.py",), (1, 2, 3), ("dev1", "dev0"))
+
+
+def test_a_few_line_deprecation_is_low_impact():
+    small = make_pull(80, WHEN, "chore: deprecate the old launcher", files=[FileChange("widget/launcher.py", 6, 0), TEST])
+    risk = next(r for r in _week([small]).risks if r.kind == "deprecation")
+    assert risk.impact == "low" and risk.evidence[0].lines == 6

@@ -158,7 +158,8 @@ def module_scheme(pulls: Sequence[Pull], rules: Rules) -> ModuleScheme:
     for scopes in scoped:
         for scope in scopes:
             counts[scope] += 1
-    return ModuleScheme("scope", frozenset(s for s, n in counts.items() if n >= SCOPE_MIN_PULLS))
+    # the project's own name as a scope (ruff's `[ruff]` rules) would swallow every crate named after it
+    return ModuleScheme("scope", frozenset(s for s, n in counts.items() if n >= SCOPE_MIN_PULLS and s not in rules.source_roots))
 
 
 def classify(pull: Pull, rules: Rules, scheme: ModuleScheme = PATH_SCHEME) -> Classification:

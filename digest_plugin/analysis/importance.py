@@ -34,7 +34,8 @@ from .upgrades import upgrades as upgrades_of
 
 # Ties are broken by substance: the weightier kind of change first (a feature before a chore)
 _TYPE_RANK = {name: rank for rank, name in enumerate(("feat", "perf", "fix", "revert", "refactor", "build", None, "chore", "ci", "test", "docs"))}
-_WORKFLOWS_FROM = 3  # CI files changed together from which it is a migration, not an edit
+_WORKFLOWS_FROM = 3
+SOFT_CAP = 9.0  # scores above this bend towards 10 (see `scaled`)  # CI files changed together from which it is a migration, not an edit
 
 
 def by_importance(analysed: AnalysedPull) -> tuple:
@@ -98,8 +99,16 @@ def importance(pull: Pull, classification: Classification, rules: Rules, upgrade
     if classification.bot:
         add("bot", weights.bot)
 
-    total = sum(points for _, points in factors)
-    return Score(value=round(min(10.0, max(0.0, total)), 1), factors=tuple(factors))
+    return Score(value=round(scaled(sum(points for _, points in factors)), 1), factors=tuple(factors))
+
+
+def scaled(total: float) -> float:
+    """The sum of factors on 0..10: as it is up to SOFT_CAP, then bending towards 10 without
+    reaching it, so that two standouts of a week (sums of 10 and 12, say) stay apart instead of
+    both being clipped to 10."""
+    if total <= SOFT_CAP:
+        return max(0.0, total)
+    return SOFT_CAP + (10.0 - SOFT_CAP) * (1.0 - math.exp(-(total - SOFT_CAP) / (10.0 - SOFT_CAP)))
 
 
 def _footprint(pull: Pull, rules: Rules) -> tuple[int, float, int]:

@@ -189,31 +189,32 @@ class Theme:
 
 @dataclass(frozen=True)
 class Recommendation:
-    """A follow-up, ranked: traceable to a risk (`risk`) or a theme (`theme`), naming its subject."""
+    """A follow-up, ranked: traceable to the risk (`risk`) it comes from, naming its subject."""
 
     action: str  # RECOMMENDATION_ACTIONS
     pulls: tuple[int, ...]  # at most MAX_RECOMMENDATION_PULLS, most telling first
     risk: str | None = None  # the risk (or good-news) kind it comes from
-    theme: str | None = None
     path: str | None = None  # the file it names (hotspot, missing tests)
     package: str | None = None  # the dependency it names, with old/new
     old: str | None = None
     new: str | None = None
     count: int = 0  # how many PRs the subject covers in all (may exceed len(pulls))
+    detail: str | None = None  # the advisory id, the setting whose default changed
+    impact: str = "medium"  # of the risk it comes from
 
 
-RECOMMENDATION_ACTIONS = (
-    "release-advisory",   # security-fix: publish an advisory and cut a release
+RECOMMENDATION_ACTIONS = (  # in the order they rank among recommendations of the same impact
+    "release-advisory",   # security-fix: publish an advisory (detail: its id, if any) and cut a release
+    "security-review",    # security: a review by someone who knows the security model
     "migration-notes",    # breaking-change: release notes with migration steps
     "check-upgrade",      # dependency-upgrade: read the upstream changelog of package old -> new
-    "add-tests",          # missing-tests: add tests for the PR(s), path = the largest untested file
+    "add-tests",          # missing-tests: add tests for the PR(s); path = the largest untested file
     "follow-up-revert",   # revert: land the fixed change again
-    "announce-deprecation",  # deprecation: announce, plan the removal
     "regression-test",    # large-change: a second review and regression tests
-    "check-defaults",     # config-change: check deployments against the changed default(s)
-    "watch-ci",           # ci-change: watch the next CI runs of the changed workflows
-    "own-hot-file",       # hotspot: path needs an owner (pulls touched it)
-    "review-theme",       # a theme with many untested or large PRs
+    "check-defaults",     # config-change: check deployments against the changed default (detail: the setting)
+    "own-hot-file",       # hotspot: path needs an owner (pulls touched it, count of them in all)
+    "watch-ci",           # ci-change: watch the next CI runs of the changed workflows (path: the first)
+    "announce-deprecation",  # deprecation: announce, plan the removal
 )
 MAX_RECOMMENDATIONS = 5
 MAX_RECOMMENDATION_PULLS = 5

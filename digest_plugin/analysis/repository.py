@@ -20,6 +20,7 @@ from .importance import importance
 from .footprint import footprint
 from .importance import by_importance
 from .model import AnalysedPull, Evidence, FetchInfo, WeekAnalysis
+from .recommend import recommendations
 from .risks import PullFacts, hotspots, kinds_of, pull_evidence, week_risks
 from .upgrades import upgrades
 from .rules import Rules, load_rules
@@ -123,6 +124,7 @@ def analyse_week(repo: str, week: Week, pulls: Sequence[AnalysedPull], context: 
         risks=risks,
         good_news=good_news,
         themes=themes,
+        recommendations=recommendations(risks, good_news),
         fetch=FetchInfo(
             source=state.source if state is not None else "import",
             fetched_at=format_time(state.fetched_at) if state is not None else None,
