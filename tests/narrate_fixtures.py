@@ -212,7 +212,7 @@ def english_left(week, text: str) -> str | None:
         for e in risk.evidence:
             names.update((*e.paths, *e.packages, *(v for v in (e.package, e.old, e.new, e.detail) if v)))
     for r in week.recommendations:
-        names.update(v for v in (r.path, r.package, r.old, r.new, r.theme) if v)
+        names.update(v for v in (r.path, r.package, r.old, r.new, r.detail) if v)
     for name in sorted((n for n in names if n), key=len, reverse=True):
         text = text.replace(name, " ")
     text = re.sub(r"#\d+|[+\u2212]?\d[\d,]*(\.\d+)?%?", " ", text)

@@ -1,5 +1,5 @@
 """Recommendations in words: at most five, each naming its file, version or PRs, from the
-analysis' ranked `Recommendation` facts (each traceable to a risk or a theme)."""
+analysis' ranked `Recommendation` facts (each traceable to the risk it comes from)."""
 
 from __future__ import annotations
 
@@ -25,8 +25,8 @@ def _recommendation(index: int, r: Recommendation, pulls: tuple[int, ...], said:
     if not pulls:
         return None
     shown = lang.pulls(pulls) if r.count <= n else _("{pulls} and others").format(pulls=lang.pulls(pulls))
-    values = {"pulls": shown, "path": r.path or "", "package": r.package or "", "old": r.old or "", "new": r.new or "", "theme": r.theme or ""}
-    if r.action in ("own-hot-file", "review-theme") and r.count:
+    values = {"pulls": shown, "first": f"#{pulls[0]}", "path": r.path or "", "package": r.package or "", "old": r.old or "", "new": r.new or "", "detail": r.detail or ""}
+    if r.action == "own-hot-file" and r.count:
         values["count"] = said.number(f"recommendation:{index}:count", r.count)
     template = _template(r, n, lang)
     if template is None:
@@ -43,15 +43,24 @@ def _template(r: Recommendation, n: int, lang: Language) -> str | None:
         if r.package and r.new:
             return _("Read the {package} {new} changelog ({pulls}) and run the integration tests against the new version.")
         return ngettext("Check the upgrade {pulls} against its upstream changelog.", "Check the upgrades {pulls} against their upstream changelogs.", n)
-    if action == "add-tests" and r.path:
-        return ngettext("Add tests for {path}, which {pulls} changed without any.", "Add tests for {path}, which {pulls} changed without any.", n)
+    if action == "add-tests" and r.path and n == 1:
+        return _("Add tests for {path}, which {pulls} changed without any.")
+    if action == "add-tests" and r.path:  # the path is the first PR's largest untested file
+        return _("Add tests for {pulls}, which shipped without any, starting with {path} in {first}.")
     if action == "own-hot-file" and r.path and r.count:
         return ngettext("Give {path} an owner: {count} PR changed it this week ({pulls}).", "Give {path} an owner: {count} PRs changed it this week ({pulls}).", r.count)
-    if action == "review-theme" and r.theme and r.count:
-        return ngettext("Review the {theme} work as a whole: {count} PR this week ({pulls}).", "Review the {theme} work as a whole: {count} PRs this week ({pulls}).", r.count)
+    if action == "release-advisory" and r.detail:
+        return _("Publish an advisory for {detail}, fixed by {pulls}, and release the fix soon, so that users of released versions get it.")
+    if action == "check-defaults" and r.detail:
+        return _("Check deployed configurations that rely on the default of {detail}, which {pulls} changed.")
+    if action == "watch-ci" and r.path:
+        return ngettext("Watch the next CI runs of {path} after the workflow change in {pulls}.",
+                        "Watch the next CI runs of {path} after the workflow changes in {pulls}.", n)
     templates = {
         "release-advisory": ngettext("Publish an advisory for the security fix {pulls} and release it soon, so that users of released versions get it.",
                                      "Publish advisories for the security fixes {pulls} and release them soon, so that users of released versions get them.", n),
+        "security-review": ngettext("Have someone who knows the security model review {pulls}.",
+                                    "Have someone who knows the security model review {pulls}.", n),
         "migration-notes": ngettext("Write migration steps for the breaking change {pulls} into the release notes.",
                                     "Write migration steps for the breaking changes {pulls} into the release notes.", n),
         "add-tests": ngettext("Add tests for {pulls}, which shipped without any.", "Add tests for {pulls}, which shipped without any.", n),

@@ -225,5 +225,5 @@ def _quotes(week: WeekAnalysis, previous: Iterable[WeekAnalysis]) -> list[str]:
             quotes.update((*evidence.paths, *evidence.authors, *evidence.packages))
             quotes.update(v for v in (evidence.package, evidence.old, evidence.new, evidence.detail) if v)
     for recommendation in week.recommendations:
-        quotes.update(v for v in (recommendation.path, recommendation.package, recommendation.old, recommendation.new, recommendation.theme) if v)
+        quotes.update(v for v in (recommendation.path, recommendation.package, recommendation.old, recommendation.new, recommendation.detail) if v)
     return sorted((q for q in quotes if q and q.strip()), key=len, reverse=True)
