@@ -17,7 +17,10 @@ from .wording import Language, Stated, impact_names, risk_names
 EVIDENCE_PER_RISK = 3  # sentences per risk; the table lists every PR
 PATHS_NAMED = 2
 SUMMARY_PULLS = 3
-LISTED_PULLS = 8  # PRs a risk sentence names before "and others"  # PRs the summary names for a risk without evidence
+LISTED_PULLS = 8
+# Of risks with the same impact, the one the summary names: what users and releases feel first.
+SUMMARY_ORDER = ("security", "breaking-change", "revert", "dependency-upgrade", "deprecation", "large-change", "missing-tests",
+                 "config-change", "hotspot", "ci-change")  # PRs a risk sentence names before "and others"  # PRs the summary names for a risk without evidence
 
 
 def risk_lines(week: WeekAnalysis, lang: Language) -> tuple[RiskLine, ...]:
@@ -337,7 +340,8 @@ def summary_risks(week: WeekAnalysis, lang: Language) -> list[Cited]:
     for news in week.good_news[:1]:
         lead = lead_sentence(news, week, lang)
         told.append(Cited(_("Good news: {news}").format(news=lead.text), lead.pulls, lead.figures))
-    risks = sorted((r for r in week.risks if r.pulls and r.impact != "low"), key=lambda r: (IMPACTS.index(r.impact) if r.impact in IMPACTS else 1, _kind_order(r.kind)))
+    risks = sorted((r for r in week.risks if r.pulls and r.impact != "low"),
+                   key=lambda r: (IMPACTS.index(r.impact) if r.impact in IMPACTS else 1, SUMMARY_ORDER.index(r.kind) if r.kind in SUMMARY_ORDER else 99))
     if risks:
         lead = lead_sentence(risks[0], week, lang)
         told.append(Cited(_("The main risk: {risk}").format(risk=lead.text), lead.pulls, lead.figures))

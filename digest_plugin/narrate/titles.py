@@ -183,7 +183,18 @@ def _chinese_predicate(verb: str, rest: str) -> str:
         support = _SUPPORT_FOR.match(f"support {rest}")
         if support:
             return _spaced("支持", support["what"])
-    return _spaced(VERBS[verb][1], rest)
+    return _spaced(VERBS[verb][1], _chinese_conjunctions(rest))
+
+
+def _chinese_conjunctions(rest: str) -> str:
+    """ "X and delete Y" -> "X 并删除 Y", "X, migrate to Y" -> "X，migrate to Y" with the verb in Chinese."""
+    def said(match: re.Match) -> str:
+        verb = _FORMS.get(match[2].lower(), match[2].lower())
+        if verb not in VERBS:
+            return match[0]
+        joiner = {"and": "并", "then": "然后", ",": "，"}[match[1]]
+        return f"{joiner}{VERBS[verb][1]}"
+    return _AND_VERB.sub(said, rest)
 
 
 def _spaced(chinese: str, latin: str) -> str:

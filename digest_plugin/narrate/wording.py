@@ -18,7 +18,9 @@ from .model import Cited, Figure
 from .titles import display_title  # noqa: F401  (the one title parser, re-exported for the report)
 
 SENTENCE_GAPS = {"en": " ", "zh": ""}
-_CJK_GAP = re.compile(r"(?<=[\u4e00-\u9fff])[ ]+(?=[\u4e00-\u9fff])")
+_CJK = "\u4e00-\u9fff"
+_FULL_WIDTH = "\u3000-\u303f\uff00-\uffef"
+_CJK_GAP = re.compile(f"(?<=[{_CJK}{_FULL_WIDTH}])[ ]+(?=[{_CJK}])|(?<=[{_CJK}])[ ]+(?=[{_FULL_WIDTH}])")
 
 
 @dataclass(frozen=True)
