@@ -79,6 +79,7 @@ VERBS = {
     "pin": ("pins", "固定"),
     "integrate": ("integrates", "集成"),
     "follow": ("follows", "遵循"),
+    "switch": ("switches", "切换"),
     "speed": ("speeds", "加速"),
 }
 # other forms of the same verbs a title may start with
@@ -91,6 +92,8 @@ _UPGRADE = re.compile(r"^(?P<what>.+?)\s+(?:from\s+(?P<old>v?\d[\w.\-+]*)\s+)?to
 # a merge commit's title, as old imports have them: "Merge pull request #12 from owner/feature/x"
 _MERGE_TITLE = re.compile(r"^Merge pull request #\d+ from [^/\s]+/(?P<branch>\S+)$", re.IGNORECASE)
 _AND_VERB = re.compile(r"(\b(?:and|then|,))\s+([a-z]+)\b")
+# verbs whose "to" says where: said with their Chinese preposition
+_TOWARDS = {"migrate": "迁移到", "move": "移到", "rename": "重命名为", "switch": "切换到"}
 _SUPPORT_FOR = re.compile(r"^support\s+for\s+(?P<what>.+)$", re.IGNORECASE)
 _TRAILING_SUPPORT = re.compile(r"^(?P<what>.+?)\s+support$", re.IGNORECASE)
 # type words said in Chinese when the title has no verb of its own: "fix: crash on empty input"
@@ -175,6 +178,8 @@ def _chinese_predicate(verb: str, rest: str) -> str:
             if upgrade["old"]:
                 return f"将 {what} 从 {upgrade['old']} {target} {upgrade['new']}"
             return f"将 {what} {target} {upgrade['new']}"
+    if verb in _TOWARDS:
+        return _towards(verb, rest)
     if verb == "add":
         support = _SUPPORT_FOR.match(rest)
         if support:
@@ -186,6 +191,18 @@ def _chinese_predicate(verb: str, rest: str) -> str:
     return _spaced(VERBS[verb][1], _chinese_conjunctions(rest))
 
 
+def _towards(verb: str, rest: str) -> str:
+    """ "migrate to X" -> "迁移到 X", "rename X to Y" -> "将 X 重命名为 Y"."""
+    chinese = _TOWARDS[verb]
+    target = re.match(r"^to\s+(?P<new>\S.*)$", rest, re.IGNORECASE)
+    if target:
+        return _spaced(chinese, _chinese_conjunctions(target["new"]))
+    moved = re.match(r"^(?P<what>.+?)\s+to\s+(?P<new>\S.*)$", rest, re.IGNORECASE)
+    if moved:
+        return f"将 {moved['what']} {chinese} {_chinese_conjunctions(moved['new'])}"
+    return _spaced(VERBS[verb][1], _chinese_conjunctions(rest))
+
+
 def _chinese_conjunctions(rest: str) -> str:
     """ "X and delete Y" -> "X 并删除 Y", "X, migrate to Y" -> "X，migrate to Y" with the verb in Chinese."""
     def said(match: re.Match) -> str:
@@ -193,8 +210,11 @@ def _chinese_conjunctions(rest: str) -> str:
         if verb not in VERBS:
             return match[0]
         joiner = {"and": "并", "then": "然后", ",": "，"}[match[1]]
+        if verb in _TOWARDS and match.string[match.end():].lstrip().lower().startswith("to "):
+            return f"{joiner}{_TOWARDS[verb]}"  # "…，migrate to engines" -> "…，迁移到 engines"
         return f"{joiner}{VERBS[verb][1]}"
-    return _AND_VERB.sub(said, rest)
+    text = _AND_VERB.sub(said, rest)
+    return re.sub(r"(迁移到|移到|重命名为|切换到)\s+to\s+", r"\1 ", text)
 
 
 def _spaced(chinese: str, latin: str) -> str:
