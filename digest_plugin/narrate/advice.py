@@ -35,14 +35,15 @@ def _recommendation(index: int, r: Recommendation, pulls: tuple[int, ...], said:
 
 
 def _template(r: Recommendation, n: int, lang: Language) -> str | None:
+    return _named_template(r, n, lang) or _plain_templates(n, lang).get(r.action)
+
+
+def _named_template(r: Recommendation, n: int, lang: Language) -> str | None:
+    """The template for a recommendation that names its file, package, setting or advisory."""
     _, ngettext = lang.gettext, lang.ngettext
     action = r.action
     if action == "check-upgrade":
-        if r.package and r.old and r.new:
-            return _("Read the {package} changelog from {old} to {new} ({pulls}) and run the integration tests against the new version.")
-        if r.package and r.new:
-            return _("Read the {package} {new} changelog ({pulls}) and run the integration tests against the new version.")
-        return ngettext("Check the upgrade {pulls} against its upstream changelog.", "Check the upgrades {pulls} against their upstream changelogs.", n)
+        return _upgrade_template(r, lang)
     if action == "add-tests" and r.path and n == 1:
         return _("Add tests for {path}, which {pulls} changed without any.")
     if action == "add-tests" and r.path:  # the path is the first PR's largest untested file
@@ -56,7 +57,23 @@ def _template(r: Recommendation, n: int, lang: Language) -> str | None:
     if action == "watch-ci" and r.path:
         return ngettext("Watch the next CI runs of {path} after the workflow change in {pulls}.",
                         "Watch the next CI runs of {path} after the workflow changes in {pulls}.", n)
-    templates = {
+    return None
+
+
+def _upgrade_template(r: Recommendation, lang: Language) -> str | None:
+    _ = lang.gettext
+    if r.package and r.old and r.new:
+        return _("Read the {package} changelog from {old} to {new} ({pulls}) and run the integration tests against the new version.")
+    if r.package and r.new:
+        return _("Read the {package} {new} changelog ({pulls}) and run the integration tests against the new version.")
+    return None
+
+
+def _plain_templates(n: int, lang: Language) -> dict[str, str]:
+    """Templates by action for recommendations that name only their PRs."""
+    ngettext = lang.ngettext
+    return {
+        "check-upgrade": ngettext("Check the upgrade {pulls} against its upstream changelog.", "Check the upgrades {pulls} against their upstream changelogs.", n),
         "release-advisory": ngettext("Publish an advisory for the security fix {pulls} and release it soon, so that users of released versions get it.",
                                      "Publish advisories for the security fixes {pulls} and release them soon, so that users of released versions get them.", n),
         "security-review": ngettext("Have someone who knows the security model review {pulls}.",
@@ -73,4 +90,3 @@ def _template(r: Recommendation, n: int, lang: Language) -> str | None:
                                    "Check deployed configurations against the changed defaults in {pulls}.", n),
         "watch-ci": ngettext("Watch the next CI runs after the workflow change in {pulls}.", "Watch the next CI runs after the workflow changes in {pulls}.", n),
     }
-    return templates.get(action)
