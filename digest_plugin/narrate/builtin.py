@@ -55,8 +55,7 @@ class BuiltinWriter:
 
 def _title(week: WeekAnalysis, lang: Language) -> str:
     _ = lang.gettext
-    year, number = week.week.split("-W")
-    return _("{repo}, week {week} ({dates})").format(repo=week.repo, week=week.week, year=year, number=int(number), dates=lang.dates(week.start, week.end))
+    return _("{repo}, week {week} ({dates})").format(repo=week.repo, week=lang.week(week.week), dates=lang.dates(week.start, week.end))
 
 
 def _week_before(week: WeekAnalysis, previous: Sequence[WeekAnalysis]) -> WeekAnalysis | None:

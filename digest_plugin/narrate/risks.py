@@ -58,7 +58,8 @@ def risk_sentence(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited:
     if not clauses:
         return said.cited(_kind_sentence(risk, said, len(risk.pulls)), risk.pulls)
     sentences = [_with_consequence(clauses[0], risk.evidence[0].fact, risk.kind, lang), *(lang.gettext("{evidence}.").format(evidence=c) for c in clauses[1:])]
-    if len(risk.pulls) > len(set(pulls)):
+    covered = {n for e in risk.evidence[:EVIDENCE_PER_RISK] for n in (e.pull, *e.pulls)}
+    if set(risk.pulls) - covered:
         count = said.number(f"risk:{risk.kind}" if risk in week.risks else f"good:{risk.kind}", len(risk.pulls))
         listed, shown = lang.some_pulls(risk.pulls, LISTED_PULLS)  # the table lists them all
         sentences.append(lang.ngettext("{count} PR shows this in all: {pulls}.", "{count} PRs show this in all: {pulls}.", len(risk.pulls)).format(

@@ -46,6 +46,13 @@ class Language:
         """Importance points with their sign, as precise as the scorer keeps them: +2.0, −0.35."""
         return ("+" if value >= 0 else "\u2212") + format_pattern(abs(value), "#,##0.0#", self.code)
 
+    def week(self, week_id: str) -> str:
+        """A week as the language names it: "2026-W17" / "2026 年第 17 周"."""
+        if self.code != "zh":
+            return week_id
+        year, number = week_id.split("-W")
+        return f"{year} 年第 {int(number)} 周"
+
     def dates(self, start, end) -> str:
         return format_date_range(start, end, self.code)
 
