@@ -23,9 +23,9 @@ _BLOCK_START = re.compile(r"^(\d{1,9})([.)])(?=\s|$)|^([-+=])")
 TABLE_ROWS = 10  # names per statistics table, as on the page
 
 
-def render_markdown(week: WeekAnalysis, narrative: Narrative, page_url: str, language: str) -> str:
+def render_markdown(week: WeekAnalysis, narrative: Narrative, page_url: str, language: Language) -> str:
     """The report of `week` as CommonMark; `page_url` is the week page's absolute URL."""
-    lang = Language.of(language)
+    lang = language
     _ = lang.gettext
     links = {p.pull.number: p.pull.url for p in week.pulls if p.pull.url}
     blocks = [heading(1, narrative.title), _page_link(page_url, lang)]

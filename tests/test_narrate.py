@@ -18,6 +18,7 @@ from digest_plugin.narrate import (
     cited_html,
     narrate,
 )
+from digest_plugin.narrate.wording import Language
 from tests.narrate_fixtures import (
     REPO_URL,
     analysed,
@@ -30,6 +31,7 @@ from tests.narrate_fixtures import (
     week_of,
 )
 
+EN, ZH = Language.of("en"), Language.of("zh")
 LANGUAGES = ("en", "zh")
 CITATION = re.compile(r"#(\d+)")
 
@@ -43,7 +45,7 @@ def all_texts(narrative: Narrative) -> list[str]:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_cited_pull_is_in_the_week_and_grounding_finds_nothing(language):
     week, previous = movement_week(), [previous_week()]
-    narrative = narrate(week, previous, language)
+    narrative = narrate(week, previous, Language.of(language))
     numbers = {101, 102, 103, 104, 105, 106}
     for where, cited in narrative.texts():
         assert set(cited.pulls) <= numbers, where
@@ -52,7 +54,7 @@ def test_every_cited_pull_is_in_the_week_and_grounding_finds_nothing(language):
 
 
 def test_the_english_summary_leads_with_the_main_moves_then_the_risk_then_the_figures():
-    text = narrate(busy_week(), [previous_week()], "en").summary.text
+    text = narrate(busy_week(), [previous_week()], EN).summary.text
     assert text.startswith("The week was about export (2 PRs). The main change: #101 adds *streaming* <export> support.")
     assert "In the author's words: “Adds streaming export; see #99 for the design.”" in text
     assert "Also, #102 splits the reader [part 1]. And #103 fixes crash when `path` is empty." in text
@@ -62,7 +64,7 @@ def test_the_english_summary_leads_with_the_main_moves_then_the_risk_then_the_fi
 
 
 def test_the_chinese_summary_says_titles_in_chinese_and_quotes_the_author_without_an_english_full_stop():
-    text = narrate(busy_week(), [previous_week()], "zh").summary.text
+    text = narrate(busy_week(), [previous_week()], ZH).summary.text
     assert text.startswith("本周的重点是 export（2 个 PR）。本周最重要的改动：#101 新增 *streaming* <export> support。")
     assert "作者的说明：“Adds streaming export; see #99 for the design”。" in text
     assert "此外，#102 拆分 the reader [part 1]。还有 #103 修复：crash when `path` is empty。" in text
@@ -72,32 +74,32 @@ def test_the_chinese_summary_says_titles_in_chinese_and_quotes_the_author_withou
 
 def test_chinese_has_no_english_left_but_names_titles_and_code():
     week, previous = movement_week(), [previous_week()]
-    narrative = narrate(week, previous, "zh")
+    narrative = narrate(week, previous, ZH)
     for text in all_texts(narrative):
         assert english_left(week, text) is None, text
 
 
 def test_week_over_week_movement_comes_from_the_analysis_or_the_week_before():
-    with_movement = narrate(movement_week(), [previous_week()], "en")
+    with_movement = narrate(movement_week(), [previous_week()], EN)
     assert "up from 2 PRs the week before." in with_movement.summary.text
     assert "6 PRs merged, against 2 the week before and 4.5 a week recently." in [t.text for t in with_movement.trends]
-    without = narrate(busy_week(), [previous_week()], "en")
+    without = narrate(busy_week(), [previous_week()], EN)
     assert "up from 2 PRs the week before." in without.summary.text
     assert any(t.text == "3 key PRs, against 1 the week before." for t in without.trends)
-    alone = narrate(busy_week(), [], "en")
+    alone = narrate(busy_week(), [], EN)
     assert "week before" not in alone.summary.text
 
 
 def test_a_gap_before_the_week_is_not_read_as_the_week_before():
     older = dataclasses.replace(previous_week(), week="2026-W19", start=previous_week().start.replace(day=4))
-    narrative = narrate(busy_week(), [older], "en")
+    narrative = narrate(busy_week(), [older], EN)
     assert "week before" not in narrative.summary.text
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_quiet_week_says_so_in_one_line(language):
     _ = translations(language).gettext
-    narrative = narrate(quiet_week(), [previous_week()], language)
+    narrative = narrate(quiet_week(), [previous_week()], Language.of(language))
     assert narrative.quiet
     assert narrative.summary.text == _("A quiet week: no pull requests were merged.")
     assert "\n" not in narrative.summary.text
@@ -105,37 +107,37 @@ def test_a_quiet_week_says_so_in_one_line(language):
 
 
 def test_quiet_weeks_that_are_in_progress_or_incomplete_say_that_instead():
-    assert narrate(quiet_week(in_progress=True), [], "en").summary.text.startswith("No pull requests have been merged so far this week")
-    assert "incomplete" in narrate(quiet_week(complete=False), [], "en").summary.text
-    assert narrate(quiet_week(in_progress=True), [], "zh").summary.text == "本周仍在进行中，目前还没有合入任何 PR。"
+    assert narrate(quiet_week(in_progress=True), [], EN).summary.text.startswith("No pull requests have been merged so far this week")
+    assert "incomplete" in narrate(quiet_week(complete=False), [], EN).summary.text
+    assert narrate(quiet_week(in_progress=True), [], ZH).summary.text == "本周仍在进行中，目前还没有合入任何 PR。"
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_incomplete_and_in_progress_weeks_say_so_in_the_summary(language):
     _ = translations(language).gettext
-    incomplete = narrate(busy_week(complete=False), [], language).summary.text
+    incomplete = narrate(busy_week(complete=False), [], Language.of(language)).summary.text
     assert incomplete.startswith(_("The data for this week is incomplete, so some pull requests may be missing from this digest."))
-    running = narrate(busy_week(in_progress=True), [], language).summary.text
+    running = narrate(busy_week(in_progress=True), [], Language.of(language)).summary.text
     assert running.startswith(_("This week is still in progress: the figures cover the pull requests merged so far."))
 
 
 def test_a_week_of_only_bot_pulls_says_that():
-    en = narrate(bot_only_week(), [], "en")
+    en = narrate(bot_only_week(), [], EN)
     assert en.summary.text.startswith("Only bots merged pull requests this week: 2 PRs, by dependabot[bot] and pre-commit-ci[bot].")
     assert "most important" not in en.summary.text
-    zh = narrate(bot_only_week(), [], "zh")
+    zh = narrate(bot_only_week(), [], ZH)
     assert zh.summary.text.startswith("本周只有机器人合入了 PR：共 2 个，来自 dependabot[bot] 和 pre-commit-ci[bot]。")
 
 
 def test_highlights_are_grouped_by_kind_and_bots_only_appear_as_upgrades():
-    narrative = narrate(busy_week(), [], "en")
+    narrative = narrate(busy_week(), [], EN)
     groups = {g.kind: g.pulls for g in narrative.highlights}
     assert groups == {"features": (101,), "upgrades": (105,), "fixes": (103,), "refactors": (102,), "performance": (106,), "docs": (104,)}
     assert narrative.highlights[0].text == "New capabilities: Add *streaming* <export> support (#101)"
 
 
 def test_key_changes_say_what_each_pull_does_and_each_number_once():
-    narrative = narrate(busy_week(), [], "en")
+    narrative = narrate(busy_week(), [], EN)
     assert [c.number for c in narrative.key_changes] == [101, 102, 103]
     first, second, third = narrative.key_changes
     assert first.title == "[core] feat: add *streaming* <export> support"  # verbatim; renderers escape it
@@ -151,7 +153,7 @@ def test_key_changes_say_what_each_pull_does_and_each_number_once():
 
 
 def test_risks_say_what_could_go_wrong_from_their_evidence():
-    narrative = narrate(busy_week(), [], "en")
+    narrative = narrate(busy_week(), [], EN)
     assert [(r.kind, r.level, r.pulls) for r in narrative.risks] == [
         ("large-change", "high", (102, 101)),
         ("missing-tests", "medium", (101, 106)),
@@ -164,21 +166,21 @@ def test_risks_say_what_could_go_wrong_from_their_evidence():
     assert untested.text.startswith("#101 adds 900 lines of source code in 2 files, src/export.py the largest, and changes no test: nothing shows")
     assert untested.text.endswith("2 PRs show this in all: #101, #106.") and untested.pulls == (101, 106)
     assert bumps.text == "1 routine bump by a bot (requests; #105): low risk once CI passes."
-    assert narrate(busy_week(), [], "zh").risks[0].sentence.text == (
+    assert narrate(busy_week(), [], ZH).risks[0].sentence.text == (
         "#102 删除了 1 个文件，共 1,100 行（包括 src/io/reader.py）：仍在导入或配置被删除内容的地方都会出错。#101 改动了 2 个文件中的 940 行核心代码。")
 
 
 def test_recommendations_name_their_file_and_agree_in_number():
-    texts = [r.text for r in narrate(busy_week(), [], "en").recommendations]
+    texts = [r.text for r in narrate(busy_week(), [], EN).recommendations]
     assert texts == [
         "Give the large changes #102, #101 a second review and regression tests before the next release.",
         "Add tests for src/export.py, which #101 changed without any.",
         "Give src/core.py an owner: 3 PRs changed it this week (#101, #102, #106).",
     ]
     one = dataclasses.replace(busy_week(), recommendations=(Recommendation("regression-test", (102,), risk="large-change", count=1),))
-    assert [r.text for r in narrate(one, [], "en").recommendations] == [
+    assert [r.text for r in narrate(one, [], EN).recommendations] == [
         "Give the large change #102 a second review and regression tests before the next release."]
-    assert [r.text for r in narrate(one, [], "zh").recommendations] == ["下次发版前，请再审一遍大规模改动 #102，并补上回归测试。"]
+    assert [r.text for r in narrate(one, [], ZH).recommendations] == ["下次发版前，请再审一遍大规模改动 #102，并补上回归测试。"]
 
 
 def test_no_more_than_five_recommendations_of_five_pulls_each():
@@ -202,7 +204,7 @@ def test_a_security_fix_is_good_news_told_first(language):
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_themes_have_a_sentence_each_with_true_shares(language):
-    narrative = narrate(busy_week(), [], language)
+    narrative = narrate(busy_week(), [], Language.of(language))
     assert [t.name for t in narrative.themes] == ["export"]
     expected = {"en": "export: 2 of the week's 6 PRs (33%, against 5% in recent weeks). Its main change: #101 adds *streaming* <export> support. See also #106.",
                 "zh": "export：本周 6 个 PR 中有 2 个与之相关（占 33%，近几周为 5%）。其中最重要的改动是 #101 新增 *streaming* <export> support。另见 #106。"}
@@ -211,7 +213,7 @@ def test_themes_have_a_sentence_each_with_true_shares(language):
 
 
 def test_trends_name_modules_files_authors_and_newcomers():
-    narrative = narrate(busy_week(), [previous_week()], "en")
+    narrative = narrate(busy_week(), [previous_week()], EN)
     texts = [t.text for t in narrative.trends]
     assert "Busiest modules: core (2, up from 1), io (2, up from 1), and deps (1, none the week before)." in texts
     assert "Most-touched files: src/core.py (3 PRs: #101, #102, #106)." in texts
@@ -221,7 +223,7 @@ def test_trends_name_modules_files_authors_and_newcomers():
 
 def test_grounding_catches_a_pull_from_elsewhere_and_an_invented_number():
     week = busy_week()
-    narrative = narrate(week, [], "en")
+    narrative = narrate(week, [], EN)
     foreign = dataclasses.replace(narrative, summary=Cited("See #4242 for more.", (4242,)))
     problems = check_grounding(week, foreign)
     assert any("#4242" in p and "not a pull request" in p for p in problems)
@@ -237,14 +239,14 @@ def test_grounding_catches_a_pull_from_elsewhere_and_an_invented_number():
 
 def test_grounding_ignores_numbers_and_references_inside_quoted_titles():
     week = week_of([analysed(7, "Revert #3 and pin numpy to 1.26 for 3 platforms", key=True, score=7.0)])
-    narrative = narrate(week, [], "en")
+    narrative = narrate(week, [], EN)
     assert "#7 reverts #3 and pins numpy to 1.26 for 3 platforms." in narrative.summary.text
     assert check_grounding(week, narrative) == []
 
 
 def test_grounding_holds_each_number_to_the_figure_it_claims_to_be():
     week = busy_week()
-    narrative = narrate(week, [], "en")
+    narrative = narrate(week, [], EN)
     # 3 is a figure of the week (the key PRs) but not the number of PRs merged
     swapped = dataclasses.replace(narrative, summary=Cited("3 PRs were merged.", (), (Figure("merged", 3),)))
     assert any("merged = 3" in p and "has 6" in p for p in check_grounding(week, swapped))
@@ -281,7 +283,7 @@ def test_a_plugged_in_writer_is_used_only_when_its_text_is_grounded(caplog):
 
 
 def test_the_same_week_gives_the_same_narrative():
-    assert narrate(movement_week(), [previous_week()], "zh") == narrate(movement_week(), [previous_week()], "zh")
+    assert narrate(movement_week(), [previous_week()], ZH) == narrate(movement_week(), [previous_week()], ZH)
 
 
 def test_cited_html_escapes_text_and_links_each_reference():
@@ -307,6 +309,6 @@ def test_a_week_in_progress_is_not_compared_with_whole_weeks():
 def test_grounding_is_not_fooled_by_names_that_are_digits():
     """A label "1" or a login "3" must not be cut out of the figures around it."""
     week = week_of([analysed(7, "Rework the parser", key=True, score=7.0, additions=819, deletions=3, labels=("1",), login="3")])
-    narrative = narrate(week, [], "en")
+    narrative = narrate(week, [], EN)
     assert "+819" in " ".join(cited.text for _, cited in narrative.texts())
     assert check_grounding(week, narrative) == []

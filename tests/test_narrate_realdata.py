@@ -17,8 +17,10 @@ import pytest
 from digest_plugin.narrate import BuiltinWriter, check_grounding, narrate
 from digest_plugin.narrate.__init__ import RECENT_WEEKS
 from digest_plugin.narrate.titles import chinese_title, display_title
+from digest_plugin.narrate.wording import Language
 from tests.narrate_fixtures import REAL_WEEKS, english_left, real_week
 
+EN, ZH = Language.of("en"), Language.of("zh")
 pytestmark = pytest.mark.realdata
 REPOSITORIES = {
     "verl": ("verl-project/verl", "verl-project__verl.pulls.jsonl.gz"),
@@ -41,7 +43,7 @@ def narrated(name: str):
         weeks = analyse_repo(repo, list(read_export(real_data(file_name))), None, DigestSettings(), datetime(2026, 11, 30, tzinfo=UTC))
         writer = BuiltinWriter()
         _NARRATED[name] = [
-            (week, weeks[max(0, i - RECENT_WEEKS):i], {language: writer.write(week, weeks[max(0, i - RECENT_WEEKS):i], language) for language in ("en", "zh")})
+            (week, weeks[max(0, i - RECENT_WEEKS):i], {language: writer.write(week, weeks[max(0, i - RECENT_WEEKS):i], Language.of(language)) for language in ("en", "zh")})
             for i, week in enumerate(weeks)
         ]
     return _NARRATED[name]
@@ -99,7 +101,7 @@ def test_summaries_lead_with_the_weeks_moves_and_end_with_its_figures(name):
 @pytest.mark.parametrize("name", sorted(REAL_WEEKS))
 def test_chinese_real_weeks_leave_no_english_but_names_titles_and_code(name):
     week, previous = real_week(name)
-    narrative = narrate(week, previous, "zh")
+    narrative = narrate(week, previous, ZH)
     texts = [narrative.title, *(cited.text for _, cited in narrative.texts())]
     texts += [g.heading for g in narrative.highlights] + [r.name for r in narrative.risks] + [r.impact for r in narrative.risks]
     leftovers = [left for left in (english_left(week, t) for t in texts) if left]
@@ -108,7 +110,7 @@ def test_chinese_real_weeks_leave_no_english_but_names_titles_and_code(name):
 
 def test_every_risk_of_the_analysis_is_told_with_all_its_pulls():
     week, previous = real_week("verl-W21")
-    narrative = narrate(week, previous, "en")
+    narrative = narrate(week, previous, EN)
     assert {(r.kind, r.pulls) for r in narrative.risks} == {(r.kind, r.pulls) for r in (*week.good_news, *week.risks) if r.pulls}
     for line in narrative.risks:
         assert set(line.sentence.pulls) <= set(line.pulls)

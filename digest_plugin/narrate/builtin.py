@@ -33,14 +33,14 @@ class BuiltinWriter:
 
     name = "builtin"
 
-    def write(self, week: WeekAnalysis, previous: Sequence[WeekAnalysis], language: str) -> Narrative:
-        lang = Language.of(language)
+    def write(self, week: WeekAnalysis, previous: Sequence[WeekAnalysis], language: Language) -> Narrative:
+        lang = language
         before = _week_before(week, previous)
         title = _title(week, lang)
         if not week.pulls:
-            return Narrative(language, title, quiet_summary(week, lang), quiet=True, writer=self.name)
+            return Narrative(lang.code, title, quiet_summary(week, lang), quiet=True, writer=self.name)
         return Narrative(
-            language=language,
+            language=lang.code,
             title=title,
             summary=summary(week, before, lang),
             themes=theme_lines(week, lang),
