@@ -185,7 +185,7 @@ def test_recommendations_name_their_file_and_agree_in_number():
 
 def test_no_more_than_five_recommendations_of_five_pulls_each():
     many = tuple(Recommendation("watch-ci", (101, 102, 103, 104, 105, 106), risk="ci-change", count=6) for _ in range(7))
-    narrative = narrate(dataclasses.replace(busy_week(), recommendations=many), [], "en")
+    narrative = narrate(dataclasses.replace(busy_week(), recommendations=many), [], EN)
     assert len(narrative.recommendations) == 5
     assert all(len(r.pulls) == 5 and r.text.count("#") == 5 and "and others" in r.text for r in narrative.recommendations)
 
@@ -193,7 +193,7 @@ def test_no_more_than_five_recommendations_of_five_pulls_each():
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_security_fix_is_good_news_told_first(language):
     news = Risk("security-fix", (103,), "high", (Evidence("vulnerability", 103, detail="CVE-2026-1234"),))
-    narrative = narrate(dataclasses.replace(busy_week(), good_news=(news,)), [], language)
+    narrative = narrate(dataclasses.replace(busy_week(), good_news=(news,)), [], Language.of(language))
     first = narrative.risks[0]
     assert (first.kind, first.level, first.pulls) == ("security-fix", "good", (103,))
     expected = {"en": "#103 fixes a vulnerability (CVE-2026-1234): good news, but users of released versions stay exposed",
@@ -275,9 +275,9 @@ class HonestWriter:
 
 def test_a_plugged_in_writer_is_used_only_when_its_text_is_grounded(caplog):
     week = busy_week()
-    assert narrate(week, [], "en", writer=HonestWriter()).writer == "honest"
+    assert narrate(week, [], EN, writer=HonestWriter()).writer == "honest"
     with caplog.at_level(logging.WARNING, logger="digest_plugin.narrate"):
-        fallback = narrate(week, [], "en", writer=InventingWriter())
+        fallback = narrate(week, [], EN, writer=InventingWriter())
     assert fallback.writer == "builtin"
     assert "not grounded" in caplog.text
 
@@ -301,7 +301,7 @@ def test_cited_html_gives_no_link_for_an_address_that_is_not_the_web():
 
 
 def test_a_week_in_progress_is_not_compared_with_whole_weeks():
-    narrative = narrate(busy_week(in_progress=True, merged_movement=movement_week().stats.merged_movement), [previous_week()], "en")
+    narrative = narrate(busy_week(in_progress=True, merged_movement=movement_week().stats.merged_movement), [previous_week()], EN)
     texts = [narrative.summary.text, *(t.text for t in narrative.trends)]
     assert not any("week before" in text for text in texts)
 
