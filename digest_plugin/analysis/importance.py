@@ -87,7 +87,7 @@ def importance(pull: Pull, classification: Classification, rules: Rules, upgrade
         add("upgrade", weights.major_upgrade)
     elif upgrades:
         add("upgrade", weights.upgrade)
-    if workflows >= _WORKFLOWS_FROM:
+    if workflows >= _WORKFLOWS_FROM and not core_upgrade:  # an upgrade's workflow edits are part of it
         add("workflows", _log_share(workflows, weights.workflows_count) * weights.workflows)
     if says_default_change(parse_title(pull.title, rules).description):
         add("default", weights.default_change)
