@@ -8,6 +8,7 @@ from `Rules` (digest_plugin/rules.yaml, overridable by DIGEST_RULES).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import defaultdict
 from collections.abc import Sequence
@@ -58,12 +59,10 @@ class Title:
 
 def parse_title(title: str, rules: Rules) -> Title:
     """Split a PR title into its conventional parts (see the module docstring for the forms)."""
-    parsed = rules.titles_cache.get(title)
-    if parsed is None:
-        parsed = rules.titles_cache[title] = _parse_title(title, rules)
-    return parsed
+    return _parse_title(title, rules)
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a pure function of a title and a Rules (hashed by identity)
 def _parse_title(title: str, rules: Rules) -> Title:
     text = " ".join(title[:TITLE_LIMIT].split())
     merge = _MERGE_PR.match(text) or _MERGE_BRANCH.match(text)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import functools
 import re
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from importlib import resources
 from pathlib import Path
 from collections.abc import Mapping
@@ -90,10 +90,11 @@ class Thresholds:
     themes_max: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Rules:
-    """Compiled rules for one repository, with memos of what they say about its paths and titles
-    (built per analyse_repo call, so nothing outlives a build)."""
+    """Compiled rules for one repository: plain data, no state. Compared and hashed by identity
+    (eq=False), so that pure functions of a Rules and a path or title (`path_kinds_of`,
+    `files_of`, classify.parse_title) can be memoised in bounded caches outside it."""
 
     label_types: tuple[tuple[str, re.Pattern], ...]
     label_breaking: re.Pattern | None
@@ -115,33 +116,32 @@ class Rules:
     toolchains: frozenset[str]  # runtimes.toolchains
     weights: Weights
     thresholds: Thresholds
-    _kinds_cache: dict = field(default_factory=dict, compare=False, repr=False)
-    _files_cache: dict = field(default_factory=dict, compare=False, repr=False)
-    titles_cache: dict = field(default_factory=dict, compare=False, repr=False)  # classify.parse_title's
-
     def path_kinds_of(self, path: str) -> frozenset[str]:
         """Which of PATH_KINDS a file path is (a path may be several: a test written in Python)."""
-        kinds = self._kinds_cache.get(path)
-        if kinds is None:
-            probe = "/" + path
-            kinds = frozenset(kind for kind, pattern in self.path_kinds.items() if pattern.search(probe))
-            self._kinds_cache[path] = kinds
-        return kinds
+        return _path_kinds(self, path)
 
     def files_of(self, pull) -> tuple[tuple[str, ...], tuple[frozenset[str], ...]]:
-        """(paths, their kinds) of a pull's files, worked out once per pull: every stage asks."""
-        hit = self._files_cache.get(id(pull.files))
-        if hit is not None and hit[0] is pull.files:  # the entry holds the tuple, so ids stay unique
-            return hit[1], hit[2]
-        # git quotes unusual paths ("crates/…"); the quotes are not part of the name
-        paths = tuple(f.path[1:-1] if len(f.path) > 1 and f.path[0] == f.path[-1] == '"' else f.path for f in pull.files)
-        kinds = tuple(self.path_kinds_of(path) for path in paths)
-        self._files_cache[id(pull.files)] = (pull.files, paths, kinds)
-        return paths, kinds
+        """(paths, their kinds) of a pull's files: every step asks, so it is worked out once."""
+        return _files_of(self, pull.files)
 
     def is_bot_login(self, login: str) -> bool:
         lowered = login.lower()
         return lowered.endswith("[bot]") or lowered in self.bots or lowered.removesuffix("-bot") in self.bots
+
+
+# Bounded memos of pure functions, keyed by the Rules object itself: a new build's Rules misses
+# them and old entries age out, so nothing a build computed can leak into the next one's results.
+@functools.lru_cache(maxsize=1 << 16)
+def _path_kinds(rules: Rules, path: str) -> frozenset[str]:
+    probe = "/" + path
+    return frozenset(kind for kind, pattern in rules.path_kinds.items() if pattern.search(probe))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _files_of(rules: Rules, files: tuple) -> tuple[tuple[str, ...], tuple[frozenset[str], ...]]:
+    # git quotes unusual paths ("crates/…"); the quotes are not part of the name
+    paths = tuple(f.path[1:-1] if len(f.path) > 1 and f.path[0] == f.path[-1] == '"' else f.path for f in files)
+    return paths, tuple(_path_kinds(rules, path) for path in paths)
 
 
 @functools.cache
