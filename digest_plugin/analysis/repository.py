@@ -13,7 +13,7 @@ from datetime import UTC, date, datetime, timedelta
 
 from ..records import Pull, format_time
 from ..settings import DigestSettings
-from ..store import RepoState
+from ..repo_state import RepoState
 from ..weeks import Week, week_of, week_of_date, weeks_between
 from .classify import ModuleScheme, classify, module_scheme, parse_title
 from .importance import importance

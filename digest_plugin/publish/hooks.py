@@ -9,8 +9,10 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import partial
 from pathlib import Path
 
 from pelican import signals
@@ -18,10 +20,9 @@ from pelican.contents import Article
 from pelican.readers import METADATA_PROCESSORS
 from pelican.utils import order_content
 
-from ..analysis.rules import load_rules
 from ..charts.draw import pixel_size
 from ..errors import DigestError
-from ..i18n import format_date, format_number, translations
+from ..i18n import Language
 from ..narrate import cite
 from ..settings import DigestSettings
 from ..store import Store
@@ -29,6 +30,7 @@ from .files import write_week_files
 from .site_digest import SiteDigest, WeekPage, build_site_digest
 
 logger = logging.getLogger(__name__)
+SETUP_KEY = "DIGEST"  # the BuildSetup, in Pelican's settings dict
 
 
 def connect() -> None:
@@ -46,34 +48,74 @@ def without_traceback_for_user_errors(record: logging.LogRecord) -> bool:
     return True
 
 
+@dataclass(frozen=True)
+class BuildSetup:
+    """What every hook of a build needs, made once: the checked settings, the site's language, and
+    the clock that says which week is still in progress (tests pass a fixed one)."""
+
+    settings: DigestSettings
+    language: Language
+    clock: Callable[[], datetime] = lambda: datetime.now(UTC)
+
+
 def check_settings(pelican) -> None:
-    """Fail on bad DIGEST_* settings, DIGEST_RULES included, before Pelican touches the output folder."""
-    settings = DigestSettings.from_pelican(pelican.settings)
-    load_rules(settings.rules, settings.base_path, bots=settings.bots)
+    """Check the DIGEST_* settings, DIGEST_RULES included, before Pelican touches the output folder,
+    and keep them with the language in the settings dict every generator shares. Pelican reads the
+    settings file afresh (a new dict, a new signal) whenever it changes under --autoreload."""
+    pelican.settings[SETUP_KEY] = _set_up(pelican.settings)
+
+
+def build_setup(pelican_settings: dict) -> BuildSetup:
+    """The setup made at `initialized`; made now if the caller skipped that signal."""
+    setup = pelican_settings.get(SETUP_KEY)
+    if not isinstance(setup, BuildSetup):
+        setup = pelican_settings[SETUP_KEY] = _set_up(pelican_settings)
+    return setup
+
+
+def _set_up(pelican_settings: dict) -> BuildSetup:
+    settings = DigestSettings.from_pelican(pelican_settings, settings_folder(pelican_settings))
+    return BuildSetup(settings, Language.of(settings.language))
+
+
+def settings_folder(pelican_settings: dict) -> Path:
+    """The folder of the settings file, where a relative DIGEST_DATA_PATH starts, as in the CLI.
+
+    Pelican does not tell plugins which file it read, but it loads that file as a top-level module
+    named after it (pelican.settings.load_source) and keeps that module's very objects as values:
+    the file is the module sharing the most of them (publishconf.py over the pelicanconf.py it
+    star-imports). Settings made in code have no file: the current folder, as for the CLI.
+    """
+    best, most_shared = None, 0
+    for name, module in list(sys.modules.items()):
+        origin = getattr(getattr(module, "__spec__", None), "origin", None)
+        if "." in name or name in sys.stdlib_module_names or not origin or Path(origin).stem != name:
+            continue
+        shared = sum(1 for key, value in vars(module).items()
+                     if key.isupper() and isinstance(value, list | dict | tuple) and pelican_settings.get(key) is value)
+        if shared > most_shared:
+            best, most_shared = Path(origin).resolve().parent, shared
+    return best or Path.cwd()
 
 
 def prepare_templates(generator) -> None:
     """Give every template `_()`/`ngettext()` in DIGEST_LANGUAGE, and the filters the theme uses."""
-    settings = DigestSettings.from_pelican(generator.settings)
+    language = build_setup(generator.settings).language
     generator.env.add_extension("jinja2.ext.i18n")
-    generator.env.install_gettext_translations(translations(settings.language), newstyle=True)
-    generator.env.filters.update(
-        cite=cite,
-        number=partial(format_number, language=settings.language),
-        digest_date=partial(format_date, language=settings.language),
-    )
+    generator.env.install_gettext_callables(language.gettext, language.ngettext, newstyle=True)
+    generator.env.filters.update(cite=cite, number=language.number, digest_date=language.date)
     generator.env.globals.setdefault("digest_repos", {})
     generator.env.globals["digest_chart_size"] = pixel_size("png")
-    generator.env.globals["digest_html_lang"] = {"zh": "zh-CN"}.get(settings.language, settings.language)
+    generator.env.globals["digest_html_lang"] = {"zh": "zh-CN"}.get(language.code, language.code)
 
 
 def add_week_articles(generator) -> None:
     """One Article per (repository, week), added before Pelican builds categories, tags and feeds."""
     from ..fetch import fetch_before_build
 
-    settings = DigestSettings.from_pelican(generator.settings)
-    warnings = fetch_before_build(Store(settings.data_path), settings)
-    digest = build_site_digest(settings, generator.settings, now=datetime.now(UTC), warnings=warnings)
+    setup = build_setup(generator.settings)
+    warnings = fetch_before_build(Store(setup.settings.data_path), setup.settings)
+    digest = build_site_digest(setup.settings, setup.language, generator.settings, now=setup.clock(), warnings=warnings)
     generator.context["digest"] = digest
     generator.context["digest_repos"] = {repo.name: repo for repo in digest.repos}
     generator.context["digest_warnings"] = digest.warnings

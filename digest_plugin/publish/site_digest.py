@@ -13,9 +13,9 @@ from datetime import datetime
 from ..analysis.model import AnalysedPull, WeekAnalysis
 from ..charts import Chart, repo_charts, site_palette, week_charts
 from ..errors import DigestError
-from ..i18n import format_date_range, translations
+from ..i18n import Language
 from ..narrate import Narrative, narrate
-from ..narrate.wording import Language, factor_names, ranked, type_names, week_status
+from ..narrate.wording import factor_names, ranked, type_names, week_status
 from ..records import parse_time
 from ..settings import DigestSettings
 from ..site import load_weeks
@@ -90,11 +90,13 @@ class RepoPage:
 @dataclass
 class SiteDigest:
     settings: DigestSettings
+    language: Language
     repos: list[RepoPage]
     warnings: list[str] = field(default_factory=list)
 
 
-def build_site_digest(settings: DigestSettings, pelican_settings: dict, now: datetime, warnings: list[str] | None = None) -> SiteDigest:
+def build_site_digest(settings: DigestSettings, language: Language, pelican_settings: dict, now: datetime,
+                      warnings: list[str] | None = None) -> SiteDigest:
     store = Store(settings.data_path)
     if not store.root.is_dir():
         raise DigestError(f"The data folder {store.root} does not exist; run 'repo-digest sample' or 'repo-digest fetch' first.")
@@ -102,7 +104,7 @@ def build_site_digest(settings: DigestSettings, pelican_settings: dict, now: dat
     if not names:
         raise DigestError(f"The data folder {store.root} holds no repository; run 'repo-digest sample' or 'repo-digest fetch' first.")
     histories = {name: load_weeks(store, name, settings, now) for name in names}
-    _ = translations(settings.language).gettext
+    _ = language.gettext
     palette = site_palette(histories.values(), settings.trend_weeks)
     site_url = pelican_settings.get("SITEURL", "")
     repos, warnings = [], list(warnings or ())
@@ -113,16 +115,17 @@ def build_site_digest(settings: DigestSettings, pelican_settings: dict, now: dat
         pages, repo_url = [], _repo_url(name, history)
         for index, analysis in enumerate(history):
             previous = history[:index]
-            narrative = narrate(analysis, previous, settings.language)  # checks its grounding, logs any problem
+            narrative = narrate(analysis, previous, language)  # checks its grounding, logs any problem
             charts = week_charts(analysis, history[: index + 1], settings.trend_weeks, palette, _)
-            pages.append(_week_page(name, analysis, narrative, charts, repo_url, settings, site_url, _))
+            pages.append(_week_page(name, analysis, narrative, charts, repo_url, settings, site_url, language))
         for before, after in zip(pages, pages[1:]):
             before.next_week, after.previous_week = after.week, before.week
         repos.append(RepoPage(name, repo_path(name), pages, repo_charts(history, palette, _), _overview(history, settings, _)))
-    return SiteDigest(settings, repos, warnings)
+    return SiteDigest(settings, language, repos, warnings)
 
 
-def _week_page(repo, analysis: WeekAnalysis, narrative, charts, repo_url, settings: DigestSettings, site_url, _) -> WeekPage:
+def _week_page(repo, analysis: WeekAnalysis, narrative, charts, repo_url, settings: DigestSettings, site_url, language: Language) -> WeekPage:
+    _ = language.gettext
     path = week_path(repo, analysis.week)
     status, status_text, status_short = week_status(analysis, _)
     stats = analysis.stats
@@ -139,8 +142,8 @@ def _week_page(repo, analysis: WeekAnalysis, narrative, charts, repo_url, settin
         status=status,
         status_text=status_text,
         status_short=status_short,
-        dates_text=format_date_range(analysis.start, analysis.end, settings.language),
-        provenance_text=_provenance(analysis, settings, _),
+        dates_text=language.dates(analysis.start, analysis.end),
+        provenance_text=_provenance(analysis, language),
         factor_names=factor_names(_),
         count_tables=[
             (title, ranked(counts))
@@ -154,7 +157,8 @@ def _week_page(repo, analysis: WeekAnalysis, narrative, charts, repo_url, settin
     )
 
 
-def _provenance(analysis: WeekAnalysis, settings: DigestSettings, _) -> str:
+def _provenance(analysis: WeekAnalysis, language: Language) -> str:
+    _ = language.gettext
     fetch = analysis.fetch
     fetched = parse_time(fetch.fetched_at)
     when = f"{fetched:%Y-%m-%d %H:%M} UTC" if fetched else "?"
@@ -167,7 +171,7 @@ def _provenance(analysis: WeekAnalysis, settings: DigestSettings, _) -> str:
     if fetch.truncated:
         sentences.append(_("Part of the history could not be fetched completely."))
     sentences.append(_("Weeks run Monday to Sunday in {timezone}.").format(timezone=analysis.timezone))
-    return Language.of(settings.language).sentences(sentences)
+    return language.sentences(sentences)
 
 
 def _overview(history: list[WeekAnalysis], settings: DigestSettings, _) -> str:
