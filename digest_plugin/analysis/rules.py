@@ -11,10 +11,10 @@ from __future__ import annotations
 import copy
 import functools
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from importlib import resources
 from pathlib import Path
-from collections.abc import Mapping
 from types import MappingProxyType
 
 import yaml
