@@ -68,7 +68,8 @@ def _risk_json(risk: Risk) -> dict:
 
 def _evidence_json(evidence: Evidence) -> dict:
     """The facts an evidence fills (empty fields left out), under DESIGN.md's `pull`."""
-    return {name: list(value) if isinstance(value, tuple) else value for name, value in asdict(evidence).items() if value not in (None, (), 0, False)}
+    return {name: list(value) if isinstance(value, tuple) else value for name, value in asdict(evidence).items()
+            if value not in (None, (), 0, False) and name != "kind"}  # the risk it sits in says the kind
 
 
 def _add_texts(data: dict, narrative) -> None:

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from digest_plugin.analysis import analyse_repo
 from digest_plugin.errors import DigestError
 from digest_plugin.records import Author, FileChange
-from digest_plugin.settings import DigestSettings
 from digest_plugin.repo_state import RepoState, Window
+from digest_plugin.settings import DigestSettings
 from digest_plugin.settings import check_timezone as timezone
 
 from .analysis_fixtures import by_week, real_pulls

@@ -8,10 +8,11 @@ from `Rules` (digest_plugin/rules.yaml, overridable by DIGEST_RULES).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..records import Pull
 from .model import Classification
@@ -58,12 +59,10 @@ class Title:
 
 def parse_title(title: str, rules: Rules) -> Title:
     """Split a PR title into its conventional parts (see the module docstring for the forms)."""
-    parsed = rules.titles_cache.get(title)
-    if parsed is None:
-        parsed = rules.titles_cache[title] = _parse_title(title, rules)
-    return parsed
+    return _parse_title(title, rules)
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a pure function of a title and a Rules (hashed by identity)
 def _parse_title(title: str, rules: Rules) -> Title:
     text = " ".join(title[:TITLE_LIMIT].split())
     merge = _MERGE_PR.match(text) or _MERGE_BRANCH.match(text)
@@ -73,10 +72,50 @@ def _parse_title(title: str, rules: Rules) -> Title:
         words = re.sub(r"[-_]+", " ", words).strip()
         return Title(description=words[:1].upper() + words[1:], merge_commit=True)
 
-    modules: list[str] = []
-    rule_prefixes: list[str] = []
-    explicit = hinted = None
-    breaking = False
+    text, found = _brackets(text, rules)
+    conventional = _CONVENTIONAL.match(text)
+    if conventional and conventional[1].strip().lower() in rules.title_types:
+        found.explicit_type = rules.title_types[conventional[1].strip().lower()]
+        if conventional[2] and not found.modules:
+            found.modules = [s.strip().lower() for s in re.split(r"[,/]", conventional[2]) if s.strip()]
+        found.breaking = found.breaking or bool(conventional[3])
+        text = text[conventional.end():]
+    elif not found.modules and (scope := _SCOPE_PREFIX.match(text)) and "://" not in text[: scope.end() + 3]:
+        found.modules = [scope[1].lower()]
+        text = text[scope.end():]
+    # `[mod] type: ...` written twice, e.g. `[trainer] fix: [BREAKING] ...`
+    if match := re.match(r"^\[breaking\]\s*", text, re.IGNORECASE):
+        found.breaking, text = True, text[match.end():]
+
+    description = text.strip()
+    reverted_title, reverted_number = _reverted(description)
+    return Title(
+        description=description,
+        modules=tuple(dict.fromkeys(found.modules)),
+        rule_prefixes=tuple(dict.fromkeys(found.rule_prefixes)),
+        explicit_type=found.explicit_type,
+        hinted_type=found.hinted_type,
+        breaking=found.breaking,
+        revert=bool(re.match(r"^revert(s|ed)?\b", description, re.IGNORECASE)),
+        reverted_title=reverted_title,
+        reverted_number=reverted_number,
+    )
+
+
+@dataclass
+class _Prefixes:
+    """What a title's prefixes said, gathered while they are read."""
+
+    modules: list[str] = field(default_factory=list)
+    rule_prefixes: list[str] = field(default_factory=list)
+    explicit_type: str | None = None
+    hinted_type: str | None = None
+    breaking: bool = False
+
+
+def _brackets(text: str, rules: Rules) -> tuple[str, _Prefixes]:
+    """The title after its `[...]` prefixes, and what they said: modules, markers, types, rule families."""
+    found = _Prefixes()
     while match := _BRACKET.match(text):
         for raw in match[1].split(","):
             item = raw.strip()
@@ -84,49 +123,27 @@ def _parse_title(title: str, rules: Rules) -> Title:
             if not word:
                 continue
             if word in rules.markers:
-                breaking = breaking or word == "breaking"
+                found.breaking = found.breaking or word == "breaking"
             elif word in rules.title_types and word not in rules.module_types:
-                explicit = explicit or rules.title_types[word]
+                found.explicit_type = found.explicit_type or rules.title_types[word]
             elif item.startswith("`"):
-                rule_prefixes.append(word)
+                found.rule_prefixes.append(word)
             else:
-                modules.append(word)
-                hinted = hinted or rules.module_types.get(word)
+                found.modules.append(word)
+                found.hinted_type = found.hinted_type or rules.module_types.get(word)
         text = text[match.end():]
+    return text, found
 
-    conventional = _CONVENTIONAL.match(text)
-    if conventional and conventional[1].strip().lower() in rules.title_types:
-        explicit = rules.title_types[conventional[1].strip().lower()]
-        if conventional[2] and not modules:
-            modules = [s.strip().lower() for s in re.split(r"[,/]", conventional[2]) if s.strip()]
-        breaking = breaking or bool(conventional[3])
-        text = text[conventional.end():]
-    elif not modules and (scope := _SCOPE_PREFIX.match(text)) and "://" not in text[: scope.end() + 3]:
-        modules = [scope[1].lower()]
-        text = text[scope.end():]
-    # `[mod] type: ...` written twice, e.g. `[trainer] fix: [BREAKING] ...`
-    if match := re.match(r"^\[breaking\]\s*", text, re.IGNORECASE):
-        breaking, text = True, text[match.end():]
 
-    description = text.strip()
-    revert = bool(re.match(r"^revert(s|ed)?\b", description, re.IGNORECASE))
-    reverted_title = reverted_number = None
-    if quoted := _REVERT_QUOTED.match(description):
-        reverted_title = quoted[1].strip()
-        if ref := _PR_REF.search(reverted_title):
-            reverted_number = int(ref[1])
-            reverted_title = reverted_title[: ref.start()].strip()
-    return Title(
-        description=description,
-        modules=tuple(dict.fromkeys(modules)),
-        rule_prefixes=tuple(dict.fromkeys(rule_prefixes)),
-        explicit_type=explicit,
-        hinted_type=hinted,
-        breaking=breaking,
-        revert=revert,
-        reverted_title=reverted_title,
-        reverted_number=reverted_number,
-    )
+def _reverted(description: str) -> tuple[str | None, int | None]:
+    """(title, number) of what `Revert "..."` reverts, as far as the quoted title tells."""
+    quoted = _REVERT_QUOTED.match(description)
+    if not quoted:
+        return None, None
+    reverted_title = quoted[1].strip()
+    if ref := _PR_REF.search(reverted_title):
+        return reverted_title[: ref.start()].strip(), int(ref[1])
+    return reverted_title, None
 
 
 @dataclass(frozen=True)
@@ -166,9 +183,26 @@ def classify(pull: Pull, rules: Rules, scheme: ModuleScheme = PATH_SCHEME) -> Cl
     """The type, modules, labels, topics and markers of one PR (see the module docstring)."""
     title = parse_title(pull.title, rules)
     labels = tuple(pull.labels)
-    label_type = next((t for t, p in rules.label_types for label in labels if p.fullmatch(label.strip())), None)
+    label_modules = tuple(dict.fromkeys(
+        match.expand(module) for label in labels for pattern, module in rules.label_modules if (match := pattern.fullmatch(label.strip()))
+    ))
+    return Classification(
+        type=_change_type(pull, title, rules),
+        modules=label_modules or _modules(title, pull, rules, scheme),
+        labels=labels,
+        topics=_topics(title, labels, rules),
+        breaking=title.breaking or _labelled(rules.label_breaking, labels) or bool(_BREAKING_FOOTER.search(pull.body)),
+        bot=is_bot(pull, rules),
+        reverts=title.reverted_number or reverted_number_in_body(pull.body) if title.revert or title.reverted_title else None,
+        is_revert=title.revert,
+    )
+
+
+def _change_type(pull: Pull, title: Title, rules: Rules) -> str | None:
+    """The type from the most trusted source that says one (see the module docstring)."""
+    label_type = next((t for t, p in rules.label_types for label in pull.labels if p.fullmatch(label.strip())), None)
     kinds = rules.files_of(pull)[1]
-    change_type = (
+    return (
         label_type
         or title.explicit_type
         or ("revert" if title.revert else None)
@@ -177,28 +211,19 @@ def classify(pull: Pull, rules: Rules, scheme: ModuleScheme = PATH_SCHEME) -> Cl
         or type_from_words(title.description, rules)
         or type_of_noun_phrase(kinds, rules)
     )
+
+
+def _topics(title: Title, labels: tuple[str, ...], rules: Rules) -> tuple[str, ...]:
+    """Keyword topics of the title and labels, a security label, then ruff-style rule families."""
     topics = [name for name, pattern in rules.topics if pattern.search(title.description) or any(pattern.search(label) for label in labels)]
-    if rules.label_security and any(rules.label_security.fullmatch(label.strip()) for label in labels) and "security" not in topics:
+    if _labelled(rules.label_security, labels) and "security" not in topics:
         topics.append("security")
     topics.extend(p for p in title.rule_prefixes if p not in topics)
-    breaking = (
-        title.breaking
-        or bool(rules.label_breaking and any(rules.label_breaking.fullmatch(label.strip()) for label in labels))
-        or bool(_BREAKING_FOOTER.search(pull.body))
-    )
-    label_modules = tuple(
-        dict.fromkeys(pattern.fullmatch(label.strip()).expand(module) for label in labels for pattern, module in rules.label_modules if pattern.fullmatch(label.strip()))
-    )
-    return Classification(
-        type=change_type,
-        modules=label_modules or _modules(title, pull, rules, scheme),
-        labels=labels,
-        topics=tuple(topics),
-        breaking=breaking,
-        bot=is_bot(pull, rules),
-        reverts=title.reverted_number or reverted_number_in_body(pull.body) if title.revert or title.reverted_title else None,
-        is_revert=title.revert,
-    )
+    return tuple(topics)
+
+
+def _labelled(pattern: re.Pattern | None, labels: tuple[str, ...]) -> bool:
+    return pattern is not None and any(pattern.fullmatch(label.strip()) for label in labels)
 
 
 def type_from_paths(kinds: Sequence[frozenset[str]]) -> str | None:

@@ -15,19 +15,33 @@ LISTED_PATHS = 5  # paths kept per list: enough to name the main ones
 
 def footprint(pull: Pull, rules: Rules) -> Footprint:
     paths, kinds = rules.files_of(pull)
-    changes = list(zip(paths, kinds, pull.files, strict=True))
-    removed = sorted((c for c in changes if c[2].status == "removed"), key=lambda c: (-(c[2].deletions or 0), c[0]))
-    added = [path for path, k, change in changes if change.status == "added" and not k & PERIPHERAL_KINDS]
+    removed: list[tuple[int, str]] = []
+    added: list[str] = []
+    counts = {"core_lines": 0, "test_files": 0, "doc_files": 0, "generated_files": 0}
+    workflows: list[str] = []
+    config: list[str] = []
+    for path, path_kinds, change in zip(paths, kinds, pull.files, strict=True):
+        core = not path_kinds & PERIPHERAL_KINDS
+        if change.status == "removed":
+            removed.append((change.deletions or 0, path))
+        elif change.status == "added" and core:
+            added.append(path)
+        counts["core_lines"] += (change.additions or 0) + (change.deletions or 0) if core else 0
+        counts["test_files"] += "tests" in path_kinds
+        counts["doc_files"] += "docs" in path_kinds and "tests" not in path_kinds
+        counts["generated_files"] += "generated" in path_kinds
+        if "ci" in path_kinds:
+            workflows.append(path)
+        if "config" in path_kinds and not path_kinds & {"tests", "docs", "generated"}:
+            config.append(path)
+    removed.sort(key=lambda item: (-item[0], item[1]))
     return Footprint(
         added_files=tuple(added[:LISTED_PATHS]),
         added_count=len(added),
-        removed_files=tuple(path for path, _, _ in removed[:LISTED_PATHS]),
+        removed_files=tuple(path for _, path in removed[:LISTED_PATHS]),
         removed_count=len(removed),
-        removed_lines=sum(change.deletions or 0 for _, _, change in removed),
-        core_lines=sum((c.additions or 0) + (c.deletions or 0) for _, k, c in changes if not k & PERIPHERAL_KINDS),
-        test_files=sum(1 for _, k, _ in changes if "tests" in k),
-        doc_files=sum(1 for _, k, _ in changes if "docs" in k and "tests" not in k),
-        workflows=tuple(path for path, k, _ in changes if "ci" in k),
-        config_files=tuple(path for path, k, _ in changes if "config" in k and not k & {"tests", "docs", "generated"}),
-        generated_files=sum(1 for _, k, _ in changes if "generated" in k),
+        removed_lines=sum(lines for lines, _ in removed),
+        workflows=tuple(workflows),
+        config_files=tuple(config),
+        **counts,
     )

@@ -51,55 +51,68 @@ def importance(pull: Pull, classification: Classification, rules: Rules, upgrade
     weights = rules.weights
     if upgrades is None:
         upgrades = upgrades_of(pull, classification, rules)
-    factors: list[tuple[str, float]] = []
-
-    def add(name: str, points: float) -> None:
-        if points:
-            factors.append((name, round(points, 2)))
-
-    add("type", weights.type.get(classification.type or "unknown", weights.type["unknown"]))
-
-    core_lines, peripheral_share, core_modules = _footprint(pull, rules)
-    workflows = sum(1 for kinds in rules.files_of(pull)[1] if "ci" in kinds)
-    core_upgrade = any(u.core for u in upgrades)
-    add("size", _log_share(core_lines, weights.size_lines) * weights.size)
-    add("files", _log_share(pull.changed_files, weights.files_count) * weights.files)
-    if core_lines >= rules.thresholds.large_change_lines:
-        add("large", weights.large)
-    add("breadth", min(weights.breadth_max, weights.breadth * max(0, core_modules - 1)))
-    if not (classification.breaking or core_upgrade or workflows >= _WORKFLOWS_FROM):
-        # the examples a breaking change updates, the CI an upgrade or a migration moves: its substance
-        add("peripheral", weights.peripheral * peripheral_share)
-    if is_code_move(pull, classification):
-        add("moved", weights.moved)
-
-    if classification.breaking:
-        add("breaking", weights.breaking)
-    if "security" in classification.topics:
-        add("security", weights.security)
-    if "crash" in classification.topics and classification.type in ("fix", "revert", None):
-        add("crash", weights.crash)
-    if "deprecation" in classification.topics:
-        add("deprecation", weights.deprecation * min(1.0, core_lines / weights.deprecation_lines))
-    if core_upgrade:
-        add("core_upgrade", weights.core_upgrade)
-    elif any(u.major for u in upgrades):
-        add("upgrade", weights.major_upgrade)
-    elif upgrades:
-        add("upgrade", weights.upgrade)
-    if workflows >= _WORKFLOWS_FROM:
-        add("workflows", _log_share(workflows, weights.workflows_count) * weights.workflows)
-    if says_default_change(parse_title(pull.title, rules).description):
-        add("default", weights.default_change)
-    if classification.reverts is not None:
-        add("revert", weights.revert)
-    discussion = (pull.comments or 0) + (pull.reviews or 0)
+    factors = [
+        ("type", weights.type.get(classification.type or "unknown", weights.type["unknown"])),
+        *_size_factors(pull, classification, rules, upgrades),
+        *_marker_factors(pull, classification, rules),
+        *_upgrade_factors(pull, rules, upgrades),
+    ]
     if pull.comments is not None or pull.reviews is not None:
-        add("discussion", _log_share(discussion, 30) * weights.discussion)
+        factors.append(("discussion", _log_share((pull.comments or 0) + (pull.reviews or 0), 30) * weights.discussion))
     if classification.bot:
-        add("bot", weights.bot)
+        factors.append(("bot", weights.bot))
+    named = tuple((name, round(points, 2)) for name, points in factors if points)
+    return Score(value=round(scaled(sum(points for _, points in named)), 1), factors=named)
 
-    return Score(value=round(scaled(sum(points for _, points in factors)), 1), factors=tuple(factors))
+
+def _size_factors(pull: Pull, classification: Classification, rules: Rules, upgrades: Sequence[Upgrade]) -> list[tuple[str, float]]:
+    """size, files, large, breadth, peripheral and moved: how much core code the PR changes."""
+    weights = rules.weights
+    core_lines, peripheral_share, core_modules = _footprint(pull, rules)
+    factors = [
+        ("size", _log_share(core_lines, weights.size_lines) * weights.size),
+        ("files", _log_share(pull.changed_files, weights.files_count) * weights.files),
+        ("large", weights.large if core_lines >= rules.thresholds.large_change_lines else 0.0),
+        ("breadth", min(weights.breadth_max, weights.breadth * max(0, core_modules - 1))),
+    ]
+    # the examples a breaking change updates, the CI an upgrade or a migration moves: its substance
+    if not (classification.breaking or any(u.core for u in upgrades) or _workflows(pull, rules) >= _WORKFLOWS_FROM):
+        factors.append(("peripheral", weights.peripheral * peripheral_share))
+    if is_code_move(pull, classification):
+        factors.append(("moved", weights.moved))
+    if "deprecation" in classification.topics:  # scaled by size: a few-line warning adds little
+        factors.append(("deprecation", weights.deprecation * min(1.0, core_lines / weights.deprecation_lines)))
+    return factors
+
+
+def _marker_factors(pull: Pull, classification: Classification, rules: Rules) -> list[tuple[str, float]]:
+    """breaking, security, crash, default and revert: what the title, labels or body say it is."""
+    weights, topics = rules.weights, classification.topics
+    return [
+        ("breaking", weights.breaking if classification.breaking else 0.0),
+        ("security", weights.security if "security" in topics else 0.0),
+        ("crash", weights.crash if "crash" in topics and classification.type in ("fix", "revert", None) else 0.0),
+        ("default", weights.default_change if says_default_change(parse_title(pull.title, rules).description) else 0.0),
+        ("revert", weights.revert if classification.reverts is not None else 0.0),
+    ]
+
+
+def _upgrade_factors(pull: Pull, rules: Rules, upgrades: Sequence[Upgrade]) -> list[tuple[str, float]]:
+    """core_upgrade or upgrade, and workflows: what the project runs on and is built with."""
+    weights = rules.weights
+    if any(u.core for u in upgrades):
+        return [("core_upgrade", weights.core_upgrade)]  # its workflow edits are part of it
+    factors = []
+    if upgrades:
+        factors.append(("upgrade", weights.major_upgrade if any(u.major for u in upgrades) else weights.upgrade))
+    workflows = _workflows(pull, rules)
+    if workflows >= _WORKFLOWS_FROM:
+        factors.append(("workflows", _log_share(workflows, weights.workflows_count) * weights.workflows))
+    return factors
+
+
+def _workflows(pull: Pull, rules: Rules) -> int:
+    return sum(1 for kinds in rules.files_of(pull)[1] if "ci" in kinds)
 
 
 def scaled(total: float) -> float:

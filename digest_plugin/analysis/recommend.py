@@ -13,7 +13,6 @@ from dataclasses import replace
 from .model import IMPACTS, MAX_RECOMMENDATION_PULLS, MAX_RECOMMENDATIONS, RECOMMENDATION_ACTIONS, Evidence, Recommendation, Risk
 
 
-
 def _top(numbers: Sequence[int]) -> tuple[int, ...]:
     return tuple(dict.fromkeys(numbers))[:MAX_RECOMMENDATION_PULLS]
 

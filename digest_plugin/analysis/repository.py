@@ -12,21 +12,20 @@ from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 
 from ..records import Pull, format_time
-from ..settings import DigestSettings
 from ..repo_state import RepoState
+from ..settings import DigestSettings
 from ..weeks import Week, week_of, week_of_date, weeks_between
 from .classify import ModuleScheme, classify, module_scheme, parse_title
-from .importance import importance
+from .description import description_text, summary_of, template_lines
 from .footprint import footprint
-from .importance import by_importance
+from .importance import by_importance, importance
 from .model import AnalysedPull, Evidence, FetchInfo, WeekAnalysis
 from .recommend import recommendations
 from .risks import PullFacts, hotspots, kinds_of, pull_evidence, week_risks
-from .upgrades import upgrades
 from .rules import Rules, load_rules
-from .themes import theme_keys, week_themes
 from .stats import first_time_pulls, week_stats
-from .description import description_text, summary_of, template_lines
+from .themes import theme_keys, week_themes
+from .upgrades import upgrades
 
 
 @dataclass(frozen=True)

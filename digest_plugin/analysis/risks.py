@@ -32,6 +32,7 @@ _SECURITY_BODY = re.compile(
 _ADVISORY = re.compile(r"\b(cve-\d{4}-\d+|ghsa(?:-[\w]{4}){3})\b", re.IGNORECASE)
 _FIXING = re.compile(r"\b(fix\w*|patch\w*|prevent\w*|sanitiz\w*|escap\w*|harden\w*|mitigat\w*|avoid\w*|block\w*|validat\w*|restrict\w*|close[sd]?)\b", re.IGNORECASE)
 LISTED_PATHS = 3
+UNTESTED_HIGH_LINES = 500  # source lines a key PR adds without tests from which missing tests is high
 
 
 @dataclass(frozen=True)
@@ -283,10 +284,10 @@ def _upgrade_impact(members, evidence) -> str:
 
 
 def _missing_tests_impact(members, evidence) -> str:
-    lines = max((e.lines for e in evidence), default=0)
-    if any(p.key for p in members) and lines >= 200:
-        return "high"
-    return "medium" if lines >= 100 else "low"
+    key = {p.pull.number for p in members if p.key}
+    if any(e.pull in key and e.lines >= UNTESTED_HIGH_LINES for e in evidence):
+        return "high"  # a key change of hundreds of lines that nothing tests
+    return "medium" if any(e.lines >= 100 for e in evidence) else "low"
 
 
 def _large_impact(members, evidence) -> str:
@@ -303,7 +304,9 @@ def _config_impact(members, evidence) -> str:
 
 
 def _ci_impact(members, evidence) -> str:
-    return "medium" if any(e.files >= 5 for e in evidence) else "low"  # a migration across many workflows
+    people = {p.pull.number for p in members if not p.classification.bot}
+    # a migration across many workflows by a person; a bot bumping an action in each is routine
+    return "medium" if any(e.files >= 5 and e.pull in people for e in evidence) else "low"
 
 
 def _hotspot_impact(members, evidence) -> str:

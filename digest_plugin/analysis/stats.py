@@ -77,12 +77,9 @@ def week_stats(pulls: Sequence[AnalysedPull], rules: Rules, previous: Sequence[t
         average_importance=round(sum(p.score.value for p in pulls) / merged, 1) if merged else 0.0,
         additions=sum(p.pull.additions for p in pulls),
         deletions=sum(p.pull.deletions for p in pulls),
-        types=_counts(p.classification.type for p in pulls if p.classification.type),
-        modules=_counts(m for p in pulls for m in p.classification.modules),
-        labels=_counts(label for p in pulls for label in p.classification.labels),
+        **_tallies(pulls),
         authors=_author_counts(people),
         bots=_author_counts(bots),
-        reviewers=_counts(r for p in pulls for r in dict.fromkeys(p.pull.reviewers)),
         hot_files=hot_files,
         hot_dirs=hot_dirs,
         tooling_files=tooling_files,
@@ -92,6 +89,16 @@ def week_stats(pulls: Sequence[AnalysedPull], rules: Rules, previous: Sequence[t
         merged_movement=movement(merged, [m for m, _ in recent]),
         key_movement=movement(key, [k for _, k in recent]),
     )
+
+
+def _tallies(pulls: Sequence[AnalysedPull]) -> dict[str, dict[str, int]]:
+    """The week's types, modules, labels and reviewers, each counted once per PR."""
+    return {
+        "types": _counts(p.classification.type for p in pulls if p.classification.type),
+        "modules": _counts(m for p in pulls for m in p.classification.modules),
+        "labels": _counts(label for p in pulls for label in p.classification.labels),
+        "reviewers": _counts(r for p in pulls for r in dict.fromkeys(p.pull.reviewers)),
+    }
 
 
 def _counts(values) -> dict[str, int]:

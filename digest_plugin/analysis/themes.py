@@ -100,43 +100,45 @@ def week_themes(pulls: Sequence[AnalysedPull], keys: dict[int, dict[str, str]], 
     `baseline` is (subject counts, PRs) of each previous week, oldest first."""
     thresholds = rules.thresholds
     people = [p for p in pulls if not p.classification.bot]  # bot bumps are no theme of the week
-    total = len(people)
-    if total < thresholds.theme_min_pulls:
+    if len(people) < thresholds.theme_min_pulls:
         return ()
     recent = _baseline(baseline, thresholds.theme_baseline_weeks, thresholds.theme_baseline_pulls)
-    before = Counter()
-    for counts, _ in recent:
-        before.update(counts)
-    before_total = sum(n for _, n in recent)
     members: dict[str, list[AnalysedPull]] = {}
     sources: dict[str, str] = {}
     for pull in people:
         for name, source in keys.get(pull.pull.number, {}).items():
             members.setdefault(name, []).append(pull)
             sources[name] = min(sources.get(name, source), source, key=SOURCES.index)
-    needed = max(thresholds.theme_min_pulls, math.ceil(thresholds.theme_min_share * total))
-    candidates = []
-    for name, group in members.items():
-        if len(group) < needed or len(group) == total:
-            continue  # too few, or every PR: that says nothing about the week
-        share = len(group) / total
-        if sources[name] == "verb" and share < VERB_SHARE:
-            continue
-        # a subject never seen before counts as seen once: a new name needs more than luck
-        base_share = (before[name] + 1) / (before_total + 1) if before_total else 0.0
-        lift = share / base_share if base_share else math.inf
-        if lift >= thresholds.theme_lift or (share >= thresholds.theme_dominant_share and lift >= DOMINANT_LIFT):
-            candidates.append((share * math.log(min(lift, 20.0) + 1), name, group, share, before[name] / before_total if before_total else 0.0))
-    candidates.sort(key=lambda c: (-c[0], SOURCES.index(sources[c[1]]), c[1]))
+    candidates = _standing_out(members, sources, len(people), recent, rules)
     chosen: list[Theme] = []
-    for _, name, group, share, base_share in candidates:
+    for _, name, group, share, base_share in sorted(candidates, key=lambda c: (-c[0], SOURCES.index(sources[c[1]]), c[1])):
         numbers = tuple(p.pull.number for p in group)
         if any(_overlap(numbers, theme.pulls) >= 0.7 for theme in chosen):
             continue  # nearly the same PRs as a theme already chosen: the same story
         chosen.append(_theme(name, sources[name], group, share, base_share, len(recent)))
-        if len(chosen) == thresholds.themes_max:
-            break
-    return tuple(chosen)
+    return tuple(chosen[: thresholds.themes_max])
+
+
+def _standing_out(members: dict[str, list[AnalysedPull]], sources: dict[str, str], total: int,
+                  recent: Sequence[tuple[Counter, int]], rules: Rules) -> list[tuple]:
+    """(how much it stands out, name, PRs, share, baseline share) of each subject that does."""
+    thresholds = rules.thresholds
+    before: Counter = Counter()
+    for counts, _ in recent:
+        before.update(counts)
+    before_total = sum(n for _, n in recent)
+    needed = max(thresholds.theme_min_pulls, math.ceil(thresholds.theme_min_share * total))
+    found = []
+    for name, group in members.items():
+        share = len(group) / total
+        if len(group) < needed or len(group) == total or (sources[name] == "verb" and share < VERB_SHARE):
+            continue  # too few, every PR (that says nothing about the week), or a verb done now and then
+        # a subject never seen before counts as seen once: a new name needs more than luck
+        base_share = (before[name] + 1) / (before_total + 1) if before_total else 0.0
+        lift = share / base_share if base_share else math.inf
+        if lift >= thresholds.theme_lift or (share >= thresholds.theme_dominant_share and lift >= DOMINANT_LIFT):
+            found.append((share * math.log(min(lift, 20.0) + 1), name, group, share, before[name] / before_total if before_total else 0.0))
+    return found
 
 
 def _baseline(weeks: Sequence[tuple[Counter, int]], least_weeks: int, least_pulls: int) -> list[tuple[Counter, int]]:

@@ -104,7 +104,7 @@ def _clean(version: str | None) -> str | None:
 
 
 def _upgrade(package: str, old: str | None, new: str | None, rules: Rules) -> Upgrade:
-    core = bool(package) and any(part in rules.core_dependencies for part in re.split(r"[/\s]", package) if part)
+    core = package in rules.core_dependencies  # by its exact name: `@types/react` is no React
     toolchain = package in rules.toolchains
     return Upgrade(package=package, old=old, new=new, major=toolchain or _across_major(old, new), core=core or toolchain)
 
