@@ -4,7 +4,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # pelicanconf.py beside this file, from any folder
-from pelicanconf import *  # noqa: E402,F403
+from pelicanconf import *  # noqa: F403
 
 # The Pages workflow sets SITEURL (e.g. https://USER.github.io/SITE); set it here for other hosts.
 SITEURL = os.environ.get("SITEURL", "https://example.github.io/repo-digest")

@@ -15,7 +15,6 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 from .errors import DigestError
-from .i18n import Language
 from .settings import DigestSettings, check_repo_name
 from .store import Store
 from .weeks import Week
@@ -131,6 +130,7 @@ def _import(args) -> int:
 def _show(args) -> int:
     from .markdown_report import render_markdown
     from .narrate import narrate
+    from .narrate.wording import Language
     from .site import load_weeks
     from .urls import absolute, week_path
 

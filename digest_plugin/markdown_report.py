@@ -12,9 +12,9 @@ import re
 from urllib.parse import quote
 
 from .analysis.model import AnalysedPull, WeekAnalysis
-from .i18n import Language, format_decimal
+from .i18n import format_decimal
 from .narrate.model import CITATION, Cited, Narrative
-from .narrate.wording import ranked, type_names, week_status
+from .narrate.wording import Language, ranked, type_names, week_status
 
 # Characters that can start Markdown inline syntax (or an @mention, or maths on GitHub) anywhere.
 _INLINE_SYNTAX = re.compile(r"([\\`*_\[\]<>#|!&~$@])")
@@ -23,8 +23,9 @@ _BLOCK_START = re.compile(r"^(\d{1,9})([.)])(?=\s|$)|^([-+=])")
 TABLE_ROWS = 10  # names per statistics table, as on the page
 
 
-def render_markdown(week: WeekAnalysis, narrative: Narrative, page_url: str, lang: Language) -> str:
+def render_markdown(week: WeekAnalysis, narrative: Narrative, page_url: str, language: Language) -> str:
     """The report of `week` as CommonMark; `page_url` is the week page's absolute URL."""
+    lang = language
     _ = lang.gettext
     links = {p.pull.number: p.pull.url for p in week.pulls if p.pull.url}
     blocks = [heading(1, narrative.title), _page_link(page_url, lang)]

@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from digest_plugin.i18n import Language
 from digest_plugin.markdown_report import escape, render_markdown
 from digest_plugin.narrate import narrate
+from digest_plugin.narrate.wording import Language
 from tests.narrate_fixtures import (
     REAL_WEEKS,
     analysed,

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 
 from pelican import signals
@@ -22,8 +23,9 @@ from pelican.utils import order_content
 
 from ..charts.draw import pixel_size
 from ..errors import DigestError
-from ..i18n import Language
+from ..i18n import format_date
 from ..narrate import cite
+from ..narrate.wording import Language
 from ..settings import DigestSettings
 from ..store import Store
 from .files import write_week_files
@@ -103,7 +105,7 @@ def prepare_templates(generator) -> None:
     language = build_setup(generator.settings).language
     generator.env.add_extension("jinja2.ext.i18n")
     generator.env.install_gettext_callables(language.gettext, language.ngettext, newstyle=True)
-    generator.env.filters.update(cite=cite, number=language.number, digest_date=language.date)
+    generator.env.filters.update(cite=cite, number=language.number, digest_date=partial(format_date, language=language.code))
     generator.env.globals.setdefault("digest_repos", {})
     generator.env.globals["digest_chart_size"] = pixel_size("png")
     generator.env.globals["digest_html_lang"] = {"zh": "zh-CN"}.get(language.code, language.code)

@@ -13,9 +13,8 @@ from datetime import datetime
 from ..analysis.model import AnalysedPull, WeekAnalysis
 from ..charts import Chart, repo_charts, site_palette, week_charts
 from ..errors import DigestError
-from ..i18n import Language
 from ..narrate import Narrative, narrate
-from ..narrate.wording import factor_names, ranked, type_names, week_status
+from ..narrate.wording import Language, factor_names, ranked, type_names, week_status
 from ..records import parse_time
 from ..settings import DigestSettings
 from ..site import load_weeks
