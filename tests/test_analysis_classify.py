@@ -9,7 +9,7 @@ import pytest
 from digest_plugin.analysis.classify import PATH_SCHEME, ModuleScheme, classify, module_scheme, parse_title
 from digest_plugin.analysis.model import TYPES
 from digest_plugin.analysis.rules import load_rules
-from digest_plugin.analysis.upgrades import dependency_upgrade
+from digest_plugin.analysis.upgrades import upgrades
 from digest_plugin.records import Author, FileChange
 
 from .analysis_fixtures import by_week, real_pulls
@@ -152,8 +152,10 @@ def test_dependency_upgrades_tell_major_from_minor():
     image = make_pull(26, "2026-05-18T10:00:00Z", "[docker] feat: upgrade to torch 2.7, sglang 0.4.8", files=[FileChange("docker/Dockerfile.sglang", 5, 5)])
     manifest_only = make_pull(27, "2026-05-18T10:00:00Z", "Enable optimizations for salsa in debug profile", files=[FileChange("Cargo.toml", 3, 0)])
     pulls = (major, minor, across, release, feature, own_version, image, manifest_only)
-    upgrades = [dependency_upgrade(p, classify(p, RULES), RULES) for p in pulls]
-    assert upgrades == ["major", "minor", "major", None, None, None, "major", None]
+    found = [upgrades(p, classify(p, RULES), RULES) for p in pulls]
+    assert [(u[0].major, u[0].core) if u else None for u in found] == [
+        (True, False), (False, False), (True, True), None, None, None, (False, True), None]  # pydantic, torch: core runtimes
+    assert [(u.package, u.old, u.new) for u in found[2]] == [("pydantic", "1.10", "2.1")]
 
 
 # -- the real repositories ------------------------------------------------------------------
@@ -175,9 +177,9 @@ def test_every_verl_title_with_a_bracket_prefix_parses():
 def test_verl_modules_are_the_ones_its_pr_template_lists():
     """verl's PR template (quoted in every body) lists the module names a title may use; since
     2026 a CI check enforces the format, so nearly every parsed module must be one of them."""
-    listed = set("fsdp megatron veomni sglang vllm rollout trainer ci training_utils recipe hardware deployment ray "
-                 "worker single_controller misc perf model algo env tool ckpt doc data cfg reward fully_async "
-                 "one_step_off vllm_omni".split())
+    listed = {"fsdp", "megatron", "veomni", "sglang", "vllm", "rollout", "trainer", "ci", "training_utils", "recipe", "hardware",
+              "deployment", "ray", "worker", "single_controller", "misc", "perf", "model", "algo", "env", "tool", "ckpt", "doc",
+              "data", "cfg", "reward", "fully_async", "one_step_off", "vllm_omni"}
     rules = load_rules(repo="verl-project/verl")
     convention = re.compile(r"^\[[^\]]+\]\s*(feat|fix|refactor|chore|test)\s*:", re.IGNORECASE)
     modules = [m for p in real_pulls("verl-project/verl") if p.merged_at.year >= 2026 and convention.match(p.title)

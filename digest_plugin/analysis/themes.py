@@ -44,7 +44,7 @@ model models data api config configs function functions method methods class cla
 infer infers inferred emit emits implement implemented detect detects support add stabilise
 efficient robust better faster simple multiple single unused redundant
 during instead about within because where which other based like just now can cannot should would
-""".split())
+""".split())  # noqa: SIM905 (a paragraph of words reads better than a list of strings)
 BASELINE_MAX_WEEKS = 52
 DOMINANT_LIFT = 1.2  # a subject taking much of the week still needs to be above its usual share
 MIN_WORD = 3

@@ -122,12 +122,3 @@ def _across_major(old: str | None, new: str | None) -> bool:
         return int(new_match[1]) > int(old_match[1])
     return new_match[1] == "0" and new_match[2] is not None and old_match[2] is not None and int(new_match[2]) > int(old_match[2])
 
-
-def dependency_upgrade(pull: Pull, classification: Classification, rules: Rules) -> str | None:
-    """"major" or "minor" when a PR upgrades a dependency or the toolchain, else None (what
-    importance and the risk kind need: major means any upgrade across a major version, or of a
-    core runtime or toolchain)."""
-    found = upgrades(pull, classification, rules)
-    if not found:
-        return None
-    return "major" if any(u.major or u.core for u in found) else "minor"
