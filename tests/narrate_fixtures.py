@@ -30,7 +30,7 @@ REPO_URL = "https://github.com/octo/widgets"
 
 def analysed(number, title, *, type="feat", modules=("core",), score=5.0, key=False, login="alice", bot=False,
              risks=(), additions=10, deletions=2, files=("src/core.py",), summary="", first_time=False, labels=(),
-             footprint=Footprint(), themes=(), body=""):
+             footprint=None, themes=(), body=""):
     pull = Pull(
         number=number,
         title=title,
@@ -53,7 +53,7 @@ def analysed(number, title, *, type="feat", modules=("core",), score=5.0, key=Fa
         summary=summary,
         risks=tuple(risks),
         first_time=first_time,
-        footprint=footprint,
+        footprint=footprint or Footprint(),
         themes=tuple(themes),
     )
 

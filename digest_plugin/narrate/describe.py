@@ -23,7 +23,8 @@ MAX_ITEMS = 2
 _LOST_CODE = re.compile(r"\b(?:like this|as follows|the following|e\.g\.|for example|for instance|such as|looks like|below):\s", re.IGNORECASE)
 _CONTINUATION = re.compile(r"^(?:By|Via|Using|So that|Such that|Without|Instead of) ", re.IGNORECASE)
 _TEST_PATH = re.compile(r"(^|/)(tests?|testing|__tests__|spec|resources/test)/|(^|/)test_[^/]*$|_test\.\w+$|\.snap$")  # list items kept from a description made of a list
-_FILLER = frozenset("a an the in on of to for and or with by from this that is are be it its pr".split())
+_FILLER = frozenset(("a", "an", "the", "in", "on", "of", "to", "for", "and", "or", "with", "by", "from", "this", "that", "is", "are",
+                     "be", "it", "its", "pr"))
 _HOUSEKEEPING = re.compile(r"\b(pre-commit|formatting|format:|lint|typos?|code style|ruff format|black)\b", re.IGNORECASE)
 _ITEM_LABEL = re.compile(r"^(?:add|fix|format|update|change|feat|refactor|docs?|test|ci|remove)s?:\s+(?=\S)", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.!?。！？](?=\s|$)")

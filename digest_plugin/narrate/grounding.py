@@ -164,7 +164,7 @@ def _good_figure(week: WeekAnalysis, kind: str) -> float | None:
 
 def _evidence_figure(week: WeekAnalysis, rest: str) -> float | None:
     """evidence:KIND:INDEX:FIELD, the INDEXth evidence of the week's risk (or good news) of KIND."""
-    kind, index, field = (rest.split(":") + ["", "", ""])[:3]
+    kind, index, field = [*rest.split(":"), "", "", ""][:3]
     risk = next((r for r in (*week.risks, *week.good_news) if r.kind == kind), None)
     if risk is None or not index.isdigit() or int(index) >= len(risk.evidence) or field not in _EVIDENCE_FIELDS:
         return None
