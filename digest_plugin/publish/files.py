@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..atomic import atomic_write
 from ..charts import render_many
 from ..markdown_report import render_markdown
-from ..atomic import atomic_write
 from .site_digest import SiteDigest
 
 

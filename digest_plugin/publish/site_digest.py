@@ -6,9 +6,10 @@ files. Every visible string here goes through the catalogue (`_`), so templates 
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
-from functools import cached_property
 from datetime import datetime
+from functools import cached_property
 
 from ..analysis.model import AnalysedPull, WeekAnalysis
 from ..charts import Chart, repo_charts, site_palette, week_charts
@@ -117,7 +118,7 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
             narrative = narrate(analysis, previous, language)  # checks its grounding, logs any problem
             charts = week_charts(analysis, history[: index + 1], settings.trend_weeks, palette, _)
             pages.append(_week_page(name, analysis, narrative, charts, repo_url, settings, site_url, language))
-        for before, after in zip(pages, pages[1:]):
+        for before, after in itertools.pairwise(pages):
             before.next_week, after.previous_week = after.week, before.week
         repos.append(RepoPage(name, repo_path(name), pages, repo_charts(history, palette, _), _overview(history, settings, _)))
     return SiteDigest(settings, language, repos, warnings)
