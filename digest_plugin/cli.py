@@ -11,6 +11,8 @@ import json
 import logging
 import sys
 import traceback
+from contextlib import contextmanager, nullcontext
+from dataclasses import replace
 from datetime import UTC, date, datetime
 from pathlib import Path
 
@@ -64,6 +66,8 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument("repo", metavar="OWNER/NAME")
     show.add_argument("--week", required=True, metavar="YYYY-Www")
     show.add_argument("--format", choices=("json", "markdown"), default="json")
+    show.add_argument("--writer", choices=("builtin", "llm"), help="the writer (default: DIGEST_WRITER); with llm, stderr lists "
+                      "each sentence the language model wrote, kept or rejected and why")
     show.set_defaults(run=_show)
 
     sample = commands.add_parser("sample", parents=[common], help="regenerate the bundled sample data")
@@ -143,7 +147,11 @@ def _show(args) -> int:
         raise DigestError(f"{args.repo} has no data for {week_id}: the store covers {span}.")
     week, previous = weeks[index], weeks[:index]
     language = Language.of(settings.language)
-    narrative = narrate(week, previous, language)
+    with _quiet("digest_plugin.llm", "digest_plugin.narrate.llm") if (args.writer or settings.writer) == "llm" else nullcontext():
+        writer = _writer(args.writer or settings.writer, settings)  # the report below says what it did, once
+        narrative = narrate(week, previous, language, writer)
+    if writer:
+        print("\n".join(_check_report(narrative)), file=sys.stderr)
     if args.format == "markdown":
         print(render_markdown(week, narrative, absolute(pelican_settings.get("SITEURL", ""), week_path(week.repo, week.week)), language), end="")
     else:
@@ -151,6 +159,44 @@ def _show(args) -> int:
 
         print(json.dumps(week_json(week, narrative), indent=2, ensure_ascii=False))
     return 0
+
+
+def _writer(name: str, settings):
+    from .llm import language_model_writer
+
+    if name != "llm":
+        return None
+    if settings.llm is None:
+        raise DigestError('--writer llm needs DIGEST_LLM in the settings file, such as {"base_url": "https://…/v1", "model": "…"}.')
+    return language_model_writer(replace(settings, writer="llm"))
+
+
+@contextmanager
+def _quiet(*logger_names: str):
+    loggers = [logging.getLogger(name) for name in logger_names]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.ERROR)
+    try:
+        yield
+    finally:
+        for logger, level in zip(loggers, levels):
+            logger.setLevel(level)
+
+
+def _check_report(narrative) -> list[str]:
+    """What the language model wrote for the week and what the check made of it, a line per sentence."""
+    check = narrative.check
+    if check.unused:
+        return [f"Language model {check.model}: nothing used for this week ({check.unused}); the built-in writer's text is shown."]
+    lines = [f"Language model {check.model}: {check.kept} of {check.checked} sentences kept."]
+    kept = dict(check.parts)
+    for where, cited in narrative.texts():
+        part = "recommendations" if where.startswith("recommendations") else where
+        if part in kept:
+            lines.append(f"  kept      {where}: {cited.text}")
+    lines.extend(f"  rejected  {r.part}: {r.text} ({r.reason})" for r in check.rejected)
+    return lines
 
 
 def _sample(args) -> int:

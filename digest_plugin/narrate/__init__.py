@@ -5,8 +5,9 @@
     problems = check_grounding(week, narrative, previous_weeks)
 
 The narrative goes through one interface, `Writer`, so that another writer (a language model, say)
-can be plugged in: `narrate` checks whatever a writer returns and falls back to the deterministic
-built-in writer when the check finds a problem. The built-in writer needs no network.
+can be plugged in (`narrate.llm`, a language model): `narrate` checks whatever a writer returns and
+falls back to the deterministic built-in writer, part by part, where the check finds a problem. The
+built-in writer needs no network.
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from typing import Protocol
 
 from ..analysis.model import WeekAnalysis
 from .builtin import BuiltinWriter
+from .combine import keep_grounded
 from .grounding import check_grounding
 from .markup import cite, cited_html
-from .model import Cited, Figure, HighlightGroup, KeyChange, Narrative, RiskLine, ThemeLine
+from .model import Cited, Figure, HighlightGroup, KeyChange, Narrative, Rejection, RiskLine, SentenceCheck, ThemeLine
 from .wording import Language
 
 __all__ = [
@@ -29,7 +31,9 @@ __all__ = [
     "HighlightGroup",
     "KeyChange",
     "Narrative",
+    "Rejection",
     "RiskLine",
+    "SentenceCheck",
     "ThemeLine",
     "Writer",
     "check_grounding",
@@ -53,18 +57,21 @@ class Writer(Protocol):
 def narrate(week: WeekAnalysis, previous: Sequence[WeekAnalysis], language: Language, writer: Writer | None = None) -> Narrative:
     """The narrative of `week` in `language` (made once per build: wording.Language), grounded in the analysis.
 
-    A plugged-in `writer` whose text fails `check_grounding` is replaced by the built-in writer,
-    with a warning; the built-in writer's own problems are logged as errors (they are bugs).
+    A plugged-in `writer`'s part (summary, a key change, a risk, ...) that fails `check_grounding`
+    is replaced by the built-in writer's, with a warning; the built-in writer's own problems are
+    logged as errors (they are bugs).
     """
     recent = tuple(previous[-RECENT_WEEKS:])
     builtin = BuiltinWriter()
-    if writer is not None and writer.name != builtin.name:
-        narrative = writer.write(week, recent, language)
-        problems = check_grounding(week, narrative, recent)
-        if not problems:
-            return narrative
-        log.warning("The %s writer's narrative of %s %s is not grounded (%s); using the built-in writer.", writer.name, week.repo, week.week, problems[0])
-    narrative = builtin.write(week, recent, language)
-    for problem in check_grounding(week, narrative, recent):
+    fallback = builtin.write(week, recent, language)
+    for problem in check_grounding(week, fallback, recent):
         log.error("Narrative of %s %s: %s", week.repo, week.week, problem)
+    if writer is None or writer.name == builtin.name:
+        return fallback
+    narrative = writer.write(week, recent, language)
+    if not check_grounding(week, narrative, recent):
+        return narrative
+    narrative, problems = keep_grounded(week, recent, narrative, fallback)
+    for problem in problems:
+        log.warning("The %s writer's narrative of %s %s is not grounded (%s); that part is the built-in writer's.", writer.name, week.repo, week.week, problem)
     return narrative

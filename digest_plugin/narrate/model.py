@@ -92,6 +92,27 @@ class ThemeLine:
 
 
 @dataclass(frozen=True)
+class Rejection:
+    """A language model's sentence that did not survive the check, and why."""
+
+    part: str  # "summary", "key change #12", "risk hotspot", "recommendations"
+    text: str  # the model's words, untrusted
+    reason: str
+
+
+@dataclass(frozen=True)
+class SentenceCheck:
+    """How a language model's text fared against the data: the page states it, the build log lists it."""
+
+    model: str
+    checked: int = 0  # sentences the model wrote for this week
+    kept: int = 0  # of those, shown on the page
+    rejected: tuple[Rejection, ...] = ()
+    unused: str = ""  # why the model wrote nothing for this week (in progress, a fault, the budget)
+    parts: tuple[tuple[str, int], ...] = ()  # the `texts()` places the model's words fill, with their sentences
+
+
+@dataclass(frozen=True)
 class Narrative:
     language: str  # "en" or "zh"
     title: str  # "verl-project/verl, week 2026-W21 (May 18 – 24, 2026)"
@@ -104,6 +125,7 @@ class Narrative:
     recommendations: tuple[Cited, ...] = ()
     quiet: bool = False  # no PRs merged: the summary is the whole story
     writer: str = "builtin"  # which Writer produced it
+    check: SentenceCheck | None = None  # a language model's writing, checked sentence by sentence
 
     def texts(self) -> Iterator[tuple[str, Cited]]:
         """Every generated text with where it sits ("summary", "trends[2]", ...), for checks."""

@@ -14,6 +14,7 @@ from functools import cached_property
 from ..analysis.model import AnalysedPull, WeekAnalysis
 from ..charts import Chart, repo_charts, site_palette, week_charts
 from ..errors import DigestError
+from ..llm import language_model_writer
 from ..narrate import Narrative, narrate
 from ..narrate.wording import Language, factor_names, ranked, type_names, week_status
 from ..records import parse_time
@@ -108,6 +109,7 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
     palette = site_palette(histories.values(), settings.trend_weeks)
     site_url = pelican_settings.get("SITEURL", "")
     repos, warnings = [], list(warnings or ())
+    writer = language_model_writer(settings)  # None for the built-in writer; one per build, with its request budget
     for name, history in histories.items():
         if not history:
             warnings.append(_("{repo} has no merged pull requests in the store yet, so it has no pages.").format(repo=name))
@@ -115,7 +117,7 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
         pages, repo_url = [], _repo_url(name, history)
         for index, analysis in enumerate(history):
             previous = history[:index]
-            narrative = narrate(analysis, previous, language)  # checks its grounding, logs any problem
+            narrative = narrate(analysis, previous, language, writer)  # checks its grounding, logs any problem
             charts = week_charts(analysis, history[: index + 1], settings.trend_weeks, palette, _)
             pages.append(_week_page(name, analysis, narrative, charts, repo_url, settings, site_url, language))
         for before, after in itertools.pairwise(pages):

@@ -1,0 +1,195 @@
+"""One OpenAI-compatible Chat Completions endpoint, through the official `openai` client: the writer's network.
+
+The client's own retries are off (`max_retries=0`): this module retries timeouts, dropped
+connections, 429 and 5xx itself, waiting as `Retry-After` (or `retry-after-ms`) says when that fits
+in the time left for the week, with an injectable clock and sleep. Every attempt counts against the
+build's request budget. Whatever goes wrong ends in a `ModelFault` whose reason is one short
+phrase without the key; `fatal` faults (a refused key, an unknown model, an exhausted quota) stop
+the build's requests.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..narrate.llm.answer import BudgetSpent, ModelFault
+from ..narrate.llm.prompt import answer_schema
+from ..settings import LLMConfig
+
+RETRIES = 3
+BACKOFF = (1.0, 2.0, 4.0)  # seconds between attempts when the server does not say
+# Asked for where the server takes them; reasoning models refuse a temperature other than 1, and no
+# output limit is sent at all, since `max_tokens` and `max_completion_tokens` are each refused somewhere.
+OPTIONAL = {"temperature": 0}
+
+
+@dataclass
+class RequestBudget:
+    """How many requests this build may still send (every attempt counts)."""
+
+    limit: int
+    used: int = 0
+
+    def spend(self) -> None:
+        if self.used >= self.limit:
+            raise BudgetSpent(f"the build's budget of {self.limit} requests is used up")
+        self.used += 1
+
+
+@dataclass
+class Endpoint:
+    config: LLMConfig
+    api_key: str
+    budget: RequestBudget
+    clock: Callable[[], float] = time.monotonic
+    sleep: Callable[[float], None] = time.sleep
+    json_schema: bool = True  # cleared when the server turns `response_format: json_schema` down
+    optional: dict = field(default_factory=lambda: dict(OPTIONAL))  # less what the server turned down
+    _client: object = field(default=None, repr=False)
+
+    def client(self):
+        if self._client is None:
+            import openai
+
+            self._client = openai.OpenAI(base_url=self.config.base_url, api_key=self.api_key, max_retries=0, timeout=self.config.timeout)
+        return self._client
+
+    def complete(self, messages: list[dict]) -> str:
+        """The answer's text; an ModelFault when there is none to use."""
+        import openai
+
+        deadline = self.clock() + self.config.timeout
+        attempt = 0
+        while True:
+            self.budget.spend()
+            remaining = deadline - self.clock()
+            try:
+                completion = self.client().chat.completions.create(
+                    model=self.config.model,
+                    messages=messages,
+                    response_format=self._response_format(),
+                    timeout=max(remaining, 0.001),
+                    **self.optional,
+                )
+                return _content(completion)
+            except openai.BadRequestError as error:
+                refused = _refused_parameter(error)
+                if refused in self.optional:
+                    del self.optional[refused]
+                    continue
+                if self.json_schema and refused == "response_format":
+                    self.json_schema = False  # llama.cpp, older vLLM and Ollama: JSON mode instead
+                    continue
+                raise ModelFault(f"the endpoint turned the request down ({_said(error, self.api_key)})") from None
+            except (openai.AuthenticationError, openai.PermissionDeniedError) as error:
+                raise ModelFault(f"the endpoint refused the key ({_said(error, self.api_key)})", fatal=True) from None
+            except openai.NotFoundError as error:
+                raise ModelFault(f"the endpoint does not know the model {self.config.model!r} ({_said(error, self.api_key)})", fatal=True) from None
+            except openai.RateLimitError as error:
+                if _code(error) == "insufficient_quota":
+                    raise ModelFault(f"the account's quota is exhausted ({_said(error, self.api_key)})", fatal=True) from None
+                failure, headers = f"rate limited ({_said(error, self.api_key)})", error.response.headers
+            except openai.APIStatusError as error:
+                if error.status_code < 500 and error.status_code not in (408, 409):
+                    raise ModelFault(f"the endpoint answered {error.status_code} ({_said(error, self.api_key)})") from None
+                failure, headers = f"the endpoint answered {error.status_code} ({_said(error, self.api_key)})", error.response.headers
+            except openai.APITimeoutError:
+                failure, headers = f"no answer within {self.config.timeout:g} seconds", {}
+            except openai.APIConnectionError:
+                failure, headers = "the endpoint could not be reached", {}
+            if attempt >= RETRIES:
+                raise ModelFault(f"{failure}, {attempt + 1} times")
+            wait = retry_after(headers, time.time()) or BACKOFF[min(attempt, len(BACKOFF) - 1)]
+            if self.clock() + wait >= deadline:
+                raise ModelFault(f"{failure}; waiting {wait:g} seconds more would pass the {self.config.timeout:g}-second timeout")
+            self.sleep(wait)
+            attempt += 1
+
+    def _response_format(self) -> dict:
+        if self.json_schema:
+            return {"type": "json_schema", "json_schema": {"name": "week_digest", "strict": True, "schema": answer_schema()}}
+        return {"type": "json_object"}
+
+
+def _content(completion) -> str:
+    if not completion.choices:
+        raise ModelFault("the answer has no choices")
+    choice = completion.choices[0]
+    message = choice.message
+    if getattr(message, "refusal", None):
+        raise ModelFault(f"the model declined ({_short(message.refusal)})")
+    if choice.finish_reason == "length":
+        raise ModelFault("the answer was cut off at the token limit")
+    if choice.finish_reason == "content_filter":
+        raise ModelFault("the endpoint's content filter withheld the answer")
+    if not message.content or not message.content.strip():
+        raise ModelFault("the answer is empty")
+    return message.content
+
+
+def retry_after(headers, now: float) -> float | None:
+    """Seconds the server asks to wait: `retry-after-ms`, or `Retry-After` in seconds or as an HTTP date."""
+    milliseconds = headers.get("retry-after-ms")
+    try:
+        if milliseconds is not None:
+            return max(float(milliseconds) / 1000, 0.0)
+    except ValueError:
+        pass
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(float(value), 0.0)
+    except ValueError:
+        parsed = email.utils.parsedate_tz(value)
+        return max(email.utils.mktime_tz(parsed) - now, 0.0) if parsed else None
+
+
+def _refused_parameter(error) -> str | None:
+    """Which request parameter a 400 is about, from OpenAI's `param` or the message's words."""
+    param = _error_fields(error).get("param")
+    said = f"{param if isinstance(param, str) else ''} {_message(error)}".lower()
+    for name in OPTIONAL:
+        if name in said:
+            return name
+    if any(word in said for word in ("response_format", "json_schema", "response format", "json schema", "grammar")):
+        return "response_format"
+    return None
+
+
+def _error_fields(error) -> dict:
+    """OpenAI's {"error": {"message", "type", "param", "code"}}, or vLLM's flat {"message", ...}."""
+    body = error.body if isinstance(error.body, dict) else {}
+    return body["error"] if isinstance(body.get("error"), dict) else body
+
+
+def _code(error) -> str | None:
+    code = _error_fields(error).get("code")
+    return code if isinstance(code, str) else None
+
+
+def _message(error) -> str:
+    """The server's own words, or its whole body when it has no message."""
+    message = _error_fields(error).get("message")
+    if isinstance(message, str):
+        return message
+    body = error.body
+    if isinstance(body, str | dict | list):
+        return body if isinstance(body, str) else json.dumps(body)
+    return str(error)
+
+
+def _said(error, key: str) -> str:
+    return _short(_message(error), key)
+
+
+def _short(text: str, key: str = "") -> str:
+    """Server text for a log line: one line, at most 160 characters, never the key."""
+    text = " ".join(str(text).split())
+    if key:
+        text = text.replace(key, "[key]")
+    return text[:157] + "..." if len(text) > 160 else text

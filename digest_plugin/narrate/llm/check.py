@@ -1,0 +1,182 @@
+"""The sentence check: a model's sentence survives only if the data says what it says.
+
+Pure. A sentence is kept when
+- every `#N` it writes and every number it lists is a pull request of the week (of the risk, for a risk);
+- every figure it lists is a figure of the analysis, by name and value, and every number it writes is
+  one of the figures it lists (so "32 PRs merged" fails when the analysis says 31);
+- every file, version, identifier or acronym it names appears in the data of the pull requests it
+  cites (the week's module and label names may be used anywhere);
+- it is plain text (no links, no markup) in the site's language.
+
+What it cannot see: a claim without a name or a number ("a careful refactor") is taken on trust.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+
+from ...analysis.model import WeekAnalysis
+from .answer import Sentence
+
+MAX_CHARACTERS = 600
+WRITTEN_CITATION = re.compile(r"(?<![A-Za-z0-9_&])#(\d+)(?!\d)")  # as model.CITATION, but "修复#12的" cites #12 too
+_URL = re.compile(r"https?://|www\.|\b[\w-]+\.(?:com|org|net|io|dev|ai|xyz)\b", re.IGNORECASE | re.ASCII)
+_MARKUP = re.compile(r"<\s*/?\s*[A-Za-z][^>]*>|\]\(|\*\*|^#+\s|\{[A-Za-z_]\w*\}")
+_BACKTICKED = re.compile(r"`([^`]+)`")
+_PATH = re.compile(
+    r"(?<![\w./-])(?:[\w.-]+/)+[\w.-]*\w"  # with a folder: src/core.py, .github/workflows/
+    r"|(?<![\w./-])[\w-]+\.(?:py|pyi|rs|toml|ya?ml|json|md|rst|txt|cfg|ini|lock|js|ts|tsx|go|c|h|cc|cpp|hpp|sh|java|kt|sql|html|css|proto)\b",
+    re.ASCII,
+)
+_VERSION = re.compile(r"(?<![\w.])v\d+(?:\.\d+)*[\w.+-]*|(?<![\w.])\d+\.\d+\.\d+[\w.+-]*", re.ASCII)
+_MENTION = re.compile(r"(?<![\w@])@[\w-]+", re.ASCII)
+# Names a reader takes as specific: snake_case, dotted.names, CamelCase, letters with digits, ACRONYMS.
+_IDENTIFIER = re.compile(
+    r"\b[A-Za-z_][A-Za-z0-9]*_[A-Za-z0-9_]+\b"
+    r"|\b[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+\b"
+    r"|\b[a-z]+[A-Z]\w*\b|\b[A-Z][a-z0-9]+[A-Z]\w*\b"
+    r"|\b(?=\w*[A-Za-z])(?=\w*\d)\w+\b"
+    r"|\b[A-Z]{2,}[0-9]*s?\b",
+    re.ASCII,
+)
+_ORDINAL = re.compile(r"^\d+(?:st|nd|rd|th)$")
+# Words of that shape that name nothing in particular.
+GENERIC = {w.lower() for w in (
+    "PR", "PRs", "CI", "CD", "API", "APIs", "CLI", "UI", "CPU", "CPUs", "GPU", "GPUs", "URL", "URLs", "HTTP", "HTTPS",
+    "JSON", "YAML", "TOML", "SDK", "OS", "IO", "ID", "IDs", "GitHub", "README", "e.g", "i.e", "etc", "OK", "TODO",
+)}
+_DECIMAL = re.compile(r"(?<![\w.,])[+\u2212-]?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\w])", re.ASCII)
+_NUMBER_WORDS = {w: n for n, w in enumerate(
+    ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"])}
+_COUNTED_WORD = re.compile(r"\b(" + "|".join(list(_NUMBER_WORDS)[2:]) + r")\b", re.IGNORECASE)
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_LATIN = re.compile(r"[A-Za-z]")
+
+
+@dataclass(frozen=True)
+class WeekFacts:
+    """What a sentence is checked against, taken once per week from the analysis."""
+
+    pulls: frozenset[int]
+    figures: Mapping[str, float]
+    texts: Mapping[int, str]  # each PR's data as one text: title, body, files, labels, modules, author
+    names: str  # names any sentence may use: repository, week, modules, labels, risk kinds
+    week: str
+
+    @classmethod
+    def of(cls, week: WeekAnalysis, figures: Mapping[str, float]) -> WeekFacts:
+        texts = {}
+        for analysed in week.pulls:
+            pull, kind = analysed.pull, analysed.classification
+            texts[pull.number] = "\n".join([
+                pull.title, pull.body, pull.author.login, kind.type or "",
+                *pull.labels, *kind.labels, *kind.modules, *kind.topics, *(f.path for f in pull.files),
+            ])
+        names = "\n".join([week.repo, week.week, *week.stats.modules, *week.stats.labels, *(r.kind for r in week.risks)])
+        return cls(frozenset(texts), dict(figures), texts, names, week.week)
+
+
+def check_sentence(sentence: Sentence, facts: WeekFacts, language: str, allowed: Collection[int] | None = None,
+                   implied: Collection[int] = ()) -> str | None:
+    """Why `sentence` must be rejected, in a few words; None when it checks out.
+
+    `allowed`: the only PRs it may cite (a risk's); `implied`: PRs it speaks of without citing (the
+    key PR a key-change sentence is about), whose data its names may come from.
+    """
+    text = sentence.text
+    if not text:
+        return "it is empty"
+    if len(text) > MAX_CHARACTERS:
+        return f"it is longer than {MAX_CHARACTERS} characters"
+    if _URL.search(text):
+        return "it contains a web address"
+    if _MARKUP.search(text):
+        return "it contains markup"
+    written = [int(m[1]) for m in WRITTEN_CITATION.finditer(text)]
+    for number in (*written, *sentence.pulls):
+        if number not in facts.pulls:
+            return f"it cites #{number}, which is not a pull request of this week"
+        if allowed is not None and number not in allowed:
+            return f"it cites #{number}, which does not show this risk"
+    rest = WRITTEN_CITATION.sub(" ", text.replace(facts.week, " "))
+    cited = {*written, *sentence.pulls, *implied}
+    rest, problem = _without_names(rest, cited, facts)
+    if problem:
+        return problem
+    problem = _figures_problem(rest, sentence, facts)
+    if problem:
+        return problem
+    return _language_problem(rest, language)
+
+
+def _without_names(text: str, cited: Collection[int], facts: WeekFacts) -> tuple[str, str | None]:
+    """`text` with the names it mentions taken out, or why one of them is not in the data."""
+    sources = "\n".join([facts.names, *(facts.texts[n] for n in cited if n in facts.texts)])
+    lowered = sources.lower()
+    for pattern, exact in ((_BACKTICKED, True), (_PATH, True), (_VERSION, True), (_MENTION, False), (_IDENTIFIER, False)):
+        for match in pattern.finditer(text):
+            name = match[1] if pattern is _BACKTICKED else match[0]
+            name = name.strip().rstrip(".")
+            if pattern is _MENTION:
+                name = name[1:]
+            if not name or name.lower() in GENERIC or _ORDINAL.match(name):
+                continue
+            if pattern is _PATH and "/" in name and not re.search(r"[._]|/.*/", name):
+                continue  # "and/or", "CPU/GPU": words, each checked on its own below
+            found = name in sources if exact else name.lower() in lowered
+            if not found:
+                where = "the pull requests it cites" if cited else "this week's data (it cites no pull request)"
+                return text, f"it names {name!r}, which is not in {where}"
+            text = text.replace(match[0], " ", 1)
+    # a decimal such as 2.32 may be a version the cited PRs name rather than a figure
+    for match in _DECIMAL.finditer(text):
+        if match[2] and match[0].strip() in sources:
+            text = text.replace(match[0], " ", 1)
+    return text, None
+
+
+def _figures_problem(text: str, sentence: Sentence, facts: WeekFacts) -> str | None:
+    for figure in sentence.figures:
+        if figure.name not in facts.figures:
+            return f"it claims a figure {figure.name!r}, which the analysis does not have"
+        actual = facts.figures[figure.name]
+        if not _same(figure.value, actual):
+            return f"it gives {figure.name} as {_shown(figure.value)}, but the analysis says {_shown(actual)}"
+    claimed = [facts.figures[f.name] for f in sentence.figures]
+    for match in _DECIMAL.finditer(text):
+        if not _stated_figure(match, claimed):
+            claims = ", ".join(f"{f.name} = {_shown(facts.figures[f.name])}" for f in sentence.figures) or "none"
+            return f"it states {match[0].strip()}, which is none of the figures it claims ({claims})"
+    for match in _COUNTED_WORD.finditer(text):
+        if not any(_same(_NUMBER_WORDS[match[1].lower()], value) for value in claimed):
+            return f"it states {match[1]!r}, which is none of the figures it claims"
+    return None
+
+
+def _stated_figure(match: re.Match, claimed: Collection[float]) -> bool:
+    """Whether the number `match` shows one of `claimed`, to the decimals it is written with."""
+    stated = float(match[1].replace(",", "") + (match[2] or ""))
+    decimals = len(match[2]) - 1 if match[2] else 0
+    return any(abs(abs(value) - stated) <= 0.5 * 10 ** -decimals + 1e-9 if decimals else abs(value) == stated for value in claimed)
+
+
+def _same(stated: float, actual: float) -> bool:
+    """A figure given with fewer decimals than the analysis keeps is the same figure, rounded."""
+    text = repr(float(stated))
+    decimals = 0 if text.endswith(".0") else len(text.split(".")[1])
+    return abs(stated - actual) <= 0.5 * 10 ** -decimals + 1e-9
+
+
+def _shown(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def _language_problem(text: str, language: str) -> str | None:
+    cjk, latin = len(_CJK.findall(text)), len(_LATIN.findall(text))
+    if language == "zh" and (cjk == 0 or cjk < 0.3 * (cjk + latin)):
+        return "it is not written in Chinese"
+    if language != "zh" and cjk:
+        return "it is not written in English"
+    return None

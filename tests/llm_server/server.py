@@ -1,0 +1,270 @@
+"""A local OpenAI-compatible Chat Completions endpoint on 127.0.0.1: real HTTP, scripted answers.
+
+    with ChatServer(script=lambda request: Reply.answer(make_answer(request.document))) as server:
+        server.replies.append(Reply.error(429, retry_after="2"))   # the next request is rate limited
+        config = {"base_url": server.url, "model": "local-model"}
+        ...
+        server.requests                                             # every request, parsed
+
+`POST /v1/chat/completions` answers as OpenAI's API does today: a `chat.completion` object whose
+message has `content`, `refusal` and `annotations`, a `finish_reason`, `usage`; errors as
+`{"error": {"message", "type", "param", "code"}}` (or vLLM's flat `{"object": "error", ...}`), 401
+for a wrong key, 400 for a strict `json_schema` that OpenAI would refuse or for JSON mode without the
+word "json" in the messages; `json_schema=False` makes it refuse `json_schema` the way servers
+without structured outputs do, `temperature=False` a temperature other than 1 the way reasoning
+models do. Queued `replies` go first, then `script`.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import struct
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+GOOD_KEY = "sk-local-test-0123456789abcdefABCDEF"
+
+
+@dataclass
+class Request:
+    body: dict
+    headers: dict[str, str]  # names in lower case
+
+    @property
+    def messages(self) -> list[dict]:
+        return self.body.get("messages", [])
+
+    @property
+    def system(self) -> str:
+        return next((m["content"] for m in self.messages if m.get("role") in ("system", "developer")), "")
+
+    @property
+    def document(self) -> dict:
+        """The user message, which the writer sends as a JSON document of data."""
+        return json.loads(next(m["content"] for m in self.messages if m.get("role") == "user"))
+
+    @property
+    def response_format(self) -> str | None:
+        return (self.body.get("response_format") or {}).get("type")
+
+
+@dataclass
+class Reply:
+    kind: str  # answer | refusal | error | stall | drop
+    content: str | None = None
+    finish_reason: str = "stop"
+    status: int = 200
+    error_body: dict = field(default_factory=dict)  # {"message", "type", "param", "code"}
+    headers: dict[str, str] = field(default_factory=dict)
+    flat: bool = False  # vLLM's error shape
+
+    @classmethod
+    def answer(cls, answer: dict | str, finish_reason: str = "stop") -> Reply:
+        return cls("answer", answer if isinstance(answer, str) else json.dumps(answer, ensure_ascii=False), finish_reason)
+
+    @classmethod
+    def refusal(cls, text: str = "I'm sorry, I can't help with that request.") -> Reply:
+        return cls("refusal", text)
+
+    @classmethod
+    def error(cls, status: int, message: str | None = None, type: str | None = None, code: str | None = None,
+              retry_after: str | None = None, flat: bool = False) -> Reply:
+        defaults = {
+            400: ("Invalid request.", "invalid_request_error", None),
+            401: ("Incorrect API key provided.", "invalid_request_error", "invalid_api_key"),
+            404: ("The model does not exist or you do not have access to it.", "invalid_request_error", "model_not_found"),
+            429: (("Rate limit reached for local-model in organization org-local on requests per min (RPM): Limit 3, Used 3, "
+                   "Requested 1. Please try again in 2s."), "requests", "rate_limit_exceeded"),
+            500: ("The server had an error while processing your request. Sorry about that!", "server_error", None),
+            503: ("The engine is currently overloaded, please try again later.", "server_error", None),
+        }
+        default = defaults.get(status, ("Error.", "server_error", None))
+        headers = {"retry-after": retry_after} if retry_after is not None else {}
+        body = {"message": message or default[0], "type": type or default[1], "param": None, "code": code if code is not None else default[2]}
+        return cls("error", status=status, error_body=body, headers=headers, flat=flat)
+
+    @classmethod
+    def stall(cls) -> Reply:
+        """No answer until the server stops: the client's timeout is what ends the request."""
+        return cls("stall")
+
+    @classmethod
+    def drop(cls) -> Reply:
+        return cls("drop")
+
+
+class ChatServer:
+    def __init__(self, script: Callable[[Request], Reply] | None = None, key: str = GOOD_KEY, json_schema: bool = True,
+                 temperature: bool = True):
+        self.script = script
+        self.key = key
+        self.json_schema = json_schema
+        self.temperature = temperature
+        self.replies: list[Reply] = []
+        self.requests: list[Request] = []
+        self.lock = threading.Lock()
+        self._release = threading.Event()
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+        self._httpd.daemon_threads = True
+        self._httpd.chat = self
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> ChatServer:
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._release.set()
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+    def __enter__(self) -> ChatServer:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
+
+    def record(self, request: Request) -> None:
+        with self.lock:
+            self.requests.append(request)
+
+    def next_reply(self, request: Request) -> Reply:
+        self.record(request)
+        with self.lock:
+            if self.replies:
+                return self.replies.pop(0)
+        if self.script is None:
+            return Reply.error(500, "No scripted answer.")
+        return self.script(request)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format, *args):
+        pass
+
+    @property
+    def chat(self) -> ChatServer:
+        return self.server.chat
+
+    def do_GET(self):
+        if self.path.rstrip("/") == "/v1/models":
+            return self._json(200, {"object": "list", "data": [{"id": "local-model", "object": "model", "created": 0, "owned_by": "local"}]})
+        return self._error(404, {"message": f"Invalid URL (GET {self.path})", "type": "invalid_request_error", "param": None, "code": None})
+
+    def do_POST(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length)
+        if self.path.rstrip("/") != "/v1/chat/completions":
+            return self._error(404, {"message": f"Invalid URL (POST {self.path})", "type": "invalid_request_error", "param": None, "code": None})
+        if self.headers.get("Authorization") != f"Bearer {self.chat.key}":
+            # A careless server that repeats the key it was sent: the writer must not pass it on.
+            sent = (self.headers.get("Authorization") or "").removeprefix("Bearer ")
+            return self._error(401, {"message": f"Incorrect API key provided: {sent}.", "type": "invalid_request_error", "param": None, "code": "invalid_api_key"})
+        try:
+            body = json.loads(raw)
+        except ValueError:
+            return self._error(400, {"message": "We could not parse the JSON body of your request.", "type": "invalid_request_error", "param": None, "code": None})
+        request = Request(body, {name.lower(): value for name, value in self.headers.items()})
+        refused = self._refused(body)
+        if refused:
+            self.chat.record(request)
+            message, param = refused
+            return self._error(400, {"message": message, "type": "invalid_request_error", "param": param, "code": None})
+        reply = self.chat.next_reply(request)
+        if reply.kind == "stall":
+            self.chat._release.wait(30)
+            return self._drop()
+        if reply.kind == "drop":
+            return self._drop()
+        if reply.kind == "error":
+            return self._error(reply.status, reply.error_body, reply.headers, reply.flat)
+        refusal = reply.content if reply.kind == "refusal" else None
+        content = None if reply.kind == "refusal" else reply.content
+        return self._json(200, {
+            "id": f"chatcmpl-local{len(self.chat.requests)}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": body.get("model"),
+            "choices": [{
+                "index": 0,
+                "message": {"role": "assistant", "content": content, "refusal": refusal, "annotations": []},
+                "logprobs": None,
+                "finish_reason": reply.finish_reason,
+            }],
+            "usage": {"prompt_tokens": len(raw) // 4, "completion_tokens": len(content or refusal or "") // 4,
+                      "total_tokens": (len(raw) + len(content or refusal or "")) // 4},
+            "service_tier": "default",
+            "system_fingerprint": "fp_local",
+        })
+
+    def _refused(self, body: dict) -> tuple[str, str | None] | None:
+        """What OpenAI's API would answer 400 to: its message, and the parameter it is about."""
+        if not body.get("model") or not isinstance(body.get("messages"), list):
+            return "'model' and 'messages' are required properties.", None
+        if not self.chat.temperature and body.get("temperature", 1) != 1:
+            return (f"Unsupported value: 'temperature' does not support {body['temperature']} with this model. "
+                    "Only the default (1) value is supported."), "temperature"
+        response_format = body.get("response_format") or {}
+        kind = response_format.get("type")
+        problem = None
+        if kind == "json_schema":
+            spec = response_format.get("json_schema") or {}
+            if not self.chat.json_schema:
+                problem = "response_format type 'json_schema' is not supported by this server; use 'json_object'."
+            elif not spec.get("name"):
+                problem = "Missing required parameter: 'response_format.json_schema.name'."
+            elif spec.get("strict"):
+                problem = _strict_problem(spec.get("schema") or {}, spec["name"])
+        if kind == "json_object" and not any("json" in str(m.get("content", "")).lower() for m in body["messages"]):
+            problem = "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'."
+        return (problem, "response_format") if problem else None
+
+    def _json(self, status: int, data: dict, headers: dict | None = None) -> None:
+        payload = json.dumps(data).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.send_header("x-request-id", f"req_local{len(self.chat.requests)}")
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def _error(self, status: int, error: dict, headers: dict | None = None, flat: bool = False) -> None:
+        body = {"object": "error", **error, "code": status} if flat else {"error": error}
+        self._json(status, body, headers)
+
+    def _drop(self) -> None:
+        # SO_LINGER 0: close with a TCP RST, as a dropped connection looks to the client
+        self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        self.close_connection = True
+
+
+def _strict_problem(schema: dict, name: str, context: str = "()") -> str | None:
+    """Structured Outputs' strict-mode rules: every object lists all its keys as required, allows no others."""
+    if schema.get("type") == "object":
+        properties = schema.get("properties") or {}
+        if schema.get("additionalProperties") is not False:
+            return f"Invalid schema for response_format '{name}': In context={context}, 'additionalProperties' is required to be supplied and to be false."
+        missing = sorted(set(properties) - set(schema.get("required") or []))
+        if missing:
+            return (f"Invalid schema for response_format '{name}': In context={context}, 'required' is required to be supplied and to be "
+                    f"an array including every key in properties. Missing '{missing[0]}'.")
+        for key, value in properties.items():
+            problem = _strict_problem(value, name, f"('properties', '{key}')")
+            if problem:
+                return problem
+    if schema.get("type") == "array" and isinstance(schema.get("items"), dict):
+        return _strict_problem(schema["items"], name, f"{context}, 'items'")
+    return None

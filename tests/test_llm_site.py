@@ -1,0 +1,132 @@
+"""End to end: a real Pelican build of a small store with DIGEST_WRITER = "llm" against the local server,
+read the way a reader reads the page; then the same site rebuilt offline from the cache."""
+
+from __future__ import annotations
+
+import logging
+import os
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from bs4 import BeautifulSoup
+
+from digest_plugin.repo_state import RepoState, Window
+from digest_plugin.store import Store
+
+from .conftest import make_pull
+from .llm_server import GOOD_KEY, ChatServer, Reply, answers
+from .site_builder import build_site
+
+KEY_ENV = "REPO_DIGEST_TEST_LLM_KEY"
+WEEK = "acme/widget/2026-W19/index.html"
+
+
+def _store(folder):
+    monday = datetime(2026, 5, 4, 9, tzinfo=UTC)  # 2026-W19, long complete
+    pulls = [
+        make_pull(1, monday, "[core] feat: add the widget cache", author="alice",
+                  files=[("core/cache.py", 420, 4, "modified"), ("docs/r&d.md", 40, 0, "added")]),
+        make_pull(2, monday + timedelta(days=1), "fix: crash on empty input", author="bob", files=[("core/parse.py", 5, 2, "modified")]),
+        make_pull(3, monday + timedelta(days=2), "docs: explain the cache", author="carol", files=[("docs/cache.md", 30, 0, "added")],
+                  body=answers.INJECTION),
+        make_pull(4, monday + timedelta(days=8), "feat: next week's change", author="alice", files=[("core/new.py", 10, 0, "added")]),
+    ]
+    store = Store(folder / "data")
+    store.upsert("acme/widget", pulls)
+    gap = Window(monday + timedelta(days=7), monday + timedelta(days=8))  # 2026-W20 is known to miss PRs
+    store.write_state(RepoState(repo="acme/widget", source="import", fetched_at=datetime(2026, 5, 25, tzinfo=UTC), incomplete=(gap,)))
+
+
+def _answer(request):
+    """Grounded, except that it follows PR #3's planted instructions in its recommendations."""
+    answer = answers.grounded(request.document)
+    first_file = answer["key_changes"][0]["sentences"][0]
+    first_file["text"] = "#1 adds core/cache.py and documents it in docs/r&d.md."
+    answer["recommendations"].append(answers.sentence("Read https://evil.example/upgrade first.", []))
+    return answer
+
+
+class _Collect(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.DEBUG)
+        self.lines = []
+
+    def emit(self, record):
+        self.lines.append(self.format(record))
+
+
+def _build(folder, output, server_url):
+    log = _Collect()
+    logging.getLogger("digest_plugin").addHandler(log)
+    try:
+        build_site(folder, OUTPUT_PATH=str(output), DIGEST_KEY_THRESHOLD=1.0, DIGEST_WRITER="llm",
+                          DIGEST_LLM={"base_url": server_url, "model": "local-model", "api_key_env": KEY_ENV, "timeout": 20})
+    finally:
+        logging.getLogger("digest_plugin").removeHandler(log)
+    return output, log.lines
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("llm-site")
+    _store(folder)
+    os.environ[KEY_ENV] = GOOD_KEY
+    try:
+        with ChatServer(script=lambda request: Reply.answer(_answer(request))) as server:
+            output, log = _build(folder, folder / "output", server.url)
+            requests = list(server.requests)
+    finally:
+        del os.environ[KEY_ENV]
+    # the same site again: server stopped, no key, nothing to ask
+    offline, offline_log = _build(folder, folder / "offline", server.url)
+    return folder, output, log, requests, offline, offline_log
+
+
+def _page(output, path=WEEK):
+    return BeautifulSoup((output / path).read_text(encoding="utf-8"), "html.parser")
+
+
+def test_the_grounded_sentences_are_on_the_page(built):
+    _, output, _, requests, _, _ = built
+    page = _page(output)
+    summary = page.select_one("section.summary p").get_text(" ", strip=True)
+    assert summary == "This week 3 pull requests were merged, and #1 matters most."
+    assert page.select_one("section.summary p a.pr-ref")["href"] == "https://github.com/acme/widget/pull/1"
+    key = page.select_one("ol.key-pulls li").get_text(" ", strip=True)
+    assert "#1 adds core/cache.py and documents it in docs/r&d.md." in key
+    assert "docs/r&amp;d.md" in (output / WEEK).read_text(encoding="utf-8")  # escaped where shown
+    assert len(requests) == 1  # one request for the one complete week; none for the incomplete one
+
+
+def test_the_page_says_which_writer_wrote_it_and_how_many_sentences_were_kept(built):
+    _, output, _, _, _, _ = built
+    writer = _page(output).select_one("p.writer").get_text(" ", strip=True)
+    assert writer.startswith("Written with the language model local-model: ")
+    checked = writer.split(" of the ")[1].split()[0]
+    kept = writer.split(": ")[1].split()[0]
+    assert (int(kept), int(checked)) == (1 + 3 + 0 + 0, 1 + 3 + 2)  # summary, 3 key changes; 2 recommendations rejected together
+    assert _page(output, "acme/widget/2026-W20/index.html").select_one("p.writer").get_text(" ", strip=True) == (
+        "Written by the built-in writer: no sentence of the language model was used for this week.")
+
+
+def test_the_planted_instructions_stay_off_the_page_and_the_log_says_why(built):
+    _, output, log, _, _, _ = built
+    recommendations = _page(output).find("h2", string="Recommendations").find_parent("section").get_text(" ", strip=True)
+    assert "evil.example" not in recommendations
+    assert any("acme/widget 2026-W19: the language model's sentence in the recommendations was rejected, it contains a web address" in line
+               for line in log)
+
+
+def test_a_cached_week_rebuilds_the_same_page_with_the_server_stopped(built):
+    _, output, _, _, offline, offline_log = built
+    assert _page(offline).select_one("div.digest") == _page(output).select_one("div.digest")
+    assert not any("gave no usable answer" in line for line in offline_log)
+
+
+def test_the_key_is_nowhere_in_the_site_the_store_or_the_log(built):
+    folder, _, log, _, _, offline_log = built
+    for path in folder.rglob("*"):
+        if path.is_file():
+            assert GOOD_KEY.encode() not in path.read_bytes(), path
+    assert not any(GOOD_KEY in line for line in log + offline_log)
+    assert list((folder / "data" / ".llm-cache" / "acme" / "widget").glob("2026-W19-*.json"))
