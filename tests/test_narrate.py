@@ -250,8 +250,11 @@ def test_grounding_holds_each_number_to_the_figure_it_claims_to_be():
     # 3 is a figure of the week (the key PRs) but not the number of PRs merged
     swapped = dataclasses.replace(narrative, summary=Cited("3 PRs were merged.", (), (Figure("merged", 3),)))
     assert any("merged = 3" in p and "has 6" in p for p in check_grounding(week, swapped))
-    unsaid = dataclasses.replace(narrative, summary=Cited("3 PRs were merged.", ()))
-    assert any("without saying which figure" in p for p in check_grounding(week, unsaid))
+    # a text that names none of its figures (another writer's) is held to the week's figures only
+    unsaid = dataclasses.replace(narrative, summary=Cited("7 PRs were merged.", ()))
+    assert any("states 7 without saying which figure" in p for p in check_grounding(week, unsaid))
+    mixed = dataclasses.replace(narrative, summary=Cited("6 PRs, 3 of them key.", (), (Figure("merged", 6),)))
+    assert any("states 3 without saying" in p for p in check_grounding(week, mixed))
     unknown = dataclasses.replace(narrative, summary=Cited("6 PRs were merged.", (), (Figure("merged-ish", 6),)))
     assert any("does not have" in p for p in check_grounding(week, unknown))
     share = dataclasses.replace(narrative, summary=Cited("33% of PRs.", (), (Figure("theme:export:share", 33),)))

@@ -45,6 +45,10 @@ def check_grounding(week: WeekAnalysis, narrative: Narrative, previous: Sequence
     quotes = _quotes(week, previous)
     before = previous[-1] if previous and previous[-1].start == week.start - timedelta(days=7) else None
     problems = []
+
+    def loose() -> set[float]:  # a text that names none of its figures: each number must be one of the week's
+        return _any_figures(week, previous)
+
     for where, cited in narrative.texts():
         for number in cited.pulls:
             if number not in in_week:
@@ -65,7 +69,7 @@ def check_grounding(week: WeekAnalysis, narrative: Narrative, previous: Sequence
         text = CITATION.sub(" ", text)
         for match in _PLACEHOLDER.finditer(text):
             problems.append(f"{where} still contains the template placeholder {match[0]}.")
-        stated = {figure.value for figure in cited.figures}
+        stated = {figure.value for figure in cited.figures} if cited.figures else loose()
         for match in _NUMBER.finditer(text):
             if not _stated(match[1], match[2], stated):
                 problems.append(f"{where} states {match[0]} without saying which figure of the analysis it is.")
@@ -227,3 +231,33 @@ def _quotes(week: WeekAnalysis, previous: Iterable[WeekAnalysis]) -> list[str]:
     for recommendation in week.recommendations:
         quotes.update(v for v in (recommendation.path, recommendation.package, recommendation.old, recommendation.new, recommendation.detail) if v)
     return sorted((q for q in quotes if q and q.strip()), key=len, reverse=True)
+
+
+def _any_figures(week: WeekAnalysis, previous: Iterable[WeekAnalysis]) -> set[float]:
+    """Every number the analysis holds, and the counts of its lists: what a text that declares no
+    figures (another writer's) is held to."""
+    figures: set[float] = set()
+    for day in (week.start, week.end):
+        figures.update((day.year, day.month, day.day))
+    for analysis in (week, *previous):
+        stats = analysis.stats
+        figures.update((stats.merged_count, stats.key_count, stats.average_importance, stats.additions, stats.deletions))
+        for table in (stats.types, stats.modules, stats.labels, stats.reviewers):
+            figures.update(table.values())
+        for people in (stats.authors, stats.bots):
+            figures.add(len(people))
+            figures.add(sum(a.count for a in people))
+            figures.update(a.count for a in people)
+        figures.update(f.count for f in (*stats.hot_files, *stats.hot_dirs))
+        for movement in (stats.merged_movement, stats.key_movement):
+            if movement is not None:
+                figures.update(v for v in (movement.current, movement.previous, movement.trailing_average) if v is not None)
+        for value in (stats.merge_hours_median, stats.merge_hours_p90):
+            if value is not None:
+                figures.add(value)
+    for analysed in week.pulls:
+        pull = analysed.pull
+        figures.update((pull.additions, pull.deletions, pull.changed_files, analysed.score.value))
+        figures.update(abs(points) for _, points in analysed.score.factors)
+    figures.update(len(risk.pulls) for risk in week.risks)
+    return {float(v) for v in figures}
