@@ -9,6 +9,7 @@ Reads ../shared/data (outside the project); loading the exports is timed apart f
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import statistics
 import sys
 import time
@@ -21,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from digest_plugin.analysis import analyse_repo  # noqa: E402
-from digest_plugin.analysis.model import RISK_KINDS  # noqa: E402
+from digest_plugin.analysis.model import GOOD_NEWS_KINDS, RISK_KINDS  # noqa: E402
 from digest_plugin.analysis.rules import load_rules  # noqa: E402
 from digest_plugin.importer import read_export  # noqa: E402
 from digest_plugin.settings import DigestSettings  # noqa: E402
@@ -70,14 +71,14 @@ def bench(pulls_by_repo: dict, rounds: int) -> None:
 
 def adversarial() -> None:
     """Untrusted text built to make regular expressions backtrack: time per 10,000-character body."""
-    from digest_plugin.analysis.summary import summarise
+    from digest_plugin.analysis.description import summarise
 
     bodies = {
         "unclosed brackets": "[" * 10_000, "unclosed links": "[a](" * 2_500, "unclosed bold": "**a " * 2_500,
         "unclosed tags": "<a" * 5_000, "bare URLs in parentheses": "(http://" * 1_250, "unclosed comments": "<!--" * 2_500,
     }
     worst = 0.0
-    for _name, body in bodies.items():
+    for body in bodies.values():
         started = time.process_time()
         summarise(body, "title")
         worst = max(worst, time.process_time() - started)
@@ -140,19 +141,37 @@ def calibration(pulls_by_repo: dict) -> None:
     for name in sorted({n for c in types.values() for n in c}, key=lambda n: -sum(c[n] for c in types.values())):
         print(f"| {name} | " + " | ".join(f"{100 * types[r][name] / sum(types[r].values()):.1f}%" for r in REPOS) + " |")
 
-    print("\n| risk kind | " + " | ".join(f"{r}: PRs | weeks" for r in REPOS) + " |")
-    print("| --- | " + " | ".join("---: | ---:" for _ in REPOS) + " |")
-    for kind in RISK_KINDS:
+    print("\n| risk kind | " + " | ".join(f"{r}: PRs | weeks | high | medium | low" for r in REPOS) + " |")
+    print("| --- | " + " | ".join("---: | ---: | ---: | ---: | ---:" for _ in REPOS) + " |")
+    for kind in (*RISK_KINDS, *GOOD_NEWS_KINDS):
         cells = []
         for repo, weeks in all_weeks.items():
-            prs = sum(1 for w in weeks for p in w.pulls if kind in p.risks)
+            prs = sum(1 for w in weeks for p in w.pulls if kind in p.risks or any(e.kind == kind for e in p.evidence))
             active = [w for w in weeks if w.pulls]
-            shown = sum(1 for w in active if any(r.kind == kind for r in w.risks))
-            cells.append(f"{100 * prs / sum(types[repo].values()):.1f}% | {100 * shown / len(active):.0f}%")
+            shown = [r for w in active for r in (*w.risks, *w.good_news) if r.kind == kind]
+            impacts = Counter(r.impact for r in shown)
+            cells.append(f"{100 * prs / sum(types[repo].values()):.1f}% | {100 * len(shown) / len(active):.0f}% | "
+                         + " | ".join(str(impacts[i]) for i in ("high", "medium", "low")))
         print(f"| {kind} | " + " | ".join(cells) + " |")
+    spread(all_weeks)
 
     weights = load_rules().weights
-    print("\nweights:", {k: v for k, v in weights.items() if k != "type"}, "type:", weights["type"])
+    print("\nweights:", {f.name: getattr(weights, f.name) for f in dataclasses.fields(weights) if f.name != "type"}, "type:", dict(weights.type))
+
+
+def spread(all_weeks: dict) -> None:
+    """How far a week's standouts stand above the rest, over weeks of 10 PRs or more (medians)."""
+    print("\n| repository | weeks of 10+ PRs | score s.d. in a week | top 1 minus top 5 | top 3 mean minus week median | weeks with equal scores in the top 5 |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for repo, weeks in all_weeks.items():
+        busy = [[p.score.value for p in w.pulls] for w in weeks if len(w.pulls) >= 10]
+        if not busy:
+            continue
+        sd = statistics.median(statistics.pstdev(s) for s in busy)
+        gap = statistics.median(s[0] - s[4] for s in busy)
+        lead = statistics.median(statistics.mean(s[:3]) - statistics.median(s) for s in busy)
+        ties = sum(1 for s in busy if len(set(s[:5])) < 5) / len(busy)
+        print(f"| {repo} | {len(busy)} | {sd:.2f} | {gap:.1f} | {lead:.2f} | {100 * ties:.0f}% |")
 
 
 def main() -> None:

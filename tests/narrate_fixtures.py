@@ -10,11 +10,15 @@ from digest_plugin.analysis.model import (
     AnalysedPull,
     AuthorCount,
     Classification,
+    Evidence,
     FetchInfo,
+    Footprint,
     Movement,
     PathCount,
+    Recommendation,
     Risk,
     Score,
+    Theme,
     WeekAnalysis,
     WeekStats,
 )
@@ -25,7 +29,8 @@ REPO_URL = "https://github.com/octo/widgets"
 
 
 def analysed(number, title, *, type="feat", modules=("core",), score=5.0, key=False, login="alice", bot=False,
-             risks=(), additions=10, deletions=2, files=("src/core.py",), summary="", first_time=False, labels=()):
+             risks=(), additions=10, deletions=2, files=("src/core.py",), summary="", first_time=False, labels=(),
+             footprint=None, themes=(), body=""):
     pull = Pull(
         number=number,
         title=title,
@@ -36,7 +41,8 @@ def analysed(number, title, *, type="feat", modules=("core",), score=5.0, key=Fa
         additions=additions,
         deletions=deletions,
         changed_files=len(files),
-        files=tuple(FileChange(f, 1, 1) for f in files),
+        files=tuple(f if isinstance(f, FileChange) else FileChange(f, 1, 1) for f in files),
+        body=body,
     )
     factors = (("type", 2.0), ("size", 1.25), ("breadth", round(score - 3.25, 2)))
     return AnalysedPull(
@@ -47,11 +53,13 @@ def analysed(number, title, *, type="feat", modules=("core",), score=5.0, key=Fa
         summary=summary,
         risks=tuple(risks),
         first_time=first_time,
+        footprint=footprint or Footprint(),
+        themes=tuple(themes),
     )
 
 
 def week_of(pulls, risks=(), *, week="2026-W21", monday=date(2026, 5, 18), complete=True, in_progress=False,
-            merged_movement=None, key_movement=None, hot_files=()):
+            merged_movement=None, key_movement=None, hot_files=(), themes=(), good_news=(), recommendations=()):
     pulls = tuple(sorted(pulls, key=lambda p: -p.score.value))
     people = Counter(p.pull.author.login for p in pulls if not p.classification.bot)
     bots = Counter(p.pull.author.login for p in pulls if p.classification.bot)
@@ -83,32 +91,48 @@ def week_of(pulls, risks=(), *, week="2026-W21", monday=date(2026, 5, 18), compl
         stats=stats,
         risks=tuple(risks),
         fetch=FetchInfo("import", None, not complete),
+        themes=tuple(themes),
+        good_news=tuple(good_news),
+        recommendations=tuple(recommendations),
     )
 
 
 def busy_week(**options):
-    """Six PRs of several kinds, with risks, a hot file, a newcomer and a bot."""
+    """Six PRs of several kinds, with risks and their evidence, a hot file, a theme, a newcomer and a bot."""
     pulls = [
         analysed(101, "[core] feat: add *streaming* <export> support", score=8.2, key=True, additions=900, deletions=40,
                  files=("src/core.py", "src/export.py"), summary="Adds streaming export; see #99 for the design.",
-                 risks=("missing-tests", "large-change")),
+                 risks=("missing-tests", "large-change"), themes=("export",)),
         analysed(102, "[io] refactor: split the reader [part 1]", type="refactor", modules=("io",), score=7.1, key=True,
-                 additions=1200, deletions=1100, files=("src/io/reader.py", "src/core.py"), login="bob", risks=("large-change",)),
+                 additions=1200, deletions=1100, login="bob", risks=("large-change",),
+                 files=(FileChange("src/io/reader.py", 200, 1100, "removed"), FileChange("src/io/read/__init__.py", 500, 0, "added"),
+                        FileChange("src/io/read/chunks.py", 500, 0, "added"), "src/core.py"),
+                 footprint=Footprint(added_files=("src/io/read/__init__.py", "src/io/read/chunks.py"), added_count=2, removed_files=("src/io/reader.py",), removed_count=1,
+                                     removed_lines=1100, core_lines=2300)),
         analysed(103, "fix: crash when `path` is empty", type="fix", modules=("io",), score=6.4, key=True, login="carol",
-                 first_time=True, files=("src/io/reader.py", "tests/test_reader.py")),
+                 first_time=True, files=("src/io/reader.py", "tests/test_reader.py"), summary="Fix crash when path is empty."),
         analysed(104, "docs: explain v2.1 migration", type="docs", modules=("docs",), score=3.0, files=("docs/migrate.md",)),
         analysed(105, "Bump requests from 2.31.0 to 2.32.3", type="build", modules=("deps",), score=2.5, login="dependabot[bot]",
                  bot=True, risks=("dependency-upgrade",), files=("requirements.txt",)),
         analysed(106, "perf: cache parsed headers", type="perf", modules=("core",), score=5.5, login="bob",
-                 files=("src/core.py",), risks=("missing-tests",)),
+                 files=("src/core.py",), risks=("missing-tests",), themes=("export",)),
     ]
     risks = [
-        Risk("large-change", (102, 101), "Large changes are hard to review.", "high"),
-        Risk("missing-tests", (101, 106), "Code changed without tests.", "medium"),
-        Risk("dependency-upgrade", (105,), "Dependencies were upgraded.", "low"),
+        Risk("large-change", (102, 101), "high", (
+            Evidence("files-removed", 102, paths=("src/io/reader.py",), files=1, lines=1100),
+            Evidence("size", 101, lines=940, files=2, modules=1),
+        )),
+        Risk("missing-tests", (101, 106), "medium", (Evidence("untested-code", 101, paths=("src/export.py", "src/core.py"), lines=900, files=2),)),
+        Risk("dependency-upgrade", (105,), "low", (Evidence("routine-bumps", 105, pulls=(105,), packages=("requests",)),)),
     ]
     hot = [PathCount("src/core.py", 3, (101, 102, 106))]
-    return week_of(pulls, risks, hot_files=hot, **options)
+    themes = [Theme("export", "scope", (101, 106), (101,), 2 / 6, 0.05, 4, 2, 910, 42, {"feat": 1, "perf": 1})]
+    recommendations = [
+        Recommendation("regression-test", (102, 101), risk="large-change", count=2),
+        Recommendation("add-tests", (101,), risk="missing-tests", path="src/export.py", count=1),
+        Recommendation("own-hot-file", (101, 102, 106), risk="hotspot", path="src/core.py", count=3),
+    ]
+    return week_of(pulls, risks, hot_files=hot, themes=themes, recommendations=recommendations, **options)
 
 
 def previous_week():
@@ -135,7 +159,7 @@ def bot_only_week():
         analysed(202, "[pre-commit.ci] pre-commit autoupdate", type="ci", modules=("ci",), score=1.0, login="pre-commit-ci[bot]",
                  bot=True, files=(".pre-commit-config.yaml",)),
     ]
-    return week_of(pulls, [Risk("dependency-upgrade", (201,), "Dependencies were upgraded.", "low")])
+    return week_of(pulls, [Risk("dependency-upgrade", (201,), "low", (Evidence("routine-bumps", 201, pulls=(201,), packages=("ruff",)),))])
 
 
 # --- real weeks (../shared/data) ------------------------------------------------------------------
@@ -170,18 +194,26 @@ def real_week(name: str):
 
 
 def english_left(week, text: str) -> str | None:
-    """What is left of a Chinese text once names, titles, code-like words and numbers are taken out,
-    if it still holds Latin letters or half-width punctuation; None when it reads as Chinese."""
-    from digest_plugin.narrate.wording import display_title
+    """What is left of a Chinese text once names, titles, the authors' words, code-like words and
+    numbers are taken out, if it still holds Latin letters or half-width punctuation; None when it
+    reads as Chinese."""
+    from digest_plugin.narrate.describe import quoted_forms
 
-    names = {week.repo, week.week, "PR", "CI"}
+    names = {week.repo, week.week, "PR", "CI", "workflow", "diff"}
     for p in week.pulls:
-        names.update((p.pull.title, " ".join(p.pull.title.split()), display_title(p.pull.title), p.pull.author.login))
+        names.update(quoted_forms(p))
         names.update((*p.classification.modules, *p.classification.labels))
+        names.update((*p.footprint.added_files, *p.footprint.removed_files, *p.footprint.workflows, *p.footprint.config_files))
     for stats in (week.stats,):
         names.update((*stats.modules, *stats.labels, *(a.login for a in (*stats.authors, *stats.bots))))
         names.update(f.path for f in (*stats.hot_files, *stats.hot_dirs))
+    names.update(t.name for t in week.themes)
+    for risk in (*week.risks, *week.good_news):
+        for e in risk.evidence:
+            names.update((*e.paths, *e.packages, *(v for v in (e.package, e.old, e.new, e.detail) if v)))
+    for r in week.recommendations:
+        names.update(v for v in (r.path, r.package, r.old, r.new, r.detail) if v)
     for name in sorted((n for n in names if n), key=len, reverse=True):
         text = text.replace(name, " ")
-    text = re.sub(r"#\d+|[+\u2212]?\d[\d,]*(\.\d+)?", " ", text)
+    text = re.sub(r"#\d+|[+\u2212]?\d[\d,]*(\.\d+)?%?", " ", text)
     return text if re.search(r"[A-Za-z]|[,;:()!?]", text) else None

@@ -6,10 +6,10 @@ import re
 
 import pytest
 
-from digest_plugin.analysis.classify import classify, parse_title
+from digest_plugin.analysis.classify import PATH_SCHEME, ModuleScheme, classify, module_scheme, parse_title
 from digest_plugin.analysis.model import TYPES
 from digest_plugin.analysis.rules import load_rules
-from digest_plugin.analysis.upgrades import dependency_upgrade
+from digest_plugin.analysis.upgrades import upgrades
 from digest_plugin.records import Author, FileChange
 
 from .analysis_fixtures import by_week, real_pulls
@@ -30,10 +30,11 @@ def test_verl_style_title_gives_modules_type_and_breaking_marker():
 
 def test_conventional_commit_with_scope_and_bang():
     pull = make_pull(1, "2026-05-18T10:00:00Z", "fix(parser)!: reject tabs in indentation", files=[SRC])
-    result = classify(pull, RULES)
+    result = classify(pull, RULES, ModuleScheme("scope", frozenset({"parser"})))
     assert result.type == "fix"
     assert result.modules == ("parser",)
     assert result.breaking
+    assert classify(pull, RULES).modules == ("core",)  # a repository that names modules by path
 
 
 def test_ruff_rule_prefix_is_a_topic_and_modules_come_from_paths():
@@ -42,13 +43,25 @@ def test_ruff_rule_prefix_is_a_topic_and_modules_come_from_paths():
     result = classify(pull, load_rules(repo="astral-sh/ruff"))
     assert result.type == "fix"
     assert "flake8-bugbear" in result.topics
-    assert result.modules == ("crates/ruff_linter",)
+    assert result.modules == ("ruff_linter",)
 
 
-def test_plain_bracket_prefix_is_a_module():
-    result = classify(make_pull(3, "2026-05-18T10:00:00Z", "[ty] Support class and static protocol methods", files=[SRC, TEST]), RULES)
+def test_plain_bracket_prefix_is_a_module_where_the_project_names_modules_so():
+    scopes = ModuleScheme("scope", frozenset({"ty", "formatter"}))
+    result = classify(make_pull(3, "2026-05-18T10:00:00Z", "[ty] Support class and static protocol methods", files=[SRC, TEST]), RULES, scopes)
     assert result.modules == ("ty",)
     assert result.type == "feat"
+    # one scheme: a PR without a scope is named by the scope its paths belong to
+    unscoped = make_pull(5, "2026-05-18T10:00:00Z", "Support protocols", files=[
+        FileChange("crates/ty_python_semantic/src/types.rs", 50, 5), FileChange("crates/ruff_python_formatter/src/lib.rs", 5, 1)])
+    assert classify(unscoped, load_rules(repo="astral-sh/ruff"), scopes).modules == ("ty", "formatter")
+
+
+def test_the_scheme_follows_what_most_of_a_repositorys_titles_do():
+    scoped = [make_pull(n, "2026-05-18T10:00:00Z", f"[trainer] feat: step {n}") for n in range(1, 5)]
+    plain = [make_pull(n, "2026-05-18T10:00:00Z", f"Add step {n}") for n in range(5, 9)]
+    assert module_scheme(scoped + plain[:1], RULES) == ModuleScheme("scope", frozenset({"trainer"}))
+    assert module_scheme(scoped[:1] + plain, RULES) == PATH_SCHEME
 
 
 def test_revert_title_names_the_reverted_pr():
@@ -99,7 +112,7 @@ def test_path_modules_use_two_levels_under_source_roots_and_the_repository_name(
         FileChange("widget/core/engine.py", 100, 0), FileChange("src/api/http.py", 10, 0),
         FileChange("docs/index.md", 500, 0), FileChange("setup.py", 1, 1),
     ])
-    assert classify(pull, RULES).modules == ("widget/core", "src/api", "build")
+    assert classify(pull, RULES).modules == ("core", "api", "build")
 
 
 def test_files_at_the_root_are_named_by_what_they_are():
@@ -139,8 +152,10 @@ def test_dependency_upgrades_tell_major_from_minor():
     image = make_pull(26, "2026-05-18T10:00:00Z", "[docker] feat: upgrade to torch 2.7, sglang 0.4.8", files=[FileChange("docker/Dockerfile.sglang", 5, 5)])
     manifest_only = make_pull(27, "2026-05-18T10:00:00Z", "Enable optimizations for salsa in debug profile", files=[FileChange("Cargo.toml", 3, 0)])
     pulls = (major, minor, across, release, feature, own_version, image, manifest_only)
-    upgrades = [dependency_upgrade(p, classify(p, RULES), RULES) for p in pulls]
-    assert upgrades == ["major", "minor", "major", None, None, None, "major", None]
+    found = [upgrades(p, classify(p, RULES), RULES) for p in pulls]
+    assert [(u[0].major, u[0].core) if u else None for u in found] == [
+        (True, False), (False, False), (True, True), None, None, None, (False, True), None]  # pydantic, torch: core runtimes
+    assert [(u.package, u.old, u.new) for u in found[2]] == [("pydantic", "1.10", "2.1")]
 
 
 # -- the real repositories ------------------------------------------------------------------
@@ -162,7 +177,9 @@ def test_every_verl_title_with_a_bracket_prefix_parses():
 def test_verl_modules_are_the_ones_its_pr_template_lists():
     """verl's PR template (quoted in every body) lists the module names a title may use; since
     2026 a CI check enforces the format, so nearly every parsed module must be one of them."""
-    listed = {"fsdp", "megatron", "veomni", "sglang", "vllm", "rollout", "trainer", "ci", "training_utils", "recipe", "hardware", "deployment", "ray", "worker", "single_controller", "misc", "perf", "model", "algo", "env", "tool", "ckpt", "doc", "data", "cfg", "reward", "fully_async", "one_step_off", "vllm_omni"}
+    listed = {"fsdp", "megatron", "veomni", "sglang", "vllm", "rollout", "trainer", "ci", "training_utils", "recipe", "hardware",
+              "deployment", "ray", "worker", "single_controller", "misc", "perf", "model", "algo", "env", "tool", "ckpt", "doc",
+              "data", "cfg", "reward", "fully_async", "one_step_off", "vllm_omni"}
     rules = load_rules(repo="verl-project/verl")
     convention = re.compile(r"^\[[^\]]+\]\s*(feat|fix|refactor|chore|test)\s*:", re.IGNORECASE)
     modules = [m for p in real_pulls("verl-project/verl") if p.merged_at.year >= 2026 and convention.match(p.title)

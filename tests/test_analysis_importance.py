@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from digest_plugin.analysis import analyse_repo
+from digest_plugin.analysis import analyse_pull, analyse_repo, repo_context
 from digest_plugin.analysis.classify import classify
-from digest_plugin.analysis.importance import importance
+from digest_plugin.analysis.importance import by_importance, importance, scaled
 from digest_plugin.analysis.rules import load_rules
 from digest_plugin.records import Author, FileChange, Pull
 from digest_plugin.settings import DigestSettings
@@ -49,7 +50,7 @@ def test_scores_stay_within_bounds_and_are_the_sum_of_their_factors(title, files
     result = importance(pull, classify(pull, RULES), RULES)
     assert 0.0 <= result.value <= 10.0
     total = sum(points for _, points in result.factors)
-    assert result.value == round(min(10.0, max(0.0, total)), 1)
+    assert result.value == round(scaled(total), 1)
     assert len({name for name, _ in result.factors}) == len(result.factors)
 
 
@@ -74,6 +75,30 @@ def test_a_maintainer_ranks_breaking_features_and_crash_fixes_above_chores():
 def test_major_upgrades_count_more_than_minor_ones():
     lock = [FileChange("Cargo.lock", 30, 30), FileChange("Cargo.toml", 1, 1)]
     assert score("Update Rust crate clap to v5", lock).value > score("Update Rust crate clap to v4.5.35", lock).value
+
+
+def test_core_upgrades_ci_migrations_and_default_changes_outrank_a_few_line_deprecation():
+    deprecation = score("chore: deprecate the old launcher", [FileChange("widget/launcher.py", 6, 0)])
+    torch = score("[docker] feat: upgrade to torch 2.7, sglang 0.4.8", [
+        FileChange("docker/Dockerfile.vllm", 4, 4), *(FileChange(f".github/workflows/e2e_{i}.yml", 1, 1) for i in range(8))])
+    toolchain = score("Update Rust toolchain to 1.91", [FileChange("rust-toolchain.toml", 1, 1), FileChange("widget/core.rs", 6, 6)])
+    migration = score("ci: move every workflow to uv", [FileChange(f".github/workflows/job_{i}.yml", 12, 10) for i in range(14)])
+    default = score("[rollout] feat: change the default of max_num_seqs to 256", [FileChange("widget/rollout.py", 2, 2)])
+    assert min(torch.value, toolchain.value, migration.value, default.value) > deprecation.value
+    assert dict(torch.factors)["core_upgrade"] > 0 and "peripheral" not in dict(torch.factors)
+    assert dict(migration.factors)["workflows"] > 0
+    assert dict(default.factors)["default"] > 0
+    assert dict(deprecation.factors)["deprecation"] < 0.1  # scaled by the six lines it changes
+
+
+def test_equal_scores_are_ordered_by_substance_not_by_number():
+    rules_context = repo_context("acme/widget", [], DigestSettings())
+    small = make_pull(1, "2026-05-19T10:00:00Z", "feat: a", files=[FileChange("widget/a.py", 5, 0)])
+    large = make_pull(2, "2026-05-19T10:00:00Z", "feat: b", files=[FileChange("widget/b.py", 5, 0)])
+    a, b = (analyse_pull(p, rules_context) for p in (small, large))
+    b = replace(b, footprint=replace(b.footprint, core_lines=500))  # same score, more substance
+    assert a.score.value == b.score.value
+    assert sorted([a, b], key=by_importance)[0] is b
 
 
 def test_discussion_only_counts_where_the_source_knows_it():

@@ -151,11 +151,11 @@ def test_hot_files_and_folders_count_each_pr_once():
 
 def test_rules_setting_errors_name_the_bad_key(tmp_path):
     pulls = [make_pull(1, "2026-05-19T10:00:00Z", "fix: x", files=[SRC])]
-    with pytest.raises(DigestError, match=r"'paths.modulez'"):
+    with pytest.raises(DigestError, match=r"'paths\.modulez'"):
         analyse(pulls, rules={"paths": {"modulez": {}}})
-    with pytest.raises(DigestError, match=r"'topics.gpu'.*regular expression"):
+    with pytest.raises(DigestError, match=r"'topics\.gpu'.*regular expression"):
         analyse(pulls, rules={"topics": {"gpu": "(cuda"}})
-    with pytest.raises(DigestError, match=r"'keywords.types.feature'"):
+    with pytest.raises(DigestError, match=r"'keywords\.types\.feature'"):
         analyse(pulls, rules={"keywords": {"types": {"feature": "x"}}})
     (tmp_path / "rules.yaml").write_text("paths:\n  modules:\n    'widget/*': core\n", encoding="utf-8")
     week = analyse(pulls, rules="rules.yaml", base_path=tmp_path)[0]

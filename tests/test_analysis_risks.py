@@ -5,11 +5,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from digest_plugin.analysis import analyse_pull, analyse_week, repo_context
-from digest_plugin.analysis.classify import classify
-from digest_plugin.analysis.model import RISK_KINDS
-from digest_plugin.analysis.risks import WHY, hotspots, pull_risks
+from digest_plugin.analysis.model import GOOD_NEWS_KINDS, RISK_KINDS
+from digest_plugin.analysis.risks import IMPACT_RULES, PULL_CHECKS, hotspots
 from digest_plugin.analysis.rules import load_rules
-from digest_plugin.records import FileChange
+from digest_plugin.records import Author, FileChange
 from digest_plugin.settings import DigestSettings
 from digest_plugin.weeks import Week
 
@@ -22,13 +21,22 @@ SRC = FileChange("widget/engine.py", 60, 20)
 TEST = FileChange("tests/test_engine.py", 30, 0)
 
 
-def kinds(title="feat: a change", files=(SRC, TEST), **fields):
+def analysed(title="feat: a change", files=(SRC, TEST), **fields):
     pull = make_pull(100, WHEN, title, files=list(files), **fields)
-    return pull_risks(pull, classify(pull, RULES), RULES, fields.get("body", ""))
+    return analyse_pull(pull, repo_context("acme/widget", [pull], DigestSettings()))
 
 
-def test_every_kind_has_a_reason():
-    assert set(WHY) == set(RISK_KINDS)
+def kinds(title="feat: a change", files=(SRC, TEST), **fields):
+    return analysed(title, files, **fields).risks
+
+
+def good_news(title="feat: a change", files=(SRC, TEST), **fields):
+    return {e.kind for e in analysed(title, files, **fields).evidence if e.kind in GOOD_NEWS_KINDS}
+
+
+def test_every_kind_has_a_check_and_an_impact_rule():
+    assert set(PULL_CHECKS) | {"hotspot"} == set(RISK_KINDS) | set(GOOD_NEWS_KINDS)
+    assert set(IMPACT_RULES) == set(RISK_KINDS) | set(GOOD_NEWS_KINDS)
 
 
 def test_missing_tests():
@@ -54,12 +62,17 @@ def test_dependency_upgrade():
     assert "dependency-upgrade" not in kinds("Bump 0.11.11", files=[FileChange("pyproject.toml", 1, 1)])  # the project's own release
 
 
-def test_security():
-    assert "security" in kinds("fix: sanitize archive paths")
-    assert "security" in kinds("fix: loader", body="Avoids arbitrary code execution: the loader called eval(user_input).")
-    assert "security" in kinds("fix: bump jinja2 for CVE-2024-22195")
-    assert "security" in kinds("fix: loader", labels=("security",))
+def test_security_fixes_are_good_news_and_other_security_changes_a_risk():
+    assert good_news("fix: sanitize archive paths") == {"security-fix"}
+    assert good_news("fix: loader", body="Avoids arbitrary code execution: the loader called eval(user_input).") == {"security-fix"}
+    assert good_news("fix: bump jinja2 for CVE-2024-22195") == {"security-fix"}
+    assert good_news("fix: loader", labels=("security",)) == {"security-fix"}
+    for title in ("fix: sanitize archive paths", "fix: bump jinja2 for CVE-2024-22195"):
+        assert "security" not in kinds(title)
+    assert "security" in kinds("feat: run user plugins with shell=True", body="Plugins now run through a shell.")
     assert "security" not in kinds("feat: add an eval script for GSM8K")  # ML "eval" is evaluation
+    advisory = [e for e in analysed("fix: bump jinja2 for CVE-2024-22195").evidence if e.kind == "security-fix"]
+    assert advisory[0].detail == "CVE-2024-22195"
 
 
 def test_revert():
@@ -111,10 +124,79 @@ def test_week_risks_name_their_prs_and_reverted_titles():
     week = analyse_week("acme/widget", Week(2026, 21), analysed, context, settings, None, NOW)
     risks = {r.kind: r for r in week.risks}
     assert risks["revert"].pulls == (50,)
-    assert "#41 (feat: async rollout)" in risks["revert"].text
+    assert [(e.fact, e.pull, e.pulls) for e in risks["revert"].evidence] == [("reverted", 50, (41,))]
     assert risks["breaking-change"].pulls == (51,) and risks["breaking-change"].impact == "high"
     assert risks["hotspot"].pulls == (50, 51, 52, 53) and risks["hotspot"].paths == ("widget/engine.py",)
     assert week.risks[0].impact == "high"
     for pull in week.pulls:  # every PR carries the kinds it shows
         assert all(pull.pull.number in risks[kind].pulls for kind in pull.risks)
 
+
+
+def test_missing_tests_does_not_depend_on_the_title_type_word():
+    refactor = [FileChange(f"widget/part{i}.py", 120, 80) for i in range(6)]
+    assert "missing-tests" in kinds("chore: reorganise the engine", files=refactor)
+    assert "missing-tests" in kinds("Reorganise the engine", files=refactor)
+    evidence = next(e for e in analysed("chore: reorganise the engine", files=refactor).evidence if e.kind == "missing-tests")
+    assert (evidence.fact, evidence.lines, evidence.files) == ("untested-code", 720, 6)
+
+
+def test_tests_as_projects_write_them_count_as_tests():
+    src = FileChange("crates/ruff_linter/src/rules/b008.rs", 80, 5)
+    for test in ("crates/ruff_linter/src/rules/snapshots/b008.snap", "crates/ty_python_semantic/resources/mdtest/narrow.md",
+                 "crates/ruff_linter/resources/test/fixtures/b008.py", "pkg/parser_test.go", "tests/test_parser.py",
+                 "widget/__tests__/engine.spec.ts", "crates/ruff/tests/cli.rs"):
+        assert "missing-tests" not in kinds("feat: a rule", files=[src, FileChange(test, 10, 0)]), test
+
+
+def test_large_change_cites_removed_files_and_their_size():
+    files = [FileChange("widget/legacy/old.py", 0, 900, "removed"), FileChange("widget/legacy/older.py", 0, 400, "removed"),
+             FileChange("widget/new.py", 50, 0), TEST]
+    facts = {e.fact: e for e in analysed("refactor: drop the legacy engine", files=files).evidence if e.kind == "large-change"}
+    assert facts["files-removed"].paths == ("widget/legacy/old.py", "widget/legacy/older.py")
+    assert (facts["files-removed"].files, facts["files-removed"].lines) == (2, 1300)
+    assert facts["size"].lines == 1350
+
+
+def test_upgrades_name_package_and_versions_and_core_runtimes_are_high():
+    docker = [FileChange("docker/Dockerfile.vllm", 4, 4), FileChange(".github/workflows/e2e.yml", 1, 1)]
+    pull = analysed("[docker] feat: upgrade to torch 2.7, sglang 0.4.8", files=docker)
+    versions = [(u.package, u.new, u.core) for u in pull.upgrades]
+    assert versions == [("torch", "2.7", True), ("sglang", "0.4.8", True)]
+    renovate = analysed("Update Rust crate clap from 4.5.1 to v5.0.0", files=[FileChange("Cargo.lock", 8, 8)])
+    assert [(u.package, u.old, u.new, u.major) for u in renovate.upgrades] == [("clap", "4.5.1", "5.0.0", True)]
+    body = "| [serde](https://x) | dependencies | patch | `1.0.200` → `1.0.201` |"
+    assert [(u.package, u.old, u.new) for u in analysed("Update Rust crates", body=body, files=[FileChange("Cargo.lock", 4, 4)]).upgrades] == [
+        ("serde", "1.0.200", "1.0.201")]
+
+
+def _week(pulls):
+    settings = DigestSettings()
+    context = repo_context("acme/widget", pulls, settings)
+    return analyse_week("acme/widget", Week(2026, 21), [analyse_pull(p, context) for p in pulls], context, settings, None, NOW)
+
+
+def test_routine_bot_bumps_are_one_fact_and_a_core_upgrade_is_high():
+    bot = Author("renovate[bot]", "Bot")
+    bumps = [make_pull(n, WHEN, f"Update Rust crate lib{n} to v1.{n}.1", files=[FileChange("Cargo.lock", 4, 4)], author=bot) for n in range(60, 66)]
+    torch = make_pull(70, WHEN, "[docker] feat: upgrade to torch 2.7", files=[FileChange("docker/Dockerfile", 3, 3)])
+    risk = next(r for r in _week([*bumps, torch]).risks if r.kind == "dependency-upgrade")
+    assert risk.impact == "high"
+    assert [e.fact for e in risk.evidence] == ["version", "routine-bumps"]
+    grouped = risk.evidence[1]
+    assert sorted(grouped.pulls) == list(range(60, 66)) and len(grouped.packages) == 6
+    only_bots = next(r for r in _week(bumps).risks if r.kind == "dependency-upgrade")
+    assert only_bots.impact == "low" and len(only_bots.evidence) == 1
+
+
+def test_hot_file_names_who_else_touched_it():
+    hot = [make_pull(n, WHEN, f"fix: engine {n}", files=[SRC, TEST], author=f"dev{n % 2}") for n in (1, 2, 3)]
+    risk = next(r for r in _week(hot).risks if r.kind == "hotspot")
+    (evidence,) = risk.evidence
+    assert (evidence.fact, evidence.paths, evidence.pulls, evidence.authors) == ("hot-file", ("widget/engine.py",), (1, 2, 3), ("dev1", "dev0"))
+
+
+def test_a_few_line_deprecation_is_low_impact():
+    small = make_pull(80, WHEN, "chore: deprecate the old launcher", files=[FileChange("widget/launcher.py", 6, 0), TEST])
+    risk = next(r for r in _week([small]).risks if r.kind == "deprecation")
+    assert risk.impact == "low" and risk.evidence[0].lines == 6

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from digest_plugin.analysis.classify import classify
@@ -86,3 +88,21 @@ def test_labels_can_name_modules():
     result = classify(pull, rules)
     assert result.modules == ("parser",)  # labels are trusted over the title's [misc]
     assert result.type == "fix"
+
+
+def test_a_misspelt_weight_in_a_rules_file_fails_at_load_naming_the_key_and_the_file(tmp_path):
+    (tmp_path / "rules.yaml").write_text("weights:\n  sise: 4.0\n", encoding="utf-8")
+    with pytest.raises(DigestError, match=r"'weights.sise' is not a rule.*rules.yaml") as error:
+        load_rules("rules.yaml", tmp_path)
+    assert str(error.value).endswith(".")
+
+
+def test_weights_and_thresholds_are_typed_frozen_objects():
+    rules = load_rules()
+    assert isinstance(rules.thresholds.hot_limit, int) and isinstance(rules.weights.size, float)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rules.weights.size = 1.0  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        rules.weights.type["feat"] = 9.0  # type: ignore[index]
+    with pytest.raises(DigestError, match="whole number"):
+        load_rules({"thresholds": {"hot_limit": 2.5}})

@@ -83,7 +83,7 @@ def test_chinese_translates_singular_and_plural_alike():
     chinese = translations("zh")
     assert chinese.gettext("Summary") == "概要"
     for count in (1, 2, 31):
-        assert chinese.ngettext("{count} PR merged.", "{count} PRs merged.", count) == "共合入 {count} 个 PR。"
+        assert chinese.ngettext("{count} file", "{count} files", count) == "{count} 个文件"
 
 
 def test_an_unknown_language_is_one_clear_error():

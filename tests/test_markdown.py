@@ -86,13 +86,13 @@ def check_links(tokens, week, page_url):
 
 def hostile_week():
     pulls = [
-        analysed(301, HOSTILE, key=True, score=7.5, summary="Body says: " + HOSTILE, risks=("missing-tests",)),
+        analysed(301, HOSTILE, key=True, score=7.5, summary="The body explains why, in its own words: " + HOSTILE, risks=("missing-tests",)),
         analysed(302, "1. starts like a list", type="fix", score=3.0, login="mallory@evil"),
         analysed(303, "- starts like a bullet", type="docs", modules=("docs",), score=2.0),
     ]
     from digest_plugin.analysis.model import Risk
 
-    return week_of(pulls, [Risk("missing-tests", (301,), "", "high")])
+    return week_of(pulls, [Risk("missing-tests", (301,), "high")])
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
@@ -119,7 +119,7 @@ def test_untrusted_text_shows_as_written_and_makes_no_markup():
     # the summary paragraph reads exactly as the narrative wrote it
     assert paragraph_after(tokens, "Summary") == narrative.summary.text
     texts = [plain(t) for t in tokens if t.type == "inline"]
-    assert "Body says: " + HOSTILE in texts
+    assert narrative.key_changes[0].summary in texts and HOSTILE in narrative.key_changes[0].summary
     assert any(HOSTILE in text for text in texts)
 
 

@@ -8,8 +8,16 @@ import re
 
 import pytest
 
+from digest_plugin.analysis.model import Evidence, Recommendation, Risk
 from digest_plugin.i18n import translations
-from digest_plugin.narrate import Cited, Narrative, check_grounding, cited_html, narrate
+from digest_plugin.narrate import (
+    Cited,
+    Figure,
+    Narrative,
+    check_grounding,
+    cited_html,
+    narrate,
+)
 from digest_plugin.narrate.wording import Language
 from tests.narrate_fixtures import (
     REPO_URL,
@@ -23,9 +31,9 @@ from tests.narrate_fixtures import (
     week_of,
 )
 
+EN, ZH = Language.of("en"), Language.of("zh")
 LANGUAGES = ("en", "zh")
 CITATION = re.compile(r"#(\d+)")
-EN, ZH = Language.of("en"), Language.of("zh")
 
 
 def all_texts(narrative: Narrative) -> list[str]:
@@ -45,19 +53,23 @@ def test_every_cited_pull_is_in_the_week_and_grounding_finds_nothing(language):
     assert not any("{" in text or "}" in text for text in all_texts(narrative))
 
 
-def test_english_summary_states_the_weeks_figures():
-    narrative = narrate(busy_week(), [], EN)
-    # six PRs were made for the fixture, three of them flagged key; scores 8.2 7.1 6.4 5.5 3.0 2.5 average 5.45 -> 5.5
-    assert narrative.summary.text.startswith("6 PRs were merged this week (3 of them key), with an average importance of 5.5.")
-    assert "The most important changes: Add *streaming* <export> support (#101), Split the reader [part 1] (#102), and" in narrative.summary.text
-    assert "Main risks: large changes (#102, #101), changes without tests (#101, #106), and dependency upgrades (#105)." in narrative.summary.text
-    assert narrative.summary.pulls[:3] == (101, 102, 103)
+def test_the_english_summary_leads_with_the_main_moves_then_the_risk_then_the_figures():
+    text = narrate(busy_week(), [previous_week()], EN).summary.text
+    assert text.startswith("The week was about export (2 PRs). The main change: #101 adds *streaming* <export> support.")
+    assert "In the author's words: “Adds streaming export; see #99 for the design.”" in text
+    assert "Also, #102 splits the reader [part 1]. And #103 fixes crash when `path` is empty." in text
+    assert "The main risk: #102 removes 1 file with 1,100 lines (src/io/reader.py): anything that still imports" in text
+    assert text.endswith("In all, 3 people merged 6 PRs (3 of them key), up from 2 PRs the week before.")
+    assert text.index("export") < text.index("main risk") < text.index("In all")
 
 
-def test_chinese_summary_reads_as_chinese():
-    narrative = narrate(busy_week(), [], ZH)
-    assert narrative.summary.text.startswith("本周共合入 6 个 PR（其中 3 个重点 PR），平均重要度为 5.5。")
-    assert "主要风险：大规模改动（#102、#101）" in narrative.summary.text
+def test_the_chinese_summary_says_titles_in_chinese_and_quotes_the_author_without_an_english_full_stop():
+    text = narrate(busy_week(), [previous_week()], ZH).summary.text
+    assert text.startswith("本周的重点是 export（2 个 PR）。本周最重要的改动：#101 新增 *streaming* <export> support。")
+    assert "作者的说明：“Adds streaming export; see #99 for the design”。" in text
+    assert "此外，#102 拆分 the reader [part 1]。还有 #103 修复：crash when `path` is empty。" in text
+    assert text.endswith("本周共有 3 位作者合入了 6 个 PR（其中 3 个重点 PR），多于上周的 2 个。")
+    assert ".”" not in text and ". " not in text
 
 
 def test_chinese_has_no_english_left_but_names_titles_and_code():
@@ -69,9 +81,10 @@ def test_chinese_has_no_english_left_but_names_titles_and_code():
 
 def test_week_over_week_movement_comes_from_the_analysis_or_the_week_before():
     with_movement = narrate(movement_week(), [previous_week()], EN)
-    assert "That is up from 2 the week before (recent weekly average: 4.5)." in with_movement.summary.text
+    assert "up from 2 PRs the week before." in with_movement.summary.text
+    assert "6 PRs merged, against 2 the week before and 4.5 a week recently." in [t.text for t in with_movement.trends]
     without = narrate(busy_week(), [previous_week()], EN)
-    assert "That is up from 2 the week before." in without.summary.text
+    assert "up from 2 PRs the week before." in without.summary.text
     assert any(t.text == "3 key PRs, against 1 the week before." for t in without.trends)
     alone = narrate(busy_week(), [], EN)
     assert "week before" not in alone.summary.text
@@ -113,7 +126,7 @@ def test_a_week_of_only_bot_pulls_says_that():
     assert en.summary.text.startswith("Only bots merged pull requests this week: 2 PRs, by dependabot[bot] and pre-commit-ci[bot].")
     assert "most important" not in en.summary.text
     zh = narrate(bot_only_week(), [], ZH)
-    assert zh.summary.text.startswith("本周只有机器人合入了 PR：共 2 个，来自 dependabot[bot]、pre-commit-ci[bot]。")
+    assert zh.summary.text.startswith("本周只有机器人合入了 PR：共 2 个，来自 dependabot[bot] 和 pre-commit-ci[bot]。")
 
 
 def test_highlights_are_grouped_by_kind_and_bots_only_appear_as_upgrades():
@@ -123,30 +136,80 @@ def test_highlights_are_grouped_by_kind_and_bots_only_appear_as_upgrades():
     assert narrative.highlights[0].text == "New capabilities: Add *streaming* <export> support (#101)"
 
 
-def test_key_changes_are_the_key_pulls_in_order_with_size_and_score_factors():
+def test_key_changes_say_what_each_pull_does_and_each_number_once():
     narrative = narrate(busy_week(), [], EN)
     assert [c.number for c in narrative.key_changes] == [101, 102, 103]
-    first = narrative.key_changes[0]
+    first, second, third = narrative.key_changes
     assert first.title == "[core] feat: add *streaming* <export> support"  # verbatim; renderers escape it
     assert first.summary == "Adds streaming export; see #99 for the design."
-    assert first.details.text == (
-        "#101 changes the module core. Size: +900 −40 lines in 2 files. "
-        "Importance 8.2: kind of change +2.0, lines changed +1.25, and modules touched +4.95."
-    )
+    assert first.details.text == "Changes the module core: +900 −40 lines in 2 files."
+    # no description: the files speak, and the size is not said a second time
+    assert second.summary == "Adds src/io/read, a new folder of 2 files."
+    assert second.details.text == "Changes the module io."
+    # a description that only says the title again is not a summary
+    assert third.summary == "Mostly changes src/io/reader.py, with tests."
+    for change in narrative.key_changes:
+        assert "8.2" not in change.details.text and "Importance" not in change.details.text
 
 
-def test_risks_are_ordered_by_impact_and_recommendations_cite_their_pulls():
+def test_risks_say_what_could_go_wrong_from_their_evidence():
     narrative = narrate(busy_week(), [], EN)
     assert [(r.kind, r.level, r.pulls) for r in narrative.risks] == [
         ("large-change", "high", (102, 101)),
         ("missing-tests", "medium", (101, 106)),
         ("dependency-upgrade", "low", (105,)),
     ]
-    assert narrative.risks[1].sentence.text == "2 PRs changed code without changing any test: #101, #106."
-    texts = {r.text: r.pulls for r in narrative.recommendations}
-    assert texts["Regression-test the large refactors #102 before the next release."] == (102,)  # 102 is the refactor
-    assert texts["Give the large changes #101 a second review and regression tests."] == (101,)
-    assert texts["Add tests for #101, #106, which shipped without them."] == (101, 106)
+    large, untested, bumps = (r.sentence for r in narrative.risks)
+    # what could go wrong is said once, after the first evidence
+    assert large.text == ("#102 removes 1 file with 1,100 lines (src/io/reader.py): anything that still imports or configures what was removed will break. "
+                          "#101 changes 940 lines of core code in 2 files.")
+    assert untested.text.startswith("#101 adds 900 lines of source code in 2 files, src/export.py the largest, and changes no test: nothing shows")
+    assert untested.text.endswith("2 PRs show this in all: #101, #106.") and untested.pulls == (101, 106)
+    assert bumps.text == "1 routine bump by a bot (requests; #105): low risk once CI passes."
+    assert narrate(busy_week(), [], ZH).risks[0].sentence.text == (
+        "#102 删除了 1 个文件，共 1,100 行（包括 src/io/reader.py）：仍在导入或配置被删除内容的地方都会出错。#101 改动了 2 个文件中的 940 行核心代码。")
+
+
+def test_recommendations_name_their_file_and_agree_in_number():
+    texts = [r.text for r in narrate(busy_week(), [], EN).recommendations]
+    assert texts == [
+        "Give the large changes #102, #101 a second review and regression tests before the next release.",
+        "Add tests for src/export.py, which #101 changed without any.",
+        "Give src/core.py an owner: 3 PRs changed it this week (#101, #102, #106).",
+    ]
+    one = dataclasses.replace(busy_week(), recommendations=(Recommendation("regression-test", (102,), risk="large-change", count=1),))
+    assert [r.text for r in narrate(one, [], EN).recommendations] == [
+        "Give the large change #102 a second review and regression tests before the next release."]
+    assert [r.text for r in narrate(one, [], ZH).recommendations] == ["下次发版前，请再审一遍大规模改动 #102，并补上回归测试。"]
+
+
+def test_no_more_than_five_recommendations_of_five_pulls_each():
+    many = tuple(Recommendation("watch-ci", (101, 102, 103, 104, 105, 106), risk="ci-change", count=6) for _ in range(7))
+    narrative = narrate(dataclasses.replace(busy_week(), recommendations=many), [], EN)
+    assert len(narrative.recommendations) == 5
+    assert all(len(r.pulls) == 5 and r.text.count("#") == 5 and "and others" in r.text for r in narrative.recommendations)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_security_fix_is_good_news_told_first(language):
+    news = Risk("security-fix", (103,), "high", (Evidence("vulnerability", 103, detail="CVE-2026-1234"),))
+    narrative = narrate(dataclasses.replace(busy_week(), good_news=(news,)), [], Language.of(language))
+    first = narrative.risks[0]
+    assert (first.kind, first.level, first.pulls) == ("security-fix", "good", (103,))
+    expected = {"en": "#103 fixes a vulnerability (CVE-2026-1234): good news, but users of released versions stay exposed",
+                "zh": "#103 修复了一个安全漏洞（CVE-2026-1234）：这是好消息"}[language]
+    assert first.sentence.text.startswith(expected)
+    assert {"en": "Good news: #103 fixes", "zh": "好消息：#103 修复了"}[language] in narrative.summary.text
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_themes_have_a_sentence_each_with_true_shares(language):
+    narrative = narrate(busy_week(), [], Language.of(language))
+    assert [t.name for t in narrative.themes] == ["export"]
+    expected = {"en": "export: 2 of the week's 6 PRs (33%, against 5% in recent weeks). Its main change: #101 adds *streaming* <export> support. See also #106.",
+                "zh": "export：本周 6 个 PR 中有 2 个与之相关（占 33%，近几周为 5%）。其中最重要的改动是 #101 新增 *streaming* <export> support。另见 #106。"}
+    assert narrative.themes[0].text == expected[language]
+    assert narrative.themes[0].sentence.pulls == (101, 106)
 
 
 def test_trends_name_modules_files_authors_and_newcomers():
@@ -177,22 +240,40 @@ def test_grounding_catches_a_pull_from_elsewhere_and_an_invented_number():
 def test_grounding_ignores_numbers_and_references_inside_quoted_titles():
     week = week_of([analysed(7, "Revert #3 and pin numpy to 1.26 for 3 platforms", key=True, score=7.0)])
     narrative = narrate(week, [], EN)
-    assert "Revert #3 and pin numpy to 1.26 for 3 platforms (#7)" in narrative.summary.text
+    assert "#7 reverts #3 and pins numpy to 1.26 for 3 platforms." in narrative.summary.text
     assert check_grounding(week, narrative) == []
+
+
+def test_grounding_holds_each_number_to_the_figure_it_claims_to_be():
+    week = busy_week()
+    narrative = narrate(week, [], EN)
+    # 3 is a figure of the week (the key PRs) but not the number of PRs merged
+    swapped = dataclasses.replace(narrative, summary=Cited("3 PRs were merged.", (), (Figure("merged", 3),)))
+    assert any("merged = 3" in p and "has 6" in p for p in check_grounding(week, swapped))
+    # a text that names none of its figures (another writer's) is held to the week's figures only
+    unsaid = dataclasses.replace(narrative, summary=Cited("7 PRs were merged.", ()))
+    assert any("states 7 without saying which figure" in p for p in check_grounding(week, unsaid))
+    mixed = dataclasses.replace(narrative, summary=Cited("6 PRs, 3 of them key.", (), (Figure("merged", 6),)))
+    assert any("states 3 without saying" in p for p in check_grounding(week, mixed))
+    unknown = dataclasses.replace(narrative, summary=Cited("6 PRs were merged.", (), (Figure("merged-ish", 6),)))
+    assert any("does not have" in p for p in check_grounding(week, unknown))
+    share = dataclasses.replace(narrative, summary=Cited("33% of PRs.", (), (Figure("theme:export:share", 33),)))
+    assert check_grounding(week, share) == []
 
 
 class InventingWriter:
     name = "inventive"
 
     def write(self, week, previous, language):
-        return Narrative(language.code, "t", Cited("A record 999 PRs, led by #4242.", (4242,)))
+        return Narrative(language, "t", Cited("A record 999 PRs, led by #4242.", (4242,)))
 
 
 class HonestWriter:
     name = "honest"
 
     def write(self, week, previous, language):
-        return Narrative(language.code, "t", Cited(f"{week.stats.merged_count} PRs; see #101.", (101,)), writer=self.name)
+        merged = week.stats.merged_count
+        return Narrative(language, "t", Cited(f"{merged} PRs; see #101.", (101,), (Figure("merged", merged),)), writer=self.name)
 
 
 def test_a_plugged_in_writer_is_used_only_when_its_text_is_grounded(caplog):

@@ -8,10 +8,11 @@ from `Rules` (digest_plugin/rules.yaml, overridable by DIGEST_RULES).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..records import Pull
 from .model import Classification
@@ -29,6 +30,17 @@ _PR_REF = re.compile(r"\(#(\d+)\)\s*$")
 _REVERTS_BODY = re.compile(r"\b(?:this )?reverts?\s+(?:(?:pull request|pr)\s+)?(?:[\w.-]+/[\w.-]+)?#(\d+)", re.IGNORECASE)
 _REVERTS_URL = re.compile(r"\breverts?\b[^\n]{0,40}?/pull/(\d+)", re.IGNORECASE)
 _BREAKING_FOOTER = re.compile(r"^BREAKING[ -]CHANGES?:", re.MULTILINE)
+_DEFAULT_CHANGE = re.compile(
+    r"\b(chang\w*|set|sets|setting|reset|switch\w*|enabl\w*|disabl\w*|turn\w*|flip\w*|make|makes|use|revert\w*|updat\w*|modif\w*)\b.{0,60}\bdefaults?\b"
+    r"|\bdefaults?\b.{0,30}\b(to|value|changed?|now|from|is|no longer|not)\b|\bby default\b",
+    re.IGNORECASE,
+)
+
+
+def says_default_change(description: str) -> bool:
+    """Whether a title (without its prefixes) says a default value changes."""
+    return bool(_DEFAULT_CHANGE.search(description))
+
 @dataclass(frozen=True)
 class Title:
     """What a title says by convention, before any guessing."""
@@ -47,12 +59,10 @@ class Title:
 
 def parse_title(title: str, rules: Rules) -> Title:
     """Split a PR title into its conventional parts (see the module docstring for the forms)."""
-    parsed = rules.titles_cache.get(title)
-    if parsed is None:
-        parsed = rules.titles_cache[title] = _parse_title(title, rules)
-    return parsed
+    return _parse_title(title, rules)
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a pure function of a title and a Rules (hashed by identity)
 def _parse_title(title: str, rules: Rules) -> Title:
     text = " ".join(title[:TITLE_LIMIT].split())
     merge = _MERGE_PR.match(text) or _MERGE_BRANCH.match(text)
@@ -62,10 +72,50 @@ def _parse_title(title: str, rules: Rules) -> Title:
         words = re.sub(r"[-_]+", " ", words).strip()
         return Title(description=words[:1].upper() + words[1:], merge_commit=True)
 
-    modules: list[str] = []
-    rule_prefixes: list[str] = []
-    explicit = hinted = None
-    breaking = False
+    text, found = _brackets(text, rules)
+    conventional = _CONVENTIONAL.match(text)
+    if conventional and conventional[1].strip().lower() in rules.title_types:
+        found.explicit_type = rules.title_types[conventional[1].strip().lower()]
+        if conventional[2] and not found.modules:
+            found.modules = [s.strip().lower() for s in re.split(r"[,/]", conventional[2]) if s.strip()]
+        found.breaking = found.breaking or bool(conventional[3])
+        text = text[conventional.end():]
+    elif not found.modules and (scope := _SCOPE_PREFIX.match(text)) and "://" not in text[: scope.end() + 3]:
+        found.modules = [scope[1].lower()]
+        text = text[scope.end():]
+    # `[mod] type: ...` written twice, e.g. `[trainer] fix: [BREAKING] ...`
+    if match := re.match(r"^\[breaking\]\s*", text, re.IGNORECASE):
+        found.breaking, text = True, text[match.end():]
+
+    description = text.strip()
+    reverted_title, reverted_number = _reverted(description)
+    return Title(
+        description=description,
+        modules=tuple(dict.fromkeys(found.modules)),
+        rule_prefixes=tuple(dict.fromkeys(found.rule_prefixes)),
+        explicit_type=found.explicit_type,
+        hinted_type=found.hinted_type,
+        breaking=found.breaking,
+        revert=bool(re.match(r"^revert(s|ed)?\b", description, re.IGNORECASE)),
+        reverted_title=reverted_title,
+        reverted_number=reverted_number,
+    )
+
+
+@dataclass
+class _Prefixes:
+    """What a title's prefixes said, gathered while they are read."""
+
+    modules: list[str] = field(default_factory=list)
+    rule_prefixes: list[str] = field(default_factory=list)
+    explicit_type: str | None = None
+    hinted_type: str | None = None
+    breaking: bool = False
+
+
+def _brackets(text: str, rules: Rules) -> tuple[str, _Prefixes]:
+    """The title after its `[...]` prefixes, and what they said: modules, markers, types, rule families."""
+    found = _Prefixes()
     while match := _BRACKET.match(text):
         for raw in match[1].split(","):
             item = raw.strip()
@@ -73,58 +123,86 @@ def _parse_title(title: str, rules: Rules) -> Title:
             if not word:
                 continue
             if word in rules.markers:
-                breaking = breaking or word == "breaking"
+                found.breaking = found.breaking or word == "breaking"
             elif word in rules.title_types and word not in rules.module_types:
-                explicit = explicit or rules.title_types[word]
+                found.explicit_type = found.explicit_type or rules.title_types[word]
             elif item.startswith("`"):
-                rule_prefixes.append(word)
+                found.rule_prefixes.append(word)
             else:
-                modules.append(word)
-                hinted = hinted or rules.module_types.get(word)
+                found.modules.append(word)
+                found.hinted_type = found.hinted_type or rules.module_types.get(word)
         text = text[match.end():]
-
-    conventional = _CONVENTIONAL.match(text)
-    if conventional and conventional[1].strip().lower() in rules.title_types:
-        explicit = rules.title_types[conventional[1].strip().lower()]
-        if conventional[2] and not modules:
-            modules = [s.strip().lower() for s in re.split(r"[,/]", conventional[2]) if s.strip()]
-        breaking = breaking or bool(conventional[3])
-        text = text[conventional.end():]
-    elif not modules and (scope := _SCOPE_PREFIX.match(text)) and "://" not in text[: scope.end() + 3]:
-        modules = [scope[1].lower()]
-        text = text[scope.end():]
-    # `[mod] type: ...` written twice, e.g. `[trainer] fix: [BREAKING] ...`
-    if match := re.match(r"^\[breaking\]\s*", text, re.IGNORECASE):
-        breaking, text = True, text[match.end():]
-
-    description = text.strip()
-    revert = bool(re.match(r"^revert(s|ed)?\b", description, re.IGNORECASE))
-    reverted_title = reverted_number = None
-    if quoted := _REVERT_QUOTED.match(description):
-        reverted_title = quoted[1].strip()
-        if ref := _PR_REF.search(reverted_title):
-            reverted_number = int(ref[1])
-            reverted_title = reverted_title[: ref.start()].strip()
-    return Title(
-        description=description,
-        modules=tuple(dict.fromkeys(modules)),
-        rule_prefixes=tuple(dict.fromkeys(rule_prefixes)),
-        explicit_type=explicit,
-        hinted_type=hinted,
-        breaking=breaking,
-        revert=revert,
-        reverted_title=reverted_title,
-        reverted_number=reverted_number,
-    )
+    return text, found
 
 
-def classify(pull: Pull, rules: Rules) -> Classification:
+def _reverted(description: str) -> tuple[str | None, int | None]:
+    """(title, number) of what `Revert "..."` reverts, as far as the quoted title tells."""
+    quoted = _REVERT_QUOTED.match(description)
+    if not quoted:
+        return None, None
+    reverted_title = quoted[1].strip()
+    if ref := _PR_REF.search(reverted_title):
+        return reverted_title[: ref.start()].strip(), int(ref[1])
+    return reverted_title, None
+
+
+@dataclass(frozen=True)
+class ModuleScheme:
+    """How a repository names its modules, one way for all its PRs.
+
+    "scope": the project writes modules as title scopes (`[trainer, vllm] feat: ...`, verl), so a
+    PR's modules are its scopes, and a PR without one gets its path modules named as the
+    project's scopes where one fits (`crates/ty_python_semantic` -> `ty`). "path": modules are
+    path modules (`crates/ruff_linter` -> `ruff_linter`), and title scopes are left to themes.
+    """
+
+    kind: str = "path"
+    scopes: frozenset[str] = frozenset()  # scopes the project uses (scope scheme)
+
+
+PATH_SCHEME = ModuleScheme()
+SCOPE_SHARE = 0.6  # of people's PRs with a title scope, from which scopes are the scheme
+SCOPE_MIN_PULLS = 3  # a scope used by fewer PRs is a one-off, not a module
+
+
+def module_scheme(pulls: Sequence[Pull], rules: Rules) -> ModuleScheme:
+    """The repository's scheme (see ModuleScheme), from all its stored PRs."""
+    people = [p for p in pulls if not is_bot(p, rules)]
+    scoped = [parse_title(p.title, rules).modules for p in people]
+    if not people or sum(1 for s in scoped if s) < SCOPE_SHARE * len(people):
+        return PATH_SCHEME
+    counts = defaultdict(int)
+    for scopes in scoped:
+        for scope in scopes:
+            counts[scope] += 1
+    # the project's own name as a scope (ruff's `[ruff]` rules) would swallow every crate named after it
+    return ModuleScheme("scope", frozenset(s for s, n in counts.items() if n >= SCOPE_MIN_PULLS and s not in rules.source_roots))
+
+
+def classify(pull: Pull, rules: Rules, scheme: ModuleScheme = PATH_SCHEME) -> Classification:
     """The type, modules, labels, topics and markers of one PR (see the module docstring)."""
     title = parse_title(pull.title, rules)
     labels = tuple(pull.labels)
-    label_type = next((t for t, p in rules.label_types for label in labels if p.fullmatch(label.strip())), None)
+    label_modules = tuple(dict.fromkeys(
+        match.expand(module) for label in labels for pattern, module in rules.label_modules if (match := pattern.fullmatch(label.strip()))
+    ))
+    return Classification(
+        type=_change_type(pull, title, rules),
+        modules=label_modules or _modules(title, pull, rules, scheme),
+        labels=labels,
+        topics=_topics(title, labels, rules),
+        breaking=title.breaking or _labelled(rules.label_breaking, labels) or bool(_BREAKING_FOOTER.search(pull.body)),
+        bot=is_bot(pull, rules),
+        reverts=title.reverted_number or reverted_number_in_body(pull.body) if title.revert or title.reverted_title else None,
+        is_revert=title.revert,
+    )
+
+
+def _change_type(pull: Pull, title: Title, rules: Rules) -> str | None:
+    """The type from the most trusted source that says one (see the module docstring)."""
+    label_type = next((t for t, p in rules.label_types for label in pull.labels if p.fullmatch(label.strip())), None)
     kinds = rules.files_of(pull)[1]
-    change_type = (
+    return (
         label_type
         or title.explicit_type
         or ("revert" if title.revert else None)
@@ -133,28 +211,19 @@ def classify(pull: Pull, rules: Rules) -> Classification:
         or type_from_words(title.description, rules)
         or type_of_noun_phrase(kinds, rules)
     )
+
+
+def _topics(title: Title, labels: tuple[str, ...], rules: Rules) -> tuple[str, ...]:
+    """Keyword topics of the title and labels, a security label, then ruff-style rule families."""
     topics = [name for name, pattern in rules.topics if pattern.search(title.description) or any(pattern.search(label) for label in labels)]
-    if rules.label_security and any(rules.label_security.fullmatch(label.strip()) for label in labels) and "security" not in topics:
+    if _labelled(rules.label_security, labels) and "security" not in topics:
         topics.append("security")
     topics.extend(p for p in title.rule_prefixes if p not in topics)
-    breaking = (
-        title.breaking
-        or bool(rules.label_breaking and any(rules.label_breaking.fullmatch(label.strip()) for label in labels))
-        or bool(_BREAKING_FOOTER.search(pull.body))
-    )
-    label_modules = tuple(
-        dict.fromkeys(pattern.fullmatch(label.strip()).expand(module) for label in labels for pattern, module in rules.label_modules if pattern.fullmatch(label.strip()))
-    )
-    return Classification(
-        type=change_type,
-        modules=label_modules or title.modules or path_modules(pull, rules),
-        labels=labels,
-        topics=tuple(topics),
-        breaking=breaking,
-        bot=is_bot(pull, rules),
-        reverts=title.reverted_number or reverted_number_in_body(pull.body) if title.revert or title.reverted_title else None,
-        is_revert=title.revert,
-    )
+    return tuple(topics)
+
+
+def _labelled(pattern: re.Pattern | None, labels: tuple[str, ...]) -> bool:
+    return pattern is not None and any(pattern.fullmatch(label.strip()) for label in labels)
 
 
 def type_from_paths(kinds: Sequence[frozenset[str]]) -> str | None:
@@ -193,6 +262,26 @@ def type_of_noun_phrase(kinds: Sequence[frozenset[str]], rules: Rules) -> str | 
     return rules.noun_phrase_type if core and any("tests" in k for k in kinds) else None
 
 
+def _modules(title: Title, pull: Pull, rules: Rules, scheme: ModuleScheme) -> tuple[str, ...]:
+    if scheme.kind != "scope":
+        return path_modules(pull, rules) or title.modules  # scopes only when no files are known
+    if title.modules:
+        return title.modules
+    return tuple(dict.fromkeys(_as_scope(module, scheme.scopes) for module in path_modules(pull, rules)))
+
+
+def _as_scope(module: str, scopes: frozenset[str]) -> str:
+    """A path module named as the project's scope it belongs to: `ty_python_semantic` -> `ty`,
+    `workers` -> `worker`, `ruff_python_formatter` -> `formatter`; else itself."""
+    if module in scopes:
+        return module
+    for part in re.split(r"[_-]", module):
+        for name in (part, part.removesuffix("s")):
+            if name in scopes:
+                return name
+    return module
+
+
 def path_modules(pull: Pull, rules: Rules) -> tuple[str, ...]:
     """Modules of the files a PR touches, most changed lines first; core files win over tests,
     docs and examples when there are any."""
@@ -202,30 +291,37 @@ def path_modules(pull: Pull, rules: Rules) -> tuple[str, ...]:
     for path, path_kinds, change in zip(paths, kinds, pull.files, strict=True):
         module = module_of(path, rules)
         changed = (change.additions or 0) + (change.deletions or 0) + 1
+        if path_kinds & {"generated", "tooling"}:
+            continue  # kept apart: a lock file or an editor's settings is no module
         if path_kinds & PERIPHERAL_KINDS:
             peripheral_lines[module] += changed
         else:
             lines[module] += changed
     chosen = lines or peripheral_lines
+    if not chosen and paths:
+        return ("tooling",) if any("tooling" in k for k in kinds) else ("build",)
     return tuple(sorted(chosen, key=lambda m: (-chosen[m], m)))
 
 
 def module_of(path: str, rules: Rules) -> str:
+    """A readable module name for a path: `crates/ruff_linter/...` -> `ruff_linter`,
+    `verl/workers/...` -> `workers`, `docs/...` -> `docs`; CI files are `ci`, whatever the folder."""
     for pattern, module in rules.path_modules:
         if pattern.search("/" + path):
             return module
     parts = path.split("/")
-    if len(parts) == 1:
-        return _root_module(rules.path_kinds_of(path))
+    kinds = rules.path_kinds_of(path)
+    if len(parts) == 1 or "ci" in kinds:
+        return _root_module(kinds)
     if len(parts) >= 3 and parts[0].lower() in rules.source_roots:
-        return f"{parts[0]}/{parts[1]}"
+        return parts[1]
     return parts[0]
 
 
 def _root_module(kinds: frozenset[str]) -> str:
     """Files at the top of the repository have no folder: name them by what they are, so that
     README.md and pyproject.toml do not each become a module of their own."""
-    for kind, module in (("docs", "docs"), ("ci", "ci"), ("dependencies", "build"), ("manifests", "build")):
+    for kind, module in (("ci", "ci"), ("docs", "docs"), ("tooling", "tooling"), ("dependencies", "build"), ("manifests", "build")):
         if kind in kinds:
             return module
     return "(root)"

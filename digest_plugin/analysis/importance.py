@@ -10,8 +10,12 @@ docs/calibration.md. Factors, in the order applied:
 - moved: minus, for a refactor that moves code (added and deleted lines nearly balance)
 - peripheral: minus, by the share of changed lines in docs, examples, CI and generated files
   (lock files, snapshots); tests count only when there is nothing but tests
-- breaking, security, crash (a fix of a crash, leak, deadlock, hang or data loss), deprecation
-- upgrade: a dependency or toolchain upgrade, more across a major version
+- breaking, security, crash (a fix of a crash, leak, deadlock, hang or data loss)
+- deprecation: scaled by the core lines changed, so a few-line warning adds little
+- upgrade: a dependency or toolchain upgrade; core_upgrade for a core runtime (a framework, CUDA,
+  the compiler toolchain: rules.yaml `runtimes`), more across a major version
+- workflows: CI workflows changed together (a migration of the build or CI tooling)
+- default: the title says a default value changes
 - revert: a revert of a PR in the store
 - discussion: comments and reviews, where the source knows them
 - bot: minus, for changes made by bots
@@ -20,58 +24,104 @@ docs/calibration.md. Factors, in the order applied:
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from ..records import Pull
-from .classify import is_code_move, module_of
-from .model import Classification, Score
-from .rules import PERIPHERAL_KINDS, Rules, load_rules
-from .upgrades import dependency_upgrade
+from .classify import is_code_move, module_of, parse_title, says_default_change
+from .model import TYPES, AnalysedPull, Classification, Score, Upgrade
+from .rules import PERIPHERAL_KINDS, Rules
+from .upgrades import upgrades as upgrades_of
+
+# Ties are broken by substance: the weightier kind of change first (a feature before a chore)
+_TYPE_RANK = {name: rank for rank, name in enumerate(("feat", "perf", "fix", "revert", "refactor", "build", None, "chore", "ci", "test", "docs"))}
+_WORKFLOWS_FROM = 3
+SOFT_CAP = 9.0  # scores above this bend towards 10 (see `scaled`)  # CI files changed together from which it is a migration, not an edit
 
 
-def importance(pull: Pull, classification: Classification, rules: Rules | None = None) -> Score:
-    """The score of one PR from its record and classification; 0 <= value <= 10."""
-    rules = rules or load_rules()
+def by_importance(analysed: AnalysedPull) -> tuple:
+    """The sort key of a week's PRs: score, then substance (core lines, breadth, kind of change)."""
+    breadth = dict(analysed.score.factors).get("breadth", 0.0)
+    return (-analysed.score.value, -analysed.footprint.core_lines, -breadth,
+            _TYPE_RANK.get(analysed.classification.type, len(TYPES)), analysed.pull.number)
+
+
+def importance(pull: Pull, classification: Classification, rules: Rules, upgrades: Sequence[Upgrade] | None = None) -> Score:
+    """The score of one PR from its record and classification; 0 <= value <= 10. `upgrades` are
+    `upgrades.upgrades(...)` when the caller has them already."""
     weights = rules.weights
-    factors: list[tuple[str, float]] = []
-
-    def add(name: str, points: float) -> None:
-        if points:
-            factors.append((name, round(points, 2)))
-
-    add("type", weights["type"].get(classification.type or "unknown", weights["type"]["unknown"]))
-
-    core_lines, peripheral_share, core_modules = _footprint(pull, rules)
-    add("size", _log_share(core_lines, weights["size_lines"]) * weights["size"])
-    add("files", _log_share(pull.changed_files, weights["files_count"]) * weights["files"])
-    if core_lines >= rules.thresholds["large_change_lines"]:
-        add("large", weights["large"])
-    add("breadth", min(weights["breadth_max"], weights["breadth"] * max(0, core_modules - 1)))
-    if not classification.breaking:
-        add("peripheral", weights["peripheral"] * peripheral_share)
-    if is_code_move(pull, classification):
-        add("moved", weights["moved"])
-
-    if classification.breaking:
-        add("breaking", weights["breaking"])
-    if "security" in classification.topics:
-        add("security", weights["security"])
-    if "crash" in classification.topics and classification.type in ("fix", "revert", None):
-        add("crash", weights["crash"])
-    if "deprecation" in classification.topics:
-        add("deprecation", weights["deprecation"])
-    upgrade = dependency_upgrade(pull, classification, rules)
-    if upgrade:
-        add("upgrade", weights["major_upgrade"] if upgrade == "major" else weights["upgrade"])
-    if classification.reverts is not None:
-        add("revert", weights["revert"])
-    discussion = (pull.comments or 0) + (pull.reviews or 0)
+    if upgrades is None:
+        upgrades = upgrades_of(pull, classification, rules)
+    factors = [
+        ("type", weights.type.get(classification.type or "unknown", weights.type["unknown"])),
+        *_size_factors(pull, classification, rules, upgrades),
+        *_marker_factors(pull, classification, rules),
+        *_upgrade_factors(pull, rules, upgrades),
+    ]
     if pull.comments is not None or pull.reviews is not None:
-        add("discussion", _log_share(discussion, 30) * weights["discussion"])
+        factors.append(("discussion", _log_share((pull.comments or 0) + (pull.reviews or 0), 30) * weights.discussion))
     if classification.bot:
-        add("bot", weights["bot"])
+        factors.append(("bot", weights.bot))
+    named = tuple((name, round(points, 2)) for name, points in factors if points)
+    return Score(value=round(scaled(sum(points for _, points in named)), 1), factors=named)
 
-    total = sum(points for _, points in factors)
-    return Score(value=round(min(10.0, max(0.0, total)), 1), factors=tuple(factors))
+
+def _size_factors(pull: Pull, classification: Classification, rules: Rules, upgrades: Sequence[Upgrade]) -> list[tuple[str, float]]:
+    """size, files, large, breadth, peripheral and moved: how much core code the PR changes."""
+    weights = rules.weights
+    core_lines, peripheral_share, core_modules = _footprint(pull, rules)
+    factors = [
+        ("size", _log_share(core_lines, weights.size_lines) * weights.size),
+        ("files", _log_share(pull.changed_files, weights.files_count) * weights.files),
+        ("large", weights.large if core_lines >= rules.thresholds.large_change_lines else 0.0),
+        ("breadth", min(weights.breadth_max, weights.breadth * max(0, core_modules - 1))),
+    ]
+    # the examples a breaking change updates, the CI an upgrade or a migration moves: its substance
+    if not (classification.breaking or any(u.core for u in upgrades) or _workflows(pull, rules) >= _WORKFLOWS_FROM):
+        factors.append(("peripheral", weights.peripheral * peripheral_share))
+    if is_code_move(pull, classification):
+        factors.append(("moved", weights.moved))
+    if "deprecation" in classification.topics:  # scaled by size: a few-line warning adds little
+        factors.append(("deprecation", weights.deprecation * min(1.0, core_lines / weights.deprecation_lines)))
+    return factors
+
+
+def _marker_factors(pull: Pull, classification: Classification, rules: Rules) -> list[tuple[str, float]]:
+    """breaking, security, crash, default and revert: what the title, labels or body say it is."""
+    weights, topics = rules.weights, classification.topics
+    return [
+        ("breaking", weights.breaking if classification.breaking else 0.0),
+        ("security", weights.security if "security" in topics else 0.0),
+        ("crash", weights.crash if "crash" in topics and classification.type in ("fix", "revert", None) else 0.0),
+        ("default", weights.default_change if says_default_change(parse_title(pull.title, rules).description) else 0.0),
+        ("revert", weights.revert if classification.reverts is not None else 0.0),
+    ]
+
+
+def _upgrade_factors(pull: Pull, rules: Rules, upgrades: Sequence[Upgrade]) -> list[tuple[str, float]]:
+    """core_upgrade or upgrade, and workflows: what the project runs on and is built with."""
+    weights = rules.weights
+    if any(u.core for u in upgrades):
+        return [("core_upgrade", weights.core_upgrade)]  # its workflow edits are part of it
+    factors = []
+    if upgrades:
+        factors.append(("upgrade", weights.major_upgrade if any(u.major for u in upgrades) else weights.upgrade))
+    workflows = _workflows(pull, rules)
+    if workflows >= _WORKFLOWS_FROM:
+        factors.append(("workflows", _log_share(workflows, weights.workflows_count) * weights.workflows))
+    return factors
+
+
+def _workflows(pull: Pull, rules: Rules) -> int:
+    return sum(1 for kinds in rules.files_of(pull)[1] if "ci" in kinds)
+
+
+def scaled(total: float) -> float:
+    """The sum of factors on 0..10: as it is up to SOFT_CAP, then bending towards 10 without
+    reaching it, so that two standouts of a week (sums of 10 and 12, say) stay apart instead of
+    both being clipped to 10."""
+    if total <= SOFT_CAP:
+        return max(0.0, total)
+    return SOFT_CAP + (10.0 - SOFT_CAP) * (1.0 - math.exp(-(total - SOFT_CAP) / (10.0 - SOFT_CAP)))
 
 
 def _footprint(pull: Pull, rules: Rules) -> tuple[int, float, int]:

@@ -1,5 +1,11 @@
 """The results of analysing a week: plain frozen dataclasses, consumed by narrative, charts and pages.
 
+The contract with `narrate/`: analysis says FACTS, narrate says WORDS. No field below holds a
+generated sentence; every result carries kinds (short fixed codes listed here), PR numbers, paths,
+versions, figures and an impact level, and narrate words them in the build's language. The only
+free text is quoted from GitHub (titles, and `AnalysedPull.summary`, which is cut from the PR body),
+untrusted and verbatim.
+
 Field names follow the JSON of `repo-digest show --format json` (DESIGN.md), which is assembled
 from these by `digest_plugin.report`.
 """
@@ -12,6 +18,7 @@ from datetime import date
 from ..records import Pull
 
 TYPES = ("feat", "fix", "refactor", "perf", "docs", "test", "ci", "build", "chore", "revert")
+IMPACTS = ("high", "medium", "low")  # most severe first: the one impact order
 RISK_KINDS = (
     "missing-tests",
     "breaking-change",
@@ -23,6 +30,26 @@ RISK_KINDS = (
     "config-change",
     "ci-change",
     "hotspot",
+)
+# Good news that still asks for work: a fixed vulnerability may need an advisory and a release.
+# Kept apart from risks (WeekAnalysis.good_news), never counted as one.
+GOOD_NEWS_KINDS = ("security-fix",)
+
+# What an Evidence says, by its `fact` code (the fields each one fills are listed):
+EVIDENCE_FACTS = (
+    "untested-code",    # missing-tests: lines = source lines added, files = source files, paths = the largest ones
+    "breaking-marker",  # breaking-change: how the PR says so: detail = "title" | "label" | "footer"
+    "version",          # dependency-upgrade: package, old (may be None), new, major, core (a core runtime: framework, CUDA, toolchain)
+    "routine-bumps",    # dependency-upgrade: bot bumps grouped: pulls = all of them, count, packages = names
+    "vulnerability",    # security / security-fix: detail = the advisory id (CVE-…, GHSA-…) or the word found
+    "reverted",         # revert: pulls = the reverted PR(s) when known
+    "deprecated",       # deprecation: paths = files touched, lines = lines changed (a few-line warning is small)
+    "files-removed",    # large-change: paths = removed files (largest first), files = how many, lines = lines deleted
+    "size",             # large-change: lines = core lines changed, files = core files, modules = core modules
+    "default-changed",  # config-change: paths = config files edited, detail = the setting named in the title, if any
+    "config-files",     # config-change: paths, lines
+    "workflows",        # ci-change: paths = workflow files, files = how many
+    "hot-file",         # hotspot: paths = (the file,), pulls = every PR of the week that touched it, authors = theirs
 )
 
 
@@ -45,14 +72,69 @@ class Score:
 
 
 @dataclass(frozen=True)
+class Evidence:
+    """One fact behind a risk, about one PR (or, for `routine-bumps`, a group): see EVIDENCE_FACTS
+    for which fields each `fact` fills; the others keep their empty defaults."""
+
+    fact: str  # one of EVIDENCE_FACTS
+    pull: int  # the PR it is about (the first, for a group)
+    paths: tuple[str, ...] = ()
+    lines: int = 0
+    files: int = 0
+    modules: int = 0
+    package: str | None = None
+    old: str | None = None
+    new: str | None = None
+    major: bool = False
+    core: bool = False
+    detail: str | None = None  # a short code or name quoted from the PR (an advisory id, a setting)
+    pulls: tuple[int, ...] = ()  # other PRs it involves (the reverted PR, the others on a hot file, a group)
+    authors: tuple[str, ...] = ()  # logins involved (a hot file's authors)
+    packages: tuple[str, ...] = ()  # routine-bumps: the packages bumped
+    kind: str = ""  # the risk (or good-news) kind it supports
+
+
+@dataclass(frozen=True)
+class Upgrade:
+    """A dependency or toolchain moved by a PR, as its title, body or manifests say."""
+
+    package: str  # "torch", "cuda", "vllm", "rust", "msrv", "actions/checkout"; "" when only files say so
+    old: str | None  # "2.6.0"; None when only the new version is said
+    new: str | None
+    major: bool  # across a major version (or a 0.x minor step), or a toolchain move
+    core: bool  # a core runtime the project is built on (rules.yaml `core_dependencies`)
+
+
+@dataclass(frozen=True)
+class Footprint:
+    """What the files of a PR show, for saying what it does when its body does not."""
+
+    added_files: tuple[str, ...] = ()  # core files added (not tests, docs, generated), the first five
+    added_count: int = 0  # how many core files were added
+    removed_files: tuple[str, ...] = ()  # files removed, largest first, the first five
+    removed_count: int = 0
+    removed_lines: int = 0  # lines of the removed files
+    core_lines: int = 0  # lines changed in core paths
+    test_files: int = 0
+    doc_files: int = 0
+    workflows: tuple[str, ...] = ()  # CI files changed (.github/workflows/…), all of them
+    config_files: tuple[str, ...] = ()  # configuration files edited, all of them
+    generated_files: int = 0  # lock files, snapshots, generated code
+
+
+@dataclass(frozen=True)
 class AnalysedPull:
     pull: Pull
     classification: Classification
     score: Score
     key: bool
-    summary: str  # plain text, one or two sentences
+    summary: str  # quoted from the PR body: whole sentences, plain text, untrusted; "" when the body says nothing
     risks: tuple[str, ...] = ()  # risk kinds this PR shows
     first_time: bool = False  # the author's first merged PR in the store's history
+    footprint: Footprint = Footprint()
+    upgrades: tuple[Upgrade, ...] = ()  # what it upgrades, when it does
+    themes: tuple[str, ...] = ()  # names of the week's themes it belongs to (set per week)
+    evidence: tuple[Evidence, ...] = ()  # the facts behind its risk kinds (and good news), `kind` set
 
 
 @dataclass(frozen=True)
@@ -72,11 +154,70 @@ class PathCount:
 
 @dataclass(frozen=True)
 class Risk:
-    kind: str  # one of RISK_KINDS
-    pulls: tuple[int, ...]
-    text: str  # English sentence of why it matters; the narrative stage words it per language
-    impact: str = "medium"  # "high", "medium" or "low"
+    """One risk kind of the week, with the PRs that show it and the evidence, most telling first.
+
+    `impact` is what a reviewer would defend: high (users or the release are affected: a breaking
+    change, a core runtime moved across a major version, a large untested change of a key PR),
+    medium, or low (routine: bot bumps, CI edits, a small deprecation)."""
+
+    kind: str  # one of RISK_KINDS, or GOOD_NEWS_KINDS in WeekAnalysis.good_news
+    pulls: tuple[int, ...]  # most telling first
+    impact: str = "medium"  # one of IMPACTS
+    evidence: tuple[Evidence, ...] = ()  # at most a few per PR, in the order of `pulls`
     paths: tuple[str, ...] = ()  # the files it is about, where that matters (hotspot)
+
+
+@dataclass(frozen=True)
+class Theme:
+    """What part of the week was about: PRs sharing a subsystem, platform, model family or tool.
+
+    Chosen because it stands out against the repository's recent weeks: `share` of this week's
+    PRs against `baseline_share` of the previous weeks' (see analysis/themes.py)."""
+
+    name: str  # stable and readable: "npu", "vllm", "ty", "flake8-bugbear", "ci"; a DIGEST_RULES topic's own name
+    source: str  # where it was seen: "scope" (title), "label", "path", "topic" (keywords)
+    pulls: tuple[int, ...]  # importance order
+    key_pulls: tuple[int, ...]  # those that are key
+    share: float  # of this week's PRs, 0..1
+    baseline_share: float  # of the previous weeks' PRs (0 when new)
+    baseline_weeks: int  # how many previous weeks the baseline covers
+    authors: int  # distinct people (bots excluded)
+    additions: int
+    deletions: int
+    types: dict[str, int]  # change types of its PRs
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    """A follow-up, ranked: traceable to the risk (`risk`) it comes from, naming its subject."""
+
+    action: str  # RECOMMENDATION_ACTIONS
+    pulls: tuple[int, ...]  # at most MAX_RECOMMENDATION_PULLS, most telling first
+    risk: str | None = None  # the risk (or good-news) kind it comes from
+    path: str | None = None  # the file it names (hotspot, missing tests)
+    package: str | None = None  # the dependency it names, with old/new
+    old: str | None = None
+    new: str | None = None
+    count: int = 0  # how many PRs the subject covers in all (may exceed len(pulls))
+    detail: str | None = None  # the advisory id, the setting whose default changed
+    impact: str = "medium"  # of the risk it comes from
+
+
+RECOMMENDATION_ACTIONS = (  # in the order they rank among recommendations of the same impact
+    "release-advisory",   # security-fix: publish an advisory (detail: its id, if any) and cut a release
+    "security-review",    # security: a review by someone who knows the security model
+    "migration-notes",    # breaking-change: release notes with migration steps
+    "check-upgrade",      # dependency-upgrade: read the upstream changelog of package old -> new
+    "add-tests",          # missing-tests: add tests for the PR(s); path = the largest untested file
+    "follow-up-revert",   # revert: land the fixed change again
+    "regression-test",    # large-change: a second review and regression tests
+    "check-defaults",     # config-change: check deployments against the changed default (detail: the setting)
+    "own-hot-file",       # hotspot: path needs an owner (pulls touched it, count of them in all)
+    "watch-ci",           # ci-change: watch the next CI runs of the changed workflows (path: the first)
+    "announce-deprecation",  # deprecation: announce, plan the removal
+)
+MAX_RECOMMENDATIONS = 5
+MAX_RECOMMENDATION_PULLS = 5
 
 
 @dataclass(frozen=True)
@@ -101,8 +242,12 @@ class WeekStats:
     authors: tuple[AuthorCount, ...]  # people, most PRs first
     bots: tuple[AuthorCount, ...]
     reviewers: dict[str, int] = field(default_factory=dict)
-    hot_files: tuple[PathCount, ...] = ()
+    hot_files: tuple[PathCount, ...] = ()  # source and config files only
     hot_dirs: tuple[PathCount, ...] = ()
+    # kept apart from hot files and modules, and said so: tooling folders (.github, .claude, …) and
+    # generated files (lock files, snapshots, _generated_*) changed by the week's PRs
+    tooling_files: tuple[PathCount, ...] = ()
+    generated_files: tuple[PathCount, ...] = ()
     merge_hours_median: float | None = None  # only where created_at comes from GitHub
     merge_hours_p90: float | None = None
     merged_movement: Movement | None = None
@@ -127,5 +272,8 @@ class WeekAnalysis:
     in_progress: bool
     pulls: tuple[AnalysedPull, ...]  # highest importance first
     stats: WeekStats
-    risks: tuple[Risk, ...]
+    risks: tuple[Risk, ...]  # most severe first
     fetch: FetchInfo
+    themes: tuple[Theme, ...] = ()  # most standing-out first
+    good_news: tuple[Risk, ...] = ()  # GOOD_NEWS_KINDS
+    recommendations: tuple[Recommendation, ...] = ()  # at most MAX_RECOMMENDATIONS, ranked

@@ -1,9 +1,11 @@
-"""Risks: what a maintainer should look at in a week, each with the PRs that show it.
+"""Risks: what a maintainer should look at in a week, each with the PRs and the evidence that show it.
 
-`pull_risks` says which risk kinds one PR shows (most are a property of the PR alone);
-`week_risks` adds the week-level hotspot kind and gathers one `Risk` per kind, with an English
-sentence of why it matters. Kinds are exactly DESIGN.md's (model.RISK_KINDS); thresholds are in
-rules.yaml (`thresholds`).
+One PR's risks come from a table of small named checks (`PULL_CHECKS`), one per kind: each looks
+at a `PullFacts` and returns the evidence it found (model.EVIDENCE_FACTS), none when the kind does
+not apply. `week_risks` gathers the evidence per kind, adds the week-level hotspot kind, groups
+routine bot bumps into one fact and sets an impact a reviewer would defend (`IMPACT_RULES`).
+A fixed vulnerability is good news, not a risk: it goes to `good_news` as `security-fix`.
+Thresholds are in rules.yaml (`thresholds`).
 """
 
 from __future__ import annotations
@@ -11,96 +13,191 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 
 from ..records import Pull
-from .classify import TITLE_LIMIT, is_code_move
-from .model import RISK_KINDS, AnalysedPull, Classification, Risk
+from .classify import TITLE_LIMIT, is_code_move, parse_title, says_default_change
+from .model import GOOD_NEWS_KINDS, IMPACTS, RISK_KINDS, AnalysedPull, Classification, Evidence, Footprint, Risk, Upgrade
 from .rules import PERIPHERAL_KINDS, Rules
-from .upgrades import dependency_upgrade
 
-_CODE_TYPES = ("feat", "fix", "perf", "refactor", None)
-_DEFAULT_CHANGE = re.compile(
-    r"\b(chang\w*|set|sets|setting|reset|switch\w*|enabl\w*|disabl\w*|turn\w*|flip\w*|make|makes|use|revert\w*|updat\w*|modif\w*)\b.{0,60}\bdefaults?\b"
-    r"|\bdefaults?\b.{0,30}\b(to|value|changed?|now|from|is|no longer|not)\b|\bby default\b",
-    re.IGNORECASE,
-)
+# the setting a title names beside "default": `max_num_seqs`, "default of X", "X by default"
+_DEFAULT_SETTING = re.compile(r"`([^`]{1,60})`|\bdefault(?:\s+value)?\s+(?:of|for)\s+([\w.-]+)|\b(?:enable|disable|use)s?\s+([\w.-]+)\s+by default", re.IGNORECASE)
 _SECURITY_BODY = re.compile(
     r"\b(cve-\d{4}-\d+|ghsa-[\w-]{4,}|rce|remote code execution|arbitrary code execution|(sql|command|code|shell|template|header) injection|"
     r"xss|cross-site|csrf|ssrf|path traversal|vulnerabilit\w*|security (fix|issue|advisory|hole|vulnerability)|"
     r"unsafe deseriali[sz]\w*)\b|\beval\s*\(|\bexec\s*\(|\bpickle\.loads?\b|\bshell\s*=\s*true\b|\byaml\.load\s*\(",
     re.IGNORECASE,
 )
-
-WHY = {
-    "missing-tests": "Source code changed without any test changing, so nothing shows that these changes work or keeps them working.",
-    "breaking-change": "Breaking changes need users to change their code, configuration or workflows when they upgrade.",
-    "dependency-upgrade": "Dependency and toolchain upgrades can change behaviour, performance or compatibility in ways the project's own diff does not show.",
-    "security": "Security-related changes deserve a careful review and may need an advisory or a prompt release.",
-    "revert": "A revert undoes earlier work, usually because it broke something; the original change likely needs a fixed follow-up.",
-    "deprecation": "Deprecations start a countdown for users: they should hear about them before the old behaviour is removed.",
-    "large-change": "Large changes are hard to review thoroughly and more likely to hide regressions.",
-    "config-change": "Changed configuration or defaults alter behaviour for everyone who relies on them without setting the value explicitly.",
-    "ci-change": "Changes to CI decide what is tested and how releases are built; a mistake there lets regressions through unnoticed.",
-    "hotspot": "Files changed by several PRs in one week are where conflicting changes and regressions concentrate.",
-}
-_ALWAYS_HIGH = {"breaking-change", "security"}
-_LOW = {"ci-change"}
+_ADVISORY = re.compile(r"\b(cve-\d{4}-\d+|ghsa(?:-[\w]{4}){3})\b", re.IGNORECASE)
+_FIXING = re.compile(r"\b(fix\w*|patch\w*|prevent\w*|sanitiz\w*|escap\w*|harden\w*|mitigat\w*|avoid\w*|block\w*|validat\w*|restrict\w*|close[sd]?)\b", re.IGNORECASE)
+LISTED_PATHS = 3
+UNTESTED_HIGH_LINES = 500  # source lines a key PR adds without tests from which missing tests is high
 
 
-def pull_risks(pull: Pull, classification: Classification, rules: Rules, description: str = "") -> tuple[str, ...]:
-    """The risk kinds one PR shows, in RISK_KINDS order. `description` is its cleaned body text
-    (template removed), searched for security words together with the title."""
-    kinds_of = rules.files_of(pull)[1]
-    thresholds = rules.thresholds
-    found: set[str] = set()
+@dataclass(frozen=True)
+class PullFacts:
+    """What the checks look at for one PR, computed once."""
 
-    added_source_lines = sum(
-        change.additions or 0
-        for change, kinds in zip(pull.files, kinds_of, strict=True)
-        if "source" in kinds and not kinds & PERIPHERAL_KINDS
+    pull: Pull
+    classification: Classification
+    paths: tuple[str, ...]
+    kinds: tuple[frozenset[str], ...]
+    description: str  # the body's prose (description.description_text)
+    footprint: Footprint
+    upgrades: tuple[Upgrade, ...]
+    rules: Rules
+
+    @property
+    def number(self) -> int:
+        return self.pull.number
+
+    def changes(self):
+        return zip(self.paths, self.kinds, self.pull.files, strict=True)
+
+
+Check = Callable[[PullFacts], tuple[Evidence, ...]]
+
+
+def _missing_tests(facts: PullFacts) -> tuple[Evidence, ...]:
+    """Source code added without any test changing, whatever the title calls the change. Tests as
+    projects write them count (rules.yaml `paths.tests`: snapshots, Markdown tests, fixtures)."""
+    pull, kind = facts.pull, facts.classification
+    if kind.bot or kind.is_revert or is_code_move(pull, kind) or pull.files_truncated or kind.type in ("docs", "test"):
+        return ()
+    if any("tests" in k for k in facts.kinds):
+        return ()
+    added = sorted(((change.additions or 0, path) for path, k, change in facts.changes() if "source" in k and not k & PERIPHERAL_KINDS), reverse=True)
+    lines = sum(n for n, _ in added)
+    if lines < facts.rules.thresholds.missing_tests_lines:  # removed code needs no new test
+        return ()
+    return (Evidence("untested-code", facts.number, paths=tuple(p for _, p in added[:LISTED_PATHS]), lines=lines, files=len(added)),)
+
+
+def _breaking(facts: PullFacts) -> tuple[Evidence, ...]:
+    if not facts.classification.breaking:
+        return ()
+    rules = facts.rules
+    if parse_title(facts.pull.title, rules).breaking:
+        how = "title"
+    elif rules.label_breaking and any(rules.label_breaking.fullmatch(label.strip()) for label in facts.pull.labels):
+        how = "label"
+    else:
+        how = "footer"
+    return (Evidence("breaking-marker", facts.number, detail=how),)
+
+
+def _dependency_upgrade(facts: PullFacts) -> tuple[Evidence, ...]:
+    return tuple(
+        Evidence("version", facts.number, package=u.package or None, old=u.old, new=u.new, major=u.major, core=u.core)
+        for u in facts.upgrades
     )
-    touches_tests = any("tests" in kinds for kinds in kinds_of)
-    if (
-        classification.type in _CODE_TYPES
-        and not classification.bot
-        and not classification.is_revert
-        and not is_code_move(pull, classification)  # moved code keeps the tests it had
-        and added_source_lines >= thresholds["missing_tests_lines"]  # removed code needs no new test
-        and not touches_tests
-        and not pull.files_truncated  # the tests may be among the files not kept
-    ):
-        found.add("missing-tests")
-    if classification.breaking:
-        found.add("breaking-change")
-    if dependency_upgrade(pull, classification, rules):
-        found.add("dependency-upgrade")
-    title = pull.title[:TITLE_LIMIT]
-    if "security" in classification.topics or _SECURITY_BODY.search(title) or (description and _SECURITY_BODY.search(description)):
-        found.add("security")
-    if classification.is_revert or classification.type == "revert":
-        found.add("revert")
-    if "deprecation" in classification.topics:
-        found.add("deprecation")
-    core_lines = sum(
-        (change.additions or 0) + (change.deletions or 0)
-        for change, kinds in zip(pull.files, kinds_of, strict=True)
-        if not kinds & PERIPHERAL_KINDS
-    )
-    core_files = sum(1 for kinds in kinds_of if not kinds & PERIPHERAL_KINDS)
+
+
+def _security_words(facts: PullFacts) -> str | None:
+    title = facts.pull.title[:TITLE_LIMIT]
+    if advisory := _ADVISORY.search(f"{title}\n{facts.description}"):
+        return advisory[1].upper()
+    if "security" in facts.classification.topics:
+        return "security"
+    match = _SECURITY_BODY.search(title) or (facts.description and _SECURITY_BODY.search(facts.description))
+    return match[0].strip().lower() if match else None
+
+
+def _is_fix(facts: PullFacts) -> bool:
+    return facts.classification.type == "fix" or bool(_FIXING.search(facts.pull.title[:TITLE_LIMIT]))
+
+
+def _security(facts: PullFacts) -> tuple[Evidence, ...]:
+    """A security-relevant change that fixes nothing: new attack surface to review."""
+    word = _security_words(facts)
+    return (Evidence("vulnerability", facts.number, detail=word),) if word and not _is_fix(facts) else ()
+
+
+def _security_fix(facts: PullFacts) -> tuple[Evidence, ...]:
+    """Good news: a vulnerability fixed (an advisory and a release may be due)."""
+    word = _security_words(facts)
+    return (Evidence("vulnerability", facts.number, detail=word),) if word and _is_fix(facts) else ()
+
+
+def _revert(facts: PullFacts) -> tuple[Evidence, ...]:
+    kind = facts.classification
+    if not (kind.is_revert or kind.type == "revert"):
+        return ()
+    return (Evidence("reverted", facts.number, pulls=(kind.reverts,) if kind.reverts is not None else ()),)
+
+
+def _deprecation(facts: PullFacts) -> tuple[Evidence, ...]:
+    if "deprecation" not in facts.classification.topics:
+        return ()
+    paths = tuple(path for path, k, _ in facts.changes() if not k & PERIPHERAL_KINDS)
+    return (Evidence("deprecated", facts.number, paths=paths[:LISTED_PATHS], lines=facts.footprint.core_lines, files=len(paths)),)
+
+
+def _large_change(facts: PullFacts) -> tuple[Evidence, ...]:
+    pull, thresholds = facts.pull, facts.rules.thresholds
+    if facts.classification.bot:
+        return ()
+    core = [(path, change) for path, k, change in facts.changes() if not k & PERIPHERAL_KINDS]
+    lines = sum((c.additions or 0) + (c.deletions or 0) for _, c in core)
+    files = len(core)
     if not pull.files or pull.files_truncated:
-        core_lines = max(core_lines, pull.additions + pull.deletions)
-        core_files = pull.changed_files
-    if (core_lines >= thresholds["large_change_lines"] or core_files >= thresholds["large_change_files"]) and not classification.bot:
-        found.add("large-change")
-    config_edited = any(
-        "config" in kinds and not kinds & {"generated", "tests", "docs"} and (change.deletions or 0) > 0
-        for change, kinds in zip(pull.files, kinds_of, strict=True)
-    )
-    if classification.type not in ("docs", "test") and (config_edited or _DEFAULT_CHANGE.search(title)):
-        found.add("config-change")
-    if any("ci" in kinds for kinds in kinds_of):
-        found.add("ci-change")
+        lines, files = max(lines, pull.additions + pull.deletions), pull.changed_files
+    if lines < thresholds.large_change_lines and files < thresholds.large_change_files:
+        return ()
+    modules = len({path.split("/")[0] for path, _ in core if "/" in path})
+    found = [Evidence("size", facts.number, lines=lines, files=files, modules=modules)]
+    if facts.footprint.removed_count:
+        found.append(Evidence("files-removed", facts.number, paths=facts.footprint.removed_files[:LISTED_PATHS],
+                              files=facts.footprint.removed_count, lines=facts.footprint.removed_lines))
+    return tuple(found)
+
+
+def _config_change(facts: PullFacts) -> tuple[Evidence, ...]:
+    if facts.classification.type in ("docs", "test"):
+        return ()
+    title = parse_title(facts.pull.title, facts.rules).description
+    edited = tuple(path for path, k, change in facts.changes()
+                   if "config" in k and not k & {"generated", "tests", "docs"} and (change.deletions or 0) > 0)
+    found = []
+    if says_default_change(title):
+        setting = _DEFAULT_SETTING.search(title)
+        found.append(Evidence("default-changed", facts.number, paths=edited[:LISTED_PATHS],
+                              detail=next((g for g in setting.groups() if g), None) if setting else None))
+    elif edited:
+        lines = sum((c.additions or 0) + (c.deletions or 0) for path, _, c in facts.changes() if path in edited)
+        found.append(Evidence("config-files", facts.number, paths=edited[:LISTED_PATHS], files=len(edited), lines=lines))
+    return tuple(found)
+
+
+def _ci_change(facts: PullFacts) -> tuple[Evidence, ...]:
+    workflows = facts.footprint.workflows
+    return (Evidence("workflows", facts.number, paths=workflows[:LISTED_PATHS], files=len(workflows)),) if workflows else ()
+
+
+# kind -> check, in RISK_KINDS order; hotspot is a week-level kind (week_risks)
+PULL_CHECKS: dict[str, Check] = {
+    "missing-tests": _missing_tests,
+    "breaking-change": _breaking,
+    "dependency-upgrade": _dependency_upgrade,
+    "security": _security,
+    "revert": _revert,
+    "deprecation": _deprecation,
+    "large-change": _large_change,
+    "config-change": _config_change,
+    "ci-change": _ci_change,
+    "security-fix": _security_fix,
+}
+
+
+def pull_evidence(facts: PullFacts) -> tuple[Evidence, ...]:
+    """Every check's evidence for one PR, each marked with its kind."""
+    return tuple(replace(evidence, kind=kind) for kind, check in PULL_CHECKS.items() for evidence in check(facts))
+
+
+def kinds_of(evidence: Sequence[Evidence]) -> tuple[str, ...]:
+    """The risk kinds evidence shows, in RISK_KINDS order (good news left out)."""
+    found = {e.kind for e in evidence}
     return tuple(kind for kind in RISK_KINDS if kind in found)
 
 
@@ -113,39 +210,123 @@ def hotspots(pulls: Sequence[Pull], rules: Rules) -> dict[str, tuple[int, ...]]:
             if "source" in kinds and not kinds & PERIPHERAL_KINDS:
                 touched[path].append(pull.number)
     # in a busy week a few files (the type checker's core, say) are always touched: the bar grows
-    needed = max(rules.thresholds["hotspot_pulls"], math.ceil(rules.thresholds["hotspot_share"] * len(pulls)))
+    needed = max(rules.thresholds.hotspot_pulls, math.ceil(rules.thresholds.hotspot_share * len(pulls)))
     return {path: tuple(sorted(numbers)) for path, numbers in sorted(touched.items()) if len(numbers) >= needed}
 
 
-def week_risks(pulls: Sequence[AnalysedPull], hot: dict[str, tuple[int, ...]], titles: dict[int, str] | None = None) -> tuple[Risk, ...]:
-    """One Risk per kind shown this week, most severe first; `pulls` carry their own kinds,
-    `hot` is `hotspots(...)`, `titles` (number -> title, the store's) names what reverts undo."""
-    by_kind: dict[str, list[AnalysedPull]] = defaultdict(list)
-    for pull in pulls:
-        for kind in pull.risks:
-            by_kind[kind].append(pull)
-    risks = []
-    for kind in RISK_KINDS:
-        members = by_kind.get(kind, [])
+def hotspot_evidence(hot: dict[str, tuple[int, ...]], pulls: Sequence[AnalysedPull]) -> tuple[Evidence, ...]:
+    """One `hot-file` fact per hot file, the busiest first: who touched it, in which PRs."""
+    authors = {p.pull.number: p.pull.author.login for p in pulls}
+    busiest = sorted(hot, key=lambda path: (-len(hot[path]), path))
+    return tuple(
+        Evidence("hot-file", hot[path][0], paths=(path,), pulls=hot[path],
+                 authors=tuple(dict.fromkeys(authors[n] for n in hot[path] if n in authors)), kind="hotspot")
+        for path in busiest
+    )
+
+
+def week_risks(pulls: Sequence[AnalysedPull], hot: dict[str, tuple[int, ...]]) -> tuple[tuple[Risk, ...], tuple[Risk, ...]]:
+    """(risks, good news) of a week: one Risk per kind shown, most severe first. `pulls` carry
+    their own evidence, `hot` is `hotspots(...)`."""
+    by_kind: dict[str, list[tuple[AnalysedPull, Evidence]]] = defaultdict(list)
+    for pull in pulls:  # highest importance first, so evidence is too
+        for evidence in pull.evidence:
+            by_kind[evidence.kind].append((pull, evidence))
+    risks, good_news = [], []
+    for kind in (*RISK_KINDS, *GOOD_NEWS_KINDS):
         if kind == "hotspot":
-            if not hot:
-                continue
-            numbers = tuple(sorted({n for ns in hot.values() for n in ns}))
-            busiest = sorted(hot, key=lambda p: (-len(hot[p]), p))
-            listed = ", ".join(f"{path} ({len(hot[path])} PRs)" for path in busiest[:3])
-            text = f"{WHY[kind]} This week: {listed}{' and more' if len(busiest) > 3 else ''}."
-            risks.append(Risk(kind, numbers, text, "medium", tuple(busiest)))
+            evidence = hotspot_evidence(hot, pulls)
+            members = [p for p in pulls if any(p.pull.number in e.pulls for e in evidence)]
+        else:
+            members = list(dict.fromkeys(p for p, _ in by_kind.get(kind, ())))
+            evidence = tuple(e for _, e in by_kind.get(kind, ()))
+        if not evidence:
             continue
-        if not members:
-            continue
-        numbers = tuple(sorted(p.pull.number for p in members))
-        text = WHY[kind]
-        if kind == "revert":
-            undone = [f"#{p.classification.reverts}" + (f" ({titles[p.classification.reverts]})" if titles and p.classification.reverts in titles else "")
-                      for p in members if p.classification.reverts is not None]
-            if undone:
-                text += f" Reverted: {', '.join(undone)}."
-        impact = "high" if kind in _ALWAYS_HIGH or (any(p.key for p in members) and kind not in _LOW) else "low" if kind in _LOW else "medium"
-        risks.append(Risk(kind, numbers, text, impact))
-    order = {"high": 0, "medium": 1, "low": 2}
-    return tuple(sorted(risks, key=lambda r: order[r.impact]))
+        if kind == "dependency-upgrade":
+            evidence = _group_routine_bumps(members, evidence)
+        evidence = tuple(sorted(evidence, key=_telling))  # stable: importance order among equals
+        numbers = tuple(dict.fromkeys(n for e in evidence for n in (e.pull, *(e.pulls if e.fact in ("hot-file", "routine-bumps") else ()))))
+        risk = Risk(kind, numbers, IMPACT_RULES[kind](members, evidence), evidence,
+                    paths=tuple(e.paths[0] for e in evidence if e.fact == "hot-file"))
+        (good_news if kind in GOOD_NEWS_KINDS else risks).append(risk)
+    order = {impact: i for i, impact in enumerate(IMPACTS)}
+    return tuple(sorted(risks, key=lambda r: order[r.impact])), tuple(good_news)
+
+
+def _telling(evidence: Evidence) -> tuple:
+    """Most telling first: a core or major upgrade, the most untested or removed lines, the most
+    workflows, the file most PRs touched."""
+    return (not evidence.core, not evidence.major, evidence.fact == "routine-bumps", -evidence.lines, -evidence.files, -len(evidence.pulls))
+
+
+def _routine(pull: AnalysedPull, evidence: Evidence) -> bool:
+    """A bot's bump of something that is not a core runtime: one of many, not worth a line each."""
+    return pull.classification.bot and not evidence.core
+
+
+def _group_routine_bumps(members: Sequence[AnalysedPull], evidence: Sequence[Evidence]) -> tuple[Evidence, ...]:
+    by_number = {p.pull.number: p for p in members}
+    routine = [e for e in evidence if _routine(by_number[e.pull], e)]
+    if len(routine) < 2:
+        return tuple(evidence)
+    numbers = tuple(dict.fromkeys(e.pull for e in routine))
+    grouped = Evidence("routine-bumps", numbers[0], pulls=numbers, files=len(numbers), kind="dependency-upgrade",
+                       packages=tuple(dict.fromkeys(e.package for e in routine if e.package)))
+    return (*(e for e in evidence if e not in routine), grouped)
+
+
+# Impact a reviewer would defend, per kind, from the members and their evidence.
+def _upgrade_impact(members, evidence) -> str:
+    human = [e for e in evidence if e.fact == "version"]
+    if any(e.core and (e.major or e.old is None or e.new is None) for e in human) or any(e.core and e.major for e in evidence):
+        return "high"  # a framework, CUDA or the toolchain moved
+    return "medium" if any(e.package or e.major for e in human) else "low"
+
+
+def _missing_tests_impact(members, evidence) -> str:
+    key = {p.pull.number for p in members if p.key}
+    if any(e.pull in key and e.lines >= UNTESTED_HIGH_LINES for e in evidence):
+        return "high"  # a key change of hundreds of lines that nothing tests
+    return "medium" if any(e.lines >= 100 for e in evidence) else "low"
+
+
+def _large_impact(members, evidence) -> str:
+    untested = any("missing-tests" in p.risks for p in members)
+    return "high" if untested and any(p.key for p in members) else "medium"
+
+
+def _deprecation_impact(members, evidence) -> str:
+    return "medium" if any(e.lines >= 50 for e in evidence) else "low"  # a few-line warning is routine
+
+
+def _config_impact(members, evidence) -> str:
+    return "medium" if any(e.fact == "default-changed" for e in evidence) else "low"
+
+
+def _ci_impact(members, evidence) -> str:
+    people = {p.pull.number for p in members if not p.classification.bot}
+    # a migration across many workflows by a person; a bot bumping an action in each is routine
+    return "medium" if any(e.files >= 5 and e.pull in people for e in evidence) else "low"
+
+
+def _hotspot_impact(members, evidence) -> str:
+    return "medium" if any(len(e.authors) >= 3 for e in evidence) else "low"
+
+
+def _fixed(level: str) -> Callable[..., str]:
+    return lambda members, evidence: level
+
+
+IMPACT_RULES: dict[str, Callable[[Sequence[AnalysedPull], Sequence[Evidence]], str]] = {
+    "missing-tests": _missing_tests_impact,
+    "breaking-change": _fixed("high"),
+    "dependency-upgrade": _upgrade_impact,
+    "security": _fixed("high"),
+    "revert": _fixed("medium"),
+    "deprecation": _deprecation_impact,
+    "large-change": _large_impact,
+    "config-change": _config_impact,
+    "ci-change": _ci_impact,
+    "hotspot": _hotspot_impact,
+    "security-fix": lambda members, evidence: "high" if any(e.detail and e.detail[:3] in ("CVE", "GHS") for e in evidence) else "medium",
+}

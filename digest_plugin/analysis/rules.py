@@ -11,9 +11,11 @@ from __future__ import annotations
 import copy
 import functools
 import re
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
 from importlib import resources
 from pathlib import Path
+from types import MappingProxyType
 
 import yaml
 
@@ -29,14 +31,70 @@ _REGEX_VALUES = {"labels.types", "keywords.types", "keywords.fallback", "topics"
 _REGEX_KEYS = {"labels.modules"}
 _TYPE_VALUES = {"title.types", "title.module_types"}
 # Paths that support the code rather than being it: they count less in importance and modules.
-PERIPHERAL_KINDS = frozenset({"tests", "docs", "examples", "ci", "generated"})
-PATH_KINDS = ("tests", "docs", "examples", "ci", "dependencies", "manifests", "config", "generated", "source")
+PERIPHERAL_KINDS = frozenset({"tests", "docs", "examples", "ci", "generated", "tooling"})
+PATH_KINDS = ("tests", "docs", "examples", "ci", "tooling", "dependencies", "manifests", "config", "generated", "source")
 
 
 @dataclass(frozen=True)
+class Weights:
+    """Points of each importance factor (rules.yaml `weights`, documented there and in
+    docs/calibration.md); every key is required, none other is allowed."""
+
+    type: Mapping[str, float]  # change type (TYPES and "unknown") -> points
+    size: float
+    size_lines: float
+    files: float
+    files_count: float
+    large: float
+    moved: float
+    breadth: float
+    breadth_max: float
+    peripheral: float
+    breaking: float
+    security: float
+    crash: float
+    deprecation: float
+    deprecation_lines: float
+    major_upgrade: float
+    upgrade: float
+    core_upgrade: float
+    workflows: float
+    workflows_count: float
+    default_change: float
+    bot: float
+    revert: float
+    discussion: float
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Thresholds of statistics, risks and themes (rules.yaml `thresholds`)."""
+
+    large_change_lines: int
+    large_change_files: int
+    missing_tests_lines: int
+    hot_min_pulls: int
+    hot_limit: int
+    hotspot_pulls: int
+    hotspot_share: float
+    template_share: float
+    template_min_pulls: int
+    summary_chars: int
+    first_time_warmup_weeks: int
+    theme_min_pulls: int
+    theme_min_share: float
+    theme_lift: float
+    theme_baseline_weeks: int
+    theme_baseline_pulls: int
+    theme_dominant_share: float
+    themes_max: int
+
+
+@dataclass(frozen=True, eq=False)
 class Rules:
-    """Compiled rules for one repository, with memos of what they say about its paths and titles
-    (built per analyse_repo call, so nothing outlives a build)."""
+    """Compiled rules for one repository: plain data, no state. Compared and hashed by identity
+    (eq=False), so that pure functions of a Rules and a path or title (`path_kinds_of`,
+    `files_of`, classify.parse_title) can be memoised in bounded caches outside it."""
 
     label_types: tuple[tuple[str, re.Pattern], ...]
     label_breaking: re.Pattern | None
@@ -54,35 +112,36 @@ class Rules:
     source_roots: frozenset[str]
     path_kinds: dict[str, re.Pattern]  # kind -> one pattern over "/" + path
     bots: frozenset[str]  # lower-case logins
-    weights: dict
-    thresholds: dict
-    _kinds_cache: dict = field(default_factory=dict, compare=False, repr=False)
-    _files_cache: dict = field(default_factory=dict, compare=False, repr=False)
-    titles_cache: dict = field(default_factory=dict, compare=False, repr=False)  # classify.parse_title's
-
+    core_dependencies: frozenset[str]  # runtimes.core, lower case
+    toolchains: frozenset[str]  # runtimes.toolchains
+    weights: Weights
+    thresholds: Thresholds
     def path_kinds_of(self, path: str) -> frozenset[str]:
         """Which of PATH_KINDS a file path is (a path may be several: a test written in Python)."""
-        kinds = self._kinds_cache.get(path)
-        if kinds is None:
-            probe = "/" + path
-            kinds = frozenset(kind for kind, pattern in self.path_kinds.items() if pattern.search(probe))
-            self._kinds_cache[path] = kinds
-        return kinds
+        return _path_kinds(self, path)
 
     def files_of(self, pull) -> tuple[tuple[str, ...], tuple[frozenset[str], ...]]:
-        """(paths, their kinds) of a pull's files, worked out once per pull: every stage asks."""
-        hit = self._files_cache.get(id(pull.files))
-        if hit is not None and hit[0] is pull.files:  # the entry holds the tuple, so ids stay unique
-            return hit[1], hit[2]
-        # git quotes unusual paths ("crates/…"); the quotes are not part of the name
-        paths = tuple(f.path[1:-1] if len(f.path) > 1 and f.path[0] == f.path[-1] == '"' else f.path for f in pull.files)
-        kinds = tuple(self.path_kinds_of(path) for path in paths)
-        self._files_cache[id(pull.files)] = (pull.files, paths, kinds)
-        return paths, kinds
+        """(paths, their kinds) of a pull's files: every step asks, so it is worked out once."""
+        return _files_of(self, pull.files)
 
     def is_bot_login(self, login: str) -> bool:
         lowered = login.lower()
         return lowered.endswith("[bot]") or lowered in self.bots or lowered.removesuffix("-bot") in self.bots
+
+
+# Bounded memos of pure functions, keyed by the Rules object itself: a new build's Rules misses
+# them and old entries age out, so nothing a build computed can leak into the next one's results.
+@functools.lru_cache(maxsize=1 << 16)
+def _path_kinds(rules: Rules, path: str) -> frozenset[str]:
+    probe = "/" + path
+    return frozenset(kind for kind, pattern in rules.path_kinds.items() if pattern.search(probe))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _files_of(rules: Rules, files: tuple) -> tuple[tuple[str, ...], tuple[frozenset[str], ...]]:
+    # git quotes unusual paths ("crates/…"); the quotes are not part of the name
+    paths = tuple(f.path[1:-1] if len(f.path) > 1 and f.path[0] == f.path[-1] == '"' else f.path for f in files)
+    return paths, tuple(_path_kinds(rules, path) for path in paths)
 
 
 @functools.cache
@@ -104,13 +163,18 @@ def load_rules(rules: dict | str | Path | None = None, base_path: Path | str = "
     """
     merged = default_rules()
     if rules is not None:
-        merged = merge_rules(merged, _user_rules(rules, Path(base_path)))
+        user, source = _user_rules(rules, Path(base_path))
+        try:
+            merged = merge_rules(merged, user)
+        except DigestError as error:
+            raise (DigestError(f"{str(error).rstrip('.')} ({source}).") if source else error) from None
     return compile_rules(merged, repo, bots)
 
 
-def _user_rules(rules: dict | str | Path, base_path: Path) -> dict:
+def _user_rules(rules: dict | str | Path, base_path: Path) -> tuple[dict, str | None]:
+    """The user's rules, and the file they come from (None for a dict in the settings)."""
     if isinstance(rules, dict):
-        return rules
+        return rules, None
     if not isinstance(rules, str | Path):
         raise DigestError(f"DIGEST_RULES must be a dict or the path of a YAML file, not {type(rules).__name__}.")
     path = Path(rules) if Path(rules).is_absolute() else base_path / rules
@@ -121,10 +185,10 @@ def _user_rules(rules: dict | str | Path, base_path: Path) -> dict:
     except yaml.YAMLError as error:
         raise DigestError(f"DIGEST_RULES file {path} is not valid YAML ({str(error).splitlines()[0]}).") from None
     if data is None:
-        return {}
+        return {}, f"in {path}"
     if not isinstance(data, dict):
         raise DigestError(f"DIGEST_RULES file {path} must hold a mapping of rule sections, like digest_plugin/rules.yaml.")
-    return data
+    return data, f"in {path}"
 
 
 def merge_rules(defaults: dict, user: dict, prefix: str = "") -> dict:
@@ -136,35 +200,40 @@ def merge_rules(defaults: dict, user: dict, prefix: str = "") -> dict:
     entries = section in _OPEN or section in _TYPE_KEYED or section == "weights.type"
     for key, value in user.items():
         name = f"{prefix}{key}"
-        if not isinstance(key, str):
-            raise DigestError(f"DIGEST_RULES key {name!r} must be a string.")
-        if section in _TYPE_KEYED or section == "weights.type":
-            allowed = TYPES if section in _TYPE_KEYED else (*TYPES, "unknown")
-            if key not in allowed:
-                raise DigestError(f"DIGEST_RULES key '{name}' is not a change type; the types are: {', '.join(allowed)}.")
-        elif not entries and key not in defaults:
-            known = ", ".join(str(k) for k in defaults) or "none"
-            raise DigestError(f"DIGEST_RULES key '{name}' is not a rule; the keys there are: {known}.")
-        if entries:
-            if value is None:
-                merged.pop(key, None)  # null removes a default entry
-            else:
-                merged[key] = _entry(section, name, key, value, defaults.get(key))
-            continue
-        default = defaults[key]
-        if value is None and name == "keywords.noun_phrase_with_tests":
-            merged[key] = None
-        elif isinstance(default, dict):
-            merged[key] = merge_rules(default, value, f"{name}.")
-        elif isinstance(default, list):
-            merged[key] = [*default, *_strings(value, name)]
-        elif isinstance(default, int | float) and not isinstance(default, bool):
-            merged[key] = _number(value, name)
-        elif name == "keywords.noun_phrase_with_tests":
-            merged[key] = _type_name(value, name)
+        _check_key(section, name, key, defaults, entries)
+        if not entries:
+            merged[key] = _merged_value(name, value, defaults[key])
+        elif value is None:
+            merged.pop(key, None)  # null removes a default entry
         else:
-            merged[key] = _compile(value, name).pattern  # labels.breaking, labels.security
+            merged[key] = _entry(section, name, key, value, defaults.get(key))
     return merged
+
+
+def _check_key(section: str, name: str, key, defaults: dict, entries: bool) -> None:
+    """Refuse a key the section does not have (a misspelt one), naming it and the keys there are."""
+    if not isinstance(key, str):
+        raise DigestError(f"DIGEST_RULES key {name!r} must be a string.")
+    if section in _TYPE_KEYED or section == "weights.type":
+        allowed = TYPES if section in _TYPE_KEYED else (*TYPES, "unknown")
+        if key not in allowed:
+            raise DigestError(f"DIGEST_RULES key '{name}' is not a change type; the types are: {', '.join(allowed)}.")
+    elif not entries and key not in defaults:
+        known = ", ".join(str(k) for k in defaults) or "none"
+        raise DigestError(f"DIGEST_RULES key '{name}' is not a rule; the keys there are: {known}.")
+
+
+def _merged_value(name: str, value, default):
+    """The user's value for a key of the defaults, checked against the default's shape."""
+    if name == "keywords.noun_phrase_with_tests":
+        return None if value is None else _type_name(value, name)
+    if isinstance(default, dict):
+        return merge_rules(default, value, f"{name}.")
+    if isinstance(default, list):
+        return [*default, *_strings(value, name)]
+    if isinstance(default, int | float) and not isinstance(default, bool):
+        return _number(value, name)
+    return _compile(value, name).pattern  # labels.breaking, labels.security
 
 
 def _entry(section: str, name: str, key: str, value, default):
@@ -212,35 +281,76 @@ def _compile(pattern, name: str) -> re.Pattern:
 
 
 def compile_rules(data: dict, repo: str | None = None, bots: tuple[str, ...] = ()) -> Rules:
-    labels, title, paths = data["labels"], data["title"], data["paths"]
+    title, paths = data["title"], data["paths"]
     roots = {r.lower() for r in paths["source_roots"]}
     if repo:
         name = repo.split("/")[-1].lower()
         roots |= {name, name.replace("-", "_")}
-    verbs = {}
-    for type_name in TYPES:  # the order of TYPES decides a word listed under two types
-        for word in reversed(title["verbs"].get(type_name) or ()):
-            verbs.setdefault(word.lower(), type_name)
     return Rules(
-        label_types=tuple((t, _full(p, f"labels.types.{t}")) for t, p in labels["types"].items() if p),
-        label_breaking=_full(labels["breaking"], "labels.breaking") if labels.get("breaking") else None,
-        label_security=_full(labels["security"], "labels.security") if labels.get("security") else None,
-        label_modules=tuple((_full(p, f"labels.modules.{p}"), m) for p, m in (labels.get("modules") or {}).items() if m),
+        **_compile_labels(data["labels"]),
         title_types={k.lower(): v for k, v in title["types"].items() if v},
         markers=frozenset(m.lower() for m in title["markers"]),
         module_types={k.lower(): v for k, v in title["module_types"].items() if v},
-        verbs=verbs,
-        keyword_types=tuple((t, _compile(p, f"keywords.types.{t}")) for t, p in data["keywords"]["types"].items() if p),
-        fallback_types=tuple((t, _compile(p, f"keywords.fallback.{t}")) for t, p in data["keywords"]["fallback"].items() if p),
+        verbs=_verbs(title["verbs"]),
+        keyword_types=_patterns(data["keywords"]["types"], "keywords.types"),
+        fallback_types=_patterns(data["keywords"]["fallback"], "keywords.fallback"),
         noun_phrase_type=data["keywords"].get("noun_phrase_with_tests"),
-        topics=tuple((name, _compile(p, f"topics.{name}")) for name, p in data["topics"].items() if p),
+        topics=_patterns(data["topics"], "topics"),
         path_modules=tuple((_glob_pattern([g]), str(m)) for g, m in (paths.get("modules") or {}).items() if m),
         source_roots=frozenset(roots),
         path_kinds={kind: _glob_pattern(paths[kind]) for kind in PATH_KINDS if paths.get(kind)},
         bots=frozenset(b.lower() for b in [*data["bots"], *bots]),
-        weights=data["weights"],
-        thresholds=data["thresholds"],
+        core_dependencies=frozenset(name.lower() for name in data["runtimes"]["core"]),
+        toolchains=frozenset(name.lower() for name in data["runtimes"]["toolchains"]),
+        weights=_typed(Weights, data["weights"], "weights"),
+        thresholds=_typed(Thresholds, data["thresholds"], "thresholds"),
     )
+
+
+def _compile_labels(labels: dict) -> dict:
+    """The label rules of Rules: types, breaking and security markers, modules."""
+    return {
+        "label_types": tuple((t, _full(p, f"labels.types.{t}")) for t, p in labels["types"].items() if p),
+        "label_breaking": _full(labels["breaking"], "labels.breaking") if labels.get("breaking") else None,
+        "label_security": _full(labels["security"], "labels.security") if labels.get("security") else None,
+        "label_modules": tuple((_full(p, f"labels.modules.{p}"), m) for p, m in (labels.get("modules") or {}).items() if m),
+    }
+
+
+def _patterns(section: dict, name: str) -> tuple[tuple[str, re.Pattern], ...]:
+    """(key, compiled pattern) of a mapping of regular expressions, null entries left out."""
+    return tuple((key, _compile(pattern, f"{name}.{key}")) for key, pattern in section.items() if pattern)
+
+
+def _verbs(verbs: dict) -> dict[str, str]:
+    """First word -> type; the order of TYPES decides a word listed under two types."""
+    found: dict[str, str] = {}
+    for type_name in TYPES:
+        for word in reversed(verbs.get(type_name) or ()):
+            found.setdefault(word.lower(), type_name)
+    return found
+
+
+def _typed(kind, values: dict, section: str):
+    """A Weights or Thresholds from its merged section: every field present, numbers where numbers go."""
+    names = {f.name: f for f in fields(kind)}
+    for key in values:
+        if key not in names:
+            raise DigestError(f"rules key '{section}.{key}' is not a rule; the keys there are: {', '.join(names)}.")
+    missing = [name for name in names if name not in values]
+    if missing:
+        raise DigestError(f"rules section '{section}' lacks {', '.join(missing)}.")
+    typed = {}
+    for name, spec in names.items():
+        value = values[name]
+        if name == "type":
+            typed[name] = MappingProxyType({t: _number(v, f"{section}.type.{t}") for t, v in value.items()})
+            continue
+        number = _number(value, f"{section}.{name}")
+        if spec.type == "int" and number != int(number):
+            raise DigestError(f"DIGEST_RULES key '{section}.{name}' must be a whole number, not {value!r}.")
+        typed[name] = int(number) if spec.type == "int" else float(number)
+    return kind(**typed)
 
 
 def _full(pattern: str, name: str) -> re.Pattern:

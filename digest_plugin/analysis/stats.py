@@ -40,7 +40,7 @@ def first_time_pulls(pulls: Sequence[Pull], rules: Rules, tz: ZoneInfo) -> froze
     if not ordered:
         return frozenset()
     history_start = week_of(ordered[0].merged_at, tz).start(tz)
-    warmup = timedelta(weeks=rules.thresholds["first_time_warmup_weeks"])
+    warmup = timedelta(weeks=rules.thresholds.first_time_warmup_weeks)
     seen: set[str] = set()
     first: set[int] = set()
     for pull in ordered:
@@ -68,7 +68,7 @@ def week_stats(pulls: Sequence[AnalysedPull], rules: Rules, previous: Sequence[t
     bots: dict[str, list[AnalysedPull]] = defaultdict(list)
     for pull in pulls:
         (bots if pull.classification.bot else people)[pull.pull.author.login].append(pull)
-    hot_files, hot_dirs = hot_paths([p.pull for p in pulls], rules)
+    hot_files, hot_dirs, tooling_files, generated_files = hot_paths([p.pull for p in pulls], rules)
     hours = merge_hours([p.pull for p in pulls])
     recent = list(previous)[-trailing_weeks:]
     return WeekStats(
@@ -77,19 +77,28 @@ def week_stats(pulls: Sequence[AnalysedPull], rules: Rules, previous: Sequence[t
         average_importance=round(sum(p.score.value for p in pulls) / merged, 1) if merged else 0.0,
         additions=sum(p.pull.additions for p in pulls),
         deletions=sum(p.pull.deletions for p in pulls),
-        types=_counts(p.classification.type for p in pulls if p.classification.type),
-        modules=_counts(m for p in pulls for m in p.classification.modules),
-        labels=_counts(label for p in pulls for label in p.classification.labels),
+        **_tallies(pulls),
         authors=_author_counts(people),
         bots=_author_counts(bots),
-        reviewers=_counts(r for p in pulls for r in dict.fromkeys(p.pull.reviewers)),
         hot_files=hot_files,
         hot_dirs=hot_dirs,
+        tooling_files=tooling_files,
+        generated_files=generated_files,
         merge_hours_median=round(statistics.median(hours), 1) if hours else None,
         merge_hours_p90=percentile(hours, 90),
         merged_movement=movement(merged, [m for m, _ in recent]),
         key_movement=movement(key, [k for _, k in recent]),
     )
+
+
+def _tallies(pulls: Sequence[AnalysedPull]) -> dict[str, dict[str, int]]:
+    """The week's types, modules, labels and reviewers, each counted once per PR."""
+    return {
+        "types": _counts(p.classification.type for p in pulls if p.classification.type),
+        "modules": _counts(m for p in pulls for m in p.classification.modules),
+        "labels": _counts(label for p in pulls for label in p.classification.labels),
+        "reviewers": _counts(r for p in pulls for r in dict.fromkeys(p.pull.reviewers)),
+    }
 
 
 def _counts(values) -> dict[str, int]:
@@ -106,24 +115,34 @@ def _author_counts(groups: dict[str, list[AnalysedPull]]) -> tuple[AuthorCount, 
     return tuple(sorted(counts, key=lambda a: (-a.count, a.login.lower())))
 
 
-def hot_paths(pulls: Sequence[Pull], rules: Rules) -> tuple[tuple[PathCount, ...], tuple[PathCount, ...]]:
-    """Files and folders changed by at least `thresholds.hot_min_pulls` PRs, most first, at most
-    `thresholds.hot_limit` of each. A folder counts each PR once, however many files it changed."""
+def hot_paths(pulls: Sequence[Pull], rules: Rules) -> tuple[tuple[PathCount, ...], ...]:
+    """(hot files, hot folders, tooling files, generated files) of a week, most PRs first.
+
+    Files and folders count when at least `thresholds.hot_min_pulls` PRs changed them, at most
+    `thresholds.hot_limit` of each; a folder counts each PR once, however many files it changed.
+    Tooling folders (.github, .claude, ...) and generated files (lock files, snapshots, ...) are
+    kept apart from the hot files and folders, and counted on their own."""
     files: dict[str, set[int]] = defaultdict(set)
     dirs: dict[str, set[int]] = defaultdict(set)
+    tooling: dict[str, set[int]] = defaultdict(set)
+    generated: dict[str, set[int]] = defaultdict(set)
     for pull in pulls:
-        for path in rules.files_of(pull)[0]:
-            files[path].add(pull.number)
-            folder = posixpath.dirname(path)
-            if folder:
-                dirs[folder].add(pull.number)
-    needed, limit = rules.thresholds["hot_min_pulls"], rules.thresholds["hot_limit"]
+        for path, kinds in zip(*rules.files_of(pull), strict=True):
+            if kinds & {"tooling", "ci"}:
+                tooling[path].add(pull.number)
+            elif "generated" in kinds:
+                generated[path].add(pull.number)
+            else:
+                files[path].add(pull.number)
+                if folder := posixpath.dirname(path):
+                    dirs[folder].add(pull.number)
+    needed, limit = rules.thresholds.hot_min_pulls, rules.thresholds.hot_limit
 
-    def top(found: dict[str, set[int]]) -> tuple[PathCount, ...]:
-        hot = [PathCount(path, len(numbers), tuple(sorted(numbers))) for path, numbers in found.items() if len(numbers) >= needed]
+    def top(found: dict[str, set[int]], minimum: int = needed) -> tuple[PathCount, ...]:
+        hot = [PathCount(path, len(numbers), tuple(sorted(numbers))) for path, numbers in found.items() if len(numbers) >= minimum]
         return tuple(sorted(hot, key=lambda c: (-c.count, c.path))[:limit])
 
-    return top(files), top(dirs)
+    return top(files), top(dirs), top(tooling, 1), top(generated, 1)
 
 
 def merge_hours(pulls: Sequence[Pull]) -> list[float]:

@@ -21,18 +21,20 @@ from .builtin import BuiltinWriter
 from .combine import keep_grounded
 from .grounding import check_grounding
 from .markup import cite, cited_html
-from .model import Cited, HighlightGroup, KeyChange, Narrative, Rejection, RiskLine, SentenceCheck
+from .model import Cited, Figure, HighlightGroup, KeyChange, Narrative, Rejection, RiskLine, SentenceCheck, ThemeLine
 from .wording import Language
 
 __all__ = [
     "BuiltinWriter",
     "Cited",
+    "Figure",
     "HighlightGroup",
     "KeyChange",
     "Narrative",
     "Rejection",
     "RiskLine",
     "SentenceCheck",
+    "ThemeLine",
     "Writer",
     "check_grounding",
     "cite",

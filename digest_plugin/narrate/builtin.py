@@ -1,9 +1,9 @@
 """The built-in writer: the week's narrative from the analysis alone, deterministic, no network.
 
-Every figure it states is a field of the analysis (or a count of a list in it), every PR it cites
-is a PR of the week, and every sentence is one whole template of the catalogue with named
-placeholders, so that the Chinese reads as Chinese rather than English word order. The summary,
-trends and risks have a module each; highlights and key changes are here.
+Every figure it states is recorded with what it is, every PR it cites is a PR of the week, and
+every sentence is one whole template of the catalogue with named placeholders, so that the Chinese
+reads as Chinese rather than English word order. The summary (overview), themes, risks, advice and
+trends (activity) have a module each; highlights and key changes are here.
 """
 
 from __future__ import annotations
@@ -12,11 +12,15 @@ from collections.abc import Sequence
 from datetime import timedelta
 
 from ..analysis.model import AnalysedPull, WeekAnalysis
+from .activity import trends
+from .advice import recommendations
+from .describe import what_it_does
 from .model import Cited, HighlightGroup, KeyChange, Narrative
-from .risks import recommendations, risk_lines
-from .summary import quiet_summary, summary
-from .trends import trends
-from .wording import Language, display_title, factor_names, highlight_headings
+from .overview import quiet_summary, summary
+from .risks import risk_lines
+from .themes import theme_lines
+from .titles import title_in
+from .wording import Language, Stated, highlight_headings
 
 HIGHLIGHTS_PER_GROUP = 5
 # Highlight groups in reading order, and the change types that feed each one.
@@ -35,15 +39,15 @@ class BuiltinWriter:
         title = _title(week, lang)
         if not week.pulls:
             return Narrative(lang.code, title, quiet_summary(week, lang), quiet=True, writer=self.name)
-        risks = risk_lines(week, lang)
         return Narrative(
             language=lang.code,
             title=title,
-            summary=summary(week, before, risks, lang),
+            summary=summary(week, before, lang),
+            themes=theme_lines(week, lang),
             highlights=_highlights(week, lang),
             key_changes=_key_changes(week, lang),
             trends=trends(week, before, lang),
-            risks=risks,
+            risks=risk_lines(week, lang),
             recommendations=recommendations(week, lang),
             writer=self.name,
         )
@@ -51,7 +55,7 @@ class BuiltinWriter:
 
 def _title(week: WeekAnalysis, lang: Language) -> str:
     _ = lang.gettext
-    return _("{repo}, week {week} ({dates})").format(repo=week.repo, week=week.week, dates=lang.dates(week.start, week.end))
+    return _("{repo}, week {week} ({dates})").format(repo=week.repo, week=lang.week(week.week), dates=lang.dates(week.start, week.end))
 
 
 def _week_before(week: WeekAnalysis, previous: Sequence[WeekAnalysis]) -> WeekAnalysis | None:
@@ -80,7 +84,7 @@ def _highlights(week: WeekAnalysis, lang: Language) -> tuple[HighlightGroup, ...
             kind=kind,
             heading=headings[kind],
             items=tuple(
-                Cited(_("{title} ({pull})").format(title=display_title(p.pull.title), pull=f"#{p.pull.number}"), (p.pull.number,))
+                Cited(_("{title} ({pull})").format(title=title_in(p.pull.title, lang.code), pull=f"#{p.pull.number}"), (p.pull.number,))
                 for p in members
             ),
             separator=separator,
@@ -106,43 +110,41 @@ def _highlight_kind(analysed: AnalysedPull) -> str | None:
 
 
 def _key_changes(week: WeekAnalysis, lang: Language) -> tuple[KeyChange, ...]:
-    return tuple(
-        KeyChange(
+    changes = []
+    for p in week.pulls:
+        if not p.key:
+            continue
+        what = what_it_does(p, lang)
+        changes.append(KeyChange(
             number=p.pull.number,
             title=p.pull.title,
             url=p.pull.url,
-            summary=p.summary,
+            summary=what.text,
             modules=p.classification.modules,
             importance=p.score.value,
-            details=Cited(_key_details(p, lang), (p.pull.number,)),
-        )
-        for p in week.pulls
-        if p.key
-    )
+            details=_key_details(p, lang, sized=not what.figures),
+            summary_figures=what.figures,
+        ))
+    return tuple(changes)
 
 
-def _key_details(analysed: AnalysedPull, lang: Language) -> str:
-    _, ngettext, pull = lang.gettext, lang.ngettext, analysed.pull
-    sentences = []
+def _key_details(analysed: AnalysedPull, lang: Language, sized: bool) -> Cited:
+    """The modules a key PR changes and its size (unless its summary already gave figures from its
+    files): each number said once. The score is shown beside the title, not repeated here."""
+    ngettext, pull, said = lang.ngettext, analysed.pull, Stated(lang)
     modules = analysed.classification.modules
-    if modules:
-        sentences.append(ngettext("#{number} changes the module {modules}.", "#{number} changes the modules {modules}.", len(modules)).format(
-            number=pull.number, modules=lang.join(modules)))
-    sentences.append(
-        ngettext(
-            "Size: +{additions} −{deletions} lines in {files} file.",
-            "Size: +{additions} −{deletions} lines in {files} files.",
-            pull.changed_files,
-        ).format(additions=lang.number(pull.additions), deletions=lang.number(pull.deletions), files=lang.number(pull.changed_files))
-    )
-    names = factor_names(_)
-    factors = [
-        _("{factor} {points}").format(factor=names.get(name, name), points=lang.points(points))
-        for name, points in analysed.score.factors
-        if points
-    ]
-    if factors:
-        sentences.append(_("Importance {score}: {factors}.").format(score=lang.decimal(analysed.score.value), factors=lang.join(factors)))
+    size = ngettext("+{additions} −{deletions} lines in {files} file", "+{additions} −{deletions} lines in {files} files", pull.changed_files).format(
+        additions=said.number(f"pull:{pull.number}:additions", pull.additions), deletions=said.number(f"pull:{pull.number}:deletions", pull.deletions),
+        files=said.number(f"pull:{pull.number}:files", pull.changed_files)) if sized else ""
+    values = {"modules": lang.join(modules), "size": size}
+    if modules and size:
+        text = ngettext("Changes the module {modules}: {size}.", "Changes the modules {modules}: {size}.", len(modules))
+    elif modules:
+        text = ngettext("Changes the module {modules}.", "Changes the modules {modules}.", len(modules))
+    elif size:
+        text = lang.gettext("Size: {size}.")
     else:
-        sentences.append(_("Importance {score}.").format(score=lang.decimal(analysed.score.value)))
-    return lang.sentences(sentences)
+        return Cited("", (pull.number,))
+    if not sized:
+        said.figures.clear()
+    return said.cited(text.format(**values), (pull.number,))

@@ -1,37 +1,64 @@
-"""The grounding check: every PR a narrative cites is a PR of its week, every number it states is in the analysis.
+"""The grounding check: every PR a narrative cites is a PR of its week, every number it states is
+the figure it says it is.
 
-It reads only the texts, so it holds any writer to the same standard. Quoted untrusted text (titles,
-summaries, module, label and file names, logins) is taken out before looking, since a title may
-say "#99" or "v2.1" without the narrative claiming anything.
+Each text carries the figures it states (`Cited.figures`: what, value). The check looks each one up
+in the analysis by what it is and requires exactly that value there, and requires every number left
+in the text to be one of them, so a sentence cannot say "12 PRs changed CI" when 12 is the count of
+something else. Quoted untrusted text (titles, the author's sentences, module, label, file and
+package names, versions, logins) is taken out before looking, since a title may say "#99" or
+"v2.1" without the narrative claiming anything.
+
+What a figure can be (`Figure.what`), with NAME a module, type, label, login, path or theme name:
+
+    merged  key  average  authors  bot_pulls  additions  deletions  newcomers
+    previous:merged  previous:key  previous:authors  trailing:merged      (the week before)
+    module:NAME  type:NAME  label:NAME  author:NAME  hot:PATH   (and previous:module:NAME, ...)
+    pull:N:additions|deletions|files|added_files|removed_files|removed_lines|workflows|core_lines
+    theme:NAME  theme:NAME:share  theme:NAME:baseline  theme:NAME:authors   (shares in percent)
+    risk:KIND  good:KIND   evidence:KIND:I:lines|files|modules|pulls|paths|authors  (the Ith evidence)
+    recommendation:I:count
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from datetime import timedelta
 
 from ..analysis.model import WeekAnalysis
-from .model import CITATION, Narrative
-from .wording import display_title
+from .describe import quoted_forms
+from .model import CITATION, Figure, Narrative
 
 # A number as the writers format it: 1,234 or 5.2 or 31 (ASCII-bounded, so 2026年5月 still splits).
 _NUMBER = re.compile(r"(?<![A-Za-z0-9_.,])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![A-Za-z0-9_])")
 _PLACEHOLDER = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}|%\([A-Za-z_]+\)s")
+PERCENT_TOLERANCE = 0.5  # a share shown as a whole percentage
 
 
 def check_grounding(week: WeekAnalysis, narrative: Narrative, previous: Sequence[WeekAnalysis] = ()) -> list[str]:
     """Problems found, one sentence each; empty when every citation and number checks out.
 
-    `previous` are the earlier weeks the narrative was written with; their figures may be stated too.
+    `previous` are the earlier weeks the narrative was written with (the last, if it is the week
+    just before, answers the `previous:` figures).
     """
     in_week = {p.pull.number for p in week.pulls}
     quotes = _quotes(week, previous)
-    figures = _figures(week, previous)
+    before = previous[-1] if previous and previous[-1].start == week.start - timedelta(days=7) else None
     problems = []
+
+    def loose() -> set[float]:  # a text that names none of its figures: each number must be one of the week's
+        return _any_figures(week, previous)
+
     for where, cited in narrative.texts():
         for number in cited.pulls:
             if number not in in_week:
                 problems.append(f"{where} cites #{number}, which is not a pull request of {week.repo} {week.week}.")
+        for figure in cited.figures:
+            actual = figure_value(week, before, figure.what)
+            if actual is None:
+                problems.append(f"{where} states a figure “{figure.what}” that the analysis does not have.")
+            elif not _close(figure, actual):
+                problems.append(f"{where} states {figure.what} = {figure.value:g}, but the analysis has {actual:g}.")
         text = _without(cited.text, quotes)
         for match in CITATION.finditer(text):
             number = int(match[1])
@@ -42,19 +69,131 @@ def check_grounding(week: WeekAnalysis, narrative: Narrative, previous: Sequence
         text = CITATION.sub(" ", text)
         for match in _PLACEHOLDER.finditer(text):
             problems.append(f"{where} still contains the template placeholder {match[0]}.")
+        stated = {figure.value for figure in cited.figures} if cited.figures else loose()
         for match in _NUMBER.finditer(text):
-            if not _grounded(match[1], match[2], figures):
-                problems.append(f"{where} states {match[0]}, which is not a figure of the analysis.")
+            if not _stated(match[1], match[2], stated):
+                problems.append(f"{where} states {match[0]} without saying which figure of the analysis it is.")
     return problems
 
 
-def _grounded(whole: str, fraction: str | None, figures: set[float]) -> bool:
-    stated = float(whole.replace(",", "") + (fraction or ""))
-    if not fraction:
-        return stated in figures
-    # a figure shown to `digits` decimals may have been rounded either way at a half
-    tolerance = 0.5 * 10 ** -(len(fraction) - 1) + 1e-9
-    return any(abs(value - stated) <= tolerance for value in figures)
+def _close(figure: Figure, actual: float) -> bool:
+    tolerance = 1e-6 + (PERCENT_TOLERANCE if figure.what.endswith((":share", ":baseline")) else 0.05 if figure.what == "average" else 0)
+    return abs(figure.value - actual) <= tolerance
+
+
+def _stated(whole: str, fraction: str | None, values: set[float]) -> bool:
+    number = float(whole.replace(",", "") + (fraction or ""))
+    return any(abs(value - number) < 1e-9 for value in values)
+
+
+def figure_value(week: WeekAnalysis, before: WeekAnalysis | None, what: str) -> float | None:
+    """The figure `what` names (see the module docstring), or None when there is no such figure."""
+    head, _, rest = what.partition(":")
+    if head == "previous":
+        if before is None:
+            movement = week.stats.merged_movement if rest == "merged" else week.stats.key_movement if rest == "key" else None
+            return movement.previous if movement is not None else None
+        return _week_figure(before, rest)
+    if head == "trailing":
+        movement = week.stats.merged_movement
+        return movement.trailing_average if movement is not None and rest == "merged" else None
+    if head in _DETAILED:
+        return _DETAILED[head](week, rest)
+    return _week_figure(week, what)
+
+
+def _week_figure(week: WeekAnalysis, what: str) -> float | None:
+    stats = week.stats
+    totals = {
+        "merged": stats.merged_count,
+        "key": stats.key_count,
+        "average": stats.average_importance,
+        "authors": len(stats.authors),
+        "bot_pulls": sum(b.count for b in stats.bots),
+        "additions": stats.additions,
+        "deletions": stats.deletions,
+        "newcomers": len({p.pull.author.login for p in week.pulls if p.first_time and not p.classification.bot}),
+    }
+    if what in totals:
+        return totals[what]
+    kind, _, name = what.partition(":")
+    tables = {
+        "module": stats.modules,
+        "type": {str(k): v for k, v in stats.types.items()},
+        "label": stats.labels,
+        "author": {a.login: a.count for a in (*stats.authors, *stats.bots)},
+        "hot": {f.path: f.count for f in stats.hot_files},
+    }
+    if kind in tables:
+        return tables[kind].get(name, 0)
+    return None
+
+
+def _pull_figure(week: WeekAnalysis, rest: str) -> float | None:
+    number, _, field = rest.partition(":")
+    analysed = next((p for p in week.pulls if str(p.pull.number) == number), None)
+    if analysed is None:
+        return None
+    pull, footprint = analysed.pull, analysed.footprint
+    fields = {
+        "additions": pull.additions,
+        "deletions": pull.deletions,
+        "files": pull.changed_files,
+        "added_files": footprint.added_count,
+        "removed_files": footprint.removed_count,
+        "removed_lines": footprint.removed_lines,
+        "workflows": len(footprint.workflows),
+        "core_lines": footprint.core_lines,
+    }
+    return fields.get(field)
+
+
+def _theme_figure(week: WeekAnalysis, rest: str) -> float | None:
+    name, _, field = rest.rpartition(":") if rest.endswith((":share", ":baseline", ":authors")) else (rest, "", "")
+    theme = next((t for t in week.themes if t.name == name), None)
+    if theme is None:
+        return None
+    return {"": len(theme.pulls), "share": theme.share * 100, "baseline": theme.baseline_share * 100, "authors": theme.authors}.get(field)
+
+
+def _risk_figure(week: WeekAnalysis, kind: str) -> float | None:
+    risk = next((r for r in week.risks if r.kind == kind), None)
+    return len(risk.pulls) if risk else None
+
+
+def _good_figure(week: WeekAnalysis, kind: str) -> float | None:
+    news = next((r for r in week.good_news if r.kind == kind), None)
+    return len(news.pulls) if news else None
+
+
+def _evidence_figure(week: WeekAnalysis, rest: str) -> float | None:
+    """evidence:KIND:INDEX:FIELD, the INDEXth evidence of the week's risk (or good news) of KIND."""
+    kind, index, field = [*rest.split(":"), "", "", ""][:3]
+    risk = next((r for r in (*week.risks, *week.good_news) if r.kind == kind), None)
+    if risk is None or not index.isdigit() or int(index) >= len(risk.evidence) or field not in _EVIDENCE_FIELDS:
+        return None
+    value = getattr(risk.evidence[int(index)], field)
+    return len(value) if isinstance(value, tuple) else value
+
+
+_EVIDENCE_FIELDS = ("lines", "files", "modules", "pulls", "paths", "authors")
+
+
+def _recommendation_figure(week: WeekAnalysis, rest: str) -> float | None:
+    index, _, field = rest.partition(":")
+    if not index.isdigit() or int(index) >= len(week.recommendations) or field != "count":
+        return None
+    return week.recommendations[int(index)].count
+
+
+_DETAILED = {
+    "pull": _pull_figure,
+    "theme": _theme_figure,
+    "risk": _risk_figure,
+    "good": _good_figure,
+    "evidence": _evidence_figure,
+    "recommendation": _recommendation_figure,
+}
 
 
 def _without(text: str, quotes: Sequence[str]) -> str:
@@ -76,16 +215,27 @@ def _quotes(week: WeekAnalysis, previous: Iterable[WeekAnalysis]) -> list[str]:
         quotes.update(a.login for a in (*stats.authors, *stats.bots))
         quotes.update(f.path for f in (*stats.hot_files, *stats.hot_dirs))
     for analysed in week.pulls:
-        pull = analysed.pull
-        quotes.update((pull.title, display_title(pull.title), analysed.summary, pull.author.login))
+        quotes.update(quoted_forms(analysed))
         quotes.update(analysed.classification.modules)
         quotes.update(analysed.classification.labels)
-        quotes.update(name for name, _ in analysed.score.factors)
+        quotes.update((*analysed.footprint.added_files, *analysed.footprint.removed_files, *analysed.footprint.workflows, *analysed.footprint.config_files))
+        for upgrade in analysed.upgrades:
+            quotes.update(v for v in (upgrade.package, upgrade.old, upgrade.new) if v)
+    for theme in week.themes:
+        quotes.add(theme.name)
+    for risk in (*week.risks, *week.good_news):
+        quotes.update(risk.paths)
+        for evidence in risk.evidence:
+            quotes.update((*evidence.paths, *evidence.authors, *evidence.packages))
+            quotes.update(v for v in (evidence.package, evidence.old, evidence.new, evidence.detail) if v)
+    for recommendation in week.recommendations:
+        quotes.update(v for v in (recommendation.path, recommendation.package, recommendation.old, recommendation.new, recommendation.detail) if v)
     return sorted((q for q in quotes if q and q.strip()), key=len, reverse=True)
 
 
-def _figures(week: WeekAnalysis, previous: Iterable[WeekAnalysis]) -> set[float]:
-    """Every number the analysis holds, and the counts of its lists."""
+def _any_figures(week: WeekAnalysis, previous: Iterable[WeekAnalysis]) -> set[float]:
+    """Every number the analysis holds, and the counts of its lists: what a text that declares no
+    figures (another writer's) is held to."""
     figures: set[float] = set()
     for day in (week.start, week.end):
         figures.update((day.year, day.month, day.day))

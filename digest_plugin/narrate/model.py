@@ -16,9 +16,20 @@ CITATION = re.compile(r"(?<![\w&])#(\d+)\b")  # "#1234" in a text, not "&#39;" n
 
 
 @dataclass(frozen=True)
+class Figure:
+    """A number a text states, with what it is: `check_grounding` looks the figure up by `what`
+    ("merged", "pull:1701:deletions", "theme:npu", ...; grounding.py lists them all) and checks
+    that the analysis holds exactly `value` there, and that the text states no other number."""
+
+    what: str
+    value: float
+
+
+@dataclass(frozen=True)
 class Cited:
     text: str
     pulls: tuple[int, ...] = ()  # the PRs the text cites, in the order it cites them
+    figures: tuple[Figure, ...] = ()  # every number the text states, with what it is
 
 
 @dataclass(frozen=True)
@@ -48,10 +59,12 @@ class KeyChange:
     number: int
     title: str  # verbatim from GitHub, untrusted
     url: str
-    summary: str  # the analysis' summary of the PR body, untrusted; may be empty
+    summary: str  # what it does, one line in the narrative's language: the author's own sentences
+    #                (untrusted, verbatim) or, when the body says nothing, what its files show
     modules: tuple[str, ...]
-    importance: float
-    details: Cited  # generated: modules, size, and why it scored as it did; cites the PR
+    importance: float  # shown once, beside the title: no sentence repeats it
+    details: Cited  # generated: the modules it changes and its size; cites the PR
+    summary_figures: tuple[Figure, ...] = ()  # the numbers `summary` states, when it is generated
 
 
 @dataclass(frozen=True)
@@ -63,7 +76,19 @@ class RiskLine:
     impact: str  # its impact, in the narrative's language
     level: str  # the impact as the analysis gives it: "high", "medium" or "low" (for styling)
     pulls: tuple[int, ...]
+    sentence: Cited  # what could go wrong and why these PRs show it
+
+
+@dataclass(frozen=True)
+class ThemeLine:
+    """One theme of the week (analysis.model.Theme, by `name`) in one sentence that cites its PRs."""
+
+    name: str
     sentence: Cited
+
+    @property
+    def text(self) -> str:
+        return self.sentence.text
 
 
 @dataclass(frozen=True)
@@ -91,7 +116,8 @@ class SentenceCheck:
 class Narrative:
     language: str  # "en" or "zh"
     title: str  # "verl-project/verl, week 2026-W21 (May 18 – 24, 2026)"
-    summary: Cited
+    summary: Cited  # the week's main moves, then the main risk, then the figures
+    themes: tuple[ThemeLine, ...] = ()
     highlights: tuple[HighlightGroup, ...] = ()
     key_changes: tuple[KeyChange, ...] = ()
     trends: tuple[Cited, ...] = ()
@@ -104,10 +130,13 @@ class Narrative:
     def texts(self) -> Iterator[tuple[str, Cited]]:
         """Every generated text with where it sits ("summary", "trends[2]", ...), for checks."""
         yield "summary", self.summary
+        for i, theme in enumerate(self.themes):
+            yield f"themes[{i}]", theme.sentence
         for g, group in enumerate(self.highlights):
             for i, item in enumerate(group.items):
                 yield f"highlights[{g}][{i}]", item
         for i, change in enumerate(self.key_changes):
+            yield f"key_changes[{i}].summary", Cited(change.summary, (), change.summary_figures)
             yield f"key_changes[{i}]", change.details
         for i, cited in enumerate(self.trends):
             yield f"trends[{i}]", cited

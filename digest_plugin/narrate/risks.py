@@ -1,86 +1,349 @@
-"""Risks as table rows and sentences, and the follow-ups they call for, each citing its PRs."""
+"""Risks in words: what could go wrong and why these PRs show it, from the analysis' evidence.
+
+Each risk becomes a table row (kind, impact, PRs) and a few sentences, one per piece of evidence
+("#12 removes 2 files with 600 lines, among them src/old.py: anything that still imports them will
+break"). A fixed vulnerability is good news and is told as such, first. Every figure is recorded
+with the evidence field it comes from.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from dataclasses import dataclass
 
-from ..analysis.model import RISK_KINDS, WeekAnalysis
+from ..analysis.model import GOOD_NEWS_KINDS, IMPACTS, RISK_KINDS, Evidence, Risk, WeekAnalysis
 from .model import Cited, RiskLine
-from .wording import Language, impact_names, risk_names
+from .wording import Language, Stated, impact_names, risk_names
 
-IMPACT_ORDER = {"high": 0, "medium": 1, "low": 2}
-RECOMMENDATION_PULLS = 10
+EVIDENCE_PER_RISK = 3  # sentences per risk; the table lists every PR
+PATHS_NAMED = 2
+SUMMARY_PULLS = 3
+LISTED_PULLS = 8
+# Of risks with the same impact, the one the summary names: what users and releases feel first.
+SUMMARY_ORDER = ("security", "breaking-change", "revert", "dependency-upgrade", "deprecation", "large-change", "missing-tests",
+                 "config-change", "hotspot", "ci-change")  # PRs a risk sentence names before "and others"  # PRs the summary names for a risk without evidence
 
 
 def risk_lines(week: WeekAnalysis, lang: Language) -> tuple[RiskLine, ...]:
+    """Good news first, then risks from the most severe."""
     _ = lang.gettext
     names, impacts = risk_names(_), impact_names(_)
-    ordered = sorted(week.risks, key=lambda r: (IMPACT_ORDER.get(r.impact, 1), _kind_order(r.kind)))
-    return tuple(
-        RiskLine(
-            kind=risk.kind,
-            name=names.get(risk.kind, risk.kind),
-            impact=impacts.get(risk.impact, risk.impact),
-            level=risk.impact,
-            pulls=risk.pulls,
-            sentence=Cited(_risk_sentence(risk.kind, risk.pulls, lang), risk.pulls),
-        )
+    order = {impact: i for i, impact in enumerate(IMPACTS)}
+    ordered = sorted((r for r in week.risks if r.pulls), key=lambda r: (order.get(r.impact, 1), _kind_order(r.kind)))
+    lines = [
+        RiskLine(kind=news.kind, name=names.get(news.kind, news.kind), impact=_("Good news"), level="good", pulls=news.pulls,
+                 sentence=risk_sentence(news, week, lang))
+        for news in week.good_news if news.pulls
+    ]
+    lines += [
+        RiskLine(kind=risk.kind, name=names.get(risk.kind, risk.kind), impact=impacts.get(risk.impact, risk.impact), level=risk.impact,
+                 pulls=risk.pulls, sentence=risk_sentence(risk, week, lang))
         for risk in ordered
-        if risk.pulls
-    )
+    ]
+    return tuple(lines)
 
 
 def _kind_order(kind: str) -> int:
     return RISK_KINDS.index(kind) if kind in RISK_KINDS else len(RISK_KINDS)
 
 
-def _risk_sentence(kind: str, pulls: Sequence[int], lang: Language) -> str:
-    ngettext, n = lang.ngettext, len(pulls)
-    templates = {
-        "missing-tests": ngettext("{count} PR changed code without changing any test: {pulls}.", "{count} PRs changed code without changing any test: {pulls}.", n),
-        "breaking-change": ngettext("{count} PR is a breaking change: {pulls}.", "{count} PRs are breaking changes: {pulls}.", n),
-        "dependency-upgrade": ngettext("{count} PR upgrades dependencies: {pulls}.", "{count} PRs upgrade dependencies: {pulls}.", n),
-        "security": ngettext("{count} PR touches security: {pulls}.", "{count} PRs touch security: {pulls}.", n),
-        "revert": ngettext("{count} PR reverts earlier work: {pulls}.", "{count} PRs revert earlier work: {pulls}.", n),
-        "deprecation": ngettext("{count} PR deprecates existing behaviour: {pulls}.", "{count} PRs deprecate existing behaviour: {pulls}.", n),
-        "large-change": ngettext("{count} PR is a large change, hard to review in full: {pulls}.", "{count} PRs are large changes, hard to review in full: {pulls}.", n),
-        "config-change": ngettext("{count} PR changes configuration: {pulls}.", "{count} PRs change configuration: {pulls}.", n),
-        "ci-change": ngettext("{count} PR changes CI: {pulls}.", "{count} PRs change CI: {pulls}.", n),
-        "hotspot": ngettext("{count} PR changed files that many PRs touched this week: {pulls}.", "{count} PRs changed files that many PRs touched this week: {pulls}.", n),
+def risk_sentence(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited:
+    """What the evidence shows, PR by PR, then once what could go wrong, then how many PRs show the
+    risk in all when that is more than the evidence named."""
+    said, pulls, clauses = Stated(lang), [], []
+    for index, evidence in enumerate(risk.evidence[:EVIDENCE_PER_RISK]):
+        cited = evidence_clause(risk.kind, index, evidence, week, lang)
+        clauses.append(cited.text)
+        pulls.extend(cited.pulls)
+        said.figures.extend(cited.figures)
+    if not clauses:
+        return said.cited(_kind_sentence(risk, said, len(risk.pulls)), risk.pulls)
+    sentences = [_with_consequence(clauses[0], risk.evidence[0].fact, risk.kind, lang), *(lang.gettext("{evidence}.").format(evidence=c) for c in clauses[1:])]
+    covered = {n for e in risk.evidence[:EVIDENCE_PER_RISK] for n in (e.pull, *e.pulls)}
+    if set(risk.pulls) - covered:
+        count = said.number(f"risk:{risk.kind}" if risk in week.risks else f"good:{risk.kind}", len(risk.pulls))
+        listed, shown = lang.some_pulls(risk.pulls, LISTED_PULLS)  # the table lists them all
+        sentences.append(lang.ngettext("{count} PR shows this in all: {pulls}.", "{count} PRs show this in all: {pulls}.", len(risk.pulls)).format(
+            count=count, pulls=listed))
+        pulls.extend(shown)
+    return said.cited(lang.sentences(sentences), pulls)
+
+
+def lead_sentence(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited:
+    """The one sentence the summary gives a risk: its first evidence and what could go wrong."""
+    if risk.evidence:
+        cited = evidence_clause(risk.kind, 0, risk.evidence[0], week, lang)
+        return Cited(_with_consequence(cited.text, risk.evidence[0].fact, risk.kind, lang), cited.pulls, cited.figures)
+    said = Stated(lang)
+    return said.cited(_kind_sentence(risk, said, SUMMARY_PULLS), risk.pulls[:SUMMARY_PULLS])
+
+
+def _with_consequence(clause: str, fact: str, kind: str, lang: Language) -> str:
+    consequence = consequences(lang.gettext).get("fixed-vulnerability" if kind in GOOD_NEWS_KINDS else fact)
+    if consequence is None:
+        return lang.gettext("{evidence}.").format(evidence=clause)
+    return lang.gettext("{evidence}: {consequence}").format(evidence=clause, consequence=consequence)
+
+
+def consequences(_) -> dict[str, str]:
+    """What could go wrong, by the fact that shows it: said once per risk, after its first evidence."""
+    return {
+        "untested-code": _("nothing shows the new code works, or keeps it working."),
+        "breaking-marker": _("users will have to change code, configuration or scripts when they upgrade."),
+        "version": _("behaviour, performance and compatibility can change in ways this repository's diff does not show."),
+        "routine-bumps": _("low risk once CI passes."),
+        "vulnerability": _("it deserves a review by someone who knows the security model."),
+        "fixed-vulnerability": _("good news, but users of released versions stay exposed until a release ships, and an advisory may be due."),
+        "reverted": _("the reverted change broke something, and what it was for still needs a fixed follow-up."),
+        "deprecated": _("users need to hear about it before the old way is removed."),
+        "files-removed": _("anything that still imports or configures what was removed will break."),
+        "size": _("too much to review line by line, so regressions can hide in it."),
+        "default-changed": _("everyone who relies on the old value without setting it gets the new behaviour on upgrade."),
+        "config-files": _("deployments that rely on these values will behave differently."),
+        "workflows": _("CI decides what is tested before a release, and a mistake there lets regressions through unnoticed."),
+        "hot-file": _("overlapping edits to one file are where conflicts and regressions concentrate."),
     }
-    template = templates.get(kind) or ngettext("{count} PR shows the risk “{kind}”: {pulls}.", "{count} PRs show the risk “{kind}”: {pulls}.", n)
-    return template.format(count=lang.number(n), pulls=lang.pulls(pulls), kind=kind)
 
 
-def recommendations(week: WeekAnalysis, lang: Language) -> tuple[Cited, ...]:
+def _kind_sentence(risk: Risk, said: Stated, limit: int = 5) -> str:
+    """A risk the analysis gave no evidence for: its PRs and what could go wrong."""
+    lang = said.lang
+    ngettext, n = lang.ngettext, len(risk.pulls)
+    templates = {
+        "missing-tests": ngettext("{pulls} changed code without changing any test, so nothing shows the change works.",
+                                  "{pulls} changed code without changing any test, so nothing shows the changes work.", n),
+        "breaking-change": ngettext("{pulls} is a breaking change: users will have to adapt when they upgrade.",
+                                    "{pulls} are breaking changes: users will have to adapt when they upgrade.", n),
+        "dependency-upgrade": ngettext("{pulls} upgrades a dependency, which can change behaviour in ways this diff does not show.",
+                                       "{pulls} upgrade dependencies, which can change behaviour in ways these diffs do not show.", n),
+        "security": ngettext("{pulls} touches security-sensitive code and deserves a careful review.",
+                             "{pulls} touch security-sensitive code and deserve a careful review.", n),
+        "security-fix": ngettext("{pulls} fixes a vulnerability: good news, though an advisory and a release may be due.",
+                                 "{pulls} fix vulnerabilities: good news, though advisories and a release may be due.", n),
+        "revert": ngettext("{pulls} reverts earlier work, which still needs a fixed follow-up.",
+                           "{pulls} revert earlier work, which still needs fixed follow-ups.", n),
+        "deprecation": ngettext("{pulls} deprecates existing behaviour: users should hear about it before it goes.",
+                                "{pulls} deprecate existing behaviour: users should hear about it before it goes.", n),
+        "large-change": ngettext("{pulls} is too large to review line by line, so regressions can hide in it.",
+                                 "{pulls} are too large to review line by line, so regressions can hide in them.", n),
+        "config-change": ngettext("{pulls} changes configuration that deployments may rely on.",
+                                  "{pulls} change configuration that deployments may rely on.", n),
+        "ci-change": ngettext("{pulls} changes CI, which decides what is tested before a release.",
+                              "{pulls} change CI, which decides what is tested before a release.", n),
+        "hotspot": ngettext("{pulls} changed files that many PRs touched this week, where conflicts and regressions concentrate.",
+                            "{pulls} changed files that many PRs touched this week, where conflicts and regressions concentrate.", n),
+    }
+    template = templates.get(risk.kind) or ngettext("{pulls} shows the risk “{kind}”.", "{pulls} show the risk “{kind}”.", n)
+    return template.format(pulls=lang.some_pulls(risk.pulls, limit)[0], kind=risk.kind)
+
+
+def evidence_clause(kind: str, index: int, evidence: Evidence, week: WeekAnalysis, lang: Language) -> Cited:
+    """One piece of evidence as a clause without its full stop: what the PR does that shows the risk."""
+    said = Stated(lang)
+    writer = _EVIDENCE.get(evidence.fact)
+    if writer is None:
+        return said.cited(_kind_sentence(Risk(kind, (evidence.pull,)), said).rstrip("。."), (evidence.pull,))
+    in_week = {p.pull.number for p in week.pulls}
+    text, pulls = writer(Where(kind, index), evidence, said, in_week)
+    return said.cited(text, pulls)
+
+
+@dataclass(frozen=True)
+class Where:
+    """Which evidence of which risk a clause words: the figures it states are named after it."""
+
+    kind: str
+    index: int
+
+    def key(self, field: str) -> str:
+        return f"evidence:{self.kind}:{self.index}:{field}"
+
+
+def _paths(evidence: Evidence, lang: Language) -> str:
+    return lang.join(evidence.paths[:PATHS_NAMED])
+
+
+def _untested(kind: Where, e: Evidence, said: Stated, in_week):
+    lang = said.lang
+    values = {"pull": f"#{e.pull}", "lines": said.number(kind.key("lines"), e.lines), "files": said.number(kind.key("files"), e.files),
+              "path": e.paths[0] if e.paths else ""}
+    if e.paths:
+        template = lang.ngettext(
+            "{pull} adds {lines} lines of source code in {files} file ({path}) and changes no test",
+            "{pull} adds {lines} lines of source code in {files} files, {path} the largest, and changes no test",
+            e.files)
+    else:
+        template = lang.ngettext(
+            "{pull} adds {lines} lines of source code in {files} file and changes no test",
+            "{pull} adds {lines} lines of source code in {files} files and changes no test",
+            e.files)
+    return template.format(**values), (e.pull,)
+
+
+def _breaking(kind: Where, e: Evidence, said: Stated, in_week):
+    _ = said.lang.gettext
+    where = {"title": _("in its title"), "label": _("by its label"), "footer": _("in its description")}.get(e.detail or "", _("by its author"))
+    text = _("{pull} is marked as a breaking change ({where})")
+    return text.format(pull=f"#{e.pull}", where=where), (e.pull,)
+
+
+def _version(kind: Where, e: Evidence, said: Stated, in_week):
+    _ = said.lang.gettext
+    values = {"pull": f"#{e.pull}", "package": e.package or "", "old": e.old or "", "new": e.new or ""}
+    if e.package and e.old and e.new:
+        moved = _("{pull} moves {package} from {old} to {new}").format(**values)
+    elif e.package and e.new:
+        moved = _("{pull} moves {package} to {new}").format(**values)
+    elif e.package:
+        moved = _("{pull} upgrades {package}").format(**values)
+    else:
+        moved = _("{pull} upgrades dependencies").format(**values)
+    if e.major and e.core:
+        weight = _(", across a major version of a runtime the project is built on")
+    elif e.core:
+        weight = _(", a runtime the project is built on")
+    elif e.major:
+        weight = _(", across a major version")
+    else:
+        weight = ""
+    text = _("{moved}{weight}")
+    return text.format(moved=moved, weight=weight), (e.pull,)
+
+
+def _routine(kind: Where, e: Evidence, said: Stated, in_week):
+    lang, pulls = said.lang, e.pulls
+    if not pulls:
+        return _version(kind, e, said, in_week)
+    count = said.number(kind.key("pulls"), len(pulls))
+    shown = pulls[:5]
+    more = lang.gettext("{pulls} and others").format(pulls=lang.pulls(shown)) if len(pulls) > len(shown) else lang.pulls(shown)
+    packages = lang.join(e.packages[:4]) if e.packages else ""
+    if packages:
+        template = lang.ngettext("{count} routine bump by a bot ({packages}; {pulls})",
+                                 "{count} routine bumps by bots ({packages}; {pulls})", len(pulls))
+    else:
+        template = lang.ngettext("{count} routine bump by a bot ({pulls})",
+                                 "{count} routine bumps by bots ({pulls})", len(pulls))
+    return template.format(count=count, packages=packages, pulls=more), shown
+
+
+def _vulnerability(kind: Where, e: Evidence, said: Stated, in_week):
+    _ = said.lang.gettext
+    detail = e.detail or _("by its description")
+    if kind.kind in GOOD_NEWS_KINDS:
+        text = _("{pull} fixes a vulnerability ({detail})")
+    else:
+        text = _("{pull} touches security-sensitive code ({detail})")
+    return text.format(pull=f"#{e.pull}", detail=detail), (e.pull,)
+
+
+def _reverted(kind: Where, e: Evidence, said: Stated, in_week):
+    _ = said.lang.gettext
+    same_week = [n for n in e.pulls if n in in_week]
+    if same_week:
+        text = _("{pull} reverts {reverted}, merged this same week")
+        return text.format(pull=f"#{e.pull}", reverted=said.lang.pulls(same_week)), (e.pull, *same_week)
+    return _("{pull} reverts an earlier change").format(pull=f"#{e.pull}"), (e.pull,)
+
+
+def _deprecated(kind: Where, e: Evidence, said: Stated, in_week):
+    _ = said.lang.gettext
+    if e.lines:
+        text = _("{pull} deprecates existing behaviour ({lines} lines changed)")
+        return text.format(pull=f"#{e.pull}", lines=said.number(kind.key("lines"), e.lines)), (e.pull,)
+    return _("{pull} deprecates existing behaviour").format(pull=f"#{e.pull}"), (e.pull,)
+
+
+def _removed(kind: Where, e: Evidence, said: Stated, in_week):
+    lang = said.lang
+    values = {"pull": f"#{e.pull}", "files": said.number(kind.key("files"), e.files), "lines": said.number(kind.key("lines"), e.lines),
+              "paths": _paths(e, lang)}
+    template = lang.ngettext(
+        "{pull} removes {files} file with {lines} lines ({paths})",
+        "{pull} removes {files} files with {lines} lines, among them {paths}",
+        e.files)
+    return template.format(**values), (e.pull,)
+
+
+def _size(kind: Where, e: Evidence, said: Stated, in_week):
+    lang = said.lang
+    values = {"pull": f"#{e.pull}", "lines": said.number(kind.key("lines"), e.lines), "files": said.number(kind.key("files"), e.files)}
+    if e.modules > 1:
+        values["modules"] = said.number(kind.key("modules"), e.modules)
+        template = lang.gettext("{pull} changes {lines} lines of core code in {files} files across {modules} modules")
+    else:
+        template = lang.ngettext("{pull} changes {lines} lines of core code in {files} file",
+                                 "{pull} changes {lines} lines of core code in {files} files", e.files)
+    return template.format(**values), (e.pull,)
+
+
+def _default(kind: Where, e: Evidence, said: Stated, in_week):
+    _ = said.lang.gettext
+    if e.detail:
+        text = _("{pull} changes the default of {setting}")
+    else:
+        text = _("{pull} changes a default")
+    return text.format(pull=f"#{e.pull}", setting=e.detail or ""), (e.pull,)
+
+
+def _config(kind: Where, e: Evidence, said: Stated, in_week):
+    _ = said.lang.gettext
+    if e.paths:
+        text = _("{pull} edits configuration ({paths})")
+    else:
+        text = _("{pull} edits configuration")
+    return text.format(pull=f"#{e.pull}", paths=_paths(e, said.lang)), (e.pull,)
+
+
+def _workflows(kind: Where, e: Evidence, said: Stated, in_week):
+    lang = said.lang
+    count = e.files or len(e.paths)
+    values = {"pull": f"#{e.pull}", "count": said.number(kind.key("files" if e.files else "paths"), count), "paths": _paths(e, lang)}
+    if count <= PATHS_NAMED:
+        template = lang.ngettext("{pull} changes {count} CI workflow ({paths})", "{pull} changes {count} CI workflows ({paths})", count)
+    else:
+        template = lang.gettext("{pull} changes {count} CI workflows, among them {paths}")
+    return template.format(**values), (e.pull,)
+
+
+def _hot_file(kind: Where, e: Evidence, said: Stated, in_week):
+    lang = said.lang
+    listed, pulls = lang.some_pulls(tuple(n for n in (e.pulls or (e.pull,)) if n in in_week), LISTED_PULLS)
+    values = {"path": e.paths[0] if e.paths else "", "count": said.number(kind.key("pulls"), len(e.pulls)) if e.pulls else "",
+              "pulls": listed, "people": said.number(kind.key("authors"), len(e.authors)) if e.authors else ""}
+    if e.authors and len(e.authors) > 1:
+        template = lang.gettext("{path} was changed by {count} PRs from {people} authors this week ({pulls})")
+    else:
+        template = lang.gettext("{path} was changed by {count} PRs this week ({pulls})")
+    return template.format(**values), pulls
+
+
+_EVIDENCE = {
+    "untested-code": _untested,
+    "breaking-marker": _breaking,
+    "version": _version,
+    "routine-bumps": _routine,
+    "vulnerability": _vulnerability,
+    "reverted": _reverted,
+    "deprecated": _deprecated,
+    "files-removed": _removed,
+    "size": _size,
+    "default-changed": _default,
+    "config-files": _config,
+    "workflows": _workflows,
+    "hot-file": _hot_file,
+}
+
+
+def summary_risks(week: WeekAnalysis, lang: Language) -> list[Cited]:
+    """What the summary says of risks: good news first, then the most severe risk's first evidence."""
     _ = lang.gettext
-    by_kind = {risk.kind: risk.pulls for risk in week.risks if risk.pulls}
-    refactors = {p.pull.number for p in week.pulls if p.classification.type == "refactor"}
-    templates = {
-        "breaking-change": _("Call out the breaking changes {pulls} in the release notes, with migration steps."),
-        "security": _("Have someone who knows the security model review {pulls} again."),
-        "revert": _("Find out why {pulls} had to revert earlier work, and track the proper fix."),
-        "missing-tests": _("Add tests for {pulls}, which shipped without them."),
-        "dependency-upgrade": _("Review the upgrades {pulls} against their upstream changelogs."),
-        "deprecation": _("Announce the deprecations in {pulls} and plan when the old paths will be removed."),
-        "config-change": _("Check deployed configurations against the changes in {pulls}."),
-        "ci-change": _("Watch CI stability after {pulls}."),
-        "hotspot": _("Files that many PRs changed this week may need an owner or a refactor: {pulls}."),
-    }
-    recommendations = []
-
-    def recommend(template: str, numbers: Sequence[int]) -> None:
-        pulls, shown = lang.some_pulls(numbers, RECOMMENDATION_PULLS)
-        recommendations.append(Cited(template.format(pulls=pulls), shown))
-
-    large = by_kind.get("large-change", ())
-    large_refactors = tuple(n for n in large if n in refactors)
-    if large_refactors:
-        recommend(_("Regression-test the large refactors {pulls} before the next release."), large_refactors)
-    other_large = tuple(n for n in large if n not in refactors)
-    if other_large:
-        recommend(_("Give the large changes {pulls} a second review and regression tests."), other_large)
-    for kind, template in templates.items():
-        if kind in by_kind:
-            recommend(template, by_kind[kind])
-    return tuple(recommendations)
+    told = []
+    for news in week.good_news[:1]:
+        lead = lead_sentence(news, week, lang)
+        told.append(Cited(_("Good news: {news}").format(news=lead.text), lead.pulls, lead.figures))
+    risks = sorted((r for r in week.risks if r.pulls and r.impact != "low"),
+                   key=lambda r: (IMPACTS.index(r.impact) if r.impact in IMPACTS else 1, SUMMARY_ORDER.index(r.kind) if r.kind in SUMMARY_ORDER else 99))
+    if risks:
+        lead = lead_sentence(risks[0], week, lang)
+        told.append(Cited(_("The main risk: {risk}").format(risk=lead.text), lead.pulls, lead.figures))
+    return told

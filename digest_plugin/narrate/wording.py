@@ -14,12 +14,13 @@ from dataclasses import dataclass
 from babel.lists import format_list
 
 from ..i18n import babel_locale, format_date_range, format_decimal, format_number, format_pattern, translations
+from .model import Cited, Figure
+from .titles import display_title  # noqa: F401  (the one title parser, re-exported for the report)
 
-# A title's module prefix ("[trainer, data] ") and conventional-commit type ("fix: ", "feat(parser)!: ").
-_MODULE_PREFIX = re.compile(r"^\s*(?:\[[^\]]*\]\s*)+")
-_TYPE_PREFIX = re.compile(r"^([A-Za-z]+)(?:\([^)]*\))?!?:\s+")
 SENTENCE_GAPS = {"en": " ", "zh": ""}
-_TITLE_TYPES = {"feat", "fix", "refactor", "perf", "docs", "doc", "test", "tests", "ci", "build", "chore", "revert", "style", "misc"}
+_CJK = "\u4e00-\u9fff"
+_FULL_WIDTH = "\u3000-\u303f\uff00-\uffef"
+_CJK_GAP = re.compile(f"(?<=[{_CJK}{_FULL_WIDTH}])[ ]+(?=[{_CJK}])|(?<=[{_CJK}])[ ]+(?=[{_FULL_WIDTH}])")
 
 
 @dataclass(frozen=True)
@@ -45,19 +46,41 @@ class Language:
         """Importance points with their sign, as precise as the scorer keeps them: +2.0, −0.35."""
         return ("+" if value >= 0 else "\u2212") + format_pattern(abs(value), "#,##0.0#", self.code)
 
+    def week(self, week_id: str) -> str:
+        """A week as the language names it: "2026-W17" / "2026 年第 17 周"."""
+        if self.code != "zh":
+            return week_id
+        year, number = week_id.split("-W")
+        return f"{year} 年第 {int(number)} 周"
+
     def dates(self, start, end) -> str:
         return format_date_range(start, end, self.code)
 
+    def percent(self, share: float) -> str:
+        """A share of 0..1 as a whole percentage: 33%."""
+        return format_pattern(share, "#,##0%", self.code)
+
     def join(self, items: Iterable[str]) -> str:
-        """Names joined as the language joins a list: "a, b, and c" / "a、b、c"."""
+        """Names joined as the language joins a list: "a, b, and c" / "a、b、c".
+
+        In Chinese 、 separates list items only; an item that holds its own list or a comma uses
+        "；" between items instead, so the reader can tell the items apart."""
         items = list(items)
         if self.code == "zh":
-            return "、".join(items)  # CLDR's "a、b和c" glues 和 to Latin names ("core和io")
+            if len(items) == 2 and not any("和" in item for item in items):
+                return f"{items[0]} 和 {items[1]}"
+            inner = any("、" in item or "，" in item for item in items)
+            return ("；" if inner else "、").join(items)  # CLDR's "a、b和c" glues 和 to Latin names ("core和io")
         return format_list(items, locale=babel_locale(self.code)) if items else ""
 
     def sentences(self, sentences: Iterable[str]) -> str:
         """Sentences as one paragraph: a space after English full stops, none after Chinese ones."""
-        return SENTENCE_GAPS.get(self.code, " ").join(sentences)
+        return self.tidy(SENTENCE_GAPS.get(self.code, " ").join(sentences))
+
+    def tidy(self, text: str) -> str:
+        """Chinese text without the spaces templates leave between two Chinese characters
+        ("#1、#2 等 修改了" -> "#1、#2 等修改了"); Chinese keeps its space beside Latin letters and numbers."""
+        return _CJK_GAP.sub("", text) if self.code == "zh" else text
 
     def pulls(self, numbers: Iterable[int]) -> str:
         """PR references: "#1, #2, #3" / "#1、#2、#3" (a plain enumeration, no "and")."""
@@ -73,6 +96,36 @@ class Language:
         return self.pulls(shown), shown
 
 
+class Stated:
+    """The numbers one text states, formatted for the language and recorded with what they are,
+    so that `check_grounding` can hold each to its figure:
+
+        said = Stated(lang)
+        text = _("{count} PRs").format(count=said.number("merged", week.stats.merged_count))
+        return said.cited(text, pulls)
+    """
+
+    def __init__(self, lang: Language):
+        self.lang = lang
+        self.figures: list[Figure] = []
+
+    def number(self, what: str, value: int) -> str:
+        self.figures.append(Figure(what, value))
+        return self.lang.number(value)
+
+    def decimal(self, what: str, value: float) -> str:
+        self.figures.append(Figure(what, round(value, 1)))
+        return self.lang.decimal(value)
+
+    def percent(self, what: str, share: float) -> str:
+        shown = self.lang.percent(share)
+        self.figures.append(Figure(what, int(re.sub(r"\D", "", shown))))  # the whole percentage as shown
+        return shown
+
+    def cited(self, text: str, pulls: Iterable[int] = ()) -> Cited:
+        return Cited(self.lang.tidy(text), unique(pulls), tuple(dict.fromkeys(self.figures)))
+
+
 def ranked(counts: dict) -> list[tuple]:
     """Name and count, most first, then by name so that ties read the same every build."""
     return sorted(((k, v) for k, v in counts.items() if v), key=lambda item: (-item[1], str(item[0])))
@@ -80,16 +133,6 @@ def ranked(counts: dict) -> list[tuple]:
 
 def unique(numbers: Iterable[int]) -> tuple[int, ...]:
     return tuple(dict.fromkeys(numbers))
-
-
-def display_title(title: str) -> str:
-    """A PR title for prose: without its "[module] type:" prefix, first letter capitalised."""
-    rest = _MODULE_PREFIX.sub("", title, count=1)
-    typed = _TYPE_PREFIX.match(rest)
-    if typed and typed[1].lower() in _TITLE_TYPES:
-        rest = rest[typed.end():]
-    rest = " ".join(rest.split()) or " ".join(title.split())
-    return rest[0].upper() + rest[1:] if rest[:1].isascii() and rest[:1].islower() else rest
 
 
 def type_names(_) -> dict[str | None, str]:
@@ -127,28 +170,13 @@ def risk_names(_) -> dict[str, str]:
         "breaking-change": _("Breaking change"),
         "dependency-upgrade": _("Dependency upgrade"),
         "security": _("Security"),
+        "security-fix": _("Security fix"),
         "revert": _("Revert"),
         "deprecation": _("Deprecation"),
         "large-change": _("Large change"),
         "config-change": _("Configuration change"),
         "ci-change": _("CI change"),
         "hotspot": _("Hotspot"),
-    }
-
-
-def risk_phrases(_) -> dict[str, str]:
-    """Risk kinds as they read inside a sentence ("Main risks: changes without tests (#1), …")."""
-    return {
-        "missing-tests": _("changes without tests"),
-        "breaking-change": _("breaking changes"),
-        "dependency-upgrade": _("dependency upgrades"),
-        "security": _("security-related changes"),
-        "revert": _("reverts"),
-        "deprecation": _("deprecations"),
-        "large-change": _("large changes"),
-        "config-change": _("configuration changes"),
-        "ci-change": _("CI changes"),
-        "hotspot": _("changes to hotspot files"),
     }
 
 
@@ -171,6 +199,9 @@ def factor_names(_) -> dict[str, str]:
         "crash": _("fixes a crash"),
         "deprecation": _("deprecation"),
         "upgrade": _("dependency upgrade"),
+        "core_upgrade": _("core runtime upgrade"),
+        "workflows": _("CI workflows changed together"),
+        "default": _("changes a default value"),
         "revert": _("reverts an earlier PR"),
         "discussion": _("discussion"),
         "bot": _("made by a bot"),

@@ -5,7 +5,9 @@ Built from the analysis and the narrative; the Markdown report and the pages use
 
 from __future__ import annotations
 
-from ..analysis.model import AnalysedPull, WeekAnalysis
+from dataclasses import asdict
+
+from ..analysis.model import AnalysedPull, Evidence, Risk, Theme, WeekAnalysis
 from ..records import format_time
 
 
@@ -34,7 +36,11 @@ def week_json(week: WeekAnalysis, narrative=None) -> dict:
         ],
         "hot_files": [{"path": f.path, "count": f.count, "pulls": list(f.pulls)} for f in stats.hot_files],
         "hot_dirs": [{"path": f.path, "count": f.count, "pulls": list(f.pulls)} for f in stats.hot_dirs],
-        "risks": [{"kind": r.kind, "pulls": list(r.pulls), "text": r.text, "impact": r.impact} for r in week.risks],
+        "tooling_files": [{"path": f.path, "count": f.count} for f in stats.tooling_files],
+        "generated_files": [{"path": f.path, "count": f.count} for f in stats.generated_files],
+        "themes": [_theme_json(t) for t in week.themes],
+        "risks": [_risk_json(r) for r in week.risks],
+        "good_news": [_risk_json(r) for r in week.good_news],
         "fetch": {"source": week.fetch.source, "fetched_at": week.fetch.fetched_at, "truncated": week.fetch.truncated},
     }
     if stats.reviewers:
@@ -45,7 +51,37 @@ def week_json(week: WeekAnalysis, narrative=None) -> dict:
         data["summary"] = narrative.summary.text
         data["highlights"] = [_cited_json(c) for c in narrative.highlights]
         data["recommendations"] = [_cited_json(c) for c in narrative.recommendations]
+        _add_texts(data, narrative)
+    else:
+        data["recommendations"] = [{"action": r.action, "pulls": list(r.pulls)} for r in week.recommendations]
     return data
+
+
+def _theme_json(theme: Theme) -> dict:
+    return {"name": theme.name, "pulls": list(theme.pulls), "source": theme.source, "key_pulls": list(theme.key_pulls),
+            "share": theme.share, "baseline_share": theme.baseline_share}
+
+
+def _risk_json(risk: Risk) -> dict:
+    return {"kind": risk.kind, "pulls": list(risk.pulls), "impact": risk.impact, "evidence": [_evidence_json(e) for e in risk.evidence]}
+
+
+def _evidence_json(evidence: Evidence) -> dict:
+    """The facts an evidence fills (empty fields left out), under DESIGN.md's `pull`."""
+    return {name: list(value) if isinstance(value, tuple) else value for name, value in asdict(evidence).items()
+            if value not in (None, (), 0, False) and name != "kind"}  # the risk it sits in says the kind
+
+
+def _add_texts(data: dict, narrative) -> None:
+    """The narrative's sentences beside the facts they word, matched by kind and by name."""
+    lines = {line.kind: line for line in narrative.risks}
+    for risk in (*data["risks"], *data["good_news"]):
+        if risk["kind"] in lines:
+            risk["text"] = lines[risk["kind"]].sentence.text
+    themes = {theme.name: theme for theme in getattr(narrative, "themes", ())}
+    for theme in data["themes"]:
+        if theme["name"] in themes:
+            theme["text"] = themes[theme["name"]].text
 
 
 def _pull_json(analysed: AnalysedPull) -> dict:

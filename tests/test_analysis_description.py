@@ -7,7 +7,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from digest_plugin.analysis.summary import SUMMARY_CHARS, summarise, template_lines
+from digest_plugin.analysis.description import SUMMARY_CHARS, summarise, template_lines
 
 from .analysis_fixtures import real_pulls
 

@@ -1,0 +1,47 @@
+"""What a PR's files show: files added and removed, lines, workflows and configuration touched.
+
+The facts narrate needs to say what a PR does when its body does not ("removes two files and 600
+lines", "changes 8 workflows"), and that risks cite as evidence.
+"""
+
+from __future__ import annotations
+
+from ..records import Pull
+from .model import Footprint
+from .rules import PERIPHERAL_KINDS, Rules
+
+LISTED_PATHS = 5  # paths kept per list: enough to name the main ones
+
+
+def footprint(pull: Pull, rules: Rules) -> Footprint:
+    paths, kinds = rules.files_of(pull)
+    removed: list[tuple[int, str]] = []
+    added: list[str] = []
+    counts = {"core_lines": 0, "test_files": 0, "doc_files": 0, "generated_files": 0}
+    workflows: list[str] = []
+    config: list[str] = []
+    for path, path_kinds, change in zip(paths, kinds, pull.files, strict=True):
+        core = not path_kinds & PERIPHERAL_KINDS
+        if change.status == "removed":
+            removed.append((change.deletions or 0, path))
+        elif change.status == "added" and core:
+            added.append(path)
+        counts["core_lines"] += (change.additions or 0) + (change.deletions or 0) if core else 0
+        counts["test_files"] += "tests" in path_kinds
+        counts["doc_files"] += "docs" in path_kinds and "tests" not in path_kinds
+        counts["generated_files"] += "generated" in path_kinds
+        if "ci" in path_kinds:
+            workflows.append(path)
+        if "config" in path_kinds and not path_kinds & {"tests", "docs", "generated"}:
+            config.append(path)
+    removed.sort(key=lambda item: (-item[0], item[1]))
+    return Footprint(
+        added_files=tuple(added[:LISTED_PATHS]),
+        added_count=len(added),
+        removed_files=tuple(path for _, path in removed[:LISTED_PATHS]),
+        removed_count=len(removed),
+        removed_lines=sum(lines for lines, _ in removed),
+        workflows=tuple(workflows),
+        config_files=tuple(config),
+        **counts,
+    )

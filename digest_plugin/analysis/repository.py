@@ -1,0 +1,201 @@
+"""Running the analysis over a repository: every week from its stored pulls, in order.
+
+`analyse_repo` is the stage's entry point (see the package docstring); `repo_context` computes
+once what every PR's analysis needs to know about the whole repository.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, date, datetime, timedelta
+
+from ..records import Pull, format_time
+from ..repo_state import RepoState
+from ..settings import DigestSettings
+from ..weeks import Week, week_of, week_of_date, weeks_between
+from .classify import ModuleScheme, classify, module_scheme, parse_title
+from .description import description_text, summary_of, template_lines
+from .footprint import footprint
+from .importance import by_importance, importance
+from .model import AnalysedPull, Evidence, FetchInfo, WeekAnalysis
+from .recommend import recommendations
+from .risks import PullFacts, hotspots, kinds_of, pull_evidence, week_risks
+from .rules import Rules, load_rules
+from .stats import first_time_pulls, week_stats
+from .themes import theme_keys, week_themes
+from .upgrades import upgrades
+
+
+@dataclass(frozen=True)
+class RepoContext:
+    """What analysing one PR needs to know about its whole repository, computed once."""
+
+    rules: Rules
+    template: frozenset[str]  # the repository's PR template lines (summary.template_lines)
+    first_time: frozenset[int]  # numbers of first-time contributors' PRs (stats.first_time_pulls)
+    titles: dict[int, str]  # number -> title of every stored PR, to name what reverts undo (Evidence.detail)
+    numbers_by_title: dict[str, list[tuple[datetime, int]]]  # title -> (merged_at, number), oldest first
+    key_threshold: float
+    scheme: ModuleScheme  # how the repository names its modules (classify.module_scheme)
+
+
+def repo_context(repo: str, pulls: Sequence[Pull], settings: DigestSettings) -> RepoContext:
+    rules = load_rules(settings.rules, settings.base_path, repo, settings.bots)
+    thresholds = rules.thresholds
+    numbers_by_title: dict[str, list[tuple[datetime, int]]] = defaultdict(list)
+    for pull in sorted(pulls, key=lambda p: (p.merged_at, p.number)):
+        numbers_by_title[_title_key(pull.title)].append((pull.merged_at, pull.number))
+    return RepoContext(
+        rules=rules,
+        template=template_lines((p.body for p in pulls), thresholds.template_share, thresholds.template_min_pulls),
+        first_time=first_time_pulls(pulls, rules, settings.timezone),
+        titles={p.number: p.title for p in pulls},
+        numbers_by_title=numbers_by_title,
+        key_threshold=settings.key_threshold,
+        scheme=module_scheme(pulls, rules),
+    )
+
+
+def analyse_pull(pull: Pull, context: RepoContext) -> AnalysedPull:
+    """Classification, score, summary, footprint and risk evidence of one PR (hotspots and themes
+    are added per week)."""
+    rules = context.rules
+    classification = classify(pull, rules, context.scheme)
+    title = parse_title(pull.title, rules)
+    if classification.is_revert and classification.reverts is None and title.reverted_title:
+        # the last PR of that title merged before the revert: a re-landed change may share it
+        earlier = [n for merged, n in context.numbers_by_title.get(_title_key(title.reverted_title), ()) if merged < pull.merged_at]
+        if earlier:
+            classification = replace(classification, reverts=earlier[-1])
+    description = description_text(pull.body, context.template)
+    paths, kinds = rules.files_of(pull)
+    facts = PullFacts(pull, classification, paths, kinds, description, footprint(pull, rules), upgrades(pull, classification, rules), rules)
+    score = importance(pull, classification, rules, facts.upgrades)
+    # a reverted PR is named by its title (quoted from GitHub), for it may lie outside the week
+    evidence = tuple(replace(e, detail=context.titles.get(e.pulls[0])) if e.fact == "reverted" and e.pulls else e for e in pull_evidence(facts))
+    return AnalysedPull(
+        pull=pull,
+        classification=classification,
+        score=score,
+        key=score.value >= context.key_threshold,
+        summary=summary_of(description, title.description or pull.title, rules.thresholds.summary_chars),
+        risks=kinds_of(evidence),
+        first_time=pull.number in context.first_time,
+        footprint=facts.footprint,
+        upgrades=facts.upgrades,
+        evidence=evidence,
+    )
+
+
+def _title_key(title: str) -> str:
+    return " ".join(title.split()).lower()
+
+
+def analyse_week(repo: str, week: Week, pulls: Sequence[AnalysedPull], context: RepoContext, settings: DigestSettings,
+                 state: RepoState | None, now: datetime, previous: Sequence[tuple[int, int]] = (),
+                 subjects: Sequence[tuple[Counter, int]] = ()) -> WeekAnalysis:
+    """One week from its analysed pulls. `previous` is (merged, key) of the weeks before, oldest
+    first, for the movement figures; `subjects` is `week_subjects` of the weeks before, for themes."""
+    tz = settings.timezone
+    start, end = week.start(tz), week.end(tz)
+    hot = hotspots([p.pull for p in pulls], context.rules)
+    hot_numbers = {n for numbers in hot.values() for n in numbers}
+    pulls = [replace(p, risks=kinds_of((*p.evidence, Evidence("hot-file", p.pull.number, kind="hotspot"))))
+             if p.pull.number in hot_numbers else p for p in pulls]
+    ordered = tuple(sorted(pulls, key=by_importance))
+    themes = week_themes(ordered, {p.pull.number: theme_keys(p, context.rules) for p in ordered}, subjects, context.rules)
+    ordered = tuple(replace(p, themes=tuple(t.name for t in themes if p.pull.number in t.pulls)) for p in ordered)
+    in_progress = start <= now < end
+    complete = (state.is_complete(start, end) if state is not None else True) and not in_progress
+    risks, good_news = week_risks(ordered, hot)
+    return WeekAnalysis(
+        repo=repo,
+        week=str(week),
+        start=week.monday,
+        end=week.sunday,
+        timezone=settings.timezone.key,
+        complete=complete,
+        in_progress=in_progress,
+        pulls=ordered,
+        stats=week_stats(ordered, context.rules, previous, settings.trend_weeks),
+        risks=risks,
+        good_news=good_news,
+        themes=themes,
+        recommendations=recommendations(risks, good_news),
+        fetch=FetchInfo(
+            source=state.source if state is not None else "import",
+            fetched_at=format_time(state.fetched_at) if state is not None else None,
+            truncated=bool(state is not None and any(w.overlaps(start, end) for w in state.incomplete)),
+        ),
+    )
+
+
+def analyse_repo(repo: str, pulls: Sequence[Pull], state: RepoState | None, settings: DigestSettings,
+                 now: datetime) -> list[WeekAnalysis]:
+    """Every week of a repository, chronological, quiet weeks included.
+
+    From the week of the first stored PR (or of settings.since, if later) to the week containing
+    min(now, watermark) for GitHub-fetched stores, else the week of the last stored PR.
+    """
+    tz = settings.timezone
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=UTC)  # a naive clock reading is taken as UTC, as records are
+    weeks = week_range(pulls, state, settings.since, now, tz)
+    if not weeks:
+        return []
+    first = weeks[0]
+    context = repo_context(repo, pulls, settings)
+    by_week: dict[Week, list[Pull]] = defaultdict(list)
+    for pull in pulls:
+        by_week[week_of(pull.merged_at, tz)].append(pull)
+
+    # Weeks before `first` (DIGEST_SINCE) still feed the movement figures and the themes' baseline.
+    history: list[tuple[int, int]] = []
+    subjects: list[tuple[Counter, int]] = []
+    earliest = first
+    for _ in range(max(settings.trend_weeks, context.rules.thresholds.theme_baseline_weeks)):
+        earliest = earliest.previous()
+    earliest = max(earliest, min(by_week, default=first))
+    for week in weeks_between(earliest, first.previous()) if earliest < first else []:
+        analysed = [analyse_pull(p, context) for p in by_week.get(week, ())]
+        history.append((len(analysed), sum(1 for p in analysed if p.key)))
+        subjects.append(week_subjects(analysed, context.rules))
+
+    results = []
+    for week in weeks:
+        analysed = [analyse_pull(p, context) for p in by_week.get(week, ())]
+        results.append(analyse_week(repo, week, analysed, context, settings, state, now, history, subjects))
+        history.append((results[-1].stats.merged_count, results[-1].stats.key_count))
+        subjects.append(week_subjects(analysed, context.rules))
+    return results
+
+
+def week_subjects(pulls: Sequence[AnalysedPull], rules) -> tuple[Counter, int]:
+    """(how many of a week's people's PRs offer each theme subject, how many PRs that is)."""
+    people = [p for p in pulls if not p.classification.bot]
+    return Counter(name for p in people for name in theme_keys(p, rules)), len(people)
+
+
+def week_range(pulls: Sequence[Pull], state: RepoState | None, since: date | None, now: datetime, tz) -> list[Week]:
+    """The weeks analyse_repo covers (see its docstring); empty when there is nothing to show."""
+    fetched = state is not None and state.source == "github"
+    if pulls:
+        first = min(week_of(p.merged_at, tz) for p in pulls)
+    elif since is not None and fetched:
+        first = week_of_date(since)
+    elif fetched and state.complete_since is not None:
+        first = week_of(state.complete_since, tz)  # fetched, and nothing merged: quiet weeks, not no weeks
+    else:
+        return []
+    if since is not None:
+        first = max(first, week_of_date(since))
+    if fetched and state.watermark is not None:
+        # the watermark is an exclusive end: a history complete up to Monday 00:00 ends the week before
+        last = week_of(min(now, state.watermark - timedelta(microseconds=1)), tz)
+    elif pulls:
+        last = max(week_of(p.merged_at, tz) for p in pulls)
+    else:
+        return []
+    return weeks_between(first, last) if first <= last else []

@@ -1,0 +1,175 @@
+"""Themes: what a week was about, found without configuration.
+
+Every PR offers candidate subjects (`theme_keys`): its title's scopes (`[trainer, vllm]`, `[ty]`),
+ruff-style rule families, its labels (beyond type labels), its keyword topics (rules.yaml
+`topics`), its path modules, and the names in its title (a model family such as `qwen`, a tool
+such as `sglang`; version digits dropped). A subject becomes a theme of the week when it groups
+enough of the week's PRs (`thresholds.theme_min_pulls`, `theme_min_share`) and clearly more of
+them than it did in the repository's previous weeks (`theme_lift` times its share of the last
+`theme_baseline_weeks` weeks), so that a subsystem busy every week is no theme, and a platform
+that suddenly takes a third of the week is. Subjects that gather nearly the same PRs are one
+theme. A DIGEST_RULES topic names and merges subjects: every subject its pattern matches is
+counted under the topic's name.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from .classify import parse_title
+from .model import AnalysedPull, Theme
+from .rules import Rules
+
+# Source of a subject, the more deliberate first: a name the author wrote as a scope wins a tie
+SOURCES = ("topic", "scope", "label", "word", "path", "verb")
+VERB_SHARE = 0.15  # a verb ("stabilize") is a theme only when this share of the week does it
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_+-]*(?:\.\d+)*")
+_RULE_CODE = re.compile(r"[A-Z]{1,4}\d{2,4}")  # a linter rule code (E501, RUF100): no subject of its own
+_VERSION_TAIL = re.compile(r"[-_.]?v?\d+(?:\.\d+)*[a-z]?$")
+# Generic words of titles: they say what was done, not to what
+_STOPWORDS = frozenset("""
+a an the and or of for to in on at by with from into onto via per as is are be not no new more less all any some this that
+these those it its when while if than then also only into out up down over under after before between without within
+add adds added adding support supports supported fix fixes fixed fixing update updates updated bump remove removes removed
+use uses using make makes allow allows improve improves improved handle handles refactor refactoring cleanup clean enable
+enables disable disables implement implements introduce introduces change changes rename move moves set sets get gets avoid
+ensure test tests testing docs doc documentation example examples typo typos minor misc chore feat feature features bug
+bugs error errors issue issues case cases code file files option options default defaults value values type types check
+checks run runs failing fails fail failure correct correctly properly when new old first last missing unused wrong
+version versions release ci pr prs readme comment comments message messages log logs logging script scripts
+model models data api config configs function functions method methods class classes call calls result results
+infer infers inferred emit emits implement implemented detect detects support add stabilise
+efficient robust better faster simple multiple single unused redundant
+during instead about within because where which other based like just now can cannot should would
+""".split())  # noqa: SIM905 (a paragraph of words reads better than a list of strings)
+BASELINE_MAX_WEEKS = 52
+DOMINANT_LIFT = 1.2  # a subject taking much of the week still needs to be above its usual share
+MIN_WORD = 3
+NO_SUBJECTS = frozenset({"(root)", "build", "tooling"})  # letters; shorter names (`ty`, `ci`) come in as scopes or paths
+
+
+def theme_keys(analysed: AnalysedPull, rules: Rules) -> dict[str, str]:
+    """The subjects one PR offers -> where each was seen (one of SOURCES), merged under the
+    DIGEST_RULES topic names that match them."""
+    pull, kind = analysed.pull, analysed.classification
+    title = parse_title(pull.title, rules)
+    found: dict[str, str] = {}
+
+    def offer(name: str, source: str) -> None:
+        name = name.strip().lower()
+        # the project's own name and root files say nothing about what the week was about
+        if name and name not in rules.title_types and name not in rules.markers and name not in rules.source_roots and name not in NO_SUBJECTS:
+            found.setdefault(_topic_of(name, rules) or name, source)
+
+    for topic in kind.topics:
+        offer(topic, "topic")
+    for scope in (*title.modules, *title.rule_prefixes):
+        offer(scope, "scope")
+    for label in kind.labels:
+        if not any(pattern.fullmatch(label.strip()) for _, pattern in rules.label_types):
+            offer(label, "label")
+    for word in _title_words(title.description):
+        offer(word, "verb" if word in rules.verbs else "word")
+    for module in kind.modules:
+        offer(module, "path")
+    return found
+
+
+def _topic_of(name: str, rules: Rules) -> str | None:
+    return next((topic for topic, pattern in rules.topics if pattern.fullmatch(name) or pattern.search(f" {name} ")), None)
+
+
+def _title_words(description: str) -> set[str]:
+    """Names in a title, without version digits: "Qwen3.5" -> "qwen", "FSDP2" -> "fsdp"."""
+    words = set()
+    for raw in _WORD.findall(description):
+        if _RULE_CODE.fullmatch(raw):
+            continue
+        word = _VERSION_TAIL.sub("", raw.lower()).strip("-_+")
+        if len(word) >= MIN_WORD and word not in _STOPWORDS and not word.isdigit():
+            words.add(word)
+    return words
+
+
+def week_themes(pulls: Sequence[AnalysedPull], keys: dict[int, dict[str, str]], baseline: Sequence[tuple[Counter, int]],
+                rules: Rules) -> tuple[Theme, ...]:
+    """The themes of a week. `pulls` in importance order; `keys` is `theme_keys` per PR number;
+    `baseline` is (subject counts, PRs) of each previous week, oldest first."""
+    thresholds = rules.thresholds
+    people = [p for p in pulls if not p.classification.bot]  # bot bumps are no theme of the week
+    if len(people) < thresholds.theme_min_pulls:
+        return ()
+    recent = _baseline(baseline, thresholds.theme_baseline_weeks, thresholds.theme_baseline_pulls)
+    members: dict[str, list[AnalysedPull]] = {}
+    sources: dict[str, str] = {}
+    for pull in people:
+        for name, source in keys.get(pull.pull.number, {}).items():
+            members.setdefault(name, []).append(pull)
+            sources[name] = min(sources.get(name, source), source, key=SOURCES.index)
+    candidates = _standing_out(members, sources, len(people), recent, rules)
+    chosen: list[Theme] = []
+    for _, name, group, share, base_share in sorted(candidates, key=lambda c: (-c[0], SOURCES.index(sources[c[1]]), c[1])):
+        numbers = tuple(p.pull.number for p in group)
+        if any(_overlap(numbers, theme.pulls) >= 0.7 for theme in chosen):
+            continue  # nearly the same PRs as a theme already chosen: the same story
+        chosen.append(_theme(name, sources[name], group, share, base_share, len(recent)))
+    return tuple(chosen[: thresholds.themes_max])
+
+
+def _standing_out(members: dict[str, list[AnalysedPull]], sources: dict[str, str], total: int,
+                  recent: Sequence[tuple[Counter, int]], rules: Rules) -> list[tuple]:
+    """(how much it stands out, name, PRs, share, baseline share) of each subject that does."""
+    thresholds = rules.thresholds
+    before: Counter = Counter()
+    for counts, _ in recent:
+        before.update(counts)
+    before_total = sum(n for _, n in recent)
+    needed = max(thresholds.theme_min_pulls, math.ceil(thresholds.theme_min_share * total))
+    found = []
+    for name, group in members.items():
+        share = len(group) / total
+        if len(group) < needed or len(group) == total or (sources[name] == "verb" and share < VERB_SHARE):
+            continue  # too few, every PR (that says nothing about the week), or a verb done now and then
+        # a subject never seen before counts as seen once: a new name needs more than luck
+        base_share = (before[name] + 1) / (before_total + 1) if before_total else 0.0
+        lift = share / base_share if base_share else math.inf
+        if lift >= thresholds.theme_lift or (share >= thresholds.theme_dominant_share and lift >= DOMINANT_LIFT):
+            found.append((share * math.log(min(lift, 20.0) + 1), name, group, share, before[name] / before_total if before_total else 0.0))
+    return found
+
+
+def _baseline(weeks: Sequence[tuple[Counter, int]], least_weeks: int, least_pulls: int) -> list[tuple[Counter, int]]:
+    """The previous weeks to compare with: the last `least_weeks`, more in a quiet repository
+    until they hold `least_pulls` PRs, at most a year."""
+    chosen: list[tuple[Counter, int]] = []
+    for week in reversed(weeks):
+        if len(chosen) >= BASELINE_MAX_WEEKS or (len(chosen) >= least_weeks and sum(n for _, n in chosen) >= least_pulls):
+            break
+        chosen.append(week)
+    return chosen[::-1]
+
+
+def _overlap(first: Sequence[int], second: Sequence[int]) -> float:
+    """Share of the smaller group that is also in the other."""
+    common = len(set(first) & set(second))
+    return common / min(len(first), len(second))
+
+
+def _theme(name: str, source: str, group: Sequence[AnalysedPull], share: float, base_share: float, weeks: int) -> Theme:
+    types = Counter(p.classification.type for p in group if p.classification.type)
+    return Theme(
+        name=name,
+        source=source,
+        pulls=tuple(p.pull.number for p in group),
+        key_pulls=tuple(p.pull.number for p in group if p.key),
+        share=round(share, 3),
+        baseline_share=round(base_share, 3),
+        baseline_weeks=weeks,
+        authors=len({p.pull.author.login for p in group}),
+        additions=sum(p.pull.additions for p in group),
+        deletions=sum(p.pull.deletions for p in group),
+        types=dict(sorted(types.items(), key=lambda item: (-item[1], item[0]))),
+    )

@@ -1,0 +1,156 @@
+"""The summary paragraph: the week's main moves, then the main risk, then the figures.
+
+A colleague's weekly note starts with what happened (the themes, the two or three changes that
+matter and what each does), then what to watch, then how busy the week was. Every figure is
+recorded with what it is (`Stated`), every PR is a PR of the week.
+"""
+
+from __future__ import annotations
+
+from ..analysis.model import AnalysedPull, WeekAnalysis
+from .describe import body_sentences
+from .model import Cited
+from .risks import summary_risks
+from .titles import chinese_title, display_title, english_predicate
+from .wording import Language, Stated
+
+SUMMARY_CHANGES = 3  # main changes named in the summary
+SUMMARY_THEMES = 2
+MIN_CHANGES = 2  # changes named even when fewer PRs are key
+SUMMARY_BODY_WORDS = 30  # a change's own sentence is quoted in the summary only when this short
+
+
+def quiet_summary(week: WeekAnalysis, lang: Language) -> Cited:
+    _ = lang.gettext
+    if week.in_progress:
+        return Cited(_("No pull requests have been merged so far this week; the week is still in progress."))
+    if not week.complete:
+        return Cited(_("No pull requests were found for this week, but its data is incomplete, so some may be missing."))
+    return Cited(_("A quiet week: no pull requests were merged."))
+
+
+def summary(week: WeekAnalysis, before: WeekAnalysis | None, lang: Language) -> Cited:
+    said = Stated(lang)
+    sentences, pulls = _status_sentences(week, lang), []
+    people = [p for p in week.pulls if not p.classification.bot]
+    if not people:
+        sentences.append(_bot_only_sentence(week, said))
+    else:
+        theme_sentence = _themes_sentence(week, said)
+        if theme_sentence:
+            sentences.append(theme_sentence)
+        for position, change in enumerate(main_changes(week)):
+            sentences.append(change_sentence(change, position, lang))
+            pulls.append(change.pull.number)
+    for told in summary_risks(week, lang):
+        sentences.append(told.text)
+        pulls.extend(told.pulls)
+        said.figures.extend(told.figures)
+    if people:
+        sentences.append(_figures_sentence(week, before, said))
+    return said.cited(lang.sentences(sentences), pulls)
+
+
+def _status_sentences(week: WeekAnalysis, lang: Language) -> list[str]:
+    _ = lang.gettext
+    sentences = []
+    if week.in_progress:
+        sentences.append(_("This week is still in progress: the figures cover the pull requests merged so far."))
+    if not week.complete:
+        sentences.append(_("The data for this week is incomplete, so some pull requests may be missing from this digest."))
+    return sentences
+
+
+def _bot_only_sentence(week: WeekAnalysis, said: Stated) -> str:
+    lang = said.lang
+    bots = sorted({p.pull.author.login for p in week.pulls})
+    return lang.ngettext(
+        "Only bots merged pull requests this week: {count} PR, by {bots}.",
+        "Only bots merged pull requests this week: {count} PRs, by {bots}.",
+        week.stats.merged_count,
+    ).format(count=said.number("merged", week.stats.merged_count), bots=lang.join(bots))
+
+
+def _themes_sentence(week: WeekAnalysis, said: Stated) -> str | None:
+    lang = said.lang
+    themes = week.themes[:SUMMARY_THEMES]
+    if not themes:
+        return None
+    items = [
+        lang.ngettext("{name} ({count} PR)", "{name} ({count} PRs)", len(t.pulls)).format(name=t.name, count=said.number(f"theme:{t.name}", len(t.pulls)))
+        for t in themes
+    ]
+    return lang.ngettext("The week was about {themes}.", "The week was mostly about {themes}.", len(items)).format(themes=lang.join(items))
+
+
+def main_changes(week: WeekAnalysis) -> list[AnalysedPull]:
+    """The two or three changes the summary names: key PRs by people, highest importance first, at
+    most one per theme so that the summary covers the week rather than one corner of it."""
+    chosen: list[AnalysedPull] = []
+    seen_themes: set[str] = set()
+    people = [p for p in week.pulls if not p.classification.bot]
+    key = [p for p in people if p.key]
+    # a week with one key PR still had other moves: the next by importance, up to two in all
+    candidates = key if len(key) >= MIN_CHANGES else (key + [p for p in people if not p.key])[:MIN_CHANGES]
+    for analysed in candidates:
+        if analysed.themes and seen_themes.issuperset(analysed.themes) and len(candidates) > SUMMARY_CHANGES:
+            continue
+        chosen.append(analysed)
+        seen_themes.update(analysed.themes)
+        if len(chosen) == SUMMARY_CHANGES:
+            break
+    return chosen
+
+
+def change_sentence(analysed: AnalysedPull, position: int, lang: Language) -> str:
+    """ "The main change: #12 adds X. <the author's short explanation>" and, for the others, "#13 fixes Y."."""
+    _, number, title = lang.gettext, f"#{analysed.pull.number}", analysed.pull.title
+    if lang.code == "zh":
+        what = _("{pull} {change}").format(pull=number, change=chinese_title(title))
+    else:
+        predicate = english_predicate(title)
+        what = f"{number} {predicate}" if predicate else _("{pull}, “{title}”").format(pull=number, title=display_title(title))
+    openers = (_("The main change: {what}."), _("Also, {what}."), _("And {what}."))
+    sentence = openers[min(position, len(openers) - 1)].format(what=what)
+    explained = body_sentences(analysed)
+    if position == 0 and explained and len(explained.split()) <= SUMMARY_BODY_WORDS:
+        words = explained.rstrip(".") if lang.code == "zh" else explained  # no English full stop inside Chinese quotes
+        sentence = lang.sentences((sentence, _("In the author's words: “{words}”").format(words=words)))
+    return sentence
+
+
+def _figures_sentence(week: WeekAnalysis, before: WeekAnalysis | None, said: Stated) -> str:
+    """How busy the week was, against the week before where that is known."""
+    lang, stats = said.lang, week.stats
+    _, ngettext = lang.gettext, lang.ngettext
+    values = {
+        "merged": said.number("merged", stats.merged_count),
+        "key": said.number("key", stats.key_count),
+        "people": ngettext("{count} person", "{count} people", len(stats.authors)).format(count=said.number("authors", len(stats.authors))),
+    }
+    if stats.key_count:
+        text = ngettext("In all, {people} merged {merged} PR ({key} of them key)", "In all, {people} merged {merged} PRs ({key} of them key)", stats.merged_count)
+    else:
+        text = ngettext("In all, {people} merged {merged} PR, none of them key", "In all, {people} merged {merged} PRs, none of them key", stats.merged_count)
+    text = text.format(**values)
+    previous = previous_figure(week, stats.merged_movement, before.stats.merged_count if before else None)
+    if previous is None:
+        return _("{figures}.").format(figures=text)
+    earlier = round(previous)
+    values = {"figures": text, "previous": said.number("previous:merged", earlier)}
+    if stats.merged_count > earlier:
+        return ngettext("{figures}, up from {previous} PR the week before.", "{figures}, up from {previous} PRs the week before.", earlier).format(**values)
+    if stats.merged_count < earlier:
+        return ngettext("{figures}, down from {previous} PR the week before.", "{figures}, down from {previous} PRs the week before.", earlier).format(**values)
+    return _("{figures}, as many as the week before.").format(**values)
+
+
+def previous_figure(week: WeekAnalysis, movement, before: float | None) -> float | None:
+    """Last week's figure to compare with: the analysis' own, else the week before's; none for a
+    week in progress, which is not comparable with whole weeks."""
+    if week.in_progress:
+        return None
+    if movement and movement.previous is not None:
+        return movement.previous
+    return before
+

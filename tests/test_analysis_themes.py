@@ -1,0 +1,56 @@
+"""Themes: what a week was about, against the repository's recent weeks, found without configuration."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from digest_plugin.analysis import analyse_repo
+from digest_plugin.records import FileChange
+from digest_plugin.settings import DigestSettings
+
+from .conftest import make_pull
+
+NOW = datetime(2026, 11, 30, tzinfo=UTC)
+MONDAY = datetime(2026, 3, 2, 10, tzinfo=UTC)  # a Monday; ten weeks follow
+
+
+def history(last_week_titles, usual=("[trainer] fix: step {n}", "[worker] feat: pool {n}", "[docs] fix: page {n}")):
+    """Nine ordinary weeks of the same subsystems, then a last week of `last_week_titles`."""
+    pulls, number = [], 1
+    for week in range(9):
+        for index in range(9):
+            title = usual[index % len(usual)].format(n=number)
+            pulls.append(make_pull(number, MONDAY + timedelta(weeks=week, hours=index), title, files=[FileChange("widget/core.py", 10, 2)]))
+            number += 1
+    for index, title in enumerate(last_week_titles):
+        pulls.append(make_pull(number, MONDAY + timedelta(weeks=9, hours=index), title.format(n=number), files=[FileChange("widget/core.py", 10, 2)]))
+        number += 1
+    return analyse_repo("acme/widget", pulls, None, DigestSettings(), NOW)
+
+
+def test_a_platform_that_takes_a_third_of_the_week_is_a_theme():
+    weeks = history(["[trainer] feat: NPU support for step {n}", "[worker] fix: Ascend NPU hang {n}", "[rollout] feat: NPU kernels {n}",
+                     "[trainer] fix: step {n}", "[worker] feat: pool {n}", "[docs] fix: page {n}", "[trainer] fix: step {n}",
+                     "[worker] feat: pool {n}", "[docs] fix: page {n}"])
+    last = weeks[-1]
+    themes = {t.name: t for t in last.themes}
+    assert "npu" in themes  # the default `npu` topic names "NPU" and "Ascend" as one theme
+    npu = themes["npu"]
+    assert len(npu.pulls) == 3 and npu.share == round(3 / 9, 3) and npu.baseline_share == 0.0
+    assert {"trainer", "worker", "docs"}.isdisjoint(themes)  # busy every week: no theme
+    assert all("npu" in p.themes for p in last.pulls if p.pull.number in npu.pulls)
+
+
+def test_a_usual_week_has_no_theme_and_subjects_with_the_same_prs_are_one_theme():
+    assert history(["[trainer] fix: step {n}", "[worker] feat: pool {n}", "[docs] fix: page {n}"] * 3)[-1].themes == ()
+    weeks = history(["[sglang] feat: sglang rollout {n}"] * 4 + ["[trainer] fix: step {n}", "[worker] feat: pool {n}"] * 2 + ["[docs] fix: page {n}"])
+    assert [t.name for t in weeks[-1].themes] == ["sglang"]  # the scope and the title word, one theme
+
+
+def test_rules_topics_name_and_merge_subjects():
+    pulls = []
+    for index, title in enumerate(["feat: faster MoE routing", "fix: expert parallel hang", "feat: moe gate", "fix: step", "fix: page", "fix: pool"]):
+        pulls.append(make_pull(index + 1, MONDAY + timedelta(hours=index), title, files=[FileChange("widget/core.py", 10, 2)]))
+    settings = DigestSettings(rules={"topics": {"mixture-of-experts": r"\b(moe|expert\w*)\b"}})
+    (week,) = analyse_repo("acme/widget", pulls, None, settings, NOW)
+    assert sorted(next(t for t in week.themes if t.name == "mixture-of-experts").pulls) == [1, 2, 3]
