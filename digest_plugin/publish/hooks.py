@@ -17,6 +17,7 @@ from pelican import signals
 from pelican.contents import Article
 from pelican.readers import METADATA_PROCESSORS
 from pelican.utils import order_content
+from pelican.writers import Writer
 
 from ..analysis.rules import load_rules
 from ..charts.draw import pixel_size
@@ -37,6 +38,7 @@ def connect() -> None:
     signals.generator_init.connect(prepare_templates)
     signals.article_generator_pretaxonomy.connect(add_week_articles)
     signals.article_writer_finalized.connect(write_files)
+    signals.get_writer.connect(feed_writer)
 
 
 def without_traceback_for_user_errors(record: logging.LogRecord) -> bool:
@@ -73,7 +75,7 @@ def add_week_articles(generator) -> None:
 
     settings = DigestSettings.from_pelican(generator.settings)
     warnings = fetch_before_build(Store(settings.data_path), settings)
-    digest = build_site_digest(settings, generator.settings, now=datetime.now(UTC), warnings=warnings)
+    digest = build_site_digest(settings, generator.settings, now=build_time(), warnings=warnings)
     generator.context["digest"] = digest
     generator.context["digest_repos"] = {repo.name: repo for repo in digest.repos}
     generator.context["digest_warnings"] = digest.warnings
@@ -86,7 +88,10 @@ def add_week_articles(generator) -> None:
     ]
     for article in articles:
         generator.add_source_path(article)
-    generator.articles = order_content(generator.articles + articles, generator.settings["ARTICLE_ORDER_BY"])
+    # A week not yet final gets its page but stays out of the index, tags and feeds ("hidden").
+    order = generator.settings["ARTICLE_ORDER_BY"]
+    generator.articles = order_content(generator.articles + [a for a in articles if a.status == "published"], order)
+    generator.hidden_articles = order_content(generator.hidden_articles + [a for a in articles if a.status == "hidden"], order)
     logger.info("repo-digest: %d week pages for %d repositories", len(articles), len(digest.repos))
 
 
@@ -106,11 +111,37 @@ def _article(generator, week: WeekPage, content: str) -> Article:
         "url": week.url,
         "save_as": week.url + "index.html",
         "template": "digest_week",
+        "status": "published" if week.final else "hidden",
         "lang": settings["DEFAULT_LANG"],
         "digest_week": week,
     }
     source = os.path.join(generator.path, week.repo, f"{week.week}.digest")
     return Article(content, metadata=metadata, settings=settings, source_path=source, context=generator.context)
+
+
+def build_time() -> datetime:
+    """The build's clock: now, or SOURCE_DATE_EPOCH for a reproducible build of a past moment."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if not epoch:
+        return datetime.now(UTC)
+    try:
+        return datetime.fromtimestamp(int(epoch), UTC)
+    except (ValueError, OverflowError):
+        raise DigestError(f"SOURCE_DATE_EPOCH must be a number of seconds since 1970, not {epoch!r}.") from None
+
+
+def feed_writer(pelican) -> type[Writer]:
+    return DigestWriter
+
+
+class DigestWriter(Writer):
+    """Pelican's writer, with a week's feed entry id taken from its repository and week alone."""
+
+    def _add_item_to_the_feed(self, feed, item):
+        super()._add_item_to_the_feed(feed, item)
+        week = getattr(item, "digest_week", None)
+        if week is not None:
+            feed.items[-1].update(unique_id=week.feed_id, unique_id_is_permalink=False)
 
 
 def write_files(generator, writer) -> None:

@@ -20,7 +20,7 @@ from ..records import parse_time
 from ..settings import DigestSettings
 from ..site import load_weeks
 from ..store import Store
-from ..urls import absolute, repo_path, week_path
+from ..urls import absolute, feed_entry_id, repo_path, week_path
 from ..weeks import Week
 
 
@@ -47,6 +47,17 @@ class WeekPage:
     @property
     def week(self) -> str:
         return self.analysis.week
+
+    @property
+    def final(self) -> bool:
+        """Closed and fetched through its end (or marked as never complete): what feeds and the
+        index carry. The week in progress, or one whose fetch stopped early, waits for its page."""
+        a = self.analysis
+        return not a.in_progress and (a.complete or a.fetch.truncated)
+
+    @property
+    def feed_id(self) -> str:
+        return feed_entry_id(self.repo_url, self.repo, self.week, self.analysis.start)
 
     @property
     def title(self) -> str:
@@ -84,7 +95,13 @@ class RepoPage:
 
     @property
     def latest(self) -> WeekPage | None:
-        return self.weeks[-1] if self.weeks else None
+        """The newest finished week: the one the index and the feeds lead with."""
+        return next((w for w in reversed(self.weeks) if w.final), None)
+
+    @property
+    def current(self) -> WeekPage | None:
+        """The week in progress (or not yet fetched through), shown as "this week so far"."""
+        return self.weeks[-1] if self.weeks and not self.weeks[-1].final else None
 
 
 @dataclass
