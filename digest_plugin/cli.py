@@ -14,8 +14,8 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 from .errors import DigestError
-from .settings import DigestSettings
-from .store import Store, check_repo_name
+from .settings import DigestSettings, check_repo_name
+from .store import Store
 from .weeks import Week
 
 

@@ -27,8 +27,8 @@ from babel.messages.pofile import read_po
 from babel import Locale
 from babel.numbers import NumberPattern, parse_pattern
 
+from .atomic import atomic_write
 from .errors import DigestError
-from .store import atomic_write
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "messages"

@@ -14,7 +14,9 @@ from pathlib import Path
 
 from .errors import DigestError
 from .records import Author, FileChange, Pull, cap_body, cap_files, parse_time
-from .store import RepoState, Store, check_repo_name
+from .repo_state import RepoState
+from .settings import check_repo_name
+from .store import Store
 
 
 def pull_from_rest(data: dict, source: str = "import") -> Pull | None:

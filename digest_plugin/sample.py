@@ -25,7 +25,8 @@ from zoneinfo import ZoneInfo
 
 from .errors import DigestError
 from .records import Author, FileChange, Pull
-from .store import RepoState, Store
+from .repo_state import RepoState
+from .store import Store
 from .weeks import Week, week_of_date, weeks_between
 
 SAMPLE_SEED = 20261122

@@ -21,11 +21,10 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
-from zoneinfo import ZoneInfo
+import re
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from .errors import DigestError
-from .store import check_repo_name
-from .weeks import timezone
 
 DEFAULTS = {
     "DIGEST_REPOS": [],
@@ -92,7 +91,7 @@ class DigestSettings:
         return cls(
             repos=tuple(check_repo_name(r) for r in repos),
             data_path=data_path if data_path.is_absolute() else base / data_path,
-            timezone=timezone(value["DIGEST_TIMEZONE"]),
+            timezone=check_timezone(value["DIGEST_TIMEZONE"]),
             language=language,
             fetch=fetch,
             since=_date(value["DIGEST_SINCE"], "DIGEST_SINCE"),
@@ -119,3 +118,19 @@ def _number(value, name: str, low: float, high: float, kind: type):
     if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
         raise DigestError(f"{name} must be a number from {low} to {high}, not {value!r}.")
     return kind(value)
+
+
+_REPO_NAME = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
+
+
+def check_repo_name(repo: str) -> str:
+    if not _REPO_NAME.match(repo) or ".." in repo:
+        raise DigestError(f"'{repo}' is not a repository name: write it as OWNER/NAME, for example getpelican/pelican.")
+    return repo
+
+
+def check_timezone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise DigestError(f"DIGEST_TIMEZONE '{name}' is not a known timezone name, such as UTC or Asia/Shanghai.") from None

@@ -8,97 +8,19 @@ fsynced and renamed over the old one, so a kill at any moment leaves the previou
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC
 from pathlib import Path
 
+from .atomic import atomic_write
 from .errors import DigestError
-from .records import Pull, format_time, parse_time
+from .records import Pull
+from .repo_state import SCHEMA_VERSION, RepoState
+from .settings import check_repo_name
 
-SCHEMA_VERSION = 1
 _MONTH_FILE = re.compile(r"^\d{4}-\d{2}\.jsonl$")
-_REPO_NAME = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
-
-
-@dataclass(frozen=True)
-class Window:
-    """A span of merge times, [start, end)."""
-
-    start: datetime
-    end: datetime
-
-    def to_json(self) -> list[str]:
-        return [format_time(self.start), format_time(self.end)]
-
-    @classmethod
-    def from_json(cls, data: list[str]) -> Window:
-        return cls(parse_time(data[0]), parse_time(data[1]))
-
-    def overlaps(self, start: datetime, end: datetime) -> bool:
-        return self.start < end and start < self.end
-
-
-@dataclass(frozen=True)
-class RepoState:
-    """What the store knows about its own completeness for one repository."""
-
-    repo: str
-    source: str  # "github", "import" or "sample"; sample repositories are never fetched
-    fetched_at: datetime | None = None
-    complete_since: datetime | None = None  # history is complete from here ...
-    watermark: datetime | None = None  # ... up to here
-    incomplete: tuple[Window, ...] = ()  # windows known to be missing PRs (search cap, errors)
-    progress: dict = field(default_factory=dict)  # fetcher's resumable position, opaque here
-    schema: int = SCHEMA_VERSION
-
-    def to_json(self) -> dict:
-        return {
-            "schema": self.schema,
-            "repo": self.repo,
-            "source": self.source,
-            "fetched_at": format_time(self.fetched_at),
-            "complete_since": format_time(self.complete_since),
-            "watermark": format_time(self.watermark),
-            "incomplete": [w.to_json() for w in self.incomplete],
-            "progress": self.progress,
-        }
-
-    @classmethod
-    def from_json(cls, data: dict) -> RepoState:
-        return cls(
-            repo=data["repo"],
-            source=data["source"],
-            fetched_at=parse_time(data.get("fetched_at")),
-            complete_since=parse_time(data.get("complete_since")),
-            watermark=parse_time(data.get("watermark")),
-            incomplete=tuple(Window.from_json(w) for w in data.get("incomplete") or ()),
-            progress=data.get("progress") or {},
-            schema=int(data.get("schema", SCHEMA_VERSION)),
-        )
-
-    def is_complete(self, start: datetime, end: datetime) -> bool:
-        """Whether every PR merged in [start, end) is in the store."""
-        if any(w.overlaps(start, end) for w in self.incomplete):
-            return False
-        if self.source != "github":
-            return True  # an import or the sample is complete by definition: it is all there is
-        return (
-            self.complete_since is not None
-            and self.watermark is not None
-            and self.complete_since <= start
-            and end <= self.watermark
-        )
-
-
-def check_repo_name(repo: str) -> str:
-    if not _REPO_NAME.match(repo) or ".." in repo:
-        raise DigestError(f"'{repo}' is not a repository name: write it as OWNER/NAME, for example getpelican/pelican.")
-    return repo
 
 
 class Store:
@@ -205,19 +127,3 @@ def _write_month(path: Path, pulls: Iterable[Pull]) -> None:
     lines = (json.dumps(p.to_json(), ensure_ascii=False, sort_keys=True) for p in sorted(pulls, key=lambda p: p.number))
     atomic_write(path, "".join(line + "\n" for line in lines))
 
-
-def atomic_write(path: Path, text: str | bytes) -> None:
-    """Write via a temporary file in the same folder, fsync, then rename over `path`."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    data = text.encode("utf-8") if isinstance(text, str) else text
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.fchmod(fd, 0o644)  # mkstemp makes owner-only files; the store and the site are meant to be shared
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 from .errors import DigestError
 
@@ -80,9 +80,3 @@ def weeks_between(first: Week, last: Week) -> list[Week]:
 def weeks_in_year(year: int) -> int:
     return date(year, 12, 28).isocalendar().week
 
-
-def timezone(name: str) -> ZoneInfo:
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise DigestError(f"DIGEST_TIMEZONE '{name}' is not a known timezone name, such as UTC or Asia/Shanghai.") from None

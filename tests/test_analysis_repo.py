@@ -13,8 +13,8 @@ from digest_plugin.analysis import analyse_repo
 from digest_plugin.errors import DigestError
 from digest_plugin.records import Author, FileChange
 from digest_plugin.settings import DigestSettings
-from digest_plugin.store import RepoState, Window
-from digest_plugin.weeks import timezone
+from digest_plugin.repo_state import RepoState, Window
+from digest_plugin.settings import check_timezone as timezone
 
 from .analysis_fixtures import by_week, real_pulls
 from .conftest import make_pull

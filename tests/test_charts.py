@@ -334,7 +334,7 @@ def verl_weeks():
         pytest.skip("digest_plugin.analysis.analyse_repo is not there yet")
     from digest_plugin.importer import read_export
     from digest_plugin.settings import DigestSettings
-    from digest_plugin.store import RepoState
+    from digest_plugin.repo_state import RepoState
 
     cutoff = datetime(2026, 1, 1, tzinfo=UTC)  # half a year keeps the test fast
     pulls = [p for p in read_export(path) if p.merged_at >= cutoff]

@@ -15,7 +15,8 @@ from digest_plugin.fetch import fetch_repos
 from digest_plugin.fetch.progress import BarProgress
 from digest_plugin.records import parse_time
 from digest_plugin.settings import DigestSettings
-from digest_plugin.store import RepoState, Store
+from digest_plugin.repo_state import RepoState
+from digest_plugin.store import Store
 from digest_plugin.weeks import week_of
 from tests.github_server import HANDMADE_REPO, GitHubServer, burst_pulls, handmade_pull, handmade_pulls, shared_file, shared_pulls
 from tests.github_server.expect import expected_pulls, quick_options

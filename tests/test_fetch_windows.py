@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given, strategies as st
 
 from digest_plugin.fetch.windows import SEARCH_CAP, can_split, pack, parts_needed, search_qualifier, split, steps
-from digest_plugin.store import Window
+from digest_plugin.repo_state import Window
 
 T0 = datetime(2026, 1, 5, tzinfo=UTC)
 

@@ -10,7 +10,8 @@ import pytest
 from digest_plugin.cli import main
 from digest_plugin.importer import read_export
 from digest_plugin.store import Store
-from digest_plugin.weeks import timezone, week_of
+from digest_plugin.settings import check_timezone as timezone
+from digest_plugin.weeks import week_of
 
 from .conftest import real_data
 

@@ -10,7 +10,8 @@ from bs4 import BeautifulSoup
 
 from digest_plugin.errors import DigestError
 from digest_plugin.records import Author
-from digest_plugin.store import RepoState, Store
+from digest_plugin.repo_state import RepoState
+from digest_plugin.store import Store
 
 from .conftest import make_pull
 from .browser import open_page, page_width, serve_in_browser
@@ -172,7 +173,7 @@ def test_week_page_fits_a_phone_and_loads_cleanly(site):
 
 
 def test_an_incomplete_week_says_so_and_names_its_source(tmp_path):
-    from digest_plugin.store import Window
+    from digest_plugin.repo_state import Window
 
     _store(tmp_path)
     store = Store(tmp_path / "data")

@@ -10,7 +10,8 @@ import pytest
 
 from digest_plugin.errors import DigestError
 from digest_plugin.records import Author, Pull
-from digest_plugin.store import RepoState, Store, Window
+from digest_plugin.repo_state import RepoState, Window
+from digest_plugin.store import Store
 
 from .conftest import make_pull
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 
 from ..records import Pull, format_time
+from ..repo_state import RepoState
 from ..settings import DigestSettings
-from ..store import RepoState
 from ..weeks import Week, week_of, week_of_date, weeks_between
 from .classify import classify, parse_title
 from .importance import importance

@@ -18,7 +18,7 @@ from dataclasses import asdict
 from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path
 
-from ..store import atomic_write
+from ..atomic import atomic_write
 from .draw import Drawing, draw, pixel_size, renderer_identity
 from .model import Chart, ChartFile
 

@@ -18,8 +18,8 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from ..errors import DigestError
 from ..records import parse_time
-from ..settings import DigestSettings
-from ..store import Store, check_repo_name
+from ..settings import DigestSettings, check_repo_name
+from ..store import Store
 from ..weeks import week_of_date
 from .client import Endpoint, GitHubClient, RateLimitStop, Unreachable
 from .progress import LineProgress, Progress, make_progress

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from ..records import format_time
-from ..store import Window
+from ..repo_state import Window
 
 
 class Progress:

@@ -7,7 +7,7 @@ Every text here is validated against GitHub's public schema by tests/test_fetch_
 from __future__ import annotations
 
 from ..records import Author, FileChange, Pull, cap_body, cap_files, parse_time
-from ..store import Window
+from ..repo_state import Window
 from .windows import search_qualifier
 
 PAGE_SIZE = 100  # GitHub's maximum for `first`; one request carries up to 100 PRs with their files

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
 from ..records import FILES_LIMIT, Pull, format_time
-from ..store import RepoState, Store, Window
+from ..repo_state import RepoState, Window
+from ..store import Store
 from .client import GitHubClient, NotFound
 from .progress import Progress
 from .queries import (

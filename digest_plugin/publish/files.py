@@ -6,7 +6,7 @@ from pathlib import Path
 
 from ..charts import render_many
 from ..markdown_report import render_markdown
-from ..store import atomic_write
+from ..atomic import atomic_write
 from .site_digest import SiteDigest
 
 

@@ -1,0 +1,235 @@
+"""Whole-site build time against vanilla Pelican, on real repositories: one command, one table.
+
+    .venv/bin/python bench/bench_build.py [--repo ruff] [--repo verl] [--no-double] [--keep DIR]
+
+For each repository of ../shared/data it imports the store into a scratch folder and times real
+`pelican` runs of the project's settings and theme, each in a fresh process:
+
+- cold: empty output and cache folders; warm: the same build again, nothing changed;
+- new week: the store without its last week, built, then the last week imported and built again;
+- note: an editor's note added to the last complete week (where the plugin reads notes);
+- language: DIGEST_LANGUAGE switched to zh, a change that touches every page;
+- half: the first half of the history, cold and warm, to show how time grows with the data.
+
+The baseline, in the same run: vanilla Pelican (no plugin, its default theme, the same feeds)
+building one Markdown article per week from that week's own `digest.md`, so our overhead is a
+ratio rather than a time that drifts with the machine. Peak RSS is the build process's own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data" / "github"
+BIN = Path(sys.executable).parent
+REPOS = {
+    "ruff": ("astral-sh/ruff", "astral-sh__ruff.pulls.jsonl.gz"),
+    "verl": ("verl-project/verl", "verl-project__verl.pulls.jsonl.gz"),
+    "pelican": ("getpelican/pelican", "getpelican__pelican.pulls.jsonl.gz"),
+}
+WEEK_FOLDER = re.compile(r"\d{4}-W\d{2}$")
+
+SITE_SETTINGS = """\
+import sys
+sys.path.insert(0, {root!r})
+from pelicanconf import *  # the project's own site settings
+PATH = {content!r}
+THEME = {theme!r}
+CACHE_PATH = {cache!r}
+DIGEST_DATA_PATH = {data!r}
+DIGEST_FETCH = "never"
+DIGEST_LANGUAGE = {language!r}
+"""
+
+VANILLA_SETTINGS = """\
+SITENAME = "Vanilla baseline"
+PATH = {content!r}
+TIMEZONE = "UTC"
+DEFAULT_LANG = "en"
+RELATIVE_URLS = True
+FEED_ALL_ATOM = "feeds/all.atom.xml"
+FEED_ALL_RSS = "feeds/all.rss.xml"
+CATEGORY_FEED_ATOM = "feeds/{{slug}}.atom.xml"
+CATEGORY_FEED_RSS = "feeds/{{slug}}.rss.xml"
+FEED_MAX_ITEMS = 20
+DEFAULT_PAGINATION = 10
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repo", action="append", choices=sorted(REPOS), help="repositories (default: ruff)")
+    parser.add_argument("--no-double", action="store_true", help="skip the half-history builds")
+    parser.add_argument("--keep", type=Path, help="work in this folder and keep it (default: a temporary one)")
+    args = parser.parse_args()
+    if not DATA.exists():
+        sys.exit(f"{DATA} is absent: the benchmark needs ../shared/data beside the checkout.")
+
+    rows: list[tuple[str, str, float, float | None, int, float]] = []
+    for key in args.repo or ["ruff"]:
+        work = args.keep / key if args.keep else Path(tempfile.mkdtemp(prefix=f"bench-{key}-"))
+        shutil.rmtree(work, ignore_errors=True)
+        work.mkdir(parents=True)
+        rows += bench_repo(key, work, double=not args.no_double)
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+    print_table(rows)
+
+
+def bench_repo(key: str, work: Path, double: bool) -> list[tuple]:
+    repo, filename = REPOS[key]
+    pulls = read_export(DATA / filename)
+    last_week = max(week_of(p) for p in pulls)
+    rows = []
+
+    site = Site(work / "site", language="en")
+    site.import_pulls(repo, [p for p in pulls if week_of(p) != last_week])
+    site.build()  # the store without its last week, built once: the "new week" starts from here
+    site.import_pulls(repo, pulls)
+    new_week = site.build()
+    site.clean()
+    cold = site.build()
+    weeks = site.week_count()
+    warm = site.build()
+
+    baseline = vanilla_build(site.output, work / "vanilla")
+    rows.append((key, "vanilla Pelican (baseline)", baseline.seconds, 1.0, weeks, baseline.rss_mib))
+    rows.append((key, "cold", cold.seconds, cold.seconds / baseline.seconds, weeks, cold.rss_mib))
+    rows.append((key, "warm, nothing changed", warm.seconds, warm.seconds / baseline.seconds, weeks, warm.rss_mib))
+    rows.append((key, "one new week", new_week.seconds, new_week.seconds / baseline.seconds, weeks, new_week.rss_mib))
+
+    note = site.add_note(repo)
+    if note is not None:
+        rows.append((key, "editor's note added", note.seconds, note.seconds / baseline.seconds, weeks, note.rss_mib))
+
+    site.set_language("zh")
+    language = site.build()
+    rows.append((key, "language changed to zh", language.seconds, language.seconds / baseline.seconds, weeks, language.rss_mib))
+
+    if double:
+        half = Site(work / "half", language="en")
+        weeks_sorted = sorted({week_of(p) for p in pulls})
+        first_half = set(weeks_sorted[: len(weeks_sorted) // 2])
+        half.import_pulls(repo, [p for p in pulls if week_of(p) in first_half])
+        half_cold = half.build()
+        half_weeks = half.week_count()
+        half_warm = half.build()
+        rows.append((key, "half the history, cold", half_cold.seconds, cold.seconds / half_cold.seconds, half_weeks, half_cold.rss_mib))
+        rows.append((key, "half the history, warm", half_warm.seconds, warm.seconds / half_warm.seconds, half_weeks, half_warm.rss_mib))
+    return rows
+
+
+class Run:
+    def __init__(self, seconds: float, rss_kib: int):
+        self.seconds = seconds
+        self.rss_mib = rss_kib / 1024
+
+
+def run(command: list[str], cwd: Path) -> Run:
+    """Run one build in a fresh process; its wall time and its own peak RSS."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    output = process.stdout.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - started
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit(f"{' '.join(command)} failed:\n{output.decode(errors='replace')[-3000:]}")
+    return Run(seconds, usage.ru_maxrss)
+
+
+class Site:
+    """A scratch copy of the project's site: its own store, content, cache and output folders."""
+
+    def __init__(self, folder: Path, language: str):
+        self.folder = folder
+        self.content = folder / "content"
+        self.output = folder / "output"
+        self.cache = folder / "cache"
+        self.data = folder / "data"
+        shutil.copytree(ROOT / "content", self.content, ignore=shutil.ignore_patterns("notes"))
+        self.set_language(language)
+
+    def set_language(self, language: str) -> None:
+        self.settings = self.folder / "settings.py"
+        self.settings.write_text(
+            SITE_SETTINGS.format(
+                root=str(ROOT), content=str(self.content), theme=str(ROOT / "theme"),
+                cache=str(self.cache), data=str(self.data), language=language,
+            )
+        )
+
+    def import_pulls(self, repo: str, pulls: list[dict]) -> None:
+        export = self.folder / "export.jsonl"
+        export.write_text("".join(json.dumps(p) + "\n" for p in pulls))
+        run([str(BIN / "repo-digest"), "import", str(export), "--repo", repo, "--settings", str(self.settings)], self.folder)
+
+    def build(self) -> Run:
+        return run([str(BIN / "pelican"), str(self.content), "-o", str(self.output), "-s", str(self.settings)], self.folder)
+
+    def clean(self) -> None:
+        shutil.rmtree(self.output, ignore_errors=True)
+        shutil.rmtree(self.cache, ignore_errors=True)
+
+    def week_count(self) -> int:
+        return sum(1 for path in self.output.glob("*/*/*") if path.is_dir() and WEEK_FOLDER.match(path.name))
+
+    def add_note(self, repo: str) -> Run | None:
+        """An editor's note on the last complete week, where the plugin supports notes."""
+        if not (ROOT / "content" / "notes").exists():
+            return None
+        weeks = sorted(path.name for path in (self.output / repo).iterdir() if WEEK_FOLDER.match(path.name))
+        note = self.content / "notes" / repo / f"{weeks[-2]}.md"
+        note.parent.mkdir(parents=True, exist_ok=True)
+        note.write_text(f"Title: Editor's note\n\nA word from the maintainers about {weeks[-2]}.\n")
+        return self.build()
+
+
+def vanilla_build(site_output: Path, folder: Path) -> Run:
+    """Vanilla Pelican building one article per week from that week's digest.md; the best of two runs."""
+    content = folder / "content"
+    content.mkdir(parents=True)
+    for index, markdown in enumerate(sorted(site_output.glob("*/*/*/digest.md"))):
+        repo = f"{markdown.parts[-4]}/{markdown.parts[-3]}"
+        date = datetime(2000, 1, 1, tzinfo=UTC) + timedelta(days=7 * index)
+        body = markdown.read_text()
+        (content / f"{index:05d}.md").write_text(
+            f"Title: {repo} {markdown.parts[-2]}\nDate: {date:%Y-%m-%d}\nCategory: {repo.replace('/', '-')}\n\n{body}"
+        )
+    settings = folder / "settings.py"
+    settings.write_text(VANILLA_SETTINGS.format(content=str(content)))
+    command = [str(BIN / "pelican"), str(content), "-o", str(folder / "output"), "-s", str(settings)]
+    return min((run(command, folder) for _ in range(2)), key=lambda r: r.seconds)
+
+
+def read_export(path: Path) -> list[dict]:
+    with gzip.open(path, "rt") as lines:
+        return [json.loads(line) for line in lines if line.strip()]
+
+
+def week_of(pull: dict) -> str:
+    year, week, _ = datetime.fromisoformat(pull["merged_at"].replace("Z", "+00:00")).isocalendar()
+    return f"{year}-W{week:02d}"
+
+
+def print_table(rows: list[tuple]) -> None:
+    print(f"{'repo':8} {'build':30} {'wall s':>8} {'ratio':>7} {'weeks':>6} {'weeks/s':>8} {'peak RSS MiB':>13}")
+    for repo, what, seconds, ratio, weeks, rss in rows:
+        ratio_text = f"{ratio:.2f}x" if ratio is not None else ""
+        print(f"{repo:8} {what:30} {seconds:8.1f} {ratio_text:>7} {weeks:6d} {weeks / seconds:8.1f} {rss:13.0f}")
+    print("ratio: to the vanilla baseline; for the half-history rows, full history over half (linear ~2x).")
+
+
+if __name__ == "__main__":
+    main()
