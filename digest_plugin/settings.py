@@ -73,7 +73,7 @@ class DigestSettings:
 
         repos = value["DIGEST_REPOS"]
         if isinstance(repos, str) or not all(isinstance(r, str) for r in repos):
-            raise DigestError("DIGEST_REPOS must be a list of 'owner/name' strings.")
+            raise DigestError("DIGEST_REPOS must be a list of 'owner/name' (or 'owner/*') strings.")
         language = value["DIGEST_LANGUAGE"]
         if language not in LANGUAGES:
             raise DigestError(f"DIGEST_LANGUAGE must be one of {', '.join(LANGUAGES)}, not {language!r}.")
@@ -89,7 +89,7 @@ class DigestSettings:
             raise DigestError("DIGEST_PDF is not available in this version of repo-digest: the Markdown download is; set DIGEST_PDF = False.")
         data_path = Path(value["DIGEST_DATA_PATH"])
         return cls(
-            repos=tuple(check_repo_name(r) for r in repos),
+            repos=tuple(r if _OWNER_ENTRY.match(r) else check_repo_name(r) for r in repos),
             data_path=data_path if data_path.is_absolute() else base / data_path,
             timezone=check_timezone(value["DIGEST_TIMEZONE"]),
             language=language,
@@ -121,6 +121,7 @@ def _number(value, name: str, low: float, high: float, kind: type):
 
 
 _REPO_NAME = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
+_OWNER_ENTRY = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9_.-]*/\*$")  # owner/*: every public repository of owner
 
 
 def check_repo_name(repo: str) -> str:

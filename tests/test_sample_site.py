@@ -71,7 +71,7 @@ def test_index_and_repository_pages_link_to_existing_pages(browser_page, sample_
     browser, base = browser_page
     page, errors, failed = open_page(browser, f"{base}/", 1280)
     assert errors == [] and failed == []
-    repo_link = page.locator(".repo-cards h2 a").first
+    repo_link = page.locator(".repo-cards .card a").first
     repo_link.click()
     page.wait_for_load_state("networkidle")
     assert page.locator("table.weeks tbody tr").count() >= 16

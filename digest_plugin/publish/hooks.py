@@ -24,6 +24,7 @@ from ..charts.draw import pixel_size
 from ..errors import DigestError
 from ..i18n import format_date, format_number, translations
 from ..narrate import cite
+from ..owners import by_owner
 from ..settings import DigestSettings
 from ..store import Store
 from .files import write_week_files
@@ -65,6 +66,7 @@ def prepare_templates(generator) -> None:
         digest_date=partial(format_date, language=settings.language),
     )
     generator.env.globals.setdefault("digest_repos", {})
+    generator.env.globals.setdefault("digest_owners", {})
     generator.env.globals["digest_chart_size"] = pixel_size("png")
     generator.env.globals["digest_html_lang"] = {"zh": "zh-CN"}.get(settings.language, settings.language)
 
@@ -77,7 +79,8 @@ def add_week_articles(generator) -> None:
     warnings = fetch_before_build(Store(settings.data_path), settings)
     digest = build_site_digest(settings, generator.settings, now=build_time(), warnings=warnings)
     generator.context["digest"] = digest
-    generator.context["digest_repos"] = {repo.name: repo for repo in digest.repos}
+    generator.context["digest_repos"] = repos = {repo.name: repo for repo in digest.repos}
+    generator.context["digest_owners"] = {owner: [repos[n] for n in names] for owner, names in by_owner(repos).items()}
     generator.context["digest_warnings"] = digest.warnings
 
     body = generator.get_template("digest_week_body")

@@ -15,6 +15,7 @@ from ..charts import Chart, repo_charts, site_palette, week_charts
 from ..errors import DigestError
 from ..i18n import format_date_range, translations
 from ..narrate import Narrative, narrate
+from ..owners import expand_repos
 from ..narrate.wording import Language, factor_names, ranked, type_names, week_status
 from ..records import parse_time
 from ..settings import DigestSettings
@@ -115,7 +116,9 @@ def build_site_digest(settings: DigestSettings, pelican_settings: dict, now: dat
     store = Store(settings.data_path)
     if not store.root.is_dir():
         raise DigestError(f"The data folder {store.root} does not exist; run 'repo-digest sample' or 'repo-digest fetch' first.")
-    names = list(settings.repos) or store.repos()
+    names = expand_repos(settings.repos, store) if settings.repos else store.repos()
+    if not names and settings.repos:
+        raise DigestError(f"The data folder {store.root} holds none of DIGEST_REPOS ({', '.join(settings.repos)}); run 'repo-digest fetch' first.")
     if not names:
         raise DigestError(f"The data folder {store.root} holds no repository; run 'repo-digest sample' or 'repo-digest fetch' first.")
     histories = {name: load_weeks(store, name, settings, now) for name in names}
