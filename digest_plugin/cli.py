@@ -94,7 +94,7 @@ def _fetch(args) -> int:
     from .fetch import fetch_repos
 
     settings, _ = load_settings(args.settings)
-    repos = [check_repo_name(r) for r in args.repos] or list(settings.repos)
+    repos = list(args.repos) or list(settings.repos)  # fetch_repos checks each name (and resolves owner/*)
     if not repos:
         raise DigestError("No repository to fetch: name one (OWNER/NAME) or set DIGEST_REPOS.")
     report = fetch_repos(Store(settings.data_path), settings, repos, since=args.since, until=args.until)
@@ -113,9 +113,9 @@ def _import(args) -> int:
 
 
 def _show(args) -> int:
-    from .markdown_report import render_markdown
+    from .publish.markdown import render_markdown
     from .narrate import narrate
-    from .site import load_weeks
+    from .publish.history import load_weeks
     from .urls import absolute, week_path
 
     settings, pelican_settings = load_settings(args.settings)
@@ -128,9 +128,12 @@ def _show(args) -> int:
     week, previous = weeks[index], weeks[:index]
     narrative = narrate(week, previous, settings.language)
     if args.format == "markdown":
-        print(render_markdown(week, narrative, absolute(pelican_settings.get("SITEURL", ""), week_path(week.repo, week.week)), settings.language), end="")
+        from .publish.site_digest import week_report_view
+
+        view = week_report_view(week, narrative, weeks, settings)
+        print(render_markdown(view, absolute(pelican_settings.get("SITEURL", ""), week_path(week.repo, week.week)), settings.language), end="")
     else:
-        from .report import week_json
+        from .publish.week_json import week_json
 
         print(json.dumps(week_json(week, narrative), indent=2, ensure_ascii=False))
     return 0

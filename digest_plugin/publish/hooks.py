@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
 
+from jinja2 import ChoiceLoader, FileSystemLoader
 from pelican import signals
 from pelican.contents import Article
 from pelican.readers import METADATA_PROCESSORS
@@ -27,7 +28,8 @@ from ..narrate import cite
 from ..owners import by_owner
 from ..settings import DigestSettings
 from ..store import Store
-from .files import write_week_files
+from .notes import exclude_notes, read_notes
+from .files import PACKAGE_TEMPLATES, copy_static, write_week_files
 from .site_digest import SiteDigest, WeekPage, build_site_digest
 
 logger = logging.getLogger(__name__)
@@ -53,11 +55,14 @@ def check_settings(pelican) -> None:
     """Fail on bad DIGEST_* settings, DIGEST_RULES included, before Pelican touches the output folder."""
     settings = DigestSettings.from_pelican(pelican.settings)
     load_rules(settings.rules, settings.base_path, bots=settings.bots)
+    exclude_notes(pelican.settings)
 
 
 def prepare_templates(generator) -> None:
-    """Give every template `_()`/`ngettext()` in DIGEST_LANGUAGE, and the filters the theme uses."""
+    """Give every template `_()`/`ngettext()` in DIGEST_LANGUAGE, the filters the theme uses, and
+    the plugin's own templates after the theme's (so a theme may override any of them)."""
     settings = DigestSettings.from_pelican(generator.settings)
+    generator.env.loader = ChoiceLoader([generator.env.loader, FileSystemLoader(str(PACKAGE_TEMPLATES))])
     generator.env.add_extension("jinja2.ext.i18n")
     generator.env.install_gettext_translations(translations(settings.language), newstyle=True)
     generator.env.filters.update(
@@ -77,15 +82,16 @@ def add_week_articles(generator) -> None:
 
     settings = DigestSettings.from_pelican(generator.settings)
     warnings = fetch_before_build(Store(settings.data_path), settings)
-    digest = build_site_digest(settings, generator.settings, now=build_time(), warnings=warnings)
+    notes = read_notes(Path(generator.path), generator.settings)
+    digest = build_site_digest(settings, generator.settings, now=build_time(), warnings=warnings, notes=notes)
     generator.context["digest"] = digest
     generator.context["digest_repos"] = repos = {repo.name: repo for repo in digest.repos}
     generator.context["digest_owners"] = {owner: [repos[n] for n in names] for owner, names in by_owner(repos).items()}
     generator.context["digest_warnings"] = digest.warnings
 
-    body = generator.get_template("digest_week_body")
+    entry = generator.get_template("digest_feed_entry")  # an article's content is what its feed entry carries
     articles = [
-        _article(generator, week, body.render(week=week, **generator.context))
+        _article(generator, week, entry.render(week=week, **generator.context))
         for repo in digest.repos
         for week in repo.weeks
     ]
@@ -110,7 +116,7 @@ def _article(generator, week: WeekPage, content: str) -> Article:
         **processed,
         "title": week.title,
         "date": week.date,
-        "summary": str(cite(week.narrative.summary, week.repo_url)),
+        "summary": str(cite(week.view.summary, week.repo_url)),
         "url": week.url,
         "save_as": week.url + "index.html",
         "template": "digest_week",
@@ -150,4 +156,5 @@ class DigestWriter(Writer):
 def write_files(generator, writer) -> None:
     digest: SiteDigest | None = generator.context.get("digest")
     if digest is not None:
+        copy_static(Path(generator.output_path) / generator.settings["THEME_STATIC_DIR"])
         write_week_files(digest, Path(generator.output_path), Path(generator.settings["CACHE_PATH"]))

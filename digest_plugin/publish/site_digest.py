@@ -7,22 +7,22 @@ files. Every visible string here goes through the catalogue (`_`), so templates 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 from datetime import datetime
 
-from ..analysis.model import AnalysedPull, WeekAnalysis
+from ..analysis.model import WeekAnalysis
 from ..charts import Chart, repo_charts, site_palette, week_charts
 from ..errors import DigestError
-from ..i18n import format_date_range, translations
+from ..i18n import translations
 from ..narrate import Narrative, narrate
+from ..narrate.wording import Language
 from ..owners import expand_repos
-from ..narrate.wording import Language, factor_names, ranked, type_names, week_status
 from ..records import parse_time
 from ..settings import DigestSettings
-from ..site import load_weeks
 from ..store import Store
 from ..urls import absolute, feed_entry_id, repo_path, week_path
 from ..weeks import Week
+from .history import load_weeks
+from .week_view import EditorNote, WeekView, week_view
 
 
 @dataclass
@@ -30,20 +30,31 @@ class WeekPage:
     repo: str
     analysis: WeekAnalysis
     narrative: Narrative
-    charts: list[Chart]
+    view: WeekView  # what every rendering of the week shows: page, feed entry, Markdown, PDF
     date: datetime
     url: str  # site-relative, ends in "/"
     absolute_url: str
     repo_url: str  # the repository on GitHub, for PR links in text
-    status: str  # "complete", "in-progress" or "incomplete"
-    status_text: str
-    status_short: str
-    dates_text: str
-    provenance_text: str
-    factor_names: dict[str, str]
-    count_tables: list[tuple[str, list[tuple[str, int]]]]
+    discuss_url: str = ""  # DIGEST_DISCUSS_URL filled in; "" when off
+    pdf: bool = False  # whether digest.pdf is offered
     previous_week: str | None = None
     next_week: str | None = None
+
+    @property
+    def charts(self) -> tuple[Chart, ...]:
+        return self.view.charts
+
+    @property
+    def status(self) -> str:
+        return self.view.status
+
+    @property
+    def status_short(self) -> str:
+        return self.view.status_short
+
+    @property
+    def dates_text(self) -> str:
+        return self.view.dates
 
     @property
     def week(self) -> str:
@@ -72,10 +83,6 @@ class WeekPage:
     def tags(self) -> tuple[str, ...]:
         stats = self.analysis.stats
         return tuple(dict.fromkeys([*stats.labels, *stats.modules]))
-
-    @cached_property
-    def pulls_by_number(self) -> dict[int, AnalysedPull]:
-        return {p.pull.number: p for p in self.analysis.pulls}
 
     @property
     def previous_url(self) -> str | None:
@@ -112,7 +119,10 @@ class SiteDigest:
     warnings: list[str] = field(default_factory=list)
 
 
-def build_site_digest(settings: DigestSettings, pelican_settings: dict, now: datetime, warnings: list[str] | None = None) -> SiteDigest:
+def build_site_digest(settings: DigestSettings, pelican_settings: dict, now: datetime, warnings: list[str] | None = None,
+                      notes: dict[tuple[str, str], EditorNote] | None = None) -> SiteDigest:
+    """Every week of every repository, analysed, narrated and prepared; `notes` are the editor's
+    notes by (repository, week), each of which must name a week the site has."""
     store = Store(settings.data_path)
     if not store.root.is_dir():
         raise DigestError(f"The data folder {store.root} does not exist; run 'repo-digest sample' or 'repo-digest fetch' first.")
@@ -125,6 +135,7 @@ def build_site_digest(settings: DigestSettings, pelican_settings: dict, now: dat
     _ = translations(settings.language).gettext
     palette = site_palette(histories.values(), settings.trend_weeks)
     site_url = pelican_settings.get("SITEURL", "")
+    notes = dict(notes or {})
     repos, warnings = [], list(warnings or ())
     for name, history in histories.items():
         if not history:
@@ -135,43 +146,57 @@ def build_site_digest(settings: DigestSettings, pelican_settings: dict, now: dat
             previous = history[:index]
             narrative = narrate(analysis, previous, settings.language)  # checks its grounding, logs any problem
             charts = week_charts(analysis, history[: index + 1], settings.trend_weeks, palette, _)
-            pages.append(_week_page(name, analysis, narrative, charts, repo_url, settings, site_url, _))
+            note = notes.pop((name, analysis.week), None)
+            pages.append(_week_page(name, analysis, narrative, charts, repo_url, settings, site_url, note, _))
         for before, after in zip(pages, pages[1:]):
             before.next_week, after.previous_week = after.week, before.week
         repos.append(RepoPage(name, repo_path(name), pages, repo_charts(history, palette, _), _overview(history, settings, _)))
+    _check_notes_used(notes, histories)
     return SiteDigest(settings, repos, warnings)
 
 
-def _week_page(repo, analysis: WeekAnalysis, narrative, charts, repo_url, settings: DigestSettings, site_url, _) -> WeekPage:
+def week_report_view(week: WeekAnalysis, narrative: Narrative, history: list[WeekAnalysis], settings: DigestSettings,
+                     note: EditorNote | None = None) -> WeekView:
+    """One week's view outside a site build (`repo-digest show`): charts coloured for its repository alone."""
+    _ = translations(settings.language).gettext
+    before = [w for w in history if w.start <= week.start]
+    charts = week_charts(week, before, settings.trend_weeks, site_palette([history], settings.trend_weeks), _)
+    return week_view(week, narrative, charts, settings.language, _repo_url(week.repo, history), _provenance(week, settings, _), note)
+
+
+def _week_page(repo, analysis: WeekAnalysis, narrative, charts, repo_url, settings: DigestSettings, site_url,
+               note: EditorNote | None, _) -> WeekPage:
     path = week_path(repo, analysis.week)
-    status, status_text, status_short = week_status(analysis, _)
-    stats = analysis.stats
-    types = type_names(_)
+    view = week_view(analysis, narrative, charts, settings.language, repo_url, _provenance(analysis, settings, _), note)
     return WeekPage(
         repo=repo,
         analysis=analysis,
         narrative=narrative,
-        charts=charts,
+        view=view,
         date=_publication_date(analysis, settings),
         url=path,
         absolute_url=absolute(site_url, path),
         repo_url=repo_url,
-        status=status,
-        status_text=status_text,
-        status_short=status_short,
-        dates_text=format_date_range(analysis.start, analysis.end, settings.language),
-        provenance_text=_provenance(analysis, settings, _),
-        factor_names=factor_names(_),
-        count_tables=[
-            (title, ranked(counts))
-            for title, counts in (
-                (_("Types"), {types.get(k, k): v for k, v in stats.types.items()}),
-                (_("Modules"), stats.modules),
-                (_("Labels"), stats.labels),
-            )
-            if counts
-        ],
+        discuss_url=_discuss_url(settings, repo, analysis.week),
+        pdf=settings.pdf,
     )
+
+
+def _discuss_url(settings: DigestSettings, repo: str, week: str) -> str:
+    pattern = getattr(settings, "discuss_url", None) or ""
+    owner, name = repo.split("/", 1)
+    return pattern.format(owner=owner, name=name, week=week, repo=repo) if pattern else ""
+
+
+def _check_notes_used(notes: dict[tuple[str, str], EditorNote], histories: dict[str, list[WeekAnalysis]]) -> None:
+    """A note left over names a week the site does not have: say which file, and what exists."""
+    for (repo, week), note in sorted(notes.items()):
+        history = histories.get(repo)
+        if history is None:
+            raise DigestError(f"The editor's note {note.source} is for {repo}, which this site does not publish "
+                              f"(it publishes {', '.join(histories) or 'no repository'}).")
+        span = f"{history[0].week} to {history[-1].week}" if history else "no weeks"
+        raise DigestError(f"The editor's note {note.source} is for {week}, a week {repo} does not have (it has {span}).")
 
 
 def _provenance(analysis: WeekAnalysis, settings: DigestSettings, _) -> str:

@@ -5,8 +5,8 @@ Built from the analysis and the narrative; the Markdown report and the pages use
 
 from __future__ import annotations
 
-from .analysis.model import AnalysedPull, WeekAnalysis
-from .records import format_time
+from ..analysis.model import AnalysedPull, WeekAnalysis
+from ..records import format_time
 
 
 def week_json(week: WeekAnalysis, narrative=None) -> dict:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from .analysis import analyse_repo
-from .analysis.model import WeekAnalysis
-from .errors import DigestError
-from .settings import DigestSettings
-from .store import Store
+from ..analysis import analyse_repo
+from ..analysis.model import WeekAnalysis
+from ..errors import DigestError
+from ..settings import DigestSettings
+from ..store import Store
 
 
 def load_weeks(store: Store, repo: str, settings: DigestSettings, now: datetime) -> list[WeekAnalysis]:

@@ -1,0 +1,378 @@
+"""One week, prepared for reading: the sections of its report in order, every cell already written.
+
+The HTML page, its feed entry, the PDF and the Markdown download are all rendered from a
+`WeekView`, so they show the same sections in the same order with the same numbers. Nothing here
+is markup: texts are plain (narrative texts stay `Cited`, so each renderer links the PRs they cite
+its own way), numbers and dates are formatted for the site's language, types are words. Pure.
+
+    view = week_view(analysis, narrative, charts, language, note=note)
+    for section in view.sections: ...   # "note", "summary", "highlights", ..., "pulls"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..analysis.model import AnalysedPull, PathCount, WeekAnalysis
+from ..charts import Chart
+from ..narrate import Narrative
+from ..narrate.model import Cited, HighlightGroup
+from ..narrate.wording import Language, factor_names, ranked, week_status
+
+SECTION_ORDER = (
+    "note", "summary", "highlights", "key_changes", "risks", "recommendations", "trends",
+    "newcomers", "updates", "statistics", "pulls",
+)
+FEED_SECTIONS = ("note", "summary", "highlights", "key_changes", "risks", "recommendations")
+FEED_CHART = "activity-trend"  # the one chart a feed entry and the Open Graph preview show, as PNG
+TABLE_ROWS = 10  # names per statistics table
+
+
+@dataclass(frozen=True)
+class Figure:
+    label: str
+    value: str
+
+
+@dataclass(frozen=True)
+class PullRef:
+    number: int
+    url: str  # the PR's web address; "" when the record's address is not http(s)
+
+    @property
+    def text(self) -> str:
+        return f"#{self.number}"
+
+
+@dataclass(frozen=True)
+class Factor:
+    name: str
+    points: str  # signed, with a true minus: "+2.0", "−0.35"
+
+
+@dataclass(frozen=True)
+class Importance:
+    text: str  # "6.8"
+    percent: int  # of the 0-10 scale, for the bar
+    factors: tuple[Factor, ...]
+
+
+@dataclass(frozen=True)
+class KeyChangeView:
+    ref: PullRef
+    title: str  # verbatim from GitHub
+    kind: str  # the type in words, "" when unclassified
+    modules: tuple[str, ...]
+    author: str
+    size: str  # "+198 −41 lines in 3 files"
+    summary: str  # untrusted, may be empty
+    importance: Importance
+
+
+@dataclass(frozen=True)
+class RiskView:
+    name: str
+    impact: str
+    level: str  # "high", "medium", "low", for styling
+    pulls: tuple[PullRef, ...]
+    sentence: Cited
+
+
+@dataclass(frozen=True)
+class ThemeView:
+    name: str
+    sentence: Cited
+
+
+@dataclass(frozen=True)
+class PullRow:
+    ref: PullRef
+    title: str
+    author: str
+    badge: str  # "bot", "first PR" or ""
+    kind: str
+    tags: str  # modules and labels, joined
+    importance: str
+    key: bool
+
+
+@dataclass(frozen=True)
+class CountTable:
+    title: str
+    head: str  # what the first column holds
+    rows: tuple[tuple[str, str], ...]  # (name, formatted count)
+    paths: bool = False  # names are file paths (shown as code, broken only at "/")
+
+
+@dataclass(frozen=True)
+class Contributor:
+    login: str
+    pulls: tuple[PullRef, ...]
+
+
+@dataclass(frozen=True)
+class EditorNote:
+    """A maintainer's own words for the week (content/notes/OWNER/NAME/YYYY-Www.md)."""
+
+    html: str  # rendered by Pelican's Markdown reader from the site's own content: trusted
+    markdown: str  # the note's body as written, for digest.md
+    title: str = ""
+    author: str = ""
+    source: str = ""  # the file, for error messages
+
+
+@dataclass(frozen=True)
+class WeekView:
+    repo: str
+    week: str
+    title: str
+    dates: str
+    status: str  # "complete", "in-progress", "incomplete"
+    status_text: str
+    status_short: str
+    provenance: str
+    figures: tuple[Figure, ...]
+    summary: Cited
+    quiet: bool
+    repo_url: str  # the repository on GitHub, for PR links in narrative texts
+    note: EditorNote | None = None
+    themes: tuple[ThemeView, ...] = ()
+    highlights: tuple[HighlightGroup, ...] = ()
+    key_changes: tuple[KeyChangeView, ...] = ()
+    risks: tuple[RiskView, ...] = ()
+    recommendations: tuple[Cited, ...] = ()
+    trends: tuple[Cited, ...] = ()
+    charts: tuple[Chart, ...] = ()
+    newcomers: tuple[Contributor, ...] = ()
+    updates: tuple[PullRow, ...] = ()
+    statistics: tuple[CountTable, ...] = ()
+    pulls: tuple[PullRow, ...] = ()
+    headings: dict[str, str] = field(default_factory=dict)  # section -> its heading, in the site's language
+    links: dict[int, str] = field(default_factory=dict)  # PR number -> web address, for the Markdown
+
+    @property
+    def sections(self) -> tuple[str, ...]:
+        """The sections this week has, in reading order."""
+        present = {
+            "note": self.note is not None,
+            "summary": True,
+            "highlights": bool(self.highlights),
+            "key_changes": bool(self.key_changes),
+            "risks": bool(self.risks),
+            "recommendations": bool(self.recommendations),
+            "trends": bool(self.trends or self.charts),
+            "newcomers": bool(self.newcomers),
+            "updates": bool(self.updates),
+            "statistics": bool(self.statistics),
+            "pulls": bool(self.pulls),
+        }
+        return tuple(name for name in SECTION_ORDER if present[name])
+
+    @property
+    def feed_sections(self) -> tuple[str, ...]:
+        return tuple(name for name in self.sections if name in FEED_SECTIONS)
+
+    @property
+    def feed_chart(self) -> Chart | None:
+        return next((chart for chart in self.charts if chart.name == FEED_CHART), None)
+
+
+def week_view(week: WeekAnalysis, narrative: Narrative, charts: Sequence[Chart], language: str,
+              repo_url: str, provenance: str, note: EditorNote | None = None) -> WeekView:
+    lang = Language.of(language)
+    _ = lang.gettext
+    refs = {p.pull.number: pull_ref(p) for p in week.pulls}
+    status, status_text, status_short = week_status(week, _)
+    busy = not narrative.quiet
+    return WeekView(
+        repo=week.repo,
+        week=week.week,
+        title=narrative.title,
+        dates=lang.dates(week.start, week.end),
+        status=status,
+        status_text=status_text,
+        status_short=status_short,
+        provenance=provenance,
+        figures=_figures(week, lang) if week.stats.merged_count else (),
+        summary=narrative.summary,
+        quiet=narrative.quiet,
+        repo_url=repo_url,
+        note=note,
+        themes=tuple(ThemeView(t.name, t.sentence) for t in getattr(narrative, "themes", ())) if busy else (),
+        highlights=narrative.highlights if busy else (),
+        key_changes=_key_changes(week, narrative, refs, lang) if busy else (),
+        risks=_risks(narrative, refs) if busy else (),
+        recommendations=narrative.recommendations if busy else (),
+        trends=narrative.trends if busy else (),
+        charts=tuple(charts),
+        newcomers=_newcomers(week, refs),
+        updates=tuple(_pull_row(p, refs, lang) for p in week.pulls if _is_update(p)),
+        statistics=_statistics(week, lang) if week.stats.merged_count else (),
+        pulls=tuple(_pull_row(p, refs, lang) for p in week.pulls),
+        headings=section_headings(_),
+        links={n: ref.url for n, ref in refs.items() if ref.url},
+    )
+
+
+def section_headings(_) -> dict[str, str]:
+    return {
+        "note": _("Editor's note"),
+        "summary": _("Summary"),
+        "themes": _("Themes"),
+        "highlights": _("Highlights"),
+        "key_changes": _("Key changes"),
+        "risks": _("Risks"),
+        "recommendations": _("Recommendations"),
+        "trends": _("Trends"),
+        "newcomers": _("First-time contributors"),
+        "updates": _("Dependency and bot updates"),
+        "statistics": _("Statistics"),
+        "pulls": _("All merged PRs"),
+        "downloads": _("Downloads"),
+    }
+
+
+def pull_ref(analysed: AnalysedPull) -> PullRef:
+    url = analysed.pull.url
+    return PullRef(analysed.pull.number, url if url.startswith(("https://", "http://")) else "")
+
+
+def importance(analysed: AnalysedPull, lang: Language) -> Importance:
+    names = factor_names(lang.gettext)
+    score = analysed.score
+    return Importance(
+        text=lang.decimal(score.value),
+        percent=max(0, min(100, round(score.value * 10))),
+        factors=tuple(Factor(names.get(name, name), lang.points(points)) for name, points in score.factors),
+    )
+
+
+def kind_name(analysed: AnalysedPull, _) -> str:
+    """The PR's type as one word ("feature", "fix"); "" when unclassified."""
+    return type_words(_).get(analysed.classification.type, "")
+
+
+def type_words(_) -> dict[str | None, str]:
+    """Change types in the singular, as a table cell or badge says them."""
+    return {
+        "feat": _("feature"),
+        "fix": _("fix"),
+        "refactor": _("refactor"),
+        "perf": _("performance"),
+        "docs": _("documentation"),
+        "test": _("test"),
+        "ci": _("CI"),
+        "build": _("build"),
+        "chore": _("chore"),
+        "revert": _("revert"),
+    }
+
+
+# --- sections ---------------------------------------------------------------------------------------
+
+
+def _figures(week: WeekAnalysis, lang: Language) -> tuple[Figure, ...]:
+    _, stats = lang.gettext, week.stats
+    return (
+        Figure(_("Merged PRs"), lang.number(stats.merged_count)),
+        Figure(_("Key PRs"), lang.number(stats.key_count)),
+        Figure(_("Average importance"), lang.decimal(stats.average_importance)),
+        Figure(_("Lines added"), "+" + lang.number(stats.additions)),
+        Figure(_("Lines removed"), "\u2212" + lang.number(stats.deletions)),
+        Figure(_("Authors"), lang.number(len(stats.authors))),
+    )
+
+
+def _key_changes(week: WeekAnalysis, narrative: Narrative, refs, lang: Language) -> tuple[KeyChangeView, ...]:
+    _ = lang.gettext
+    by_number = {p.pull.number: p for p in week.pulls}
+    changes = []
+    for change in narrative.key_changes:
+        analysed = by_number.get(change.number)
+        if analysed is None:
+            continue  # the narrative only names PRs of the week; grounding reports any other
+        pull = analysed.pull
+        changes.append(KeyChangeView(
+            ref=refs[change.number],
+            title=change.title,
+            kind=kind_name(analysed, _),
+            modules=tuple(change.modules),
+            author=pull.author.login,
+            size=lang.ngettext("+{added} \u2212{removed} lines in {files} file", "+{added} \u2212{removed} lines in {files} files",
+                               pull.changed_files).format(added=lang.number(pull.additions), removed=lang.number(pull.deletions),
+                                                          files=lang.number(pull.changed_files)),
+            summary=change.summary,
+            importance=importance(analysed, lang),
+        ))
+    return tuple(changes)
+
+
+def _risks(narrative: Narrative, refs) -> tuple[RiskView, ...]:
+    return tuple(
+        RiskView(r.name, r.impact, r.level, tuple(refs.get(n, PullRef(n, "")) for n in r.pulls), r.sentence)
+        for r in narrative.risks
+    )
+
+
+def _newcomers(week: WeekAnalysis, refs) -> tuple[Contributor, ...]:
+    firsts: dict[str, list[PullRef]] = {}
+    for analysed in sorted(week.pulls, key=lambda p: p.pull.number):
+        if analysed.first_time and not analysed.classification.bot:
+            firsts.setdefault(analysed.pull.author.login, []).append(refs[analysed.pull.number])
+    return tuple(Contributor(login, tuple(pulls)) for login, pulls in sorted(firsts.items()))
+
+
+def _is_update(analysed: AnalysedPull) -> bool:
+    """Dependency bumps and PRs made by bots: listed on their own, briefly."""
+    return analysed.classification.bot or "dependency-upgrade" in analysed.risks
+
+
+def _statistics(week: WeekAnalysis, lang: Language) -> tuple[CountTable, ...]:
+    _, stats = lang.gettext, week.stats
+    words = type_words(_)
+    tables = [
+        CountTable(_("Types"), _("Type"), _counted(ranked({words.get(k, _("unclassified")): v for k, v in stats.types.items()}), lang)),
+        CountTable(_("Modules"), _("Module"), _counted(ranked(stats.modules), lang)),
+        CountTable(_("Labels"), _("Label"), _counted(ranked(stats.labels), lang)),
+        CountTable(_("Authors"), _("Author"), _counted(
+            [(a.login, a.count) for a in stats.authors] + [(_bot_name(b.login, _), b.count) for b in stats.bots], lang)),
+        CountTable(_("Hot files (touched by several PRs)"), _("Path"), _paths(stats.hot_files, lang), paths=True),
+        CountTable(_("Hot directories"), _("Path"), _paths(stats.hot_dirs, lang), paths=True),
+    ]
+    if stats.merge_hours_median is not None:
+        hours = _("{hours} h")
+        tables.append(CountTable(_("Time to merge"), _("Measure"), (
+            (_("Median"), hours.format(hours=lang.decimal(stats.merge_hours_median))),
+            (_("90th percentile"), hours.format(hours=lang.decimal(stats.merge_hours_p90))),
+        )))
+    return tuple(table for table in tables if table.rows)
+
+
+def _bot_name(login: str, _) -> str:
+    """A bot's login, marked as a bot unless GitHub's own "[bot]" suffix already says so."""
+    return login if login.endswith("[bot]") else _("{login} (bot)").format(login=login)
+
+
+def _counted(rows, lang: Language) -> tuple[tuple[str, str], ...]:
+    return tuple((str(name), lang.number(count)) for name, count in list(rows)[:TABLE_ROWS])
+
+
+def _paths(paths: Sequence[PathCount], lang: Language) -> tuple[tuple[str, str], ...]:
+    return _counted([(p.path, p.count) for p in paths], lang)
+
+
+def _pull_row(analysed: AnalysedPull, refs, lang: Language) -> PullRow:
+    _, kind = lang.gettext, analysed.classification
+    badge = _("bot") if kind.bot else _("first PR") if analysed.first_time else ""
+    return PullRow(
+        ref=refs[analysed.pull.number],
+        title=analysed.pull.title,
+        author=analysed.pull.author.login,
+        badge=badge,
+        kind=kind_name(analysed, _),
+        tags=_(", ").join((*kind.modules, *kind.labels)),
+        importance=lang.decimal(analysed.score.value),
+        key=analysed.key,
+    )
+
