@@ -14,6 +14,7 @@ Nothing else reads DIGEST_* keys from Pelican's settings dict; stages receive a 
     DIGEST_RULES = None                  classification rules: a dict, or the path of a YAML file
     DIGEST_BOTS = []                     extra logins to treat as bots
     DIGEST_PDF = False                   reserved for a PDF download beside digest.md (not available yet)
+    DIGEST_IN_BLOG = True                weeks join the blog's index, tags, archives and feeds; False: a section of their own
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ DEFAULTS = {
     "DIGEST_RULES": None,
     "DIGEST_BOTS": [],
     "DIGEST_PDF": False,
+    "DIGEST_IN_BLOG": True,
 }
 LANGUAGES = ("en", "zh")
 FETCH_MODES = ("auto", "never", "always")
@@ -58,6 +60,7 @@ class DigestSettings:
     rules: dict | str | None = None  # validated by the classifier, which owns their meaning
     bots: tuple[str, ...] = ()
     pdf: bool = False
+    in_blog: bool = True
     base_path: Path = Path(".")
 
     @classmethod
@@ -101,8 +104,15 @@ class DigestSettings:
             rules=value["DIGEST_RULES"],
             bots=tuple(bots),
             pdf=value["DIGEST_PDF"],
+            in_blog=_flag(value["DIGEST_IN_BLOG"], "DIGEST_IN_BLOG"),
             base_path=base,
         )
+
+
+def _flag(value, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise DigestError(f"{name} must be True or False, not {value!r}.")
+    return value
 
 
 def _date(value, name: str) -> dt.date | None:

@@ -30,6 +30,7 @@ from ..settings import DigestSettings
 from ..store import Store
 from .notes import exclude_notes, read_notes
 from .files import PACKAGE_TEMPLATES, copy_static, write_week_files
+from .sections import SECTION_FEEDS, repo_category, repo_feeds, write_section
 from .site_digest import SiteDigest, WeekPage, build_site_digest
 
 logger = logging.getLogger(__name__)
@@ -63,6 +64,7 @@ def prepare_templates(generator) -> None:
     the plugin's own templates after the theme's (so a theme may override any of them)."""
     settings = DigestSettings.from_pelican(generator.settings)
     generator.env.loader = ChoiceLoader([generator.env.loader, FileSystemLoader(str(PACKAGE_TEMPLATES))])
+    generator.env.autoescape = _escaping_ours(generator.env.autoescape)
     generator.env.add_extension("jinja2.ext.i18n")
     generator.env.install_gettext_translations(translations(settings.language), newstyle=True)
     generator.env.filters.update(
@@ -74,6 +76,20 @@ def prepare_templates(generator) -> None:
     generator.env.globals.setdefault("digest_owners", {})
     generator.env.globals["digest_chart_size"] = pixel_size("png")
     generator.env.globals["digest_html_lang"] = {"zh": "zh-CN"}.get(settings.language, settings.language)
+
+
+def _escaping_ours(site_autoescape):
+    """Autoescape for the plugin's templates (they show untrusted text from GitHub) whatever the
+    site's JINJA_ENVIRONMENT says; the site's own templates keep the site's choice, since themes
+    such as notmyidea print article content without `|safe`."""
+    ours = {p.relative_to(PACKAGE_TEMPLATES).as_posix() for p in PACKAGE_TEMPLATES.rglob("*.html")}
+
+    def autoescape(name: str | None) -> bool:
+        if name in ours:
+            return True
+        return site_autoescape(name) if callable(site_autoescape) else bool(site_autoescape)
+
+    return autoescape
 
 
 def add_week_articles(generator) -> None:
@@ -88,27 +104,31 @@ def add_week_articles(generator) -> None:
     generator.context["digest_repos"] = repos = {repo.name: repo for repo in digest.repos}
     generator.context["digest_owners"] = {owner: [repos[n] for n in names] for owner, names in by_owner(repos).items()}
     generator.context["digest_warnings"] = digest.warnings
+    generator.context["digest_feeds"] = {name: repo_feeds(name, generator.settings, settings.in_blog) for name in repos}
+    generator.context["digest_section_feeds"] = {} if settings.in_blog else SECTION_FEEDS
 
     entry = generator.get_template("digest_feed_entry")  # an article's content is what its feed entry carries
     articles = [
-        _article(generator, week, entry.render(week=week, **generator.context))
+        _article(generator, week, entry.render(week=week, **generator.context), settings.in_blog)
         for repo in digest.repos
         for week in repo.weeks
     ]
     for article in articles:
         generator.add_source_path(article)
-    # A week not yet final gets its page but stays out of the index, tags and feeds ("hidden").
+    generator.context["digest_articles"] = articles
+    # A week not yet final gets its page but stays out of the index, tags and feeds ("hidden"), as
+    # every week does when the weeks have a section of their own (DIGEST_IN_BLOG = False).
     order = generator.settings["ARTICLE_ORDER_BY"]
     generator.articles = order_content(generator.articles + [a for a in articles if a.status == "published"], order)
     generator.hidden_articles = order_content(generator.hidden_articles + [a for a in articles if a.status == "hidden"], order)
     logger.info("repo-digest: %d week pages for %d repositories", len(articles), len(digest.repos))
 
 
-def _article(generator, week: WeekPage, content: str) -> Article:
+def _article(generator, week: WeekPage, content: str, in_blog: bool) -> Article:
     settings = generator.settings
-    raw = {"category": week.repo, "tags": list(week.tags), "authors": ["repo-digest"], "slug": week.slug}
+    raw = {"tags": list(week.tags), "authors": ["repo-digest"], "slug": week.slug}
     processed = {name: METADATA_PROCESSORS[name](value, settings) for name, value in raw.items() if value}
-    processed["category"].slug = week.repo  # keeps the slash: the repository page is /{owner}/{name}/
+    processed["category"] = repo_category(week.repo, settings)
     for tag in processed.get("tags", ()):
         if not tag.slug:  # a label of emoji or punctuation only would overwrite the labels index
             tag.slug = "label-" + hashlib.sha1(tag.name.encode()).hexdigest()[:8]
@@ -120,7 +140,7 @@ def _article(generator, week: WeekPage, content: str) -> Article:
         "url": week.url,
         "save_as": week.url + "index.html",
         "template": "digest_week",
-        "status": "published" if week.final else "hidden",
+        "status": "published" if week.final and in_blog else "hidden",
         "lang": settings["DEFAULT_LANG"],
         "digest_week": week,
     }
@@ -155,6 +175,8 @@ class DigestWriter(Writer):
 
 def write_files(generator, writer) -> None:
     digest: SiteDigest | None = generator.context.get("digest")
+    if digest is not None and not digest.settings.in_blog:
+        write_section(digest, generator.context["digest_articles"], generator, writer)
     if digest is not None:
         copy_static(Path(generator.output_path) / generator.settings["THEME_STATIC_DIR"])
         write_week_files(digest, Path(generator.output_path), Path(generator.settings["CACHE_PATH"]))
