@@ -234,3 +234,13 @@ def test_a_failed_push_is_a_warning_not_a_failure(project):
     assert "::warning::The refreshed store could not be pushed" in saved.stdout
     step = next(s for s in DEPLOY["jobs"]["build"]["steps"] if s.get("id") == "store")
     assert step["continue-on-error"] is True and step["run"] == ".ci/store save"
+
+
+def test_make_github_pushes_the_built_site_to_the_gh_pages_branch(project):
+    work, origin = project
+    (work / "output").mkdir()
+    (work / "output/index.html").write_text("<!DOCTYPE html><title>digest</title>")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "DIGEST_", "MAKE"))}
+    done = subprocess.run(["make", "github", "-o", "publish"], cwd=work, env=env, capture_output=True, text=True)  # the site as built
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert set(git(origin, "ls-tree", "--name-only", "gh-pages").split()) == {".nojekyll", "index.html"}
