@@ -24,7 +24,8 @@ help:
 
 install: $(VENV)/.installed
 
-$(VENV)/.installed: pyproject.toml
+# setup.py compiles the translation catalogues on install: a changed .po reinstalls.
+$(VENV)/.installed: pyproject.toml setup.py $(wildcard digest_plugin/locale/*/LC_MESSAGES/*.po)
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.$(if $(EXTRAS),[$(EXTRAS)])'

@@ -10,10 +10,12 @@ import argparse
 import json
 import logging
 import sys
+import traceback
 from datetime import UTC, date, datetime
 from pathlib import Path
 
 from .errors import DigestError
+from .i18n import Language
 from .settings import DigestSettings, check_repo_name
 from .store import Store
 from .weeks import Week
@@ -80,6 +82,8 @@ def load_settings(path: str) -> tuple[DigestSettings, dict]:
         level, pelican_log.level = pelican_log.level, logging.ERROR  # its hints are about building, not about us
         try:
             pelican_settings = read_settings(str(settings_file))
+        except Exception as error:  # the settings file is the user's Python: anything may fail in it
+            raise DigestError(_unreadable_settings(settings_file, error)) from error
         finally:
             pelican_log.setLevel(level)
         base = settings_file.resolve().parent
@@ -88,6 +92,18 @@ def load_settings(path: str) -> tuple[DigestSettings, dict]:
     else:
         raise DigestError(f"The settings file {path} does not exist.")
     return DigestSettings.from_pelican(pelican_settings, base), pelican_settings
+
+
+def _unreadable_settings(path: Path, error: Exception) -> str:
+    """One sentence for a settings file that fails while Python runs it."""
+    if isinstance(error, SyntaxError):
+        return f"The settings file {path} is not valid Python: {error.msg} on line {error.lineno}."
+    if isinstance(error, ImportError):
+        return (f"The settings file {path} could not import {error.name or 'a module'} ({error}); a settings file that "
+                "imports another, like `from pelicanconf import *`, needs that file's folder on sys.path.")
+    lines = [frame.lineno for frame in traceback.extract_tb(error.__traceback__) if Path(frame.filename).resolve() == path.resolve()]
+    where = f" on line {lines[-1]}" if lines else ""
+    return f"The settings file {path} failed{where}: {type(error).__name__}: {error}."
 
 
 def _fetch(args) -> int:
@@ -126,12 +142,13 @@ def _show(args) -> int:
         span = f"{weeks[0].week} to {weeks[-1].week}" if weeks else "no weeks"
         raise DigestError(f"{args.repo} has no data for {week_id}: the store covers {span}.")
     week, previous = weeks[index], weeks[:index]
-    narrative = narrate(week, previous, settings.language)
+    language = Language.of(settings.language)
+    narrative = narrate(week, previous, language)
     if args.format == "markdown":
         from .publish.site_digest import week_report_view
 
-        view = week_report_view(week, narrative, weeks, settings)
-        print(render_markdown(view, absolute(pelican_settings.get("SITEURL", ""), week_path(week.repo, week.week)), settings.language), end="")
+        view = week_report_view(week, narrative, weeks, settings, language)
+        print(render_markdown(view, absolute(pelican_settings.get("SITEURL", ""), week_path(week.repo, week.week)), language), end="")
     else:
         from .publish.week_json import week_json
 

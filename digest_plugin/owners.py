@@ -8,22 +8,20 @@ that was never fetched, every repository of that owner the store holds.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from .atomic import atomic_write
 from .errors import DigestError
 from .records import format_time
+from .settings import is_owner_pattern
 from .store import Store
 
-_OWNER_PATTERN = re.compile(r"^([A-Za-z0-9_.-]+)/\*$")
 
 
 def owner_of(entry: str) -> str | None:
     """The owner of an `owner/*` entry; None for a single repository."""
-    match = _OWNER_PATTERN.match(entry)
-    return match[1] if match and ".." not in match[1] else None
+    return entry.split("/")[0] if is_owner_pattern(entry) else None
 
 
 def record_owner(store: Store, owner: str, repos: Sequence[str], resolved_at: datetime) -> None:

@@ -11,7 +11,7 @@ weeks of merged pull requests, ending Sunday 2026-11-22, for
 Everything is drawn from one `random.Random(seed)` and fixed dates, never from the clock, so a
 seed always gives byte-identical files. Each repository's story (a quiet week, a docs-only week,
 large refactors, a revert, a security fix, a deprecation, releases, newcomers) is its `script`;
-the rest of each week is drawn from the vocabulary tables.
+the rest of each week is drawn from the vocabulary in sample.yaml, beside this file.
 """
 
 from __future__ import annotations
@@ -20,8 +20,11 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
+from importlib import resources
 from pathlib import PurePosixPath
 from zoneinfo import ZoneInfo
+
+import yaml
 
 from .errors import DigestError
 from .records import Author, FileChange, Pull
@@ -34,86 +37,19 @@ SAMPLE_END = date(2026, 11, 22)  # a Sunday: the last sample week is 2026-W47
 SAMPLE_WEEKS = 20
 FETCHED_AT = datetime(2026, 11, 23, 6, 0, tzinfo=UTC)
 
+# The vocabulary, from sample.yaml beside this file.
+_WORDS = yaml.safe_load(resources.files(__package__).joinpath("sample.yaml").read_text(encoding="utf-8"))
 # Merges cluster on working days and working hours of whoever merges, in their own timezone.
-WEEKDAY_WEIGHTS = (1.0, 1.15, 1.2, 1.1, 0.8, 0.18, 0.12)
-HOUR_WEIGHTS = (1, 1, 1, 1, 1, 1, 2, 4, 8, 12, 14, 14, 10, 12, 14, 14, 12, 10, 7, 5, 4, 4, 3, 2)
-KIND_WEIGHTS = {"feat": 30, "fix": 34, "refactor": 8, "perf": 5, "test": 7, "chore": 9, "docs": 7}
+WEEKDAY_WEIGHTS = tuple(_WORDS["weekday_weights"])
+HOUR_WEIGHTS = tuple(_WORDS["hour_weights"])
+KIND_WEIGHTS = _WORDS["kind_weights"]
 CODE_KINDS = tuple(kind for kind in KIND_WEIGHTS if kind != "docs")
-KIND_LABELS = {"feat": "enhancement", "fix": "bug", "perf": "performance", "docs": "documentation", "test": "tests", "refactor": "refactor"}
-
-# Title phrasing per change type; {s} is one of an area's subjects.
-PHRASES = {
-    "feat": ("add {s}", "support {s}", "introduce {s}", "allow configuring {s}"),
-    "fix": ("fix {s}", "fix a race in {s}", "handle empty input in {s}", "fix a regression in {s}"),
-    "refactor": ("simplify {s}", "split {s} into smaller units", "remove dead code around {s}"),
-    "perf": ("speed up {s}", "reduce allocations in {s}", "cache intermediate results in {s}"),
-    "test": ("add tests for {s}", "cover edge cases in {s}", "deflake the tests for {s}"),
-    "chore": ("tidy up {s}", "improve logging in {s}", "rename internals of {s}"),
-    "docs": ("document {s}", "clarify {s}", "fix typos in {s}", "add examples to {s}"),
-}
-WHY = {
-    "feat": ("It has been requested several times on the discussion board; the default behaviour is unchanged.",
-             "It is behind a setting for now so that we can gather feedback before making it the default."),
-    "fix": ("Previously this failed with a confusing traceback when the input was empty.",
-            "The bug only showed up under load, when two workers raced for the same item.",
-            "This is a regression from the last minor release, reported by a user."),
-    "refactor": ("No behaviour change intended; it makes the follow-up feature PR much smaller.",
-                 "The old structure made every bug fix here touch four files."),
-    "perf": ("On the benchmark suite this cuts wall time by {pct}% ({before} s to {after} s).",),
-    "test": ("The suite now covers the failure paths we hit in production last month.",),
-    "chore": ("Housekeeping only; nothing user-visible.",),
-    "docs": ("Several users asked about this in issues; the page was out of date.",),
-}
-DOCS_TESTED = "Built the docs locally and followed every link on the changed pages."
-
-# PR templates: {t[i]} are the author's checklist ticks, {closes} and {breaking} optional paragraphs.
-BRACKET_TEMPLATE = """<!-- Thank you for contributing to fernwheel! Keep the title as `[module] type: description`, with [BREAKING] first if it breaks an API. -->
-
-## What does this PR do?
-
-{summary} {why}{closes}
-
-## How was it tested?
-
-{tested}{breaking}
-
-## Checklist
-
-- [{t[0]}] The title follows `[module] type: description`
-- [{t[1]}] Tests added or updated
-- [{t[2]}] Docs under `docs/` updated if behaviour changed
-- [{t[3]}] `CHANGELOG.md` entry added
-"""
-CONVENTIONAL_TEMPLATE = """## What does this PR do?
-
-{summary} {why}{closes}
-
-## Type of change
-
-- [{t[0]}] Bug fix
-- [{t[1]}] New feature
-- [{t[2]}] Refactor, docs or tooling
-
-## How to test
-
-{tested}
-
-## Checklist
-
-- [{t[3]}] I added or updated tests
-- [{t[4]}] I added a changeset (`pnpm changeset`)
-
-<!-- Screenshots or a Storybook link help reviewers of visual changes. -->{breaking}
-"""
-BOT_BODIES = {
-    "dependabot[bot]": "Bumps {package} from {old} to {new}.\n\n<details>\n<summary>Commits</summary>\n<ul>\n<li>Release {new}</li>\n"
-                       "</ul>\n</details>\n<br />\n\nDependabot will resolve any conflicts with this PR as long as you don't alter it "
-                       "yourself. You can also trigger a rebase manually by commenting `@dependabot rebase`.\n",
-    "renovate[bot]": "This PR contains the following updates:\n\n| Package | Change |\n|---|---|\n| {package} | `{old}` -> `{new}` |\n\n"
-                     "📅 **Schedule**: Branch creation - \"before 6am on Monday\" (UTC), Automerge - at any time.\n\n---\n\n"
-                     "This PR was generated by Renovate Bot.\n",
-    "pre-commit-ci[bot]": "<!--pre-commit.ci start-->\nupdates:\n- {package}: v{old} → v{new}\n<!--pre-commit.ci end-->\n",
-}
+KIND_LABELS = _WORDS["kind_labels"]
+PHRASES = {kind: tuple(phrases) for kind, phrases in _WORDS["phrases"].items()}  # {s}: one of an area's subjects
+WHY = {kind: tuple(reasons) for kind, reasons in _WORDS["why"].items()}
+DOCS_TESTED = _WORDS["docs_tested"]
+TEMPLATES = _WORDS["templates"]  # {t[i]}: the author's checklist ticks; {closes}, {breaking}: optional paragraphs
+BOT_BODIES = _WORDS["bot_bodies"]
 
 
 @dataclass(frozen=True)
@@ -131,10 +67,6 @@ class Area:
     @property
     def is_docs(self) -> bool:
         return self.kinds == ("docs",)
-
-
-def area(directory: str, stems: str, suffix: str, *subjects: str) -> Area:
-    return Area(tuple(f"{directory}/{stem}" + ("" if "." in stem else suffix) for stem in stems.split()), subjects)
 
 
 @dataclass(frozen=True)
@@ -158,111 +90,24 @@ class Repo:
     refactors: dict[str, tuple[tuple[str, ...], str, tuple[str, ...], tuple[str, ...], str]]
 
 
-FERNWHEEL = Repo(
-    name="quillmoss/fernwheel", conventional=False, first_number=1812, weekly_prs=10,
-    people=(("mirela-vasile", "MEMBER", "Europe/Bucharest"), ("tkoenig-dev", "MEMBER", "Europe/Berlin"),
-            ("haruto-ob", "MEMBER", "Asia/Tokyo"), ("lwen42", "MEMBER", "Asia/Shanghai"),
-            ("jpcastro", "CONTRIBUTOR", "America/Sao_Paulo"), ("okafor-s", "CONTRIBUTOR", "Africa/Lagos"),
-            ("dnguyen-sf", "CONTRIBUTOR", "America/Los_Angeles"), ("priya-r", "CONTRIBUTOR", "Asia/Kolkata"),
-            ("bethany-k", "CONTRIBUTOR", "America/New_York")),
-    newcomers=(("tomasz-w", "Europe/Warsaw"), ("amara-dev", "Africa/Nairobi"), ("kj-lim", "Asia/Singapore"),
-               ("rafa-mtz", "America/Mexico_City"), ("noor-h", "Asia/Dubai")),
-    areas={
-        "scheduler": area("fernwheel/scheduler", "planner cron triggers backfill leases queue", ".py", "cron trigger parsing",
-                          "the backfill planner", "task lease renewal", "run queue priorities", "catch-up runs after downtime"),
-        "executor": area("fernwheel/executor", "pool subprocess retries heartbeat sandbox timeouts", ".py", "the worker pool",
-                         "task retries with backoff", "heartbeat timeouts", "subprocess log capture", "graceful worker shutdown"),
-        "storage": area("fernwheel/storage", "sqlite postgres migrations snapshots locks serialize", ".py", "the Postgres state backend",
-                        "schema migrations", "run history snapshots", "advisory locks", "result serialisation"),
-        "api": area("fernwheel/api", "server routes tokens pagination schemas artifacts", ".py", "cursor pagination in the REST API",
-                    "artifact downloads", "the runs endpoint", "API token scopes", "OpenAPI schema generation"),
-        "cli": area("fernwheel/cli", "main run inspect logs config_cmd completion", ".py", "`fw run --watch`", "`fw logs --follow`",
-                    "shell completion", "`fw inspect` output", "colour handling in the CLI"),
-        "cfg": area("fernwheel/config", "loader schema env defaults validate profiles", ".py", "environment variable overrides",
-                    "config profiles", "YAML config validation", "default retry settings", "config file discovery"),
-        "metrics": area("fernwheel/metrics", "prometheus tracing events exporters", ".py", "Prometheus task metrics",
-                        "OpenTelemetry tracing", "the event stream", "queue latency histograms"),
-        "ci": Area((".github/workflows/ci.yml", ".github/workflows/release.yml", "noxfile.py", ".pre-commit-config.yaml"),
-                   ("the test workflow", "the release workflow", "the nox sessions", "coverage upload"), ("chore", "fix")),
-        "doc": Area(("docs/index.md", "docs/quickstart.md", "docs/concepts/flows.md", "docs/concepts/triggers.md", "docs/howto/retries.md",
-                     "docs/howto/deploy-kubernetes.md", "docs/reference/cli.md", "docs/reference/config.md", "README.md", "CONTRIBUTING.md"),
-                    ("the quickstart", "the Kubernetes deployment guide", "the retries how-to", "the CLI reference",
-                     "the contributing guide", "the triggers concept page", "the config reference"), ("docs",)),
-    },
-    template=BRACKET_TEMPLATE,
-    tested=("Added unit tests; `nox -s tests -- tests/{area}` passes locally.", "Ran the end-to-end suite against SQLite and Postgres 16.",
-            "Checked by hand with `examples/nightly_etl.py` and a 200-task backfill."),
-    bots=("dependabot[bot]", "dependabot[bot]", "pre-commit-ci[bot]"),
-    packages=(("requests", "2.32.3", "requirements.txt", None), ("pydantic", "2.10.4", "requirements.txt", None),
-              ("sqlalchemy", "2.0.36", "requirements.txt", None), ("httpx", "0.28.1", "requirements.txt", None),
-              ("pytest", "8.3.4", "requirements-dev.txt", None), ("mypy", "1.14.1", "requirements-dev.txt", None),
-              ("actions/setup-python", "5.3.0", ".github/workflows/ci.yml", None)),
-    script={1: ("release",), 3: ("format_everything",), 4: ("newcomer",), 6: ("docs_only",), 8: ("feature_to_revert",),
-            9: ("revert", "release"), 11: ("security", "newcomer"), 12: ("deprecation", "json_results"), 14: ("release",),
-            16: ("newcomer",), 18: ("release",)},
-    security=("api", "reject path traversal in artifact downloads",
-              "A name like `../../etc/passwd` in `GET /api/v1/runs/{id}/artifacts/{name}` was joined to the artifact root unchecked."),
-    deprecation=("cfg", "executor.legacy_pool", "executor.pool"),
-    revert_reason="it doubled the scheduling latency on our staging cluster. We will reland it behind a setting.",
-    refactors={
-        "format_everything": (("misc", "ci"), "apply ruff format and enable the isort rules", (), ("pyproject.toml",), ""),
-        "json_results": (("storage", "executor"), "replace pickled task results with JSON serialisation", ("storage", "executor"),
-                         ("docs/reference/config.md",), "Task results must now be JSON-serialisable; run `fw migrate results` once after upgrading."),
-    },
-)
+def _repo(data: dict) -> Repo:
+    areas = {name: Area(tuple(area["files"]), tuple(area["subjects"]), tuple(area.get("kinds", CODE_KINDS)))
+             for name, area in data["areas"].items()}
+    refactors = {event: (tuple(r["modules"]), r["text"], tuple(r["areas"]), tuple(r["extra"]), r["breaking"])
+                 for event, r in data["refactors"].items()}
+    security, deprecation = data["security"], data["deprecation"]
+    return Repo(
+        name=data["name"], conventional=data["conventional"], first_number=data["first_number"], weekly_prs=data["weekly_prs"],
+        people=tuple(map(tuple, data["people"])), newcomers=tuple(map(tuple, data["newcomers"])), areas=areas,
+        template=TEMPLATES[data["template"]], tested=tuple(data["tested"]), bots=tuple(data["bots"]),
+        packages=tuple(map(tuple, data["packages"])), script={week: tuple(events) for week, events in data["script"].items()},
+        security=(security["area"], security["title"], security["attack"]),
+        deprecation=(deprecation["area"], deprecation["old"], deprecation["new"]),
+        revert_reason=data["revert_reason"], refactors=refactors,
+    )
 
-GLASSFINCH = Repo(
-    name="brackenforge/glassfinch", conventional=True, first_number=604, weekly_prs=7,
-    people=(("sofia-brandt", "OWNER", "Europe/Stockholm"), ("kaito-m", "MEMBER", "Asia/Tokyo"),
-            ("ren-alvarez", "MEMBER", "America/Chicago"), ("olu-ade", "COLLABORATOR", "Europe/London"),
-            ("mchen-ui", "CONTRIBUTOR", "America/Los_Angeles"), ("gabi-ferreira", "CONTRIBUTOR", "America/Sao_Paulo"),
-            ("anh-tran", "CONTRIBUTOR", "Asia/Ho_Chi_Minh"), ("zoe-w", "CONTRIBUTOR", "Australia/Sydney")),
-    newcomers=(("ines-p", "Europe/Lisbon"), ("devansh-k", "Asia/Kolkata"), ("maya-o", "America/Toronto"), ("hugo-b", "Europe/Brussels")),
-    areas={
-        "button": area("packages/ui/src/button", "Button ButtonGroup IconButton", ".tsx", "a loading state on Button",
-                       "icon-only buttons", "the Button focus ring", "ButtonGroup spacing"),
-        "table": area("packages/ui/src/table", "Table TableHeader useSorting.ts usePagination.ts", ".tsx", "column sorting in Table",
-                      "sticky table headers", "row selection", "virtualised rows", "table pagination"),
-        "tooltip": area("packages/ui/src/tooltip", "Tooltip usePosition.ts", ".tsx", "tooltip positioning near viewport edges",
-                        "tooltip open delays", "Tooltip portals"),
-        "select": area("packages/ui/src/select", "Select Option useListbox.ts", ".tsx", "keyboard navigation in Select",
-                       "async option loading", "multi-select chips", "the Select clear button"),
-        "dialog": area("packages/ui/src/dialog", "Dialog useFocusTrap.ts useScrollLock.ts", ".tsx", "the Dialog focus trap",
-                       "nested dialogs", "Dialog scroll locking", "closing dialogs on Escape"),
-        "datepicker": area("packages/ui/src/datepicker", "DatePicker Calendar parseDate.ts", ".tsx",
-                           "locale-aware week start in DatePicker", "date range selection", "min and max dates", "typed date input"),
-        "theme": area("packages/ui/src/theme", "tokens ThemeProvider.tsx colors spacing", ".ts", "dark mode tokens",
-                      "CSS variable theming", "the spacing scale", "high-contrast colour tokens"),
-        "build": Area(("vite.config.ts", "tsconfig.json", "packages/ui/package.json", "scripts/build-icons.mjs", ".github/workflows/ci.yml"),
-                      ("the ESM build", "type declaration output", "icon tree-shaking", "source maps in the published bundle"),
-                      ("chore", "fix", "perf", "refactor")),
-        "docs": Area(("apps/docs/src/content/getting-started.mdx", "apps/docs/src/content/theming.mdx",
-                      "apps/docs/src/content/components/table.mdx", "apps/docs/src/content/accessibility.mdx",
-                      "README.md", "packages/ui/README.md", "CONTRIBUTING.md"),
-                     ("the getting started guide", "the theming page", "the Table page", "the accessibility notes", "the README"), ("docs",)),
-    },
-    template=CONVENTIONAL_TEMPLATE,
-    tested=("Added Vitest unit tests and a Storybook story.", "Checked in Storybook with the keyboard only and with VoiceOver.",
-            "`pnpm test` and `pnpm typecheck` pass; visual snapshots are unchanged."),
-    bots=("dependabot[bot]", "renovate[bot]"),
-    packages=(("vitest", "2.1.8", "package.json", "pnpm-lock.yaml"), ("typescript", "5.7.2", "package.json", "pnpm-lock.yaml"),
-              ("@floating-ui/dom", "1.6.12", "packages/ui/package.json", "pnpm-lock.yaml"), ("eslint", "9.17.0", "package.json", "pnpm-lock.yaml"),
-              ("storybook", "8.4.7", "apps/docs/package.json", "pnpm-lock.yaml"), ("actions/checkout", "4.2.2", ".github/workflows/ci.yml", None)),
-    script={2: ("release",), 3: ("newcomer",), 5: ("quiet",), 7: ("release", "feature_to_revert"), 8: ("revert",), 9: ("docs_only",),
-            10: ("strict_mode",), 12: ("release", "newcomer"), 13: ("css_tokens", "deprecation"), 15: ("security",),
-            17: ("release", "newcomer")},
-    security=("tooltip", "sanitise HTML in tooltip content",
-              "`content` strings were set with innerHTML, so a tooltip showing `<img src=x onerror=alert(1)>` ran script."),
-    deprecation=("table", "sortable", "sorting"),
-    revert_reason="it broke keyboard focus in Safari; we will reland it with a fix.",
-    refactors={
-        "strict_mode": (("ui",), "enable TypeScript strict mode across all components", (), ("tsconfig.json",), ""),
-        "css_tokens": (("theme",), "move design tokens to CSS variables", (), ("apps/docs/src/content/theming.mdx",),
-                       "the `theme` prop of `ThemeProvider` is removed; set the `--gf-*` CSS variables instead."),
-    },
-)
 
-SAMPLE_REPOS = (FERNWHEEL, GLASSFINCH)
+SAMPLE_REPOS = tuple(_repo(repo) for repo in _WORDS["repos"])
 SAMPLE_REPO_NAMES = tuple(repo.name for repo in SAMPLE_REPOS)  # for DIGEST_REPOS in pelicanconf.py
 
 

@@ -1,121 +1,125 @@
-"""Settings: every DIGEST_* name, its default, and the one place they are validated.
+"""Settings: every DIGEST_* option declared once, with its default, its check and one line of help.
 
-Nothing else reads DIGEST_* keys from Pelican's settings dict; stages receive a DigestSettings.
+`DigestSettings` below is the table: each field is one option (`repos` is `DIGEST_REPOS`), and its
+`option(default, check, doc)` gives the value when pelicanconf.py leaves it out, the function that
+turns what the user wrote into the typed value (or one sentence of DigestError), and the line of
+README.md's settings table (`python -m digest_plugin.settings` prints that table; a test compares).
 
-    DIGEST_REPOS = ["owner/name", ...]   repositories to publish (default: every one in the store)
-    DIGEST_DATA_PATH = "data"            the store, relative to the settings file
-    DIGEST_TIMEZONE = "UTC"              weeks are ISO weeks in this timezone
-    DIGEST_LANGUAGE = "en"               "en" or "zh"
-    DIGEST_FETCH = "auto"                "auto" (fetch before building when a token is set), "never", "always"
-    DIGEST_SINCE = None                  "YYYY-MM-DD": how far back a first fetch goes (default 26 weeks)
-    DIGEST_LOOKBACK_DAYS = 7             a refresh refetches this many days before its watermark
-    DIGEST_TREND_WEEKS = 12              weeks shown in a week page's trend charts
-    DIGEST_KEY_THRESHOLD = 6.0           importance (0-10) from which a PR is key
-    DIGEST_RULES = None                  classification rules: a dict, or the path of a YAML file
-    DIGEST_BOTS = []                     extra logins to treat as bots
-    DIGEST_PDF = False                   reserved for a PDF download beside digest.md (not available yet)
-    DIGEST_IN_BLOG = True                weeks join the blog's index, tags, archives and feeds; False: a section of their own
+    DIGEST_REPOS = ["getpelican/pelican"]
+    DIGEST_TIMEZONE = "Asia/Shanghai"
+    DIGEST_LANGUAGE = "zh"
+
+The build checks them once, at Pelican's `initialized` signal (publish/hooks.py), and every stage
+receives the checked `DigestSettings`; nothing else reads DIGEST_* keys from the settings dict.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
-from pathlib import Path
 import re
+import string
+import sys
+from collections.abc import Callable, Mapping
+from dataclasses import Field, dataclass, field, fields
+from functools import partial
+from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from .errors import DigestError
 
-DEFAULTS = {
-    "DIGEST_REPOS": [],
-    "DIGEST_DATA_PATH": "data",
-    "DIGEST_TIMEZONE": "UTC",
-    "DIGEST_LANGUAGE": "en",
-    "DIGEST_FETCH": "auto",
-    "DIGEST_SINCE": None,
-    "DIGEST_LOOKBACK_DAYS": 7,
-    "DIGEST_TREND_WEEKS": 12,
-    "DIGEST_KEY_THRESHOLD": 6.0,
-    "DIGEST_RULES": None,
-    "DIGEST_BOTS": [],
-    "DIGEST_PDF": False,
-    "DIGEST_IN_BLOG": True,
-}
-LANGUAGES = ("en", "zh")
-FETCH_MODES = ("auto", "never", "always")
+# check(value as written, its setting's name, the folder relative paths start from) -> typed value
+Check = Callable[[object, str, Path], object]
+
+_REPO_NAME = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
+_OWNER_PATTERN = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9_.-]*/\*$")
+_ENVIRONMENT_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+DISCUSS_FIELDS = ("owner", "name", "week")
 
 
-@dataclass(frozen=True)
-class DigestSettings:
-    repos: tuple[str, ...] = ()
-    data_path: Path = Path("data")
-    timezone: ZoneInfo = field(default_factory=lambda: ZoneInfo("UTC"))
-    language: str = "en"
-    fetch: str = "auto"
-    since: dt.date | None = None
-    lookback_days: int = 7
-    trend_weeks: int = 12
-    key_threshold: float = 6.0
-    rules: dict | str | None = None  # validated by the classifier, which owns their meaning
-    bots: tuple[str, ...] = ()
-    pdf: bool = False
-    in_blog: bool = True
-    base_path: Path = Path(".")
-
-    @classmethod
-    def from_pelican(cls, settings: dict, base_path: Path | str | None = None) -> DigestSettings:
-        """Read and check the DIGEST_* values of a Pelican settings dict (or any mapping)."""
-        unknown = sorted(k for k in settings if k.startswith("DIGEST_") and k not in DEFAULTS)
-        if unknown:
-            raise DigestError(f"Unknown setting {unknown[0]}; the DIGEST_* settings are: {', '.join(DEFAULTS)}.")
-        value = {**DEFAULTS, **{k: v for k, v in settings.items() if k in DEFAULTS}}
-        base = Path(base_path or settings.get("PATH", ".")).resolve()
-        if base_path is None and "PATH" in settings:
-            base = base.parent  # PATH is content/; the store sits beside it
-
-        repos = value["DIGEST_REPOS"]
-        if isinstance(repos, str) or not all(isinstance(r, str) for r in repos):
-            raise DigestError("DIGEST_REPOS must be a list of 'owner/name' (or 'owner/*') strings.")
-        language = value["DIGEST_LANGUAGE"]
-        if language not in LANGUAGES:
-            raise DigestError(f"DIGEST_LANGUAGE must be one of {', '.join(LANGUAGES)}, not {language!r}.")
-        fetch = value["DIGEST_FETCH"]
-        if fetch not in FETCH_MODES:
-            raise DigestError(f"DIGEST_FETCH must be one of {', '.join(FETCH_MODES)}, not {fetch!r}.")
-        bots = value["DIGEST_BOTS"]
-        if isinstance(bots, str) or not all(isinstance(b, str) for b in bots):
-            raise DigestError("DIGEST_BOTS must be a list of logins, for example [\"release-robot\"].")
-        if not isinstance(value["DIGEST_PDF"], bool):
-            raise DigestError(f"DIGEST_PDF must be True or False, not {value['DIGEST_PDF']!r}.")
-        if value["DIGEST_PDF"]:
-            raise DigestError("DIGEST_PDF is not available in this version of repo-digest: the Markdown download is; set DIGEST_PDF = False.")
-        data_path = Path(value["DIGEST_DATA_PATH"])
-        return cls(
-            repos=tuple(r if _OWNER_ENTRY.match(r) else check_repo_name(r) for r in repos),
-            data_path=data_path if data_path.is_absolute() else base / data_path,
-            timezone=check_timezone(value["DIGEST_TIMEZONE"]),
-            language=language,
-            fetch=fetch,
-            since=_date(value["DIGEST_SINCE"], "DIGEST_SINCE"),
-            lookback_days=_number(value["DIGEST_LOOKBACK_DAYS"], "DIGEST_LOOKBACK_DAYS", 0, 365, int),
-            trend_weeks=_number(value["DIGEST_TREND_WEEKS"], "DIGEST_TREND_WEEKS", 2, 520, int),
-            key_threshold=_number(value["DIGEST_KEY_THRESHOLD"], "DIGEST_KEY_THRESHOLD", 0, 10, float),
-            rules=value["DIGEST_RULES"],
-            bots=tuple(bots),
-            pdf=value["DIGEST_PDF"],
-            in_blog=_flag(value["DIGEST_IN_BLOG"], "DIGEST_IN_BLOG"),
-            base_path=base,
-        )
+def option(default: object, check: Check, doc: str) -> Field:
+    """One DIGEST_* option: its value when unset (as written in pelicanconf.py), its check, its help line."""
+    return field(default_factory=partial(check, default, "default", Path(".")),
+                 metadata={"default": default, "check": check, "doc": doc})
 
 
-def _flag(value, name: str) -> bool:
+# -- checks ---------------------------------------------------------------------------------------
+
+
+def is_repo_name(repo: object) -> bool:
+    return isinstance(repo, str) and bool(_REPO_NAME.match(repo)) and ".." not in repo
+
+
+def check_repo_name(repo: object) -> str:
+    if not is_repo_name(repo):
+        raise DigestError(f"{repo!r} is not a repository name: write it as OWNER/NAME, for example getpelican/pelican.")
+    return repo
+
+
+def check_timezone(name: object) -> ZoneInfo:
+    if isinstance(name, ZoneInfo):
+        return name
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError, TypeError):
+        raise DigestError(f"DIGEST_TIMEZONE {name!r} is not a known timezone name, such as UTC or Asia/Shanghai.") from None
+
+
+def _timezone(value, name, base) -> ZoneInfo:
+    return check_timezone(value)
+
+
+def is_owner_pattern(entry: object) -> bool:
+    """`owner/*`: every public, non-archived repository of owner (resolved when fetching)."""
+    return isinstance(entry, str) and bool(_OWNER_PATTERN.match(entry))
+
+
+def _repos(value, name, base) -> tuple[str, ...]:
+    if not isinstance(value, list | tuple):
+        raise DigestError(f"{name} must be a list of 'owner/name' (or 'owner/*') strings, not {value!r}.")
+    for repo in value:
+        if not (is_repo_name(repo) or is_owner_pattern(repo)):
+            raise DigestError(f"{name} lists {repo!r}, which is not a repository name: write it as OWNER/NAME (or OWNER/* for all of an owner's), for example getpelican/pelican.")
+    return tuple(value)
+
+
+def _flag(value, name, base) -> bool:
     if not isinstance(value, bool):
         raise DigestError(f"{name} must be True or False, not {value!r}.")
     return value
 
 
-def _date(value, name: str) -> dt.date | None:
+def _logins(value, name, base) -> tuple[str, ...]:
+    if not isinstance(value, list | tuple) or not all(isinstance(login, str) for login in value):
+        raise DigestError(f"{name} must be a list of logins, for example [\"release-robot\"], not {value!r}.")
+    return tuple(value)
+
+
+def _folder(value, name, base) -> Path:
+    if not isinstance(value, str | Path) or not str(value).strip():
+        raise DigestError(f"{name} must be the path of a folder, such as \"data\", not {value!r}.")
+    path = Path(value).expanduser()
+    return path if path.is_absolute() else base / path
+
+
+def _one_of(*choices: str) -> Check:
+    def check(value, name, base):
+        if value not in choices:
+            raise DigestError(f"{name} must be one of {', '.join(map(repr, choices))}, not {value!r}.")
+        return value
+    return check
+
+
+def _number(low: float, high: float, kind: type = float) -> Check:
+    def check(value, name, base):
+        whole = kind is not int or (isinstance(value, int | float) and value == int(value))
+        if isinstance(value, bool) or not isinstance(value, int | float) or not whole or not low <= value <= high:
+            what = "whole number" if kind is int else "number"
+            raise DigestError(f"{name} must be a {what} from {low} to {high}, not {value!r}.")
+        return kind(value)
+    return check
+
+
+def _date(value, name, base) -> dt.date | None:
     if value is None or isinstance(value, dt.date):
         return value
     try:
@@ -124,24 +128,161 @@ def _date(value, name: str) -> dt.date | None:
         raise DigestError(f"{name} must be a date written YYYY-MM-DD, not {value!r}.") from None
 
 
-def _number(value, name: str, low: float, high: float, kind: type):
-    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
-        raise DigestError(f"{name} must be a number from {low} to {high}, not {value!r}.")
-    return kind(value)
+def _rules(value, name, base) -> dict | str | None:
+    """Checked now, merged over the defaults, so a misspelt rule fails before the build starts."""
+    # The analysis stage owns what rules mean and takes DigestSettings; importing it here, when a
+    # value is checked, keeps the two modules from importing each other while they load.
+    from .analysis.rules import load_rules
+
+    if value is not None:
+        load_rules(value, base)
+    return value
 
 
-_REPO_NAME = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
-_OWNER_ENTRY = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9_.-]*/\*$")  # owner/*: every public repository of owner
+def _pdf(value, name, base) -> bool:
+    if not isinstance(value, bool):
+        raise DigestError(f"{name} must be True or False, not {value!r}.")
+    return value
 
 
-def check_repo_name(repo: str) -> str:
-    if not _REPO_NAME.match(repo) or ".." in repo:
-        raise DigestError(f"'{repo}' is not a repository name: write it as OWNER/NAME, for example getpelican/pelican.")
-    return repo
-
-
-def check_timezone(name: str) -> ZoneInfo:
+def _discuss_url(value, name, base) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.startswith(("https://", "http://")):
+        raise DigestError(f"{name} must be an http(s) address with {{owner}}, {{name}} and {{week}} in it, or None, not {value!r}.")
     try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise DigestError(f"DIGEST_TIMEZONE '{name}' is not a known timezone name, such as UTC or Asia/Shanghai.") from None
+        used = {part[1] for part in string.Formatter().parse(value) if part[1] is not None}
+    except ValueError:
+        used = {"an unmatched brace"}
+    unknown = sorted(used - set(DISCUSS_FIELDS))
+    if unknown:
+        raise DigestError(f"{name} may only use {{owner}}, {{name}} and {{week}}, not {{{unknown[0]}}}: {value!r}.")
+    return value
+
+
+@dataclass(frozen=True)
+class LLMSettings:
+    """DIGEST_LLM: an OpenAI-compatible chat endpoint for DIGEST_WRITER = "llm"."""
+
+    base_url: str | None = None
+    model: str | None = None
+    api_key_env: str = "OPENAI_API_KEY"  # the environment variable holding the key, never the key
+    max_requests: int = 50  # per build
+    timeout: float = 60.0  # seconds per request
+
+
+def _llm(value, name, base) -> LLMSettings:
+    if not isinstance(value, Mapping):
+        raise DigestError(f"{name} must be a dict with base_url and model, for example "
+                          f"{{\"base_url\": \"https://api.openai.com/v1\", \"model\": \"gpt-4o-mini\"}}, not {value!r}.")
+    known = [f.name for f in fields(LLMSettings)]
+    unknown = sorted(str(key) for key in value if key not in known)
+    if unknown:
+        raise DigestError(f"{name} has no key {unknown[0]!r}; its keys are: {', '.join(known)}.")
+    given = {**{f.name: f.default for f in fields(LLMSettings)}, **value}
+    base_url, model, key_env = given["base_url"], given["model"], given["api_key_env"]
+    if base_url is not None and (not isinstance(base_url, str) or not base_url.startswith(("https://", "http://"))):
+        raise DigestError(f"{name}['base_url'] must be an http(s) address, not {base_url!r}.")
+    if model is not None and (not isinstance(model, str) or not model.strip()):
+        raise DigestError(f"{name}['model'] must be a model name, not {model!r}.")
+    if not isinstance(key_env, str) or not _ENVIRONMENT_NAME.match(key_env):
+        raise DigestError(f"{name}['api_key_env'] must name an environment variable, such as OPENAI_API_KEY, not {key_env!r}.")
+    return LLMSettings(
+        base_url=base_url,
+        model=model,
+        api_key_env=key_env,
+        max_requests=_number(0, 10_000, int)(given["max_requests"], f"{name}['max_requests']", base),
+        timeout=_number(1, 600)(given["timeout"], f"{name}['timeout']", base),
+    )
+
+
+# -- the table ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DigestSettings:
+    """The checked DIGEST_* settings of one site. Build it with `from_pelican`; the defaults
+    (`DigestSettings()`) are what an empty pelicanconf.py gives."""
+
+    repos: tuple[str, ...] = option(
+        [], _repos, "repositories to publish, `owner/name`, or `owner/*` for every public, non-archived repository of an "
+        "owner (resolved at each fetch); empty means every repository in the store")
+    data_path: Path = option(
+        "data", _folder, "the store; a relative path is taken from the folder of the settings file (`pelicanconf.py`)")
+    timezone: ZoneInfo = option(
+        "UTC", _timezone, "weeks are ISO weeks (Monday 00:00 to Monday 00:00) in this timezone")
+    language: str = option(
+        "en", _one_of("en", "zh"), "`\"en\"` or `\"zh\"`: every visible string, date and number")
+    fetch: str = option(
+        "auto", _one_of("auto", "never", "always"), "`auto`: fetch before building when a token is set; `never`; `always`")
+    since: dt.date | None = option(
+        None, _date, "`YYYY-MM-DD`: how far back a first fetch goes")
+    lookback_days: int = option(
+        7, _number(0, 365, int), "a refresh refetches this many days before its watermark, for late label edits")
+    trend_weeks: int = option(
+        12, _number(2, 520, int), "weeks shown in a week page's trend charts")
+    key_threshold: float = option(
+        6.0, _number(0, 10), "importance (0 to 10) from which a PR is key")
+    rules: dict | str | None = option(
+        None, _rules, "classification rules (labels, title prefixes, path globs, keyword topics): a dict or a YAML file")
+    bots: tuple[str, ...] = option(
+        [], _logins, "more logins to treat as bots (GitHub's Bot type and `[bot]` logins always are)")
+    pdf: bool = option(
+        True, _pdf, "a PDF of each week (`digest.pdf`, drawn by WeasyPrint) beside `digest.md`, linked from the page; `False`: none")
+    discuss_url: str | None = option(
+        None, _discuss_url, "a discussion link for each week: an address with `{owner}`, `{name}` and `{week}`; `None`: no link")
+    writer: str = option(
+        "builtin", _one_of("builtin", "llm"), "who writes the words: `builtin` (from the analysis alone) or `llm` (see `DIGEST_LLM`)")
+    llm: LLMSettings = option(
+        {}, _llm, "for `DIGEST_WRITER = \"llm\"`: `base_url` and `model` of an OpenAI-compatible API; `api_key_env` "
+        "(`\"OPENAI_API_KEY\"`), `max_requests` (50), `timeout` (60 seconds)")
+
+    in_blog: bool = option(
+        True, _flag, "weeks join the blog's index, tags, archives and feeds; `False`: a section of their own, with its own feeds")
+
+    base_path: Path = Path(".")  # where relative paths start: the settings file's folder
+
+    def __post_init__(self):
+        if self.writer == "llm" and not (self.llm.base_url and self.llm.model):
+            raise DigestError("DIGEST_WRITER = \"llm\" needs DIGEST_LLM with a base_url and a model, for example "
+                              "{\"base_url\": \"https://api.openai.com/v1\", \"model\": \"gpt-4o-mini\"}.")
+
+    @classmethod
+    def from_pelican(cls, settings: Mapping, base_path: Path | str) -> DigestSettings:
+        """Check the DIGEST_* values of a Pelican settings dict (or any mapping); relative paths
+        start from `base_path`, the folder of the settings file."""
+        names = [setting_name(f) for f in options()]
+        unknown = sorted(k for k in settings if isinstance(k, str) and k.startswith("DIGEST_") and k not in names)
+        if unknown:
+            raise DigestError(f"Unknown setting {unknown[0]}; the DIGEST_* settings are: {', '.join(names)}.")
+        base = Path(base_path).resolve()
+        checked = {}
+        for f in options():
+            name = setting_name(f)
+            checked[f.name] = f.metadata["check"](settings.get(name, f.metadata["default"]), name, base)
+        return cls(**checked, base_path=base)
+
+
+def options() -> list[Field]:
+    """The fields of DigestSettings that are DIGEST_* options, in the table's order."""
+    return [f for f in fields(DigestSettings) if "check" in f.metadata]
+
+
+def setting_name(option_field: Field) -> str:
+    return "DIGEST_" + option_field.name.upper()
+
+
+def markdown_table() -> str:
+    """README.md's settings table, made from the declarations above."""
+    rows = ["| setting | default | meaning |", "| --- | --- | --- |"]
+    for f in options():
+        rows.append(f"| `{setting_name(f)}` | `{_as_written(f.metadata['default'])}` | {f.metadata['doc']} |")
+    return "\n".join(rows) + "\n"
+
+
+def _as_written(value: object) -> str:
+    return f'"{value}"' if isinstance(value, str) else repr(value)
+
+
+if __name__ == "__main__":
+    sys.stdout.write(markdown_table())

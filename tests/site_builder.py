@@ -12,7 +12,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def build_site(folder: Path, **overrides) -> Path:
-    """Run Pelican once with the project's theme and plugin; returns the output folder."""
+    """Run Pelican once with the project's theme and plugin; returns the output folder.
+    Files in `folder`/content (pages, editor's notes) are part of the site."""
     (folder / "content").mkdir(parents=True, exist_ok=True)
     settings = read_settings(str(ROOT / "pelicanconf.py"), override={
         "PATH": str(folder / "content"),
@@ -21,6 +22,7 @@ def build_site(folder: Path, **overrides) -> Path:
         "THEME": str(ROOT / "theme"),
         "DIGEST_DATA_PATH": str(folder / "data"),
         "DIGEST_FETCH": "never",
+        "DIGEST_PDF": False,  # drawing PDFs takes a second a week: only the tests of PDFs ask for them
         **overrides,
     })
     Pelican(settings).run()

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import logging
-import time
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
@@ -95,13 +95,16 @@ def test_a_primary_limit_that_lifts_soon_is_waited_for(store, graphql_status):
     with GitHubServer({HANDMADE_REPO: handmade_pulls()}, graphql_limit_status=graphql_status) as server:
         server.faults.add("primary", on="graphql", reset_in=1)
         waits: list[float] = []
+        clock = [datetime.now(UTC)]  # the fetcher's clock moves only when it waits, and GitHub's with it
 
-        def sleep(seconds):  # the server's limit lifts in real time
+        def sleep(seconds):
             waits.append(seconds)
-            time.sleep(seconds)
+            clock[0] += timedelta(seconds=seconds)
+            server.limits.advance(seconds)
 
         options = quick_options(server)
-        options = type(options)(**{**options.__dict__, "policy": type(options.policy)(**{**options.policy.__dict__, "sleep": sleep})})
+        policy = dataclasses.replace(options.policy, sleep=sleep, clock=lambda: clock[0])
+        options = dataclasses.replace(options, policy=policy)
         fetch_repos(store, SETTINGS, [HANDMADE_REPO], since=SINCE, progress=False, options=options)
     assert store.read_pulls(HANDMADE_REPO) == expected_pulls(handmade_pulls())
     assert len(waits) == 1 and 0 < waits[0] <= 3

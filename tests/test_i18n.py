@@ -1,10 +1,11 @@
-"""Languages: the catalogue is complete for what the code and templates say, compiles itself, and formats the local way."""
+"""Languages: the catalogue is complete for what the code and templates say, compiled when installed, and formats the local way."""
 
 from __future__ import annotations
 
-import os
+import gettext
 import re
-import shutil
+import subprocess
+import sys
 from datetime import date
 from pathlib import Path
 
@@ -16,7 +17,6 @@ from babel.messages.pofile import read_po
 from digest_plugin.errors import DigestError
 from digest_plugin.i18n import (
     LOCALE_DIR,
-    compiled_catalogue,
     format_date,
     format_date_range,
     format_decimal,
@@ -90,33 +90,32 @@ def test_an_unknown_language_is_one_clear_error():
         translations("fr")
 
 
-def test_the_mo_is_compiled_when_missing_and_again_when_the_po_is_newer(tmp_path):
-    po = tmp_path / "messages.po"
-    shutil.copy(ZH_PO, po)
-    mo = compiled_catalogue(po, "zh")
-    assert mo == tmp_path / "messages.mo" and mo.is_file()
-    first = mo.read_bytes()
-    assert compiled_catalogue(po, "zh") == mo and mo.read_bytes() == first  # up to date: left alone
-    po.write_text(po.read_text(encoding="utf-8").replace('msgstr "概要"', 'msgstr "摘要"'), encoding="utf-8")
-    os.utime(po, (mo.stat().st_mtime + 10, mo.stat().st_mtime + 10))
-    compiled_catalogue(po, "zh")
-    assert mo.read_bytes() != first
-    import gettext
+def test_the_installed_catalogue_is_compiled_from_the_po_as_it_is_now():
+    """`make install` compiles the .mo; a .po edited since then needs `make install` again (make does it)."""
+    with ZH_PO.open("rb") as po:
+        catalogue = read_po(po, locale="zh_Hans_CN")
+    chinese = translations("zh")
+    for message in catalogue:
+        if message.id and not isinstance(message.id, tuple) and message.string and not message.fuzzy:
+            assert chinese.gettext(message.id) == message.string, "the .mo is older than the .po: run make install"
 
+
+def test_a_built_package_carries_compiled_catalogues_and_the_build_writes_nothing_into_the_checkout(tmp_path):
+    before = sorted(p.name for p in LOCALE_DIR.rglob("*"))
+    result = subprocess.run([sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(tmp_path)],
+                            cwd=ROOT, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    mo = tmp_path / "digest_plugin" / "locale" / "zh" / "LC_MESSAGES" / "messages.mo"
     with mo.open("rb") as data:
-        assert gettext.GNUTranslations(data).gettext("Summary") == "摘要"
+        assert gettext.GNUTranslations(data).gettext("Summary") == "概要"
+    assert sorted(p.name for p in LOCALE_DIR.rglob("*")) == before
 
 
-def test_the_mo_goes_to_the_cache_when_the_package_folder_cannot_take_it(tmp_path, monkeypatch):
-    package = tmp_path / "package"
-    package.mkdir()
-    po = package / "messages.po"
-    shutil.copy(ZH_PO, po)
-    (package / "messages.mo").mkdir()  # stands in for a read-only install: the .mo cannot be written there
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    mo = compiled_catalogue(po, "zh")
-    assert mo == tmp_path / "cache" / "repo-digest" / "locale" / "zh" / "messages.mo"
-    assert mo.is_file()
+def test_nothing_writes_a_catalogue_while_the_site_runs(tmp_path, monkeypatch):
+    monkeypatch.setattr("digest_plugin.i18n.LOCALE_DIR", tmp_path)  # an installation without its .mo
+    with pytest.raises(DigestError, match="is missing: it is compiled when repo-digest is installed"):
+        translations("zh")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_numbers_and_dates_are_written_the_local_way():

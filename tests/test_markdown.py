@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
+from digest_plugin.i18n import Language
 from digest_plugin.publish.markdown import escape, render_markdown
 from digest_plugin.publish.week_view import week_view
 from digest_plugin.narrate import narrate
@@ -26,12 +27,13 @@ from tests.narrate_fixtures import (
 
 PAGE = "https://example.org/digest/octo/widgets/2026-W21/"
 HOSTILE = "<img src=x onerror=alert(1)> *bold* _it_ [link](http://evil.example) `code` @someone | pipe &amp; $x$ ~~gone~~ <!-- -->"
+EN, ZH = Language.of("en"), Language.of("zh")
 
 
 def report(week, narrative, page_url: str, language: str) -> str:
     """The Markdown of a week without charts, as `repo-digest show` gives it for a hand-made week."""
-    view = week_view(week, narrative, (), language, "https://github.com/octo/widgets", "")
-    return render_markdown(view, page_url, language)
+    view = week_view(week, narrative, (), Language.of(language), "https://github.com/octo/widgets", "")
+    return render_markdown(view, page_url, Language.of(language))
 
 
 def parse(markdown: str):
@@ -96,7 +98,7 @@ def hostile_week():
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_links_go_only_to_the_weeks_pulls_and_page(language):
     week = busy_week()
-    markdown = report(week, narrate(week, [previous_week()], language), PAGE, language)
+    markdown = report(week, narrate(week, [previous_week()], Language.of(language)), PAGE, language)
     tokens = parse(markdown)
     found = check_links(tokens, week, PAGE)
     assert (PAGE, "Read this digest on the site" if language == "en" else "在网站上阅读本期周报") in found
@@ -106,7 +108,7 @@ def test_links_go_only_to_the_weeks_pulls_and_page(language):
 
 def test_untrusted_text_shows_as_written_and_makes_no_markup():
     week = hostile_week()
-    narrative = narrate(week, [], "en")
+    narrative = narrate(week, [], Language.of("en"))
     tokens = parse(report(week, narrative, PAGE, "en"))
     assert not [t for t in tokens if t.type.startswith("html")]
     assert not [c for c in inline_children(tokens) if c.type in ("html_inline", "image", "em_open", "s_open", "code_inline")]
@@ -123,7 +125,7 @@ def test_untrusted_text_shows_as_written_and_makes_no_markup():
 
 def test_titles_that_look_like_list_items_stay_text():
     week = hostile_week()
-    tokens = parse(report(week, narrate(week, [], "en"), PAGE, "en"))
+    tokens = parse(report(week, narrate(week, [], Language.of("en")), PAGE, "en"))
     assert max(t.level for t in tokens if t.type == "bullet_list_open") <= 0  # no list nested in a list item
     cells = [plain(t) for t in tokens if t.type == "inline"]
     assert "1. starts like a list" in cells and "- starts like a bullet" in cells and "mallory@evil" in cells
@@ -131,7 +133,7 @@ def test_titles_that_look_like_list_items_stay_text():
 
 def test_every_pull_is_a_row_of_the_table_of_all_pulls():
     week = busy_week()
-    tokens = parse(report(week, narrate(week, [], "en"), PAGE, "en"))
+    tokens = parse(report(week, narrate(week, [], Language.of("en")), PAGE, "en"))
     rows = [t for t in tokens if t.type == "tr_open"]
     heading_rows = 1 + 1 + 1 + 1 + 1 + 1 + 1  # figures, risks, types, modules, authors, hot files, all PRs
     body_rows = 1 + 3 + 6 + 4 + 4 + 1 + 6  # figures, risks, types, modules, authors, hot files, all PRs
@@ -141,7 +143,7 @@ def test_every_pull_is_a_row_of_the_table_of_all_pulls():
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_a_quiet_week_is_its_title_link_and_one_line(language):
     week = quiet_week()
-    narrative = narrate(week, [], language)
+    narrative = narrate(week, [], Language.of(language))
     markdown = report(week, narrative, PAGE, language)
     blocks = markdown.strip().split("\n\n")
     assert len(blocks) == 4  # title, link to the page, "Summary" heading, the one line
@@ -150,13 +152,13 @@ def test_a_quiet_week_is_its_title_link_and_one_line(language):
 
 def test_an_incomplete_week_says_so_at_the_top():
     week = busy_week(complete=False)
-    markdown = report(week, narrate(week, [], "en"), PAGE, "en")
+    markdown = report(week, narrate(week, [], Language.of("en")), PAGE, "en")
     assert markdown.split("\n\n")[2].startswith("> This week's data is incomplete")
 
 
 def test_the_bot_only_week_reads_correctly_in_markdown():
     week = bot_only_week()
-    markdown = report(week, narrate(week, [], "en"), PAGE, "en")
+    markdown = report(week, narrate(week, [], Language.of("en")), PAGE, "en")
     assert "Only bots merged pull requests this week: 2 PRs, by dependabot\\[bot\\] and pre-commit-ci\\[bot\\]." in markdown
 
 
@@ -166,7 +168,7 @@ def test_a_pull_url_that_is_not_the_web_is_not_linked():
 
     sneaky = replace(pull, pull=replace(pull.pull, url="javascript:alert(1)"))
     week = week_of([sneaky])
-    tokens = parse(report(week, narrate(week, [], "en"), PAGE, "en"))
+    tokens = parse(report(week, narrate(week, [], Language.of("en")), PAGE, "en"))
     assert all(href == PAGE for href, _ in links(tokens))
 
 
@@ -188,7 +190,7 @@ def test_escaped_text_renders_as_itself(text):
 @pytest.mark.parametrize("name", sorted(REAL_WEEKS))
 def test_real_weeks_parse_and_every_link_resolves_to_a_pull_of_the_week(name, language):
     week, previous = real_week(name)
-    narrative = narrate(week, previous, language)
+    narrative = narrate(week, previous, Language.of(language))
     page = f"https://example.org/{week.repo}/{week.week}/"
     tokens = parse(report(week, narrative, page, language))
     found = check_links(tokens, week, page)
@@ -202,7 +204,7 @@ def test_real_weeks_parse_and_every_link_resolves_to_a_pull_of_the_week(name, la
 def test_the_chinese_report_has_no_english_but_names_titles_and_code(week):
     from tests.narrate_fixtures import english_left
 
-    tokens = parse(report(week, narrate(week, [previous_week()], "zh"), PAGE, "zh"))
+    tokens = parse(report(week, narrate(week, [previous_week()], Language.of("zh")), PAGE, "zh"))
     texts = [plain(t) for t in tokens if t.type == "inline"]
     summaries = {p.summary for p in week.pulls if p.summary}
     leftovers = [left for text in texts if text not in summaries and (left := english_left(week, text))]
@@ -215,7 +217,7 @@ def test_chinese_reports_of_real_weeks_have_no_english_but_names_titles_and_code
     from tests.narrate_fixtures import english_left
 
     week, previous = real_week(name)
-    tokens = parse(report(week, narrate(week, previous, "zh"), "https://example.org/", "zh"))
+    tokens = parse(report(week, narrate(week, previous, Language.of("zh")), "https://example.org/", "zh"))
     summaries = {p.summary for p in week.pulls if p.summary}
     texts = [plain(t) for t in tokens if t.type == "inline"]
     leftovers = [left for text in texts if text not in summaries and (left := english_left(week, text))]

@@ -10,6 +10,7 @@ from digest_plugin.errors import DigestError
 from digest_plugin.fetch import fetch_repos
 from digest_plugin.owners import by_owner, expand_repos, owner_of
 from digest_plugin.publish.site_digest import build_site_digest
+from digest_plugin.i18n import Language
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store import Store
 from tests.github_server import GitHubServer, handmade_pull
@@ -46,7 +47,7 @@ def test_owner_star_is_every_public_unarchived_repository_recorded_in_the_store(
     assert expand_repos(settings.repos, store) == sorted(fetched)
     assert (store.root / "octo-org/owner.json").is_file()
     # The build publishes what the fetch recorded, grouped by owner for the index.
-    digest = build_site_digest(settings, {"SITEURL": ""}, now=datetime(2026, 3, 9, tzinfo=UTC))
+    digest = build_site_digest(settings, Language.of(settings.language), {"SITEURL": ""}, now=datetime(2026, 3, 9, tzinfo=UTC))
     published = [r.name for r in digest.repos]
     assert "octo-org/widgets" in published and "octo-org/attic" not in published
     assert list(by_owner(published)) == ["octo-org"]
@@ -62,7 +63,7 @@ def test_only_owner_star_is_a_pattern():
     assert owner_of("octo-org/*") == "octo-org"
     assert owner_of("octo-org/widgets") is None and owner_of("*/*") is None and owner_of("../*") is None
     with pytest.raises(DigestError, match="is not a repository name"):
-        DigestSettings.from_pelican({"DIGEST_REPOS": ["octo-org/wid*"]})
+        DigestSettings.from_pelican({"DIGEST_REPOS": ["octo-org/wid*"]}, ".")
     assert by_owner(["b/x", "a/y", "b/z"]) == {"b": ["b/x", "b/z"], "a": ["a/y"]}
 
 

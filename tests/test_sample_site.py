@@ -89,7 +89,7 @@ def test_index_and_repository_pages_link_to_existing_pages(browser_page, sample_
         ('DIGEST_TIMEZONE="Mars/Olympus"', "is not a known timezone"),
         ('DIGEST_RULES={"nonsense": 1}', "nonsense"),
         ('DIGEST_BOTS="dependabot"', "DIGEST_BOTS must be a list"),
-        ("DIGEST_PDF=true", "DIGEST_PDF is not available"),
+        ("DIGEST_PDF=\"yes\"", "DIGEST_PDF must be True or False"),
     ],
 )
 def test_a_failed_build_is_one_error_and_writes_nothing(tmp_path, override, message):

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import shutil
+import subprocess
+
 import feedparser
 import pytest
 from bs4 import BeautifulSoup
@@ -42,11 +45,32 @@ def _store(folder):
     return pulls
 
 
+NOTE = """Title: Cache week
+Author: The widget team
+
+The cache in #1 is *experimental*: tell us what breaks.
+"""
+
+
+def _note(folder, week="2026-W19", text=NOTE):
+    path = folder / "content/notes/acme/widget" / f"{week}.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     folder = tmp_path_factory.mktemp("site")
     _store(folder)
-    return build_site(folder, SITEURL=SITEURL, RELATIVE_URLS=False, FEED_DOMAIN=SITEURL)
+    _note(folder)
+    return build_site(folder, SITEURL=SITEURL, RELATIVE_URLS=False, FEED_DOMAIN=SITEURL, DIGEST_PDF=True)
+
+
+def pdf_text(path) -> str:
+    if not shutil.which("pdftotext"):
+        pytest.skip("pdftotext is not installed (Debian: apt-get install poppler-utils)")
+    return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
 
 
 def page(output, path):
@@ -136,7 +160,9 @@ def test_markdown_download_has_absolute_links(site):
 
 def test_two_runs_in_one_process_give_the_same_site(tmp_path):
     _store(tmp_path)
-    first = build_site(tmp_path)
+    first = build_site(tmp_path)  # DIGEST_PDF = False: no PDF, and no link to one
+    assert not list(first.rglob("digest.pdf"))
+    assert "digest.pdf" not in (first / "acme/widget/2026-W19/index.html").read_text(encoding="utf-8")
     snapshot = {p.relative_to(first): p.read_bytes() for p in first.rglob("*") if p.is_file()}
     second = build_site(tmp_path)
     again = {p.relative_to(second): p.read_bytes() for p in second.rglob("*") if p.is_file()}
@@ -212,3 +238,80 @@ def test_a_failed_fetch_still_builds_from_the_store_and_says_so(tmp_path, monkey
     assert warning is not None and "acme/widget" in warning.text and "token" in warning.text
     assert "ghp_revoked" not in (output / "acme/widget/2026-W19/index.html").read_text()
     assert {p: p.read_bytes() for p in (tmp_path / "data").rglob("*.jsonl")} == before
+
+
+def test_the_markdown_has_the_sections_of_the_page_in_the_same_order(site):
+    soup = page(site, "acme/widget/2026-W19/index.html")
+    on_page = [h2.get_text(strip=True) for h2 in soup.select("article.week h2")]
+    markdown = (site / "acme/widget/2026-W19/digest.md").read_text(encoding="utf-8")
+    in_markdown = [line[3:].strip() for line in markdown.splitlines() if line.startswith("## ")]
+    assert on_page[: len(in_markdown)] == in_markdown and on_page[len(in_markdown):] == ["Downloads"]
+    for caption in soup.select(".stats-grid caption"):  # authors, hot files and directories included
+        assert f"### {caption.get_text(strip=True)}" in markdown, caption
+    numbers = [a.get_text() for a in soup.select("table.pulls td.pr a")]
+    assert all(f"[{n}](<https://github.com/acme/widget/pull/{n[1:]}>)" in markdown for n in numbers)
+
+
+def test_key_changes_show_importance_once_with_its_factors_on_demand(site):
+    soup = page(site, "acme/widget/2026-W21/index.html")
+    for change in soup.select(".key-pulls > li"):
+        assert len(change.select(".score")) == 1
+        assert change.select_one("details.importance table.factors")
+        assert "-" not in change.select_one("table.factors").get_text().replace("−", "")  # a true minus, never a hyphen
+        assert " by " in change.select_one(".meta").get_text()  # badges and words apart, as a reader hears them
+    assert not soup.select("figure details"), "a chart's numbers sit beside its figure, not inside it"
+
+
+def test_an_editors_note_leads_the_page_the_feed_the_markdown_and_the_pdf(site):
+    soup = page(site, "acme/widget/2026-W19/index.html")
+    first = soup.select("article.week section")[0]
+    assert "editor-note" in first["class"] and "tell us what breaks" in first.get_text()
+    assert "The editor's words (The widget team)" in first.get_text() and first.find("em", string="experimental")
+    feed = feedparser.parse((site / "feeds/all.atom.xml").read_bytes())
+    entry = next(e for e in feed.entries if e.link.endswith("2026-W19/"))
+    assert entry.content[0].value.index("tell us what breaks") < entry.content[0].value.index("Summary")
+    markdown = (site / "acme/widget/2026-W19/digest.md").read_text(encoding="utf-8")
+    assert markdown.index("## Editor's note") < markdown.index("## Summary") and "> The cache in #1 is *experimental*" in markdown
+    assert "tell us what breaks" in pdf_text(site / "acme/widget/2026-W19/digest.pdf")
+    assert not (site / "acme/widget/2026-W20/index.html").read_text(encoding="utf-8").count("editor-note")
+    archives = page(site, "archives/index.html")
+    assert "Cache week" not in archives.get_text()  # a note is not an article of its own
+
+
+def test_a_note_for_a_week_that_does_not_exist_names_its_file(tmp_path):
+    _store(tmp_path)
+    _note(tmp_path, "2026-W30")
+    with pytest.raises(DigestError, match=r"notes/acme/widget/2026-W30\.md is for 2026-W30, a week acme/widget does not have"):
+        build_site(tmp_path)
+
+
+def test_each_week_has_a_pdf_of_its_report(site):
+    for week in ("2026-W19", "2026-W20", "2026-W21"):
+        text = pdf_text(site / "acme/widget" / week / "digest.pdf")
+        assert f"acme/widget, week {week}" in " ".join(text.split())
+    soup = page(site, "acme/widget/2026-W21/index.html")
+    assert soup.find("a", href="digest.pdf") or soup.find("a", href=f"{SITEURL}/acme/widget/2026-W21/digest.pdf")
+    assert "fix: follow-up to #1" in pdf_text(site / "acme/widget/2026-W21/digest.pdf")
+
+
+def test_a_feed_entry_is_the_weeks_report_in_brief(site):
+    feed = feedparser.parse((site / "feeds/all.atom.xml").read_bytes())
+    entry = next(e for e in feed.entries if e.link.endswith("2026-W19/"))
+    body = BeautifulSoup(entry.content[0].value, "html.parser")
+    headings = [h2.get_text() for h2 in body.find_all("h2")]
+    assert headings[:2] == ["Editor's note", "Summary"] and "Key changes" in headings and "Statistics" not in headings
+    chart = body.find("img")
+    assert chart["src"] == f"{SITEURL}/acme/widget/2026-W19/activity-trend.png"
+    assert (site / "acme/widget/2026-W19/activity-trend.png").exists()
+    assert not list(site.glob("acme/widget/2026-W19/labels-trend.png")), "PNG only where a feed shows it"
+    assert len(entry.content[0].value) < 6000
+
+
+def test_a_chinese_site_has_chinese_pdfs_and_a_discussion_link(tmp_path):
+    _store(tmp_path)
+    output = build_site(tmp_path, DIGEST_LANGUAGE="zh", DIGEST_PDF=True,
+                        DIGEST_DISCUSS_URL="https://github.com/{owner}/{name}/discussions/new?title={week}")
+    text = pdf_text(output / "acme/widget/2026-W19/digest.pdf")
+    assert "周报" in text and "已合入" in text  # drawn with a CJK font: the characters come back out
+    soup = page(output, "acme/widget/2026-W19/index.html")
+    assert soup.find("a", href="https://github.com/acme/widget/discussions/new?title=2026-W19")

@@ -11,6 +11,7 @@ from bs4 import BeautifulSoup
 
 from digest_plugin.fetch import SEARCH_LAG
 from digest_plugin.publish.site_digest import build_site_digest
+from digest_plugin.i18n import Language
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store import RepoState, Store
 from digest_plugin.weeks import Week
@@ -48,7 +49,7 @@ def _fetched_store(folder, zone: str, fetched_at: datetime) -> Store:
 def test_a_monday_run_publishes_the_week_that_just_ended(tmp_path, zone):
     _fetched_store(tmp_path, zone, MONDAY_RUN)
     settings = DigestSettings.from_pelican({"DIGEST_TIMEZONE": zone, "DIGEST_DATA_PATH": str(tmp_path / "data")}, tmp_path)
-    repo = build_site_digest(settings, {"SITEURL": ""}, now=MONDAY_RUN).repos[0]
+    repo = build_site_digest(settings, Language.of(settings.language), {"SITEURL": ""}, now=MONDAY_RUN).repos[0]
     assert repo.latest.week == "2026-W48" and repo.latest.final and repo.latest.status == "complete"
     assert repo.latest.analysis.stats.merged_count == 3  # Sunday's late merge included, in every timezone
     assert repo.current.week == "2026-W49" and repo.current.status == "in-progress"
@@ -59,7 +60,7 @@ def test_a_run_before_the_week_closed_publishes_nothing_new(tmp_path):
     """Run at the Monday time in UTC, a Los Angeles week is still Sunday evening: in progress."""
     _fetched_store(tmp_path, "America/Los_Angeles", datetime(2026, 11, 30, 6, 17, tzinfo=UTC))
     settings = DigestSettings.from_pelican({"DIGEST_TIMEZONE": "America/Los_Angeles", "DIGEST_DATA_PATH": str(tmp_path / "data")}, tmp_path)
-    repo = build_site_digest(settings, {"SITEURL": ""}, now=datetime(2026, 11, 30, 6, 17, tzinfo=UTC)).repos[0]
+    repo = build_site_digest(settings, Language.of(settings.language), {"SITEURL": ""}, now=datetime(2026, 11, 30, 6, 17, tzinfo=UTC)).repos[0]
     assert repo.current.week == "2026-W48" and repo.latest.week == "2026-W47"
 
 

@@ -12,7 +12,7 @@ import re
 import urllib.parse
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 from github import Auth, Github, GithubException
 
@@ -156,7 +156,7 @@ class GitHubClient:
                 headers, data = send(failures)
             except Exception as error:  # noqa: BLE001 - every failure is judged by verdict()
                 self._note_limits(getattr(error, "headers", None) or {}, resource)
-                judged = verdict(error, datetime.now(UTC), self.policy)
+                judged = verdict(error, self.policy.clock(), self.policy)
                 if judged.action == "retry":
                     failures += 1
                     if failures >= self.policy.attempts:
@@ -164,9 +164,9 @@ class GitHubClient:
                     self.policy.sleep(self.policy.backoff_for(failures))
                 elif judged.action in ("wait", "reset"):
                     limit_waits += 1
-                    wait = judged.wait if judged.action == "wait" else _seconds_until(judged.reset_at) + 1
+                    wait = judged.wait if judged.action == "wait" else self.policy.seconds_until(judged.reset_at) + 1
                     if wait > self.policy.max_wait or limit_waits > MAX_LIMIT_WAITS:
-                        raise RateLimitStop(judged.reset_at or _after(wait)) from None
+                        raise RateLimitStop(judged.reset_at or self.policy.after(wait)) from None
                     self.policy.sleep(wait)
                 else:
                     raise self._failure(error, judged, subject) from None
@@ -181,7 +181,7 @@ class GitHubClient:
         remaining, reset = self.limits.get(resource, (None, None))
         if remaining != 0:
             return
-        wait = _seconds_until(reset) + 1
+        wait = self.policy.seconds_until(reset) + 1
         if wait <= 1:
             return
         if wait > self.policy.max_wait:
@@ -244,11 +244,3 @@ def redact(text: str, token: str | None) -> str:
 
 def _without_userinfo(url: str) -> str:
     return re.sub(r"//[^/@]*@", "//", url)
-
-
-def _seconds_until(moment: datetime | None) -> float:
-    return 0.0 if moment is None else max(0.0, (moment - datetime.now(UTC)).total_seconds())
-
-
-def _after(seconds: float) -> datetime:
-    return datetime.now(UTC) + timedelta(seconds=seconds)

@@ -28,6 +28,13 @@ class RetryPolicy:
     secondary_wait: float = 60.0  # GitHub's advice when a secondary limit names no Retry-After
     max_wait: float = 900.0  # longest wait for a limit to lift; past it, stop with what is saved
     sleep: Callable[[float], None] = time.sleep
+    clock: Callable[[], datetime] = lambda: datetime.now(UTC)  # tests pass one that moves only when `sleep` is called
+
+    def seconds_until(self, moment: datetime | None) -> float:
+        return 0.0 if moment is None else max(0.0, (moment - self.clock()).total_seconds())
+
+    def after(self, seconds: float) -> datetime:
+        return self.clock() + timedelta(seconds=seconds)
 
     def backoff_for(self, failures: int) -> float:
         return min(self.backoff_cap, self.backoff * 2 ** (failures - 1))

@@ -1,7 +1,7 @@
 """Narrative stage: the week in words (en / zh), from the analysis alone, every claim citing its PRs.
 
     from digest_plugin.narrate import narrate, check_grounding, cited_html
-    narrative = narrate(week, previous_weeks, "zh")   # Narrative: summary, highlights, key changes, ...
+    narrative = narrate(week, previous_weeks, Language.of("zh"))   # Narrative: summary, highlights, key changes, ...
     problems = check_grounding(week, narrative, previous_weeks)
 
 The narrative goes through one interface, `Writer`, so that another writer (a language model, say)
@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from ..analysis.model import WeekAnalysis
+from ..i18n import Language
 from .builtin import BuiltinWriter
 from .grounding import check_grounding
 from .markup import cite, cited_html
@@ -44,11 +45,11 @@ class Writer(Protocol):
 
     name: str
 
-    def write(self, week: WeekAnalysis, previous: Sequence[WeekAnalysis], language: str) -> Narrative: ...
+    def write(self, week: WeekAnalysis, previous: Sequence[WeekAnalysis], language: Language) -> Narrative: ...
 
 
-def narrate(week: WeekAnalysis, previous: Sequence[WeekAnalysis], language: str, writer: Writer | None = None) -> Narrative:
-    """The narrative of `week` in `language` ("en" or "zh"), grounded in the analysis.
+def narrate(week: WeekAnalysis, previous: Sequence[WeekAnalysis], language: Language, writer: Writer | None = None) -> Narrative:
+    """The narrative of `week` in `language` (made once per build: i18n.Language), grounded in the analysis.
 
     A plugged-in `writer` whose text fails `check_grounding` is replaced by the built-in writer,
     with a warning; the built-in writer's own problems are logged as errors (they are bugs).

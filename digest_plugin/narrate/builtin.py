@@ -16,7 +16,8 @@ from .model import Cited, HighlightGroup, KeyChange, Narrative
 from .risks import recommendations, risk_lines
 from .summary import quiet_summary, summary
 from .trends import trends
-from .wording import Language, display_title, factor_names, highlight_headings
+from ..i18n import Language
+from .wording import display_title, factor_names, highlight_headings
 
 HIGHLIGHTS_PER_GROUP = 5
 # Highlight groups in reading order, and the change types that feed each one.
@@ -29,15 +30,14 @@ class BuiltinWriter:
 
     name = "builtin"
 
-    def write(self, week: WeekAnalysis, previous: Sequence[WeekAnalysis], language: str) -> Narrative:
-        lang = Language.of(language)
+    def write(self, week: WeekAnalysis, previous: Sequence[WeekAnalysis], lang: Language) -> Narrative:
         before = _week_before(week, previous)
         title = _title(week, lang)
         if not week.pulls:
-            return Narrative(language, title, quiet_summary(week, lang), quiet=True, writer=self.name)
+            return Narrative(lang.code, title, quiet_summary(week, lang), quiet=True, writer=self.name)
         risks = risk_lines(week, lang)
         return Narrative(
-            language=language,
+            language=lang.code,
             title=title,
             summary=summary(week, before, risks, lang),
             highlights=_highlights(week, lang),

@@ -5,10 +5,13 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from collections.abc import Callable
+
 from ..charts import render_many
-from ..atomic import atomic_write
 from .markdown import render_markdown
-from .site_digest import SiteDigest
+from ..atomic import atomic_write
+from .pdf import write_pdf
+from .site_digest import SiteDigest, WeekPage
 
 PACKAGE = Path(__file__).resolve().parents[1]
 PACKAGE_TEMPLATES = PACKAGE / "templates"  # the week page and its partials; a theme may override them
@@ -27,15 +30,32 @@ def copy_static(theme_static: Path) -> None:
 def write_week_files(digest: SiteDigest, output: Path, cache: Path) -> None:
     """Each week's Markdown and charts: SVG for the pages (and the PDF), PNG only for the one chart
     a feed entry shows, since feed readers do not all show SVG."""
-    language = digest.settings.language
     pictures, feed_pictures = {}, {}
     for repo in digest.repos:
         pictures[output / repo.url] = repo.charts
         for page in repo.weeks:
             folder = output / page.url
-            atomic_write(folder / "digest.md", render_markdown(page.view, page.absolute_url, language))
+            atomic_write(folder / "digest.md", render_markdown(page.view, page.absolute_url, digest.language))
             pictures[folder] = page.charts
             if page.view.feed_chart:
                 feed_pictures[folder] = [page.view.feed_chart]
     render_many(pictures, cache / "digest-charts", formats=("svg",))
     render_many(feed_pictures, cache / "digest-charts", formats=("png",))
+
+
+def write_week_pdfs(digest: SiteDigest, render: Callable[[WeekPage], str], output: Path, cache: Path) -> int:
+    """Each week's digest.pdf from `render(week)`'s HTML; returns how many had to be drawn (the rest
+    came from the cache). Runs after `write_week_files`, whose SVG charts the PDFs show."""
+    drawn = 0
+    for repo in digest.repos:
+        for page in repo.weeks:
+            drawn += write_pdf(render(page), output / page.url, cache / "digest-pdf")
+    return drawn
+
+
+def stylesheets() -> dict[str, str]:
+    """The plugin's CSS as text, for the PDF template to inline."""
+    return {
+        "digest_css": (PACKAGE_STATIC / "digest.css").read_text(encoding="utf-8"),
+        "digest_print_css": (PACKAGE_STATIC / "print.css").read_text(encoding="utf-8"),
+    }

@@ -9,8 +9,10 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import partial
 from pathlib import Path
 
 from jinja2 import ChoiceLoader, FileSystemLoader
@@ -20,20 +22,20 @@ from pelican.readers import METADATA_PROCESSORS
 from pelican.utils import order_content
 from pelican.writers import Writer
 
-from ..analysis.rules import load_rules
 from ..charts.draw import pixel_size
 from ..errors import DigestError
-from ..i18n import format_date, format_number, translations
+from ..i18n import Language
 from ..narrate import cite
 from ..owners import by_owner
 from ..settings import DigestSettings
 from ..store import Store
+from .files import PACKAGE_TEMPLATES, copy_static, stylesheets, write_week_files, write_week_pdfs
 from .notes import exclude_notes, read_notes
-from .files import PACKAGE_TEMPLATES, copy_static, write_week_files
 from .sections import SECTION_FEEDS, repo_category, repo_feeds, write_section
 from .site_digest import SiteDigest, WeekPage, build_site_digest
 
 logger = logging.getLogger(__name__)
+SETUP_KEY = "DIGEST"  # the BuildSetup, in Pelican's settings dict
 
 
 def connect() -> None:
@@ -52,30 +54,71 @@ def without_traceback_for_user_errors(record: logging.LogRecord) -> bool:
     return True
 
 
+@dataclass(frozen=True)
+class BuildSetup:
+    """What every hook of a build needs, made once: the checked settings, the site's language, and
+    the clock that says which week is still in progress (tests pass a fixed one)."""
+
+    settings: DigestSettings
+    language: Language
+    clock: Callable[[], datetime] = lambda: build_time()  # now, or SOURCE_DATE_EPOCH
+
+
 def check_settings(pelican) -> None:
-    """Fail on bad DIGEST_* settings, DIGEST_RULES included, before Pelican touches the output folder."""
-    settings = DigestSettings.from_pelican(pelican.settings)
-    load_rules(settings.rules, settings.base_path, bots=settings.bots)
+    """Check the DIGEST_* settings, DIGEST_RULES included, before Pelican touches the output folder,
+    and keep them with the language in the settings dict every generator shares. Pelican reads the
+    settings file afresh (a new dict, a new signal) whenever it changes under --autoreload."""
+    pelican.settings[SETUP_KEY] = _set_up(pelican.settings)
     exclude_notes(pelican.settings)
+
+
+def build_setup(pelican_settings: dict) -> BuildSetup:
+    """The setup made at `initialized`; made now if the caller skipped that signal."""
+    setup = pelican_settings.get(SETUP_KEY)
+    if not isinstance(setup, BuildSetup):
+        setup = pelican_settings[SETUP_KEY] = _set_up(pelican_settings)
+    return setup
+
+
+def _set_up(pelican_settings: dict) -> BuildSetup:
+    settings = DigestSettings.from_pelican(pelican_settings, settings_folder(pelican_settings))
+    return BuildSetup(settings, Language.of(settings.language))
+
+
+def settings_folder(pelican_settings: dict) -> Path:
+    """The folder of the settings file, where a relative DIGEST_DATA_PATH starts, as in the CLI.
+
+    Pelican does not tell plugins which file it read, but it loads that file as a top-level module
+    named after it (pelican.settings.load_source) and keeps that module's very objects as values:
+    the file is the module sharing the most of them (publishconf.py over the pelicanconf.py it
+    star-imports). Settings made in code have no file: the current folder, as for the CLI.
+    """
+    best, most_shared = None, 0
+    for name, module in list(sys.modules.items()):
+        origin = getattr(getattr(module, "__spec__", None), "origin", None)
+        if "." in name or name in sys.stdlib_module_names or not origin or Path(origin).stem != name:
+            continue
+        shared = sum(1 for key, value in vars(module).items()
+                     if key.isupper() and isinstance(value, list | dict | tuple) and pelican_settings.get(key) is value)
+        if shared > most_shared:
+            best, most_shared = Path(origin).resolve().parent, shared
+    return best or Path.cwd()
 
 
 def prepare_templates(generator) -> None:
     """Give every template `_()`/`ngettext()` in DIGEST_LANGUAGE, the filters the theme uses, and
     the plugin's own templates after the theme's (so a theme may override any of them)."""
-    settings = DigestSettings.from_pelican(generator.settings)
+    language = build_setup(generator.settings).language
     generator.env.loader = ChoiceLoader([generator.env.loader, FileSystemLoader(str(PACKAGE_TEMPLATES))])
     generator.env.autoescape = _escaping_ours(generator.env.autoescape)
     generator.env.add_extension("jinja2.ext.i18n")
-    generator.env.install_gettext_translations(translations(settings.language), newstyle=True)
-    generator.env.filters.update(
-        cite=cite,
-        number=partial(format_number, language=settings.language),
-        digest_date=partial(format_date, language=settings.language),
-    )
+    generator.env.install_gettext_callables(language.gettext, language.ngettext, newstyle=True)
+    generator.env.filters.update(cite=cite, number=language.number, digest_date=language.date)
     generator.env.globals.setdefault("digest_repos", {})
     generator.env.globals.setdefault("digest_owners", {})
+    generator.env.globals.setdefault("digest_feeds", {})
     generator.env.globals["digest_chart_size"] = pixel_size("png")
-    generator.env.globals["digest_html_lang"] = {"zh": "zh-CN"}.get(settings.language, settings.language)
+    generator.env.globals["digest_html_lang"] = {"zh": "zh-CN"}.get(language.code, language.code)
 
 
 def _escaping_ours(site_autoescape):
@@ -96,20 +139,21 @@ def add_week_articles(generator) -> None:
     """One Article per (repository, week), added before Pelican builds categories, tags and feeds."""
     from ..fetch import fetch_before_build
 
-    settings = DigestSettings.from_pelican(generator.settings)
-    warnings = fetch_before_build(Store(settings.data_path), settings)
+    setup = build_setup(generator.settings)
+    warnings = fetch_before_build(Store(setup.settings.data_path), setup.settings)
     notes = read_notes(Path(generator.path), generator.settings)
-    digest = build_site_digest(settings, generator.settings, now=build_time(), warnings=warnings, notes=notes)
+    digest = build_site_digest(setup.settings, setup.language, generator.settings, now=setup.clock(), warnings=warnings, notes=notes)
     generator.context["digest"] = digest
+    in_blog = setup.settings.in_blog
     generator.context["digest_repos"] = repos = {repo.name: repo for repo in digest.repos}
     generator.context["digest_owners"] = {owner: [repos[n] for n in names] for owner, names in by_owner(repos).items()}
     generator.context["digest_warnings"] = digest.warnings
-    generator.context["digest_feeds"] = {name: repo_feeds(name, generator.settings, settings.in_blog) for name in repos}
-    generator.context["digest_section_feeds"] = {} if settings.in_blog else SECTION_FEEDS
+    generator.context["digest_feeds"] = {name: repo_feeds(name, generator.settings, in_blog) for name in repos}
+    generator.context["digest_section_feeds"] = {} if in_blog else SECTION_FEEDS
 
     entry = generator.get_template("digest_feed_entry")  # an article's content is what its feed entry carries
     articles = [
-        _article(generator, week, entry.render(week=week, **generator.context), settings.in_blog)
+        _article(generator, week, entry.render(week=week, **generator.context), in_blog)
         for repo in digest.repos
         for week in repo.weeks
     ]
@@ -175,8 +219,14 @@ class DigestWriter(Writer):
 
 def write_files(generator, writer) -> None:
     digest: SiteDigest | None = generator.context.get("digest")
-    if digest is not None and not digest.settings.in_blog:
+    if digest is None:
+        return
+    if not digest.settings.in_blog:
         write_section(digest, generator.context["digest_articles"], generator, writer)
-    if digest is not None:
-        copy_static(Path(generator.output_path) / generator.settings["THEME_STATIC_DIR"])
-        write_week_files(digest, Path(generator.output_path), Path(generator.settings["CACHE_PATH"]))
+    output, cache = Path(generator.output_path), Path(generator.settings["CACHE_PATH"])
+    copy_static(output / generator.settings["THEME_STATIC_DIR"])
+    write_week_files(digest, output, cache)
+    if digest.settings.pdf:
+        template, css = generator.get_template("digest_week_pdf"), stylesheets()
+        drawn = write_week_pdfs(digest, lambda week: template.render(**generator.context, **css, week=week, view=week.view, digest_pdf=True), output, cache)
+        logger.info("repo-digest: %d PDFs drawn, the others unchanged", drawn)

@@ -12,7 +12,7 @@ import re
 from urllib.parse import quote
 
 from ..narrate.model import CITATION, Cited
-from ..narrate.wording import Language
+from ..i18n import Language
 from .week_view import CountTable, PullRef, PullRow, WeekView
 
 # Characters that can start Markdown inline syntax (or an @mention, or maths on GitHub) anywhere.
@@ -21,9 +21,8 @@ _INLINE_SYNTAX = re.compile(r"([\\`*_\[\]<>#|!&~$@])")
 _BLOCK_START = re.compile(r"^(\d{1,9})([.)])(?=\s|$)|^([-+=])")
 
 
-def render_markdown(view: WeekView, page_url: str, language: str) -> str:
+def render_markdown(view: WeekView, page_url: str, lang: Language) -> str:
     """The report of one week as CommonMark; `page_url` is the week page's absolute URL."""
-    lang = Language.of(language)
     blocks = [heading(1, view.title), _page_link(page_url, lang)]
     if view.status != "complete":
         blocks.append(f"> {escape(view.status_text)}")
@@ -79,7 +78,8 @@ def _note(view: WeekView, lang: Language) -> list[str]:
     """The editor's words, as they wrote them (their own Markdown), marked as theirs."""
     note = view.note
     by = lang.gettext("The editor's words") + (f" ({escape(note.author)})" if note.author else "")
-    quoted = "\n".join(f"> {line}" if line.strip() else ">" for line in note.markdown.strip().splitlines())
+    body = (f"**{escape(note.title)}**\n\n" if note.title else "") + note.markdown.strip()
+    quoted = "\n".join(f"> {line}" if line.strip() else ">" for line in body.splitlines())
     return [heading(2, view.headings["note"]), f"*{by}*", quoted]
 
 

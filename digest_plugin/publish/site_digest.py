@@ -12,9 +12,8 @@ from datetime import datetime
 from ..analysis.model import WeekAnalysis
 from ..charts import Chart, repo_charts, site_palette, week_charts
 from ..errors import DigestError
-from ..i18n import translations
+from ..i18n import Language
 from ..narrate import Narrative, narrate
-from ..narrate.wording import Language
 from ..owners import expand_repos
 from ..records import parse_time
 from ..settings import DigestSettings
@@ -115,11 +114,12 @@ class RepoPage:
 @dataclass
 class SiteDigest:
     settings: DigestSettings
+    language: Language
     repos: list[RepoPage]
     warnings: list[str] = field(default_factory=list)
 
 
-def build_site_digest(settings: DigestSettings, pelican_settings: dict, now: datetime, warnings: list[str] | None = None,
+def build_site_digest(settings: DigestSettings, language: Language, pelican_settings: dict, now: datetime, warnings: list[str] | None = None,
                       notes: dict[tuple[str, str], EditorNote] | None = None) -> SiteDigest:
     """Every week of every repository, analysed, narrated and prepared; `notes` are the editor's
     notes by (repository, week), each of which must name a week the site has."""
@@ -132,7 +132,7 @@ def build_site_digest(settings: DigestSettings, pelican_settings: dict, now: dat
     if not names:
         raise DigestError(f"The data folder {store.root} holds no repository; run 'repo-digest sample' or 'repo-digest fetch' first.")
     histories = {name: load_weeks(store, name, settings, now) for name in names}
-    _ = translations(settings.language).gettext
+    _ = language.gettext
     palette = site_palette(histories.values(), settings.trend_weeks)
     site_url = pelican_settings.get("SITEURL", "")
     notes = dict(notes or {})
@@ -144,30 +144,29 @@ def build_site_digest(settings: DigestSettings, pelican_settings: dict, now: dat
         pages, repo_url = [], _repo_url(name, history)
         for index, analysis in enumerate(history):
             previous = history[:index]
-            narrative = narrate(analysis, previous, settings.language)  # checks its grounding, logs any problem
+            narrative = narrate(analysis, previous, language)  # checks its grounding, logs any problem
             charts = week_charts(analysis, history[: index + 1], settings.trend_weeks, palette, _)
             note = notes.pop((name, analysis.week), None)
-            pages.append(_week_page(name, analysis, narrative, charts, repo_url, settings, site_url, note, _))
+            pages.append(_week_page(name, analysis, narrative, charts, repo_url, settings, language, site_url, note))
         for before, after in zip(pages, pages[1:]):
             before.next_week, after.previous_week = after.week, before.week
         repos.append(RepoPage(name, repo_path(name), pages, repo_charts(history, palette, _), _overview(history, settings, _)))
     _check_notes_used(notes, histories)
-    return SiteDigest(settings, repos, warnings)
+    return SiteDigest(settings, language, repos, warnings)
 
 
 def week_report_view(week: WeekAnalysis, narrative: Narrative, history: list[WeekAnalysis], settings: DigestSettings,
-                     note: EditorNote | None = None) -> WeekView:
+                     language: Language, note: EditorNote | None = None) -> WeekView:
     """One week's view outside a site build (`repo-digest show`): charts coloured for its repository alone."""
-    _ = translations(settings.language).gettext
     before = [w for w in history if w.start <= week.start]
-    charts = week_charts(week, before, settings.trend_weeks, site_palette([history], settings.trend_weeks), _)
-    return week_view(week, narrative, charts, settings.language, _repo_url(week.repo, history), _provenance(week, settings, _), note)
+    charts = week_charts(week, before, settings.trend_weeks, site_palette([history], settings.trend_weeks), language.gettext)
+    return week_view(week, narrative, charts, language, _repo_url(week.repo, history), _provenance(week, language), note)
 
 
-def _week_page(repo, analysis: WeekAnalysis, narrative, charts, repo_url, settings: DigestSettings, site_url,
-               note: EditorNote | None, _) -> WeekPage:
+def _week_page(repo, analysis: WeekAnalysis, narrative, charts, repo_url, settings: DigestSettings, language: Language,
+               site_url, note: EditorNote | None) -> WeekPage:
     path = week_path(repo, analysis.week)
-    view = week_view(analysis, narrative, charts, settings.language, repo_url, _provenance(analysis, settings, _), note)
+    view = week_view(analysis, narrative, charts, language, repo_url, _provenance(analysis, language), note)
     return WeekPage(
         repo=repo,
         analysis=analysis,
@@ -183,7 +182,7 @@ def _week_page(repo, analysis: WeekAnalysis, narrative, charts, repo_url, settin
 
 
 def _discuss_url(settings: DigestSettings, repo: str, week: str) -> str:
-    pattern = getattr(settings, "discuss_url", None) or ""
+    pattern = settings.discuss_url or ""
     owner, name = repo.split("/", 1)
     return pattern.format(owner=owner, name=name, week=week, repo=repo) if pattern else ""
 
@@ -199,7 +198,8 @@ def _check_notes_used(notes: dict[tuple[str, str], EditorNote], histories: dict[
         raise DigestError(f"The editor's note {note.source} is for {week}, a week {repo} does not have (it has {span}).")
 
 
-def _provenance(analysis: WeekAnalysis, settings: DigestSettings, _) -> str:
+def _provenance(analysis: WeekAnalysis, language: Language) -> str:
+    _ = language.gettext
     fetch = analysis.fetch
     fetched = parse_time(fetch.fetched_at)
     when = f"{fetched:%Y-%m-%d %H:%M} UTC" if fetched else "?"
@@ -212,7 +212,7 @@ def _provenance(analysis: WeekAnalysis, settings: DigestSettings, _) -> str:
     if fetch.truncated:
         sentences.append(_("Part of the history could not be fetched completely."))
     sentences.append(_("Weeks run Monday to Sunday in {timezone}.").format(timezone=analysis.timezone))
-    return Language.of(settings.language).sentences(sentences)
+    return language.sentences(sentences)
 
 
 def _overview(history: list[WeekAnalysis], settings: DigestSettings, _) -> str:

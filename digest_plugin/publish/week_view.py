@@ -18,7 +18,8 @@ from ..analysis.model import AnalysedPull, PathCount, WeekAnalysis
 from ..charts import Chart
 from ..narrate import Narrative
 from ..narrate.model import Cited, HighlightGroup
-from ..narrate.wording import Language, factor_names, ranked, week_status
+from ..i18n import Language
+from ..narrate.wording import factor_names, ranked, week_status
 
 SECTION_ORDER = (
     "note", "summary", "highlights", "key_changes", "risks", "recommendations", "trends",
@@ -178,9 +179,8 @@ class WeekView:
         return next((chart for chart in self.charts if chart.name == FEED_CHART), None)
 
 
-def week_view(week: WeekAnalysis, narrative: Narrative, charts: Sequence[Chart], language: str,
+def week_view(week: WeekAnalysis, narrative: Narrative, charts: Sequence[Chart], lang: Language,
               repo_url: str, provenance: str, note: EditorNote | None = None) -> WeekView:
-    lang = Language.of(language)
     _ = lang.gettext
     refs = {p.pull.number: pull_ref(p) for p in week.pulls}
     status, status_text, status_short = week_status(week, _)

@@ -89,20 +89,29 @@ class RateLimits:
 
     def __init__(self, limit: int = 5000):
         self.lock = threading.Lock()
-        self.state = {name: {"limit": limit, "used": 0, "reset": int(time.time()) + 3600, "exhausted_until": 0}
+        self.ahead = 0.0  # seconds this GitHub's clock runs ahead of the wall clock (see advance)
+        self.state = {name: {"limit": limit, "used": 0, "reset": self.now() + 3600, "exhausted_until": 0}
                       for name in ("core", "search", "graphql")}
+
+    def now(self) -> int:
+        return int(time.time() + self.ahead)
+
+    def advance(self, seconds: float) -> None:
+        """Let `seconds` pass for this GitHub at once: a client's wait for a reset, without sleeping."""
+        with self.lock:
+            self.ahead += seconds
 
     def exhaust(self, resource: str, reset_in: int) -> None:
         with self.lock:
             entry = self.state[resource]
-            entry["exhausted_until"] = int(time.time()) + reset_in
+            entry["exhausted_until"] = self.now() + reset_in
             entry["reset"] = entry["exhausted_until"]
 
     def charge(self, resource: str) -> tuple[bool, dict]:
         """Count one request; (allowed, headers)."""
         with self.lock:
             entry = self.state[resource]
-            now = int(time.time())
+            now = self.now()
             if entry["exhausted_until"] and now >= entry["exhausted_until"]:
                 entry.update(used=0, exhausted_until=0, reset=now + 3600)
             allowed = not entry["exhausted_until"] and entry["used"] < entry["limit"]

@@ -1,0 +1,61 @@
+"""The PDF download (`digest.pdf`): each week's report set on A4 by WeasyPrint.
+
+The HTML comes from the week's view through the `digest_week_pdf.html` template, with the plugin's
+stylesheets inlined and the week's SVG charts beside it. A PDF is kept in the build cache under a
+hash of everything it is made of (the HTML, the charts it shows, WeasyPrint's version), so a warm
+build redraws only the weeks that changed: drawing a PDF takes about a second.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+import shutil
+from pathlib import Path
+
+from ..errors import DigestError
+from ..atomic import atomic_write
+
+log = logging.getLogger(__name__)
+PDF_NAME = "digest.pdf"
+_CHART_SOURCE = re.compile(r'<img src="([\w.-]+\.(?:svg|png))"')
+
+
+def write_pdf(html: str, folder: Path, cache: Path) -> bool:
+    """`folder`/digest.pdf from `html` (whose relative links point into `folder`); True when drawn."""
+    key = pdf_key(html, folder)
+    cached = cache / key[:2] / f"{key}.pdf"
+    drawn = not cached.is_file()
+    if drawn:
+        atomic_write(cached, _draw(html, folder))
+    shutil.copyfile(cached, folder / PDF_NAME)
+    return drawn
+
+
+def pdf_key(html: str, folder: Path) -> str:
+    digest = hashlib.sha256()
+    digest.update(_weasyprint().__version__.encode())
+    digest.update(html.encode("utf-8"))
+    for name in _CHART_SOURCE.findall(html):
+        chart = folder / name
+        digest.update(name.encode() + (chart.read_bytes() if chart.is_file() else b""))
+    return digest.hexdigest()
+
+
+def _draw(html: str, folder: Path) -> bytes:
+    weasyprint = _weasyprint()
+    return weasyprint.HTML(string=html, base_url=folder.as_uri() + "/").write_pdf()
+
+
+def _weasyprint():
+    try:
+        import weasyprint
+    except (ImportError, OSError) as error:  # OSError: the Pango libraries it loads are missing
+        raise DigestError(
+            "DIGEST_PDF needs WeasyPrint and its system libraries (Debian: apt-get install libpango-1.0-0 "
+            f"libpangoft2-1.0-0 libharfbuzz-subset0); install them, or set DIGEST_PDF = False ({error})."
+        ) from None
+    logging.getLogger("weasyprint").setLevel(logging.ERROR)
+    logging.getLogger("fontTools").setLevel(logging.ERROR)
+    return weasyprint

@@ -1,0 +1,77 @@
+"""The one view of a week (pure): sections in order, every figure written once and the same way."""
+
+from __future__ import annotations
+
+import pytest
+
+from digest_plugin.i18n import Language
+from digest_plugin.narrate import narrate
+from digest_plugin.publish.week_view import FEED_SECTIONS, SECTION_ORDER, EditorNote, week_view
+from tests.narrate_fixtures import REPO_URL, analysed, busy_week, previous_week, quiet_week, week_of
+
+
+def view_of(week, code="en", note=None, previous=()):
+    language = Language.of(code)
+    return week_view(week, narrate(week, list(previous), language), (), language, REPO_URL, "", note)
+
+
+def test_sections_follow_the_report_order_and_skip_empty_ones():
+    view = view_of(busy_week(), previous=[previous_week()])
+    assert view.sections[0] == "summary"
+    assert list(view.sections) == [s for s in SECTION_ORDER if s in view.sections]
+    assert {"highlights", "key_changes", "risks", "newcomers", "updates", "statistics", "pulls"} <= set(view.sections)
+    assert set(view.feed_sections) <= set(FEED_SECTIONS)
+    assert "statistics" not in view.feed_sections and "pulls" not in view.feed_sections
+
+
+def test_a_note_comes_first_everywhere():
+    note = EditorNote(html="<p>Release week.</p>", markdown="Release week.", source="content/notes/octo/widgets/2026-W21.md")
+    view = view_of(busy_week(), note=note)
+    assert view.sections[0] == "note" and view.feed_sections[0] == "note"
+
+
+def test_a_quiet_week_is_its_summary():
+    view = view_of(quiet_week())
+    assert view.sections == ("summary",)
+    assert view.figures == () and view.pulls == ()
+
+
+def test_importance_is_one_number_format_and_its_factors_have_true_minus_signs():
+    pulls = [analysed(1, "feat: a", score=2.9, key=True, login="x")]  # factors: +2.0, +1.25, −0.35
+    view = view_of(week_of(pulls))
+    change = view.key_changes[0]
+    assert change.importance.text == "2.9" and change.importance.percent == 29
+    assert [f.points for f in change.importance.factors] == ["+2.0", "+1.25", "\u22120.35"]
+    assert view.pulls[0].importance == "2.9"
+
+
+def test_types_are_words_and_counts_are_formatted():
+    view = view_of(busy_week())
+    kinds = {row.ref.number: row.kind for row in view.pulls}
+    assert kinds[101] == "feature" and kinds[103] == "fix" and kinds[106] == "performance"
+    types = next(t for t in view.statistics if t.title == "Types")
+    assert all(isinstance(count, str) for _name, count in types.rows)
+    assert dict(view_of(busy_week(), "zh").statistics[0].rows).get("新功能") == "1"
+
+
+def test_newcomers_and_updates_are_their_own_sections():
+    view = view_of(busy_week())
+    assert [(c.login, [r.number for r in c.pulls]) for c in view.newcomers] == [("carol", [103])]
+    assert [row.ref.number for row in view.updates] == [105]
+    authors = next(t for t in view.statistics if t.title == "Authors")
+    assert ("dependabot[bot]", "1") in authors.rows  # GitHub's suffix already says it is a bot
+
+
+def test_a_pull_address_that_is_not_the_web_gives_no_link():
+    pulls = [analysed(7, "fix: x", score=3.0)]
+    week = week_of(pulls)
+    crafted = week.pulls[0].pull.__class__(**{**week.pulls[0].pull.__dict__, "url": "javascript:alert(1)//pull/7"})
+    week = week_of([week.pulls[0].__class__(**{**week.pulls[0].__dict__, "pull": crafted})])
+    view = view_of(week)
+    assert view.pulls[0].ref.url == "" and 7 not in view.links
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_headings_are_in_the_sites_language(language):
+    view = view_of(busy_week(), language)
+    assert view.headings["summary"] == {"en": "Summary", "zh": "概要"}[language]
