@@ -3,8 +3,10 @@
 Only what the deploy workflow uses is understood: `${{ }}` expressions over steps, needs, vars,
 secrets and github; `if:` conditions made of ==, !=, && and ||; GITHUB_OUTPUT and
 GITHUB_STEP_SUMMARY files. The actions a step `uses:` are stood in for by `actions`, a dict from
-the action's name to a function (step's `with:`, workdir) -> its outputs. An expression or action
-the runner does not know fails the test, so the workflow cannot grow a step this test ignores.
+the action's name to a function (step's `with:`, workdir) -> its outputs, and so are the `run:`
+steps named in `machine_steps` (installing system packages is the machine's business here), given
+the step's env instead. An expression or action the runner does not know fails the test, so the
+workflow cannot grow a step this test ignores.
 """
 
 from __future__ import annotations
@@ -38,10 +40,11 @@ class JobRun:
 
 class Runner:
     def __init__(self, workdir: Path, env: dict[str, str], vars: dict[str, str], secrets: dict[str, str],
-                 github: dict[str, str], actions: dict):
+                 github: dict[str, str], actions: dict, machine_steps: dict | None = None):
         self.workdir, self.base_env = workdir, env
         self.contexts = {"vars": vars, "secrets": secrets, "github": github, "needs": {}}
         self.actions = actions
+        self.machine_steps = machine_steps or {}
 
     def run_job(self, workflow: dict, job_name: str, needs: dict | None = None) -> JobRun:
         job = workflow["jobs"][job_name]
@@ -63,6 +66,10 @@ class Runner:
                     raise AssertionError(f"the workflow uses {action}, which this test does not stand in for")
                 inputs = {k: self._substitute(str(v), run, strict=False) for k, v in (step.get("with") or {}).items()}
                 record["outputs"] = self.actions[action](inputs, self.workdir)
+                record["outcome"] = "success"
+                continue
+            if name in self.machine_steps:
+                self.machine_steps[name](env)
                 record["outcome"] = "success"
                 continue
             outputs = self.workdir.parent / f"output-{index}"

@@ -2,7 +2,7 @@
 
     python -m digest_plugin.publish.workflow [--settings pelicanconf.py]
 
-Writes `configured=true|false`, `fonts=<Debian packages>` and `data=<the store's folder>` to $GITHUB_OUTPUT (or stdout) and a
+Writes `configured=true|false`, `packages=<Debian packages>` and `data=<the store's folder>` to $GITHUB_OUTPUT (or stdout) and a
 short note to $GITHUB_STEP_SUMMARY. A copy with no DIGEST_REPOS is not an error: the note says
 what to set, and the workflow neither fetches nor deploys the bundled fictional sample.
 """
@@ -17,8 +17,10 @@ from pathlib import Path
 from ..errors import DigestError
 from ..settings import DigestSettings
 
-# Debian packages a language's charts need on a bare runner (Latin scripts come with matplotlib).
-FONTS = {"zh": "fonts-noto-cjk"}
+# Debian packages a bare runner lacks: fonts for a language's charts and PDFs (Latin scripts come
+# with matplotlib), and the Pango that WeasyPrint draws PDFs with.
+FONTS = {"zh": ["fonts-noto-cjk"]}
+PDF = ["libpango-1.0-0", "libpangoft2-1.0-0"]
 
 UNCONFIGURED = """\
 ## repo-digest is not configured yet
@@ -37,7 +39,7 @@ is fictional. To publish your own digest:
 def workflow_outputs(settings: DigestSettings) -> dict[str, str]:
     return {
         "configured": "true" if settings.repos else "false",
-        "fonts": FONTS.get(settings.language, ""),
+        "packages": " ".join(FONTS.get(settings.language, []) + (PDF if settings.pdf else [])),
         "data": os.path.relpath(settings.data_path),
     }
 
