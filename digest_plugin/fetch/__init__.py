@@ -21,9 +21,9 @@ from ..records import parse_time
 from ..settings import DigestSettings, check_repo_name
 from ..store import Store
 from ..weeks import week_of_date
-from ..owners import owner_of, record_owner
+from ..owners import owner_of
 from .client import Endpoint, GitHubClient, RateLimitStop, Unreachable
-from .owners import public_repos
+from .owners import resolve_owners
 from .progress import LineProgress, Progress, make_progress
 from .queries import PAGE_SIZE
 from .retry import RetryPolicy
@@ -119,7 +119,7 @@ def fetch_repos(
     client.on_response = lambda c: shown.request_done(c.requests, c.rate_remaining)
     report = FetchReport()
     try:
-        repos = _resolve_owners(client, store, repos, now)
+        repos = resolve_owners(client, store, repos, now)
         for index, repo in enumerate(repos, 1):
             shown.repo_started(repo, index, len(repos))
             start = _history_start(store.read_state(repo), since, settings, now)
@@ -176,20 +176,6 @@ def fetch_before_build(store: Store, settings: DigestSettings, *, options: Fetch
             logger.debug("fetch of %s failed", repo, exc_info=True)
             warnings.append(f"Fetching {repo} from GitHub failed ({type(error).__name__}). {_showing(store, repo)}")
     return warnings
-
-
-def _resolve_owners(client: GitHubClient, store: Store, entries: Sequence[str], now: datetime) -> list[str]:
-    """Each `owner/*` replaced by the owner's public, non-archived repositories, recorded in the store."""
-    repos: list[str] = []
-    for entry in entries:
-        owner = owner_of(entry)
-        if owner is None:
-            repos.append(entry)
-            continue
-        found = public_repos(client, owner)
-        record_owner(store, owner, found, now)
-        repos.extend(found)
-    return list(dict.fromkeys(repos))
 
 
 def _history_start(state, since: date | None, settings: DigestSettings, now: datetime) -> datetime:

@@ -1,8 +1,14 @@
-"""Which repositories `owner/*` means today: the owner's public, non-archived ones, asked of GitHub."""
+"""Which repositories `owner/*` means today: the owner's public, non-archived ones, asked of GitHub
+at fetch time and recorded in the store (see `digest_plugin.owners` for the build's side)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from datetime import datetime
+
 from ..errors import DigestError
+from ..owners import owner_of, record_owner
+from ..store import Store
 from .client import GitHubClient
 
 PER_PAGE = 100  # GitHub's largest page for repository listings
@@ -21,3 +27,17 @@ def public_repos(client: GitHubClient, owner: str) -> list[str]:
     if not names:
         raise DigestError(f"GitHub lists no public, non-archived repository of {owner}, so {owner}/* matches nothing.")
     return sorted(names)
+
+
+def resolve_owners(client: GitHubClient, store: Store, entries: Sequence[str], now: datetime) -> list[str]:
+    """DIGEST_REPOS with each `owner/*` replaced by the owner's repositories, once each, recorded."""
+    repos: list[str] = []
+    for entry in entries:
+        owner = owner_of(entry)
+        if owner is None:
+            repos.append(entry)
+            continue
+        found = public_repos(client, owner)
+        record_owner(store, owner, found, now)
+        repos.extend(found)
+    return list(dict.fromkeys(repos))
