@@ -8,7 +8,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # pelicanconf.py beside this file, from any folder
-from pelicanconf import *  # noqa: E402,F403
+from pelicanconf import *  # noqa: F403
 
 SITEURL = os.environ.get("SITEURL", "").strip().rstrip("/")
 if not SITEURL.startswith(("https://", "http://")):

@@ -15,7 +15,6 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 from .errors import DigestError
-from .i18n import Language
 from .settings import DigestSettings, check_repo_name
 from .store import Store
 from .weeks import Week
@@ -129,9 +128,10 @@ def _import(args) -> int:
 
 
 def _show(args) -> int:
-    from .publish.markdown import render_markdown
     from .narrate import narrate
+    from .narrate.wording import Language
     from .publish.history import load_weeks
+    from .publish.markdown import render_markdown
     from .urls import absolute, week_path
 
     settings, pelican_settings = load_settings(args.settings)

@@ -18,7 +18,6 @@ from .settings import is_owner_pattern
 from .store import Store
 
 
-
 def owner_of(entry: str) -> str | None:
     """The owner of an `owner/*` entry; None for a single repository."""
     return entry.split("/")[0] if is_owner_pattern(entry) else None

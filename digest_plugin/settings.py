@@ -161,39 +161,41 @@ def _discuss_url(value, name, base) -> str | None:
 
 
 @dataclass(frozen=True)
-class LLMSettings:
-    """DIGEST_LLM: an OpenAI-compatible chat endpoint for DIGEST_WRITER = "llm"."""
+class LLMConfig:
+    """DIGEST_LLM: an OpenAI-compatible Chat Completions endpoint for DIGEST_WRITER = "llm"."""
 
-    base_url: str | None = None
-    model: str | None = None
-    api_key_env: str = "OPENAI_API_KEY"  # the environment variable holding the key, never the key
-    max_requests: int = 50  # per build
-    timeout: float = 60.0  # seconds per request
+    base_url: str
+    model: str
+    api_key_env: str = "OPENAI_API_KEY"  # the NAME of the variable holding the key, never the key
+    max_requests: int = 50  # requests one build may send; then the built-in writer
+    timeout: float = 60.0  # seconds per week's answer, retries and waits included
 
 
-def _llm(value, name, base) -> LLMSettings:
+LLM_EXAMPLE = '{"base_url": "https://…/v1", "model": "…"}'
+
+
+def _llm(value, name, base) -> LLMConfig | None:
+    if value is None:
+        return None  # DigestSettings refuses DIGEST_WRITER = "llm" without it
     if not isinstance(value, Mapping):
-        raise DigestError(f"{name} must be a dict with base_url and model, for example "
-                          f"{{\"base_url\": \"https://api.openai.com/v1\", \"model\": \"gpt-4o-mini\"}}, not {value!r}.")
-    known = [f.name for f in fields(LLMSettings)]
-    unknown = sorted(str(key) for key in value if key not in known)
+        raise DigestError(f"{name} must be a dict such as {LLM_EXAMPLE}.")
+    keys = [f.name for f in fields(LLMConfig)]
+    unknown = sorted(str(key) for key in value if key not in keys)
     if unknown:
-        raise DigestError(f"{name} has no key {unknown[0]!r}; its keys are: {', '.join(known)}.")
-    given = {**{f.name: f.default for f in fields(LLMSettings)}, **value}
-    base_url, model, key_env = given["base_url"], given["model"], given["api_key_env"]
-    if base_url is not None and (not isinstance(base_url, str) or not base_url.startswith(("https://", "http://"))):
-        raise DigestError(f"{name}['base_url'] must be an http(s) address, not {base_url!r}.")
-    if model is not None and (not isinstance(model, str) or not model.strip()):
-        raise DigestError(f"{name}['model'] must be a model name, not {model!r}.")
+        raise DigestError(f"{name} has an unknown key {unknown[0]!r}; its keys are: {', '.join(keys)}.")
+    base_url, model = value.get("base_url"), value.get("model")
+    if not isinstance(base_url, str) or not base_url.startswith(("https://", "http://")):
+        raise DigestError(f"{name}['base_url'] must be the endpoint's address, such as https://api.openai.com/v1, not {base_url!r}.")
+    if not isinstance(model, str) or not model.strip():
+        raise DigestError(f"{name}['model'] must name the model, such as \"gpt-4o-mini\".")
+    key_env = value.get("api_key_env", LLMConfig.api_key_env)
     if not isinstance(key_env, str) or not _ENVIRONMENT_NAME.match(key_env):
-        raise DigestError(f"{name}['api_key_env'] must name an environment variable, such as OPENAI_API_KEY, not {key_env!r}.")
-    return LLMSettings(
-        base_url=base_url,
-        model=model,
-        api_key_env=key_env,
-        max_requests=_number(0, 10_000, int)(given["max_requests"], f"{name}['max_requests']", base),
-        timeout=_number(1, 600)(given["timeout"], f"{name}['timeout']", base),
-    )
+        raise DigestError(f"{name}['api_key_env'] must be the name of an environment variable (such as \"OPENAI_API_KEY\"), not the key itself.")
+    max_requests = _number(0, 100_000, int)(value.get("max_requests", LLMConfig.max_requests), f"{name}['max_requests']", base)
+    timeout = value.get("timeout", LLMConfig.timeout)
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 < timeout <= 3600:
+        raise DigestError(f"{name}['timeout'] must be a positive number of seconds, at most 3600, not {timeout!r}.")
+    return LLMConfig(base_url.rstrip("/"), model.strip(), key_env, max_requests, float(timeout))
 
 
 # -- the table ------------------------------------------------------------------------------------
@@ -232,10 +234,9 @@ class DigestSettings:
     discuss_url: str | None = option(
         None, _discuss_url, "a discussion link for each week: an address with `{owner}`, `{name}` and `{week}`; `None`: no link")
     writer: str = option(
-        "builtin", _one_of("builtin", "llm"), "who writes the words: `builtin` (from the analysis alone) or `llm` (see `DIGEST_LLM`)")
-    llm: LLMSettings = option(
-        {}, _llm, "for `DIGEST_WRITER = \"llm\"`: `base_url` and `model` of an OpenAI-compatible API; `api_key_env` "
-        "(`\"OPENAI_API_KEY\"`), `max_requests` (50), `timeout` (60 seconds)")
+        "builtin", _one_of("builtin", "llm"), "who words the week: the built-in writer, or `\"llm\"`, a language model held to the data")
+    llm: LLMConfig | None = option(
+        None, _llm, "the language model: `{\"base_url\", \"model\", \"api_key_env\": \"OPENAI_API_KEY\", \"max_requests\": 50, \"timeout\": 60}`")
 
     in_blog: bool = option(
         True, _flag, "weeks join the blog's index, tags, archives and feeds; `False`: a section of their own, with its own feeds")
@@ -243,9 +244,8 @@ class DigestSettings:
     base_path: Path = Path(".")  # where relative paths start: the settings file's folder
 
     def __post_init__(self):
-        if self.writer == "llm" and not (self.llm.base_url and self.llm.model):
-            raise DigestError("DIGEST_WRITER = \"llm\" needs DIGEST_LLM with a base_url and a model, for example "
-                              "{\"base_url\": \"https://api.openai.com/v1\", \"model\": \"gpt-4o-mini\"}.")
+        if self.writer == "llm" and self.llm is None:
+            raise DigestError(f"DIGEST_WRITER = \"llm\" needs DIGEST_LLM = {LLM_EXAMPLE}.")
 
     @classmethod
     def from_pelican(cls, settings: Mapping, base_path: Path | str) -> DigestSettings:

@@ -56,7 +56,7 @@ def check_links(output: Path, site_url: str) -> tuple[int, list[str]]:
         links = [feed.feed.get("link", "")]
         for entry in feed.entries:
             links.append(entry.link)
-            for content in entry.get("content", []) + [{"value": entry.get("description", "")}]:
+            for content in [*entry.get("content", []), {"value": entry.get("description", "")}]:
                 links.extend(references(content["value"]))
         pages.append((feed_file, [link for link in links if link]))
     for file, links in pages:

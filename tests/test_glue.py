@@ -12,7 +12,7 @@ from pelican.generators import ArticlesGenerator
 from pelican.settings import read_settings
 
 from digest_plugin import register
-from digest_plugin.i18n import Language
+from digest_plugin.narrate.wording import Language
 from digest_plugin.publish.hooks import SETUP_KEY, BuildSetup, build_setup, check_settings, write_files
 from digest_plugin.repo_state import RepoState
 from digest_plugin.settings import DigestSettings
@@ -98,7 +98,7 @@ def test_the_pages_speak_the_site_language(tmp_path):
     _store(tmp_path)
     generator = run_generator(tmp_path, language="zh")
     html = BeautifulSoup(generator.articles[0].content, "html.parser")
-    assert [h.get_text() for h in html.find_all("h2")][0] == "概要"
+    assert html.find("h2").get_text() == "概要"
     assert generator.env.globals["digest_html_lang"] == "zh-CN"
 
 

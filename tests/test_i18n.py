@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gettext
+import itertools
 import re
 import subprocess
 import sys
@@ -139,7 +140,7 @@ def test_no_message_hides_inside_an_f_string_where_babel_cannot_see_it():
     for path in sorted((ROOT / "digest_plugin").rglob("*.py")):
         tokens = list(tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline))
         depth = 0
-        for token, following in zip(tokens, tokens[1:]):
+        for token, following in itertools.pairwise(tokens):
             kind = tokenize.tok_name[token.type]
             depth += {"FSTRING_START": 1, "FSTRING_END": -1}.get(kind, 0)
             inside = depth > 0 and token.type == tokenize.NAME and token.string in keywords and following.string == "("

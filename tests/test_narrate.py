@@ -8,14 +8,15 @@ import re
 
 import pytest
 
-from digest_plugin.i18n import Language, translations
+from digest_plugin.i18n import translations
 from digest_plugin.narrate import Cited, Narrative, check_grounding, cited_html, narrate
+from digest_plugin.narrate.wording import Language
 from tests.narrate_fixtures import (
     REPO_URL,
     analysed,
     bot_only_week,
-    english_left,
     busy_week,
+    english_left,
     movement_week,
     previous_week,
     quiet_week,

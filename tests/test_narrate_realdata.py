@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from digest_plugin.i18n import Language
 from digest_plugin.narrate import check_grounding, narrate
+from digest_plugin.narrate.wording import Language
 from tests.narrate_fixtures import REAL_WEEKS, english_left, real_week
 
 pytestmark = pytest.mark.realdata

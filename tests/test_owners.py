@@ -8,9 +8,9 @@ import pytest
 
 from digest_plugin.errors import DigestError
 from digest_plugin.fetch import fetch_repos
+from digest_plugin.narrate.wording import Language
 from digest_plugin.owners import by_owner, expand_repos, owner_of
 from digest_plugin.publish.site_digest import build_site_digest
-from digest_plugin.i18n import Language
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store import Store
 from tests.github_server import GitHubServer, handmade_pull

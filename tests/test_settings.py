@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from digest_plugin.errors import DigestError
-from digest_plugin.settings import DigestSettings, LLMSettings, markdown_table, options, setting_name
+from digest_plugin.settings import DigestSettings, LLMConfig, markdown_table, options, setting_name
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -35,7 +35,7 @@ def test_an_empty_settings_file_gives_the_defaults(tmp_path):
     settings = DigestSettings.from_pelican({}, tmp_path)
     assert settings == DigestSettings(data_path=tmp_path.resolve() / "data", base_path=tmp_path.resolve())
     assert (settings.repos, settings.timezone, settings.language, settings.writer) == ((), ZoneInfo("UTC"), "en", "builtin")
-    assert settings.llm == LLMSettings(api_key_env="OPENAI_API_KEY", max_requests=50, timeout=60)
+    assert settings.llm is None
     assert settings.discuss_url is None
 
 
@@ -44,14 +44,14 @@ def test_values_are_typed_and_relative_paths_start_at_the_given_folder(tmp_path)
         "DIGEST_REPOS": ["acme/widget"], "DIGEST_DATA_PATH": "store", "DIGEST_TIMEZONE": "Asia/Shanghai",
         "DIGEST_SINCE": "2026-01-05", "DIGEST_TREND_WEEKS": 8, "DIGEST_BOTS": ["release-robot"],
         "DIGEST_DISCUSS_URL": "https://forum.example/t/{owner}-{name}-{week}",
-        "DIGEST_WRITER": "llm", "DIGEST_LLM": {"base_url": "http://127.0.0.1:9/v1", "model": "small", "timeout": 5},
+        "DIGEST_WRITER": "llm", "DIGEST_LLM": {"base_url": "http://127.0.0.1:9/v1/", "model": " small", "timeout": 5},
         "SITENAME": "not ours",
     }, tmp_path)
     assert settings.repos == ("acme/widget",)
     assert settings.data_path == tmp_path.resolve() / "store"
     assert settings.timezone == ZoneInfo("Asia/Shanghai")
     assert str(settings.since) == "2026-01-05" and settings.trend_weeks == 8 and settings.bots == ("release-robot",)
-    assert settings.llm == LLMSettings("http://127.0.0.1:9/v1", "small", "OPENAI_API_KEY", 50, 5.0)
+    assert settings.llm == LLMConfig("http://127.0.0.1:9/v1", "small", "OPENAI_API_KEY", 50, 5.0)
 
 
 @pytest.mark.parametrize(
@@ -79,12 +79,14 @@ def test_values_are_typed_and_relative_paths_start_at_the_given_folder(tmp_path)
         ({"DIGEST_DISCUSS_URL": "https://forum.example/{week"}, "may only use"),
         ({"DIGEST_DISCUSS_URL": "javascript:alert(1)"}, "DIGEST_DISCUSS_URL must be an http(s) address"),
         ({"DIGEST_WRITER": "gpt"}, "DIGEST_WRITER must be one of 'builtin', 'llm'"),
-        ({"DIGEST_WRITER": "llm"}, "DIGEST_WRITER = \"llm\" needs DIGEST_LLM with a base_url and a model"),
-        ({"DIGEST_LLM": "gpt"}, "DIGEST_LLM must be a dict with base_url and model"),
-        ({"DIGEST_LLM": {"modle": "x"}}, "DIGEST_LLM has no key 'modle'"),
-        ({"DIGEST_LLM": {"base_url": "ftp://x"}}, "DIGEST_LLM['base_url'] must be an http(s) address"),
-        ({"DIGEST_LLM": {"api_key_env": "sk-123"}}, "DIGEST_LLM['api_key_env'] must name an environment variable"),
-        ({"DIGEST_LLM": {"max_requests": -1}}, "DIGEST_LLM['max_requests'] must be a whole number"),
+        ({"DIGEST_WRITER": "llm"}, "DIGEST_WRITER = \"llm\" needs DIGEST_LLM = {\"base_url\""),
+        ({"DIGEST_LLM": "gpt"}, "DIGEST_LLM must be a dict such as {\"base_url\""),
+        ({"DIGEST_LLM": {"modle": "x"}}, "DIGEST_LLM has an unknown key 'modle'"),
+        ({"DIGEST_LLM": {"base_url": "ftp://x", "model": "m"}}, "DIGEST_LLM['base_url'] must be the endpoint's address"),
+        ({"DIGEST_LLM": {"base_url": "https://x/v1"}}, "DIGEST_LLM['model'] must name the model"),
+        ({"DIGEST_LLM": {"base_url": "https://x/v1", "model": "m", "api_key_env": "sk-123"}}, "must be the name of an environment variable"),
+        ({"DIGEST_LLM": {"base_url": "https://x/v1", "model": "m", "max_requests": -1}}, "DIGEST_LLM['max_requests'] must be a whole number"),
+        ({"DIGEST_LLM": {"base_url": "https://x/v1", "model": "m", "timeout": 0}}, "DIGEST_LLM['timeout'] must be a positive number"),
         ({"DIGEST_REPO": ["acme/widget"]}, "Unknown setting DIGEST_REPO; the DIGEST_* settings are: DIGEST_REPOS"),
     ],
 )
@@ -103,10 +105,11 @@ def _site_in_subfolder(tmp_path: Path) -> Path:
     """A settings file in site/ whose content is in site/pages/content, with a one-PR export."""
     site = tmp_path / "site"
     (site / "pages" / "content").mkdir(parents=True)
+    theme = str(ROOT / "theme")
     (site / "pelicanconf.py").write_text(
-        'PATH = "pages/content"\nPLUGINS = ["digest_plugin"]\nTHEME = %r\nDIGEST_DATA_PATH = "store"\n'
+        f'PATH = "pages/content"\nPLUGINS = ["digest_plugin"]\nTHEME = {theme!r}\nDIGEST_DATA_PATH = "store"\n'
         'DIGEST_FETCH = "never"\nDIGEST_REPOS = ["acme/widget"]\nCATEGORY_URL = "{slug}/"\nCATEGORY_SAVE_AS = "{slug}/index.html"\n'
-        'JINJA_ENVIRONMENT = {"autoescape": True}\n' % str(ROOT / "theme"))
+        'JINJA_ENVIRONMENT = {"autoescape": True}\n')
     pull = {"number": 7, "title": "Add a widget", "html_url": "https://github.com/acme/widget/pull/7",
             "user": {"login": "alice", "type": "User"}, "labels": [], "created_at": "2026-05-18T08:00:00Z",
             "merged_at": "2026-05-19T09:00:00Z", "body": "", "additions": 10, "deletions": 2, "changed_files": 1,
@@ -163,3 +166,34 @@ def test_publishconf_finds_pelicanconf_from_any_folder(tmp_path):
                             capture_output=True, text=True, env={"PATH": "/usr/bin:/bin", "SITEURL": "https://digest.example"})
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["https://digest.example", "data"]
+
+
+@pytest.mark.parametrize(
+    "override, message",
+    [
+        ("DIGEST_REPOS=5", "DIGEST_REPOS must be a list of 'owner/name' strings, not 5."),
+        ("DIGEST_TIMEZONE=5", "DIGEST_TIMEZONE 5 is not a known timezone name"),
+        ("DIGEST_DATA_PATH=null", "DIGEST_DATA_PATH must be the path of a folder, such as \"data\", not None."),
+    ],
+)
+def test_a_bad_value_is_one_sentence_in_the_build_too(tmp_path, override, message):
+    output = tmp_path / "output"
+    result = subprocess.run([str(BIN / "pelican"), "content", "-o", str(output), "-s", "pelicanconf.py", "-e", override],
+                            cwd=ROOT, capture_output=True, text=True, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "COLUMNS": "400"})
+    text = " ".join((result.stdout + result.stderr).split())
+    assert result.returncode == 1
+    assert message in text and "Traceback" not in text
+    assert not output.exists()
+
+
+def test_the_build_finds_the_folder_of_the_settings_file_pelican_read(tmp_path, monkeypatch):
+    from pelican.settings import read_settings
+
+    from digest_plugin.publish.hooks import settings_folder
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("SITEURL", "https://digest.example")
+    assert settings_folder(read_settings(str(ROOT / "publishconf.py"))) == ROOT  # and the pelicanconf.py it imports
+    site = _site_in_subfolder(tmp_path)
+    assert settings_folder(read_settings(str(site / "pelicanconf.py"))) == site
+    assert settings_folder(read_settings(None, override={"PATH": str(tmp_path)})) == tmp_path  # no file: the current folder

@@ -10,8 +10,8 @@ import pytest
 from bs4 import BeautifulSoup
 
 from digest_plugin.fetch import SEARCH_LAG
+from digest_plugin.narrate.wording import Language
 from digest_plugin.publish.site_digest import build_site_digest
-from digest_plugin.i18n import Language
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store import RepoState, Store
 from digest_plugin.weeks import Week
@@ -91,7 +91,7 @@ def test_the_week_in_progress_has_a_page_but_no_feed_entry_and_entries_keep_thei
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(MONDAY_RUN.timestamp())))
     second = build_site(tmp_path, SITEURL="https://octo.github.io/site", RELATIVE_URLS=False, FEED_DOMAIN="https://octo.github.io/site")
     entries = _entries(second)
-    assert list(entries)[0] == "2026-W48"  # newest first, and now in the feed
+    assert next(iter(entries)) == "2026-W48"  # newest first, and now in the feed
     assert entries["2026-W47"].id == before.id == "tag:github.com,2026-11-16:acme/widget/2026-W47"
     assert entries["2026-W47"].published == before.published
     assert entries["2026-W48"].id == "tag:github.com,2026-11-23:acme/widget/2026-W48"

@@ -17,11 +17,11 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
 
 from ..errors import DigestError
+from ..owners import owner_of
 from ..records import parse_time
 from ..settings import DigestSettings, check_repo_name
 from ..store import Store
 from ..weeks import week_of_date
-from ..owners import owner_of
 from .client import Endpoint, GitHubClient, RateLimitStop, Unreachable
 from .owners import resolve_owners
 from .progress import LineProgress, Progress, make_progress
@@ -172,7 +172,7 @@ def fetch_before_build(store: Store, settings: DigestSettings, *, options: Fetch
             warnings.append(f"Fetching {repo} from GitHub failed: {error} {_showing(store, repo)}")
         except DigestError as error:
             warnings.append(f"Fetching {repo} from GitHub failed: {error} {_showing(store, repo)}")
-        except Exception as error:  # noqa: BLE001 - a build must render from the store whatever the network did
+        except Exception as error:
             logger.debug("fetch of %s failed", repo, exc_info=True)
             warnings.append(f"Fetching {repo} from GitHub failed ({type(error).__name__}). {_showing(store, repo)}")
     return warnings

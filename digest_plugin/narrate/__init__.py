@@ -16,11 +16,11 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from ..analysis.model import WeekAnalysis
-from ..i18n import Language
 from .builtin import BuiltinWriter
 from .grounding import check_grounding
 from .markup import cite, cited_html
 from .model import Cited, HighlightGroup, KeyChange, Narrative, RiskLine
+from .wording import Language
 
 __all__ = [
     "BuiltinWriter",
@@ -49,7 +49,7 @@ class Writer(Protocol):
 
 
 def narrate(week: WeekAnalysis, previous: Sequence[WeekAnalysis], language: Language, writer: Writer | None = None) -> Narrative:
-    """The narrative of `week` in `language` (made once per build: i18n.Language), grounded in the analysis.
+    """The narrative of `week` in `language` (made once per build: wording.Language), grounded in the analysis.
 
     A plugged-in `writer` whose text fails `check_grounding` is replaced by the built-in writer,
     with a warning; the built-in writer's own problems are logged as errors (they are bugs).

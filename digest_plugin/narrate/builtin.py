@@ -16,8 +16,7 @@ from .model import Cited, HighlightGroup, KeyChange, Narrative
 from .risks import recommendations, risk_lines
 from .summary import quiet_summary, summary
 from .trends import trends
-from ..i18n import Language
-from .wording import display_title, factor_names, highlight_headings
+from .wording import Language, display_title, factor_names, highlight_headings
 
 HIGHLIGHTS_PER_GROUP = 5
 # Highlight groups in reading order, and the change types that feed each one.
@@ -30,7 +29,8 @@ class BuiltinWriter:
 
     name = "builtin"
 
-    def write(self, week: WeekAnalysis, previous: Sequence[WeekAnalysis], lang: Language) -> Narrative:
+    def write(self, week: WeekAnalysis, previous: Sequence[WeekAnalysis], language: Language) -> Narrative:
+        lang = language
         before = _week_before(week, previous)
         title = _title(week, lang)
         if not week.pulls:

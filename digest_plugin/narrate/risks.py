@@ -6,8 +6,7 @@ from collections.abc import Sequence
 
 from ..analysis.model import RISK_KINDS, WeekAnalysis
 from .model import Cited, RiskLine
-from ..i18n import Language
-from .wording import impact_names, risk_names
+from .wording import Language, impact_names, risk_names
 
 IMPACT_ORDER = {"high": 0, "medium": 1, "low": 2}
 RECOMMENDATION_PULLS = 10

@@ -9,8 +9,7 @@ from collections.abc import Sequence
 
 from ..analysis.model import AnalysedPull, WeekAnalysis
 from .model import Cited, RiskLine
-from ..i18n import Language
-from .wording import display_title, ranked, risk_phrases, type_names, unique
+from .wording import Language, display_title, ranked, risk_phrases, type_names, unique
 
 SUMMARY_CHANGES = 3  # most important changes named in the summary
 SUMMARY_RISKS = 3

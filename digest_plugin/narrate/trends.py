@@ -5,8 +5,7 @@ from __future__ import annotations
 from ..analysis.model import WeekAnalysis
 from .model import Cited
 from .summary import movement_sentence, previous_figure
-from ..i18n import Language
-from .wording import ranked, type_names, unique
+from .wording import Language, ranked, type_names, unique
 
 TREND_NAMES = 3  # modules, labels, types, hot files and authors named per sentence
 TREND_PULLS = 5  # PRs cited per hot file

@@ -11,12 +11,66 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from ..i18n import Language
+from babel.lists import format_list
+
+from ..i18n import babel_locale, format_date_range, format_decimal, format_number, format_pattern, translations
 
 # A title's module prefix ("[trainer, data] ") and conventional-commit type ("fix: ", "feat(parser)!: ").
 _MODULE_PREFIX = re.compile(r"^\s*(?:\[[^\]]*\]\s*)+")
 _TYPE_PREFIX = re.compile(r"^([A-Za-z]+)(?:\([^)]*\))?!?:\s+")
+SENTENCE_GAPS = {"en": " ", "zh": ""}
 _TITLE_TYPES = {"feat", "fix", "refactor", "perf", "docs", "doc", "test", "tests", "ci", "build", "chore", "revert", "style", "misc"}
+
+
+@dataclass(frozen=True)
+class Language:
+    """A catalogue plus the number, date and list conventions of one language."""
+
+    code: str
+    gettext: Callable[[str], str]
+    ngettext: Callable[[str, str, int], str]
+
+    @classmethod
+    def of(cls, code: str) -> Language:
+        catalogue = translations(code)
+        return cls(code, catalogue.gettext, catalogue.ngettext)
+
+    def number(self, value: int) -> str:
+        return format_number(value, self.code)
+
+    def decimal(self, value: float) -> str:
+        return format_decimal(value, self.code, 1)
+
+    def points(self, value: float) -> str:
+        """Importance points with their sign, as precise as the scorer keeps them: +2.0, −0.35."""
+        return ("+" if value >= 0 else "\u2212") + format_pattern(abs(value), "#,##0.0#", self.code)
+
+    def dates(self, start, end) -> str:
+        return format_date_range(start, end, self.code)
+
+    def join(self, items: Iterable[str]) -> str:
+        """Names joined as the language joins a list: "a, b, and c" / "a、b、c"."""
+        items = list(items)
+        if self.code == "zh":
+            return "、".join(items)  # CLDR's "a、b和c" glues 和 to Latin names ("core和io")
+        return format_list(items, locale=babel_locale(self.code)) if items else ""
+
+    def sentences(self, sentences: Iterable[str]) -> str:
+        """Sentences as one paragraph: a space after English full stops, none after Chinese ones."""
+        return SENTENCE_GAPS.get(self.code, " ").join(sentences)
+
+    def pulls(self, numbers: Iterable[int]) -> str:
+        """PR references: "#1, #2, #3" / "#1、#2、#3" (a plain enumeration, no "and")."""
+        _ = self.gettext
+        return _(", ").join(f"#{n}" for n in numbers)
+
+    def some_pulls(self, numbers: Sequence[int], limit: int) -> tuple[str, tuple[int, ...]]:
+        """The first `limit` PR references, with "and others" when there are more; and the PRs cited."""
+        _ = self.gettext
+        shown = tuple(numbers[:limit])
+        if len(numbers) > limit:
+            return _("{pulls} and others").format(pulls=self.pulls(shown)), shown
+        return self.pulls(shown), shown
 
 
 def ranked(counts: dict) -> list[tuple]:

@@ -13,19 +13,22 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 
 from jinja2 import ChoiceLoader, FileSystemLoader
-from pelican import signals
 from pelican.contents import Article
 from pelican.readers import METADATA_PROCESSORS
 from pelican.utils import order_content
 from pelican.writers import Writer
 
+from pelican import signals
+
 from ..charts.draw import pixel_size
 from ..errors import DigestError
-from ..i18n import Language
+from ..i18n import format_date
 from ..narrate import cite
+from ..narrate.wording import Language
 from ..owners import by_owner
 from ..settings import DigestSettings
 from ..store import Store
@@ -61,7 +64,7 @@ class BuildSetup:
 
     settings: DigestSettings
     language: Language
-    clock: Callable[[], datetime] = lambda: build_time()  # now, or SOURCE_DATE_EPOCH
+    clock: Callable[[], datetime] = lambda: build_time()  # noqa: PLW0108 - build_time is defined below
 
 
 def check_settings(pelican) -> None:
@@ -113,7 +116,7 @@ def prepare_templates(generator) -> None:
     generator.env.autoescape = _escaping_ours(generator.env.autoescape)
     generator.env.add_extension("jinja2.ext.i18n")
     generator.env.install_gettext_callables(language.gettext, language.ngettext, newstyle=True)
-    generator.env.filters.update(cite=cite, number=language.number, digest_date=language.date)
+    generator.env.filters.update(cite=cite, number=language.number, digest_date=partial(format_date, language=language.code))
     generator.env.globals.setdefault("digest_repos", {})
     generator.env.globals.setdefault("digest_owners", {})
     generator.env.globals.setdefault("digest_feeds", {})

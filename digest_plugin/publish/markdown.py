@@ -12,7 +12,7 @@ import re
 from urllib.parse import quote
 
 from ..narrate.model import CITATION, Cited
-from ..i18n import Language
+from ..narrate.wording import Language
 from .week_view import CountTable, PullRef, PullRow, WeekView
 
 # Characters that can start Markdown inline syntax (or an @mention, or maths on GitHub) anywhere.

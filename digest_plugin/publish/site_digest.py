@@ -12,8 +12,8 @@ from datetime import datetime
 from ..analysis.model import WeekAnalysis
 from ..charts import Chart, repo_charts, site_palette, week_charts
 from ..errors import DigestError
-from ..i18n import Language
 from ..narrate import Narrative, narrate
+from ..narrate.wording import Language
 from ..owners import expand_repos
 from ..records import parse_time
 from ..settings import DigestSettings

@@ -18,7 +18,7 @@ from ..analysis.model import AnalysedPull, PathCount, WeekAnalysis
 from ..charts import Chart
 from ..narrate import Narrative
 from ..narrate.model import Cited, HighlightGroup
-from ..i18n import Language
+from ..narrate.wording import Language
 from ..narrate.wording import factor_names, ranked, week_status
 
 SECTION_ORDER = (
