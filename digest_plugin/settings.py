@@ -75,7 +75,7 @@ def is_owner_pattern(entry: object) -> bool:
 
 def _repos(value, name, base) -> tuple[str, ...]:
     if not isinstance(value, list | tuple):
-        raise DigestError(f"{name} must be a list of 'owner/name' (or 'owner/*') strings, not {value!r}.")
+        raise DigestError(f"{name} must be a list of 'owner/name' strings, not {value!r}.")
     for repo in value:
         if not (is_repo_name(repo) or is_owner_pattern(repo)):
             raise DigestError(f"{name} lists {repo!r}, which is not a repository name: write it as OWNER/NAME (or OWNER/* for all of an owner's), for example getpelican/pelican.")
