@@ -77,7 +77,7 @@ def adversarial() -> None:
         "unclosed tags": "<a" * 5_000, "bare URLs in parentheses": "(http://" * 1_250, "unclosed comments": "<!--" * 2_500,
     }
     worst = 0.0
-    for name, body in bodies.items():
+    for _name, body in bodies.items():
         started = time.process_time()
         summarise(body, "title")
         worst = max(worst, time.process_time() - started)

@@ -25,8 +25,8 @@ from digest_plugin.charts import render_many, repo_charts, site_palette, week_ch
 from digest_plugin.charts.draw import cjk_font, draw  # noqa: E402
 from digest_plugin.i18n import translations  # noqa: E402
 from digest_plugin.importer import read_export  # noqa: E402
-from digest_plugin.settings import DigestSettings  # noqa: E402
 from digest_plugin.repo_state import RepoState  # noqa: E402
+from digest_plugin.settings import DigestSettings  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "github" / "verl-project__verl.pulls.jsonl.gz"
 

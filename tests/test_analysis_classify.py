@@ -162,9 +162,7 @@ def test_every_verl_title_with_a_bracket_prefix_parses():
 def test_verl_modules_are_the_ones_its_pr_template_lists():
     """verl's PR template (quoted in every body) lists the module names a title may use; since
     2026 a CI check enforces the format, so nearly every parsed module must be one of them."""
-    listed = set("fsdp megatron veomni sglang vllm rollout trainer ci training_utils recipe hardware deployment ray "
-                 "worker single_controller misc perf model algo env tool ckpt doc data cfg reward fully_async "
-                 "one_step_off vllm_omni".split())
+    listed = {"fsdp", "megatron", "veomni", "sglang", "vllm", "rollout", "trainer", "ci", "training_utils", "recipe", "hardware", "deployment", "ray", "worker", "single_controller", "misc", "perf", "model", "algo", "env", "tool", "ckpt", "doc", "data", "cfg", "reward", "fully_async", "one_step_off", "vllm_omni"}
     rules = load_rules(repo="verl-project/verl")
     convention = re.compile(r"^\[[^\]]+\]\s*(feat|fix|refactor|chore|test)\s*:", re.IGNORECASE)
     modules = [m for p in real_pulls("verl-project/verl") if p.merged_at.year >= 2026 and convention.match(p.title)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from datetime import UTC, date, datetime, timedelta
 
@@ -12,8 +13,8 @@ from hypothesis import strategies as st
 from digest_plugin.analysis import analyse_repo
 from digest_plugin.errors import DigestError
 from digest_plugin.records import Author, FileChange
-from digest_plugin.settings import DigestSettings
 from digest_plugin.repo_state import RepoState, Window
+from digest_plugin.settings import DigestSettings
 from digest_plugin.settings import check_timezone as timezone
 
 from .analysis_fixtures import by_week, real_pulls
@@ -150,11 +151,11 @@ def test_hot_files_and_folders_count_each_pr_once():
 
 def test_rules_setting_errors_name_the_bad_key(tmp_path):
     pulls = [make_pull(1, "2026-05-19T10:00:00Z", "fix: x", files=[SRC])]
-    with pytest.raises(DigestError, match="'paths.modulez'"):
+    with pytest.raises(DigestError, match=r"'paths.modulez'"):
         analyse(pulls, rules={"paths": {"modulez": {}}})
-    with pytest.raises(DigestError, match="'topics.gpu'.*regular expression"):
+    with pytest.raises(DigestError, match=r"'topics.gpu'.*regular expression"):
         analyse(pulls, rules={"topics": {"gpu": "(cuda"}})
-    with pytest.raises(DigestError, match="'keywords.types.feature'"):
+    with pytest.raises(DigestError, match=r"'keywords.types.feature'"):
         analyse(pulls, rules={"keywords": {"types": {"feature": "x"}}})
     (tmp_path / "rules.yaml").write_text("paths:\n  modules:\n    'widget/*': core\n", encoding="utf-8")
     week = analyse(pulls, rules="rules.yaml", base_path=tmp_path)[0]
@@ -208,7 +209,7 @@ def test_every_pr_lands_in_exactly_one_week_of_a_contiguous_range(moments, zone)
     weeks = analyse(pulls, timezone=timezone(zone))
     numbers = [p.pull.number for w in weeks for p in w.pulls]
     assert sorted(numbers) == list(range(1, len(pulls) + 1))
-    for earlier, later in zip(weeks, weeks[1:]):
+    for earlier, later in itertools.pairwise(weeks):
         assert later.start - earlier.start == timedelta(days=7)
     tz = timezone(zone)
     for week in weeks:

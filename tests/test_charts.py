@@ -299,7 +299,7 @@ def test_palette_gives_one_name_one_style_and_keeps_series_of_a_chart_apart():
     seen = {}
     for history in histories:
         charts = repo_charts(history, palette, str)
-        for index, w in enumerate(history):
+        for _index, w in enumerate(history):
             charts += week_charts(w, history, 12, palette, str)
         for chart in charts:
             styles = [s.style for s in chart.series]
@@ -333,8 +333,8 @@ def verl_weeks():
     except ImportError:
         pytest.skip("digest_plugin.analysis.analyse_repo is not there yet")
     from digest_plugin.importer import read_export
-    from digest_plugin.settings import DigestSettings
     from digest_plugin.repo_state import RepoState
+    from digest_plugin.settings import DigestSettings
 
     cutoff = datetime(2026, 1, 1, tzinfo=UTC)  # half a year keeps the test fast
     pulls = [p for p in read_export(path) if p.merged_at >= cutoff]

@@ -252,8 +252,8 @@ def test_a_build_whose_fetch_fails_keeps_the_store_and_says_what_it_shows(store,
     env = {"GITHUB_API_URL": "http://127.0.0.1:9", "GITHUB_TOKEN": GOOD_TOKEN}
     warnings = fetch_before_build(store, settings, options=quick_options(server, env=env, attempts=2))
     assert warnings == [
-        f"Fetching {HANDMADE_REPO} from GitHub failed: Could not reach the GitHub API at http://127.0.0.1:9 after 2 tries; "
-        f"check GITHUB_API_URL and the network connection. Showing the data fetched at {fetched_at:%Y-%m-%d %H:%M} UTC."
+        (f"Fetching {HANDMADE_REPO} from GitHub failed: Could not reach the GitHub API at http://127.0.0.1:9 after 2 tries; "
+        f"check GITHUB_API_URL and the network connection. Showing the data fetched at {fetched_at:%Y-%m-%d %H:%M} UTC.")
     ]
     assert snapshot(store) == before
 

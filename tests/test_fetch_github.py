@@ -14,8 +14,8 @@ import pytest
 from digest_plugin.fetch import fetch_repos
 from digest_plugin.fetch.progress import BarProgress
 from digest_plugin.records import parse_time
-from digest_plugin.settings import DigestSettings
 from digest_plugin.repo_state import RepoState
+from digest_plugin.settings import DigestSettings
 from digest_plugin.store import Store
 from digest_plugin.weeks import week_of
 from tests.github_server import HANDMADE_REPO, GitHubServer, burst_pulls, handmade_pull, handmade_pulls, shared_file, shared_pulls
@@ -145,7 +145,7 @@ def test_a_refresh_fetches_only_after_the_watermark_plus_the_look_back(store):
     now = datetime.now(UTC).replace(microsecond=0)
     recent = handmade_pull(900, now - timedelta(days=3), labels=[{"name": "triage"}])
     older = handmade_pull(901, now - timedelta(days=20), labels=[{"name": "triage"}])
-    with GitHubServer({HANDMADE_REPO: handmade_pulls() + [recent, older]}) as server:
+    with GitHubServer({HANDMADE_REPO: [*handmade_pulls(), recent, older]}) as server:
         options = quick_options(server)
         yesterday = datetime.now(UTC).date() - timedelta(days=1)
         fetch_repos(store, SETTINGS, [HANDMADE_REPO], since=date(2026, 3, 1), until=yesterday, progress=False, options=options)
@@ -172,7 +172,7 @@ def test_a_refresh_with_nothing_new_costs_at_most_two_requests(store):
     now = datetime.now(UTC).replace(microsecond=0)
     files = [{"filename": f"pkg/f{i:03d}.py", "status": "modified", "additions": i, "deletions": 1} for i in range(230)]
     big = handmade_pull(950, now - timedelta(days=2), files=files)  # in the look-back, more files than GraphQL's page
-    with GitHubServer({HANDMADE_REPO: handmade_pulls() + [big]}) as server:
+    with GitHubServer({HANDMADE_REPO: [*handmade_pulls(), big]}) as server:
         options = quick_options(server)
         yesterday = now.date() - timedelta(days=1)
         fetch_repos(store, SETTINGS, [HANDMADE_REPO], since=date(2026, 3, 1), until=yesterday, progress=False, options=options)
@@ -183,7 +183,7 @@ def test_a_refresh_with_nothing_new_costs_at_most_two_requests(store):
         assert server.count() - before == 1
     assert report.repos[0].changed == 0 and report.repos[0].pulls == 1
     assert {p: p.read_bytes() for p in store.root.rglob("*.jsonl")} == files_before
-    assert store.read_pulls(HANDMADE_REPO) == expected_pulls(handmade_pulls() + [big])
+    assert store.read_pulls(HANDMADE_REPO) == expected_pulls([*handmade_pulls(), big])
 
 
 def test_an_earlier_since_extends_the_history_backwards(handmade_server, store):

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
 from datetime import UTC, datetime, timedelta
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from digest_plugin.fetch.windows import SEARCH_CAP, can_split, pack, parts_needed, search_qualifier, split, steps
 from digest_plugin.repo_state import Window
@@ -32,7 +34,7 @@ def test_split_covers_the_window_exactly_with_consecutive_whole_second_parts(sec
     whole = Window(T0, T0 + timedelta(seconds=seconds))
     pieces = split(whole, parts)
     assert pieces[0].start == whole.start and pieces[-1].end == whole.end
-    assert all(a.end == b.start for a, b in zip(pieces, pieces[1:]))
+    assert all(a.end == b.start for a, b in itertools.pairwise(pieces))
     assert all(p.start < p.end and (p.end - p.start).microseconds == 0 for p in pieces)
     assert len(pieces) == min(parts, seconds)
 
@@ -72,7 +74,7 @@ def test_pack_never_exceeds_the_cap_and_loses_no_count_or_time(counts):
     assert all(count <= SEARCH_CAP for _, count in packed)
     assert sum(count for _, count in packed) == sum(counts)
     assert packed[0][0].start == pieces[0].start and packed[-1][0].end == pieces[-1].end
-    assert all(a.end == b.start for (a, _), (b, _) in zip(packed, packed[1:]))
+    assert all(a.end == b.start for (a, _), (b, _) in itertools.pairwise(packed))
 
 
 def test_pack_leaves_an_unsplittable_overflow_alone():

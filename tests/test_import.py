@@ -9,8 +9,8 @@ import pytest
 
 from digest_plugin.cli import main
 from digest_plugin.importer import read_export
-from digest_plugin.store import Store
 from digest_plugin.settings import check_timezone as timezone
+from digest_plugin.store import Store
 from digest_plugin.weeks import week_of
 
 from .conftest import real_data
@@ -29,7 +29,8 @@ def test_each_real_file_imports_completely(tmp_path, name, merged, capsys):
     store = Store(tmp_path / "data")
     assert main(["import", str(path), "--repo", repo, "--settings", str(_settings(tmp_path))]) == 0
     stored = store.read_pulls(repo)
-    source = {json.loads(line)["number"]: json.loads(line) for line in gzip.open(path, "rt")}
+    with gzip.open(path, "rt") as lines:
+        source = {json.loads(line)["number"]: json.loads(line) for line in lines}
     assert len(stored) == merged == len(source)
     for pull in stored[:: max(1, len(stored) // 200)]:  # every field we keep, on a spread of records
         raw = source[pull.number]

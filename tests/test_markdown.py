@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from digest_plugin.publish.markdown import escape, render_markdown
-from digest_plugin.publish.week_view import week_view
 from digest_plugin.narrate import narrate
 from digest_plugin.narrate.wording import Language
+from digest_plugin.publish.markdown import escape, render_markdown
+from digest_plugin.publish.week_view import week_view
 from tests.narrate_fixtures import (
     REAL_WEEKS,
     analysed,

@@ -12,10 +12,10 @@ import pytest
 
 from digest_plugin.errors import DigestError
 from digest_plugin.records import Author, Pull
-from digest_plugin.sample import SAMPLE_REPO_NAMES, SAMPLE_SEED, generate_sample
 from digest_plugin.repo_state import RepoState
-from digest_plugin.store import Store
+from digest_plugin.sample import SAMPLE_REPO_NAMES, SAMPLE_SEED, generate_sample
 from digest_plugin.settings import check_timezone as timezone
+from digest_plugin.store import Store
 from digest_plugin.weeks import Week, week_of, weeks_between
 
 UTC_ZONE = timezone("UTC")
@@ -164,7 +164,8 @@ def test_breaking_markers_in_both_title_conventions(pulls):
 
 
 def test_title_conventions(pulls):
-    people = lambda repo: [p for p in pulls[repo] if p.author.type == "User" and "release" not in p.labels and not p.title.startswith("Revert")]
+    def people(repo):
+        return [p for p in pulls[repo] if p.author.type == "User" and "release" not in p.labels and not p.title.startswith("Revert")]
     assert all(BRACKET_TITLE.match(p.title) for p in people("quillmoss/fernwheel"))
     glassfinch = people("brackenforge/glassfinch")
     conventional = [p for p in glassfinch if CONVENTIONAL_TITLE.match(p.title)]

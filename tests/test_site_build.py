@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
 import shutil
 import subprocess
+from datetime import UTC, datetime, timedelta
 
 import feedparser
 import pytest
@@ -16,8 +15,8 @@ from digest_plugin.records import Author
 from digest_plugin.repo_state import RepoState
 from digest_plugin.store import Store
 
-from .conftest import make_pull
 from .browser import open_page, page_width, serve_in_browser
+from .conftest import make_pull
 from .site_builder import build_site
 
 SITEURL = "https://example.org/digest"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from digest_plugin.narrate.wording import Language
 from digest_plugin.narrate import narrate
+from digest_plugin.narrate.wording import Language
 from digest_plugin.publish.week_view import FEED_SECTIONS, SECTION_ORDER, EditorNote, week_view
 from tests.narrate_fixtures import REPO_URL, analysed, busy_week, previous_week, quiet_week, week_of
 

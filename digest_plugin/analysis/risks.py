@@ -91,9 +91,8 @@ def pull_risks(pull: Pull, classification: Classification, rules: Rules, descrip
     if not pull.files or pull.files_truncated:
         core_lines = max(core_lines, pull.additions + pull.deletions)
         core_files = pull.changed_files
-    if core_lines >= thresholds["large_change_lines"] or core_files >= thresholds["large_change_files"]:
-        if not classification.bot:
-            found.add("large-change")
+    if (core_lines >= thresholds["large_change_lines"] or core_files >= thresholds["large_change_files"]) and not classification.bot:
+        found.add("large-change")
     config_edited = any(
         "config" in kinds and not kinds & {"generated", "tests", "docs"} and (change.deletions or 0) > 0
         for change, kinds in zip(pull.files, kinds_of, strict=True)
@@ -146,7 +145,7 @@ def week_risks(pulls: Sequence[AnalysedPull], hot: dict[str, tuple[int, ...]], t
                       for p in members if p.classification.reverts is not None]
             if undone:
                 text += f" Reverted: {', '.join(undone)}."
-        impact = "high" if kind in _ALWAYS_HIGH or any(p.key for p in members) and kind not in _LOW else "low" if kind in _LOW else "medium"
+        impact = "high" if kind in _ALWAYS_HIGH or (any(p.key for p in members) and kind not in _LOW) else "low" if kind in _LOW else "medium"
         risks.append(Risk(kind, numbers, text, impact))
     order = {"high": 0, "medium": 1, "low": 2}
     return tuple(sorted(risks, key=lambda r: order[r.impact]))

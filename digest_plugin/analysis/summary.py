@@ -96,9 +96,8 @@ def description_text(body: str, template: frozenset[str] = frozenset()) -> str:
         return ""
     sections = _sections(clean_body(body, template))
     for heading, lines in sections:
-        if heading and _PREFERRED.search(heading) and not _SKIPPED.search(heading):
-            if text := _paragraph_text(lines):
-                return text
+        if heading and _PREFERRED.search(heading) and not _SKIPPED.search(heading) and (text := _paragraph_text(lines)):
+            return text
     for heading, lines in sections:
         if not (heading and _SKIPPED.search(heading)) and (text := _paragraph_text(lines)):
             return text
@@ -153,7 +152,7 @@ def _sections(text: str) -> list[tuple[str | None, list[str]]]:
             sections.append((heading.strip(), []))
             continue
         match = _HEADING.match(line)
-        is_heading = match and (stripped.startswith(("#", "**")) or (not following.strip() or _SETEXT.match(following.strip())) and len(stripped) < 40 and _looks_like_heading(stripped))
+        is_heading = match and (stripped.startswith(("#", "**")) or ((not following.strip() or _SETEXT.match(following.strip())) and len(stripped) < 40 and _looks_like_heading(stripped)))
         if is_heading:
             sections.append((next(g for g in match.groups() if g is not None) or "", []))
         else:

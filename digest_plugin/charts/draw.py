@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from html import escape
 from pathlib import Path
 
-import matplotlib
+import matplotlib as mpl
 from matplotlib import font_manager
 from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
@@ -74,7 +74,7 @@ def renderer_identity() -> dict:
     font_file = Path(cjk[1]) if cjk else None
     return {
         "renderer": RENDERER_VERSION,
-        "matplotlib": matplotlib.__version__,
+        "matplotlib": mpl.__version__,
         "fonts": fonts(),
         "cjk_file": [str(font_file), font_file.stat().st_size] if font_file and font_file.exists() else None,
         "size": [WIDTH, HEIGHT, PNG_DPI],
@@ -89,7 +89,7 @@ def pixel_size(fmt: str) -> tuple[int, int]:
 def draw(chart: Chart, formats: tuple[str, ...] = ("svg", "png")) -> Drawing:
     """The chart in each format, and which characters (if any) no font had."""
     files, missing = {}, set()
-    with matplotlib.rc_context(_rc()), warnings.catch_warnings(record=True) as caught:
+    with mpl.rc_context(_rc()), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         figure = _figure(chart)
         for index, fmt in enumerate(formats):

@@ -172,7 +172,7 @@ def fetch_before_build(store: Store, settings: DigestSettings, *, options: Fetch
             warnings.append(f"Fetching {repo} from GitHub failed: {error} {_showing(store, repo)}")
         except DigestError as error:
             warnings.append(f"Fetching {repo} from GitHub failed: {error} {_showing(store, repo)}")
-        except Exception as error:
+        except Exception as error:  # a build must render from the store whatever the network did
             logger.debug("fetch of %s failed", repo, exc_info=True)
             warnings.append(f"Fetching {repo} from GitHub failed ({type(error).__name__}). {_showing(store, repo)}")
     return warnings

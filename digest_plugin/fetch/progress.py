@@ -69,7 +69,8 @@ class BarProgress(Progress):
 
     def __init__(self, stream: TextIO | None = None):
         from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress as RichProgress, TextColumn, TimeElapsedColumn
+        from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
+        from rich.progress import Progress as RichProgress
 
         self._console = Console(file=stream or sys.stderr)
         self._bar = RichProgress(

@@ -48,7 +48,7 @@ query MergedPulls($owner: String!, $name: String!, $search: String!, $first: Int
     }
   }
 }
-""" % {"rate_limit": _RATE_LIMIT, "labels": LABELS_PER_PULL, "files": FILES_PER_PULL}
+""" % {"rate_limit": _RATE_LIMIT, "labels": LABELS_PER_PULL, "files": FILES_PER_PULL}  # noqa: UP031 - GraphQL is all braces
 
 
 def merged_count_query(windows: int) -> str:

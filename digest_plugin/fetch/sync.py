@@ -149,7 +149,7 @@ class RepoSync:
             return None
         found: dict[int, Pull] = {}
         total = None
-        for attempt in range(2):  # search occasionally delivers fewer than it counted: try once more
+        for _attempt in range(2):  # search occasionally delivers fewer than it counted: try once more
             found, total = self._search_pages(window)
             if total > SEARCH_CAP and can_split(window):
                 return pack(self._counted(split(window, parts_needed(total))))
@@ -170,7 +170,7 @@ class RepoSync:
         query = search_text(self.repo, window)
         while True:
             variables = {"owner": self.owner, "name": self.name, "search": query, "after": after}
-            data = self.client.graphql(MERGED_PULLS, lambda failures: {**variables, "first": self._page_size(failures)}, self.repo)
+            data = self.client.graphql(MERGED_PULLS, lambda failures, variables=variables: {**variables, "first": self._page_size(failures)}, self.repo)
             self._check_repository(data)
             search = data["search"]
             total = int(search["issueCount"])

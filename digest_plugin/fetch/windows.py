@@ -9,6 +9,7 @@ cap allows: fewer searches, fewer pages.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
@@ -30,7 +31,7 @@ def split(window: Window, parts: int) -> list[Window]:
     seconds = int((window.end - window.start).total_seconds())
     parts = max(1, min(parts, seconds))
     bounds = [window.start + timedelta(seconds=seconds * i // parts) for i in range(parts)] + [window.end]
-    return [Window(a, b) for a, b in zip(bounds, bounds[1:]) if a < b]
+    return [Window(a, b) for a, b in itertools.pairwise(bounds) if a < b]
 
 
 def parts_needed(count: int, cap: int = SEARCH_CAP) -> int:

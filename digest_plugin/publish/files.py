@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
-from collections.abc import Callable
-
+from ..atomic import atomic_write
 from ..charts import render_many
 from .markdown import render_markdown
-from ..atomic import atomic_write
 from .pdf import write_pdf
 from .site_digest import SiteDigest, WeekPage
 

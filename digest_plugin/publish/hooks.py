@@ -92,19 +92,23 @@ def settings_folder(pelican_settings: dict) -> Path:
     """The folder of the settings file, where a relative DIGEST_DATA_PATH starts, as in the CLI.
 
     Pelican does not tell plugins which file it read, but it loads that file as a top-level module
-    named after it (pelican.settings.load_source) and keeps that module's very objects as values:
-    the file is the module sharing the most of them (publishconf.py over the pelicanconf.py it
-    star-imports). Settings made in code have no file: the current folder, as for the CLI.
+    named after it (pelican.settings.load_source) and keeps that module's very objects as values.
+    The file is the module that shares them and agrees with the settings most: publishconf.py
+    rather than the pelicanconf.py it star-imports, whose SITEURL it overrides. Settings made in
+    code have no file: the current folder, as for the CLI.
     """
-    best, most_shared = None, 0
+    best, best_score = None, None
     for name, module in list(sys.modules.items()):
         origin = getattr(getattr(module, "__spec__", None), "origin", None)
         if "." in name or name in sys.stdlib_module_names or not origin or Path(origin).stem != name:
             continue
-        shared = sum(1 for key, value in vars(module).items()
-                     if key.isupper() and isinstance(value, list | dict | tuple) and pelican_settings.get(key) is value)
-        if shared > most_shared:
-            best, most_shared = Path(origin).resolve().parent, shared
+        values = {key: value for key, value in vars(module).items() if key.isupper()}
+        if not any(isinstance(v, list | dict | tuple) and pelican_settings.get(k) is v for k, v in values.items()):
+            continue
+        agreeing = sum(1 for key, value in values.items() if pelican_settings.get(key) == value)
+        score = agreeing - (len(values) - agreeing)
+        if best_score is None or score > best_score:
+            best, best_score = Path(origin).resolve().parent, score
     return best or Path.cwd()
 
 

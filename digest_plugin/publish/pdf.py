@@ -14,8 +14,8 @@ import re
 import shutil
 from pathlib import Path
 
-from ..errors import DigestError
 from ..atomic import atomic_write
+from ..errors import DigestError
 
 log = logging.getLogger(__name__)
 PDF_NAME = "digest.pdf"

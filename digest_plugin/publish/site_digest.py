@@ -6,6 +6,7 @@ files. Every visible string here goes through the catalogue (`_`), so templates 
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -148,7 +149,7 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
             charts = week_charts(analysis, history[: index + 1], settings.trend_weeks, palette, _)
             note = notes.pop((name, analysis.week), None)
             pages.append(_week_page(name, analysis, narrative, charts, repo_url, settings, language, site_url, note))
-        for before, after in zip(pages, pages[1:]):
+        for before, after in itertools.pairwise(pages):
             before.next_week, after.previous_week = after.week, before.week
         repos.append(RepoPage(name, repo_path(name), pages, repo_charts(history, palette, _), _overview(history, settings, _)))
     _check_notes_used(notes, histories, stored=set(store.repos()))

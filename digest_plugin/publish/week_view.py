@@ -18,8 +18,7 @@ from ..analysis.model import AnalysedPull, PathCount, WeekAnalysis
 from ..charts import Chart
 from ..narrate import Narrative
 from ..narrate.model import Cited, HighlightGroup
-from ..narrate.wording import Language
-from ..narrate.wording import factor_names, ranked, week_status
+from ..narrate.wording import Language, factor_names, ranked, week_status
 
 SECTION_ORDER = (
     "note", "summary", "highlights", "key_changes", "risks", "recommendations", "trends",

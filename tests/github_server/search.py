@@ -45,9 +45,7 @@ def matches(query: SearchQuery, pull: dict) -> bool:
     merged = _parse_time(pull["merged_at"]) if pull.get("merged_at") else None
     if query.merged_from and (merged is None or merged < query.merged_from):
         return False
-    if query.merged_to and (merged is None or merged >= query.merged_to):
-        return False
-    return True
+    return not (query.merged_to and (merged is None or merged >= query.merged_to))
 
 
 def _range(value: str) -> tuple[datetime | None, datetime | None]:

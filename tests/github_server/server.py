@@ -12,6 +12,7 @@ Both github.com-style paths (/repos/..., /graphql) and Enterprise-style ones (/a
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import struct
@@ -212,7 +213,7 @@ class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     github: GitHubServer
 
-    def log_message(self, format, *args):  # noqa: A002 - quiet: tests read server.log instead
+    def log_message(self, format, *args):  # quiet: tests read server.log instead
         pass
 
     def do_GET(self):
@@ -237,10 +238,8 @@ class _Handler(BaseHTTPRequestHandler):
         self._detail = ""
         self._limit_headers = {}
         if is_graphql:
-            try:
+            with contextlib.suppress(ValueError, AttributeError):
                 self._detail = json.dumps(json.loads(body or b"{}").get("variables") or {})
-            except (ValueError, AttributeError):
-                pass
 
         token = self._token()
         if token is not None and token not in self.github.tokens:
@@ -250,7 +249,7 @@ class _Handler(BaseHTTPRequestHandler):
 
         fault = self.github.faults.take(kind)
         if fault is not None and self._inject(fault):
-            return
+            return None
 
         resource = "graphql" if is_graphql else "search" if kind == "search" else "core"
         allowed, limit_headers = self.github.limits.charge(resource)
@@ -318,6 +317,7 @@ class _Handler(BaseHTTPRequestHandler):
         body = {"message": message + " If you reach out to GitHub Support for help, please include the request ID 0000.",
                 "documentation_url": "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api"}
         self._json(403, body, fault=fault)
+        return None
 
     # -- REST ------------------------------------------------------------------------------
 
@@ -346,6 +346,7 @@ class _Handler(BaseHTTPRequestHandler):
                     if pull is not None and rest[2:] == ["files"]:
                         return self._paged(pull["files"], query, max_items=3000)
         self._json(404, {"message": "Not Found", "documentation_url": DOCS, "status": "404"})
+        return None
 
     def _repo_json(self, repo: str) -> dict:
         owner, name = repo.split("/")
@@ -370,13 +371,14 @@ class _Handler(BaseHTTPRequestHandler):
         pulls = [p for p in self.github.repos[parsed.repo] if search.matches(parsed, p)]
         pulls.sort(key=lambda p: (p["created_at"], p["number"]), reverse=parsed.descending)
         per_page, page = self._page_args(query, default=30)
-        if per_page * (page - 1) >= 1000 or per_page * page > 1000 and per_page * (page - 1) >= 1000:
+        if per_page * (page - 1) >= 1000 or (per_page * page > 1000 and per_page * (page - 1) >= 1000):
             return self._json(422, {"message": "Only the first 1000 search results are available", "documentation_url": "https://docs.github.com/v3/search/", "status": "422"})
         items = [self._issue_json(parsed.repo, p) for p in pulls[: 1000]]
         start = per_page * (page - 1)
         last_page = max(1, -(-min(len(pulls), 1000) // per_page))
         self._json(200, {"total_count": len(pulls), "incomplete_results": False, "items": items[start : start + per_page]},
                    headers=self._link(query, page, last_page))
+        return None
 
     def _issue_json(self, repo: str, pull: dict) -> dict:
         api = f"{self._base()}/repos/{repo}"
