@@ -10,15 +10,18 @@ PUBLISHCONF := publishconf.py
 PORT ?= 8000
 # The search index (Pagefind, settings in pagefind.yml) over a built site: `$(SEARCH_INDEX) FOLDER`.
 SEARCH_INDEX = "$(BIN)/python" -m pagefind --quiet --site
+EXTRAS ?= test
+GITHUB_PAGES_BRANCH ?= gh-pages
 
-.PHONY: help install html serve devserver publish test bench sample clean
+.PHONY: help install html serve devserver publish github constraints test bench sample clean
 
 help:
 	@echo "make html       build the site into $(OUTPUTDIR)/ (creates $(VENV) on first use)"
 	@echo "make test       run the test suite"
 	@echo "make serve      serve $(OUTPUTDIR)/ on http://127.0.0.1:$(PORT)"
 	@echo "make devserver  rebuild on every change and serve"
-	@echo "make publish    build with publishconf.py (absolute URLs) for deployment"
+	@echo "make publish    build for deployment: SITEURL=https://USER.github.io/SITE make publish"
+	@echo "make github     publish, then push $(OUTPUTDIR)/ to the $(GITHUB_PAGES_BRANCH) branch (ghp-import)"
 	@echo "make sample     regenerate the bundled sample store under data/"
 
 install: $(VENV)/.installed
@@ -27,7 +30,7 @@ install: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml setup.py $(wildcard digest_plugin/locale/*/LC_MESSAGES/*.po)
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet -e '.$(if $(EXTRAS),[$(EXTRAS)])'
 	touch $@
 
 # Build into a fresh folder and swap it in only when the build succeeded, so a failed build
@@ -38,6 +41,15 @@ html: install
 
 publish: install
 	"$(BIN)/python" -m digest_plugin.locked_build "$(OUTPUTDIR)" -- "$(PELICAN)" "$(INPUTDIR)" -s "$(PUBLISHCONF)" --then $(SEARCH_INDEX)
+
+# The branch-based alternative to the Pages workflow: Pages serves the $(GITHUB_PAGES_BRANCH) branch.
+github: publish
+	test -x $(BIN)/ghp-import || $(BIN)/python -m pip install --quiet -e '.[github]'
+	$(BIN)/ghp-import --no-jekyll --push --message "Publish the digest" --branch $(GITHUB_PAGES_BRANCH) $(OUTPUTDIR)
+
+# The versions the workflows install (PIP_CONSTRAINT): regenerate after changing dependencies.
+constraints: install
+	$(BIN)/python -m pip freeze --exclude-editable --local > constraints.txt
 
 serve: install
 	"$(PELICAN)" --listen --bind 127.0.0.1 --port "$(PORT)" -o "$(OUTPUTDIR)" -s "$(CONFFILE)"

@@ -1,5 +1,7 @@
 """Settings for building the site locally (`make html`); publishconf.py adds what deployment needs."""
 
+import os
+
 AUTHOR = "repo-digest"
 SITENAME = "Repository digest"
 SITESUBTITLE = "What merged this week, and why it matters"
@@ -13,7 +15,10 @@ DEFAULT_LANG = "en"
 PLUGINS = ["digest_plugin"]
 
 # The digest: see README.md ("Settings") for every DIGEST_* name and its default.
-DIGEST_REPOS = []  # empty: every repository in the store
+# Repositories ("owner/name" or "owner/*"): listed here, or in the DIGEST_REPOS environment variable
+# (space-separated; the Pages workflow passes the repository variable of that name). Empty: every
+# repository in the store.
+DIGEST_REPOS = os.environ.get("DIGEST_REPOS", "").split()
 DIGEST_DATA_PATH = "data"
 DIGEST_TIMEZONE = "UTC"
 DIGEST_LANGUAGE = "en"

@@ -113,7 +113,7 @@ def _fetch(args) -> int:
     from .fetch import fetch_repos
 
     settings, _ = load_settings(args.settings)
-    repos = [check_repo_name(r) for r in args.repos] or list(settings.repos)
+    repos = list(args.repos) or list(settings.repos)  # fetch_repos checks each name (and resolves owner/*)
     if not repos:
         raise DigestError("No repository to fetch: name one (OWNER/NAME) or set DIGEST_REPOS.")
     report = fetch_repos(Store(settings.data_path), settings, repos, since=args.since, until=args.until)

@@ -31,6 +31,7 @@ from .errors import DigestError
 Check = Callable[[object, str, Path], object]
 
 _REPO_NAME = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
+_OWNER_PATTERN = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9_.-]*/\*$")
 _ENVIRONMENT_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 DISCUSS_FIELDS = ("owner", "name", "week")
 
@@ -67,13 +68,24 @@ def _timezone(value, name, base) -> ZoneInfo:
     return check_timezone(value)
 
 
+def is_owner_pattern(entry: object) -> bool:
+    """`owner/*`: every public, non-archived repository of owner (resolved when fetching)."""
+    return isinstance(entry, str) and bool(_OWNER_PATTERN.match(entry))
+
+
 def _repos(value, name, base) -> tuple[str, ...]:
     if not isinstance(value, list | tuple):
         raise DigestError(f"{name} must be a list of 'owner/name' strings, not {value!r}.")
     for repo in value:
-        if not is_repo_name(repo):
-            raise DigestError(f"{name} lists {repo!r}, which is not a repository name: write it as OWNER/NAME, for example getpelican/pelican.")
+        if not (is_repo_name(repo) or is_owner_pattern(repo)):
+            raise DigestError(f"{name} lists {repo!r}, which is not a repository name: write it as OWNER/NAME (or OWNER/* for all of an owner's), for example getpelican/pelican.")
     return tuple(value)
+
+
+def _flag(value, name, base) -> bool:
+    if not isinstance(value, bool):
+        raise DigestError(f"{name} must be True or False, not {value!r}.")
+    return value
 
 
 def _logins(value, name, base) -> tuple[str, ...]:
@@ -195,7 +207,8 @@ class DigestSettings:
     (`DigestSettings()`) are what an empty pelicanconf.py gives."""
 
     repos: tuple[str, ...] = option(
-        [], _repos, "repositories to publish, `owner/name`; empty means every repository in the store")
+        [], _repos, "repositories to publish, `owner/name`, or `owner/*` for every public, non-archived repository of an "
+        "owner (resolved at each fetch); empty means every repository in the store")
     data_path: Path = option(
         "data", _folder, "the store; a relative path is taken from the folder of the settings file (`pelicanconf.py`)")
     timezone: ZoneInfo = option(
@@ -224,6 +237,9 @@ class DigestSettings:
         "builtin", _one_of("builtin", "llm"), "who words the week: the built-in writer, or `\"llm\"`, a language model held to the data")
     llm: LLMConfig | None = option(
         None, _llm, "the language model: `{\"base_url\", \"model\", \"api_key_env\": \"OPENAI_API_KEY\", \"max_requests\": 50, \"timeout\": 60}`")
+
+    in_blog: bool = option(
+        True, _flag, "weeks join the blog's index, tags, archives and feeds; `False`: a section of their own, with its own feeds")
 
     base_path: Path = Path(".")  # where relative paths start: the settings file's folder
 

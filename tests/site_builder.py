@@ -5,8 +5,9 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from pelican import Pelican
 from pelican.settings import read_settings
+
+from pelican import Pelican
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -17,11 +17,13 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
 
 from ..errors import DigestError
+from ..owners import owner_of
 from ..records import parse_time
 from ..settings import DigestSettings, check_repo_name
 from ..store import Store
 from ..weeks import week_of_date
 from .client import Endpoint, GitHubClient, NotFound, RateLimitStop, Refused, TokenRejected, Unreachable
+from .owners import resolve_owners
 from .progress import LineProgress, Progress, make_progress
 from .queries import PAGE_SIZE
 from .retry import RetryPolicy
@@ -101,7 +103,7 @@ def fetch_repos(
     bar, False for plain lines, None to pick by whether stderr is a terminal.
     """
     options = options or FetchOptions()
-    repos = [check_repo_name(r) for r in repos]
+    repos = [r if owner_of(r) else check_repo_name(r) for r in repos]
     if not repos:
         raise DigestError("No repository to fetch: name one (OWNER/NAME) or set DIGEST_REPOS.")
     now = datetime.now(UTC)
@@ -117,6 +119,7 @@ def fetch_repos(
     client.on_response = lambda c: shown.request_done(c.requests, c.rate_remaining)
     report = FetchReport()
     try:
+        repos = resolve_owners(client, store, repos, now)
         for index, repo in enumerate(repos, 1):
             shown.repo_started(repo, index, len(repos))
             start = _history_start(store.read_state(repo), since, settings, now)

@@ -17,20 +17,24 @@ from functools import partial
 from pathlib import Path
 
 from jinja2 import ChoiceLoader, FileSystemLoader
-from pelican import signals
 from pelican.contents import Article
 from pelican.readers import METADATA_PROCESSORS
 from pelican.utils import order_content
+from pelican.writers import Writer
+
+from pelican import signals
 
 from ..charts.draw import pixel_size
 from ..errors import DigestError
 from ..i18n import format_date
 from ..narrate import cite
 from ..narrate.wording import Language
+from ..owners import by_owner
 from ..settings import DigestSettings
 from ..store import Store
 from .files import PACKAGE_TEMPLATES, copy_static, stylesheets, write_week_files, write_week_pdfs
 from .notes import exclude_notes, read_notes
+from .sections import SECTION_FEEDS, repo_category, repo_feeds, write_section
 from .site_digest import SiteDigest, WeekPage, build_site_digest
 from .site_files import write_site_pages, write_sitemap
 from .site_index import author_path, pulls_by_tag, repo_summaries
@@ -49,6 +53,7 @@ def connect() -> None:
     signals.article_writer_finalized.connect(write_files)
     signals.article_writer_finalized.connect(write_pages_around_weeks)
     signals.finalized.connect(write_site_map)
+    signals.get_writer.connect(feed_writer)
 
 
 def without_traceback_for_user_errors(record: logging.LogRecord) -> bool:
@@ -61,8 +66,9 @@ def without_traceback_for_user_errors(record: logging.LogRecord) -> bool:
 @dataclass(frozen=True)
 class BuildSetup:
     """What every hook of a build needs, made once: the checked settings, the site's language, and
-    the clock that says which week is still in progress (tests pass a fixed one). Without a clock
-    the store's own time is used (Store.data_time), so that two builds of one store are identical."""
+    the clock that says which week is still in progress (tests pass a fixed one). Without a clock,
+    SOURCE_DATE_EPOCH where set, else the store's own time (Store.data_time), so that two builds of
+    one store are identical."""
 
     settings: DigestSettings
     language: Language
@@ -119,13 +125,30 @@ def prepare_templates(generator) -> None:
     the plugin's own templates after the theme's (so a theme may override any of them)."""
     language = build_setup(generator.settings).language
     generator.env.loader = ChoiceLoader([generator.env.loader, FileSystemLoader(str(PACKAGE_TEMPLATES))])
+    generator.env.autoescape = _escaping_ours(generator.env.autoescape)
     generator.env.add_extension("jinja2.ext.i18n")
     generator.env.install_gettext_callables(language.gettext, language.ngettext, newstyle=True)
     generator.env.filters.update(cite=cite, number=language.number, digest_date=partial(format_date, language=language.code),
                                  author_url=author_path)
     generator.env.globals.setdefault("digest_repos", {})
+    generator.env.globals.setdefault("digest_owners", {})
+    generator.env.globals.setdefault("digest_feeds", {})
     generator.env.globals["digest_chart_size"] = pixel_size("svg")
     generator.env.globals["digest_html_lang"] = {"zh": "zh-CN"}.get(language.code, language.code)
+
+
+def _escaping_ours(site_autoescape):
+    """Autoescape for the plugin's templates (they show untrusted text from GitHub) whatever the
+    site's JINJA_ENVIRONMENT says; the site's own templates keep the site's choice, since themes
+    such as notmyidea print article content without `|safe`."""
+    ours = {p.relative_to(PACKAGE_TEMPLATES).as_posix() for p in PACKAGE_TEMPLATES.rglob("*.html")}
+
+    def autoescape(name: str | None) -> bool:
+        if name in ours:
+            return True
+        return site_autoescape(name) if callable(site_autoescape) else bool(site_autoescape)
+
+    return autoescape
 
 
 def add_week_articles(generator) -> None:
@@ -135,25 +158,34 @@ def add_week_articles(generator) -> None:
     setup = build_setup(generator.settings)
     store = Store(setup.settings.data_path)
     warnings = fetch_before_build(store, setup.settings)
-    now = setup.clock() if setup.clock else _data_time(store, setup.settings) or datetime.now(UTC)
+    now = setup.clock() if setup.clock else source_date() or _data_time(store, setup.settings) or datetime.now(UTC)
     notes = read_notes(Path(generator.path), generator.settings)
     digest = build_site_digest(setup.settings, setup.language, generator.settings, now=now, warnings=warnings, notes=notes)
     generator.context["digest"] = digest
-    generator.context["digest_repos"] = {repo.name: repo for repo in digest.repos}
+    in_blog = setup.settings.in_blog
+    generator.context["digest_repos"] = repos = {repo.name: repo for repo in digest.repos}
+    generator.context["digest_owners"] = {owner: [repos[n] for n in names] for owner, names in by_owner(repos).items()}
     generator.context["digest_warnings"] = digest.warnings
     cards = repo_summaries(digest.repos, setup.language.gettext)
     generator.context["digest_cards"] = {card.repo.name: card for card in cards}
     generator.context["digest_pulls_by_tag"] = pulls_by_tag(digest.repos)
+    generator.context["digest_feeds"] = {name: repo_feeds(name, generator.settings, in_blog) for name in repos}
+    generator.context["digest_section_feeds"] = {} if in_blog else SECTION_FEEDS
 
     entry = generator.get_template("digest_feed_entry")  # an article's content is what its feed entry carries
     articles = [
-        _article(generator, week, entry.render(week=week, **generator.context))
+        _article(generator, week, entry.render(week=week, **generator.context), in_blog)
         for repo in digest.repos
         for week in repo.weeks
     ]
     for article in articles:
         generator.add_source_path(article)
-    generator.articles = order_content(generator.articles + articles, generator.settings["ARTICLE_ORDER_BY"])
+    generator.context["digest_articles"] = articles
+    # A week not yet final gets its page but stays out of the index, tags and feeds ("hidden"), as
+    # every week does when the weeks have a section of their own (DIGEST_IN_BLOG = False).
+    order = generator.settings["ARTICLE_ORDER_BY"]
+    generator.articles = order_content(generator.articles + [a for a in articles if a.status == "published"], order)
+    generator.hidden_articles = order_content(generator.hidden_articles + [a for a in articles if a.status == "hidden"], order)
     logger.info("repo-digest: %d week pages for %d repositories", len(articles), len(digest.repos))
 
 
@@ -164,11 +196,11 @@ def _data_time(store: Store, settings: DigestSettings) -> datetime | None:
         return None  # build_site_digest names what is wrong with the store
 
 
-def _article(generator, week: WeekPage, content: str) -> Article:
+def _article(generator, week: WeekPage, content: str, in_blog: bool) -> Article:
     settings = generator.settings
-    raw = {"category": week.repo, "tags": list(week.tags), "authors": ["repo-digest"], "slug": week.slug}
+    raw = {"tags": list(week.tags), "authors": ["repo-digest"], "slug": week.slug}
     processed = {name: METADATA_PROCESSORS[name](value, settings) for name, value in raw.items() if value}
-    processed["category"].slug = week.repo  # keeps the slash: the repository page is /{owner}/{name}/
+    processed["category"] = repo_category(week.repo, settings)
     for tag in processed.get("tags", ()):
         digest = hashlib.sha1(tag.name.encode()).hexdigest()[:8]
         if not tag.slug:  # a label of emoji or punctuation only would overwrite the labels index
@@ -183,6 +215,7 @@ def _article(generator, week: WeekPage, content: str) -> Article:
         "url": week.url,
         "save_as": week.url + "index.html",
         "template": "digest_week",
+        "status": "published" if week.final and in_blog else "hidden",
         "lang": settings["DEFAULT_LANG"],
         "digest_week": week,
     }
@@ -190,10 +223,37 @@ def _article(generator, week: WeekPage, content: str) -> Article:
     return Article(content, metadata=metadata, settings=settings, source_path=source, context=generator.context)
 
 
+def source_date() -> datetime | None:
+    """SOURCE_DATE_EPOCH, where set: a build of a past moment, for a reproducible rebuild or a test."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    if not epoch:
+        return None
+    try:
+        return datetime.fromtimestamp(int(epoch), UTC)
+    except (ValueError, OverflowError):
+        raise DigestError(f"SOURCE_DATE_EPOCH must be a number of seconds since 1970, not {epoch!r}.") from None
+
+
+def feed_writer(pelican) -> type[Writer]:
+    return DigestWriter
+
+
+class DigestWriter(Writer):
+    """Pelican's writer, with a week's feed entry id taken from its repository and week alone."""
+
+    def _add_item_to_the_feed(self, feed, item):
+        super()._add_item_to_the_feed(feed, item)
+        week = getattr(item, "digest_week", None)
+        if week is not None:
+            feed.items[-1].update(unique_id=week.feed_id, unique_id_is_permalink=False)
+
+
 def write_files(generator, writer) -> None:
     digest: SiteDigest | None = generator.context.get("digest")
     if digest is None:
         return
+    if not digest.settings.in_blog:
+        write_section(digest, generator.context["digest_articles"], generator, writer)
     output, cache = Path(generator.output_path), Path(generator.settings["CACHE_PATH"])
     copy_static(output / generator.settings["THEME_STATIC_DIR"])
     write_week_files(digest, output, cache)

@@ -16,10 +16,11 @@ from ..errors import DigestError
 from ..llm import language_model_writer
 from ..narrate import Narrative, narrate
 from ..narrate.wording import Language
+from ..owners import expand_repos
 from ..records import parse_time
 from ..settings import DigestSettings
 from ..store import Store
-from ..urls import absolute, repo_path, week_path
+from ..urls import absolute, feed_entry_id, repo_path, week_path
 from ..weeks import Week
 from .history import load_weeks
 from .week_view import EditorNote, WeekView, week_view
@@ -61,6 +62,17 @@ class WeekPage:
         return self.analysis.week
 
     @property
+    def final(self) -> bool:
+        """Closed and fetched through its end (or marked as never complete): what feeds and the
+        index carry. The week in progress, or one whose fetch stopped early, waits for its page."""
+        a = self.analysis
+        return not a.in_progress and (a.complete or a.fetch.truncated)
+
+    @property
+    def feed_id(self) -> str:
+        return feed_entry_id(self.repo_url, self.repo, self.week, self.analysis.start)
+
+    @property
     def title(self) -> str:
         return self.narrative.title
 
@@ -92,7 +104,13 @@ class RepoPage:
 
     @property
     def latest(self) -> WeekPage | None:
-        return self.weeks[-1] if self.weeks else None
+        """The newest finished week: the one the index and the feeds lead with."""
+        return next((w for w in reversed(self.weeks) if w.final), None)
+
+    @property
+    def current(self) -> WeekPage | None:
+        """The week in progress (or not yet fetched through), shown as "this week so far"."""
+        return self.weeks[-1] if self.weeks and not self.weeks[-1].final else None
 
 
 @dataclass
@@ -110,7 +128,9 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
     store = Store(settings.data_path)
     if not store.root.is_dir():
         raise DigestError(f"The data folder {store.root} does not exist; run 'repo-digest sample' or 'repo-digest fetch' first.")
-    names = list(settings.repos) or store.repos()
+    names = expand_repos(settings.repos, store) if settings.repos else store.repos()
+    if not names and settings.repos:
+        raise DigestError(f"The data folder {store.root} holds none of DIGEST_REPOS ({', '.join(settings.repos)}); run 'repo-digest fetch' first.")
     if not names:
         raise DigestError(f"The data folder {store.root} holds no repository; run 'repo-digest sample' or 'repo-digest fetch' first.")
     histories = {name: load_weeks(store, name, settings, now) for name in names}
@@ -134,7 +154,7 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
         for before, after in pairwise(pages):
             before.next_week, after.previous_week = after.week, before.week
         repos.append(RepoPage(name, repo_path(name), pages, repo_charts(history, palette, _), _overview(history, settings, _)))
-    _check_notes_used(notes, histories)
+    _check_notes_used(notes, histories, stored=set(store.repos()))
     return SiteDigest(settings, language, repos, warnings)
 
 
@@ -170,10 +190,15 @@ def _discuss_url(settings: DigestSettings, repo: str, week: str) -> str:
     return pattern.format(owner=owner, name=name, week=week, repo=repo) if pattern else ""
 
 
-def _check_notes_used(notes: dict[tuple[str, str], EditorNote], histories: dict[str, list[WeekAnalysis]]) -> None:
-    """A note left over names a week the site does not have: say which file, and what exists."""
+def _check_notes_used(notes: dict[tuple[str, str], EditorNote], histories: dict[str, list[WeekAnalysis]],
+                      stored: set[str]) -> None:
+    """A note left over names a week the site does not have: say which file, and what exists.
+    A note for a repository the store holds but DIGEST_REPOS leaves out (the bundled sample's, in
+    a copy set up for other repositories) waits for that repository to be published."""
     for (repo, week), note in sorted(notes.items()):
         history = histories.get(repo)
+        if history is None and repo in stored:
+            continue
         if history is None:
             raise DigestError(f"The editor's note {note.source} is for {repo}, which this site does not publish "
                               f"(it publishes {', '.join(histories) or 'no repository'}).")

@@ -49,7 +49,7 @@ class RepoSummary:
     """An index card: the repository, its last complete week and the weeks' merged counts before it."""
 
     repo: RepoPage
-    week: WeekPage | None  # the last complete week, else the latest one
+    week: WeekPage | None  # the last finished week (RepoPage.latest)
     trend: tuple[Bar, ...]
     trend_text: str  # the trend's numbers, for readers who cannot see it
 
@@ -75,8 +75,7 @@ def repo_summaries(repos: Sequence[RepoPage], _) -> list[RepoSummary]:
 
 
 def _summary(repo: RepoPage, _) -> RepoSummary:
-    complete = [w for w in repo.weeks if w.status == "complete"]
-    week = complete[-1] if complete else repo.latest
+    week = repo.latest
     shown = repo.weeks[: repo.weeks.index(week) + 1][-TREND_WEEKS:] if week else []
     counts = [w.analysis.stats.merged_count for w in shown]
     text = _("Merged pull requests per week, {first} to {last}: {counts}.").format(

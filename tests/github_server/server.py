@@ -136,8 +136,14 @@ class RateLimits:
 
 class GitHubServer:
     def __init__(self, repos: dict[str, list[dict]] | None = None, tokens: tuple[str, ...] = (GOOD_TOKEN,),
-                 graphql_limit_status: int = 200, rate_limit: int = 5000, graphql_limit_type: str = "RATE_LIMIT"):
+                 graphql_limit_status: int = 200, rate_limit: int = 5000, graphql_limit_type: str = "RATE_LIMIT",
+                 repo_fields: dict[str, dict] | None = None):
         self.repos = {name: sorted(pulls, key=lambda p: p["number"]) for name, pulls in (repos or {}).items()}
+        # Repository fields other than the defaults ({"archived": True}, {"private": True}); a name
+        # only here is a repository without pull requests.
+        self.repo_fields = dict(repo_fields or {})
+        for name in self.repo_fields:
+            self.repos.setdefault(name, [])
         self.by_number = {name: {p["number"]: p for p in pulls} for name, pulls in self.repos.items()}
         self.tokens = set(tokens)
         self.faults = FaultSchedule()
@@ -325,6 +331,11 @@ class _Handler(BaseHTTPRequestHandler):
             return self._json(200, {"resources": resources, "rate": resources["core"]})
         if method == "GET" and parts == ["search", "issues"]:
             return self._search_issues(query)
+        if method == "GET" and len(parts) == 3 and parts[0] == "users" and parts[2] == "repos":
+            # an owner's repositories, sorted by full_name; only public ones unless the token owns them
+            names = sorted(self.github.repos, key=str.lower)
+            listed = [self._repo_json(n) for n in names if n.split("/")[0].lower() == parts[1].lower()]
+            return self._paged([r for r in listed if not r["private"]], query, max_items=len(listed))
         if method == "GET" and len(parts) >= 3 and parts[0] == "repos":
             repo = f"{parts[1]}/{parts[2]}"
             if repo in self.github.repos:
@@ -342,9 +353,13 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _repo_json(self, repo: str) -> dict:
         owner, name = repo.split("/")
-        return {"id": abs(hash(repo)) % 10**8, "name": name, "full_name": repo, "private": False,
-                "owner": {"login": owner, "id": 1, "type": "Organization"},
-                "html_url": f"https://github.com/{repo}", "url": f"{self._base()}/repos/{repo}"}
+        fields = {"id": abs(hash(repo)) % 10**8, "name": name, "full_name": repo, "private": False,
+                  "owner": {"login": owner, "id": 1, "type": "Organization"},
+                  "html_url": f"https://github.com/{repo}", "url": f"{self._base()}/repos/{repo}",
+                  "fork": False, "archived": False, "disabled": False, "visibility": "public"}
+        fields.update(self.github.repo_fields.get(repo, {}))
+        fields["visibility"] = "private" if fields["private"] else fields["visibility"]
+        return fields
 
     def _pull_json(self, repo: str, pull: dict) -> dict:
         data = {k: v for k, v in pull.items() if k not in ("files", "reviews_count")}

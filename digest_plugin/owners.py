@@ -1,0 +1,59 @@
+"""`owner/*` in DIGEST_REPOS: every public, non-archived repository of an owner.
+
+The fetch asks GitHub which repositories match (`fetch.owners`) and records the answer in the
+store as `{owner}/owner.json`; the build publishes what the last fetch recorded, or, for a store
+that was never fetched, every repository of that owner the store holds.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+
+from .atomic import atomic_write
+from .errors import DigestError
+from .records import format_time
+from .settings import is_owner_pattern
+from .store import Store
+
+
+def owner_of(entry: str) -> str | None:
+    """The owner of an `owner/*` entry; None for a single repository."""
+    return entry.split("/")[0] if is_owner_pattern(entry) else None
+
+
+def record_owner(store: Store, owner: str, repos: Sequence[str], resolved_at: datetime) -> None:
+    path = store.root / owner / "owner.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, json.dumps({"pattern": f"{owner}/*", "resolved_at": format_time(resolved_at), "repos": sorted(repos)}, indent=2) + "\n")
+
+
+def recorded_repos(store: Store, owner: str) -> list[str] | None:
+    path = store.root / owner / "owner.json"
+    if not path.is_file():
+        return None
+    try:
+        return list(json.loads(path.read_text(encoding="utf-8"))["repos"])
+    except (ValueError, KeyError, TypeError):
+        raise DigestError(f"{path} is not a record of {owner}'s repositories; delete it and fetch again.") from None
+
+
+def expand_repos(entries: Iterable[str], store: Store) -> list[str]:
+    """DIGEST_REPOS with each `owner/*` replaced by that owner's repositories, in order, once each."""
+    repos: list[str] = []
+    for entry in entries:
+        owner = owner_of(entry)
+        if owner is None:
+            repos.append(entry)
+            continue
+        found = recorded_repos(store, owner)
+        repos.extend(found if found is not None else [r for r in store.repos() if r.split("/")[0] == owner])
+    return list(dict.fromkeys(repos))
+
+
+def by_owner(names: Iterable[str]) -> dict[str, list[str]]:
+    groups: dict[str, list[str]] = {}
+    for name in names:
+        groups.setdefault(name.split("/")[0], []).append(name)
+    return groups

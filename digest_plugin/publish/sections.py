@@ -1,0 +1,63 @@
+"""Where the weeks live in the site: in the blog (its index, tags, archives and feeds) or in a
+section of their own (DIGEST_IN_BLOG = False), and the repository pages at /{owner}/{name}/
+either way, whatever the site's own CATEGORY_URL.
+"""
+
+from __future__ import annotations
+
+from pelican.urlwrappers import Category
+
+from ..urls import repo_path
+from .site_digest import SiteDigest
+
+# The section's own feeds when the weeks stay out of the blog.
+SECTION_FEEDS = {"atom": "feeds/digest.atom.xml", "rss": "feeds/digest.rss.xml"}
+REPO_FEEDS = {"atom": "feeds/{repo}.atom.xml", "rss": "feeds/{repo}.rss.xml"}
+
+
+class RepoCategory(Category):
+    """A repository as Pelican's category: its page is /{owner}/{name}/ whatever CATEGORY_URL says."""
+
+    @property
+    def url(self) -> str:
+        return repo_path(self.name)
+
+    @property
+    def save_as(self) -> str:
+        return repo_path(self.name) + "index.html"
+
+    @property
+    def page_name(self) -> str:
+        return repo_path(self.name).rstrip("/")
+
+
+def repo_category(repo: str, settings: dict) -> RepoCategory:
+    category = RepoCategory(repo, settings)
+    category.slug = repo  # keeps the slash, for the per-repository feeds: feeds/{owner}/{name}.atom.xml
+    return category
+
+
+def repo_feeds(repo: str, settings: dict, in_blog: bool) -> dict[str, str]:
+    """A repository's feeds by kind ("atom", "rss"), as site-relative paths."""
+    if not in_blog:
+        return {kind: path.format(repo=repo) for kind, path in REPO_FEEDS.items()}
+    found = {"atom": settings.get("CATEGORY_FEED_ATOM"), "rss": settings.get("CATEGORY_FEED_RSS")}
+    return {kind: str(path).format(slug=repo) for kind, path in found.items() if path}
+
+
+def write_section(digest: SiteDigest, articles: list, generator, writer) -> None:
+    """With DIGEST_IN_BLOG = False, Pelican lists none of the weeks: write the repository pages
+    and the section's feeds here (finished weeks only, newest first)."""
+    context = generator.context
+    template = generator.get_template("digest_repo")
+    final = [a for a in articles if a.digest_week.final]
+    final.sort(key=lambda a: a.date, reverse=True)
+    limit = generator.settings.get("FEED_MAX_ITEMS") or None
+    for kind, path in SECTION_FEEDS.items():
+        writer.write_feed(final[:limit], context, path, feed_type=kind)
+    for repo in digest.repos:
+        writer.write_file(repo.url + "index.html", template, context, repo=repo, relative_urls=generator.settings["RELATIVE_URLS"],
+                          url=repo.url, template_name="digest_repo")
+        weeks = [a for a in final if a.digest_week.repo == repo.name]
+        for kind, path in repo_feeds(repo.name, generator.settings, in_blog=False).items():
+            writer.write_feed(weeks[:limit], context, path, feed_type=kind, feed_title=repo.name)
