@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 import struct
 import subprocess
 import sys
@@ -122,6 +123,15 @@ def test_svg_carries_the_title_and_alt_text_and_png_its_stated_size(tmp_path):
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     assert struct.unpack(">II", png[16:24]) == pixel_size("png") == (files["png"].width, files["png"].height)
     assert b"Software" not in png and b"matplotlib" not in png  # no version stamp to differ between machines
+
+
+def test_svg_letters_keep_their_size(tmp_path):
+    """Text is drawn as glyph outlines scaled into place: no scale factor may be rounded away."""
+    chart = charts_of(history())[0]
+    svg = render_charts([chart], tmp_path, tmp_path / "cache", SVG_ONLY, workers=1)[0].path.read_text()
+    scales = [float(n) for factors in re.findall(r"scale\(([^)]*)\)", svg) for n in factors.split()]
+    assert scales, "the chart has no text"
+    assert all(abs(n) > 0.001 for n in scales), sorted(set(scales))[:5]
 
 
 def test_untrusted_names_are_drawn_as_text_and_escaped_in_the_svg(tmp_path):

@@ -28,7 +28,7 @@ from matplotlib.ticker import MaxNLocator
 
 from .model import Chart, printable
 
-RENDERER_VERSION = "3"  # bump when a change here changes the pictures: it invalidates the cache
+RENDERER_VERSION = "4"  # bump when a change here changes the pictures: it invalidates the cache
 WIDTH, HEIGHT = 4.4, 3.4  # inches: about a phone's column, so a phone barely scales the text down
 PNG_DPI = 150
 CSS_DPI = 96  # what an SVG's size in points comes to in CSS pixels
@@ -249,8 +249,9 @@ def _with_description(svg: bytes, chart: Chart) -> bytes:
 
 def _compact(svg: str) -> str:
     """A sixth smaller: coordinates in attributes to a tenth of a point (an eighth of a pixel), no
-    indentation. Text (the title, the alt text, legend names in comments) is left as it is."""
-    svg = _ATTRIBUTE.sub(lambda m: _LONG_DECIMAL.sub(r"\1", m[0]), svg)
+    indentation. Text (the title, the alt text, legend names in comments) is left as it is, and so
+    are scale factors: a glyph's scale(0.015625) rounded would draw every letter at size zero."""
+    svg = _ATTRIBUTE.sub(lambda m: m[0] if "scale(" in m[0] else _LONG_DECIMAL.sub(r"\1", m[0]), svg)
     return _INDENT.sub("\n", svg)
 
 
