@@ -90,7 +90,10 @@ class LiveMarkup(HTMLParser):
             if name in _URL_ATTRIBUTES and _DANGEROUS_SCHEME.match(value) and value != "data:,":  # data:, is the theme's empty icon
                 self.found.append(f"<{tag} {name}={value[:40]!r}>")
         mentions_payload = any(_MARKER.search(value or "") for _, value in attrs)
-        if tag in _FRAMES or (tag in ("script", "form", "svg", "math", "style", "link", "meta") and mentions_payload):
+        # A <meta> carries text (description, og:title) except with http-equiv, where refresh can navigate;
+        # a <link> is dangerous only through its URL, checked above (a slug may spell "onerror" harmlessly).
+        acting_meta = tag == "meta" and any(name == "http-equiv" for name, _ in attrs)
+        if tag in _FRAMES or ((tag in ("script", "form", "svg", "math", "style") or acting_meta) and mentions_payload):
             self.found.append(f"<{tag} {str(attrs)[:60]}>")
         self._in_script = tag in ("script", "style")
 

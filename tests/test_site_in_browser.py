@@ -113,7 +113,7 @@ def test_pull_request_titles_keep_room_on_a_phone(served, sites, language):
 def test_chart_text_is_at_least_11_pixels_on_a_phone(served, sites, kind):
     browser, bases = served
     page, _errors, _failed = open_page(browser, f"{bases['en']}/{pages_of(sites['en'])[kind]}", PHONE)
-    scales = page.evaluate("[...document.querySelectorAll('figure.chart img')].map(i => i.width / i.naturalWidth)")
+    scales = page.evaluate("[...document.querySelectorAll('.chart figure img')].map(i => i.width / i.naturalWidth)")
     assert scales
     smallest = (FONT_SIZE - 1) * CSS_DPI / 72  # ticks and legends, in CSS pixels at full size
     assert min(scales) * smallest >= 11, f"chart text shown at {min(scales) * smallest:.1f} px"

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pelican.generators import PelicanTemplateNotFound
+
 from ..store import atomic_write
 from .site_digest import SiteDigest
 from .site_index import author_path, pulls_by_author, site_feeds, sitemap_xml
@@ -22,8 +24,9 @@ def write_site_pages(generator, writer, digest: SiteDigest) -> None:
     relative = settings["RELATIVE_URLS"]
 
     def write(name: str, template: str, **values) -> None:
-        writer.write_file(name, generator.get_template(template), generator.context, relative_urls=relative,
-                          url=name.removesuffix("index.html"), **values)
+        found = _template(generator, template)
+        if found is not None:
+            writer.write_file(name, found, generator.context, relative_urls=relative, url=name.removesuffix("index.html"), **values)
 
     authors = pulls_by_author(digest.repos)
     for login, rows in authors.items():
@@ -32,8 +35,18 @@ def write_site_pages(generator, writer, digest: SiteDigest) -> None:
     write(FEEDS_PAGE, "digest_feeds", feed_groups=site_feeds(settings, digest.repos, generator.tags))
     write(SEARCH_PAGE, "search")
     # Served for any missing path at any depth, so its links cannot be relative to where it lies.
-    writer.write_file(NOT_FOUND_PAGE, generator.get_template("404"), generator.context, relative_urls=False,
-                      url=NOT_FOUND_PAGE)
+    not_found = _template(generator, "404")
+    if not_found is not None:
+        writer.write_file(NOT_FOUND_PAGE, not_found, generator.context, relative_urls=False, url=NOT_FOUND_PAGE)
+
+
+def _template(generator, name: str):
+    """The theme's template `name`, or None: these pages come with this repository's theme, and
+    another site's theme that has no such template simply goes without them."""
+    try:
+        return generator.get_template(name)
+    except PelicanTemplateNotFound:
+        return None
 
 
 def write_sitemap(output: Path, site_url: str) -> None:

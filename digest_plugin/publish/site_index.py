@@ -8,6 +8,7 @@ them in the template context and site_files.py writes the pages that are not Pel
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from xml.sax.saxutils import escape
 from ..analysis.model import AnalysedPull
 from .site_digest import RepoPage, WeekPage
 
+_GITHUB_LOGIN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}(?:\[bot\])?")
 TREND_WEEKS = 12  # bars in an index card's trend
 TREND_WIDTH, TREND_HEIGHT = 120, 28  # its SVG's size in CSS pixels
 
@@ -62,8 +64,13 @@ class Feed:
 
 
 def author_slug(login: str) -> str:
-    """A login as a path segment: "dependabot[bot]" becomes "dependabot-bot"."""
-    return re.sub(r"[^a-z0-9]+", "-", login.lower()).strip("-") or "author"
+    """A login as a path segment: "dependabot[bot]" becomes "dependabot-bot". GitHub logins are
+    unique whatever their case; any other name (a git display name, hostile text) gets a hash too,
+    so that two names never share a page."""
+    slug = re.sub(r"[^a-z0-9]+", "-", login.lower()).strip("-") or "author"
+    if _GITHUB_LOGIN.fullmatch(login):
+        return slug
+    return f"{slug[:40]}-{hashlib.sha1(login.encode()).hexdigest()[:8]}"
 
 
 def author_path(login: str) -> str:
