@@ -8,6 +8,7 @@ build redraws only the weeks that changed: drawing a PDF takes about a second.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import logging
 import re
@@ -35,7 +36,7 @@ def write_pdf(html: str, folder: Path, cache: Path) -> bool:
 
 def pdf_key(html: str, folder: Path) -> str:
     digest = hashlib.sha256()
-    digest.update(_weasyprint().__version__.encode())
+    digest.update(_weasyprint().__version__.encode() + b"charts inline")
     digest.update(html.encode("utf-8"))
     for name in _CHART_SOURCE.findall(html):
         chart = folder / name
@@ -44,8 +45,15 @@ def pdf_key(html: str, folder: Path) -> str:
 
 
 def _draw(html: str, folder: Path) -> bytes:
-    weasyprint = _weasyprint()
-    return weasyprint.HTML(string=html, base_url=folder.as_uri() + "/").write_pdf()
+    """The PDF of `html`, its charts read from `folder` and put inline: WeasyPrint names an image in
+    the file after its address, and the same week built in another folder must give the same bytes.
+    With no base address, nothing else is fetched."""
+    def inline(match: re.Match) -> str:
+        path = folder / match[1]
+        kind = "image/svg+xml" if path.suffix == ".svg" else "image/png"
+        return f'<img src="data:{kind};base64,{base64.b64encode(path.read_bytes()).decode()}"'
+
+    return _weasyprint().HTML(string=_CHART_SOURCE.sub(inline, html)).write_pdf()
 
 
 def _weasyprint():
