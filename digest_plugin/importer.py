@@ -32,23 +32,13 @@ def pull_from_rest(data: dict, source: str = "import") -> Pull | None:
         raise RecordError("record", "expected a pull request object")
     if not data.get("merged_at"):
         return None
-    user = data.get("user") or {}
-    if not isinstance(user, dict):
-        raise RecordError("user", "expected an object")
-    login = user.get("login") or "ghost"  # GitHub's name for a deleted account
-    bot = isinstance(login, str) and login.endswith("[bot]")
-    try:
-        author = Author(login, user.get("type") or ("Bot" if bot else "User"), data.get("author_association"))
-    except RecordError as error:
-        raise error.within("user") from None
     files = _files(data.get("files") or ())
-    changed_files = data.get("changed_files")
-    additions, deletions = data.get("additions"), data.get("deletions")
+    additions, deletions, changed_files = data.get("additions"), data.get("deletions"), data.get("changed_files")
     return Pull(
         number=data.get("number"),
         title=data.get("title") or "",
         url=data.get("html_url") or "",
-        author=author,
+        author=_author(data),
         created_at=data.get("created_at"),
         merged_at=data["merged_at"],
         body=data.get("body") or "",
@@ -63,6 +53,18 @@ def pull_from_rest(data: dict, source: str = "import") -> Pull | None:
         commits=data.get("commits"),
         source=source,
     )
+
+
+def _author(data: dict) -> Author:
+    user = data.get("user") or {}
+    if not isinstance(user, dict):
+        raise RecordError("user", "expected an object")
+    login = user.get("login") or "ghost"  # GitHub's name for a deleted account
+    bot = isinstance(login, str) and login.endswith("[bot]")
+    try:
+        return Author(login, user.get("type") or ("Bot" if bot else "User"), data.get("author_association"))
+    except RecordError as error:
+        raise error.within("user") from None
 
 
 def _files(items) -> tuple[FileChange, ...]:
