@@ -171,7 +171,8 @@ def mutated_records(draw):
         elif name.startswith("author."):
             continue
         elif name == "files.0":
-            record["files"] = [value, *record["files"]]
+            earlier = record.get("files")  # another mutation may have replaced the list already
+            record["files"] = [value, *(earlier if isinstance(earlier, list) else [])]
         else:
             record[name] = value
     return record
