@@ -1,8 +1,9 @@
 """Whole-site build time against vanilla Pelican, on real repositories: one command, one table.
 
-    .venv/bin/python bench/bench_build.py [--repo ruff] [--repo verl] [--no-double] [--keep DIR]
+    .venv/bin/python bench/bench_build.py [--repo ruff] [--repo verl] [--sample 10x260x80] [--no-double] [--keep DIR]
 
-For each repository of ../shared/data it imports the store into a scratch folder and times real
+For each repository of ../shared/data it imports the store into a scratch folder (or, with
+`--sample REPOSxWEEKSxPRS`, writes a synthetic store with `repo-digest sample`) and times real
 `pelican` runs of the project's settings and theme, each in a fresh process:
 
 - cold: empty output and cache folders; warm: the same build again, nothing changed;
@@ -72,6 +73,8 @@ DEFAULT_PAGINATION = 10
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repo", action="append", choices=sorted(REPOS), help="repositories (default: ruff)")
+    parser.add_argument("--sample", action="append", type=sample_size, default=[], metavar="REPOSxWEEKSxPRS",
+                        help="a synthetic store of that size (repo-digest sample), e.g. 10x260x80")
     parser.add_argument("--no-double", action="store_true", help="skip the half-history builds")
     parser.add_argument("--keep", type=Path, help="work in this folder and keep it (default: a temporary one)")
     args = parser.parse_args()
@@ -79,49 +82,94 @@ def main() -> None:
         sys.exit(f"{DATA} is absent: the benchmark needs ../shared/data beside the checkout.")
 
     rows: list[Row] = []
-    for key in args.repo or ["ruff"]:
+    stores = [(key, REPOS[key][1], None) for key in args.repo or ([] if args.sample else ["ruff"])]
+    stores += [("x".join(map(str, size)), None, size) for size in args.sample]
+    for key, filename, size in stores:
         work = args.keep / key if args.keep else Path(tempfile.mkdtemp(prefix=f"bench-{key}-"))
         shutil.rmtree(work, ignore_errors=True)
         work.mkdir(parents=True)
-        rows += bench_repo(key, work, double=not args.no_double)
+        pulls = read_export(DATA / filename) if filename else sample_pulls(work / "sample", size)
+        rows += bench_store(key, pulls, work, double=not args.no_double)
+        print_table(rows)  # so far: a long run shows its figures as they come
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
     print_table(rows)
 
 
-def bench_repo(key: str, work: Path, double: bool) -> list[Row]:
-    repo, filename = REPOS[key]
-    pulls = read_export(DATA / filename)
-    last_week = max(week_of(p) for p in pulls)
+def sample_size(text: str) -> tuple[int, int, int]:
+    repos, weeks, prs = (int(part) for part in text.lower().split("x"))
+    return repos, weeks, prs
+
+
+def sample_pulls(folder: Path, size: tuple[int, int, int]) -> dict[str, list[dict]]:
+    """A synthetic store (`repo-digest sample --repos --weeks --prs-per-week`) as export records by repository."""
+    folder.mkdir(parents=True)
+    (folder / "settings.py").write_text('DIGEST_DATA_PATH = "data"\n')
+    repos, weeks, prs = size
+    run([str(BIN / "repo-digest"), "sample", "--settings", "settings.py", "--repos", str(repos), "--weeks", str(weeks),
+         "--prs-per-week", str(prs)], folder)
+    sys.path.insert(0, str(ROOT))
+    from digest_plugin.store import Store
+
+    store = Store(folder / "data")
+    return {repo: [export_record(p) for p in store.read_pulls(repo)] for repo in store.repos()}
+
+
+def export_record(pull) -> dict:
+    """A stored pull as the GitHub REST pull object `repo-digest import` reads."""
+    return {
+        "number": pull.number, "title": pull.title, "body": pull.body, "html_url": pull.url,
+        "user": {"login": pull.author.login, "type": pull.author.type}, "author_association": pull.author.association,
+        "labels": [{"name": name} for name in pull.labels], "created_at": iso(pull.created_at), "merged_at": iso(pull.merged_at),
+        "additions": pull.additions, "deletions": pull.deletions, "changed_files": pull.changed_files,
+        "comments": pull.comments, "commits": pull.commits,
+        "files": [{"filename": f.path, "additions": f.additions, "deletions": f.deletions, "status": f.status} for f in pull.files],
+    }
+
+
+def iso(moment) -> str | None:
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if moment else None
+
+
+def bench_store(key: str, pulls: list[dict] | dict[str, list[dict]], work: Path, double: bool) -> list[Row]:
+    """The builds of one store: `pulls` are export records, of one repository (`key`'s) or by repository."""
+    by_repo = pulls if isinstance(pulls, dict) else {REPOS[key][0]: pulls}
+    last_week = max(week_of(p) for repo_pulls in by_repo.values() for p in repo_pulls)
+    first_repo = next(iter(by_repo))
     rows = []
 
     site = Site(work / "site", language="en")
-    site.import_pulls(repo, [p for p in pulls if week_of(p) != last_week])
+    for repo, repo_pulls in by_repo.items():  # the new week: in the first repository only
+        site.import_pulls(repo, [p for p in repo_pulls if week_of(p) != last_week or repo != first_repo])
     site.build()  # the store without its last week, built once: the "new week" starts from here
-    site.import_pulls(repo, pulls)
+    site.import_pulls(first_repo, by_repo[first_repo])
     new_week = site.build()
     site.clean()
     cold = site.build()
     weeks = site.week_count()
     warm = site.build()
+    warm_again = site.build()
     baseline = vanilla_build(site.output, work / "vanilla")
     rows += [
         Row(key, "vanilla Pelican (baseline)", baseline, baseline, weeks),
         Row(key, "cold", cold, baseline, weeks),
         Row(key, "warm, nothing changed", warm, baseline, weeks),
+        Row(key, "warm, again", warm_again, baseline, weeks),
         Row(key, "one new week", new_week, baseline, weeks),
     ]
-    note = site.add_note(repo)
+    note = site.add_note(first_repo)
     if note is not None:
         rows.append(Row(key, "editor's note added", note, baseline, weeks))
     site.set_language("zh")
     rows.append(Row(key, "language changed to zh", site.build(), baseline, weeks))
+    rows.append(Row(key, f"(output: {du(site.output) / 2**20:.0f} MiB)", Run(0, 0, 0), baseline, weeks))
 
     if double:
         half = Site(work / "half", language="en")
-        weeks_sorted = sorted({week_of(p) for p in pulls})
-        first_half = set(weeks_sorted[: len(weeks_sorted) // 2])
-        half.import_pulls(repo, [p for p in pulls if week_of(p) in first_half])
+        for repo, repo_pulls in by_repo.items():
+            weeks_sorted = sorted({week_of(p) for p in repo_pulls})
+            first_half = set(weeks_sorted[: len(weeks_sorted) // 2])
+            half.import_pulls(repo, [p for p in repo_pulls if week_of(p) in first_half])
         half_cold = half.build()
         half_weeks = half.week_count()
         half_warm = half.build()
@@ -166,7 +214,9 @@ def run(command: list[str], cwd: Path) -> Run:
     seconds = time.perf_counter() - started
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"{' '.join(command)} failed:\n{output.decode(errors='replace')[-3000:]}")
-    return Run(seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss)
+    measured = Run(seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss)
+    print(f"  {Path(command[0]).name} {command[1] if len(command) > 1 else ''}: {measured}", file=sys.stderr, flush=True)
+    return measured
 
 
 class Site:
@@ -233,6 +283,10 @@ def vanilla_build(site_output: Path, folder: Path) -> Run:
     return min((run(command, folder) for _ in range(2)), key=lambda r: r.seconds)
 
 
+def du(folder: Path) -> int:
+    return sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
+
+
 def read_export(path: Path) -> list[dict]:
     with gzip.open(path, "rt") as lines:
         return [json.loads(line) for line in lines if line.strip()]
@@ -244,8 +298,11 @@ def week_of(pull: dict) -> str:
 
 
 def print_table(rows: list[Row]) -> None:
-    print(f"{'repo':8} {'build':28} {'wall s':>7} {'CPU s':>7} {'ratio wall':>10} {'ratio CPU':>9} {'weeks':>6} {'weeks/s':>8} {'peak RSS MiB':>12}")
+    print(f"{'store':8} {'build':28} {'wall s':>7} {'CPU s':>7} {'ratio wall':>10} {'ratio CPU':>9} {'weeks':>6} {'weeks/s':>8} {'peak RSS MiB':>12}")
     for row in rows:
+        if not row.run.seconds:  # a note, not a build
+            print(f"{row.repo:8} {row.what}")
+            continue
         wall, cpu = row.ratios()
         print(
             f"{row.repo:8} {row.what:28} {row.run.seconds:7.1f} {row.run.cpu_seconds:7.1f} {wall:9.2f}x {cpu:8.2f}x"

@@ -25,3 +25,16 @@ def atomic_write(path: Path, text: str | bytes) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def write_if_changed(path: Path, text: str | bytes) -> bool:
+    """`atomic_write` unless `path` holds these bytes already, so an unchanged file keeps its
+    modification time (for rsync, browsers and `--autoreload`); True when written."""
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    try:
+        if path.stat().st_size == len(data) and path.read_bytes() == data:
+            return False
+    except OSError:
+        pass  # absent or unreadable: write it
+    atomic_write(path, data)
+    return True

@@ -71,6 +71,10 @@ def _parser() -> argparse.ArgumentParser:
     show.set_defaults(run=_show)
 
     sample = commands.add_parser("sample", parents=[common], help="regenerate the bundled sample data")
+    sample.add_argument("--repos", type=_positive, default=2, metavar="N", help="a larger sample, to measure builds: N repositories")
+    sample.add_argument("--weeks", type=_positive, default=20, metavar="N", help="of N weeks each")
+    sample.add_argument("--prs-per-week", type=_positive, metavar="N", help="with about N merged PRs a week each")
+    sample.add_argument("--seed", type=int, metavar="N", help="another seed gives other data (the same seed, the same bytes)")
     sample.set_defaults(run=_sample)
     return parser
 
@@ -207,12 +211,23 @@ def _check_report(narrative) -> list[str]:
 
 
 def _sample(args) -> int:
-    from .sample import generate_sample
+    from .sample import SAMPLE_SEED, SampleSize, generate_sample
 
     settings, _ = load_settings(args.settings)
-    repos = generate_sample(Store(settings.data_path))
+    size = SampleSize(args.repos, args.weeks, args.prs_per_week)
+    repos = generate_sample(Store(settings.data_path), SAMPLE_SEED if args.seed is None else args.seed, size)
     print(f"Wrote the sample repositories {', '.join(repos)} to {settings.data_path}.")
     return 0
+
+
+def _positive(text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 1, not {text!r}")
+    return number
 
 
 def _date(text: str) -> date:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
 from importlib import resources
 from pathlib import PurePosixPath
@@ -111,21 +111,42 @@ SAMPLE_REPOS = tuple(_repo(repo) for repo in _WORDS["repos"])
 SAMPLE_REPO_NAMES = tuple(repo.name for repo in SAMPLE_REPOS)  # for DIGEST_REPOS in pelicanconf.py
 
 
-def generate_sample(store: Store, seed: int = SAMPLE_SEED) -> list[str]:
+@dataclass(frozen=True)
+class SampleSize:
+    """How much sample to write. The default is the bundled sample; larger ones (`repo-digest sample
+    --repos 10 --weeks 260 --prs-per-week 80`) are for measuring builds at scale: the two
+    repositories repeat as `owner/name-2`, `owner/name-3`, ..., and their 20-week stories repeat."""
+
+    repos: int = len(SAMPLE_REPOS)
+    weeks: int = SAMPLE_WEEKS
+    prs_per_week: float | None = None  # None: each repository's own pace (sample.yaml)
+
+    def sample_repos(self) -> list[Repo]:
+        repos = []
+        for index in range(self.repos):
+            repo = SAMPLE_REPOS[index % len(SAMPLE_REPOS)]
+            if index >= len(SAMPLE_REPOS):
+                repo = replace(repo, name=f"{repo.name}-{index // len(SAMPLE_REPOS) + 1}")
+            repos.append(repo if self.prs_per_week is None else replace(repo, weekly_prs=self.prs_per_week))
+        return repos
+
+
+def generate_sample(store: Store, seed: int = SAMPLE_SEED, size: SampleSize = SampleSize()) -> list[str]:
     """Write the sample repositories into `store`, replacing earlier sample data; return their names.
 
     A repository of the same name that holds fetched or imported data is never overwritten.
     """
-    for repo in SAMPLE_REPOS:
+    repos = size.sample_repos()
+    for repo in repos:
         state = store.read_state(repo.name)
         if state is not None and state.source != "sample":
             raise DigestError(f"{repo.name} in {store.root} holds {state.source} data, not the sample, so the sample was not written.")
     rng = random.Random(seed)
     last = first = week_of_date(SAMPLE_END)
-    for _ in range(SAMPLE_WEEKS - 1):
+    for _ in range(size.weeks - 1):
         first = first.previous()
     weeks = weeks_between(first, last)
-    for repo in SAMPLE_REPOS:
+    for repo in repos:
         pulls = History(repo, rng, weeks).pulls()
         directory = store.repo_dir(repo.name)
         for old in sorted(directory.glob("*.jsonl")):
@@ -133,7 +154,7 @@ def generate_sample(store: Store, seed: int = SAMPLE_SEED) -> list[str]:
         store.upsert(repo.name, pulls)
         store.write_state(RepoState(repo.name, source="sample", fetched_at=FETCHED_AT,
                                     complete_since=first.start(UTC), watermark=last.end(UTC)))
-    return [repo.name for repo in SAMPLE_REPOS]
+    return [repo.name for repo in repos]
 
 
 def tests_for(path: str) -> str:
@@ -188,10 +209,11 @@ class History:
     def pulls(self) -> list[Pull]:
         # No merge within 14 hours (the widest UTC offsets) of these week edges, so that the span,
         # the quiet week and the docs-only week stay exactly that in any DIGEST_TIMEZONE.
-        special = [w for i, w in enumerate(self.weeks) if {"quiet", "docs_only"} & set(self.repo.script.get(i, ()))]
+        # A longer sample (SampleSize) repeats the 20-week story.
+        special = [w for i, w in enumerate(self.weeks) if {"quiet", "docs_only"} & set(self.repo.script.get(i % SAMPLE_WEEKS, ()))]
         self.edges = [self.weeks[0].start(UTC), self.weeks[-1].end(UTC)] + [e for w in special for e in (w.start(UTC), w.end(UTC))]
         for index, week in enumerate(self.weeks):
-            events = self.repo.script.get(index, ())
+            events = self.repo.script.get(index % SAMPLE_WEEKS, ())
             if "quiet" in events:
                 continue
             for event in events:
@@ -201,7 +223,7 @@ class History:
                     getattr(self, f"event_{event}")(week)
             if "docs_only" in events:
                 continue
-            summer = 0.7 if 3 <= index <= 7 else 1.0
+            summer = 0.7 if 3 <= index % SAMPLE_WEEKS <= 7 else 1.0
             for _ in range(max(1, round(self.rng.gauss(self.repo.weekly_prs, 2.5) * summer))):
                 self.ordinary(week)
             for _ in range(self.rng.choice((0, 1, 1, 2))):

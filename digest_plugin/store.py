@@ -7,6 +7,7 @@ fsynced and renamed over the old one, so a kill at any moment leaves the previou
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import re
@@ -56,6 +57,15 @@ class Store:
             by_number.update((p.number, p) for p in month.pulls)
         report_rejected(rejected)
         return sorted(by_number.values(), key=lambda p: (p.merged_at, p.number))
+
+    def content_hash(self, repo: str) -> str:
+        """A hash of everything stored for `repo` (its month files and state): equal hashes, equal data."""
+        digest = hashlib.sha256()
+        files = self._month_files(repo) + [p for p in [self.repo_dir(repo) / "state.json"] if p.is_file()]
+        for path in files:
+            data = path.read_bytes()
+            digest.update(f"{path.name}\0{len(data)}\0".encode() + data)
+        return digest.hexdigest()
 
     def data_time(self, repos: Iterable[str] | None = None) -> datetime | None:
         """The store's own "now": the latest fetch or import time of `repos` (default: all), or

@@ -6,6 +6,7 @@ once what every PR's analysis needs to know about the whole repository.
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -19,6 +20,7 @@ from .classify import ModuleScheme, classify, module_scheme, parse_title
 from .description import description_text, summary_of, template_lines
 from .footprint import footprint
 from .importance import by_importance, importance
+from .memo import Memo
 from .model import AnalysedPull, Evidence, FetchInfo, WeekAnalysis
 from .recommend import recommendations
 from .risks import PullFacts, hotspots, kinds_of, pull_evidence, week_risks
@@ -99,7 +101,6 @@ def analyse_week(repo: str, week: Week, pulls: Sequence[AnalysedPull], context: 
     """One week from its analysed pulls. `previous` is (merged, key) of the weeks before, oldest
     first, for the movement figures; `subjects` is `week_subjects` of the weeks before, for themes."""
     tz = settings.timezone
-    start, end = week.start(tz), week.end(tz)
     hot = hotspots([p.pull for p in pulls], context.rules)
     hot_numbers = {n for numbers in hot.values() for n in numbers}
     pulls = [replace(p, risks=kinds_of((*p.evidence, Evidence("hot-file", p.pull.number, kind="hotspot"))))
@@ -107,8 +108,7 @@ def analyse_week(repo: str, week: Week, pulls: Sequence[AnalysedPull], context: 
     ordered = tuple(sorted(pulls, key=by_importance))
     themes = week_themes(ordered, {p.pull.number: theme_keys(p, context.rules) for p in ordered}, subjects, context.rules)
     ordered = tuple(replace(p, themes=tuple(t.name for t in themes if p.pull.number in t.pulls)) for p in ordered)
-    in_progress = start <= now < end
-    complete = (state.is_complete(start, end) if state is not None else True) and not in_progress
+    in_progress, complete = week_status(week, state, now, tz)
     risks, good_news = week_risks(ordered, hot)
     return WeekAnalysis(
         repo=repo,
@@ -124,20 +124,34 @@ def analyse_week(repo: str, week: Week, pulls: Sequence[AnalysedPull], context: 
         good_news=good_news,
         themes=themes,
         recommendations=recommendations(risks, good_news),
-        fetch=FetchInfo(
-            source=state.source if state is not None else "import",
-            fetched_at=format_time(state.fetched_at) if state is not None else None,
-            truncated=bool(state is not None and any(w.overlaps(start, end) for w in state.incomplete)),
-        ),
+        fetch=fetch_info(week, state, tz),
+    )
+
+
+def week_status(week: Week, state: RepoState | None, now: datetime, tz) -> tuple[bool, bool]:
+    """(in progress at `now`, fetched through its end and closed)."""
+    start, end = week.start(tz), week.end(tz)
+    in_progress = start <= now < end
+    return in_progress, (state.is_complete(start, end) if state is not None else True) and not in_progress
+
+
+def fetch_info(week: Week, state: RepoState | None, tz) -> FetchInfo:
+    start, end = week.start(tz), week.end(tz)
+    return FetchInfo(
+        source=state.source if state is not None else "import",
+        fetched_at=format_time(state.fetched_at) if state is not None else None,
+        truncated=bool(state is not None and any(w.overlaps(start, end) for w in state.incomplete)),
     )
 
 
 def analyse_repo(repo: str, pulls: Sequence[Pull], state: RepoState | None, settings: DigestSettings,
-                 now: datetime) -> list[WeekAnalysis]:
+                 now: datetime, memo: Memo | None = None) -> list[WeekAnalysis]:
     """Every week of a repository, chronological, quiet weeks included.
 
     From the week of the first stored PR (or of settings.since, if later) to the week containing
     min(now, watermark) for GitHub-fetched stores, else the week of the last stored PR.
+    With a `memo` of earlier builds, a week whose inputs are unchanged is taken from it (see
+    `_WeekKeys`); the result is the same either way.
     """
     tz = settings.timezone
     if now.tzinfo is None:
@@ -147,6 +161,7 @@ def analyse_repo(repo: str, pulls: Sequence[Pull], state: RepoState | None, sett
         return []
     first = weeks[0]
     context = repo_context(repo, pulls, settings)
+    keys = _WeekKeys(memo, repo, pulls, context, settings) if memo is not None else None
     by_week: dict[Week, list[Pull]] = defaultdict(list)
     for pull in pulls:
         by_week[week_of(pull.merged_at, tz)].append(pull)
@@ -162,14 +177,103 @@ def analyse_repo(repo: str, pulls: Sequence[Pull], state: RepoState | None, sett
         analysed = [analyse_pull(p, context) for p in by_week.get(week, ())]
         history.append((len(analysed), sum(1 for p in analysed if p.key)))
         subjects.append(week_subjects(analysed, context.rules))
+        if keys is not None:
+            keys.follow(week, by_week.get(week, ()), state, now)
 
     results = []
     for week in weeks:
-        analysed = [analyse_pull(p, context) for p in by_week.get(week, ())]
-        results.append(analyse_week(repo, week, analysed, context, settings, state, now, history, subjects))
-        history.append((results[-1].stats.merged_count, results[-1].stats.key_count))
-        subjects.append(week_subjects(analysed, context.rules))
+        week_pulls = by_week.get(week, ())
+        remembered = keys.recall(week, week_pulls, state, now) if keys is not None else None
+        if remembered is not None:
+            analysis, week_subject = remembered
+        else:
+            analysed = [analyse_pull(p, context) for p in week_pulls]
+            analysis = analyse_week(repo, week, analysed, context, settings, state, now, history, subjects)
+            week_subject = week_subjects(analysed, context.rules)
+            if keys is not None:
+                keys.remember(analysis, week_subject)
+        results.append(analysis)
+        history.append((analysis.stats.merged_count, analysis.stats.key_count))
+        subjects.append(week_subject)
     return results
+
+
+class _WeekKeys:
+    """The memo keys of a repository's weeks, oldest first. A week's key hashes its pulls (each with
+    whether it is its author's first), whether it is in progress or complete, and the key of the
+    week before, which hashes the repository's context and settings: a change anywhere in the
+    history changes the keys of the weeks after it, not before. The fetch time is not hashed (every
+    refresh changes it): a remembered week gets the current one. A week with a revert names PRs
+    from anywhere in the history (`RepoContext.titles`), so it is remembered with every title."""
+
+    def __init__(self, memo: Memo, repo: str, pulls: Sequence[Pull], context: RepoContext, settings: DigestSettings):
+        self.memo, self.pulls, self.context, self.tz = memo, pulls, context, settings.timezone
+        self.key = memo.key("repo", repo, _settings_inputs(settings), _context_inputs(context))
+        self._titles: str | None = None
+
+    def follow(self, week: Week, pulls: Sequence[Pull], state: RepoState | None, now: datetime) -> None:
+        first_time = self.context.first_time
+        self.key = self.memo.key("week", self.key, str(week), week_status(week, state, now, self.tz),
+                                 tuple((_pull_hash(p), p.number in first_time) for p in pulls))
+
+    def recall(self, week: Week, pulls: Sequence[Pull], state: RepoState | None, now: datetime) -> tuple[WeekAnalysis, tuple[Counter, int]] | None:
+        self.follow(week, pulls, state, now)
+        remembered = self.memo.get(self.key)
+        if remembered is None:
+            return None
+        analysis, subjects, titles = remembered
+        if titles is not None and titles != self.titles():
+            return None
+        analysis = replace(analysis, fetch=fetch_info(week, state, self.tz))
+        self.memo.put(self.key, (analysis, subjects, titles))
+        self.memo.tag(analysis, self.key)
+        return analysis, subjects
+
+    def remember(self, analysis: WeekAnalysis, subjects: tuple[Counter, int]) -> None:
+        names_others = any(e.fact == "reverted" for p in analysis.pulls for e in p.evidence)
+        self.memo.put(self.key, (analysis, subjects, self.titles() if names_others else None))
+        self.memo.tag(analysis, self.key)
+
+    def titles(self) -> str:
+        if self._titles is None:
+            self._titles = self.memo.key("titles", tuple((p.number, p.title, p.merged_at) for p in self.pulls))
+        return self._titles
+
+
+def repo_key(memo: Memo, repo: str, data_hash: str, settings: DigestSettings, now: datetime) -> str:
+    """The memo key of a repository's whole analysis, from the hash of its stored files (the
+    caller's, who reads them), the settings, and the week `now` falls in (all that `now` decides)."""
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=UTC)
+    return memo.key("repo", repo, data_hash, _settings_inputs(settings), str(week_of(now, settings.timezone)))
+
+
+def remembered_weeks(memo: Memo, keys: Sequence[str]) -> list[WeekAnalysis] | None:
+    """The weeks `analyse_repo` made under `keys` (`memo.tag_of` each), or None if any is gone."""
+    weeks = []
+    for key in keys:
+        remembered = memo.get(key)
+        if remembered is None:
+            return None
+        weeks.append(remembered[0])
+        memo.tag(remembered[0], key)
+    return weeks
+
+
+def _pull_hash(pull: Pull) -> str:
+    return hashlib.sha1(repr(pull).encode("utf-8")).hexdigest()
+
+
+def _settings_inputs(settings: DigestSettings) -> tuple:
+    """The settings the analysis reads (DIGEST_RULES by value; a rules file's text is the caller's salt)."""
+    return (settings.timezone.key, settings.since, settings.trend_weeks, settings.key_threshold,
+            settings.rules, settings.bots, str(settings.base_path))
+
+
+def _context_inputs(context: RepoContext) -> tuple:
+    """What of the context a week's analysis reads, but for `titles` (see _WeekKeys) and
+    `first_time` (hashed per pull). A field added to RepoContext belongs here too."""
+    return (sorted(context.template), context.scheme.kind, sorted(context.scheme.scopes), context.key_threshold)
 
 
 def week_subjects(pulls: Sequence[AnalysedPull], rules) -> tuple[Counter, int]:

@@ -3,14 +3,15 @@
     palette = site_palette(histories, settings.trend_weeks)               # once per build
     charts = week_charts(week, history, settings.trend_weeks, palette, _)  # a week page
     charts = repo_charts(history, palette, _)                             # a repository page
-    files = render_many({folder: charts, ...}, cache_dir)                 # every chart of a build at once
+    files = render_many({folder: charts, ...}, cache_dir, used=keys)     # every chart of a build at once
+    prune_cache(cache_dir, keys)                                          # and none it no longer shows
 
 trends.py decides what is charted (pure), bins.py counts weeks and months, describe.py words the
 alt text and tables, palette.py keeps one style per name across the site, draw.py draws with
 matplotlib, cache.py writes the files through a content-hash cache.
 """
 
-from .cache import FORMATS, render_charts, render_many
+from .cache import FORMATS, prune_cache, render_charts, render_many
 from .draw import cjk_font, pixel_size
 from .model import Chart, ChartFile, Series, Style, Table
 from .palette import Palette
@@ -18,5 +19,5 @@ from .trends import repo_charts, site_palette, week_charts
 
 __all__ = [
     "FORMATS", "Chart", "ChartFile", "Palette", "Series", "Style", "Table",
-    "cjk_font", "pixel_size", "render_charts", "render_many", "repo_charts", "site_palette", "week_charts",
+    "cjk_font", "pixel_size", "prune_cache", "render_charts", "render_many", "repo_charts", "site_palette", "week_charts",
 ]

@@ -11,14 +11,13 @@ import hashlib
 import json
 import logging
 import os
-import shutil
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict
 from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path
 
-from ..atomic import atomic_write
+from ..atomic import atomic_write, write_if_changed
 from .draw import Drawing, draw, pixel_size, renderer_identity
 from .model import Chart, ChartFile
 
@@ -41,10 +40,12 @@ def render_charts(charts: Sequence[Chart], out_dir: Path, cache_dir: Path, forma
 
 
 def render_many(pages: Mapping[Path, Sequence[Chart]], cache_dir: Path, formats: Sequence[str] | None = None,
-                workers: int | None = None) -> dict[Path, list[ChartFile]]:
+                workers: int | None = None, used: set[str] | None = None) -> dict[Path, list[ChartFile]]:
     """`render_charts` for many output folders at once, so one pool of workers serves a whole build.
 
-    `workers`: processes to draw with; None for one per core, 1 to draw in this process."""
+    `workers`: processes to draw with; None for one per core, 1 to draw in this process. `used`
+    gathers the cache keys the files came from, for `prune_cache`. A file that holds the right
+    bytes already is left as it is."""
     cache_dir = Path(cache_dir)
     identity = renderer_identity()
     def formats_of(chart: Chart) -> Sequence[str]:
@@ -52,6 +53,8 @@ def render_many(pages: Mapping[Path, Sequence[Chart]], cache_dir: Path, formats:
 
     keys = {(out_dir, chart.name, fmt): chart_key(chart, fmt, identity)
             for out_dir, charts in pages.items() for chart in charts for fmt in formats_of(chart)}
+    if used is not None:
+        used.update(keys.values())
     to_draw: dict[str, tuple[Chart, list[str]]] = {}  # by the key of its first format; same charts drawn once
     for out_dir, charts in pages.items():
         for chart in charts:
@@ -75,10 +78,19 @@ def render_many(pages: Mapping[Path, Sequence[Chart]], cache_dir: Path, formats:
             for fmt in formats_of(chart):
                 key = keys[out_dir, chart.name, fmt]
                 target = Path(out_dir) / f"{chart.name}.{fmt}"
-                target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(_cache_path(cache_dir, key), target)
+                write_if_changed(target, _cache_path(cache_dir, key).read_bytes())
                 files.append(ChartFile(chart.name, fmt, target, *pixel_size(fmt), drawn=key in drawn_keys))
     return written
+
+
+def prune_cache(cache_dir: Path, used: set[str]) -> int:
+    """Remove the cached charts no page uses any more (older data, settings or code); returns how many."""
+    removed = 0
+    for path in Path(cache_dir).glob("??/*"):
+        if len(path.name) == 64 and path.name not in used and path.is_file():  # not another build's temporary file
+            path.unlink(missing_ok=True)
+            removed += 1
+    return removed
 
 
 def _draw_all(jobs: list[tuple[Chart, list[str]]], workers: int | None) -> list[Drawing]:

@@ -6,8 +6,8 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-from ..atomic import atomic_write
-from ..charts import render_many
+from ..atomic import write_if_changed
+from ..charts import prune_cache, render_many
 from .markdown import render_markdown
 from .pdf import write_pdf
 from .site_digest import SiteDigest, WeekPage
@@ -28,18 +28,32 @@ def copy_static(theme_static: Path) -> None:
 
 def write_week_files(digest: SiteDigest, output: Path, cache: Path) -> None:
     """Each week's Markdown and charts: SVG for the pages (and the PDF), PNG only for the one chart
-    a feed entry shows, since feed readers do not all show SVG."""
+    a feed entry shows, since feed readers do not all show SVG. Files that hold the right bytes
+    already are left alone; charts no page shows any more are removed, from the pages' folders
+    and from the cache."""
     pictures, feed_pictures = {}, {}
     for repo in digest.repos:
         pictures[output / repo.url] = repo.charts
         for page in repo.weeks:
             folder = output / page.url
-            atomic_write(folder / "digest.md", render_markdown(page.view, page.absolute_url, digest.language))
+            write_if_changed(folder / "digest.md", render_markdown(page.view, page.absolute_url, digest.language))
             pictures[folder] = page.charts
             if page.view.feed_chart:
                 feed_pictures[folder] = [page.view.feed_chart]
-    render_many(pictures, cache / "digest-charts", formats=("svg",))
-    render_many(feed_pictures, cache / "digest-charts", formats=("png",))
+    charts, used = cache / "digest-charts", set()
+    written = render_many(pictures, charts, formats=("svg",), used=used)
+    for folder, files in render_many(feed_pictures, charts, formats=("png",), used=used).items():
+        written[folder] = written.get(folder, []) + files
+    for folder, files in written.items():
+        _remove_other_charts(folder, {file.path.name for file in files})
+    prune_cache(charts, used)
+
+
+def _remove_other_charts(folder: Path, keep: set[str]) -> None:
+    """The chart files of a page that no longer shows them (the data or the settings changed)."""
+    for path in folder.iterdir():
+        if path.suffix in (".svg", ".png") and path.name not in keep and path.is_file():
+            path.unlink()
 
 
 def write_week_pdfs(digest: SiteDigest, render: Callable[[WeekPage], str], output: Path, cache: Path) -> int:

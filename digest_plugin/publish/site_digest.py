@@ -9,7 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from itertools import pairwise
+from pathlib import Path
 
+from ..analysis.memo import Memo
 from ..analysis.model import WeekAnalysis
 from ..charts import Chart, repo_charts, site_palette, week_charts
 from ..errors import DigestError
@@ -22,6 +24,7 @@ from ..settings import DigestSettings
 from ..store import Store
 from ..urls import absolute, feed_entry_id, repo_path, week_path
 from ..weeks import Week
+from .analysis_cache import load_memo, memo_salt, save_memo
 from .history import load_weeks
 from .week_view import EditorNote, WeekView, week_view
 
@@ -133,7 +136,10 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
         raise DigestError(f"The data folder {store.root} holds none of DIGEST_REPOS ({', '.join(settings.repos)}); run 'repo-digest fetch' first.")
     if not names:
         raise DigestError(f"The data folder {store.root} holds no repository; run 'repo-digest sample' or 'repo-digest fetch' first.")
-    histories = {name: load_weeks(store, name, settings, now) for name in names}
+    cache = pelican_settings.get("CACHE_PATH")
+    salt = memo_salt(settings) if cache else ""
+    memos = {name: load_memo(Path(cache), name, salt) for name in names} if cache else {}
+    histories = {name: load_weeks(store, name, settings, now, memos.get(name)) for name in names}
     _ = language.gettext
     palette = site_palette(histories.values(), settings.trend_weeks)
     site_url = pelican_settings.get("SITEURL", "")
@@ -147,7 +153,7 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
         pages, repo_url = [], _repo_url(name, history)
         for index, analysis in enumerate(history):
             previous = history[:index]
-            narrative = narrate(analysis, previous, language, writer)  # checks its grounding, logs any problem
+            narrative = _narrative(memos.get(name), analysis, previous, language, writer)
             charts = week_charts(analysis, history[: index + 1], settings.trend_weeks, palette, _)
             note = notes.pop((name, analysis.week), None)
             pages.append(_week_page(name, analysis, narrative, charts, repo_url, settings, language, site_url, note))
@@ -155,7 +161,22 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
             before.next_week, after.previous_week = after.week, before.week
         repos.append(RepoPage(name, repo_path(name), pages, repo_charts(history, palette, _), _overview(history, settings, _)))
     _check_notes_used(notes, histories, stored=set(store.repos()))
+    for name, memo in memos.items():
+        save_memo(Path(cache), name, memo)
     return SiteDigest(settings, language, repos, warnings)
+
+
+def _narrative(memo: Memo | None, analysis: WeekAnalysis, previous: list[WeekAnalysis], language: Language, writer) -> Narrative:
+    """`narrate`, which checks its grounding and logs any problem; the built-in writer's narrative
+    is remembered with the analysis, whose key hashes every week before it."""
+    week_key = memo.tag_of(analysis) if memo is not None and writer is None else None
+    key = memo.key("narrative", language.code, week_key) if week_key is not None else None
+    narrative = memo.get(key) if key is not None else None
+    if narrative is None:
+        narrative = narrate(analysis, previous, language, writer)
+    if key is not None:
+        memo.put(key, narrative)
+    return narrative
 
 
 def week_report_view(week: WeekAnalysis, narrative: Narrative, history: list[WeekAnalysis], settings: DigestSettings,
