@@ -1,0 +1,160 @@
+"""What a rebuild remembers (analyses, narratives, chart and Markdown files) and when it forgets:
+a rebuild after any change gives the very files a build from scratch gives, and a rebuild after
+no change analyses and narrates nothing again. Real Pelican builds of a tiny store."""
+
+from __future__ import annotations
+
+import shutil
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from digest_plugin.analysis import repository
+from digest_plugin.analysis.memo import Memo
+from digest_plugin.publish import analysis_cache, site_digest
+from digest_plugin.repo_state import RepoState
+from digest_plugin.store import Store
+
+from .conftest import make_pull
+from .site_builder import build_site
+from .tiny_project import site_files
+
+REPO = "acme/widget"
+MONDAY = datetime(2026, 5, 4, 9, tzinfo=UTC)  # 2026-W19
+RULES = "paths:\n  modules:\n    \"core/*\": {module}\n"
+
+
+def pulls(weeks: int = 3) -> list:
+    made = []
+    for week in range(weeks):
+        monday = MONDAY + timedelta(weeks=week)
+        made += [
+            make_pull(10 * week + 1, monday, f"feat: add widget part {week}", author="alice",
+                      files=[("core/cache.py", 120, 4, "modified"), ("tests/test_cache.py", 40, 0, "added")]),
+            make_pull(10 * week + 2, monday + timedelta(days=1), f"fix: crash number {week}", author="bob",
+                      files=[("core/parse.py", 5, 2, "modified")]),
+        ]
+    return made
+
+
+def write_store(folder, records) -> None:
+    store = Store(folder / "data")
+    store.upsert(REPO, records)
+    store.write_state(RepoState(repo=REPO, source="import", fetched_at=datetime(2026, 6, 1, tzinfo=UTC)))
+
+
+def build(folder, **settings):
+    return build_site(folder, DIGEST_RULES=str(folder / "rules.yaml"), **settings)
+
+
+@pytest.fixture
+def site(tmp_path):
+    folder = tmp_path / "site"
+    write_store(folder, pulls())
+    (folder / "rules.yaml").write_text(RULES.format(module="engine"))
+    build(folder)
+    return folder
+
+
+def fresh_build(folder, tmp_path, **settings) -> dict[str, bytes]:
+    """The files a build from scratch of the same store, notes and rules gives."""
+    fresh = tmp_path / "fresh"
+    shutil.rmtree(fresh, ignore_errors=True)
+    shutil.copytree(folder / "data", fresh / "data")
+    shutil.copytree(folder / "content", fresh / "content")
+    shutil.copy(folder / "rules.yaml", fresh / "rules.yaml")
+    return site_files(build(fresh, **settings))
+
+
+def assert_same_as_fresh(folder, tmp_path, **settings) -> dict[str, bytes]:
+    """The rebuilt output holds every file of a fresh build, byte for byte, and no other chart."""
+    fresh = fresh_build(folder, tmp_path, **settings)
+    rebuilt = site_files(folder / "output")
+    # Pelican leaves the pages of an earlier build in place (a label's page after a rule renamed
+    # it), and the sitemap lists what is there: `make html` builds into a fresh folder.
+    fresh.pop("sitemap.xml")
+    assert sorted(name for name in fresh if rebuilt.get(name) != fresh[name]) == []
+    charts = {name for name in rebuilt if name.endswith((".svg", ".png"))}
+    assert charts == {name for name in fresh if name.endswith((".svg", ".png"))}
+    return rebuilt
+
+
+def forbid(monkeypatch, module, name):
+    def fail(*args, **kwargs):
+        raise AssertionError(f"{name} ran in a build where nothing changed")
+    monkeypatch.setattr(module, name, fail)
+
+
+def test_nothing_changed_nothing_analysed_narrated_or_rewritten(site, tmp_path, monkeypatch):
+    output = site / "output"
+    before = {path: path.stat().st_mtime_ns for path in output.rglob("*") if path.suffix in (".md", ".svg", ".png")}
+    assert (site / "cache/digest-analysis/acme/widget.pickle").is_file()
+    forbid(monkeypatch, repository, "analyse_pull")
+    forbid(monkeypatch, repository, "analyse_week")
+    forbid(monkeypatch, site_digest, "narrate")
+    build(site)
+    monkeypatch.undo()
+    after = {path: path.stat().st_mtime_ns for path in before}
+    assert after == before  # the week's downloads and charts are left as they were
+    assert_same_as_fresh(site, tmp_path)
+
+
+def test_a_changed_pull_shows_on_the_next_build(site, tmp_path):
+    edited = pulls()
+    edited[0] = make_pull(1, MONDAY, "feat: add the renamed widget part", author="alice", files=[("core/cache.py", 120, 4, "modified")])
+    write_store(site, edited)
+    build(site)
+    rebuilt = assert_same_as_fresh(site, tmp_path)
+    assert "the renamed widget part" in rebuilt["acme/widget/2026-W19/index.html"].decode()
+
+
+def test_a_changed_rules_file_shows_on_the_next_build(site, tmp_path):
+    assert "engine" in (site / "output/acme/widget/2026-W20/index.html").read_text()
+    (site / "rules.yaml").write_text(RULES.format(module="kernel"))
+    build(site)
+    rebuilt = assert_same_as_fresh(site, tmp_path)
+    page = rebuilt["acme/widget/2026-W20/index.html"].decode()
+    assert "kernel" in page and "engine" not in page
+
+
+def test_a_changed_language_shows_on_the_next_build(site, tmp_path):
+    build(site, DIGEST_LANGUAGE="zh")
+    rebuilt = assert_same_as_fresh(site, tmp_path, DIGEST_LANGUAGE="zh")
+    assert "合入" in rebuilt["acme/widget/2026-W19/index.html"].decode()
+
+
+def test_a_new_week_analyses_only_that_week(site, tmp_path, monkeypatch):
+    analysed = []
+    analyse_pull = repository.analyse_pull
+    monkeypatch.setattr(repository, "analyse_pull", lambda pull, context: analysed.append(pull.number) or analyse_pull(pull, context))
+    write_store(site, pulls(4))
+    build(site)
+    assert sorted(analysed) == [31, 32]  # the earlier weeks are remembered
+    monkeypatch.undo()
+    rebuilt = assert_same_as_fresh(site, tmp_path)
+    assert "acme/widget/2026-W22/index.html" in rebuilt
+    assert "2026-W22" in rebuilt["acme/widget/2026-W21/index.html"].decode()  # its "next week" link
+
+
+def test_an_earlier_week_changed_redoes_the_weeks_after_it(site, tmp_path, monkeypatch):
+    analysed = []
+    analyse_pull = repository.analyse_pull
+    monkeypatch.setattr(repository, "analyse_pull", lambda pull, context: analysed.append(pull.number) or analyse_pull(pull, context))
+    edited = pulls()
+    edited[2] = make_pull(11, MONDAY + timedelta(weeks=1), "feat: add widget part 1, reworded", author="alice",
+                          files=[("core/cache.py", 120, 4, "modified")])
+    write_store(site, edited)
+    build(site)
+    assert sorted(analysed) == [11, 12, 21, 22]  # W20 and the week after it, whose trends it feeds; not W19
+    monkeypatch.undo()
+    assert_same_as_fresh(site, tmp_path)
+
+
+def test_a_memo_of_other_code_is_not_used(tmp_path):
+    memo = Memo("code of today")
+    memo.put(memo.key("week", 1), "an analysis")
+    analysis_cache.save_memo(tmp_path, REPO, memo)
+    assert analysis_cache.load_memo(tmp_path, REPO, "code of today").get(memo.key("week", 1)) == "an analysis"
+    assert analysis_cache.load_memo(tmp_path, REPO, "code of tomorrow").get(memo.key("week", 1)) is None
+    (tmp_path / "digest-analysis/acme/widget.pickle").write_bytes(b"not a pickle")
+    assert analysis_cache.load_memo(tmp_path, REPO, "code of today").get(memo.key("week", 1)) is None
