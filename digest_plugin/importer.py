@@ -7,14 +7,13 @@ uses it too where it falls back to REST.
 from __future__ import annotations
 
 import gzip
-import json
 import logging
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
 from .errors import DigestError
-from .records import Author, FileChange, Pull, RecordError
+from .records import Author, FileChange, Pull, RecordError, read_line
 from .repo_state import RepoState
 from .settings import check_repo_name
 from .store import Store, report_rejected
@@ -97,15 +96,8 @@ def read_export(path: Path, rejected: list[str] | None = None) -> Iterator[Pull]
             for line_number, raw in enumerate(lines, 1):
                 if not raw.strip():
                     continue
-                try:
-                    pull = pull_from_rest(json.loads(raw.decode("utf-8")))
-                except UnicodeDecodeError:
-                    problem = "is not UTF-8 text"
-                except RecordError as error:
-                    problem = f"has a bad value in {error.field}: {error.problem}"
-                except (ValueError, RecursionError):
-                    problem = "is not a JSON object"
-                else:
+                pull, problem = read_line(raw, pull_from_rest)
+                if problem is None:
                     if pull is not None:
                         yield pull
                     continue

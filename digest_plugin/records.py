@@ -13,9 +13,12 @@ passed can be rendered anywhere: HTML, XML feeds, Markdown, a terminal.
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import TypeVar
 
 BODY_LIMIT = 10_000  # characters kept of a PR body; templates rarely exceed this
 FILES_LIMIT = 300  # files kept per PR; totals stay exact in additions/deletions/changed_files
@@ -31,6 +34,8 @@ NUMBER_LIMIT = 10**9
 # single one would make the site draw decades of empty weeks.
 EARLIEST_TIME = datetime(2008, 1, 1, tzinfo=UTC)
 CLOCK_SKEW = timedelta(days=1)
+
+T = TypeVar("T")
 
 # Where a record came from. Only "github" records carry GitHub's own created_at, so only
 # those give a time to merge that may be shown as fact.
@@ -308,3 +313,16 @@ def parse_time(value: str | None) -> datetime | None:
 
 def format_time(value: datetime | None) -> str | None:
     return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if value else None
+
+
+def read_line(raw: bytes, make: Callable[[object], T]) -> tuple[T | None, str | None]:
+    """`make` applied to one JSON line, or why the line is bad: the same words for the store's
+    month files and for import files."""
+    try:
+        return make(json.loads(raw.decode("utf-8"))), None
+    except UnicodeDecodeError:
+        return None, "is not UTF-8 text"
+    except RecordError as error:
+        return None, f"has a bad value in {error.field}: {error.problem}"
+    except (ValueError, RecursionError):
+        return None, "is not a JSON object"
