@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from .errors import DigestError
-from .records import Author, FileChange, Pull, RecordError, read_line
+from .records import Author, Pull, RecordError, files_from_rest, read_line
 from .repo_state import RepoState
 from .settings import check_repo_name
 from .store import Store, report_rejected
@@ -31,7 +31,7 @@ def pull_from_rest(data: dict, source: str = "import") -> Pull | None:
         raise RecordError("record", "expected a pull request object")
     if not data.get("merged_at"):
         return None
-    files = _files(data.get("files") or ())
+    files = files_from_rest(data.get("files") or ())
     additions, deletions, changed_files = data.get("additions"), data.get("deletions"), data.get("changed_files")
     return Pull(
         number=data.get("number"),
@@ -64,20 +64,6 @@ def _author(data: dict) -> Author:
         return Author(login, user.get("type") or ("Bot" if bot else "User"), data.get("author_association"))
     except RecordError as error:
         raise error.within("user") from None
-
-
-def _files(items) -> tuple[FileChange, ...]:
-    if not isinstance(items, list | tuple):
-        raise RecordError("files", "expected a list of changed files")
-    files = []
-    for index, item in enumerate(items):
-        if not isinstance(item, dict):
-            raise RecordError(f"files[{index}]", "expected a changed file object")
-        try:
-            files.append(FileChange(item.get("filename"), item.get("additions"), item.get("deletions"), item.get("status") or "modified"))
-        except RecordError as error:
-            raise error.within(f"files[{index}]") from None
-    return tuple(files)
 
 
 def _label_names(labels) -> list:

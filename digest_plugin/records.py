@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TypeVar
@@ -275,14 +275,28 @@ class Pull:
 
 def files_from_json(items) -> tuple[FileChange, ...]:
     """Stored `[path, additions, deletions, status]` lists as FileChanges."""
+    return _files_from(items, lambda item: item if isinstance(item, list | tuple) and len(item) == 4 else None,
+                       "[path, additions, deletions, status]")
+
+
+def files_from_rest(items) -> tuple[FileChange, ...]:
+    """REST's changed-file objects (`/pulls/N/files`, and exports of it) as FileChanges."""
+    return _files_from(items, lambda f: (f.get("filename"), f.get("additions"), f.get("deletions"), f.get("status") or "modified")
+                       if isinstance(f, dict) else None, "a changed file object")
+
+
+def _files_from(items, fields: Callable[[object], Sequence | None], expected: str) -> tuple[FileChange, ...]:
+    """FileChanges from a list whose items `fields` turns into (path, additions, deletions, status),
+    or None where an item has the wrong shape; a bad item is named by its index."""
     if not isinstance(items, list | tuple):
         raise RecordError("files", f"expected a list, found {_kind(items)}")
     files = []
     for index, item in enumerate(items[:FILES_LIMIT]):
-        if not isinstance(item, list | tuple) or len(item) != 4:
-            raise RecordError(f"files[{index}]", "expected [path, additions, deletions, status]")
+        values = fields(item)
+        if values is None:
+            raise RecordError(f"files[{index}]", f"expected {expected}")
         try:
-            files.append(FileChange(*item))
+            files.append(FileChange(*values))
         except RecordError as error:
             raise error.within(f"files[{index}]") from None
     return tuple(files)
