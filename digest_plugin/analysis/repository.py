@@ -265,7 +265,7 @@ def _pull_hash(pull: Pull) -> str:
 
 
 def _settings_inputs(settings: DigestSettings) -> tuple:
-    """The settings the analysis reads (DIGEST_RULES by value; a rules file's text is the caller's salt)."""
+    """The settings the analysis reads (DIGEST_RULES as read: the rules file's content)."""
     return (settings.timezone.key, settings.since, settings.trend_weeks, settings.key_threshold,
             settings.rules, settings.bots, str(settings.base_path))
 

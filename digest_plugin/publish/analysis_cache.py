@@ -1,9 +1,10 @@
 """The memo of analyses and narratives (analysis/memo.py), kept between builds in the cache folder:
 `{CACHE_PATH}/digest-analysis/{owner}/{name}.pickle`, one file a repository.
 
-Its salt hashes what a key cannot see: the package's code, rules and catalogues (not its
-templates, which are rendered afresh anyway), the Python and Babel versions, and the DIGEST_RULES file, so that an upgrade or an
-edit of any of them starts afresh. A file that cannot be read is an empty memo, never an error.
+Its salt hashes what a key cannot see: the package's code, default rules and catalogues (not
+its templates, which are rendered afresh anyway) and the Python and Babel versions, so that an
+upgrade or an edit of any of them starts afresh; DIGEST_RULES, read once a build, is in the keys
+by its content. A file that cannot be read is an empty memo, never an error.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ import babel
 
 from ..analysis.memo import Memo
 from ..atomic import atomic_write
-from ..settings import DigestSettings
 
 log = logging.getLogger(__name__)
 PACKAGE = Path(__file__).resolve().parents[1]
@@ -26,14 +26,11 @@ SALTED = (".py", ".yaml", ".po", ".mo")
 FOLDER = "digest-analysis"
 
 
-def memo_salt(settings: DigestSettings) -> str:
+def memo_salt() -> str:
     digest = hashlib.sha256(f"{sys.version}\0{babel.__version__}\0".encode())
     for path in sorted(PACKAGE.rglob("*")):
         if path.suffix in SALTED and "__pycache__" not in path.parts:
             digest.update(f"{path.relative_to(PACKAGE).as_posix()}\0".encode() + path.read_bytes())
-    if isinstance(settings.rules, str | Path):
-        rules = Path(settings.rules) if Path(settings.rules).is_absolute() else settings.base_path / settings.rules
-        digest.update(rules.read_bytes() if rules.is_file() else b"no rules file")
     return digest.hexdigest()
 
 

@@ -137,7 +137,7 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
     if not names:
         raise DigestError(f"The data folder {store.root} holds no repository; run 'repo-digest sample' or 'repo-digest fetch' first.")
     cache = pelican_settings.get("CACHE_PATH")
-    salt = memo_salt(settings) if cache else ""
+    salt = memo_salt() if cache else ""
     memos = {name: load_memo(Path(cache), name, salt) for name in names} if cache else {}
     histories = {name: load_weeks(store, name, settings, now, memos.get(name)) for name in names}
     _ = language.gettext
