@@ -23,6 +23,7 @@ class Memo:
         self.salt = salt
         self._entries = dict(entries or {})
         self._used: dict[str, object] = {}
+        self._changed = False
         self._tags: dict[int, tuple[object, str]] = {}  # id -> (the object, kept so the id stays its, its key)
 
     def key(self, *parts: object) -> str:
@@ -37,6 +38,7 @@ class Memo:
 
     def put(self, key: str, value: object) -> None:
         self._used[key] = value
+        self._changed = self._changed or self._entries.get(key) is not value
 
     def tag(self, value: object, key: str) -> None:
         """Say that `value` was made from the inputs `key` hashes, so results made from it can be keyed by it."""
@@ -49,6 +51,11 @@ class Memo:
     def kept(self) -> dict[str, object]:
         """The entries this build used or made: the next build's memo."""
         return dict(self._used)
+
+    @property
+    def changed(self) -> bool:
+        """Whether `kept()` differs from the entries it was given (else there is nothing to save)."""
+        return self._changed or self._used.keys() != self._entries.keys()
 
     @property
     def hits(self) -> int:

@@ -49,6 +49,8 @@ def load_memo(cache: Path, repo: str, salt: str) -> Memo:
 
 def save_memo(cache: Path, repo: str, memo: Memo) -> None:
     """What this build used, and nothing older: the file never grows beyond one build's worth."""
+    if not memo.changed:
+        return
     atomic_write(_memo_path(cache, repo), pickle.dumps((memo.salt, memo.kept()), protocol=pickle.HIGHEST_PROTOCOL))
 
 

@@ -12,6 +12,7 @@ import hashlib
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from xml.sax.saxutils import escape
 
 from ..analysis.model import AnalysedPull
@@ -63,6 +64,7 @@ class Feed:
     rss: str | None
 
 
+@lru_cache(maxsize=65536)  # pure, and asked once for every row of every label's and author's table
 def author_slug(login: str) -> str:
     """A login as a path segment: "dependabot[bot]" becomes "dependabot-bot". GitHub logins are
     unique whatever their case; any other name (a git display name, hostile text) gets a hash too,
