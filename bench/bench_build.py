@@ -42,6 +42,7 @@ REPOS = {
     "pelican": ("getpelican/pelican", "getpelican__pelican.pulls.jsonl.gz"),
 }
 WEEK_FOLDER = re.compile(r"\d{4}-W\d{2}$")
+PROFILE_TIME = re.compile(r"^[\s│├└─]*(\d+\.\d+) ")  # a frame's seconds in pyinstrument's text tree
 
 SITE_SETTINGS = """\
 import sys
@@ -76,6 +77,7 @@ def main() -> None:
     parser.add_argument("--sample", action="append", type=sample_size, default=[], metavar="REPOSxWEEKSxPRS",
                         help="a synthetic store of that size (repo-digest sample), e.g. 10x260x80")
     parser.add_argument("--no-double", action="store_true", help="skip the half-history builds")
+    parser.add_argument("--profile", action="store_true", help="also profile a warm build (pyinstrument) and print where its time goes")
     parser.add_argument("--keep", type=Path, help="work in this folder and keep it (default: a temporary one)")
     args = parser.parse_args()
     if not DATA.exists():
@@ -89,7 +91,7 @@ def main() -> None:
         shutil.rmtree(work, ignore_errors=True)
         work.mkdir(parents=True)
         pulls = read_export(DATA / filename) if filename else sample_pulls(work / "sample", size)
-        rows += bench_store(key, pulls, work, double=not args.no_double)
+        rows += bench_store(key, pulls, work, double=not args.no_double, profile=args.profile)
         print_table(rows)  # so far: a long run shows its figures as they come
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
@@ -131,7 +133,7 @@ def iso(moment) -> str | None:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if moment else None
 
 
-def bench_store(key: str, pulls: list[dict] | dict[str, list[dict]], work: Path, double: bool) -> list[Row]:
+def bench_store(key: str, pulls: list[dict] | dict[str, list[dict]], work: Path, double: bool, profile: bool = False) -> list[Row]:
     """The builds of one store: `pulls` are export records, of one repository (`key`'s) or by repository."""
     by_repo = pulls if isinstance(pulls, dict) else {REPOS[key][0]: pulls}
     last_week = max(week_of(p) for repo_pulls in by_repo.values() for p in repo_pulls)
@@ -149,6 +151,9 @@ def bench_store(key: str, pulls: list[dict] | dict[str, list[dict]], work: Path,
     weeks = site.week_count()
     warm = site.build()
     warm_again = site.build()
+    if profile:
+        print(f"Where a warm build of {key} spends its time (pyinstrument; frames from 3% of the total):")
+        print(site.profile())
     baseline = vanilla_build(site.output, work / "vanilla")
     rows += [
         Row(key, "vanilla Pelican (baseline)", baseline, baseline, weeks),
@@ -247,6 +252,15 @@ class Site:
 
     def build(self) -> Run:
         return run([str(BIN / "pelican"), str(self.content), "-o", str(self.output), "-s", str(self.settings)], self.folder)
+
+    def profile(self, share: float = 0.03) -> str:
+        """A warm build under pyinstrument: its call tree, cut to the frames that take `share` of the time or more."""
+        report = self.folder / "profile.txt"
+        run([str(BIN / "pyinstrument"), "-r", "text", "-o", str(report), str(BIN / "pelican"), str(self.content), "-o", str(self.output),
+             "-s", str(self.settings)], self.folder)
+        lines = report.read_text().splitlines()
+        total = next(float(m[1]) for line in lines if (m := PROFILE_TIME.search(line)))
+        return "\n".join(line for line in lines if (m := PROFILE_TIME.search(line)) and float(m[1]) >= share * total)
 
     def clean(self) -> None:
         shutil.rmtree(self.output, ignore_errors=True)
