@@ -58,6 +58,7 @@ DIGEST_LANGUAGE = {language!r}
 
 VANILLA_SETTINGS = """\
 SITENAME = "Vanilla baseline"
+PLUGINS = []  # not even the plugins Pelican would find installed (this one is, as pelican.plugins.repo_digest)
 PATH = {content!r}
 TIMEZONE = "UTC"
 DEFAULT_LANG = "en"
