@@ -13,6 +13,7 @@ import hashlib
 import logging
 import re
 import shutil
+from importlib import metadata
 from pathlib import Path
 
 from ..atomic import atomic_write
@@ -36,7 +37,7 @@ def write_pdf(html: str, folder: Path, cache: Path) -> bool:
 
 def pdf_key(html: str, folder: Path) -> str:
     digest = hashlib.sha256()
-    digest.update(_weasyprint().__version__.encode() + b"charts inline")
+    digest.update(_weasyprint_version().encode() + b"charts inline")
     digest.update(html.encode("utf-8"))
     for name in _CHART_SOURCE.findall(html):
         chart = folder / name
@@ -54,6 +55,14 @@ def _draw(html: str, folder: Path) -> bytes:
         return f'<img src="data:{kind};base64,{base64.b64encode(path.read_bytes()).decode()}"'
 
     return _weasyprint().HTML(string=_CHART_SOURCE.sub(inline, html)).write_pdf()
+
+
+def _weasyprint_version() -> str:
+    """Without importing WeasyPrint, which takes seconds: a warm build draws no PDF."""
+    try:
+        return metadata.version("weasyprint")
+    except metadata.PackageNotFoundError:
+        return _weasyprint().__version__  # says what to install
 
 
 def _weasyprint():
