@@ -16,7 +16,8 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 from .errors import DigestError
-from .settings import DigestSettings, check_repo_name, read_settings_file
+from .settings import DigestSettings, check_repo_name
+from .settings_file import read_settings_file
 from .store import Store
 from .weeks import Week
 
