@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from digest_plugin.llm import language_model_writer
-from digest_plugin.narrate import narrate
+from digest_plugin.narrate import Figure, narrate
 from digest_plugin.narrate.wording import Language
 from digest_plugin.settings import DigestSettings, LLMConfig
 
@@ -56,7 +56,7 @@ def write(writer, week=None, language="en"):
 
 
 def model_texts(narrative) -> list[str]:
-    return [narrative.summary.text, *(c.details.text for c in narrative.key_changes),
+    return [narrative.summary.text, *(t.text for t in narrative.themes), *(c.details.text for c in narrative.key_changes),
             *(r.sentence.text for r in narrative.risks), *(c.text for c in narrative.recommendations)]
 
 
@@ -65,11 +65,13 @@ def test_a_grounded_answer_is_used_in_every_part(server, tmp_path):
     assert narrative.writer == "llm"
     assert narrative.summary.text == "This week 6 pull requests were merged, and #101 matters most."
     assert narrative.summary.pulls == (101,)
+    assert [t.text for t in narrative.themes] == ["The export theme took 2 of the week's pull requests, led by #101."]
+    assert narrative.themes[0].sentence.figures == (Figure("theme:export", 2),)
     assert narrative.key_changes[0].details.text == "#101 reworks src/core.py, which deserves a careful read."
     assert narrative.risks[0].sentence.text.startswith("2 pull requests show this risk, first of all #102")
     assert [c.text for c in narrative.recommendations] == ["Review #101 once more before the next release."]
     check = narrative.check
-    assert (check.checked, check.kept, check.rejected) == (1 + 3 + 3 + 1, 8, ())
+    assert (check.checked, check.kept, check.rejected) == (1 + 1 + 3 + 3 + 1, 9, ())
     assert len(server.requests) == 1
 
 
@@ -84,14 +86,19 @@ def test_the_request_is_what_openai_expects_with_pr_text_only_as_data(server, tm
     assert "[core] feat: add *streaming* <export> support" not in request.system
     assert request.document["pull_requests"][0]["title"] == "[core] feat: add *streaming* <export> support"
     assert set(request.document) == {"language", "repository", "week", "figures", "key_pulls", "pull_requests",
-                                     "more_pull_requests", "modules", "labels", "risks", "hot_files"}
+                                     "more_pull_requests", "modules", "labels", "themes", "risks", "hot_files"}
+    assert request.document["themes"] == [{"name": "export", "pulls": [101, 106], "key_pulls": [101]}]
 
 
 @pytest.mark.parametrize("script, part, reason", [
-    (answers.inventing_a_pull, "summary", "cites #9999, which is not a pull request of this week"),
-    (answers.misstating_a_count, "summary", "gives merged as 7, but the analysis says 6"),
-    (answers.misquoting_a_figure, "summary", "states 9, which is none of the figures it claims (merged = 6)"),
-    (answers.naming_an_untouched_file, "key change #101", "names 'src/secret/backdoor.py', which is not in the pull requests it cites"),
+    (answers.inventing_a_pull, "summary", "it cites #9999, which is not a pull request of this week"),
+    (answers.misstating_a_count, "summary", "it gives merged as 7, but the analysis says 6"),
+    (answers.misquoting_a_figure, "summary", "it states 9, which is none of the figures it lists (merged = 6)"),
+    (answers.attributing_to_the_wrong_figure, "summary", "it gives key as 6, but the analysis says 3"),
+    (answers.stating_an_undeclared_number, "summary", "it states 3, which is none of the figures it lists (merged = 6)"),
+    (answers.naming_an_untouched_file, "key change #101", "it names 'src/secret/backdoor.py', which is not in the pull requests it cites"),
+    (answers.miscounting_a_theme, "theme export", "it gives theme:export as 3, but the analysis says 2"),
+    (answers.citing_outside_a_theme, "theme export", "it cites #102, which is not one of this theme's pull requests"),
 ])
 def test_a_sentence_the_data_does_not_support_costs_its_part_and_only_its_part(script, part, reason, server, tmp_path, caplog):
     server.script = lambda request: Reply.answer(script(request.document))
@@ -99,16 +106,13 @@ def test_a_sentence_the_data_does_not_support_costs_its_part_and_only_its_part(s
     with caplog.at_level(logging.WARNING):
         narrative = write(writer_for(server, tmp_path))
     rejected = {r.part: r.reason for r in narrative.check.rejected}
-    assert reason in rejected[part], rejected
-    if part == "summary":
-        assert narrative.summary == builtin.summary
-        assert narrative.key_changes[0].details.text.startswith("#101 reworks")
-    else:
-        assert narrative.key_changes[0].details == builtin.key_changes[0].details
-        assert narrative.summary.text.startswith("This week 6 pull requests")
-    assert narrative.writer == "llm" and narrative.check.kept < narrative.check.checked
-    logged = caplog.text
-    assert f"the language model's sentence in the {part} was rejected, it {reason.removeprefix('it ')}"[:60] in logged or reason in logged
+    assert rejected == {part: reason}
+    parts = {"summary": (narrative.summary, builtin.summary), "theme export": (narrative.themes[0], builtin.themes[0]),
+             "key change #101": (narrative.key_changes[0].details, builtin.key_changes[0].details)}
+    for name, (shown, fallback) in parts.items():
+        assert (shown == fallback) == (name == part), name  # the rejected part is the built-in writer's, the others the model's
+    assert narrative.writer == "llm" and narrative.check.kept == narrative.check.checked - len(narrative.check.rejected)
+    assert f"octo/widgets 2026-W21: the language model's sentence in the {part} was rejected, {reason}: " in caplog.text
 
 
 def test_instructions_hidden_in_a_pr_body_are_not_followed_into_the_page(server, tmp_path):
