@@ -6,12 +6,13 @@ import json
 
 import pytest
 
+from digest_plugin.narrate import Cited, Narrative, check_grounding
 from digest_plugin.narrate.llm.answer import AnswerError, Figure, Sentence, parse_answer, read_answer
 from digest_plugin.narrate.llm.check import WeekFacts, check_sentence
 from digest_plugin.narrate.llm.prompt import answer_key, figures, messages, week_document
 
 from .llm_server.answers import INJECTION
-from .narrate_fixtures import busy_week, previous_week
+from .narrate_fixtures import busy_week, previous_week, real_week
 
 
 @pytest.fixture(scope="module")
@@ -103,6 +104,20 @@ def test_the_document_carries_pr_text_as_data_and_the_rules_say_so(week):
     assert titles[101] == "[core] feat: add *streaming* <export> support"
     assert document["figures"]["merged"] == 6 and document["figures"]["previous:merged"] == 2
     assert INJECTION not in system["content"]
+
+
+@pytest.mark.parametrize("name", [None, "verl-W21", "ruff-busy"])
+def test_every_figure_the_prompt_offers_is_one_the_grounding_check_accepts_as_stated(name):
+    """The model may state any figure of the document by its name and value; `check_grounding`, which
+    holds the page to the analysis, must find each the same."""
+    week, previous = (busy_week(), [previous_week()]) if name is None else real_week(name)
+    offered = figures(week, previous)
+    assert {"merged", "key", "average", "authors"} <= offered.keys()
+    assert any(name.startswith("theme:") for name in offered) == bool(week.themes)
+    for what, value in offered.items():
+        text = f"{value:g}" if what.endswith((":share", ":baseline")) or float(value).is_integer() else f"{value}"
+        stated = Narrative("en", "", Cited(f"It is {text}.", (), (Figure(what, value),)))
+        assert check_grounding(week, stated, previous) == [], (what, value)
 
 
 def test_the_cache_key_changes_with_model_prompt_input(week):

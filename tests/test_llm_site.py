@@ -140,8 +140,10 @@ def test_the_page_the_markdown_and_the_json_say_the_same_about_the_writer(week, 
     markdown = (output / f"acme/widget/{week}/digest.md").read_text(encoding="utf-8")
     assert markdown.rstrip("\n").splitlines()[-1] == f"*{said}*"
     # the server is stopped and no key is set: `show` words the week from the answer the build cached
-    assert main(["show", "acme/widget", "--week", week, "--writer", "llm", "--format", "json",
-                 "--settings", settings_file(folder, "http://127.0.0.1:9/v1")]) == 0
+    show = ["show", "acme/widget", "--week", week, "--writer", "llm", "--settings", settings_file(folder, "http://127.0.0.1:9/v1")]
+    assert main([*show, "--format", "markdown"]) == 0
+    assert capsys.readouterr().out.rstrip("\n").splitlines()[-1] == f"*{said}*"
+    assert main([*show, "--format", "json"]) == 0
     writer = json.loads(capsys.readouterr().out)["writer"]
     assert writer["text"] == said
     if week == "2026-W19":

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from digest_plugin.llm import language_model_writer
-from digest_plugin.narrate import Figure, narrate
+from digest_plugin.narrate import Figure, check_grounding, narrate
 from digest_plugin.narrate.wording import Language
 from digest_plugin.settings import DigestSettings, LLMConfig
 
@@ -73,6 +73,10 @@ def test_a_grounded_answer_is_used_in_every_part(server, tmp_path):
     check = narrative.check
     assert (check.checked, check.kept, check.rejected) == (1 + 1 + 3 + 3 + 1, 9, ())
     assert len(server.requests) == 1
+    # the model's texts say which figure each number is, and the page's own check holds them to it
+    assert narrative.summary.figures == (Figure("merged", 6),)
+    assert narrative.risks[0].sentence.figures == (Figure(f"risk:{narrative.risks[0].kind}", 2),)
+    assert check_grounding(busy_week(), narrative, [previous_week()]) == []
 
 
 def test_the_request_is_what_openai_expects_with_pr_text_only_as_data(server, tmp_path):
@@ -136,6 +140,7 @@ def test_instructions_hidden_in_a_pr_body_are_not_followed_into_the_page(server,
     (Reply.answer('{"summary": [{"text": "Six PRs'), "not valid JSON"),
     (Reply.answer("Sure! Here is your digest: six PRs were merged."), "not valid JSON"),
     (Reply.answer({"verdict": "fine"}), "none of the sections"),
+    (Reply.answer({"language": "zh", "summary": []}), "the answer is in 'zh', not 'en'"),
     (Reply.refusal(), "the model declined (I'm sorry, I can't help with that request.)"),
     (Reply.answer("", finish_reason="content_filter"), "content filter"),
     (Reply.error(400, "This model's maximum context length is 8192 tokens.", flat=True), "turned the request down (This model's maximum context length"),
@@ -151,16 +156,20 @@ def test_an_unusable_answer_ends_in_the_builtin_text_and_a_warning(reply, reason
     assert not list(tmp_path.rglob("*.json"))  # nothing cached: the next build asks again
 
 
-def test_a_chinese_site_rejects_an_english_answer_and_keeps_a_chinese_one(server, tmp_path):
+def test_a_chinese_site_rejects_an_english_answer_and_keeps_a_chinese_one(server, tmp_path, caplog):
     server.script = lambda request: Reply.answer(answers.in_english_for_a_chinese_site(request.document))
-    narrative = write(writer_for(server, tmp_path), language="zh")
+    with caplog.at_level(logging.WARNING):
+        narrative = write(writer_for(server, tmp_path), language="zh")
     assert narrative.check.kept == 0 and narrative.writer == "builtin"
+    assert model_texts(narrative) == model_texts(write(None, language="zh"))
     assert {r.reason for r in narrative.check.rejected} == {"it is not written in Chinese"}
+    assert caplog.text.count("was rejected, it is not written in Chinese") == narrative.check.checked == 9
 
     server.script = lambda request: Reply.answer(answers.grounded(request.document))
     narrative = write(writer_for(server, tmp_path / "zh"), language="zh")
     assert narrative.writer == "llm" and narrative.check.kept == narrative.check.checked
     assert narrative.summary.text == "本周合并了 6 个拉取请求，其中最重要的是 #101。"
+    assert narrative.themes[0].text == "export 主题本周有 2 个拉取请求，以 #101 为首。"
 
 
 def test_a_rate_limit_is_waited_out_as_retry_after_says(server, tmp_path, clock):
