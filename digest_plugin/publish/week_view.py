@@ -15,17 +15,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from ..analysis.model import AnalysedPull, PathCount, WeekAnalysis
+from ..analysis.stats import ranked
 from ..charts import Chart
 from ..narrate import Narrative, writer_credit
 from ..narrate.model import Cited, HighlightGroup
-from ..narrate.wording import Language, factor_names, ranked, week_status
+from ..narrate.wording import Language, factor_names, week_status
 
 SECTION_ORDER = (
     "note", "summary", "highlights", "key_changes", "risks", "recommendations", "trends",
     "newcomers", "updates", "statistics", "pulls",
 )
 FEED_SECTIONS = ("note", "summary", "highlights", "key_changes", "risks", "recommendations")
-FEED_CHART = "activity-trend"  # the one chart a feed entry and the Open Graph preview show, as PNG
 TABLE_ROWS = 10  # names per statistics table
 
 
@@ -178,7 +178,8 @@ class WeekView:
 
     @property
     def feed_chart(self) -> Chart | None:
-        return next((chart for chart in self.charts if chart.name == FEED_CHART), None)
+        """The one chart a feed entry and the link preview show: the one drawn as PNG too."""
+        return next((chart for chart in self.charts if chart.raster), None)
 
 
 def week_view(week: WeekAnalysis, narrative: Narrative, charts: Sequence[Chart], lang: Language,
