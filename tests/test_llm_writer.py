@@ -119,6 +119,20 @@ def test_a_sentence_the_data_does_not_support_costs_its_part_and_only_its_part(s
     assert f"octo/widgets 2026-W21: the language model's sentence in the {part} was rejected, {reason}: " in caplog.text
 
 
+def test_a_theme_gets_one_sentence_and_only_the_weeks_themes_are_written(server, tmp_path):
+    def script(request):
+        answer = answers.grounded(request.document)
+        answer["themes"][0]["sentences"].append(answers.sentence("It also reads well.", [101]))
+        answer["themes"].append({"name": "scheduler", "sentences": [answers.sentence("The scheduler was rewritten.", [])]})
+        return Reply.answer(answer)
+
+    server.script = script
+    narrative = write(writer_for(server, tmp_path))
+    assert [t.text for t in narrative.themes] == ["The export theme took 2 of the week's pull requests, led by #101."]
+    assert {(r.part, r.reason) for r in narrative.check.rejected} == {
+        ("theme export", "a theme gets one sentence"), ("theme scheduler", "this week has no theme 'scheduler'")}
+
+
 def test_instructions_hidden_in_a_pr_body_are_not_followed_into_the_page(server, tmp_path):
     hostile = analysed(107, "docs: update the changelog", type="docs", modules=("docs",), score=6.5, key=True,
                        files=("CHANGELOG.md",), summary="")
