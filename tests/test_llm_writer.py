@@ -202,19 +202,25 @@ def test_a_retry_after_longer_than_the_timeout_gives_up_at_once(server, tmp_path
     assert "waiting 600 seconds more would pass the 60-second timeout" in caplog.text
 
 
-def test_server_errors_are_retried_then_given_up(server, tmp_path, clock):
+def test_server_errors_are_retried_then_given_up(server, tmp_path, clock, caplog):
     server.replies.extend([Reply.error(500)] * 4)
-    narrative = write(writer_for(server, tmp_path, clock))
+    with caplog.at_level(logging.WARNING):
+        narrative = write(writer_for(server, tmp_path, clock))
     assert narrative.writer == "builtin" and "answered 500" in narrative.check.unused and "4 times" in narrative.check.unused
+    assert model_texts(narrative) == model_texts(write(None))
+    assert f"octo/widgets 2026-W21: the language model gave no usable answer ({narrative.check.unused})" in caplog.text
     assert clock.slept == [1.0, 2.0, 4.0] and len(server.requests) == 4
 
 
-def test_a_slow_server_times_out_and_a_dropped_connection_is_retried(server, tmp_path, clock):
+def test_a_slow_server_times_out_and_a_dropped_connection_is_retried(server, tmp_path, clock, caplog):
     server.replies.extend([Reply.stall(), Reply.drop()])
     # the one wall-clock wait in these tests: the client's own timeout on a server that never answers
     writer = writer_for(server, tmp_path, clock, timeout=0.5)
-    narrative = write(writer)
+    with caplog.at_level(logging.WARNING):
+        narrative = write(writer)
     assert narrative.writer == "builtin" and "no answer within 0.5 seconds" in narrative.check.unused
+    assert model_texts(narrative) == model_texts(write(None))
+    assert "octo/widgets 2026-W21: the language model gave no usable answer (no answer within 0.5 seconds" in caplog.text
     assert len(server.requests) == 1  # no time was left to retry within the timeout
 
     narrative = write(writer_for(server, tmp_path, clock))
