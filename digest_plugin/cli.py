@@ -142,7 +142,7 @@ def _show(args) -> int:
     else:
         from .publish.week_json import week_json
 
-        print(json.dumps(week_json(week, narrative), indent=2, ensure_ascii=False))
+        print(json.dumps(week_json(week, narrative, language), indent=2, ensure_ascii=False))
     return 0
 
 
