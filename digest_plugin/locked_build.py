@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 from .errors import DigestError
-from .settings import read_settings_file
+from .settings_file import read_settings_file
 
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
