@@ -52,6 +52,7 @@ def pull_from_rest(data: dict, source: str = "import") -> Pull | None:
         reviews=None,
         commits=data.get("commits"),
         source=source,
+        branch=_head_branch(data.get("head")),
     )
 
 
@@ -65,6 +66,15 @@ def _author(data: dict) -> Author:
         return Author(login, user.get("type") or ("Bot" if bot else "User"), data.get("author_association"))
     except RecordError as error:
         raise error.within("user") from None
+
+
+def _head_branch(head):
+    """REST's `head.ref`; exports rebuilt from git have no `head`."""
+    if head is None:
+        return None
+    if not isinstance(head, dict):
+        raise RecordError("head", "expected an object")
+    return head.get("ref")
 
 
 def _files(items) -> tuple[FileChange, ...]:

@@ -93,3 +93,15 @@ def _settings(folder):
     path = folder / "importconf.py"  # not "pelicanconf": a module of that name would shadow the project's
     path.write_text('DIGEST_DATA_PATH = "data"\n')
     return path
+
+
+def test_the_head_branch_is_imported_and_a_bad_head_is_named(tmp_path, caplog):
+    export = tmp_path / "heads.jsonl"
+    good = {"number": 1, "title": "ok", "html_url": "https://github.com/a/b/pull/1", "user": {"login": "x"},
+            "merged_at": "2026-05-01T00:00:00Z", "head": {"ref": "feature/<b>x</b>", "label": "x:feature/<b>x</b>"}}
+    lines = [good, {**good, "number": 2, "head": None}, {**good, "number": 3, "head": "main"}]
+    export.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert main(["import", str(export), "--repo", "acme/widget", "--settings", str(_settings(tmp_path))]) == 0
+    assert "heads.jsonl, line 3, has a bad value in head: expected an object" in caplog.text
+    stored = {p.number: p.branch for p in Store(tmp_path / "data").read_pulls("acme/widget")}
+    assert stored == {1: "feature/<b>x</b>", 2: ""}  # stored as written; escaped where shown

@@ -67,6 +67,7 @@ REFUSED = {
     "no merged_at": ({k: v for k, v in GOOD.items() if k != "merged_at"}, "merged_at"),
     "an unknown source": (damaged(source="elsewhere"), "source"),
     "a record that is a list": ([1, 2], "record"),
+    "a branch that is a number": (damaged(branch=5), "branch"),
 }
 
 
@@ -197,3 +198,12 @@ def test_fuzz_arbitrary_json_fails_at_the_gate_or_gives_a_showable_record(record
     assert Pull.from_json(json.loads(json.dumps(pull.to_json()))) == pull  # stable through the store
     weeks = analyse_repo(REPO, [pull], None, DigestSettings(), datetime.now(UTC))
     assert sum(w.stats.merged_count for w in weeks) == 1
+
+
+def test_a_stored_line_without_a_branch_loads_and_is_written_back_as_it_was():
+    assert "branch" not in GOOD  # a store written before branches were kept
+    assert Pull.from_json(GOOD).branch == ""
+    assert Pull.from_json(GOOD).to_json() == GOOD
+    with_branch = Pull.from_json({**GOOD, "branch": "fix/\u202eparser\x1b[2J\nnext"})
+    assert with_branch.branch == "fix/parser[2J next"  # cleaned like any one-line text
+    assert Pull.from_json(with_branch.to_json()) == with_branch

@@ -34,6 +34,7 @@ query MergedPulls($owner: String!, $name: String!, $search: String!, $first: Int
         body
         createdAt
         mergedAt
+        headRefName
         additions
         deletions
         changedFiles
@@ -121,6 +122,7 @@ def pull_from_node(node: dict, rest_files: list[dict] | None = None) -> Pull:
         reviews=_total(node.get("reviews")),
         commits=_total(node.get("commits")),
         source="github",
+        branch=node.get("headRefName"),
     )
 
 

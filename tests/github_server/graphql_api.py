@@ -51,6 +51,7 @@ type PullRequest {
   createdAt: DateTime!
   deletions: Int!
   files(after: String, before: String, first: Int, last: Int): PullRequestChangedFileConnection
+  headRefName: String!
   labels(after: String, before: String, first: Int, last: Int): LabelConnection
   mergedAt: DateTime
   number: Int!
@@ -202,6 +203,7 @@ def _pull_node(pull: dict) -> dict:
         "body": pull.get("body") or "",
         "createdAt": pull["created_at"],
         "mergedAt": pull["merged_at"],
+        "headRefName": pull["head"]["ref"],
         "additions": pull["additions"],
         "deletions": pull["deletions"],
         "changedFiles": pull["changed_files"],
