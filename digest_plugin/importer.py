@@ -15,9 +15,9 @@ from pathlib import Path
 
 from .errors import DigestError
 from .records import Author, FileChange, Pull, RecordError
-from .repo_state import RepoState
+from .repo_state import RepoState, Window, repo_life
 from .settings import check_repo_name
-from .store import Store, report_rejected
+from .store import Store, outside_life, report_rejected
 
 logger = logging.getLogger(__name__)
 
@@ -98,9 +98,10 @@ def _label_names(labels) -> list:
     return [label.get("name") if isinstance(label, dict) else label for label in labels]
 
 
-def read_export(path: Path, rejected: list[str] | None = None) -> Iterator[Pull]:
-    """Merged pulls from a JSON Lines export. A line that fails the gate is described in
-    `rejected` (file, line, field) and skipped; without `rejected` it is an error."""
+def read_export(path: Path, rejected: list[str] | None = None, life: Window | None = None) -> Iterator[Pull]:
+    """Merged pulls from a JSON Lines export. A line that fails the gate, or was merged outside
+    `life` (repo_state.repo_life), is described in `rejected` (file, line, field) and skipped;
+    without `rejected` it is an error."""
     opener = gzip.open if path.suffix == ".gz" else open
     try:
         with opener(path, "rb") as lines:
@@ -109,6 +110,7 @@ def read_export(path: Path, rejected: list[str] | None = None) -> Iterator[Pull]
                     continue
                 try:
                     pull = pull_from_rest(json.loads(raw.decode("utf-8")))
+                    problem = outside_life(pull, life) if pull is not None else None
                 except UnicodeDecodeError:
                     problem = "is not UTF-8 text"
                 except RecordError as error:
@@ -116,9 +118,10 @@ def read_export(path: Path, rejected: list[str] | None = None) -> Iterator[Pull]
                 except (ValueError, RecursionError):
                     problem = "is not a JSON object"
                 else:
-                    if pull is not None:
-                        yield pull
-                    continue
+                    if problem is None:
+                        if pull is not None:
+                            yield pull
+                        continue
                 sentence = f"{path}, line {line_number}, {problem}"
                 if rejected is None:
                     raise DigestError(sentence + "; fix or remove that line.")
@@ -138,15 +141,16 @@ def import_file(path: Path, repo: str, store: Store) -> tuple[int, int, int]:
     (file, line and field) and the rest is imported; a file with no usable line changes nothing.
     """
     check_repo_name(repo)
+    state = store.read_state(repo)
     rejected: list[str] = []
-    pulls = list(read_export(path, rejected))
+    pulls = list(read_export(path, rejected, repo_life(state, datetime.now(UTC))))
     report_rejected([f"{sentence}; that line was not imported" for sentence in rejected])
     if rejected and not pulls:
         raise DigestError(f"{path} has no line that is a GitHub pull request object ({len(rejected)} rejected); nothing was imported.")
-    state = store.read_state(repo)
     if state is not None and state.source == "sample":
         raise DigestError(f"{repo} holds the bundled sample; import into another repository name.")
     changed = store.upsert(repo, pulls)
     if state is None or state.source == "import":  # a fetched repository keeps its fetch's record
-        store.write_state(RepoState(repo=repo, source="import", fetched_at=datetime.now(UTC)))
+        created_at = state.created_at if state is not None else None  # what an earlier fetch learned
+        store.write_state(RepoState(repo=repo, source="import", fetched_at=datetime.now(UTC), created_at=created_at))
     return len(pulls), changed, len(rejected)
