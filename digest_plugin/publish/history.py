@@ -7,7 +7,7 @@ from datetime import datetime
 from ..analysis import analyse_repo
 from ..analysis.model import WeekAnalysis
 from ..errors import DigestError
-from ..repo_state import RepoState
+from ..repo_state import RepoState, repo_life
 from ..settings import DigestSettings
 from ..store import Store
 
@@ -17,7 +17,7 @@ def load_weeks(store: Store, repo: str, settings: DigestSettings, now: datetime)
     if not store.root.is_dir():
         raise DigestError(f"The data folder {store.root} does not exist; run 'repo-digest fetch' or 'repo-digest sample' first.")
     state = store.read_state(repo)
-    pulls = store.read_pulls(repo)
+    pulls = store.read_pulls(repo, repo_life(state, now))
     if state is None and not pulls:
         known = ", ".join(store.repos()) or "none"
         raise DigestError(f"{repo} is not in the store at {store.root} (it holds: {known}); fetch or import it first.")

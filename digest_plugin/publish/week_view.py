@@ -65,6 +65,7 @@ class KeyChangeView:
     kind: str  # the type in words, "" when unclassified
     modules: tuple[str, ...]
     author: str
+    branch: str  # the head branch, verbatim from GitHub; "" where unknown
     size: str  # "+198 −41 lines in 3 files"
     summary: str  # untrusted, may be empty
     importance: Importance
@@ -303,6 +304,7 @@ def _key_changes(week: WeekAnalysis, narrative: Narrative, refs, lang: Language)
             kind=kind_name(analysed, _),
             modules=tuple(change.modules),
             author=pull.author.login,
+            branch=pull.branch,
             size=lang.ngettext("+{added} \u2212{removed} lines in {files} file", "+{added} \u2212{removed} lines in {files} files",
                                pull.changed_files).format(added=lang.number(pull.additions), removed=lang.number(pull.deletions),
                                                           files=lang.number(pull.changed_files)),
