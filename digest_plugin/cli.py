@@ -16,7 +16,8 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 from .errors import DigestError
-from .settings import DigestSettings, check_repo_name, read_settings_file
+from .settings import DigestSettings, check_repo_name
+from .settings_file import read_settings_file
 from .store import Store
 from .weeks import Week
 
@@ -145,7 +146,7 @@ def _show(args) -> int:
     else:
         from .publish.week_json import week_json
 
-        print(json.dumps(week_json(week, narrative), indent=2, ensure_ascii=False))
+        print(json.dumps(week_json(week, narrative, language), indent=2, ensure_ascii=False))
     return 0
 
 

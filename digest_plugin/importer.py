@@ -14,9 +14,9 @@ from pathlib import Path
 
 from .errors import DigestError
 from .records import Author, Pull, RecordError, files_from_rest, read_line
-from .repo_state import RepoState
+from .repo_state import RepoState, Window, repo_life
 from .settings import check_repo_name
-from .store import Store, report_rejected
+from .store import Store, outside_life, report_rejected
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +51,7 @@ def pull_from_rest(data: dict, source: str = "import") -> Pull | None:
         reviews=None,
         commits=data.get("commits"),
         source=source,
+        branch=_head_branch(data.get("head")),
     )
 
 
@@ -66,6 +67,15 @@ def _author(data: dict) -> Author:
         raise error.within("user") from None
 
 
+def _head_branch(head):
+    """REST's `head.ref`; exports rebuilt from git have no `head`."""
+    if head is None:
+        return None
+    if not isinstance(head, dict):
+        raise RecordError("head", "expected an object")
+    return head.get("ref")
+
+
 def _label_names(labels) -> list:
     """REST gives label objects; some exports give bare names. Anything else fails at the gate."""
     if not isinstance(labels, list):
@@ -73,9 +83,10 @@ def _label_names(labels) -> list:
     return [label.get("name") if isinstance(label, dict) else label for label in labels]
 
 
-def read_export(path: Path, rejected: list[str] | None = None) -> Iterator[Pull]:
-    """Merged pulls from a JSON Lines export. A line that fails the gate is described in
-    `rejected` (file, line, field) and skipped; without `rejected` it is an error."""
+def read_export(path: Path, rejected: list[str] | None = None, life: Window | None = None) -> Iterator[Pull]:
+    """Merged pulls from a JSON Lines export. A line that fails the gate, or was merged outside
+    `life` (repo_state.repo_life), is described in `rejected` (file, line, field) and skipped;
+    without `rejected` it is an error."""
     opener = gzip.open if path.suffix == ".gz" else open
     try:
         with opener(path, "rb") as lines:
@@ -83,6 +94,8 @@ def read_export(path: Path, rejected: list[str] | None = None) -> Iterator[Pull]
                 if not raw.strip():
                     continue
                 pull, problem = read_line(raw, pull_from_rest)
+                if problem is None and pull is not None:
+                    problem = outside_life(pull, life)
                 if problem is None:
                     if pull is not None:
                         yield pull
@@ -106,15 +119,16 @@ def import_file(path: Path, repo: str, store: Store) -> tuple[int, int, int]:
     (file, line and field) and the rest is imported; a file with no usable line changes nothing.
     """
     check_repo_name(repo)
+    state = store.read_state(repo)
     rejected: list[str] = []
-    pulls = list(read_export(path, rejected))
+    pulls = list(read_export(path, rejected, repo_life(state, datetime.now(UTC))))
     report_rejected([f"{sentence}; that line was not imported" for sentence in rejected])
     if rejected and not pulls:
         raise DigestError(f"{path} has no line that is a GitHub pull request object ({len(rejected)} rejected); nothing was imported.")
-    state = store.read_state(repo)
     if state is not None and state.source == "sample":
         raise DigestError(f"{repo} holds the bundled sample; import into another repository name.")
     changed = store.upsert(repo, pulls)
     if state is None or state.source == "import":  # a fetched repository keeps its fetch's record
-        store.write_state(RepoState(repo=repo, source="import", fetched_at=datetime.now(UTC)))
+        created_at = state.created_at if state is not None else None  # what an earlier fetch learned
+        store.write_state(RepoState(repo=repo, source="import", fetched_at=datetime.now(UTC), created_at=created_at))
     return len(pulls), changed, len(rejected)

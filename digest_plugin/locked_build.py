@@ -1,10 +1,12 @@
 """`make html` and `make publish`: one build at a time into a fresh folder, published by an atomic swap.
 
-    python -m digest_plugin.locked_build OUTPUT -- pelican content -s pelicanconf.py [--then INDEXER ...]
+    python -m digest_plugin.locked_build OUTPUT [--wait SECONDS] -- pelican content -s pelicanconf.py [--then INDEXER ...]
 
 runs the command with `-o OUTPUT.new` while holding a lock on `OUTPUT.lock`, then the command after
 `--then` (the search indexer) with `OUTPUT.new` as its last argument, then swaps `OUTPUT.new` into
-place. A second build started meanwhile waits for the first. A build that fails
+place. A second build started meanwhile waits for the first, for at most `--wait` seconds (default
+LOCK_WAIT, or the environment's LOCK_WAIT, which the Makefile passes on), then stops with a
+sentence naming the lock file. A build that fails
 or is killed leaves the previous site as it was; readers of OUTPUT see the old site or the new one,
 never a mixture (the swap is one `renameat2(RENAME_EXCHANGE)` on Linux, two renames elsewhere).
 """
@@ -19,27 +21,32 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from .errors import DigestError
-from .settings import read_settings_file
+from .settings_file import read_settings_file
 
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
+# A build of a few large repositories takes minutes; a wait far longer than that means the other
+# build is stuck (a lock held by a dead process is released by the system, so it is never stale).
+LOCK_WAIT = 1800
+_LOCK_POLL = 0.25
 
 
-def locked_build(output: Path, command: list[str], announce=print, then: list[str] | None = None) -> int:
+def locked_build(output: Path, command: list[str], announce=print, then: list[str] | None = None,
+                 wait: float = LOCK_WAIT) -> int:
     """Run `command` (plus `-o OUTPUT.new`), then `then` (plus `OUTPUT.new`), under the lock, and swap
-    the result in; the first non-zero exit status, or 0."""
+    the result in; the first non-zero exit status, or 0. DigestError when another build holds the
+    lock for longer than `wait` seconds."""
     output = check_output_folder(output)
     staging = output.with_name(output.name + ".new")
     lock_path = output.with_name(output.name + ".lock")
     with lock_path.open("a") as lock:
-        try:
-            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        if not _try_lock(lock):
             announce(f"Another build is writing {output}; waiting for it to finish.")
-            fcntl.flock(lock, fcntl.LOCK_EX)
+            _wait_for_lock(lock, lock_path, wait)
         _remove(staging)  # what a killed build left behind
         status = subprocess.call([*command, "-o", str(staging)])
         if status == 0 and then:
@@ -50,6 +57,38 @@ def locked_build(output: Path, command: list[str], announce=print, then: list[st
         swap(staging, output)
         _remove(staging)  # now the previous site
     return 0
+
+
+def _try_lock(lock) -> bool:
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+def _wait_for_lock(lock, lock_path: Path, wait: float) -> None:
+    deadline = time.monotonic() + wait
+    while not _try_lock(lock):
+        if time.monotonic() >= deadline:
+            raise DigestError(
+                f"Another build still holds {lock_path} after {wait:g} seconds; let it finish or stop it, "
+                "then build again (LOCK_WAIT=SECONDS waits longer)."
+            )
+        time.sleep(_LOCK_POLL)
+
+
+def wait_from(value: str | None) -> float:
+    """The lock wait in seconds from `--wait` or LOCK_WAIT; DigestError for anything but a number >= 0."""
+    if value is None or not value.strip():
+        return LOCK_WAIT
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds < float("inf"):
+        raise DigestError(f"LOCK_WAIT is {value!r}; give the seconds to wait for another build, for example LOCK_WAIT=600.")
+    return seconds
 
 
 def check_output_folder(output: Path) -> Path:
@@ -112,8 +151,11 @@ def check_settings_file(command: list[str]) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    wait = os.environ.get("LOCK_WAIT")
+    if argv[1:2] == ["--wait"]:
+        wait, argv = argv[2] if len(argv) > 2 else "", [argv[0], *argv[3:]]
     if len(argv) < 3 or argv[1] != "--":
-        print("usage: python -m digest_plugin.locked_build OUTPUT -- COMMAND ... [--then COMMAND ...]", file=sys.stderr)
+        print("usage: python -m digest_plugin.locked_build OUTPUT [--wait SECONDS] -- COMMAND ... [--then COMMAND ...]", file=sys.stderr)
         return 2
     command, then = argv[2:], None
     if "--then" in command:
@@ -121,7 +163,8 @@ def main(argv: list[str] | None = None) -> int:
         command, then = command[:at], command[at + 1 :]
     try:
         check_settings_file(command)
-        return locked_build(Path(argv[0]), command, announce=lambda text: print(text, file=sys.stderr, flush=True), then=then)
+        return locked_build(Path(argv[0]), command, announce=lambda text: print(text, file=sys.stderr, flush=True), then=then,
+                            wait=wait_from(wait))
     except DigestError as error:
         print(f"make: {error}", file=sys.stderr)
         return 1

@@ -26,6 +26,7 @@ TITLE_LIMIT = 300  # GitHub allows 256
 LABEL_LIMIT = 50  # GitHub's own limit; a label becomes a feed's file name
 LOGIN_LIMIT = 60  # GitHub allows 39, plus "[bot]"
 PATH_LIMIT = 500
+BRANCH_LIMIT = 255  # git's limit for a ref name
 URL_LIMIT = 2_000
 LIST_LIMIT = 100  # labels and reviewers kept per PR
 COUNT_LIMIT = 10**9  # lines, files, comments: more than any real PR, small enough for any sum
@@ -46,7 +47,12 @@ ASSOCIATIONS = ("COLLABORATOR", "CONTRIBUTOR", "FIRST_TIMER", "FIRST_TIME_CONTRI
 
 # C0 controls but tab and newline, DEL and C1; surrogates (an escaped lone "\ud800" in JSON);
 # non-characters (U+FDD0..U+FDEF and the last two of every plane); bidirectional embeddings,
-# overrides and isolates (U+202A..E, U+2066..9), which can make a title read backwards.
+# overrides and isolates (U+202A..E, U+2066..9), which can make a title read backwards. Those are
+# removed rather than kept and balanced: right-to-left text needs none of them (its letters carry
+# their direction), and much of the output (feeds' plain titles, Markdown, the terminal) has no
+# markup that could contain an unbalanced one. In HTML every text from GitHub is also isolated
+# (`<bdi>`, templates/partials/bdi.html), so that a right-to-left title shows as written without
+# reordering the page's words around it. The marks U+200E and U+200F stay: they have no scope.
 _UNSAFE = re.compile(
     r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff\ufdd0-\ufdef\u202a-\u202e\u2066-\u2069"
     + "".join(rf"\U{plane:04x}fffe\U{plane:04x}ffff" for plane in range(17))
@@ -178,6 +184,7 @@ class Pull:
     commits: int | None = None
     reviewers: tuple[str, ...] = ()
     source: str = "github"
+    branch: str = ""  # the PR's head branch; "" where unknown (stores written before it was kept)
 
     def __post_init__(self):
         if not isinstance(self.author, Author):
@@ -206,12 +213,13 @@ class Pull:
             reviews=_count(self.reviews, "reviews", optional=True),
             commits=_count(self.commits, "commits", optional=True),
             reviewers=_names(self.reviewers, "reviewers", LOGIN_LIMIT),
+            branch=_text(self.branch, "branch", BRANCH_LIMIT),
         )
         if self.source not in SOURCES:
             raise RecordError("source", f"expected one of {', '.join(SOURCES)}")
 
     def to_json(self) -> dict:
-        return {
+        data = {
             "number": self.number,
             "title": self.title,
             "url": self.url,
@@ -235,6 +243,9 @@ class Pull:
             "reviewers": list(self.reviewers),
             "source": self.source,
         }
+        if self.branch:  # written only where known, so that a store without branches stays as it was
+            data["branch"] = self.branch
+        return data
 
     @classmethod
     def from_json(cls, data: dict) -> Pull:
@@ -270,6 +281,7 @@ class Pull:
             commits=data.get("commits"),
             reviewers=data.get("reviewers") or (),
             source=data.get("source") or "github",
+            branch=data.get("branch"),
         )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from .records import format_time, parse_time
+from .records import CLOCK_SKEW, EARLIEST_TIME, format_time, parse_time
 
 SCHEMA_VERSION = 1
 
@@ -45,9 +45,10 @@ class RepoState:
     incomplete: tuple[Window, ...] = ()  # windows known to be missing PRs (search cap, errors)
     progress: dict = field(default_factory=dict)  # fetcher's resumable position, opaque here
     schema: int = SCHEMA_VERSION
+    created_at: datetime | None = None  # when the repository was created on GitHub, where known
 
     def to_json(self) -> dict:
-        return {
+        data = {
             "schema": self.schema,
             "repo": self.repo,
             "source": self.source,
@@ -57,6 +58,9 @@ class RepoState:
             "incomplete": [w.to_json() for w in self.incomplete],
             "progress": self.progress,
         }
+        if self.created_at is not None:  # written only where known: older state files stay as they were
+            data["created_at"] = format_time(self.created_at)
+        return data
 
     @classmethod
     def from_json(cls, data: dict) -> RepoState:
@@ -69,6 +73,7 @@ class RepoState:
             incomplete=tuple(Window.from_json(w) for w in data.get("incomplete") or ()),
             progress=data.get("progress") or {},
             schema=int(data.get("schema", SCHEMA_VERSION)),
+            created_at=parse_time(data.get("created_at")),
         )
 
     def is_complete(self, start: datetime, end: datetime) -> bool:
@@ -83,3 +88,11 @@ class RepoState:
             and self.complete_since <= start
             and end <= self.watermark
         )
+
+
+def repo_life(state: RepoState | None, now: datetime) -> Window:
+    """When a PR of the repository can have been merged: from the repository's creation (where the
+    state knows it; else since pull requests exist) to the build's `now`, with a little room for
+    clocks that disagree. A record outside it is damage, and would draw years of empty weeks."""
+    start = state.created_at if state is not None and state.created_at is not None else EARLIEST_TIME
+    return Window(min(start, now), now + CLOCK_SKEW)

@@ -16,11 +16,9 @@ receives the checked `DigestSettings`; nothing else reads DIGEST_* keys from the
 from __future__ import annotations
 
 import datetime as dt
-import logging
 import re
 import string
 import sys
-import traceback
 from collections.abc import Callable, Mapping
 from dataclasses import Field, dataclass, field, fields
 from functools import partial
@@ -283,38 +281,6 @@ def markdown_table() -> str:
 
 def _as_written(value: object) -> str:
     return f'"{value}"' if isinstance(value, str) else repr(value)
-
-
-# -- the settings file ----------------------------------------------------------------------------
-
-
-def read_settings_file(path: Path) -> dict:
-    """Pelican's settings from the user's file, or one sentence naming the file and what failed,
-    for the command line and for `make html` (which checks the file before Pelican runs)."""
-    from pelican.settings import read_settings
-
-    if not path.is_file():
-        raise DigestError(f"The settings file {path} does not exist.")
-    pelican_log = logging.getLogger("pelican")
-    level, pelican_log.level = pelican_log.level, logging.ERROR  # its hints are about building, not about us
-    try:
-        return read_settings(str(path))
-    except Exception as error:  # the settings file is the user's Python: anything may fail in it
-        raise DigestError(_unreadable_settings(path, error)) from error
-    finally:
-        pelican_log.setLevel(level)
-
-
-def _unreadable_settings(path: Path, error: Exception) -> str:
-    """One sentence for a settings file that fails while Python runs it."""
-    if isinstance(error, SyntaxError):
-        return f"The settings file {path} is not valid Python: {error.msg} on line {error.lineno}."
-    if isinstance(error, ImportError):
-        return (f"The settings file {path} could not import {error.name or 'a module'} ({error}); a settings file that "
-                "imports another, like `from pelicanconf import *`, needs that file's folder on sys.path.")
-    lines = [frame.lineno for frame in traceback.extract_tb(error.__traceback__) if Path(frame.filename).resolve() == path.resolve()]
-    where = f" on line {lines[-1]}" if lines else ""
-    return f"The settings file {path} failed{where}: {type(error).__name__}: {error}."
 
 
 if __name__ == "__main__":

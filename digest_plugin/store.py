@@ -19,8 +19,8 @@ from pathlib import Path
 
 from .atomic import atomic_write
 from .errors import DigestError
-from .records import Pull, read_line
-from .repo_state import SCHEMA_VERSION, RepoState
+from .records import Pull, format_time, read_line
+from .repo_state import SCHEMA_VERSION, RepoState, Window
 from .settings import check_repo_name
 
 logger = logging.getLogger(__name__)
@@ -43,16 +43,17 @@ class Store:
 
     # -- pulls ------------------------------------------------------------------------------
 
-    def read_pulls(self, repo: str) -> list[Pull]:
+    def read_pulls(self, repo: str, life: Window | None = None) -> list[Pull]:
         """Every stored pull of a repository that passes the gate, sorted by merge time then number.
 
-        A line that fails is reported (file, line, field) and skipped; a PR stored twice counts
-        once, the later record winning (later month file, then later line).
+        A line that fails is reported (file, line, field) and skipped, as is one merged outside
+        `life` (repo_state.repo_life); a PR stored twice counts once, the later record winning
+        (later month file, then later line).
         """
         by_number: dict[int, Pull] = {}
         rejected: list[str] = []
         for path in self._month_files(repo):
-            month = _read_month(path)
+            month = _read_month(path, life)
             rejected.extend(month.problems)
             by_number.update((p.number, p) for p in month.pulls)
         report_rejected(rejected)
@@ -172,18 +173,30 @@ class MonthFile:
     problems: list[str] = field(default_factory=list)  # one sentence per damaged line
 
 
-def _read_month(path: Path) -> MonthFile:
+def _read_month(path: Path, life: Window | None = None) -> MonthFile:
     month = MonthFile()
     for line_number, line in enumerate(path.read_bytes().splitlines(), 1):
         if not line.strip():
             continue
         pull, problem = read_line(line, Pull.from_json)
         if problem is None:
+            problem = outside_life(pull, life)
+        if problem is None:
             month.pulls.append(pull)
             continue
         month.damaged.append(line)
         month.problems.append(f"{path}, line {line_number}, {problem}; it is skipped, so fix it or fetch that month again")
     return month
+
+
+def outside_life(pull: Pull, life: Window | None) -> str | None:
+    """The sentence's middle for a record merged outside the repository's life, or None."""
+    if life is None or life.start <= pull.merged_at <= life.end:
+        return None
+    when = format_time(pull.merged_at)
+    if pull.merged_at < life.start:
+        return f"has a bad value in merged_at: {when} is before the repository was created ({format_time(life.start)})"
+    return f"has a bad value in merged_at: {when} is after the data's own date ({format_time(life.end)}, a day's room included)"
 
 
 def _write_month(path: Path, pulls: Iterable[Pull], damaged: Iterable[bytes] = ()) -> None:

@@ -46,6 +46,7 @@ PAYLOADS = [
     "*emphasis* _under_ `code` # heading > quote",
     # bidi, zero-width, long
     "evil\u202egnp.exe\u202c",
+    "\u05ea\u05d9\u05e7\u05d5\u05df 42 \u05e9\u05dc \u05d4\u05de\u05e4\u05e8\u05e9",  # right-to-left letters and a number, no controls
     "\u2066isolate\u2069 and \u202aembed\u202c",
     "zero\u200bwidth\u200c\u200d\ufeffjoin",
     "A" * 5000,

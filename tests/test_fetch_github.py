@@ -18,7 +18,7 @@ from digest_plugin.repo_state import RepoState
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store import Store
 from digest_plugin.weeks import week_of
-from tests.github_server import HANDMADE_REPO, GitHubServer, burst_pulls, handmade_pull, handmade_pulls, shared_file, shared_pulls
+from tests.github_server import HANDMADE_REPO, GitHubServer, burst_pulls, graphql_api, handmade_pull, handmade_pulls, shared_file, shared_pulls
 from tests.github_server.expect import expected_pulls, quick_options
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -66,6 +66,7 @@ def test_handmade_prs_arrive_with_every_field_we_keep(handmade_server, store):
     state = store.read_state(HANDMADE_REPO)
     assert state.source == "github" and state.incomplete == () and state.progress == {}
     assert state.complete_since == utc("2026-02-23")  # the Monday of 2026-03-01's week
+    assert state.created_at == utc(graphql_api.created_at(handmade_pulls()))  # the repository's life starts here
     assert state.is_complete(utc("2026-03-02"), utc("2026-03-23"))
 
 

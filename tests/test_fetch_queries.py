@@ -57,7 +57,7 @@ def test_search_text_names_the_repo_merged_prs_and_the_window():
 def node(**changes) -> dict:
     base = {
         "number": 7, "title": "fix: <b>bold</b>", "url": "https://github.com/o/n/pull/7", "body": "why",
-        "createdAt": "2026-05-18T09:00:00Z", "mergedAt": "2026-05-19T10:30:00Z",
+        "createdAt": "2026-05-18T09:00:00Z", "mergedAt": "2026-05-19T10:30:00Z", "headRefName": "fix/bold-title",
         "additions": 12, "deletions": 3, "changedFiles": 2, "authorAssociation": "FIRST_TIME_CONTRIBUTOR",
         "author": {"login": "alice", "__typename": "User"},
         "labels": {"totalCount": 2, "nodes": [{"name": "bug"}, {"name": "area: parser"}]},
@@ -82,6 +82,7 @@ def test_a_node_becomes_the_record_with_every_field():
     assert (pull.additions, pull.deletions, pull.changed_files) == (12, 3, 2)
     assert (pull.comments, pull.reviews, pull.commits) == (4, 2, 3)
     assert pull.source == "github" and not pull.files_truncated
+    assert pull.branch == "fix/bold-title"
 
 
 def test_bots_get_rests_suffix_back_and_deleted_authors_are_ghost():

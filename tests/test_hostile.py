@@ -1,19 +1,24 @@
 """A hostile corpus in every field a stranger controls, served by the local GitHub and fetched for
-real: the site builds, and no page, feed, Markdown download or terminal line carries live markup."""
+real: the site builds, and no page, feed, Markdown download, PDF or terminal line carries live markup."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
+import shutil
 import subprocess
 import sys
+import zlib
 from datetime import UTC, date, datetime, timedelta
 from xml.etree import ElementTree as ET
 
 import pytest
+from bs4 import BeautifulSoup
 from markdown_it import MarkdownIt
 
 from digest_plugin.fetch import fetch_repos
+from digest_plugin.records import BRANCH_LIMIT, clean_text
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store import Store
 from tests.github_server import GitHubServer, handmade_pull
@@ -54,7 +59,8 @@ def hostile_site(tmp_path_factory):
         report = fetch_repos(store, DigestSettings(), [REPO], since=date(2026, 3, 2), until=date(2026, 3, 22),
                              progress=False, options=quick_options(server))
     assert report.pulls == len(PAYLOADS)
-    output = build_site(folder, SITEURL=SITEURL, RELATIVE_URLS=False, FEED_DOMAIN=SITEURL)
+    output = build_site(folder, SITEURL=SITEURL, RELATIVE_URLS=False, FEED_DOMAIN=SITEURL, DIGEST_PDF=True,
+                        DIGEST_KEY_THRESHOLD=0)  # every PR key: every payload in the key-PR details too
     return folder, output
 
 
@@ -141,8 +147,93 @@ def test_a_browser_opens_the_pages_with_no_dialog_and_no_script_run(hostile_site
         assert dialogs == []
 
 
+def test_every_branch_name_was_stored_cleaned_and_key_prs_show_theirs_as_isolated_code(hostile_site):
+    folder, output = hostile_site
+    stored = {p.number: p for p in Store(folder / "data").read_pulls(REPO)}
+    assert {n: p.branch for n, p in stored.items()} == {
+        1 + i: clean_text(payload, BRANCH_LIMIT, one_line=True) for i, payload in enumerate(PAYLOADS)}
+    shown = {}
+    for page in output.glob(f"{REPO}/2026-W*/index.html"):
+        for item in BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser").select("ol.key-pulls > li"):
+            number = int(item.select_one("h3 a").get_text().lstrip("#"))
+            shown[number] = item.select_one(".branch code bdi").get_text()
+    assert len(shown) >= 10  # the payloads in key PRs, text to the reader, markup to nobody
+    assert shown == {n: stored[n].branch for n in shown}
+
+
+def _pdf_blocks(pdf) -> list[str]:
+    """The PDF's text blocks in reading order as poppler finds them (a heading, a cell), without white
+    space: lines wrap anywhere in a PDF."""
+    layout = subprocess.run(["pdftotext", "-bbox-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    return ["".join(html.unescape(word) for word in re.findall(r"<word[^>]*>(.*?)</word>", block, re.S))
+            for block in re.findall(r"<block.*?</block>", layout, re.S)]
+
+
+@pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftotext (poppler-utils) is not installed")
+def test_every_week_has_a_pdf_that_shows_every_payload_as_text(hostile_site):
+    folder, output = hostile_site
+    pdfs = sorted(output.glob(f"{REPO}/2026-W*/digest.pdf"))
+    assert [p.parent.name for p in pdfs] == ["2026-W10", "2026-W11", "2026-W12"]
+    text = "".join(block for pdf in pdfs for block in _pdf_blocks(pdf))
+    # Each key PR's heading, "#N title", holds its title character for character, brackets and all:
+    # had WeasyPrint taken a payload for markup, its tags would be gone (and an <img> or <svg> drawn).
+    stored = Store(folder / "data").read_pulls(REPO)
+    invisible = re.compile(r"[\s\u200b-\u200d\ufeff]+")  # zero-width characters have no glyph to extract
+    missing = [p.number for p in stored
+               if f"#{p.number}{invisible.sub('', p.title.removesuffix('…'))}" not in text and p.title != f"fix: {RTL_PAYLOAD}"]
+    assert missing == []
+    # poppler's word boxes hold right-to-left words as drawn, letters left to right (numbers as read): word by word
+    rtl_heading = re.search(f"#{1 + PAYLOADS.index(RTL_PAYLOAD)}fix:([^#]*)", text)
+    assert rtl_heading and all(word[::-1] in rtl_heading[1] or (word.isdigit() and word in rtl_heading[1]) for word in RTL_PAYLOAD.split())
+    for pdf in pdfs:
+        objects = _pdf_objects(pdf)
+        links = re.findall(rb"/URI\s*\(([^)]*)\)", objects)
+        assert links and all(link.startswith(b"https://") for link in links), (pdf.parent.name, links[:5])
+        assert not re.search(rb"/(JavaScript|JS|Launch|SubmitForm|ImportData)\b", objects), pdf.parent.name
+
+
+def _pdf_objects(pdf) -> bytes:
+    """The PDF's bytes with every compressed stream (object streams included) inflated."""
+    data = pdf.read_bytes()
+    inflated = []
+    for stream in re.finditer(rb"stream\r?\n(.*?)\r?\nendstream", data, re.S):
+        try:
+            inflated.append(zlib.decompress(stream[1]))
+        except zlib.error:
+            continue  # an image or a font kept as it is
+    return b"\n".join([data, *inflated])
+
+
+RTL_PAYLOAD = next(payload for payload in PAYLOADS if "\u05ea" in payload)
+
+
+def test_right_to_left_text_reads_as_written_without_moving_the_words_around_it(hostile_site):
+    """Hebrew followed by a number, as a title, login and branch: without isolation the number and
+    the size after it ("+5 −1 lines") would be drawn left of the Hebrew, out of their order."""
+    _, output = hostile_site
+    number = 1 + PAYLOADS.index(RTL_PAYLOAD)
+    week = next(p.parent.name for p in output.glob(f"{REPO}/2026-W*/index.html") if f"/pull/{number}\"" in p.read_text(encoding="utf-8"))
+    with serve_in_browser(output) as (browser, base):
+        page = browser.new_page()
+        page.goto(f"{base}/{REPO}/{week}/index.html", wait_until="load")
+        item = page.locator("ol.key-pulls > li").filter(has=page.locator(f'h3 a[href$="/pull/{number}"]'))
+        # each element's extent on the screen: the union of its pieces (a line breaks a text into several)
+        boxes = item.evaluate("""li => Object.fromEntries(["h3 a", "h3 bdi", ".by bdi", ".branch bdi", ".size"].map(s => {
+            const rects = [...li.querySelector(s).getClientRects()];
+            return [s, [Math.min(...rects.map(r => r.left)), Math.max(...rects.map(r => r.right)), rects.length && rects[0].top,
+                        new Set(rects.map(r => r.top)).size]];
+        }))""")
+        direction = item.evaluate("li => getComputedStyle(li.querySelector('.branch bdi')).direction")
+        page.close()
+    link, title, by, branch, size = (boxes[s] for s in ("h3 a", "h3 bdi", ".by bdi", ".branch bdi", ".size"))
+    assert link[1] <= title[0], boxes  # "#N" before the title
+    # one line, as laid out here (code sits a few pixels lower than text)
+    assert abs(by[2] - branch[2]) < 8 and abs(branch[2] - size[2]) < 8 and by[3] == branch[3] == size[3] == 1, boxes
+    assert by[1] <= branch[0] and branch[1] <= size[0], boxes  # in the page's order, left to right: nothing moved
+    assert direction == "rtl"  # <bdi> takes the direction of its first strong letter
+
+
 def test_the_checker_sees_a_payload_that_is_live_and_not_one_that_is_escaped():
-    import html
 
     assert sum(1 for payload in PAYLOADS if live_markup(payload)) >= 15
     assert [payload for payload in PAYLOADS if live_markup(html.escape(payload))] == []

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import gzip
 import json
+from datetime import UTC, datetime
 
 import pytest
 
 from digest_plugin.cli import main
 from digest_plugin.importer import read_export
 from digest_plugin.records import TITLE_LIMIT, clean_text
+from digest_plugin.repo_state import RepoState
 from digest_plugin.settings import check_timezone as timezone
 from digest_plugin.store import Store
 from digest_plugin.weeks import week_of
@@ -93,3 +95,28 @@ def _settings(folder):
     path = folder / "importconf.py"  # not "pelicanconf": a module of that name would shadow the project's
     path.write_text('DIGEST_DATA_PATH = "data"\n')
     return path
+
+
+def test_the_head_branch_is_imported_and_a_bad_head_is_named(tmp_path, caplog):
+    export = tmp_path / "heads.jsonl"
+    good = {"number": 1, "title": "ok", "html_url": "https://github.com/a/b/pull/1", "user": {"login": "x"},
+            "merged_at": "2026-05-01T00:00:00Z", "head": {"ref": "feature/<b>x</b>", "label": "x:feature/<b>x</b>"}}
+    lines = [good, {**good, "number": 2, "head": None}, {**good, "number": 3, "head": "main"}]
+    export.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    assert main(["import", str(export), "--repo", "acme/widget", "--settings", str(_settings(tmp_path))]) == 0
+    assert "heads.jsonl, line 3, has a bad value in head: expected an object" in caplog.text
+    stored = {p.number: p.branch for p in Store(tmp_path / "data").read_pulls("acme/widget")}
+    assert stored == {1: "feature/<b>x</b>", 2: ""}  # stored as written; escaped where shown
+
+
+def test_a_line_merged_before_the_repository_was_created_is_named_and_the_rest_is_imported(tmp_path, caplog):
+    store = Store(tmp_path / "data")
+    store.write_state(RepoState("acme/widget", "github", created_at=datetime(2026, 1, 1, tzinfo=UTC)))  # an earlier fetch knew it
+    export = tmp_path / "old.jsonl"
+    good = {"number": 1, "title": "ok", "html_url": "https://github.com/a/b/pull/1", "user": {"login": "x"}, "merged_at": "2026-05-01T00:00:00Z"}
+    export.write_text(json.dumps(good) + "\n" + json.dumps({**good, "number": 2, "merged_at": "2019-05-01T00:00:00Z"}) + "\n")
+    assert main(["import", str(export), "--repo", "acme/widget", "--settings", str(_settings(tmp_path))]) == 0
+    assert ("old.jsonl, line 2, has a bad value in merged_at: 2019-05-01T00:00:00Z is before the repository was created "
+            "(2026-01-01T00:00:00Z); that line was not imported") in caplog.text
+    assert [p.number for p in store.read_pulls("acme/widget")] == [1]
+    assert store.read_state("acme/widget").created_at == datetime(2026, 1, 1, tzinfo=UTC)

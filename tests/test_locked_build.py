@@ -7,6 +7,7 @@ import fcntl
 import os
 import signal
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -112,3 +113,31 @@ def test_the_swap_exchanges_two_folders_in_place(tmp_path):
     (old / "a").write_text("old"), (new / "a").write_text("new")
     swap(new, old)
     assert (old / "a").read_text() == "new" and (new / "a").read_text() == "old"
+
+
+def test_a_second_build_stops_after_its_wait_with_one_sentence_naming_the_lock(project):
+    output = project / "held"
+    # the first build, a real process holding the lock until its input closes
+    first = subprocess.Popen(
+        [sys.executable, "-m", "digest_plugin.locked_build", str(output), "--",
+         sys.executable, "-c", "import os, sys; os.makedirs(sys.argv[-1]); print('started', flush=True); sys.stdin.read()"],
+        cwd=project, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert first.stdout.readline().strip() == "started"
+    status, out, err = _finish(make(project, "html", "OUTPUTDIR=held", "LOCK_WAIT=0.5"))
+    lines = [line for line in (out + err).splitlines() if not line.startswith("make: ***")]
+    assert status != 0
+    assert lines[0] == f"Another build is writing {output}; waiting for it to finish."
+    assert lines[1:] == [(f"make: Another build still holds {project / 'held.lock'} after 0.5 seconds; let it finish or "
+                          "stop it, then build again (LOCK_WAIT=SECONDS waits longer).")]
+    assert "Traceback" not in err and not output.exists()  # the second one wrote nothing
+    first.stdin.close()
+    assert first.wait() == 0 and output.is_dir()  # the first one finished and swapped its site in
+
+
+def test_a_lock_wait_that_is_not_a_number_is_one_sentence():
+    from digest_plugin.locked_build import LOCK_WAIT, wait_from
+
+    assert wait_from("") == LOCK_WAIT and wait_from("2.5") == 2.5
+    for bad in ("soon", "-1", "inf", "nan"):
+        with pytest.raises(DigestError, match=r"LOCK_WAIT is .*give the seconds"):
+            wait_from(bad)

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from digest_plugin.analysis import analyse_repo
 from digest_plugin.cli import main
 from digest_plugin.records import BODY_LIMIT, LABEL_LIMIT, TITLE_LIMIT, Pull, RecordError
+from digest_plugin.repo_state import RepoState, repo_life
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store import Store
 
@@ -67,6 +68,7 @@ REFUSED = {
     "no merged_at": ({k: v for k, v in GOOD.items() if k != "merged_at"}, "merged_at"),
     "an unknown source": (damaged(source="elsewhere"), "source"),
     "a record that is a list": ([1, 2], "record"),
+    "a branch that is a number": (damaged(branch=5), "branch"),
 }
 
 
@@ -122,6 +124,34 @@ def test_the_store_skips_bad_lines_names_them_and_counts_a_pr_once(tmp_path, cap
     assert f"{path}, line 3, has a bad value in author: is missing" in caplog.text
     assert f"{path}, line 4, has a bad value in deletions: {10**30} is outside 0 to 1,000,000,000" in caplog.text
     assert f"{path}, line 5, has a bad value in record: expected an object, found a list" in caplog.text
+
+
+def test_a_record_merged_outside_the_repositorys_life_is_named_and_the_rest_is_shown(tmp_path, capsys, caplog):
+    settings = tmp_path / "lifeconf.py"
+    settings.write_text(f"DIGEST_DATA_PATH = {str(tmp_path / 'data')!r}\n")
+    store = Store(tmp_path / "data")
+    good = [make_pull(n, f"2026-05-{n:02d}T09:00:00Z") for n in (18, 19)]
+    before = make_pull(3, "2025-12-30T09:00:00Z")  # the repository was created in 2026
+    after = make_pull(4, "2026-05-22T09:00:00Z")  # fetched on 2026-05-20: a day's room, then damage
+    store.upsert(REPO, [*good, before, after])
+    store.write_state(RepoState(REPO, "import", fetched_at=datetime(2026, 5, 20, 12, tzinfo=UTC),
+                                created_at=datetime(2026, 1, 1, tzinfo=UTC)))
+    assert main(["show", REPO, "--week", "2026-W21", "--format", "json", "--settings", str(settings)]) == 0
+    assert [p["number"] for p in json.loads(capsys.readouterr().out)["pulls"]] == [18, 19]
+    folder = tmp_path / "data" / REPO
+    assert (f"{folder / '2025-12.jsonl'}, line 1, has a bad value in merged_at: 2025-12-30T09:00:00Z is before the "
+            "repository was created (2026-01-01T00:00:00Z)") in caplog.text
+    assert (f"{folder / '2026-05.jsonl'}, line 1, has a bad value in merged_at: 2026-05-22T09:00:00Z is after the data's "
+            "own date (2026-05-21T12:00:00Z, a day's room included)") in caplog.text
+    assert len(store.read_pulls(REPO)) == 4  # nothing was thrown away: a later fetch or import can repair it
+
+
+def test_a_state_file_without_the_repositorys_creation_loads_and_stays_as_it_was():
+    older = {"schema": 1, "repo": REPO, "source": "github", "fetched_at": "2026-05-20T12:00:00Z", "complete_since": None,
+             "watermark": None, "incomplete": [], "progress": {}}
+    state = RepoState.from_json(older)
+    assert state.created_at is None and state.to_json() == older
+    assert repo_life(state, datetime(2026, 5, 20, tzinfo=UTC)).start == datetime(2008, 1, 1, tzinfo=UTC)
 
 
 def test_a_month_file_that_is_a_folder_is_skipped_with_a_sentence(tmp_path, caplog):
@@ -197,3 +227,12 @@ def test_fuzz_arbitrary_json_fails_at_the_gate_or_gives_a_showable_record(record
     assert Pull.from_json(json.loads(json.dumps(pull.to_json()))) == pull  # stable through the store
     weeks = analyse_repo(REPO, [pull], None, DigestSettings(), datetime.now(UTC))
     assert sum(w.stats.merged_count for w in weeks) == 1
+
+
+def test_a_stored_line_without_a_branch_loads_and_is_written_back_as_it_was():
+    assert "branch" not in GOOD  # a store written before branches were kept
+    assert Pull.from_json(GOOD).branch == ""
+    assert Pull.from_json(GOOD).to_json() == GOOD
+    with_branch = Pull.from_json({**GOOD, "branch": "fix/\u202eparser\x1b[2J\nnext"})
+    assert with_branch.branch == "fix/parser[2J next"  # cleaned like any one-line text
+    assert Pull.from_json(with_branch.to_json()) == with_branch

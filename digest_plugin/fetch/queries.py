@@ -18,10 +18,11 @@ COUNTS_PER_QUERY = 30  # windows counted in one request (aliases of one query)
 _RATE_LIMIT = "rateLimit { cost limit remaining resetAt }"
 
 # `repository` rides along so that an unknown repository is an error rather than an empty
-# search, and `rateLimit` so that progress can show what is left without another request.
+# search (and to learn when it was created: no PR is older), and `rateLimit` so that progress can
+# show what is left without another request.
 MERGED_PULLS = """
 query MergedPulls($owner: String!, $name: String!, $search: String!, $first: Int!, $after: String) {
-  repository(owner: $owner, name: $name) { nameWithOwner }
+  repository(owner: $owner, name: $name) { nameWithOwner createdAt }
   %(rate_limit)s
   search(type: ISSUE, query: $search, first: $first, after: $after) {
     issueCount
@@ -34,6 +35,7 @@ query MergedPulls($owner: String!, $name: String!, $search: String!, $first: Int
         body
         createdAt
         mergedAt
+        headRefName
         additions
         deletions
         changedFiles
@@ -57,7 +59,7 @@ def merged_count_query(windows: int) -> str:
     searches = "\n".join(f"  w{i}: search(type: ISSUE, query: $q{i}, first: 1) {{ issueCount }}" for i in range(windows))
     return (
         f"query MergedCounts($owner: String!, $name: String!, {variables}) {{\n"
-        "  repository(owner: $owner, name: $name) { nameWithOwner }\n"
+        "  repository(owner: $owner, name: $name) { nameWithOwner createdAt }\n"
         f"  {_RATE_LIMIT}\n{searches}\n}}\n"
     )
 
@@ -118,6 +120,7 @@ def pull_from_node(node: dict, rest_files: list[dict] | None = None) -> Pull:
         reviews=_total(node.get("reviews")),
         commits=_total(node.get("commits")),
         source="github",
+        branch=node.get("headRefName"),
     )
 
 

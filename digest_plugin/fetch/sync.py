@@ -19,7 +19,7 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
-from ..records import FILES_LIMIT, Pull, format_time
+from ..records import FILES_LIMIT, Pull, format_time, parse_time
 from ..repo_state import RepoState, Window
 from ..store import Store
 from .client import GitHubClient, NotFound, Refused, Unreachable
@@ -239,10 +239,19 @@ class RepoSync:
         return files
 
     def _check_repository(self, data: dict) -> None:
-        if data.get("repository") is None:
+        """Raise NotFound for an unknown repository; note when it was created (saved with the state)."""
+        repository = data.get("repository")
+        if repository is None:
             raise NotFound(
                 f"GitHub has no repository {self.repo}, or the token cannot see it; check the name and the token's access."
             )
+        created = repository.get("createdAt")
+        try:
+            created_at = parse_time(created) if isinstance(created, str) else None
+        except ValueError:
+            created_at = None  # not worth stopping a fetch for: the gate's own range still holds
+        if created_at is not None and created_at != self.state.created_at:
+            self.state = replace(self.state, created_at=created_at)
 
     # -- saving -----------------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ from ..analysis.memo import Memo
 from ..analysis.model import WeekAnalysis
 from ..analysis.repository import remembered_weeks, repo_key
 from ..errors import DigestError
-from ..repo_state import RepoState
+from ..repo_state import RepoState, repo_life
 from ..settings import DigestSettings
 from ..store import Store
 
@@ -24,7 +24,7 @@ def load_weeks(store: Store, repo: str, settings: DigestSettings, now: datetime,
     if key is not None and (week_keys := memo.get(key)) is not None and (weeks := remembered_weeks(memo, week_keys)) is not None:
         return weeks
     state = store.read_state(repo)
-    pulls = store.read_pulls(repo)
+    pulls = store.read_pulls(repo, repo_life(state, now))
     if state is None and not pulls:
         known = ", ".join(store.repos()) or "none"
         raise DigestError(f"{repo} is not in the store at {store.root} (it holds: {known}); fetch or import it first.")

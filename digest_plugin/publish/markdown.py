@@ -28,6 +28,8 @@ def render_markdown(view: WeekView, page_url: str, lang: Language) -> str:
         blocks.append(f"> {escape(view.status_text)}")
     for section in view.sections:
         blocks += _SECTIONS[section](view, lang)
+    if view.credit:
+        blocks.append(f"*{escape(view.credit)}*")  # as the page ends with it
     return "\n\n".join(block for block in blocks if block) + "\n"
 
 
@@ -107,7 +109,8 @@ def _key_changes(view: WeekView, lang: Language) -> list[str]:
     items = []
     for index, change in enumerate(view.key_changes, 1):
         meta = [_("importance {score}").format(score=change.importance.text), change.kind, *change.modules,
-                _("by {author}").format(author=change.author), change.size]
+                _("by {author}").format(author=change.author),
+                _("from branch {branch}").format(branch=change.branch) if change.branch else "", change.size]
         lines = [f"{index}. **{_ref(change.ref)} {escape(change.title)}**", "   " + escape(" · ".join(m for m in meta if m))]
         if change.summary:
             lines.append("   " + escape(change.summary))

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from ..analysis.model import AnalysedPull, PathCount, WeekAnalysis
 from ..analysis.stats import ranked
 from ..charts import Chart
-from ..narrate import Narrative
+from ..narrate import Narrative, writer_credit
 from ..narrate.model import Cited, HighlightGroup
 from ..narrate.wording import Language, factor_names, week_status
 
@@ -65,6 +65,7 @@ class KeyChangeView:
     kind: str  # the type in words, "" when unclassified
     modules: tuple[str, ...]
     author: str
+    branch: str  # the head branch, verbatim from GitHub; "" where unknown
     size: str  # "+198 −41 lines in 3 files"
     summary: str  # untrusted, may be empty
     importance: Importance
@@ -152,6 +153,7 @@ class WeekView:
     pulls: tuple[PullRow, ...] = ()
     headings: dict[str, str] = field(default_factory=dict)  # section -> its heading, in the site's language
     links: dict[int, str] = field(default_factory=dict)  # PR number -> web address, for the Markdown
+    credit: str = ""  # which writer wrote the words, and how many of a language model's sentences were kept
 
     @property
     def sections(self) -> tuple[str, ...]:
@@ -214,6 +216,7 @@ def week_view(week: WeekAnalysis, narrative: Narrative, charts: Sequence[Chart],
         pulls=tuple(_pull_row(p, refs, lang) for p in week.pulls),
         headings=section_headings(_),
         links={n: ref.url for n, ref in refs.items() if ref.url},
+        credit=writer_credit(narrative, lang),
     )
 
 
@@ -301,6 +304,7 @@ def _key_changes(week: WeekAnalysis, narrative: Narrative, refs, lang: Language)
             kind=kind_name(analysed, _),
             modules=tuple(change.modules),
             author=pull.author.login,
+            branch=pull.branch,
             size=lang.ngettext("+{added} \u2212{removed} lines in {files} file", "+{added} \u2212{removed} lines in {files} files",
                                pull.changed_files).format(added=lang.number(pull.additions), removed=lang.number(pull.deletions),
                                                           files=lang.number(pull.changed_files)),

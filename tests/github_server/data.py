@@ -51,6 +51,8 @@ def github_complete(pull: dict) -> dict:
     pull["commits"] = pull.get("commits") or 1
     pull.setdefault("author_association", "CONTRIBUTOR")
     pull.setdefault("reviews_count", 0)
+    if not pull.get("head"):  # exports rebuilt from git lack it; GitHub always has one
+        pull["head"] = {"ref": f"patch-{pull['number']}", "label": f"stranger:patch-{pull['number']}"}
     return pull
 
 

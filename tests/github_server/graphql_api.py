@@ -51,6 +51,7 @@ type PullRequest {
   createdAt: DateTime!
   deletions: Int!
   files(after: String, before: String, first: Int, last: Int): PullRequestChangedFileConnection
+  headRefName: String!
   labels(after: String, before: String, first: Int, last: Int): LabelConnection
   mergedAt: DateTime
   number: Int!
@@ -67,7 +68,7 @@ type SearchResultItemConnection {
   pageInfo: PageInfo!
 }
 
-type Repository { name: String! nameWithOwner: String! url: URI! }
+type Repository { createdAt: DateTime! name: String! nameWithOwner: String! url: URI! }
 
 type RateLimit { cost: Int! limit: Int! nodeCount: Int! remaining: Int! resetAt: DateTime! used: Int! }
 
@@ -121,7 +122,13 @@ def _repository(repos, owner: str, name: str):
     full = f"{owner}/{name}"
     if full not in repos:
         raise NotFoundError(f"Could not resolve to a Repository with the name '{full}'.")
-    return {"name": name, "nameWithOwner": full, "url": f"https://github.com/{full}"}
+    return {"name": name, "nameWithOwner": full, "url": f"https://github.com/{full}", "createdAt": created_at(repos[full])}
+
+
+def created_at(pulls: list[dict]) -> str:
+    """When the repository was created: a month before its first PR was opened (or long ago, when it has none)."""
+    first = min((p["created_at"] for p in pulls), default="2010-01-01T00:00:00Z")
+    return reset_time(int(datetime.fromisoformat(first.replace("Z", "+00:00")).timestamp()) - 30 * 86400)
 
 
 def _check_page(connection: str, first, last) -> int:
@@ -202,6 +209,7 @@ def _pull_node(pull: dict) -> dict:
         "body": pull.get("body") or "",
         "createdAt": pull["created_at"],
         "mergedAt": pull["merged_at"],
+        "headRefName": pull["head"]["ref"],
         "additions": pull["additions"],
         "deletions": pull["deletions"],
         "changedFiles": pull["changed_files"],
