@@ -32,7 +32,8 @@ from .upgrades import upgrades
 
 @dataclass(frozen=True)
 class RepoContext:
-    """What analysing one PR needs to know about its whole repository, computed once."""
+    """What analysing one PR needs to know about its whole repository, computed once. The memo of
+    earlier builds keys weeks by it (`_context_inputs`): a field added here belongs there too."""
 
     rules: Rules
     template: frozenset[str]  # the repository's PR template lines (summary.template_lines)
