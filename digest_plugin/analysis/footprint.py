@@ -17,7 +17,7 @@ def footprint(pull: Pull, rules: Rules) -> Footprint:
     paths, kinds = rules.files_of(pull)
     removed: list[tuple[int, str]] = []
     added: list[str] = []
-    counts = {"core_lines": 0, "test_files": 0, "doc_files": 0, "generated_files": 0}
+    counts = {"core_lines": 0, "test_files": 0, "doc_files": 0, "generated_files": 0, "generated_lines": 0}
     workflows: list[str] = []
     config: list[str] = []
     for path, path_kinds, change in zip(paths, kinds, pull.files, strict=True):
@@ -30,10 +30,14 @@ def footprint(pull: Pull, rules: Rules) -> Footprint:
         counts["test_files"] += "tests" in path_kinds
         counts["doc_files"] += "docs" in path_kinds and "tests" not in path_kinds
         counts["generated_files"] += "generated" in path_kinds
+        counts["generated_lines"] += (change.additions or 0) + (change.deletions or 0) if "generated" in path_kinds else 0
         if "ci" in path_kinds:
             workflows.append(path)
         if "config" in path_kinds and not path_kinds & {"tests", "docs", "generated"}:
             config.append(path)
+    if pull.files_truncated:
+        kept = sum((change.additions or 0) + (change.deletions or 0) for change in pull.files)
+        counts["generated_lines"] = beyond_kept(pull, counts["generated_lines"], kept)
     removed.sort(key=lambda item: (-item[0], item[1]))
     return Footprint(
         added_files=tuple(added[:LISTED_PATHS]),
@@ -45,3 +49,17 @@ def footprint(pull: Pull, rules: Rules) -> Footprint:
         config_files=tuple(config),
         **counts,
     )
+
+
+def beyond_kept(pull: Pull, lines: int, kept: int) -> int:
+    """`lines` of one kind among the `kept` lines of the files the record kept, scaled to all of the
+    PR's changed lines: the dropped files are taken to split by kind as the kept ones do."""
+    if not pull.files_truncated or not kept:
+        return lines
+    return round(lines * max(kept, pull.additions + pull.deletions) / kept)
+
+
+def mostly_generated(pull: Pull, footprint: Footprint) -> bool:
+    """Most of the PR's changed lines are generated or vendored files (snapshots, lock files,
+    third-party code): its size is not the size of the change a person made."""
+    return footprint.generated_lines * 2 > pull.additions + pull.deletions

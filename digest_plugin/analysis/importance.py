@@ -28,6 +28,7 @@ from collections.abc import Sequence
 
 from ..records import Pull
 from .classify import is_code_move, module_of, parse_title, says_default_change
+from .footprint import beyond_kept
 from .model import TYPES, AnalysedPull, Classification, Score, Upgrade
 from .rules import PERIPHERAL_KINDS, Rules
 from .upgrades import upgrades as upgrades_of
@@ -147,8 +148,10 @@ def _footprint(pull: Pull, rules: Rules) -> tuple[int, float, int]:
             if "/" in path:  # a top-level file (a manifest, a lock file) is no module of its own
                 modules.add(module_of(path, rules))
     if pull.files_truncated:
-        # the dropped files' lines are unknown by kind; count them as core, the conservative way
-        core += max(0, pull.additions + pull.deletions - core - tests - other)
+        # the dropped files' kinds are unknown: they are taken to split as the kept files do, so a
+        # bulk of snapshots or vendored code past the kept files stays that (ruff #26161)
+        kept = core + tests + other
+        core, tests, other = (beyond_kept(pull, lines, kept) for lines in (core, tests, other)) if kept else (pull.additions + pull.deletions, 0, 0)
     if core:
         share = other / (core + other)
     else:
