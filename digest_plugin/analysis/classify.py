@@ -336,10 +336,15 @@ def reverted_number_in_body(body: str) -> int | None:
     return int(match[1]) if match else None
 
 
+_MECHANICAL = re.compile(r"\b(lint\w*|linters?|(re)?format\w*|code style|style|rename\w*|move[sd]?|split\w*|sort\w*)\b", re.IGNORECASE)
+
+
 def is_code_move(pull: Pull, classification: Classification) -> bool:
-    """A refactor whose added and deleted lines nearly balance: code moved or split, not rewritten
-    (ruff's "Split up `types/class.rs`", +6,304 -6,205). Its size says little about its weight."""
-    if classification.type != "refactor":
+    """A refactor, or a change whose title says it lints, formats, renames or moves code, whose
+    added and deleted lines nearly balance: code moved, split or reformatted, not rewritten (ruff's
+    "Split up `types/class.rs`", +6,304 -6,205; verl's "fix: linting errors in all files"). Its
+    size says little about its weight."""
+    if classification.type != "refactor" and not _MECHANICAL.search(pull.title[:TITLE_LIMIT]):
         return False
     low, high = sorted((pull.additions, pull.deletions))
     return high >= 100 and low / high >= 0.85

@@ -64,6 +64,10 @@ class Weights:
     bot: float
     revert: float
     discussion: float
+    issues: float
+    issues_count: float
+    described: float
+    described_words: float
 
 
 @dataclass(frozen=True)
