@@ -26,11 +26,7 @@ def footprint(pull: Pull, rules: Rules) -> Footprint:
             removed.append((change.deletions or 0, path))
         elif change.status == "added" and core:
             added.append(path)
-        counts["core_lines"] += (change.additions or 0) + (change.deletions or 0) if core else 0
-        counts["test_files"] += "tests" in path_kinds
-        counts["doc_files"] += "docs" in path_kinds and "tests" not in path_kinds
-        counts["generated_files"] += "generated" in path_kinds
-        counts["generated_lines"] += (change.additions or 0) + (change.deletions or 0) if "generated" in path_kinds else 0
+        _count(counts, path_kinds, (change.additions or 0) + (change.deletions or 0), core)
         if "ci" in path_kinds:
             workflows.append(path)
         if "config" in path_kinds and not path_kinds & {"tests", "docs", "generated"}:
@@ -49,6 +45,15 @@ def footprint(pull: Pull, rules: Rules) -> Footprint:
         config_files=tuple(config),
         **counts,
     )
+
+
+def _count(counts: dict[str, int], kinds: frozenset[str], lines: int, core: bool) -> None:
+    """Adds one file to the footprint's counts: its lines where they are core or generated."""
+    counts["core_lines"] += lines if core else 0
+    counts["test_files"] += "tests" in kinds
+    counts["doc_files"] += "docs" in kinds and "tests" not in kinds
+    counts["generated_files"] += "generated" in kinds
+    counts["generated_lines"] += lines if "generated" in kinds else 0
 
 
 def beyond_kept(pull: Pull, lines: int, kept: int) -> int:
