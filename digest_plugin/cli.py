@@ -10,7 +10,6 @@ import argparse
 import json
 import logging
 import sys
-import traceback
 from contextlib import contextmanager, nullcontext
 from dataclasses import replace
 from datetime import UTC, date, datetime
@@ -18,6 +17,7 @@ from pathlib import Path
 
 from .errors import DigestError
 from .settings import DigestSettings, check_repo_name
+from .settings_file import read_settings_file
 from .store import Store
 from .weeks import Week
 
@@ -77,36 +77,14 @@ def _parser() -> argparse.ArgumentParser:
 
 def load_settings(path: str) -> tuple[DigestSettings, dict]:
     """DigestSettings and the full Pelican settings from a settings file (defaults if it is absent)."""
-    from pelican.settings import DEFAULT_CONFIG, read_settings
+    from pelican.settings import DEFAULT_CONFIG
 
     settings_file = Path(path)
-    if settings_file.exists():
-        pelican_log = logging.getLogger("pelican")
-        level, pelican_log.level = pelican_log.level, logging.ERROR  # its hints are about building, not about us
-        try:
-            pelican_settings = read_settings(str(settings_file))
-        except Exception as error:  # the settings file is the user's Python: anything may fail in it
-            raise DigestError(_unreadable_settings(settings_file, error)) from error
-        finally:
-            pelican_log.setLevel(level)
-        base = settings_file.resolve().parent
-    elif path == "pelicanconf.py":
+    if path == "pelicanconf.py" and not settings_file.exists():
         pelican_settings, base = dict(DEFAULT_CONFIG), Path.cwd()
     else:
-        raise DigestError(f"The settings file {path} does not exist.")
+        pelican_settings, base = read_settings_file(settings_file), settings_file.resolve().parent
     return DigestSettings.from_pelican(pelican_settings, base), pelican_settings
-
-
-def _unreadable_settings(path: Path, error: Exception) -> str:
-    """One sentence for a settings file that fails while Python runs it."""
-    if isinstance(error, SyntaxError):
-        return f"The settings file {path} is not valid Python: {error.msg} on line {error.lineno}."
-    if isinstance(error, ImportError):
-        return (f"The settings file {path} could not import {error.name or 'a module'} ({error}); a settings file that "
-                "imports another, like `from pelicanconf import *`, needs that file's folder on sys.path.")
-    lines = [frame.lineno for frame in traceback.extract_tb(error.__traceback__) if Path(frame.filename).resolve() == path.resolve()]
-    where = f" on line {lines[-1]}" if lines else ""
-    return f"The settings file {path} failed{where}: {type(error).__name__}: {error}."
 
 
 def _fetch(args) -> int:
@@ -164,7 +142,7 @@ def _show(args) -> int:
     else:
         from .publish.week_json import week_json
 
-        print(json.dumps(week_json(week, narrative), indent=2, ensure_ascii=False))
+        print(json.dumps(week_json(week, narrative, language), indent=2, ensure_ascii=False))
     return 0
 
 

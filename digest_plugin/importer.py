@@ -7,14 +7,13 @@ uses it too where it falls back to REST.
 from __future__ import annotations
 
 import gzip
-import json
 import logging
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
 from .errors import DigestError
-from .records import Author, FileChange, Pull, RecordError
+from .records import Author, Pull, RecordError, files_from_rest, read_line
 from .repo_state import RepoState
 from .settings import check_repo_name
 from .store import Store, report_rejected
@@ -32,7 +31,7 @@ def pull_from_rest(data: dict, source: str = "import") -> Pull | None:
         raise RecordError("record", "expected a pull request object")
     if not data.get("merged_at"):
         return None
-    files = _files(data.get("files") or ())
+    files = files_from_rest(data.get("files") or ())
     additions, deletions, changed_files = data.get("additions"), data.get("deletions"), data.get("changed_files")
     return Pull(
         number=data.get("number"),
@@ -67,20 +66,6 @@ def _author(data: dict) -> Author:
         raise error.within("user") from None
 
 
-def _files(items) -> tuple[FileChange, ...]:
-    if not isinstance(items, list | tuple):
-        raise RecordError("files", "expected a list of changed files")
-    files = []
-    for index, item in enumerate(items):
-        if not isinstance(item, dict):
-            raise RecordError(f"files[{index}]", "expected a changed file object")
-        try:
-            files.append(FileChange(item.get("filename"), item.get("additions"), item.get("deletions"), item.get("status") or "modified"))
-        except RecordError as error:
-            raise error.within(f"files[{index}]") from None
-    return tuple(files)
-
-
 def _label_names(labels) -> list:
     """REST gives label objects; some exports give bare names. Anything else fails at the gate."""
     if not isinstance(labels, list):
@@ -97,15 +82,8 @@ def read_export(path: Path, rejected: list[str] | None = None) -> Iterator[Pull]
             for line_number, raw in enumerate(lines, 1):
                 if not raw.strip():
                     continue
-                try:
-                    pull = pull_from_rest(json.loads(raw.decode("utf-8")))
-                except UnicodeDecodeError:
-                    problem = "is not UTF-8 text"
-                except RecordError as error:
-                    problem = f"has a bad value in {error.field}: {error.problem}"
-                except (ValueError, RecursionError):
-                    problem = "is not a JSON object"
-                else:
+                pull, problem = read_line(raw, pull_from_rest)
+                if problem is None:
                     if pull is not None:
                         yield pull
                     continue

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ctypes
 import errno
 import fcntl
+import itertools
 import os
 import shutil
 import subprocess
@@ -21,6 +22,7 @@ import sys
 from pathlib import Path
 
 from .errors import DigestError
+from .settings_file import read_settings_file
 
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
@@ -100,6 +102,14 @@ def _remove(path: Path) -> None:
         path.unlink()
 
 
+def check_settings_file(command: list[str]) -> None:
+    """The settings file Pelican will read (`-s FILE`), run once first: a file that fails is one
+    sentence naming it, where Pelican itself would print a traceback."""
+    for flag, value in itertools.pairwise(command):
+        if flag in ("-s", "--settings"):
+            read_settings_file(Path(value))
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) < 3 or argv[1] != "--":
@@ -110,6 +120,7 @@ def main(argv: list[str] | None = None) -> int:
         at = command.index("--then")
         command, then = command[:at], command[at + 1 :]
     try:
+        check_settings_file(command)
         return locked_build(Path(argv[0]), command, announce=lambda text: print(text, file=sys.stderr, flush=True), then=then)
     except DigestError as error:
         print(f"make: {error}", file=sys.stderr)

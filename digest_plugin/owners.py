@@ -8,7 +8,7 @@ that was never fetched, every repository of that owner the store holds.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 
 from .atomic import atomic_write
@@ -39,17 +39,23 @@ def recorded_repos(store: Store, owner: str) -> list[str] | None:
         raise DigestError(f"{path} is not a record of {owner}'s repositories; delete it and fetch again.") from None
 
 
-def expand_repos(entries: Iterable[str], store: Store) -> list[str]:
-    """DIGEST_REPOS with each `owner/*` replaced by that owner's repositories, in order, once each."""
+def expand(entries: Iterable[str], repos_of: Callable[[str], Sequence[str]]) -> list[str]:
+    """DIGEST_REPOS with each `owner/*` replaced by `repos_of(owner)`, in order, once each."""
     repos: list[str] = []
     for entry in entries:
         owner = owner_of(entry)
-        if owner is None:
-            repos.append(entry)
-            continue
-        found = recorded_repos(store, owner)
-        repos.extend(found if found is not None else [r for r in store.repos() if r.split("/")[0] == owner])
+        repos.extend([entry] if owner is None else repos_of(owner))
     return list(dict.fromkeys(repos))
+
+
+def expand_repos(entries: Iterable[str], store: Store) -> list[str]:
+    """The build's expansion: what the last fetch recorded, else the owner's repositories in the store."""
+
+    def stored(owner: str) -> list[str]:
+        found = recorded_repos(store, owner)
+        return found if found is not None else [r for r in store.repos() if r.split("/")[0] == owner]
+
+    return expand(entries, stored)
 
 
 def by_owner(names: Iterable[str]) -> dict[str, list[str]]:

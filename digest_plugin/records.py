@@ -13,9 +13,12 @@ passed can be rendered anywhere: HTML, XML feeds, Markdown, a terminal.
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import TypeVar
 
 BODY_LIMIT = 10_000  # characters kept of a PR body; templates rarely exceed this
 FILES_LIMIT = 300  # files kept per PR; totals stay exact in additions/deletions/changed_files
@@ -31,6 +34,8 @@ NUMBER_LIMIT = 10**9
 # single one would make the site draw decades of empty weeks.
 EARLIEST_TIME = datetime(2008, 1, 1, tzinfo=UTC)
 CLOCK_SKEW = timedelta(days=1)
+
+T = TypeVar("T")
 
 # Where a record came from. Only "github" records carry GitHub's own created_at, so only
 # those give a time to merge that may be shown as fact.
@@ -270,14 +275,28 @@ class Pull:
 
 def files_from_json(items) -> tuple[FileChange, ...]:
     """Stored `[path, additions, deletions, status]` lists as FileChanges."""
+    return _files_from(items, lambda item: item if isinstance(item, list | tuple) and len(item) == 4 else None,
+                       "[path, additions, deletions, status]")
+
+
+def files_from_rest(items) -> tuple[FileChange, ...]:
+    """REST's changed-file objects (`/pulls/N/files`, and exports of it) as FileChanges."""
+    return _files_from(items, lambda f: (f.get("filename"), f.get("additions"), f.get("deletions"), f.get("status") or "modified")
+                       if isinstance(f, dict) else None, "a changed file object")
+
+
+def _files_from(items, fields: Callable[[object], Sequence | None], expected: str) -> tuple[FileChange, ...]:
+    """FileChanges from a list whose items `fields` turns into (path, additions, deletions, status),
+    or None where an item has the wrong shape; a bad item is named by its index."""
     if not isinstance(items, list | tuple):
         raise RecordError("files", f"expected a list, found {_kind(items)}")
     files = []
     for index, item in enumerate(items[:FILES_LIMIT]):
-        if not isinstance(item, list | tuple) or len(item) != 4:
-            raise RecordError(f"files[{index}]", "expected [path, additions, deletions, status]")
+        values = fields(item)
+        if values is None:
+            raise RecordError(f"files[{index}]", f"expected {expected}")
         try:
-            files.append(FileChange(*item))
+            files.append(FileChange(*values))
         except RecordError as error:
             raise error.within(f"files[{index}]") from None
     return tuple(files)
@@ -308,3 +327,16 @@ def parse_time(value: str | None) -> datetime | None:
 
 def format_time(value: datetime | None) -> str | None:
     return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if value else None
+
+
+def read_line(raw: bytes, make: Callable[[object], T]) -> tuple[T | None, str | None]:
+    """`make` applied to one JSON line, or why the line is bad: the same words for the store's
+    month files and for import files."""
+    try:
+        return make(json.loads(raw.decode("utf-8"))), None
+    except UnicodeDecodeError:
+        return None, "is not UTF-8 text"
+    except RecordError as error:
+        return None, f"has a bad value in {error.field}: {error.problem}"
+    except (ValueError, RecursionError):
+        return None, "is not a JSON object"

@@ -128,15 +128,14 @@ def _date(value, name, base) -> dt.date | None:
         raise DigestError(f"{name} must be a date written YYYY-MM-DD, not {value!r}.") from None
 
 
-def _rules(value, name, base) -> dict | str | None:
-    """Checked now, merged over the defaults, so a misspelt rule fails before the build starts."""
+def _rules(value, name, base) -> dict | None:
+    """Read and merged over the defaults now, once a build: a misspelt rule fails before the
+    build starts, and each repository compiles the merged mapping without reading the file again."""
     # The analysis stage owns what rules mean and takes DigestSettings; importing it here, when a
     # value is checked, keeps the two modules from importing each other while they load.
-    from .analysis.rules import load_rules
+    from .analysis.rules import merged_rules
 
-    if value is not None:
-        load_rules(value, base)
-    return value
+    return None if value is None else merged_rules(value, base)
 
 
 def _pdf(value, name, base) -> bool:

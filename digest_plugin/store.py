@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .atomic import atomic_write
 from .errors import DigestError
-from .records import Pull, RecordError
+from .records import Pull, read_line
 from .repo_state import SCHEMA_VERSION, RepoState
 from .settings import check_repo_name
 
@@ -167,15 +167,10 @@ def _read_month(path: Path) -> MonthFile:
     for line_number, line in enumerate(path.read_bytes().splitlines(), 1):
         if not line.strip():
             continue
-        try:
-            month.pulls.append(Pull.from_json(json.loads(line.decode("utf-8"))))
+        pull, problem = read_line(line, Pull.from_json)
+        if problem is None:
+            month.pulls.append(pull)
             continue
-        except UnicodeDecodeError:
-            problem = "is not UTF-8 text"
-        except RecordError as error:
-            problem = f"has a bad value in {error.field}: {error.problem}"
-        except (ValueError, RecursionError):
-            problem = "is not a JSON object"
         month.damaged.append(line)
         month.problems.append(f"{path}, line {line_number}, {problem}; it is skipped, so fix it or fetch that month again")
     return month

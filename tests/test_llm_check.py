@@ -6,12 +6,13 @@ import json
 
 import pytest
 
+from digest_plugin.narrate import Cited, Narrative, check_grounding
 from digest_plugin.narrate.llm.answer import AnswerError, Figure, Sentence, parse_answer, read_answer
 from digest_plugin.narrate.llm.check import WeekFacts, check_sentence
 from digest_plugin.narrate.llm.prompt import answer_key, figures, messages, week_document
 
 from .llm_server.answers import INJECTION
-from .narrate_fixtures import busy_week, previous_week
+from .narrate_fixtures import busy_week, previous_week, real_week
 
 
 @pytest.fixture(scope="module")
@@ -46,9 +47,14 @@ def test_grounded_sentences_pass(sentence, facts):
     (said("#9999 rewrote the scheduler.", [9999]), "#9999, which is not a pull request of this week"),
     (said("The scheduler was rewritten.", [9999]), "#9999, which is not a pull request of this week"),
     (said("7 pull requests were merged.", [], merged=7), "gives merged as 7, but the analysis says 6"),
-    (said("9 pull requests were merged.", [], merged=6), "states 9, which is none of the figures it claims (merged = 6)"),
-    (said("Seven pull requests were merged.", [], merged=6), "states 'Seven'"),
-    (said("12 files changed.", []), "states 12, which is none of the figures it claims (none)"),
+    (said("9 pull requests were merged.", [], merged=6), "it states 9, which is none of the figures it lists (merged = 6)"),
+    (said("Seven pull requests were merged.", [], merged=6), "it states Seven, which is none of the figures it lists (merged = 6)"),
+    (said("12 files changed.", []), "it states 12 without listing which figure it is"),
+    (said("6 key pull requests were merged.", [], key=6), "it gives key as 6, but the analysis says 3"),  # 6 is the merged count
+    (said("6 pull requests were merged, 3 of them key.", [], merged=6), "it states 3, which is none of the figures it lists (merged = 6)"),
+    (said("The average importance was 5.", [], average=5), "it gives average as 5, but the analysis says 5.5"),  # rounded is not exact
+    (said("The average importance was 6.", [], average=5.5), "it states 6, which is none of the figures it lists (average = 5.5)"),
+    (said("The export theme took 40% of the week.", [], theme__export__share=40), "it gives theme:export:share as 40, but the analysis says 33"),
     (said("Roughly 40% of the work was on io.", []), "states 40"),
     (said("Velocity was 3 PRs a day.", [], velocity=3), "claims a figure 'velocity', which the analysis does not have"),
     (said("#101 also rewrites src/scheduler.py.", [101]), "names 'src/scheduler.py', which is not in the pull requests it cites"),
@@ -70,7 +76,7 @@ def test_sentences_the_data_does_not_support_are_rejected(sentence, reason, fact
 
 def test_a_risk_sentence_may_cite_only_the_pulls_that_show_the_risk(facts):
     sentence = said("#103 is large and hard to review.", [103])
-    assert "does not show this risk" in check_sentence(sentence, facts, "en", allowed=(101, 102))
+    assert check_sentence(sentence, facts, "en", allowed=(101, 102)) == "it cites #103, which is not one of this risk's pull requests"
     assert check_sentence(said("#102 is large and hard to review.", [102]), facts, "en", allowed=(101, 102)) is None
 
 
@@ -98,6 +104,20 @@ def test_the_document_carries_pr_text_as_data_and_the_rules_say_so(week):
     assert titles[101] == "[core] feat: add *streaming* <export> support"
     assert document["figures"]["merged"] == 6 and document["figures"]["previous:merged"] == 2
     assert INJECTION not in system["content"]
+
+
+@pytest.mark.parametrize("name", [None, "verl-W21", "ruff-busy"])
+def test_every_figure_the_prompt_offers_is_one_the_grounding_check_accepts_as_stated(name):
+    """The model may state any figure of the document by its name and value; `check_grounding`, which
+    holds the page to the analysis, must find each the same."""
+    week, previous = (busy_week(), [previous_week()]) if name is None else real_week(name)
+    offered = figures(week, previous)
+    assert {"merged", "key", "average", "authors"} <= offered.keys()
+    assert any(name.startswith("theme:") for name in offered) == bool(week.themes)
+    for what, value in offered.items():
+        text = f"{value:g}" if what.endswith((":share", ":baseline")) or float(value).is_integer() else f"{value}"
+        stated = Narrative("en", "", Cited(f"It is {text}.", (), (Figure(what, value),)))
+        assert check_grounding(week, stated, previous) == [], (what, value)
 
 
 def test_the_cache_key_changes_with_model_prompt_input(week):

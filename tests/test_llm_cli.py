@@ -9,7 +9,7 @@ import pytest
 from digest_plugin.cli import main
 
 from .llm_server import GOOD_KEY, ChatServer, Reply
-from .test_llm_site import KEY_ENV, _answer, _store
+from .test_llm_site import KEY_ENV, _answer, _store, settings_file
 
 
 @pytest.fixture
@@ -19,22 +19,17 @@ def project(tmp_path, monkeypatch):
     return tmp_path
 
 
-def settings_file(folder, url: str | None) -> str:
-    path = folder / "llmconf.py"  # not pelicanconf.py: a module of that name would shadow the project's own
-    llm = f'DIGEST_LLM = {{"base_url": "{url}", "model": "local-model", "api_key_env": "{KEY_ENV}"}}\n' if url else ""
-    path.write_text(f'DIGEST_DATA_PATH = "data"\nDIGEST_KEY_THRESHOLD = 1.0\n{llm}', encoding="utf-8")
-    return str(path)
-
-
 def test_show_with_the_llm_writer_lists_kept_and_rejected_sentences(project, capsys):
     with ChatServer(script=lambda request: Reply.answer(_answer(request))) as server:
         code = main(["show", "acme/widget", "--week", "2026-W19", "--writer", "llm", "--settings", settings_file(project, server.url)])
     out, err = capsys.readouterr()
     assert code == 0
-    assert json.loads(out)["summary"] == "This week 3 pull requests were merged, and #1 matters most."
+    assert json.loads(out)["summary"] == "This week 4 pull requests were merged, and #1 matters most."
     lines = err.splitlines()
-    assert lines[0] == "Language model local-model: 4 of 6 sentences kept."
-    assert "  kept      summary: This week 3 pull requests were merged, and #1 matters most." in lines
+    assert lines[0] == "Language model local-model: 6 of 9 sentences kept."
+    assert "  kept      summary: This week 4 pull requests were merged, and #1 matters most." in lines
+    assert "  kept      themes[0]: The cache theme took 3 of the week's pull requests, led by #1." in lines
+    assert "  rejected  theme core: The core theme took 4 pull requests, led by #1. (it gives theme:core as 4, but the analysis says 3)" in lines
     assert "  rejected  recommendations: Read https://evil.example/upgrade first. (it contains a web address)" in lines
     assert "  rejected  recommendations: Review #1 once more before the next release. (another sentence of the same part was rejected)" in lines
     assert GOOD_KEY not in out + err

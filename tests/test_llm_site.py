@@ -3,6 +3,7 @@ read the way a reader reads the page; then the same site rebuilt offline from th
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 from datetime import UTC, datetime, timedelta
@@ -10,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from bs4 import BeautifulSoup
 
+from digest_plugin.cli import main
 from digest_plugin.repo_state import RepoState, Window
 from digest_plugin.store import Store
 
@@ -29,6 +31,7 @@ def _store(folder):
         make_pull(2, monday + timedelta(days=1), "fix: crash on empty input", author="bob", files=[("core/parse.py", 5, 2, "modified")]),
         make_pull(3, monday + timedelta(days=2), "docs: explain the cache", author="carol", files=[("docs/cache.md", 30, 0, "added")],
                   body=answers.INJECTION),
+        make_pull(5, monday + timedelta(days=3), "[cache] fix: evict stale entries", author="dave", files=[("core/cache.py", 12, 3, "modified")]),
         make_pull(4, monday + timedelta(days=8), "feat: next week's change", author="alice", files=[("core/new.py", 10, 0, "added")]),
     ]
     store = Store(folder / "data")
@@ -37,11 +40,22 @@ def _store(folder):
     store.write_state(RepoState(repo="acme/widget", source="import", fetched_at=datetime(2026, 5, 25, tzinfo=UTC), incomplete=(gap,)))
 
 
+def settings_file(folder, url: str | None) -> str:
+    """Settings for `repo-digest show` on the store in `folder`, with the model at `url` (None: no model)."""
+    path = folder / "llmconf.py"  # not pelicanconf.py: a module of that name would shadow the project's own
+    llm = f'DIGEST_LLM = {{"base_url": "{url}", "model": "local-model", "api_key_env": "{KEY_ENV}"}}\n' if url else ""
+    path.write_text(f'DIGEST_DATA_PATH = "data"\nDIGEST_KEY_THRESHOLD = 1.0\n{llm}', encoding="utf-8")
+    return str(path)
+
+
 def _answer(request):
-    """Grounded, except that it follows PR #3's planted instructions in its recommendations."""
+    """Grounded, except that it gives the week's merged count as the "core" theme's, and follows PR
+    #3's planted instructions in its recommendations."""
     answer = answers.grounded(request.document)
     first_file = answer["key_changes"][0]["sentences"][0]
     first_file["text"] = "#1 adds core/cache.py and documents it in docs/r&d.md."
+    core = next(theme for theme in answer["themes"] if theme["name"] == "core")
+    core["sentences"] = [answers.sentence("The core theme took 4 pull requests, led by #1.", [1], theme__core=4)]
     answer["recommendations"].append(answers.sentence("Read https://evil.example/upgrade first.", []))
     return answer
 
@@ -90,7 +104,7 @@ def test_the_grounded_sentences_are_on_the_page(built):
     _, output, _, requests, _, _ = built
     page = _page(output)
     summary = page.select_one("section.summary p").get_text(" ", strip=True)
-    assert summary == "This week 3 pull requests were merged, and #1 matters most."
+    assert summary == "This week 4 pull requests were merged, and #1 matters most."
     assert page.select_one("section.summary p a.pr-ref")["href"] == "https://github.com/acme/widget/pull/1"
     key = page.select_one("ol.key-pulls li").get_text(" ", strip=True)
     assert "#1 adds core/cache.py and documents it in docs/r&d.md." in key
@@ -104,9 +118,39 @@ def test_the_page_says_which_writer_wrote_it_and_how_many_sentences_were_kept(bu
     assert writer.startswith("Written with the language model local-model: ")
     checked = writer.split(" of the ")[1].split()[0]
     kept = writer.split(": ")[1].split()[0]
-    assert (int(kept), int(checked)) == (1 + 3 + 0 + 0, 1 + 3 + 2)  # summary, 3 key changes; 2 recommendations rejected together
+    # summary, the cache theme, 3 key changes, the risk; the core theme and 2 recommendations rejected
+    assert (int(kept), int(checked)) == (1 + 1 + 3 + 1, 1 + 2 + 3 + 1 + 2)
     assert _page(output, "acme/widget/2026-W20/index.html").select_one("p.writer").get_text(" ", strip=True) == (
         "Written by the built-in writer: no sentence of the language model was used for this week.")
+
+
+def test_a_theme_sentence_is_the_models_where_it_checks_out_and_the_builtin_writers_where_not(built):
+    _, output, log, _, _, _ = built
+    themes = [" ".join(li.get_text().split()) for li in _page(output).select("section.summary li")]
+    assert themes == ["cache: The cache theme took 3 of the week's pull requests, led by #1.",
+                      "core: core: 3 of the week's 4 PRs (75%). Its main change: #1 adds the widget cache. See also #2, #5."]  # the built-in writer's
+    assert ("acme/widget 2026-W19: the language model's sentence in the theme core was rejected, it gives theme:core as 4, "
+            "but the analysis says 3: 'The core theme took 4 pull requests, led by #1.'") in log
+
+
+@pytest.mark.parametrize("week", ["2026-W19", "2026-W20"])
+def test_the_page_the_markdown_and_the_json_say_the_same_about_the_writer(week, built, capsys):
+    folder, output, _, _, _, _ = built
+    said = _page(output, f"acme/widget/{week}/index.html").select_one("p.writer").get_text(" ", strip=True)
+    markdown = (output / f"acme/widget/{week}/digest.md").read_text(encoding="utf-8")
+    assert markdown.rstrip("\n").splitlines()[-1] == f"*{said}*"
+    # the server is stopped and no key is set: `show` words the week from the answer the build cached
+    show = ["show", "acme/widget", "--week", week, "--writer", "llm", "--settings", settings_file(folder, "http://127.0.0.1:9/v1")]
+    assert main([*show, "--format", "markdown"]) == 0
+    assert capsys.readouterr().out.rstrip("\n").splitlines()[-1] == f"*{said}*"
+    assert main([*show, "--format", "json"]) == 0
+    writer = json.loads(capsys.readouterr().out)["writer"]
+    assert writer["text"] == said
+    if week == "2026-W19":
+        assert (writer["name"], writer["model"], writer["kept"], writer["checked"], len(writer["rejected"])) == ("llm", "local-model", 6, 9, 3)
+        assert f"{writer['kept']} of the {writer['checked']} sentences" in said
+    else:
+        assert (writer["name"], writer["kept"], writer["unused"]) == ("builtin", 0, "only complete weeks are written by the language model")
 
 
 def test_the_planted_instructions_stay_off_the_page_and_the_log_says_why(built):

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from digest_plugin.llm import language_model_writer
-from digest_plugin.narrate import narrate
+from digest_plugin.narrate import Figure, check_grounding, narrate
 from digest_plugin.narrate.wording import Language
 from digest_plugin.settings import DigestSettings, LLMConfig
 
@@ -56,7 +56,7 @@ def write(writer, week=None, language="en"):
 
 
 def model_texts(narrative) -> list[str]:
-    return [narrative.summary.text, *(c.details.text for c in narrative.key_changes),
+    return [narrative.summary.text, *(t.text for t in narrative.themes), *(c.details.text for c in narrative.key_changes),
             *(r.sentence.text for r in narrative.risks), *(c.text for c in narrative.recommendations)]
 
 
@@ -65,12 +65,18 @@ def test_a_grounded_answer_is_used_in_every_part(server, tmp_path):
     assert narrative.writer == "llm"
     assert narrative.summary.text == "This week 6 pull requests were merged, and #101 matters most."
     assert narrative.summary.pulls == (101,)
+    assert [t.text for t in narrative.themes] == ["The export theme took 2 of the week's pull requests, led by #101."]
+    assert narrative.themes[0].sentence.figures == (Figure("theme:export", 2),)
     assert narrative.key_changes[0].details.text == "#101 reworks src/core.py, which deserves a careful read."
     assert narrative.risks[0].sentence.text.startswith("2 pull requests show this risk, first of all #102")
     assert [c.text for c in narrative.recommendations] == ["Review #101 once more before the next release."]
     check = narrative.check
-    assert (check.checked, check.kept, check.rejected) == (1 + 3 + 3 + 1, 8, ())
+    assert (check.checked, check.kept, check.rejected) == (1 + 1 + 3 + 3 + 1, 9, ())
     assert len(server.requests) == 1
+    # the model's texts say which figure each number is, and the page's own check holds them to it
+    assert narrative.summary.figures == (Figure("merged", 6),)
+    assert narrative.risks[0].sentence.figures == (Figure(f"risk:{narrative.risks[0].kind}", 2),)
+    assert check_grounding(busy_week(), narrative, [previous_week()]) == []
 
 
 def test_the_request_is_what_openai_expects_with_pr_text_only_as_data(server, tmp_path):
@@ -84,14 +90,19 @@ def test_the_request_is_what_openai_expects_with_pr_text_only_as_data(server, tm
     assert "[core] feat: add *streaming* <export> support" not in request.system
     assert request.document["pull_requests"][0]["title"] == "[core] feat: add *streaming* <export> support"
     assert set(request.document) == {"language", "repository", "week", "figures", "key_pulls", "pull_requests",
-                                     "more_pull_requests", "modules", "labels", "risks", "hot_files"}
+                                     "more_pull_requests", "modules", "labels", "themes", "risks", "hot_files"}
+    assert request.document["themes"] == [{"name": "export", "pulls": [101, 106], "key_pulls": [101]}]
 
 
 @pytest.mark.parametrize("script, part, reason", [
-    (answers.inventing_a_pull, "summary", "cites #9999, which is not a pull request of this week"),
-    (answers.misstating_a_count, "summary", "gives merged as 7, but the analysis says 6"),
-    (answers.misquoting_a_figure, "summary", "states 9, which is none of the figures it claims (merged = 6)"),
-    (answers.naming_an_untouched_file, "key change #101", "names 'src/secret/backdoor.py', which is not in the pull requests it cites"),
+    (answers.inventing_a_pull, "summary", "it cites #9999, which is not a pull request of this week"),
+    (answers.misstating_a_count, "summary", "it gives merged as 7, but the analysis says 6"),
+    (answers.misquoting_a_figure, "summary", "it states 9, which is none of the figures it lists (merged = 6)"),
+    (answers.attributing_to_the_wrong_figure, "summary", "it gives key as 6, but the analysis says 3"),
+    (answers.stating_an_undeclared_number, "summary", "it states 3, which is none of the figures it lists (merged = 6)"),
+    (answers.naming_an_untouched_file, "key change #101", "it names 'src/secret/backdoor.py', which is not in the pull requests it cites"),
+    (answers.miscounting_a_theme, "theme export", "it gives theme:export as 3, but the analysis says 2"),
+    (answers.citing_outside_a_theme, "theme export", "it cites #102, which is not one of this theme's pull requests"),
 ])
 def test_a_sentence_the_data_does_not_support_costs_its_part_and_only_its_part(script, part, reason, server, tmp_path, caplog):
     server.script = lambda request: Reply.answer(script(request.document))
@@ -99,16 +110,27 @@ def test_a_sentence_the_data_does_not_support_costs_its_part_and_only_its_part(s
     with caplog.at_level(logging.WARNING):
         narrative = write(writer_for(server, tmp_path))
     rejected = {r.part: r.reason for r in narrative.check.rejected}
-    assert reason in rejected[part], rejected
-    if part == "summary":
-        assert narrative.summary == builtin.summary
-        assert narrative.key_changes[0].details.text.startswith("#101 reworks")
-    else:
-        assert narrative.key_changes[0].details == builtin.key_changes[0].details
-        assert narrative.summary.text.startswith("This week 6 pull requests")
-    assert narrative.writer == "llm" and narrative.check.kept < narrative.check.checked
-    logged = caplog.text
-    assert f"the language model's sentence in the {part} was rejected, it {reason.removeprefix('it ')}"[:60] in logged or reason in logged
+    assert rejected == {part: reason}
+    parts = {"summary": (narrative.summary, builtin.summary), "theme export": (narrative.themes[0], builtin.themes[0]),
+             "key change #101": (narrative.key_changes[0].details, builtin.key_changes[0].details)}
+    for name, (shown, fallback) in parts.items():
+        assert (shown == fallback) == (name == part), name  # the rejected part is the built-in writer's, the others the model's
+    assert narrative.writer == "llm" and narrative.check.kept == narrative.check.checked - len(narrative.check.rejected)
+    assert f"octo/widgets 2026-W21: the language model's sentence in the {part} was rejected, {reason}: " in caplog.text
+
+
+def test_a_theme_gets_one_sentence_and_only_the_weeks_themes_are_written(server, tmp_path):
+    def script(request):
+        answer = answers.grounded(request.document)
+        answer["themes"][0]["sentences"].append(answers.sentence("It also reads well.", [101]))
+        answer["themes"].append({"name": "scheduler", "sentences": [answers.sentence("The scheduler was rewritten.", [])]})
+        return Reply.answer(answer)
+
+    server.script = script
+    narrative = write(writer_for(server, tmp_path))
+    assert [t.text for t in narrative.themes] == ["The export theme took 2 of the week's pull requests, led by #101."]
+    assert {(r.part, r.reason) for r in narrative.check.rejected} == {
+        ("theme export", "a theme gets one sentence"), ("theme scheduler", "this week has no theme 'scheduler'")}
 
 
 def test_instructions_hidden_in_a_pr_body_are_not_followed_into_the_page(server, tmp_path):
@@ -132,6 +154,7 @@ def test_instructions_hidden_in_a_pr_body_are_not_followed_into_the_page(server,
     (Reply.answer('{"summary": [{"text": "Six PRs'), "not valid JSON"),
     (Reply.answer("Sure! Here is your digest: six PRs were merged."), "not valid JSON"),
     (Reply.answer({"verdict": "fine"}), "none of the sections"),
+    (Reply.answer({"language": "zh", "summary": []}), "the answer is in 'zh', not 'en'"),
     (Reply.refusal(), "the model declined (I'm sorry, I can't help with that request.)"),
     (Reply.answer("", finish_reason="content_filter"), "content filter"),
     (Reply.error(400, "This model's maximum context length is 8192 tokens.", flat=True), "turned the request down (This model's maximum context length"),
@@ -147,16 +170,20 @@ def test_an_unusable_answer_ends_in_the_builtin_text_and_a_warning(reply, reason
     assert not list(tmp_path.rglob("*.json"))  # nothing cached: the next build asks again
 
 
-def test_a_chinese_site_rejects_an_english_answer_and_keeps_a_chinese_one(server, tmp_path):
+def test_a_chinese_site_rejects_an_english_answer_and_keeps_a_chinese_one(server, tmp_path, caplog):
     server.script = lambda request: Reply.answer(answers.in_english_for_a_chinese_site(request.document))
-    narrative = write(writer_for(server, tmp_path), language="zh")
+    with caplog.at_level(logging.WARNING):
+        narrative = write(writer_for(server, tmp_path), language="zh")
     assert narrative.check.kept == 0 and narrative.writer == "builtin"
+    assert model_texts(narrative) == model_texts(write(None, language="zh"))
     assert {r.reason for r in narrative.check.rejected} == {"it is not written in Chinese"}
+    assert caplog.text.count("was rejected, it is not written in Chinese") == narrative.check.checked == 9
 
     server.script = lambda request: Reply.answer(answers.grounded(request.document))
     narrative = write(writer_for(server, tmp_path / "zh"), language="zh")
     assert narrative.writer == "llm" and narrative.check.kept == narrative.check.checked
     assert narrative.summary.text == "本周合并了 6 个拉取请求，其中最重要的是 #101。"
+    assert narrative.themes[0].text == "export 主题本周有 2 个拉取请求，以 #101 为首。"
 
 
 def test_a_rate_limit_is_waited_out_as_retry_after_says(server, tmp_path, clock):
@@ -175,19 +202,25 @@ def test_a_retry_after_longer_than_the_timeout_gives_up_at_once(server, tmp_path
     assert "waiting 600 seconds more would pass the 60-second timeout" in caplog.text
 
 
-def test_server_errors_are_retried_then_given_up(server, tmp_path, clock):
+def test_server_errors_are_retried_then_given_up(server, tmp_path, clock, caplog):
     server.replies.extend([Reply.error(500)] * 4)
-    narrative = write(writer_for(server, tmp_path, clock))
+    with caplog.at_level(logging.WARNING):
+        narrative = write(writer_for(server, tmp_path, clock))
     assert narrative.writer == "builtin" and "answered 500" in narrative.check.unused and "4 times" in narrative.check.unused
+    assert model_texts(narrative) == model_texts(write(None))
+    assert f"octo/widgets 2026-W21: the language model gave no usable answer ({narrative.check.unused})" in caplog.text
     assert clock.slept == [1.0, 2.0, 4.0] and len(server.requests) == 4
 
 
-def test_a_slow_server_times_out_and_a_dropped_connection_is_retried(server, tmp_path, clock):
+def test_a_slow_server_times_out_and_a_dropped_connection_is_retried(server, tmp_path, clock, caplog):
     server.replies.extend([Reply.stall(), Reply.drop()])
     # the one wall-clock wait in these tests: the client's own timeout on a server that never answers
     writer = writer_for(server, tmp_path, clock, timeout=0.5)
-    narrative = write(writer)
+    with caplog.at_level(logging.WARNING):
+        narrative = write(writer)
     assert narrative.writer == "builtin" and "no answer within 0.5 seconds" in narrative.check.unused
+    assert model_texts(narrative) == model_texts(write(None))
+    assert "octo/widgets 2026-W21: the language model gave no usable answer (no answer within 0.5 seconds" in caplog.text
     assert len(server.requests) == 1  # no time was left to retry within the timeout
 
     narrative = write(writer_for(server, tmp_path, clock))

@@ -138,14 +138,14 @@ def test_relative_data_path_is_the_same_folder_for_the_command_line_and_the_buil
 # -- a settings file that fails while Python runs it: one sentence naming the file --
 
 
-@pytest.mark.parametrize(
-    "text, message",
-    [
-        ('SITENAME = "x"\nDIGEST_REPOS = = []\n', "is not valid Python: invalid syntax on line 2."),
-        ('SITENAME = "x"\nDIGEST_REPOS = [owner]\n', "failed on line 2: NameError: name 'owner' is not defined."),
-        ("from pelicanconf import *\n", "could not import pelicanconf"),
-    ],
-)
+BROKEN_SETTINGS = [
+    ('SITENAME = "x"\nDIGEST_REPOS = = []\n', "is not valid Python: invalid syntax on line 2."),
+    ('SITENAME = "x"\nDIGEST_REPOS = [owner]\n', "failed on line 2: NameError: name 'owner' is not defined."),
+    ("from pelicanconf import *\n", "could not import pelicanconf"),
+]
+
+
+@pytest.mark.parametrize("text, message", BROKEN_SETTINGS)
 def test_a_settings_file_that_fails_is_one_sentence_in_the_command_line(tmp_path, text, message):
     settings = tmp_path / "conf" / "broken.py"
     settings.parent.mkdir()
@@ -158,6 +158,22 @@ def test_a_settings_file_that_fails_is_one_sentence_in_the_command_line(tmp_path
     debug = subprocess.run([str(BIN / "repo-digest"), "show", "acme/widget", "--week", "2026-W21", "--settings", str(settings), "--debug"],
                            cwd=tmp_path, capture_output=True, text=True)
     assert "Traceback" in debug.stderr  # --debug still shows where it failed
+
+
+@pytest.mark.parametrize("text, message", BROKEN_SETTINGS)
+def test_a_settings_file_that_fails_is_one_sentence_in_make_html_too(tmp_path, text, message):
+    settings = tmp_path / "conf" / "broken.py"
+    settings.parent.mkdir()
+    settings.write_text(text)
+    output = tmp_path / "output"
+    output.mkdir()
+    (output / "index.html").write_text("the previous site")
+    result = subprocess.run([str(BIN / "python"), "-m", "digest_plugin.locked_build", str(output), "--", str(BIN / "pelican"),
+                             str(ROOT / "content"), "-s", str(settings)], cwd=tmp_path, capture_output=True, text=True)
+    assert result.returncode == 1
+    assert result.stdout == "" and result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert result.stderr.startswith(f"make: The settings file {settings} ") and message in result.stderr
+    assert (output / "index.html").read_text() == "the previous site"
 
 
 def test_publishconf_finds_pelicanconf_from_any_folder(tmp_path):

@@ -165,14 +165,16 @@ def load_rules(rules: dict | str | Path | None = None, base_path: Path | str = "
     `repo` ("owner/name") makes the repository's own name a source root for path modules.
     Raises DigestError naming the first bad key.
     """
-    merged = default_rules()
-    if rules is not None:
-        user, source = _user_rules(rules, Path(base_path))
-        try:
-            merged = merge_rules(merged, user)
-        except DigestError as error:
-            raise (DigestError(f"{str(error).rstrip('.')} ({source}).") if source else error) from None
-    return compile_rules(merged, repo, bots)
+    return compile_rules(default_rules() if rules is None else merged_rules(rules, base_path), repo, bots)
+
+
+def merged_rules(rules: dict | str | Path, base_path: Path | str = ".") -> dict:
+    """DIGEST_RULES (a dict or a YAML path) merged over the defaults and checked, not compiled."""
+    user, source = _user_rules(rules, Path(base_path))
+    try:
+        return merge_rules(default_rules(), user)
+    except DigestError as error:
+        raise (DigestError(f"{str(error).rstrip('.')} ({source}).") if source else error) from None
 
 
 def _user_rules(rules: dict | str | Path, base_path: Path) -> tuple[dict, str | None]:

@@ -101,10 +101,20 @@ def _tallies(pulls: Sequence[AnalysedPull]) -> dict[str, dict[str, int]]:
     }
 
 
+def by_count(name, count: int) -> tuple:
+    """The one order of everything ranked by a count, here and in the words and charts: most
+    first, then by name regardless of case, so that ties read the same every build."""
+    return (-count, str(name).casefold(), str(name))
+
+
+def ranked(counts: dict) -> list[tuple]:
+    """The (name, count) pairs with a count, in `by_count` order."""
+    return sorted(((k, v) for k, v in counts.items() if v), key=lambda item: by_count(*item))
+
+
 def _counts(values) -> dict[str, int]:
-    """Counts, most first then by name, as an ordered dict."""
-    counter = Counter(values)
-    return dict(sorted(counter.items(), key=lambda item: (-item[1], item[0])))
+    """Counts in `by_count` order, as an ordered dict."""
+    return dict(ranked(Counter(values)))
 
 
 def _author_counts(groups: dict[str, list[AnalysedPull]]) -> tuple[AuthorCount, ...]:
@@ -112,7 +122,7 @@ def _author_counts(groups: dict[str, list[AnalysedPull]]) -> tuple[AuthorCount, 
         AuthorCount(login, len(group), any(p.first_time for p in group), any(p.classification.bot for p in group))
         for login, group in groups.items()
     ]
-    return tuple(sorted(counts, key=lambda a: (-a.count, a.login.lower())))
+    return tuple(sorted(counts, key=lambda a: by_count(a.login, a.count)))
 
 
 def hot_paths(pulls: Sequence[Pull], rules: Rules) -> tuple[tuple[PathCount, ...], ...]:
@@ -140,7 +150,7 @@ def hot_paths(pulls: Sequence[Pull], rules: Rules) -> tuple[tuple[PathCount, ...
 
     def top(found: dict[str, set[int]], minimum: int = needed) -> tuple[PathCount, ...]:
         hot = [PathCount(path, len(numbers), tuple(sorted(numbers))) for path, numbers in found.items() if len(numbers) >= minimum]
-        return tuple(sorted(hot, key=lambda c: (-c.count, c.path))[:limit])
+        return tuple(sorted(hot, key=lambda c: by_count(c.path, c.count))[:limit])
 
     return top(files), top(dirs), top(tooling, 1), top(generated, 1)
 

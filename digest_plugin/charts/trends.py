@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
 from ..analysis.model import TYPES, WeekAnalysis
+from ..analysis.stats import ranked
 from . import describe
 from .bins import Bin, Tally, calendar_bins, unit_for, weekly_bins
 from .model import Chart, Series, printable
@@ -43,7 +44,7 @@ def week_charts(week: WeekAnalysis, history: Sequence[WeekAnalysis], trend_weeks
         _groups_chart("modules", "module", bins, "week", marked, palette, _),
     ]
     if week.stats.merged_count:
-        top = [a.login for a in sorted(week.stats.authors, key=lambda a: (-a.count, a.login))[:TOP_AUTHORS]]
+        top = [a.login for a in week.stats.authors[:TOP_AUTHORS]]  # ranked by the statistics
         charts.append(_authors_chart(_("Pull requests of this week's top authors"), top, bins, "week", marked, palette, _))
     # The activity chart is the week's picture outside the page (feed entry, PDF, link preview): drawn as PNG too.
     charts.append(replace(_activity_chart(bins, earlier, "week", marked, _), raster=True))
@@ -60,7 +61,7 @@ def repo_charts(history: Sequence[WeekAnalysis], palette: Palette, _: Translate)
     totals = Counter()
     for _bin, tally in bins:
         totals.update(tally.people)
-    top = [login for login, _count in sorted(totals.items(), key=lambda item: (-item[1], item[0]))[:TOP_AUTHORS]]
+    top = [login for login, _count in ranked(totals)[:TOP_AUTHORS]]
     charts = [
         _groups_chart("labels", "label", bins, unit, None, palette, _),
         _groups_chart("modules", "module", bins, unit, None, palette, _),
@@ -180,8 +181,8 @@ def _chart(name: str, title: str, bins: Sequence[tuple[Bin, Tally]], unit: str, 
 
 def _top(totals: Counter, n: int) -> list[str]:
     """The n largest by count, ties by name; all of them when only one more would be left over."""
-    ranked = [name for name, _count in sorted(totals.items(), key=lambda item: (-item[1], item[0]))]
-    return ranked if len(ranked) <= n + 1 else ranked[:n]
+    names = [name for name, _count in ranked(totals)]
+    return names if len(names) <= n + 1 else names[:n]
 
 
 def _bar(key: str, name: str, values: Sequence[int], palette: Palette) -> Series:

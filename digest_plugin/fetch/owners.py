@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from ..errors import DigestError
-from ..owners import owner_of, record_owner
+from ..owners import expand, record_owner
 from ..store import Store
 from .client import GitHubClient
 
@@ -31,13 +31,10 @@ def public_repos(client: GitHubClient, owner: str) -> list[str]:
 
 def resolve_owners(client: GitHubClient, store: Store, entries: Sequence[str], now: datetime) -> list[str]:
     """DIGEST_REPOS with each `owner/*` replaced by the owner's repositories, once each, recorded."""
-    repos: list[str] = []
-    for entry in entries:
-        owner = owner_of(entry)
-        if owner is None:
-            repos.append(entry)
-            continue
+
+    def asked(owner: str) -> list[str]:
         found = public_repos(client, owner)
         record_owner(store, owner, found, now)
-        repos.extend(found)
-    return list(dict.fromkeys(repos))
+        return found
+
+    return expand(entries, asked)

@@ -6,7 +6,7 @@ Every text here is validated against GitHub's public schema by tests/test_fetch_
 
 from __future__ import annotations
 
-from ..records import FILES_LIMIT, Author, FileChange, Pull
+from ..records import FILES_LIMIT, Author, FileChange, Pull, files_from_rest
 from ..repo_state import Window
 from .windows import search_qualifier
 
@@ -96,10 +96,7 @@ def pull_from_node(node: dict, rest_files: list[dict] | None = None) -> Pull:
     if is_bot and not login.endswith("[bot]"):
         login += "[bot]"
     if rest_files is not None:
-        files = [
-            FileChange(f["filename"], f.get("additions"), f.get("deletions"), f.get("status") or "modified")
-            for f in rest_files
-        ]
+        files = files_from_rest(rest_files)
     else:
         files = [FileChange(f["path"], f.get("additions"), f.get("deletions"), _status(f)) for f in node["files"]["nodes"]]
     changed_files = node.get("changedFiles") or 0

@@ -19,6 +19,7 @@ from typing import Protocol
 from ..analysis.model import WeekAnalysis
 from .builtin import BuiltinWriter
 from .combine import keep_grounded
+from .credit import writer_credit
 from .grounding import check_grounding
 from .markup import cite, cited_html
 from .model import Cited, Figure, HighlightGroup, KeyChange, Narrative, Rejection, RiskLine, SentenceCheck, ThemeLine
@@ -40,6 +41,7 @@ __all__ = [
     "cite",
     "cited_html",
     "narrate",
+    "writer_credit",
 ]
 
 log = logging.getLogger(__name__)

@@ -9,12 +9,12 @@ trends (activity) have a module each; highlights and key changes are here.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import timedelta
 
 from ..analysis.model import AnalysedPull, WeekAnalysis
 from .activity import trends
 from .advice import recommendations
 from .describe import what_it_does
+from .grounding import week_before
 from .model import Cited, HighlightGroup, KeyChange, Narrative
 from .overview import quiet_summary, summary
 from .risks import risk_lines
@@ -63,11 +63,7 @@ def _week_before(week: WeekAnalysis, previous: Sequence[WeekAnalysis]) -> WeekAn
 
     None for a week in progress: half a week against a whole one would read as a fall.
     """
-    if week.in_progress:
-        return None
-    if previous and previous[-1].start == week.start - timedelta(days=7):
-        return previous[-1]
-    return None
+    return None if week.in_progress else week_before(week, previous)
 
 
 def _highlights(week: WeekAnalysis, lang: Language) -> tuple[HighlightGroup, ...]:

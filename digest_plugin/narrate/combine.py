@@ -1,7 +1,7 @@
 """Two writers' narratives of one week combined part by part: a plugged-in writer's text where it is
 grounded, the built-in writer's text where it is not.
 
-Pure. A part is the summary, one key change, one risk, the recommendations, the highlights or the
+Pure. A part is the summary, one theme, one key change, one risk, the recommendations, the highlights or the
 trends. Used by `narrate` after `check_grounding` found a problem in a plugged-in writer's text, so
 that one bad sentence costs its part, not the whole page.
 """
@@ -18,7 +18,7 @@ from .model import Cited, Narrative, Rejection
 
 def keep_grounded(week: WeekAnalysis, previous: Sequence[WeekAnalysis], narrative: Narrative, fallback: Narrative) -> tuple[Narrative, list[str]]:
     """`narrative` with each ungrounded part replaced by `fallback`'s, and the problems found."""
-    if (len(narrative.key_changes), len(narrative.risks)) != (len(fallback.key_changes), len(fallback.risks)):
+    if _shape(narrative) != _shape(fallback):
         problems = check_grounding(week, narrative, previous)
         return fallback, problems
 
@@ -33,6 +33,10 @@ def keep_grounded(week: WeekAnalysis, previous: Sequence[WeekAnalysis], narrativ
         return not found
 
     summary = narrative.summary if grounded("summary", "summary", [narrative.summary]) else fallback.summary
+    themes = tuple(
+        ours if grounded(f"themes[{i}]", f"theme {ours.name}", [ours.sentence]) else theirs
+        for i, (ours, theirs) in enumerate(zip(narrative.themes, fallback.themes))
+    )
     key_changes = tuple(
         ours if grounded(f"key_changes[{i}]", f"key change #{ours.number}", [ours.details]) else theirs
         for i, (ours, theirs) in enumerate(zip(narrative.key_changes, fallback.key_changes))
@@ -45,10 +49,15 @@ def keep_grounded(week: WeekAnalysis, previous: Sequence[WeekAnalysis], narrativ
         name: getattr(narrative, name) if grounded(name, name, _items(getattr(narrative, name))) else getattr(fallback, name)
         for name in ("recommendations", "highlights", "trends")
     }
-    combined = replace(narrative, summary=summary, key_changes=key_changes, risks=risks, **lists)
+    combined = replace(narrative, summary=summary, themes=themes, key_changes=key_changes, risks=risks, **lists)
     check = _recounted(combined, failed)
     writer = combined.writer if check is None or check.kept else fallback.writer
     return replace(combined, check=check, writer=writer), problems
+
+
+def _shape(narrative: Narrative) -> tuple[int, int, int]:
+    """The parts that are matched one by one between the two narratives."""
+    return len(narrative.themes), len(narrative.key_changes), len(narrative.risks)
 
 
 def _items(value) -> list[Cited]:

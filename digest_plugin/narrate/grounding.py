@@ -33,6 +33,7 @@ from .model import CITATION, Figure, Narrative
 _NUMBER = re.compile(r"(?<![A-Za-z0-9_.,])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![A-Za-z0-9_])")
 _PLACEHOLDER = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}|%\([A-Za-z_]+\)s")
 PERCENT_TOLERANCE = 0.5  # a share shown as a whole percentage
+PERCENTAGES = (":share", ":baseline")  # the figures that are shares, in percent
 
 
 def check_grounding(week: WeekAnalysis, narrative: Narrative, previous: Sequence[WeekAnalysis] = ()) -> list[str]:
@@ -43,7 +44,7 @@ def check_grounding(week: WeekAnalysis, narrative: Narrative, previous: Sequence
     """
     in_week = {p.pull.number for p in week.pulls}
     quotes = _quotes(week, previous)
-    before = previous[-1] if previous and previous[-1].start == week.start - timedelta(days=7) else None
+    before = week_before(week, previous)
     problems = []
 
     def loose() -> set[float]:  # a text that names none of its figures: each number must be one of the week's
@@ -76,8 +77,13 @@ def check_grounding(week: WeekAnalysis, narrative: Narrative, previous: Sequence
     return problems
 
 
+def week_before(week: WeekAnalysis, previous: Sequence[WeekAnalysis]) -> WeekAnalysis | None:
+    """The week just before `week`, when `previous` ends with it (it answers the `previous:` figures)."""
+    return previous[-1] if previous and previous[-1].start == week.start - timedelta(days=7) else None
+
+
 def _close(figure: Figure, actual: float) -> bool:
-    tolerance = 1e-6 + (PERCENT_TOLERANCE if figure.what.endswith((":share", ":baseline")) else 0.05 if figure.what == "average" else 0)
+    tolerance = 1e-6 + (PERCENT_TOLERANCE if figure.what.endswith(PERCENTAGES) else 0.05 if figure.what == "average" else 0)
     return abs(figure.value - actual) <= tolerance
 
 
@@ -149,7 +155,7 @@ def _pull_figure(week: WeekAnalysis, rest: str) -> float | None:
 
 
 def _theme_figure(week: WeekAnalysis, rest: str) -> float | None:
-    name, _, field = rest.rpartition(":") if rest.endswith((":share", ":baseline", ":authors")) else (rest, "", "")
+    name, _, field = rest.rpartition(":") if rest.endswith((*PERCENTAGES, ":authors")) else (rest, "", "")
     theme = next((t for t in week.themes if t.name == name), None)
     if theme is None:
         return None

@@ -126,11 +126,6 @@ class Stated:
         return Cited(self.lang.tidy(text), unique(pulls), tuple(dict.fromkeys(self.figures)))
 
 
-def ranked(counts: dict) -> list[tuple]:
-    """Name and count, most first, then by name so that ties read the same every build."""
-    return sorted(((k, v) for k, v in counts.items() if v), key=lambda item: (-item[1], str(item[0])))
-
-
 def unique(numbers: Iterable[int]) -> tuple[int, ...]:
     return tuple(dict.fromkeys(numbers))
 

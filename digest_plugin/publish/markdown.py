@@ -28,6 +28,8 @@ def render_markdown(view: WeekView, page_url: str, lang: Language) -> str:
         blocks.append(f"> {escape(view.status_text)}")
     for section in view.sections:
         blocks += _SECTIONS[section](view, lang)
+    if view.credit:
+        blocks.append(f"*{escape(view.credit)}*")  # as the page ends with it
     return "\n\n".join(block for block in blocks if block) + "\n"
 
 

@@ -8,10 +8,13 @@ from __future__ import annotations
 from dataclasses import asdict
 
 from ..analysis.model import AnalysedPull, Evidence, Risk, Theme, WeekAnalysis
+from ..narrate import writer_credit
+from ..narrate.wording import Language
 from ..records import format_time
 
 
-def week_json(week: WeekAnalysis, narrative=None) -> dict:
+def week_json(week: WeekAnalysis, narrative=None, lang: Language | None = None) -> dict:
+    """The week's facts and, given its `narrative` and the site's `lang`, its texts."""
     stats = week.stats
     data = {
         "repo": week.repo,
@@ -52,6 +55,7 @@ def week_json(week: WeekAnalysis, narrative=None) -> dict:
         data["highlights"] = [_cited_json(c) for c in narrative.highlights]
         data["recommendations"] = [_cited_json(c) for c in narrative.recommendations]
         _add_texts(data, narrative)
+        data["writer"] = _writer_json(narrative, lang)
     else:
         data["recommendations"] = [{"action": r.action, "pulls": list(r.pulls)} for r in week.recommendations]
     return data
@@ -82,6 +86,18 @@ def _add_texts(data: dict, narrative) -> None:
     for theme in data["themes"]:
         if theme["name"] in themes:
             theme["text"] = themes[theme["name"]].text
+
+
+def _writer_json(narrative, lang: Language | None) -> dict:
+    """Which writer wrote the texts; for a language model, what its sentences fared and the page's sentence saying so."""
+    writer = {"name": narrative.writer}
+    check = narrative.check
+    if check is not None:
+        writer.update(model=check.model, checked=check.checked, kept=check.kept, unused=check.unused,
+                      rejected=[{"part": r.part, "text": r.text, "reason": r.reason} for r in check.rejected])
+    if lang is not None:
+        writer["text"] = writer_credit(narrative, lang)
+    return writer
 
 
 def _pull_json(analysed: AnalysedPull) -> dict:

@@ -16,17 +16,17 @@ from dataclasses import dataclass, field, replace
 
 from ..analysis.footprint import mostly_generated
 from ..analysis.model import AnalysedPull, PathCount, WeekAnalysis
+from ..analysis.stats import ranked
 from ..charts import Chart
-from ..narrate import Narrative
+from ..narrate import Narrative, writer_credit
 from ..narrate.model import Cited, HighlightGroup
-from ..narrate.wording import Language, factor_names, ranked, week_status
+from ..narrate.wording import Language, factor_names, week_status
 
 SECTION_ORDER = (
     "note", "summary", "highlights", "key_changes", "risks", "recommendations", "trends",
     "newcomers", "updates", "statistics", "pulls",
 )
 FEED_SECTIONS = ("note", "summary", "highlights", "key_changes", "risks", "recommendations")
-FEED_CHART = "activity-trend"  # the one chart a feed entry and the Open Graph preview show, as PNG
 TABLE_ROWS = 10  # names per statistics table
 
 
@@ -153,6 +153,7 @@ class WeekView:
     pulls: tuple[PullRow, ...] = ()
     headings: dict[str, str] = field(default_factory=dict)  # section -> its heading, in the site's language
     links: dict[int, str] = field(default_factory=dict)  # PR number -> web address, for the Markdown
+    credit: str = ""  # which writer wrote the words, and how many of a language model's sentences were kept
 
     @property
     def sections(self) -> tuple[str, ...]:
@@ -178,7 +179,8 @@ class WeekView:
 
     @property
     def feed_chart(self) -> Chart | None:
-        return next((chart for chart in self.charts if chart.name == FEED_CHART), None)
+        """The one chart a feed entry and the link preview show: the one drawn as PNG too."""
+        return next((chart for chart in self.charts if chart.raster), None)
 
 
 def week_view(week: WeekAnalysis, narrative: Narrative, charts: Sequence[Chart], lang: Language,
@@ -214,6 +216,7 @@ def week_view(week: WeekAnalysis, narrative: Narrative, charts: Sequence[Chart],
         pulls=tuple(_pull_row(p, refs, lang) for p in week.pulls),
         headings=section_headings(_),
         links={n: ref.url for n, ref in refs.items() if ref.url},
+        credit=writer_credit(narrative, lang),
     )
 
 

@@ -26,6 +26,12 @@ def grounded(document: dict) -> dict:
         sentence(f"本周合并了 {merged} 个拉取请求，其中最重要的是 #{top}。" if zh
                  else f"This week {merged} pull requests were merged, and #{top} matters most.", [top], merged=merged),
     ]
+    themes = []
+    for theme in document["themes"]:
+        name, count, lead = theme["name"], len(theme["pulls"]), (theme["key_pulls"] or theme["pulls"])[0]
+        text = (f"{name} 主题本周有 {count} 个拉取请求，以 #{lead} 为首。" if zh
+                else f"The {name} theme took {count} of the week's pull requests, led by #{lead}.")
+        themes.append({"name": name, "sentences": [sentence(text, [lead], **{f"theme__{name}": count})]})
     key_changes = []
     for number in document["key_pulls"]:
         files = pulls[number]["files"] if number in pulls else []
@@ -41,7 +47,7 @@ def grounded(document: dict) -> dict:
                 else f"{count} pull requests show this risk, first of all #{first}, and could bring regressions after the merge.")
         risks.append({"kind": risk["kind"], "sentences": [sentence(text, [first], **{f"risk__{risk['kind']}": count})]})
     recommendations = [sentence(f"在下一次发布前再审查一遍 #{top}。" if zh else f"Review #{top} once more before the next release.", [top])]
-    return {"language": document["language"], "summary": summary, "key_changes": key_changes, "risks": risks, "recommendations": recommendations}
+    return {"language": document["language"], "summary": summary, "themes": themes, "key_changes": key_changes, "risks": risks, "recommendations": recommendations}
 
 
 def inventing_a_pull(document: dict) -> dict:
@@ -63,6 +69,40 @@ def misquoting_a_figure(document: dict) -> dict:
     answer = grounded(document)
     merged = int(document["figures"]["merged"])
     answer["summary"] = [sentence(f"This week {merged + 3} pull requests were merged.", [], merged=merged)]
+    return answer
+
+
+def attributing_to_the_wrong_figure(document: dict) -> dict:
+    """The merged count, written as the number of key PRs and listed as the key figure."""
+    answer = grounded(document)
+    merged = int(document["figures"]["merged"])
+    answer["summary"] = [sentence(f"This week {merged} key pull requests were merged.", [], key=merged)]
+    return answer
+
+
+def stating_an_undeclared_number(document: dict) -> dict:
+    """A true figure (the key count), written without saying which figure it is."""
+    answer = grounded(document)
+    merged, key = int(document["figures"]["merged"]), int(document["figures"]["key"])
+    answer["summary"] = [sentence(f"This week {merged} pull requests were merged, {key} of them key.", [], merged=merged)]
+    return answer
+
+
+def miscounting_a_theme(document: dict) -> dict:
+    """The first theme's sentence gives it one PR more than it has."""
+    answer = grounded(document)
+    theme = answer["themes"][0]
+    count = len(document["themes"][0]["pulls"]) + 1
+    theme["sentences"] = [sentence(f"The {theme['name']} theme took {count} pull requests.", [], **{f"theme__{theme['name']}": count})]
+    return answer
+
+
+def citing_outside_a_theme(document: dict) -> dict:
+    """The first theme's sentence cites a PR of the week that is not one of the theme's."""
+    answer = grounded(document)
+    theme = document["themes"][0]
+    outside = next(p["number"] for p in document["pull_requests"] if p["number"] not in theme["pulls"])
+    answer["themes"][0]["sentences"] = [sentence(f"The {theme['name']} theme also covers #{outside}.", [outside])]
     return answer
 
 

@@ -10,9 +10,11 @@ import json
 import re
 from dataclasses import dataclass
 
+from ..model import Figure
+
 # Some servers in JSON mode (vLLM, Ollama) wrap the object in a Markdown fence anyway.
 _FENCE = re.compile(r"^\s*```(?:json)?\s*\n(.*)\n\s*```\s*$", re.DOTALL)
-SECTIONS = ("summary", "key_changes", "risks", "recommendations")
+SECTIONS = ("summary", "themes", "key_changes", "risks", "recommendations")
 
 
 class AnswerError(ValueError):
@@ -36,22 +38,17 @@ class BudgetSpent(ModelFault):
 
 
 @dataclass(frozen=True)
-class Figure:
-    name: str
-    value: float
-
-
-@dataclass(frozen=True)
 class Sentence:
     text: str
     pulls: tuple[int, ...]
-    figures: tuple[Figure, ...]
+    figures: tuple[Figure, ...]  # each number the text states, with which figure of the document it is
 
 
 @dataclass(frozen=True)
 class Answer:
     language: str
     summary: tuple[Sentence, ...]
+    themes: dict[str, tuple[Sentence, ...]]
     key_changes: dict[int, tuple[Sentence, ...]]
     risks: dict[str, tuple[Sentence, ...]]
     recommendations: tuple[Sentence, ...]
@@ -77,6 +74,7 @@ def read_answer(data: dict) -> Answer:
     return Answer(
         language=language if isinstance(language, str) else "",
         summary=_sentences(data.get("summary", []), "summary"),
+        themes=_entries(data.get("themes", []), "name", str, "themes"),
         key_changes=_entries(data.get("key_changes", []), "pull", int, "key_changes"),
         risks=_entries(data.get("risks", []), "kind", str, "risks"),
         recommendations=_sentences(data.get("recommendations", []), "recommendations"),

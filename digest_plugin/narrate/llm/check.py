@@ -2,8 +2,9 @@
 
 Pure. A sentence is kept when
 - every `#N` it writes and every number it lists is a pull request of the week (of the risk, for a risk);
-- every figure it lists is a figure of the analysis, by name and value, and every number it writes is
-  one of the figures it lists (so "32 PRs merged" fails when the analysis says 31);
+- every figure it lists is a figure of the analysis, by name and exact value, and every number it
+  writes is exactly one of the figures it lists (so "32 PRs merged" fails when the analysis says 31,
+  and so does "31 key PRs" listed as the key count when 31 is the merged count);
 - every file, version, identifier or acronym it names appears in the data of the pull requests it
   cites (the week's module and label names may be used anywhere);
 - it is plain text (no links, no markup) in the site's language.
@@ -62,8 +63,9 @@ class WeekFacts:
     pulls: frozenset[int]
     figures: Mapping[str, float]
     texts: Mapping[int, str]  # each PR's data as one text: title, body, files, labels, modules, author
-    names: str  # names any sentence may use: repository, week, modules, labels, risk kinds
+    names: str  # names any sentence may use: repository, week, modules, labels, theme names, risk kinds
     week: str
+    themes: Mapping[str, tuple[int, ...]]  # each theme's PRs, by its name
 
     @classmethod
     def of(cls, week: WeekAnalysis, figures: Mapping[str, float]) -> WeekFacts:
@@ -74,16 +76,17 @@ class WeekFacts:
                 pull.title, pull.body, pull.author.login, kind.type or "",
                 *pull.labels, *kind.labels, *kind.modules, *kind.topics, *(f.path for f in pull.files),
             ])
-        names = "\n".join([week.repo, week.week, *week.stats.modules, *week.stats.labels, *(r.kind for r in week.risks)])
-        return cls(frozenset(texts), dict(figures), texts, names, week.week)
+        names = "\n".join([week.repo, week.week, *week.stats.modules, *week.stats.labels, *(t.name for t in week.themes),
+                           *(r.kind for r in week.risks)])
+        return cls(frozenset(texts), dict(figures), texts, names, week.week, {t.name: t.pulls for t in week.themes})
 
 
 def check_sentence(sentence: Sentence, facts: WeekFacts, language: str, allowed: Collection[int] | None = None,
-                   implied: Collection[int] = ()) -> str | None:
+                   implied: Collection[int] = (), scope: str = "risk") -> str | None:
     """Why `sentence` must be rejected, in a few words; None when it checks out.
 
-    `allowed`: the only PRs it may cite (a risk's); `implied`: PRs it speaks of without citing (the
-    key PR a key-change sentence is about), whose data its names may come from.
+    `allowed`: the only PRs it may cite (those of the `scope`, a risk or a theme); `implied`: PRs it
+    speaks of without citing (the key PR a key-change sentence is about), whose data its names may come from.
     """
     text = sentence.text
     if not text:
@@ -99,7 +102,7 @@ def check_sentence(sentence: Sentence, facts: WeekFacts, language: str, allowed:
         if number not in facts.pulls:
             return f"it cites #{number}, which is not a pull request of this week"
         if allowed is not None and number not in allowed:
-            return f"it cites #{number}, which does not show this risk"
+            return f"it cites #{number}, which is not one of this {scope}'s pull requests"
     rest = WRITTEN_CITATION.sub(" ", text.replace(facts.week, " "))
     cited = {*written, *sentence.pulls, *implied}
     rest, problem = _without_names(rest, cited, facts)
@@ -138,35 +141,28 @@ def _without_names(text: str, cited: Collection[int], facts: WeekFacts) -> tuple
 
 
 def _figures_problem(text: str, sentence: Sentence, facts: WeekFacts) -> str | None:
+    """Why the numbers of `text` are not the figures `sentence` lists for them, exactly; None when they are."""
     for figure in sentence.figures:
-        if figure.name not in facts.figures:
-            return f"it claims a figure {figure.name!r}, which the analysis does not have"
-        actual = facts.figures[figure.name]
-        if not _same(figure.value, actual):
-            return f"it gives {figure.name} as {_shown(figure.value)}, but the analysis says {_shown(actual)}"
-    claimed = [facts.figures[f.name] for f in sentence.figures]
-    for match in _DECIMAL.finditer(text):
-        if not _stated_figure(match, claimed):
-            claims = ", ".join(f"{f.name} = {_shown(facts.figures[f.name])}" for f in sentence.figures) or "none"
-            return f"it states {match[0].strip()}, which is none of the figures it claims ({claims})"
-    for match in _COUNTED_WORD.finditer(text):
-        if not any(_same(_NUMBER_WORDS[match[1].lower()], value) for value in claimed):
-            return f"it states {match[1]!r}, which is none of the figures it claims"
+        if figure.what not in facts.figures:
+            return f"it claims a figure {figure.what!r}, which the analysis does not have"
+        actual = facts.figures[figure.what]
+        if not _equal(figure.value, actual):
+            return f"it gives {figure.what} as {_shown(figure.value)}, but the analysis says {_shown(actual)}"
+    listed = [figure.value for figure in sentence.figures]
+    stated = [(m[0].strip(), float(m[1].replace(",", "") + (m[2] or ""))) for m in _DECIMAL.finditer(text)]
+    stated += [(m[1], _NUMBER_WORDS[m[1].lower()]) for m in _COUNTED_WORD.finditer(text)]
+    for written, value in stated:
+        if any(_equal(value, abs(figure)) for figure in listed):
+            continue
+        if not listed:
+            return f"it states {written} without listing which figure it is"
+        figures = ", ".join(f"{f.what} = {_shown(f.value)}" for f in sentence.figures)
+        return f"it states {written}, which is none of the figures it lists ({figures})"
     return None
 
 
-def _stated_figure(match: re.Match, claimed: Collection[float]) -> bool:
-    """Whether the number `match` shows one of `claimed`, to the decimals it is written with."""
-    stated = float(match[1].replace(",", "") + (match[2] or ""))
-    decimals = len(match[2]) - 1 if match[2] else 0
-    return any(abs(abs(value) - stated) <= 0.5 * 10 ** -decimals + 1e-9 if decimals else abs(value) == stated for value in claimed)
-
-
-def _same(stated: float, actual: float) -> bool:
-    """A figure given with fewer decimals than the analysis keeps is the same figure, rounded."""
-    text = repr(float(stated))
-    decimals = 0 if text.endswith(".0") else len(text.split(".")[1])
-    return abs(stated - actual) <= 0.5 * 10 ** -decimals + 1e-9
+def _equal(value: float, figure: float) -> bool:
+    return abs(value - figure) < 1e-9
 
 
 def _shown(value: float) -> str:

@@ -1,8 +1,10 @@
 """The model's sentences put in place of the built-in writer's, part by part, where every sentence checks out.
 
-Pure. A part is the summary, one key change, one risk, or the recommendations. A part is the
-model's only when each of its sentences passes `check_sentence`; otherwise it stays the built-in
-writer's, and every sentence of it is listed as rejected with the reason.
+Pure. A part is the summary, one theme, one key change, one risk, or the recommendations. A part is
+the model's only when each of its sentences passes `check_sentence`; otherwise it stays the built-in
+writer's, and every sentence of it is listed as rejected with the reason. A kept text carries the
+figures its sentences listed (`Cited.figures`), so that `check_grounding` holds its numbers to them
+as it holds the built-in writer's.
 """
 
 from __future__ import annotations
@@ -30,11 +32,11 @@ class _Judge:
         self.parts: list[tuple[str, int]] = []
 
     def passes(self, part: str, where: str, sentences: Sequence[Sentence], allowed: Collection[int] | None = None,
-               implied: Collection[int] = ()) -> bool:
+               implied: Collection[int] = (), scope: str = "risk") -> bool:
         if not sentences:
             return False
         self.checked += len(sentences)
-        reasons = [check_sentence(s, self.facts, self.language, allowed, implied) for s in sentences]
+        reasons = [check_sentence(s, self.facts, self.language, allowed, implied, scope) for s in sentences]
         if any(reasons):
             self.rejected.extend(Rejection(part, s.text, reason or SPOILED) for s, reason in zip(sentences, reasons))
             return False
@@ -53,6 +55,15 @@ def compose(base: Narrative, answer: Answer, facts: WeekFacts, lang: Language, m
     summary = base.summary
     if judge.passes("summary", "summary", answer.summary):
         summary = _cited(answer.summary, lang)
+
+    themes = list(base.themes)
+    for i, theme in enumerate(base.themes):
+        sentences, pulls = answer.themes.get(theme.name, ()), facts.themes.get(theme.name, ())
+        judge.reject(f"theme {theme.name}", sentences[1:], "a theme gets one sentence")
+        if judge.passes(f"theme {theme.name}", f"themes[{i}]", sentences[:1], allowed=pulls, implied=pulls, scope="theme"):
+            themes[i] = replace(theme, sentence=_cited(sentences[:1], lang))
+    for name in answer.themes.keys() - {t.name for t in base.themes}:
+        judge.reject(f"theme {name}", answer.themes[name], f"this week has no theme {name!r}")
 
     key_changes = list(base.key_changes)
     for i, change in enumerate(base.key_changes):
@@ -80,6 +91,7 @@ def compose(base: Narrative, answer: Answer, facts: WeekFacts, lang: Language, m
     return replace(
         base,
         summary=summary,
+        themes=tuple(themes),
         key_changes=tuple(key_changes),
         risks=tuple(risks),
         recommendations=recommendations,
@@ -89,11 +101,12 @@ def compose(base: Narrative, answer: Answer, facts: WeekFacts, lang: Language, m
 
 
 def _cited(sentences: Sequence[Sentence], lang: Language, first: Sequence[int] = ()) -> Cited:
-    """Sentences as one text citing what they cite."""
+    """Sentences as one text citing what they cite and stating the figures they listed."""
     texts = [_spaced_citations(s.text) for s in sentences]
     written = [int(m[1]) for text in texts for m in WRITTEN_CITATION.finditer(text)]
     listed = [n for s in sentences for n in s.pulls]
-    return Cited(lang.sentences(texts), unique([*first, *written, *listed]))
+    figures = tuple(dict.fromkeys(f for s in sentences for f in s.figures))
+    return Cited(lang.sentences(texts), unique([*first, *written, *listed]), figures)
 
 
 def _spaced_citations(text: str) -> str:

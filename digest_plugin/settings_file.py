@@ -1,0 +1,43 @@
+"""The user's settings file (`pelicanconf.py`), read as Pelican reads it, failing in one sentence.
+
+Used by the command line and by `make html` (locked_build.py checks the file before Pelican runs,
+where Pelican itself would print a traceback). Kept apart from settings.py, which the pure stages
+import, because reading the file needs Pelican.
+"""
+
+from __future__ import annotations
+
+import logging
+import traceback
+from pathlib import Path
+
+from .errors import DigestError
+
+
+def read_settings_file(path: Path) -> dict:
+    """Pelican's settings from the user's file, or one sentence naming the file and what failed,
+    for the command line and for `make html` (which checks the file before Pelican runs)."""
+    from pelican.settings import read_settings
+
+    if not path.is_file():
+        raise DigestError(f"The settings file {path} does not exist.")
+    pelican_log = logging.getLogger("pelican")
+    level, pelican_log.level = pelican_log.level, logging.ERROR  # its hints are about building, not about us
+    try:
+        return read_settings(str(path))
+    except Exception as error:  # the settings file is the user's Python: anything may fail in it
+        raise DigestError(_unreadable_settings(path, error)) from error
+    finally:
+        pelican_log.setLevel(level)
+
+
+def _unreadable_settings(path: Path, error: Exception) -> str:
+    """One sentence for a settings file that fails while Python runs it."""
+    if isinstance(error, SyntaxError):
+        return f"The settings file {path} is not valid Python: {error.msg} on line {error.lineno}."
+    if isinstance(error, ImportError):
+        return (f"The settings file {path} could not import {error.name or 'a module'} ({error}); a settings file that "
+                "imports another, like `from pelicanconf import *`, needs that file's folder on sys.path.")
+    lines = [frame.lineno for frame in traceback.extract_tb(error.__traceback__) if Path(frame.filename).resolve() == path.resolve()]
+    where = f" on line {lines[-1]}" if lines else ""
+    return f"The settings file {path} failed{where}: {type(error).__name__}: {error}."
