@@ -67,3 +67,13 @@ def test_themes_are_ranked_by_the_work_they_took_weighed_with_how_new_they_are()
     bulk = history(["[trainer] fix: step {n}"] * 6 + ["[cache] feat: tier {n}"] * 3, usual=("[trainer] fix: step {n}",) * 2 + ("[docs] fix: page {n}",))[-1]
     trainer = next(t for t in bulk.themes if t.name == "trainer")
     assert trainer.share > 0.6 and trainer.baseline_share > 0.5
+
+
+def test_plural_and_singular_titles_are_one_subject():
+    from digest_plugin.analysis.themes import singular
+
+    assert [singular(w) for w in ("patterns", "matches", "crates", "class", "alias", "status", "analysis", "dependencies", "ty")] == [
+        "pattern", "match", "crate", "class", "alias", "status", "analysis", "dependencies", "ty"]
+    week = history(["[core] feat: exhaustive match patterns {n}", "[io] fix: class pattern {n}", "[api] feat: mapping patterns {n}"] * 2
+                   + ["[trainer] fix: step {n}"] * 3)[-1]
+    assert "pattern" in {t.name for t in week.themes}

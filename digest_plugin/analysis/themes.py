@@ -3,13 +3,15 @@
 Every PR offers candidate subjects (`theme_keys`): its title's scopes (`[trainer, vllm]`, `[ty]`),
 ruff-style rule families, its labels (beyond type labels), its keyword topics (rules.yaml
 `topics`), its path modules, and the names in its title (a model family such as `qwen`, a tool
-such as `sglang`; version digits dropped). A subject becomes a theme of the week when it groups
-enough of the week's PRs (`thresholds.theme_min_pulls`, `theme_min_share`) and clearly more of
-them than it did in the repository's previous weeks (`theme_lift` times its share of the last
-`theme_baseline_weeks` weeks), or takes much of the week (`theme_dominant_share`, or half of it whatever its usual share); themes are ranked by their size (share of the week's PRs and core lines) weighed with how
-much they stand out (see `_standing_out`). Subjects that gather nearly the same PRs are one
-theme. A DIGEST_RULES topic names and merges subjects: every subject its pattern matches is
-counted under the topic's name.
+such as `sglang`; version digits dropped, plurals made singular). A subject becomes a theme of
+the week when it groups enough of the week's PRs (`thresholds.theme_min_pulls`,
+`theme_min_share`; a subject named in titles may instead have enough of the week's lines) and
+clearly more of them than it did in the repository's previous weeks (`theme_lift` times its
+share of the last `theme_baseline_weeks` weeks), or when it takes much of the week
+(`theme_dominant_share`, or half of it whatever its usual share). Themes are ranked by their
+size (share of the week's PRs and core lines) weighed with how much they stand out (see
+`_standing_out`). Subjects that gather nearly the same PRs are one theme. A DIGEST_RULES topic
+names and merges subjects: every subject its pattern matches is counted under the topic's name.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ DOMINANT_LIFT = 1.2  # a subject taking much of the week still needs to be above
 BULK_SHARE = 0.5  # ... unless it is the bulk of the week (ruff's `ty`), where it only needs to be at its usual share
 BULK_LIFT = 0.9
 LIFT_CAP = 20.0  # how much standing out can count: a name never seen before is not infinitely telling
+BY_LINES_PULLS = 5  # PRs a subject needs to be a theme by the lines it changed rather than by its share of PRs
 SAME_STORY = 0.7  # share of the larger of two subjects' PRs they have in common from which they are one theme
 MIN_WORD = 3
 NO_SUBJECTS = frozenset({"(root)", "build", "tooling"})  # letters; shorter names (`ty`, `ci`) come in as scopes or paths
@@ -92,10 +95,21 @@ def _title_words(description: str) -> set[str]:
     for raw in _WORD.findall(description):
         if _RULE_CODE.fullmatch(raw):
             continue
-        word = _VERSION_TAIL.sub("", raw.lower()).strip("-_+")
+        word = singular(_VERSION_TAIL.sub("", raw.lower()).strip("-_+"))
         if len(word) >= MIN_WORD and word not in _STOPWORDS and not word.isdigit():
             words.add(word)
     return words
+
+
+def singular(word: str) -> str:
+    """A plural English noun as its singular, so that "patterns" and "pattern", "matches" and
+    "match" are one subject; words that only look plural ("class", "alias", "status", "analysis")
+    stay as they are."""
+    if len(word) <= MIN_WORD + 1 or not word.endswith("s") or word.endswith(("ss", "us", "is", "as", "ies")):
+        return word
+    if word.endswith(("ches", "shes", "xes", "sses")):
+        return word[:-2]
+    return word[:-1]
 
 
 def week_themes(pulls: Sequence[AnalysedPull], keys: dict[int, dict[str, str]], baseline: Sequence[tuple[Counter, int]],
@@ -143,7 +157,10 @@ def _standing_out(members: dict[str, list[AnalysedPull]], sources: dict[str, str
     for name, group in members.items():
         share = len(group) / total
         size = (share + (sum(p.footprint.core_lines for p in group) / total_lines if total_lines else share)) / 2
-        if len(group) < needed or len(group) == total or (sources[name] == "verb" and share < VERB_SHARE):
+        # a subject named in titles may also qualify by the lines its PRs changed (ruff's five "pattern"
+        # PRs of 3,000 lines in a week of 171); a path module may not: a folder one large PR touched is no story
+        enough = len(group) >= needed or (sources[name] != "path" and len(group) >= BY_LINES_PULLS and size >= thresholds.theme_min_share)
+        if not enough or len(group) == total or (sources[name] == "verb" and share < VERB_SHARE):
             continue  # too few, every PR (that says nothing about the week), or a verb done now and then
         # a subject never seen before counts as seen once: a new name needs more than luck
         base_share = (before[name] + 1) / (before_total + 1) if before_total else 0.0
