@@ -157,19 +157,30 @@ def _standing_out(members: dict[str, list[AnalysedPull]], sources: dict[str, str
     for name, group in members.items():
         share = len(group) / total
         size = (share + (sum(p.footprint.core_lines for p in group) / total_lines if total_lines else share)) / 2
-        # a subject named in titles may also qualify by the lines its PRs changed (ruff's five "pattern"
-        # PRs of 3,000 lines in a week of 171); a path module may not: a folder one large PR touched is no story
-        enough = len(group) >= needed or (sources[name] != "path" and len(group) >= BY_LINES_PULLS and size >= thresholds.theme_min_share)
-        if not enough or len(group) == total or (sources[name] == "verb" and share < VERB_SHARE):
-            continue  # too few, every PR (that says nothing about the week), or a verb done now and then
+        if not _big_enough(len(group), total, needed, sources[name], size, thresholds):
+            continue
         # a subject never seen before counts as seen once: a new name needs more than luck
         base_share = (before[name] + 1) / (before_total + 1) if before_total else 0.0
         lift = share / base_share if base_share else math.inf
-        if (lift >= thresholds.theme_lift or (share >= thresholds.theme_dominant_share and lift >= DOMINANT_LIFT)
-                or (share >= BULK_SHARE and lift >= BULK_LIFT)):
+        if _stands_out(share, lift, thresholds):
             found.append((size * (1 + math.log(min(max(lift, 1.0), LIFT_CAP))), name, group, share,
                           before[name] / before_total if before_total else 0.0))
     return found
+
+
+def _big_enough(count: int, total: int, needed: int, source: str, size: float, thresholds) -> bool:
+    """Whether a subject of `count` of the week's `total` PRs is big enough to be a theme. A subject
+    named in titles may also qualify by the lines its PRs changed (ruff's five "pattern" PRs of
+    3,000 lines in a week of 171); a path module may not: a folder one large PR touched is no story.
+    Every PR of the week says nothing about the week; a verb is a theme only when much of the week does it."""
+    enough = count >= needed or (source != "path" and count >= BY_LINES_PULLS and size >= thresholds.theme_min_share)
+    return enough and count < total and (source != "verb" or count / total >= VERB_SHARE)
+
+
+def _stands_out(share: float, lift: float, thresholds) -> bool:
+    """Clearly above its usual share, or much of the week and above it, or the bulk of the week."""
+    return (lift >= thresholds.theme_lift or (share >= thresholds.theme_dominant_share and lift >= DOMINANT_LIFT)
+            or (share >= BULK_SHARE and lift >= BULK_LIFT))
 
 
 def _baseline(weeks: Sequence[tuple[Counter, int]], least_weeks: int, least_pulls: int) -> list[tuple[Counter, int]]:
