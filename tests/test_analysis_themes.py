@@ -64,6 +64,8 @@ def test_themes_are_ranked_by_the_work_they_took_weighed_with_how_new_they_are()
     titles = ["[cache] feat: tier {n}"] * 3 + ["[log] fix: field {n}"] * 3 + ["[trainer] fix: step {n}"] * 3
     week = history(titles, sizes=[10, 10, 10, 200, 200, 200, 10, 10, 10])[-1]
     assert [t.name for t in week.themes][:2] == ["log", "cache"]
+    log, cache = week.themes[:2]
+    assert log.share == cache.share and log.line_share == round(606 / (606 + 6 * 12), 3) > cache.line_share
     bulk = history(["[trainer] fix: step {n}"] * 6 + ["[cache] feat: tier {n}"] * 3, usual=("[trainer] fix: step {n}",) * 2 + ("[docs] fix: page {n}",))[-1]
     trainer = next(t for t in bulk.themes if t.name == "trainer")
     assert trainer.share > 0.6 and trainer.baseline_share > 0.5

@@ -315,3 +315,14 @@ def test_grounding_is_not_fooled_by_names_that_are_digits():
     narrative = narrate(week, [], EN)
     assert "+819" in " ".join(cited.text for _, cited in narrative.texts())
     assert check_grounding(week, narrative) == []
+
+
+@pytest.mark.parametrize("language, said", [("en", "Its PRs changed 60% of the week's lines of core code."), ("zh", "这些 PR 的改动占本周核心代码改动行数的 60%。")])
+def test_a_theme_of_few_prs_but_much_of_the_work_says_its_share_of_the_lines(language, said):
+    week = busy_week()
+    heavy = dataclasses.replace(week, themes=tuple(dataclasses.replace(t, line_share=0.6) for t in week.themes))
+    narrative = narrate(heavy, [previous_week()], Language.of(language))
+    assert said in narrative.themes[0].text
+    assert check_grounding(heavy, narrative, [previous_week()]) == []
+    usual = narrate(week, [previous_week()], Language.of(language))
+    assert said not in usual.themes[0].text  # a share of lines no larger than its share of PRs goes unsaid

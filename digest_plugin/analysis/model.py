@@ -186,6 +186,7 @@ class Theme:
     additions: int
     deletions: int
     types: dict[str, int]  # change types of its PRs
+    line_share: float = 0.0  # of the core lines this week's PRs changed (generated and vendored files left out), 0..1
 
 
 @dataclass(frozen=True)

@@ -129,17 +129,17 @@ def week_themes(pulls: Sequence[AnalysedPull], keys: dict[int, dict[str, str]], 
             sources[name] = min(sources.get(name, source), source, key=SOURCES.index)
     candidates = _standing_out(members, sources, (len(people), sum(p.footprint.core_lines for p in people)), recent, rules)
     chosen: list[Theme] = []
-    for _, name, group, share, base_share in sorted(candidates, key=lambda c: (-c[0], SOURCES.index(sources[c[1]]), c[1])):
+    for _, name, group, share, line_share, base_share in sorted(candidates, key=lambda c: (-c[0], SOURCES.index(sources[c[1]]), c[1])):
         numbers = tuple(p.pull.number for p in group)
         if any(_overlap(numbers, theme.pulls) >= SAME_STORY for theme in chosen):
             continue  # nearly the same PRs as a theme already chosen: the same story
-        chosen.append(_theme(name, sources[name], group, share, base_share, len(recent)))
+        chosen.append(_theme(name, sources[name], group, (share, line_share), base_share, len(recent)))
     return tuple(chosen[: thresholds.themes_max])
 
 
 def _standing_out(members: dict[str, list[AnalysedPull]], sources: dict[str, str], totals: tuple[int, int],
                   recent: Sequence[tuple[Counter, int]], rules: Rules) -> list[tuple]:
-    """(weight, name, PRs, share, baseline share) of each subject that is a theme of the week.
+    """(weight, name, PRs, share, line share, baseline share) of each subject that is a theme of the week.
 
     Its size is the mean of its share of the week's PRs and of their core lines (generated and
     vendored files left out), so a subject is weighed by how much of the week's work it was; its
@@ -156,14 +156,15 @@ def _standing_out(members: dict[str, list[AnalysedPull]], sources: dict[str, str
     found = []
     for name, group in members.items():
         share = len(group) / total
-        size = (share + (sum(p.footprint.core_lines for p in group) / total_lines if total_lines else share)) / 2
+        line_share = sum(p.footprint.core_lines for p in group) / total_lines if total_lines else share
+        size = (share + line_share) / 2
         if not _big_enough(len(group), total, needed, sources[name], size, thresholds):
             continue
         # a subject never seen before counts as seen once: a new name needs more than luck
         base_share = (before[name] + 1) / (before_total + 1) if before_total else 0.0
         lift = share / base_share if base_share else math.inf
         if _stands_out(share, lift, thresholds):
-            found.append((size * (1 + math.log(min(max(lift, 1.0), LIFT_CAP))), name, group, share,
+            found.append((size * (1 + math.log(min(max(lift, 1.0), LIFT_CAP))), name, group, share, line_share,
                           before[name] / before_total if before_total else 0.0))
     return found
 
@@ -201,7 +202,8 @@ def _overlap(first: Sequence[int], second: Sequence[int]) -> float:
     return common / max(len(first), len(second))
 
 
-def _theme(name: str, source: str, group: Sequence[AnalysedPull], share: float, base_share: float, weeks: int) -> Theme:
+def _theme(name: str, source: str, group: Sequence[AnalysedPull], shares: tuple[float, float], base_share: float, weeks: int) -> Theme:
+    share, line_share = shares
     types = Counter(p.classification.type for p in group if p.classification.type)
     return Theme(
         name=name,
@@ -209,6 +211,7 @@ def _theme(name: str, source: str, group: Sequence[AnalysedPull], share: float, 
         pulls=tuple(p.pull.number for p in group),
         key_pulls=tuple(p.pull.number for p in group if p.key),
         share=round(share, 3),
+        line_share=round(line_share, 3),
         baseline_share=round(base_share, 3),
         baseline_weeks=weeks,
         authors=len({p.pull.author.login for p in group}),
