@@ -43,7 +43,8 @@ AUTHORS_SAVE_AS = ""
 YEAR_ARCHIVE_SAVE_AS = ""
 MONTH_ARCHIVE_SAVE_AS = ""
 
-# Feeds: whole site, each repository, each label or module; full content in both formats.
+# Feeds: whole site and each repository (an entry is the week's report in brief), each label or
+# module (an entry is that label's PRs of the week); Atom and RSS.
 FEED_DOMAIN = SITEURL
 FEED_ALL_ATOM = "feeds/all.atom.xml"
 FEED_ALL_RSS = "feeds/all.rss.xml"
@@ -57,7 +58,7 @@ TRANSLATION_FEED_ATOM = None
 AUTHOR_FEED_ATOM = None
 AUTHOR_FEED_RSS = None
 RSS_FEED_SUMMARY_ONLY = False
-FEED_MAX_ITEMS = 20  # each entry is a whole week page; 20 weeks is five months of news
+FEED_MAX_ITEMS = 20  # 20 weeks is five months of news
 
 DEFAULT_PAGINATION = 10
 ARTICLE_ORDER_BY = "reversed-date"

@@ -125,13 +125,21 @@ def test_svg_carries_the_title_and_alt_text_and_png_its_stated_size(tmp_path):
     assert b"Software" not in png and b"matplotlib" not in png  # no version stamp to differ between machines
 
 
-def test_svg_letters_keep_their_size(tmp_path):
-    """Text is drawn as glyph outlines scaled into place: no scale factor may be rounded away."""
+def test_svg_words_are_text_at_a_readable_size_in_the_readers_fonts(tmp_path):
+    """Words are <text> in the reader's fonts (Chinese ones too), each at its drawn size: none
+    shrunk to nothing by a rounded factor, none missing."""
     chart = charts_of(history())[0]
     svg = render_charts([chart], tmp_path, tmp_path / "cache", SVG_ONLY, workers=1)[0].path.read_text()
+    root = ET.fromstring(svg)
+    texts = root.iter(f"{SVG}text")
+    sizes = {t.text: float(re.search(r"font-size: ([\d.]+)px", t.get("style"))[1]) for t in texts}
+    assert chart.title in sizes and "Week" in sizes, sorted(sizes)
+    assert all(series.name in sizes for series in chart.series)
+    assert min(sizes.values()) >= draw_module.FONT_SIZE - 1
     scales = [float(n) for factors in re.findall(r"scale\(([^)]*)\)", svg) for n in factors.split()]
-    assert scales, "the chart has no text"
     assert all(abs(n) > 0.001 for n in scales), sorted(set(scales))[:5]
+    style = root.find(f"{SVG}style").text
+    assert "'DejaVu Sans'" in style and "'Noto Sans CJK SC'" in style and style.rstrip("}").endswith("sans-serif")
 
 
 def test_untrusted_names_are_drawn_as_text_and_escaped_in_the_svg(tmp_path):
@@ -143,10 +151,11 @@ def test_untrusted_names_are_drawn_as_text_and_escaped_in_the_svg(tmp_path):
     assert root.find(f"{SVG}desc").text == chart.alt
     assert "<script>" not in drawing.files["svg"].decode()
     assert "tab here" in [s.name for s in chart.series]  # one line of printable text
-    # Each name is in the legend as written: matplotlib keeps a comment with each text it draws.
-    comments = drawing.files["svg"].decode()
-    for name in ("$\\frac{1}{0}$", "_private"):
-        assert f"<!-- {name} -->" in comments
+    # Each name is in the legend as written, not read as a formula or hidden for its underscore.
+    words = [t.text for t in root.iter(f"{SVG}text")]
+    for name in ("$\\frac{1}{0}$", "_private", "a-->b", "tab here"):
+        assert name in words, (name, words)
+    assert "</desc><script>alert(1)…" in words  # a long name shortened in the legend, shown whole in the table
 
 
 def test_chinese_chart_has_every_glyph():

@@ -140,6 +140,26 @@ def test_feeds_are_valid_with_absolute_urls_and_the_weeks_report(site):
     assert not label.bozo and [e.link for e in label.entries] == ["https://example.org/digest/acme/widget/2026-W19/"]
 
 
+def test_a_label_feed_entry_is_that_labels_pull_requests_of_the_week(site):
+    """A reader following a label gets its PRs of each week and a link to the week, not the week's
+    whole report again (that is in the site's and the repository's feeds, under another id)."""
+    week_entry = feedparser.parse((site / "feeds/all.atom.xml").read_bytes()).entries[-1]  # 2026-W19
+    for feed_path in ("feeds/labels/dependencies.atom.xml", "feeds/labels/dependencies.rss.xml"):
+        feed = feedparser.parse((site / feed_path).read_bytes())
+        assert not feed.bozo, (feed_path, feed.get("bozo_exception"))
+        (entry,) = feed.entries
+        body = BeautifulSoup(entry.content[0].value if "content" in entry else entry.description, "html.parser")
+        assert [a["href"] for a in body.select("li a")] == ["https://github.com/acme/widget/pull/3"]
+        assert "Bump requests from 2.31 to 2.32" in body.get_text() and "dependabot[bot]" in body.get_text()
+        assert body.find("a", href="https://example.org/digest/acme/widget/2026-W19/")
+        assert not body.find("h2") and not body.find("img"), "the week's report stays in the week's own entry"
+        assert entry.id != week_entry.id and entry.id.startswith(week_entry.id)
+    bodies = [BeautifulSoup(feedparser.parse(f.read_bytes()).entries[0].content[0].value, "html.parser")
+              for f in (site / "feeds/labels").glob("*.atom.xml")]
+    (hostile,) = [body for body in bodies if "“<b>label</b>”" in body.get_text()]  # the label, as text
+    assert HOSTILE in hostile.get_text() and not hostile.find(["b", "script"]) and not hostile.find("img", onerror=True)
+
+
 def test_pelican_archives_categories_and_tags_include_the_weeks(site):
     archives = page(site, "archives/index.html")
     assert len([a for a in archives.select("td a") if "/acme/widget/2026-W" in a["href"]]) == 3
@@ -291,6 +311,31 @@ def test_each_week_has_a_pdf_of_its_report(site):
     soup = page(site, "acme/widget/2026-W21/index.html")
     assert soup.find("a", href="digest.pdf") or soup.find("a", href=f"{SITEURL}/acme/widget/2026-W21/digest.pdf")
     assert "fix: follow-up to #1" in pdf_text(site / "acme/widget/2026-W21/digest.pdf")
+
+
+def test_a_pdf_shows_the_charts_of_its_page(site):
+    """Every chart of the week's page is in its PDF (chart text is text, so its title comes back out)."""
+    for week in ("2026-W19", "2026-W21"):
+        titles = [img["alt"].split(":")[0] for img in page(site, f"acme/widget/{week}/index.html").select(".chart figure img")]
+        assert len(titles) >= 3, titles
+        text = " ".join(pdf_text(site / "acme/widget" / week / "digest.pdf").split())
+        for title in titles:
+            assert text.count(title) >= 2, (week, title)  # drawn in the chart and in its caption
+
+
+def test_an_emoji_label_is_drawn_with_an_emoji_font_in_the_pdf(site):
+    """W21 has the label "🚀": its PDF embeds the emoji font; W19 has no emoji, and its PDF does not,
+    so digits and "#" are never set in the emoji font's keycap glyphs."""
+    fonts = shutil.which("pdffonts") and shutil.which("fc-list")
+    if not fonts or "Noto Color Emoji" not in subprocess.run(["fc-list"], capture_output=True, text=True).stdout:
+        pytest.skip("pdffonts or Noto Color Emoji is missing (Debian: apt-get install poppler-utils fonts-noto-color-emoji)")
+
+    def embedded(week):
+        listing = subprocess.run(["pdffonts", str(site / "acme/widget" / week / "digest.pdf")], capture_output=True, text=True, check=True)
+        return listing.stdout
+
+    assert "Emoji" in embedded("2026-W21") and "🚀" in pdf_text(site / "acme/widget/2026-W21/digest.pdf")
+    assert "Emoji" not in embedded("2026-W19")
 
 
 def test_a_feed_entry_is_the_weeks_report_in_brief(site):

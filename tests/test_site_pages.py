@@ -145,6 +145,21 @@ def test_an_author_page_lists_their_pull_requests_and_escapes_titles(published):
     assert (published / "authors/dependabot-bot/index.html").is_file()
 
 
+def test_the_samples_feeds_together_stay_under_5_mb(sample):
+    """Site and repository feeds carry each week's report in brief, label feeds only the label's PRs."""
+    feeds = list((sample / "feeds").rglob("*.xml"))
+    assert len(feeds) > 100
+    assert sum(f.stat().st_size for f in feeds) < 5_000_000
+
+
+def test_a_week_page_with_its_charts_stays_under_200_kb(sample):
+    for week in sorted(sample.glob("*/*/20??-W??/index.html")):
+        charts = [week.parent / img["src"] for img in soup_of(week).select("img[src]") if "/" not in img["src"]]
+        assert charts, week
+        size = week.stat().st_size + sum(chart.stat().st_size for chart in charts)
+        assert size < 200_000, f"{week.parent.name}: {size} bytes"
+
+
 def test_feeds_page_lists_every_feed_the_site_writes(sample):
     soup = soup_of(sample / "feeds/index.html")
     listed = {urlparse(urljoin("http://site/feeds/", a["href"])).path.lstrip("/") for a in soup.select(".feed-list a")}

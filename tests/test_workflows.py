@@ -182,7 +182,7 @@ def test_the_deploy_job_builds_a_site_under_a_sub_path_whose_links_all_resolve(p
     log = "\n".join(run.logs)
     assert run.outputs["configured"] == "true"
     assert run.steps["fetch"]["outcome"] == "success", log
-    assert "Install system packages" in run.ran and run.steps["settings"]["outputs"]["packages"] == "libpango-1.0-0 libpangoft2-1.0-0"
+    assert "Install system packages" in run.ran and run.steps["settings"]["outputs"]["packages"] == "libpango-1.0-0 libpangoft2-1.0-0 fonts-noto-color-emoji"
     assert "Refresh the digest store" in git(origin, "log", "--format=%s", "main")
     assert "data/octo-org/widgets/" in git(origin, "ls-tree", "-r", "--name-only", "main")
 

@@ -4,11 +4,15 @@ No pyplot (no global figures), settings applied per drawing through `rc_context`
 with a constant, no dates or software versions in the files: the same chart gives the same bytes.
 An SVG has a transparent background and its text follows the reader's colour scheme (a style
 sheet inside the file switches the ink in dark mode); a PNG, for feed readers and link previews
-whose background is unknown, is opaque white. Series colours read on both (palette.py). Text is
-drawn as paths, so a reader needs no font, and untrusted names are never parsed as mathtext.
+whose background is unknown, is opaque white. Series colours read on both (palette.py). Text in an
+SVG is text (<text>, set in the reader's own fonts through FONT_STACK) rather than glyph outlines,
+which would make every chart twice as large; untrusted names are never parsed as mathtext.
 
 The figure is sized for the text column: drawn at 4.4 inches (422 CSS pixels) with 10-point
-labels, it keeps its smallest text above 11 pixels when a 390-pixel phone shows it full width. Chinese glyphs come from a Noto Sans CJK (or similar) font when one is installed.
+labels, it keeps its smallest text above 11 pixels when a 390-pixel phone shows it full width.
+Text is measured (and PNGs drawn) with DejaVu Sans, Chinese with a Noto Sans CJK (or similar) font
+when one is installed; a reader without DejaVu Sans gets Verdana or the system's sans-serif, which
+are as wide or narrower, so no label outgrows the room it was given.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from matplotlib.ticker import MaxNLocator
 
 from .model import Chart, printable
 
-RENDERER_VERSION = "4"  # bump when a change here changes the pictures: it invalidates the cache
+RENDERER_VERSION = "5"  # bump when a change here changes the pictures: it invalidates the cache
 WIDTH, HEIGHT = 4.4, 3.4  # inches: about a phone's column, so a phone barely scales the text down
 PNG_DPI = 150
 CSS_DPI = 96  # what an SVG's size in points comes to in CSS pixels
@@ -42,11 +46,22 @@ CJK_FONTS = (
     "Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "Source Han Sans CN", "Noto Sans CJK JP",
     "WenQuanYi Zen Hei", "WenQuanYi Micro Hei", "Droid Sans Fallback",
 )
+# The fonts an SVG's text asks the reader's browser for: the ones it was measured with first, then
+# the Chinese fonts of common systems, then whatever sans-serif the system has.
+FONT_STACK = (
+    BASE_FONT, "Verdana", *CJK_FONTS[:4], "PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", *CJK_FONTS[5:],
+)
 # In an SVG shown by <img>, prefers-color-scheme follows the page, so one file serves both schemes.
-INK_STYLE = f"svg{{--ink:{INK}}}@media (prefers-color-scheme: dark){{svg{{--ink:{DARK_INK}}}}}"
+SVG_STYLE = (
+    f"svg{{--ink:{INK}}}@media (prefers-color-scheme: dark){{svg{{--ink:{DARK_INK}}}}}"
+    "text{font-family:" + ",".join(f"'{name}'" for name in FONT_STACK) + ",sans-serif}"
+)
 _ATTRIBUTE = re.compile(r'\s[\w:-]+="[^"<>]*"')
 _LONG_DECIMAL = re.compile(r"(\d\.\d)\d+")
 _INDENT = re.compile(r"\n[ \t]+")
+_LINE_BREAK = re.compile(r"\s*\n\s*")
+_FONT_FAMILY = re.compile(r"font-family: [^;\"]*(?:; |(?=\"))")  # per text; SVG_STYLE names it once
+_METADATA = re.compile(r"<metadata>.*?</metadata>\n", re.DOTALL)
 _GLYPH_MISSING = re.compile(r"Glyph (\d+) .*missing from")
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")  # characters XML 1.0 cannot hold
 
@@ -128,7 +143,7 @@ def draw(chart: Chart, formats: tuple[str, ...] = ("svg", "png")) -> Drawing:
 def _rc() -> dict:
     return {
         "svg.hashsalt": "repo-digest",
-        "svg.fonttype": "path",
+        "svg.fonttype": "none",
         "font.family": list(fonts()),
         "font.size": FONT_SIZE,
         "text.parse_math": False,  # a label such as "$x$" is text, not a formula
@@ -242,17 +257,22 @@ def _with_description(svg: bytes, chart: Chart) -> bytes:
     description = (
         f'\n <title id="chart-title">{_xml_text(chart.title)}</title>'
         f'\n <desc id="chart-desc">{_xml_text(chart.alt)}</desc>'
-        f'\n <style>{INK_STYLE}</style>'
+        f'\n <style>{SVG_STYLE}</style>'
     )
     return _compact(opening + description + text[end:].replace(INK, "var(--ink)")).encode("utf-8")
 
 
 def _compact(svg: str) -> str:
-    """A sixth smaller: coordinates in attributes to a tenth of a point (an eighth of a pixel), no
-    indentation. Text (the title, the alt text, legend names in comments) is left as it is, and so
-    are scale factors: a glyph's scale(0.015625) rounded would draw every letter at size zero."""
-    svg = _ATTRIBUTE.sub(lambda m: m[0] if "scale(" in m[0] else _LONG_DECIMAL.sub(r"\1", m[0]), svg)
-    return _INDENT.sub("\n", svg)
+    """A third smaller: coordinates in attributes to a tenth of a point (an eighth of a pixel), path
+    data on one line, the font named once (SVG_STYLE), no indentation and no metadata. Text (the
+    title, the alt text, the words drawn) is left as it is, and so are scale factors, should a
+    marker or hatch carry one: rounded, scale(0.015625) would draw at size zero."""
+    def attribute(match: re.Match) -> str:
+        value = _LINE_BREAK.sub(" ", match[0]).replace(' "', '"')
+        return value if "scale(" in value else _LONG_DECIMAL.sub(r"\1", value)
+
+    svg = _METADATA.sub("", _FONT_FAMILY.sub("", svg))
+    return _INDENT.sub("\n", _ATTRIBUTE.sub(attribute, svg))
 
 
 def _xml_text(text: str) -> str:

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
+from urllib.parse import quote
 
+from feedgenerator import Rss201rev2Feed
 from jinja2 import ChoiceLoader, FileSystemLoader
 from pelican.contents import Article
 from pelican.readers import METADATA_PROCESSORS
@@ -37,7 +39,7 @@ from .notes import exclude_notes, read_notes
 from .sections import SECTION_FEEDS, repo_category, repo_feeds, write_section
 from .site_digest import SiteDigest, WeekPage, build_site_digest
 from .site_files import write_site_pages, write_sitemap
-from .site_index import author_path, pulls_by_tag, repo_summaries
+from .site_index import author_path, pulls_by_tag, repo_summaries, week_pulls_by_tag
 
 logger = logging.getLogger(__name__)
 SETUP_KEY = "DIGEST"  # the BuildSetup, in Pelican's settings dict
@@ -173,8 +175,12 @@ def add_week_articles(generator) -> None:
     generator.context["digest_section_feeds"] = {} if in_blog else SECTION_FEEDS
 
     entry = generator.get_template("digest_feed_entry")  # an article's content is what its feed entry carries
+    label_entry = generator.get_template("digest_label_feed_entry")
     articles = [
-        _article(generator, week, entry.render(week=week, **generator.context), in_blog)
+        _article(generator, week, entry.render(week=week, **generator.context), in_blog, {
+            label: label_entry.render(week=week, label=label, rows=rows, **generator.context)
+            for label, rows in week_pulls_by_tag(week).items()
+        })
         for repo in digest.repos
         for week in repo.weeks
     ]
@@ -196,7 +202,7 @@ def _data_time(store: Store, settings: DigestSettings) -> datetime | None:
         return None  # build_site_digest names what is wrong with the store
 
 
-def _article(generator, week: WeekPage, content: str, in_blog: bool) -> Article:
+def _article(generator, week: WeekPage, content: str, in_blog: bool, label_entries: dict[str, str]) -> Article:
     settings = generator.settings
     raw = {"tags": list(week.tags), "authors": ["repo-digest"], "slug": week.slug}
     processed = {name: METADATA_PROCESSORS[name](value, settings) for name, value in raw.items() if value}
@@ -218,6 +224,7 @@ def _article(generator, week: WeekPage, content: str, in_blog: bool) -> Article:
         "status": "published" if week.final and in_blog else "hidden",
         "lang": settings["DEFAULT_LANG"],
         "digest_week": week,
+        "digest_label_entries": label_entries,  # by label or module: the entry in that label's feed
     }
     source = os.path.join(generator.path, week.repo, f"{week.week}.digest")
     return Article(content, metadata=metadata, settings=settings, source_path=source, context=generator.context)
@@ -239,13 +246,41 @@ def feed_writer(pelican) -> type[Writer]:
 
 
 class DigestWriter(Writer):
-    """Pelican's writer, with a week's feed entry id taken from its repository and week alone."""
+    """Pelican's writer, with a week's feed entry id taken from its repository and week alone, and
+    a label's (or module's) feed carrying that label's PRs of each week rather than the week's
+    whole report, which the site's and the repository's feeds carry."""
+
+    _label: str | None = None  # the label of the feed being written, if it is a label's
+
+    def write_feed(self, elements, context, path=None, url=None, feed_type="atom", override_output=False, feed_title=None):
+        self._label = label_of_feed(path, dict(context.get("tags", ())), self.settings)  # (tag, articles) pairs
+        try:
+            return super().write_feed(elements, context, path, url, feed_type, override_output, feed_title)
+        finally:
+            self._label = None
 
     def _add_item_to_the_feed(self, feed, item):
         super()._add_item_to_the_feed(feed, item)
         week = getattr(item, "digest_week", None)
-        if week is not None:
-            feed.items[-1].update(unique_id=week.feed_id, unique_id_is_permalink=False)
+        if week is None:
+            return
+        added = feed.items[-1]
+        added.update(unique_id=week.feed_id, unique_id_is_permalink=False)
+        light = getattr(item, "digest_label_entries", {}).get(self._label)
+        if light is None:
+            return
+        # Its own id: the entry differs from the week's entry in the site's feed, which a reader may also follow.
+        added.update(unique_id=f"{week.feed_id}#{quote(self._label, safe='')}")
+        if isinstance(feed, Rss201rev2Feed):  # RSS has one body, the description
+            added.update(description=light)
+        else:
+            added.update(content=light, description=None)
+
+
+def label_of_feed(path: str | None, tags, settings: dict) -> str | None:
+    """The label (or module) whose feed Pelican writes at `path`, or None for any other feed."""
+    patterns = [str(p) for p in (settings.get("TAG_FEED_ATOM"), settings.get("TAG_FEED_RSS")) if p]
+    return next((tag.name for tag in tags if any(p.format(slug=tag.slug) == path for p in patterns)), None)
 
 
 def write_files(generator, writer) -> None:

@@ -107,7 +107,16 @@ def trend_bars(values: Sequence[tuple[str, int]], width: float = TREND_WIDTH, he
 def pulls_by_tag(repos: Iterable[RepoPage]) -> dict[str, list[PullRow]]:
     """Every PR under each label and module (the site's tags), newest week first, then by importance."""
     rows: dict[str, list[PullRow]] = {}
-    for week, pull in _newest_first(repos):
+    for week in _newest_first_weeks(repos):
+        for tag, week_rows in week_pulls_by_tag(week).items():
+            rows.setdefault(tag, []).extend(week_rows)
+    return rows
+
+
+def week_pulls_by_tag(week: WeekPage) -> dict[str, list[PullRow]]:
+    """The week's PRs under each of its labels and modules, by importance: a label feed's entry."""
+    rows: dict[str, list[PullRow]] = {}
+    for pull in week.analysis.pulls:
         for tag in dict.fromkeys([*pull.classification.labels, *pull.classification.modules]):
             rows.setdefault(tag, []).append(PullRow(week, pull))
     return rows
@@ -122,8 +131,11 @@ def pulls_by_author(repos: Iterable[RepoPage]) -> dict[str, list[PullRow]]:
 
 
 def _newest_first(repos: Iterable[RepoPage]) -> list[tuple[WeekPage, AnalysedPull]]:
-    weeks = sorted((w for repo in repos for w in repo.weeks), key=lambda w: (w.analysis.start, w.repo), reverse=True)
-    return [(week, pull) for week in weeks for pull in week.analysis.pulls]  # pulls are by importance already
+    return [(week, pull) for week in _newest_first_weeks(repos) for pull in week.analysis.pulls]  # pulls are by importance already
+
+
+def _newest_first_weeks(repos: Iterable[RepoPage]) -> list[WeekPage]:
+    return sorted((w for repo in repos for w in repo.weeks), key=lambda w: (w.analysis.start, w.repo), reverse=True)
 
 
 def site_feeds(settings: dict, repos: Sequence[RepoPage], tags: Iterable) -> list[tuple[str, list[Feed]]]:

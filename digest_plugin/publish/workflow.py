@@ -18,9 +18,10 @@ from ..errors import DigestError
 from ..settings import DigestSettings
 
 # Debian packages a bare runner lacks: fonts for a language's charts and PDFs (Latin scripts come
-# with matplotlib), and the Pango that WeasyPrint draws PDFs with.
+# with matplotlib), and the Pango that WeasyPrint draws PDFs with, with an emoji font for labels
+# such as "🚀" (WeasyPrint draws its colour glyphs; without it they are empty boxes).
 FONTS = {"zh": ["fonts-noto-cjk"]}
-PDF = ["libpango-1.0-0", "libpangoft2-1.0-0"]
+PDF = ["libpango-1.0-0", "libpangoft2-1.0-0", "fonts-noto-color-emoji"]
 
 UNCONFIGURED = """\
 ## repo-digest is not configured yet
