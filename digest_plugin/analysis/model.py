@@ -120,7 +120,7 @@ class Footprint:
     workflows: tuple[str, ...] = ()  # CI files changed (.github/workflows/…), all of them
     config_files: tuple[str, ...] = ()  # configuration files edited, all of them
     generated_files: int = 0  # lock files, snapshots, generated and vendored code
-    generated_lines: int = 0  # their changed lines (for a PR whose file list was cut: estimated, see footprint.beyond_kept)
+    generated_lines: int = 0  # changed lines of those that are not tests (snapshots are); for a cut file list estimated (footprint.beyond_kept)
 
 
 @dataclass(frozen=True)
