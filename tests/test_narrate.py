@@ -55,7 +55,7 @@ def test_every_cited_pull_is_in_the_week_and_grounding_finds_nothing(language):
 
 def test_the_english_summary_leads_with_the_main_moves_then_the_risk_then_the_figures():
     text = narrate(busy_week(), [previous_week()], EN).summary.text
-    assert text.startswith("The week was about export (2 PRs). The main change: #101 adds *streaming* <export> support.")
+    assert text.startswith("Among the week's subjects, export (2 PRs) stood out. The main change: #101 adds *streaming* <export> support.")
     assert "In the author's words: “Adds streaming export; see #99 for the design.”" in text
     assert "Also, #102 splits the reader [part 1]. And #103 fixes crash when `path` is empty." in text
     assert "The main risk: #102 removes 1 file with 1,100 lines (src/io/reader.py): anything that still imports" in text
@@ -65,7 +65,7 @@ def test_the_english_summary_leads_with_the_main_moves_then_the_risk_then_the_fi
 
 def test_the_chinese_summary_says_titles_in_chinese_and_quotes_the_author_without_an_english_full_stop():
     text = narrate(busy_week(), [previous_week()], ZH).summary.text
-    assert text.startswith("本周的重点是 export（2 个 PR）。本周最重要的改动：#101 新增 *streaming* <export> support。")
+    assert text.startswith("本周较为突出的主题是 export（2 个 PR）。本周最重要的改动：#101 新增 *streaming* <export> support。")
     assert "作者的说明：“Adds streaming export; see #99 for the design”。" in text
     assert "此外，#102 拆分 the reader [part 1]。还有 #103 修复：crash when `path` is empty。" in text
     assert text.endswith("本周共有 3 位作者合入了 6 个 PR（其中 3 个重点 PR），多于上周的 2 个。")
@@ -315,3 +315,14 @@ def test_grounding_is_not_fooled_by_names_that_are_digits():
     narrative = narrate(week, [], EN)
     assert "+819" in " ".join(cited.text for _, cited in narrative.texts())
     assert check_grounding(week, narrative) == []
+
+
+@pytest.mark.parametrize("language, said", [("en", "Its PRs changed 60% of the week's lines of core code."), ("zh", "这些 PR 的改动占本周核心代码改动行数的 60%。")])
+def test_a_theme_of_few_prs_but_much_of_the_work_says_its_share_of_the_lines(language, said):
+    week = busy_week()
+    heavy = dataclasses.replace(week, themes=tuple(dataclasses.replace(t, line_share=0.6) for t in week.themes))
+    narrative = narrate(heavy, [previous_week()], Language.of(language))
+    assert said in narrative.themes[0].text
+    assert check_grounding(heavy, narrative, [previous_week()]) == []
+    usual = narrate(week, [previous_week()], Language.of(language))
+    assert said not in usual.themes[0].text  # a share of lines no larger than its share of PRs goes unsaid

@@ -72,7 +72,7 @@ def analyse_pull(pull: Pull, context: RepoContext) -> AnalysedPull:
     description = description_text(pull.body, context.template)
     paths, kinds = rules.files_of(pull)
     facts = PullFacts(pull, classification, paths, kinds, description, footprint(pull, rules), upgrades(pull, classification, rules), rules)
-    score = importance(pull, classification, rules, facts.upgrades)
+    score = importance(pull, classification, rules, facts.upgrades, description)
     # a reverted PR is named by its title (quoted from GitHub), for it may lie outside the week
     evidence = tuple(replace(e, detail=context.titles.get(e.pulls[0])) if e.fact == "reverted" and e.pulls else e for e in pull_evidence(facts))
     return AnalysedPull(

@@ -80,6 +80,10 @@ def _themes_sentence(week: WeekAnalysis, said: Stated) -> str | None:
         lang.ngettext("{name} ({count} PR)", "{name} ({count} PRs)", len(t.pulls)).format(name=t.name, count=said.number(f"theme:{t.name}", len(t.pulls)))
         for t in themes
     ]
+    covered = len({n for t in themes for n in t.pulls})
+    if covered * 2 < week.stats.merged_count:  # "the week was about" would claim more than they took
+        return lang.ngettext("Among the week's subjects, {themes} stood out.", "Among the week's subjects, {themes} stood out.",
+                             len(items)).format(themes=lang.join(items))
     return lang.ngettext("The week was about {themes}.", "The week was mostly about {themes}.", len(items)).format(themes=lang.join(items))
 
 

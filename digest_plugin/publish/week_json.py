@@ -63,7 +63,7 @@ def week_json(week: WeekAnalysis, narrative=None, lang: Language | None = None) 
 
 def _theme_json(theme: Theme) -> dict:
     return {"name": theme.name, "pulls": list(theme.pulls), "source": theme.source, "key_pulls": list(theme.key_pulls),
-            "share": theme.share, "baseline_share": theme.baseline_share}
+            "share": theme.share, "line_share": theme.line_share, "baseline_share": theme.baseline_share}
 
 
 def _risk_json(risk: Risk) -> dict:
