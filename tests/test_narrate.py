@@ -206,8 +206,8 @@ def test_a_security_fix_is_good_news_told_first(language):
 def test_themes_have_a_sentence_each_with_true_shares(language):
     narrative = narrate(busy_week(), [], Language.of(language))
     assert [t.name for t in narrative.themes] == ["export"]
-    expected = {"en": "export: 2 of the week's 6 PRs (33%, against 5% in recent weeks). Its main change: #101 adds *streaming* <export> support. See also #106.",
-                "zh": "export：本周 6 个 PR 中有 2 个与之相关（占 33%，近几周为 5%）。其中最重要的改动是 #101 新增 *streaming* <export> support。另见 #106。"}
+    expected = {"en": "2 of the week's 6 PRs (33%, against 5% in recent weeks). Its main change: #101 adds *streaming* <export> support. See also #106.",
+                "zh": "本周 6 个 PR 中有 2 个与之相关（占 33%，近几周为 5%）。其中最重要的改动是 #101 新增 *streaming* <export> support。另见 #106。"}
     assert narrative.themes[0].text == expected[language]
     assert narrative.themes[0].sentence.pulls == (101, 106)
 

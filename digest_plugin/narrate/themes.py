@@ -19,24 +19,23 @@ def theme_lines(week: WeekAnalysis, lang: Language) -> tuple[ThemeLine, ...]:
 def _theme_sentence(theme: Theme, week: WeekAnalysis, titles: dict[int, str], lang: Language):
     _, ngettext, said = lang.gettext, lang.ngettext, Stated(lang)
     count = len(theme.pulls)
-    values = {
-        "name": theme.name,
+    values = {  # the name stands before the sentence wherever it is shown
         "count": said.number(f"theme:{theme.name}", count),
         "total": said.number("merged", week.stats.merged_count),
         "share": said.percent(f"theme:{theme.name}:share", theme.share),
     }
     if theme.baseline_weeks and round(theme.baseline_share * 100):
         values["baseline"] = said.percent(f"theme:{theme.name}:baseline", theme.baseline_share)
-        share = ngettext("{name}: {count} of the week's {total} PRs ({share}, against {baseline} in recent weeks).",
-                         "{name}: {count} of the week's {total} PRs ({share}, against {baseline} in recent weeks).", count)
+        share = ngettext("{count} of the week's {total} PRs ({share}, against {baseline} in recent weeks).",
+                         "{count} of the week's {total} PRs ({share}, against {baseline} in recent weeks).", count)
     elif theme.baseline_weeks and theme.baseline_share:
-        share = ngettext("{name}: {count} of the week's {total} PRs ({share}), where recent weeks had hardly any.",
-                         "{name}: {count} of the week's {total} PRs ({share}), where recent weeks had hardly any.", count)
+        share = ngettext("{count} of the week's {total} PRs ({share}), where recent weeks had hardly any.",
+                         "{count} of the week's {total} PRs ({share}), where recent weeks had hardly any.", count)
     elif theme.baseline_weeks:
-        share = ngettext("{name}: {count} of the week's {total} PRs ({share}), where recent weeks had none.",
-                         "{name}: {count} of the week's {total} PRs ({share}), where recent weeks had none.", count)
+        share = ngettext("{count} of the week's {total} PRs ({share}), where recent weeks had none.",
+                         "{count} of the week's {total} PRs ({share}), where recent weeks had none.", count)
     else:
-        share = ngettext("{name}: {count} of the week's {total} PRs ({share}).", "{name}: {count} of the week's {total} PRs ({share}).", count)
+        share = ngettext("{count} of the week's {total} PRs ({share}).", "{count} of the week's {total} PRs ({share}).", count)
     sentences = [share.format(**values)]
     if theme.line_share >= LINES_SAID_FROM * theme.share and round(theme.line_share * 100):
         # a theme of few PRs that took much of the work: say what makes it one
