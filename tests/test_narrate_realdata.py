@@ -15,10 +15,10 @@ from datetime import UTC, datetime
 import pytest
 
 from digest_plugin.narrate import BuiltinWriter, check_grounding, narrate
-from digest_plugin.narrate.__init__ import RECENT_WEEKS
 from digest_plugin.narrate.overview import SUMMARY_THEMES
 from digest_plugin.narrate.titles import chinese_title, display_title
 from digest_plugin.narrate.wording import Language
+from digest_plugin.narrate.writers import RECENT_WEEKS
 from tests.narrate_fixtures import REAL_WEEKS, english_left, real_week
 
 EN, ZH = Language.of("en"), Language.of("zh")

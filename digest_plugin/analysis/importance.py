@@ -7,7 +7,8 @@ docs/calibration.md. Factors, in the order applied:
 - size: changed lines in core paths, log-scaled; files: files changed, log-scaled; large: a
   change of many core lines
 - breadth: core modules touched beyond the first
-- moved: minus, for a refactor that moves code (added and deleted lines nearly balance)
+- moved: minus, for code moved, split or restyled (a refactor whose added and deleted lines nearly
+  balance, a lint or format pass); such a change also keeps only a quarter of its size points
 - peripheral: minus, by the share of changed lines in docs, examples, CI and generated files
   (lock files, snapshots); tests count only when there is nothing but tests
 - breaking, security, crash (a fix of a crash, leak, deadlock, hang or data loss)
@@ -46,6 +47,9 @@ DESCRIBED_FROM = 50  # words of description from which it counts
 _ISSUE = r"(?:[\w.-]+/[\w.-]+)?#\d+|https?://github\.com/[\w.-]+/[\w.-]+/issues/\d+"
 _ISSUE_REF = re.compile(_ISSUE)
 _CLOSING = re.compile(rf"\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\b:?\s+((?:{_ISSUE})(?:(?:\s*,\s*|\s+and\s+|\s+)(?:{_ISSUE}))*)", re.IGNORECASE)
+
+MOVED_SIZE_SHARE = 0.25  # of the size points a change keeps when it moves, splits or restyles code
+_SIZE_NAMES = frozenset({"size", "files", "large", "breadth"})
 
 
 def by_importance(analysed: AnalysedPull) -> tuple:
@@ -94,6 +98,8 @@ def _size_factors(pull: Pull, classification: Classification, rules: Rules, upgr
     if not (classification.breaking or any(u.core for u in upgrades) or _workflows(pull, rules) >= _WORKFLOWS_FROM):
         factors.append(("peripheral", weights.peripheral * peripheral_share))
     if is_code_move(pull, classification):
+        # moved, split or restyled code: its lines say little about its weight (is_code_move)
+        factors = [(name, points * MOVED_SIZE_SHARE if name in _SIZE_NAMES else points) for name, points in factors]
         factors.append(("moved", weights.moved))
     if "deprecation" in classification.topics:  # scaled by size: a few-line warning adds little
         factors.append(("deprecation", weights.deprecation * min(1.0, core_lines / weights.deprecation_lines)))
