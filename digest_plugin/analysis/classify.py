@@ -35,11 +35,14 @@ _DEFAULT_CHANGE = re.compile(
     r"|\bdefaults?\b.{0,30}\b(to|value|changed?|now|from|is|no longer|not)\b|\bby default\b",
     re.IGNORECASE,
 )
+_NOT_A_DEFAULT_CHANGE = re.compile(r"\badd(?:s|ed|ing)?\s+(?:a\s+|the\s+)?default(?:\s+values?)?\s+(?:for|to)\b|\btests?\s+defaults?\b", re.IGNORECASE)
 
 
 def says_default_change(description: str) -> bool:
-    """Whether a title (without its prefixes) says a default value changes."""
-    return bool(_DEFAULT_CHANGE.search(description))
+    """Whether a title (without its prefixes) says a default value changes. Giving a default to
+    what had none ("Adding a default value for `f(x=None)`") changes nothing anyone relied on, and
+    a test's own default ("e2e test defaults to FSDP1") is not the users'."""
+    return bool(_DEFAULT_CHANGE.search(description)) and not _NOT_A_DEFAULT_CHANGE.search(description)
 
 @dataclass(frozen=True)
 class Title:
