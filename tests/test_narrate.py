@@ -326,3 +326,28 @@ def test_a_theme_of_few_prs_but_much_of_the_work_says_its_share_of_the_lines(lan
     assert check_grounding(heavy, narrative, [previous_week()]) == []
     usual = narrate(week, [previous_week()], Language.of(language))
     assert said not in usual.themes[0].text  # a share of lines no larger than its share of PRs goes unsaid
+
+
+@pytest.mark.parametrize("language, said", [("en", "Released this week: 0.15.19 (#2)."), ("zh", "本周发布了 0.15.19（#2）。")])
+def test_the_projects_own_release_is_said_in_the_summary_and_the_json(language, said):
+    from datetime import UTC, datetime
+
+    from digest_plugin.analysis import analyse_repo
+    from digest_plugin.analysis.model import Release
+    from digest_plugin.publish.week_json import week_json
+    from digest_plugin.settings import DigestSettings
+    from tests.conftest import make_pull
+
+    monday = "2026-06-22T10:00:00Z"
+    pulls = [
+        make_pull(1, monday, "[ty] Infer types for names bound in match patterns", files=[("crates/ty/src/infer.rs", 400, 20, "modified")]),
+        make_pull(2, monday, "Bump version to 0.15.19", files=[("pyproject.toml", 1, 1, "modified"), ("CHANGELOG.md", 40, 0, "modified")]),
+        make_pull(3, monday, "[misc] chore: bump version to 0.16.0.dev", files=[("pyproject.toml", 1, 1, "modified")]),  # the next cycle, no release
+        make_pull(4, monday, "[ci] chore: bump the version of vllm-ascend to v0.11.0", files=[("docker/Dockerfile", 1, 1, "modified")]),  # not ours
+    ]
+    week = analyse_repo("astral-sh/ruff", pulls, None, DigestSettings(), datetime(2026, 7, 1, tzinfo=UTC))[0]
+    assert week.releases == (Release(2, "0.15.19"),)
+    narrative = narrate(week, [], Language.of(language))
+    assert said in narrative.summary.text and 2 in narrative.summary.pulls
+    assert check_grounding(week, narrative) == []
+    assert week_json(week, narrative)["releases"] == [{"pull": 2, "version": "0.15.19"}]

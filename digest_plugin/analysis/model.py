@@ -257,6 +257,14 @@ class WeekStats:
 
 
 @dataclass(frozen=True)
+class Release:
+    """The project's own release, as a PR of the week says it ("Bump version to 0.15.19")."""
+
+    pull: int
+    version: str  # as the title writes it: "0.15.19", "v0.4.2"
+
+
+@dataclass(frozen=True)
 class FetchInfo:
     source: str  # "github", "import", "sample"
     fetched_at: str | None
@@ -279,3 +287,4 @@ class WeekAnalysis:
     themes: tuple[Theme, ...] = ()  # most standing-out first
     good_news: tuple[Risk, ...] = ()  # GOOD_NEWS_KINDS
     recommendations: tuple[Recommendation, ...] = ()  # at most MAX_RECOMMENDATIONS, ranked
+    releases: tuple[Release, ...] = ()  # the project's own, in the order they merged

@@ -19,13 +19,13 @@ from .classify import ModuleScheme, classify, module_scheme, parse_title
 from .description import description_text, summary_of, template_lines
 from .footprint import footprint
 from .importance import by_importance, importance
-from .model import AnalysedPull, Evidence, FetchInfo, WeekAnalysis
+from .model import AnalysedPull, Evidence, FetchInfo, Release, WeekAnalysis
 from .recommend import recommendations
 from .risks import PullFacts, hotspots, kinds_of, pull_evidence, week_risks
 from .rules import Rules, load_rules
 from .stats import first_time_pulls, week_stats
 from .themes import theme_keys, week_themes
-from .upgrades import upgrades
+from .upgrades import own_release, upgrades
 
 
 @dataclass(frozen=True)
@@ -124,6 +124,8 @@ def analyse_week(repo: str, week: Week, pulls: Sequence[AnalysedPull], context: 
         good_news=good_news,
         themes=themes,
         recommendations=recommendations(risks, good_news),
+        releases=tuple(Release(p.pull.number, version) for p in sorted(ordered, key=lambda p: (p.pull.merged_at, p.pull.number))
+                       if (version := own_release(p.pull, context.rules))),
         fetch=FetchInfo(
             source=state.source if state is not None else "import",
             fetched_at=format_time(state.fetched_at) if state is not None else None,

@@ -230,6 +230,7 @@ def _quotes(week: WeekAnalysis, previous: Iterable[WeekAnalysis]) -> list[str]:
             quotes.update(v for v in (upgrade.package, upgrade.old, upgrade.new) if v)
     for theme in week.themes:
         quotes.add(theme.name)
+    quotes.update(release.version for release in week.releases)
     for risk in (*week.risks, *week.good_news):
         quotes.update(risk.paths)
         for evidence in risk.evidence:
