@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from digest_plugin.analysis.classify import PATH_SCHEME, ModuleScheme, classify, module_scheme, parse_title
+from digest_plugin.analysis.classify import PATH_SCHEME, ModuleScheme, classify, module_scheme, parse_title, says_default_change
 from digest_plugin.analysis.model import TYPES
 from digest_plugin.analysis.rules import load_rules
 from digest_plugin.analysis.upgrades import upgrades
@@ -223,3 +223,16 @@ def test_bots_in_the_real_data_are_the_bot_accounts(repo):
     rules = load_rules(repo=repo)
     bots = {p.author.login for p in real_pulls(repo) if classify(p, rules).bot}
     assert all(login.endswith("[bot]") or login.lower() in rules.bots for login in bots)
+
+
+@pytest.mark.parametrize("title, changes", [
+    ("Change the default of max_num_seqs to 256", True),
+    ("Set default python version to 3.12", True),
+    ("Enable preview rules by default", True),
+    # verl #1838: a default given to an argument that had none changes nothing anyone relied on
+    ("Adding a default value for `RayWorkerGroup.from_detached(name_prefix=None)`", False),
+    # verl #1823: a CI test's own default, not the users'
+    ("Add NPU CI action and fallback SFT's e2e test defaults to FSDP1", False),
+])
+def test_a_default_change_is_a_default_users_relied_on_that_moves(title, changes):
+    assert says_default_change(title) is changes

@@ -123,3 +123,29 @@ def test_verl_2026_w21_key_prs_are_the_ones_a_maintainer_would_pick():
     assert 3 <= len(key) <= 12
     assert week.pulls[0].classification.type in ("feat", "fix", "perf", "refactor", "chore")
     assert all(a.score.value >= b.score.value for a, b in zip(week.pulls, week.pulls[1:]))
+
+
+def test_closed_issues_and_a_real_description_add_substance():
+    files = [FileChange("widget/core.py", 40, 5)]
+    bare = score("feat: parser", files)
+    closing = score("feat: parser", files, body="Fixes #12, closes acme/other#3 and https://github.com/acme/widget/issues/9")
+    assert dict(closing.factors)["issues"] == 1.0 and closing.value > bare.value
+    explained = score("feat: parser", files, body=" ".join(["The parser now reads nested blocks in one pass."] * 40))
+    short = score("feat: parser", files, body="Adds a parser.")
+    assert "described" not in dict(short.factors) and dict(explained.factors)["described"] > 0.5
+
+
+def test_a_cut_file_list_of_snapshots_is_not_scored_as_core_code():
+    kept = [FileChange(f"crates/ruff_linter/snapshots/s{i}.snap", 60, 120) for i in range(298)]
+    kept += [FileChange("crates/ruff_db/src/diff.rs", 100, 39), FileChange("crates/ruff_db/src/render.rs", 10, 5)]
+    bulk = score("refactor: make rendering of fix diffs more concise", kept, files_truncated=True, changed_files=1094, additions=18846, deletions=34419)
+    assert "large" not in dict(bulk.factors)
+    assert bulk.value < score("refactor: rework the renderer", [FileChange("crates/ruff_db/src/diff.rs", 900, 600)]).value
+
+
+def test_a_reformat_of_every_file_is_no_standout():
+    """verl #1280 "fix: linting errors in all files": thousands of balanced lines, no new behaviour."""
+    files = [FileChange(f"widget/m{i}.py", 60, 58) for i in range(30)]
+    lint = score("[Lint] fix: linting errors in all files", files)
+    assert dict(lint.factors)["moved"] < 0
+    assert lint.value < score("fix: a real bug across the engine", files).value

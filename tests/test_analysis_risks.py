@@ -200,3 +200,29 @@ def test_a_few_line_deprecation_is_low_impact():
     small = make_pull(80, WHEN, "chore: deprecate the old launcher", files=[FileChange("widget/launcher.py", 6, 0), TEST])
     risk = next(r for r in _week([small]).risks if r.kind == "deprecation")
     assert risk.impact == "low" and risk.evidence[0].lines == 6
+
+
+def test_rust_source_alone_is_not_claimed_untested():
+    """Rust's unit tests may sit in the changed file itself (`#[cfg(test)]`): a file list cannot show
+    they are missing, so only the Python beside it counts."""
+    rust = FileChange("crates/ruff_linter/src/rules/b008.rs", 400, 20)
+    assert "missing-tests" not in kinds("feat: a rule", files=[rust])
+    python = FileChange("python/ruff/__main__.py", 60, 0)
+    evidence = next(e for e in analysed("feat: a rule", files=[rust, python]).evidence if e.kind == "missing-tests")
+    assert (evidence.lines, evidence.files, evidence.paths) == (60, 1, ("python/ruff/__main__.py",))
+
+
+def test_a_cut_file_list_of_snapshots_is_no_large_change():
+    """ruff #26161: 1,094 files, the kept 300 nearly all snapshots; the dropped ones are taken to be
+    like them, not core code."""
+    kept = [FileChange(f"crates/ruff_linter/snapshots/s{i}.snap", 60, 120) for i in range(298)]
+    kept += [FileChange("crates/ruff_db/src/diff.rs", 100, 39), FileChange("crates/ruff_db/src/render.rs", 10, 5)]
+    bulk = analysed("Make rendering of fix diffs more concise", files=kept, files_truncated=True, changed_files=1094,
+                    additions=18846, deletions=34419)
+    assert "large-change" not in bulk.risks
+    assert bulk.footprint.generated_lines == 0  # snapshots are the tests' expected output, not vendored code
+    vendored = [FileChange(f"crates/ty_vendored/vendor/typeshed/stdlib/m{i}.pyi", 100, 50) for i in range(300)]
+    sync = analysed("Sync vendored typeshed stubs", files=vendored, files_truncated=True, changed_files=900, additions=90000, deletions=45000)
+    assert "large-change" not in sync.risks and sync.footprint.generated_lines == 135000
+    core = [FileChange(f"widget/m{i}.py", 40, 20) for i in range(300)]
+    assert "large-change" in kinds(files=core, files_truncated=True, changed_files=600, additions=36000, deletions=18000)

@@ -14,8 +14,9 @@ NOW = datetime(2026, 11, 30, tzinfo=UTC)
 MONDAY = datetime(2026, 3, 2, 10, tzinfo=UTC)  # a Monday; ten weeks follow
 
 
-def history(last_week_titles, usual=("[trainer] fix: step {n}", "[worker] feat: pool {n}", "[docs] fix: page {n}")):
-    """Nine ordinary weeks of the same subsystems, then a last week of `last_week_titles`."""
+def history(last_week_titles, usual=("[trainer] fix: step {n}", "[worker] feat: pool {n}", "[docs] fix: page {n}"), sizes=None):
+    """Nine ordinary weeks of the same subsystems, then a last week of `last_week_titles` (with the
+    lines of `sizes` in its core file, where given)."""
     pulls, number = [], 1
     for week in range(9):
         for index in range(9):
@@ -23,7 +24,8 @@ def history(last_week_titles, usual=("[trainer] fix: step {n}", "[worker] feat: 
             pulls.append(make_pull(number, MONDAY + timedelta(weeks=week, hours=index), title, files=[FileChange("widget/core.py", 10, 2)]))
             number += 1
     for index, title in enumerate(last_week_titles):
-        pulls.append(make_pull(number, MONDAY + timedelta(weeks=9, hours=index), title.format(n=number), files=[FileChange("widget/core.py", 10, 2)]))
+        lines = sizes[index] if sizes else 10
+        pulls.append(make_pull(number, MONDAY + timedelta(weeks=9, hours=index), title.format(n=number), files=[FileChange("widget/core.py", lines, 2)]))
         number += 1
     return analyse_repo("acme/widget", pulls, None, DigestSettings(), NOW)
 
@@ -54,3 +56,26 @@ def test_rules_topics_name_and_merge_subjects():
     settings = DigestSettings(rules={"topics": {"mixture-of-experts": r"\b(moe|expert\w*)\b"}})
     (week,) = analyse_repo("acme/widget", pulls, None, settings, NOW)
     assert sorted(next(t for t in week.themes if t.name == "mixture-of-experts").pulls) == [1, 2, 3]
+
+
+def test_themes_are_ranked_by_the_work_they_took_weighed_with_how_new_they_are():
+    """Two new subjects of three PRs each: the one with twenty times the lines leads; and a subject
+    that is the bulk of the week is a theme even when it is the bulk of every week."""
+    titles = ["[cache] feat: tier {n}"] * 3 + ["[log] fix: field {n}"] * 3 + ["[trainer] fix: step {n}"] * 3
+    week = history(titles, sizes=[10, 10, 10, 200, 200, 200, 10, 10, 10])[-1]
+    assert [t.name for t in week.themes][:2] == ["log", "cache"]
+    log, cache = week.themes[:2]
+    assert log.share == cache.share and log.line_share == round(606 / (606 + 6 * 12), 3) > cache.line_share
+    bulk = history(["[trainer] fix: step {n}"] * 6 + ["[cache] feat: tier {n}"] * 3, usual=("[trainer] fix: step {n}",) * 2 + ("[docs] fix: page {n}",))[-1]
+    trainer = next(t for t in bulk.themes if t.name == "trainer")
+    assert trainer.share > 0.6 and trainer.baseline_share > 0.5
+
+
+def test_plural_and_singular_titles_are_one_subject():
+    from digest_plugin.analysis.themes import singular
+
+    assert [singular(w) for w in ("patterns", "matches", "crates", "class", "alias", "status", "analysis", "dependencies", "ty")] == [
+        "pattern", "match", "crate", "class", "alias", "status", "analysis", "dependencies", "ty"]
+    week = history(["[core] feat: exhaustive match patterns {n}", "[io] fix: class pattern {n}", "[api] feat: mapping patterns {n}"] * 2
+                   + ["[trainer] fix: step {n}"] * 3)[-1]
+    assert "pattern" in {t.name for t in week.themes}

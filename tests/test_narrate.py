@@ -55,7 +55,7 @@ def test_every_cited_pull_is_in_the_week_and_grounding_finds_nothing(language):
 
 def test_the_english_summary_leads_with_the_main_moves_then_the_risk_then_the_figures():
     text = narrate(busy_week(), [previous_week()], EN).summary.text
-    assert text.startswith("The week was about export (2 PRs). The main change: #101 adds *streaming* <export> support.")
+    assert text.startswith("Among the week's subjects, export (2 PRs) stood out. The main change: #101 adds *streaming* <export> support.")
     assert "In the author's words: “Adds streaming export; see #99 for the design.”" in text
     assert "Also, #102 splits the reader [part 1]. And #103 fixes crash when `path` is empty." in text
     assert "The main risk: #102 removes 1 file with 1,100 lines (src/io/reader.py): anything that still imports" in text
@@ -65,7 +65,7 @@ def test_the_english_summary_leads_with_the_main_moves_then_the_risk_then_the_fi
 
 def test_the_chinese_summary_says_titles_in_chinese_and_quotes_the_author_without_an_english_full_stop():
     text = narrate(busy_week(), [previous_week()], ZH).summary.text
-    assert text.startswith("本周的重点是 export（2 个 PR）。本周最重要的改动：#101 新增 *streaming* <export> support。")
+    assert text.startswith("本周较为突出的主题是 export（2 个 PR）。本周最重要的改动：#101 新增 *streaming* <export> support。")
     assert "作者的说明：“Adds streaming export; see #99 for the design”。" in text
     assert "此外，#102 拆分 the reader [part 1]。还有 #103 修复：crash when `path` is empty。" in text
     assert text.endswith("本周共有 3 位作者合入了 6 个 PR（其中 3 个重点 PR），多于上周的 2 个。")
@@ -206,8 +206,8 @@ def test_a_security_fix_is_good_news_told_first(language):
 def test_themes_have_a_sentence_each_with_true_shares(language):
     narrative = narrate(busy_week(), [], Language.of(language))
     assert [t.name for t in narrative.themes] == ["export"]
-    expected = {"en": "export: 2 of the week's 6 PRs (33%, against 5% in recent weeks). Its main change: #101 adds *streaming* <export> support. See also #106.",
-                "zh": "export：本周 6 个 PR 中有 2 个与之相关（占 33%，近几周为 5%）。其中最重要的改动是 #101 新增 *streaming* <export> support。另见 #106。"}
+    expected = {"en": "2 of the week's 6 PRs (33%, against 5% in recent weeks). Its main change: #101 adds *streaming* <export> support. See also #106.",
+                "zh": "本周 6 个 PR 中有 2 个与之相关（占 33%，近几周为 5%）。其中最重要的改动是 #101 新增 *streaming* <export> support。另见 #106。"}
     assert narrative.themes[0].text == expected[language]
     assert narrative.themes[0].sentence.pulls == (101, 106)
 
@@ -315,3 +315,39 @@ def test_grounding_is_not_fooled_by_names_that_are_digits():
     narrative = narrate(week, [], EN)
     assert "+819" in " ".join(cited.text for _, cited in narrative.texts())
     assert check_grounding(week, narrative) == []
+
+
+@pytest.mark.parametrize("language, said", [("en", "Its PRs changed 60% of the week's lines of core code."), ("zh", "这些 PR 的改动占本周核心代码改动行数的 60%。")])
+def test_a_theme_of_few_prs_but_much_of_the_work_says_its_share_of_the_lines(language, said):
+    week = busy_week()
+    heavy = dataclasses.replace(week, themes=tuple(dataclasses.replace(t, line_share=0.6) for t in week.themes))
+    narrative = narrate(heavy, [previous_week()], Language.of(language))
+    assert said in narrative.themes[0].text
+    assert check_grounding(heavy, narrative, [previous_week()]) == []
+    usual = narrate(week, [previous_week()], Language.of(language))
+    assert said not in usual.themes[0].text  # a share of lines no larger than its share of PRs goes unsaid
+
+
+@pytest.mark.parametrize("language, said", [("en", "Released this week: 0.15.19 (#2)."), ("zh", "本周发布了 0.15.19（#2）。")])
+def test_the_projects_own_release_is_said_in_the_summary_and_the_json(language, said):
+    from datetime import UTC, datetime
+
+    from digest_plugin.analysis import analyse_repo
+    from digest_plugin.analysis.model import Release
+    from digest_plugin.publish.week_json import week_json
+    from digest_plugin.settings import DigestSettings
+    from tests.conftest import make_pull
+
+    monday = "2026-06-22T10:00:00Z"
+    pulls = [
+        make_pull(1, monday, "[ty] Infer types for names bound in match patterns", files=[("crates/ty/src/infer.rs", 400, 20, "modified")]),
+        make_pull(2, monday, "Bump version to 0.15.19", files=[("pyproject.toml", 1, 1, "modified"), ("CHANGELOG.md", 40, 0, "modified")]),
+        make_pull(3, monday, "[misc] chore: bump version to 0.16.0.dev", files=[("pyproject.toml", 1, 1, "modified")]),  # the next cycle, no release
+        make_pull(4, monday, "[ci] chore: bump the version of vllm-ascend to v0.11.0", files=[("docker/Dockerfile", 1, 1, "modified")]),  # not ours
+    ]
+    week = analyse_repo("astral-sh/ruff", pulls, None, DigestSettings(), datetime(2026, 7, 1, tzinfo=UTC))[0]
+    assert week.releases == (Release(2, "0.15.19"),)
+    narrative = narrate(week, [], Language.of(language))
+    assert said in narrative.summary.text and 2 in narrative.summary.pulls
+    assert check_grounding(week, narrative) == []
+    assert week_json(week, narrative)["releases"] == [{"pull": 2, "version": "0.15.19"}]

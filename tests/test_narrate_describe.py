@@ -148,3 +148,12 @@ def test_only_short_sentences_that_start_with_a_verb_are_said_in_chinese():
     assert chinese_sentence("Adds a retry to the fetcher.") == "新增 a retry to the fetcher。"
     long = "Adds a retry to the fetcher, so that a flaky network does not fail the whole build."
     assert chinese_sentence(long) == long
+
+
+def test_on_a_chinese_page_prose_rules_cannot_translate_is_quoted_as_the_authors_words():
+    body = "The parser used to stop at the first error. It now recovers and reports every error in the file."
+    fixed = analysed(1, "Fix parser stopping at the first error", summary=summarise(body, "Fix parser stopping at the first error"))
+    assert what_it_does(fixed, ZH).text == ("修复 parser stopping at the first error。作者的说明：“The parser used to stop at the first error. "
+                                            "It now recovers and reports every error in the file”。")
+    untitled = analysed(2, "Parser errors", summary=summarise(body, "Parser errors"))
+    assert what_it_does(untitled, ZH).text.startswith("作者的说明：“The parser used to stop")

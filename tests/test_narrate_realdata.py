@@ -15,9 +15,10 @@ from datetime import UTC, datetime
 import pytest
 
 from digest_plugin.narrate import BuiltinWriter, check_grounding, narrate
-from digest_plugin.narrate.__init__ import RECENT_WEEKS
+from digest_plugin.narrate.overview import SUMMARY_THEMES
 from digest_plugin.narrate.titles import chinese_title, display_title
 from digest_plugin.narrate.wording import Language
+from digest_plugin.narrate.writers import RECENT_WEEKS
 from tests.narrate_fixtures import REAL_WEEKS, english_left, real_week
 
 EN, ZH = Language.of("en"), Language.of("zh")
@@ -93,8 +94,10 @@ def test_summaries_lead_with_the_weeks_moves_and_end_with_its_figures(name):
         if not people:
             continue
         english = narratives["en"].summary.text
-        assert english.startswith(("The week was", "The main change", "This week is still", "The data for this week")), (week.week, english)
+        assert english.startswith(("The week was", "Among the week's subjects", "The main change", "This week is still", "The data for this week")), (week.week, english)
         assert re.search(r"In all, [\d,]+ (person|people) merged [\d,]+ PRs?", english), (week.week, english)
+        if english.startswith("The week was"):  # said only of themes that took half of the week or more
+            assert 2 * len({n for t in week.themes[:SUMMARY_THEMES] for n in t.pulls}) >= week.stats.merged_count, (week.week, english)
         assert "本周共有" in narratives["zh"].summary.text, week.week
 
 

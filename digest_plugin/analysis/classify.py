@@ -35,11 +35,14 @@ _DEFAULT_CHANGE = re.compile(
     r"|\bdefaults?\b.{0,30}\b(to|value|changed?|now|from|is|no longer|not)\b|\bby default\b",
     re.IGNORECASE,
 )
+_NOT_A_DEFAULT_CHANGE = re.compile(r"\badd(?:s|ed|ing)?\s+(?:a\s+|the\s+)?default(?:\s+values?)?\s+(?:for|to)\b|\btests?\s+defaults?\b", re.IGNORECASE)
 
 
 def says_default_change(description: str) -> bool:
-    """Whether a title (without its prefixes) says a default value changes."""
-    return bool(_DEFAULT_CHANGE.search(description))
+    """Whether a title (without its prefixes) says a default value changes. Giving a default to
+    what had none ("Adding a default value for `f(x=None)`") changes nothing anyone relied on, and
+    a test's own default ("e2e test defaults to FSDP1") is not the users'."""
+    return bool(_DEFAULT_CHANGE.search(description)) and not _NOT_A_DEFAULT_CHANGE.search(description)
 
 @dataclass(frozen=True)
 class Title:
@@ -336,10 +339,19 @@ def reverted_number_in_body(body: str) -> int | None:
     return int(match[1]) if match else None
 
 
+_MOVING = re.compile(r"\b(rename\w*|move[sd]?|split\w*|sort\w*)\b", re.IGNORECASE)
+_RESTYLING = re.compile(r"\b(lint\w*|linters?|(re)?format\w*|code style|style)\b", re.IGNORECASE)
+
+
 def is_code_move(pull: Pull, classification: Classification) -> bool:
-    """A refactor whose added and deleted lines nearly balance: code moved or split, not rewritten
-    (ruff's "Split up `types/class.rs`", +6,304 -6,205). Its size says little about its weight."""
-    if classification.type != "refactor":
-        return False
+    """Code moved, split or restyled, not rewritten: a refactor, or a change whose title says it
+    renames or moves code, whose added and deleted lines nearly balance (ruff's "Split up
+    `types/class.rs`", +6,304 -6,205), or a change whose title says it lints or formats code
+    (verl's "fix: linting errors in all files", +1,057 -3,073). Its size says little about its weight."""
+    title = pull.title[:TITLE_LIMIT]
     low, high = sorted((pull.additions, pull.deletions))
+    if high >= 100 and _RESTYLING.search(title) and classification.type not in ("feat", "perf"):
+        return True
+    if classification.type != "refactor" and not _MOVING.search(title):
+        return False
     return high >= 100 and low / high >= 0.85

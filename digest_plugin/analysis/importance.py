@@ -7,7 +7,8 @@ docs/calibration.md. Factors, in the order applied:
 - size: changed lines in core paths, log-scaled; files: files changed, log-scaled; large: a
   change of many core lines
 - breadth: core modules touched beyond the first
-- moved: minus, for a refactor that moves code (added and deleted lines nearly balance)
+- moved: minus, for code moved, split or restyled (a refactor whose added and deleted lines nearly
+  balance, a lint or format pass); such a change also keeps only a quarter of its size points
 - peripheral: minus, by the share of changed lines in docs, examples, CI and generated files
   (lock files, snapshots); tests count only when there is nothing but tests
 - breaking, security, crash (a fix of a crash, leak, deadlock, hang or data loss)
@@ -18,24 +19,37 @@ docs/calibration.md. Factors, in the order applied:
 - default: the title says a default value changes
 - revert: a revert of a PR in the store
 - discussion: comments and reviews, where the source knows them
+- issues: issues the body says the PR closes (`Fixes #12`, `Closes owner/repo#3`): people asked for it
+- described: a description of some length that explains the change (its prose, templates left out)
 - bot: minus, for changes made by bots
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 
 from ..records import Pull
 from .classify import is_code_move, module_of, parse_title, says_default_change
+from .description import description_text
+from .footprint import beyond_kept
 from .model import TYPES, AnalysedPull, Classification, Score, Upgrade
 from .rules import PERIPHERAL_KINDS, Rules
 from .upgrades import upgrades as upgrades_of
 
 # Ties are broken by substance: the weightier kind of change first (a feature before a chore)
 _TYPE_RANK = {name: rank for rank, name in enumerate(("feat", "perf", "fix", "revert", "refactor", "build", None, "chore", "ci", "test", "docs"))}
-_WORKFLOWS_FROM = 3
-SOFT_CAP = 9.0  # scores above this bend towards 10 (see `scaled`)  # CI files changed together from which it is a migration, not an edit
+_WORKFLOWS_FROM = 3  # CI files changed together from which it is a migration, not an edit
+SOFT_CAP = 9.0  # sums above this bend towards 10 (see `scaled`) ...
+BEND = 2.0  # ... closing about two thirds of the way left to 10 every this many points
+DESCRIBED_FROM = 50  # words of description from which it counts
+_ISSUE = r"(?:[\w.-]+/[\w.-]+)?#\d+|https?://github\.com/[\w.-]+/[\w.-]+/issues/\d+"
+_ISSUE_REF = re.compile(_ISSUE)
+_CLOSING = re.compile(rf"\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\b:?\s+((?:{_ISSUE})(?:(?:\s*,\s*|\s+and\s+|\s+)(?:{_ISSUE}))*)", re.IGNORECASE)
+
+MOVED_SIZE_SHARE = 0.25  # of the size points a change keeps when it moves, splits or restyles code
+_SIZE_NAMES = frozenset({"size", "files", "large", "breadth"})
 
 
 def by_importance(analysed: AnalysedPull) -> tuple:
@@ -45,18 +59,23 @@ def by_importance(analysed: AnalysedPull) -> tuple:
             _TYPE_RANK.get(analysed.classification.type, len(TYPES)), analysed.pull.number)
 
 
-def importance(pull: Pull, classification: Classification, rules: Rules, upgrades: Sequence[Upgrade] | None = None) -> Score:
+def importance(pull: Pull, classification: Classification, rules: Rules, upgrades: Sequence[Upgrade] | None = None,
+               description: str | None = None) -> Score:
     """The score of one PR from its record and classification; 0 <= value <= 10. `upgrades` are
-    `upgrades.upgrades(...)` when the caller has them already."""
+    `upgrades.upgrades(...)` and `description` is `description.description_text(...)` when the
+    caller has them already."""
     weights = rules.weights
     if upgrades is None:
         upgrades = upgrades_of(pull, classification, rules)
+    if description is None:
+        description = description_text(pull.body)
     factors = [
         ("type", weights.type.get(classification.type or "unknown", weights.type["unknown"])),
         *_size_factors(pull, classification, rules, upgrades),
         *_marker_factors(pull, classification, rules),
         *_upgrade_factors(pull, rules, upgrades),
     ]
+    factors += _substance_factors(pull, rules, description)
     if pull.comments is not None or pull.reviews is not None:
         factors.append(("discussion", _log_share((pull.comments or 0) + (pull.reviews or 0), 30) * weights.discussion))
     if classification.bot:
@@ -72,17 +91,28 @@ def _size_factors(pull: Pull, classification: Classification, rules: Rules, upgr
     factors = [
         ("size", _log_share(core_lines, weights.size_lines) * weights.size),
         ("files", _log_share(pull.changed_files, weights.files_count) * weights.files),
-        ("large", weights.large if core_lines >= rules.thresholds.large_change_lines else 0.0),
+        ("large", _large(core_lines, rules)),
         ("breadth", min(weights.breadth_max, weights.breadth * max(0, core_modules - 1))),
     ]
     # the examples a breaking change updates, the CI an upgrade or a migration moves: its substance
     if not (classification.breaking or any(u.core for u in upgrades) or _workflows(pull, rules) >= _WORKFLOWS_FROM):
         factors.append(("peripheral", weights.peripheral * peripheral_share))
     if is_code_move(pull, classification):
+        # moved, split or restyled code: its lines say little about its weight (is_code_move)
+        factors = [(name, points * MOVED_SIZE_SHARE if name in _SIZE_NAMES else points) for name, points in factors]
         factors.append(("moved", weights.moved))
     if "deprecation" in classification.topics:  # scaled by size: a few-line warning adds little
         factors.append(("deprecation", weights.deprecation * min(1.0, core_lines / weights.deprecation_lines)))
     return factors
+
+
+def _large(core_lines: int, rules: Rules) -> float:
+    """`large` points from large_change_lines core lines on, growing by half again for every tenfold
+    (1,000 lines 1.0, 10,000 lines 1.5): the largest change of a week stays above a merely large one."""
+    threshold = rules.thresholds.large_change_lines
+    if core_lines < threshold:
+        return 0.0
+    return rules.weights.large * (1.0 + 0.5 * min(1.0, math.log10(core_lines / threshold)))
 
 
 def _marker_factors(pull: Pull, classification: Classification, rules: Rules) -> list[tuple[str, float]]:
@@ -111,17 +141,37 @@ def _upgrade_factors(pull: Pull, rules: Rules, upgrades: Sequence[Upgrade]) -> l
     return factors
 
 
+def _substance_factors(pull: Pull, rules: Rules, description: str) -> list[tuple[str, float]]:
+    """issues and described: what the body shows of the change's weight, where the source keeps no
+    discussion. A description counts from DESCRIBED_FROM words: a line or two says nothing of weight."""
+    weights = rules.weights
+    words = len(description.split())
+    described = math.log(words / DESCRIBED_FROM) / math.log(weights.described_words / DESCRIBED_FROM) if words > DESCRIBED_FROM else 0.0
+    return [
+        ("issues", _log_share(len(closed_issues(pull.body)), weights.issues_count) * weights.issues),
+        ("described", min(1.0, described) * weights.described),
+    ]
+
+
+def closed_issues(body: str) -> set[str]:
+    """The issues a body says the PR closes: `Fixes #12`, `closes owner/repo#3, #4`, an issue URL."""
+    found = set()
+    for match in _CLOSING.finditer(body):
+        found.update(_ISSUE_REF.findall(match[1]))
+    return found
+
+
 def _workflows(pull: Pull, rules: Rules) -> int:
     return sum(1 for kinds in rules.files_of(pull)[1] if "ci" in kinds)
 
 
 def scaled(total: float) -> float:
-    """The sum of factors on 0..10: as it is up to SOFT_CAP, then bending towards 10 without
-    reaching it, so that two standouts of a week (sums of 10 and 12, say) stay apart instead of
-    both being clipped to 10."""
+    """The sum of factors on 0..10: as it is up to SOFT_CAP, then bending slowly towards 10
+    without reaching it (sums of 10, 12 and 14 give 9.4, 9.8 and 9.9), so that a week's standouts
+    stay apart instead of all being pressed against 10."""
     if total <= SOFT_CAP:
         return max(0.0, total)
-    return SOFT_CAP + (10.0 - SOFT_CAP) * (1.0 - math.exp(-(total - SOFT_CAP) / (10.0 - SOFT_CAP)))
+    return SOFT_CAP + (10.0 - SOFT_CAP) * (1.0 - math.exp(-(total - SOFT_CAP) / BEND))
 
 
 def _footprint(pull: Pull, rules: Rules) -> tuple[int, float, int]:
@@ -147,8 +197,10 @@ def _footprint(pull: Pull, rules: Rules) -> tuple[int, float, int]:
             if "/" in path:  # a top-level file (a manifest, a lock file) is no module of its own
                 modules.add(module_of(path, rules))
     if pull.files_truncated:
-        # the dropped files' lines are unknown by kind; count them as core, the conservative way
-        core += max(0, pull.additions + pull.deletions - core - tests - other)
+        # the dropped files' kinds are unknown: they are taken to split as the kept files do, so a
+        # bulk of snapshots or vendored code past the kept files stays that (ruff #26161)
+        kept = core + tests + other
+        core, tests, other = (beyond_kept(pull, lines, kept) for lines in (core, tests, other)) if kept else (pull.additions + pull.deletions, 0, 0)
     if core:
         share = other / (core + other)
     else:

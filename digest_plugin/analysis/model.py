@@ -119,7 +119,8 @@ class Footprint:
     doc_files: int = 0
     workflows: tuple[str, ...] = ()  # CI files changed (.github/workflows/…), all of them
     config_files: tuple[str, ...] = ()  # configuration files edited, all of them
-    generated_files: int = 0  # lock files, snapshots, generated code
+    generated_files: int = 0  # lock files, snapshots, generated and vendored code
+    generated_lines: int = 0  # changed lines of those that are not tests (snapshots are); for a cut file list estimated (footprint.beyond_kept)
 
 
 @dataclass(frozen=True)
@@ -185,6 +186,7 @@ class Theme:
     additions: int
     deletions: int
     types: dict[str, int]  # change types of its PRs
+    line_share: float = 0.0  # of the core lines this week's PRs changed (generated and vendored files left out), 0..1
 
 
 @dataclass(frozen=True)
@@ -255,6 +257,14 @@ class WeekStats:
 
 
 @dataclass(frozen=True)
+class Release:
+    """The project's own release, as a PR of the week says it ("Bump version to 0.15.19")."""
+
+    pull: int
+    version: str  # as the title writes it: "0.15.19", "v0.4.2"
+
+
+@dataclass(frozen=True)
 class FetchInfo:
     source: str  # "github", "import", "sample"
     fetched_at: str | None
@@ -277,3 +287,4 @@ class WeekAnalysis:
     themes: tuple[Theme, ...] = ()  # most standing-out first
     good_news: tuple[Risk, ...] = ()  # GOOD_NEWS_KINDS
     recommendations: tuple[Recommendation, ...] = ()  # at most MAX_RECOMMENDATIONS, ranked
+    releases: tuple[Release, ...] = ()  # the project's own, in the order they merged

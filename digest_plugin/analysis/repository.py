@@ -21,13 +21,13 @@ from .description import description_text, summary_of, template_lines
 from .footprint import footprint
 from .importance import by_importance, importance
 from .memo import Memo
-from .model import AnalysedPull, Evidence, FetchInfo, WeekAnalysis
+from .model import AnalysedPull, Evidence, FetchInfo, Release, WeekAnalysis
 from .recommend import recommendations
 from .risks import PullFacts, hotspots, kinds_of, pull_evidence, week_risks
 from .rules import Rules, load_rules
 from .stats import first_time_pulls, week_stats
 from .themes import theme_keys, week_themes
-from .upgrades import upgrades
+from .upgrades import own_release, upgrades
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ def analyse_pull(pull: Pull, context: RepoContext) -> AnalysedPull:
     description = description_text(pull.body, context.template)
     paths, kinds = rules.files_of(pull)
     facts = PullFacts(pull, classification, paths, kinds, description, footprint(pull, rules), upgrades(pull, classification, rules), rules)
-    score = importance(pull, classification, rules, facts.upgrades)
+    score = importance(pull, classification, rules, facts.upgrades, description)
     # a reverted PR is named by its title (quoted from GitHub), for it may lie outside the week
     evidence = tuple(replace(e, detail=context.titles.get(e.pulls[0])) if e.fact == "reverted" and e.pulls else e for e in pull_evidence(facts))
     return AnalysedPull(
@@ -125,6 +125,8 @@ def analyse_week(repo: str, week: Week, pulls: Sequence[AnalysedPull], context: 
         good_news=good_news,
         themes=themes,
         recommendations=recommendations(risks, good_news),
+        releases=tuple(Release(p.pull.number, version) for p in sorted(ordered, key=lambda p: (p.pull.merged_at, p.pull.number))
+                       if (version := own_release(p.pull, context.rules))),
         fetch=fetch_info(week, state, tz),
     )
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 
 from ..records import Pull
 from .classify import TITLE_LIMIT, is_code_move, parse_title, says_default_change
+from .footprint import beyond_kept
 from .model import GOOD_NEWS_KINDS, IMPACTS, RISK_KINDS, AnalysedPull, Classification, Evidence, Footprint, Risk, Upgrade
 from .rules import PERIPHERAL_KINDS, Rules
 
@@ -61,13 +62,15 @@ Check = Callable[[PullFacts], tuple[Evidence, ...]]
 
 def _missing_tests(facts: PullFacts) -> tuple[Evidence, ...]:
     """Source code added without any test changing, whatever the title calls the change. Tests as
-    projects write them count (rules.yaml `paths.tests`: snapshots, Markdown tests, fixtures)."""
+    projects write them count (rules.yaml `paths.tests`: snapshots, Markdown tests, fixtures).
+    Source in a language whose tests can sit in the same file (`paths.inline_tests`: Rust) is left
+    out: the file list cannot tell that it is untested, so it claims nothing about it."""
     pull, kind = facts.pull, facts.classification
     if kind.bot or kind.is_revert or is_code_move(pull, kind) or pull.files_truncated or kind.type in ("docs", "test"):
         return ()
     if any("tests" in k for k in facts.kinds):
         return ()
-    added = sorted(((change.additions or 0, path) for path, k, change in facts.changes() if "source" in k and not k & PERIPHERAL_KINDS), reverse=True)
+    added = sorted(((change.additions or 0, path) for path, k, change in facts.changes() if "source" in k and not k & (PERIPHERAL_KINDS | {"inline_tests"})), reverse=True)
     lines = sum(n for n, _ in added)
     if lines < facts.rules.thresholds.missing_tests_lines:  # removed code needs no new test
         return ()
@@ -141,6 +144,8 @@ def _large_change(facts: PullFacts) -> tuple[Evidence, ...]:
     core = [(path, change) for path, k, change in facts.changes() if not k & PERIPHERAL_KINDS]
     lines = sum((c.additions or 0) + (c.deletions or 0) for _, c in core)
     files = len(core)
+    if pull.files_truncated and not _large_beyond_kept(pull, lines, files, thresholds):
+        return ()  # a bulk of snapshots or vendored code past the kept files is no large change
     if not pull.files or pull.files_truncated:
         lines, files = max(lines, pull.additions + pull.deletions), pull.changed_files
     if lines < thresholds.large_change_lines and files < thresholds.large_change_files:
@@ -151,6 +156,14 @@ def _large_change(facts: PullFacts) -> tuple[Evidence, ...]:
         found.append(Evidence("files-removed", facts.number, paths=facts.footprint.removed_files[:LISTED_PATHS],
                               files=facts.footprint.removed_count, lines=facts.footprint.removed_lines))
     return tuple(found)
+
+
+def _large_beyond_kept(pull: Pull, core_lines: int, core_files: int, thresholds) -> bool:
+    """Whether a PR whose file list was cut is large in core code, taking the dropped files to
+    split by kind as the kept ones do."""
+    kept = sum((c.additions or 0) + (c.deletions or 0) for c in pull.files)
+    estimated_files = core_files * pull.changed_files / len(pull.files) if pull.files else pull.changed_files
+    return beyond_kept(pull, core_lines, kept) >= thresholds.large_change_lines or estimated_files >= thresholds.large_change_files
 
 
 def _config_change(facts: PullFacts) -> tuple[Evidence, ...]:

@@ -32,7 +32,7 @@ _REGEX_KEYS = {"labels.modules"}
 _TYPE_VALUES = {"title.types", "title.module_types"}
 # Paths that support the code rather than being it: they count less in importance and modules.
 PERIPHERAL_KINDS = frozenset({"tests", "docs", "examples", "ci", "generated", "tooling"})
-PATH_KINDS = ("tests", "docs", "examples", "ci", "tooling", "dependencies", "manifests", "config", "generated", "source")
+PATH_KINDS = ("tests", "docs", "examples", "ci", "tooling", "dependencies", "manifests", "config", "generated", "source", "inline_tests")
 
 
 @dataclass(frozen=True)
@@ -64,6 +64,10 @@ class Weights:
     bot: float
     revert: float
     discussion: float
+    issues: float
+    issues_count: float
+    described: float
+    described_words: float
 
 
 @dataclass(frozen=True)

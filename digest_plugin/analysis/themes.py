@@ -3,13 +3,15 @@
 Every PR offers candidate subjects (`theme_keys`): its title's scopes (`[trainer, vllm]`, `[ty]`),
 ruff-style rule families, its labels (beyond type labels), its keyword topics (rules.yaml
 `topics`), its path modules, and the names in its title (a model family such as `qwen`, a tool
-such as `sglang`; version digits dropped). A subject becomes a theme of the week when it groups
-enough of the week's PRs (`thresholds.theme_min_pulls`, `theme_min_share`) and clearly more of
-them than it did in the repository's previous weeks (`theme_lift` times its share of the last
-`theme_baseline_weeks` weeks), so that a subsystem busy every week is no theme, and a platform
-that suddenly takes a third of the week is. Subjects that gather nearly the same PRs are one
-theme. A DIGEST_RULES topic names and merges subjects: every subject its pattern matches is
-counted under the topic's name.
+such as `sglang`; version digits dropped, plurals made singular). A subject becomes a theme of
+the week when it groups enough of the week's PRs (`thresholds.theme_min_pulls`,
+`theme_min_share`; a subject named in titles may instead have enough of the week's lines) and
+clearly more of them than it did in the repository's previous weeks (`theme_lift` times its
+share of the last `theme_baseline_weeks` weeks), or when it takes much of the week
+(`theme_dominant_share`, or half of it whatever its usual share). Themes are ranked by their
+size (share of the week's PRs and core lines) weighed with how much they stand out (see
+`_standing_out`). Subjects that gather nearly the same PRs are one theme. A DIGEST_RULES topic
+names and merges subjects: every subject its pattern matches is counted under the topic's name.
 """
 
 from __future__ import annotations
@@ -46,7 +48,12 @@ efficient robust better faster simple multiple single unused redundant
 during instead about within because where which other based like just now can cannot should would
 """.split())  # noqa: SIM905 (a paragraph of words reads better than a list of strings)
 BASELINE_MAX_WEEKS = 52
-DOMINANT_LIFT = 1.2  # a subject taking much of the week still needs to be above its usual share
+DOMINANT_LIFT = 1.2  # a subject taking much of the week still needs to be above its usual share ...
+BULK_SHARE = 0.5  # ... unless it is the bulk of the week (ruff's `ty`), where it only needs to be at its usual share
+BULK_LIFT = 0.9
+LIFT_CAP = 20.0  # how much standing out can count: a name never seen before is not infinitely telling
+BY_LINES_PULLS = 5  # PRs a subject needs to be a theme by the lines it changed rather than by its share of PRs
+SAME_STORY = 0.7  # share of the larger of two subjects' PRs they have in common from which they are one theme
 MIN_WORD = 3
 NO_SUBJECTS = frozenset({"(root)", "build", "tooling"})  # letters; shorter names (`ty`, `ci`) come in as scopes or paths
 
@@ -88,10 +95,21 @@ def _title_words(description: str) -> set[str]:
     for raw in _WORD.findall(description):
         if _RULE_CODE.fullmatch(raw):
             continue
-        word = _VERSION_TAIL.sub("", raw.lower()).strip("-_+")
+        word = singular(_VERSION_TAIL.sub("", raw.lower()).strip("-_+"))
         if len(word) >= MIN_WORD and word not in _STOPWORDS and not word.isdigit():
             words.add(word)
     return words
+
+
+def singular(word: str) -> str:
+    """A plural English noun as its singular, so that "patterns" and "pattern", "matches" and
+    "match" are one subject; words that only look plural ("class", "alias", "status", "analysis")
+    stay as they are."""
+    if len(word) <= MIN_WORD + 1 or not word.endswith("s") or word.endswith(("ss", "us", "is", "as", "ies")):
+        return word
+    if word.endswith(("ches", "shes", "xes", "sses")):
+        return word[:-2]
+    return word[:-1]
 
 
 def week_themes(pulls: Sequence[AnalysedPull], keys: dict[int, dict[str, str]], baseline: Sequence[tuple[Counter, int]],
@@ -109,36 +127,61 @@ def week_themes(pulls: Sequence[AnalysedPull], keys: dict[int, dict[str, str]], 
         for name, source in keys.get(pull.pull.number, {}).items():
             members.setdefault(name, []).append(pull)
             sources[name] = min(sources.get(name, source), source, key=SOURCES.index)
-    candidates = _standing_out(members, sources, len(people), recent, rules)
+    candidates = _standing_out(members, sources, (len(people), sum(p.footprint.core_lines for p in people)), recent, rules)
     chosen: list[Theme] = []
-    for _, name, group, share, base_share in sorted(candidates, key=lambda c: (-c[0], SOURCES.index(sources[c[1]]), c[1])):
+    for _, name, group, share, line_share, base_share in sorted(candidates, key=lambda c: (-c[0], SOURCES.index(sources[c[1]]), c[1])):
         numbers = tuple(p.pull.number for p in group)
-        if any(_overlap(numbers, theme.pulls) >= 0.7 for theme in chosen):
+        if any(_overlap(numbers, theme.pulls) >= SAME_STORY for theme in chosen):
             continue  # nearly the same PRs as a theme already chosen: the same story
-        chosen.append(_theme(name, sources[name], group, share, base_share, len(recent)))
+        chosen.append(_theme(name, sources[name], group, (share, line_share), base_share, len(recent)))
     return tuple(chosen[: thresholds.themes_max])
 
 
-def _standing_out(members: dict[str, list[AnalysedPull]], sources: dict[str, str], total: int,
+def _standing_out(members: dict[str, list[AnalysedPull]], sources: dict[str, str], totals: tuple[int, int],
                   recent: Sequence[tuple[Counter, int]], rules: Rules) -> list[tuple]:
-    """(how much it stands out, name, PRs, share, baseline share) of each subject that does."""
+    """(weight, name, PRs, share, line share, baseline share) of each subject that is a theme of the week.
+
+    Its size is the mean of its share of the week's PRs and of their core lines (generated and
+    vendored files left out), so a subject is weighed by how much of the week's work it was; its
+    lift is that share of PRs against the previous weeks'. The weight is size × (1 + ln lift): a
+    subject twice as big counts as much as one that stands out e^1 times more, and a subject as
+    big as ever (ruff's `ty`, three quarters of every week) leads when it is the bulk of the week."""
     thresholds = rules.thresholds
     before: Counter = Counter()
     for counts, _ in recent:
         before.update(counts)
     before_total = sum(n for _, n in recent)
+    total, total_lines = totals
     needed = max(thresholds.theme_min_pulls, math.ceil(thresholds.theme_min_share * total))
     found = []
     for name, group in members.items():
         share = len(group) / total
-        if len(group) < needed or len(group) == total or (sources[name] == "verb" and share < VERB_SHARE):
-            continue  # too few, every PR (that says nothing about the week), or a verb done now and then
+        line_share = sum(p.footprint.core_lines for p in group) / total_lines if total_lines else share
+        size = (share + line_share) / 2
+        if not _big_enough(len(group), total, needed, sources[name], size, thresholds):
+            continue
         # a subject never seen before counts as seen once: a new name needs more than luck
         base_share = (before[name] + 1) / (before_total + 1) if before_total else 0.0
         lift = share / base_share if base_share else math.inf
-        if lift >= thresholds.theme_lift or (share >= thresholds.theme_dominant_share and lift >= DOMINANT_LIFT):
-            found.append((share * math.log(min(lift, 20.0) + 1), name, group, share, before[name] / before_total if before_total else 0.0))
+        if _stands_out(share, lift, thresholds):
+            found.append((size * (1 + math.log(min(max(lift, 1.0), LIFT_CAP))), name, group, share, line_share,
+                          before[name] / before_total if before_total else 0.0))
     return found
+
+
+def _big_enough(count: int, total: int, needed: int, source: str, size: float, thresholds) -> bool:
+    """Whether a subject of `count` of the week's `total` PRs is big enough to be a theme. A subject
+    named in titles may also qualify by the lines its PRs changed (ruff's five "pattern" PRs of
+    3,000 lines in a week of 171); a path module may not: a folder one large PR touched is no story.
+    Every PR of the week says nothing about the week; a verb is a theme only when much of the week does it."""
+    enough = count >= needed or (source != "path" and count >= BY_LINES_PULLS and size >= thresholds.theme_min_share)
+    return enough and count < total and (source != "verb" or count / total >= VERB_SHARE)
+
+
+def _stands_out(share: float, lift: float, thresholds) -> bool:
+    """Clearly above its usual share, or much of the week and above it, or the bulk of the week."""
+    return (lift >= thresholds.theme_lift or (share >= thresholds.theme_dominant_share and lift >= DOMINANT_LIFT)
+            or (share >= BULK_SHARE and lift >= BULK_LIFT))
 
 
 def _baseline(weeks: Sequence[tuple[Counter, int]], least_weeks: int, least_pulls: int) -> list[tuple[Counter, int]]:
@@ -153,12 +196,14 @@ def _baseline(weeks: Sequence[tuple[Counter, int]], least_weeks: int, least_pull
 
 
 def _overlap(first: Sequence[int], second: Sequence[int]) -> float:
-    """Share of the smaller group that is also in the other."""
+    """Share of the larger group that is also in the other: a small subject inside a large one
+    (ruff's cycle recovery inside `ty`) is a story of its own, two names for the same PRs are not."""
     common = len(set(first) & set(second))
-    return common / min(len(first), len(second))
+    return common / max(len(first), len(second))
 
 
-def _theme(name: str, source: str, group: Sequence[AnalysedPull], share: float, base_share: float, weeks: int) -> Theme:
+def _theme(name: str, source: str, group: Sequence[AnalysedPull], shares: tuple[float, float], base_share: float, weeks: int) -> Theme:
+    share, line_share = shares
     types = Counter(p.classification.type for p in group if p.classification.type)
     return Theme(
         name=name,
@@ -166,6 +211,7 @@ def _theme(name: str, source: str, group: Sequence[AnalysedPull], share: float, 
         pulls=tuple(p.pull.number for p in group),
         key_pulls=tuple(p.pull.number for p in group if p.key),
         share=round(share, 3),
+        line_share=round(line_share, 3),
         baseline_share=round(base_share, 3),
         baseline_weeks=weeks,
         authors=len({p.pull.author.login for p in group}),

@@ -45,11 +45,22 @@ _OWN_RELEASE = re.compile(
     r"^(bump|release|prepare|update|set)\s+(the\s+)?(((main|master|dev)\s+)?branch\s+|package\s+|project\s+)?version\b|^(bump|release|prepare)\s+(to\s+)?v?\d|^release\b",
     re.IGNORECASE,
 )
+_ANOTHER_VERSION = re.compile(r"\bversion\s+of\b", re.IGNORECASE)  # "bump the version of vllm-ascend to v0.11.0"
 _NOT_PACKAGES = frozenset({"to", "from", "and", "the", "a", "version", "versions", "image", "images", "dependency", "dependencies",
                            "crate", "action", "package", "up", "bump", "update", "upgrade", "pin", "set", "with", "in", "of", "for",
                            "v", "docker", "deps", "requirements", "limit", "lock", "it", "all", "also", "default", "minimum",
                            "digest", "under", "below", "above", "least", "than", "dev", "is", "on", "at", "address"})
 _RENOVATE_PREFIX = re.compile(r"^(?:update|bump)\s+(?:rust crate|dependency|npm package|module|python|(?:[\w-]+ )?dependency)\s+", re.IGNORECASE)
+
+
+def own_release(pull: Pull, rules: Rules) -> str | None:
+    """The version a PR releases the project at ("Bump version to 0.15.19", "Release v0.4.2"), or None."""
+    title = parse_title(pull.title[:TITLE_LIMIT], rules).description
+    if not _OWN_RELEASE.match(title) or _ANOTHER_VERSION.search(title):
+        return None
+    version = re.search(_VERSION_TEXT, title)
+    # "0.5.0.dev" opens the next cycle: a version number, not a release
+    return version[0] if version and "." in version[0] and "dev" not in version[0] else None
 
 
 def upgrades(pull: Pull, classification: Classification, rules: Rules) -> tuple[Upgrade, ...]:

@@ -169,6 +169,18 @@ def chinese_sentence(sentence: str) -> str:
     return chinese_title(sentence.rstrip(".")) + "。"
 
 
+def quoted_in_chinese(analysed: AnalysedPull, sentences: str, lang: Language) -> str:
+    """The author's English sentences on a Chinese page: rules cannot translate prose, so they are
+    quoted as the author's words, after what the title says in Chinese where the rules render it
+    ("修复 X。作者的说明：“…”。"); no English full stop inside the Chinese quotes."""
+    quote = lang.gettext("In the author's words: “{words}”").format(words=sentences.rstrip("."))
+    title = analysed.pull.title
+    lead = chinese_title(title)
+    if lead in (title, display_title(title)):
+        return quote
+    return lang.sentences((lead + "。", quote))
+
+
 def what_it_does(analysed: AnalysedPull, lang: Language) -> Cited:
     """One line: the author's sentences, else what the files show, else its title in the language's words."""
     sentences = body_sentences(analysed)
@@ -176,7 +188,8 @@ def what_it_does(analysed: AnalysedPull, lang: Language) -> Cited:
         continued = continues_title(sentences, analysed.pull.title)
         return Cited(continued[0].upper() + continued[1:] if continued else sentences)
     if sentences:
-        return Cited(chinese_sentence(sentences))
+        chinese = chinese_sentence(sentences)
+        return Cited(chinese if chinese != sentences else quoted_in_chinese(analysed, sentences, lang))
     from_files = files_sentence(analysed, lang)
     if from_files:
         return from_files

@@ -14,7 +14,7 @@ What a figure can be (`Figure.what`), with NAME a module, type, label, login, pa
     previous:merged  previous:key  previous:authors  trailing:merged      (the week before)
     module:NAME  type:NAME  label:NAME  author:NAME  hot:PATH   (and previous:module:NAME, ...)
     pull:N:additions|deletions|files|added_files|removed_files|removed_lines|workflows|core_lines
-    theme:NAME  theme:NAME:share  theme:NAME:baseline  theme:NAME:authors   (shares in percent)
+    theme:NAME  theme:NAME:share  theme:NAME:line_share  theme:NAME:baseline  theme:NAME:authors   (shares in percent)
     risk:KIND  good:KIND   evidence:KIND:I:lines|files|modules|pulls|paths|authors  (the Ith evidence)
     recommendation:I:count
 """
@@ -33,7 +33,7 @@ from .model import CITATION, Figure, Narrative
 _NUMBER = re.compile(r"(?<![A-Za-z0-9_.,])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![A-Za-z0-9_])")
 _PLACEHOLDER = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}|%\([A-Za-z_]+\)s")
 PERCENT_TOLERANCE = 0.5  # a share shown as a whole percentage
-PERCENTAGES = (":share", ":baseline")  # the figures that are shares, in percent
+PERCENTAGES = (":share", ":line_share", ":baseline")  # the figures that are shares, in percent
 
 
 def check_grounding(week: WeekAnalysis, narrative: Narrative, previous: Sequence[WeekAnalysis] = ()) -> list[str]:
@@ -159,7 +159,8 @@ def _theme_figure(week: WeekAnalysis, rest: str) -> float | None:
     theme = next((t for t in week.themes if t.name == name), None)
     if theme is None:
         return None
-    return {"": len(theme.pulls), "share": theme.share * 100, "baseline": theme.baseline_share * 100, "authors": theme.authors}.get(field)
+    return {"": len(theme.pulls), "share": theme.share * 100, "line_share": theme.line_share * 100, "baseline": theme.baseline_share * 100,
+            "authors": theme.authors}.get(field)
 
 
 def _risk_figure(week: WeekAnalysis, kind: str) -> float | None:
@@ -229,6 +230,7 @@ def _quotes(week: WeekAnalysis, previous: Iterable[WeekAnalysis]) -> list[str]:
             quotes.update(v for v in (upgrade.package, upgrade.old, upgrade.new) if v)
     for theme in week.themes:
         quotes.add(theme.name)
+    quotes.update(release.version for release in week.releases)
     for risk in (*week.risks, *week.good_news):
         quotes.update(risk.paths)
         for evidence in risk.evidence:

@@ -42,6 +42,9 @@ def summary(week: WeekAnalysis, before: WeekAnalysis | None, lang: Language) -> 
         for position, change in enumerate(main_changes(week)):
             sentences.append(change_sentence(change, position, lang))
             pulls.append(change.pull.number)
+    if week.releases:
+        sentences.append(_releases_sentence(week, lang))
+        pulls.extend(r.pull for r in week.releases)
     for told in summary_risks(week, lang):
         sentences.append(told.text)
         pulls.extend(told.pulls)
@@ -59,6 +62,13 @@ def _status_sentences(week: WeekAnalysis, lang: Language) -> list[str]:
     if not week.complete:
         sentences.append(_("The data for this week is incomplete, so some pull requests may be missing from this digest."))
     return sentences
+
+
+def _releases_sentence(week: WeekAnalysis, lang: Language) -> str:
+    """The project's own releases, as in "Released this week: 0.15.19 (#26291) and 0.15.20 (#26376)."
+    """
+    releases = lang.join(lang.gettext("{name} ({pulls})").format(name=r.version, pulls=f"#{r.pull}") for r in week.releases)
+    return lang.gettext("Released this week: {releases}.").format(releases=releases)
 
 
 def _bot_only_sentence(week: WeekAnalysis, said: Stated) -> str:
@@ -80,6 +90,10 @@ def _themes_sentence(week: WeekAnalysis, said: Stated) -> str | None:
         lang.ngettext("{name} ({count} PR)", "{name} ({count} PRs)", len(t.pulls)).format(name=t.name, count=said.number(f"theme:{t.name}", len(t.pulls)))
         for t in themes
     ]
+    covered = len({n for t in themes for n in t.pulls})
+    if covered * 2 < week.stats.merged_count:  # "the week was about" would claim more than they took
+        return lang.ngettext("Among the week's subjects, {themes} stood out.", "Among the week's subjects, {themes} stood out.",
+                             len(items)).format(themes=lang.join(items))
     return lang.ngettext("The week was about {themes}.", "The week was mostly about {themes}.", len(items)).format(themes=lang.join(items))
 
 

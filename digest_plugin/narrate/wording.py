@@ -199,6 +199,8 @@ def factor_names(_) -> dict[str, str]:
         "default": _("changes a default value"),
         "revert": _("reverts an earlier PR"),
         "discussion": _("discussion"),
+        "issues": _("closes reported issues"),
+        "described": _("a description that explains it"),
         "bot": _("made by a bot"),
     }
 

@@ -42,6 +42,7 @@ def week_json(week: WeekAnalysis, narrative=None, lang: Language | None = None) 
         "tooling_files": [{"path": f.path, "count": f.count} for f in stats.tooling_files],
         "generated_files": [{"path": f.path, "count": f.count} for f in stats.generated_files],
         "themes": [_theme_json(t) for t in week.themes],
+        "releases": [{"pull": r.pull, "version": r.version} for r in week.releases],
         "risks": [_risk_json(r) for r in week.risks],
         "good_news": [_risk_json(r) for r in week.good_news],
         "fetch": {"source": week.fetch.source, "fetched_at": week.fetch.fetched_at, "truncated": week.fetch.truncated},
@@ -63,7 +64,7 @@ def week_json(week: WeekAnalysis, narrative=None, lang: Language | None = None) 
 
 def _theme_json(theme: Theme) -> dict:
     return {"name": theme.name, "pulls": list(theme.pulls), "source": theme.source, "key_pulls": list(theme.key_pulls),
-            "share": theme.share, "baseline_share": theme.baseline_share}
+            "share": theme.share, "line_share": theme.line_share, "baseline_share": theme.baseline_share}
 
 
 def _risk_json(risk: Risk) -> dict:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from ..analysis.footprint import mostly_generated
 from ..analysis.model import AnalysedPull, PathCount, WeekAnalysis
 from ..analysis.stats import ranked
 from ..charts import Chart
@@ -305,15 +306,25 @@ def _key_changes(week: WeekAnalysis, narrative: Narrative, refs, lang: Language)
             modules=tuple(change.modules),
             author=pull.author.login,
             branch=pull.branch,
-            size=lang.ngettext("+{added} \u2212{removed} lines in {files} file", "+{added} \u2212{removed} lines in {files} files",
-                               pull.changed_files).format(added=lang.number(pull.additions), removed=lang.number(pull.deletions),
-                                                          files=lang.number(pull.changed_files)),
+            size=_size(analysed, lang),
             summary=change.summary,
             importance=importance(analysed, lang),
             # the built-in writer's sentence restates the modules and size shown beside it
             details=change.details if narrative.writer != "builtin" else None,
         ))
     return tuple(changes)
+
+
+def _size(analysed: AnalysedPull, lang: Language) -> str:
+    """ "+198 −41 lines in 3 files", said to be mostly generated or vendored files when it is: such
+    a size is not what a person changed, and the importance does not count it as core code."""
+    pull = analysed.pull
+    size = lang.ngettext("+{added} \u2212{removed} lines in {files} file", "+{added} \u2212{removed} lines in {files} files",
+                         pull.changed_files).format(added=lang.number(pull.additions), removed=lang.number(pull.deletions),
+                                                    files=lang.number(pull.changed_files))
+    if mostly_generated(pull, analysed.footprint):
+        return lang.gettext("{size}, mostly generated or vendored files").format(size=size)
+    return size
 
 
 def _risks(narrative: Narrative, refs) -> tuple[RiskView, ...]:

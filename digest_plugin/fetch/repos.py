@@ -1,0 +1,218 @@
+"""Fetch stage: a fetch over the repositories of DIGEST_REPOS, for `repo-digest fetch` and for
+DIGEST_FETCH before a build; each repository is brought up to date by `sync.RepoSync`."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime, time, timedelta
+
+from ..errors import DigestError
+from ..owners import owner_of
+from ..records import parse_time
+from ..settings import DigestSettings, check_repo_name
+from ..store import Store
+from ..weeks import week_of_date
+from .client import Endpoint, GitHubClient, NotFound, RateLimitStop, Refused, TokenRejected, Unreachable
+from .owners import resolve_owners
+from .progress import LineProgress, Progress, make_progress
+from .queries import PAGE_SIZE
+from .retry import RetryPolicy
+from .sync import RepoReport, RepoSync
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_HISTORY = timedelta(weeks=26)  # how far back a first fetch goes without DIGEST_SINCE
+SEARCH_LAG = timedelta(minutes=5)  # GitHub's search index trails merges; newer ones wait for the next fetch
+
+
+@dataclass(frozen=True)
+class FetchOptions:
+    """Knobs for tests and benchmarks; the defaults are what users get."""
+
+    policy: RetryPolicy = field(default_factory=RetryPolicy)
+    timeout: int = 30  # seconds per HTTP request (PyGithub takes whole seconds)
+    page_size: int = PAGE_SIZE
+    pace: float = 0.25  # seconds between requests, PyGithub's default for reads; GraphQL queries are reads
+    endpoint: Endpoint | None = None  # default: read from the environment
+    env: Mapping[str, str] | None = None  # the environment to read it from (default os.environ)
+
+
+@dataclass
+class FetchReport:
+    repos: list[RepoReport] = field(default_factory=list)
+    requests: int = 0
+
+    @property
+    def pulls(self) -> int:
+        return sum(r.pulls for r in self.repos)
+
+    @property
+    def changed(self) -> int:
+        return sum(r.changed for r in self.repos)
+
+    def lines(self) -> list[str]:
+        """One sentence per repository, for the command line."""
+        lines = []
+        for r in self.repos:
+            if r.skipped:
+                lines.append(r.skipped)
+                continue
+            span = ""
+            if r.complete_since and r.watermark:
+                span = f"; complete from {r.complete_since:%Y-%m-%d %H:%M} to {r.watermark:%Y-%m-%d %H:%M} UTC"
+            gaps = f"; {len(r.incomplete)} window(s) incomplete" if r.incomplete else ""
+            lines.append(f"{r.repo}: {r.pulls} PRs fetched, {r.changed} new or changed, {r.requests} requests{span}{gaps}.")
+        return lines
+
+
+def fetch_repos(
+    store: Store,
+    settings: DigestSettings,
+    repos: Sequence[str],
+    since: date | None = None,
+    until: date | None = None,
+    progress: bool | Progress | None = None,
+    *,
+    options: FetchOptions | None = None,
+) -> FetchReport:
+    """Fetch or refresh each repository; on failure save what was fetched and raise DigestError.
+
+    `since`/`until` are dates in DIGEST_TIMEZONE; `since` is taken back to the Monday of its
+    week so that the first week is whole. Without `since`, an interrupted backfill resumes, then
+    DIGEST_SINCE, then 26 weeks back for a repository new to the store. `progress`: True for a
+    bar, False for plain lines, None to pick by whether stderr is a terminal.
+    """
+    options = options or FetchOptions()
+    repos = [r if owner_of(r) else check_repo_name(r) for r in repos]
+    if not repos:
+        raise DigestError("No repository to fetch: name one (OWNER/NAME) or set DIGEST_REPOS.")
+    now = datetime.now(UTC)
+    upper = now - SEARCH_LAG
+    if until is not None:
+        upper = min(upper, datetime.combine(until + timedelta(days=1), time(), settings.timezone).astimezone(UTC))
+    upper = upper.replace(microsecond=0)
+    if since is not None and since >= (until or now.date()) + timedelta(days=1):
+        raise DigestError(f"--since {since} is after --until {until or now.date()}: nothing to fetch.")
+    endpoint = options.endpoint or Endpoint.from_environment(options.env)
+    client = GitHubClient(endpoint, options.policy, options.timeout, pace=options.pace)
+    shown = progress if isinstance(progress, Progress) else make_progress(progress)
+    client.on_response = lambda c: shown.request_done(c.requests, c.rate_remaining)
+    report = FetchReport()
+    try:
+        repos = resolve_owners(client, store, repos, now)
+        for index, repo in enumerate(repos, 1):
+            shown.repo_started(repo, index, len(repos))
+            start = _history_start(store.read_state(repo), since, settings, now)
+            sync = RepoSync(store, client, repo, shown, options.page_size)
+            try:
+                report.repos.append(sync.run(start, upper, timedelta(days=settings.lookback_days)))
+            except DigestError:
+                report.repos.append(sync.report)
+                raise
+            finally:
+                report.requests = client.requests
+            if sync.report.skipped:
+                shown.note(sync.report.skipped)
+    finally:
+        shown.close()
+        client.close()
+    return report
+
+
+def fetch_before_build(store: Store, settings: DigestSettings, *, options: FetchOptions | None = None) -> list[str]:
+    """Run DIGEST_FETCH before a build; returns warnings for the site, never raises for GitHub trouble.
+
+    auto: fetch when a token is set; always: fetch, and warn when no token is set; never: nothing.
+    Repositories: DIGEST_REPOS, else every repository the store has fetched from GitHub before.
+    """
+    if settings.fetch == "never":
+        return []
+    options = options or FetchOptions()
+    try:
+        endpoint = options.endpoint or Endpoint.from_environment(options.env)
+    except DigestError as error:
+        logger.warning("%s", error)
+        return ["Fetching from GitHub was skipped: GITHUB_API_URL is not a web address; the site shows the data already in the store."]
+    if not endpoint.has_token:
+        if settings.fetch == "always":
+            return ["DIGEST_FETCH is 'always' but neither GITHUB_TOKEN nor GH_TOKEN is set; the site shows the data already in the store."]
+        return []
+    options = replace(options, endpoint=endpoint)
+    repos = list(settings.repos) or [r for r in store.repos() if _source(store, r) == "github"]
+    warnings = []
+    unreachable: Unreachable | None = None
+    for repo in repos:
+        try:
+            if _source(store, repo) == "sample":
+                continue
+            if unreachable is not None:
+                raise unreachable  # no need to wait for the same silence once per repository
+            fetch_repos(store, settings, [repo], progress=LineProgress(logger.info), options=options)
+        except Exception as error:
+            if isinstance(error, Unreachable):
+                unreachable = error
+            # The whole sentence (it may name the API's host) goes to the build log only.
+            logger.warning("Fetching %s from GitHub failed: %s", repo, error, exc_info=not isinstance(error, DigestError))
+            warnings.append(f"Fetching {repo} from GitHub failed: {public_reason(error)} {_showing(store, repo)}")
+    return warnings
+
+
+def public_reason(error: BaseException) -> str:
+    """Why a fetch failed, in words fit for a public page: no host, path, token or GitHub message."""
+    if isinstance(error, RateLimitStop):
+        return f"GitHub's API rate limit was used up until {error.reset_at:%Y-%m-%d %H:%M} UTC."
+    if isinstance(error, Unreachable):
+        return "GitHub's API could not be reached."
+    if isinstance(error, NotFound):
+        return "GitHub has no such repository, or the token cannot see it."
+    if isinstance(error, TokenRejected):
+        return "GitHub rejected the token; set a new one in GITHUB_TOKEN or GH_TOKEN."
+    if isinstance(error, Refused):
+        return "GitHub refused the request (see the build log)."
+    if isinstance(error, DigestError):
+        return "GitHub kept failing (see the build log)."
+    return f"an unexpected error ({type(error).__name__}; see the build log)."
+
+
+def _history_start(state, since: date | None, settings: DigestSettings, now: datetime) -> datetime:
+    """Where the complete history should begin: --since, else the larger of an interrupted
+    backfill's target and DIGEST_SINCE, else what the store has, else 26 weeks back."""
+    tz = settings.timezone
+    if since is not None:
+        return _week_start(since, tz)
+    wanted = []
+    if state is not None and state.progress.get("since"):
+        wanted.append(parse_time(state.progress["since"]))
+    if settings.since is not None:
+        wanted.append(_week_start(settings.since, tz))
+    if wanted:
+        return min(wanted)
+    if state is not None and state.complete_since is not None:
+        return state.complete_since
+    return _week_start((now - DEFAULT_HISTORY).astimezone(tz).date(), tz)
+
+
+def _source(store: Store, repo: str) -> str | None:
+    try:
+        state = store.read_state(repo)
+    except DigestError:
+        return None
+    return state.source if state else None
+
+
+def _showing(store: Store, repo: str) -> str:
+    try:
+        state = store.read_state(repo)
+    except DigestError:
+        state = None
+    if state is None or state.fetched_at is None:
+        return "No data for it has been fetched yet."
+    return f"Showing the data fetched at {state.fetched_at:%Y-%m-%d %H:%M} UTC."
+
+
+def _week_start(day: date, tz) -> datetime:
+    """Monday 00:00 (in the site's timezone) of the week holding `day`, in UTC."""
+    return week_of_date(day).start(tz)
+
