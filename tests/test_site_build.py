@@ -238,7 +238,9 @@ def test_an_incomplete_week_says_so_and_names_its_source(tmp_path):
     assert "incomplete" in w20.select_one(".status").text
     w19 = page(output, "acme/widget/2026-W19/index.html")
     assert "status-complete" in w19.select_one(".status")["class"]
-    assert "fetched from GitHub at 2026-05-25 06:00 UTC" in w19.select_one(".provenance").text
+    assert "fetched from GitHub at 2026-05-25 06:00 UTC" in w20.select_one(".provenance").text
+    # a complete week does not say when: its page (and PDF) stay the same at the next fetch
+    assert "fetched from GitHub after the week ended" in w19.select_one(".provenance").text
 
 
 def test_a_failed_fetch_still_builds_from_the_store_and_says_so(tmp_path, monkeypatch):

@@ -232,10 +232,15 @@ def _provenance(analysis: WeekAnalysis, language: Language) -> str:
     fetch = analysis.fetch
     fetched = parse_time(fetch.fetched_at)
     when = f"{fetched:%Y-%m-%d %H:%M} UTC" if fetched else "?"
-    if fetch.source == "github":
-        sentences = [_("Data fetched from GitHub at {time}.").format(time=when)]
-    elif fetch.source == "sample":
+    # A complete week's data no longer changes with the time of the next fetch, so neither does its
+    # page, feed entry or PDF: only a week still open or missing PRs says when its data was taken.
+    if fetch.source == "sample":
         sentences = [_("Data from the bundled sample of fictional repositories.")]
+    elif analysis.complete:
+        sentences = [_("Data fetched from GitHub after the week ended.") if fetch.source == "github"
+                     else _("Data imported from an export file after the week ended.")]
+    elif fetch.source == "github":
+        sentences = [_("Data fetched from GitHub at {time}.").format(time=when)]
     else:
         sentences = [_("Data imported from an export file at {time}.").format(time=when)]
     if fetch.truncated:
