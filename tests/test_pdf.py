@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from digest_plugin.publish.pdf import PDF_NAME, write_pdf
+from digest_plugin.publish.pdf import PARALLEL_FROM, PDF_NAME, write_pdfs
 
 pytest.importorskip("weasyprint")
 
@@ -14,12 +14,12 @@ PAGE = "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>W21</t
 def test_a_pdf_is_redrawn_only_when_its_content_changes(tmp_path):
     week, cache = tmp_path / "output/acme/widget/2026-W21", tmp_path / "cache"
     week.mkdir(parents=True)
-    assert write_pdf(PAGE.format("Week 21"), week, cache) is True
+    assert write_pdfs([(PAGE.format("Week 21"), week)], cache) == 1
     first = (week / PDF_NAME).read_bytes()
     assert first.startswith(b"%PDF")
-    assert write_pdf(PAGE.format("Week 21"), week, cache) is False  # a warm build: same content, from the cache
+    assert write_pdfs([(PAGE.format("Week 21"), week)], cache) == 0  # a warm build: same content, from the cache
     assert (week / PDF_NAME).read_bytes() == first
-    assert write_pdf(PAGE.format("Week 21, with a note"), week, cache) is True
+    assert write_pdfs([(PAGE.format("Week 21, with a note"), week)], cache) == 1
 
 
 def test_a_changed_chart_redraws_the_pdf_that_shows_it(tmp_path):
@@ -28,7 +28,20 @@ def test_a_changed_chart_redraws_the_pdf_that_shows_it(tmp_path):
     chart = week / "activity-trend.svg"
     chart.write_text("<svg xmlns='http://www.w3.org/2000/svg' width='10' height='10'><rect width='5' height='5'/></svg>")
     html = PAGE.format('Charts <img src="activity-trend.svg" alt="">')
-    assert write_pdf(html, week, cache) is True
-    assert write_pdf(html, week, cache) is False
+    assert write_pdfs([(html, week)], cache) == 1
+    assert write_pdfs([(html, week)], cache) == 0
     chart.write_text("<svg xmlns='http://www.w3.org/2000/svg' width='10' height='10'><rect width='9' height='9'/></svg>")
-    assert write_pdf(html, week, cache) is True
+    assert write_pdfs([(html, week)], cache) == 1
+
+
+def test_pdfs_drawn_together_on_every_core_are_those_drawn_one_by_one(tmp_path):
+    weeks = [tmp_path / "together" / f"2026-W{n}" for n in range(10, 10 + PARALLEL_FROM + 1)]
+    for week in weeks:
+        week.mkdir(parents=True)
+    pages = [(PAGE.format(f"Week {week.name}"), week) for week in weeks]
+    assert write_pdfs(pages, tmp_path / "cache-together") == len(weeks)  # enough to start worker processes
+    for html, week in pages:
+        alone = tmp_path / "alone" / week.name
+        alone.mkdir(parents=True)
+        assert write_pdfs([(html, alone)], tmp_path / "cache-alone") == 1
+        assert (alone / PDF_NAME).read_bytes() == (week / PDF_NAME).read_bytes()

@@ -10,14 +10,12 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import os
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict
-from multiprocessing import get_all_start_methods, get_context
 from pathlib import Path
 
 from ..atomic import atomic_write, write_if_changed
+from ..parallel import parallel_map
 from .draw import Drawing, draw, pixel_size, renderer_identity
 from .model import Chart, ChartFile
 
@@ -94,29 +92,9 @@ def prune_cache(cache_dir: Path, used: set[str]) -> int:
 
 
 def _draw_all(jobs: list[tuple[Chart, list[str]]], workers: int | None) -> list[Drawing]:
-    workers = workers or _cores()
-    if workers == 1 or len(jobs) < PARALLEL_FROM:
-        return [draw(chart, tuple(fmts)) for chart, fmts in jobs]
-    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=_worker_context()) as pool:
-        charts, fmts = zip(*jobs)
-        return list(pool.map(draw, charts, [tuple(f) for f in fmts], chunksize=max(1, len(jobs) // (workers * 4))))
-
-
-def _cores() -> int:
-    """The cores this process may run on (a container may allow fewer than the machine has)."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0)) or 1
-    return os.cpu_count() or 1
-
-
-def _worker_context():
-    """Workers forked from a clean server process (not from a build that may run threads), which
-    has matplotlib loaded already; spawned where there is no fork server (Windows)."""
-    if "forkserver" not in get_all_start_methods():
-        return get_context("spawn")
-    context = get_context("forkserver")
-    context.set_forkserver_preload(["digest_plugin.charts.draw"])
-    return context
+    charts = [chart for chart, _ in jobs]
+    formats = [tuple(fmts) for _, fmts in jobs]
+    return parallel_map(draw, charts, formats, preload="digest_plugin.charts.draw", parallel_from=PARALLEL_FROM, workers=workers)
 
 
 def _cache_path(cache_dir: Path, key: str) -> Path:

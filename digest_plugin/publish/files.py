@@ -9,7 +9,7 @@ from pathlib import Path
 from ..atomic import write_if_changed
 from ..charts import prune_cache, render_many
 from .markdown import render_markdown
-from .pdf import write_pdf
+from .pdf import write_pdfs
 from .site_digest import SiteDigest, WeekPage
 
 PACKAGE = Path(__file__).resolve().parents[1]
@@ -59,11 +59,7 @@ def _remove_other_charts(folder: Path, keep: set[str]) -> None:
 def write_week_pdfs(digest: SiteDigest, render: Callable[[WeekPage], str], output: Path, cache: Path) -> int:
     """Each week's digest.pdf from `render(week)`'s HTML; returns how many had to be drawn (the rest
     came from the cache). Runs after `write_week_files`, whose SVG charts the PDFs show."""
-    drawn = 0
-    for repo in digest.repos:
-        for page in repo.weeks:
-            drawn += write_pdf(render(page), output / page.url, cache / "digest-pdf")
-    return drawn
+    return write_pdfs([(render(page), output / page.url) for repo in digest.repos for page in repo.weeks], cache / "digest-pdf")
 
 
 def stylesheets() -> dict[str, str]:

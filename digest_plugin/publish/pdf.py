@@ -13,26 +13,32 @@ import hashlib
 import logging
 import re
 import shutil
+from collections.abc import Sequence
 from importlib import metadata
 from pathlib import Path
 
 from ..atomic import atomic_write
 from ..errors import DigestError
+from ..parallel import parallel_map
 
 log = logging.getLogger(__name__)
 PDF_NAME = "digest.pdf"
+PARALLEL_FROM = 4  # PDFs to draw before worker processes pay for their start-up (a PDF takes about a second)
 _CHART_SOURCE = re.compile(r'<img src="([\w.-]+\.(?:svg|png))"')
 
 
-def write_pdf(html: str, folder: Path, cache: Path) -> bool:
-    """`folder`/digest.pdf from `html` (whose relative links point into `folder`); True when drawn."""
-    key = pdf_key(html, folder)
-    cached = cache / key[:2] / f"{key}.pdf"
-    drawn = not cached.is_file()
-    if drawn:
-        atomic_write(cached, _draw(html, folder))
-    shutil.copyfile(cached, folder / PDF_NAME)
-    return drawn
+def write_pdfs(jobs: Sequence[tuple[str, Path]], cache: Path) -> int:
+    """`folder`/digest.pdf for each `(html, folder)` (the html's relative links point into its folder);
+    the PDFs not in the cache are drawn on every core. Returns how many were drawn."""
+    keys = [pdf_key(html, folder) for html, folder in jobs]
+    cached = [cache / key[:2] / f"{key}.pdf" for key in keys]
+    missing = {path: (html, folder) for path, (html, folder) in zip(cached, jobs, strict=True) if not path.is_file()}
+    pages = [_inline_charts(html, folder) for html, folder in missing.values()]
+    for path, pdf in zip(missing, parallel_map(_draw, pages, preload="weasyprint", parallel_from=PARALLEL_FROM), strict=True):
+        atomic_write(path, pdf)
+    for path, (_, folder) in zip(cached, jobs, strict=True):
+        shutil.copyfile(path, folder / PDF_NAME)
+    return len(missing)
 
 
 def pdf_key(html: str, folder: Path) -> str:
@@ -45,16 +51,21 @@ def pdf_key(html: str, folder: Path) -> str:
     return digest.hexdigest()
 
 
-def _draw(html: str, folder: Path) -> bytes:
-    """The PDF of `html`, its charts read from `folder` and put inline: WeasyPrint names an image in
-    the file after its address, and the same week built in another folder must give the same bytes.
-    With no base address, nothing else is fetched."""
+def _inline_charts(html: str, folder: Path) -> str:
+    """`html` with its charts, read from `folder`, put inline: WeasyPrint names an image in the file
+    after its address, and the same week built in another folder must give the same bytes."""
+
     def inline(match: re.Match) -> str:
         path = folder / match[1]
         kind = "image/svg+xml" if path.suffix == ".svg" else "image/png"
         return f'<img src="data:{kind};base64,{base64.b64encode(path.read_bytes()).decode()}"'
 
-    return _weasyprint().HTML(string=_CHART_SOURCE.sub(inline, html)).write_pdf()
+    return _CHART_SOURCE.sub(inline, html)
+
+
+def _draw(html: str) -> bytes:
+    """The PDF of a self-contained `html`. With no base address, nothing else is fetched."""
+    return _weasyprint().HTML(string=html).write_pdf()
 
 
 def _weasyprint_version() -> str:

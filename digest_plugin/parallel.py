@@ -1,0 +1,38 @@
+"""Work spread over the cores a build may use: charts and PDFs are drawn in worker processes when
+there are enough of them to pay for the workers' start-up."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_all_start_methods, get_context
+
+
+def parallel_map(function: Callable, *arguments: Sequence, preload: str, parallel_from: int, workers: int | None = None) -> list:
+    """`[function(*args) for args in zip(*arguments)]`, in worker processes from `parallel_from` calls
+    on; `preload` names the module the workers import before they start (the costly import)."""
+    count = len(arguments[0]) if arguments else 0
+    workers = workers or cores()
+    if workers == 1 or count < parallel_from:
+        return [function(*args) for args in zip(*arguments, strict=True)]
+    with ProcessPoolExecutor(max_workers=min(workers, count), mp_context=_worker_context(preload)) as pool:
+        return list(pool.map(function, *arguments, chunksize=max(1, count // (workers * 4))))
+
+
+def cores() -> int:
+    """The cores this process may run on (a container may allow fewer than the machine has)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
+
+
+def _worker_context(preload: str):
+    """Workers forked from a clean server process (not from a build that may run threads), which
+    has `preload` imported already; spawned where there is no fork server (Windows). The server
+    starts once a build, with the first preload asked for; later workers import what they need."""
+    if "forkserver" not in get_all_start_methods():
+        return get_context("spawn")
+    context = get_context("forkserver")
+    context.set_forkserver_preload([preload])
+    return context
