@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -44,6 +45,16 @@ def test_show_json_follows_the_design_schema(verl_site):
         assert set(item["pulls"]) <= numbers
     assert "merged 31 PRs" in week["summary"]
     assert week["fetch"]["source"] == "import"
+
+
+def test_show_json_and_markdown_give_each_key_change_the_same_line(verl_site):
+    week = json.loads(run("show", "verl-project/verl", "--week", "2026-W21", "--format", "json", cwd=verl_site).stdout)
+    markdown = run("show", "verl-project/verl", "--week", "2026-W21", "--format", "markdown", cwd=verl_site).stdout
+    key = [p for p in week["pulls"] if p["key"]]
+    assert key and all(p["text"] for p in key)
+    assert not any("text" in p for p in week["pulls"] if not p["key"])
+    for pull in key:  # Markdown escapes its specials; compare the words
+        assert re.sub(r"\\(.)", r"\1", pull["text"]) in re.sub(r"\\(.)", r"\1", markdown), pull["number"]
 
 
 def test_show_markdown_links_to_the_published_page(verl_site):

@@ -87,6 +87,10 @@ def _add_texts(data: dict, narrative) -> None:
     for theme in data["themes"]:
         if theme["name"] in themes:
             theme["text"] = themes[theme["name"]].text
+    changes = {change.number: change for change in narrative.key_changes}
+    for pull in data["pulls"]:
+        if pull["number"] in changes:
+            pull["text"] = changes[pull["number"]].summary  # the key change's line, as the page shows it
 
 
 def _writer_json(narrative, lang: Language | None) -> dict:
