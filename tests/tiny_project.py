@@ -43,7 +43,9 @@ def small_history(start: datetime = datetime(2026, 3, 2, 9, tzinfo=UTC), count: 
 def make(folder: Path, *arguments: str, **popen) -> subprocess.Popen:
     """`make ARGUMENTS` in `folder` with the project's virtual environment, as a running process."""
     command = ["make", "-s", "-o", f"{VENV}/.installed", f"VENV={VENV}", *arguments]
-    env = {**os.environ, "GITHUB_TOKEN": "", "GH_TOKEN": ""}
+    # as a user types it: not a sub-make of the `make test` running the suite (which would say "make[1]:")
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKELEVEL", "MAKEFLAGS", "MFLAGS", "MAKEOVERRIDES")}
+    env.update(GITHUB_TOKEN="", GH_TOKEN="")
     return subprocess.Popen(command, cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen)
 
 
