@@ -109,7 +109,7 @@ def analyse_week(repo: str, week: Week, pulls: Sequence[AnalysedPull], context: 
     ordered = tuple(sorted(pulls, key=by_importance))
     themes = week_themes(ordered, {p.pull.number: theme_keys(p, context.rules) for p in ordered}, subjects, context.rules)
     ordered = tuple(replace(p, themes=tuple(t.name for t in themes if p.pull.number in t.pulls)) for p in ordered)
-    in_progress, complete = week_status(week, state, now, tz)
+    in_progress, complete = progress_of(week, state, now, tz)
     risks, good_news = week_risks(ordered, hot)
     return WeekAnalysis(
         repo=repo,
@@ -131,7 +131,7 @@ def analyse_week(repo: str, week: Week, pulls: Sequence[AnalysedPull], context: 
     )
 
 
-def week_status(week: Week, state: RepoState | None, now: datetime, tz) -> tuple[bool, bool]:
+def progress_of(week: Week, state: RepoState | None, now: datetime, tz) -> tuple[bool, bool]:
     """(in progress at `now`, fetched through its end and closed)."""
     start, end = week.start(tz), week.end(tz)
     in_progress = start <= now < end
@@ -216,7 +216,7 @@ class _WeekKeys:
 
     def follow(self, week: Week, pulls: Sequence[Pull], state: RepoState | None, now: datetime) -> None:
         first_time = self.context.first_time
-        self.key = self.memo.key("week", self.key, str(week), week_status(week, state, now, self.tz),
+        self.key = self.memo.key("week", self.key, str(week), progress_of(week, state, now, self.tz),
                                  tuple((_pull_hash(p), p.number in first_time) for p in pulls))
 
     def recall(self, week: Week, pulls: Sequence[Pull], state: RepoState | None, now: datetime) -> tuple[WeekAnalysis, tuple[Counter, int]] | None:
