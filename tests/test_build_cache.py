@@ -5,13 +5,14 @@ no change analyses and narrates nothing again. Real Pelican builds of a tiny sto
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from digest_plugin.analysis import repository
 from digest_plugin.analysis.memo import Memo
-from digest_plugin.publish import analysis_cache, site_digest
+from digest_plugin.publish import analysis_cache, pdf, site_digest
 from digest_plugin.repo_state import RepoState
 from digest_plugin.store import Store
 
@@ -158,3 +159,30 @@ def test_a_memo_of_other_code_is_not_used(tmp_path):
     assert analysis_cache.load_memo(tmp_path, REPO, "code of tomorrow").get(memo.key("week", 1)) is None
     (tmp_path / "digest-analysis/acme/widget.pickle").write_bytes(b"not a pickle")
     assert analysis_cache.load_memo(tmp_path, REPO, "code of today").get(memo.key("week", 1)) is None
+
+
+def test_a_pdf_is_redrawn_when_its_week_or_a_template_changes_and_only_then(site, monkeypatch):
+    pytest.importorskip("weasyprint")
+    drawn = []
+    draw = pdf._draw
+    monkeypatch.setattr(pdf, "_draw", lambda html: drawn.append(html) or draw(html))  # three PDFs: drawn in this process
+    templates = site / "templates"  # the site's own templates, before the theme's
+    templates.mkdir()
+
+    def rebuild() -> list[str]:
+        drawn.clear()
+        build(site, DIGEST_PDF=True, THEME_TEMPLATES_OVERRIDES=[str(templates)])
+        return list(drawn)
+
+    assert len(rebuild()) == 3
+    assert rebuild() == []
+    note = site / "content/notes/acme/widget/2026-W20.md"
+    note.parent.mkdir(parents=True)
+    note.write_text("Title: A note\n\nThe parser in #12 is new.\n", encoding="utf-8")
+    redrawn = rebuild()
+    assert len(redrawn) == 1 and "The parser in #12 is new." in redrawn[0]
+    # A template that only the PDF uses changes: every PDF again, though no web page differs.
+    source = (Path(pdf.__file__).parents[1] / "templates/digest_week_pdf.html").read_text(encoding="utf-8")
+    (templates / "digest_week_pdf.html").write_text(source.replace("</article>", "<p>Printed for the board</p></article>"))
+    redrawn = rebuild()
+    assert len(redrawn) == 3 and all("Printed for the board" in html for html in redrawn)

@@ -5,6 +5,7 @@ hostile text (absolute URLs)."""
 
 from __future__ import annotations
 
+import itertools
 import re
 import xml.etree.ElementTree as ET
 from urllib.parse import unquote, urljoin, urlparse
@@ -132,6 +133,23 @@ def test_a_label_page_lists_every_pull_request_with_that_label_across_weeks(publ
     # every module and label page, hostile ones included, has a table of its PRs
     for path in published.glob("labels/*/index.html"):
         assert soup_of(path).select("table.across-weeks tbody tr"), path
+
+
+def test_a_busy_labels_pages_each_list_the_pull_requests_of_their_own_weeks(sample):
+    """Pelican pages a label's weeks, ten at a time; each page holds its weeks' PRs, none twice,
+    and together they hold every PR the label's first page counts."""
+    pages = sorted((sample / "labels/bug").glob("index*.html"), key=lambda path: (len(path.name), path.name))
+    assert len(pages) > 2
+    weeks_by_page, numbers = [], []
+    for path in pages:
+        soup = soup_of(path)
+        rows = soup.select("table.across-weeks tbody tr")
+        weeks_by_page.append([row.select_one("td a").get_text() for row in rows])
+        numbers += [(row.select_one("td a").get_text(), row.select("td")[1].get_text(strip=True)) for row in rows]
+        assert soup.select_one("nav.pagination")
+    assert len(numbers) == len(set(numbers)) == int(soup_of(pages[0]).select_one("p.lead").get_text().split()[0])
+    for newer, older in itertools.pairwise(weeks_by_page):
+        assert min(newer) >= max(older)  # newest weeks first (two repositories may share a week)
 
 
 def test_an_author_page_lists_their_pull_requests_and_escapes_titles(published):

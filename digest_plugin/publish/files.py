@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from ..atomic import write_if_changed
 from ..charts import prune_cache, render_many
 from .markdown import render_markdown
-from .pdf import write_pdfs
+from .pdf import PdfJob, write_pdfs
 from .site_digest import SiteDigest, WeekPage
 
 PACKAGE = Path(__file__).resolve().parents[1]
@@ -56,10 +57,18 @@ def _remove_other_charts(folder: Path, keep: set[str]) -> None:
             path.unlink()
 
 
-def write_week_pdfs(digest: SiteDigest, render: Callable[[WeekPage], str], output: Path, cache: Path) -> int:
+def write_week_pdfs(digest: SiteDigest, render: Callable[[WeekPage], str], output: Path, cache: Path, site: bytes) -> int:
     """Each week's digest.pdf from `render(week)`'s HTML; returns how many had to be drawn (the rest
-    came from the cache). Runs after `write_week_files`, whose SVG charts the PDFs show."""
-    return write_pdfs([(render(page), output / page.url) for repo in digest.repos for page in repo.weeks], cache / "digest-pdf")
+    came from the cache). Runs after the week pages are written, whose bytes, with `site` (what
+    else the PDFs depend on: templates, settings, stylesheets), tell whether a PDF would change,
+    and after `write_week_files`, whose SVG charts the PDFs show."""
+    def job(page: WeekPage) -> PdfJob:
+        html = partial(render, page)
+        web_page = output / page.url / "index.html"
+        shown = web_page.read_bytes() if web_page.is_file() else html().encode("utf-8")
+        return PdfJob(site + shown, html, output / page.url)
+
+    return write_pdfs([job(page) for repo in digest.repos for page in repo.weeks], cache / "digest-pdf")
 
 
 def stylesheets() -> dict[str, str]:

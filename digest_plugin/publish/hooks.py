@@ -7,11 +7,12 @@ afresh for every run, so `pelican --autoreload` never sees a previous run's stat
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
@@ -177,10 +178,8 @@ def add_week_articles(generator) -> None:
     entry = generator.get_template("digest_feed_entry")  # an article's content is what its feed entry carries
     label_entry = generator.get_template("digest_label_feed_entry")
     articles = [
-        _article(generator, week, entry.render(week=week, **generator.context), in_blog, {
-            label: label_entry.render(week=week, label=label, rows=rows, **generator.context)
-            for label, rows in week_pulls_by_tag(week).items()
-        })
+        _article(generator, week, entry.render(week=week, **generator.context), in_blog, LabelEntries(
+            partial(label_entry.render, week=week, **generator.context), week_pulls_by_tag(week)))
         for repo in digest.repos
         for week in repo.weeks
     ]
@@ -195,6 +194,23 @@ def add_week_articles(generator) -> None:
     logger.info("repo-digest: %d week pages for %d repositories", len(articles), len(digest.repos))
 
 
+@dataclass
+class LabelEntries:
+    """A week's entry in each of its labels' (and modules') feeds, rendered when a feed asks for it:
+    a feed carries only the newest weeks of its label."""
+
+    render: Callable[..., str]
+    rows: dict[str, list]
+    rendered: dict[str, str] = field(default_factory=dict)
+
+    def get(self, label: str | None) -> str | None:
+        if label not in self.rows:
+            return None
+        if label not in self.rendered:
+            self.rendered[label] = self.render(label=label, rows=self.rows[label])
+        return self.rendered[label]
+
+
 def _data_time(store: Store, settings: DigestSettings) -> datetime | None:
     try:
         return store.data_time(settings.repos or None)
@@ -202,7 +218,7 @@ def _data_time(store: Store, settings: DigestSettings) -> datetime | None:
         return None  # build_site_digest names what is wrong with the store
 
 
-def _article(generator, week: WeekPage, content: str, in_blog: bool, label_entries: dict[str, str]) -> Article:
+def _article(generator, week: WeekPage, content: str, in_blog: bool, label_entries: LabelEntries) -> Article:
     settings = generator.settings
     raw = {"tags": list(week.tags), "authors": ["repo-digest"], "slug": week.slug}
     processed = {name: METADATA_PROCESSORS[name](value, settings) for name, value in raw.items() if value}
@@ -294,8 +310,26 @@ def write_files(generator, writer) -> None:
     write_week_files(digest, output, cache)
     if digest.settings.pdf:
         template, css = generator.get_template("digest_week_pdf"), stylesheets()
-        drawn = write_week_pdfs(digest, lambda week: template.render(**generator.context, **css, week=week, view=week.view, digest_pdf=True), output, cache)
+        drawn = write_week_pdfs(digest, lambda week: template.render(**generator.context, **css, week=week, view=week.view, digest_pdf=True),
+                                output, cache, site=_templates_and_settings(generator, css))
         logger.info("repo-digest: %d PDFs drawn, the others unchanged", drawn)
+
+
+def _templates_and_settings(generator, css: dict[str, str]) -> bytes:
+    """What a week's PDF depends on besides the week: every template's source, the settings (those
+    with plain values: the others name objects) and the stylesheets."""
+    env = generator.env
+    sources = {name: env.loader.get_source(env, name)[0] for name in env.list_templates()}
+    settings = {key: value for key, value in generator.context.items() if key.isupper() and _plain(value)}
+    return json.dumps([sources, settings, css], sort_keys=True).encode("utf-8")
+
+
+def _plain(value) -> bool:
+    try:
+        json.dumps(value, sort_keys=True)
+    except (TypeError, ValueError):
+        return False
+    return True
 
 
 def write_pages_around_weeks(generator, writer) -> None:

@@ -106,13 +106,31 @@ def trend_bars(values: Sequence[tuple[str, int]], width: float = TREND_WIDTH, he
     return bars
 
 
-def pulls_by_tag(repos: Iterable[RepoPage]) -> dict[str, list[PullRow]]:
+@dataclass(frozen=True)
+class TagPulls:
+    """Every PR under one label or module, a group per week, newest week first."""
+
+    weeks: tuple[tuple[PullRow, ...], ...]
+
+    def __len__(self) -> int:
+        return sum(len(rows) for rows in self.weeks)
+
+    def on_page(self, articles: Iterable, first: bool = True) -> list[PullRow]:
+        """The rows of the weeks among `articles` (one page of the tag's articles, as Pelican
+        paginates them), and on the `first` page those of a week not yet published: each page of
+        a busy label holds its own weeks rather than every PR again."""
+        shown = {id(week) for week in (getattr(article, "digest_week", None) for article in articles) if week}
+        return [row for rows in self.weeks
+                if id(rows[0].week) in shown or (first and not rows[0].week.final) for row in rows]
+
+
+def pulls_by_tag(repos: Iterable[RepoPage]) -> dict[str, TagPulls]:
     """Every PR under each label and module (the site's tags), newest week first, then by importance."""
-    rows: dict[str, list[PullRow]] = {}
+    weeks: dict[str, list[tuple[PullRow, ...]]] = {}
     for week in _newest_first_weeks(repos):
         for tag, week_rows in week_pulls_by_tag(week).items():
-            rows.setdefault(tag, []).extend(week_rows)
-    return rows
+            weeks.setdefault(tag, []).append(tuple(week_rows))
+    return {tag: TagPulls(tuple(rows)) for tag, rows in weeks.items()}
 
 
 def week_pulls_by_tag(week: WeekPage) -> dict[str, list[PullRow]]:
