@@ -27,8 +27,6 @@ from pathlib import Path
 
 import matplotlib as mpl
 from matplotlib import font_manager
-from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
 
 from .model import Chart, printable
 
@@ -162,7 +160,11 @@ def _rc() -> dict:
     }
 
 
-def _figure(chart: Chart) -> Figure:
+def _figure(chart: Chart):
+    # Imported here: a build whose charts are all cached never draws, and these take a third of a second.
+    from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
+
     figure = Figure(figsize=(WIDTH, HEIGHT), layout="constrained")
     axes = figure.add_subplot()
     positions = range(chart.bins)
