@@ -165,7 +165,8 @@ def test_a_pdf_is_redrawn_when_its_week_or_a_template_changes_and_only_then(site
     pytest.importorskip("weasyprint")
     drawn = []
     draw = pdf._draw
-    monkeypatch.setattr(pdf, "_draw", lambda html: drawn.append(html) or draw(html))  # three PDFs: drawn in this process
+    monkeypatch.setattr(pdf, "_draw", lambda html: drawn.append(html) or draw(html))
+    monkeypatch.setattr(pdf, "PARALLEL_FROM", 100)  # drawn in this process, where they are counted
     templates = site / "templates"  # the site's own templates, before the theme's
     templates.mkdir()
 
@@ -176,6 +177,13 @@ def test_a_pdf_is_redrawn_when_its_week_or_a_template_changes_and_only_then(site
 
     assert len(rebuild()) == 3
     assert rebuild() == []
+    about = site / "content/pages/about.md"  # a page in every page's menu, which the PDFs do not show
+    about.parent.mkdir(parents=True)
+    about.write_text("Title: About\n\nWho reads this.\n", encoding="utf-8")
+    assert rebuild() == []
+    write_store(site, pulls(4))  # a new week: its PDF, not the one before, whose page now links to it
+    redrawn = rebuild()
+    assert len(redrawn) == 1 and "2026-W22" in redrawn[0]
     note = site / "content/notes/acme/widget/2026-W20.md"
     note.parent.mkdir(parents=True)
     note.write_text("Title: A note\n\nThe parser in #12 is new.\n", encoding="utf-8")
@@ -185,4 +193,4 @@ def test_a_pdf_is_redrawn_when_its_week_or_a_template_changes_and_only_then(site
     source = (Path(pdf.__file__).parents[1] / "templates/digest_week_pdf.html").read_text(encoding="utf-8")
     (templates / "digest_week_pdf.html").write_text(source.replace("</article>", "<p>Printed for the board</p></article>"))
     redrawn = rebuild()
-    assert len(redrawn) == 3 and all("Printed for the board" in html for html in redrawn)
+    assert len(redrawn) == 4 and all("Printed for the board" in html for html in redrawn)

@@ -65,10 +65,20 @@ def write_week_pdfs(digest: SiteDigest, render: Callable[[WeekPage], str], outpu
     def job(page: WeekPage) -> PdfJob:
         html = partial(render, page)
         web_page = output / page.url / "index.html"
-        shown = web_page.read_bytes() if web_page.is_file() else html().encode("utf-8")
+        shown = _week_article(web_page.read_bytes()) if web_page.is_file() else html().encode("utf-8")
         return PdfJob(site + shown, html, output / page.url)
 
     return write_pdfs([job(page) for repo in digest.repos for page in repo.weeks], cache / "digest-pdf")
+
+
+def _week_article(page: bytes) -> bytes:
+    """The week's report in its web page: not the site around it (its menu, a fetch warning) nor
+    the links to the weeks beside it (a new week changes the one before), which the PDF does not
+    show and which change for reasons of their own."""
+    start = page.find(b'<article class="week">')
+    end = page.find(b'<nav class="week-nav"', start)
+    end = end if end > start else page.rfind(b"</article>")
+    return page[start:end] if 0 <= start < end else page
 
 
 def stylesheets() -> dict[str, str]:
