@@ -138,7 +138,7 @@ def _kind(value) -> str:
                                              list: "a list", tuple: "a list", dict: "an object"}.get(type(value), type(value).__name__)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Author:
     login: str
     type: str = "User"  # "User" or "Bot", as GitHub reports it
@@ -150,7 +150,7 @@ class Author:
              association=_choice(self.association, "association", ASSOCIATIONS, None))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class FileChange:
     path: str
     additions: int | None = 0  # None where the source could not count the lines
@@ -164,7 +164,7 @@ class FileChange:
              status=_choice(self.status, "status", FILE_STATUSES, "modified"))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Pull:
     number: int
     title: str

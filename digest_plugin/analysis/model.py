@@ -53,7 +53,7 @@ EVIDENCE_FACTS = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Classification:
     type: str | None  # one of TYPES; None when nothing says what kind of change it is
     modules: tuple[str, ...] = ()
@@ -65,13 +65,13 @@ class Classification:
     is_revert: bool = False  # the title says it reverts something (whatever its type)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Score:
     value: float  # 0..10, rounded to one decimal
     factors: tuple[tuple[str, float], ...]  # (factor name, points), in the order they were applied
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Evidence:
     """One fact behind a risk, about one PR (or, for `routine-bumps`, a group): see EVIDENCE_FACTS
     for which fields each `fact` fills; the others keep their empty defaults."""
@@ -94,7 +94,7 @@ class Evidence:
     kind: str = ""  # the risk (or good-news) kind it supports
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Upgrade:
     """A dependency or toolchain moved by a PR, as its title, body or manifests say."""
 
@@ -105,7 +105,7 @@ class Upgrade:
     core: bool  # a core runtime the project is built on (rules.yaml `core_dependencies`)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Footprint:
     """What the files of a PR show, for saying what it does when its body does not."""
 
@@ -123,7 +123,7 @@ class Footprint:
     generated_lines: int = 0  # changed lines of those that are not tests (snapshots are); for a cut file list estimated (footprint.beyond_kept)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class AnalysedPull:
     pull: Pull
     classification: Classification

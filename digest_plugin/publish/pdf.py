@@ -28,6 +28,9 @@ from ..parallel import parallel_map
 log = logging.getLogger(__name__)
 PDF_NAME = "digest.pdf"
 PARALLEL_FROM = 4  # PDFs to draw before worker processes pay for their start-up (a PDF takes about a second)
+# PDFs whose HTML is held at once: with its charts inline a busy week's is half a megabyte, and a
+# cold build of 260 weeks held them all, twice its memory.
+BATCH = 32
 _CHART_SOURCE = re.compile(r'<img src="([\w.-]+\.(?:svg|png))"')
 
 
@@ -42,10 +45,12 @@ def write_pdfs(jobs: Sequence[PdfJob], cache: Path) -> int:
     """`folder`/digest.pdf for each job; the PDFs not in the cache are drawn on every core.
     Returns how many were drawn."""
     cached = [cache / key[:2] / f"{key}.pdf" for key in (pdf_key(job.fingerprint, job.folder) for job in jobs)]
-    missing = {path: job for path, job in zip(cached, jobs, strict=True) if not path.is_file()}
-    pages = [_inline_charts(job.html(), job.folder) for job in missing.values()]
-    for path, pdf in zip(missing, parallel_map(_draw, pages, preload="weasyprint", parallel_from=PARALLEL_FROM), strict=True):
-        atomic_write(path, pdf)
+    missing = [(path, job) for path, job in zip(cached, jobs, strict=True) if not path.is_file()]
+    for start in range(0, len(missing), BATCH):
+        batch = missing[start:start + BATCH]
+        pages = [_inline_charts(job.html(), job.folder) for _, job in batch]
+        for (path, _), pdf in zip(batch, parallel_map(_draw, pages, preload="weasyprint", parallel_from=PARALLEL_FROM), strict=True):
+            atomic_write(path, pdf)
     for path, job in zip(cached, jobs, strict=True):
         shutil.copyfile(path, job.folder / PDF_NAME)
     return len(missing)
