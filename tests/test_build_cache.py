@@ -5,8 +5,8 @@ no change analyses and narrates nothing again. Real Pelican builds of a tiny sto
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
