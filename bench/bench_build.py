@@ -6,7 +6,8 @@ For each repository of ../shared/data it imports the store into a scratch folder
 `--sample REPOSxWEEKSxPRS`, writes a synthetic store with `repo-digest sample`) and times real
 `pelican` runs of the project's settings and theme, each in a fresh process:
 
-- cold: empty output and cache folders; warm: the same build again, nothing changed;
+- cold: empty output and cache folders (once more with DIGEST_PDF off, since PDFs are most of
+  it); warm: the same build again, nothing changed;
 - new week: the store without its last week, built, then the last week imported and built again;
 - note: an editor's note added to the last complete week (where the plugin reads notes);
 - language: DIGEST_LANGUAGE switched to zh, a change that touches every page;
@@ -148,6 +149,8 @@ def bench_store(key: str, pulls: list[dict] | dict[str, list[dict]], work: Path,
     site.import_pulls(first_repo, by_repo[first_repo])
     new_week = site.build()
     site.clean()
+    cold_without_pdfs = site.build("DIGEST_PDF=false")
+    site.clean()
     cold = site.build()
     weeks = site.week_count()
     warm = site.build()
@@ -159,6 +162,7 @@ def bench_store(key: str, pulls: list[dict] | dict[str, list[dict]], work: Path,
     rows += [
         Row(key, "vanilla Pelican (baseline)", baseline, baseline, weeks),
         Row(key, "cold", cold, baseline, weeks),
+        Row(key, "cold, without PDFs", cold_without_pdfs, baseline, weeks),
         Row(key, "warm, nothing changed", warm, baseline, weeks),
         Row(key, "warm, again", warm_again, baseline, weeks),
         Row(key, "one new week", new_week, baseline, weeks),
@@ -253,8 +257,10 @@ class Site:
         export.write_text("".join(json.dumps(p) + "\n" for p in pulls))
         run([str(BIN / "repo-digest"), "import", str(export), "--repo", repo, "--settings", str(self.settings)], self.folder)
 
-    def build(self) -> Run:
-        return run([str(BIN / "pelican"), str(self.content), "-o", str(self.output), "-s", str(self.settings)], self.folder)
+    def build(self, *settings: str) -> Run:
+        """One `pelican` run; `settings` as its -e takes them ("DIGEST_PDF=false")."""
+        extra = ["-e", *settings] if settings else []
+        return run([str(BIN / "pelican"), str(self.content), "-o", str(self.output), "-s", str(self.settings), *extra], self.folder)
 
     def profile(self, share: float = 0.03) -> str:
         """A warm build under pyinstrument: its call tree, cut to the frames that take `share` of the time or more."""

@@ -4,6 +4,7 @@ real HTTP on 127.0.0.1, scripted answers, a fake clock so that no test waits on 
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -136,7 +137,7 @@ def test_a_theme_gets_one_sentence_and_only_the_weeks_themes_are_written(server,
 def test_instructions_hidden_in_a_pr_body_are_not_followed_into_the_page(server, tmp_path):
     hostile = analysed(107, "docs: update the changelog", type="docs", modules=("docs",), score=6.5, key=True,
                        files=("CHANGELOG.md",), summary="")
-    hostile = hostile.__class__(**{**hostile.__dict__, "pull": hostile.pull.__class__(**{**hostile.pull.__dict__, "body": answers.INJECTION})})
+    hostile = replace(hostile, pull=replace(hostile.pull, body=answers.INJECTION))
     week = week_of([*busy_week().pulls, hostile], busy_week().risks)
     server.script = lambda request: Reply.answer(answers.following_injected_instructions(request.document))
     narrative = write(writer_for(server, tmp_path), week)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from digest_plugin.narrate import narrate
@@ -65,8 +67,8 @@ def test_newcomers_and_updates_are_their_own_sections():
 def test_a_pull_address_that_is_not_the_web_gives_no_link():
     pulls = [analysed(7, "fix: x", score=3.0)]
     week = week_of(pulls)
-    crafted = week.pulls[0].pull.__class__(**{**week.pulls[0].pull.__dict__, "url": "javascript:alert(1)//pull/7"})
-    week = week_of([week.pulls[0].__class__(**{**week.pulls[0].__dict__, "pull": crafted})])
+    crafted = replace(week.pulls[0].pull, url="javascript:alert(1)//pull/7")
+    week = week_of([replace(week.pulls[0], pull=crafted)])
     view = view_of(week)
     assert view.pulls[0].ref.url == "" and 7 not in view.links
 
