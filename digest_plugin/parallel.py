@@ -4,8 +4,9 @@ there are enough of them to pay for the workers' start-up."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
 from multiprocessing import get_all_start_methods, get_context
 
 
@@ -18,6 +19,25 @@ def parallel_map(function: Callable, *arguments: Sequence, preload: str, paralle
         return [function(*args) for args in zip(*arguments, strict=True)]
     with ProcessPoolExecutor(max_workers=min(workers, count), mp_context=_worker_context(preload)) as pool:
         return list(pool.map(function, *arguments, chunksize=max(1, count // (workers * 4))))
+
+
+def parallel_stream(function: Callable, jobs: Iterable[tuple], count: int, *, preload: str, parallel_from: int,
+                    window: int, workers: int | None = None) -> Iterator:
+    """`function(*job)` for each of `count` jobs, in order, with at most `window` jobs taken from
+    `jobs` and not yet handed back: a job whose arguments are large (a page's HTML) is made only
+    when a worker is about to need it, and one pool serves them all."""
+    workers = workers or cores()
+    if workers == 1 or count < parallel_from:
+        yield from (function(*job) for job in jobs)
+        return
+    with ProcessPoolExecutor(max_workers=min(workers, count), mp_context=_worker_context(preload)) as pool:
+        pending: deque[Future] = deque()
+        for job in jobs:
+            pending.append(pool.submit(function, *job))
+            if len(pending) >= window:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
 
 
 def cores() -> int:

@@ -41,7 +41,7 @@ def test_a_changed_chart_redraws_the_pdf_that_shows_it(tmp_path):
 
 
 def test_pdfs_drawn_together_on_every_core_are_those_drawn_one_by_one(tmp_path, monkeypatch):
-    monkeypatch.setattr(pdf, "BATCH", PARALLEL_FROM)  # a batch on every core, then one PDF in this process
+    monkeypatch.setattr(pdf, "WINDOW", 2)  # fewer pages held than there are to draw
     weeks = [tmp_path / "together" / f"2026-W{n}" for n in range(10, 10 + PARALLEL_FROM + 1)]
     for week in weeks:
         week.mkdir(parents=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from xml.sax.saxutils import escape
@@ -114,6 +114,10 @@ class TagPulls:
 
     def __len__(self) -> int:
         return sum(len(rows) for rows in self.weeks)
+
+    def __iter__(self) -> Iterator[PullRow]:
+        """Every row, for a theme that lists them all on one page."""
+        return (row for rows in self.weeks for row in rows)
 
     def on_page(self, articles: Iterable, first: bool = True) -> list[PullRow]:
         """The rows of the weeks among `articles` (one page of the tag's articles, as Pelican
