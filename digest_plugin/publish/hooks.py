@@ -315,12 +315,17 @@ def write_files(generator, writer) -> None:
         logger.info("repo-digest: %d PDFs drawn, the others unchanged", drawn)
 
 
+# Where the site's files are: what they hold is hashed already (templates) or shows in the page
+# (data, notes), and a site built in another folder, or by `make publish`, keeps its PDFs.
+_FOLDERS = frozenset({"PATH", "OUTPUT_PATH", "CACHE_PATH", "THEME", "THEME_TEMPLATES_OVERRIDES", "PLUGIN_PATHS", "DIGEST_DATA_PATH"})
+
+
 def _templates_and_settings(generator, css: dict[str, str]) -> bytes:
     """What a week's PDF depends on besides the week: every template's source, the settings (those
     with plain values: the others name objects) and the stylesheets."""
     env = generator.env
     sources = {name: env.loader.get_source(env, name)[0] for name in env.list_templates()}
-    settings = {key: value for key, value in generator.context.items() if key.isupper() and _plain(value)}
+    settings = {key: value for key, value in generator.context.items() if key.isupper() and key not in _FOLDERS and _plain(value)}
     return json.dumps([sources, settings, css], sort_keys=True).encode("utf-8")
 
 
