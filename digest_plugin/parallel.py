@@ -14,11 +14,8 @@ def parallel_map(function: Callable, *arguments: Sequence, preload: str, paralle
     """`[function(*args) for args in zip(*arguments)]`, in worker processes from `parallel_from` calls
     on; `preload` names the module the workers import before they start (the costly import)."""
     count = len(arguments[0]) if arguments else 0
-    workers = workers or cores()
-    if workers == 1 or count < parallel_from:
-        return [function(*args) for args in zip(*arguments, strict=True)]
-    with ProcessPoolExecutor(max_workers=min(workers, count), mp_context=_worker_context(preload)) as pool:
-        return list(pool.map(function, *arguments, chunksize=max(1, count // (workers * 4))))
+    return list(parallel_stream(function, zip(*arguments, strict=True), count, preload=preload, parallel_from=parallel_from,
+                                window=max(count, 1), workers=workers))
 
 
 def parallel_stream(function: Callable, jobs: Iterable[tuple], count: int, *, preload: str, parallel_from: int,
