@@ -4,6 +4,7 @@ no change analyses and narrates nothing again. Real Pelican builds of a tiny sto
 
 from __future__ import annotations
 
+import pickle
 import shutil
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -149,6 +150,39 @@ def test_an_earlier_week_changed_redoes_the_weeks_after_it(site, tmp_path, monke
     assert sorted(analysed) == [11, 12, 21, 22]  # W20 and the week after it, whose trends it feeds; not W19
     monkeypatch.undo()
     assert_same_as_fresh(site, tmp_path)
+
+
+def with_reverts(records: list) -> list:
+    """`records` and two reverts in 2026-W20: one names a W19 PR by its title, one a #40 by number."""
+    return [
+        *records,
+        make_pull(25, MONDAY + timedelta(weeks=1, days=2), 'Revert "feat: add widget part 0"', author="bob",
+                  files=[("core/cache.py", 4, 120, "modified")]),
+        make_pull(26, MONDAY + timedelta(weeks=1, days=3), "Revert the cache warm-up", author="bob", body="This reverts #40.",
+                  files=[("core/cache.py", 0, 30, "modified")]),
+    ]
+
+
+def test_a_week_of_reverts_is_remembered_while_what_they_name_is_unchanged(site, tmp_path, monkeypatch):
+    analysed = []
+    analyse_pull = repository.analyse_pull
+    monkeypatch.setattr(repository, "analyse_pull", lambda pull, context: analysed.append(pull.number) or analyse_pull(pull, context))
+    write_store(site, with_reverts(pulls()))
+    build(site)
+    analysed.clear()
+    write_store(site, with_reverts(pulls(4)))  # a new week: the reverts' week is not analysed again
+    build(site)
+    assert sorted(analysed) == [31, 32]
+    analysed.clear()
+    write_store(site, [*with_reverts(pulls(4)), make_pull(40, MONDAY + timedelta(weeks=3, days=4), "feat: warm the cache up")])
+    build(site)  # now the store has the #40 a revert named: its week is analysed again
+    assert sorted(analysed) == [11, 12, 25, 26, 31, 32, 40]
+    monkeypatch.undo()
+    assert_same_as_fresh(site, tmp_path)
+    _salt, remembered = pickle.loads((site / "cache/digest-analysis/acme/widget.pickle").read_bytes())
+    week = next(value[0] for value in remembered.values() if isinstance(value, tuple) and getattr(value[0], "week", "") == "2026-W20")
+    revert = next(p for p in week.pulls if p.pull.number == 26)
+    assert [(e.pulls, e.detail) for e in revert.evidence if e.fact == "reverted"] == [((40,), "feat: warm the cache up")]
 
 
 def test_a_memo_of_other_code_is_not_used(tmp_path):

@@ -43,6 +43,15 @@ class RepoContext:
     key_threshold: float
     scheme: ModuleScheme  # how the repository names its modules (classify.module_scheme)
 
+    def title_of(self, number: int) -> str | None:
+        return self.titles.get(number)
+
+    def last_titled(self, title: str, before: datetime) -> int | None:
+        """The last PR of `title` merged before `before`: what a revert naming that title undoes
+        (a re-landed change may share the title)."""
+        earlier = [n for merged, n in self.numbers_by_title.get(_title_key(title), ()) if merged < before]
+        return earlier[-1] if earlier else None
+
 
 def repo_context(repo: str, pulls: Sequence[Pull], settings: DigestSettings) -> RepoContext:
     rules = load_rules(settings.rules, settings.base_path, repo, settings.bots)
@@ -68,16 +77,15 @@ def analyse_pull(pull: Pull, context: RepoContext) -> AnalysedPull:
     classification = classify(pull, rules, context.scheme)
     title = parse_title(pull.title, rules)
     if classification.is_revert and classification.reverts is None and title.reverted_title:
-        # the last PR of that title merged before the revert: a re-landed change may share it
-        earlier = [n for merged, n in context.numbers_by_title.get(_title_key(title.reverted_title), ()) if merged < pull.merged_at]
-        if earlier:
-            classification = replace(classification, reverts=earlier[-1])
+        reverted = context.last_titled(title.reverted_title, pull.merged_at)
+        if reverted is not None:
+            classification = replace(classification, reverts=reverted)
     description = description_text(pull.body, context.template)
     paths, kinds = rules.files_of(pull)
     facts = PullFacts(pull, classification, paths, kinds, description, footprint(pull, rules), upgrades(pull, classification, rules), rules)
     score = importance(pull, classification, rules, facts.upgrades, description)
     # a reverted PR is named by its title (quoted from GitHub), for it may lie outside the week
-    evidence = tuple(replace(e, detail=context.titles.get(e.pulls[0])) if e.fact == "reverted" and e.pulls else e for e in pull_evidence(facts))
+    evidence = tuple(replace(e, detail=context.title_of(e.pulls[0])) if e.fact == "reverted" and e.pulls else e for e in pull_evidence(facts))
     return AnalysedPull(
         pull=pull,
         classification=classification,
@@ -164,7 +172,7 @@ def analyse_repo(repo: str, pulls: Sequence[Pull], state: RepoState | None, sett
         return []
     first = weeks[0]
     context = repo_context(repo, pulls, settings)
-    keys = _WeekKeys(memo, repo, pulls, context, settings) if memo is not None else None
+    keys = _WeekKeys(memo, repo, context, settings) if memo is not None else None
     by_week: dict[Week, list[Pull]] = defaultdict(list)
     for pull in pulls:
         by_week[week_of(pull.merged_at, tz)].append(pull)
@@ -206,13 +214,13 @@ class _WeekKeys:
     whether it is its author's first), whether it is in progress or complete, and the key of the
     week before, which hashes the repository's context and settings: a change anywhere in the
     history changes the keys of the weeks after it, not before. The fetch time is not hashed (every
-    refresh changes it): a remembered week gets the current one. A week with a revert names PRs
-    from anywhere in the history (`RepoContext.titles`), so it is remembered with every title."""
+    refresh changes it): a remembered week gets the current one. A week with a revert looks up
+    PRs from anywhere in the history (`RepoContext.title_of`, `last_titled`), so it is remembered
+    with what those lookups gave, and recalled only while they give the same."""
 
-    def __init__(self, memo: Memo, repo: str, pulls: Sequence[Pull], context: RepoContext, settings: DigestSettings):
-        self.memo, self.pulls, self.context, self.tz = memo, pulls, context, settings.timezone
+    def __init__(self, memo: Memo, repo: str, context: RepoContext, settings: DigestSettings):
+        self.memo, self.context, self.tz = memo, context, settings.timezone
         self.key = memo.key("repo", repo, _settings_inputs(settings), _context_inputs(context))
-        self._titles: str | None = None
 
     def follow(self, week: Week, pulls: Sequence[Pull], state: RepoState | None, now: datetime) -> None:
         first_time = self.context.first_time
@@ -224,23 +232,30 @@ class _WeekKeys:
         remembered = self.memo.get(self.key)
         if remembered is None:
             return None
-        analysis, subjects, titles = remembered
-        if titles is not None and titles != self.titles():
+        analysis, subjects, lookups = remembered
+        if lookups != _history_lookups(analysis.pulls, self.context):
             return None
         analysis = replace(analysis, fetch=fetch_info(week, state, self.tz))
-        self.memo.put(self.key, (analysis, subjects, titles))
+        self.memo.put(self.key, (analysis, subjects, lookups))
         self.memo.tag(analysis, self.key)
         return analysis, subjects
 
     def remember(self, analysis: WeekAnalysis, subjects: tuple[Counter, int]) -> None:
-        names_others = any(e.fact == "reverted" for p in analysis.pulls for e in p.evidence)
-        self.memo.put(self.key, (analysis, subjects, self.titles() if names_others else None))
+        self.memo.put(self.key, (analysis, subjects, _history_lookups(analysis.pulls, self.context)))
         self.memo.tag(analysis, self.key)
 
-    def titles(self) -> str:
-        if self._titles is None:
-            self._titles = self.memo.key("titles", tuple((p.number, p.title, p.merged_at) for p in self.pulls))
-        return self._titles
+
+def _history_lookups(pulls: Sequence[AnalysedPull], context: RepoContext) -> tuple:
+    """What the analysis of a week's reverts looked up in the rest of the history, as the context
+    answers now: the title of each PR they undo, and which PR a reverted title names."""
+    lookups = []
+    for analysed in pulls:
+        pull = analysed.pull
+        reverted_title = parse_title(pull.title, context.rules).reverted_title if analysed.classification.is_revert else None
+        if reverted_title:
+            lookups.append((reverted_title, pull.merged_at, context.last_titled(reverted_title, pull.merged_at)))
+        lookups.extend((number, context.title_of(number)) for e in analysed.evidence if e.fact == "reverted" for number in e.pulls[:1])
+    return tuple(lookups)
 
 
 def repo_key(memo: Memo, repo: str, data_hash: str, settings: DigestSettings, now: datetime) -> str:
@@ -274,8 +289,8 @@ def _settings_inputs(settings: DigestSettings) -> tuple:
 
 
 def _context_inputs(context: RepoContext) -> tuple:
-    """What of the context a week's analysis reads, but for `titles` (see _WeekKeys) and
-    `first_time` (hashed per pull). A field added to RepoContext belongs here too."""
+    """What of the context a week's analysis reads, but for what reverts look up (see _WeekKeys)
+    and `first_time` (hashed per pull). A field added to RepoContext belongs here too."""
     return (sorted(context.template), context.scheme.kind, sorted(context.scheme.scopes), context.key_threshold)
 
 
