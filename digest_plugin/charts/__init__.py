@@ -4,6 +4,7 @@
     charts = week_charts(week, history, settings.trend_weeks, palette, _)  # a week page
     charts = repo_charts(history, palette, _)                             # a repository page
     files = render_many({folder: charts, ...}, cache_dir, used=keys)     # every chart of a build at once
+    draw_into_cache([(chart, formats), ...], cache_dir)                   # or just into the cache, ahead
     prune_cache(cache_dir, keys)                                          # and none it no longer shows
 
 trends.py decides what is charted (pure), bins.py counts weeks and months, describe.py words the
@@ -11,7 +12,7 @@ alt text and tables, palette.py keeps one style per name across the site, draw.p
 matplotlib, cache.py writes the files through a content-hash cache.
 """
 
-from .cache import FORMATS, prune_cache, render_charts, render_many
+from .cache import FORMATS, draw_into_cache, prune_cache, render_charts, render_many
 from .draw import cjk_font, pixel_size
 from .model import Chart, ChartFile, Series, Style, Table
 from .palette import Palette
@@ -19,5 +20,5 @@ from .trends import repo_charts, site_palette, week_charts
 
 __all__ = [
     "FORMATS", "Chart", "ChartFile", "Palette", "Series", "Style", "Table",
-    "cjk_font", "pixel_size", "prune_cache", "render_charts", "render_many", "repo_charts", "site_palette", "week_charts",
+    "cjk_font", "draw_into_cache", "pixel_size", "prune_cache", "render_charts", "render_many", "repo_charts", "site_palette", "week_charts",
 ]

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict
 from pathlib import Path
 
@@ -53,22 +53,7 @@ def render_many(pages: Mapping[Path, Sequence[Chart]], cache_dir: Path, formats:
             for out_dir, charts in pages.items() for chart in charts for fmt in formats_of(chart)}
     if used is not None:
         used.update(keys.values())
-    to_draw: dict[str, tuple[Chart, list[str]]] = {}  # by the key of its first format; same charts drawn once
-    for out_dir, charts in pages.items():
-        for chart in charts:
-            missing = [fmt for fmt in formats_of(chart) if not _cached(cache_dir, keys[out_dir, chart.name, fmt])]
-            if missing:
-                to_draw.setdefault(keys[out_dir, chart.name, missing[0]] + "+".join(missing), (chart, missing))
-    drawn_keys, missing_glyphs = set(), set()
-    for (chart, fmts), drawing in zip(to_draw.values(), _draw_all(list(to_draw.values()), workers)):
-        missing_glyphs.update(drawing.missing_glyphs)
-        for fmt in fmts:
-            key = chart_key(chart, fmt, identity)
-            atomic_write(_cache_path(cache_dir, key), drawing.files[fmt])
-            drawn_keys.add(key)
-    if missing_glyphs:
-        log.warning("Charts contain characters no installed font can draw (%s); install a CJK font such as "
-                    "Debian's fonts-noto-cjk.", "".join(sorted(missing_glyphs)))
+    drawn_keys = draw_into_cache([(chart, formats_of(chart)) for charts in pages.values() for chart in charts], cache_dir, workers)
     written: dict[Path, list[ChartFile]] = {}
     for out_dir, charts in pages.items():
         files = written.setdefault(out_dir, [])
@@ -79,6 +64,29 @@ def render_many(pages: Mapping[Path, Sequence[Chart]], cache_dir: Path, formats:
                 write_if_changed(target, _cache_path(cache_dir, key).read_bytes())
                 files.append(ChartFile(chart.name, fmt, target, *pixel_size(fmt), drawn=key in drawn_keys))
     return written
+
+
+def draw_into_cache(charts: Iterable[tuple[Chart, Sequence[str]]], cache_dir: Path, workers: int | None = None) -> set[str]:
+    """Each (chart, formats) in the formats the cache lacks, drawn once however often it is listed;
+    returns the keys drawn."""
+    cache_dir = Path(cache_dir)
+    identity = renderer_identity()
+    to_draw: dict[str, tuple[Chart, list[str]]] = {}  # by the keys of its missing formats
+    for chart, formats in charts:
+        missing = [(fmt, key) for fmt in formats if not _cached(cache_dir, key := chart_key(chart, fmt, identity))]
+        if missing:
+            to_draw.setdefault("+".join(key for _, key in missing), (chart, [fmt for fmt, _ in missing]))
+    drawn_keys, missing_glyphs = set(), set()
+    for (chart, fmts), drawing in zip(to_draw.values(), _draw_all(list(to_draw.values()), workers)):
+        missing_glyphs.update(drawing.missing_glyphs)
+        for fmt in fmts:
+            key = chart_key(chart, fmt, identity)
+            atomic_write(_cache_path(cache_dir, key), drawing.files[fmt])
+            drawn_keys.add(key)
+    if missing_glyphs:
+        log.warning("Charts contain characters no installed font can draw (%s); install a CJK font such as "
+                    "Debian's fonts-noto-cjk.", "".join(sorted(missing_glyphs)))
+    return drawn_keys
 
 
 def prune_cache(cache_dir: Path, used: set[str]) -> int:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
 
 from ..atomic import write_if_changed
-from ..charts import prune_cache, render_many
+from ..charts import Chart, draw_into_cache, prune_cache, render_many
 from .markdown import render_markdown
 from .pdf import PdfJob, write_pdfs
 from .site_digest import SiteDigest, WeekPage
@@ -16,6 +17,7 @@ from .site_digest import SiteDigest, WeekPage
 PACKAGE = Path(__file__).resolve().parents[1]
 PACKAGE_TEMPLATES = PACKAGE / "templates"  # the week page and its partials; a theme may override them
 PACKAGE_STATIC = PACKAGE / "static"  # copied to {THEME_STATIC_DIR}/repo-digest/ in the output
+CHART_CACHE = "digest-charts"
 
 
 def copy_static(theme_static: Path) -> None:
@@ -27,27 +29,46 @@ def copy_static(theme_static: Path) -> None:
             shutil.copyfile(source, target / source.name)
 
 
+def start_drawing_charts(digest: SiteDigest, cache: Path) -> Future:
+    """Draw the charts the cache lacks while Pelican renders the pages, which leaves a core idle:
+    `write_week_files` then finds them drawn. The drawing waits in a thread on worker processes;
+    the returned future raises what drawing raised."""
+    pictures, feed_pictures = _pictures(digest, Path())
+    charts = [(chart, ("svg",)) for charts in pictures.values() for chart in charts]
+    charts += [(chart, ("png",)) for charts in feed_pictures.values() for chart in charts]
+    drawing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="repo-digest-charts")
+    future = drawing.submit(draw_into_cache, charts, cache / CHART_CACHE)
+    drawing.shutdown(wait=False)
+    return future
+
+
 def write_week_files(digest: SiteDigest, output: Path, cache: Path) -> None:
-    """Each week's Markdown and charts: SVG for the pages (and the PDF), PNG only for the one chart
-    a feed entry shows, since feed readers do not all show SVG. Files that hold the right bytes
-    already are left alone; charts no page shows any more are removed, from the pages' folders
-    and from the cache."""
-    pictures, feed_pictures = {}, {}
+    """Each week's Markdown and charts. Files that hold the right bytes already are left alone;
+    charts no page shows any more are removed, from the pages' folders and from the cache."""
     for repo in digest.repos:
-        pictures[output / repo.url] = repo.charts
         for page in repo.weeks:
-            folder = output / page.url
-            write_if_changed(folder / "digest.md", render_markdown(page.view, page.absolute_url, digest.language))
-            pictures[folder] = page.charts
-            if page.view.feed_chart:
-                feed_pictures[folder] = [page.view.feed_chart]
-    charts, used = cache / "digest-charts", set()
+            write_if_changed(output / page.url / "digest.md", render_markdown(page.view, page.absolute_url, digest.language))
+    pictures, feed_pictures = _pictures(digest, output)
+    charts, used = cache / CHART_CACHE, set()
     written = render_many(pictures, charts, formats=("svg",), used=used)
     for folder, files in render_many(feed_pictures, charts, formats=("png",), used=used).items():
         written[folder] = written.get(folder, []) + files
     for folder, files in written.items():
         _remove_other_charts(folder, {file.path.name for file in files})
     prune_cache(charts, used)
+
+
+def _pictures(digest: SiteDigest, output: Path) -> tuple[dict[Path, list[Chart]], dict[Path, list[Chart]]]:
+    """The charts of each page's folder: as SVG, every chart of the page (and its PDF); as PNG,
+    only the one chart a week's feed entry shows, since feed readers do not all show SVG."""
+    pictures, feed_pictures = {}, {}
+    for repo in digest.repos:
+        pictures[output / repo.url] = repo.charts
+        for page in repo.weeks:
+            pictures[output / page.url] = page.charts
+            if page.view.feed_chart:
+                feed_pictures[output / page.url] = [page.view.feed_chart]
+    return pictures, feed_pictures
 
 
 def _remove_other_charts(folder: Path, keep: set[str]) -> None:
