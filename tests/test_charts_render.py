@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import os
 import re
+import shutil
 import struct
 import subprocess
 import sys
@@ -198,3 +199,25 @@ def test_cache_keys_are_the_same_in_every_process():
         for seed in ("1", "2")
     }
     assert len(outputs) == 1 and outputs.pop().count("\n") == 14
+
+
+def test_worker_processes_draw_with_the_builds_own_copy_of_the_plugin(tmp_path):
+    # A site may load the plugin from a folder of its own while another copy is installed: the
+    # workers must draw with the build's copy, or the pictures would not be what the cache keys say.
+    plugins, site = tmp_path / "plugins", tmp_path / "site"
+    shutil.copytree(Path(__file__).resolve().parents[1] / "digest_plugin", plugins / "digest_plugin",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    site.mkdir()
+    (site / "build.py").write_text(
+        "import sys\n"
+        f"sys.path.insert(0, {str(plugins)!r})\n"
+        "from digest_plugin.charts.cache import WORKER_PRELOAD\n"
+        "from digest_plugin.parallel import parallel_map\n"
+        "def drawing_module(_):\n"
+        "    from digest_plugin.charts import draw\n"
+        "    return draw.__file__\n"
+        "if __name__ == '__main__':\n"
+        "    print(*sorted(set(parallel_map(drawing_module, [0] * 4, preload=WORKER_PRELOAD, parallel_from=2, workers=2))))\n"
+    )
+    shown = subprocess.run([sys.executable, "build.py"], cwd=site, capture_output=True, text=True, check=True).stdout
+    assert shown.split() == [str(plugins / "digest_plugin/charts/draw.py")]

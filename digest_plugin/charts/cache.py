@@ -22,6 +22,9 @@ from .model import Chart, ChartFile
 log = logging.getLogger(__name__)
 FORMATS = ("svg", "png")
 PARALLEL_FROM = 8  # charts to draw before starting worker processes pays for their start-up
+# What the workers' fork server imports ahead: matplotlib, not this package, which the server would
+# import from where it is installed rather than from where the build loaded it (a site's own folder).
+WORKER_PRELOAD = "matplotlib.figure"
 
 
 def chart_key(chart: Chart, fmt: str, identity: dict | None = None) -> str:
@@ -102,7 +105,7 @@ def prune_cache(cache_dir: Path, used: set[str]) -> int:
 def _draw_all(jobs: list[tuple[Chart, list[str]]], workers: int | None) -> list[Drawing]:
     charts = [chart for chart, _ in jobs]
     formats = [tuple(fmts) for _, fmts in jobs]
-    return parallel_map(draw, charts, formats, preload="digest_plugin.charts.draw", parallel_from=PARALLEL_FROM, workers=workers)
+    return parallel_map(draw, charts, formats, preload=WORKER_PRELOAD, parallel_from=PARALLEL_FROM, workers=workers)
 
 
 def _cache_path(cache_dir: Path, key: str) -> Path:
