@@ -5,17 +5,9 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from multiprocessing import get_all_start_methods, get_context
-
-
-def parallel_map(function: Callable, *arguments: Sequence, preload: str, parallel_from: int, workers: int | None = None) -> list:
-    """`[function(*args) for args in zip(*arguments)]`, in worker processes from `parallel_from` calls
-    on; `preload` names the module the workers import before they start (the costly import)."""
-    count = len(arguments[0]) if arguments else 0
-    return list(parallel_stream(function, zip(*arguments, strict=True), count, preload=preload, parallel_from=parallel_from,
-                                window=max(count, 1), workers=workers))
 
 
 def parallel_stream(function: Callable, jobs: Iterable[tuple], count: int, *, preload: str, parallel_from: int,

@@ -212,12 +212,13 @@ def test_worker_processes_draw_with_the_builds_own_copy_of_the_plugin(tmp_path):
         "import sys\n"
         f"sys.path.insert(0, {str(plugins)!r})\n"
         "from digest_plugin.charts.cache import WORKER_PRELOAD\n"
-        "from digest_plugin.parallel import parallel_map\n"
+        "from digest_plugin.parallel import parallel_stream\n"
         "def drawing_module(_):\n"
         "    from digest_plugin.charts import draw\n"
         "    return draw.__file__\n"
         "if __name__ == '__main__':\n"
-        "    print(*sorted(set(parallel_map(drawing_module, [0] * 4, preload=WORKER_PRELOAD, parallel_from=2, workers=2))))\n"
+        "    drawn = parallel_stream(drawing_module, [(0,)] * 4, 4, preload=WORKER_PRELOAD, parallel_from=2, window=4, workers=2)\n"
+        "    print(*sorted(set(drawn)))\n"
     )
     shown = subprocess.run([sys.executable, "build.py"], cwd=site, capture_output=True, text=True, check=True).stdout
     assert shown.split() == [str(plugins / "digest_plugin/charts/draw.py")]

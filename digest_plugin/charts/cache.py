@@ -10,12 +10,12 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict
 from pathlib import Path
 
 from ..atomic import atomic_write, write_if_changed
-from ..parallel import parallel_map
+from ..parallel import parallel_stream
 from .draw import Drawing, draw, pixel_size, renderer_identity
 from .model import Chart, ChartFile
 
@@ -25,6 +25,7 @@ PARALLEL_FROM = 8  # charts to draw before starting worker processes pays for th
 # What the workers' fork server imports ahead: matplotlib, not this package, which the server would
 # import from where it is installed rather than from where the build loaded it (a site's own folder).
 WORKER_PRELOAD = "matplotlib.figure"
+WINDOW = 64  # drawings in flight or waiting to be written: enough to keep every worker busy
 
 
 def chart_key(chart: Chart, fmt: str, identity: dict | None = None) -> str:
@@ -102,10 +103,11 @@ def prune_cache(cache_dir: Path, used: set[str]) -> int:
     return removed
 
 
-def _draw_all(jobs: list[tuple[Chart, list[str]]], workers: int | None) -> list[Drawing]:
-    charts = [chart for chart, _ in jobs]
-    formats = [tuple(fmts) for _, fmts in jobs]
-    return parallel_map(draw, charts, formats, preload=WORKER_PRELOAD, parallel_from=PARALLEL_FROM, workers=workers)
+def _draw_all(jobs: list[tuple[Chart, list[str]]], workers: int | None) -> Iterator[Drawing]:
+    """The drawings in order, each handed back as soon as it and those before it are done, so
+    that a cold build writes them as they come rather than holding ten thousand at once."""
+    return parallel_stream(draw, ((chart, tuple(fmts)) for chart, fmts in jobs), len(jobs), preload=WORKER_PRELOAD,
+                           parallel_from=PARALLEL_FROM, window=WINDOW, workers=workers)
 
 
 def _cache_path(cache_dir: Path, key: str) -> Path:
