@@ -15,6 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from digest_plugin.charts import Palette, cjk_font, render_charts, render_many, week_charts
 from digest_plugin.charts import draw as draw_module
@@ -124,6 +125,16 @@ def test_svg_carries_the_title_and_alt_text_and_png_its_stated_size(tmp_path):
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     assert struct.unpack(">II", png[16:24]) == pixel_size("png") == (files["png"].width, files["png"].height)
     assert b"Software" not in png and b"matplotlib" not in png  # no version stamp to differ between machines
+
+
+def test_a_png_keeps_the_exact_colours_of_its_series_in_a_palette(tmp_path):
+    chart = next(c for c in charts_of(history()) if c.raster)
+    files = {f.format: f for f in render_charts([chart], tmp_path, tmp_path / "cache", ("png",), workers=1)}
+    image = Image.open(files["png"].path)
+    assert image.mode == "P"  # 256 colours at most: a third of a full-colour file's size
+    colours = {colour for _count, colour in image.convert("RGB").getcolors(256)}
+    for series in chart.series:
+        assert tuple(int(series.style.color[i:i + 2], 16) for i in (1, 3, 5)) in colours, series.name
 
 
 def test_svg_words_are_text_at_a_readable_size_in_the_readers_fonts(tmp_path):
