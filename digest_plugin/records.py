@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -106,7 +107,7 @@ def _count(value, field: str, limit: int = COUNT_LIMIT, optional: bool = False) 
 def _names(value, field: str, limit: int) -> tuple[str, ...]:
     if not isinstance(value, list | tuple):
         raise RecordError(field, f"expected a list of names, found {_kind(value)}")
-    names = (_text(item, f"{field}[{i}]", limit, required=True) for i, item in enumerate(value[:LIST_LIMIT]))
+    names = (sys.intern(_text(item, f"{field}[{i}]", limit, required=True)) for i, item in enumerate(value[:LIST_LIMIT]))
     return tuple(dict.fromkeys(names))
 
 
@@ -130,7 +131,7 @@ def _choice(value, field: str, choices: tuple[str, ...], default: str | None) ->
     """One of `choices`; `default` for nothing or a value GitHub may have added since."""
     if value is not None and not isinstance(value, str):
         raise RecordError(field, f"expected one of {', '.join(choices)}, found {_kind(value)}")
-    return value if value in choices else default
+    return choices[choices.index(value)] if value in choices else default  # the one shared string
 
 
 def _kind(value) -> str:
@@ -145,7 +146,7 @@ class Author:
     association: str | None = None  # FIRST_TIME_CONTRIBUTOR, MEMBER, ... where known
 
     def __post_init__(self):
-        _set(self, login=_text(self.login, "login", LOGIN_LIMIT, required=True),
+        _set(self, login=sys.intern(_text(self.login, "login", LOGIN_LIMIT, required=True)),
              type=_choice(self.type, "type", AUTHOR_TYPES, "User"),
              association=_choice(self.association, "association", ASSOCIATIONS, None))
 
@@ -158,7 +159,7 @@ class FileChange:
     status: str = "modified"
 
     def __post_init__(self):
-        _set(self, path=_text(self.path, "path", PATH_LIMIT, required=True),
+        _set(self, path=sys.intern(_text(self.path, "path", PATH_LIMIT, required=True)),
              additions=_count(self.additions, "additions", optional=True),
              deletions=_count(self.deletions, "deletions", optional=True),
              status=_choice(self.status, "status", FILE_STATUSES, "modified"))
@@ -217,6 +218,7 @@ class Pull:
         )
         if self.source not in SOURCES:
             raise RecordError("source", f"expected one of {', '.join(SOURCES)}")
+        _set(self, source=SOURCES[SOURCES.index(self.source)])
 
     def to_json(self) -> dict:
         data = {
