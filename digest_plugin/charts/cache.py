@@ -57,7 +57,8 @@ def render_many(pages: Mapping[Path, Sequence[Chart]], cache_dir: Path, formats:
             for out_dir, charts in pages.items() for chart in charts for fmt in formats_of(chart)}
     if used is not None:
         used.update(keys.values())
-    drawn_keys = draw_into_cache([(chart, formats_of(chart)) for charts in pages.values() for chart in charts], cache_dir, workers)
+    drawn_keys = _draw_missing([(chart, [(fmt, keys[out_dir, chart.name, fmt]) for fmt in formats_of(chart)])
+                                for out_dir, charts in pages.items() for chart in charts], cache_dir, workers)
     written: dict[Path, list[ChartFile]] = {}
     for out_dir, charts in pages.items():
         files = written.setdefault(out_dir, [])
@@ -73,18 +74,23 @@ def render_many(pages: Mapping[Path, Sequence[Chart]], cache_dir: Path, formats:
 def draw_into_cache(charts: Iterable[tuple[Chart, Sequence[str]]], cache_dir: Path, workers: int | None = None) -> set[str]:
     """Each (chart, formats) in the formats the cache lacks, drawn once however often it is listed;
     returns the keys drawn."""
-    cache_dir = Path(cache_dir)
     identity = renderer_identity()
-    to_draw: dict[str, tuple[Chart, list[str]]] = {}  # by the keys of its missing formats
-    for chart, formats in charts:
-        missing = [(fmt, key) for fmt in formats if not _cached(cache_dir, key := chart_key(chart, fmt, identity))]
+    return _draw_missing([(chart, [(fmt, chart_key(chart, fmt, identity)) for fmt in formats]) for chart, formats in charts],
+                         Path(cache_dir), workers)
+
+
+def _draw_missing(charts: Iterable[tuple[Chart, Sequence[tuple[str, str]]]], cache_dir: Path, workers: int | None) -> set[str]:
+    """`draw_into_cache` for charts whose (format, key) pairs are known already."""
+    to_draw: dict[str, tuple[Chart, list[tuple[str, str]]]] = {}  # by the keys of its missing formats
+    for chart, keyed in charts:
+        missing = [(fmt, key) for fmt, key in keyed if not _cached(cache_dir, key)]
         if missing:
-            to_draw.setdefault("+".join(key for _, key in missing), (chart, [fmt for fmt, _ in missing]))
+            to_draw.setdefault("+".join(key for _, key in missing), (chart, missing))
+    jobs = list(to_draw.values())
     drawn_keys, missing_glyphs = set(), set()
-    for (chart, fmts), drawing in zip(to_draw.values(), _draw_all(list(to_draw.values()), workers)):
+    for (_chart, missing), drawing in zip(jobs, _draw_all([(chart, [fmt for fmt, _ in missing]) for chart, missing in jobs], workers)):
         missing_glyphs.update(drawing.missing_glyphs)
-        for fmt in fmts:
-            key = chart_key(chart, fmt, identity)
+        for fmt, key in missing:
             atomic_write(_cache_path(cache_dir, key), drawing.files[fmt])
             drawn_keys.add(key)
     if missing_glyphs:
