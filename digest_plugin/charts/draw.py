@@ -28,18 +28,19 @@ from pathlib import Path
 import matplotlib as mpl
 from matplotlib import font_manager
 
-from .model import Chart, printable
+from . import layout as geometry
+from .layout import FONT_SIZE, TICK_LENGTH, Layout
+from .model import Chart
 
-RENDERER_VERSION = "7"  # bump when a change here changes the pictures: it invalidates the cache
-WIDTH, HEIGHT = 4.4, 3.4  # inches: about a phone's column, so a phone barely scales the text down
+RENDERER_VERSION = "8"  # bump when a change here changes the pictures: it invalidates the cache
+WIDTH, HEIGHT = geometry.WIDTH / 72, geometry.HEIGHT / 72  # inches
 PNG_DPI = 150
-LAYOUT_PAD = 3 / 72  # inches between the figure's edge and what is drawn, as constrained layout leaves
 CSS_DPI = 96  # what an SVG's size in points comes to in CSS pixels
 INK = "#595959"  # text and axes: 7:1 on white; an SVG swaps it for DARK_INK on a dark page
 DARK_INK = "#b1bac4"  # 9:1 on the theme's dark page
+HATCH_INK = "#333333"
 PNG_BACKGROUND = "#ffffff"
-FONT_SIZE = 11  # titles; ticks and legends one point smaller
-LEGEND_NAME_LIMIT = 24  # characters of a label or login shown in a legend; tables show it whole
+AXIS_LINE_WIDTH = TICK_WIDTH = 0.8  # points, as matplotlib draws axes
 BASE_FONT = "DejaVu Sans"  # ships with matplotlib
 CJK_FONTS = (
     "Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "Source Han Sans CN", "Noto Sans CJK JP",
@@ -157,14 +158,7 @@ def _rc() -> dict:
         "font.size": FONT_SIZE,
         "text.parse_math": False,  # a label such as "$x$" is text, not a formula
         "text.color": INK,
-        "axes.labelcolor": INK,
-        "axes.edgecolor": INK,
-        "xtick.color": INK,
-        "ytick.color": INK,
-        "grid.color": INK,
-        "grid.alpha": 0.3,
         "figure.facecolor": "none",
-        "axes.facecolor": "none",
         "savefig.facecolor": "none",
         "savefig.transparent": True,
         "hatch.linewidth": 1.0,
@@ -172,116 +166,115 @@ def _rc() -> dict:
 
 
 def _figure(chart: Chart):
+    """The chart as a matplotlib figure of plain artists, each where `layout` puts it."""
     # Imported here: a build whose charts are all cached never draws, and these take a third of a second.
     from matplotlib.figure import Figure
-    from matplotlib.ticker import MaxNLocator
+    from matplotlib.transforms import Affine2D
 
-    figure = Figure(figsize=(WIDTH, HEIGHT))
-    axes = figure.add_subplot()
-    positions = range(chart.bins)
-    crowded = chart.bins > 40
-    width = 0.9 if crowded else 0.8
-    bottom = [0.0] * chart.bins
-    handles, names = [], []
+    place = geometry.layout(chart, _text_size)
+    figure = Figure(figsize=(WIDTH, HEIGHT), dpi=72)
+    points = Affine2D().scale(1 / geometry.WIDTH, 1 / geometry.HEIGHT) + figure.transFigure  # layout's points to the figure
+    data = Affine2D().scale(place.bin_width, place.height / place.top_value).translate(place.x(0), place.bottom) + points
+    _draw_plot(figure, chart, place, data, points)
+    _draw_legend(figure, chart, place, points)
+    for text in place.texts:
+        figure.text(text.x, text.y, text.text, transform=points, fontsize=text.size, ha=text.ha, va=text.va,
+                    fontweight="bold" if text.bold else "normal", rotation=text.rotation, rotation_mode="anchor",
+                    multialignment="center")
+    return figure
+
+
+def _draw_plot(figure, chart: Chart, place: Layout, data, points) -> None:
+    """Grid, the marked bin, the series, then the axes and their ticks over them."""
+    from matplotlib.collections import LineCollection
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import PathPatch, Rectangle
+
+    add, right = figure.add_artist, place.left + place.width
+    add(LineCollection([[(place.left, place.y(v)), (right, place.y(v))] for v in place.y_ticks], colors=INK, alpha=0.3,
+                       linewidths=0.6, transform=points, zorder=0.5))
+    if chart.marked is not None:
+        add(Rectangle((chart.marked - 0.5, 0), 1, place.top_value, facecolor=INK, alpha=0.15, linewidth=0, transform=data, zorder=0))
+    base = [0.0] * chart.bins
     bars_drawn = 0
     for series in chart.series:
         values = [float("nan") if v is None else float(v) for v in series.values]
         style = series.style
         if series.kind == "line":
-            (handle,) = axes.plot(positions, values, color=style.color, linewidth=2,
-                                  marker="o" if chart.bins <= 24 else None, markersize=4, zorder=3)
+            add(Line2D(range(chart.bins), values, color=style.color, linewidth=2, marker=_marker(chart), markersize=4,
+                       transform=data, zorder=3))
+            continue
+        # Overlaid bars (key PRs within merged PRs) narrow so the one behind stays visible.
+        width = place.bar_width if chart.stacked or bars_drawn == 0 else place.bar_width * 0.5
+        bars = _bars(values, width, base if chart.stacked else [0.0] * chart.bins)
+        if bars is not None:  # one path for the series: a <path> in the SVG, not one per bar
+            add(PathPatch(bars, facecolor=style.color, hatch=style.hatch or None, hatchcolor=HATCH_INK, linewidth=0,
+                          transform=data, zorder=2))
+        if chart.stacked:
+            base = [b + (v if v == v else 0.0) for b, v in zip(base, values)]
+        bars_drawn += 1
+    axes = [[(place.left, place.bottom + place.height), (place.left, place.bottom), (right, place.bottom)]]
+    ticks = [[(place.x(p), place.bottom), (place.x(p), place.bottom - TICK_LENGTH)] for p in place.x_ticks]
+    ticks += [[(place.left, place.y(v)), (place.left - TICK_LENGTH, place.y(v))] for v in place.y_ticks]
+    add(LineCollection(axes, colors=INK, linewidths=AXIS_LINE_WIDTH, transform=points, zorder=2.5))
+    add(LineCollection(ticks, colors=INK, linewidths=TICK_WIDTH, transform=points, zorder=2.5))
+
+
+def _draw_legend(figure, chart: Chart, place: Layout, points) -> None:
+    """Each entry's handle: a bar's swatch, or a line with its marker."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Rectangle
+
+    for entry in place.legend:
+        series = chart.series[entry.series]
+        color, hatch = series.style.color, series.style.hatch or None
+        if series.kind == "line":
+            middle = entry.x + entry.length / 2
+            figure.add_artist(Line2D([entry.x, entry.x + entry.length], [entry.y, entry.y], color=color, linewidth=2, transform=points))
+            if _marker(chart):
+                figure.add_artist(Line2D([middle], [entry.y], color=color, marker=_marker(chart), markersize=4, transform=points))
         else:
-            # Overlaid bars (key PRs within merged PRs) narrow so the one behind stays visible.
-            bar_width = width if chart.stacked or bars_drawn == 0 else width * 0.5
-            handle = axes.bar(positions, values, bar_width, bottom=bottom if chart.stacked else None,
-                              color=style.color, hatch=style.hatch or None, hatchcolor="#333333",
-                              linewidth=0, zorder=2)
-            if chart.stacked:
-                bottom = [b + (v if v == v else 0) for b, v in zip(bottom, values)]
-            bars_drawn += 1
-        handles.append(handle)
-        names.append(_legend_name(series.name))
-    if chart.marked is not None:
-        axes.axvspan(chart.marked - 0.5, chart.marked + 0.5, color=INK, alpha=0.15, linewidth=0, zorder=0)
-    shown = _tick_positions(chart.ticks)
-    axes.set_xticks(shown, _tick_labels(chart.ticks, shown))
-    for position, label in zip(shown, axes.get_xticklabels()):
-        if position == chart.marked:
-            label.set_fontweight("bold")
-    axes.set_xlim(-0.6, chart.bins - 0.4)
-    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
-    axes.set_ylim(bottom=0)
-    axes.grid(axis="y", linewidth=0.6)
-    axes.set_axisbelow(True)
-    axes.spines[["top", "right"]].set_visible(False)
-    axes.tick_params(labelsize=FONT_SIZE - 1)
-    axes.set_title(chart.title, loc="left", fontsize=FONT_SIZE + 1)
-    axes.set_xlabel(chart.x_label)
-    axes.set_ylabel(chart.y_label)
-    # Explicit handles and names: matplotlib would drop a name that starts with "_".
-    legend = figure.legend(handles, names, loc="lower center", ncols=_legend_columns(names), frameon=False,
-                           fontsize=FONT_SIZE - 1, handlelength=1.2, columnspacing=1.2) if handles else None
-    _fit(figure, axes, legend)
-    return figure
+            figure.add_artist(Rectangle((entry.x, entry.y - entry.height / 2), entry.length, entry.height, facecolor=color,
+                                        hatch=hatch, hatchcolor=HATCH_INK, linewidth=0, transform=points))
 
 
-def _fit(figure, axes, legend) -> None:
-    """Margins that just hold the title, the ticks, the axis labels and the legend below them,
-    measured once. matplotlib's constrained layout finds the same in two passes and a dry drawing
-    of the whole figure: a third of a chart's time."""
+def _marker(chart: Chart) -> str | None:
+    return "o" if chart.bins <= 24 else None
+
+
+def _bars(values: list[float], width: float, bottoms: list[float]):
+    """One path of the bars of a series, skipping empty bins."""
+    from matplotlib.path import Path as Outline
+
+    vertices, codes = [], []
+    for x, (value, bottom) in enumerate(zip(values, bottoms)):
+        if value != value or not value:  # NaN or 0
+            continue
+        x0, x1, top = x - width / 2, x + width / 2, bottom + value
+        vertices += [(x0, bottom), (x1, bottom), (x1, top), (x0, top), (x0, bottom)]
+        codes += [Outline.MOVETO, Outline.LINETO, Outline.LINETO, Outline.LINETO, Outline.CLOSEPOLY]
+    return Outline(vertices, codes) if vertices else None
+
+
+@functools.lru_cache(maxsize=8192)
+def _text_size(text: str, size: float, bold: bool) -> tuple[float, float, float]:
+    """(width, height, descent) in points, as matplotlib lays the text out in the chart's fonts;
+    remembered, since the same tick labels, titles and names recur in chart after chart."""
+    figure, renderer = _measuring()
+    with mpl.rc_context(_rc()):
+        artist = figure.text(0, 0, text, fontsize=size, fontweight="bold" if bold else "normal", va="baseline")
+        box = artist.get_window_extent(renderer)
+        artist.remove()
+    return float(box.width), float(box.height), float(-box.y0)
+
+
+@functools.cache
+def _measuring():
     from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
 
-    renderer = FigureCanvasAgg(figure).get_renderer()
-    width, height = figure.bbox.width, figure.bbox.height
-    pad = LAYOUT_PAD * figure.dpi
-    legend_height = legend.get_window_extent(renderer).height + pad if legend else 0
-    box, tight = axes.get_window_extent(renderer), axes.get_tightbbox(renderer)
-    left = box.x0 - tight.x0
-    figure.subplots_adjust(left=(left + pad) / width, right=1 - (max(tight.x1 - box.x1, 0) + pad) / width,
-                           bottom=(box.y0 - tight.y0 + legend_height + pad) / height, top=1 - (tight.y1 - box.y1 + pad) / height)
-    # The shorter axis may have other ticks, and wider labels ("10" where "8" was the highest).
-    box, y_axis = axes.get_window_extent(renderer), axes.yaxis.get_tightbbox(renderer)
-    if box.x0 - y_axis.x0 > left:
-        figure.subplots_adjust(left=(box.x0 - y_axis.x0 + pad) / width)
-    if legend:
-        legend.set_bbox_to_anchor((0.5, pad / height), transform=figure.transFigure)
-
-
-def _tick_positions(ticks: tuple[str, ...]) -> list[int]:
-    """Every k-th tick, k chosen so the labels do not overlap; the last bin always labelled."""
-    if not ticks:
-        return []
-    axes_points = WIDTH * 72 * 0.85
-    label_points = max(len(line) for t in ticks for line in t.split("\n")) * (FONT_SIZE - 1) * 0.62 + 6
-    step = max(1, -(-len(ticks) * label_points // axes_points))
-    step = int(step)
-    last = len(ticks) - 1
-    return sorted({*range(last, -1, -step)})
-
-
-def _tick_labels(ticks: tuple[str, ...], shown: list[int]) -> list[str]:
-    """The shown ticks, each carrying the year of a skipped tick that named a new year."""
-    labels, previous = [], -1
-    for position in shown:
-        label = ticks[position]
-        years = [ticks[i].partition("\n")[2] for i in range(previous + 1, position + 1) if "\n" in ticks[i]]
-        if years and "\n" not in label:
-            label = f"{label}\n{years[-1]}"
-        labels.append(label)
-        previous = position
-    return labels
-
-
-def _legend_columns(names: list[str]) -> int:
-    """As many columns (up to three) as the longest name leaves room for across the figure."""
-    longest = max(len(name) for name in names)
-    room = int(WIDTH * 72 / ((longest + 4) * (FONT_SIZE - 1) * 0.62))
-    return max(1, min(3, len(names), room))
-
-
-def _legend_name(name: str) -> str:
-    name = printable(name)
-    return name if len(name) <= LEGEND_NAME_LIMIT else name[: LEGEND_NAME_LIMIT - 1] + "…"
+    figure = Figure(figsize=(WIDTH, HEIGHT), dpi=72)  # at 72 dots an inch, a pixel is a point
+    return figure, FigureCanvasAgg(figure).get_renderer()
 
 
 def _with_description(svg: bytes, chart: Chart) -> bytes:
