@@ -124,9 +124,7 @@ def draw(chart: Chart, formats: tuple[str, ...] = ("svg", "png")) -> Drawing:
                 figure.savefig(buffer, format="svg", metadata={"Date": None})
                 files[fmt] = _with_description(buffer.getvalue(), chart)
             elif fmt == "png":
-                figure.savefig(buffer, format="png", dpi=PNG_DPI, metadata={"Software": None},
-                               transparent=False, facecolor=PNG_BACKGROUND)
-                files[fmt] = _with_palette(buffer.getvalue())
+                files[fmt] = _png(figure)
             else:
                 raise ValueError(f"unknown chart format {fmt!r}")
     for warning in caught:
@@ -138,15 +136,25 @@ def draw(chart: Chart, formats: tuple[str, ...] = ("svg", "png")) -> Drawing:
     return Drawing(files, tuple(sorted(missing)))
 
 
-def _with_palette(png: bytes) -> bytes:
-    """The PNG in 256 colours of its own, not in full colour: a chart has a handful, and the
-    shades of their antialiased edges, so it looks the same at a third of the size (a site of
-    2,600 weeks holds 2,600 of them)."""
+def _png(figure) -> bytes:
+    """The figure on white in 256 colours of its own, not in full colour: a chart has a handful,
+    and the shades of their antialiased edges, so it looks the same at a third of the size (a site
+    of 2,600 weeks holds 2,600 of them). Drawn straight into Pillow, not through a PNG of
+    matplotlib's that Pillow would decode again."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
     from PIL import Image
 
-    image = Image.open(io.BytesIO(png)).convert("RGB")
+    dpi, background = figure.dpi, figure.patch.get_facecolor()
+    figure.set_dpi(PNG_DPI)
+    figure.patch.set_facecolor(PNG_BACKGROUND)
+    canvas = FigureCanvasAgg(figure)
+    canvas.draw()
+    image = Image.frombuffer("RGBA", canvas.get_width_height(), canvas.buffer_rgba(), "raw", "RGBA", 0, 1).convert("RGB")
+    figure.set_dpi(dpi)  # as it was, for a format drawn after this one
+    figure.patch.set_facecolor(background)
     buffer = io.BytesIO()
-    image.quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(buffer, format="PNG", optimize=True)
+    # Level 6 (zlib's default) rather than Pillow's `optimize`: 10% larger files, in a tenth of the time.
+    image.quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(buffer, format="PNG", compress_level=6)
     return buffer.getvalue()
 
 
