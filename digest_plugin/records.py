@@ -94,13 +94,13 @@ def _text(value, field: str, limit: int, one_line: bool = True, required: bool =
     return value
 
 
-def _count(value, field: str, limit: int = COUNT_LIMIT, optional: bool = False) -> int | None:
+def _count(value, field: str, limit: int = COUNT_LIMIT, optional: bool = False, least: int = 0) -> int | None:
     if value is None and optional:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
         raise RecordError(field, f"expected a whole number, found {_kind(value)}")
-    if not 0 <= value <= limit:
-        raise RecordError(field, f"{value} is outside 0 to {limit:,}")
+    if not least <= value <= limit:
+        raise RecordError(field, f"{value} is outside {least} to {limit:,}")
     return value
 
 
@@ -196,7 +196,7 @@ class Pull:
         created_at = _time(self.created_at, "created_at", optional=True)
         _set(
             self,
-            number=_count(self.number, "number", NUMBER_LIMIT),
+            number=_count(self.number, "number", NUMBER_LIMIT, least=1),  # GitHub numbers its PRs from 1
             title=_text(self.title, "title", TITLE_LIMIT),
             # rendered as a link everywhere: anything but a web address (`javascript:`) is dropped here, once
             url=web_url(_text(self.url, "url", URL_LIMIT + 1)),

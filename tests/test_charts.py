@@ -255,7 +255,7 @@ def test_a_short_history_is_charted_by_week_with_a_breakdown_by_type():
 def test_a_long_history_is_charted_by_calendar_month_from_the_pulls_merge_dates():
     # 30 weeks from Monday 2026-01-05; one PR each Sunday at 23:00 UTC, so PRs fall in the month of that Sunday.
     start = datetime(2026, 1, 11, 23, 0, tzinfo=UTC)
-    pulls_by_week = [[pull(i, start + timedelta(weeks=i), "ann" if i % 3 else "bob", modules=("core",), type_="fix",
+    pulls_by_week = [[pull(i + 1, start + timedelta(weeks=i), "ann" if i % 3 else "bob", modules=("core",), type_="fix",
                            key=i % 2 == 0)] for i in range(30)]
     history = weeks_with_pulls("2026-W02", pulls_by_week)
     charts = by_name(repo_charts(history, Palette(), str))

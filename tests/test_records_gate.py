@@ -42,6 +42,7 @@ def damaged(**changes) -> dict:
 # Each of issue 11's damaged records, with the field the refusal must name.
 REFUSED = {
     "merged_at as a number": (damaged(merged_at=1747558800), "merged_at"),
+    "PR number 0, which GitHub never gives": (damaged(number=0), "number"),
     "merged_at in year 1": (damaged(merged_at="0001-01-01T00:00:00Z"), "merged_at"),
     "merged_at in year 9999": (damaged(merged_at="9999-12-31T23:59:59Z"), "merged_at"),
     "merged_at in 1970": (damaged(merged_at="1970-01-01T00:00:00Z"), "merged_at"),

@@ -31,13 +31,13 @@ def _fetched_store(folder, zone: str, fetched_at: datetime) -> Store:
     tz = ZoneInfo(zone)
     start, end = ENDED.start(tz), ENDED.end(tz)
     pulls = [
-        make_pull(0, start - timedelta(days=2), "feat: the week before"),
-        make_pull(1, start + timedelta(hours=1), "feat: first of the week"),
-        make_pull(2, start + timedelta(days=3), "fix: the middle of the week"),
-        make_pull(3, end - timedelta(minutes=30), "docs: late on Sunday, local time"),
+        make_pull(1, start - timedelta(days=2), "feat: the week before"),
+        make_pull(2, start + timedelta(hours=1), "feat: first of the week"),
+        make_pull(3, start + timedelta(days=3), "fix: the middle of the week"),
+        make_pull(4, end - timedelta(minutes=30), "docs: late on Sunday, local time"),
     ]
     if fetched_at - timedelta(hours=1) >= end:
-        pulls.append(make_pull(4, fetched_at - timedelta(hours=1), "feat: already merged this week"))
+        pulls.append(make_pull(5, fetched_at - timedelta(hours=1), "feat: already merged this week"))
     store = Store(folder / "data")
     store.upsert("acme/widget", pulls)
     store.write_state(RepoState("acme/widget", "github", fetched_at=fetched_at, complete_since=start - timedelta(weeks=1),
