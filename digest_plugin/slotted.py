@@ -1,0 +1,35 @@
+"""`@slotted_record`: a frozen dataclass with slots that pickles quickly, for the records a build
+holds by the hundred thousand and remembers between builds (a PR, its analysis, its week's
+narrative: analysis/memo.py).
+
+A frozen dataclass with slots pickles through `dataclasses.fields()`, asked again for every
+object, both ways: for a repository of 20,000 PRs that was two thirds of the time its memo took
+to save or load. Here the field names are looked up once, when the class is made; the pickled
+state is the same, the fields' values in order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from operator import attrgetter
+from typing import dataclass_transform
+
+
+@dataclass_transform(frozen_default=True)
+def slotted_record(cls: type) -> type:
+    cls = dataclass(frozen=True, slots=True)(cls)
+    names = tuple(field.name for field in fields(cls))
+    if not names:
+        return cls
+    values = attrgetter(*names)
+    one = len(names) == 1
+
+    def __getstate__(self) -> tuple:
+        return (values(self),) if one else values(self)
+
+    def __setstate__(self, state) -> None:
+        for name, value in zip(names, state, strict=True):
+            object.__setattr__(self, name, value)
+
+    cls.__getstate__, cls.__setstate__ = __getstate__, __setstate__
+    return cls
