@@ -7,18 +7,28 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 
 def atomic_write(path: Path, text: str | bytes) -> None:
     """Write via a temporary file in the same folder, fsync, then rename over `path`."""
+    with atomic_file(path) as handle:
+        handle.write(text.encode("utf-8") if isinstance(text, str) else text)
+
+
+@contextmanager
+def atomic_file(path: Path) -> Iterator[BinaryIO]:
+    """A binary file to write `path` through, which replaces `path` only once it is complete: for
+    what is written piece by piece rather than held whole in memory first."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = text.encode("utf-8") if isinstance(text, str) else text
     fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         os.fchmod(fd, 0o644)  # mkstemp makes owner-only files; the store and the site are meant to be shared
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            yield handle
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(temporary, path)

@@ -18,7 +18,7 @@ from pathlib import Path
 import babel
 
 from ..analysis.memo import Memo
-from ..atomic import atomic_write
+from ..atomic import atomic_file
 
 log = logging.getLogger(__name__)
 PACKAGE = Path(__file__).resolve().parents[1]
@@ -37,7 +37,8 @@ def memo_salt() -> str:
 def load_memo(cache: Path, repo: str, salt: str) -> Memo:
     path = _memo_path(cache, repo)
     try:
-        stored_salt, entries = pickle.loads(path.read_bytes())
+        with path.open("rb") as handle:  # read as it is unpickled: the file of a large repository is tens of megabytes
+            stored_salt, entries = pickle.load(handle)
     except FileNotFoundError:
         return Memo(salt)
     except (OSError, EOFError, ValueError, TypeError, AttributeError, ImportError, pickle.UnpicklingError) as error:
@@ -51,7 +52,8 @@ def save_memo(cache: Path, repo: str, memo: Memo) -> None:
     """What this build used, and nothing older: the file never grows beyond one build's worth."""
     if not memo.changed:
         return
-    atomic_write(_memo_path(cache, repo), pickle.dumps((memo.salt, memo.kept()), protocol=pickle.HIGHEST_PROTOCOL))
+    with atomic_file(_memo_path(cache, repo)) as handle:  # pickled into the file, never whole in memory
+        pickle.dump((memo.salt, memo.kept()), handle, protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def _memo_path(cache: Path, repo: str) -> Path:
