@@ -23,7 +23,7 @@ TREND_WEEKS = 12  # bars in an index card's trend
 TREND_WIDTH, TREND_HEIGHT = 120, 28  # its SVG's size in CSS pixels
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PullRow:
     """One PR in a list across weeks, with the week it was merged in."""
 

@@ -11,6 +11,7 @@ its own way), numbers and dates are formatted for the site's language, types are
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -30,13 +31,13 @@ FEED_SECTIONS = ("note", "summary", "highlights", "key_changes", "risks", "recom
 TABLE_ROWS = 10  # names per statistics table
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Figure:
     label: str
     value: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PullRef:
     number: int
     url: str  # the PR's web address; "" when the record's address is not http(s)
@@ -46,20 +47,20 @@ class PullRef:
         return f"#{self.number}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Factor:
     name: str
     points: str  # signed, with a true minus: "+2.0", "−0.35"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Importance:
     text: str  # "6.8"
     percent: int  # of the 0-10 scale, for the bar
     factors: tuple[Factor, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class KeyChangeView:
     ref: PullRef
     title: str  # verbatim from GitHub
@@ -73,7 +74,7 @@ class KeyChangeView:
     details: Cited | None = None  # a writer's own sentence about it; None where it would only repeat modules and size
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RiskView:
     name: str
     impact: str
@@ -82,13 +83,13 @@ class RiskView:
     sentence: Cited
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ThemeView:
     name: str
     sentence: Cited
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PullRow:
     ref: PullRef
     title: str
@@ -100,7 +101,7 @@ class PullRow:
     key: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CountTable:
     title: str
     head: str  # what the first column holds
@@ -109,7 +110,7 @@ class CountTable:
     value_head: str = ""  # what the second column holds; "" for the number of PRs
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Contributor:
     login: str
     pulls: tuple[PullRef, ...]
@@ -153,7 +154,6 @@ class WeekView:
     statistics: tuple[CountTable, ...] = ()
     pulls: tuple[PullRow, ...] = ()
     headings: dict[str, str] = field(default_factory=dict)  # section -> its heading, in the site's language
-    links: dict[int, str] = field(default_factory=dict)  # PR number -> web address, for the Markdown
     credit: str = ""  # which writer wrote the words, and how many of a language model's sentences were kept
 
     @property
@@ -173,6 +173,11 @@ class WeekView:
             "pulls": bool(self.pulls),
         }
         return tuple(name for name in SECTION_ORDER if present[name])
+
+    @property
+    def links(self) -> dict[int, str]:
+        """PR number -> web address, for the Markdown; made when asked rather than kept for every week."""
+        return {row.ref.number: row.ref.url for row in self.pulls if row.ref.url}
 
     @property
     def feed_sections(self) -> tuple[str, ...]:
@@ -216,7 +221,6 @@ def week_view(week: WeekAnalysis, narrative: Narrative, charts: Sequence[Chart],
         statistics=_statistics(week, lang) if week.stats.merged_count else (),
         pulls=tuple(_pull_row(p, refs, lang) for p in week.pulls),
         headings=section_headings(_),
-        links={n: ref.url for n, ref in refs.items() if ref.url},
         credit=writer_credit(narrative, lang),
     )
 
@@ -389,8 +393,9 @@ def _pull_row(analysed: AnalysedPull, refs, lang: Language) -> PullRow:
         author=analysed.pull.author.login,
         badge=badge,
         kind=kind_name(analysed, _),
-        tags=_(", ").join((*kind.modules, *kind.labels)),
-        importance=lang.decimal(analysed.score.value),
+        # One string for each of the few values (a site holds a row for each of 200,000 PRs).
+        tags=sys.intern(_(", ").join((*kind.modules, *kind.labels))),
+        importance=sys.intern(lang.decimal(analysed.score.value)),
         key=analysed.key,
     )
 
