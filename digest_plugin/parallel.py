@@ -9,6 +9,11 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from multiprocessing import get_all_start_methods, get_context
 
+# What the workers' fork server imports ahead, for every pool of a build (it starts once, with the
+# first): matplotlib, which the chart workers need. Not this package, which the server would import
+# from where it is installed rather than from where the build loaded it (a site's own folder).
+WORKER_PRELOAD = "matplotlib.figure"
+
 
 def parallel_stream(function: Callable, jobs: Iterable[tuple], count: int, *, preload: str, parallel_from: int,
                     window: int, workers: int | None = None) -> Iterator:

@@ -58,5 +58,21 @@ class Memo:
         return self._changed or self._used.keys() != self._entries.keys()
 
     @property
+    def empty(self) -> bool:
+        """Whether nothing was remembered: every result is to be made afresh."""
+        return not self._entries
+
+    def __getstate__(self) -> dict:
+        """Picklable, tags included: a tag is kept by its object's id, which another process's copy does not share."""
+        state = dict(self.__dict__)
+        state["_tags"] = list(self._tags.values())
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        tags = state.pop("_tags")
+        self.__dict__.update(state)
+        self._tags = {id(value): (value, key) for value, key in tags}
+
+    @property
     def hits(self) -> int:
         return sum(1 for key in self._used if key in self._entries)

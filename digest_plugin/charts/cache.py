@@ -15,16 +15,13 @@ from dataclasses import asdict
 from pathlib import Path
 
 from ..atomic import atomic_write, write_if_changed
-from ..parallel import parallel_stream
+from ..parallel import WORKER_PRELOAD, parallel_stream
 from .draw import Drawing, draw, pixel_size, renderer_identity
 from .model import Chart, ChartFile
 
 log = logging.getLogger(__name__)
 FORMATS = ("svg", "png")
 PARALLEL_FROM = 8  # charts to draw before starting worker processes pays for their start-up
-# What the workers' fork server imports ahead: matplotlib, not this package, which the server would
-# import from where it is installed rather than from where the build loaded it (a site's own folder).
-WORKER_PRELOAD = "matplotlib.figure"
 WINDOW = 64  # drawings in flight or waiting to be written: enough to keep every worker busy
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
@@ -29,17 +29,18 @@ def copy_static(theme_static: Path) -> None:
             shutil.copyfile(source, target / source.name)
 
 
-def start_drawing_charts(digest: SiteDigest, cache: Path) -> Future:
-    """Draw the charts the cache lacks while Pelican renders the pages, which leaves a core idle:
-    `write_week_files` then finds them drawn. The drawing waits in a thread on worker processes;
-    the returned future raises what drawing raised."""
-    pictures, feed_pictures = _pictures(digest, Path())
-    charts = [(chart, ("svg",)) for charts in pictures.values() for chart in charts]
-    charts += [(chart, ("png",)) for charts in feed_pictures.values() for chart in charts]
-    drawing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="repo-digest-charts")
-    future = drawing.submit(draw_into_cache, charts, cache / CHART_CACHE)
-    drawing.shutdown(wait=False)
-    return future
+def chart_drawing(cache: Path) -> Callable[[Sequence[Chart]], Future]:
+    """A function that starts drawing, in each chart's formats, the charts the cache lacks, while
+    the build goes on (Pelican rendering pages leaves a core idle): `write_week_files` then finds
+    them drawn. The drawing waits in a thread on worker processes; the future raises what drawing
+    raised."""
+    def start(charts: Sequence[Chart]) -> Future:
+        drawing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="repo-digest-charts")
+        future = drawing.submit(draw_into_cache, [(chart, chart.formats) for chart in charts], cache / CHART_CACHE)
+        drawing.shutdown(wait=False)
+        return future
+
+    return start
 
 
 def write_week_files(digest: SiteDigest, output: Path, cache: Path) -> None:
@@ -48,27 +49,12 @@ def write_week_files(digest: SiteDigest, output: Path, cache: Path) -> None:
     for repo in digest.repos:
         for page in repo.weeks:
             write_if_changed(output / page.url / "digest.md", render_markdown(page.view, page.absolute_url, digest.language))
-    pictures, feed_pictures = _pictures(digest, output)
+    pictures = {output / repo.url: repo.charts for repo in digest.repos}
+    pictures.update((output / page.url, page.charts) for repo in digest.repos for page in repo.weeks)
     charts, used = cache / CHART_CACHE, set()
-    written = render_many(pictures, charts, formats=("svg",), used=used)
-    for folder, files in render_many(feed_pictures, charts, formats=("png",), used=used).items():
-        written[folder] = written.get(folder, []) + files
-    for folder, files in written.items():
+    for folder, files in render_many(pictures, charts, used=used).items():  # SVG, and PNG for a feed's chart (Chart.formats)
         _remove_other_charts(folder, {file.path.name for file in files})
     prune_cache(charts, used)
-
-
-def _pictures(digest: SiteDigest, output: Path) -> tuple[dict[Path, list[Chart]], dict[Path, list[Chart]]]:
-    """The charts of each page's folder: as SVG, every chart of the page (and its PDF); as PNG,
-    only the one chart a week's feed entry shows, since feed readers do not all show SVG."""
-    pictures, feed_pictures = {}, {}
-    for repo in digest.repos:
-        pictures[output / repo.url] = repo.charts
-        for page in repo.weeks:
-            pictures[output / page.url] = page.charts
-            if page.view.feed_chart:
-                feed_pictures[output / page.url] = [page.view.feed_chart]
-    return pictures, feed_pictures
 
 
 def _remove_other_charts(folder: Path, keep: set[str]) -> None:

@@ -1,14 +1,19 @@
-"""From the store to analysed weeks for one repository: the step shared by the build and `show`."""
+"""From the store to analysed weeks: for one repository (the step shared by the build and `show`),
+or for all of a site's, those with nothing remembered analysed in worker processes."""
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Sequence
 from datetime import datetime
+from pathlib import Path
 
 from ..analysis import analyse_repo
 from ..analysis.memo import Memo
 from ..analysis.model import WeekAnalysis
 from ..analysis.repository import remembered_weeks, repo_key
 from ..errors import DigestError
+from ..parallel import WORKER_PRELOAD, cores, parallel_stream
 from ..repo_state import RepoState, repo_life
 from ..settings import DigestSettings
 from ..store import Store
@@ -35,3 +40,54 @@ def load_weeks(store: Store, repo: str, settings: DigestSettings, now: datetime,
     if key is not None:
         memo.put(key, tuple(memo.tag_of(week) for week in weeks))
     return weeks
+
+
+PARALLEL_FROM = 2  # repositories to analyse afresh before worker processes pay for their start-up
+
+
+def load_histories(store: Store, names: Sequence[str], settings: DigestSettings, now: datetime,
+                   memos: dict[str, Memo]) -> tuple[dict[str, list[WeekAnalysis]], dict[str, Memo]]:
+    """`load_weeks` for each repository, by name in the order given, with `memos` (by name, where
+    the build keeps one) as they stand after it. A repository with nothing remembered (a first
+    build, a new one, or the first after an upgrade) takes seconds a thousand PRs, so when there
+    are several they are analysed in worker processes, one a core; the rest, mostly recalled, here."""
+    fresh = [name for name in names if name not in memos or memos[name].empty]
+    if len(fresh) < PARALLEL_FROM or cores() < 2:
+        fresh = []
+    jobs = ((store.root, name, settings, now, memos[name].salt if name in memos else None) for name in fresh)
+    analysed = parallel_stream(_analyse_afresh, jobs, len(fresh), preload=WORKER_PRELOAD, parallel_from=PARALLEL_FROM,
+                               window=2 * cores())
+    histories, memos = {}, dict(memos)
+    for name, (weeks, memo, warnings) in zip(fresh, analysed, strict=True):
+        for logger_name, level, message in warnings:  # said as if here, where the build's log shows them
+            logging.getLogger(logger_name).log(level, "%s", message)
+        histories[name] = weeks
+        if memo is not None:
+            memos[name] = memo
+    for name in names:
+        if name not in histories:
+            histories[name] = load_weeks(store, name, settings, now, memos.get(name))
+    return {name: histories[name] for name in names}, memos
+
+
+def _analyse_afresh(root: Path, repo: str, settings: DigestSettings, now: datetime,
+                    salt: str | None) -> tuple[list[WeekAnalysis], Memo | None, list[tuple[str, int, str]]]:
+    """In a worker: the repository's weeks, the memo that remembers them (None without a salt: the
+    build keeps none), and the warnings logged on the way, kept rather than printed by the worker."""
+    memo = Memo(salt) if salt is not None else None
+    kept = _Kept()
+    logging.getLogger().addHandler(kept)
+    try:
+        weeks = load_weeks(Store(root), repo, settings, now, memo)
+    finally:
+        logging.getLogger().removeHandler(kept)
+    return weeks, memo, [(record.name, record.levelno, record.getMessage()) for record in kept.records]
+
+
+class _Kept(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)

@@ -35,7 +35,7 @@ from ..narrate.wording import Language
 from ..owners import by_owner
 from ..settings import DigestSettings
 from ..store import Store
-from .files import PACKAGE_TEMPLATES, copy_static, start_drawing_charts, stylesheets, write_week_files, write_week_pdfs
+from .files import PACKAGE_TEMPLATES, chart_drawing, copy_static, stylesheets, write_week_files, write_week_pdfs
 from .notes import exclude_notes, read_notes
 from .sections import SECTION_FEEDS, repo_category, repo_feeds, write_section
 from .site_digest import SiteDigest, WeekPage, build_site_digest
@@ -163,9 +163,9 @@ def add_week_articles(generator) -> None:
     warnings = fetch_before_build(store, setup.settings)
     now = setup.clock() if setup.clock else source_date() or _data_time(store, setup.settings) or datetime.now(UTC)
     notes = read_notes(Path(generator.path), generator.settings)
-    digest = build_site_digest(setup.settings, setup.language, generator.settings, now=now, warnings=warnings, notes=notes)
+    digest = build_site_digest(setup.settings, setup.language, generator.settings, now=now, warnings=warnings, notes=notes,
+                               start_drawing=chart_drawing(Path(generator.settings["CACHE_PATH"])))
     generator.context["digest"] = digest
-    generator.context["digest_charts_drawn"] = start_drawing_charts(digest, Path(generator.settings["CACHE_PATH"]))
     in_blog = setup.settings.in_blog
     generator.context["digest_repos"] = repos = {repo.name: repo for repo in digest.repos}
     generator.context["digest_owners"] = {owner: [repos[n] for n in names] for owner, names in by_owner(repos).items()}
@@ -308,7 +308,8 @@ def write_files(generator, writer) -> None:
         write_section(digest, generator.context["digest_articles"], generator, writer)
     output, cache = Path(generator.output_path), Path(generator.settings["CACHE_PATH"])
     copy_static(output / generator.settings["THEME_STATIC_DIR"])
-    generator.context.pop("digest_charts_drawn").result()
+    if digest.charts_drawn is not None:
+        digest.charts_drawn.result()
     write_week_files(digest, output, cache)
     if digest.settings.pdf:
         template, css = generator.get_template("digest_week_pdf"), stylesheets()

@@ -6,13 +6,15 @@ files. Every visible string here goes through the catalogue (`_`), so templates 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import datetime
 from itertools import pairwise
 from pathlib import Path
 
 from ..analysis.memo import Memo
-from ..analysis.model import WeekAnalysis
+from ..analysis.model import Footprint, Score, WeekAnalysis
 from ..charts import Chart, repo_charts, site_palette, week_charts
 from ..errors import DigestError
 from ..llm import language_model_writer
@@ -25,7 +27,7 @@ from ..store import Store
 from ..urls import absolute, feed_entry_id, repo_path, week_path
 from ..weeks import Week
 from .analysis_cache import load_memo, memo_salt, save_memo
-from .history import load_weeks
+from .history import load_histories
 from .week_view import EditorNote, WeekView, week_view
 
 
@@ -122,27 +124,30 @@ class SiteDigest:
     language: Language
     repos: list[RepoPage]
     warnings: list[str] = field(default_factory=list)
+    charts_drawn: Future | None = None  # the drawing started alongside the build; raises what drawing raised
 
 
 def build_site_digest(settings: DigestSettings, language: Language, pelican_settings: dict, now: datetime, warnings: list[str] | None = None,
-                      notes: dict[tuple[str, str], EditorNote] | None = None) -> SiteDigest:
+                      notes: dict[tuple[str, str], EditorNote] | None = None,
+                      start_drawing: Callable[[list[Chart]], Future] | None = None) -> SiteDigest:
     """Every week of every repository, analysed, narrated and prepared; `notes` are the editor's
-    notes by (repository, week), each of which must name a week the site has."""
+    notes by (repository, week), each of which must name a week the site has. `start_drawing`,
+    given every chart of the site as soon as they are known (before the narratives are written),
+    starts drawing them alongside; its future is the digest's `charts_drawn`."""
     store = Store(settings.data_path)
-    if not store.root.is_dir():
-        raise DigestError(f"The data folder {store.root} does not exist; run 'repo-digest sample' or 'repo-digest fetch' first.")
-    names = expand_repos(settings.repos, store) if settings.repos else store.repos()
-    if not names and settings.repos:
-        raise DigestError(f"The data folder {store.root} holds none of DIGEST_REPOS ({', '.join(settings.repos)}); run 'repo-digest fetch' first.")
-    if not names:
-        raise DigestError(f"The data folder {store.root} holds no repository; run 'repo-digest sample' or 'repo-digest fetch' first.")
+    names = _repo_names(settings, store)
     cache = pelican_settings.get("CACHE_PATH")
     salt = memo_salt() if cache else ""
     memos = {name: load_memo(Path(cache), name, salt) for name in names} if cache else {}
-    histories = {name: load_weeks(store, name, settings, now, memos.get(name)) for name in names}
+    histories, memos = load_histories(store, names, settings, now, memos)
     _ = language.gettext
     palette = site_palette(histories.values(), settings.trend_weeks)
-    site_url = pelican_settings.get("SITEURL", "")
+    week_pictures = {name: [week_charts(analysis, history[: index + 1], settings.trend_weeks, palette, _)
+                            for index, analysis in enumerate(history)] for name, history in histories.items()}
+    repo_pictures = {name: repo_charts(history, palette, _) for name, history in histories.items()}
+    every_chart = [chart for weeks in week_pictures.values() for charts in weeks for chart in charts]
+    every_chart += [chart for charts in repo_pictures.values() for chart in charts]
+    charts_drawn = start_drawing(every_chart) if start_drawing else None
     notes = dict(notes or {})
     repos, warnings = [], list(warnings or ())
     writer = language_model_writer(settings)  # None for the built-in writer; one per build, with its request budget
@@ -150,20 +155,55 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
         if not history:
             warnings.append(_("{repo} has no merged pull requests in the store yet, so it has no pages.").format(repo=name))
             continue
-        pages, repo_url = [], _repo_url(name, history)
-        for index, analysis in enumerate(history):
-            previous = history[:index]
-            narrative = _narrative(memos.get(name), analysis, previous, language, writer)
-            charts = week_charts(analysis, history[: index + 1], settings.trend_weeks, palette, _)
-            note = notes.pop((name, analysis.week), None)
-            pages.append(_week_page(name, analysis, narrative, charts, repo_url, settings, language, site_url, note))
-        for before, after in pairwise(pages):
-            before.next_week, after.previous_week = after.week, before.week
-        repos.append(RepoPage(name, repo_path(name), pages, repo_charts(history, palette, _), _overview(history, settings, _)))
+        pages = _week_pages(name, history, week_pictures[name], memos.get(name), writer, notes, settings, language,
+                            pelican_settings.get("SITEURL", ""))
+        repos.append(RepoPage(name, repo_path(name), pages, repo_pictures[name], _overview(history, settings, _)))
+        if name in memos:  # saved as soon as it is complete, and let go
+            save_memo(Path(cache), name, memos.pop(name))
+        _drop_details(history)
     _check_notes_used(notes, histories, stored=set(store.repos()))
-    for name, memo in memos.items():
-        save_memo(Path(cache), name, memo)
-    return SiteDigest(settings, language, repos, warnings)
+    return SiteDigest(settings, language, repos, warnings, charts_drawn)
+
+
+def _repo_names(settings: DigestSettings, store: Store) -> list[str]:
+    """The repositories the site publishes; one clear error when the store has none of them."""
+    if not store.root.is_dir():
+        raise DigestError(f"The data folder {store.root} does not exist; run 'repo-digest sample' or 'repo-digest fetch' first.")
+    names = expand_repos(settings.repos, store) if settings.repos else store.repos()
+    if not names and settings.repos:
+        raise DigestError(f"The data folder {store.root} holds none of DIGEST_REPOS ({', '.join(settings.repos)}); run 'repo-digest fetch' first.")
+    if not names:
+        raise DigestError(f"The data folder {store.root} holds no repository; run 'repo-digest sample' or 'repo-digest fetch' first.")
+    return names
+
+
+def _week_pages(name: str, history: list[WeekAnalysis], charts_by_week: list[list[Chart]], memo: Memo | None, writer,
+                notes: dict[tuple[str, str], EditorNote], settings: DigestSettings, language: Language, site_url: str) -> list[WeekPage]:
+    """A repository's weeks, narrated and prepared, each linked to the weeks beside it; the notes
+    they show are taken out of `notes`."""
+    pages, repo_url = [], _repo_url(name, history)
+    for index, (analysis, charts) in enumerate(zip(history, charts_by_week, strict=True)):
+        narrative = _narrative(memo, analysis, history[:index], language, writer)
+        note = notes.pop((name, analysis.week), None)
+        pages.append(_week_page(name, analysis, narrative, charts, repo_url, settings, language, site_url, note))
+    for before, after in pairwise(pages):
+        before.next_week, after.previous_week = after.week, before.week
+    return pages
+
+
+def _drop_details(history: list[WeekAnalysis]) -> None:
+    """Drop from a repository's analyses what its week views have put into words already: each
+    PR's body, files, footprint, evidence, upgrades and score factors, half the memory a PR takes.
+    What reads the analyses from here on (the index, the label and author pages, the feeds) reads
+    PRs' numbers, titles, authors, classes and scores. In place, once the memo that remembers them
+    whole is saved, since copying 200,000 checked records would take seconds of every build."""
+    for week in history:
+        for analysed in week.pulls:
+            object.__setattr__(analysed.pull, "body", "")
+            object.__setattr__(analysed.pull, "files", ())
+            for name, empty in (("footprint", Footprint()), ("evidence", ()), ("upgrades", ())):
+                object.__setattr__(analysed, name, empty)
+            object.__setattr__(analysed, "score", Score(analysed.score.value, ()))
 
 
 def _narrative(memo: Memo | None, analysis: WeekAnalysis, previous: list[WeekAnalysis], language: Language, writer) -> Narrative:

@@ -1,0 +1,69 @@
+"""Analysed weeks for a whole site: repositories with nothing remembered are analysed in worker
+processes, and what comes back is what analysing them here gives, remembered the same way, with
+the store's warnings said in the build's own log."""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime, timedelta
+
+from digest_plugin.analysis.memo import Memo
+from digest_plugin.publish import history
+from digest_plugin.publish.history import load_histories, load_weeks
+from digest_plugin.settings import DigestSettings
+from digest_plugin.store import Store
+
+from .conftest import make_pull
+
+NOW = datetime(2026, 6, 1, tzinfo=UTC)
+REPOS = ("acme/widget", "acme/gadget", "other/thing")
+
+
+def site_store(folder) -> Store:
+    store = Store(folder / "data")
+    start = datetime(2026, 3, 2, 9, tzinfo=UTC)
+    for offset, repo in enumerate(REPOS):
+        store.upsert(repo, [make_pull(n, start + timedelta(days=3 * n + offset), f"feat: part {n} of {repo}",
+                                      files=[(f"src/{repo}/m{n % 4}.py", 10 * n, n)], author=f"dev{n % 3}")
+                            for n in range(1, 25)])
+    return store
+
+
+def test_repositories_analysed_in_workers_are_those_analysed_here_and_remembered_alike(tmp_path, monkeypatch):
+    store, settings = site_store(tmp_path), DigestSettings()
+    here = {repo: load_weeks(store, repo, settings, NOW, Memo("salt")) for repo in REPOS}
+    in_workers: list[str] = []
+    monkeypatch.setattr(history, "parallel_stream", _recording(history.parallel_stream, in_workers))
+    monkeypatch.setattr(history, "cores", lambda: 2)  # as on the two cores of CI, whatever this machine has
+    histories, memos = load_histories(store, REPOS, settings, NOW, {repo: Memo("salt") for repo in REPOS})
+    assert in_workers == list(REPOS)
+    assert list(histories) == list(REPOS)
+    for repo in REPOS:
+        assert histories[repo] == here[repo] and len(histories[repo]) > 1
+        # each week keyed as the narratives' memo needs it, although the objects crossed processes
+        assert all(memos[repo].tag_of(week) is not None for week in histories[repo])
+    # remembered: the next build finds every week in the memo and analyses nothing in workers
+    in_workers.clear()
+    again, _ = load_histories(store, REPOS, settings, NOW, {repo: Memo("salt", memos[repo].kept()) for repo in REPOS})
+    assert in_workers == [] and again == histories
+
+
+def test_a_warning_in_a_worker_is_logged_by_the_build(tmp_path, caplog):
+    store = site_store(tmp_path)
+    path = next((tmp_path / "data" / "acme" / "gadget").glob("*.jsonl"))
+    path.write_text(path.read_text() + "not a record\n")
+    line = len(path.read_text().splitlines())
+    with caplog.at_level(logging.WARNING):
+        histories, _ = load_histories(store, REPOS, DigestSettings(), NOW, {})
+    assert all(histories.values())
+    assert f"{path}, line {line}, is not a JSON object; it is skipped" in caplog.text
+    assert [r.name for r in caplog.records if "is not a JSON object" in r.getMessage()] == ["digest_plugin.store"]
+
+
+def _recording(parallel_stream, names: list[str]):
+    def recorded(function, jobs, count, **options):
+        jobs = list(jobs)
+        names.extend(job[1] for job in jobs)
+        return parallel_stream(function, jobs, count, **options)
+
+    return recorded
