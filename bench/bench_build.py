@@ -6,8 +6,8 @@ For each repository of ../shared/data it imports the store into a scratch folder
 `--sample REPOSxWEEKSxPRS`, writes a synthetic store with `repo-digest sample`) and times real
 `pelican` runs of the project's settings and theme, each in a fresh process:
 
-- cold: empty output and cache folders (once more with DIGEST_PDF off, since PDFs are most of
-  it); warm: the same build again, nothing changed (the fastest of three, taking turns with the
+- cold: empty output and cache folders, then the search index (Pagefind), as `make html` builds
+  a site (once more with DIGEST_PDF off and no index, since PDFs are most of it); warm: the same build again, nothing changed (the fastest of three, taking turns with the
   baseline's three);
 - new week: the store without its last week, built, then the last week imported and built again;
 - note: an editor's note added to the last complete week (where the plugin reads notes);
@@ -152,7 +152,7 @@ def bench_store(key: str, pulls: list[dict] | dict[str, list[dict]], work: Path,
     site.clean()
     cold_without_pdfs = site.build("DIGEST_PDF=false")
     site.clean()
-    cold = site.build()
+    cold = site.build().then(site.index())  # as `make html` builds a site: the search index included
     weeks = site.week_count()
     if profile:
         print(f"Where a warm build of {key} spends its time (pyinstrument; frames from 3% of the total):")
@@ -166,7 +166,7 @@ def bench_store(key: str, pulls: list[dict] | dict[str, list[dict]], work: Path,
     baseline, warm = fastest(vanilla_runs), fastest(warm_runs)
     rows += [
         Row(key, "vanilla Pelican (baseline)", baseline, baseline, weeks),
-        Row(key, "cold", cold, baseline, weeks),
+        Row(key, "cold, search index too", cold, baseline, weeks),
         Row(key, "cold, without PDFs", cold_without_pdfs, baseline, weeks),
         Row(key, "warm, nothing changed", warm, baseline, weeks),
         Row(key, "one new week", new_week, baseline, weeks),
@@ -220,6 +220,10 @@ class Run:
     def rss_mib(self) -> float:
         return self.rss_kib / 1024
 
+    def then(self, other: Run) -> Run:
+        """This run followed by `other`, as one."""
+        return Run(self.seconds + other.seconds, self.cpu_seconds + other.cpu_seconds, max(self.rss_kib, other.rss_kib))
+
 
 def run(command: list[str], cwd: Path) -> Run:
     """Run one build in a fresh process; its wall time and its own peak RSS."""
@@ -265,6 +269,10 @@ class Site:
         """One `pelican` run; `settings` as its -e takes them ("DIGEST_PDF=false")."""
         extra = ["-e", *settings] if settings else []
         return run([str(BIN / "pelican"), str(self.content), "-o", str(self.output), "-s", str(self.settings), *extra], self.folder)
+
+    def index(self) -> Run:
+        """The search index over the built site (Pagefind, with the project's pagefind.yml), as `make html` runs it."""
+        return run([str(BIN / "python"), "-m", "pagefind", "--quiet", "--site", str(self.output)], ROOT)
 
     def profile(self, share: float = 0.03) -> str:
         """A warm build under pyinstrument: its call tree, cut to the frames that take `share` of the time or more."""
