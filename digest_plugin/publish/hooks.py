@@ -35,6 +35,7 @@ from ..narrate.wording import Language
 from ..owners import by_owner
 from ..settings import DigestSettings
 from ..store import Store
+from . import collector
 from .files import PACKAGE_TEMPLATES, chart_drawing, copy_static, stylesheets, write_week_files, write_week_pdfs
 from .notes import exclude_notes, read_notes
 from .sections import SECTION_FEEDS, repo_category, repo_feeds, write_section
@@ -57,6 +58,8 @@ def connect() -> None:
     signals.article_writer_finalized.connect(write_pages_around_weeks)
     signals.finalized.connect(write_site_map)
     signals.get_writer.connect(feed_writer)
+    signals.get_generators.connect(start_collecting)  # sent as every build starts, --autoreload's too
+    signals.finalized.connect(stop_collecting)
 
 
 def without_traceback_for_user_errors(record: logging.LogRecord) -> bool:
@@ -348,3 +351,12 @@ def write_pages_around_weeks(generator, writer) -> None:
 
 def write_site_map(pelican) -> None:
     write_sitemap(Path(pelican.output_path), pelican.settings.get("SITEURL", ""))
+
+
+def start_collecting(pelican) -> None:
+    """Full garbage collections wait for the end of the build (collector.py); no generator to add."""
+    collector.start_build()
+
+
+def stop_collecting(pelican) -> None:
+    collector.end_build()
