@@ -18,6 +18,8 @@ from ..repo_state import RepoState, repo_life
 from ..settings import DigestSettings
 from ..store import Store
 
+PARALLEL_FROM = 2  # repositories to analyse afresh before worker processes pay for their start-up
+
 
 def load_weeks(store: Store, repo: str, settings: DigestSettings, now: datetime, memo: Memo | None = None) -> list[WeekAnalysis]:
     """Every week of `repo` in the store, analysed; one clear error when the store lacks it.
@@ -40,9 +42,6 @@ def load_weeks(store: Store, repo: str, settings: DigestSettings, now: datetime,
     if key is not None:
         memo.put(key, tuple(memo.tag_of(week) for week in weeks))
     return weeks
-
-
-PARALLEL_FROM = 2  # repositories to analyse afresh before worker processes pay for their start-up
 
 
 def load_histories(store: Store, names: Sequence[str], settings: DigestSettings, now: datetime,

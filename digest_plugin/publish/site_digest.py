@@ -140,6 +140,9 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
     salt = memo_salt() if cache else ""
     memos = {name: load_memo(Path(cache), name, salt) for name in names} if cache else {}
     histories, memos = load_histories(store, names, settings, now, memos)
+    notes = dict(notes or {})
+    _check_notes(notes, histories, stored=set(store.repos()))
+    writer = language_model_writer(settings)  # None for the built-in writer; one per build, with its request budget
     _ = language.gettext
     palette = site_palette(histories.values(), settings.trend_weeks)
     week_pictures = {name: [week_charts(analysis, history[: index + 1], settings.trend_weeks, palette, _)
@@ -147,10 +150,9 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
     repo_pictures = {name: repo_charts(history, palette, _) for name, history in histories.items()}
     every_chart = [chart for weeks in week_pictures.values() for charts in weeks for chart in charts]
     every_chart += [chart for charts in repo_pictures.values() for chart in charts]
+    # Drawing starts once what could stop the build with a sentence for the user has been checked.
     charts_drawn = start_drawing(every_chart) if start_drawing else None
-    notes = dict(notes or {})
     repos, warnings = [], list(warnings or ())
-    writer = language_model_writer(settings)  # None for the built-in writer; one per build, with its request budget
     for name, history in histories.items():
         if not history:
             warnings.append(_("{repo} has no merged pull requests in the store yet, so it has no pages.").format(repo=name))
@@ -161,7 +163,6 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
         if name in memos:  # saved as soon as it is complete, and let go
             save_memo(Path(cache), name, memos.pop(name))
         _drop_details(history)
-    _check_notes_used(notes, histories, stored=set(store.repos()))
     return SiteDigest(settings, language, repos, warnings, charts_drawn)
 
 
@@ -251,14 +252,13 @@ def _discuss_url(settings: DigestSettings, repo: str, week: str) -> str:
     return pattern.format(owner=owner, name=name, week=week, repo=repo) if pattern else ""
 
 
-def _check_notes_used(notes: dict[tuple[str, str], EditorNote], histories: dict[str, list[WeekAnalysis]],
-                      stored: set[str]) -> None:
-    """A note left over names a week the site does not have: say which file, and what exists.
+def _check_notes(notes: dict[tuple[str, str], EditorNote], histories: dict[str, list[WeekAnalysis]], stored: set[str]) -> None:
+    """Each editor's note names a week the site has; otherwise say which file, and what exists.
     A note for a repository the store holds but DIGEST_REPOS leaves out (the bundled sample's, in
     a copy set up for other repositories) waits for that repository to be published."""
     for (repo, week), note in sorted(notes.items()):
         history = histories.get(repo)
-        if history is None and repo in stored:
+        if (history is None and repo in stored) or any(analysis.week == week for analysis in history or ()):
             continue
         if history is None:
             raise DigestError(f"The editor's note {note.source} is for {repo}, which this site does not publish "
