@@ -175,17 +175,18 @@ def add_week_articles(generator) -> None:
     generator.context["digest_warnings"] = digest.warnings
     cards = repo_summaries(digest.repos, setup.language.gettext)
     generator.context["digest_cards"] = {card.repo.name: card for card in cards}
-    generator.context["digest_pulls_by_tag"] = pulls_by_tag(digest.repos)
+    tag_rows = [(week, week_pulls_by_tag(week)) for repo in digest.repos for week in repo.weeks]
+    generator.context["digest_pulls_by_tag"] = pulls_by_tag(tag_rows)
     generator.context["digest_feeds"] = {name: repo_feeds(name, generator.settings, in_blog) for name in repos}
     generator.context["digest_section_feeds"] = {} if in_blog else SECTION_FEEDS
 
     entry = generator.get_template("digest_feed_entry")  # an article's content is what its feed entry carries
     label_entry = generator.get_template("digest_label_feed_entry")
+    context = dict(generator.context)  # as it stands now, one copy for every entry rendered later
     articles = [
-        _article(generator, week, entry.render(week=week, **generator.context), in_blog, LabelEntries(
-            partial(label_entry.render, week=week, **generator.context), week_pulls_by_tag(week)))
-        for repo in digest.repos
-        for week in repo.weeks
+        _article(generator, week, partial(entry.render, context, week=week), in_blog,
+                 LabelEntries(partial(label_entry.render, context, week=week), rows))
+        for week, rows in tag_rows
     ]
     for article in articles:
         generator.add_source_path(article)
@@ -222,7 +223,20 @@ def _data_time(store: Store, settings: DigestSettings) -> datetime | None:
         return None  # build_site_digest names what is wrong with the store
 
 
-def _article(generator, week: WeekPage, content: str, in_blog: bool, label_entries: LabelEntries) -> Article:
+class WeekArticle(Article):
+    """A week's Article, whose content (the week's feed entry) is rendered when first asked for,
+    through Pelican's `_get_content`: feeds carry only their newest weeks, so the entries of most
+    weeks are never rendered (a site of 2,600 weeks rendered every one, for some 20 s and 50 MB)."""
+
+    def __init__(self, entry: Callable[[], str], *args, **kwargs):
+        self._entry = entry
+        super().__init__("", *args, **kwargs)
+
+    def _get_content(self) -> str:
+        return self._entry()
+
+
+def _article(generator, week: WeekPage, entry: Callable[[], str], in_blog: bool, label_entries: LabelEntries) -> Article:
     settings = generator.settings
     raw = {"tags": list(week.tags), "authors": ["repo-digest"], "slug": week.slug}
     processed = {name: METADATA_PROCESSORS[name](value, settings) for name, value in raw.items() if value}
@@ -247,7 +261,7 @@ def _article(generator, week: WeekPage, content: str, in_blog: bool, label_entri
         "digest_label_entries": label_entries,  # by label or module: the entry in that label's feed
     }
     source = os.path.join(generator.path, week.repo, f"{week.week}.digest")
-    return Article(content, metadata=metadata, settings=settings, source_path=source, context=generator.context)
+    return WeekArticle(entry, metadata=metadata, settings=settings, source_path=source, context=generator.context)
 
 
 def source_date() -> datetime | None:

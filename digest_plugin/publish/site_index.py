@@ -128,11 +128,12 @@ class TagPulls:
                 if id(rows[0].week) in shown or (first and not rows[0].week.final) for row in rows]
 
 
-def pulls_by_tag(repos: Iterable[RepoPage]) -> dict[str, TagPulls]:
-    """Every PR under each label and module (the site's tags), newest week first, then by importance."""
+def pulls_by_tag(tag_rows: Iterable[tuple[WeekPage, dict[str, list[PullRow]]]]) -> dict[str, TagPulls]:
+    """Every PR under each label and module (the site's tags), newest week first, then by
+    importance, from each week's `week_pulls_by_tag`."""
     weeks: dict[str, list[tuple[PullRow, ...]]] = {}
-    for week in _newest_first_weeks(repos):
-        for tag, week_rows in week_pulls_by_tag(week).items():
+    for _week, rows in sorted(tag_rows, key=lambda item: (item[0].analysis.start, item[0].repo), reverse=True):
+        for tag, week_rows in rows.items():
             weeks.setdefault(tag, []).append(tuple(week_rows))
     return {tag: TagPulls(tuple(rows)) for tag, rows in weeks.items()}
 
