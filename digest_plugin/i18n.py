@@ -83,6 +83,7 @@ def format_date(value: date, language: str, form: str = "medium") -> str:
     return babel_format_date(value, form, locale=babel_locale(language))
 
 
+@lru_cache(maxsize=4096)  # every page of a week, and the label and author pages, name its span
 def format_date_range(start: date, end: date, language: str) -> str:
     """A week's span: "May 18 – 24, 2026" / "2026年5月18日至24日"-style, as CLDR writes it."""
     return format_interval(start, end, "yMMMd", locale=babel_locale(language))

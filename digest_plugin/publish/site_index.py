@@ -12,7 +12,7 @@ import hashlib
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from xml.sax.saxutils import escape
 
 from ..analysis.model import AnalysedPull
@@ -113,7 +113,7 @@ class TagPulls:
     weeks: tuple[tuple[PullRow, ...], ...]
 
     def __len__(self) -> int:
-        return sum(len(rows) for rows in self.weeks)
+        return self._count
 
     def __iter__(self) -> Iterator[PullRow]:
         """Every row, for a theme that lists them all on one page."""
@@ -123,9 +123,24 @@ class TagPulls:
         """The rows of the weeks among `articles` (one page of the tag's articles, as Pelican
         paginates them), and on the `first` page those of a week not yet published: each page of
         a busy label holds its own weeks rather than every PR again."""
-        shown = {id(week) for week in (getattr(article, "digest_week", None) for article in articles) if week}
-        return [row for rows in self.weeks
-                if id(rows[0].week) in shown or (first and not rows[0].week.final) for row in rows]
+        shown = {self._position.get(id(week)) for week in (getattr(article, "digest_week", None) for article in articles)}
+        shown.discard(None)
+        if first:
+            shown.update(self._unpublished)
+        return [row for position in sorted(shown) for row in self.weeks[position]]
+
+    # Asked on every page of the label (a busy one has hundreds): counted and indexed once.
+    @cached_property
+    def _count(self) -> int:
+        return sum(len(rows) for rows in self.weeks)
+
+    @cached_property
+    def _position(self) -> dict[int, int]:
+        return {id(rows[0].week): position for position, rows in enumerate(self.weeks)}
+
+    @cached_property
+    def _unpublished(self) -> tuple[int, ...]:
+        return tuple(position for position, rows in enumerate(self.weeks) if not rows[0].week.final)
 
 
 def pulls_by_tag(tag_rows: Iterable[tuple[WeekPage, dict[str, list[PullRow]]]]) -> dict[str, TagPulls]:
