@@ -9,7 +9,7 @@ history, in weeks, months, quarters or years as its length requires.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 
 from ..analysis.model import TYPES, WeekAnalysis
@@ -75,15 +75,36 @@ def repo_charts(history: Sequence[WeekAnalysis], palette: Palette, _: Translate)
 def site_palette(histories: Iterable[Sequence[WeekAnalysis]], trend_weeks: int = 12) -> Palette:
     """One style per label, module, type and author for a whole site, deterministic for the same
     histories (in any order), and with no two series of any one chart alike where possible."""
-    ordered = sorted((h for h in histories if h), key=lambda h: h[0].repo)
-    groups = []
-    for history in ordered:
-        for chart in repo_charts(history, Palette(), str):
-            groups.append([s.key for s in chart.series])
-        for index, week in enumerate(history):
-            for chart in week_charts(week, history[:index], trend_weeks, Palette(), str):
-                groups.append([s.key for s in chart.series])
-    return assign_styles(groups)
+    return _palette_of({history[0].repo: _every_chart(history, trend_weeks, Palette(), str) for history in histories if history})
+
+
+def site_charts(histories: Mapping[str, Sequence[WeekAnalysis]], trend_weeks: int,
+                _: Translate) -> tuple[dict[str, list[list[Chart]]], dict[str, list[Chart]]]:
+    """Every chart of a site, in its palette (`site_palette`): by repository, each week's
+    (`week_charts`) and the repository page's (`repo_charts`). Each chart is made once, then given
+    the palette its series make, rather than made once more for the palette alone."""
+    weeks = {name: [week_charts(week, history[: index + 1], trend_weeks, Palette(), _) for index, week in enumerate(history)]
+             for name, history in histories.items()}
+    repos = {name: repo_charts(history, Palette(), _) for name, history in histories.items()}
+    palette = _palette_of({name: [*repos[name], *(chart for charts in weeks[name] for chart in charts)]
+                           for name, history in histories.items() if history})
+    return ({name: [[_styled(chart, palette) for chart in charts] for charts in by_week] for name, by_week in weeks.items()},
+            {name: [_styled(chart, palette) for chart in charts] for name, charts in repos.items()})
+
+
+def _every_chart(history: Sequence[WeekAnalysis], trend_weeks: int, palette: Palette, _: Translate) -> list[Chart]:
+    """A repository's page charts, then each week's, in order: the order the palette takes keys in."""
+    return [*repo_charts(history, palette, _),
+            *(chart for index, week in enumerate(history) for chart in week_charts(week, history[:index], trend_weeks, palette, _))]
+
+
+def _palette_of(charts_by_repo: Mapping[str, Sequence[Chart]]) -> Palette:
+    """The styles that keep the series of every chart apart, repositories taken by name."""
+    return assign_styles([series.key for series in chart.series] for repo in sorted(charts_by_repo) for chart in charts_by_repo[repo])
+
+
+def _styled(chart: Chart, palette: Palette) -> Chart:
+    return replace(chart, series=tuple(replace(series, style=palette.style(series.key)) for series in chart.series))
 
 
 def _groups_chart(field: str, namespace: str, bins: Sequence[tuple[Bin, Tally]], unit: str, marked: int | None,

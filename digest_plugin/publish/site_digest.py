@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..analysis.memo import Memo
 from ..analysis.model import Footprint, Score, WeekAnalysis
-from ..charts import Chart, repo_charts, site_palette, week_charts
+from ..charts import Chart, site_charts, site_palette, week_charts
 from ..errors import DigestError
 from ..llm import language_model_writer
 from ..narrate import Narrative, narrate
@@ -144,10 +144,7 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
     _check_notes(notes, histories, stored=set(store.repos()))
     writer = language_model_writer(settings)  # None for the built-in writer; one per build, with its request budget
     _ = language.gettext
-    palette = site_palette(histories.values(), settings.trend_weeks)
-    week_pictures = {name: [week_charts(analysis, history[: index + 1], settings.trend_weeks, palette, _)
-                            for index, analysis in enumerate(history)] for name, history in histories.items()}
-    repo_pictures = {name: repo_charts(history, palette, _) for name, history in histories.items()}
+    week_pictures, repo_pictures = site_charts(histories, settings.trend_weeks, _)
     every_chart = [chart for weeks in week_pictures.values() for charts in weeks for chart in charts]
     every_chart += [chart for charts in repo_pictures.values() for chart in charts]
     # Drawing starts once what could stop the build with a sentence for the user has been checked.
