@@ -15,8 +15,10 @@ from ..narrate.model import CITATION, Cited
 from ..narrate.wording import Language
 from .week_view import CountTable, PullRef, PullRow, WeekView
 
-# Characters that can start Markdown inline syntax (or an @mention, or maths on GitHub) anywhere.
-_INLINE_SYNTAX = re.compile(r"([\\`*_\[\]<>#|!&~$@])")
+# Characters that can start Markdown inline syntax (or an @mention, or maths on GitHub) anywhere,
+# each escaped with a backslash.
+_INLINE_SYNTAX = str.maketrans({character: "\\" + character for character in "\\`*_[]<>#|!&~$@"})
+_SPACES = re.compile(r"\s+")
 # Line starts that would open a list, quote or heading when a cell or item begins with them.
 _BLOCK_START = re.compile(r"^(\d{1,9})([.)])(?=\s|$)|^([-+=])")
 
@@ -59,7 +61,7 @@ def heading(level: int, text: str) -> str:
 
 def escape_inline(text: str) -> str:
     """Like `escape`, for a piece in the middle of a line (keeps its edge spaces)."""
-    return _INLINE_SYNTAX.sub(r"\\\1", re.sub(r"\s+", " ", text))
+    return _SPACES.sub(" ", text).translate(_INLINE_SYNTAX)
 
 
 def escape_block_start(line: str) -> str:
