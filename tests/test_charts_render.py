@@ -154,6 +154,46 @@ def test_svg_words_are_text_at_a_readable_size_in_the_readers_fonts(tmp_path):
     assert "'DejaVu Sans'" in style and "'Noto Sans CJK SC'" in style and style.rstrip("}").endswith("sans-serif")
 
 
+def test_svg_texts_stand_where_matplotlib_itself_puts_them():
+    """Each text is laid out once and then placed wherever it recurs: every word must land where
+    matplotlib, laying out the whole figure, draws it (to the tenth of a point the files keep)."""
+    import io
+
+    import matplotlib as mpl
+
+    for chart in charts_of(history()):
+        ours = placed_texts(draw(chart, ("svg",)).files["svg"].decode())
+        with mpl.rc_context(draw_module._rc()):
+            place = draw_module.geometry.layout(chart, draw_module._text_size)
+            figure, points = draw_module._figure(chart, place)
+            draw_module._add_texts(figure, place.texts, points)
+            buffer = io.BytesIO()
+            figure.savefig(buffer, format="svg", metadata={"Date": None})
+        theirs = placed_texts(buffer.getvalue().decode())
+        assert [words for words, *_ in ours] == [words for words, *_ in theirs], chart.name
+        for (words, x, y, turn), (_, their_x, their_y, their_turn) in zip(ours, theirs):
+            assert abs(x - their_x) <= 0.15 and abs(y - their_y) <= 0.15 and turn == their_turn, (chart.name, words)
+
+
+def placed_texts(svg: str) -> list[tuple[str, float, float, str]]:
+    """Each <text>: its words, where its anchor lands in the SVG's points, and its rotation."""
+    found = []
+
+    def walk(node, dx: float, dy: float) -> None:
+        for child in node:
+            x, y = dx, dy
+            if shift := re.search(r"translate\(([-\d.]+) ([-\d.]+)\)", child.get("transform", "")):
+                x, y = x + float(shift[1]), y + float(shift[2])
+            if child.tag == f"{SVG}text":
+                turn = re.search(r"rotate\((-?[\d.]+)", child.get("transform", ""))
+                found.append((child.text, x + float(child.get("x", 0)), y + float(child.get("y", 0)),
+                              turn[1] if turn and float(turn[1]) else "0"))
+            walk(child, x, y)
+
+    walk(ET.fromstring(svg), 0.0, 0.0)
+    return found
+
+
 def test_untrusted_names_are_drawn_as_text_and_escaped_in_the_svg(tmp_path):
     nasty = ["$\\frac{1}{0}$", "_private", "</desc><script>alert(1)</script>", "a-->b", "tab\there\x07"]
     weeks = [week("2026-W21", modules={name: i + 1 for i, name in enumerate(nasty)}, authors=[("a", 5)])]

@@ -21,6 +21,7 @@ import functools
 import io
 import re
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
@@ -32,7 +33,7 @@ from . import layout as geometry
 from .layout import FONT_SIZE, TICK_LENGTH, Layout
 from .model import Chart
 
-RENDERER_VERSION = "8"  # bump when a change here changes the pictures: it invalidates the cache
+RENDERER_VERSION = "9"  # bump when a change here changes the pictures: it invalidates the cache
 WIDTH, HEIGHT = geometry.WIDTH / 72, geometry.HEIGHT / 72  # inches
 PNG_DPI = 150
 CSS_DPI = 96  # what an SVG's size in points comes to in CSS pixels
@@ -62,6 +63,8 @@ _INDENT = re.compile(r"\n[ \t]+")
 _LINE_BREAK = re.compile(r"\s*\n\s*")
 _FONT_FAMILY = re.compile(r"font-family: [^;\"]*(?:; |(?=\"))")  # per text; SVG_STYLE names it once
 _METADATA = re.compile(r"<metadata>.*?</metadata>\n", re.DOTALL)
+_TEXT_ELEMENT = re.compile(r"<text\b.*?</text>", re.DOTALL)  # what matplotlib writes of a text, with svg.fonttype none
+_NO_ROTATION = re.compile(r' transform="rotate\(-0 [^"]*\)"')  # matplotlib's rotate(-0 x y): nothing
 _GLYPH_MISSING = re.compile(r"Glyph (\d+) .*missing from")
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")  # characters XML 1.0 cannot hold
 
@@ -114,26 +117,65 @@ def pixel_size(fmt: str) -> tuple[int, int]:
 
 def draw(chart: Chart, formats: tuple[str, ...] = ("svg", "png")) -> Drawing:
     """The chart in each format, and which characters (if any) no font had."""
+    if unknown := set(formats) - {"svg", "png"}:
+        raise ValueError(f"unknown chart format {sorted(unknown)[0]!r}")
     files, missing = {}, set()
     with mpl.rc_context(_rc()), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        figure = _figure(chart)
-        for fmt in formats:
+        place = geometry.layout(chart, _text_size)
+        figure, points = _figure(chart, place)
+        if "svg" in formats:
             buffer = io.BytesIO()
-            if fmt == "svg":
-                figure.savefig(buffer, format="svg", metadata={"Date": None})
-                files[fmt] = _with_description(buffer.getvalue(), chart)
-            elif fmt == "png":
-                files[fmt] = _png(figure)
-            else:
-                raise ValueError(f"unknown chart format {fmt!r}")
+            figure.savefig(buffer, format="svg", metadata={"Date": None})
+            svg, missing = _with_texts(buffer.getvalue().decode("utf-8"), place.texts)
+            files["svg"] = _with_description(svg, chart)
+        if "png" in formats:
+            _add_texts(figure, place.texts, points)
+            files["png"] = _png(figure)
+    missing |= _missing_glyphs(caught)
+    return Drawing({fmt: files[fmt] for fmt in formats}, tuple(sorted(missing)))
+
+
+def _missing_glyphs(caught: list[warnings.WarningMessage]) -> set[str]:
+    """The characters matplotlib warned no font had; other warnings are passed on."""
+    missing = set()
     for warning in caught:
         match = _GLYPH_MISSING.search(str(warning.message))
         if match:
             missing.add(chr(int(match[1])))
         else:
             warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
-    return Drawing(files, tuple(sorted(missing)))
+    return missing
+
+
+def _with_texts(svg: str, texts: Sequence[geometry.Text]) -> tuple[str, set[str]]:
+    """The SVG with each text drawn over everything else, as matplotlib draws a figure's texts
+    last, and the characters no font had."""
+    pieces, missing = [], set()
+    for text in texts:
+        elements, text_missing = _svg_text(text.text, text.size, text.ha, text.va, text.bold, text.rotation)
+        if elements:  # an empty text has none
+            pieces.append(f'<g transform="translate({text.x:.1f} {-text.y:.1f})">{elements}</g>\n')
+        missing |= text_missing
+    end = svg.rindex("</svg>")
+    return svg[:end] + "".join(pieces) + svg[end:], missing
+
+
+@functools.lru_cache(maxsize=16384)
+def _svg_text(text: str, size: float, ha: str, va: str, bold: bool, rotation: int) -> tuple[str, frozenset[str]]:
+    """The <text> elements matplotlib writes for a text anchored at the figure's lower left
+    corner, and the characters no font had. Remembered, since tick labels, titles and names recur
+    in chart after chart: laying out each chart's texts anew was two thirds of drawing an SVG."""
+    from matplotlib.figure import Figure
+
+    with mpl.rc_context(_rc()), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        figure = Figure(figsize=(WIDTH, HEIGHT), dpi=72)
+        _add_texts(figure, [geometry.Text(text, 0.0, 0.0, size, ha, va, bold, rotation)], figure.transFigure)
+        buffer = io.BytesIO()
+        figure.savefig(buffer, format="svg", metadata={"Date": None})
+    elements = "".join(_TEXT_ELEMENT.findall(buffer.getvalue().decode("utf-8")))
+    return _NO_ROTATION.sub("", elements), frozenset(_missing_glyphs(caught))
 
 
 def _png(figure) -> bytes:
@@ -173,23 +215,26 @@ def _rc() -> dict:
     }
 
 
-def _figure(chart: Chart):
-    """The chart as a matplotlib figure of plain artists, each where `layout` puts it."""
+def _figure(chart: Chart, place: Layout):
+    """The chart as a matplotlib figure of plain artists, each where `layout` puts it, but for its
+    texts (`_add_texts`, `_with_texts`); and the transform from the layout's points to the figure."""
     # Imported here: a build whose charts are all cached never draws, and these take a third of a second.
     from matplotlib.figure import Figure
     from matplotlib.transforms import Affine2D
 
-    place = geometry.layout(chart, _text_size)
     figure = Figure(figsize=(WIDTH, HEIGHT), dpi=72)
     points = Affine2D().scale(1 / geometry.WIDTH, 1 / geometry.HEIGHT) + figure.transFigure  # layout's points to the figure
     data = Affine2D().scale(place.bin_width, place.height / place.top_value).translate(place.x(0), place.bottom) + points
     _draw_plot(figure, chart, place, data, points)
     _draw_legend(figure, chart, place, points)
-    for text in place.texts:
+    return figure, points
+
+
+def _add_texts(figure, texts: Sequence[geometry.Text], points) -> None:
+    for text in texts:
         figure.text(text.x, text.y, text.text, transform=points, fontsize=text.size, ha=text.ha, va=text.va,
                     fontweight="bold" if text.bold else "normal", rotation=text.rotation, rotation_mode="anchor",
                     multialignment="center")
-    return figure
 
 
 def _draw_plot(figure, chart: Chart, place: Layout, data, points) -> None:
@@ -285,9 +330,8 @@ def _measuring():
     return figure, FigureCanvasAgg(figure).get_renderer()
 
 
-def _with_description(svg: bytes, chart: Chart) -> bytes:
+def _with_description(text: str, chart: Chart) -> bytes:
     """Add <title> and <desc> (the alt text) as the SVG's first children, for readers that open it."""
-    text = svg.decode("utf-8")
     end = text.index(">", text.index("<svg")) + 1
     opening = text[:end].replace("<svg ", '<svg role="img" aria-labelledby="chart-title chart-desc" ', 1)
     description = (
