@@ -7,7 +7,8 @@ For each repository of ../shared/data it imports the store into a scratch folder
 `pelican` runs of the project's settings and theme, each in a fresh process:
 
 - cold: empty output and cache folders, then the search index (Pagefind), as `make html` builds
-  a site (once more with DIGEST_PDF off and no index, since PDFs are most of it); warm: the same build again, nothing changed (the fastest of three, taking turns with the
+  a site (once more with DIGEST_PDF off and no index, since PDFs are most of it);
+- warm: the same build again, nothing changed (the fastest of three, taking turns with the
   baseline's three);
 - new week: the store without its last week, built, then the last week imported and built again;
 - note: an editor's note added to the last complete week (where the plugin reads notes);

@@ -166,11 +166,9 @@ def _svg_text(text: str, size: float, ha: str, va: str, bold: bool, rotation: in
     """The <text> elements matplotlib writes for a text anchored at the figure's lower left
     corner, and the characters no font had. Remembered, since tick labels, titles and names recur
     in chart after chart: laying out each chart's texts anew was two thirds of drawing an SVG."""
-    from matplotlib.figure import Figure
-
     with mpl.rc_context(_rc()), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        figure = Figure(figsize=(WIDTH, HEIGHT), dpi=72)
+        figure = _blank_figure()
         _add_texts(figure, [geometry.Text(text, 0.0, 0.0, size, ha, va, bold, rotation)], figure.transFigure)
         buffer = io.BytesIO()
         figure.savefig(buffer, format="svg", metadata={"Date": None})
@@ -218,11 +216,9 @@ def _rc() -> dict:
 def _figure(chart: Chart, place: Layout):
     """The chart as a matplotlib figure of plain artists, each where `layout` puts it, but for its
     texts (`_add_texts`, `_with_texts`); and the transform from the layout's points to the figure."""
-    # Imported here: a build whose charts are all cached never draws, and these take a third of a second.
-    from matplotlib.figure import Figure
     from matplotlib.transforms import Affine2D
 
-    figure = Figure(figsize=(WIDTH, HEIGHT), dpi=72)
+    figure = _blank_figure()
     points = Affine2D().scale(1 / geometry.WIDTH, 1 / geometry.HEIGHT) + figure.transFigure  # layout's points to the figure
     data = Affine2D().scale(place.bin_width, place.height / place.top_value).translate(place.x(0), place.bottom) + points
     _draw_plot(figure, chart, place, data, points)
@@ -324,10 +320,17 @@ def _text_size(text: str, size: float, bold: bool) -> tuple[float, float, float]
 @functools.cache
 def _measuring():
     from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    figure = _blank_figure()
+    return figure, FigureCanvasAgg(figure).get_renderer()
+
+
+def _blank_figure():
+    """A figure of the charts' size, at 72 dots an inch, where a pixel is a point."""
+    # Imported here: a build whose charts are all cached never draws, and matplotlib takes a third of a second.
     from matplotlib.figure import Figure
 
-    figure = Figure(figsize=(WIDTH, HEIGHT), dpi=72)  # at 72 dots an inch, a pixel is a point
-    return figure, FigureCanvasAgg(figure).get_renderer()
+    return Figure(figsize=(WIDTH, HEIGHT), dpi=72)
 
 
 def _with_description(text: str, chart: Chart) -> bytes:

@@ -21,6 +21,7 @@ What a figure can be (`Figure.what`), with NAME a module, type, label, login, pa
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from datetime import timedelta
@@ -46,12 +47,10 @@ def check_grounding(week: WeekAnalysis, narrative: Narrative, previous: Sequence
     quotes = _quotes(week, previous)
     before = week_before(week, previous)
     problems = []
-    every_figure: list[set[float]] = []
 
+    @functools.cache  # gathered once a week, for the first text that needs them
     def loose() -> set[float]:  # a text that names none of its figures: each number must be one of the week's
-        if not every_figure:  # gathered once a week, for the first text that needs them
-            every_figure.append(_any_figures(week, previous))
-        return every_figure[0]
+        return _any_figures(week, previous)
 
     for where, cited in narrative.texts():
         for number in cited.pulls:

@@ -4,8 +4,10 @@ or for all of a site's, those with nothing remembered analysed in worker process
 from __future__ import annotations
 
 import logging
+import sys
 from collections.abc import Sequence
 from datetime import datetime
+from logging.handlers import BufferingHandler
 from pathlib import Path
 
 from ..analysis import analyse_repo
@@ -74,19 +76,12 @@ def _analyse_afresh(root: Path, repo: str, settings: DigestSettings, now: dateti
     """In a worker: the repository's weeks, the memo that remembers them (None without a salt: the
     build keeps none), and the warnings logged on the way, kept rather than printed by the worker."""
     memo = Memo(salt) if salt is not None else None
-    kept = _Kept()
+    kept = BufferingHandler(capacity=sys.maxsize)  # never full, so never flushed: it only keeps
+    kept.setLevel(logging.WARNING)
     logging.getLogger().addHandler(kept)
     try:
         weeks = load_weeks(Store(root), repo, settings, now, memo)
     finally:
         logging.getLogger().removeHandler(kept)
-    return weeks, memo, [(record.name, record.levelno, record.getMessage()) for record in kept.records]
+    return weeks, memo, [(record.name, record.levelno, record.getMessage()) for record in kept.buffer]
 
-
-class _Kept(logging.Handler):
-    def __init__(self):
-        super().__init__(logging.WARNING)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
