@@ -13,7 +13,8 @@ import pytest
 
 from digest_plugin.analysis import repository
 from digest_plugin.analysis.memo import Memo
-from digest_plugin.publish import analysis_cache, pdf, site_digest
+from digest_plugin.publish import pdf, site_digest
+from digest_plugin.publish.analysis_cache import MemoFolder
 from digest_plugin.repo_state import RepoState
 from digest_plugin.store import Store
 
@@ -179,20 +180,25 @@ def test_a_week_of_reverts_is_remembered_while_what_they_name_is_unchanged(site,
     assert sorted(analysed) == [11, 12, 25, 26, 31, 32, 40]
     monkeypatch.undo()
     assert_same_as_fresh(site, tmp_path)
-    _salt, remembered = pickle.loads((site / "cache/digest-analysis/acme/widget.pickle").read_bytes())
+    with (site / "cache/digest-analysis/acme/widget.pickle").open("rb") as memo_file:
+        _salt, remembered = pickle.load(memo_file), pickle.load(memo_file)
     week = next(value[0] for value in remembered.values() if isinstance(value, tuple) and getattr(value[0], "week", "") == "2026-W20")
     revert = next(p for p in week.pulls if p.pull.number == 26)
     assert [(e.pulls, e.detail) for e in revert.evidence if e.fact == "reverted"] == [((40,), "feat: warm the cache up")]
 
 
-def test_a_memo_of_other_code_is_not_used(tmp_path):
+def test_a_memo_of_other_code_is_not_used(tmp_path, caplog):
     memo = Memo("code of today")
     memo.put(memo.key("week", 1), "an analysis")
-    analysis_cache.save_memo(tmp_path, REPO, memo)
-    assert analysis_cache.load_memo(tmp_path, REPO, "code of today").get(memo.key("week", 1)) == "an analysis"
-    assert analysis_cache.load_memo(tmp_path, REPO, "code of tomorrow").get(memo.key("week", 1)) is None
+    today, tomorrow = MemoFolder(tmp_path, "code of today"), MemoFolder(tmp_path, "code of tomorrow")
+    today.save(REPO, memo)
+    assert today.remembers(REPO) and today.load(REPO).get(memo.key("week", 1)) == "an analysis"
+    assert not tomorrow.remembers(REPO) and tomorrow.load(REPO).get(memo.key("week", 1)) is None
+    assert not today.remembers("acme/other") and today.load("acme/other").empty
+    assert caplog.records == []
     (tmp_path / "digest-analysis/acme/widget.pickle").write_bytes(b"not a pickle")
-    assert analysis_cache.load_memo(tmp_path, REPO, "code of today").get(memo.key("week", 1)) is None
+    assert not today.remembers(REPO) and today.load(REPO).get(memo.key("week", 1)) is None
+    assert "widget.pickle could not be read" in caplog.text
 
 
 def test_a_pdf_is_redrawn_when_its_week_or_a_template_changes_and_only_then(site, monkeypatch):

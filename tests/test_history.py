@@ -9,7 +9,8 @@ from datetime import UTC, datetime, timedelta
 
 from digest_plugin.analysis.memo import Memo
 from digest_plugin.publish import history
-from digest_plugin.publish.history import load_histories, load_weeks
+from digest_plugin.publish.analysis_cache import MemoFolder
+from digest_plugin.publish.history import load_weeks, stream_histories
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store import Store
 
@@ -35,17 +36,36 @@ def test_repositories_analysed_in_workers_are_those_analysed_here_and_remembered
     in_workers: list[str] = []
     monkeypatch.setattr(history, "parallel_stream", _recording(history.parallel_stream, in_workers))
     monkeypatch.setattr(history, "cores", lambda: 2)  # as on the two cores of CI, whatever this machine has
-    histories, memos = load_histories(store, REPOS, settings, NOW, {repo: Memo("salt") for repo in REPOS})
+    memos = MemoFolder(tmp_path / "cache", "salt")
+    histories = {}
+    for repo, weeks, memo in stream_histories(store, REPOS, settings, NOW, memos):
+        histories[repo] = weeks
+        # each week keyed as the narratives' memo needs it, although the objects crossed processes
+        assert all(memo.tag_of(week) is not None for week in weeks)
+        memos.save(repo, memo)
     assert in_workers == list(REPOS)
     assert list(histories) == list(REPOS)
     for repo in REPOS:
         assert histories[repo] == here[repo] and len(histories[repo]) > 1
-        # each week keyed as the narratives' memo needs it, although the objects crossed processes
-        assert all(memos[repo].tag_of(week) is not None for week in histories[repo])
     # remembered: the next build finds every week in the memo and analyses nothing in workers
     in_workers.clear()
-    again, _ = load_histories(store, REPOS, settings, NOW, {repo: Memo("salt", memos[repo].kept()) for repo in REPOS})
+    again = {repo: weeks for repo, weeks, _memo in stream_histories(store, REPOS, settings, NOW, memos)}
     assert in_workers == [] and again == histories
+
+
+def test_repositories_come_one_at_a_time_in_the_order_given(tmp_path, monkeypatch):
+    """Each repository's analyses are handed over before the next one's are loaded (or, from the
+    workers, taken in): a site of many repositories never holds all their memos at once."""
+    store, memos = site_store(tmp_path), MemoFolder(tmp_path / "cache", "salt")
+    monkeypatch.setattr(history, "cores", lambda: 2)
+    loaded: list[str] = []
+    monkeypatch.setattr(MemoFolder, "load", _recording_loads(MemoFolder.load, loaded))
+    for repo, _weeks, memo in stream_histories(store, REPOS, DigestSettings(), NOW, memos):
+        memos.save(repo, memo)
+    loaded.clear()
+    for repo, _weeks, _memo in stream_histories(store, REPOS, DigestSettings(), NOW, memos):
+        assert loaded[-1] == repo  # the next one is not loaded yet
+    assert loaded == list(REPOS)
 
 
 def test_a_warning_in_a_worker_is_logged_by_the_build(tmp_path, caplog):
@@ -54,10 +74,18 @@ def test_a_warning_in_a_worker_is_logged_by_the_build(tmp_path, caplog):
     path.write_text(path.read_text() + "not a record\n")
     line = len(path.read_text().splitlines())
     with caplog.at_level(logging.WARNING):
-        histories, _ = load_histories(store, REPOS, DigestSettings(), NOW, {})
+        histories = {repo: weeks for repo, weeks, _memo in stream_histories(store, REPOS, DigestSettings(), NOW, None)}
     assert all(histories.values())
     assert f"{path}, line {line}, is not a JSON object; it is skipped" in caplog.text
     assert [r.name for r in caplog.records if "is not a JSON object" in r.getMessage()] == ["digest_plugin.store"]
+
+
+def _recording_loads(load, names: list[str]):
+    def recorded(folder, repo):
+        names.append(repo)
+        return load(folder, repo)
+
+    return recorded
 
 
 def _recording(parallel_stream, names: list[str]):

@@ -1,7 +1,8 @@
 """Chart stage: trend charts of labels, modules, authors, types and activity for week and repository pages.
 
     palette = site_palette(histories, settings.trend_weeks)               # once per build
-    weeks, repos = site_charts(histories_by_name, settings.trend_weeks, _)  # or every chart of a site, in its palette
+    charts = unstyled_charts(history, settings.trend_weeks, _)             # or every chart of a repository,
+    styled = in_site_palette({name: charts, ...})                         # then all a site's, in its palette
     charts = week_charts(week, history, settings.trend_weeks, palette, _)  # a week page
     charts = repo_charts(history, palette, _)                             # a repository page
     files = render_many({folder: charts, ...}, cache_dir, used=keys)     # every chart of a build at once
@@ -17,9 +18,10 @@ from .cache import FORMATS, draw_into_cache, prune_cache, render_charts, render_
 from .draw import cjk_font, pixel_size
 from .model import Chart, ChartFile, Series, Style, Table
 from .palette import Palette
-from .trends import repo_charts, site_charts, site_palette, week_charts
+from .trends import RepoCharts, in_site_palette, repo_charts, site_palette, unstyled_charts, week_charts
 
 __all__ = [
-    "FORMATS", "Chart", "ChartFile", "Palette", "Series", "Style", "Table",
-    "cjk_font", "draw_into_cache", "pixel_size", "prune_cache", "render_charts", "render_many", "repo_charts", "site_charts", "site_palette", "week_charts",
+    "FORMATS", "Chart", "ChartFile", "Palette", "RepoCharts", "Series", "Style", "Table",
+    "cjk_font", "draw_into_cache", "in_site_palette", "pixel_size", "prune_cache", "render_charts", "render_many", "repo_charts",
+    "site_palette", "unstyled_charts", "week_charts",
 ]

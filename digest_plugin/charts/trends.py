@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from ..analysis.model import TYPES, WeekAnalysis
 from ..analysis.stats import ranked
@@ -75,27 +75,35 @@ def repo_charts(history: Sequence[WeekAnalysis], palette: Palette, _: Translate)
 def site_palette(histories: Iterable[Sequence[WeekAnalysis]], trend_weeks: int = 12) -> Palette:
     """One style per label, module, type and author for a whole site, deterministic for the same
     histories (in any order), and with no two series of any one chart alike where possible."""
-    return _palette_of({history[0].repo: _every_chart(history, trend_weeks, Palette(), str) for history in histories if history})
+    return _palette_of({history[0].repo: unstyled_charts(history, trend_weeks, str).every_chart() for history in histories if history})
 
 
-def site_charts(histories: Mapping[str, Sequence[WeekAnalysis]], trend_weeks: int,
-                _: Translate) -> tuple[dict[str, list[list[Chart]]], dict[str, list[Chart]]]:
-    """Every chart of a site, in its palette (`site_palette`): by repository, each week's
-    (`week_charts`) and the repository page's (`repo_charts`). Each chart is made once, then given
-    the palette its series make, rather than made once more for the palette alone."""
-    weeks = {name: [week_charts(week, history[: index + 1], trend_weeks, Palette(), _) for index, week in enumerate(history)]
-             for name, history in histories.items()}
-    repos = {name: repo_charts(history, Palette(), _) for name, history in histories.items()}
-    palette = _palette_of({name: [*repos[name], *(chart for charts in weeks[name] for chart in charts)]
-                           for name, history in histories.items() if history})
-    return ({name: [[_styled(chart, palette) for chart in charts] for charts in by_week] for name, by_week in weeks.items()},
-            {name: [_styled(chart, palette) for chart in charts] for name, charts in repos.items()})
+@dataclass(frozen=True)
+class RepoCharts:
+    """A repository's charts: each week page's, oldest first, and its own page's."""
+
+    weeks: list[list[Chart]]
+    page: list[Chart]
+
+    def every_chart(self) -> list[Chart]:
+        """The page's charts, then each week's: the order the palette takes keys in."""
+        return [*self.page, *(chart for charts in self.weeks for chart in charts)]
 
 
-def _every_chart(history: Sequence[WeekAnalysis], trend_weeks: int, palette: Palette, _: Translate) -> list[Chart]:
-    """A repository's page charts, then each week's, in order: the order the palette takes keys in."""
-    return [*repo_charts(history, palette, _),
-            *(chart for index, week in enumerate(history) for chart in week_charts(week, history[:index], trend_weeks, palette, _))]
+def unstyled_charts(history: Sequence[WeekAnalysis], trend_weeks: int, _: Translate) -> RepoCharts:
+    """Every chart of a repository (`week_charts` and `repo_charts`), with no style yet: the site's
+    palette, which `in_site_palette` gives them, is known once every repository's charts are."""
+    return RepoCharts([week_charts(week, history[: index + 1], trend_weeks, Palette(), _) for index, week in enumerate(history)],
+                      repo_charts(history, Palette(), _))
+
+
+def in_site_palette(charts: Mapping[str, RepoCharts]) -> dict[str, RepoCharts]:
+    """Every repository's charts in the site's palette (`site_palette`): each chart made once,
+    then styled, rather than made once more for the palette alone."""
+    palette = _palette_of({name: repo.every_chart() for name, repo in charts.items() if repo.weeks})
+    return {name: RepoCharts([[_styled(chart, palette) for chart in week] for week in repo.weeks],
+                             [_styled(chart, palette) for chart in repo.page])
+            for name, repo in charts.items()}
 
 
 def _palette_of(charts_by_repo: Mapping[str, Sequence[Chart]]) -> Palette:

@@ -13,6 +13,7 @@ import hashlib
 import logging
 import pickle
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import babel
@@ -24,6 +25,7 @@ log = logging.getLogger(__name__)
 PACKAGE = Path(__file__).resolve().parents[1]
 SALTED = (".py", ".yaml", ".po", ".mo")
 FOLDER = "digest-analysis"
+UNREADABLE = (OSError, EOFError, ValueError, TypeError, AttributeError, ImportError, pickle.UnpicklingError)
 
 
 def memo_salt() -> str:
@@ -34,27 +36,53 @@ def memo_salt() -> str:
     return digest.hexdigest()
 
 
-def load_memo(cache: Path, repo: str, salt: str) -> Memo:
-    path = _memo_path(cache, repo)
-    try:
-        with path.open("rb") as handle:  # read as it is unpickled: the file of a large repository is tens of megabytes
-            stored_salt, entries = pickle.load(handle)
-    except FileNotFoundError:
-        return Memo(salt)
-    except (OSError, EOFError, ValueError, TypeError, AttributeError, ImportError, pickle.UnpicklingError) as error:
-        # a truncated file, or one another version of the code wrote: start afresh
-        log.warning("repo-digest: the cached analysis %s could not be read (%s); analysing afresh.", path, error)
-        return Memo(salt)
-    return Memo(salt, entries if stored_salt == salt else None)
+@dataclass(frozen=True)
+class MemoFolder:
+    """Where a build keeps its memos, and the salt of the code that builds. A file holds the salt,
+    then the entries, each pickled on its own: whether a memo is this code's is read without
+    unpickling the tens of megabytes of a large repository's analyses."""
+
+    cache: Path
+    salt: str
+
+    def remembers(self, repo: str) -> bool:
+        """Whether this code saved a memo of `repo` (whose entries `load` reads)."""
+        path = self._path(repo)
+        try:
+            with path.open("rb") as handle:
+                return pickle.load(handle) == self.salt
+        except FileNotFoundError:
+            return False
+        except UNREADABLE as error:
+            _say_unreadable(path, error)
+            return False
+
+    def load(self, repo: str) -> Memo:
+        path = self._path(repo)
+        try:
+            with path.open("rb") as handle:  # read as it is unpickled
+                if pickle.load(handle) != self.salt:
+                    return Memo(self.salt)  # another version of the code wrote it
+                entries = pickle.load(handle)
+        except FileNotFoundError:
+            return Memo(self.salt)
+        except UNREADABLE as error:
+            _say_unreadable(path, error)
+            return Memo(self.salt)
+        return Memo(self.salt, entries)
+
+    def save(self, repo: str, memo: Memo) -> None:
+        """What this build used, and nothing older: the file never grows beyond one build's worth."""
+        if not memo.changed:
+            return
+        with atomic_file(self._path(repo)) as handle:  # pickled into the file, never whole in memory
+            pickle.dump(memo.salt, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump(memo.kept(), handle, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def _path(self, repo: str) -> Path:
+        return self.cache / FOLDER / f"{repo}.pickle"
 
 
-def save_memo(cache: Path, repo: str, memo: Memo) -> None:
-    """What this build used, and nothing older: the file never grows beyond one build's worth."""
-    if not memo.changed:
-        return
-    with atomic_file(_memo_path(cache, repo)) as handle:  # pickled into the file, never whole in memory
-        pickle.dump((memo.salt, memo.kept()), handle, protocol=pickle.HIGHEST_PROTOCOL)
-
-
-def _memo_path(cache: Path, repo: str) -> Path:
-    return Path(cache) / FOLDER / f"{repo}.pickle"
+def _say_unreadable(path: Path, error: Exception) -> None:
+    # a truncated file, say, or one a crash left half written
+    log.warning("repo-digest: the cached analysis %s could not be read (%s); analysing afresh.", path, error)

@@ -1,11 +1,11 @@
 """From the store to analysed weeks: for one repository (the step shared by the build and `show`),
-or for all of a site's, those with nothing remembered analysed in worker processes."""
+or for all of a site's, one after another, those with nothing remembered analysed in worker processes."""
 
 from __future__ import annotations
 
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 from logging.handlers import BufferingHandler
 from pathlib import Path
@@ -19,6 +19,7 @@ from ..parallel import WORKER_PRELOAD, cores, parallel_stream
 from ..repo_state import RepoState, repo_life
 from ..settings import DigestSettings
 from ..store import Store
+from .analysis_cache import MemoFolder
 
 PARALLEL_FROM = 2  # repositories to analyse afresh before worker processes pay for their start-up
 
@@ -46,29 +47,33 @@ def load_weeks(store: Store, repo: str, settings: DigestSettings, now: datetime,
     return weeks
 
 
-def load_histories(store: Store, names: Sequence[str], settings: DigestSettings, now: datetime,
-                   memos: dict[str, Memo]) -> tuple[dict[str, list[WeekAnalysis]], dict[str, Memo]]:
-    """`load_weeks` for each repository, by name in the order given, with `memos` (by name, where
-    the build keeps one) as they stand after it. A repository with nothing remembered (a first
-    build, a new one, or the first after an upgrade) takes seconds a thousand PRs, so when there
-    are several they are analysed in worker processes, one a core; the rest, mostly recalled, here."""
-    fresh = [name for name in names if name not in memos or memos[name].empty]
+def stream_histories(store: Store, names: Sequence[str], settings: DigestSettings, now: datetime,
+                     memos: MemoFolder | None) -> Iterator[tuple[str, list[WeekAnalysis], Memo | None]]:
+    """`load_weeks` for each repository, by name in the order given, one at a time, with the memo
+    it used (where the build keeps memos, in `memos`), which the caller saves when it is done with
+    it: a large site's analyses, bodies and files included, need not all be in memory at once.
+
+    A repository with nothing remembered (a first build, a new one, or the first after an upgrade)
+    takes seconds a thousand PRs, so when there are several they are analysed in worker processes,
+    one a core, while the rest, mostly recalled, are loaded here."""
+    fresh = [name for name in names if memos is None or not memos.remembers(name)]
     if len(fresh) < PARALLEL_FROM or cores() < 2:
         fresh = []
-    jobs = ((store.root, name, settings, now, memos[name].salt if name in memos else None) for name in fresh)
+    jobs = ((store.root, name, settings, now, memos.salt if memos is not None else None) for name in fresh)
+    # One job more than the workers: each has the next at hand while the caller takes in the last,
+    # and no more than that wait in memory for the caller.
     analysed = parallel_stream(_analyse_afresh, jobs, len(fresh), preload=WORKER_PRELOAD, parallel_from=PARALLEL_FROM,
-                               window=2 * cores())
-    histories, memos = {}, dict(memos)
-    for name, (weeks, memo, warnings) in zip(fresh, analysed, strict=True):
-        for logger_name, level, message in warnings:  # said as if here, where the build's log shows them
-            logging.getLogger(logger_name).log(level, "%s", message)
-        histories[name] = weeks
-        if memo is not None:
-            memos[name] = memo
+                               window=cores() + 1)
     for name in names:
-        if name not in histories:
-            histories[name] = load_weeks(store, name, settings, now, memos.get(name))
-    return {name: histories[name] for name in names}, memos
+        if name in fresh:  # the workers hand repositories back in the order they were given them
+            weeks, memo, warnings = next(analysed)
+            for logger_name, level, message in warnings:  # said as if here, where the build's log shows them
+                logging.getLogger(logger_name).log(level, "%s", message)
+        else:
+            memo = memos.load(name) if memos is not None else None
+            weeks = load_weeks(store, name, settings, now, memo)
+        yield name, weeks, memo
+        del weeks, memo  # before the next repository's are loaded
 
 
 def _analyse_afresh(root: Path, repo: str, settings: DigestSettings, now: datetime,

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from itertools import pairwise
 from pathlib import Path
 
 from ..analysis.memo import Memo
 from ..analysis.model import Footprint, Score, WeekAnalysis
-from ..charts import Chart, site_charts, site_palette, week_charts
+from ..charts import Chart, in_site_palette, site_palette, unstyled_charts, week_charts
 from ..errors import DigestError
 from ..llm import language_model_writer
 from ..narrate import Narrative, narrate
@@ -26,8 +26,8 @@ from ..settings import DigestSettings
 from ..store import Store
 from ..urls import absolute, feed_entry_id, repo_path, week_path
 from ..weeks import Week
-from .analysis_cache import load_memo, memo_salt, save_memo
-from .history import load_histories
+from .analysis_cache import MemoFolder, memo_salt
+from .history import stream_histories
 from .week_view import EditorNote, WeekView, week_view
 
 
@@ -132,34 +132,41 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
                       start_drawing: Callable[[list[Chart]], Future] | None = None) -> SiteDigest:
     """Every week of every repository, analysed, narrated and prepared; `notes` are the editor's
     notes by (repository, week), each of which must name a week the site has. `start_drawing`,
-    given every chart of the site as soon as they are known (before the narratives are written),
-    starts drawing them alongside; its future is the digest's `charts_drawn`."""
+    given every chart of the site as soon as they are known, starts drawing them alongside; its
+    future is the digest's `charts_drawn`.
+
+    Repositories are taken one at a time: each one's analyses are whole (bodies and files
+    included) only until its weeks are put into words, so a site of many large repositories
+    never holds all of them at once."""
     store = Store(settings.data_path)
     names = _repo_names(settings, store)
     cache = pelican_settings.get("CACHE_PATH")
-    salt = memo_salt() if cache else ""
-    memos = {name: load_memo(Path(cache), name, salt) for name in names} if cache else {}
-    histories, memos = load_histories(store, names, settings, now, memos)
+    memos = MemoFolder(Path(cache), memo_salt()) if cache else None
     notes = dict(notes or {})
-    _check_notes(notes, histories, stored=set(store.repos()))
+    _check_note_repos(notes, names, stored=set(store.repos()))
     writer = language_model_writer(settings)  # None for the built-in writer; one per build, with its request budget
     _ = language.gettext
-    week_pictures, repo_pictures = site_charts(histories, settings.trend_weeks, _)
-    every_chart = [chart for weeks in week_pictures.values() for charts in weeks for chart in charts]
-    every_chart += [chart for charts in repo_pictures.values() for chart in charts]
-    # Drawing starts once what could stop the build with a sentence for the user has been checked.
-    charts_drawn = start_drawing(every_chart) if start_drawing else None
-    repos, warnings = [], list(warnings or ())
-    for name, history in histories.items():
-        if not history:
+    repos, charts, warnings = [], {}, list(warnings or ())
+    for name, history, memo in stream_histories(store, names, settings, now, memos):
+        _check_note_weeks(notes, name, history)  # before any week is narrated: a language model's requests are counted
+        charts[name] = unstyled_charts(history, settings.trend_weeks, _)
+        if history:
+            pages = _week_pages(name, history, charts[name].weeks, memo, writer, notes, settings, language,
+                                pelican_settings.get("SITEURL", ""))
+            repos.append(RepoPage(name, repo_path(name), pages, charts[name].page, _overview(history, settings, _)))
+        else:
             warnings.append(_("{repo} has no merged pull requests in the store yet, so it has no pages.").format(repo=name))
-            continue
-        pages = _week_pages(name, history, week_pictures[name], memos.get(name), writer, notes, settings, language,
-                            pelican_settings.get("SITEURL", ""))
-        repos.append(RepoPage(name, repo_path(name), pages, repo_pictures[name], _overview(history, settings, _)))
-        if name in memos:  # saved as soon as it is complete, and let go
-            save_memo(Path(cache), name, memos.pop(name))
+        if memo is not None:  # saved as soon as it is complete, and let go before the next repository's is loaded
+            memos.save(name, memo)
+        del memo
         _drop_details(history)
+    charts = in_site_palette(charts)
+    for repo in repos:
+        repo.charts = charts[repo.name].page
+        for page, styled in zip(repo.weeks, charts[repo.name].weeks, strict=True):
+            page.view = replace(page.view, charts=tuple(styled))
+    # Drawing starts once what could stop the build with a sentence for the user has been checked.
+    charts_drawn = start_drawing([chart for repo in charts.values() for chart in repo.every_chart()]) if start_drawing else None
     return SiteDigest(settings, language, repos, warnings, charts_drawn)
 
 
@@ -191,17 +198,23 @@ def _week_pages(name: str, history: list[WeekAnalysis], charts_by_week: list[lis
 
 def _drop_details(history: list[WeekAnalysis]) -> None:
     """Drop from a repository's analyses what its week views have put into words already: each
-    PR's body, files, footprint, evidence, upgrades and score factors, half the memory a PR takes.
-    What reads the analyses from here on (the index, the label and author pages, the feeds) reads
-    PRs' numbers, titles, authors, classes and scores. In place, once the memo that remembers them
-    whole is saved, since copying 200,000 checked records would take seconds of every build."""
+    PR's body, files, branch, reviewers, quoted summary, footprint, evidence, upgrades and score
+    factors, most of the memory a PR takes. What reads the analyses from here on (the index, the
+    label and author pages, the feeds) reads PRs' numbers, titles, authors, classes and scores.
+    In place, once the memo that remembers them whole is saved, since copying 200,000 checked
+    records would take seconds of every build; the empty values, and the scores (a tenth of a point
+    apart), are shared."""
+    pull_details = (("body", ""), ("files", ()), ("created_at", None), ("reviewers", ()), ("branch", ""))
+    analysis_details = (("summary", ""), ("footprint", Footprint()), ("evidence", ()), ("upgrades", ()))
+    scores: dict[float, Score] = {}
     for week in history:
         for analysed in week.pulls:
-            object.__setattr__(analysed.pull, "body", "")
-            object.__setattr__(analysed.pull, "files", ())
-            for name, empty in (("footprint", Footprint()), ("evidence", ()), ("upgrades", ())):
+            for name, empty in pull_details:
+                object.__setattr__(analysed.pull, name, empty)
+            for name, empty in analysis_details:
                 object.__setattr__(analysed, name, empty)
-            object.__setattr__(analysed, "score", Score(analysed.score.value, ()))
+            value = analysed.score.value
+            object.__setattr__(analysed, "score", scores.get(value) or scores.setdefault(value, Score(value, ())))
 
 
 def _narrative(memo: Memo | None, analysis: WeekAnalysis, previous: list[WeekAnalysis], language: Language, writer) -> Narrative:
@@ -249,19 +262,23 @@ def _discuss_url(settings: DigestSettings, repo: str, week: str) -> str:
     return pattern.format(owner=owner, name=name, week=week, repo=repo) if pattern else ""
 
 
-def _check_notes(notes: dict[tuple[str, str], EditorNote], histories: dict[str, list[WeekAnalysis]], stored: set[str]) -> None:
-    """Each editor's note names a week the site has; otherwise say which file, and what exists.
-    A note for a repository the store holds but DIGEST_REPOS leaves out (the bundled sample's, in
-    a copy set up for other repositories) waits for that repository to be published."""
-    for (repo, week), note in sorted(notes.items()):
-        history = histories.get(repo)
-        if (history is None and repo in stored) or any(analysis.week == week for analysis in history or ()):
-            continue
-        if history is None:
+def _check_note_repos(notes: dict[tuple[str, str], EditorNote], names: list[str], stored: set[str]) -> None:
+    """Each editor's note is for a repository the site publishes, or else says which file. A note
+    for a repository the store holds but DIGEST_REPOS leaves out (the bundled sample's, in a copy
+    set up for other repositories) waits for that repository to be published."""
+    for (repo, _week), note in sorted(notes.items()):
+        if repo not in names and repo not in stored:
             raise DigestError(f"The editor's note {note.source} is for {repo}, which this site does not publish "
-                              f"(it publishes {', '.join(histories) or 'no repository'}).")
-        span = f"{history[0].week} to {history[-1].week}" if history else "no weeks"
-        raise DigestError(f"The editor's note {note.source} is for {week}, a week {repo} does not have (it has {span}).")
+                              f"(it publishes {', '.join(names)}).")
+
+
+def _check_note_weeks(notes: dict[tuple[str, str], EditorNote], repo: str, history: list[WeekAnalysis]) -> None:
+    """Each editor's note for `repo` names a week it has; otherwise say which file, and what exists."""
+    weeks = {analysis.week for analysis in history}
+    for (noted, week), note in sorted(notes.items()):
+        if noted == repo and week not in weeks:
+            span = f"{history[0].week} to {history[-1].week}" if history else "no weeks"
+            raise DigestError(f"The editor's note {note.source} is for {week}, a week {repo} does not have (it has {span}).")
 
 
 def _provenance(analysis: WeekAnalysis, language: Language) -> str:
