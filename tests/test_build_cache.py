@@ -102,6 +102,20 @@ def test_nothing_changed_nothing_analysed_narrated_or_rewritten(site, tmp_path, 
     assert_same_as_fresh(site, tmp_path)
 
 
+def test_a_warm_build_reads_no_chart_yet_restores_one_that_was_altered(site, tmp_path, monkeypatch):
+    altered = sorted((site / "output").rglob("*.svg"))[0]
+    altered.write_bytes(altered.read_bytes().replace(b"<svg", b"<svg data-edited=\"yes\"", 1))
+    read = []
+    read_bytes = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda path: read.append(path) or read_bytes(path))
+    build(site)
+    monkeypatch.undo()
+    chart_reads = [path for path in read if path.suffix in (".svg", ".png") or "digest-charts" in path.parts]
+    assert len(chart_reads) == 1 and "digest-charts" in chart_reads[0].parts  # the altered chart's, from the cache
+    assert altered.read_bytes() == chart_reads[0].read_bytes() and b"data-edited" not in altered.read_bytes()
+    assert_same_as_fresh(site, tmp_path)
+
+
 def test_a_changed_pull_shows_on_the_next_build(site, tmp_path):
     edited = pulls()
     edited[0] = make_pull(1, MONDAY, "feat: add the renamed widget part", author="alice", files=[("core/cache.py", 120, 4, "modified")])

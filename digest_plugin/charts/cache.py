@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
@@ -64,7 +65,7 @@ def render_many(pages: Mapping[Path, Sequence[Chart]], cache_dir: Path, formats:
             for fmt in formats_of(chart):
                 key = keys[out_dir, chart.name, fmt]
                 target = Path(out_dir) / f"{chart.name}.{fmt}"
-                write_if_changed(target, _cache_path(cache_dir, key).read_bytes())
+                _copy_if_changed(_cache_path(cache_dir, key), target)
                 files.append(ChartFile(chart.name, fmt, target, *pixel_size(fmt), drawn=key in drawn_keys))
     return written
 
@@ -112,6 +113,21 @@ def _draw_all(jobs: list[tuple[Chart, list[str]]], workers: int | None) -> Itera
     that a cold build writes them as they come rather than holding ten thousand at once."""
     return parallel_stream(draw, ((chart, tuple(fmts)) for chart, fmts in jobs), len(jobs), preload=WORKER_PRELOAD,
                            parallel_from=PARALLEL_FROM, window=WINDOW, workers=workers)
+
+
+def _copy_if_changed(source: Path, target: Path) -> None:
+    """`source` written to `target`, which takes its modification time, unless `target` has the
+    size and time of `source` already: rsync's quick check, so that a warm build of 15,000 charts
+    reads none of them. Cached files are never rewritten (their name is their content's hash)."""
+    wanted = source.stat()
+    try:
+        present = target.stat()
+        if (present.st_size, present.st_mtime_ns) == (wanted.st_size, wanted.st_mtime_ns):
+            return
+    except FileNotFoundError:
+        pass
+    write_if_changed(target, source.read_bytes())
+    os.utime(target, ns=(wanted.st_atime_ns, wanted.st_mtime_ns))
 
 
 def _cache_path(cache_dir: Path, key: str) -> Path:
