@@ -121,6 +121,8 @@ def _key_changes(view: WeekView, lang: Language) -> list[str]:
         factors = _(", ").join(f"{f.name} {f.points}" for f in change.importance.factors)
         if factors:
             lines.append("   " + escape(_("How the score adds up: {factors}").format(factors=factors)))
+        if change.importance.reading:
+            lines.append("   " + escape(change.importance.reading))
         items.append("\n\n".join(lines))
     return [heading(2, view.headings["key_changes"]), "\n\n".join(items)]
 

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from ..analysis.footprint import mostly_generated
+from ..analysis.importance import SOFT_CAP
 from ..analysis.model import AnalysedPull, PathCount, WeekAnalysis
 from ..analysis.stats import ranked
 from ..charts import Chart
@@ -58,6 +59,8 @@ class Importance:
     text: str  # "6.8"
     percent: int  # of the 0-10 scale, for the bar
     factors: tuple[Factor, ...]
+    total: str = ""  # what the factors add up to, signed as they are: "+14.2"
+    reading: str = ""  # how that total became the score, where it is not the score: "Totals above 9 bend ..."
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,11 +254,25 @@ def pull_ref(analysed: AnalysedPull) -> PullRef:
 def importance(analysed: AnalysedPull, lang: Language) -> Importance:
     names = factor_names(lang.gettext)
     score = analysed.score
+    total = round(sum(points for _name, points in score.factors), 2)
     return Importance(
         text=lang.decimal(score.value),
         percent=max(0, min(100, round(score.value * 10))),
         factors=tuple(Factor(names.get(name, name), lang.points(points)) for name, points in score.factors),
+        total=lang.points(total),
+        reading=_score_reading(total, score.value, lang),
     )
+
+
+def _score_reading(total: float, score: float, lang: Language) -> str:
+    """Why a score is not the total of its factors, where it is not (importance.scaled)."""
+    _ = lang.gettext
+    if total > SOFT_CAP:
+        return _("Totals above {cap} bend towards 10: a total of {total} scores {score}.").format(
+            cap=lang.number(int(SOFT_CAP)), total=lang.decimal(total), score=lang.decimal(score))
+    if total < 0:
+        return _("A total below 0 scores 0.")
+    return ""
 
 
 def kind_name(analysed: AnalysedPull, _) -> str:
