@@ -51,19 +51,19 @@ def test_importance_is_one_number_format_and_its_factors_have_true_minus_signs()
 
 
 def test_a_score_that_is_not_its_factors_total_says_why():
-    factors = (("type", 3.0), ("size", 6.0), ("large", 5.2))  # 14.2, more than the scale holds
-    bent = replace(analysed(1, "feat: a", key=True), score=Score(round(scaled(14.2), 1), factors))
+    factors = (("type", 3.0), ("size", 6.0), ("large", 5.25))  # 14.25, more than the scale holds
+    bent = replace(analysed(1, "feat: a", key=True), score=Score(round(scaled(14.25), 1), factors))
     below = replace(analysed(2, "chore: b", key=True), score=Score(0.0, (("type", 0.5), ("bot", -1.5))))
     plain = analysed(3, "feat: c", score=2.9, key=True)
     view = view_of(week_of([bent, below, plain]))
     scores = {change.ref.number: change.importance for change in view.key_changes}
-    assert scores[1].text == "9.9" and scores[1].total == "+14.2"
-    assert scores[1].reading == "Totals above 9 bend towards 10: a total of 14.2 scores 9.9."
+    assert scores[1].text == "9.9" and scores[1].total == "+14.25"
+    assert scores[1].reading == "Totals above 9 bend towards 10: a total of 14.25 scores 9.9."
     assert scores[2].total == "\u22121.0" and scores[2].reading == "A total below 0 scores 0."
     assert scores[3].total == "+2.9" and scores[3].reading == ""
-    assert "合计 14.2 记为 9.9 分" in view_of(week_of([bent]), "zh").key_changes[0].importance.reading
+    assert "合计 14.25 记为 9.9 分" in view_of(week_of([bent]), "zh").key_changes[0].importance.reading
     markdown = render_markdown(view, "https://example.org/w/", Language.of("en"))
-    assert "large change +5.2\n\n   Totals above 9 bend towards 10: a total of 14.2 scores 9.9.\n" in markdown
+    assert "large change +5.25\n\n   Totals above 9 bend towards 10: a total of 14.25 scores 9.9.\n" in markdown
 
 
 def test_types_are_words_and_counts_are_formatted():

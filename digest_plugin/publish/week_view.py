@@ -269,7 +269,7 @@ def _score_reading(total: float, score: float, lang: Language) -> str:
     _ = lang.gettext
     if total > SOFT_CAP:
         return _("Totals above {cap} bend towards 10: a total of {total} scores {score}.").format(
-            cap=lang.number(int(SOFT_CAP)), total=lang.decimal(total), score=lang.decimal(score))
+            cap=lang.number(int(SOFT_CAP)), total=lang.points(total).removeprefix("+"), score=lang.decimal(score))
     if total < 0:
         return _("A total below 0 scores 0.")
     return ""
