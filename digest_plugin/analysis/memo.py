@@ -57,11 +57,6 @@ class Memo:
         """Whether `kept()` differs from the entries it was given (else there is nothing to save)."""
         return self._changed or self._used.keys() != self._entries.keys()
 
-    @property
-    def empty(self) -> bool:
-        """Whether nothing was remembered: every result is to be made afresh."""
-        return not self._entries
-
     def __getstate__(self) -> dict:
         """Picklable, tags included: a tag is kept by its object's id, which another process's copy does not share."""
         state = dict(self.__dict__)

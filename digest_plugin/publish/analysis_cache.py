@@ -84,5 +84,5 @@ class MemoFolder:
 
 
 def _say_unreadable(path: Path, error: Exception) -> None:
-    # a truncated file, say, or one a crash left half written
+    # a truncated file, say: the build goes on without it
     log.warning("repo-digest: the cached analysis %s could not be read (%s); analysing afresh.", path, error)
