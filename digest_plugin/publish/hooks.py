@@ -7,6 +7,7 @@ afresh for every run, so `pelican --autoreload` never sees a previous run's stat
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import logging
 import os
@@ -27,6 +28,7 @@ from pelican.writers import Writer
 
 from pelican import signals
 
+from ..atomic import write_if_changed
 from ..charts.draw import pixel_size
 from ..errors import DigestError
 from ..i18n import format_date
@@ -286,6 +288,19 @@ class DigestWriter(Writer):
 
     _label: str | None = None  # the label of the feed being written, if it is a label's
 
+    def _open_w(self, filename, encoding, override=False):
+        """Pelican's `Writer._open_w`, with the page put on disk when it is closed, and only if the
+        file holds other text: an unchanged page keeps its time (for rsync, browsers and
+        `--autoreload`), and a rebuild of 2,600 weeks writes the few pages that changed rather
+        than every one. A file written before in this build goes to Pelican's own checks, which
+        skip it, overwrite it or refuse, as the writes' `override` says."""
+        if filename in self._written_files:
+            return super()._open_w(filename, encoding, override)
+        if override:
+            self._overridden_files.add(filename)
+        self._written_files.add(filename)
+        return PageText(Path(filename), encoding)
+
     def write_feed(self, elements, context, path=None, url=None, feed_type="atom", override_output=False, feed_title=None):
         self._label = label_of_feed(path, dict(context.get("tags", ())), self.settings)  # (tag, articles) pairs
         try:
@@ -309,6 +324,23 @@ class DigestWriter(Writer):
             added.update(description=light)
         else:
             added.update(content=light, description=None)
+
+
+class PageText(io.StringIO):
+    """A page as Pelican writes it (`with writer._open_w(...) as f`), which reaches `path` at the
+    end of the `with`, whole, unless `path` holds it already or the writing failed."""
+
+    def __init__(self, path: Path, encoding: str):
+        super().__init__()
+        self._path, self._encoding = path, encoding
+
+    def __exit__(self, kind, error, trace):
+        if kind is None:
+            text = self.getvalue()
+            if os.linesep != "\n":  # as a file opened in text mode writes it
+                text = text.replace("\n", os.linesep)
+            write_if_changed(self._path, text.encode(self._encoding), durable=False)
+        return super().__exit__(kind, error, trace)
 
 
 def label_of_feed(path: str | None, tags, settings: dict) -> str | None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pelican.generators import PelicanTemplateNotFound
 
-from ..store import atomic_write
+from ..atomic import write_if_changed
 from .site_digest import SiteDigest
 from .site_index import author_path, pulls_by_author, site_feeds, sitemap_xml
 
@@ -56,4 +56,4 @@ def write_sitemap(output: Path, site_url: str) -> None:
         path = page.relative_to(output).as_posix()
         if path != NOT_FOUND_PAGE:
             paths.append(path.removesuffix("index.html"))
-    atomic_write(output / SITEMAP, sitemap_xml(paths, site_url).encode("utf-8"))
+    write_if_changed(output / SITEMAP, sitemap_xml(paths, site_url).encode("utf-8"))
