@@ -289,8 +289,8 @@ class DigestWriter(Writer):
     _label: str | None = None  # the label of the feed being written, if it is a label's
 
     def _open_w(self, filename, encoding, override=False):
-        """Pelican's `Writer._open_w`, with the page put on disk when it is closed, and only if the
-        file holds other text: an unchanged page keeps its time (for rsync, browsers and
+        """Pelican's `Writer._open_w`, with the page put on disk at the end of its `with`, and only
+        if the file holds other text: an unchanged page keeps its time (for rsync, browsers and
         `--autoreload`), and a rebuild of 2,600 weeks writes the few pages that changed rather
         than every one. A file written before in this build goes to Pelican's own checks, which
         skip it, overwrite it or refuse, as the writes' `override` says."""
