@@ -75,7 +75,7 @@ def repo_charts(history: Sequence[WeekAnalysis], palette: Palette, _: Translate)
 def site_palette(histories: Iterable[Sequence[WeekAnalysis]], trend_weeks: int = 12) -> Palette:
     """One style per label, module, type and author for a whole site, deterministic for the same
     histories (in any order), and with no two series of any one chart alike where possible."""
-    return _palette_of({history[0].repo: unstyled_charts(history, trend_weeks, str).every_chart() for history in histories if history})
+    return _palette_of({history[0].repo: unstyled_charts(history, trend_weeks, str) for history in histories if history})
 
 
 @dataclass(frozen=True)
@@ -100,15 +100,15 @@ def unstyled_charts(history: Sequence[WeekAnalysis], trend_weeks: int, _: Transl
 def in_site_palette(charts: Mapping[str, RepoCharts]) -> dict[str, RepoCharts]:
     """Every repository's charts in the site's palette (`site_palette`): each chart made once,
     then styled, rather than made once more for the palette alone."""
-    palette = _palette_of({name: repo.every_chart() for name, repo in charts.items() if repo.weeks})
+    palette = _palette_of(charts)
     return {name: RepoCharts([[_styled(chart, palette) for chart in week] for week in repo.weeks],
                              [_styled(chart, palette) for chart in repo.page])
             for name, repo in charts.items()}
 
 
-def _palette_of(charts_by_repo: Mapping[str, Sequence[Chart]]) -> Palette:
+def _palette_of(charts: Mapping[str, RepoCharts]) -> Palette:
     """The styles that keep the series of every chart apart, repositories taken by name."""
-    return assign_styles([series.key for series in chart.series] for repo in sorted(charts_by_repo) for chart in charts_by_repo[repo])
+    return assign_styles([series.key for series in chart.series] for name in sorted(charts) for chart in charts[name].every_chart())
 
 
 def _styled(chart: Chart, palette: Palette) -> Chart:

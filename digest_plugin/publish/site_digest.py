@@ -146,21 +146,21 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
     _check_note_repos(notes, names, stored=set(store.repos()))
     writer = language_model_writer(settings)  # None for the built-in writer; one per build, with its request budget
     _ = language.gettext
-    repos, charts, warnings = [], {}, list(warnings or ())
+    repos, unstyled, warnings = [], {}, list(warnings or ())
     for name, history, memo in stream_histories(store, names, settings, now, memos):
         _check_note_weeks(notes, name, history)  # before any week is narrated: a language model's requests are counted
-        charts[name] = unstyled_charts(history, settings.trend_weeks, _)
+        unstyled[name] = unstyled_charts(history, settings.trend_weeks, _)
         if history:
-            pages = _week_pages(name, history, charts[name].weeks, memo, writer, notes, settings, language,
+            pages = _week_pages(name, history, unstyled[name].weeks, memo, writer, notes, settings, language,
                                 pelican_settings.get("SITEURL", ""))
-            repos.append(RepoPage(name, repo_path(name), pages, charts[name].page, _overview(history, settings, _)))
+            repos.append(RepoPage(name, repo_path(name), pages, unstyled[name].page, _overview(history, settings, _)))
         else:
             warnings.append(_("{repo} has no merged pull requests in the store yet, so it has no pages.").format(repo=name))
         if memo is not None:  # saved as soon as it is complete, and let go before the next repository's is loaded
             memos.save(name, memo)
         del memo
         _drop_details(history)
-    charts = in_site_palette(charts)
+    charts = in_site_palette(unstyled)
     for repo in repos:
         repo.charts = charts[repo.name].page
         for page, styled in zip(repo.weeks, charts[repo.name].weeks, strict=True):
@@ -214,7 +214,9 @@ def _drop_details(history: list[WeekAnalysis]) -> None:
             for name, empty in analysis_details:
                 object.__setattr__(analysed, name, empty)
             value = analysed.score.value
-            object.__setattr__(analysed, "score", scores.get(value) or scores.setdefault(value, Score(value, ())))
+            if value not in scores:
+                scores[value] = Score(value, ())
+            object.__setattr__(analysed, "score", scores[value])
 
 
 def _narrative(memo: Memo | None, analysis: WeekAnalysis, previous: list[WeekAnalysis], language: Language, writer) -> Narrative:
