@@ -1,25 +1,31 @@
-"""What a rebuild remembers (analyses, narratives, chart and Markdown files) and when it forgets:
+"""What a rebuild remembers (analyses, narratives, report texts, chart and Markdown files) and when it forgets:
 a rebuild after any change gives the very files a build from scratch gives, and a rebuild after
 no change analyses and narrates nothing again. Real Pelican builds of a tiny store."""
 
 from __future__ import annotations
 
+import os
 import pickle
 import shutil
+import subprocess
+import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from jinja2 import Template
 
 from digest_plugin.analysis import repository
 from digest_plugin.analysis.memo import Memo
-from digest_plugin.publish import pdf, site_digest
+from digest_plugin.publish import files, pdf, site_digest, text_cache
 from digest_plugin.publish.analysis_cache import MemoFolder
+from digest_plugin.publish.files import PACKAGE_TEMPLATES
+from digest_plugin.publish.text_cache import TextCache
 from digest_plugin.repo_state import RepoState
 from digest_plugin.store import Store
 
 from .conftest import make_pull
-from .site_builder import build_site
+from .site_builder import ROOT, build_site
 from .tiny_project import site_files
 
 REPO = "acme/widget"
@@ -88,6 +94,20 @@ def forbid(monkeypatch, module, name):
     monkeypatch.setattr(module, name, fail)
 
 
+def forbid_rendering(monkeypatch, template_name):
+    render = Template.render
+
+    def guarded(template, *args, **kwargs):
+        if template.name == template_name:
+            raise AssertionError(f"{template_name} rendered in a build where nothing changed")
+        return render(template, *args, **kwargs)
+    monkeypatch.setattr(Template, "render", guarded)
+
+
+def cached_texts(site) -> list[Path]:
+    return sorted(TextCache(site / "cache", salt="").folder.glob("*/*"))
+
+
 def test_nothing_changed_nothing_analysed_narrated_or_rewritten(site, tmp_path, monkeypatch):
     output = site / "output"
     before = {path: path.stat().st_mtime_ns for path in output.rglob("*") if path.suffix in (".md", ".svg", ".png", ".html", ".xml")}
@@ -95,6 +115,8 @@ def test_nothing_changed_nothing_analysed_narrated_or_rewritten(site, tmp_path, 
     forbid(monkeypatch, repository, "analyse_pull")
     forbid(monkeypatch, repository, "analyse_week")
     forbid(monkeypatch, site_digest, "narrate")
+    forbid(monkeypatch, files, "render_markdown")
+    forbid_rendering(monkeypatch, text_cache.REPORT_TEMPLATE)
     build(site)
     monkeypatch.undo()
     after = {path: path.stat().st_mtime_ns for path in before}
@@ -123,6 +145,64 @@ def test_a_changed_pull_shows_on_the_next_build(site, tmp_path):
     build(site)
     rebuilt = assert_same_as_fresh(site, tmp_path)
     assert "the renamed widget part" in rebuilt["acme/widget/2026-W19/index.html"].decode()
+    assert len(cached_texts(site)) == 6  # a report and a Markdown a week: the changed week's old ones are gone
+
+
+def test_a_damaged_or_missing_report_text_is_made_again(site, tmp_path):
+    texts = cached_texts(site)
+    assert len(texts) == 6
+    texts[0].write_bytes(b"not what was kept")
+    texts[1].unlink()
+    build(site)
+    assert_same_as_fresh(site, tmp_path)
+    assert cached_texts(site) == texts
+
+
+def test_a_partial_of_the_report_changed_shows_on_every_week(site, tmp_path):
+    templates = site / "templates"  # the site's own templates, before the theme's and the plugin's
+    (templates / "partials").mkdir(parents=True)
+    source = (PACKAGE_TEMPLATES / "partials/week_summary.html").read_text(encoding="utf-8")
+    (templates / "partials/week_summary.html").write_text(source.replace("</section>", "<p>Read by the board</p></section>"))
+    build(site, THEME_TEMPLATES_OVERRIDES=[str(templates)])
+    rebuilt = assert_same_as_fresh(site, tmp_path, THEME_TEMPLATES_OVERRIDES=[str(templates)])
+    pages = [rebuilt[f"acme/widget/{week}/index.html"].decode() for week in ("2026-W19", "2026-W20", "2026-W21")]
+    assert all(page.count("Read by the board") == 1 for page in pages)
+
+
+VIEW_HASHES = """
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+from digest_plugin.narrate.wording import Language
+from digest_plugin.publish.site_digest import build_site_digest
+from digest_plugin.publish.text_cache import TextCache
+from digest_plugin.settings import DigestSettings
+
+if __name__ == "__main__":
+    settings = DigestSettings(data_path=Path(sys.argv[1]), fetch="never", language="en", pdf=False)
+    digest = build_site_digest(settings, Language.of("en"), {"CACHE_PATH": ""}, now=datetime(2026, 12, 1, tzinfo=UTC))
+    texts = TextCache(Path("unused"), salt="")
+    for repo in digest.repos:
+        for week in repo.weeks:
+            print(week.url, texts.view_hash(week.view).hex())
+"""
+
+
+def test_a_weeks_view_hashes_the_same_in_every_process(tmp_path):
+    """The report texts are kept by their views' hashes: a hash that changed with Python's string
+    hashing (a set in a view) would make every build a cold one."""
+    script = tmp_path / "view_hashes.py"
+    script.write_text(VIEW_HASHES, encoding="utf-8")
+
+    def hashes(seed: str) -> str:
+        run = subprocess.run([sys.executable, str(script), str(ROOT / "data")], capture_output=True, text=True, check=True,
+                             env={**os.environ, "PYTHONHASHSEED": seed})
+        return run.stdout
+
+    first = hashes("1")
+    assert len(first.splitlines()) >= 32  # every week of the bundled sample's two repositories
+    assert hashes("2") == first
 
 
 def test_a_changed_rules_file_shows_on_the_next_build(site, tmp_path):

@@ -13,6 +13,7 @@ from ..charts import Chart, draw_into_cache, prune_cache, render_many
 from .markdown import render_markdown
 from .pdf import PdfJob, write_pdfs
 from .site_digest import SiteDigest, WeekPage
+from .text_cache import TextCache
 
 PACKAGE = Path(__file__).resolve().parents[1]
 PACKAGE_TEMPLATES = PACKAGE / "templates"  # the week page and its partials; a theme may override them
@@ -43,12 +44,15 @@ def chart_drawing(cache: Path) -> Callable[[Sequence[Chart]], Future]:
     return start
 
 
-def write_week_files(digest: SiteDigest, output: Path, cache: Path) -> None:
-    """Each week's Markdown and charts. Files that hold the right bytes already are left alone;
-    charts no page shows any more are removed, from the pages' folders and from the cache."""
+def write_week_files(digest: SiteDigest, output: Path, cache: Path, texts: TextCache) -> None:
+    """Each week's Markdown (made again only when its view changed: `texts`) and charts. Files that
+    hold the right bytes already are left alone; charts no page shows any more are removed, from the
+    pages' folders and from the cache."""
     for repo in digest.repos:
         for page in repo.weeks:
-            write_if_changed(output / page.url / "digest.md", render_markdown(page.view, page.absolute_url, digest.language))
+            parts = (b"markdown", texts.view_hash(page.view), page.absolute_url, digest.language.code)
+            markdown = texts.text(parts, partial(render_markdown, page.view, page.absolute_url, digest.language))
+            write_if_changed(output / page.url / "digest.md", markdown)
     pictures = {output / repo.url: repo.charts for repo in digest.repos}
     pictures.update((output / page.url, page.charts) for repo in digest.repos for page in repo.weeks)
     charts, used = cache / CHART_CACHE, set()

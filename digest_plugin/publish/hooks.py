@@ -38,12 +38,14 @@ from ..owners import by_owner
 from ..settings import DigestSettings
 from ..store import Store
 from . import collector
+from .analysis_cache import memo_salt
 from .files import PACKAGE_TEMPLATES, chart_drawing, copy_static, stylesheets, write_week_files, write_week_pdfs
 from .notes import exclude_notes, read_notes
 from .sections import SECTION_FEEDS, repo_category, repo_feeds, write_section
 from .site_digest import SiteDigest, WeekPage, build_site_digest
 from .site_files import write_site_pages, write_sitemap
 from .site_index import author_path, pulls_by_tag, repo_summaries, week_pulls_by_tag
+from .text_cache import TextCache, report_renderer
 
 logger = logging.getLogger(__name__)
 SETUP_KEY = "DIGEST"  # the BuildSetup, in Pelican's settings dict
@@ -181,6 +183,9 @@ def add_week_articles(generator) -> None:
     generator.context["digest_pulls_by_tag"] = pulls_by_tag(tag_rows)
     generator.context["digest_feeds"] = {name: repo_feeds(name, generator.settings, in_blog) for name in repos}
     generator.context["digest_section_feeds"] = {} if in_blog else SECTION_FEEDS
+    texts = generator.context["digest_texts"] = TextCache(Path(generator.settings["CACHE_PATH"]), memo_salt())
+    site = hashlib.sha256(_templates_and_settings(generator, stylesheets())).digest()
+    generator.env.globals["digest_report"] = report_renderer(generator.env, texts, site)
 
     entry = generator.get_template("digest_feed_entry")  # an article's content is what its feed entry carries
     label_entry = generator.get_template("digest_label_feed_entry")
@@ -359,12 +364,14 @@ def write_files(generator, writer) -> None:
     copy_static(output / generator.settings["THEME_STATIC_DIR"])
     if digest.charts_drawn is not None:
         digest.charts_drawn.result()
-    write_week_files(digest, output, cache)
+    texts = generator.context["digest_texts"]
+    write_week_files(digest, output, cache, texts)
     if digest.settings.pdf:
         template, css = generator.get_template("digest_week_pdf"), stylesheets()
         drawn = write_week_pdfs(digest, lambda week: template.render(**generator.context, **css, week=week, view=week.view, digest_pdf=True),
                                 output, cache, site=_templates_and_settings(generator, css))
         logger.info("repo-digest: %d PDFs drawn, the others unchanged", drawn)
+    texts.prune()
 
 
 # Where the site's files are: what they hold is hashed already (templates) or shows in the page
