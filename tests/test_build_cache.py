@@ -21,7 +21,9 @@ from digest_plugin.publish import files, pdf, site_digest, text_cache
 from digest_plugin.publish.analysis_cache import MemoFolder
 from digest_plugin.publish.files import PACKAGE_TEMPLATES
 from digest_plugin.publish.text_cache import TextCache
+from digest_plugin.narrate.wording import Language
 from digest_plugin.repo_state import RepoState
+from digest_plugin.settings import DigestSettings
 from digest_plugin.store import Store
 
 from .conftest import make_pull
@@ -167,6 +169,29 @@ def test_a_partial_of_the_report_changed_shows_on_every_week(site, tmp_path):
     rebuilt = assert_same_as_fresh(site, tmp_path, THEME_TEMPLATES_OVERRIDES=[str(templates)])
     pages = [rebuilt[f"acme/widget/{week}/index.html"].decode() for week in ("2026-W19", "2026-W20", "2026-W21")]
     assert all(page.count("Read by the board") == 1 for page in pages)
+
+
+def test_a_palette_changed_by_another_repository_leaves_the_reports_as_they_were(tmp_path):
+    """A repository added before acme/widget (by name) puts bob beside carol first, so alice, whom
+    acme/widget's charts show beside bob, takes another colour; its reports do not show colours."""
+    write_store(tmp_path, pulls())
+    first = Store(tmp_path / "data")
+    first.upsert("aaa/first", [make_pull(90 + n, MONDAY + timedelta(hours=n), "fix: a thing", author=author,
+                                         files=[("core/a.py", 3, 1, "modified")]) for n, author in enumerate(["bob", "carol"])])
+    first.write_state(RepoState(repo="aaa/first", source="import", fetched_at=datetime(2026, 6, 1, tzinfo=UTC)))
+
+    def widget_weeks(*repos: str) -> list[site_digest.WeekPage]:
+        settings = DigestSettings(repos=repos, data_path=tmp_path / "data", fetch="never")
+        digest = site_digest.build_site_digest(settings, Language.of("en"), {"CACHE_PATH": ""}, now=datetime(2026, 6, 1, tzinfo=UTC))
+        return next(repo for repo in digest.repos if repo.name == REPO).weeks
+
+    def styles(weeks) -> list:
+        return [series.style for week in weeks for chart in week.charts for series in chart.series if series.key == "author:alice"]
+
+    alone, beside = widget_weeks(REPO), widget_weeks(REPO, "aaa/first")
+    assert styles(alone) and styles(alone) != styles(beside)  # the charts as drawn changed colour
+    texts = TextCache(tmp_path, salt="")
+    assert [texts.view_hash(week.view) for week in alone] == [texts.view_hash(week.view) for week in beside]
 
 
 VIEW_HASHES = """

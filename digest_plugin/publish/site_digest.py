@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from itertools import pairwise
 from pathlib import Path
@@ -45,10 +45,10 @@ class WeekPage:
     pdf: bool = False  # whether digest.pdf is offered
     previous_week: str | None = None
     next_week: str | None = None
-
-    @property
-    def charts(self) -> tuple[Chart, ...]:
-        return self.view.charts
+    # The charts in the site's palette, as drawn. The view's are the same charts unstyled: a page
+    # shows a chart's file, words and numbers, never its colours, so a palette that a new name
+    # changed leaves every report as it was, and its kept texts (text_cache.py) still apply.
+    charts: tuple[Chart, ...] = ()
 
     @property
     def status(self) -> str:
@@ -164,7 +164,7 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
     for repo in repos:
         repo.charts = charts[repo.name].page
         for page, styled in zip(repo.weeks, charts[repo.name].weeks, strict=True):
-            page.view = replace(page.view, charts=tuple(styled))
+            page.charts = tuple(styled)
     # Drawing starts once what could stop the build with a sentence for the user has been checked.
     charts_drawn = start_drawing([chart for repo in charts.values() for chart in repo.every_chart()]) if start_drawing else None
     return SiteDigest(settings, language, repos, warnings, charts_drawn)
@@ -255,6 +255,7 @@ def _week_page(repo, analysis: WeekAnalysis, narrative, charts, repo_url, settin
         repo_url=repo_url,
         discuss_url=_discuss_url(settings, repo, analysis.week),
         pdf=settings.pdf,
+        charts=tuple(charts),  # until the site's palette is known
     )
 
 
