@@ -17,11 +17,11 @@ from jinja2 import Template
 
 from digest_plugin.analysis import repository
 from digest_plugin.analysis.memo import Memo
+from digest_plugin.narrate.wording import Language
 from digest_plugin.publish import files, pdf, site_digest, text_cache
 from digest_plugin.publish.analysis_cache import MemoFolder
 from digest_plugin.publish.files import PACKAGE_TEMPLATES
 from digest_plugin.publish.text_cache import TextCache
-from digest_plugin.narrate.wording import Language
 from digest_plugin.repo_state import RepoState
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store import Store
