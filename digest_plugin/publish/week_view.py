@@ -23,6 +23,7 @@ from ..charts import Chart
 from ..narrate import Narrative, writer_credit
 from ..narrate.model import Cited, HighlightGroup
 from ..narrate.wording import Language, factor_names, week_status
+from ..slotted import slotted_record
 
 SECTION_ORDER = (
     "note", "summary", "highlights", "key_changes", "risks", "recommendations", "trends",
@@ -32,13 +33,13 @@ FEED_SECTIONS = ("note", "summary", "highlights", "key_changes", "risks", "recom
 TABLE_ROWS = 10  # names per statistics table
 
 
-@dataclass(frozen=True, slots=True)
+@slotted_record
 class Figure:
     label: str
     value: str
 
 
-@dataclass(frozen=True, slots=True)
+@slotted_record
 class PullRef:
     number: int
     url: str  # the PR's web address; "" when the record's address is not http(s)
@@ -48,13 +49,13 @@ class PullRef:
         return f"#{self.number}"
 
 
-@dataclass(frozen=True, slots=True)
+@slotted_record
 class Factor:
     name: str
     points: str  # signed, with a true minus: "+2.0", "−0.35"
 
 
-@dataclass(frozen=True, slots=True)
+@slotted_record
 class Importance:
     text: str  # "6.8"
     percent: int  # of the 0-10 scale, for the bar
@@ -63,7 +64,7 @@ class Importance:
     reading: str = ""  # how that total became the score, where it is not the score: "Totals above 9 bend ..."
 
 
-@dataclass(frozen=True, slots=True)
+@slotted_record
 class KeyChangeView:
     ref: PullRef
     title: str  # verbatim from GitHub
@@ -77,7 +78,7 @@ class KeyChangeView:
     details: Cited | None = None  # a writer's own sentence about it; None where it would only repeat modules and size
 
 
-@dataclass(frozen=True, slots=True)
+@slotted_record
 class RiskView:
     name: str
     impact: str
@@ -86,13 +87,13 @@ class RiskView:
     sentence: Cited
 
 
-@dataclass(frozen=True, slots=True)
+@slotted_record
 class ThemeView:
     name: str
     sentence: Cited
 
 
-@dataclass(frozen=True, slots=True)
+@slotted_record
 class PullRow:
     ref: PullRef
     title: str
@@ -104,7 +105,7 @@ class PullRow:
     key: bool
 
 
-@dataclass(frozen=True, slots=True)
+@slotted_record
 class CountTable:
     title: str
     head: str  # what the first column holds
@@ -113,7 +114,7 @@ class CountTable:
     value_head: str = ""  # what the second column holds; "" for the number of PRs
 
 
-@dataclass(frozen=True, slots=True)
+@slotted_record
 class Contributor:
     login: str
     pulls: tuple[PullRef, ...]
