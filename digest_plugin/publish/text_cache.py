@@ -1,13 +1,14 @@
 """Report texts kept between builds: each week's report body (the HTML its page and its PDF show)
 and its Markdown, in `{CACHE_PATH}/digest-text/`, each under a hash of everything it is made of.
 
-Rendering them again was most of a warm build: on 2,600 weeks the report bodies alone took 34 of
-82 s. A text's key hashes the week's view, pickled whole (a view holds records, strings, numbers,
-and tuples and dicts built in a fixed order, so its bytes are the same in every process, whatever
-the hash seed), with the package's code and catalogues (the memos' salt) and whatever else the
-text is made from: for the body, every template's source, the settings, the page's SITEURL and
-the charts' folder; nothing else reaches the body, which is rendered from those alone. A file
-that cannot be read is made again; the texts a build did not ask for are removed at its end.
+Rendering them again was the largest part of a warm build: on 2,600 weeks the report bodies
+alone took 34 of 82 s. A text's key hashes the week's view, pickled whole (a view holds records,
+strings, numbers, and tuples and dicts built in a fixed order, so its bytes are the same in every
+process, whatever the hash seed), with the package's code and catalogues (the memos' salt) and
+whatever else the text is made from: for the body, every template's source, the settings, the
+page's SITEURL and the charts' folder; nothing else reaches the body, which is rendered from those
+alone. A file that cannot be read is made again; the texts a build did not ask for are removed at
+its end.
 """
 
 from __future__ import annotations
