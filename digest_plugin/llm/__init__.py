@@ -4,7 +4,7 @@
     narrative = narrate(week, previous, language, writer)
 
 The writer itself, and everything it decides, is pure: `digest_plugin.narrate.llm`. Needs
-`pip install 'repo-digest[llm]'` only to ask; cached answers are read without it or the key.
+`pip install 'pelican-repo-digest[llm]'` only to ask; cached answers are read without it or the key.
 """
 
 from __future__ import annotations

@@ -38,7 +38,7 @@ def language_model_writer(settings: DigestSettings, *, environ: Mapping[str, str
 
 def _unavailable(config: LLMConfig, environ: Mapping[str, str]) -> str:
     if importlib.util.find_spec("openai") is None:
-        return "the openai package is not installed (pip install 'repo-digest[llm]')"
+        return "the openai package is not installed (pip install 'pelican-repo-digest[llm]')"
     if not environ.get(config.api_key_env, "").strip():
         return f"the environment variable {config.api_key_env} that DIGEST_LLM names holds no key"
     if config.max_requests == 0:
