@@ -197,6 +197,29 @@ def test_the_deploy_job_builds_a_site_under_a_sub_path_whose_links_all_resolve(p
     assert checked > 100 and broken == []
 
 
+def test_a_copy_cleared_of_the_sample_builds_its_own_repositories_and_leaves_out_the_samples_note(project):
+    """The template path: DIGEST_REPOS set as the workflow sets it, the fictional sample removed
+    from data/ (the natural clean-up) and its editor's note left in content/."""
+    work, origin = project
+    for sample in ("brackenforge", "quillmoss"):
+        shutil.rmtree(work / "data" / sample)
+    assert (work / "content/notes/quillmoss/fernwheel/2026-W47.md").is_file()
+    git(work, "commit", "--quiet", "--all", "-m", "Remove the sample's data")
+    git(work, "push", "--quiet", "origin", "main")
+    start = datetime.now(UTC).replace(hour=9, minute=0, second=0, microsecond=0) - timedelta(weeks=3)
+    with GitHubServer({"octo-org/widgets": handmade_pulls(start)}) as github:
+        runner = _runner(work, github, "octo-org/widgets")
+        runner.base_env["COLUMNS"] = "400"  # the build log's lines unwrapped
+        run = runner.run_job(DEPLOY, "build")
+    build_log = next(log for log in run.logs if log.startswith("== Build"))
+    assert "(exit 0)" in build_log.splitlines()[0], build_log
+    said = [line for line in build_log.splitlines() if "2026-W47.md" in line]
+    assert len(said) == 1 and "quillmoss/fernwheel, which this site does not publish" in said[0], build_log
+    output = work / "output"
+    assert (output / "octo-org/widgets/index.html").is_file()
+    assert not (output / "quillmoss").exists() and not (output / "brackenforge").exists()
+
+
 def test_an_unconfigured_copy_says_what_to_set_and_deploys_nothing(project):
     work, origin = project
     before = git(origin, "rev-parse", "main")

@@ -6,6 +6,7 @@ files. Every visible string here goes through the catalogue (`_`), so templates 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ from .analysis_cache import MemoFolder, memo_salt
 from .history import stream_histories
 from .week_view import EditorNote, WeekView, week_view
 
+logger = logging.getLogger(__name__)
 
 @dataclass
 class WeekPage:
@@ -142,8 +144,7 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
     names = _repo_names(settings, store)
     cache = pelican_settings.get("CACHE_PATH")
     memos = MemoFolder(Path(cache), memo_salt()) if cache else None
-    notes = dict(notes or {})
-    _check_note_repos(notes, names, stored=set(store.repos()))
+    notes = _published_notes(notes or {}, names)
     writer = language_model_writer(settings)  # None for the built-in writer; one per build, with its request budget
     _ = language.gettext
     repos, unstyled, warnings = [], {}, list(warnings or ())
@@ -265,14 +266,17 @@ def _discuss_url(settings: DigestSettings, repo: str, week: str) -> str:
     return pattern.format(owner=owner, name=name, week=week, repo=repo) if pattern else ""
 
 
-def _check_note_repos(notes: dict[tuple[str, str], EditorNote], names: list[str], stored: set[str]) -> None:
-    """Each editor's note is for a repository the site publishes, or else says which file. A note
-    for a repository the store holds but DIGEST_REPOS leaves out (the bundled sample's, in a copy
-    set up for other repositories) waits for that repository to be published."""
-    for (repo, _week), note in sorted(notes.items()):
-        if repo not in names and repo not in stored:
-            raise DigestError(f"The editor's note {note.source} is for {repo}, which this site does not publish "
-                              f"(it publishes {', '.join(names)}).")
+def _published_notes(notes: dict[tuple[str, str], EditorNote], names: list[str]) -> dict[tuple[str, str], EditorNote]:
+    """The editor's notes for repositories the site publishes. A note for another (the bundled
+    sample's, left in content/ of a copy set up for its own repositories) is not an error: it is
+    left out, with one line naming it."""
+    published = {}
+    for (repo, week), note in sorted(notes.items()):
+        if repo in names:
+            published[repo, week] = note
+        else:
+            logger.warning("The editor's note %s is for %s, which this site does not publish; it is left out.", note.source, repo)
+    return published
 
 
 def _check_note_weeks(notes: dict[tuple[str, str], EditorNote], repo: str, history: list[WeekAnalysis]) -> None:
