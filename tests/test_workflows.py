@@ -200,7 +200,7 @@ def test_the_deploy_job_builds_a_site_under_a_sub_path_whose_links_all_resolve(p
 def test_a_copy_cleared_of_the_sample_builds_its_own_repositories_and_leaves_out_the_samples_note(project):
     """The template path: DIGEST_REPOS set as the workflow sets it, the fictional sample removed
     from data/ (the natural clean-up) and its editor's note left in content/."""
-    work, origin = project
+    work, _origin = project
     for sample in ("brackenforge", "quillmoss"):
         shutil.rmtree(work / "data" / sample)
     assert (work / "content/notes/quillmoss/fernwheel/2026-W47.md").is_file()

@@ -85,11 +85,10 @@ def repo_summaries(repos: Sequence[RepoPage], _) -> list[RepoSummary]:
 
 def _summary(repo: RepoPage, _) -> RepoSummary:
     week = repo.latest
-    shown = repo.weeks[: repo.weeks.index(week) + 1][-TREND_WEEKS:] if week else []
-    counts = [w.analysis.stats.merged_count for w in shown]
+    shown = [(name, count) for name, count in repo.merged_by_week if name <= week.week][-TREND_WEEKS:] if week else []  # quiet weeks too
     text = _("Merged pull requests per week, {first} to {last}: {counts}.").format(
-        first=shown[0].week, last=shown[-1].week, counts=", ".join(map(str, counts))) if shown else ""
-    return RepoSummary(repo, week, tuple(trend_bars([(w.week, c) for w, c in zip(shown, counts)])), text)
+        first=shown[0][0], last=shown[-1][0], counts=", ".join(str(count) for _week, count in shown)) if shown else ""
+    return RepoSummary(repo, week, tuple(trend_bars(shown)), text)
 
 
 def trend_bars(values: Sequence[tuple[str, int]], width: float = TREND_WIDTH, height: float = TREND_HEIGHT) -> list[Bar]:
