@@ -23,6 +23,7 @@ DIGEST_DATA_PATH = "data"
 DIGEST_TIMEZONE = "UTC"
 DIGEST_LANGUAGE = "en"
 DIGEST_FETCH = "auto"
+DIGEST_IN_BLOG = True  # this site is the digest: the weeks are its blog (another site keeps them in a section)
 
 # URLs (DESIGN.md): a repository's page is Pelican's category page, at /{owner}/{name}/.
 ARTICLE_URL = "posts/{slug}/"

@@ -40,7 +40,9 @@ def fresh_pelican(tmp_path_factory) -> Path:
     return venv / "bin/pelican"
 
 
-def _site(folder: Path, theme: str, in_blog: bool) -> Path:
+def _site(folder: Path, theme: str, in_blog: bool | None) -> Path:
+    """A blog of one post, with a store of three weeks of acme/widget; DIGEST_IN_BLOG as given
+    (None: not set, the plugin's default)."""
     (folder / "content").mkdir(parents=True)
     (folder / "content/hello.md").write_text("Title: Hello\nDate: 2026-05-01\nCategory: Notes\nTags: news\n\nThe blog's own post.\n")
     store = Store(folder / "data")
@@ -48,13 +50,14 @@ def _site(folder: Path, theme: str, in_blog: bool) -> Path:
         make_pull(1, MONDAY, "feat: add the widget cache", files=[("core/cache.py", 120, 4, "modified")], labels=("area/core",)),
         make_pull(2, MONDAY + timedelta(days=1), HOSTILE, author="bob", files=[("core/parse.py", 5, 2, "modified")]),
         make_pull(3, MONDAY + timedelta(days=8), "docs: explain the cache", files=[("docs/cache.md", 30, 0, "added")]),
+        make_pull(4, MONDAY + timedelta(days=9), "[1/n] feat: split the parser"),  # no files: its modules are its title's
     ])
     store.write_state(RepoState(repo="acme/widget", source="import", fetched_at=MONDAY + timedelta(days=14)))
     # A site with Pelican's default URLs (category/{slug}.html, tag/{slug}.html) and no PLUGINS.
     (folder / "pelicanconf.py").write_text(
         f'SITENAME = "A blog"\nSITEURL = "{SITEURL}"\nRELATIVE_URLS = False\nFEED_DOMAIN = SITEURL\n'
         f'PATH = "content"\nTHEME = "{theme}"\nTIMEZONE = "UTC"\nDEFAULT_DATE = "fs"\n'
-        f'FEED_ALL_ATOM = "feeds/all.atom.xml"\nDIGEST_FETCH = "never"\nDIGEST_IN_BLOG = {in_blog}\n'
+        f'FEED_ALL_ATOM = "feeds/all.atom.xml"\nDIGEST_FETCH = "never"\n' + ("" if in_blog is None else f"DIGEST_IN_BLOG = {in_blog}\n")
     )
     return folder
 
@@ -99,12 +102,18 @@ def test_weeks_in_the_blog_of_a_site_with_a_builtin_theme(fresh_pelican, tmp_pat
     assert "category/notes.html" in pages and "hello.html" in pages  # the blog's own pages, as before
     index = pages["index.html"].get_text()
     assert "acme/widget" in index and "Hello" in index  # weeks joined the blog
+    # The blog's feed gets the newest finished week, not the digest's history; the repository's feed has every week.
     feed = feedparser.parse((output / "feeds/all.atom.xml").read_bytes())
-    assert "Hello" in {e.title for e in feed.entries} and any("/acme/widget/2026-W" in e.link for e in feed.entries)
+    assert [e.link for e in feed.entries] == [f"{SITEURL}/acme/widget/2026-W20/", f"{SITEURL}/hello.html"]
+    repository = feedparser.parse((output / "feeds/acme/widget.atom.xml").read_bytes())  # Pelican's CATEGORY_FEED_ATOM
+    assert [e.link.rsplit("/", 2)[-2] for e in repository.entries] == ["2026-W20", "2026-W19"]
+    # Labels and modules from file paths are tags; words of PR titles ("[1/n]") are not.
+    tags = {a.get_text(strip=True) for a in pages["tags.html"].select("a")}
+    assert {"area/core", "news"} <= tags and not {"1/n", "1"} & tags, tags
 
 
-def test_weeks_in_a_section_of_their_own(fresh_pelican, tmp_path):
-    output = _build(fresh_pelican, _site(tmp_path / "own", "simple", in_blog=False))
+def test_weeks_in_a_section_of_their_own_by_default(fresh_pelican, tmp_path):
+    output = _build(fresh_pelican, _site(tmp_path / "own", "simple", in_blog=None))
     pages = _check_every_page(output)
     assert "2026-W" not in pages["index.html"].get_text()  # the blog's index is the blog's
     assert "2026-W" not in (output / "feeds/all.atom.xml").read_text()

@@ -166,7 +166,7 @@ def test_an_author_page_lists_their_pull_requests_and_escapes_titles(published):
 def test_the_samples_feeds_together_stay_under_5_mb(sample):
     """Site and repository feeds carry each week's report in brief, label feeds only the label's PRs."""
     feeds = list((sample / "feeds").rglob("*.xml"))
-    assert len(feeds) > 100
+    assert len(feeds) > 50  # the site's, each repository's, each label's and path module's, Atom and RSS
     assert sum(f.stat().st_size for f in feeds) < 5_000_000
 
 

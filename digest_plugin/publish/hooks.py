@@ -41,7 +41,7 @@ from . import collector
 from .analysis_cache import memo_salt
 from .files import PACKAGE_TEMPLATES, chart_drawing, copy_static, stylesheets, write_week_files, write_week_pdfs
 from .notes import exclude_notes, read_notes
-from .sections import SECTION_FEEDS, repo_category, repo_feeds, write_section
+from .sections import SECTION_FEEDS, newest_weeks_only, repo_category, repo_feeds, write_section
 from .site_digest import SiteDigest, WeekPage, build_site_digest
 from .site_files import write_site_pages, write_sitemap
 from .site_index import author_path, pulls_by_tag, repo_summaries, week_pulls_by_tag
@@ -308,6 +308,7 @@ class DigestWriter(Writer):
 
     def write_feed(self, elements, context, path=None, url=None, feed_type="atom", override_output=False, feed_title=None):
         self._label = label_of_feed(path, dict(context.get("tags", ())), self.settings)  # (tag, articles) pairs
+        elements = newest_weeks_only(elements, path, self.settings)
         try:
             return super().write_feed(elements, context, path, url, feed_type, override_output, feed_title)
         finally:

@@ -15,7 +15,7 @@ from itertools import groupby, pairwise
 from pathlib import Path
 
 from ..analysis.memo import Memo
-from ..analysis.model import Footprint, Score, WeekAnalysis
+from ..analysis.model import AnalysedPull, Footprint, Score, WeekAnalysis
 from ..charts import Chart, RepoCharts, in_site_palette, site_palette, unstyled_charts, week_charts
 from ..errors import DigestError
 from ..llm import language_model_writer
@@ -89,8 +89,9 @@ class WeekPage:
 
     @property
     def tags(self) -> tuple[str, ...]:
-        stats = self.analysis.stats
-        return tuple(dict.fromkeys([*stats.labels, *stats.modules]))
+        """The week's labels and modules, as Pelican's tags (see `pull_tags`), the most frequent first."""
+        stats, tagged = self.analysis.stats, {tag for pull in self.analysis.pulls for tag in pull_tags(pull)}
+        return tuple(tag for tag in dict.fromkeys([*stats.labels, *stats.modules]) if tag in tagged)
 
     @property
     def previous_url(self) -> str | None:
@@ -101,6 +102,14 @@ class WeekPage:
         return week_path(self.repo, self.next_week) if self.next_week else None
 
     quiet = False  # a row of the repository's list of weeks that is a week's page
+
+
+def pull_tags(pull: AnalysedPull) -> tuple[str, ...]:
+    """What a PR files a week under as Pelican's tags (label pages and feeds): its labels, and its
+    modules unless they are only words its title wrote (`[1/n]`, a one-off scope), which would
+    fill a host blog's tags with fragments of PR titles."""
+    found = pull.classification
+    return tuple(dict.fromkeys([*found.labels, *(() if found.modules_from_title else found.modules)]))
 
 
 def is_quiet(analysis: WeekAnalysis) -> bool:

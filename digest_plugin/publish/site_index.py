@@ -16,7 +16,7 @@ from functools import cached_property, lru_cache
 from xml.sax.saxutils import escape
 
 from ..analysis.model import AnalysedPull
-from .site_digest import RepoPage, WeekPage
+from .site_digest import RepoPage, WeekPage, pull_tags
 
 _GITHUB_LOGIN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}(?:\[bot\])?")
 TREND_WEEKS = 12  # bars in an index card's trend
@@ -156,7 +156,7 @@ def week_pulls_by_tag(week: WeekPage) -> dict[str, list[PullRow]]:
     """The week's PRs under each of its labels and modules, by importance: a label feed's entry."""
     rows: dict[str, list[PullRow]] = {}
     for pull in week.analysis.pulls:
-        for tag in dict.fromkeys([*pull.classification.labels, *pull.classification.modules]):
+        for tag in pull_tags(pull):
             rows.setdefault(tag, []).append(PullRow(week, pull))
     return rows
 
