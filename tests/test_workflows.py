@@ -3,6 +3,7 @@ job's steps run here in order against the local GitHub, so the workflow cannot d
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import subprocess
@@ -113,6 +114,34 @@ def test_the_schedule_suits_every_timezone():
     run = _monday_run(DEPLOY["on"]["schedule"][0]["cron"], datetime(2026, 11, 30, tzinfo=UTC))
     late = [z for z in available_timezones() if Week(2026, 48).end(ZoneInfo(z)) > run - SEARCH_LAG]
     assert late == []
+
+
+CACHE_EVICTION = timedelta(days=7)  # GitHub removes a cache entry not used for 7 days
+SCHEDULER_DELAY = timedelta(days=1)  # scheduled runs start late when GitHub is busy; hours, rarely more
+
+
+def _scheduled_runs(first: datetime, last: datetime) -> list[datetime]:
+    """When the workflow's schedule starts a run between two days (cron lines of the form "M H * * D")."""
+    runs = []
+    for entry in DEPLOY["on"]["schedule"]:
+        minute, hour, day, month, weekday = entry["cron"].split()
+        assert day == month == "*", entry["cron"]
+        moment = first
+        while moment <= last:
+            if (moment.weekday() + 1) % 7 == int(weekday):
+                runs.append(moment.replace(hour=int(hour), minute=int(minute)))
+            moment += timedelta(days=1)
+    return sorted(runs)
+
+
+def test_the_build_cache_is_used_again_before_github_evicts_it_without_any_push():
+    """With no push for weeks, only the schedule uses the chart and analysis cache: each run
+    restores it, and the next run comes, however late, before the cache has gone unused for 7 days."""
+    runs = _scheduled_runs(datetime(2026, 1, 1, tzinfo=UTC), datetime(2027, 12, 31, tzinfo=UTC))
+    longest = max(later - earlier for earlier, later in itertools.pairwise(runs))
+    assert longest + SCHEDULER_DELAY < CACHE_EVICTION, longest
+    cache = next(step for step in DEPLOY["jobs"]["build"]["steps"] if step.get("uses", "").startswith("actions/cache"))
+    assert cache["if"] == "steps.settings.outputs.configured == 'true'" and cache["with"]["path"] == "cache"  # in every run
 
 
 # -- the deploy job, run here ------------------------------------------------------------------
