@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import sys
 from collections.abc import Iterator, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from logging.handlers import BufferingHandler
 from pathlib import Path
 
@@ -21,19 +21,26 @@ from ..settings import DigestSettings
 from ..store import Store
 from .analysis_cache import MemoFolder
 
+logger = logging.getLogger(__name__)
 PARALLEL_FROM = 2  # repositories to analyse afresh before worker processes pay for their start-up
 
 
 def load_weeks(store: Store, repo: str, settings: DigestSettings, now: datetime, memo: Memo | None = None) -> list[WeekAnalysis]:
     """Every week of `repo` in the store, analysed; one clear error when the store lacks it.
 
-    With a `memo` of earlier builds, a store unchanged since one of them is not even read again."""
+    A build of a moment before the data was fetched (SOURCE_DATE_EPOCH, a reproducible rebuild)
+    shows the repository as it was then: the PRs merged later are left out, with one line saying
+    how many. With a `memo` of earlier builds, a store unchanged since one of them is not even read again."""
     if not store.root.is_dir():
         raise DigestError(f"The data folder {store.root} does not exist; run 'repo-digest fetch' or 'repo-digest sample' first.")
-    key = repo_key(memo, repo, store.content_hash(repo), settings, now) if memo is not None else None
-    if key is not None and (week_keys := memo.get(key)) is not None and (weeks := remembered_weeks(memo, week_keys)) is not None:
-        return weeks
     state = store.read_state(repo)
+    past = state is not None and state.fetched_at is not None and now < state.fetched_at
+    # the data as this build sees it: all of the store, or what had merged by a past moment
+    seen = store.content_hash(repo) + (f" until {now.isoformat()}" if past else "")
+    key = repo_key(memo, repo, seen, settings, now) if memo is not None else None
+    if key is not None and (remembered := memo.get(key)) is not None and (weeks := remembered_weeks(memo, remembered[0])) is not None:
+        _say_left_out(repo, remembered[1], now)
+        return weeks
     pulls = store.read_pulls(repo, repo_life(state, now))
     if state is None and not pulls:
         known = ", ".join(store.repos()) or "none"
@@ -41,10 +48,18 @@ def load_weeks(store: Store, repo: str, settings: DigestSettings, now: datetime,
     if state is None:
         # pulls without a state file: nothing says the history is whole, so no week is shown as complete
         state = RepoState(repo, "github")
-    weeks = analyse_repo(repo, pulls, state, settings, now, memo)
+    shown = [pull for pull in pulls if pull.merged_at <= now] if past else pulls
+    _say_left_out(repo, len(pulls) - len(shown), now)
+    weeks = analyse_repo(repo, shown, state, settings, now, memo)
     if key is not None:
-        memo.put(key, tuple(memo.tag_of(week) for week in weeks))
+        memo.put(key, (tuple(memo.tag_of(week) for week in weeks), len(pulls) - len(shown)))
     return weeks
+
+
+def _say_left_out(repo: str, count: int, now: datetime) -> None:
+    if count:
+        logger.warning("%s: %d pull requests merged after %s UTC, the moment this build shows, are left out of it.",
+                       repo, count, f"{now.astimezone(UTC):%Y-%m-%d %H:%M}")
 
 
 def stream_histories(store: Store, names: Sequence[str], settings: DigestSettings, now: datetime,
