@@ -149,6 +149,6 @@ def test_an_output_folder_in_a_missing_folder_is_one_sentence(project, target):
     status, out, err = _finish(make(project, target, "OUTPUTDIR=missing/site", *env))
     lines = [line for line in (out + err).splitlines() if not line.startswith("make: ***")]
     assert status != 0 and "Traceback" not in err
-    assert lines == [f"make: OUTPUTDIR missing/site is in a folder that does not exist ({project / 'missing'}); create it first, "
-                     "or name another folder."]
+    assert lines == [(f"make: OUTPUTDIR missing/site is in a folder that does not exist ({project / 'missing'}); create it first, "
+                      "or name another folder.")]
     assert not (project / "missing").exists()

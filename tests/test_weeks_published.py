@@ -118,9 +118,9 @@ def test_a_build_of_a_past_moment_leaves_out_what_merged_later_in_one_line(tmp_p
         logging.getLogger().addHandler(caplog.handler)  # build_site lets go of the root logger's handlers
         output = build_site(tmp_path)
         said = [r.getMessage() for r in caplog.records if r.levelname == "WARNING" and "acme/widget" in r.getMessage()]
-        assert said == [f"acme/widget: {later} pull requests merged after 2026-11-12 15:00 UTC, the moment this build shows, "
-                        "are left out of it."], build
+        assert said == [(f"acme/widget: {later} pull requests merged after 2026-11-12 15:00 UTC, the moment this build shows, "
+                         "are left out of it.")], build
     assert later == 8 and "bad value" not in caplog.text
     page = BeautifulSoup((output / "acme/widget/2026-W46/index.html").read_text(), "html.parser")
     assert "status-in-progress" in page.select_one(".status")["class"]
-    assert not [p for p in output.glob("acme/widget/2026-W4[789]")]
+    assert not list(output.glob("acme/widget/2026-W4[789]"))
