@@ -40,6 +40,7 @@ from ..store import Store
 from . import collector
 from .analysis_cache import memo_salt
 from .files import PACKAGE_TEMPLATES, chart_drawing, copy_static, stylesheets, write_week_files, write_week_pdfs
+from .host_theme import host_theme
 from .notes import exclude_notes, read_notes
 from .sections import SECTION_FEEDS, newest_weeks_only, repo_category, repo_feeds, write_section
 from .site_digest import SiteDigest, WeekPage, build_site_digest
@@ -144,6 +145,7 @@ def prepare_templates(generator) -> None:
     generator.env.globals.setdefault("digest_owners", {})
     generator.env.globals.setdefault("digest_feeds", {})
     generator.env.globals["digest_chart_size"] = pixel_size("svg")
+    generator.env.globals["digest_theme"] = host_theme(generator.env)
     generator.env.globals["digest_html_lang"] = {"zh": "zh-CN"}.get(language.code, language.code)
 
 
@@ -198,6 +200,9 @@ def add_week_articles(generator) -> None:
     for article in articles:
         generator.add_source_path(article)
     generator.context["digest_articles"] = articles
+    if not generator.env.globals["digest_theme"].head_block:
+        logger.warning("repo-digest: the theme's base.html has no `head` block, so the week and repository pages link the plugin's "
+                       "stylesheet, and offer their feeds, from inside their content block.")
     # A week not yet final gets its page but stays out of the index, tags and feeds ("hidden"), as
     # every week does when the weeks have a section of their own (DIGEST_IN_BLOG = False).
     order = generator.settings["ARTICLE_ORDER_BY"]
