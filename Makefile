@@ -21,7 +21,7 @@ help:
 	@echo "make html       build the site into $(OUTPUTDIR)/ (creates $(VENV) on first use)"
 	@echo "make test       run the test suite"
 	@echo "make serve      serve $(OUTPUTDIR)/ on http://127.0.0.1:$(PORT)"
-	@echo "make devserver  rebuild on every change and serve"
+	@echo "make devserver  rebuild on every change (the store's too) and serve"
 	@echo "make publish    build for deployment: SITEURL=https://USER.github.io/SITE make publish"
 	@echo "make github     publish, then push $(OUTPUTDIR)/ to the $(GITHUB_PAGES_BRANCH) branch (ghp-import)"
 	@echo "make sample     regenerate the bundled sample store under data/"
@@ -64,8 +64,9 @@ constraints: $(VENV)/.installed-test
 serve: install
 	"$(PELICAN)" --listen --bind 127.0.0.1 --port "$(PORT)" -o "$(OUTPUTDIR)" -s "$(CONFFILE)"
 
+# Pelican's --autoreload and --listen, watching the store too (digest_plugin/publish/devserver.py).
 devserver: install
-	"$(PELICAN)" --autoreload --listen --bind 127.0.0.1 --port "$(PORT)" "$(INPUTDIR)" -o "$(OUTPUTDIR)" -s "$(CONFFILE)"
+	"$(BIN)/python" -m digest_plugin.publish.devserver "$(INPUTDIR)" -o "$(OUTPUTDIR)" -s "$(CONFFILE)" --bind 127.0.0.1 --port "$(PORT)"
 
 test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -n auto
