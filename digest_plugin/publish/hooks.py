@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
+from itertools import compress
 from pathlib import Path
 from urllib.parse import quote
 
@@ -44,12 +45,13 @@ from .host_theme import host_theme
 from .notes import exclude_notes, read_notes
 from .sections import SECTION_FEEDS, newest_weeks_only, repo_category, repo_feeds, write_section
 from .site_digest import SiteDigest, WeekPage, build_site_digest
-from .site_files import write_site_pages, write_sitemap
-from .site_index import author_path, pulls_by_tag, repo_summaries, week_pulls_by_tag
+from .site_files import sitemap_plugin_active, write_site_pages, write_sitemap
+from .site_index import author_path, page_dates, pulls_by_tag, repo_summaries, week_pulls_by_tag
 from .text_cache import TextCache, report_renderer
 
 logger = logging.getLogger(__name__)
 SETUP_KEY = "DIGEST"  # the BuildSetup, in Pelican's settings dict
+PAGE_DATES_KEY = "digest_page_dates"  # this build's pages' last changes, by path, in the same dict, for the sitemap
 
 TAG_SLUG_LIMIT = 100  # characters of a label's slug: its feeds' file names stay under 255 bytes
 
@@ -203,11 +205,12 @@ def add_week_articles(generator) -> None:
     if not generator.env.globals["digest_theme"].head_block:
         logger.warning("repo-digest: the theme's base.html has no `head` block, so the week and repository pages link the plugin's "
                        "stylesheet, and offer their feeds, from inside their content block.")
-    # A week not yet final gets its page but stays out of the index, tags and feeds ("hidden"), as
-    # every week does when the weeks have a section of their own (DIGEST_IN_BLOG = False).
+    # A week not yet final gets its page but stays out of the index, tags and feeds (Pelican's
+    # hidden articles), as every week does when the weeks have a section of their own (DIGEST_IN_BLOG = False).
     order = generator.settings["ARTICLE_ORDER_BY"]
-    generator.articles = order_content(generator.articles + [a for a in articles if a.status == "published"], order)
-    generator.hidden_articles = order_content(generator.hidden_articles + [a for a in articles if a.status == "hidden"], order)
+    listed = [in_blog and a.status == "published" for a in articles]
+    generator.articles = order_content(generator.articles + list(compress(articles, listed)), order)
+    generator.hidden_articles = order_content(generator.hidden_articles + [a for a, shown in zip(articles, listed) if not shown], order)
     logger.info("repo-digest: %d week pages for %d repositories", len(articles), len(digest.repos))
 
 
@@ -267,7 +270,8 @@ def _article(generator, week: WeekPage, entry: Callable[[], str], in_blog: bool,
         "url": week.url,
         "save_as": week.url + "index.html",
         "template": "digest_week",
-        "status": "published" if week.final and in_blog else "hidden",
+        # A finished week is published (pelican-sitemap lists it), in the blog or in a section of its own.
+        "status": "published" if week.final else "hidden",
         "lang": settings["DEFAULT_LANG"],
         "digest_week": week,
         "digest_label_entries": label_entries,  # by label or module: the entry in that label's feed
@@ -406,10 +410,13 @@ def write_pages_around_weeks(generator, writer) -> None:
     digest: SiteDigest | None = generator.context.get("digest")
     if digest is not None:
         write_site_pages(generator, writer, digest)
+        generator.settings[PAGE_DATES_KEY] = page_dates(digest.repos)  # for the sitemap, written when every page is
 
 
 def write_site_map(pelican) -> None:
-    write_sitemap(Path(pelican.output_path), pelican.settings.get("SITEURL", ""))
+    """The sitemap, unless pelican-sitemap writes it (the finished weeks are published pages there)."""
+    if not sitemap_plugin_active(pelican.settings):
+        write_sitemap(Path(pelican.output_path), pelican.settings.get("SITEURL", ""), pelican.settings.get(PAGE_DATES_KEY, {}))
 
 
 def start_collecting(pelican) -> None:

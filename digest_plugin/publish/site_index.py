@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from functools import cached_property, lru_cache
 from xml.sax.saxutils import escape
 
@@ -193,9 +194,27 @@ def site_feeds(settings: dict, repos: Sequence[RepoPage], tags: Iterable) -> lis
     return [(name, [f for f in feeds if f]) for name, feeds in groups if any(feeds)]
 
 
-def sitemap_xml(paths: Iterable[str], site_url: str) -> str:
-    """A sitemap (sitemaps.org 0.9) of site-relative page paths; absolute when SITEURL is set."""
+def page_dates(repos: Iterable[RepoPage]) -> dict[str, datetime]:
+    """When each week's page (at its end, or its latest merge while in progress) and each
+    repository's page (with its newest week) last changed, by site-relative path."""
+    dates = {}
+    for repo in repos:
+        for week in repo.weeks:
+            dates[week.url] = week.date
+        if repo.weeks:
+            dates[repo.url] = max(week.date for week in repo.weeks)
+    return dates
+
+
+def sitemap_xml(paths: Iterable[str], site_url: str, dates: Mapping[str, datetime] | None = None) -> str:
+    """A sitemap (sitemaps.org 0.9) of site-relative page paths, absolute when SITEURL is set, with
+    each page's `lastmod` where `dates` knows it."""
     base = site_url.rstrip("/") + "/" if site_url else "/"
-    entries = "".join(f"  <url><loc>{escape(base + path)}</loc></url>\n" for path in sorted(set(paths)))
+    dates = dates or {}
+    entries = "".join(f"  <url><loc>{escape(base + path)}</loc>{_lastmod(dates.get(path))}</url>\n" for path in sorted(set(paths)))
     return ('<?xml version="1.0" encoding="UTF-8"?>\n'
             '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n' + entries + "</urlset>\n")
+
+
+def _lastmod(moment: datetime | None) -> str:
+    return f"<lastmod>{moment.isoformat(timespec='seconds')}</lastmod>" if moment is not None else ""
