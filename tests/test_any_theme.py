@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import urllib.parse
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from digest_plugin.repo_state import RepoState
 from digest_plugin.store import Store
 
 from .conftest import make_pull
-from .links import check_links
+from .links import check_links, page_address, references, target
 
 ROOT = Path(__file__).resolve().parents[1]
 SITEURL = "https://example.org/blog"
@@ -124,3 +125,25 @@ def test_weeks_in_a_section_of_their_own_by_default(fresh_pelican, tmp_path):
         feed = feedparser.parse((output / path).read_bytes())
         assert not feed.bozo and [e.link for e in feed.entries] == [f"{SITEURL}/acme/widget/2026-W20/", f"{SITEURL}/acme/widget/2026-W19/"], path
     assert pages["acme/widget/2026-W19/index.html"].select_one("article.week .status")
+
+
+def test_a_relative_urls_blog_shows_the_weeks_entries_off_the_domain_root(fresh_pelican, tmp_path):
+    """With RELATIVE_URLS (Pelican's development setting) the site may be served from any folder:
+    the week's entry, which notmyidea shows in full on its index and category pages, links its
+    chart and its page relative to the page showing it."""
+    folder = _site(tmp_path / "relative", "notmyidea", in_blog=True)
+    with (folder / "pelicanconf.py").open("a") as settings:
+        settings.write('SITEURL = ""\nRELATIVE_URLS = True\n')
+    output = _build(fresh_pelican, folder)
+    served = "http://127.0.0.1:8000/some/folder"  # anywhere but the domain's root
+    broken, images = [], 0
+    for page in sorted(output.rglob("*.html")):
+        for reference in references(page.read_text(encoding="utf-8")):
+            address = urllib.parse.urljoin(page_address(output, page, served), reference)
+            if urllib.parse.urlsplit(address).netloc != "127.0.0.1:8000":
+                continue  # GitHub, the feeds' domain
+            file = target(output, served, address)
+            images += reference.endswith(".png")
+            if file is None or not file.exists():
+                broken.append(f"{page.relative_to(output)} -> {reference}")
+    assert images and broken == [], broken[:10]

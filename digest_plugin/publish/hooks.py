@@ -15,14 +15,14 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import partial
+from functools import cache, partial
 from itertools import compress
 from pathlib import Path
 from urllib.parse import quote
 
 from feedgenerator import Rss201rev2Feed
 from jinja2 import ChoiceLoader, FileSystemLoader
-from pelican.contents import Article
+from pelican.contents import Article, Static
 from pelican.readers import METADATA_PROCESSORS
 from pelican.utils import order_content
 from pelican.writers import Writer
@@ -194,13 +194,19 @@ def add_week_articles(generator) -> None:
     entry = generator.get_template("digest_feed_entry")  # an article's content is what its feed entry carries
     label_entry = generator.get_template("digest_label_feed_entry")
     context = dict(generator.context)  # as it stands now, one copy for every entry rendered later
+    # The entry links its page and chart in Pelican's own {filename} and {static} forms, which
+    # Pelican resolves wherever it shows the entry: a feed (absolute, under SITEURL) or a listing
+    # page of a RELATIVE_URLS build (relative to that page). Its text depends on nothing else: rendered once.
     articles = [
-        _article(generator, week, partial(entry.render, context, week=week), in_blog,
+        _article(generator, week, cache(partial(entry.render, context, week=week, week_source=_source(week))), in_blog,
                  LabelEntries(partial(label_entry.render, context, week=week), rows))
         for week, rows in tag_rows
     ]
     for article in articles:
         generator.add_source_path(article)
+        chart = article.digest_week.view.feed_chart
+        if chart is not None:
+            generator.add_source_path(_chart_file(generator, article.digest_week, chart), static=True)
     generator.context["digest_articles"] = articles
     if not generator.env.globals["digest_theme"].head_block:
         logger.warning("repo-digest: the theme's base.html has no `head` block, so the week and repository pages link the plugin's "
@@ -276,8 +282,21 @@ def _article(generator, week: WeekPage, entry: Callable[[], str], in_blog: bool,
         "digest_week": week,
         "digest_label_entries": label_entries,  # by label or module: the entry in that label's feed
     }
-    source = os.path.join(generator.path, week.repo, f"{week.week}.digest")
+    source = os.path.join(generator.path, _source(week))
     return WeekArticle(entry, metadata=metadata, settings=settings, source_path=source, context=generator.context)
+
+
+def _source(week: WeekPage) -> str:
+    """A week article's source path, relative to PATH, as {filename} links name it: no such file exists."""
+    return f"{week.repo}/{week.week}.digest"
+
+
+def _chart_file(generator, week: WeekPage, chart) -> Static:
+    """The week's feed chart (a PNG the plugin writes) as a static file of the site, so that a
+    {static} link to it resolves as any other."""
+    path = f"{week.url}{chart.name}.png"
+    return Static(content=None, metadata={"title": chart.title, "url": path, "save_as": path}, settings=generator.settings,
+                  source_path=os.path.join(generator.path, path), context=generator.context)
 
 
 def source_date() -> datetime | None:
