@@ -16,7 +16,7 @@ from pathlib import Path
 
 from ..atomic import atomic_write, write_if_changed
 from ..parallel import WORKER_PRELOAD, parallel_stream
-from .draw import Drawing, draw, pixel_size, renderer_identity
+from .draw import PICTOGRAPH, Drawing, draw, pixel_size, renderer_identity
 from .model import Chart, ChartFile
 
 log = logging.getLogger(__name__)
@@ -92,9 +92,11 @@ def _draw_missing(charts: Iterable[tuple[Chart, Sequence[tuple[str, str]]]], cac
         for fmt, key in missing:
             atomic_write(_cache_path(cache_dir, key), drawing.files[fmt])
             drawn_keys.add(key)
-    if missing_glyphs:
+    # Emoji aside: matplotlib draws them in no font, whatever is installed, and an SVG chart's text
+    # is set in the reader's fonts, which have them (the PDFs say for themselves: publish/pdf.py).
+    if undrawable := "".join(sorted(char for char in missing_glyphs if not PICTOGRAPH.fullmatch(char))):
         log.warning("Charts contain characters no installed font can draw (%s); install a CJK font such as "
-                    "Debian's fonts-noto-cjk.", "".join(sorted(missing_glyphs)))
+                    "Debian's fonts-noto-cjk.", undrawable)
     return drawn_keys
 
 
