@@ -147,3 +147,25 @@ def test_a_relative_urls_blog_shows_the_weeks_entries_off_the_domain_root(fresh_
             if file is None or not file.exists():
                 broken.append(f"{page.relative_to(output)} -> {reference}")
     assert images and broken == [], broken[:10]
+
+
+def test_the_readme_names_what_comes_with_the_showcase_theme_only(fresh_pelican, tmp_path):
+    """What a user of another theme goes without is said in the README, and a site in Pelican's
+    simple theme does go without each of them."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("**With the showcase theme only**"):]
+    section = section[: section.index("\n\n")]
+    output = _build(fresh_pelican, _site(tmp_path / "simple", "simple", in_blog=True))
+    week = (output / "acme/widget/2026-W19/index.html").read_text(encoding="utf-8")
+    tag = next(output.glob("tag/area*.html")).read_text(encoding="utf-8")  # Pelican's page of the label area/core
+    absent = {
+        "Open Graph": 'property="og:' not in week,
+        "Content-Security-Policy": "Content-Security-Policy" not in week,
+        "`/search/`": not (output / "search/index.html").exists(),
+        "`/labels/`": "feat: add the widget cache" not in tag,  # the weeks under the label, not their PRs
+        "`/authors/`": not (output / "authors/index.html").exists(),
+        "`/feeds/`": not (output / "feeds/index.html").exists(),
+        "404": not (output / "404.html").exists(),
+    }
+    assert all(absent.values()), absent
+    assert [name for name in absent if name not in " ".join(section.split())] == []
