@@ -14,7 +14,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from .tiny_project import REPO, make, tiny_project
+from tests.tiny_project import REPO, make, tiny_project
 
 WAIT = 240  # seconds: a cold build of the tiny project takes a few, on a busy machine many more
 

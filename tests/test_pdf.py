@@ -12,9 +12,8 @@ import pytest
 
 from digest_plugin.publish import pdf
 from digest_plugin.publish.pdf import PARALLEL_FROM, PDF_NAME, PdfJob, write_pdfs
-
-from .conftest import make_pull
-from .tiny_project import tiny_project
+from tests.conftest import make_pull
+from tests.tiny_project import tiny_project
 
 pytest.importorskip("weasyprint")
 

@@ -14,8 +14,7 @@ from digest_plugin.publish.site_digest import build_site_digest
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store import Store
 from digest_plugin.weeks import Week, weeks_between
-
-from .conftest import real_data
+from tests.conftest import real_data
 
 REPO = "getpelican/pelican"
 

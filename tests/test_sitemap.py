@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from .tiny_project import REPO, tiny_project
+from tests.tiny_project import REPO, tiny_project
 
 SITEURL = "https://example.org/digest"
 NS = {"s": "http://www.sitemaps.org/schemas/sitemap/0.9"}

@@ -26,11 +26,10 @@ import watchfiles
 from pelican.log import init as init_logging
 from pelican.utils import FileChangeFilter
 
+from digest_plugin.errors import DigestError
+from digest_plugin.llm.cache import FOLDER as ANSWERS
+from digest_plugin.publish.hooks import build_setup
 from pelican import LOG_HANDLERS, get_instance, listen, parse_arguments
-
-from ..errors import DigestError
-from ..llm.cache import FOLDER as ANSWERS
-from .hooks import build_setup
 
 logger = logging.getLogger(__name__)
 
