@@ -12,7 +12,7 @@ from digest_plugin.cli import main
 from digest_plugin.narrate.wording import Language
 from digest_plugin.publish.site_digest import build_site_digest
 from digest_plugin.settings import DigestSettings
-from digest_plugin.store import Store
+from digest_plugin.store.folder import Store
 from digest_plugin.weeks import Week, weeks_between
 from tests.conftest import real_data
 
