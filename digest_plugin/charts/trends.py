@@ -1,7 +1,7 @@
 """Chart stage, data side: which charts a week page and a repository page get, and their series.
 
 Pure functions from analysed weeks to `Chart` values; drawing and caching are in draw.py and
-cache.py. A week page charts the trailing `trend_weeks` weeks up to its week (fewer where the
+render.py. A week page charts the trailing `trend_weeks` weeks up to its week (fewer where the
 history is shorter; no week before the history is invented); a repository page charts its whole
 history, in weeks, months, quarters or years as its length requires.
 """
@@ -14,9 +14,9 @@ from dataclasses import dataclass, replace
 
 from digest_plugin.analysis.model import TYPES, WeekAnalysis
 from digest_plugin.analysis.stats import ranked
-from digest_plugin.charts import describe
+from digest_plugin.charts import alt_text as describe
 from digest_plugin.charts.bins import Bin, Tally, calendar_bins, unit_for, weekly_bins
-from digest_plugin.charts.model import Chart, Series, printable
+from digest_plugin.charts.chart import Chart, Series, printable
 from digest_plugin.charts.palette import Palette, assign_styles
 
 Translate = Callable[[str], str]

@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from digest_plugin.atomic import atomic_write
 from digest_plugin.errors import DigestError
-from digest_plugin.records import Pull, format_time, read_line
-from digest_plugin.repo_state import SCHEMA_VERSION, RepoState, Window
 from digest_plugin.settings import check_repo_name
+from digest_plugin.store.atomic import atomic_write
+from digest_plugin.store.records import Pull, format_time, read_line
+from digest_plugin.store.state import SCHEMA_VERSION, RepoState, Window
 
 logger = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ class Store:
         """Every stored pull of a repository that passes the gate, sorted by merge time then number.
 
         A line that fails is reported (file, line, field) and skipped, as is one merged outside
-        `life` (repo_state.repo_life); a PR stored twice counts once, the later record winning
+        `life` (store/state.repo_life); a PR stored twice counts once, the later record winning
         (later month file, then later line).
         """
         by_number: dict[int, Pull] = {}
