@@ -105,7 +105,7 @@ def _import(args) -> int:
 def _show(args) -> int:
     from digest_plugin.narrate import narrate
     from digest_plugin.narrate.wording import Language
-    from digest_plugin.publish.history import load_weeks
+    from digest_plugin.publish.history import analysis_options, load_weeks
     from digest_plugin.publish.markdown import render_markdown
     from digest_plugin.urls import absolute, week_path
 
@@ -114,7 +114,7 @@ def _show(args) -> int:
     store = Store(settings.data_path)
     repo = check_repo_name(args.repo)
     now = store.data_time([repo]) if store.repo_dir(repo).is_dir() else None  # as the build does
-    weeks = load_weeks(store, repo, settings, now or datetime.now(UTC))
+    weeks = load_weeks(store, repo, analysis_options(settings), now or datetime.now(UTC))
     index = next((i for i, w in enumerate(weeks) if w.week == week_id), None)
     if index is None:
         span = f"{weeks[0].week} to {weeks[-1].week}" if weeks else "no weeks"

@@ -8,10 +8,9 @@ import pytest
 
 from digest_plugin.analysis.classify import PATH_SCHEME, ModuleScheme, classify, module_scheme, parse_title, says_default_change
 from digest_plugin.analysis.model import TYPES
-from digest_plugin.analysis.rules import load_rules
 from digest_plugin.analysis.upgrades import upgrades
 from digest_plugin.store.records import Author, FileChange
-from tests.analysis_fixtures import by_week, real_pulls
+from tests.analysis_fixtures import by_week, load_rules, real_pulls
 from tests.conftest import make_pull
 
 RULES = load_rules(repo="acme/widget")

@@ -364,6 +364,7 @@ def verl_weeks():
         from digest_plugin.analysis import analyse_repo
     except ImportError:
         pytest.skip("digest_plugin.analysis.analyse_repo is not there yet")
+    from digest_plugin.publish.history import analysis_options
     from digest_plugin.settings import DigestSettings
     from digest_plugin.store.jsonl_import import read_export
     from digest_plugin.store.state import RepoState
@@ -371,7 +372,7 @@ def verl_weeks():
     cutoff = datetime(2026, 1, 1, tzinfo=UTC)  # half a year keeps the test fast
     pulls = [p for p in read_export(path) if p.merged_at >= cutoff]
     now = max(p.merged_at for p in pulls) + timedelta(days=1)
-    return analyse_repo("verl-project/verl", pulls, RepoState("verl-project/verl", "import"), DigestSettings(), now)
+    return analyse_repo("verl-project/verl", pulls, RepoState("verl-project/verl", "import"), analysis_options(DigestSettings()), now)
 
 
 @pytest.mark.realdata

@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from digest_plugin.errors import DigestError
+from digest_plugin.publish.history import analysis_options
 from digest_plugin.settings import DigestSettings, LLMConfig, markdown_table, options, setting_name
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -92,7 +93,7 @@ def test_values_are_typed_and_relative_paths_start_at_the_given_folder(tmp_path)
 )
 def test_a_bad_value_is_one_sentence_naming_the_setting(tmp_path, values, message):
     with pytest.raises(DigestError) as raised:
-        DigestSettings.from_pelican(values, tmp_path)
+        analysis_options(DigestSettings.from_pelican(values, tmp_path))  # as a build checks them, DIGEST_RULES merged
     text = str(raised.value)
     assert message in text
     assert "\n" not in text and text.endswith((".", ")")) and "DIGEST_" in text

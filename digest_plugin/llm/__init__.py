@@ -17,7 +17,7 @@ import os
 import time
 from collections.abc import Callable, Mapping
 
-from digest_plugin.llm.cache import AnswerCache
+from digest_plugin.build.cache import AnswerCache
 from digest_plugin.llm.endpoint import Endpoint, RequestBudget
 from digest_plugin.narrate.llm import LanguageModelWriter
 from digest_plugin.settings import DigestSettings, LLMConfig

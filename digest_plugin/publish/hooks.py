@@ -23,21 +23,21 @@ from pelican.contents import Article
 from pelican.readers import METADATA_PROCESSORS
 from pelican.utils import order_content
 
-from digest_plugin.build import gc_pause
+from digest_plugin.build import cache, gc_pause
 from digest_plugin.charts.draw import pixel_size
 from digest_plugin.errors import DigestError
 from digest_plugin.i18n import format_date
 from digest_plugin.narrate import cite
 from digest_plugin.narrate.wording import Language
-from digest_plugin.publish.analysis_cache import memo_salt
 from digest_plugin.publish.files import PACKAGE_TEMPLATES, chart_drawing, copy_static, stylesheets, write_week_files, write_week_pdfs
+from digest_plugin.publish.history import analysis_options
 from digest_plugin.publish.notes import exclude_notes, read_notes
 from digest_plugin.publish.pelican_internals import WeekArticle, check_pelican, feed_writer
+from digest_plugin.publish.report_text import report_renderer
 from digest_plugin.publish.sections import SECTION_FEEDS, repo_category, repo_feeds, write_section
 from digest_plugin.publish.site_digest import SiteDigest, WeekPage, build_site_digest
 from digest_plugin.publish.site_files import write_site_pages, write_sitemap
 from digest_plugin.publish.site_index import author_path, pulls_by_tag, repo_summaries, week_pulls_by_tag
-from digest_plugin.publish.text_cache import TextCache, report_renderer
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store.folder import Store
 from digest_plugin.store.owner_index import by_owner
@@ -100,6 +100,7 @@ def build_setup(pelican_settings: dict) -> BuildSetup:
 
 def _set_up(pelican_settings: dict) -> BuildSetup:
     settings = DigestSettings.from_pelican(pelican_settings, settings_folder())
+    analysis_options(settings)  # DIGEST_RULES merged and checked now, before any output is touched
     return BuildSetup(settings, Language.of(settings.language))
 
 
@@ -169,8 +170,8 @@ def add_week_articles(generator) -> None:
     generator.context["digest_pulls_by_tag"] = pulls_by_tag(tag_rows)
     generator.context["digest_feeds"] = {name: repo_feeds(name, generator.settings, in_blog) for name in repos}
     generator.context["digest_section_feeds"] = {} if in_blog else SECTION_FEEDS
-    texts = generator.context["digest_texts"] = TextCache(Path(generator.settings["CACHE_PATH"]), memo_salt())
-    site = hashlib.sha256(_templates_and_settings(generator, stylesheets())).digest()
+    texts = generator.context["digest_texts"] = cache.TextCache(Path(generator.settings["CACHE_PATH"]), cache.code_salt())
+    site = generator.context["digest_site_key"] = cache.key("site", _templates_and_settings(generator, stylesheets()))
     generator.env.globals["digest_report"] = report_renderer(generator.env, texts, site)
 
     entry = generator.get_template("digest_feed_entry")  # an article's content is what its feed entry carries
@@ -261,16 +262,16 @@ def write_files(generator, writer) -> None:
         return
     if not digest.settings.in_blog:
         write_section(digest, generator.context["digest_articles"], generator, writer)
-    output, cache = Path(generator.output_path), Path(generator.settings["CACHE_PATH"])
+    output, cache_folder = Path(generator.output_path), Path(generator.settings["CACHE_PATH"])
     copy_static(output / generator.settings["THEME_STATIC_DIR"])
     if digest.charts_drawn is not None:
         digest.charts_drawn.result()
     texts = generator.context["digest_texts"]
-    write_week_files(digest, output, cache, texts)
+    write_week_files(digest, output, cache_folder, texts)
     if digest.settings.pdf:
         template, css = generator.get_template("digest_week_pdf"), stylesheets()
         drawn = write_week_pdfs(digest, lambda week: template.render(**generator.context, **css, week=week, view=week.view, digest_pdf=True),
-                                output, cache, site=_templates_and_settings(generator, css))
+                                output, cache_folder, site=generator.context["digest_site_key"])
         logger.info("repo-digest: %d PDFs drawn, the others unchanged", drawn)
     texts.prune()
 
