@@ -76,17 +76,17 @@ class Reuse(Protocol):
     `(repo, options, conventions)`, then every week in order, oldest first, by the week's inputs
     `(week, (in progress, complete), ((pull, first time), ...))`."""
 
-    def begin(self, inputs: tuple) -> None:
+    def repository(self, inputs: tuple) -> None:
         """The repository's inputs, which every week's analysis reads."""
 
-    def follow(self, inputs: tuple) -> None:
+    def earlier_week(self, inputs: tuple) -> None:
         """A week before the weeks analysed, whose inputs still count for the weeks after it."""
 
-    def recall(self, inputs: tuple) -> tuple[WeekAnalysis, tuple[Counter, int], tuple] | None:
-        """(analysis, week_subjects, lookups) remembered for these inputs, if any."""
+    def lookup(self, inputs: tuple) -> tuple[WeekAnalysis, tuple[Counter, int], tuple] | None:
+        """(analysis, week_subjects, lookups) kept by an earlier build for these inputs, if any."""
 
-    def remember(self, remembered: tuple[WeekAnalysis, tuple[Counter, int], tuple]) -> None:
-        """The week just analysed from the inputs last given to `recall`."""
+    def keep(self, remembered: tuple[WeekAnalysis, tuple[Counter, int], tuple]) -> None:
+        """The week just analysed (or looked up) from the inputs last given to `lookup`."""
 
 
 def repo_context(repo: str, pulls: Sequence[Pull], options: AnalysisOptions) -> RepoContext:
@@ -212,7 +212,7 @@ def analyse_repo(repo: str, pulls: Sequence[Pull], state: RepoState | None, opti
     first = weeks[0]
     context = repo_context(repo, pulls, options)
     if reuse is not None:
-        reuse.begin((repo, options, context.conventions))
+        reuse.repository((repo, options, context.conventions))
     by_week: dict[Week, list[Pull]] = defaultdict(list)
     for pull in pulls:
         by_week[week_of(pull.merged_at, tz)].append(pull)
@@ -233,11 +233,11 @@ def analyse_repo(repo: str, pulls: Sequence[Pull], state: RepoState | None, opti
         history.append((len(analysed), sum(1 for p in analysed if p.key)))
         subjects.append(week_subjects(analysed, context.rules))
         if reuse is not None:
-            reuse.follow(inputs(week))
+            reuse.earlier_week(inputs(week))
 
     results = []
     for week in weeks:
-        remembered = reuse.recall(inputs(week)) if reuse is not None else None
+        remembered = reuse.lookup(inputs(week)) if reuse is not None else None
         if remembered is not None and remembered[2] == (lookups := _history_lookups(remembered[0].pulls, context)):
             # the fetch time is no input (every refresh changes it): the week gets the current one
             analysis, week_subject = replace(remembered[0], fetch=fetch_info(week, state, tz)), remembered[1]
@@ -247,7 +247,7 @@ def analyse_repo(repo: str, pulls: Sequence[Pull], state: RepoState | None, opti
             week_subject = week_subjects(analysed, context.rules)
             lookups = _history_lookups(analysis.pulls, context)
         if reuse is not None:
-            reuse.remember((analysis, week_subject, lookups))
+            reuse.keep((analysis, week_subject, lookups))
         results.append(analysis)
         history.append((analysis.stats.merged_count, analysis.stats.key_count))
         subjects.append(week_subject)

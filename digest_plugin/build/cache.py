@@ -206,23 +206,27 @@ class WeekChain:
     def __init__(self, memo: Memo):
         self.memo, self._key = memo, ""
 
-    def begin(self, inputs: object) -> None:
+    def repository(self, inputs: object) -> None:
         self._key = self.memo.key("repo", inputs)
 
-    def follow(self, inputs: object) -> None:
-        self._key = self.memo.key("week", self._key, inputs)
+    def earlier_week(self, inputs: object) -> None:
+        self._next(inputs)
 
-    def recall(self, inputs: object) -> object | None:
-        self.follow(inputs)
+    def lookup(self, inputs: object) -> object | None:
+        self._next(inputs)
         remembered = self.memo.get(self._key)
         if remembered is not None:
             self.memo.tag(remembered[0], self._key)
         return remembered
 
-    def remember(self, remembered: tuple) -> None:
+    def keep(self, remembered: tuple) -> None:
         """`remembered`: the week's analysis first, then whatever else the analysis needs back."""
         self.memo.put(self._key, remembered)
         self.memo.tag(remembered[0], self._key)
+
+    def _next(self, inputs: object) -> None:
+        """The key of the week whose inputs these are, from the key of the week before."""
+        self._key = self.memo.key("week", self._key, inputs)
 
 
 @dataclass(frozen=True)
