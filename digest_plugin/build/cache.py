@@ -22,7 +22,6 @@ what a build did not use is removed at its end (model answers: an older answer o
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import logging
 import pickle
@@ -56,8 +55,9 @@ def key(*parts: object) -> str:
 
 def canonical(value: object) -> bytes:
     """`value` as bytes that depend on nothing but its content: sets sorted, dicts by key, other
-    dataclasses field by field, and records, views, charts, numbers and dates pickled without the
-    pickle memo (`frozen_record`s hold no sets, so they pickle alike whatever the hash seed)."""
+    dataclasses field by field, and everything else (records, views, charts, numbers, dates) by its
+    repr, which is its content: a `frozen_record` holds no set, whose order would change with the
+    process's hash seed."""
     if isinstance(value, bytes):
         return b"b" + _framed(value)
     if isinstance(value, str):
@@ -71,22 +71,11 @@ def canonical(value: object) -> bytes:
         return b"<" + b"".join(_framed(k) + _framed(v) for k, v in items) + b">"
     if is_dataclass(value) and not isinstance(value, type) and not is_frozen_record(type(value)):
         return b"d" + canonical((type(value).__qualname__, tuple(getattr(value, f.name) for f in fields(value))))
-    return b"p" + _framed(pickled_whole(value))
+    return b"r" + _framed(repr(value).encode("utf-8"))
 
 
 def _framed(data: bytes) -> bytes:
     return len(data).to_bytes(8, "big") + data
-
-
-def pickled_whole(value: object) -> bytes:
-    """`value` pickled without the memo, which writes an object met twice as a reference: equal
-    values whose parts are shared differently (a week analysed anew, a week read from the memo)
-    give the same bytes. What is keyed holds no cycles, which the memo is for."""
-    buffer = io.BytesIO()
-    pickler = pickle.Pickler(buffer, protocol=5)
-    pickler.fast = True
-    pickler.dump(value)
-    return buffer.getvalue()
 
 
 def code_salt() -> str:
