@@ -26,8 +26,8 @@ import watchfiles
 from pelican.log import init as init_logging
 from pelican.utils import FileChangeFilter
 
+from digest_plugin.build.cache import ANSWERS
 from digest_plugin.errors import DigestError
-from digest_plugin.llm.cache import FOLDER as ANSWERS
 from digest_plugin.publish.hooks import build_setup
 from pelican import LOG_HANDLERS, get_instance, listen, parse_arguments
 

@@ -17,6 +17,7 @@ from digest_plugin.weeks import Week, weeks_between
 from tests.conftest import real_data
 
 REPO = "getpelican/pelican"
+pytestmark = pytest.mark.realdata
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +32,6 @@ def pelican_repo(tmp_path_factory):
     return repo
 
 
-@pytest.mark.realdata
 def test_every_week_page_of_pelican_has_merged_pull_requests_and_the_quiet_ones_are_listed(pelican_repo):
     pages, quiet = pelican_repo.weeks, pelican_repo.quiet
     assert pages and all(page.analysis.stats.merged_count > 0 for page in pages)

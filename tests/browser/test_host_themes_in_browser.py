@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser import ROOT, axe_findings, chromium, open_page, page_width, serve_folder
+from tests.browser_harness import ROOT, axe_findings, chromium, open_page, page_width, serve_folder
 
 WEEK = "quillmoss/fernwheel/2026-W47/"
 PHONE, DESKTOP = 375, 1280
