@@ -14,7 +14,7 @@ from datetime import datetime
 from .atomic import atomic_write
 from .errors import DigestError
 from .records import format_time
-from .settings import is_owner_pattern
+from .settings import is_owner_pattern, is_repo_name
 from .store import Store
 
 
@@ -34,7 +34,7 @@ def recorded_repos(store: Store, owner: str) -> list[str] | None:
     if not path.is_file():
         return None
     try:
-        return list(json.loads(path.read_text(encoding="utf-8"))["repos"])
+        return [repo for repo in json.loads(path.read_text(encoding="utf-8"))["repos"] if is_repo_name(repo)]
     except (ValueError, KeyError, TypeError):
         raise DigestError(f"{path} is not a record of {owner}'s repositories; delete it and fetch again.") from None
 
