@@ -28,8 +28,7 @@ def load_weeks(store: Store, repo: str, settings: DigestSettings, now: datetime,
     """Every week of `repo` in the store, analysed; one clear error when the store lacks it.
 
     With a `memo` of earlier builds, a store unchanged since one of them is not even read again."""
-    if not store.root.is_dir():
-        raise DigestError(f"The data folder {store.root} does not exist; run 'repo-digest fetch' or 'repo-digest sample' first.")
+    store.check_folder("run 'repo-digest fetch' or 'repo-digest sample' first.")
     key = repo_key(memo, repo, store.content_hash(repo), settings, now) if memo is not None else None
     if key is not None and (week_keys := memo.get(key)) is not None and (weeks := remembered_weeks(memo, week_keys)) is not None:
         return weeks
