@@ -176,8 +176,12 @@ class RepoSync:
                 return pack(self._counted(split(window, parts_needed(total))))
             if len(found) + len(unread) >= min(total, SEARCH_CAP):
                 break  # what is missing is known by number: searching again would not bring it
-        skipped = sum(1 for number, (reason, merged_at) in unread.items() if self._set_aside(number, reason, merged_at).skipped)
-        if len(found) + skipped < total:
+        kept = {n for n in unread if n in self._stored_pulls()}  # fetched before: that record stands
+        for number in sorted(kept):
+            self.progress.note(f"{self.repo}: PR #{number} could not be read again ({unread[number][0]}); the record fetched before is kept.")
+        skipped = sum(1 for number, (reason, merged_at) in unread.items()
+                      if number not in kept and self._set_aside(number, reason, merged_at).skipped)
+        if len(found) + len(kept) + skipped < total:
             self.report.incomplete.append(window)
             self.state = replace(self.state, incomplete=_merge_windows(self.state.incomplete, window))
             self.progress.note(
@@ -238,7 +242,9 @@ class RepoSync:
                 raise Unreadable(error)
             with _unreadable(f"{error}; through REST, "):
                 _, data = self.client.rest_get(f"/repos/{self.repo}/pulls/{number}", {}, self.repo)
-                changed = data.get("changed_files") if isinstance(data, dict) else None
+                if not isinstance(data, dict):
+                    raise RecordError("record", "expected a pull request object")
+                changed = data.get("changed_files")
                 wanted = min(changed, FILES_LIMIT) if isinstance(changed, int) and changed >= 0 else FILES_LIMIT
                 return pull_from_rest({**data, "files": self._rest_file_pages(number, 100, 1, wanted)}, source="github")
         if not node or not node.get("mergedAt"):
@@ -302,15 +308,18 @@ class RepoSync:
 
     def _stored_files(self, number: int, total: int, first: list[dict]) -> list[dict] | None:
         """The files already stored for a merged PR (a look-back refetch): they cannot have changed."""
-        if self._stored is None:
-            self._stored = {p.number: p for p in self.store.read_pulls(self.repo)}
-        stored = self._stored.get(number)
+        stored = self._stored_pulls().get(number)
         if stored is None or stored.source != "github" or stored.changed_files != total:
             return None
         files = [{"filename": f.path, "additions": f.additions, "deletions": f.deletions, "status": f.status} for f in stored.files]
         if len(files) != min(total, FILES_LIMIT) or files[: len(first)] != first:
             return None
         return files
+
+    def _stored_pulls(self) -> dict[int, Pull]:
+        if self._stored is None:
+            self._stored = {p.number: p for p in self.store.read_pulls(self.repo)}
+        return self._stored
 
     def _rest_file_pages(self, number: int, per_page: int, page: int, wanted: int) -> list[dict]:
         files: list[dict] = []
