@@ -58,13 +58,8 @@ def fetch_summary(report) -> str:
     """The job summary's section for a fetch (a fetch.FetchReport): a line per repository."""
     from .markdown import escape
 
-    lines = ["## repo-digest fetch", ""]
-    done = iter(report.lines())
-    for repo in report.repos:
-        if repo.error is not None:
-            lines.append(f"- :x: `{repo.repo}` failed: {escape(str(repo.error))}")
-        else:
-            lines.append(f"- `{repo.repo}`: {escape(next(done))}")
+    lines = ["## repo-digest fetch", "", *(f"- {escape(line)}" for line in report.lines())]
+    lines += [f"- :x: `{failed.repo}` was not fetched: {escape(str(failed.error))}" for failed in report.failed]
     return "\n".join(lines) + "\n"
 
 
