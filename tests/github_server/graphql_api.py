@@ -100,9 +100,9 @@ class NodeFault:
     one such as body, the whole node nulled, as GraphQL does."""
 
     field: str = "files"
+    # None: the field nulled with no error at all (GitHub's answer for a diff too large to list)
     message: str | None = "Something went wrong while executing your query. This may be the result of a timeout, or it could be a GitHub bug."
     type: str | None = None  # GitHub's error type, where it gives one
-    # None: GitHub nulls the field with no error at all (its answer for a diff too large to list)
 
 
 class FieldError(GraphQLError):
