@@ -7,12 +7,12 @@ import logging
 from collections.abc import Sequence
 from datetime import datetime
 
-from ..errors import DigestError
-from ..owners import expand, record_owner
-from ..settings import is_repo_name
-from ..store import Store
-from .client import GitHubClient, RateLimitStop, Unreachable
-from .sync import RepoReport
+from digest_plugin.errors import DigestError
+from digest_plugin.fetch.client import GitHubClient, RateLimitStop, Unreachable
+from digest_plugin.fetch.sync import RepoReport
+from digest_plugin.owners import expand, record_owner
+from digest_plugin.settings import is_repo_name
+from digest_plugin.store import Store
 
 logger = logging.getLogger(__name__)
 

@@ -27,14 +27,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
-from ..errors import DigestError
-from ..importer import pull_from_rest
-from ..records import FILES_LIMIT, Pull, RecordError, format_time, parse_time
-from ..repo_state import PullFailure, RepoState, Window
-from ..store import Store
-from .client import GitHubClient, NotFound, Refused, TokenRejected, Unreachable, item_of, redact
-from .progress import Progress
-from .queries import (
+from digest_plugin.errors import DigestError
+from digest_plugin.fetch.client import GitHubClient, NotFound, Refused, TokenRejected, Unreachable, item_of, redact
+from digest_plugin.fetch.progress import Progress
+from digest_plugin.fetch.queries import (
     COUNTS_PER_QUERY,
     MERGED_NUMBERS,
     MERGED_PULLS,
@@ -45,7 +41,11 @@ from .queries import (
     rest_file_item,
     search_text,
 )
-from .windows import SEARCH_CAP, can_split, pack, parts_needed, split, steps
+from digest_plugin.fetch.windows import SEARCH_CAP, can_split, pack, parts_needed, split, steps
+from digest_plugin.importer import pull_from_rest
+from digest_plugin.records import FILES_LIMIT, Pull, RecordError, format_time, parse_time
+from digest_plugin.repo_state import PullFailure, RepoState, Window
+from digest_plugin.store import Store
 
 PLAN_STEP = timedelta(days=7)  # long spans are counted week by week before fetching
 COUNT_FIRST_SPAN = timedelta(days=35)  # shorter spans are fetched straight away

@@ -17,8 +17,8 @@ import os
 import sys
 from pathlib import Path
 
-from ..errors import DigestError
-from ..settings import DigestSettings
+from digest_plugin.errors import DigestError
+from digest_plugin.settings import DigestSettings
 
 # Debian packages a bare runner lacks: fonts for a language's charts and PDFs (Latin scripts come
 # with matplotlib), and the Pango that WeasyPrint draws PDFs with, with an emoji font for labels
@@ -56,7 +56,7 @@ def summary(settings: DigestSettings) -> str:
 
 def fetch_summary(report) -> str:
     """The job summary's section for a fetch (a fetch.FetchReport): a line per repository."""
-    from .markdown import escape
+    from digest_plugin.publish.markdown import escape
 
     lines = ["## repo-digest fetch", "", *(f"- {escape(line)}" for line in report.lines())]
     lines += [f"- :x: `{failed.repo}` was not fetched: {escape(str(failed.error))}" for failed in report.failed]
@@ -64,7 +64,7 @@ def fetch_summary(report) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from ..cli import load_settings
+    from digest_plugin.cli import load_settings
 
     parser = argparse.ArgumentParser(prog="python -m digest_plugin.publish.workflow", description=__doc__.splitlines()[0])
     parser.add_argument("--settings", default="pelicanconf.py", metavar="FILE")

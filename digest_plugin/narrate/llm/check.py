@@ -20,9 +20,9 @@ import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
-from ...analysis.model import WeekAnalysis
-from .answer import Sentence
-from .numbers import DECIMAL, stated_numbers
+from digest_plugin.analysis.model import WeekAnalysis
+from digest_plugin.narrate.llm.answer import Sentence
+from digest_plugin.narrate.llm.numbers import DECIMAL, stated_numbers
 
 MAX_CHARACTERS = 600
 WRITTEN_CITATION = re.compile(r"(?<![A-Za-z0-9_&])#(\d+)(?!\d)")  # as model.CITATION, but "修复#12的" cites #12 too
