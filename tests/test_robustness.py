@@ -26,7 +26,7 @@ from digest_plugin.llm import language_model_writer
 from digest_plugin.narrate import narrate
 from digest_plugin.narrate.wording import Language
 from digest_plugin.settings import DigestSettings, LLMConfig
-from digest_plugin.store import Store
+from digest_plugin.store.folder import Store
 from tests.github_server import LEFT_OUT, GitHubServer, NodeFault, handmade_pull
 from tests.llm_server import GOOD_KEY, ChatServer, Reply, answers
 from tests.narrate_fixtures import busy_week, previous_week, week_of
@@ -376,7 +376,7 @@ def small_site(folder: Path) -> None:
 
 
 def build(folder: Path, output: str, disk: Path, size: str) -> subprocess.CompletedProcess:
-    command = [sys.executable, "-m", "digest_plugin.locked_build", output, "--", str(Path(sys.executable).with_name("pelican")),
+    command = [sys.executable, "-m", "digest_plugin.build.locked_output", output, "--", str(Path(sys.executable).with_name("pelican")),
                "content", "-s", "pelicanconf.py"]
     return on_full_disk(disk, command, folder, size)
 

@@ -1,5 +1,5 @@
 """Which repositories `owner/*` means today: the owner's public, non-archived ones, asked of GitHub
-at fetch time and recorded in the store (see `digest_plugin.owners` for the build's side)."""
+at fetch time and recorded in the store (see `digest_plugin.store.owner_index` for the build's side)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from datetime import datetime
 from digest_plugin.errors import DigestError
 from digest_plugin.fetch.client import GitHubClient, RateLimitStop, Unreachable
 from digest_plugin.fetch.sync import RepoReport
-from digest_plugin.owners import expand, record_owner
 from digest_plugin.settings import is_repo_name
-from digest_plugin.store import Store
+from digest_plugin.store.folder import Store
+from digest_plugin.store.owner_index import expand, record_owner
 
 logger = logging.getLogger(__name__)
 
