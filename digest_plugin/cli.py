@@ -98,10 +98,19 @@ def _fetch(args) -> int:
     for failed in report.failed:
         print(f"repo-digest: {failed.error}", file=sys.stderr)
     if os.environ.get("GITHUB_STEP_SUMMARY"):  # in a GitHub Actions job: its summary says what happened
-        from digest_plugin.build.actions_outputs import append_to, fetch_summary
+        from digest_plugin.build.actions_outputs import append_to
 
         append_to(os.environ["GITHUB_STEP_SUMMARY"], fetch_summary(report))
     return 1 if report.failed else 0
+
+
+def fetch_summary(report) -> str:
+    """The job summary's section for a fetch (a fetch.FetchReport): a line per repository."""
+    from digest_plugin.publish.markdown import escape
+
+    lines = ["## repo-digest fetch", "", *(f"- {escape(line)}" for line in report.lines())]
+    lines += [f"- :x: `{failed.repo}` was not fetched: {escape(str(failed.error))}" for failed in report.failed]
+    return "\n".join(lines) + "\n"
 
 
 def _import(args) -> int:

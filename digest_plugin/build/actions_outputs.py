@@ -6,8 +6,8 @@ Writes `configured=true|false`, `packages=<Debian packages>` and `data=<the stor
 short note to $GITHUB_STEP_SUMMARY. A copy with no DIGEST_REPOS is not an error: the note says
 what to set, and the workflow neither fetches nor deploys the bundled fictional sample.
 
-`repo-digest fetch` adds its own section to $GITHUB_STEP_SUMMARY (`fetch_summary`): which
-repositories were fetched, which failed and why.
+`repo-digest fetch` adds its own section to $GITHUB_STEP_SUMMARY (cli.fetch_summary) through
+`append_to`: which repositories were fetched, which failed and why.
 """
 
 from __future__ import annotations
@@ -53,15 +53,6 @@ def summary(settings: DigestSettings) -> str:
     if not settings.repos:
         return UNCONFIGURED
     return "## repo-digest\n\nRepositories: " + ", ".join(f"`{r}`" for r in settings.repos) + "\n"
-
-
-def fetch_summary(report) -> str:
-    """The job summary's section for a fetch (a fetch.FetchReport): a line per repository."""
-    from digest_plugin.publish.markdown import escape
-
-    lines = ["## repo-digest fetch", "", *(f"- {escape(line)}" for line in report.lines())]
-    lines += [f"- :x: `{failed.repo}` was not fetched: {escape(str(failed.error))}" for failed in report.failed]
-    return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:

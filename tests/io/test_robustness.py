@@ -32,7 +32,7 @@ from tests.llm_server import GOOD_KEY, ChatServer, Reply, answers
 from tests.narrate_fixtures import busy_week, previous_week, week_of
 from tests.site_builder import build_site
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CLI = str(Path(sys.executable).with_name("repo-digest"))
 REPO = "octo-org/widgets"
 MONDAY = datetime(2026, 3, 2, 9, tzinfo=UTC)  # three weeks of PRs from here: 2026-W10 to W12
