@@ -38,8 +38,7 @@ def load_weeks(store: Store, repo: str, options: AnalysisOptions, now: datetime,
     A build of a moment before the data was fetched (SOURCE_DATE_EPOCH, a reproducible rebuild)
     shows the repository as it was then: the PRs merged later are left out, with one line saying
     how many. With a `memo` of earlier builds, a store unchanged since one of them is not even read again."""
-    if not store.root.is_dir():
-        raise DigestError(f"The data folder {store.root} does not exist; run 'repo-digest fetch' or 'repo-digest sample' first.")
+    store.check_folder("run 'repo-digest fetch' or 'repo-digest sample' first.")
     if now.tzinfo is None:
         now = now.replace(tzinfo=UTC)
     state = store.read_state(repo)
