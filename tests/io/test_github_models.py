@@ -11,7 +11,7 @@ import pytest
 
 from digest_plugin.analysis.model import Evidence, Risk, Theme
 from digest_plugin.llm import language_model_writer
-from digest_plugin.narrate import narrate
+from digest_plugin.narrate import narrate, writer_credit
 from digest_plugin.narrate.llm.parts import plan, request_tokens
 from digest_plugin.narrate.llm.prompt import week_document
 from digest_plugin.narrate.wording import Language
@@ -91,7 +91,10 @@ def test_a_busy_week_is_written_in_parts_each_inside_the_cap(clock, tmp_path):
     assert asked == [p.pull.number for p in week.pulls if p.key]  # every key PR, once
     check = narrative.check
     assert narrative.writer == "llm" and check.rejected == () and check.kept == check.checked
-    assert {where.split("[")[0] for where, _ in check.parts} >= {"summary", "key_changes"}
+    assert writer_credit(narrative, Language.of("en")).endswith(
+        "The model’s words are in: the summary, 1 of 1 themes, 12 of 12 key changes, 1 of 1 risks, and the recommendations.")
+    assert writer_credit(write(preset_writer(None, tmp_path, clock, environ={}), week, "zh"), Language.of("zh")) == (
+        "本页由内置撰写器生成：本周未采用语言模型撰写的任何句子。")  # a Chinese site's answers are its own
 
 
 def test_a_chinese_busy_week_counts_a_character_a_token_and_fits(clock, tmp_path):
@@ -110,7 +113,8 @@ def test_a_413_is_our_sizing_error_and_only_that_part_falls_back(clock, tmp_path
     refused = [r for r in server.requests if r.refused == "413"]
     assert refused and len(refused) < len(server.requests)
     assert "its size was underestimated: a bug worth reporting (Request body too large for openai/gpt-4.1-mini model. Max size: 5000 tokens.)" in caplog.text
-    assert narrative.writer == "llm"  # the parts that fitted are the model's
+    assert narrative.writer == "llm"  # the parts that fitted are the model's, and the page says which
+    assert writer_credit(narrative, Language.of("en")).endswith("The model’s words are in: the summary and 1 of 1 themes.")
 
 
 def test_a_per_minute_429_is_waited_out_and_the_build_paces_itself(clock, tmp_path, caplog):
