@@ -3,7 +3,7 @@
     .venv/bin/python bench/probe_robustness.py            # about five minutes on two cores
     .venv/bin/python bench/probe_robustness.py -n 1       # one process
 
-The probes are the tests of tests/test_robustness.py (a user's command against the local GitHub or
+The probes are the tests of tests/io/test_robustness.py (a user's command against the local GitHub or
 the local model server, a real build); this runs them and sorts each outcome: passed is survived,
 a traceback where a sentence is due (the test's TracebackSeen, or any exception but an assertion)
 is a traceback, a failed assertion is a wrong result with no word of it. Run on an older commit
@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PROBES = ROOT / "tests" / "test_robustness.py"
+PROBES = ROOT / "tests" / "io" / "test_robustness.py"
 KINDS = ("survived", "traceback", "wrong silently", "skipped")
 
 
