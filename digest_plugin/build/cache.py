@@ -7,7 +7,7 @@ else makes it stale. Nothing else in the package computes a cache key.
 | report texts | `CACHE_PATH/digest-text/` | the week's view, the templates and settings, the page's SITEURL, the charts' folder |
 | PDFs | `CACHE_PATH/digest-pdf/` | the week page's report, the templates, settings and stylesheets, the charts beside it, WeasyPrint's version |
 | charts | `CACHE_PATH/digest-charts/` | the chart's data, the format and the renderer (its version, matplotlib's, the fonts, the sizes) |
-| model answers | `DIGEST_DATA_PATH/.llm-cache/{owner}/{name}/` | the model, the prompt's version and the week's data sent |
+| model answers | `DIGEST_DATA_PATH/.llm-cache/{owner}/{name}/` | the model, the prompt's version and the part of the week and its data sent |
 
 The analyses, narratives and report texts are also stale when the code is (`code_salt`: the
 package's code, catalogues and default rules, Python's and Babel's versions): a new release starts

@@ -2,12 +2,13 @@
 
 The client's own retries are off (`max_retries=0`): this module retries timeouts, dropped
 connections, 429 and 5xx itself, waiting as `Retry-After` (or `retry-after-ms`) says when that fits
-in the time left for the week, with an injectable clock and sleep. Every attempt counts against the
-build's request budget. Whatever goes wrong ends in a `ModelFault` whose reason is one short
-phrase without the key; `fatal` faults (a refused key, an unknown model, an exhausted quota) stop
-the build's requests, and so does an endpoint that does not answer at all (a timeout or no
-connection, once its retries are spent): through `RequestBudget.stop`, the one way to end the
-build's requests early (for a spent daily limit too).
+in the time left for the request, with an injectable clock and sleep, and paces the build to
+`requests_per_minute`. Every attempt counts against the build's request budget. Whatever goes wrong
+ends in a `ModelFault` whose reason is one short phrase without the key; a 413 is reported as the
+writer's own sizing error. A refused key, an unknown model, an exhausted quota, a 429 whose
+`Retry-After` outlasts the timeout (GitHub Models' spent daily limit) and an endpoint that does not
+answer at all (a timeout or no connection, once its retries are spent) stop the build's requests
+through `RequestBudget.stop`, the one way to end them early.
 """
 
 from __future__ import annotations
