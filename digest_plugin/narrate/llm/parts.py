@@ -29,7 +29,7 @@ MESSAGE_OVERHEAD = 8  # tokens each message costs besides its text
 # Trimming, step by step: (characters of a body, files of a PR, PRs in the document)
 TRIMS = ((1000, 20, 60), (600, 10, 40), (300, 5, 25), (120, 3, 15), (0, 1, 8), (0, 0, 4))
 WHOLE_WEEK = "week"  # the part that is the whole week
-GENERAL = ("merged", "key", "average", "additions", "deletions", "authors", "newcomers", "bot_pulls", "previous:")
+GENERAL = ("merged", "key", "average", "additions", "deletions", "authors", "newcomers", "bot_pulls")  # figures every part gets
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ def request_tokens(part: Part) -> int:
 
 def answer_tokens(part: Part) -> int:
     """What its answer may take: the sentences it asks for, at their longest."""
-    document, sentences = part.document, 0
+    document = part.document
     counts = {"summary": 4, "themes": len(document.get("themes", ())), "key_changes": 2 * len(document.get("key_pulls", ())),
               "risks": 2 * len(document.get("risks", ())), "recommendations": MAX_RECOMMENDATIONS}
     sentences = sum(counts[section] for section in part.sections)
@@ -151,8 +151,8 @@ def _head(document: dict) -> dict:
 
 def _figures(figures: dict, pulls: Sequence[int], *prefixes: str) -> dict:
     """The week's general figures, those starting with `prefixes`, and those of `pulls`."""
-    own = tuple(f"pull:{n}:" for n in pulls)
-    return {name: value for name, value in figures.items() if name.startswith(GENERAL + prefixes + own) or name in GENERAL}
+    starts = ("previous:", *prefixes, *(f"pull:{n}:" for n in pulls))
+    return {name: value for name, value in figures.items() if name in GENERAL or name.startswith(starts)}
 
 
 def _without_body(pull: dict) -> dict:
