@@ -268,17 +268,17 @@ def _llm(value, name, base) -> LLMConfig | None:
     preset = value.get("preset")
     if preset is not None and preset not in PRESETS:
         raise DigestError(f"{name}['preset'] must be one of {', '.join(map(repr, PRESETS))}, not {preset!r}.")
-    value = {**PRESETS.get(preset, {}), **{k: v for k, v in value.items() if k != "preset"}}
+    return _llm_config({**PRESETS.get(preset, {}), **{k: v for k, v in value.items() if k != "preset"}}, name, base)
+
+
+def _llm_config(value: Mapping, name: str, base: Path) -> LLMConfig:
+    """DIGEST_LLM's keys, the preset's beneath them, checked one by one."""
     base_url, model = value.get("base_url"), value.get("model")
     if not isinstance(base_url, str) or not base_url.startswith(("https://", "http://")):
         raise DigestError(f"{name}['base_url'] must be the endpoint's address, such as https://api.openai.com/v1, not {base_url!r}.")
     if not isinstance(model, str) or not model.strip():
         raise DigestError(f"{name}['model'] must name the model, such as \"gpt-4o-mini\".")
-    key_env = value.get("api_key_env", LLMConfig.api_key_env)
-    key_envs = (key_env,) if isinstance(key_env, str) else key_env
-    if not isinstance(key_envs, list | tuple) or not key_envs or not all(isinstance(k, str) and _ENVIRONMENT_NAME.match(k) for k in key_envs):
-        raise DigestError(f"{name}['api_key_env'] must be the name of an environment variable (such as \"OPENAI_API_KEY\"), "
-                          "or a list of names, not the key itself.")
+    key_envs = _key_envs(value.get("api_key_env", LLMConfig.api_key_env), name)
     max_requests = _number(0, 100_000, int)(value.get("max_requests", LLMConfig.max_requests), f"{name}['max_requests']", base)
     timeout = value.get("timeout", LLMConfig.timeout)
     if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 < timeout <= 3600:
@@ -287,10 +287,18 @@ def _llm(value, name, base) -> LLMConfig | None:
     if 0 < caps["max_input_tokens"] < MIN_INPUT_TOKENS:
         raise DigestError(f"{name}['max_input_tokens'] must be 0 (no cap) or at least {MIN_INPUT_TOKENS}: the writer's rules alone take "
                           f"about half of that, not {caps['max_input_tokens']!r}.")
-    return LLMConfig(base_url.rstrip("/"), model.strip(), tuple(key_envs), max_requests, float(timeout), **caps)
+    return LLMConfig(base_url.rstrip("/"), model.strip(), key_envs, max_requests, float(timeout), **caps)
 
 
 MIN_INPUT_TOKENS = 2000
+
+
+def _key_envs(value, name: str) -> tuple[str, ...]:
+    names = (value,) if isinstance(value, str) else value
+    if not isinstance(names, list | tuple) or not names or not all(isinstance(n, str) and _ENVIRONMENT_NAME.match(n) for n in names):
+        raise DigestError(f"{name}['api_key_env'] must be the name of an environment variable (such as \"OPENAI_API_KEY\"), "
+                          "or a list of names, not the key itself.")
+    return tuple(names)
 
 
 # -- the table ------------------------------------------------------------------------------------

@@ -89,7 +89,6 @@ class Endpoint:
             self._pace()
             deadline = deadline or self.clock() + self.config.timeout  # from the first request sent: pacing is not the endpoint's delay
             remaining = deadline - self.clock()
-            silent = limited = False  # no answer at all (a timeout or no connection); a rate limit
             try:
                 completion = self.client().chat.completions.create(
                     model=self.config.model,
@@ -100,44 +99,62 @@ class Endpoint:
                 )
                 return _content(completion)
             except openai.BadRequestError as error:
-                refused = _refused_parameter(error, self.optional)
-                if refused in self.optional:
-                    del self.optional[refused]
-                    continue
-                if self.json_schema and refused == "response_format":
-                    self.json_schema = False  # llama.cpp, older vLLM and Ollama: JSON mode instead
-                    continue
+                if self._turned_down(error):
+                    continue  # asked again without what the server turned down
                 raise ModelFault(f"the endpoint turned the request down ({_said(error, self.api_key)})") from None
-            except (openai.AuthenticationError, openai.PermissionDeniedError) as error:
-                raise self.budget.stop(f"the endpoint refused the key ({_said(error, self.api_key)})") from None
-            except openai.NotFoundError as error:
-                raise self.budget.stop(f"the endpoint does not know the model {self.config.model!r} ({_said(error, self.api_key)})") from None
-            except openai.RateLimitError as error:
-                if _code(error) == "insufficient_quota":
-                    raise self.budget.stop(f"the account's quota is exhausted ({_said(error, self.api_key)})") from None
-                failure, headers, limited = f"rate limited ({_said(error, self.api_key)})", error.response.headers, True
-            except openai.APIStatusError as error:
-                if error.status_code == 413:  # the request was sized to fit max_input_tokens: our count was wrong
-                    raise ModelFault(f"the request was over the endpoint's input limit although it was sized to fit "
-                                     f"max_input_tokens {self.config.max_input_tokens}, so its size was underestimated: a bug "
-                                     f"worth reporting ({_said(error, self.api_key)})") from None
-                if error.status_code < 500 and error.status_code not in (408, 409):
-                    raise ModelFault(f"the endpoint answered {error.status_code} ({_said(error, self.api_key)})") from None
-                failure, headers = f"the endpoint answered {error.status_code} ({_said(error, self.api_key)})", error.response.headers
-            except openai.APITimeoutError:
-                failure, headers, silent = f"no answer within {self.config.timeout:g} seconds", {}, True
-            except openai.APIConnectionError:
-                failure, headers, silent = "the endpoint could not be reached", {}, True
+            except openai.APIError as error:
+                try:
+                    failure, headers, stop = self._retryable(error)
+                except ModelFault as fault:
+                    raise fault from None  # the server's error may repeat the key: not chained to it
             if attempt >= RETRIES:
-                raise self._given_up(f"{failure}, {attempt + 1} times", silent)
+                raise self._given_up(f"{failure}, {attempt + 1} times", stop == "silent")
             wait = retry_after(headers, time.time()) or BACKOFF[min(attempt, len(BACKOFF) - 1)]
             if self.clock() + wait >= deadline:
                 # A rate limit that outlasts the timeout is a spent limit (GitHub Models' per day says hours):
                 # every later request would be refused too.
                 raise self._given_up(f"{failure}; waiting {wait:g} seconds more would pass the {self.config.timeout:g}-second timeout",
-                                     silent or limited)
+                                     stop in ("silent", "limited"))
             self.sleep(wait)
             attempt += 1
+
+    def _turned_down(self, error) -> bool:
+        """Whether the 400 was about something the request may go without; if so, it goes without it."""
+        refused = _refused_parameter(error, self.optional)
+        if refused in self.optional:
+            del self.optional[refused]
+            return True
+        if self.json_schema and refused == "response_format":
+            self.json_schema = False  # llama.cpp, older vLLM and Ollama: JSON mode instead
+            return True
+        return False
+
+    def _retryable(self, error) -> tuple[str, object, str]:
+        """(what went wrong, the headers that may say how long to wait, "silent" for no answer at all or
+        "limited" for a rate limit, else ""); raises the ModelFault of an error not worth retrying."""
+        import openai
+
+        said = _said(error, self.api_key) if isinstance(error, openai.APIStatusError) else ""
+        if isinstance(error, openai.AuthenticationError | openai.PermissionDeniedError):
+            raise self.budget.stop(f"the endpoint refused the key ({said})")
+        if isinstance(error, openai.NotFoundError):
+            raise self.budget.stop(f"the endpoint does not know the model {self.config.model!r} ({said})")
+        if isinstance(error, openai.RateLimitError):
+            if _code(error) == "insufficient_quota":
+                raise self.budget.stop(f"the account's quota is exhausted ({said})")
+            return f"rate limited ({said})", error.response.headers, "limited"
+        if isinstance(error, openai.APIStatusError):
+            if error.status_code == 413:  # the request was sized to fit max_input_tokens: our count was wrong
+                raise ModelFault(f"the request was over the endpoint's input limit although it was sized to fit max_input_tokens "
+                                 f"{self.config.max_input_tokens}, so its size was underestimated: a bug worth reporting ({said})")
+            if error.status_code < 500 and error.status_code not in (408, 409):
+                raise ModelFault(f"the endpoint answered {error.status_code} ({said})")
+            return f"the endpoint answered {error.status_code} ({said})", error.response.headers, ""
+        if isinstance(error, openai.APITimeoutError):
+            return f"no answer within {self.config.timeout:g} seconds", {}, "silent"
+        if isinstance(error, openai.APIConnectionError):
+            return "the endpoint could not be reached", {}, "silent"
+        raise ModelFault(f"the client failed ({_short(str(error), self.api_key)})")
 
     def _pace(self) -> None:
         """Wait until a request more keeps within `requests_per_minute`, then note it as sent."""
