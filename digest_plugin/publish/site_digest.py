@@ -237,8 +237,11 @@ def _week_pages(name: str, shown: list[WeekAnalysis], charts_by_week: list[list[
     each linked to the pages beside it; the notes they show are taken out of `notes`."""
     pages, repo_url = [], _repo_url(name, history)
     position = {analysis.week: index for index, analysis in enumerate(history)}
+    # Newest first: a language model's requests for the day go to the weeks readers open first, and
+    # a backfill fills in backwards over the scheduled runs.
+    narratives = {analysis.week: _narrative(memo, analysis, history[: position[analysis.week]], language, writer) for analysis in reversed(shown)}
     for analysis, charts in zip(shown, charts_by_week, strict=True):
-        narrative = _narrative(memo, analysis, history[: position[analysis.week]], language, writer)
+        narrative = narratives[analysis.week]
         note = notes.pop((name, analysis.week), None)
         pages.append(_week_page(name, analysis, narrative, charts, repo_url, settings, language, site_url, note))
     for before, after in pairwise(pages):
