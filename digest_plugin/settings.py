@@ -346,7 +346,8 @@ class DigestSettings:
         "`requests_per_day` (0: none); or `\"github-models\"`, or `{\"preset\": \"github-models\", \"model\": ...}`")
 
     in_blog: bool = option(
-        True, _flag, "weeks join the blog's index, tags, archives and feeds; `False`: a section of their own, with its own feeds")
+        False, _flag, "`False`: the weeks are a section of their own, with their own feeds; `True`: they join the blog's index, "
+        "tags (labels) and archives, and its feed gets each repository's newest finished week")
 
     base_path: Path = Path(".")  # where relative paths start: the settings file's folder
 

@@ -5,7 +5,7 @@ the store, built from the settings here.
     narrative = narrate(week, previous, language, writer)
 
 The writer itself, and everything it decides, is pure: `digest_plugin.narrate.llm`. Needs
-`pip install 'repo-digest[llm]'` only to ask; cached answers are read without it or the key. When it
+`pip install 'pelican-repo-digest[llm]'` only to ask; cached answers are read without it or the key. When it
 cannot ask, the writer says why in one sentence and uses the answers it has.
 """
 
@@ -53,7 +53,7 @@ def _key(config: LLMConfig, environ: Mapping[str, str]) -> str:
 
 def _unavailable(config: LLMConfig, environ: Mapping[str, str]) -> str:
     if importlib.util.find_spec("openai") is None:
-        return "the openai package is not installed (pip install 'repo-digest[llm]')"
+        return "the openai package is not installed (pip install 'pelican-repo-digest[llm]')"
     if not _key(config, environ):
         names = " nor ".join(config.api_key_env)
         return f"the environment variable {names} that DIGEST_LLM names holds no key" if len(config.api_key_env) == 1 else \

@@ -3,6 +3,7 @@ job's steps run here in order against the local GitHub, so the workflow cannot d
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import subprocess
@@ -116,6 +117,34 @@ def test_the_schedule_suits_every_timezone():
     assert late == []
 
 
+CACHE_EVICTION = timedelta(days=7)  # GitHub removes a cache entry not used for 7 days
+SCHEDULER_DELAY = timedelta(days=1)  # scheduled runs start late when GitHub is busy; hours, rarely more
+
+
+def _scheduled_runs(first: datetime, last: datetime) -> list[datetime]:
+    """When the workflow's schedule starts a run between two days (cron lines of the form "M H * * D")."""
+    runs = []
+    for entry in DEPLOY["on"]["schedule"]:
+        minute, hour, day, month, weekday = entry["cron"].split()
+        assert day == month == "*", entry["cron"]
+        moment = first
+        while moment <= last:
+            if (moment.weekday() + 1) % 7 == int(weekday):
+                runs.append(moment.replace(hour=int(hour), minute=int(minute)))
+            moment += timedelta(days=1)
+    return sorted(runs)
+
+
+def test_the_build_cache_is_used_again_before_github_evicts_it_without_any_push():
+    """With no push for weeks, only the schedule uses the chart and analysis cache: each run
+    restores it, and the next run comes, however late, before the cache has gone unused for 7 days."""
+    runs = _scheduled_runs(datetime(2026, 1, 1, tzinfo=UTC), datetime(2027, 12, 31, tzinfo=UTC))
+    longest = max(later - earlier for earlier, later in itertools.pairwise(runs))
+    assert longest + SCHEDULER_DELAY < CACHE_EVICTION, longest
+    cache = next(step for step in DEPLOY["jobs"]["build"]["steps"] if step.get("uses", "").startswith("actions/cache"))
+    assert cache["if"] == "steps.settings.outputs.configured == 'true'" and cache["with"]["path"] == "cache"  # in every run
+
+
 # -- the deploy job, run here ------------------------------------------------------------------
 
 
@@ -196,6 +225,29 @@ def test_the_deploy_job_builds_a_site_under_a_sub_path_whose_links_all_resolve(p
     checked, broken = check_links(output, SITE)
     print(f"sub-path link check: {checked} internal links, {len(broken)} broken")
     assert checked > 100 and broken == []
+
+
+def test_a_copy_cleared_of_the_sample_builds_its_own_repositories_and_leaves_out_the_samples_note(project):
+    """The template path: DIGEST_REPOS set as the workflow sets it, the fictional sample removed
+    from data/ (the natural clean-up) and its editor's note left in content/."""
+    work, _origin = project
+    for sample in ("brackenforge", "quillmoss"):
+        shutil.rmtree(work / "data" / sample)
+    assert (work / "content/notes/quillmoss/fernwheel/2026-W47.md").is_file()
+    git(work, "commit", "--quiet", "--all", "-m", "Remove the sample's data")
+    git(work, "push", "--quiet", "origin", "main")
+    start = datetime.now(UTC).replace(hour=9, minute=0, second=0, microsecond=0) - timedelta(weeks=3)
+    with GitHubServer({"octo-org/widgets": handmade_pulls(start)}) as github:
+        runner = _runner(work, github, "octo-org/widgets")
+        runner.base_env["COLUMNS"] = "400"  # the build log's lines unwrapped
+        run = runner.run_job(DEPLOY, "build")
+    build_log = next(log for log in run.logs if log.startswith("== Build"))
+    assert "(exit 0)" in build_log.splitlines()[0], build_log
+    said = [line for line in build_log.splitlines() if "2026-W47.md" in line]
+    assert len(said) == 1 and "quillmoss/fernwheel, which this site does not publish" in said[0], build_log
+    output = work / "output"
+    assert (output / "octo-org/widgets/index.html").is_file()
+    assert not (output / "quillmoss").exists() and not (output / "brackenforge").exists()
 
 
 def test_an_unconfigured_copy_says_what_to_set_and_deploys_nothing(project):
