@@ -115,7 +115,7 @@ def test_a_build_of_a_past_moment_leaves_out_what_merged_later_in_one_line(tmp_p
     monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(moment.timestamp())))
     for build in ("cold", "warm"):  # the line is said again when the analysis is remembered
         caplog.clear()
-        LimitFilter._raised_messages.clear()  # Pelican says a message once a process; each `make html` is a process of its own
+        LimitFilter._raised_messages.clear()  # each `make html` is a process of its own
         logging.getLogger().addHandler(caplog.handler)  # build_site lets go of the root logger's handlers
         output = build_site(tmp_path)
         said = [r.getMessage() for r in caplog.records if r.levelname == "WARNING" and "acme/widget" in r.getMessage()]
