@@ -39,3 +39,18 @@ def by_week(pulls: list[Pull]) -> dict[Week, list[Pull]]:
     for pull in pulls:
         weeks[week_of(pull.merged_at, zone("UTC"))].append(pull)
     return weeks
+
+
+@functools.cache
+def real_weeks(repo: str) -> tuple:
+    """Every week of one real repository, analysed as a build does (no state file, a fixed now)."""
+    from datetime import UTC, datetime
+
+    from digest_plugin.analysis import analyse_repo
+    from digest_plugin.settings import DigestSettings
+
+    return tuple(analyse_repo(repo, real_pulls(repo), None, DigestSettings(), datetime(2026, 11, 30, tzinfo=UTC)))
+
+
+def real_week(repo: str, week: str):
+    return next(w for w in real_weeks(repo) if w.week == week)

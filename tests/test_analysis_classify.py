@@ -119,8 +119,8 @@ def test_files_at_the_root_are_named_by_what_they_are():
     def modules(path):
         return classify(make_pull(20, "2026-05-18T10:00:00Z", "Tidy", files=[FileChange(path, 3, 1)]), RULES).modules
 
-    assert [modules(p) for p in ("README.md", "pyproject.toml", "requirements.txt", ".pre-commit-config.yaml", "Makefile")] == [
-        ("docs",), ("build",), ("build",), ("ci",), ("(root)",),
+    assert [modules(p) for p in ("README.md", "pyproject.toml", "requirements.txt", ".travis.yml", ".pre-commit-config.yaml", "Makefile")] == [
+        ("docs",), ("build",), ("build",), ("ci",), ("tooling",), ("(root)",),
     ]
 
 

@@ -230,12 +230,15 @@ def _labelled(pattern: re.Pattern | None, labels: tuple[str, ...]) -> bool:
 
 
 def type_from_paths(kinds: Sequence[frozenset[str]]) -> str | None:
-    """A type when every file says the same thing: only tests, only docs, only CI, only dependencies."""
+    """A type when every file says the same thing: only tests, only docs, only CI (with developers'
+    tooling beside it), only tooling, only dependencies."""
     if not kinds:
         return None
-    for kind, change_type in (("tests", "test"), ("docs", "docs"), ("ci", "ci")):
+    for kind, change_type in (("tests", "test"), ("docs", "docs")):
         if all(kind in k for k in kinds):
             return change_type
+    if all(k & {"ci", "tooling"} for k in kinds):
+        return "ci" if any("ci" in k for k in kinds) else "chore"
     if all(k & {"dependencies", "manifests"} for k in kinds):
         return "build"
     if all(k & {"tests", "docs"} for k in kinds) and any("tests" in k for k in kinds):
