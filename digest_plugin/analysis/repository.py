@@ -6,6 +6,7 @@ once what every PR's analysis needs to know about the whole repository.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections import Counter, defaultdict
 from collections.abc import Sequence
@@ -18,16 +19,21 @@ from ..settings import DigestSettings
 from ..weeks import Week, week_of, week_of_date, weeks_between
 from .classify import ModuleScheme, classify, module_scheme, parse_title
 from .description import description_text, summary_of, template_lines
+from .file_history import Added, FileHistory, file_history
 from .footprint import footprint
 from .importance import by_importance, importance
 from .memo import Memo
 from .model import AnalysedPull, Evidence, FetchInfo, Release, WeekAnalysis
 from .recommend import recommendations
-from .risks import PullFacts, hotspots, kinds_of, pull_evidence, week_risks
+from .remarks import without_draft_remarks
+from .reverts import FollowUps, follow_ups
+from .risks import PullFacts, hotspots, kinds_of, pull_evidence, untested_new_files, week_risks
 from .rules import Rules, load_rules
 from .stats import first_time_pulls, week_stats
-from .themes import theme_keys, week_themes
+from .themes import Vocabulary, theme_keys, vocabulary, week_themes
 from .upgrades import own_release, upgrades
+
+NEW_FILE_WEEKS = 12  # a file added this recently is new: untested and busy, it calls for tests
 
 
 @dataclass(frozen=True)
@@ -42,6 +48,9 @@ class RepoContext:
     numbers_by_title: dict[str, list[tuple[datetime, int]]]  # title -> (merged_at, number), oldest first
     key_threshold: float
     scheme: ModuleScheme  # how the repository names its modules (classify.module_scheme)
+    follow_ups: FollowUps  # what later PRs did after a revert (reverts.follow_ups)
+    file_history: FileHistory  # lock files kept and source files added, over time (file_history.file_history)
+    vocabulary: Vocabulary  # the names of its strands of work, and its generic words (themes.vocabulary)
 
     def title_of(self, number: int) -> str | None:
         return self.titles.get(number)
@@ -67,6 +76,9 @@ def repo_context(repo: str, pulls: Sequence[Pull], settings: DigestSettings) -> 
         numbers_by_title=numbers_by_title,
         key_threshold=settings.key_threshold,
         scheme=module_scheme(pulls, rules),
+        follow_ups=follow_ups(pulls),
+        file_history=file_history(pulls, rules),
+        vocabulary=vocabulary(pulls, rules),
     )
 
 
@@ -82,22 +94,36 @@ def analyse_pull(pull: Pull, context: RepoContext) -> AnalysedPull:
             classification = replace(classification, reverts=reverted)
     description = description_text(pull.body, context.template)
     paths, kinds = rules.files_of(pull)
-    facts = PullFacts(pull, classification, paths, kinds, description, footprint(pull, rules), upgrades(pull, classification, rules), rules)
+    moved = upgrades(pull, classification, rules, description)
+    locks = context.file_history.locks_before(pull.merged_at) if moved else frozenset()
+    facts = PullFacts(pull, classification, paths, kinds, description, footprint(pull, rules), moved, rules, locks)
     score = importance(pull, classification, rules, facts.upgrades, description)
-    # a reverted PR is named by its title (quoted from GitHub), for it may lie outside the week
-    evidence = tuple(replace(e, detail=context.title_of(e.pulls[0])) if e.fact == "reverted" and e.pulls else e for e in pull_evidence(facts))
+    evidence = tuple(_reverted(e, pull, context) if e.fact == "reverted" else e for e in pull_evidence(facts))
     return AnalysedPull(
         pull=pull,
         classification=classification,
         score=score,
         key=score.value >= context.key_threshold,
-        summary=summary_of(description, title.description or pull.title, rules.thresholds.summary_chars),
+        summary=summary_of(without_draft_remarks(description), title.description or pull.title, rules.thresholds.summary_chars),
         risks=kinds_of(evidence),
         first_time=pull.number in context.first_time,
         footprint=facts.footprint,
         upgrades=facts.upgrades,
         evidence=evidence,
     )
+
+
+def _reverted(evidence: Evidence, pull: Pull, context: RepoContext) -> Evidence:
+    """A revert's evidence with what the history knows: the reverted PR named by its title (quoted
+    from GitHub, for it may lie outside the week), and what happened next, when the revert needed
+    a follow-up at all."""
+    reverted = evidence.pulls[0] if evidence.pulls else None
+    if reverted is not None:
+        evidence = replace(evidence, detail=context.title_of(reverted))
+    if evidence.outcome is None:  # neither accidental nor peripheral
+        outcome, by = context.follow_ups.after(pull, reverted)
+        evidence = replace(evidence, outcome=outcome, by=by)
+    return evidence
 
 
 def _title_key(title: str) -> str:
@@ -115,10 +141,11 @@ def analyse_week(repo: str, week: Week, pulls: Sequence[AnalysedPull], context: 
     pulls = [replace(p, risks=kinds_of((*p.evidence, Evidence("hot-file", p.pull.number, kind="hotspot"))))
              if p.pull.number in hot_numbers else p for p in pulls]
     ordered = tuple(sorted(pulls, key=by_importance))
-    themes = week_themes(ordered, {p.pull.number: theme_keys(p, context.rules) for p in ordered}, subjects, context.rules)
+    untested = untested_new_files(hot, ordered, functools.partial(_added_lately, context, week, tz), context.rules)
+    themes = week_themes(ordered, {p.pull.number: theme_keys(p, context.rules, context.vocabulary) for p in ordered}, subjects, context.rules)
     ordered = tuple(replace(p, themes=tuple(t.name for t in themes if p.pull.number in t.pulls)) for p in ordered)
     in_progress, complete = progress_of(week, state, now, tz)
-    risks, good_news = week_risks(ordered, hot)
+    risks, good_news = week_risks(ordered, hot, untested)
     return WeekAnalysis(
         repo=repo,
         week=str(week),
@@ -137,6 +164,12 @@ def analyse_week(repo: str, week: Week, pulls: Sequence[AnalysedPull], context: 
                        if (version := own_release(p.pull, context.rules))),
         fetch=fetch_info(week, state, tz),
     )
+
+
+def _added_lately(context: RepoContext, week: Week, tz, path: str) -> Added | None:
+    """The addition of `path` in the NEW_FILE_WEEKS up to the week's end, if the store saw one."""
+    end = week.end(tz)
+    return context.file_history.added_since(path, end - timedelta(weeks=NEW_FILE_WEEKS), end)
 
 
 def progress_of(week: Week, state: RepoState | None, now: datetime, tz) -> tuple[bool, bool]:
@@ -187,7 +220,7 @@ def analyse_repo(repo: str, pulls: Sequence[Pull], state: RepoState | None, sett
     for week in weeks_between(earliest, first.previous()) if earliest < first else []:
         analysed = [analyse_pull(p, context) for p in by_week.get(week, ())]
         history.append((len(analysed), sum(1 for p in analysed if p.key)))
-        subjects.append(week_subjects(analysed, context.rules))
+        subjects.append(week_subjects(analysed, context))
         if keys is not None:
             keys.follow(week, by_week.get(week, ()), state, now)
 
@@ -200,7 +233,7 @@ def analyse_repo(repo: str, pulls: Sequence[Pull], state: RepoState | None, sett
         else:
             analysed = [analyse_pull(p, context) for p in week_pulls]
             analysis = analyse_week(repo, week, analysed, context, settings, state, now, history, subjects)
-            week_subject = week_subjects(analysed, context.rules)
+            week_subject = week_subjects(analysed, context)
             if keys is not None:
                 keys.remember(analysis, week_subject)
         results.append(analysis)
@@ -215,7 +248,7 @@ class _WeekKeys:
     week before, which hashes the repository's context and settings: a change anywhere in the
     history changes the keys of the weeks after it, not before. The fetch time is not hashed (every
     refresh changes it): a remembered week gets the current one. A week with a revert looks up
-    PRs from anywhere in the history (`RepoContext.title_of`, `last_titled`), so it is remembered
+    PRs from anywhere in the history (`RepoContext.title_of`, `last_titled`, `follow_ups`), so it is remembered
     with what those lookups gave, and recalled only while they give the same."""
 
     def __init__(self, memo: Memo, repo: str, context: RepoContext, settings: DigestSettings):
@@ -233,7 +266,7 @@ class _WeekKeys:
         if remembered is None:
             return None
         analysis, subjects, lookups = remembered
-        if lookups != _history_lookups(analysis.pulls, self.context):
+        if lookups != _history_lookups(analysis, self.context, self.tz):
             return None
         analysis = replace(analysis, fetch=fetch_info(week, state, self.tz))
         self.memo.put(self.key, (analysis, subjects, lookups))
@@ -241,20 +274,29 @@ class _WeekKeys:
         return analysis, subjects
 
     def remember(self, analysis: WeekAnalysis, subjects: tuple[Counter, int]) -> None:
-        self.memo.put(self.key, (analysis, subjects, _history_lookups(analysis.pulls, self.context)))
+        self.memo.put(self.key, (analysis, subjects, _history_lookups(analysis, self.context, self.tz)))
         self.memo.tag(analysis, self.key)
 
 
-def _history_lookups(pulls: Sequence[AnalysedPull], context: RepoContext) -> tuple:
-    """What the analysis of a week's reverts looked up in the rest of the history, as the context
-    answers now: the title of each PR they undo, and which PR a reverted title names."""
-    lookups = []
-    for analysed in pulls:
+def _history_lookups(analysis: WeekAnalysis, context: RepoContext, tz) -> tuple:
+    """What the analysis of a week looked up in the rest of the history, as the context answers
+    now: for its reverts, the title of each PR they undo, which PR a reverted title names, and what
+    later PRs did after each (the weeks after it may have grown since); the lock files kept when its
+    upgrades merged; when its hot files were added."""
+    lookups: list = [(path, _added_lately(context, Week.parse(analysis.week), tz, path)) for risk in analysis.risks for path in risk.paths]
+    for analysed in analysis.pulls:
+        if analysed.upgrades:
+            lookups.append((analysed.pull.number, context.file_history.locks_before(analysed.pull.merged_at)))
         pull = analysed.pull
         reverted_title = parse_title(pull.title, context.rules).reverted_title if analysed.classification.is_revert else None
         if reverted_title:
             lookups.append((reverted_title, pull.merged_at, context.last_titled(reverted_title, pull.merged_at)))
-        lookups.extend((number, context.title_of(number)) for e in analysed.evidence if e.fact == "reverted" for number in e.pulls[:1])
+        for evidence in analysed.evidence:
+            if evidence.fact == "reverted":
+                reverted = evidence.pulls[0] if evidence.pulls else None
+                lookups.append((reverted, context.title_of(reverted) if reverted is not None else None))
+                if evidence.outcome not in ("accidental", "peripheral"):  # what later PRs did: the history after the week
+                    lookups.append((pull.number, context.follow_ups.after(pull, reverted)))
     return tuple(lookups)
 
 
@@ -289,15 +331,17 @@ def _settings_inputs(settings: DigestSettings) -> tuple:
 
 
 def _context_inputs(context: RepoContext) -> tuple:
-    """What of the context a week's analysis reads, but for what reverts look up (see _WeekKeys)
-    and `first_time` (hashed per pull). A field added to RepoContext belongs here too."""
-    return (sorted(context.template), context.scheme.kind, sorted(context.scheme.scopes), context.key_threshold)
+    """What of the context a week's analysis reads, but for what it looks up in the history (reverts,
+    lock files, added files: see _WeekKeys) and `first_time` (hashed per pull). A field added to
+    RepoContext belongs here too, or among those lookups."""
+    return (sorted(context.template), context.scheme.kind, sorted(context.scheme.scopes), context.key_threshold,
+            sorted(context.vocabulary.strands.items()), sorted(context.vocabulary.generic))
 
 
-def week_subjects(pulls: Sequence[AnalysedPull], rules) -> tuple[Counter, int]:
-    """(how many of a week's people's PRs offer each theme subject, how many PRs that is)."""
+def week_subjects(pulls: Sequence[AnalysedPull], context: RepoContext) -> tuple[Counter, int]:
+    """(how many of a week's people's PRs belong to each strand, how many PRs that is)."""
     people = [p for p in pulls if not p.classification.bot]
-    return Counter(name for p in people for name in theme_keys(p, rules)), len(people)
+    return Counter(name for p in people for name in theme_keys(p, context.rules, context.vocabulary)), len(people)
 
 
 def week_range(pulls: Sequence[Pull], state: RepoState | None, since: date | None, now: datetime, tz) -> list[Week]:
