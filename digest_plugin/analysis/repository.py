@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
@@ -30,7 +30,7 @@ from .reverts import FollowUps, follow_ups
 from .risks import PullFacts, hotspots, kinds_of, pull_evidence, untested_new_files, week_risks
 from .rules import Rules, load_rules
 from .stats import first_time_pulls, week_stats
-from .themes import Vocabulary, theme_keys, vocabulary, week_themes
+from .themes import Vocabulary, baseline_weeks, theme_keys, vocabulary, vocabulary_used, week_names, week_themes
 from .upgrades import own_release, upgrades
 
 NEW_FILE_WEEKS = 12  # a file added this recently is new: untested and busy, it calls for tests
@@ -132,9 +132,9 @@ def _title_key(title: str) -> str:
 
 def analyse_week(repo: str, week: Week, pulls: Sequence[AnalysedPull], context: RepoContext, settings: DigestSettings,
                  state: RepoState | None, now: datetime, previous: Sequence[tuple[int, int]] = (),
-                 subjects: Sequence[tuple[Counter, int]] = ()) -> WeekAnalysis:
+                 subjects: Sequence[tuple[frozenset[str], ...]] = ()) -> WeekAnalysis:
     """One week from its analysed pulls. `previous` is (merged, key) of the weeks before, oldest
-    first, for the movement figures; `subjects` is `week_subjects` of the weeks before, for themes."""
+    first, for the movement figures; `subjects` is `week_names` of the weeks before, for themes."""
     tz = settings.timezone
     hot = hotspots([p.pull for p in pulls], context.rules)
     hot_numbers = {n for numbers in hot.values() for n in numbers}
@@ -142,7 +142,8 @@ def analyse_week(repo: str, week: Week, pulls: Sequence[AnalysedPull], context: 
              if p.pull.number in hot_numbers else p for p in pulls]
     ordered = tuple(sorted(pulls, key=by_importance))
     untested = untested_new_files(hot, ordered, functools.partial(_added_lately, context, week, tz), context.rules)
-    themes = week_themes(ordered, {p.pull.number: theme_keys(p, context.rules, context.vocabulary) for p in ordered}, subjects, context.rules)
+    themes = week_themes(ordered, {p.pull.number: theme_keys(p, context.rules, context.vocabulary) for p in ordered},
+                         baseline_weeks(subjects, context.rules), context.rules, context.vocabulary)
     ordered = tuple(replace(p, themes=tuple(t.name for t in themes if p.pull.number in t.pulls)) for p in ordered)
     in_progress, complete = progress_of(week, state, now, tz)
     risks, good_news = week_risks(ordered, hot, untested)
@@ -212,7 +213,7 @@ def analyse_repo(repo: str, pulls: Sequence[Pull], state: RepoState | None, sett
 
     # Weeks before `first` (DIGEST_SINCE) still feed the movement figures and the themes' baseline.
     history: list[tuple[int, int]] = []
-    subjects: list[tuple[Counter, int]] = []
+    subjects: list[tuple[frozenset[str], ...]] = []
     earliest = first
     for _ in range(max(settings.trend_weeks, context.rules.thresholds.theme_baseline_weeks)):
         earliest = earliest.previous()
@@ -220,22 +221,22 @@ def analyse_repo(repo: str, pulls: Sequence[Pull], state: RepoState | None, sett
     for week in weeks_between(earliest, first.previous()) if earliest < first else []:
         analysed = [analyse_pull(p, context) for p in by_week.get(week, ())]
         history.append((len(analysed), sum(1 for p in analysed if p.key)))
-        subjects.append(week_subjects(analysed, context))
+        subjects.append(week_names(analysed, context.rules))
         if keys is not None:
             keys.follow(week, by_week.get(week, ()), state, now)
 
     results = []
     for week in weeks:
         week_pulls = by_week.get(week, ())
-        remembered = keys.recall(week, week_pulls, state, now) if keys is not None else None
+        remembered = keys.recall(week, week_pulls, state, now, subjects) if keys is not None else None
         if remembered is not None:
             analysis, week_subject = remembered
         else:
             analysed = [analyse_pull(p, context) for p in week_pulls]
             analysis = analyse_week(repo, week, analysed, context, settings, state, now, history, subjects)
-            week_subject = week_subjects(analysed, context)
+            week_subject = week_names(analysed, context.rules)
             if keys is not None:
-                keys.remember(analysis, week_subject)
+                keys.remember(analysis, week_subject, subjects)
         results.append(analysis)
         history.append((analysis.stats.merged_count, analysis.stats.key_count))
         subjects.append(week_subject)
@@ -247,9 +248,11 @@ class _WeekKeys:
     whether it is its author's first), whether it is in progress or complete, and the key of the
     week before, which hashes the repository's context and settings: a change anywhere in the
     history changes the keys of the weeks after it, not before. The fetch time is not hashed (every
-    refresh changes it): a remembered week gets the current one. A week with a revert looks up
-    PRs from anywhere in the history (`RepoContext.title_of`, `last_titled`, `follow_ups`), so it is remembered
-    with what those lookups gave, and recalled only while they give the same."""
+    refresh changes it): a remembered week gets the current one. A week looks things up in the
+    whole history (the vocabulary of its themes, what its reverts undid and what followed them,
+    lock files, when its hot files were added: `_history_lookups`), so it is remembered with what
+    those lookups gave, and recalled only while they give the same: a new week that changes the
+    vocabulary a little costs only the weeks whose names it changes."""
 
     def __init__(self, memo: Memo, repo: str, context: RepoContext, settings: DigestSettings):
         self.memo, self.context, self.tz = memo, context, settings.timezone
@@ -260,33 +263,47 @@ class _WeekKeys:
         self.key = self.memo.key("week", self.key, str(week), progress_of(week, state, now, self.tz),
                                  tuple((_pull_hash(p), p.number in first_time) for p in pulls))
 
-    def recall(self, week: Week, pulls: Sequence[Pull], state: RepoState | None, now: datetime) -> tuple[WeekAnalysis, tuple[Counter, int]] | None:
+    def recall(self, week: Week, pulls: Sequence[Pull], state: RepoState | None, now: datetime,
+               before: Sequence[tuple[frozenset[str], ...]]) -> tuple[WeekAnalysis, tuple[frozenset[str], ...]] | None:
+        """The remembered analysis of `week` and its `week_names`, if its inputs are unchanged;
+        `before` is `week_names` of the weeks before it."""
         self.follow(week, pulls, state, now)
         remembered = self.memo.get(self.key)
         if remembered is None:
             return None
         analysis, subjects, lookups = remembered
-        if lookups != _history_lookups(analysis, self.context, self.tz):
+        if lookups != _history_lookups(analysis, subjects, before, self.context, self.tz):
             return None
         analysis = replace(analysis, fetch=fetch_info(week, state, self.tz))
-        self.memo.put(self.key, (analysis, subjects, lookups))
-        self.memo.tag(analysis, self.key)
+        self._keep(analysis, subjects, lookups)
         return analysis, subjects
 
-    def remember(self, analysis: WeekAnalysis, subjects: tuple[Counter, int]) -> None:
-        self.memo.put(self.key, (analysis, subjects, _history_lookups(analysis, self.context, self.tz)))
-        self.memo.tag(analysis, self.key)
+    def remember(self, analysis: WeekAnalysis, subjects: tuple[frozenset[str], ...], before: Sequence[tuple[frozenset[str], ...]]) -> None:
+        self._keep(analysis, subjects, _history_lookups(analysis, subjects, before, self.context, self.tz))
+
+    def _keep(self, analysis: WeekAnalysis, subjects: tuple[frozenset[str], ...], lookups: tuple) -> None:
+        """Remember the week under its key, and tag it with a key of its lookups too: what is made
+        from it (its narrative) is made again when the history it looked up gave another answer,
+        though its own inputs are the same."""
+        entry = (analysis, subjects, lookups)
+        tag = self.memo.key("analysed", self.key, lookups)
+        self.memo.put(self.key, entry)
+        self.memo.put(tag, entry)  # `remembered_weeks` finds it by its tag
+        self.memo.tag(analysis, tag)
 
 
-def _history_lookups(analysis: WeekAnalysis, context: RepoContext, tz) -> tuple:
+def _history_lookups(analysis: WeekAnalysis, names: tuple[frozenset[str], ...], before: Sequence[tuple[frozenset[str], ...]],
+                     context: RepoContext, tz) -> tuple:
     """What the analysis of a week looked up in the rest of the history, as the context answers
-    now: for its reverts, the title of each PR they undo, which PR a reverted title names, and what
-    later PRs did after each (the weeks after it may have grown since); the lock files kept when its
-    upgrades merged; when its hot files were added."""
-    lookups: list = [(path, _added_lately(context, Week.parse(analysis.week), tz, path)) for risk in analysis.risks for path in risk.paths]
+    now: what the vocabulary makes of the names of its PRs (`names`) and of the weeks its themes
+    compare with (of `before`); for its reverts, the title of each PR they undo, which PR a reverted
+    title names, and what later PRs did after each (the weeks after it may have grown since); the
+    lock files kept when its upgrades merged; when its hot files were added."""
+    lookups: list = [vocabulary_used((names, *baseline_weeks(before, context.rules)), context.vocabulary)]
+    lookups += [(path, _added_lately(context, Week.parse(analysis.week), tz, path)) for risk in analysis.risks for path in risk.paths]
     for analysed in analysis.pulls:
         if analysed.upgrades:
-            lookups.append((analysed.pull.number, context.file_history.locks_before(analysed.pull.merged_at)))
+            lookups.append((analysed.pull.number, tuple(sorted(context.file_history.locks_before(analysed.pull.merged_at)))))
         pull = analysed.pull
         reverted_title = parse_title(pull.title, context.rules).reverted_title if analysed.classification.is_revert else None
         if reverted_title:
@@ -331,17 +348,10 @@ def _settings_inputs(settings: DigestSettings) -> tuple:
 
 
 def _context_inputs(context: RepoContext) -> tuple:
-    """What of the context a week's analysis reads, but for what it looks up in the history (reverts,
-    lock files, added files: see _WeekKeys) and `first_time` (hashed per pull). A field added to
-    RepoContext belongs here too, or among those lookups."""
-    return (sorted(context.template), context.scheme.kind, sorted(context.scheme.scopes), context.key_threshold,
-            sorted(context.vocabulary.strands.items()), sorted(context.vocabulary.generic))
-
-
-def week_subjects(pulls: Sequence[AnalysedPull], context: RepoContext) -> tuple[Counter, int]:
-    """(how many of a week's people's PRs belong to each strand, how many PRs that is)."""
-    people = [p for p in pulls if not p.classification.bot]
-    return Counter(name for p in people for name in theme_keys(p, context.rules, context.vocabulary)), len(people)
+    """What of the context a week's analysis reads, but for what it looks up in the history (the
+    vocabulary, reverts, lock files, added files: see _WeekKeys) and `first_time` (hashed per pull).
+    A field added to RepoContext belongs here too, or among those lookups."""
+    return (sorted(context.template), context.scheme.kind, sorted(context.scheme.scopes), context.key_threshold)
 
 
 def week_range(pulls: Sequence[Pull], state: RepoState | None, since: date | None, now: datetime, tz) -> list[Week]:

@@ -54,7 +54,8 @@ class FollowUps:
         "pending" and None; (None, None) when nothing followed a revert whose reverted PR is unknown."""
         end = revert.merged_at + timedelta(days=REVERT_FOLLOW_UP_DAYS)
         original = reverted if reverted in self.titles else None
-        subject = _words(self.titles[original] if original is not None else _inner_title(revert.title))
+        undone = self.titles[original] if original is not None else _inner_title(revert.title)
+        subject = _words(undone)
         subject_files = self.files.get(original) or self.files.get(revert.number, frozenset())
         cited_by_revert = self.mentions.get(revert.number, frozenset())
         start = bisect.bisect_right(self.times, revert.merged_at)
@@ -62,15 +63,18 @@ class FollowUps:
             number = self.numbers[index]
             if number in (revert.number, original):
                 continue
-            found = self._follows(number, revert.number, original, subject, subject_files, number in cited_by_revert)
+            found = self._follows(number, (revert.number, original), (_plain(undone), subject), subject_files, number in cited_by_revert)
             if found:
                 return found, number
         if original is None:
             return None, None  # without the reverted PR, no later one can be said to be missing
         return ("none" if self.last is not None and self.last >= end else "pending"), None
 
-    def _follows(self, number: int, revert: int, original: int | None, subject: frozenset[str], subject_files: frozenset[str],
+    def _follows(self, number: int, undone: tuple[int, int | None], subject: tuple[str, frozenset[str]], subject_files: frozenset[str],
                  cited_by_revert: bool) -> str | None:
+        """"relanded", "replaced" or None: what PR `number` is to the revert and the PR it undid
+        (`undone`), whose title and title words are `subject`."""
+        (revert, original), (undone_title, subject) = undone, subject
         title = self.titles[number]
         mentions = self.mentions.get(number, frozenset())
         cites = revert in mentions or (original is not None and original in mentions)
@@ -80,7 +84,7 @@ class FollowUps:
             return None  # another revert undoes, it does not bring back
         words = _words(title)
         same_subject = bool(subject) and len(words & subject) >= SAME_WORDS * len(words | subject)
-        if (subject and words == subject) or (number in self.relands and (cites or same_subject)):
+        if _plain(title) == undone_title or (number in self.relands and (cites or same_subject)):
             return "relanded"
         if cites or cited_by_revert:
             return "replaced"
@@ -120,6 +124,11 @@ def _inner_title(title: str) -> str:
     """What `Revert "X"` reverts, as its title quotes it; the title itself when it quotes nothing."""
     match = re.search(r"[\"“'](.+)[\"”']", title)
     return match[1] if match else _PREFIX.sub("", title)
+
+
+def _plain(title: str) -> str:
+    """A title as two that say the same compare: without its scopes and type, a trailing (#12), case and spacing."""
+    return " ".join(re.sub(r"\(#\d+\)\s*$", "", _PREFIX.sub("", title)).lower().split())
 
 
 def _words(title: str) -> frozenset[str]:

@@ -27,6 +27,7 @@ subjects: every subject its pattern matches is counted under the topic's name.
 
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 from collections import Counter, defaultdict
@@ -271,15 +272,44 @@ def theme_keys(analysed: AnalysedPull, rules: Rules, vocabulary: Vocabulary = NO
     return found
 
 
-def week_themes(pulls: Sequence[AnalysedPull], keys: dict[int, dict[str, str]], baseline: Sequence[tuple[Counter, int]],
-                rules: Rules) -> tuple[Theme, ...]:
+def week_names(pulls: Sequence[AnalysedPull], rules: Rules) -> tuple[frozenset[str], ...]:
+    """The names each of a week's people's PRs offers (`subject_names`): what later weeks compare
+    their strands with. Kept as names, not strands, so that a week remembered from an earlier build
+    stays right when the vocabulary learned from a grown history merges names differently."""
+    return tuple(frozenset(subject_names(p.pull, rules, p.classification)) for p in pulls if not p.classification.bot)
+
+
+def baseline_weeks(weeks: Sequence[tuple[frozenset[str], ...]], rules: Rules) -> list[tuple[frozenset[str], ...]]:
+    """The previous weeks to compare with (`week_names` of each, oldest first): the last
+    `theme_baseline_weeks`, more in a quiet repository until they hold `theme_baseline_pulls`
+    PRs, at most a year."""
+    thresholds = rules.thresholds
+    chosen: list[tuple[frozenset[str], ...]] = []
+    for week in reversed(weeks):
+        if len(chosen) >= BASELINE_MAX_WEEKS or (len(chosen) >= thresholds.theme_baseline_weeks
+                                                 and sum(map(len, chosen)) >= thresholds.theme_baseline_pulls):
+            break
+        chosen.append(week)
+    return chosen[::-1]
+
+
+def vocabulary_used(weeks: Sequence[tuple[frozenset[str], ...]], vocabulary: Vocabulary) -> str:
+    """A digest of what the vocabulary says of every name of these weeks: a remembered week's
+    themes still hold while the week's and its baseline's names are merged and set aside alike."""
+    names = sorted({name for week in weeks for pull in week for name in pull})
+    return hashlib.sha1(repr([(name, vocabulary.strand_of(name)) for name in names]).encode("utf-8")).hexdigest()
+
+
+def week_themes(pulls: Sequence[AnalysedPull], keys: dict[int, dict[str, str]], baseline: Sequence[tuple[frozenset[str], ...]],
+                rules: Rules, vocabulary: Vocabulary = NO_VOCABULARY) -> tuple[Theme, ...]:
     """The themes of a week. `pulls` in importance order; `keys` is `theme_keys` per PR number;
-    `baseline` is (strand counts, PRs) of each previous week, oldest first."""
+    `baseline` is `baseline_weeks` of the previous weeks, whose names `vocabulary` makes strands."""
     thresholds = rules.thresholds
     people = [p for p in pulls if not p.classification.bot]  # bot bumps are no theme of the week
     if len(people) < thresholds.theme_min_pulls:
         return ()
-    recent = _baseline(baseline, thresholds.theme_baseline_weeks, thresholds.theme_baseline_pulls)
+    recent = [(Counter(strand for names in week for strand in {vocabulary.strand_of(n) for n in names} if strand), len(week))
+              for week in baseline]
     members: dict[str, list[AnalysedPull]] = {}
     sources: dict[str, str] = {}
     for pull in people:
@@ -331,17 +361,6 @@ def _big_enough(count: int, total: int, needed: int, source: str, size: float, t
     Every PR of the week says nothing about the week; a verb is a theme only when much of the week does it."""
     enough = count >= needed or (source not in ("module", "folder", "file") and count >= BY_LINES_PULLS and size >= thresholds.theme_min_share)
     return enough and count < total and (source != "verb" or count / total >= VERB_SHARE)
-
-
-def _baseline(weeks: Sequence[tuple[Counter, int]], least_weeks: int, least_pulls: int) -> list[tuple[Counter, int]]:
-    """The previous weeks to compare with: the last `least_weeks`, more in a quiet repository
-    until they hold `least_pulls` PRs, at most a year."""
-    chosen: list[tuple[Counter, int]] = []
-    for week in reversed(weeks):
-        if len(chosen) >= BASELINE_MAX_WEEKS or (len(chosen) >= least_weeks and sum(n for _, n in chosen) >= least_pulls):
-            break
-        chosen.append(week)
-    return chosen[::-1]
 
 
 def _overlap(first: Sequence[int], second: Sequence[int]) -> float:
