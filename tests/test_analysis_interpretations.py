@@ -93,6 +93,7 @@ def test_versions_are_compared_newer_is_an_upgrade_older_a_downgrade():
     assert moves("chore: bump torch from 2.6.0 to 2.7.1") == [("torch", "2.6.0", "2.7.1", "minor")]
     assert moves("chore: bump sglang from 0.4.6.post1 to 0.4.6.post4") == [("sglang", "0.4.6.post1", "0.4.6.post4", "patch")]
     assert moves("[docker] feat: bump aarch64 vllm 0.17->0.18") == [("vllm", "0.17", "0.18", "minor")]
+    assert moves("chore(deps): bump sglang[all] from 0.4.3.post3 to 0.4.4") == [("sglang", "0.4.3.post3", "0.4.4", "patch")]  # verl #646
     assert moves("chore: move numpy from 2.1 to 1.26") == [("numpy", "2.1", "1.26", "down")]
     assert moves("Update Rust toolchain to 1.90", files=[FileChange("rust-toolchain.toml", 1, 1)]) == [("toolchain", None, "1.90", "up")]
     toolchain = analysed("Update Rust toolchain to 1.90", [FileChange("rust-toolchain.toml", 1, 1)]).upgrades[0]

@@ -29,7 +29,7 @@ _VERSION = re.compile(r"v?(\d+)(?:\.(\d+))?(?:\.(\d+))?")
 _VERSION_TEXT = r"v?\d+(?:\.\d+){0,2}(?:\.?(?:post|rc|dev|a|b|alpha|beta)\d*)*(?![\w.])"
 # "NAME (from OLD) to NEW", "NAME==NEW", "NAME NEW" inside an upgrade title
 _FROM_TO = re.compile(
-    rf"(?P<package>[A-Za-z][\w./@+-]*?)(?:\s+(?:dev|development|test))?(?:\s+(?:crate|action|package|image|dependency|version|dependencies))?\s+"
+    rf"(?P<package>[A-Za-z][\w./@+-]*?)(?:\[[\w,-]+\])?(?:\s+(?:dev|development|test))?(?:\s+(?:crate|action|package|image|dependency|version|dependencies))?\s+"
     rf"(?:from\s+(?P<old>{_VERSION_TEXT})\s+)?to\s+(?P<new>{_VERSION_TEXT})\b",
     re.IGNORECASE,
 )
@@ -42,6 +42,7 @@ _PINNED = re.compile(
 _ARROW = re.compile(rf"(?P<package>[A-Za-z][\w./@+-]*?)\s+(?P<old>{_VERSION_TEXT})\s*(?:->|→|=>)\s*(?P<new>{_VERSION_TEXT})", re.IGNORECASE)
 # "CANN8.5.2": a name written against its version, taken only for a runtime the rules know ("Qwen3.5" is a model)
 _GLUED = re.compile(r"\b(?P<package>[A-Za-z][A-Za-z_-]*?)(?P<new>\d+\.\d+(?:\.\d+)?(?:\.?(?:post|rc|dev|a|b)\d*)*)(?![\w.])", re.IGNORECASE)
+_VERSION_TAIL_WORD = re.compile(r"(?:post|rc|dev|a|b|alpha|beta)\d*", re.IGNORECASE)
 _BARE_TO = re.compile(rf"\bto\s+(?P<new>{_VERSION_TEXT})\b", re.IGNORECASE)
 _DOCS_TITLE = re.compile(r"\b(?:docs?|documentation|readme|guide|tutorial)\s*$", re.IGNORECASE)
 _PIN_VERB = re.compile(r"\b(?:pin|pins|pinned|pinning|lock|locks|locked|hold|holds|freeze|freezes|restrict\w*|limit|limits|limited|constrain\w*)\b", re.IGNORECASE)
@@ -116,8 +117,8 @@ def _title_versions(title: str, rules: Rules) -> list[tuple[str, str | None, str
     for pattern in (_ARROW, _FROM_TO, _PINNED, _GLUED):
         for match in pattern.finditer(text):
             package = match["package"].strip(".,:;`'\"").lower()
-            if package in _NOT_PACKAGES or package.isdigit():
-                continue
+            if package in _NOT_PACKAGES or package.isdigit() or _VERSION_TAIL_WORD.fullmatch(package):
+                continue  # "0.4.3.post3 to 0.4.4" names no package "post3"
             if pattern is _GLUED and package not in rules.core_dependencies | rules.toolchains:
                 continue
             old = match.groupdict().get("old")
