@@ -127,3 +127,28 @@ def test_a_steady_strand_of_most_of_ruffs_weeks_is_said_to_continue():
     ty = [next((t for t in w.themes if t.name == "ty"), None) for w in busy[-20:]]
     assert sum(t is not None for t in ty) >= 15  # three quarters of every week: a theme, though as usual
     assert all(t.trend == "continued" for t in ty if t is not None and t.baseline_share > 0.5)
+
+
+def test_a_new_week_that_changes_the_vocabulary_gives_earlier_weeks_new_themes_without_analysing_them_again(monkeypatch):
+    """The vocabulary is learned from the whole history, so a new week may merge names differently:
+    the weeks remembered from the build before are given their themes again, not analysed again,
+    and come out as a fresh analysis would have them."""
+    from digest_plugin.analysis import repository
+    from digest_plugin.analysis.memo import Memo
+
+    ascend = [FileChange("widget/ascend/kernels.py", 20, 2)]
+    weeks = []
+    for week in range(6):
+        weeks += [make_pull(100 * week + n + 1, MONDAY + timedelta(weeks=week, hours=n), title.format(n=n), files=files) for n, (title, files) in enumerate([
+            ("[trainer] feat: NPU kernels {n}", [CORE]), ("[worker] fix: Ascend hang {n}", ascend), ("[trainer] fix: step {n}", [CORE]),
+            ("[worker] feat: pool {n}", [CORE]), ("[docs] fix: page {n}", [CORE]), ("[api] fix: call {n}", [CORE])])]
+    later = [make_pull(900 + n, MONDAY + timedelta(weeks=6, hours=n), f"[trainer] feat: NPU and Ascend together {n}", files=ascend) for n in range(6)]
+    memo = Memo("salt")
+    analyse_repo("acme/widget", weeks, None, DigestSettings(), NOW, memo)
+    analysed = []
+    analyse_pull = repository.analyse_pull
+    monkeypatch.setattr(repository, "analyse_pull", lambda pull, context: analysed.append(pull.number) or analyse_pull(pull, context))
+    remembered = analyse_repo("acme/widget", weeks + later, None, DigestSettings(), NOW, Memo("salt", memo.kept()))
+    assert sorted(analysed) == [p.number for p in later]  # only the new week is analysed
+    monkeypatch.undo()
+    assert remembered == analyse_repo("acme/widget", weeks + later, None, DigestSettings(), NOW)

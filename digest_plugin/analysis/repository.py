@@ -23,14 +23,14 @@ from .file_history import Added, FileHistory, file_history
 from .footprint import footprint
 from .importance import by_importance, importance
 from .memo import Memo
-from .model import AnalysedPull, Evidence, FetchInfo, Release, WeekAnalysis
+from .model import AnalysedPull, Evidence, FetchInfo, Release, Theme, WeekAnalysis
 from .recommend import recommendations
 from .remarks import without_draft_remarks
 from .reverts import FollowUps, follow_ups
 from .risks import PullFacts, hotspots, kinds_of, pull_evidence, untested_new_files, week_risks
 from .rules import Rules, load_rules
 from .stats import first_time_pulls, week_stats
-from .themes import Vocabulary, baseline_weeks, theme_keys, vocabulary, vocabulary_used, week_names, week_themes
+from .themes import Vocabulary, WeekNames, baseline_weeks, vocabulary, vocabulary_used, week_names, week_themes
 from .upgrades import own_release, upgrades
 
 NEW_FILE_WEEKS = 12  # a file added this recently is new: untested and busy, it calls for tests
@@ -132,9 +132,10 @@ def _title_key(title: str) -> str:
 
 def analyse_week(repo: str, week: Week, pulls: Sequence[AnalysedPull], context: RepoContext, settings: DigestSettings,
                  state: RepoState | None, now: datetime, previous: Sequence[tuple[int, int]] = (),
-                 subjects: Sequence[tuple[frozenset[str], ...]] = ()) -> WeekAnalysis:
+                 subjects: Sequence[WeekNames] = (), names: WeekNames | None = None) -> WeekAnalysis:
     """One week from its analysed pulls. `previous` is (merged, key) of the weeks before, oldest
-    first, for the movement figures; `subjects` is `week_names` of the weeks before, for themes."""
+    first, for the movement figures; `subjects` is `week_names` of the weeks before, and `names`
+    the week's own (worked out when not given), for themes."""
     tz = settings.timezone
     hot = hotspots([p.pull for p in pulls], context.rules)
     hot_numbers = {n for numbers in hot.values() for n in numbers}
@@ -142,9 +143,7 @@ def analyse_week(repo: str, week: Week, pulls: Sequence[AnalysedPull], context: 
              if p.pull.number in hot_numbers else p for p in pulls]
     ordered = tuple(sorted(pulls, key=by_importance))
     untested = untested_new_files(hot, ordered, functools.partial(_added_lately, context, week, tz), context.rules)
-    themes = week_themes(ordered, {p.pull.number: theme_keys(p, context.rules, context.vocabulary) for p in ordered},
-                         baseline_weeks(subjects, context.rules), context.rules, context.vocabulary)
-    ordered = tuple(replace(p, themes=tuple(t.name for t in themes if p.pull.number in t.pulls)) for p in ordered)
+    themes, ordered = _themed(ordered, week_names(ordered, context.rules) if names is None else names, subjects, context)
     in_progress, complete = progress_of(week, state, now, tz)
     risks, good_news = week_risks(ordered, hot, untested)
     return WeekAnalysis(
@@ -165,6 +164,19 @@ def analyse_week(repo: str, week: Week, pulls: Sequence[AnalysedPull], context: 
                        if (version := own_release(p.pull, context.rules))),
         fetch=fetch_info(week, state, tz),
     )
+
+
+def _themed(pulls: tuple[AnalysedPull, ...], names: WeekNames, before: Sequence[WeekNames],
+            context: RepoContext) -> tuple[tuple[Theme, ...], tuple[AnalysedPull, ...]]:
+    """The week's themes, and its pulls each with the themes it belongs to."""
+    themes = week_themes(pulls, names, baseline_weeks(before, context.rules), context.rules, context.vocabulary)
+    return themes, tuple(replace(p, themes=tuple(t.name for t in themes if p.pull.number in t.pulls)) for p in pulls)
+
+
+def _rethemed(analysis: WeekAnalysis, names: WeekNames, before: Sequence[WeekNames], context: RepoContext) -> WeekAnalysis:
+    """A remembered week with its themes made again: all it needs when only the vocabulary changed."""
+    themes, pulls = _themed(analysis.pulls, names, before, context)
+    return replace(analysis, themes=themes, pulls=pulls)
 
 
 def _added_lately(context: RepoContext, week: Week, tz, path: str) -> Added | None:
@@ -213,7 +225,7 @@ def analyse_repo(repo: str, pulls: Sequence[Pull], state: RepoState | None, sett
 
     # Weeks before `first` (DIGEST_SINCE) still feed the movement figures and the themes' baseline.
     history: list[tuple[int, int]] = []
-    subjects: list[tuple[frozenset[str], ...]] = []
+    subjects: list[WeekNames] = []
     earliest = first
     for _ in range(max(settings.trend_weeks, context.rules.thresholds.theme_baseline_weeks)):
         earliest = earliest.previous()
@@ -233,8 +245,8 @@ def analyse_repo(repo: str, pulls: Sequence[Pull], state: RepoState | None, sett
             analysis, week_subject = remembered
         else:
             analysed = [analyse_pull(p, context) for p in week_pulls]
-            analysis = analyse_week(repo, week, analysed, context, settings, state, now, history, subjects)
             week_subject = week_names(analysed, context.rules)
+            analysis = analyse_week(repo, week, analysed, context, settings, state, now, history, subjects, week_subject)
             if keys is not None:
                 keys.remember(analysis, week_subject, subjects)
         results.append(analysis)
@@ -251,8 +263,9 @@ class _WeekKeys:
     refresh changes it): a remembered week gets the current one. A week looks things up in the
     whole history (the vocabulary of its themes, what its reverts undid and what followed them,
     lock files, when its hot files were added: `_history_lookups`), so it is remembered with what
-    those lookups gave, and recalled only while they give the same: a new week that changes the
-    vocabulary a little costs only the weeks whose names it changes."""
+    those lookups gave, and recalled only while they give the same; when only the vocabulary says
+    something else of its names (a new week changes it a little), it is given its themes again,
+    which costs a fraction of analysing it again."""
 
     def __init__(self, memo: Memo, repo: str, context: RepoContext, settings: DigestSettings):
         self.memo, self.context, self.tz = memo, context, settings.timezone
@@ -264,43 +277,45 @@ class _WeekKeys:
                                  tuple((_pull_hash(p), p.number in first_time) for p in pulls))
 
     def recall(self, week: Week, pulls: Sequence[Pull], state: RepoState | None, now: datetime,
-               before: Sequence[tuple[frozenset[str], ...]]) -> tuple[WeekAnalysis, tuple[frozenset[str], ...]] | None:
+               before: Sequence[WeekNames]) -> tuple[WeekAnalysis, WeekNames] | None:
         """The remembered analysis of `week` and its `week_names`, if its inputs are unchanged;
-        `before` is `week_names` of the weeks before it."""
+        `before` is `week_names` of the weeks before it. When only the vocabulary says something else
+        of its names, it is given its themes again rather than analysed again."""
         self.follow(week, pulls, state, now)
         remembered = self.memo.get(self.key)
         if remembered is None:
             return None
-        analysis, subjects, lookups = remembered
-        if lookups != _history_lookups(analysis, subjects, before, self.context, self.tz):
+        analysis, names, (vocabulary, lookups) = remembered
+        now_vocabulary, now_lookups = _history_lookups(analysis, names, before, self.context, self.tz)
+        if lookups != now_lookups:
             return None
         analysis = replace(analysis, fetch=fetch_info(week, state, self.tz))
-        self._keep(analysis, subjects, lookups)
-        return analysis, subjects
+        if vocabulary != now_vocabulary:
+            analysis = _rethemed(analysis, names, before, self.context)
+        self._keep(analysis, names, (now_vocabulary, lookups))
+        return analysis, names
 
-    def remember(self, analysis: WeekAnalysis, subjects: tuple[frozenset[str], ...], before: Sequence[tuple[frozenset[str], ...]]) -> None:
-        self._keep(analysis, subjects, _history_lookups(analysis, subjects, before, self.context, self.tz))
+    def remember(self, analysis: WeekAnalysis, names: WeekNames, before: Sequence[WeekNames]) -> None:
+        self._keep(analysis, names, _history_lookups(analysis, names, before, self.context, self.tz))
 
-    def _keep(self, analysis: WeekAnalysis, subjects: tuple[frozenset[str], ...], lookups: tuple) -> None:
-        """Remember the week under its key, and tag it with a key of its lookups too: what is made
-        from it (its narrative) is made again when the history it looked up gave another answer,
-        though its own inputs are the same."""
-        entry = (analysis, subjects, lookups)
-        tag = self.memo.key("analysed", self.key, lookups)
+    def _keep(self, analysis: WeekAnalysis, names: WeekNames, lookups: tuple[str, tuple]) -> None:
+        """Remember the week under its key, and tag it with a key of what it looked up and of its
+        themes too: what is made from it (its narrative) is made again when the history it looked up
+        gave another answer, or its themes came out otherwise, though its own inputs are the same."""
+        entry = (analysis, names, lookups)
+        tag = self.memo.key("analysed", self.key, lookups[1], analysis.themes)
         self.memo.put(self.key, entry)
         self.memo.put(tag, entry)  # `remembered_weeks` finds it by its tag
         self.memo.tag(analysis, tag)
 
 
-def _history_lookups(analysis: WeekAnalysis, names: tuple[frozenset[str], ...], before: Sequence[tuple[frozenset[str], ...]],
-                     context: RepoContext, tz) -> tuple:
+def _history_lookups(analysis: WeekAnalysis, names: WeekNames, before: Sequence[WeekNames], context: RepoContext, tz) -> tuple[str, tuple]:
     """What the analysis of a week looked up in the rest of the history, as the context answers
-    now: what the vocabulary makes of the names of its PRs (`names`) and of the weeks its themes
-    compare with (of `before`); for its reverts, the title of each PR they undo, which PR a reverted
-    title names, and what later PRs did after each (the weeks after it may have grown since); the
-    lock files kept when its upgrades merged; when its hot files were added."""
-    lookups: list = [vocabulary_used((names, *baseline_weeks(before, context.rules)), context.vocabulary)]
-    lookups += [(path, _added_lately(context, Week.parse(analysis.week), tz, path)) for risk in analysis.risks for path in risk.paths]
+    now: (what the vocabulary makes of the names of its PRs, `names`, and of the weeks its themes
+    compare with, of `before`; the rest:) for its reverts, the title of each PR they undo, which PR
+    a reverted title names, and what later PRs did after each (the weeks after it may have grown
+    since); the lock files kept when its upgrades merged; when its hot files were added."""
+    lookups: list = [(path, _added_lately(context, Week.parse(analysis.week), tz, path)) for risk in analysis.risks for path in risk.paths]
     for analysed in analysis.pulls:
         if analysed.upgrades:
             lookups.append((analysed.pull.number, tuple(sorted(context.file_history.locks_before(analysed.pull.merged_at)))))
@@ -314,7 +329,7 @@ def _history_lookups(analysis: WeekAnalysis, names: tuple[frozenset[str], ...], 
                 lookups.append((reverted, context.title_of(reverted) if reverted is not None else None))
                 if evidence.outcome not in ("accidental", "peripheral"):  # what later PRs did: the history after the week
                     lookups.append((pull.number, context.follow_ups.after(pull, reverted)))
-    return tuple(lookups)
+    return vocabulary_used((names, *baseline_weeks(before, context.rules)), context.vocabulary), tuple(lookups)
 
 
 def repo_key(memo: Memo, repo: str, data_hash: str, settings: DigestSettings, now: datetime) -> str:

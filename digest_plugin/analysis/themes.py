@@ -27,11 +27,12 @@ subjects: every subject its pattern matches is counted under the topic's name.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import math
 import re
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..records import Pull
@@ -133,7 +134,7 @@ def subject_names(pull: Pull, rules: Rules, classification: Classification | Non
             offer(label, "label")
     for module in classification.modules if classification is not None else ():
         offer(module, "module")
-    for name, source in _path_names(pull):
+    for name, source in _path_names(pull.files):
         offer(name, source)
     for word in _title_words(title.description):
         offer(word, "verb" if word in rules.verbs else "word")
@@ -144,7 +145,8 @@ def _topic_of(name: str, rules: Rules) -> str | None:
     return next((topic for topic, pattern in rules.topics if topic not in KEYWORD_TOPICS and (pattern.fullmatch(name) or pattern.search(f" {name} "))), None)
 
 
-def _title_words(description: str) -> set[str]:
+@functools.lru_cache(maxsize=1 << 16)  # pure; every title is read three times a build (vocabulary, week, baseline)
+def _title_words(description: str) -> frozenset[str]:
     """Names in a title, without version digits: "Qwen3.5" -> "qwen", "FSDP2" -> "fsdp"."""
     words = set()
     for raw in _WORD.findall(description):
@@ -153,27 +155,29 @@ def _title_words(description: str) -> set[str]:
         word = _name(raw)
         if word:
             words.add(word)
-    return words
+    return frozenset(words)
 
 
+@functools.lru_cache(maxsize=1 << 16)  # pure, and the same words recur in thousands of titles and paths
 def _name(raw: str) -> str | None:
     word = singular(_VERSION_TAIL.sub("", raw.lower()).strip("-_+"))
     return word if len(word) >= MIN_WORD and word not in _STOPWORDS and not word.isdigit() else None
 
 
-def _path_names(pull: Pull) -> list[tuple[str, str]]:
+@functools.lru_cache(maxsize=1 << 14)  # pure, of a PR's file list (hashable records)
+def _path_names(files: tuple) -> tuple[tuple[str, str], ...]:
     """The folder names ("folder") and file-name words ("file") that at least half of a PR's files
     share: what its paths say it is about (`docker/ascend/Dockerfile.a2` -> ascend)."""
     counts: Counter[tuple[str, str]] = Counter()
-    for change in pull.files:
+    for change in files:
         parts = change.path.strip('"').lower().split("/")
         if any(part in _TEST_PARTS or part.startswith(".") for part in parts[:-1]) or parts[-1].startswith("test_") or parts[-1].endswith(".snap"):
             continue  # tests and dot-folders name how, not what
         names = {(name, "folder") for part in parts[:-1] for raw in _PATH_PART.split(part) if (name := _name(raw))}
         names |= {(name, "file") for raw in _PATH_PART.split(parts[-1].rsplit(".", 1)[0]) if (name := _name(raw))}
         counts.update(names)
-    needed = max(1, len(pull.files) / 2)
-    return sorted((key for key, count in counts.items() if count >= needed), key=lambda key: SOURCES.index(key[1]))
+    needed = max(1, len(files) / 2)
+    return tuple(sorted((key for key, count in counts.items() if count >= needed), key=lambda key: (SOURCES.index(key[1]), key[0])))
 
 
 def singular(word: str) -> str:
@@ -262,29 +266,40 @@ def _merged_names(edges: Sequence[tuple], counts: tuple[Counter, Counter, Counte
     return strands
 
 
-def theme_keys(analysed: AnalysedPull, rules: Rules, vocabulary: Vocabulary = NO_VOCABULARY) -> dict[str, str]:
-    """The strands one PR belongs to -> the most deliberate source that named it (one of SOURCES)."""
+def strands_of(names: Iterable[tuple[str, str]], vocabulary: Vocabulary) -> dict[str, str]:
+    """The strands a PR belongs to -> the most deliberate source that named it (one of SOURCES),
+    from its (name, source) pairs (`subject_names`)."""
     found: dict[str, str] = {}
-    for name, source in subject_names(analysed.pull, rules, analysed.classification).items():
+    for name, source in names:
         strand = vocabulary.strand_of(name)
         if strand is not None and (strand not in found or SOURCES.index(source) < SOURCES.index(found[strand])):
             found[strand] = source
     return found
 
 
-def week_names(pulls: Sequence[AnalysedPull], rules: Rules) -> tuple[frozenset[str], ...]:
-    """The names each of a week's people's PRs offers (`subject_names`): what later weeks compare
-    their strands with. Kept as names, not strands, so that a week remembered from an earlier build
-    stays right when the vocabulary learned from a grown history merges names differently."""
-    return tuple(frozenset(subject_names(p.pull, rules, p.classification)) for p in pulls if not p.classification.bot)
+def theme_keys(analysed: AnalysedPull, rules: Rules, vocabulary: Vocabulary = NO_VOCABULARY) -> dict[str, str]:
+    """The strands one PR belongs to -> the most deliberate source that named it (one of SOURCES)."""
+    return strands_of(subject_names(analysed.pull, rules, analysed.classification).items(), vocabulary)
 
 
-def baseline_weeks(weeks: Sequence[tuple[frozenset[str], ...]], rules: Rules) -> list[tuple[frozenset[str], ...]]:
+WeekNames = tuple[tuple[int, tuple[tuple[str, str], ...]], ...]  # (PR number, its (name, source) pairs) of a week's people's PRs
+
+
+def week_names(pulls: Sequence[AnalysedPull], rules: Rules) -> WeekNames:
+    """The names each of a week's people's PRs offers, with where each was seen (`subject_names`),
+    by PR number: what its themes and later weeks' themes are made of. Kept as names, not strands,
+    so that a week remembered from an earlier build can be given its themes again, without being
+    analysed again, when the vocabulary learned from a grown history merges names differently."""
+    return tuple(sorted((p.pull.number, tuple(sorted(subject_names(p.pull, rules, p.classification).items())))
+                        for p in pulls if not p.classification.bot))
+
+
+def baseline_weeks(weeks: Sequence[WeekNames], rules: Rules) -> list[WeekNames]:
     """The previous weeks to compare with (`week_names` of each, oldest first): the last
     `theme_baseline_weeks`, more in a quiet repository until they hold `theme_baseline_pulls`
     PRs, at most a year."""
     thresholds = rules.thresholds
-    chosen: list[tuple[frozenset[str], ...]] = []
+    chosen: list[WeekNames] = []
     for week in reversed(weeks):
         if len(chosen) >= BASELINE_MAX_WEEKS or (len(chosen) >= thresholds.theme_baseline_weeks
                                                  and sum(map(len, chosen)) >= thresholds.theme_baseline_pulls):
@@ -293,23 +308,23 @@ def baseline_weeks(weeks: Sequence[tuple[frozenset[str], ...]], rules: Rules) ->
     return chosen[::-1]
 
 
-def vocabulary_used(weeks: Sequence[tuple[frozenset[str], ...]], vocabulary: Vocabulary) -> str:
+def vocabulary_used(weeks: Sequence[WeekNames], vocabulary: Vocabulary) -> str:
     """A digest of what the vocabulary says of every name of these weeks: a remembered week's
-    themes still hold while the week's and its baseline's names are merged and set aside alike."""
-    names = sorted({name for week in weeks for pull in week for name in pull})
+    themes still hold while its and its baseline's names are merged and set aside alike."""
+    names = sorted({name for week in weeks for _, pairs in week for name, _ in pairs})
     return hashlib.sha1(repr([(name, vocabulary.strand_of(name)) for name in names]).encode("utf-8")).hexdigest()
 
 
-def week_themes(pulls: Sequence[AnalysedPull], keys: dict[int, dict[str, str]], baseline: Sequence[tuple[frozenset[str], ...]],
-                rules: Rules, vocabulary: Vocabulary = NO_VOCABULARY) -> tuple[Theme, ...]:
-    """The themes of a week. `pulls` in importance order; `keys` is `theme_keys` per PR number;
-    `baseline` is `baseline_weeks` of the previous weeks, whose names `vocabulary` makes strands."""
+def week_themes(pulls: Sequence[AnalysedPull], names: WeekNames, baseline: Sequence[WeekNames], rules: Rules,
+                vocabulary: Vocabulary = NO_VOCABULARY) -> tuple[Theme, ...]:
+    """The themes of a week. `pulls` in importance order; `names` is their `week_names`;
+    `baseline` is `baseline_weeks` of the previous weeks; `vocabulary` makes strands of names."""
     thresholds = rules.thresholds
     people = [p for p in pulls if not p.classification.bot]  # bot bumps are no theme of the week
     if len(people) < thresholds.theme_min_pulls:
         return ()
-    recent = [(Counter(strand for names in week for strand in {vocabulary.strand_of(n) for n in names} if strand), len(week))
-              for week in baseline]
+    keys = {number: strands_of(pairs, vocabulary) for number, pairs in names}
+    recent = [(Counter(strand for _, pairs in week for strand in strands_of(pairs, vocabulary)), len(week)) for week in baseline]
     members: dict[str, list[AnalysedPull]] = {}
     sources: dict[str, str] = {}
     for pull in people:
