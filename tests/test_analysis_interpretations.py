@@ -13,9 +13,8 @@ from digest_plugin.analysis.risks import main_risk
 from digest_plugin.narrate import Language, narrate
 from digest_plugin.records import FileChange
 from digest_plugin.settings import DigestSettings
-
-from .analysis_fixtures import real_week, real_weeks
-from .conftest import make_pull
+from tests.analysis_fixtures import real_week, real_weeks
+from tests.conftest import make_pull
 
 WHEN = "2026-05-19T10:00:00Z"
 NOW = datetime(2026, 11, 30, tzinfo=UTC)

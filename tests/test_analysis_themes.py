@@ -10,9 +10,8 @@ from digest_plugin.analysis.rules import load_rules
 from digest_plugin.analysis.themes import vocabulary
 from digest_plugin.records import FileChange
 from digest_plugin.settings import DigestSettings
-
-from .analysis_fixtures import real_pulls, real_weeks
-from .conftest import make_pull
+from tests.analysis_fixtures import real_pulls, real_weeks
+from tests.conftest import make_pull
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 MONDAY = datetime(2026, 3, 2, 10, tzinfo=UTC)  # a Monday; ten weeks follow

@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..records import Pull
-from .rules import PERIPHERAL_KINDS, Rules
+from digest_plugin.analysis.rules import PERIPHERAL_KINDS, Rules
+from digest_plugin.records import Pull
 
 # manifest -> the lock files that pin what it declares
 LOCKS_OF = {

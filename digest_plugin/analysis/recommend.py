@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from .model import IMPACTS, MAX_RECOMMENDATION_PULLS, MAX_RECOMMENDATIONS, RECOMMENDATION_ACTIONS, Recommendation, Risk
+from digest_plugin.analysis.model import IMPACTS, MAX_RECOMMENDATION_PULLS, MAX_RECOMMENDATIONS, RECOMMENDATION_ACTIONS, Recommendation, Risk
 
 # what a security finding must name for a review to be worth asking: code that runs or loads input
 _REVIEWABLE = re.compile(r"eval|exec|pickle|shell|yaml\.load|deseriali[sz]|injection|traversal|xss|csrf|ssrf|remote code|arbitrary code", re.IGNORECASE)

@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from ..records import Pull
-from .model import REVERT_FOLLOW_UP_DAYS
+from digest_plugin.analysis.model import REVERT_FOLLOW_UP_DAYS
+from digest_plugin.records import Pull
 
 # "#12", ".../pull/12", ".../issues/12" (starting at the character class, which keeps the search fast)
 _REFERENCE = re.compile(r"[#/](pull/|issues/)?(\d{1,7})\b")
