@@ -74,12 +74,12 @@ def main() -> None:
 
 def _reports(folder: Path, repo: str) -> dict[str, dict[str, dict]]:
     """{language: {week: the week's JSON}} of every week with merged PRs, as `show --format json` prints it."""
-    from digest_plugin.importer import import_file
     from digest_plugin.narrate import Language, narrate
     from digest_plugin.publish.history import load_weeks
     from digest_plugin.publish.week_json import week_json
     from digest_plugin.settings import DigestSettings
-    from digest_plugin.store import Store
+    from digest_plugin.store.folder import Store
+    from digest_plugin.store.jsonl_import import import_file
 
     store = Store(folder)
     import_file(DATA / REPOS[repo], repo, store)

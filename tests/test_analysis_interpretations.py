@@ -11,8 +11,8 @@ from datetime import UTC, datetime, timedelta
 from digest_plugin.analysis import analyse_pull, analyse_repo, repo_context
 from digest_plugin.analysis.risks import main_risk
 from digest_plugin.narrate import Language, narrate
-from digest_plugin.records import FileChange
 from digest_plugin.settings import DigestSettings
+from digest_plugin.store.records import FileChange
 from tests.analysis_fixtures import real_week, real_weeks
 from tests.conftest import make_pull
 

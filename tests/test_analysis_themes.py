@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 from digest_plugin.analysis import analyse_repo
 from digest_plugin.analysis.rules import load_rules
 from digest_plugin.analysis.themes import vocabulary
-from digest_plugin.records import FileChange
 from digest_plugin.settings import DigestSettings
+from digest_plugin.store.records import FileChange
 from tests.analysis_fixtures import real_pulls, real_weeks
 from tests.conftest import make_pull
 
