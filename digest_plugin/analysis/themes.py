@@ -277,11 +277,6 @@ def strands_of(names: Iterable[tuple[str, str]], vocabulary: Vocabulary) -> dict
     return found
 
 
-def theme_keys(analysed: AnalysedPull, rules: Rules, vocabulary: Vocabulary = NO_VOCABULARY) -> dict[str, str]:
-    """The strands one PR belongs to -> the most deliberate source that named it (one of SOURCES)."""
-    return strands_of(subject_names(analysed.pull, rules, analysed.classification).items(), vocabulary)
-
-
 WeekNames = tuple[tuple[int, tuple[tuple[str, str], ...]], ...]  # (PR number, its (name, source) pairs) of a week's people's PRs
 
 

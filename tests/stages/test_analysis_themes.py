@@ -5,12 +5,15 @@ from __future__ import annotations
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from digest_plugin.analysis import analyse_repo
-from digest_plugin.analysis.rules import load_rules
 from digest_plugin.analysis.themes import vocabulary
+from digest_plugin.build.cache import Memo
+from digest_plugin.publish.history import analysis_options
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store.records import FileChange
-from tests.analysis_fixtures import real_pulls, real_weeks
+from tests.analysis_fixtures import load_rules, real_pulls, real_weeks
 from tests.conftest import make_pull
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
@@ -35,7 +38,7 @@ def history(last_week, usual=("[trainer] fix: step {n}", "[worker] feat: pool {n
         title, files = item if isinstance(item, tuple) else (item, [FileChange("widget/core.py", sizes[index] if sizes else 10, 2)])
         pulls.append(make_pull(number, MONDAY + timedelta(weeks=9, hours=index), title.format(n=number), files=list(files)))
         number += 1
-    return analyse_repo("acme/widget", pulls, None, DigestSettings(), NOW)
+    return analyse_repo("acme/widget", pulls, None, analysis_options(DigestSettings()), NOW)
 
 
 def test_a_platform_named_by_its_chip_vendor_sdk_and_folders_is_one_strand():
@@ -79,7 +82,7 @@ def test_rules_topics_name_and_merge_subjects():
     pulls = []
     for index, title in enumerate(["feat: faster MoE routing", "fix: expert parallel hang", "feat: moe gate", "fix: step", "fix: page", "fix: pool"]):
         pulls.append(make_pull(index + 1, MONDAY + timedelta(hours=index), title, files=[CORE]))
-    settings = DigestSettings(rules={"topics": {"mixture-of-experts": r"\b(moe|expert\w*)\b"}})
+    settings = analysis_options(DigestSettings.from_pelican({"DIGEST_RULES": {"topics": {"mixture-of-experts": r"\b(moe|expert\w*)\b"}}}, "."))
     (week,) = analyse_repo("acme/widget", pulls, None, settings, NOW)
     assert sorted(next(t for t in week.themes if t.name == "mixture-of-experts").pulls) == [1, 2, 3]
 
@@ -106,6 +109,7 @@ def test_plural_and_singular_titles_are_one_subject():
 # -- the real repositories ------------------------------------------------------------------
 
 
+@pytest.mark.realdata
 def test_verl_names_its_npu_platform_one_way_whatever_the_title_says():
     """verl's titles say "NPU" or "Ascend", its folders `ascend/`: one strand, learned from the history."""
     learned = vocabulary(real_pulls("verl-project/verl"), load_rules(repo="verl-project/verl"))
@@ -114,6 +118,7 @@ def test_verl_names_its_npu_platform_one_way_whatever_the_title_says():
     assert week.themes[0].name == "ascend" and len(week.themes[0].pulls) >= 10
 
 
+@pytest.mark.realdata
 def test_no_theme_of_the_three_repositories_is_a_generic_word():
     generic = {"tool", "tools", "custom", "argument", "union", "configuring", "pep", "support", "fix", "update", "misc", "utils"}
     for repo in ("verl-project/verl", "astral-sh/ruff", "getpelican/pelican"):
@@ -121,6 +126,7 @@ def test_no_theme_of_the_three_repositories_is_a_generic_word():
         assert not generic & set(names), (repo, generic & set(names))
 
 
+@pytest.mark.realdata
 def test_a_steady_strand_of_most_of_ruffs_weeks_is_said_to_continue():
     busy = [w for w in real_weeks("astral-sh/ruff") if w.stats.merged_count >= 60]
     ty = [next((t for t in w.themes if t.name == "ty"), None) for w in busy[-20:]]
@@ -133,7 +139,6 @@ def test_a_new_week_that_changes_the_vocabulary_gives_earlier_weeks_new_themes_w
     the weeks remembered from the build before are given their themes again, not analysed again,
     and come out as a fresh analysis would have them."""
     from digest_plugin.analysis import repository
-    from digest_plugin.analysis.memo import Memo
 
     ascend = [FileChange("widget/ascend/kernels.py", 20, 2)]
     weeks = []
@@ -142,12 +147,13 @@ def test_a_new_week_that_changes_the_vocabulary_gives_earlier_weeks_new_themes_w
             ("[trainer] feat: NPU kernels {n}", [CORE]), ("[worker] fix: Ascend hang {n}", ascend), ("[trainer] fix: step {n}", [CORE]),
             ("[worker] feat: pool {n}", [CORE]), ("[docs] fix: page {n}", [CORE]), ("[api] fix: call {n}", [CORE])])]
     later = [make_pull(900 + n, MONDAY + timedelta(weeks=6, hours=n), f"[trainer] feat: NPU and Ascend together {n}", files=ascend) for n in range(6)]
+    options = analysis_options(DigestSettings())
     memo = Memo("salt")
-    analyse_repo("acme/widget", weeks, None, DigestSettings(), NOW, memo)
+    analyse_repo("acme/widget", weeks, None, options, NOW, memo.week_chain())
     analysed = []
     analyse_pull = repository.analyse_pull
     monkeypatch.setattr(repository, "analyse_pull", lambda pull, context: analysed.append(pull.number) or analyse_pull(pull, context))
-    remembered = analyse_repo("acme/widget", weeks + later, None, DigestSettings(), NOW, Memo("salt", memo.kept()))
+    remembered = analyse_repo("acme/widget", weeks + later, None, options, NOW, Memo("salt", memo.kept()).week_chain())
     assert sorted(analysed) == [p.number for p in later]  # only the new week is analysed
     monkeypatch.undo()
-    assert remembered == analyse_repo("acme/widget", weeks + later, None, DigestSettings(), NOW)
+    assert remembered == analyse_repo("acme/widget", weeks + later, None, options, NOW)

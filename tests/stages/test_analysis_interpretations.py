@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from digest_plugin.analysis import analyse_pull, analyse_repo, repo_context
 from digest_plugin.analysis.risks import main_risk
 from digest_plugin.narrate import Language, narrate
+from digest_plugin.publish.history import analysis_options
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store.records import FileChange
 from tests.analysis_fixtures import real_week, real_weeks
@@ -25,7 +28,7 @@ TEST = FileChange("tests/test_engine.py", 30, 0)
 
 def analysed(title="feat: a change", files=(SRC, TEST), number=100, **fields):
     pull = make_pull(number, fields.pop("merged_at", WHEN), title, files=list(files), **fields)
-    return analyse_pull(pull, repo_context("acme/widget", [pull], DigestSettings()))
+    return analyse_pull(pull, repo_context("acme/widget", [pull], analysis_options(DigestSettings())))
 
 
 def test_ci_is_the_ci_configuration_and_developer_tooling_is_not():
@@ -37,6 +40,7 @@ def test_ci_is_the_ci_configuration_and_developer_tooling_is_not():
                             ".github/renovate.json5", ".flake8")] == [False] * 6
 
 
+@pytest.mark.realdata
 def test_tox_and_pre_commit_are_no_ci_change_in_the_real_data():
     tox = real_week("getpelican/pelican", "2014-W16")  # #1316 "Add python 3.4 to tox config."
     assert "ci-change" not in next(p for p in tox.pulls if p.pull.number == 1316).risks
@@ -67,6 +71,7 @@ def test_a_deprecation_is_the_project_deprecating_its_own_api():
     assert deprecation("[recipe] deprecate old examples", files=[FileChange("examples/run.sh", 0, 40)]) is None
 
 
+@pytest.mark.realdata
 def test_a_lint_rule_about_another_librarys_deprecated_argument_is_no_deprecation_in_the_real_data():
     week = real_week("astral-sh/ruff", "2025-W45")  # #21220 extends AIR301 to Airflow's deprecated `concurrency` argument
     rule = next(p for p in week.pulls if p.pull.number == 21220)
@@ -112,6 +117,7 @@ def test_a_pin_back_is_no_upgrade_and_says_why():
         ("", None, None, None)]  # "Qwen3.5" is a model, no package at a version
 
 
+@pytest.mark.realdata
 def test_the_pin_back_of_cargo_shear_in_the_real_data_is_no_upgrade_to_read_the_changelog_of():
     week = real_week("astral-sh/ruff", "2026-W20")  # #25166 "Pin to cargo-shear 1.11.2": v1.12.0 came out broken
     pin = next(p for p in week.pulls if p.pull.number == 25166)
@@ -127,7 +133,7 @@ def test_the_pin_back_of_cargo_shear_in_the_real_data_is_no_upgrade_to_read_the_
 
 
 def weeks_of(*pulls):
-    return {w.week: w for w in analyse_repo("acme/widget", list(pulls), None, DigestSettings(), NOW)}
+    return {w.week: w for w in analyse_repo("acme/widget", list(pulls), None, analysis_options(DigestSettings()), NOW)}
 
 
 def revert_evidence(week, number):
@@ -171,6 +177,7 @@ def test_a_revert_nothing_followed_is_said_so_and_calls_for_a_decision():
     assert revert_evidence(weeks_of(original, revert)["2026-W10"], 2).outcome == "pending"  # the store ends before four weeks are up
 
 
+@pytest.mark.realdata
 def test_the_folding_revert_replaced_the_same_day_in_the_real_data():
     week = real_week("astral-sh/ruff", "2026-W20")
     folding = revert_evidence(week, 25118)  # Revert "[ty] Emit folding ranges ...": #25113 replaced it 26 minutes later
@@ -184,6 +191,7 @@ def test_the_folding_revert_replaced_the_same_day_in_the_real_data():
 # -- draft-time remarks and the main risk -----------------------------------------------------
 
 
+@pytest.mark.realdata
 def test_draft_time_remarks_are_not_the_merged_state():
     body = ("## Summary\n\nAdds the `too-many-try-statements` rule. At the time of opening, this compiles locally, "
             "but it's missing tests and docs.\n")
@@ -193,6 +201,7 @@ def test_draft_time_remarks_are_not_the_merged_state():
     assert "missing tests" not in real.summary and "missing-tests" not in real.risks
 
 
+@pytest.mark.realdata
 def test_an_example_script_is_never_the_main_risk():
     script = make_pull(2, MONDAY, "[misc] fix: revert run_qwen3_8b_fsdp_npu.sh", files=[FileChange("examples/run_qwen3_8b_fsdp_npu.sh", 10, 30)])
     default = make_pull(3, MONDAY, "[rollout] feat: change the default of max_num_seqs to 256", files=[FileChange("widget/rollout.py", 2, 2), TEST])
@@ -230,6 +239,7 @@ def test_a_new_file_many_prs_change_without_tests_calls_for_tests():
     assert not [r for r in weeks_of(added, *tested)["2026-W10"].recommendations if r.action == "add-tests"]
 
 
+@pytest.mark.realdata
 def test_no_recommendation_of_the_real_data_is_a_stock_phrase():
     stock = ("an owner", "Watch the next CI runs", "changelog", "integration tests", "Land a fixed version")
     for repo in ("verl-project/verl", "astral-sh/ruff"):
