@@ -303,25 +303,32 @@ def week_risks(pulls: Sequence[AnalysedPull], hot: dict[str, tuple[int, ...]],
             by_kind[evidence.kind].append((pull, evidence))
     risks, good_news = [], []
     for kind in (*RISK_KINDS, *GOOD_NEWS_KINDS):
-        if kind == "hotspot":
-            evidence = hotspot_evidence(hot, pulls, untested)
-            members = [p for p in pulls if any(p.pull.number in e.pulls for e in evidence)]
-        else:
-            members = list(dict.fromkeys(p for p, _ in by_kind.get(kind, ())))
-            evidence = tuple(e for _, e in by_kind.get(kind, ()))
-        if not evidence:
-            continue
-        if kind == "dependency-upgrade":
-            evidence = _group_routine_bumps(members, evidence)
-        evidence = tuple(sorted(evidence, key=_telling))  # stable: importance order among equals
-        numbers = tuple(dict.fromkeys(n for e in evidence for n in (e.pull, *(e.pulls if e.fact in ("hot-file", "routine-bumps") else ()))))
-        impact = IMPACT_RULES[kind](members, evidence)
-        if kind != "ci-change" and members and all(_peripheral(p) for p in members):
-            impact = "low"  # examples, docs, scripts and tests alone break nothing a user runs
-        risk = Risk(kind, numbers, impact, evidence, paths=tuple(e.paths[0] for e in evidence if e.fact == "hot-file"))
-        (good_news if kind in GOOD_NEWS_KINDS else risks).append(risk)
+        risk = _kind_risk(kind, pulls, by_kind.get(kind, ()), hot, untested)
+        if risk is not None:
+            (good_news if kind in GOOD_NEWS_KINDS else risks).append(risk)
     order = {impact: i for i, impact in enumerate(IMPACTS)}
     return tuple(sorted(risks, key=lambda r: order[r.impact])), tuple(good_news)
+
+
+def _kind_risk(kind: str, pulls: Sequence[AnalysedPull], shown: Sequence[tuple[AnalysedPull, Evidence]],
+               hot: dict[str, tuple[int, ...]], untested: dict[str, int] | None) -> Risk | None:
+    """The week's Risk of one kind from the (pull, evidence) pairs that show it, if any."""
+    if kind == "hotspot":
+        evidence = hotspot_evidence(hot, pulls, untested)
+        members = [p for p in pulls if any(p.pull.number in e.pulls for e in evidence)]
+    else:
+        members = list(dict.fromkeys(p for p, _ in shown))
+        evidence = tuple(e for _, e in shown)
+    if not evidence:
+        return None
+    if kind == "dependency-upgrade":
+        evidence = _group_routine_bumps(members, evidence)
+    evidence = tuple(sorted(evidence, key=_telling))  # stable: importance order among equals
+    numbers = tuple(dict.fromkeys(n for e in evidence for n in (e.pull, *(e.pulls if e.fact in ("hot-file", "routine-bumps") else ()))))
+    impact = IMPACT_RULES[kind](members, evidence)
+    if kind != "ci-change" and members and all(_peripheral(p) for p in members):
+        impact = "low"  # examples, docs, scripts and tests alone break nothing a user runs
+    return Risk(kind, numbers, impact, evidence, paths=tuple(e.paths[0] for e in evidence if e.fact == "hot-file"))
 
 
 def _peripheral(pull: AnalysedPull) -> bool:

@@ -194,9 +194,24 @@ def singular(word: str) -> str:
 def vocabulary(pulls: Sequence[Pull], rules: Rules) -> Vocabulary:
     """The repository's strand names, learned from every stored PR (see the module docstring)."""
     offered = [subject_names(pull, rules) for pull in pulls]
+    pulls_of, named, declared, weeks = _name_counts(pulls, offered)
+    total = len(pulls)
+    # folder and file names in a large part of all PRs ("src", "tests"), which their authors never declare
+    everywhere = frozenset(name for name, count in pulls_of.items() if count >= COMMON_PULLS * total and declared[name] < NAMED_SHARE * count)
+    verbs = frozenset(name for names in offered for name, source in names.items() if source == "verb")
+    candidates = {name for name, count in pulls_of.items() if count >= ALIAS_MIN_PULLS and name not in everywhere | verbs}
+    edges = _edges(offered, candidates, (pulls_of, declared), total)
+    steady = _steady(edges, pulls_of, named, weeks, len({p.merged_at.isocalendar()[:2] for p in pulls}) or 1)
+    edges = [edge for edge in edges if edge[0] not in steady and edge[1] not in steady]
+    return Vocabulary(_merged_names(edges, (pulls_of, named, declared)), everywhere | steady)
+
+
+def _name_counts(pulls: Sequence[Pull], offered: Sequence[dict[str, str]]) -> tuple[Counter, Counter, Counter, dict[str, set]]:
+    """(PRs that offer each name, PRs where it is a scope, label, topic or folder, PRs where it is a
+    scope, label or topic: the authors' own word, the weeks it was offered in)."""
     pulls_of: Counter[str] = Counter()
-    named: Counter[str] = Counter()  # PRs where it is a scope, label, topic or folder
-    declared: Counter[str] = Counter()  # ... where it is a scope, label or topic, the authors' own word
+    named: Counter[str] = Counter()
+    declared: Counter[str] = Counter()
     weeks: dict[str, set] = defaultdict(set)
     for pull, names in zip(pulls, offered, strict=True):
         week = pull.merged_at.isocalendar()[:2]
@@ -205,19 +220,15 @@ def vocabulary(pulls: Sequence[Pull], rules: Rules) -> Vocabulary:
             named[name] += source in NAMING
             declared[name] += source in NAMING and source != "folder"
             weeks[name].add(week)
-    total, total_weeks = len(pulls), len({p.merged_at.isocalendar()[:2] for p in pulls}) or 1
-    # folder and file names in a large part of all PRs ("src", "tests"), which their authors never declare
-    everywhere = frozenset(name for name, count in pulls_of.items() if count >= COMMON_PULLS * total and declared[name] < NAMED_SHARE * count)
-    verbs = frozenset(name for names in offered for name, source in names.items() if source == "verb")
-    candidates = {name for name, count in pulls_of.items() if count >= ALIAS_MIN_PULLS and name not in everywhere | verbs}
-    edges = _edges(offered, candidates, (pulls_of, declared), total)
-    # title words that run through most weeks, are never a scope, a label or a folder, and have no
-    # other name for the same thing ("attribute", "false"); a platform's steady name ("npu") has one
+    return pulls_of, named, declared, weeks
+
+
+def _steady(edges: Sequence[tuple], pulls_of: Counter, named: Counter, weeks: dict[str, set], total_weeks: int) -> frozenset[str]:
+    """Title words that run through most weeks, are never a scope, a label or a folder, and have no
+    other name for the same thing ("attribute", "false"); a platform's steady name ("npu") has one."""
     synonyms = {name for small, large, _, _, mutual in edges if mutual for name in (small, large)}
-    steady = frozenset(name for name, count in pulls_of.items() if count >= COMMON_MIN_PULLS and name not in synonyms
-                       and named[name] < NAMED_SHARE * count and len(weeks[name]) >= max(COMMON_MIN_WEEKS, COMMON_WEEKS * total_weeks))
-    edges = [edge for edge in edges if edge[0] not in steady and edge[1] not in steady]
-    return Vocabulary(_merged_names(edges, (pulls_of, named, declared)), everywhere | steady)
+    return frozenset(name for name, count in pulls_of.items() if count >= COMMON_MIN_PULLS and name not in synonyms
+                     and named[name] < NAMED_SHARE * count and len(weeks[name]) >= max(COMMON_MIN_WEEKS, COMMON_WEEKS * total_weeks))
 
 
 def _edges(offered: Sequence[dict[str, str]], candidates: set[str], counts: tuple[Counter, Counter], total: int) -> list[tuple]:

@@ -90,24 +90,31 @@ def upgrades(pull: Pull, classification: Classification, rules: Rules, prose: st
     reason for a pin is read."""
     title = parse_title(pull.title[:TITLE_LIMIT], rules).description
     paths, kinds = rules.files_of(pull)
-    touches_deps = any(k & {"dependencies", "manifests"} for k in kinds)
-    only_deps = bool(kinds) and all("dependencies" in k for k in kinds)
-    says_upgrade = bool(_UPGRADE_WORDS.search(title)) or bool(_UPGRADE_VERB.search(title) and _BARE_TO.search(title))
-    if classification.type not in ("build", "chore", "ci", None) and not only_deps and not (says_upgrade and touches_deps):
+    if not _moves_a_dependency(title, classification, kinds):
         return ()
-    if not (says_upgrade or only_deps) or _OWN_RELEASE.match(title) or (_DOCS_TITLE.search(title) and not touches_deps):
-        return ()  # not an upgrade, the project's own release, or a page about versions
-    if kinds and all(k & {"ci", "tooling"} for k in kinds):
-        return ()  # a version of CI's own (an action, a runner, a CI tool): a CI change, not what the project runs on
     # the project's own name among them is its own version ("bump trtllm to 1.3 and verl to v0.7.1")
     named = [n for n in _title_versions(title, rules) or _body_versions(pull.body) if n[0] not in rules.source_roots]
     if not named:
-        if not (touches_deps or only_deps):
+        if not any(k & {"dependencies", "manifests"} for k in kinds):
             return ()
         named = [("", None, None)]
     files = tuple(path for path, k in zip(paths, kinds, strict=True) if k & {"dependencies", "manifests"})
     reverting = classification.is_revert or classification.type == "revert"
     return tuple(_upgrade(package, old, new, rules, files, _Said(title, prose, reverting)) for package, old, new in named)
+
+
+def _moves_a_dependency(title: str, classification: Classification, kinds: tuple[frozenset[str], ...]) -> bool:
+    """Whether a PR of this title, type and files (their kinds) may move a dependency the project
+    runs on: it says so, or changes nothing but dependencies."""
+    touches_deps = any(k & {"dependencies", "manifests"} for k in kinds)
+    only_deps = bool(kinds) and all("dependencies" in k for k in kinds)
+    says_upgrade = bool(_UPGRADE_WORDS.search(title)) or bool(_UPGRADE_VERB.search(title) and _BARE_TO.search(title))
+    if classification.type not in ("build", "chore", "ci", None) and not only_deps and not (says_upgrade and touches_deps):
+        return False
+    if not (says_upgrade or only_deps) or _OWN_RELEASE.match(title) or (_DOCS_TITLE.search(title) and not touches_deps):
+        return False  # not an upgrade, the project's own release, or a page about versions
+    # a version of CI's own (an action, a runner, a CI tool) is a CI change, not what the project runs on
+    return not (kinds and all(k & {"ci", "tooling"} for k in kinds))
 
 
 def _title_versions(title: str, rules: Rules) -> list[tuple[str, str | None, str | None]]:

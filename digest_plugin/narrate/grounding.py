@@ -259,6 +259,13 @@ def _quotes(week: WeekAnalysis, previous: Iterable[WeekAnalysis]) -> list[str]:
     for theme in week.themes:
         quotes.add(theme.name)
     quotes.update(release.version for release in week.releases)
+    quotes.update(_finding_quotes(week))
+    return sorted((q for q in quotes if q and q.strip()), key=len, reverse=True)
+
+
+def _finding_quotes(week: WeekAnalysis) -> set[str]:
+    """What the week's risks, good news and recommendations name: paths, people, packages, versions, reasons."""
+    quotes: set[str] = set()
     for risk in (*week.risks, *week.good_news):
         quotes.update(risk.paths)
         for evidence in risk.evidence:
@@ -268,7 +275,7 @@ def _quotes(week: WeekAnalysis, previous: Iterable[WeekAnalysis]) -> list[str]:
                 quotes.add(evidence.reason.rstrip("."))
     for recommendation in week.recommendations:
         quotes.update(v for v in (recommendation.path, recommendation.package, recommendation.old, recommendation.new, recommendation.detail) if v)
-    return sorted((q for q in quotes if q and q.strip()), key=len, reverse=True)
+    return quotes
 
 
 def _any_figures(week: WeekAnalysis, previous: Iterable[WeekAnalysis]) -> set[float]:
