@@ -12,6 +12,7 @@ import pytest
 
 from digest_plugin.analysis import analyse_pull, analyse_repo, repo_context
 from digest_plugin.analysis.risks import main_risk
+from digest_plugin.build.cache import Memo
 from digest_plugin.narrate import Language, narrate
 from digest_plugin.publish.history import analysis_options
 from digest_plugin.settings import DigestSettings
@@ -249,3 +250,24 @@ def test_no_recommendation_of_the_real_data_is_a_stock_phrase():
                 continue
             for text in (r.text for r in narrate(week, weeks[max(0, index - 1):index], Language.of("en")).recommendations):
                 assert not any(phrase in text for phrase in stock), (repo, week.week, text)
+
+
+def test_a_revert_relanded_after_an_earlier_build_is_said_so_by_the_next_builds_narrative():
+    """The week of a revert is remembered by a build that saw nothing after it; the next build's
+    store holds the re-landing: the week's inputs are the same, what it looked up is not, so its
+    analysis and its remembered narrative are made again and say what happened."""
+    original = make_pull(1, MONDAY, "feat: fold block headers", files=[SRC, TEST])
+    revert = make_pull(2, MONDAY + timedelta(days=1), 'Revert "feat: fold block headers"', files=[SRC, TEST], body="It broke folding.")
+    relanded = make_pull(3, MONDAY + timedelta(days=9), "feat: fold block headers", files=[SRC, TEST])
+    options, english = analysis_options(DigestSettings()), Language.of("en")
+
+    def build(memo, *pulls):
+        weeks = analyse_repo("acme/widget", list(pulls), None, options, NOW, memo.week_chain())
+        return {w.week: memo.narrative(w, "en", lambda w=w: narrate(w, [], english)) for w in weeks}
+
+    first = Memo("salt")
+    said = build(first, original, revert)["2026-W10"]
+    then = build(Memo("salt", first.kept()), original, revert, relanded)["2026-W10"]
+    fresh = narrate(weeks_of(original, revert, relanded)["2026-W10"], [], english)
+    assert then == fresh and then != said
+    assert "re-landed" in next(line.sentence.text for line in then.risks if line.kind == "revert")
