@@ -57,6 +57,7 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=0, metavar="N", help="print N interpretive sentences to check by hand")
     parser.add_argument("--seed", type=int, default=26)
     parser.add_argument("--names", action="store_true", help="print every busy week's theme names")
+    parser.add_argument("--dump", type=Path, metavar="FILE", help="write every week's JSON, by repository and language, to FILE")
     args = parser.parse_args()
     sys.path.insert(0, str((args.against or ROOT).resolve()))
     missing = [name for name in REPOS.values() if not (DATA / name).exists()]
@@ -64,6 +65,8 @@ def main() -> None:
         sys.exit(f"The real data is absent: {DATA} should hold {', '.join(missing)}.")
     with tempfile.TemporaryDirectory(prefix="measure-") as folder:
         reports = {repo: _reports(Path(folder), repo) for repo in REPOS}
+    if args.dump:
+        args.dump.write_text(json.dumps(reports, ensure_ascii=False, default=str), encoding="utf-8")
     print(f"code measured: {(args.against or ROOT).resolve()}\n")
     _themes(reports, args.names)
     _recommendations(reports)
@@ -74,17 +77,25 @@ def main() -> None:
 
 def _reports(folder: Path, repo: str) -> dict[str, dict[str, dict]]:
     """{language: {week: the week's JSON}} of every week with merged PRs, as `show --format json` prints it."""
+    try:  # the layout of main since issue 25
+        from digest_plugin.publish.history import analysis_options
+        from digest_plugin.store.folder import Store
+        from digest_plugin.store.jsonl_import import import_file
+    except ImportError:  # the layout before it, to measure an older checkout with --against
+        from digest_plugin.importer import import_file
+        from digest_plugin.store import Store
+
+        def analysis_options(settings):
+            return settings
     from digest_plugin.narrate import Language, narrate
     from digest_plugin.publish.history import load_weeks
     from digest_plugin.publish.week_json import week_json
     from digest_plugin.settings import DigestSettings
-    from digest_plugin.store.folder import Store
-    from digest_plugin.store.jsonl_import import import_file
 
     store = Store(folder)
     import_file(DATA / REPOS[repo], repo, store)
     settings = DigestSettings(data_path=folder)
-    weeks = load_weeks(store, repo, settings, store.data_time([repo]))
+    weeks = load_weeks(store, repo, analysis_options(settings), store.data_time([repo]))
     reports = {}
     for code in ("en", "zh"):
         language = Language.of(code)

@@ -94,8 +94,8 @@ def upgrades(pull: Pull, classification: Classification, rules: Rules, prose: st
         return ()
     # the project's own name among them is its own version ("bump trtllm to 1.3 and verl to v0.7.1")
     named = [n for n in _title_versions(title, rules) or _body_versions(pull.body) if n[0] not in rules.source_roots]
-    if not named:
-        if not any(k & {"dependencies", "manifests"} for k in kinds):
+    if not named:  # no versions: a move only when the title says one ("Update TQ dependency"), not a Dockerfile's other edits
+        if not (any(k & {"dependencies", "manifests"} for k in kinds) and _UPGRADE_VERB.search(title)):
             return ()
         named = [("", None, None)]
     files = tuple(path for path, k in zip(paths, kinds, strict=True) if k & {"dependencies", "manifests"})

@@ -207,7 +207,7 @@ def _version(kind: Where, e: Evidence, said: Stated, in_week):
     steps = {"major": _(", a new major version"), "minor": _(", a minor version"), "patch": _(", a patch release")}
     weight = steps.get(e.detail, "") if e.old and e.new else ""
     if e.core:
-        weight += _(", a runtime the project is built on")
+        weight += _(", a core dependency of the project")  # a runtime or the toolchain it is built with
     text = _("{moved}{weight}").format(moved=moved, weight=weight)
     if e.reason:
         text = _("{moved}; its description says why: “{reason}”").format(moved=text, reason=e.reason.rstrip("."))

@@ -105,6 +105,14 @@ def test_versions_are_compared_newer_is_an_upgrade_older_a_downgrade():
     assert not toolchain.major  # nothing says how far it moved: no "across a major version"
 
 
+def test_dependency_files_without_versions_or_an_upgrade_word_move_nothing():
+    """verl #4605 builds its Docker images for aarch64: Dockerfiles changed, no version named, no
+    "update" or "bump" said; "changes dependency versions" would be a guess."""
+    dockerfiles = [FileChange("docker/Dockerfile.stable.vllm", 6, 5), FileChange("docker/Dockerfile.stable.sglang", 8, 8)]
+    assert moves("[deployment] feat: support build docker image with aarch64 platform", files=dockerfiles) == []
+    assert moves("[trainer] fix: update TQ dependency", files=[REQUIREMENTS]) == [("", None, None, "up")]
+
+
 def test_a_pin_back_is_no_upgrade_and_says_why():
     body = "foolib released v1.12.0 today with an apparent bug in its parser. We should pin to the previous version for now."
     (pin,) = analysed("Pin foolib to 1.11.2", [FileChange("requirements.txt", 1, 1)], body=body).upgrades
@@ -114,8 +122,8 @@ def test_a_pin_back_is_no_upgrade_and_says_why():
     assert moves('Revert "Update Rust crate clap to v4.5.35"', files=[FileChange("Cargo.lock", 9, 9)]) == [("clap", "4.5.35", None, "down")]
     # a version only CI runs (an action, a runner, a CI tool) is CI's, no dependency of the project
     assert moves("Pin to cargo-shear 1.11.2", files=[FileChange(".github/workflows/ci.yaml", 1, 1)]) == []
-    assert moves("[ci] chore: qwen3.5 add docker file", files=[FileChange("docker/Dockerfile.qwen", 40, 0)]) == [
-        ("", None, None, None)]  # "Qwen3.5" is a model, no package at a version
+    # "Qwen3.5" is a model, no package at a version, and a Dockerfile added moves nothing it names
+    assert moves("[ci] chore: qwen3.5 add docker file", files=[FileChange("docker/Dockerfile.qwen", 40, 0)]) == []
 
 
 @pytest.mark.realdata
@@ -128,6 +136,12 @@ def test_the_pin_back_of_cargo_shear_in_the_real_data_is_no_upgrade_to_read_the_
     assert [(u.package, u.old, u.move) for u in clap.upgrades] == [("clap", "4.5.35", "down")]
     vllm = next(p for p in real_week("verl-project/verl", "2026-W19").pulls if p.pull.number == 6222)  # "bump aarch64 vllm 0.17->0.18"
     assert [(u.package, u.old, u.new, u.move) for u in vllm.upgrades] == [("vllm", "0.17", "0.18", "minor")]
+
+
+def test_a_thing_called_the_default_is_no_changed_default():
+    """ruff #23929 "Make the default database truly statically infallible" changes no default value."""
+    assert "config-change" not in analysed("[ty] Make the default database truly statically infallible").risks
+    assert "config-change" in analysed("Make the default backend to vllm").risks
 
 
 # -- reverts ----------------------------------------------------------------------------------
