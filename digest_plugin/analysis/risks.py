@@ -138,9 +138,10 @@ def _is_fix(facts: PullFacts) -> bool:
 
 def _security(facts: PullFacts) -> tuple[Evidence, ...]:
     """A security-relevant change of the project's code that fixes nothing: new attack surface to
-    review (a security policy, a scanning workflow or a page about security is none)."""
+    review (a security policy, a scanning workflow, a page about security, or a dependency's version
+    moved for its advisories is none)."""
     word = _security_words(facts)
-    code = not facts.kinds or any(not k & PERIPHERAL_KINDS for k in facts.kinds)
+    code = not facts.kinds or any(not k & (PERIPHERAL_KINDS | {"dependencies", "manifests"}) for k in facts.kinds)
     return (Evidence("vulnerability", facts.number, detail=word),) if word and code and not _is_fix(facts) else ()
 
 

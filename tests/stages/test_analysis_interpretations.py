@@ -113,6 +113,23 @@ def test_dependency_files_without_versions_or_an_upgrade_word_move_nothing():
     assert moves("[trainer] fix: update TQ dependency", files=[REQUIREMENTS]) == [("", None, None, "up")]
 
 
+def test_a_scripts_or_the_docs_own_dependency_is_none_of_the_projects():
+    """ruff #26110 "Update benchmark Pyrefly to 1.1.0" changes scripts/ty_benchmark/pyproject.toml:
+    a benchmark's tool, which no user runs, was the week's main risk."""
+    benchmark = [FileChange("scripts/ty_benchmark/pyproject.toml", 1, 1), FileChange("scripts/ty_benchmark/uv.lock", 5, 5)]
+    assert moves("[ty] Update benchmark Pyrefly to 1.1.0", files=benchmark) == []
+    assert moves("Update dependency mkdocs to v1.6.1", files=[FileChange("docs/requirements.txt", 1, 1)]) == []
+    assert moves("Update Rust crate clap to v4.5.47", files=[FileChange("Cargo.lock", 8, 8)]) == [("clap", None, "4.5.47", "up")]
+
+
+def test_a_dependency_moved_for_its_advisories_is_no_security_sensitive_code():
+    """verl #4543 lifts the Ray pin of requirements-npu.txt for Ray's advisories: it touches no code to review."""
+    body = "`Ray==2.46.0` has security vulnerabilities: https://github.com/advisories/GHSA-gx77-xgc2-4888. This removes the pin."
+    pull = analysed("[ray] chore: Update Ray version dependency in requirements-npu.txt", [FileChange("requirements-npu.txt", 1, 1)], body=body)
+    assert "security" not in pull.risks
+    assert "security" in analysed("feat: load plugins with pickle", [SRC], body="This adds a vulnerability surface: pickle loads.").risks
+
+
 def test_a_pin_back_is_no_upgrade_and_says_why():
     body = "foolib released v1.12.0 today with an apparent bug in its parser. We should pin to the previous version for now."
     (pin,) = analysed("Pin foolib to 1.11.2", [FileChange("requirements.txt", 1, 1)], body=body).upgrades
