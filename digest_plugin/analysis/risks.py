@@ -171,7 +171,10 @@ def _deprecation(facts: PullFacts) -> tuple[Evidence, ...]:
     how = own_deprecation(parse_title(facts.pull.title, facts.rules).description, facts.description, facts.kinds, facts.rules)
     if how is None:
         return ()
-    paths = tuple(path for path, k, _ in facts.changes() if not k & PERIPHERAL_KINDS)
+    core = [(path, change) for path, k, change in facts.changes() if not k & PERIPHERAL_KINDS]
+    if core and not any(change.additions for _, change in core):
+        how = "removes"  # "deprecate legacy code" that deletes it: it is gone, not going
+    paths = tuple(path for path, _ in core)
     return (Evidence("deprecated", facts.number, paths=paths[:LISTED_PATHS], lines=facts.footprint.core_lines, files=len(paths), detail=how),)
 
 

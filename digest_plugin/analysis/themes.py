@@ -74,6 +74,8 @@ resource resources fixture fixtures snapshot snapshots python rust py rs md misc
 delete document context reference member string literal expression assignment parameter false true import format
 functional capacity accumulation loop inline self symbol manager mode start work local patch compute load forward
 align automatically training unnecessary unsafe path name names variable instance invalid ignore attribute
+none cfg step problem dynamic guide advance advanced docstring rst inside creating handling special source def implicit
+display lookup apis bool
 """.split())  # noqa: SIM905 (a paragraph of words reads better than a list of strings)
 BASELINE_MAX_WEEKS = 52
 LIFT_CAP = 20.0  # how much standing out can count: a name never seen before is not infinitely telling
@@ -186,7 +188,7 @@ def singular(word: str) -> str:
     stay as they are."""
     if len(word) <= MIN_WORD + 1 or not word.endswith("s") or word.endswith(("ss", "us", "is", "as", "ies")):
         return word
-    if word.endswith(("ches", "shes", "xes", "sses")):
+    if word.endswith(("ches", "shes", "xes", "sses", "iases")):  # "aliases" -> "alias"
         return word[:-2]
     return word[:-1]
 

@@ -161,6 +161,20 @@ def test_a_thing_called_the_default_is_no_changed_default():
     assert "config-change" in analysed("Make the default backend to vllm").risks
 
 
+def test_a_deprecation_that_deletes_the_code_is_a_removal():
+    """verl #3885 "[model] chore: deprecated legacy code for GRM" deletes 597 lines and adds none: gone, not going."""
+    files = [FileChange("widget/roles/reward_model.py", 0, 203, status="removed"), FileChange("widget/roles/engine.py", 0, 94)]
+    (evidence,) = [e for e in analysed("[model] chore: deprecated legacy code for GRM", files).evidence if e.fact == "deprecated"]
+    assert evidence.detail == "removes"
+
+
+def test_a_readme_beside_the_workflows_or_a_parked_workflow_is_no_ci_workflow():
+    """verl #3849 touched .github/workflows/README.md and .github/workflows/.deprecate/e2e_prime.yml: neither runs in CI."""
+    files = [FileChange(".github/workflows/README.md", 1, 1), FileChange(".github/workflows/.deprecate/e2e_prime.yml", 1, 1),
+             FileChange(".github/workflows/vllm.yml", 1, 1), SRC]
+    assert analysed("[megatron] fix: VLMs using fused kernels", files).footprint.workflows == (".github/workflows/vllm.yml",)
+
+
 # -- reverts ----------------------------------------------------------------------------------
 
 
