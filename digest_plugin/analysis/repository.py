@@ -36,6 +36,7 @@ from digest_plugin.weeks import Week, week_of, week_of_date, weeks_between
 
 NEW_FILE_WEEKS = 12  # a file added this recently is new: untested and busy, it calls for tests
 
+
 @dataclass(frozen=True)
 class Conventions:
     """How a repository writes, learned from its whole history, read by every week's analysis: a
