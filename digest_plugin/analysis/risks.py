@@ -75,13 +75,15 @@ def _missing_tests(facts: PullFacts) -> tuple[Evidence, ...]:
     """Source code added without any test changing, whatever the title calls the change. Tests as
     projects write them count (rules.yaml `paths.tests`: snapshots, Markdown tests, fixtures).
     Source in a language whose tests can sit in the same file (`paths.inline_tests`: Rust) is left
-    out: the file list cannot tell that it is untested, so it claims nothing about it."""
+    out: the file list cannot tell that it is untested, so it claims nothing about it; so is a
+    package's `__init__.py`, a marker or a list of re-exports with nothing of its own to test."""
     pull, kind = facts.pull, facts.classification
     if kind.bot or kind.is_revert or is_code_move(pull, kind) or pull.files_truncated or kind.type in ("docs", "test"):
         return ()
     if any("tests" in k for k in facts.kinds):
         return ()
-    added = sorted(((change.additions or 0, path) for path, k, change in facts.changes() if "source" in k and not k & (PERIPHERAL_KINDS | {"inline_tests"})), reverse=True)
+    added = sorted(((change.additions or 0, path) for path, k, change in facts.changes()
+                    if "source" in k and not k & (PERIPHERAL_KINDS | {"inline_tests"}) and not path.endswith("__init__.py")), reverse=True)
     lines = sum(n for n, _ in added)
     if lines < facts.rules.thresholds.missing_tests_lines:  # removed code needs no new test
         return ()

@@ -175,6 +175,13 @@ def test_a_readme_beside_the_workflows_or_a_parked_workflow_is_no_ci_workflow():
     assert analysed("[megatron] fix: VLMs using fused kernels", files).footprint.workflows == (".github/workflows/vllm.yml",)
 
 
+def test_package_markers_are_no_untested_code():
+    """verl #5209 adds nine `__init__.py` files of a licence header each: "nothing shows the new code works" would be empty."""
+    markers = [FileChange(f"widget/{name}/__init__.py", 14, 0, status="added") for name in ("a", "b", "c", "d", "e", "f", "g", "h", "i")]
+    assert "missing-tests" not in analysed("[misc] fix: add missing __init__.py files to package directories", markers).risks
+    assert "missing-tests" in analysed("feat: a new engine", [FileChange("widget/engine.py", 120, 0, status="added")]).risks
+
+
 # -- reverts ----------------------------------------------------------------------------------
 
 
