@@ -44,6 +44,7 @@ _NOT_RUNTIME = re.compile(r"\b(?:dev|development|test|tests|testing|docs?|docume
 _ACCIDENTAL = re.compile(r"\b(?:accidental\w*|by mistake|mistaken\w*|unintended|unintentional\w*|inadvertent\w*|erroneous\w*)\b", re.IGNORECASE)
 LISTED_PATHS = 3
 UNTESTED_HIGH_LINES = 500  # source lines a key PR adds without tests from which missing tests is high
+MARKER_LINES = 30  # an __init__.py this short marks a package or re-exports: nothing of its own to test
 
 
 @dataclass(frozen=True)
@@ -76,18 +77,23 @@ def _missing_tests(facts: PullFacts) -> tuple[Evidence, ...]:
     projects write them count (rules.yaml `paths.tests`: snapshots, Markdown tests, fixtures).
     Source in a language whose tests can sit in the same file (`paths.inline_tests`: Rust) is left
     out: the file list cannot tell that it is untested, so it claims nothing about it; so is a
-    package's `__init__.py`, a marker or a list of re-exports with nothing of its own to test."""
+    package's short `__init__.py`, a marker or a list of re-exports with nothing of its own to test."""
     pull, kind = facts.pull, facts.classification
     if kind.bot or kind.is_revert or is_code_move(pull, kind) or pull.files_truncated or kind.type in ("docs", "test"):
         return ()
     if any("tests" in k for k in facts.kinds):
         return ()
     added = sorted(((change.additions or 0, path) for path, k, change in facts.changes()
-                    if "source" in k and not k & (PERIPHERAL_KINDS | {"inline_tests"}) and not path.endswith("__init__.py")), reverse=True)
+                    if "source" in k and not k & (PERIPHERAL_KINDS | {"inline_tests"}) and not _package_marker(path, change)), reverse=True)
     lines = sum(n for n, _ in added)
     if lines < facts.rules.thresholds.missing_tests_lines:  # removed code needs no new test
         return ()
     return (Evidence("untested-code", facts.number, paths=tuple(p for _, p in added[:LISTED_PATHS]), lines=lines, files=len(added)),)
+
+
+def _package_marker(path: str, change) -> bool:
+    """A short `__init__.py`: a licence header, a docstring, re-exports (a long one holds code)."""
+    return path.endswith("__init__.py") and (change.additions or 0) <= MARKER_LINES
 
 
 def _breaking(facts: PullFacts) -> tuple[Evidence, ...]:

@@ -180,6 +180,8 @@ def test_package_markers_are_no_untested_code():
     markers = [FileChange(f"widget/{name}/__init__.py", 14, 0, status="added") for name in ("a", "b", "c", "d", "e", "f", "g", "h", "i")]
     assert "missing-tests" not in analysed("[misc] fix: add missing __init__.py files to package directories", markers).risks
     assert "missing-tests" in analysed("feat: a new engine", [FileChange("widget/engine.py", 120, 0, status="added")]).risks
+    # verl #1830's entropy_math/__init__.py holds 1,051 lines of code: no marker
+    assert "missing-tests" in analysed("feat: a grader", [FileChange("widget/grader/__init__.py", 1051, 0, status="added")]).risks
 
 
 # -- reverts ----------------------------------------------------------------------------------
