@@ -113,10 +113,15 @@ def _moves_a_dependency(title: str, classification: Classification, kinds: tuple
         return False
     if not (says_upgrade or only_deps) or _OWN_RELEASE.match(title) or (_DOCS_TITLE.search(title) and not touches_deps):
         return False  # not an upgrade, the project's own release, or a page about versions
-    # a version of CI's own (an action, a runner, a CI tool) is a CI change, not what the project runs on
+    return _the_projects_own(kinds)
+
+
+def _the_projects_own(kinds: tuple[frozenset[str], ...]) -> bool:
+    """Whether files of these kinds hold what the project itself runs on: a version of CI's own (an
+    action, a runner, a CI tool) is a CI change, and one that only a script, a benchmark, an
+    example, the docs or the tests install is none of the project's."""
     if kinds and all(k & {"ci", "tooling"} for k in kinds):
         return False
-    # nor is one that only a script, a benchmark, an example, the docs or the tests install
     manifests = [k for k in kinds if k & {"dependencies", "manifests"}]
     return not (manifests and all(k & {"examples", "docs", "tests", "ci", "tooling"} for k in manifests))
 
