@@ -44,6 +44,20 @@ def by_week(pulls: list[Pull]) -> dict[Week, list[Pull]]:
     return weeks
 
 
+@functools.cache
+def real_weeks(repo: str) -> tuple:
+    """Every week of one real repository, analysed as a build does (no state file, a fixed now)."""
+    from datetime import UTC, datetime
+
+    from digest_plugin.analysis import analyse_repo
+
+    return tuple(analyse_repo(repo, real_pulls(repo), None, analysis_options(DigestSettings()), datetime(2026, 11, 30, tzinfo=UTC)))
+
+
+def real_week(repo: str, week: str):
+    return next(w for w in real_weeks(repo) if w.week == week)
+
+
 def load_rules(rules: dict | str | Path | None = None, base_path: Path | str = ".", repo: str | None = None,
                bots: tuple[str, ...] = ()) -> Rules:
     """The compiled rules of a site whose DIGEST_RULES is `rules` (a dict or a YAML file under

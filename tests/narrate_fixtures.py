@@ -127,11 +127,11 @@ def busy_week(**options):
         Risk("dependency-upgrade", (105,), "low", (Evidence("routine-bumps", 105, pulls=(105,), packages=("requests",)),)),
     ]
     hot = [PathCount("src/core.py", 3, (101, 102, 106))]
-    themes = [Theme("export", "scope", (101, 106), (101,), 2 / 6, 0.05, 4, 2, 910, 42, {"feat": 1, "perf": 1})]
+    themes = [Theme("export", "scope", (101, 106), (101,), 2 / 6, 0.05, 4, 2, 910, 42, {"feat": 1, "perf": 1}, trend="rising")]
     recommendations = [
-        Recommendation("regression-test", (102, 101), risk="large-change", count=2),
-        Recommendation("add-tests", (101,), risk="missing-tests", path="src/export.py", count=1),
-        Recommendation("own-hot-file", (101, 102, 106), risk="hotspot", path="src/core.py", count=3),
+        Recommendation("add-tests", (101,), risk="missing-tests", path="src/export.py", count=900, evidence=risks[1].evidence[0]),
+        Recommendation("add-tests", (101, 102, 106), risk="hotspot", path="src/core.py", count=3,
+                       evidence=Evidence("hot-file", 101, paths=("src/core.py",), pulls=(101, 102, 106), missing="tests", kind="hotspot")),
     ]
     return week_of(pulls, risks, hot_files=hot, themes=themes, recommendations=recommendations, **options)
 

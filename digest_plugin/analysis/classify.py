@@ -35,14 +35,84 @@ _DEFAULT_CHANGE = re.compile(
     r"|\bdefaults?\b.{0,30}\b(to|value|changed?|now|from|is|no longer|not)\b|\bby default\b",
     re.IGNORECASE,
 )
-_NOT_A_DEFAULT_CHANGE = re.compile(r"\badd(?:s|ed|ing)?\s+(?:a\s+|the\s+)?default(?:\s+values?)?\s+(?:for|to)\b|\btests?\s+defaults?\b", re.IGNORECASE)
+_NOT_A_DEFAULT_CHANGE = re.compile(r"\badd(?:s|ed|ing)?\s+(?:a\s+|the\s+)?default(?:\s+values?)?\s+(?:for|to)\b|\btests?\s+defaults?\b"
+                                   r"|^use[sd]?\s+(?:a\s+|the\s+)?default\s+(?!values?\b|versions?\b|to\b)\S+"
+                                   r"|^makes?\s+the\s+default\s+(?!values?\b|versions?\b|to\b)\w+\b(?!\s*(?:to\b|=))", re.IGNORECASE)
+# the title leads with the change ("Default to X", "Enable Y by default"), not with something done about defaults elsewhere
+_DEFAULT_LEAD = re.compile(r"^(?:chang\w*|set|sets|setting|switch\w*|make|makes|enabl\w*|disabl\w*|turn\w*|flip\w*|use[sd]?|updat\w*|"
+                           r"defaults?|includ\w*|exclud\w*|ignor\w*|reset\w*|revert\w*|modif\w*|now)\b", re.IGNORECASE)
+
+
+# The project deprecating its own API, option or behaviour: "Deprecate X", "prototype deprecate X",
+# "… and deprecate X", "mark X as deprecated"
+_DEPRECATES = re.compile(
+    r"^deprecat(?:e|es|ed|ing)\b|^\S+\s+deprecat(?:e|es|ing)\b|(?:[,;&]|\band)\s+deprecat(?:e|es)\b|\bmark(?:s|ed)?\b.{1,80}?\b(?:as\s+)?deprecated\b",
+    re.IGNORECASE,
+)
+# ... or warning its users that it will: "Add a deprecation warning for X"
+_WARNS_OF_DEPRECATION = re.compile(
+    r"^(?:add|adds|added|emit|emits|raise|raises|show|shows|issue|issues)\s+(?:an?\s+)?deprecation\s+(?:warning|notice|message)s?\s+(?:for|to|on|when|about|in)\b",
+    re.IGNORECASE,
+)
+# ... or removing what it deprecated before: "Remove deprecated X"
+_REMOVES_DEPRECATED = re.compile(r"^(?:remove|removes|removed|drop|drops|delete|deletes|clean\s*up|cleanup)\s+(?:the\s+|all\s+|some\s+|a\s+)?deprecated\b", re.IGNORECASE)
+# ... not following someone else's deprecation: an upstream warning, a library's deprecated API
+_UPSTREAM_DEPRECATION = re.compile(
+    r"\bdeprecation\s*warnings?\b|\b(?:Deprecation|Future)Warning\b|\b(?:is|are|was|were|been|being|now|gets?)\s+deprecated\b"
+    r"|\bdeprecated\s+(?:in|by|since|upstream)\b|\bupstream\b|\bcompatib\w*\s+with\b|\blatest\s+(?:version|release)",
+    re.IGNORECASE,
+)
+
+
+def own_deprecation(description: str, prose: str, kinds: Sequence[frozenset[str]], rules: Rules) -> str | None:
+    """"deprecates" or "removes" when a PR deprecates, or removes after deprecating, the project's
+    own API, option or behaviour; None otherwise. Its title must say so (the title's `description`,
+    in its first words), its core code change (a deprecation lives in code, not in docs or
+    examples), and neither its title nor, for a removal, its `prose` (description.description_text)
+    may say the deprecation is someone else's: a lint rule about another library's deprecated
+    argument, a migration check or the fix of an upstream warning deprecates nothing of the project."""
+    text = description[:TITLE_LIMIT]
+    if not any(not k & (PERIPHERAL_KINDS | {"dependencies", "manifests"}) for k in kinds):
+        return None
+    if _WARNS_OF_DEPRECATION.search(text):
+        return "deprecates"
+    if _UPSTREAM_DEPRECATION.search(text):
+        return None
+    if _REMOVES_DEPRECATED.search(text):
+        return "removes" if not _UPSTREAM_DEPRECATION.search(prose) and not _names_a_dependency(text, rules) else None
+    return "deprecates" if _DEPRECATES.search(text) else None
+
+
+def _names_a_dependency(text: str, rules: Rules) -> bool:
+    """The title names a runtime the project is built on ("Remove deprecated Megatron optimizer args")."""
+    return any(word in rules.core_dependencies for word in re.findall(r"[a-z][\w-]*", text.lower()))
+
+
+# A sentence that says why: a bug, a breakage, a regression
+_WHY = re.compile(r"\b(?:bug|bugs|broke|breaks|broken|breaking|regress\w*|incompatib\w*|incorrect\w*|wrong|fail\w*|errors?|crash\w*|"
+                  r"issues?|problems?|because|due to|avoid\w*|unblock\w*)\b", re.IGNORECASE)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(\[])")
+REASON_CHARS = 240
+
+
+def reason_of(prose: str) -> str | None:
+    """The first whole sentence of a description (description.description_text) that says why
+    (a bug, a breakage, a regression), at most REASON_CHARS long; None when none does."""
+    for sentence in _SENTENCE.split(prose or ""):
+        sentence = sentence.strip()
+        if _WHY.search(sentence) and len(sentence) <= REASON_CHARS and sentence[-1:] in ".!?":
+            return sentence
+    return None
 
 
 def says_default_change(description: str) -> bool:
-    """Whether a title (without its prefixes) says a default value changes. Giving a default to
-    what had none ("Adding a default value for `f(x=None)`") changes nothing anyone relied on, and
-    a test's own default ("e2e test defaults to FSDP1") is not the users'."""
-    return bool(_DEFAULT_CHANGE.search(description)) and not _NOT_A_DEFAULT_CHANGE.search(description)
+    """Whether a title (without its prefixes) says a default value changes, leading with the change
+    ("Default to ...", "Enable X by default"). Giving a default to what had none ("Adding a default
+    value for `f(x=None)`") changes nothing anyone relied on, a test's own default ("e2e test
+    defaults to FSDP1") is not the users', and a change about defaults elsewhere ("Detect invalid
+    default value type for `os.environ.get`", "Use default `HashSet` for X") changes none, nor does a change
+    to a thing called the default ("Make the default database truly statically infallible")."""
+    return bool(_DEFAULT_LEAD.match(description) and _DEFAULT_CHANGE.search(description)) and not _NOT_A_DEFAULT_CHANGE.search(description)
 
 @dataclass(frozen=True)
 class Title:
@@ -232,12 +302,15 @@ def _labelled(pattern: re.Pattern | None, labels: tuple[str, ...]) -> bool:
 
 
 def type_from_paths(kinds: Sequence[frozenset[str]]) -> str | None:
-    """A type when every file says the same thing: only tests, only docs, only CI, only dependencies."""
+    """A type when every file says the same thing: only tests, only docs, only CI (with developers'
+    tooling beside it), only tooling, only dependencies."""
     if not kinds:
         return None
-    for kind, change_type in (("tests", "test"), ("docs", "docs"), ("ci", "ci")):
+    for kind, change_type in (("tests", "test"), ("docs", "docs")):
         if all(kind in k for k in kinds):
             return change_type
+    if all(k & {"ci", "tooling"} for k in kinds):
+        return "ci" if any("ci" in k for k in kinds) else "chore"
     if all(k & {"dependencies", "manifests"} for k in kinds):
         return "build"
     if all(k & {"tests", "docs"} for k in kinds) and any("tests" in k for k in kinds):

@@ -13,6 +13,13 @@ from digest_plugin.store.records import Pull
 LISTED_PATHS = 5  # paths kept per list: enough to name the main ones
 
 
+def _runs_in_ci(path: str) -> bool:
+    """Whether a file of CI's is configuration CI runs: not a README beside the workflows, nor a
+    workflow parked in a dot-folder (verl's `.github/workflows/.deprecate/`), which GitHub never runs."""
+    parts = path.split("/")
+    return not parts[-1].lower().endswith((".md", ".rst", ".txt")) and not any(part.startswith(".") for part in parts[1:-1])
+
+
 def footprint(pull: Pull, rules: Rules) -> Footprint:
     paths, kinds = rules.files_of(pull)
     removed: list[tuple[int, str]] = []
@@ -27,7 +34,7 @@ def footprint(pull: Pull, rules: Rules) -> Footprint:
         elif change.status == "added" and core:
             added.append(path)
         _count(counts, path_kinds, (change.additions or 0) + (change.deletions or 0), core)
-        if "ci" in path_kinds:
+        if "ci" in path_kinds and _runs_in_ci(path):
             workflows.append(path)
         if "config" in path_kinds and not path_kinds & {"tests", "docs", "generated"}:
             config.append(path)

@@ -12,7 +12,8 @@ docs/calibration.md. Factors, in the order applied:
 - peripheral: minus, by the share of changed lines in docs, examples, CI and generated files
   (lock files, snapshots); tests count only when there is nothing but tests
 - breaking, security, crash (a fix of a crash, leak, deadlock, hang or data loss)
-- deprecation: scaled by the core lines changed, so a few-line warning adds little
+- deprecation: of the project's own API (classify.own_deprecation), scaled by the core lines
+  changed, so a few-line warning adds little
 - upgrade: a dependency or toolchain upgrade; core_upgrade for a core runtime (a framework, CUDA,
   the compiler toolchain: rules.yaml `runtimes`), more across a major version
 - workflows: CI workflows changed together (a migration of the build or CI tooling)
@@ -30,7 +31,7 @@ import math
 import re
 from collections.abc import Sequence
 
-from digest_plugin.analysis.classify import is_code_move, module_of, parse_title, says_default_change
+from digest_plugin.analysis.classify import is_code_move, module_of, own_deprecation, parse_title, says_default_change
 from digest_plugin.analysis.description import description_text
 from digest_plugin.analysis.footprint import beyond_kept
 from digest_plugin.analysis.model import TYPES, AnalysedPull, Classification, Score, Upgrade
@@ -65,13 +66,14 @@ def importance(pull: Pull, classification: Classification, rules: Rules, upgrade
     `upgrades.upgrades(...)` and `description` is `description.description_text(...)` when the
     caller has them already."""
     weights = rules.weights
-    if upgrades is None:
-        upgrades = upgrades_of(pull, classification, rules)
     if description is None:
         description = description_text(pull.body)
+    if upgrades is None:
+        upgrades = upgrades_of(pull, classification, rules, description)
+    deprecated = own_deprecation(parse_title(pull.title, rules).description, description, rules.files_of(pull)[1], rules) is not None
     factors = [
         ("type", weights.type.get(classification.type or "unknown", weights.type["unknown"])),
-        *_size_factors(pull, classification, rules, upgrades),
+        *_size_factors(pull, classification, rules, upgrades, deprecated),
         *_marker_factors(pull, classification, rules),
         *_upgrade_factors(pull, rules, upgrades),
     ]
@@ -84,8 +86,10 @@ def importance(pull: Pull, classification: Classification, rules: Rules, upgrade
     return Score(value=round(scaled(sum(points for _, points in named)), 1), factors=named)
 
 
-def _size_factors(pull: Pull, classification: Classification, rules: Rules, upgrades: Sequence[Upgrade]) -> list[tuple[str, float]]:
-    """size, files, large, breadth, peripheral and moved: how much core code the PR changes."""
+def _size_factors(pull: Pull, classification: Classification, rules: Rules, upgrades: Sequence[Upgrade],
+                  deprecated: bool) -> list[tuple[str, float]]:
+    """size, files, large, breadth, peripheral, moved and deprecation: how much core code the PR
+    changes (a deprecation of the project's own API counts by the code it touches)."""
     weights = rules.weights
     core_lines, peripheral_share, core_modules = _footprint(pull, rules)
     factors = [
@@ -101,7 +105,7 @@ def _size_factors(pull: Pull, classification: Classification, rules: Rules, upgr
         # moved, split or restyled code: its lines say little about its weight (is_code_move)
         factors = [(name, points * MOVED_SIZE_SHARE if name in _SIZE_NAMES else points) for name, points in factors]
         factors.append(("moved", weights.moved))
-    if "deprecation" in classification.topics:  # scaled by size: a few-line warning adds little
+    if deprecated:  # scaled by size: a few-line warning adds little
         factors.append(("deprecation", weights.deprecation * min(1.0, core_lines / weights.deprecation_lines)))
     return factors
 

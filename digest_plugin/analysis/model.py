@@ -32,6 +32,16 @@ RISK_KINDS = (
     "ci-change",
     "hotspot",
 )
+# What happened after a revert (Evidence.outcome), as the later PRs of the store show it
+REVERT_OUTCOMES = (
+    "relanded",     # a later PR brought the change back (its title, or it says so)
+    "replaced",     # a later PR took its place (it cites the revert or the reverted PR, or touches the same files on the same subject)
+    "accidental",   # the revert says the reverted edit was accidental: nothing to land again
+    "peripheral",   # the revert touches only tests, docs, examples, scripts, CI or generated files: nothing to land again
+    "pending",      # nothing has followed yet, and the store ends before the revert's follow-up window does
+    "none",         # nothing followed within REVERT_FOLLOW_UP_DAYS
+)
+REVERT_FOLLOW_UP_DAYS = 28  # "the same or the following weeks"
 # Good news that still asks for work: a fixed vulnerability may need an advisory and a release.
 # Kept apart from risks (WeekAnalysis.good_news), never counted as one.
 GOOD_NEWS_KINDS = ("security-fix",)
@@ -39,18 +49,23 @@ GOOD_NEWS_KINDS = ("security-fix",)
 # What an Evidence says, by its `fact` code (the fields each one fills are listed):
 EVIDENCE_FACTS = (
     "untested-code",    # missing-tests: lines = source lines added, files = source files, paths = the largest ones
-    "breaking-marker",  # breaking-change: how the PR says so: detail = "title" | "label" | "footer"
-    "version",          # dependency-upgrade: package, old (may be None), new, major, core (a core runtime: framework, CUDA, toolchain)
+    "breaking-marker",  # breaking-change: how the PR says so: detail = "title" | "label" | "footer";
+                        #   missing = "migration-notes" when neither its description nor its files tell users what to change
+    "version",          # dependency-upgrade: package, old (may be None), new, major, core (a core runtime: framework, CUDA, toolchain),
+                        #   detail = the move (UPGRADE_MOVES), reason = why, for a pin or a downgrade, paths = dependency files;
+                        #   missing = "lock-file" when it raises a version in a manifest whose lock file it leaves as it was
     "routine-bumps",    # dependency-upgrade: bot bumps grouped: pulls = all of them, count, packages = names
     "vulnerability",    # security / security-fix: detail = the advisory id (CVE-…, GHSA-…) or the word found
-    "reverted",         # revert: pulls = the reverted PR(s) when known
-    "deprecated",       # deprecation: paths = files touched, lines = lines changed (a few-line warning is small)
+    "reverted",         # revert: pulls = the reverted PR(s) when known, detail = its title, outcome = what happened
+                        #   next (REVERT_OUTCOMES), by = the PR that re-landed or replaced it, reason = why, as the revert says
+    "deprecated",       # deprecation: paths = files touched, lines = lines changed (a few-line warning is small), detail = "deprecates" | "removes"
     "files-removed",    # large-change: paths = removed files (largest first), files = how many, lines = lines deleted
     "size",             # large-change: lines = core lines changed, files = core files, modules = core modules
     "default-changed",  # config-change: paths = config files edited, detail = the setting named in the title, if any
     "config-files",     # config-change: paths, lines
     "workflows",        # ci-change: paths = workflow files, files = how many
-    "hot-file",         # hotspot: paths = (the file,), pulls = every PR of the week that touched it, authors = theirs
+    "hot-file",         # hotspot: paths = (the file,), pulls = every PR of the week that touched it, authors = theirs;
+                        #   missing = "tests" for a file added lately without tests that none of them tested, by = the PR that added it
 )
 
 
@@ -90,10 +105,25 @@ class Evidence:
     major: bool = False
     core: bool = False
     detail: str | None = None  # a short code or name quoted from the PR (an advisory id, a setting)
+    reason: str | None = None  # the PR's own sentence saying why (a pin back, a revert), quoted from its description
+    outcome: str | None = None  # reverted: what happened next, one of REVERT_OUTCOMES
+    by: int | None = None  # reverted: the later PR that re-landed or replaced the change (maybe of a later week); hot-file: the PR that added it
+    missing: str | None = None  # what the PR lacks that its kind calls for (see EVIDENCE_FACTS): a finding to act on
     pulls: tuple[int, ...] = ()  # other PRs it involves (the reverted PR, the others on a hot file, a group)
     authors: tuple[str, ...] = ()  # logins involved (a hot file's authors)
     packages: tuple[str, ...] = ()  # routine-bumps: the packages bumped
     kind: str = ""  # the risk (or good-news) kind it supports
+
+
+UPGRADE_MOVES = (  # how a PR moves a dependency (Upgrade.move), as its versions and words say
+    "major", "minor", "patch",  # to a newer version, this far (the versions compared)
+    "up",        # to a newer version, how far unknown (only the new one is said)
+    "down",      # to an older version: a downgrade, or a revert of an upgrade
+    "pin-back",  # pinned to an older version than one out (the description names a newer one, or says "previous")
+    "pin",       # pinned to a version, whether newer or older unknown
+    "cap",       # held below a version ("pin transformers under 4.53")
+)
+BACK_MOVES = frozenset({"down", "pin-back", "pin", "cap"})  # moves that hold a dependency back rather than forward
 
 
 @frozen_record
@@ -103,8 +133,11 @@ class Upgrade:
     package: str  # "torch", "cuda", "vllm", "rust", "msrv", "actions/checkout"; "" when only files say so
     old: str | None  # "2.6.0"; None when only the new version is said
     new: str | None
-    major: bool  # across a major version (or a 0.x minor step), or a toolchain move
-    core: bool  # a core runtime the project is built on (rules.yaml `core_dependencies`)
+    major: bool  # to a newer major version (or a 0.x minor step, which semver lets break)
+    core: bool  # a core runtime the project is built on (rules.yaml `core_dependencies`, `toolchains`)
+    move: str | None = None  # one of UPGRADE_MOVES; None when nothing says which way
+    reason: str | None = None  # for a pin or a downgrade, the description's sentence saying why (quoted, untrusted)
+    files: tuple[str, ...] = ()  # the dependency and manifest files it changes (none for a version checked in code)
 
 
 @frozen_record
@@ -172,10 +205,11 @@ class Risk:
 
 @dataclass(frozen=True)
 class Theme:
-    """What part of the week was about: PRs sharing a subsystem, platform, model family or tool.
+    """A strand of the week's work: PRs sharing a subsystem, platform, model family or tool, under
+    the name the repository's maintainers use for it (see analysis/themes.py).
 
-    Chosen because it stands out against the repository's recent weeks: `share` of this week's
-    PRs against `baseline_share` of the previous weeks' (see analysis/themes.py)."""
+    Chosen because it is a large share of the week, or stands out against the repository's recent
+    weeks: `share` of this week's PRs against `baseline_share` of the previous weeks'."""
 
     name: str  # stable and readable: "npu", "vllm", "ty", "flake8-bugbear", "ci"; a DIGEST_RULES topic's own name
     source: str  # where it was seen: "scope" (title), "label", "path", "topic" (keywords)
@@ -189,36 +223,35 @@ class Theme:
     deletions: int
     types: dict[str, int]  # change types of its PRs
     line_share: float = 0.0  # of the core lines this week's PRs changed (generated and vendored files left out), 0..1
+    trend: str = "continued"  # against the recent weeks: "new" (none there), "rising" (clearly more), "continued" (as usual)
 
 
 @dataclass(frozen=True)
 class Recommendation:
-    """A follow-up, ranked: traceable to the risk (`risk`) it comes from, naming its subject."""
+    """A follow-up, ranked: traceable to the risk (`risk`) it comes from and the finding (`evidence`)
+    that calls for it, naming its subject."""
 
     action: str  # RECOMMENDATION_ACTIONS
     pulls: tuple[int, ...]  # at most MAX_RECOMMENDATION_PULLS, most telling first
     risk: str | None = None  # the risk (or good-news) kind it comes from
-    path: str | None = None  # the file it names (hotspot, missing tests)
+    path: str | None = None  # the file it names (a new untested file, a manifest)
     package: str | None = None  # the dependency it names, with old/new
     old: str | None = None
     new: str | None = None
-    count: int = 0  # how many PRs the subject covers in all (may exceed len(pulls))
-    detail: str | None = None  # the advisory id, the setting whose default changed
+    count: int = 0  # how many PRs the subject covers in all (may exceed len(pulls)), or the untested lines
+    detail: str | None = None  # the advisory id, the setting whose default changed, the reverted title, the lock file
     impact: str = "medium"  # of the risk it comes from
+    evidence: Evidence | None = None  # the finding, when it is one piece of evidence
 
 
-RECOMMENDATION_ACTIONS = (  # in the order they rank among recommendations of the same impact
-    "release-advisory",   # security-fix: publish an advisory (detail: its id, if any) and cut a release
-    "security-review",    # security: a review by someone who knows the security model
-    "migration-notes",    # breaking-change: release notes with migration steps
-    "check-upgrade",      # dependency-upgrade: read the upstream changelog of package old -> new
-    "add-tests",          # missing-tests: add tests for the PR(s); path = the largest untested file
-    "follow-up-revert",   # revert: land the fixed change again
-    "regression-test",    # large-change: a second review and regression tests
-    "check-defaults",     # config-change: check deployments against the changed default (detail: the setting)
-    "own-hot-file",       # hotspot: path needs an owner (pulls touched it, count of them in all)
-    "watch-ci",           # ci-change: watch the next CI runs of the changed workflows (path: the first)
-    "announce-deprecation",  # deprecation: announce, plan the removal
+RECOMMENDATION_ACTIONS = (  # in the order they rank among recommendations of the same impact; each from a finding
+    "release-advisory",   # security-fix: an advisory (detail: its id) and a release for the fix
+    "migration-notes",    # breaking-change without migration notes in its description or files: write them before the release
+    "security-review",    # security: code that runs or loads untrusted input (detail: what), for a security review
+    "re-land-or-drop",    # revert that nothing re-landed or replaced (detail: the reverted title): decide its fate
+    "lock-file",          # dependency-upgrade raised in a manifest (path) whose lock file (detail) it left as it was
+    "add-tests",          # missing-tests or hotspot: a new or large file (path) that no test covers
+    "check-defaults",     # config-change: a default changed (detail: the setting): tell the users who rely on it
 )
 MAX_RECOMMENDATIONS = 5
 MAX_RECOMMENDATION_PULLS = 5

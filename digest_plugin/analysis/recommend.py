@@ -1,5 +1,8 @@
-"""Recommendations: at most five follow-ups for the week, ranked, each traced to a risk (or the
-good news) and naming its subject: the file, the version, the setting, the PRs (at most five).
+"""Recommendations: at most five follow-ups for the week, each from a finding of the analysis,
+naming its object and the reason: a breaking change without migration notes, a runtime dependency
+raised without its lock file, a new file many PRs change and no test covers, a revert nothing has
+re-landed or replaced, a vulnerability fixed (with its advisory id), a changed default (naming the
+setting), code that runs untrusted input. A risk alone is no finding: most weeks call for none.
 
 Facts only (model.Recommendation); narrate words them. The order: impact of the risk it comes
 from, then model.RECOMMENDATION_ACTIONS; low-impact risks only fill the places the others leave.
@@ -7,99 +10,84 @@ from, then model.RECOMMENDATION_ACTIONS; low-impact risks only fill the places t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from digest_plugin.analysis.model import IMPACTS, MAX_RECOMMENDATION_PULLS, MAX_RECOMMENDATIONS, RECOMMENDATION_ACTIONS, Evidence, Recommendation, Risk
+from digest_plugin.analysis.model import IMPACTS, MAX_RECOMMENDATION_PULLS, MAX_RECOMMENDATIONS, RECOMMENDATION_ACTIONS, Recommendation, Risk
+
+# what a security finding must name for a review to be worth asking: code that runs or loads input
+_REVIEWABLE = re.compile(r"eval|exec|pickle|shell|yaml\.load|deseriali[sz]|injection|traversal|xss|csrf|ssrf|remote code|arbitrary code", re.IGNORECASE)
 
 
 def _top(numbers: Sequence[int]) -> tuple[int, ...]:
     return tuple(dict.fromkeys(numbers))[:MAX_RECOMMENDATION_PULLS]
 
 
-def _advisory(risk: Risk) -> Recommendation:
-    advisory = next((e.detail for e in risk.evidence if e.detail and e.detail[:3] in ("CVE", "GHS")), None)
-    return Recommendation("release-advisory", _top(risk.pulls), risk.kind, count=len(risk.pulls), detail=advisory)
+def _advisory(risk: Risk) -> list[Recommendation]:
+    fixed = [e for e in risk.evidence if e.detail and e.detail[:3] in ("CVE", "GHS")]
+    return [Recommendation("release-advisory", _top([e.pull for e in fixed]), risk.kind, detail=fixed[0].detail, count=len(fixed))] if fixed else []
 
 
-def _security_review(risk: Risk) -> Recommendation:
-    return Recommendation("security-review", _top(risk.pulls), risk.kind, count=len(risk.pulls), detail=risk.evidence[0].detail)
+def _migration(risk: Risk) -> list[Recommendation]:
+    silent = [e.pull for e in risk.evidence if e.missing == "migration-notes"]
+    return [Recommendation("migration-notes", _top(silent), risk.kind, count=len(silent))] if silent else []
 
 
-def _migration(risk: Risk) -> Recommendation:
-    return Recommendation("migration-notes", _top(risk.pulls), risk.kind, count=len(risk.pulls))
+def _security_review(risk: Risk) -> list[Recommendation]:
+    found = [e for e in risk.evidence if e.detail and _REVIEWABLE.search(e.detail)]
+    return [Recommendation("security-review", (e.pull,), risk.kind, detail=e.detail, count=1, evidence=e) for e in found[:1]]
 
 
-def _upgrade(risk: Risk) -> Recommendation | None:
-    named = [e for e in risk.evidence if e.fact == "version" and e.package]
-    if not named:
-        return None  # only routine bumps or unnamed images: no changelog to point at
-    first = named[0]  # the most telling: a core runtime or a major version first
-    same = [e.pull for e in named if e.package == first.package]
-    return Recommendation("check-upgrade", _top(same), risk.kind, package=first.package, old=first.old, new=first.new, count=len(same))
+def _revert(risk: Risk) -> list[Recommendation]:
+    """Each revert of a known PR that nothing re-landed or replaced, named by the title of what it undid."""
+    return [Recommendation("re-land-or-drop", (e.pull,), risk.kind, detail=e.detail, count=1, evidence=e)
+            for e in risk.evidence if e.outcome in ("none", "pending") and e.detail]
 
 
-def _tests(risk: Risk) -> Recommendation:
+def _lock_file(risk: Risk) -> list[Recommendation]:
+    return [Recommendation("lock-file", (e.pull,), risk.kind, path=e.paths[0], detail=e.paths[1], package=e.package, new=e.new, count=1,
+                           evidence=e) for e in risk.evidence if e.missing == "lock-file"]
+
+
+def _tests_for_new_file(risk: Risk) -> list[Recommendation]:
+    return [Recommendation("add-tests", _top(e.pulls), risk.kind, path=e.paths[0], count=len(e.pulls), evidence=e)
+            for e in risk.evidence if e.missing == "tests"]
+
+
+def _tests_for_large_change(risk: Risk) -> list[Recommendation]:
+    """A key change of hundreds of untested lines (the risk is high only then)."""
+    if risk.impact != "high":
+        return []
     first = risk.evidence[0]  # the most untested lines
-    return Recommendation("add-tests", _top(risk.pulls), risk.kind, path=first.paths[0] if first.paths else None, count=len(risk.pulls))
+    return [Recommendation("add-tests", (first.pull,), risk.kind, path=first.paths[0] if first.paths else None, count=first.lines, evidence=first)]
 
 
-def _revert(risk: Risk) -> Recommendation:
-    return Recommendation("follow-up-revert", _top(risk.pulls), risk.kind, count=len(risk.pulls))
+def _defaults(risk: Risk) -> list[Recommendation]:
+    """A default the title names (`detail`) that the PR's configuration files change too (`paths`)."""
+    changed = [e for e in risk.evidence if e.fact == "default-changed" and e.detail and e.paths]
+    return [Recommendation("check-defaults", (e.pull,), risk.kind, detail=e.detail, path=e.paths[0], count=1, evidence=e) for e in changed[:1]]
 
 
-def _large(risk: Risk) -> Recommendation:
-    return Recommendation("regression-test", _top(risk.pulls), risk.kind, count=len(risk.pulls))
-
-
-def _defaults(risk: Risk) -> Recommendation | None:
-    changed = [e for e in risk.evidence if e.fact == "default-changed"]
-    if not changed:
-        return None  # configuration files edited, no default said to change: nothing to check
-    return Recommendation("check-defaults", _top([e.pull for e in changed]), risk.kind, detail=changed[0].detail,
-                          path=changed[0].paths[0] if changed[0].paths else None, count=len(changed))
-
-
-def _hot_file(risk: Risk) -> Recommendation:
-    hottest: Evidence = risk.evidence[0]
-    return Recommendation("own-hot-file", _top(hottest.pulls), risk.kind, path=hottest.paths[0], count=len(hottest.pulls))
-
-
-def _ci(risk: Risk) -> Recommendation | None:
-    widest = risk.evidence[0]  # the most workflows
-    if risk.impact == "low":
-        return None  # a workflow edited here and there: CI itself will tell
-    return Recommendation("watch-ci", _top(risk.pulls), risk.kind, path=widest.paths[0] if widest.paths else None, count=len(risk.pulls))
-
-
-def _deprecation(risk: Risk) -> Recommendation:
-    return Recommendation("announce-deprecation", _top(risk.pulls), risk.kind, count=len(risk.pulls))
-
-
-# risk (or good-news) kind -> how it becomes a recommendation (None: it calls for none this week)
-FOLLOW_UPS: dict[str, Callable[[Risk], Recommendation | None]] = {
+# risk (or good-news) kind -> the recommendations its findings call for (most often none)
+FOLLOW_UPS: dict[str, Callable[[Risk], list[Recommendation]]] = {
     "security-fix": _advisory,
     "breaking-change": _migration,
     "security": _security_review,
-    "dependency-upgrade": _upgrade,
-    "missing-tests": _tests,
     "revert": _revert,
-    "large-change": _large,
+    "dependency-upgrade": _lock_file,
+    "hotspot": _tests_for_new_file,
+    "missing-tests": _tests_for_large_change,
     "config-change": _defaults,
-    "hotspot": _hot_file,
-    "ci-change": _ci,
-    "deprecation": _deprecation,
 }
 
 
 def recommendations(risks: Sequence[Risk], good_news: Sequence[Risk] = ()) -> tuple[Recommendation, ...]:
-    """The week's follow-ups, at most MAX_RECOMMENDATIONS, most pressing first."""
+    """The week's follow-ups, at most MAX_RECOMMENDATIONS, most pressing first; one per file."""
     found = []
     for risk in (*good_news, *risks):
         follow_up = FOLLOW_UPS.get(risk.kind)
-        recommendation = follow_up(risk) if follow_up else None
-        if recommendation is not None:
-            found.append(replace(recommendation, impact=risk.impact))
+        found.extend(replace(r, impact=risk.impact) for r in (follow_up(risk) if follow_up else ()))
     found.sort(key=lambda r: (IMPACTS.index(r.impact), RECOMMENDATION_ACTIONS.index(r.action)))
-    return tuple(found[:MAX_RECOMMENDATIONS])
-
+    unique = {(r.action, r.path or r.pulls): r for r in reversed(found)}  # the more pressing of two on one file
+    return tuple(r for r in found if unique[(r.action, r.path or r.pulls)] is r)[:MAX_RECOMMENDATIONS]

@@ -8,7 +8,8 @@ those inputs are, the memo keys them.
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+import functools
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
@@ -16,19 +17,24 @@ from typing import Protocol
 
 from digest_plugin.analysis.classify import ModuleScheme, classify, module_scheme, parse_title
 from digest_plugin.analysis.description import description_text, summary_of, template_lines
+from digest_plugin.analysis.file_history import Added, FileHistory, file_history
 from digest_plugin.analysis.footprint import footprint
 from digest_plugin.analysis.importance import by_importance, importance
-from digest_plugin.analysis.model import AnalysedPull, Evidence, FetchInfo, Release, WeekAnalysis
+from digest_plugin.analysis.model import AnalysedPull, Evidence, FetchInfo, Release, Theme, WeekAnalysis
 from digest_plugin.analysis.options import AnalysisOptions
 from digest_plugin.analysis.recommend import recommendations
-from digest_plugin.analysis.risks import PullFacts, hotspots, kinds_of, pull_evidence, week_risks
+from digest_plugin.analysis.remarks import without_draft_remarks
+from digest_plugin.analysis.reverts import FollowUps, follow_ups
+from digest_plugin.analysis.risks import PullFacts, hotspots, kinds_of, pull_evidence, untested_new_files, week_risks
 from digest_plugin.analysis.rules import Rules, compile_rules
 from digest_plugin.analysis.stats import first_time_pulls, week_stats
-from digest_plugin.analysis.themes import theme_keys, week_themes
+from digest_plugin.analysis.themes import Vocabulary, WeekNames, baseline_weeks, vocabulary, vocabulary_used, week_names, week_themes
 from digest_plugin.analysis.upgrades import own_release, upgrades
 from digest_plugin.store.records import Pull, format_time
 from digest_plugin.store.state import RepoState
 from digest_plugin.weeks import Week, week_of, week_of_date, weeks_between
+
+NEW_FILE_WEEKS = 12  # a file added this recently is new: untested and busy, it calls for tests
 
 
 @dataclass(frozen=True)
@@ -52,6 +58,9 @@ class RepoContext:
     titles: dict[int, str]  # number -> title of every stored PR, to name what reverts undo (Evidence.detail)
     numbers_by_title: dict[str, list[tuple[datetime, int]]]  # title -> (merged_at, number), oldest first
     key_threshold: float
+    follow_ups: FollowUps  # what later PRs did after a revert (reverts.follow_ups)
+    file_history: FileHistory  # lock files kept and source files added, over time (file_history.file_history)
+    vocabulary: Vocabulary  # the names of its strands of work, and its generic words (themes.vocabulary)
 
     @property
     def template(self) -> frozenset[str]:
@@ -82,11 +91,12 @@ class Reuse(Protocol):
     def earlier_week(self, inputs: tuple) -> None:
         """A week before the weeks analysed, whose inputs still count for the weeks after it."""
 
-    def lookup(self, inputs: tuple) -> tuple[WeekAnalysis, tuple[Counter, int], tuple] | None:
-        """(analysis, week_subjects, lookups) kept by an earlier build for these inputs, if any."""
+    def lookup(self, inputs: tuple) -> tuple[WeekAnalysis, WeekNames, tuple[str, tuple]] | None:
+        """(analysis, week_names, lookups) kept by an earlier build for these inputs, if any."""
 
-    def keep(self, remembered: tuple[WeekAnalysis, tuple[Counter, int], tuple]) -> None:
-        """The week just analysed (or looked up) from the inputs last given to `lookup`."""
+    def keep(self, remembered: tuple[WeekAnalysis, WeekNames, tuple[str, tuple]]) -> None:
+        """The week just analysed (or looked up) from the inputs last given to `lookup`; what is
+        made from the analysis (its narrative) depends on the lookups too, not only on the inputs."""
 
 
 def repo_context(repo: str, pulls: Sequence[Pull], options: AnalysisOptions) -> RepoContext:
@@ -106,6 +116,9 @@ def repo_context(repo: str, pulls: Sequence[Pull], options: AnalysisOptions) -> 
         titles={p.number: p.title for p in pulls},
         numbers_by_title=numbers_by_title,
         key_threshold=options.key_threshold,
+        follow_ups=follow_ups(pulls),
+        file_history=file_history(pulls, rules),
+        vocabulary=vocabulary(pulls, rules),
     )
 
 
@@ -121,16 +134,17 @@ def analyse_pull(pull: Pull, context: RepoContext) -> AnalysedPull:
             classification = replace(classification, reverts=reverted)
     description = description_text(pull.body, context.template)
     paths, kinds = rules.files_of(pull)
-    facts = PullFacts(pull, classification, paths, kinds, description, footprint(pull, rules), upgrades(pull, classification, rules), rules)
+    moved = upgrades(pull, classification, rules, description)
+    locks = context.file_history.locks_before(pull.merged_at) if moved else frozenset()
+    facts = PullFacts(pull, classification, paths, kinds, description, footprint(pull, rules), moved, rules, locks)
     score = importance(pull, classification, rules, facts.upgrades, description)
-    # a reverted PR is named by its title (quoted from GitHub), for it may lie outside the week
-    evidence = tuple(replace(e, detail=context.title_of(e.pulls[0])) if e.fact == "reverted" and e.pulls else e for e in pull_evidence(facts))
+    evidence = tuple(_reverted(e, pull, context) if e.fact == "reverted" else e for e in pull_evidence(facts))
     return AnalysedPull(
         pull=pull,
         classification=classification,
         score=score,
         key=score.value >= context.key_threshold,
-        summary=summary_of(description, title.description or pull.title, rules.thresholds.summary_chars),
+        summary=summary_of(without_draft_remarks(description), title.description or pull.title, rules.thresholds.summary_chars),
         risks=kinds_of(evidence),
         first_time=pull.number in context.first_time,
         footprint=facts.footprint,
@@ -139,25 +153,39 @@ def analyse_pull(pull: Pull, context: RepoContext) -> AnalysedPull:
     )
 
 
+def _reverted(evidence: Evidence, pull: Pull, context: RepoContext) -> Evidence:
+    """A revert's evidence with what the history knows: the reverted PR named by its title (quoted
+    from GitHub, for it may lie outside the week), and what happened next, when the revert needed
+    a follow-up at all."""
+    reverted = evidence.pulls[0] if evidence.pulls else None
+    if reverted is not None:
+        evidence = replace(evidence, detail=context.title_of(reverted))
+    if evidence.outcome is None:  # neither accidental nor peripheral
+        outcome, by = context.follow_ups.after(pull, reverted)
+        evidence = replace(evidence, outcome=outcome, by=by)
+    return evidence
+
+
 def _title_key(title: str) -> str:
     return " ".join(title.split()).lower()
 
 
 def analyse_week(repo: str, week: Week, pulls: Sequence[AnalysedPull], context: RepoContext, options: AnalysisOptions,
                  state: RepoState | None, now: datetime, previous: Sequence[tuple[int, int]] = (),
-                 subjects: Sequence[tuple[Counter, int]] = ()) -> WeekAnalysis:
+                 subjects: Sequence[WeekNames] = (), names: WeekNames | None = None) -> WeekAnalysis:
     """One week from its analysed pulls. `previous` is (merged, key) of the weeks before, oldest
-    first, for the movement figures; `subjects` is `week_subjects` of the weeks before, for themes."""
+    first, for the movement figures; `subjects` is `week_names` of the weeks before, and `names`
+    the week's own (worked out when not given), for themes."""
     tz = options.timezone
     hot = hotspots([p.pull for p in pulls], context.rules)
     hot_numbers = {n for numbers in hot.values() for n in numbers}
     pulls = [replace(p, risks=kinds_of((*p.evidence, Evidence("hot-file", p.pull.number, kind="hotspot"))))
              if p.pull.number in hot_numbers else p for p in pulls]
     ordered = tuple(sorted(pulls, key=by_importance))
-    themes = week_themes(ordered, {p.pull.number: theme_keys(p, context.rules) for p in ordered}, subjects, context.rules)
-    ordered = tuple(replace(p, themes=tuple(t.name for t in themes if p.pull.number in t.pulls)) for p in ordered)
+    untested = untested_new_files(hot, ordered, functools.partial(_added_lately, context, week, tz), context.rules)
+    themes, ordered = _themed(ordered, week_names(ordered, context.rules) if names is None else names, subjects, context)
     in_progress, complete = progress_of(week, state, now, tz)
-    risks, good_news = week_risks(ordered, hot)
+    risks, good_news = week_risks(ordered, hot, untested)
     return WeekAnalysis(
         repo=repo,
         week=str(week),
@@ -176,6 +204,25 @@ def analyse_week(repo: str, week: Week, pulls: Sequence[AnalysedPull], context: 
                        if (version := own_release(p.pull, context.rules))),
         fetch=fetch_info(week, state, tz),
     )
+
+
+def _themed(pulls: tuple[AnalysedPull, ...], names: WeekNames, before: Sequence[WeekNames],
+            context: RepoContext) -> tuple[tuple[Theme, ...], tuple[AnalysedPull, ...]]:
+    """The week's themes, and its pulls each with the themes it belongs to."""
+    themes = week_themes(pulls, names, baseline_weeks(before, context.rules), context.rules, context.vocabulary)
+    return themes, tuple(replace(p, themes=tuple(t.name for t in themes if p.pull.number in t.pulls)) for p in pulls)
+
+
+def _rethemed(analysis: WeekAnalysis, names: WeekNames, before: Sequence[WeekNames], context: RepoContext) -> WeekAnalysis:
+    """A remembered week with its themes made again: all it needs when only the vocabulary changed."""
+    themes, pulls = _themed(analysis.pulls, names, before, context)
+    return replace(analysis, themes=themes, pulls=pulls)
+
+
+def _added_lately(context: RepoContext, week: Week, tz, path: str) -> Added | None:
+    """The addition of `path` in the NEW_FILE_WEEKS up to the week's end, if the store saw one."""
+    end = week.end(tz)
+    return context.file_history.added_since(path, end - timedelta(weeks=NEW_FILE_WEEKS), end)
 
 
 def progress_of(week: Week, state: RepoState | None, now: datetime, tz) -> tuple[bool, bool]:
@@ -224,7 +271,7 @@ def analyse_repo(repo: str, pulls: Sequence[Pull], state: RepoState | None, opti
 
     # Weeks before `first` (DIGEST_SINCE) still feed the movement figures and the themes' baseline.
     history: list[tuple[int, int]] = []
-    subjects: list[tuple[Counter, int]] = []
+    subjects: list[WeekNames] = []
     earliest = first
     for _ in range(max(options.trend_weeks, context.rules.thresholds.theme_baseline_weeks)):
         earliest = earliest.previous()
@@ -232,46 +279,68 @@ def analyse_repo(repo: str, pulls: Sequence[Pull], state: RepoState | None, opti
     for week in weeks_between(earliest, first.previous()) if earliest < first else []:
         analysed = [analyse_pull(p, context) for p in by_week.get(week, ())]
         history.append((len(analysed), sum(1 for p in analysed if p.key)))
-        subjects.append(week_subjects(analysed, context.rules))
+        subjects.append(week_names(analysed, context.rules))
         if reuse is not None:
             reuse.earlier_week(inputs(week))
 
     results = []
     for week in weeks:
         remembered = reuse.lookup(inputs(week)) if reuse is not None else None
-        if remembered is not None and remembered[2] == (lookups := _history_lookups(remembered[0].pulls, context)):
-            # the fetch time is no input (every refresh changes it): the week gets the current one
-            analysis, week_subject = replace(remembered[0], fetch=fetch_info(week, state, tz)), remembered[1]
+        recalled = _recalled(remembered, week, state, subjects, context, tz) if remembered is not None else None
+        if recalled is not None:
+            analysis, names, lookups = recalled
         else:
             analysed = [analyse_pull(p, context) for p in by_week.get(week, ())]
-            analysis = analyse_week(repo, week, analysed, context, options, state, now, history, subjects)
-            week_subject = week_subjects(analysed, context.rules)
-            lookups = _history_lookups(analysis.pulls, context)
+            names = week_names(analysed, context.rules)
+            analysis = analyse_week(repo, week, analysed, context, options, state, now, history, subjects, names)
+            lookups = _history_lookups(analysis, names, subjects, context, tz)
         if reuse is not None:
-            reuse.keep((analysis, week_subject, lookups))
+            reuse.keep((analysis, names, lookups))
         results.append(analysis)
         history.append((analysis.stats.merged_count, analysis.stats.key_count))
-        subjects.append(week_subject)
+        subjects.append(names)
     return results
 
 
-def _history_lookups(pulls: Sequence[AnalysedPull], context: RepoContext) -> tuple:
-    """What the analysis of a week's reverts looked up in the rest of the history, as the context
-    answers now: the title of each PR they undo, and which PR a reverted title names."""
-    lookups = []
-    for analysed in pulls:
+def _recalled(remembered: tuple[WeekAnalysis, WeekNames, tuple[str, tuple]], week: Week, state: RepoState | None,
+              before: Sequence[WeekNames], context: RepoContext, tz) -> tuple[WeekAnalysis, WeekNames, tuple[str, tuple]] | None:
+    """A week an earlier build analysed, as `analyse_repo` keeps it (analysis, names, lookups), if
+    what it looked up in the history still gives the same; `before` is `week_names` of the weeks
+    before it. When only the vocabulary says something else of its names (a new week changes it a
+    little), it is given its themes again, which costs a fraction of analysing it again. The fetch
+    time is no input (every refresh changes it): the week gets the current one."""
+    analysis, names, (vocabulary_then, lookups_then) = remembered
+    lookups = _history_lookups(analysis, names, before, context, tz)
+    if lookups[1] != lookups_then:
+        return None
+    analysis = replace(analysis, fetch=fetch_info(week, state, tz))
+    if lookups[0] != vocabulary_then:
+        analysis = _rethemed(analysis, names, before, context)
+    return analysis, names, lookups
+
+
+def _history_lookups(analysis: WeekAnalysis, names: WeekNames, before: Sequence[WeekNames], context: RepoContext, tz) -> tuple[str, tuple]:
+    """What the analysis of a week looked up in the rest of the history, as the context answers
+    now: (what the vocabulary makes of the names of its PRs, `names`, and of the weeks its themes
+    compare with, of `before`; the rest:) for its reverts, the title of each PR they undo, which PR
+    a reverted title names, and what later PRs did after each (the weeks after it may have grown
+    since); the lock files kept when its upgrades merged; when its hot files were added."""
+    week = Week.parse(analysis.week)
+    lookups: list = [(path, _added_lately(context, week, tz, path)) for risk in analysis.risks for path in risk.paths]
+    for analysed in analysis.pulls:
+        if analysed.upgrades:
+            lookups.append((analysed.pull.number, tuple(sorted(context.file_history.locks_before(analysed.pull.merged_at)))))
         pull = analysed.pull
         reverted_title = parse_title(pull.title, context.rules).reverted_title if analysed.classification.is_revert else None
         if reverted_title:
             lookups.append((reverted_title, pull.merged_at, context.last_titled(reverted_title, pull.merged_at)))
-        lookups.extend((number, context.title_of(number)) for e in analysed.evidence if e.fact == "reverted" for number in e.pulls[:1])
-    return tuple(lookups)
-
-
-def week_subjects(pulls: Sequence[AnalysedPull], rules) -> tuple[Counter, int]:
-    """(how many of a week's people's PRs offer each theme subject, how many PRs that is)."""
-    people = [p for p in pulls if not p.classification.bot]
-    return Counter(name for p in people for name in theme_keys(p, rules)), len(people)
+        for evidence in analysed.evidence:
+            if evidence.fact == "reverted":
+                reverted = evidence.pulls[0] if evidence.pulls else None
+                lookups.append((reverted, context.title_of(reverted) if reverted is not None else None))
+                if evidence.outcome not in ("accidental", "peripheral"):  # what later PRs did: the history after the week
+                    lookups.append((pull.number, context.follow_ups.after(pull, reverted)))
+    return vocabulary_used((names, *baseline_weeks(before, context.rules)), context.vocabulary), tuple(lookups)
 
 
 def week_range(pulls: Sequence[Pull], state: RepoState | None, since: date | None, now: datetime, tz) -> list[Week]:

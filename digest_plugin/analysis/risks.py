@@ -3,9 +3,12 @@
 One PR's risks come from a table of small named checks (`PULL_CHECKS`), one per kind: each looks
 at a `PullFacts` and returns the evidence it found (model.EVIDENCE_FACTS), none when the kind does
 not apply. `week_risks` gathers the evidence per kind, adds the week-level hotspot kind, groups
-routine bot bumps into one fact and sets an impact a reviewer would defend (`IMPACT_RULES`).
-A fixed vulnerability is good news, not a risk: it goes to `good_news` as `security-fix`.
-Thresholds are in rules.yaml (`thresholds`).
+routine bot bumps into one fact and sets an impact a reviewer would defend (`IMPACT_RULES`): a risk
+shown only by tests, docs, examples, scripts or generated files is low, whatever its kind.
+`main_risk` picks the week's main one by what it can break for users. Each check looks at the data
+before it claims: the versions an upgrade moves between, what happened after a revert, whether a
+deprecation is the project's own. A fixed vulnerability is good news, not a risk: it goes to
+`good_news` as `security-fix`. Thresholds are in rules.yaml (`thresholds`).
 """
 
 from __future__ import annotations
@@ -16,9 +19,10 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from digest_plugin.analysis.classify import TITLE_LIMIT, is_code_move, parse_title, says_default_change
+from digest_plugin.analysis.classify import TITLE_LIMIT, is_code_move, own_deprecation, parse_title, reason_of, says_default_change
+from digest_plugin.analysis.file_history import Added, lock_for
 from digest_plugin.analysis.footprint import beyond_kept
-from digest_plugin.analysis.model import GOOD_NEWS_KINDS, IMPACTS, RISK_KINDS, AnalysedPull, Classification, Evidence, Footprint, Risk, Upgrade
+from digest_plugin.analysis.model import BACK_MOVES, GOOD_NEWS_KINDS, IMPACTS, RISK_KINDS, AnalysedPull, Classification, Evidence, Footprint, Risk, Upgrade
 from digest_plugin.analysis.rules import PERIPHERAL_KINDS, Rules
 from digest_plugin.store.records import Pull
 
@@ -32,8 +36,15 @@ _SECURITY_BODY = re.compile(
 )
 _ADVISORY = re.compile(r"\b(cve-\d{4}-\d+|ghsa(?:-[\w]{4}){3})\b", re.IGNORECASE)
 _FIXING = re.compile(r"\b(fix\w*|patch\w*|prevent\w*|sanitiz\w*|escap\w*|harden\w*|mitigat\w*|avoid\w*|block\w*|validat\w*|restrict\w*|close[sd]?)\b", re.IGNORECASE)
+# words of a description that tells users what to change ("use X instead", "renamed to", "migrate")
+_MIGRATION = re.compile(r"\b(?:migrat\w*|upgrade guide|instead|replac\w+|renam\w+|now (?:called|named|set|uses?|defaults?|require\w*)|"
+                        r"in favou?r of|users? (?:should|need|must|can)|to update|how to|before this pr|after this pr|no longer|"
+                        r"has been|have been|moved? to|deprecat\w*|removed?)\b|→|->|=>", re.IGNORECASE)
+_NOT_RUNTIME = re.compile(r"\b(?:dev|development|test|tests|testing|docs?|documentation|lint\w*|ci|typing|stubs?|benchmarks?)\b", re.IGNORECASE)
+_ACCIDENTAL = re.compile(r"\b(?:accidental\w*|by mistake|mistaken\w*|unintended|unintentional\w*|inadvertent\w*|erroneous\w*)\b", re.IGNORECASE)
 LISTED_PATHS = 3
 UNTESTED_HIGH_LINES = 500  # source lines a key PR adds without tests from which missing tests is high
+MARKER_LINES = 30  # an __init__.py this short marks a package or re-exports: nothing of its own to test
 
 
 @dataclass(frozen=True)
@@ -48,6 +59,7 @@ class PullFacts:
     footprint: Footprint
     upgrades: tuple[Upgrade, ...]
     rules: Rules
+    locks: frozenset[str] = frozenset()  # the lock files the repository kept when it merged (file_history.locks_before)
 
     @property
     def number(self) -> int:
@@ -64,20 +76,29 @@ def _missing_tests(facts: PullFacts) -> tuple[Evidence, ...]:
     """Source code added without any test changing, whatever the title calls the change. Tests as
     projects write them count (rules.yaml `paths.tests`: snapshots, Markdown tests, fixtures).
     Source in a language whose tests can sit in the same file (`paths.inline_tests`: Rust) is left
-    out: the file list cannot tell that it is untested, so it claims nothing about it."""
+    out: the file list cannot tell that it is untested, so it claims nothing about it; so is a
+    package's short `__init__.py`, a marker or a list of re-exports with nothing of its own to test."""
     pull, kind = facts.pull, facts.classification
     if kind.bot or kind.is_revert or is_code_move(pull, kind) or pull.files_truncated or kind.type in ("docs", "test"):
         return ()
     if any("tests" in k for k in facts.kinds):
         return ()
-    added = sorted(((change.additions or 0, path) for path, k, change in facts.changes() if "source" in k and not k & (PERIPHERAL_KINDS | {"inline_tests"})), reverse=True)
+    added = sorted(((change.additions or 0, path) for path, k, change in facts.changes()
+                    if "source" in k and not k & (PERIPHERAL_KINDS | {"inline_tests"}) and not _package_marker(path, change)), reverse=True)
     lines = sum(n for n, _ in added)
     if lines < facts.rules.thresholds.missing_tests_lines:  # removed code needs no new test
         return ()
     return (Evidence("untested-code", facts.number, paths=tuple(p for _, p in added[:LISTED_PATHS]), lines=lines, files=len(added)),)
 
 
+def _package_marker(path: str, change) -> bool:
+    """A short `__init__.py`: a licence header, a docstring, re-exports (a long one holds code)."""
+    return path.endswith("__init__.py") and (change.additions or 0) <= MARKER_LINES
+
+
 def _breaking(facts: PullFacts) -> tuple[Evidence, ...]:
+    """A change marked breaking, and whether it tells users what to change: a docs or changelog
+    file among its files, or migration words in its description (missing "migration-notes" if not)."""
     if not facts.classification.breaking:
         return ()
     rules = facts.rules
@@ -87,14 +108,26 @@ def _breaking(facts: PullFacts) -> tuple[Evidence, ...]:
         how = "label"
     else:
         how = "footer"
-    return (Evidence("breaking-marker", facts.number, detail=how),)
+    noted = any("docs" in k for k in facts.kinds) or bool(_MIGRATION.search(facts.description))
+    return (Evidence("breaking-marker", facts.number, detail=how, missing=None if noted else "migration-notes"),)
 
 
 def _dependency_upgrade(facts: PullFacts) -> tuple[Evidence, ...]:
-    return tuple(
-        Evidence("version", facts.number, package=u.package or None, old=u.old, new=u.new, major=u.major, core=u.core)
-        for u in facts.upgrades
-    )
+    return tuple(_version(facts, u) for u in facts.upgrades)
+
+
+def _version(facts: PullFacts, upgrade: Upgrade) -> Evidence:
+    """An upgrade's evidence; a runtime dependency raised in a manifest whose lock file the PR left
+    as it was is missing "lock-file" (paths: the manifest and that lock file)."""
+    evidence = Evidence("version", facts.number, package=upgrade.package or None, old=upgrade.old, new=upgrade.new, major=upgrade.major,
+                        core=upgrade.core, detail=upgrade.move, reason=upgrade.reason, paths=upgrade.files[:LISTED_PATHS])
+    if not upgrade.package or upgrade.package in facts.rules.toolchains or upgrade.move in BACK_MOVES or _NOT_RUNTIME.search(facts.pull.title):
+        return evidence
+    for manifest in (path for path, k in zip(facts.paths, facts.kinds, strict=True) if "manifests" in k):
+        lock = lock_for(manifest, facts.locks)
+        if lock is not None and lock not in facts.paths:
+            return replace(evidence, missing="lock-file", paths=(manifest, lock))
+    return evidence
 
 
 def _security_words(facts: PullFacts) -> str | None:
@@ -112,9 +145,12 @@ def _is_fix(facts: PullFacts) -> bool:
 
 
 def _security(facts: PullFacts) -> tuple[Evidence, ...]:
-    """A security-relevant change that fixes nothing: new attack surface to review."""
+    """A security-relevant change of the project's code that fixes nothing: new attack surface to
+    review (a security policy, a scanning workflow, a page about security, or a dependency's version
+    moved for its advisories is none)."""
     word = _security_words(facts)
-    return (Evidence("vulnerability", facts.number, detail=word),) if word and not _is_fix(facts) else ()
+    code = not facts.kinds or any(not k & (PERIPHERAL_KINDS | {"dependencies", "manifests"}) for k in facts.kinds)
+    return (Evidence("vulnerability", facts.number, detail=word),) if word and code and not _is_fix(facts) else ()
 
 
 def _security_fix(facts: PullFacts) -> tuple[Evidence, ...]:
@@ -124,17 +160,30 @@ def _security_fix(facts: PullFacts) -> tuple[Evidence, ...]:
 
 
 def _revert(facts: PullFacts) -> tuple[Evidence, ...]:
+    """A revert, with why (as it says) and, when it undoes an accidental edit or one of only tests,
+    docs, examples, scripts, CI or generated files, the outcome "accidental" or "peripheral":
+    nothing of it needs to land again. What later PRs did is the history's to say
+    (analysis.repository, reverts.FollowUps)."""
     kind = facts.classification
     if not (kind.is_revert or kind.type == "revert"):
         return ()
-    return (Evidence("reverted", facts.number, pulls=(kind.reverts,) if kind.reverts is not None else ()),)
+    peripheral = bool(facts.kinds) and all(k & PERIPHERAL_KINDS for k in facts.kinds)
+    accidental = _ACCIDENTAL.search(facts.pull.title[:TITLE_LIMIT]) or _ACCIDENTAL.search(facts.description)
+    return (Evidence("reverted", facts.number, pulls=(kind.reverts,) if kind.reverts is not None else (),
+                     outcome="accidental" if accidental else "peripheral" if peripheral else None, reason=reason_of(facts.description)),)
 
 
 def _deprecation(facts: PullFacts) -> tuple[Evidence, ...]:
-    if "deprecation" not in facts.classification.topics:
+    """The project deprecating (or removing after deprecating) its own API, option or behaviour
+    (classify.own_deprecation), not a change about deprecated things elsewhere."""
+    how = own_deprecation(parse_title(facts.pull.title, facts.rules).description, facts.description, facts.kinds, facts.rules)
+    if how is None:
         return ()
-    paths = tuple(path for path, k, _ in facts.changes() if not k & PERIPHERAL_KINDS)
-    return (Evidence("deprecated", facts.number, paths=paths[:LISTED_PATHS], lines=facts.footprint.core_lines, files=len(paths)),)
+    core = [(path, change) for path, k, change in facts.changes() if not k & PERIPHERAL_KINDS]
+    if core and not any(change.additions for _, change in core):
+        how = "removes"  # "deprecate legacy code" that deletes it: it is gone, not going
+    paths = tuple(path for path, _ in core)
+    return (Evidence("deprecated", facts.number, paths=paths[:LISTED_PATHS], lines=facts.footprint.core_lines, files=len(paths), detail=how),)
 
 
 def _large_change(facts: PullFacts) -> tuple[Evidence, ...]:
@@ -171,7 +220,7 @@ def _config_change(facts: PullFacts) -> tuple[Evidence, ...]:
         return ()
     title = parse_title(facts.pull.title, facts.rules).description
     edited = tuple(path for path, k, change in facts.changes()
-                   if "config" in k and not k & {"generated", "tests", "docs"} and (change.deletions or 0) > 0)
+                   if "config" in k and not k & PERIPHERAL_KINDS and (change.deletions or 0) > 0)
     found = []
     if says_default_change(title):
         setting = _DEFAULT_SETTING.search(title)
@@ -227,43 +276,91 @@ def hotspots(pulls: Sequence[Pull], rules: Rules) -> dict[str, tuple[int, ...]]:
     return {path: tuple(sorted(numbers)) for path, numbers in sorted(touched.items()) if len(numbers) >= needed}
 
 
-def hotspot_evidence(hot: dict[str, tuple[int, ...]], pulls: Sequence[AnalysedPull]) -> tuple[Evidence, ...]:
-    """One `hot-file` fact per hot file, the busiest first: who touched it, in which PRs."""
+def hotspot_evidence(hot: dict[str, tuple[int, ...]], pulls: Sequence[AnalysedPull], untested: dict[str, int] | None = None) -> tuple[Evidence, ...]:
+    """One `hot-file` fact per hot file, the busiest first: who touched it, in which PRs; for a file
+    of `untested` (path -> the PR that added it), missing "tests"."""
     authors = {p.pull.number: p.pull.author.login for p in pulls}
     busiest = sorted(hot, key=lambda path: (-len(hot[path]), path))
+    untested = untested or {}
     return tuple(
         Evidence("hot-file", hot[path][0], paths=(path,), pulls=hot[path],
-                 authors=tuple(dict.fromkeys(authors[n] for n in hot[path] if n in authors)), kind="hotspot")
+                 authors=tuple(dict.fromkeys(authors[n] for n in hot[path] if n in authors)), kind="hotspot",
+                 missing="tests" if path in untested else None, by=untested.get(path))
         for path in busiest
     )
 
 
-def week_risks(pulls: Sequence[AnalysedPull], hot: dict[str, tuple[int, ...]]) -> tuple[tuple[Risk, ...], tuple[Risk, ...]]:
+def untested_new_files(hot: dict[str, tuple[int, ...]], pulls: Sequence[AnalysedPull], added: Callable[[str], Added | None],
+                       rules: Rules) -> dict[str, int]:
+    """The hot files that are new and that no test covers, -> the PR that added them: `added(path)`
+    finds a recent addition (file_history), made without tests, and none of the week's PRs that
+    changed the file changed a test either. Languages whose tests sit in the source file are left out."""
+    by_number = {p.pull.number: p.pull for p in pulls}
+    found = {}
+    for path, numbers in hot.items():
+        if "inline_tests" in rules.path_kinds_of(path) or (addition := added(path)) is None or addition.tested:
+            continue
+        if not any("tests" in k for n in numbers if n in by_number for k in rules.files_of(by_number[n])[1]):
+            found[path] = addition.pull
+    return found
+
+
+def week_risks(pulls: Sequence[AnalysedPull], hot: dict[str, tuple[int, ...]],
+               untested: dict[str, int] | None = None) -> tuple[tuple[Risk, ...], tuple[Risk, ...]]:
     """(risks, good news) of a week: one Risk per kind shown, most severe first. `pulls` carry
-    their own evidence, `hot` is `hotspots(...)`."""
+    their own evidence, `hot` is `hotspots(...)`, `untested` is `untested_new_files(...)`."""
     by_kind: dict[str, list[tuple[AnalysedPull, Evidence]]] = defaultdict(list)
     for pull in pulls:  # highest importance first, so evidence is too
         for evidence in pull.evidence:
             by_kind[evidence.kind].append((pull, evidence))
     risks, good_news = [], []
     for kind in (*RISK_KINDS, *GOOD_NEWS_KINDS):
-        if kind == "hotspot":
-            evidence = hotspot_evidence(hot, pulls)
-            members = [p for p in pulls if any(p.pull.number in e.pulls for e in evidence)]
-        else:
-            members = list(dict.fromkeys(p for p, _ in by_kind.get(kind, ())))
-            evidence = tuple(e for _, e in by_kind.get(kind, ()))
-        if not evidence:
-            continue
-        if kind == "dependency-upgrade":
-            evidence = _group_routine_bumps(members, evidence)
-        evidence = tuple(sorted(evidence, key=_telling))  # stable: importance order among equals
-        numbers = tuple(dict.fromkeys(n for e in evidence for n in (e.pull, *(e.pulls if e.fact in ("hot-file", "routine-bumps") else ()))))
-        risk = Risk(kind, numbers, IMPACT_RULES[kind](members, evidence), evidence,
-                    paths=tuple(e.paths[0] for e in evidence if e.fact == "hot-file"))
-        (good_news if kind in GOOD_NEWS_KINDS else risks).append(risk)
+        risk = _kind_risk(kind, pulls, by_kind.get(kind, ()), hot, untested)
+        if risk is not None:
+            (good_news if kind in GOOD_NEWS_KINDS else risks).append(risk)
     order = {impact: i for i, impact in enumerate(IMPACTS)}
     return tuple(sorted(risks, key=lambda r: order[r.impact])), tuple(good_news)
+
+
+def _kind_risk(kind: str, pulls: Sequence[AnalysedPull], shown: Sequence[tuple[AnalysedPull, Evidence]],
+               hot: dict[str, tuple[int, ...]], untested: dict[str, int] | None) -> Risk | None:
+    """The week's Risk of one kind from the (pull, evidence) pairs that show it, if any."""
+    if kind == "hotspot":
+        evidence = hotspot_evidence(hot, pulls, untested)
+        members = [p for p in pulls if any(p.pull.number in e.pulls for e in evidence)]
+    else:
+        members = list(dict.fromkeys(p for p, _ in shown))
+        evidence = tuple(e for _, e in shown)
+    if not evidence:
+        return None
+    if kind == "dependency-upgrade":
+        evidence = _group_routine_bumps(members, evidence)
+    evidence = tuple(sorted(evidence, key=_telling))  # stable: importance order among equals
+    numbers = tuple(dict.fromkeys(n for e in evidence for n in (e.pull, *(e.pulls if e.fact in ("hot-file", "routine-bumps") else ()))))
+    impact = IMPACT_RULES[kind](members, evidence)
+    if kind != "ci-change" and members and all(_peripheral(p) for p in members):
+        impact = "low"  # examples, docs, scripts and tests alone break nothing a user runs
+    return Risk(kind, numbers, impact, evidence, paths=tuple(e.paths[0] for e in evidence if e.fact == "hot-file"))
+
+
+def _peripheral(pull: AnalysedPull) -> bool:
+    """A PR of only tests, docs, examples, scripts, CI, tooling or generated files (its whole file list known)."""
+    return bool(pull.pull.files) and not pull.pull.files_truncated and pull.footprint.core_lines == 0
+
+
+# What a risk can break for users, most first: the public API, then configuration and defaults, the
+# runtime dependencies, what was undone or deprecated, the size and testing of the change; the CI's
+# own configuration breaks nothing a user runs and is never the week's main risk.
+USER_ORDER = ("security", "breaking-change", "config-change", "dependency-upgrade", "revert", "deprecation", "large-change",
+              "missing-tests", "hotspot")
+
+
+def main_risk(risks: Sequence[Risk]) -> Risk | None:
+    """The week's main risk: of those above low impact, the most severe, then what it can break for
+    users (USER_ORDER); None when every risk is low or is about CI."""
+    ranked = sorted((r for r in risks if r.impact != "low" and r.kind in USER_ORDER and r.pulls),
+                    key=lambda r: (IMPACTS.index(r.impact), USER_ORDER.index(r.kind)))
+    return ranked[0] if ranked else None
 
 
 def _telling(evidence: Evidence) -> tuple:
@@ -290,10 +387,13 @@ def _group_routine_bumps(members: Sequence[AnalysedPull], evidence: Sequence[Evi
 
 # Impact a reviewer would defend, per kind, from the members and their evidence.
 def _upgrade_impact(members, evidence) -> str:
+    """High when a core runtime moves forward across a major version or by an unknown step; medium
+    for another named dependency the project ships, or a core runtime held back; low otherwise."""
     human = [e for e in evidence if e.fact == "version"]
-    if any(e.core and (e.major or e.old is None or e.new is None) for e in human) or any(e.core and e.major for e in evidence):
+    forward = [e for e in human if e.detail not in BACK_MOVES]
+    if any(e.core and (e.major or e.old is None or e.new is None) for e in forward):
         return "high"  # a framework, CUDA or the toolchain moved
-    return "medium" if any(e.package or e.major for e in human) else "low"
+    return "medium" if any(e.package and (e.paths or e.core) for e in human) else "low"
 
 
 def _missing_tests_impact(members, evidence) -> str:
@@ -306,6 +406,12 @@ def _missing_tests_impact(members, evidence) -> str:
 def _large_impact(members, evidence) -> str:
     untested = any("missing-tests" in p.risks for p in members)
     return "high" if untested and any(p.key for p in members) else "medium"
+
+
+def _revert_impact(members, evidence) -> str:
+    """Medium while a reverted change of the project's code has not come back; low once a later PR
+    re-landed or replaced it, or when it needed nothing (an accidental edit, tests, docs, scripts)."""
+    return "medium" if any(e.outcome in ("none", "pending") for e in evidence) else "low"
 
 
 def _deprecation_impact(members, evidence) -> str:
@@ -335,7 +441,7 @@ IMPACT_RULES: dict[str, Callable[[Sequence[AnalysedPull], Sequence[Evidence]], s
     "breaking-change": _fixed("high"),
     "dependency-upgrade": _upgrade_impact,
     "security": _fixed("high"),
-    "revert": _fixed("medium"),
+    "revert": _revert_impact,
     "deprecation": _deprecation_impact,
     "large-change": _large_impact,
     "config-change": _config_impact,

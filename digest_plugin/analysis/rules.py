@@ -324,14 +324,16 @@ def _full(pattern: str, name: str) -> re.Pattern:
 
 def _glob_pattern(globs: list[str]) -> re.Pattern:
     """One pattern for several globs, searched in "/" + path. A glob with "/" matches from the
-    repository root and its `*` crosses folders; one without "/" matches a file name at any depth.
-    Leading and trailing stars become unanchored ends, which keeps the search linear."""
+    repository root and its `*` crosses folders; one without "/" matches a file name at any depth,
+    or at the root only when written with a leading "/" (`/tasks.py`). Leading and trailing stars
+    become unanchored ends, which keeps the search linear."""
     parts = []
     for glob in globs:
+        at_root = glob.startswith("/")
         glob = glob.lstrip("/")
         in_folders = "/" in glob
         star = ".*" if in_folders else "[^/]*"
-        head = "" if glob.startswith("*") else "^/" if in_folders else "/"
+        head = "" if glob.startswith("*") else "^/" if in_folders or at_root else "/"
         tail = "" if glob.endswith("*") and in_folders else "$"
         core = glob.strip("*") if in_folders else glob.lstrip("*") if head == "" else glob
         body = "".join(star if c == "*" else "[^/]" if c == "?" else re.escape(c) for c in core)

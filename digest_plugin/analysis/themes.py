@@ -1,37 +1,59 @@
-"""Themes: what a week was about, found without configuration.
+"""Themes: the strands of work that tell a week, in the names the repository's maintainers use.
 
-Every PR offers candidate subjects (`theme_keys`): its title's scopes (`[trainer, vllm]`, `[ty]`),
-ruff-style rule families, its labels (beyond type labels), its keyword topics (rules.yaml
-`topics`), its path modules, and the names in its title (a model family such as `qwen`, a tool
-such as `sglang`; version digits dropped, plurals made singular). A subject becomes a theme of
-the week when it groups enough of the week's PRs (`thresholds.theme_min_pulls`,
-`theme_min_share`; a subject named in titles may instead have enough of the week's lines) and
-clearly more of them than it did in the repository's previous weeks (`theme_lift` times its
-share of the last `theme_baseline_weeks` weeks), or when it takes much of the week
-(`theme_dominant_share`, or half of it whatever its usual share). Themes are ranked by their
-size (share of the week's PRs and core lines) weighed with how much they stand out (see
-`_standing_out`). Subjects that gather nearly the same PRs are one theme. A DIGEST_RULES topic
-names and merges subjects: every subject its pattern matches is counted under the topic's name.
+A PR names its subjects in many places (`subject_names`): its title's scopes (`[trainer, vllm]`,
+`[ty]`) and ruff-style rule families, its labels (beyond type labels), DIGEST_RULES topics, the
+names in its title (a model family such as `qwen`, a tool such as `sglang`; version digits dropped,
+plurals made singular), the modules it changes, and the folder and file names its files share
+(`docker/ascend/…`, `npu_utils.py`). One subject often goes by several names: a hardware platform
+by its chip in one title, its vendor in another, its SDK in a third and its folders in yet
+another. So the repository's whole history is read once (`vocabulary`, kept in RepoContext) to
+merge the names that go together in the same PRs far more often than chance (each name into the
+one it goes with most; a name the authors write as a scope or label stays its own), and to set
+aside the generic ones: a stop list ("tool", "argument", "union"), folder names in a large part of
+all PRs ("src"), and title words that run through most of the repository's weeks, are never a
+scope, a label or a folder, and go with no other name in particular ("attribute", "false"). A
+strand is named by its most deliberate name: a scope or a label before a folder, a folder before
+a title word.
+
+A week's strands are its PRs grouped by those names. A strand is a theme of the week when it groups
+enough of the week's PRs (`thresholds.theme_min_pulls`, `theme_min_share`; a strand named in titles
+may instead have enough of the week's lines) and either stands out against the repository's recent
+weeks (`theme_lift` times its share of the last `theme_baseline_weeks` weeks: "new" or "rising")
+or takes much of the week whatever its usual share (`theme_dominant_share`: it "continued").
+Themes are ranked by their size, the mean of their share of the week's PRs and of its core lines;
+strands that gather nearly the same PRs are one theme. A DIGEST_RULES topic names and merges
+subjects: every subject its pattern matches is counted under the topic's name.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import math
 import re
-from collections import Counter
-from collections.abc import Sequence
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from digest_plugin.analysis.classify import parse_title
-from digest_plugin.analysis.model import AnalysedPull, Theme
+from digest_plugin.analysis.model import AnalysedPull, Classification, Theme
 from digest_plugin.analysis.rules import Rules
+from digest_plugin.store.records import Pull
 
 # Source of a subject, the more deliberate first: a name the author wrote as a scope wins a tie
-SOURCES = ("topic", "scope", "label", "word", "path", "verb")
+SOURCES = ("topic", "scope", "label", "module", "folder", "word", "file", "verb")
+NAMING = frozenset({"topic", "scope", "label", "module", "folder"})  # sources that name a part of the project
+# rules.yaml's keyword topics that mark risks and scores, not strands of work
+KEYWORD_TOPICS = frozenset({"security", "crash", "deprecation"})
 VERB_SHARE = 0.15  # a verb ("stabilize") is a theme only when this share of the week does it
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_+-]*(?:\.\d+)*")
 _RULE_CODE = re.compile(r"[A-Z]{1,4}\d{2,4}")  # a linter rule code (E501, RUF100): no subject of its own
 _VERSION_TAIL = re.compile(r"[-_.]?v?\d+(?:\.\d+)*[a-z]?$")
-# Generic words of titles: they say what was done, not to what
+_PATH_PART = re.compile(r"[^a-z0-9]+")
+# folders of tests, fixtures and snapshots (a cheap look, without the rules' path kinds, for the whole history)
+_TEST_PARTS = frozenset({"test", "tests", "testing", "__tests__", "spec", "specs", "fixtures", "snapshots", "__snapshots__", "mdtest",
+                         "testdata", "test_data", "test-data"})
+# Generic words of titles and paths: they say what was done, or where, not to what
 _STOPWORDS = frozenset("""
 a an the and or of for to in on at by with from into onto via per as is are be not no new more less all any some this that
 these those it its when while if than then also only into out up down over under after before between without within
@@ -41,64 +63,123 @@ enables disable disables implement implements introduce introduces change change
 ensure test tests testing docs doc documentation example examples typo typos minor misc chore feat feature features bug
 bugs error errors issue issues case cases code file files option options default defaults value values type types check
 checks run runs failing fails fail failure correct correctly properly when new old first last missing unused wrong
-version versions release ci pr prs readme comment comments message messages log logs logging script scripts
+version versions release pr prs readme comment comments message messages log logs logging script scripts
 model models data api config configs function functions method methods class classes call calls result results
 infer infers inferred emit emits implement implemented detect detects support add stabilise
 efficient robust better faster simple multiple single unused redundant
 during instead about within because where which other based like just now can cannot should would
+tool tools custom argument arguments union unions configuring configure configured configuration pep peps
+src lib libs util utils common core base internal main init impl mod crate crates package packages module modules
+resource resources fixture fixtures snapshot snapshots python rust py rs md misc general other others
+delete document context reference member string literal expression assignment parameter false true import format
+functional capacity accumulation loop inline self symbol manager mode start work local patch compute load forward
+align automatically training unnecessary unsafe path name names variable instance invalid ignore attribute
+none cfg step problem dynamic guide advance advanced docstring rst inside creating handling special source def implicit
+display lookup apis bool
 """.split())  # noqa: SIM905 (a paragraph of words reads better than a list of strings)
 BASELINE_MAX_WEEKS = 52
-DOMINANT_LIFT = 1.2  # a subject taking much of the week still needs to be above its usual share ...
-BULK_SHARE = 0.5  # ... unless it is the bulk of the week (ruff's `ty`), where it only needs to be at its usual share
-BULK_LIFT = 0.9
 LIFT_CAP = 20.0  # how much standing out can count: a name never seen before is not infinitely telling
 BY_LINES_PULLS = 5  # PRs a subject needs to be a theme by the lines it changed rather than by its share of PRs
 SAME_STORY = 0.7  # share of the larger of two subjects' PRs they have in common from which they are one theme
 MIN_WORD = 3
 NO_SUBJECTS = frozenset({"(root)", "build", "tooling"})  # letters; shorter names (`ty`, `ci`) come in as scopes or paths
+# Learning the vocabulary from the history
+COMMON_WEEKS = 0.6  # a title word in this share of the history's weeks, named as a scope, label, topic or folder in
+NAMED_SHARE = 0.2  #   less than this share of its PRs and merged with no other name, is generic
+COMMON_PULLS = 0.25  # a folder or file name in this share of all PRs is generic too ("src", "tests")
+COMMON_MIN_PULLS = 8
+COMMON_MIN_WEEKS = 8  # a word of a short history is not yet known to be common
+PAIRED_NAMES = 40  # a PR offering more names than this (a sweeping refactor) tells nothing of which go together
+ALIAS_MIN_PULLS = 3
+SATELLITE = (0.75, 5.0)  # a name merges into a larger one that this share of its PRs also name, this many times chance ...
+MUTUAL = (0.25, 0.2, 4.0, 5)  # ... or two names that each name a share of the other's PRs, this many times chance, this often
+DECLARED_SHARE = 0.3  # a name the authors write as a scope, label or topic in this share of its PRs is a strand of its own
 
 
-def theme_keys(analysed: AnalysedPull, rules: Rules) -> dict[str, str]:
-    """The subjects one PR offers -> where each was seen (one of SOURCES), merged under the
-    DIGEST_RULES topic names that match them."""
-    pull, kind = analysed.pull, analysed.classification
+@dataclass(frozen=True)
+class Vocabulary:
+    """The repository's names for its strands of work, learned from its whole history."""
+
+    strands: dict[str, str]  # name -> the name of the strand it is merged into (names that stand alone are absent)
+    generic: frozenset[str]  # names that never name a strand
+
+    def strand_of(self, name: str) -> str | None:
+        return None if name in self.generic else self.strands.get(name, name)
+
+
+NO_VOCABULARY = Vocabulary({}, frozenset())
+
+
+def subject_names(pull: Pull, rules: Rules, classification: Classification | None = None) -> dict[str, str]:
+    """The names a PR offers for its subjects -> where each was seen (one of SOURCES), merged under
+    the DIGEST_RULES topic names that match them. With its `classification`, its topics and modules
+    too (the vocabulary, read before any PR is classified, does without them)."""
     title = parse_title(pull.title, rules)
     found: dict[str, str] = {}
 
     def offer(name: str, source: str) -> None:
         name = name.strip().lower()
-        # the project's own name and root files say nothing about what the week was about
-        if name and name not in rules.title_types and name not in rules.markers and name not in rules.source_roots and name not in NO_SUBJECTS:
-            found.setdefault(_topic_of(name, rules) or name, source)
+        # the project's own name, root files and generic words say nothing about what the week was about
+        if name and name not in rules.title_types and name not in rules.markers and name not in rules.source_roots and name not in NO_SUBJECTS \
+                and name not in _STOPWORDS:
+            topic = _topic_of(name, rules)
+            found.setdefault(topic or name, "topic" if topic else source)
 
-    for topic in kind.topics:
-        offer(topic, "topic")
+    labels = classification.labels if classification is not None else pull.labels
+    for topic in classification.topics if classification is not None else ():
+        if topic not in KEYWORD_TOPICS:
+            offer(topic, "topic")
     for scope in (*title.modules, *title.rule_prefixes):
         offer(scope, "scope")
-    for label in kind.labels:
+    for label in labels:
         if not any(pattern.fullmatch(label.strip()) for _, pattern in rules.label_types):
             offer(label, "label")
+    for module in classification.modules if classification is not None else ():
+        offer(module, "module")
+    for name, source in _path_names(pull.files):
+        offer(name, source)
     for word in _title_words(title.description):
         offer(word, "verb" if word in rules.verbs else "word")
-    for module in kind.modules:
-        offer(module, "path")
     return found
 
 
 def _topic_of(name: str, rules: Rules) -> str | None:
-    return next((topic for topic, pattern in rules.topics if pattern.fullmatch(name) or pattern.search(f" {name} ")), None)
+    return next((topic for topic, pattern in rules.topics if topic not in KEYWORD_TOPICS and (pattern.fullmatch(name) or pattern.search(f" {name} "))), None)
 
 
-def _title_words(description: str) -> set[str]:
+@functools.lru_cache(maxsize=1 << 16)  # pure; every title is read three times a build (vocabulary, week, baseline)
+def _title_words(description: str) -> frozenset[str]:
     """Names in a title, without version digits: "Qwen3.5" -> "qwen", "FSDP2" -> "fsdp"."""
     words = set()
     for raw in _WORD.findall(description):
         if _RULE_CODE.fullmatch(raw):
             continue
-        word = singular(_VERSION_TAIL.sub("", raw.lower()).strip("-_+"))
-        if len(word) >= MIN_WORD and word not in _STOPWORDS and not word.isdigit():
+        word = _name(raw)
+        if word:
             words.add(word)
-    return words
+    return frozenset(words)
+
+
+@functools.lru_cache(maxsize=1 << 16)  # pure, and the same words recur in thousands of titles and paths
+def _name(raw: str) -> str | None:
+    word = singular(_VERSION_TAIL.sub("", raw.lower()).strip("-_+"))
+    return word if len(word) >= MIN_WORD and word not in _STOPWORDS and not word.isdigit() else None
+
+
+@functools.lru_cache(maxsize=1 << 14)  # pure, of a PR's file list (hashable records)
+def _path_names(files: tuple) -> tuple[tuple[str, str], ...]:
+    """The folder names ("folder") and file-name words ("file") that at least half of a PR's files
+    share: what its paths say it is about (`docker/ascend/Dockerfile.a2` -> ascend)."""
+    counts: Counter[tuple[str, str]] = Counter()
+    for change in files:
+        parts = change.path.strip('"').lower().split("/")
+        if any(part in _TEST_PARTS or part.startswith(".") for part in parts[:-1]) or parts[-1].startswith("test_") or parts[-1].endswith(".snap"):
+            continue  # tests and dot-folders name how, not what
+        names = {(name, "folder") for part in parts[:-1] for raw in _PATH_PART.split(part) if (name := _name(raw))}
+        names |= {(name, "file") for raw in _PATH_PART.split(parts[-1].rsplit(".", 1)[0]) if (name := _name(raw))}
+        counts.update(names)
+    needed = max(1, len(files) / 2)
+    return tuple(sorted((key for key, count in counts.items() if count >= needed), key=lambda key: (SOURCES.index(key[1]), key[0])))
 
 
 def singular(word: str) -> str:
@@ -107,45 +188,172 @@ def singular(word: str) -> str:
     stay as they are."""
     if len(word) <= MIN_WORD + 1 or not word.endswith("s") or word.endswith(("ss", "us", "is", "as", "ies")):
         return word
-    if word.endswith(("ches", "shes", "xes", "sses")):
+    if word.endswith(("ches", "shes", "xes", "sses", "iases")):  # "aliases" -> "alias"
         return word[:-2]
     return word[:-1]
 
 
-def week_themes(pulls: Sequence[AnalysedPull], keys: dict[int, dict[str, str]], baseline: Sequence[tuple[Counter, int]],
-                rules: Rules) -> tuple[Theme, ...]:
-    """The themes of a week. `pulls` in importance order; `keys` is `theme_keys` per PR number;
-    `baseline` is (subject counts, PRs) of each previous week, oldest first."""
+def vocabulary(pulls: Sequence[Pull], rules: Rules) -> Vocabulary:
+    """The repository's strand names, learned from every stored PR (see the module docstring)."""
+    offered = [subject_names(pull, rules) for pull in pulls]
+    pulls_of, named, declared, weeks = _name_counts(pulls, offered)
+    total = len(pulls)
+    # folder and file names in a large part of all PRs ("src", "tests"), which their authors never declare
+    everywhere = frozenset(name for name, count in pulls_of.items() if count >= COMMON_PULLS * total and declared[name] < NAMED_SHARE * count)
+    verbs = frozenset(name for names in offered for name, source in names.items() if source == "verb")
+    candidates = {name for name, count in pulls_of.items() if count >= ALIAS_MIN_PULLS and name not in everywhere | verbs}
+    edges = _edges(offered, candidates, (pulls_of, declared), total)
+    steady = _steady(edges, pulls_of, named, weeks, len({p.merged_at.isocalendar()[:2] for p in pulls}) or 1)
+    edges = [edge for edge in edges if edge[0] not in steady and edge[1] not in steady]
+    return Vocabulary(_merged_names(edges, (pulls_of, named, declared)), everywhere | steady)
+
+
+def _name_counts(pulls: Sequence[Pull], offered: Sequence[dict[str, str]]) -> tuple[Counter, Counter, Counter, dict[str, set]]:
+    """(PRs that offer each name, PRs where it is a scope, label, topic or folder, PRs where it is a
+    scope, label or topic: the authors' own word, the weeks it was offered in)."""
+    pulls_of: Counter[str] = Counter()
+    named: Counter[str] = Counter()
+    declared: Counter[str] = Counter()
+    weeks: dict[str, set] = defaultdict(set)
+    for pull, names in zip(pulls, offered, strict=True):
+        week = pull.merged_at.isocalendar()[:2]
+        for name, source in names.items():
+            pulls_of[name] += 1
+            named[name] += source in NAMING
+            declared[name] += source in NAMING and source != "folder"
+            weeks[name].add(week)
+    return pulls_of, named, declared, weeks
+
+
+def _steady(edges: Sequence[tuple], pulls_of: Counter, named: Counter, weeks: dict[str, set], total_weeks: int) -> frozenset[str]:
+    """Title words that run through most weeks, are never a scope, a label or a folder, and have no
+    other name for the same thing ("attribute", "false"); a platform's steady name ("npu") has one."""
+    synonyms = {name for small, large, _, _, mutual in edges if mutual for name in (small, large)}
+    return frozenset(name for name, count in pulls_of.items() if count >= COMMON_MIN_PULLS and name not in synonyms
+                     and named[name] < NAMED_SHARE * count and len(weeks[name]) >= max(COMMON_MIN_WEEKS, COMMON_WEEKS * total_weeks))
+
+
+def _edges(offered: Sequence[dict[str, str]], candidates: set[str], counts: tuple[Counter, Counter], total: int) -> list[tuple]:
+    """(smaller name, larger name, share of the smaller's PRs that name the larger too, how many
+    times chance that is, whether each names a good share of the other's PRs) of every two names
+    that go together far more often than chance: the smaller is a satellite of the larger, or the
+    two are each other's synonyms. A name its authors declare (a scope, label or topic) is a strand
+    of its own and goes into none."""
+    pulls_of, declared = counts
+    pairs: Counter[tuple[str, str]] = Counter()
+    for names in offered:
+        kept = sorted(name for name in names if name in candidates)
+        if len(kept) <= PAIRED_NAMES:
+            pairs.update((a, b) for i, a in enumerate(kept) for b in kept[i + 1:])
+    edges = []
+    for (a, b), together in pairs.items():
+        small, large = sorted((a, b), key=lambda n: (pulls_of[n], n))
+        of_small, of_large = together / pulls_of[small], together / pulls_of[large]
+        lift = of_small / (pulls_of[large] / total)
+        satellite = together >= ALIAS_MIN_PULLS and of_small >= SATELLITE[0] and lift >= SATELLITE[1]
+        mutual = together >= MUTUAL[3] and of_small >= MUTUAL[0] and of_large >= MUTUAL[1] and lift >= MUTUAL[2]
+        if (satellite or mutual) and declared[small] < DECLARED_SHARE * pulls_of[small]:
+            edges.append((small, large, of_small, lift, mutual))
+    return edges
+
+
+def _merged_names(edges: Sequence[tuple], counts: tuple[Counter, Counter, Counter]) -> dict[str, str]:
+    """name -> its strand's name: each name goes into the one larger name it goes with most (see
+    `_edges`), which goes into none itself; the strand takes its most deliberate name (a declared
+    one, then one its folders use most, then the most used)."""
+    pulls_of, named, declared = counts
+    partners: dict[str, list[tuple[float, float, str]]] = defaultdict(list)
+    for small, large, share, lift, _ in edges:
+        partners[small].append((share, lift, large))
+    strands: dict[str, str] = {}
+    for name in sorted(partners, key=lambda n: (-pulls_of[n], n)):  # larger names settle first
+        leaders = [partner for partner in partners[name] if partner[2] not in strands]
+        if leaders:
+            strands[name] = max(leaders)[2]  # the name it goes with most often, then most above chance
+    for leader in set(strands.values()):
+        group = [leader, *(name for name, strand in strands.items() if strand == leader)]
+        best = max(group, key=lambda n: (declared[n] >= DECLARED_SHARE * pulls_of[n], named[n], pulls_of[n], n))
+        if best != leader:
+            strands.update((name, best) for name in group if name != best)
+            strands.pop(best, None)
+    return strands
+
+
+def strands_of(names: Iterable[tuple[str, str]], vocabulary: Vocabulary) -> dict[str, str]:
+    """The strands a PR belongs to -> the most deliberate source that named it (one of SOURCES),
+    from its (name, source) pairs (`subject_names`)."""
+    found: dict[str, str] = {}
+    for name, source in names:
+        strand = vocabulary.strand_of(name)
+        if strand is not None and (strand not in found or SOURCES.index(source) < SOURCES.index(found[strand])):
+            found[strand] = source
+    return found
+
+
+WeekNames = tuple[tuple[int, tuple[tuple[str, str], ...]], ...]  # (PR number, its (name, source) pairs) of a week's people's PRs
+
+
+def week_names(pulls: Sequence[AnalysedPull], rules: Rules) -> WeekNames:
+    """The names each of a week's people's PRs offers, with where each was seen (`subject_names`),
+    by PR number: what its themes and later weeks' themes are made of. Kept as names, not strands,
+    so that a week remembered from an earlier build can be given its themes again, without being
+    analysed again, when the vocabulary learned from a grown history merges names differently."""
+    return tuple(sorted((p.pull.number, tuple(sorted(subject_names(p.pull, rules, p.classification).items())))
+                        for p in pulls if not p.classification.bot))
+
+
+def baseline_weeks(weeks: Sequence[WeekNames], rules: Rules) -> list[WeekNames]:
+    """The previous weeks to compare with (`week_names` of each, oldest first): the last
+    `theme_baseline_weeks`, more in a quiet repository until they hold `theme_baseline_pulls`
+    PRs, at most a year."""
+    thresholds = rules.thresholds
+    chosen: list[WeekNames] = []
+    for week in reversed(weeks):
+        if len(chosen) >= BASELINE_MAX_WEEKS or (len(chosen) >= thresholds.theme_baseline_weeks
+                                                 and sum(map(len, chosen)) >= thresholds.theme_baseline_pulls):
+            break
+        chosen.append(week)
+    return chosen[::-1]
+
+
+def vocabulary_used(weeks: Sequence[WeekNames], vocabulary: Vocabulary) -> str:
+    """A digest of what the vocabulary says of every name of these weeks: a remembered week's
+    themes still hold while its and its baseline's names are merged and set aside alike."""
+    names = sorted({name for week in weeks for _, pairs in week for name, _ in pairs})
+    return hashlib.sha1(repr([(name, vocabulary.strand_of(name)) for name in names]).encode("utf-8")).hexdigest()
+
+
+def week_themes(pulls: Sequence[AnalysedPull], names: WeekNames, baseline: Sequence[WeekNames], rules: Rules,
+                vocabulary: Vocabulary = NO_VOCABULARY) -> tuple[Theme, ...]:
+    """The themes of a week. `pulls` in importance order; `names` is their `week_names`;
+    `baseline` is `baseline_weeks` of the previous weeks; `vocabulary` makes strands of names."""
     thresholds = rules.thresholds
     people = [p for p in pulls if not p.classification.bot]  # bot bumps are no theme of the week
     if len(people) < thresholds.theme_min_pulls:
         return ()
-    recent = _baseline(baseline, thresholds.theme_baseline_weeks, thresholds.theme_baseline_pulls)
+    keys = {number: strands_of(pairs, vocabulary) for number, pairs in names}
+    recent = [(Counter(strand for _, pairs in week for strand in strands_of(pairs, vocabulary)), len(week)) for week in baseline]
     members: dict[str, list[AnalysedPull]] = {}
     sources: dict[str, str] = {}
     for pull in people:
         for name, source in keys.get(pull.pull.number, {}).items():
             members.setdefault(name, []).append(pull)
             sources[name] = min(sources.get(name, source), source, key=SOURCES.index)
-    candidates = _standing_out(members, sources, (len(people), sum(p.footprint.core_lines for p in people)), recent, rules)
+    candidates = _strands(members, sources, (len(people), sum(p.footprint.core_lines for p in people)), recent, rules)
     chosen: list[Theme] = []
-    for _, name, group, share, line_share, base_share in sorted(candidates, key=lambda c: (-c[0], SOURCES.index(sources[c[1]]), c[1])):
+    for _, _, name, group, shares, base_share, trend in sorted(candidates, key=lambda c: (-c[0], -c[1], SOURCES.index(sources[c[2]]), c[2])):
         numbers = tuple(p.pull.number for p in group)
         if any(_overlap(numbers, theme.pulls) >= SAME_STORY for theme in chosen):
             continue  # nearly the same PRs as a theme already chosen: the same story
-        chosen.append(_theme(name, sources[name], group, (share, line_share), base_share, len(recent)))
+        chosen.append(_theme(name, sources[name], group, shares, base_share, len(recent), trend))
     return tuple(chosen[: thresholds.themes_max])
 
 
-def _standing_out(members: dict[str, list[AnalysedPull]], sources: dict[str, str], totals: tuple[int, int],
-                  recent: Sequence[tuple[Counter, int]], rules: Rules) -> list[tuple]:
-    """(weight, name, PRs, share, line share, baseline share) of each subject that is a theme of the week.
-
-    Its size is the mean of its share of the week's PRs and of their core lines (generated and
-    vendored files left out), so a subject is weighed by how much of the week's work it was; its
-    lift is that share of PRs against the previous weeks'. The weight is size × (1 + ln lift): a
-    subject twice as big counts as much as one that stands out e^1 times more, and a subject as
-    big as ever (ruff's `ty`, three quarters of every week) leads when it is the bulk of the week."""
+def _strands(members: dict[str, list[AnalysedPull]], sources: dict[str, str], totals: tuple[int, int],
+             recent: Sequence[tuple[Counter, int]], rules: Rules) -> list[tuple]:
+    """(size, lift, name, PRs, (share, line share), baseline share, trend) of each strand that is a
+    theme of the week: its size is the mean of its share of the week's PRs and of their core lines
+    (generated and vendored files left out), its lift that share of PRs against the previous weeks'."""
     thresholds = rules.thresholds
     before: Counter = Counter()
     for counts, _ in recent:
@@ -162,10 +370,10 @@ def _standing_out(members: dict[str, list[AnalysedPull]], sources: dict[str, str
             continue
         # a subject never seen before counts as seen once: a new name needs more than luck
         base_share = (before[name] + 1) / (before_total + 1) if before_total else 0.0
-        lift = share / base_share if base_share else math.inf
-        if _stands_out(share, lift, thresholds):
-            found.append((size * (1 + math.log(min(max(lift, 1.0), LIFT_CAP))), name, group, share, line_share,
-                          before[name] / before_total if before_total else 0.0))
+        lift = min(share / base_share, LIFT_CAP) if base_share else LIFT_CAP
+        trend = "new" if before_total and not before[name] else "rising" if lift >= thresholds.theme_lift else "continued"
+        if lift >= thresholds.theme_lift or share >= thresholds.theme_dominant_share:
+            found.append((round(size, 6), lift, name, group, (share, line_share), before[name] / before_total if before_total else 0.0, trend))
     return found
 
 
@@ -174,25 +382,8 @@ def _big_enough(count: int, total: int, needed: int, source: str, size: float, t
     named in titles may also qualify by the lines its PRs changed (ruff's five "pattern" PRs of
     3,000 lines in a week of 171); a path module may not: a folder one large PR touched is no story.
     Every PR of the week says nothing about the week; a verb is a theme only when much of the week does it."""
-    enough = count >= needed or (source != "path" and count >= BY_LINES_PULLS and size >= thresholds.theme_min_share)
+    enough = count >= needed or (source not in ("module", "folder", "file") and count >= BY_LINES_PULLS and size >= thresholds.theme_min_share)
     return enough and count < total and (source != "verb" or count / total >= VERB_SHARE)
-
-
-def _stands_out(share: float, lift: float, thresholds) -> bool:
-    """Clearly above its usual share, or much of the week and above it, or the bulk of the week."""
-    return (lift >= thresholds.theme_lift or (share >= thresholds.theme_dominant_share and lift >= DOMINANT_LIFT)
-            or (share >= BULK_SHARE and lift >= BULK_LIFT))
-
-
-def _baseline(weeks: Sequence[tuple[Counter, int]], least_weeks: int, least_pulls: int) -> list[tuple[Counter, int]]:
-    """The previous weeks to compare with: the last `least_weeks`, more in a quiet repository
-    until they hold `least_pulls` PRs, at most a year."""
-    chosen: list[tuple[Counter, int]] = []
-    for week in reversed(weeks):
-        if len(chosen) >= BASELINE_MAX_WEEKS or (len(chosen) >= least_weeks and sum(n for _, n in chosen) >= least_pulls):
-            break
-        chosen.append(week)
-    return chosen[::-1]
 
 
 def _overlap(first: Sequence[int], second: Sequence[int]) -> float:
@@ -202,7 +393,8 @@ def _overlap(first: Sequence[int], second: Sequence[int]) -> float:
     return common / max(len(first), len(second))
 
 
-def _theme(name: str, source: str, group: Sequence[AnalysedPull], shares: tuple[float, float], base_share: float, weeks: int) -> Theme:
+def _theme(name: str, source: str, group: Sequence[AnalysedPull], shares: tuple[float, float], base_share: float, weeks: int,
+           trend: str) -> Theme:
     share, line_share = shares
     types = Counter(p.classification.type for p in group if p.classification.type)
     return Theme(
@@ -218,4 +410,5 @@ def _theme(name: str, source: str, group: Sequence[AnalysedPull], shares: tuple[
         additions=sum(p.pull.additions for p in group),
         deletions=sum(p.pull.deletions for p in group),
         types=dict(sorted(types.items(), key=lambda item: (-item[1], item[0]))),
+        trend=trend,
     )

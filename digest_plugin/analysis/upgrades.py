@@ -6,14 +6,21 @@ Rust 1.88", "tensordict==0.6.2") or, failing that, as a Renovate or Dependabot b
 (`v1.2.0` → `v1.3.0`). A PR that only touches dependency files (lock files, requirements,
 Dockerfiles) is an upgrade with no named package. Importance (the upgrade factors) and risks (the
 dependency-upgrade kind) both ask here, so they agree.
+
+Which way it moves is checked, not assumed (`Upgrade.move`): two versions are compared (newer is a
+major, minor or patch step, older a downgrade); a revert of an upgrade moves back; a pin is a pin
+back when the description names a newer version of the package or says "previous version" (with
+the description's sentence saying why), a cap when the title says "under" or "<"; otherwise, with
+one version, only the upgrade verbs say "up". A version moved only in CI or tooling files (an
+action, a runner image, a CI tool) is CI's own, not a dependency of the project.
 """
 
 from __future__ import annotations
 
 import re
 
-from digest_plugin.analysis.classify import TITLE_LIMIT, parse_title
-from digest_plugin.analysis.model import Classification, Upgrade
+from digest_plugin.analysis.classify import TITLE_LIMIT, parse_title, reason_of
+from digest_plugin.analysis.model import BACK_MOVES, Classification, Upgrade
 from digest_plugin.analysis.rules import Rules
 from digest_plugin.store.records import Pull
 
@@ -22,16 +29,28 @@ _VERSION = re.compile(r"v?(\d+)(?:\.(\d+))?(?:\.(\d+))?")
 _VERSION_TEXT = r"v?\d+(?:\.\d+){0,2}(?:\.?(?:post|rc|dev|a|b|alpha|beta)\d*)*(?![\w.])"
 # "NAME (from OLD) to NEW", "NAME==NEW", "NAME NEW" inside an upgrade title
 _FROM_TO = re.compile(
-    rf"(?P<package>[A-Za-z][\w./@+-]*?)(?:\s+(?:dev|development|test))?(?:\s+(?:crate|action|package|image|dependency|version|dependencies))?\s+"
+    rf"(?P<package>[A-Za-z][\w./@+-]*?)(?:\[[\w,-]+\])?(?:\s+(?:dev|development|test))?(?:\s+(?:crate|action|package|image|dependency|version|dependencies))?\s+"
     rf"(?:from\s+(?P<old>{_VERSION_TEXT})\s+)?to\s+(?P<new>{_VERSION_TEXT})\b",
     re.IGNORECASE,
 )
 _PINNED = re.compile(
-    r"(?P<package>[A-Za-z][\w.@+-]*?)(?:\s*(?:==|>=|<=|~=|<|>)|\s+(?:under|below|above|at least|>=|<=|<|>))?\s*"
+    r"(?P<package>[A-Za-z][\w.@+-]*?)(?:\s*(?:==|>=|<=|~=|<|>)\s*|\s+(?:(?:under|below|above|at least)\s+)?)"
     r"(?P<new>v?\d+\.\d+(?:\.\d+)?(?:\.?(?:post|rc|dev|a|b)\d*)*)(?![\w.])",
     re.IGNORECASE,
 )
+# "vllm 0.17->0.18"
+_ARROW = re.compile(rf"(?P<package>[A-Za-z][\w./@+-]*?)\s+(?P<old>{_VERSION_TEXT})\s*(?:->|→|=>)\s*(?P<new>{_VERSION_TEXT})", re.IGNORECASE)
+# "CANN8.5.2": a name written against its version, taken only for a runtime the rules know ("Qwen3.5" is a model)
+_GLUED = re.compile(r"\b(?P<package>[A-Za-z][A-Za-z_-]*?)(?P<new>\d+\.\d+(?:\.\d+)?(?:\.?(?:post|rc|dev|a|b)\d*)*)(?![\w.])", re.IGNORECASE)
+_VERSION_TAIL_WORD = re.compile(r"(?:post|rc|dev|a|b|alpha|beta)\d*", re.IGNORECASE)
 _BARE_TO = re.compile(rf"\bto\s+(?P<new>{_VERSION_TEXT})\b", re.IGNORECASE)
+_DOCS_TITLE = re.compile(r"\b(?:docs?|documentation|readme|guide|tutorial)\s*$", re.IGNORECASE)
+_PIN_VERB = re.compile(r"\b(?:pin|pins|pinned|pinning|lock|locks|locked|hold|holds|freeze|freezes|restrict\w*|limit|limits|limited|constrain\w*)\b", re.IGNORECASE)
+_CAP = re.compile(r"(?:\b(?:under|below|before|at most)|<=?)\s*v?\d", re.IGNORECASE)
+_BACK = re.compile(r"\b(?:downgrad\w*|roll(?:s|ed|ing)?\s*back|rollback|previous (?:version|release)|older (?:version|release)|"
+                   r"last (?:good|working|known)|go(?:es|ing)? back to|back to)\b", re.IGNORECASE)
+_UP_VERB = re.compile(r"\b(?:update[sd]?|bump(?:s|ed)?|upgrade[sd]?|move[sd]? to|raise[sd]?)\b", re.IGNORECASE)
+
 # Renovate: "| [name](url) | ... | `v1.2.0` → `v1.3.0` |"; Dependabot: "Bumps [name](url) from 1.2 to 1.3."
 _BODY_TABLE = re.compile(r"\[`?(?P<package>[\w./@-]+?)`?\]\([^()\s]*\)[^`\n]{0,80}?(?:\n[^`\n]{0,80})?`(?P<old>[^`\s]+)`\s*(?:→|->)\s*`(?P<new>[^`\s]+)`")
 _BODY_BUMPS = re.compile(r"\bbumps\s+\[?(?P<package>[\w./@-]+)\]?(?:\([^()\s]*\))?\s+from\s+(?P<old>\S+?)\s+to\s+(?P<new>\S+?)\.?(?:\s|$)", re.IGNORECASE)
@@ -49,7 +68,9 @@ _ANOTHER_VERSION = re.compile(r"\bversion\s+of\b", re.IGNORECASE)  # "bump the v
 _NOT_PACKAGES = frozenset({"to", "from", "and", "the", "a", "version", "versions", "image", "images", "dependency", "dependencies",
                            "crate", "action", "package", "up", "bump", "update", "upgrade", "pin", "set", "with", "in", "of", "for",
                            "v", "docker", "deps", "requirements", "limit", "lock", "it", "all", "also", "default", "minimum",
-                           "digest", "under", "below", "above", "least", "than", "dev", "is", "on", "at", "address"})
+                           "digest", "under", "below", "above", "least", "than", "dev", "is", "on", "at", "address",
+                           "workflow", "workflows", "dockerfile", "dockerfiles", "pipeline", "pipelines", "ci", "build", "file",
+                           "files", "doc", "docs", "base", "tag", "tags", "runner", "runners", "stable", "latest"})
 _RENOVATE_PREFIX = re.compile(r"^(?:update|bump)\s+(?:rust crate|dependency|npm package|module|python|(?:[\w-]+ )?dependency)\s+", re.IGNORECASE)
 
 
@@ -63,34 +84,58 @@ def own_release(pull: Pull, rules: Rules) -> str | None:
     return version[0] if version and "." in version[0] and "dev" not in version[0] else None
 
 
-def upgrades(pull: Pull, classification: Classification, rules: Rules) -> tuple[Upgrade, ...]:
-    """What a PR upgrades (see the module docstring); () when it is not an upgrade."""
+def upgrades(pull: Pull, classification: Classification, rules: Rules, prose: str = "") -> tuple[Upgrade, ...]:
+    """What a PR upgrades, downgrades or pins (see the module docstring); () when it moves no
+    dependency. `prose` is the description's text (description.description_text), where the
+    reason for a pin is read."""
     title = parse_title(pull.title[:TITLE_LIMIT], rules).description
-    kinds = rules.files_of(pull)[1]
+    paths, kinds = rules.files_of(pull)
+    if not _moves_a_dependency(title, classification, kinds):
+        return ()
+    # the project's own name among them is its own version ("bump trtllm to 1.3 and verl to v0.7.1")
+    named = [n for n in _title_versions(title, rules) or _body_versions(pull.body) if n[0] not in rules.source_roots]
+    if not named:  # no versions: a move only when the title says one ("Update TQ dependency"), not a Dockerfile's other edits
+        if not (any(k & {"dependencies", "manifests"} for k in kinds) and _UPGRADE_VERB.search(title)):
+            return ()
+        named = [("", None, None)]
+    files = tuple(path for path, k in zip(paths, kinds, strict=True) if k & {"dependencies", "manifests"})
+    reverting = classification.is_revert or classification.type == "revert"
+    return tuple(_upgrade(package, old, new, rules, files, _Said(title, prose, reverting)) for package, old, new in named)
+
+
+def _moves_a_dependency(title: str, classification: Classification, kinds: tuple[frozenset[str], ...]) -> bool:
+    """Whether a PR of this title, type and files (their kinds) may move a dependency the project
+    runs on: it says so, or changes nothing but dependencies."""
     touches_deps = any(k & {"dependencies", "manifests"} for k in kinds)
     only_deps = bool(kinds) and all("dependencies" in k for k in kinds)
     says_upgrade = bool(_UPGRADE_WORDS.search(title)) or bool(_UPGRADE_VERB.search(title) and _BARE_TO.search(title))
     if classification.type not in ("build", "chore", "ci", None) and not only_deps and not (says_upgrade and touches_deps):
-        return ()
-    if not (says_upgrade or only_deps) or _OWN_RELEASE.match(title):
-        return ()  # not an upgrade, or the project's own release
-    # the project's own name among them is its own version ("bump trtllm to 1.3 and verl to v0.7.1")
-    named = [n for n in _title_versions(title) or _body_versions(pull.body) if n[0] not in rules.source_roots]
-    if not named:
-        if not (touches_deps or only_deps):
-            return ()
-        named = [("", None, None)]
-    return tuple(_upgrade(package, old, new, rules) for package, old, new in named)
+        return False
+    if not (says_upgrade or only_deps) or _OWN_RELEASE.match(title) or (_DOCS_TITLE.search(title) and not touches_deps):
+        return False  # not an upgrade, the project's own release, or a page about versions
+    return _the_projects_own(kinds)
 
 
-def _title_versions(title: str) -> list[tuple[str, str | None, str | None]]:
+def _the_projects_own(kinds: tuple[frozenset[str], ...]) -> bool:
+    """Whether files of these kinds hold what the project itself runs on: a version of CI's own (an
+    action, a runner, a CI tool) is a CI change, and one that only a script, a benchmark, an
+    example, the docs or the tests install is none of the project's."""
+    if kinds and all(k & {"ci", "tooling"} for k in kinds):
+        return False
+    manifests = [k for k in kinds if k & {"dependencies", "manifests"}]
+    return not (manifests and all(k & {"examples", "docs", "tests", "ci", "tooling"} for k in manifests))
+
+
+def _title_versions(title: str, rules: Rules) -> list[tuple[str, str | None, str | None]]:
     """(package, old, new) as an upgrade title names them, in title order."""
     text = _RENOVATE_PREFIX.sub("", title)
     found: dict[str, tuple[str, str | None, str | None]] = {}
-    for pattern in (_FROM_TO, _PINNED):
+    for pattern in (_ARROW, _FROM_TO, _PINNED, _GLUED):
         for match in pattern.finditer(text):
             package = match["package"].strip(".,:;`'\"").lower()
-            if package in _NOT_PACKAGES or package.isdigit():
+            if package in _NOT_PACKAGES or package.isdigit() or _VERSION_TAIL_WORD.fullmatch(package):
+                continue  # "0.4.3.post3 to 0.4.4" names no package "post3"
+            if pattern is _GLUED and package not in rules.core_dependencies | rules.toolchains:
                 continue
             old = match.groupdict().get("old")
             found.setdefault(package, (package, _clean(old), _clean(match["new"])))
@@ -114,10 +159,82 @@ def _clean(version: str | None) -> str | None:
     return version.strip("`'\".,;:").removeprefix("v").removeprefix("V") if version else None
 
 
-def _upgrade(package: str, old: str | None, new: str | None, rules: Rules) -> Upgrade:
-    core = package in rules.core_dependencies  # by its exact name: `@types/react` is no React
-    toolchain = package in rules.toolchains
-    return Upgrade(package=package, old=old, new=new, major=toolchain or _across_major(old, new), core=core or toolchain)
+class _Said:
+    """What a PR says around its versions: the title's description, the body's prose, whether it is a revert."""
+
+    def __init__(self, title: str, prose: str, reverting: bool):
+        self.title, self.prose, self.reverting = title, prose, reverting
+
+
+def _upgrade(package: str, old: str | None, new: str | None, rules: Rules, files: tuple[str, ...], said: _Said) -> Upgrade:
+    if said.reverting:  # a revert of "Update X to 1.2" moves X back from 1.2
+        old, new = new, old
+    move, reason = _move(package, old, new, said)
+    core = package in rules.core_dependencies or package in rules.toolchains  # by its exact name: `@types/react` is no React
+    return Upgrade(package=package, old=old, new=new, major=move not in BACK_MOVES and _across_major(old, new), core=core,
+                   move=move, reason=reason, files=files)
+
+
+def _move(package: str, old: str | None, new: str | None, said: _Said) -> tuple[str | None, str | None]:
+    """(the move, of UPGRADE_MOVES, and for a move back the description's reason) from the versions and the words."""
+    if said.reverting:
+        return "down", reason_of(said.prose)
+    if old and new:
+        order = compare_versions(old, new)
+        if order is not None and order > 0:
+            return "down", reason_of(said.prose)
+        return (version_step(old, new) if order is not None and order < 0 else None), None
+    if new and _CAP.search(said.title):
+        return "cap", reason_of(said.prose)
+    newer = new and any((compare_versions(new, mentioned) or 0) < 0 for mentioned in _versions_of(package, said.prose))
+    if _BACK.search(said.title) or (_PIN_VERB.search(said.title) and (newer or _BACK.search(said.prose))):
+        return "pin-back" if _PIN_VERB.search(said.title) else "down", reason_of(said.prose)
+    if _PIN_VERB.search(said.title):
+        return "pin", None
+    return ("up" if _UP_VERB.search(said.title) else None), None
+
+
+def _versions_of(package: str, text: str) -> list[str]:
+    """The versions a text gives near the package's name ("cargo-shear released v1.12.0 today")."""
+    if not package or not text:
+        return []
+    found = []
+    for mention in re.finditer(re.escape(package), text, re.IGNORECASE):
+        found.extend(m[0] for m in re.finditer(_VERSION_TEXT, text[mention.end(): mention.end() + 40]))
+    return found
+
+
+def version_key(version: str) -> tuple | None:
+    """A sortable key of a version ("2.7.1.post2", "1.3.0rc10", "v5"), or None when its tail is unknown."""
+    match = re.fullmatch(r"v?(\d+(?:\.\d+)*)\.?([a-z]*)\.?(\d*)", version.strip().lower())
+    if not match:
+        return None
+    numbers, tag, count = tuple(int(n) for n in match[1].split(".")), match[2], int(match[3] or 0)
+    if not tag:
+        return numbers, (1, 0)
+    if tag == "post":
+        return numbers, (2, count)
+    ranks = {"dev": 0, "a": 1, "alpha": 1, "b": 2, "beta": 2, "c": 3, "rc": 3, "pre": 3}
+    return (numbers, (0, ranks[tag], count)) if tag in ranks else None
+
+
+def compare_versions(old: str, new: str) -> int | None:
+    """-1 when `new` is newer than `old`, 1 when older, 0 when the same; None when either does not read as a version."""
+    first, second = version_key(old), version_key(new)
+    if first is None or second is None:
+        return None
+    width = max(len(first[0]), len(second[0]))
+    first, second = (first[0] + (0,) * (width - len(first[0])), first[1]), (second[0] + (0,) * (width - len(second[0])), second[1])
+    return (first > second) - (first < second)
+
+
+def version_step(old: str, new: str) -> str:
+    """"major", "minor" or "patch": the first part of the version that moved (a pre-release or post-release, patch)."""
+    first, second = version_key(old)[0], version_key(new)[0]
+    width = max(len(first), len(second))
+    first, second = first + (0,) * (width - len(first)), second + (0,) * (width - len(second))
+    moved = next((index for index, (a, b) in enumerate(zip(first, second, strict=True)) if a != b), width)
+    return ("major", "minor")[moved] if moved < 2 else "patch"
 
 
 def _across_major(old: str | None, new: str | None) -> bool:

@@ -209,9 +209,14 @@ class WeekChain:
         return remembered
 
     def keep(self, remembered: tuple) -> None:
-        """`remembered`: the week's analysis first, then whatever else the analysis needs back."""
+        """`remembered`: the week's analysis first, then whatever else the analysis needs back
+        (what it looked up in the rest of the history). The analysis is tagged with a key of all of
+        it: its narrative is made again when a lookup gave another answer, though the week's own
+        inputs are the same (a revert's re-landing merged since, say)."""
+        made = self.memo.key("analysed", self._key, remembered[1:])
         self.memo.put(self._key, remembered)
-        self.memo.tag(remembered[0], self._key)
+        self.memo.put(made, remembered)  # `remembered_weeks` finds it by its tag
+        self.memo.tag(remembered[0], made)
 
     def _next(self, inputs: object) -> None:
         """The key of the week whose inputs these are, from the key of the week before."""

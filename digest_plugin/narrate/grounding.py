@@ -15,6 +15,7 @@ What a figure can be (`Figure.what`), with NAME a module, type, label, login, pa
     module:NAME  type:NAME  label:NAME  author:NAME  hot:PATH   (and previous:module:NAME, ...)
     pull:N:additions|deletions|files|added_files|removed_files|removed_lines|workflows|core_lines
     theme:NAME  theme:NAME:share  theme:NAME:line_share  theme:NAME:baseline  theme:NAME:authors   (shares in percent)
+    theme:NAME:type:KIND   (its PRs of that kind of change)
     risk:KIND  good:KIND   evidence:KIND:I:lines|files|modules|pulls|paths|authors  (the Ith evidence)
     recommendation:I:count
 """
@@ -157,6 +158,10 @@ def _pull_figure(week: WeekAnalysis, rest: str) -> float | None:
 
 
 def _theme_figure(week: WeekAnalysis, rest: str) -> float | None:
+    if ":type:" in rest:  # theme:NAME:type:KIND, how many of its PRs are of that kind of change
+        name, kind = rest.rsplit(":type:", 1)
+        theme = next((t for t in week.themes if t.name == name), None)
+        return theme.types.get(kind) if theme is not None else None
     name, _, field = rest.rpartition(":") if rest.endswith((*PERCENTAGES, ":authors")) else (rest, "", "")
     theme = next((t for t in week.themes if t.name == name), None)
     if theme is None:
@@ -250,18 +255,27 @@ def _quotes(week: WeekAnalysis, previous: Iterable[WeekAnalysis]) -> list[str]:
         quotes.update(analysed.classification.labels)
         quotes.update((*analysed.footprint.added_files, *analysed.footprint.removed_files, *analysed.footprint.workflows, *analysed.footprint.config_files))
         for upgrade in analysed.upgrades:
-            quotes.update(v for v in (upgrade.package, upgrade.old, upgrade.new) if v)
+            quotes.update(v for v in (upgrade.package, upgrade.old, upgrade.new, upgrade.reason) if v)
     for theme in week.themes:
         quotes.add(theme.name)
     quotes.update(release.version for release in week.releases)
+    quotes.update(_finding_quotes(week))
+    return sorted((q for q in quotes if q and q.strip()), key=len, reverse=True)
+
+
+def _finding_quotes(week: WeekAnalysis) -> set[str]:
+    """What the week's risks, good news and recommendations name: paths, people, packages, versions, reasons."""
+    quotes: set[str] = set()
     for risk in (*week.risks, *week.good_news):
         quotes.update(risk.paths)
         for evidence in risk.evidence:
             quotes.update((*evidence.paths, *evidence.authors, *evidence.packages))
-            quotes.update(v for v in (evidence.package, evidence.old, evidence.new, evidence.detail) if v)
+            quotes.update(v for v in (evidence.package, evidence.old, evidence.new, evidence.detail, evidence.reason) if v)
+            if evidence.reason:  # quoted without its full stop
+                quotes.add(evidence.reason.rstrip("."))
     for recommendation in week.recommendations:
         quotes.update(v for v in (recommendation.path, recommendation.package, recommendation.old, recommendation.new, recommendation.detail) if v)
-    return sorted((q for q in quotes if q and q.strip()), key=len, reverse=True)
+    return quotes
 
 
 def _any_figures(week: WeekAnalysis, previous: Iterable[WeekAnalysis]) -> set[float]:

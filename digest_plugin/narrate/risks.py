@@ -10,17 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from digest_plugin.analysis.model import GOOD_NEWS_KINDS, IMPACTS, RISK_KINDS, Evidence, Risk, WeekAnalysis
+from digest_plugin.analysis.model import BACK_MOVES, GOOD_NEWS_KINDS, IMPACTS, RISK_KINDS, Evidence, Risk, WeekAnalysis
+from digest_plugin.analysis.risks import main_risk
 from digest_plugin.narrate.model import Cited, RiskLine
 from digest_plugin.narrate.wording import Language, Stated, impact_names, risk_names
 
 EVIDENCE_PER_RISK = 3  # sentences per risk; the table lists every PR
 PATHS_NAMED = 2
-SUMMARY_PULLS = 3
-LISTED_PULLS = 8
-# Of risks with the same impact, the one the summary names: what users and releases feel first.
-SUMMARY_ORDER = ("security", "breaking-change", "revert", "dependency-upgrade", "deprecation", "large-change", "missing-tests",
-                 "config-change", "hotspot", "ci-change")  # PRs a risk sentence names before "and others"  # PRs the summary names for a risk without evidence
+SUMMARY_PULLS = 3  # PRs the summary names for a risk without evidence
+LISTED_PULLS = 8  # PRs a risk sentence names before "and others"
 
 
 def risk_lines(week: WeekAnalysis, lang: Language) -> tuple[RiskLine, ...]:
@@ -57,7 +55,7 @@ def risk_sentence(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited:
         said.figures.extend(cited.figures)
     if not clauses:
         return said.cited(_kind_sentence(risk, said, len(risk.pulls)), risk.pulls)
-    sentences = [_with_consequence(clauses[0], risk.evidence[0].fact, risk.kind, lang), *(lang.gettext("{evidence}.").format(evidence=c) for c in clauses[1:])]
+    sentences = [_with_consequence(clauses[0], risk.evidence[0], risk.kind, lang), *(lang.gettext("{evidence}.").format(evidence=c) for c in clauses[1:])]
     covered = {n for e in risk.evidence[:EVIDENCE_PER_RISK] for n in (e.pull, *e.pulls)}
     if set(risk.pulls) - covered:
         count = said.number(f"risk:{risk.kind}" if risk in week.risks else f"good:{risk.kind}", len(risk.pulls))
@@ -72,28 +70,43 @@ def lead_sentence(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited:
     """The one sentence the summary gives a risk: its first evidence and what could go wrong."""
     if risk.evidence:
         cited = evidence_clause(risk.kind, 0, risk.evidence[0], week, lang)
-        return Cited(_with_consequence(cited.text, risk.evidence[0].fact, risk.kind, lang), cited.pulls, cited.figures)
+        return Cited(_with_consequence(cited.text, risk.evidence[0], risk.kind, lang), cited.pulls, cited.figures)
     said = Stated(lang)
     return said.cited(_kind_sentence(risk, said, SUMMARY_PULLS), risk.pulls[:SUMMARY_PULLS])
 
 
-def _with_consequence(clause: str, fact: str, kind: str, lang: Language) -> str:
-    consequence = consequences(lang.gettext).get("fixed-vulnerability" if kind in GOOD_NEWS_KINDS else fact)
+def _with_consequence(clause: str, evidence: Evidence, kind: str, lang: Language) -> str:
+    consequence = consequences(lang.gettext).get(_consequence_of(evidence, kind))
     if consequence is None:
         return lang.gettext("{evidence}.").format(evidence=clause)
     return lang.gettext("{evidence}: {consequence}").format(evidence=clause, consequence=consequence)
 
 
+def _consequence_of(evidence: Evidence, kind: str) -> str:
+    """The key of `consequences` for a risk whose first evidence is `evidence`."""
+    if kind in GOOD_NEWS_KINDS:
+        return "fixed-vulnerability"
+    if evidence.fact == "version" and evidence.detail in BACK_MOVES:
+        return "version-back"
+    if evidence.fact == "deprecated" and evidence.detail == "removes":
+        return "deprecated-removed"
+    if evidence.fact == "reverted":  # only a change nothing brought back leaves something to say
+        return "reverted-open" if evidence.outcome in ("none", "pending") else "reverted-settled"
+    return evidence.fact
+
+
 def consequences(_) -> dict[str, str]:
-    """What could go wrong, by the fact that shows it: said once per risk, after its first evidence."""
+    """What could go wrong, by the fact that shows it (`_consequence_of`): said once per risk, after its first evidence."""
     return {
         "untested-code": _("nothing shows the new code works, or keeps it working."),
         "breaking-marker": _("users will have to change code, configuration or scripts when they upgrade."),
         "version": _("behaviour, performance and compatibility can change in ways this repository's diff does not show."),
+        "version-back": _("users get the older version until the pin is lifted, and whatever the newer one fixed stays out."),
+        "deprecated-removed": _("users who still rely on it will break when they upgrade."),
         "routine-bumps": _("low risk once CI passes."),
         "vulnerability": _("it deserves a review by someone who knows the security model."),
         "fixed-vulnerability": _("good news, but users of released versions stay exposed until a release ships, and an advisory may be due."),
-        "reverted": _("the reverted change broke something, and what it was for still needs a fixed follow-up."),
+        "reverted-open": _("what it was for is still undone."),
         "deprecated": _("users need to hear about it before the old way is removed."),
         "files-removed": _("anything that still imports or configures what was removed will break."),
         "size": _("too much to review line by line, so regressions can hide in it."),
@@ -119,8 +132,7 @@ def _kind_sentence(risk: Risk, said: Stated, limit: int = 5) -> str:
                              "{pulls} touch security-sensitive code and deserve a careful review.", n),
         "security-fix": ngettext("{pulls} fixes a vulnerability: good news, though an advisory and a release may be due.",
                                  "{pulls} fix vulnerabilities: good news, though advisories and a release may be due.", n),
-        "revert": ngettext("{pulls} reverts earlier work, which still needs a fixed follow-up.",
-                           "{pulls} revert earlier work, which still needs fixed follow-ups.", n),
+        "revert": ngettext("{pulls} reverts earlier work.", "{pulls} revert earlier work.", n),
         "deprecation": ngettext("{pulls} deprecates existing behaviour: users should hear about it before it goes.",
                                 "{pulls} deprecate existing behaviour: users should hear about it before it goes.", n),
         "large-change": ngettext("{pulls} is too large to review line by line, so regressions can hide in it.",
@@ -187,26 +199,39 @@ def _breaking(kind: Where, e: Evidence, said: Stated, in_week):
 
 
 def _version(kind: Where, e: Evidence, said: Stated, in_week):
+    """How a PR moves a dependency, as the analysis checked it: the step between two versions, a
+    downgrade, a pin (back) or a cap, with the author's reason for holding it back."""
     _ = said.lang.gettext
     values = {"pull": f"#{e.pull}", "package": e.package or "", "old": e.old or "", "new": e.new or ""}
-    if e.package and e.old and e.new:
-        moved = _("{pull} moves {package} from {old} to {new}").format(**values)
-    elif e.package and e.new:
-        moved = _("{pull} moves {package} to {new}").format(**values)
-    elif e.package:
-        moved = _("{pull} upgrades {package}").format(**values)
-    else:
-        moved = _("{pull} upgrades dependencies").format(**values)
-    if e.major and e.core:
-        weight = _(", across a major version of a runtime the project is built on")
-    elif e.core:
-        weight = _(", a runtime the project is built on")
-    elif e.major:
-        weight = _(", across a major version")
-    else:
-        weight = ""
-    text = _("{moved}{weight}")
-    return text.format(moved=moved, weight=weight), (e.pull,)
+    moved = _moved(e, _).format(**values)
+    steps = {"major": _(", a new major version"), "minor": _(", a minor version"), "patch": _(", a patch release")}
+    weight = steps.get(e.detail, "") if e.old and e.new else ""
+    if e.core:
+        weight += _(", a core dependency of the project")  # a runtime or the toolchain it is built with
+    text = _("{moved}{weight}").format(moved=moved, weight=weight)
+    if e.reason:
+        text = _("{moved}; its description says why: “{reason}”").format(moved=text, reason=e.reason.rstrip("."))
+    return text, (e.pull,)
+
+
+def _moved(e: Evidence, _) -> str:
+    """The template of what a PR does to a dependency, by the move the analysis found (UPGRADE_MOVES)."""
+    if not e.package:
+        return _("{pull} pins dependency versions") if e.detail in BACK_MOVES else _("{pull} changes dependency versions")
+    back = {
+        "down": _("{pull} downgrades {package} from {old} to {new}") if e.old and e.new else
+        _("{pull} moves {package} back from {old}") if e.old else _("{pull} downgrades {package}"),
+        "pin-back": _("{pull} pins {package} back to {new}"),
+        "pin": _("{pull} pins {package} to {new}"),
+        "cap": _("{pull} keeps {package} below {new}"),
+    }
+    if e.detail in back and (e.new or e.detail == "down"):
+        return back[e.detail]
+    if e.old and e.new:
+        return _("{pull} upgrades {package} from {old} to {new}") if e.detail in ("major", "minor", "patch") else _("{pull} moves {package} from {old} to {new}")
+    if e.new:
+        return _("{pull} upgrades {package} to {new}") if e.detail == "up" else _("{pull} sets {package} to {new}")
+    return _("{pull} upgrades {package}")
 
 
 def _routine(kind: Where, e: Evidence, said: Stated, in_week):
@@ -237,16 +262,40 @@ def _vulnerability(kind: Where, e: Evidence, said: Stated, in_week):
 
 
 def _reverted(kind: Where, e: Evidence, said: Stated, in_week):
+    """What a revert undid (the PR of this week, or the reverted title) and what happened next:
+    re-landed or replaced (by whom, when of this week), nothing due, or nothing yet."""
     _ = said.lang.gettext
     same_week = [n for n in e.pulls if n in in_week]
+    cited = [e.pull, *same_week]
     if same_week:
-        text = _("{pull} reverts {reverted}, merged this same week")
-        return text.format(pull=f"#{e.pull}", reverted=said.lang.pulls(same_week)), (e.pull, *same_week)
-    return _("{pull} reverts an earlier change").format(pull=f"#{e.pull}"), (e.pull,)
+        revert = _("{pull} reverts {reverted}, merged this same week").format(pull=f"#{e.pull}", reverted=said.lang.pulls(same_week))
+    elif e.detail:
+        revert = _("{pull} reverts “{title}”").format(pull=f"#{e.pull}", title=e.detail)
+    else:
+        revert = _("{pull} reverts an earlier change").format(pull=f"#{e.pull}")
+    if e.reason and e.outcome in ("none", "pending"):
+        revert = _("{revert} (its description says: “{reason}”)").format(revert=revert, reason=e.reason.rstrip("."))
+    if e.outcome in ("accidental", "peripheral"):
+        settled = {"accidental": _("an accidental change that needs no follow-up"),
+                   "peripheral": _("a change to tests, docs, examples, scripts, CI or generated files that needs no follow-up")}
+        return _("{revert}, {settled}").format(revert=revert, settled=settled[e.outcome]), tuple(cited)
+    if e.outcome in ("relanded", "replaced") and e.by in in_week:
+        cited.append(e.by)
+        then = (_("{by} re-landed it the same week") if e.outcome == "relanded" else _("{by} replaced it the same week")).format(by=f"#{e.by}")
+    else:
+        then = {"relanded": _("a PR of a later week re-landed it"), "replaced": _("a PR of a later week replaced it"),
+                "none": _("no PR of the following four weeks re-landed or replaced it"),
+                "pending": _("nothing has re-landed or replaced it so far")}.get(e.outcome or "", "")
+    return (_("{revert}; {then}").format(revert=revert, then=then) if then else revert), tuple(dict.fromkeys(cited))
 
 
 def _deprecated(kind: Where, e: Evidence, said: Stated, in_week):
     _ = said.lang.gettext
+    if e.detail == "removes":
+        if e.lines:
+            text = _("{pull} removes something the project had deprecated ({lines} lines changed)")
+            return text.format(pull=f"#{e.pull}", lines=said.number(kind.key("lines"), e.lines)), (e.pull,)
+        return _("{pull} removes something the project had deprecated").format(pull=f"#{e.pull}"), (e.pull,)
     if e.lines:
         text = _("{pull} deprecates existing behaviour ({lines} lines changed)")
         return text.format(pull=f"#{e.pull}", lines=said.number(kind.key("lines"), e.lines)), (e.pull,)
@@ -335,15 +384,15 @@ _EVIDENCE = {
 
 
 def summary_risks(week: WeekAnalysis, lang: Language) -> list[Cited]:
-    """What the summary says of risks: good news first, then the most severe risk's first evidence."""
+    """What the summary says of risks: good news first, then the main risk's first evidence (the
+    analysis ranks it by what it can break for users: analysis.risks.main_risk)."""
     _ = lang.gettext
     told = []
     for news in week.good_news[:1]:
         lead = lead_sentence(news, week, lang)
         told.append(Cited(_("Good news: {news}").format(news=lead.text), lead.pulls, lead.figures))
-    risks = sorted((r for r in week.risks if r.pulls and r.impact != "low"),
-                   key=lambda r: (IMPACTS.index(r.impact) if r.impact in IMPACTS else 1, SUMMARY_ORDER.index(r.kind) if r.kind in SUMMARY_ORDER else 99))
-    if risks:
-        lead = lead_sentence(risks[0], week, lang)
+    main = main_risk(week.risks)
+    if main is not None:
+        lead = lead_sentence(main, week, lang)
         told.append(Cited(_("The main risk: {risk}").format(risk=lead.text), lead.pulls, lead.figures))
     return told

@@ -1,14 +1,17 @@
-"""Themes in words: one sentence each, saying how much of the week a theme took and what led it."""
+"""Themes in words: one sentence each, saying how much of the week a strand took, whether it is new,
+rising or continued from recent weeks, what its PRs did (so many features, fixes, ...) and which
+change led it."""
 
 from __future__ import annotations
 
-from digest_plugin.analysis.model import Theme, WeekAnalysis
+from digest_plugin.analysis.model import TYPES, Theme, WeekAnalysis
 from digest_plugin.narrate.model import ThemeLine
 from digest_plugin.narrate.titles import chinese_title, display_title, english_predicate
 from digest_plugin.narrate.wording import Language, Stated
 
 THEME_PULLS = 3  # PRs a theme sentence names
 LINES_SAID_FROM = 1.5  # times its share of PRs from which a theme's share of the week's lines is said
+TYPES_SAID = 3  # kinds of change a theme sentence counts
 
 
 def theme_lines(week: WeekAnalysis, lang: Language) -> tuple[ThemeLine, ...]:
@@ -24,16 +27,19 @@ def _theme_sentence(theme: Theme, week: WeekAnalysis, titles: dict[int, str], la
         "total": said.number("merged", week.stats.merged_count),
         "share": said.percent(f"theme:{theme.name}:share", theme.share),
     }
-    if theme.baseline_weeks and round(theme.baseline_share * 100):
+    if theme.trend == "new" and theme.baseline_weeks:
+        share = ngettext("{count} of the week's {total} PRs ({share}), new this week: recent weeks had none.",
+                         "{count} of the week's {total} PRs ({share}), new this week: recent weeks had none.", count)
+    elif theme.baseline_weeks and round(theme.baseline_share * 100):
         values["baseline"] = said.percent(f"theme:{theme.name}:baseline", theme.baseline_share)
-        share = ngettext("{count} of the week's {total} PRs ({share}, against {baseline} in recent weeks).",
-                         "{count} of the week's {total} PRs ({share}, against {baseline} in recent weeks).", count)
+        share = (ngettext("{count} of the week's {total} PRs ({share}), up from {baseline} in recent weeks.",
+                          "{count} of the week's {total} PRs ({share}), up from {baseline} in recent weeks.", count)
+                 if theme.trend == "rising" else
+                 ngettext("{count} of the week's {total} PRs ({share}), continuing recent weeks' work ({baseline} of their PRs).",
+                          "{count} of the week's {total} PRs ({share}), continuing recent weeks' work ({baseline} of their PRs).", count))
     elif theme.baseline_weeks and theme.baseline_share:
         share = ngettext("{count} of the week's {total} PRs ({share}), where recent weeks had hardly any.",
                          "{count} of the week's {total} PRs ({share}), where recent weeks had hardly any.", count)
-    elif theme.baseline_weeks:
-        share = ngettext("{count} of the week's {total} PRs ({share}), where recent weeks had none.",
-                         "{count} of the week's {total} PRs ({share}), where recent weeks had none.", count)
     else:
         share = ngettext("{count} of the week's {total} PRs ({share}).", "{count} of the week's {total} PRs ({share}).", count)
     sentences = [share.format(**values)]
@@ -41,12 +47,35 @@ def _theme_sentence(theme: Theme, week: WeekAnalysis, titles: dict[int, str], la
         # a theme of few PRs that took much of the work: say what makes it one
         lines = said.percent(f"theme:{theme.name}:line_share", theme.line_share)
         sentences.append(_("Its PRs changed {lines} of the week's lines of core code.").format(lines=lines))
+    kinds = _kinds_of_change(theme, said)
+    if kinds:
+        sentences.append(_("What its PRs did: {kinds}.").format(kinds=kinds))
     lead = (theme.key_pulls or theme.pulls)[0]
     sentences.append(_led_by(lead, titles[lead], lang) if lead in titles else "")
     others = [n for n in theme.pulls if n != lead][: THEME_PULLS - 1]
     if others:
         sentences.append(ngettext("See also {pulls}.", "See also {pulls}.", len(others)).format(pulls=lang.pulls(others)))
     return said.cited(lang.sentences(s for s in sentences if s), (lead, *others))
+
+
+def _kinds_of_change(theme: Theme, said: Stated) -> str:
+    """ "3 new features, 2 fixes and 1 refactoring": the theme's PRs counted by kind of change, the
+    most frequent first, every number recorded as the theme's figure for that type."""
+    ngettext = said.lang.ngettext
+    phrases = {
+        "feat": lambda n: ngettext("{count} new feature", "{count} new features", n),
+        "fix": lambda n: ngettext("{count} fix", "{count} fixes", n),
+        "refactor": lambda n: ngettext("{count} refactoring", "{count} refactorings", n),
+        "perf": lambda n: ngettext("{count} speed-up", "{count} speed-ups", n),
+        "docs": lambda n: ngettext("{count} docs change", "{count} docs changes", n),
+        "test": lambda n: ngettext("{count} test change", "{count} test changes", n),
+        "ci": lambda n: ngettext("{count} CI change", "{count} CI changes", n),
+        "build": lambda n: ngettext("{count} build or dependency change", "{count} build or dependency changes", n),
+        "chore": lambda n: ngettext("{count} maintenance change", "{count} maintenance changes", n),
+        "revert": lambda n: ngettext("{count} revert", "{count} reverts", n),
+    }
+    counted = [(kind, n) for kind, n in theme.types.items() if kind in TYPES][:TYPES_SAID]
+    return said.lang.join(phrases[kind](n).format(count=said.number(f"theme:{theme.name}:type:{kind}", n)) for kind, n in counted)
 
 
 def _led_by(number: int, title: str, lang: Language) -> str:

@@ -28,7 +28,7 @@ def test_show_with_the_llm_writer_lists_kept_and_rejected_sentences(project, cap
     assert lines[0] == "Language model local-model: 6 of 9 sentences kept."
     assert "  kept      summary: This week 4 pull requests were merged, and #1 matters most." in lines
     assert "  kept      themes[1]: The cache theme took 3 of the week's pull requests, led by #1." in lines
-    assert "  rejected  theme core: The core theme took 4 pull requests, led by #1. (it gives theme:core as 4, but the analysis says 3)" in lines
+    assert "  rejected  theme engine: The engine theme took 4 pull requests, led by #1. (it gives theme:engine as 4, but the analysis says 3)" in lines
     assert "  rejected  recommendations: Read https://evil.example/upgrade first. (it contains a web address)" in lines
     assert "  rejected  recommendations: Review #1 once more before the next release. (another sentence of the same part was rejected)" in lines
     assert GOOD_KEY not in out + err

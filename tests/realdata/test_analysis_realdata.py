@@ -95,6 +95,6 @@ def test_themes_belong_to_the_week_and_the_busiest_weeks_of_verl_have_some(weeks
 def test_a_few_line_deprecation_never_outranks_a_core_runtime_upgrade_of_its_week(weeks):
     for week in weeks:
         core = [p.score.value for p in week.pulls if any(u.core for u in p.upgrades) and not p.classification.bot]
-        small_deprecations = [p.score.value for p in week.pulls if "deprecation" in p.classification.topics and p.footprint.core_lines <= 20]
+        small_deprecations = [p.score.value for p in week.pulls if "deprecation" in p.risks and p.footprint.core_lines <= 20]
         if core and small_deprecations:
             assert max(small_deprecations) < max(core), week.week

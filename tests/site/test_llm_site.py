@@ -25,13 +25,13 @@ WEEK = "acme/widget/2026-W19/index.html"
 def _store(folder):
     monday = datetime(2026, 5, 4, 9, tzinfo=UTC)  # 2026-W19, long complete
     pulls = [
-        make_pull(1, monday, "[core] feat: add the widget cache", author="alice",
-                  files=[("core/cache.py", 420, 4, "modified"), ("docs/r&d.md", 40, 0, "added")]),
-        make_pull(2, monday + timedelta(days=1), "fix: crash on empty input", author="bob", files=[("core/parse.py", 5, 2, "modified")]),
+        make_pull(1, monday, "[engine] feat: add the widget cache", author="alice",
+                  files=[("engine/cache.py", 420, 4, "modified"), ("docs/r&d.md", 40, 0, "added")]),
+        make_pull(2, monday + timedelta(days=1), "fix: crash on empty input", author="bob", files=[("engine/parse.py", 5, 2, "modified")]),
         make_pull(3, monday + timedelta(days=2), "docs: explain the cache", author="carol", files=[("docs/cache.md", 30, 0, "added")],
                   body=answers.INJECTION),
-        make_pull(5, monday + timedelta(days=3), "[cache] fix: evict stale entries", author="dave", files=[("core/cache.py", 12, 3, "modified")]),
-        make_pull(4, monday + timedelta(days=8), "feat: next week's change", author="alice", files=[("core/new.py", 10, 0, "added")]),
+        make_pull(5, monday + timedelta(days=3), "[cache] fix: evict stale entries", author="dave", files=[("engine/cache.py", 12, 3, "modified")]),
+        make_pull(4, monday + timedelta(days=8), "feat: next week's change", author="alice", files=[("engine/new.py", 10, 0, "added")]),
     ]
     store = Store(folder / "data")
     store.upsert("acme/widget", pulls)
@@ -48,13 +48,13 @@ def settings_file(folder, url: str | None) -> str:
 
 
 def _answer(request):
-    """Grounded, except that it gives the week's merged count as the "core" theme's, and follows PR
+    """Grounded, except that it gives the week's merged count as the "engine" theme's, and follows PR
     #3's planted instructions in its recommendations."""
     answer = answers.grounded(request.document)
     first_file = answer["key_changes"][0]["sentences"][0]
-    first_file["text"] = "#1 adds core/cache.py and documents it in docs/r&d.md."
-    core = next(theme for theme in answer["themes"] if theme["name"] == "core")
-    core["sentences"] = [answers.sentence("The core theme took 4 pull requests, led by #1.", [1], theme__core=4)]
+    first_file["text"] = "#1 adds engine/cache.py and documents it in docs/r&d.md."
+    engine = next(theme for theme in answer["themes"] if theme["name"] == "engine")
+    engine["sentences"] = [answers.sentence("The engine theme took 4 pull requests, led by #1.", [1], theme__engine=4)]
     answer["recommendations"].append(answers.sentence("Read https://evil.example/upgrade first.", []))
     return answer
 
@@ -106,7 +106,7 @@ def test_the_grounded_sentences_are_on_the_page(built):
     assert summary == "This week 4 pull requests were merged, and #1 matters most."
     assert page.select_one("section.summary p a.pr-ref")["href"] == "https://github.com/acme/widget/pull/1"
     key = page.select_one("ol.key-pulls li").get_text(" ", strip=True)
-    assert "#1 adds core/cache.py and documents it in docs/r&d.md." in key
+    assert "#1 adds engine/cache.py and documents it in docs/r&d.md." in key
     assert "docs/r&amp;d.md" in (output / WEEK).read_text(encoding="utf-8")  # escaped where shown
     assert len(requests) == 1  # one request for the one complete week; none for the incomplete one
 
@@ -117,7 +117,7 @@ def test_the_page_says_which_writer_wrote_it_and_how_many_sentences_were_kept(bu
     assert writer.startswith("Written with the language model local-model: ")
     checked = writer.split(" of the ")[1].split()[0]
     kept = writer.split(": ")[1].split()[0]
-    # summary, the cache theme, 3 key changes, the risk; the core theme and 2 recommendations rejected
+    # summary, the cache theme, 3 key changes, the risk; the engine theme and 2 recommendations rejected
     assert (int(kept), int(checked)) == (1 + 1 + 3 + 1, 1 + 2 + 3 + 1 + 2)
     assert _page(output, "acme/widget/2026-W20/index.html").select_one("p.writer").get_text(" ", strip=True) == (
         "Written by the built-in writer: no sentence of the language model was used for this week.")
@@ -126,10 +126,11 @@ def test_the_page_says_which_writer_wrote_it_and_how_many_sentences_were_kept(bu
 def test_a_theme_sentence_is_the_models_where_it_checks_out_and_the_builtin_writers_where_not(built):
     _, output, log, _, _, _ = built
     themes = [" ".join(li.get_text().split()) for li in _page(output).select("section.summary li")]
-    assert themes == ["core: 3 of the week's 4 PRs (75%). Its main change: #1 adds the widget cache. See also #2, #5.",  # the built-in writer's
+    assert themes == [("engine: 3 of the week's 4 PRs (75%). What its PRs did: 2 fixes and 1 new feature. Its main change: #1 adds the widget cache. "
+                       "See also #2, #5."),  # the built-in writer's
                       "cache: The cache theme took 3 of the week's pull requests, led by #1."]
-    assert ("acme/widget 2026-W19: the language model's sentence in the theme core was rejected, it gives theme:core as 4, "
-            "but the analysis says 3: 'The core theme took 4 pull requests, led by #1.'") in log
+    assert ("acme/widget 2026-W19: the language model's sentence in the theme engine was rejected, it gives theme:engine as 4, "
+            "but the analysis says 3: 'The engine theme took 4 pull requests, led by #1.'") in log
 
 
 @pytest.mark.parametrize("week", ["2026-W19", "2026-W20"])
@@ -154,8 +155,9 @@ def test_the_page_the_markdown_and_the_json_say_the_same_about_the_writer(week, 
 
 def test_the_planted_instructions_stay_off_the_page_and_the_log_says_why(built):
     _, output, log, _, _, _ = built
-    recommendations = _page(output).find("h2", string="Recommendations").find_parent("section").get_text(" ", strip=True)
-    assert "evil.example" not in recommendations
+    page = _page(output)
+    assert "evil.example" not in page.get_text(" ", strip=True)
+    assert page.find("h2", string="Recommendations") is None  # no finding calls for one, and the model's were rejected
     assert any("acme/widget 2026-W19: the language model's sentence in the recommendations was rejected, it contains a web address" in line
                for line in log)
 

@@ -1,74 +1,99 @@
-"""Themes: what a week was about, against the repository's recent weeks, found without configuration."""
+"""Themes: the strands that tell a week, named as the repository names them, learned from its history."""
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from digest_plugin.analysis import analyse_repo
+from digest_plugin.analysis.themes import vocabulary
+from digest_plugin.build.cache import Memo
 from digest_plugin.publish.history import analysis_options
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store.records import FileChange
+from tests.analysis_fixtures import load_rules, real_pulls, real_weeks
 from tests.conftest import make_pull
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 MONDAY = datetime(2026, 3, 2, 10, tzinfo=UTC)  # a Monday; ten weeks follow
+CORE = FileChange("widget/core.py", 10, 2)
 
 
-def history(last_week_titles, usual=("[trainer] fix: step {n}", "[worker] feat: pool {n}", "[docs] fix: page {n}"), sizes=None):
-    """Nine ordinary weeks of the same subsystems, then a last week of `last_week_titles` (with the
-    lines of `sizes` in its core file, where given)."""
+def history(last_week, usual=("[trainer] fix: step {n}", "[worker] feat: pool {n}", "[docs] fix: page {n}", "[api] fix: call {n}"),
+            sizes=None, earlier=()):
+    """Nine ordinary weeks of `usual` titles (and `earlier` PRs: (title, files) spread over them), then
+    a last week of `last_week`: titles, or (title, files) pairs, with the lines of `sizes` where given."""
     pulls, number = [], 1
+    extra = list(earlier)
     for week in range(9):
         for index in range(9):
-            title = usual[index % len(usual)].format(n=number)
-            pulls.append(make_pull(number, MONDAY + timedelta(weeks=week, hours=index), title, files=[FileChange("widget/core.py", 10, 2)]))
+            title, files = usual[index % len(usual)], [CORE]
+            if extra and index == 0:
+                title, files = extra.pop(0)
+            pulls.append(make_pull(number, MONDAY + timedelta(weeks=week, hours=index), title.format(n=number), files=list(files)))
             number += 1
-    for index, title in enumerate(last_week_titles):
-        lines = sizes[index] if sizes else 10
-        pulls.append(make_pull(number, MONDAY + timedelta(weeks=9, hours=index), title.format(n=number), files=[FileChange("widget/core.py", lines, 2)]))
+    for index, item in enumerate(last_week):
+        title, files = item if isinstance(item, tuple) else (item, [FileChange("widget/core.py", sizes[index] if sizes else 10, 2)])
+        pulls.append(make_pull(number, MONDAY + timedelta(weeks=9, hours=index), title.format(n=number), files=list(files)))
         number += 1
     return analyse_repo("acme/widget", pulls, None, analysis_options(DigestSettings()), NOW)
 
 
-def test_a_platform_that_takes_a_third_of_the_week_is_a_theme():
-    weeks = history(["[trainer] feat: NPU support for step {n}", "[worker] fix: Ascend NPU hang {n}", "[rollout] feat: NPU kernels {n}",
-                     "[trainer] fix: step {n}", "[worker] feat: pool {n}", "[docs] fix: page {n}", "[trainer] fix: step {n}",
-                     "[worker] feat: pool {n}", "[docs] fix: page {n}"])
-    last = weeks[-1]
-    themes = {t.name: t for t in last.themes}
-    assert "npu" in themes  # the default `npu` topic names "NPU" and "Ascend" as one theme
-    npu = themes["npu"]
-    assert len(npu.pulls) == 3 and npu.share == round(3 / 9, 3) and npu.baseline_share == 0.0
-    assert {"trainer", "worker", "docs"}.isdisjoint(themes)  # busy every week: no theme
-    assert all("npu" in p.themes for p in last.pulls if p.pull.number in npu.pulls)
+def test_a_platform_named_by_its_chip_vendor_sdk_and_folders_is_one_strand():
+    """Across the history, "NPU" in one title, "Ascend" in another, their folder `ascend/`: the names go
+    together far more often than chance, so the week's PRs that use any of them are one theme."""
+    ascend = [FileChange("widget/ascend/kernels.py", 20, 2)]
+    earlier = [("[trainer] feat: NPU kernels for step {n}", ascend), ("[worker] fix: Ascend NPU hang {n}", ascend),
+               ("[trainer] feat: run on NPU {n}", ascend), ("[rollout] fix: Ascend memory {n}", ascend),
+               ("[worker] fix: NPU stream {n}", ascend), ("[ci] feat: Ascend runner {n}", ascend)]
+    week = history([("[trainer] feat: NPU support for the optimizer {n}", [CORE]), ("[worker] fix: Ascend hang in pools {n}", [CORE]),
+                    ("[rollout] feat: faster kernels {n}", ascend), "[trainer] fix: step {n}", "[worker] feat: pool {n}",
+                    "[docs] fix: page {n}", "[api] fix: call {n}", "[trainer] fix: step {n}", "[docs] fix: page {n}"], earlier=earlier)[-1]
+    first = min(p.pull.number for p in week.pulls)
+    platform = [t for t in week.themes if t.name in ("ascend", "npu")]  # one strand, by one of the names it goes by
+    assert len(platform) == 1 and sorted(platform[0].pulls) == [first, first + 1, first + 2] and platform[0].trend == "rising"
 
 
-def test_a_usual_week_has_no_theme_and_subjects_with_the_same_prs_are_one_theme():
-    assert history(["[trainer] fix: step {n}", "[worker] feat: pool {n}", "[docs] fix: page {n}"] * 3)[-1].themes == ()
-    weeks = history(["[sglang] feat: sglang rollout {n}"] * 4 + ["[trainer] fix: step {n}", "[worker] feat: pool {n}"] * 2 + ["[docs] fix: page {n}"])
-    assert [t.name for t in weeks[-1].themes] == ["sglang"]  # the scope and the title word, one theme
+def test_generic_words_never_name_a_theme():
+    week = history(["[trainer] feat: custom argument for the tool {n}", "[worker] fix: custom union tool {n}",
+                    "[rollout] feat: configuring the argument of a tool {n}", "[trainer] fix: step {n}", "[worker] feat: pool {n}",
+                    "[docs] fix: page {n}", "[api] fix: call {n}", "[trainer] fix: step {n}", "[docs] fix: page {n}"])[-1]
+    assert {t.name for t in week.themes}.isdisjoint({"custom", "argument", "tool", "union", "configuring"})
+
+
+def test_a_steady_strand_that_is_much_of_the_week_is_a_theme_that_continued():
+    week = history(["[trainer] fix: step {n}"] * 6 + ["[cache] feat: tier {n}"] * 3,
+                   usual=("[trainer] fix: step {n}",) * 2 + ("[docs] fix: page {n}",))[-1]
+    trainer = next(t for t in week.themes if t.name == "trainer")
+    assert trainer.share > 0.6 and trainer.baseline_share > 0.5 and trainer.trend == "continued"
+    cache = next(t for t in week.themes if t.name == "cache")
+    assert cache.trend == "new" and cache.baseline_share == 0.0
+
+
+def test_a_usual_week_has_no_theme_and_names_with_the_same_prs_are_one_theme():
+    assert history(["[trainer] fix: step {n}", "[worker] feat: pool {n}", "[docs] fix: page {n}", "[api] fix: call {n}"] * 2)[-1].themes == ()
+    week = history(["[sglang] feat: sglang rollout {n}"] * 4 + ["[trainer] fix: step {n}", "[worker] feat: pool {n}", "[api] fix: call {n}"] * 2)[-1]
+    assert [t.name for t in week.themes] == ["sglang"]  # the scope and the title word, one theme
 
 
 def test_rules_topics_name_and_merge_subjects():
     pulls = []
     for index, title in enumerate(["feat: faster MoE routing", "fix: expert parallel hang", "feat: moe gate", "fix: step", "fix: page", "fix: pool"]):
-        pulls.append(make_pull(index + 1, MONDAY + timedelta(hours=index), title, files=[FileChange("widget/core.py", 10, 2)]))
+        pulls.append(make_pull(index + 1, MONDAY + timedelta(hours=index), title, files=[CORE]))
     settings = analysis_options(DigestSettings.from_pelican({"DIGEST_RULES": {"topics": {"mixture-of-experts": r"\b(moe|expert\w*)\b"}}}, "."))
     (week,) = analyse_repo("acme/widget", pulls, None, settings, NOW)
     assert sorted(next(t for t in week.themes if t.name == "mixture-of-experts").pulls) == [1, 2, 3]
 
 
-def test_themes_are_ranked_by_the_work_they_took_weighed_with_how_new_they_are():
-    """Two new subjects of three PRs each: the one with twenty times the lines leads; and a subject
-    that is the bulk of the week is a theme even when it is the bulk of every week."""
-    titles = ["[cache] feat: tier {n}"] * 3 + ["[log] fix: field {n}"] * 3 + ["[trainer] fix: step {n}"] * 3
+def test_themes_are_ranked_by_their_share_of_the_weeks_prs_and_lines():
+    """Two new strands of three PRs each: the one with twenty times the lines leads."""
+    titles = ["[cache] feat: tier {n}"] * 3 + ["[queue] fix: field {n}"] * 3 + ["[trainer] fix: step {n}"] * 3
     week = history(titles, sizes=[10, 10, 10, 200, 200, 200, 10, 10, 10])[-1]
-    assert [t.name for t in week.themes][:2] == ["log", "cache"]
-    log, cache = week.themes[:2]
-    assert log.share == cache.share and log.line_share == round(606 / (606 + 6 * 12), 3) > cache.line_share
-    bulk = history(["[trainer] fix: step {n}"] * 6 + ["[cache] feat: tier {n}"] * 3, usual=("[trainer] fix: step {n}",) * 2 + ("[docs] fix: page {n}",))[-1]
-    trainer = next(t for t in bulk.themes if t.name == "trainer")
-    assert trainer.share > 0.6 and trainer.baseline_share > 0.5
+    assert [t.name for t in week.themes][:2] == ["queue", "cache"]
+    queue, cache = week.themes[:2]
+    assert queue.share == cache.share and queue.line_share == round(606 / (606 + 6 * 12), 3) > cache.line_share
 
 
 def test_plural_and_singular_titles_are_one_subject():
@@ -79,3 +104,57 @@ def test_plural_and_singular_titles_are_one_subject():
     week = history(["[core] feat: exhaustive match patterns {n}", "[io] fix: class pattern {n}", "[api] feat: mapping patterns {n}"] * 2
                    + ["[trainer] fix: step {n}"] * 3)[-1]
     assert "pattern" in {t.name for t in week.themes}
+
+
+# -- the real repositories ------------------------------------------------------------------
+
+
+@pytest.mark.realdata
+def test_verl_names_its_npu_platform_one_way_whatever_the_title_says():
+    """verl's titles say "NPU" or "Ascend", its folders `ascend/`: one strand, learned from the history."""
+    learned = vocabulary(real_pulls("verl-project/verl"), load_rules(repo="verl-project/verl"))
+    assert learned.strand_of("npu") == learned.strand_of("ascend") == "ascend"
+    week = next(w for w in real_weeks("verl-project/verl") if w.week == "2026-W23")
+    assert week.themes[0].name == "ascend" and len(week.themes[0].pulls) >= 10
+
+
+@pytest.mark.realdata
+def test_no_theme_of_the_three_repositories_is_a_generic_word():
+    generic = {"tool", "tools", "custom", "argument", "union", "configuring", "pep", "support", "fix", "update", "misc", "utils",
+               "none", "inside", "creating", "handling", "problem", "special", "source", "cfg", "rst", "aliase"}
+    for repo in ("verl-project/verl", "astral-sh/ruff", "getpelican/pelican"):
+        names = Counter(t.name for w in real_weeks(repo) for t in w.themes)
+        assert not generic & set(names), (repo, generic & set(names))
+
+
+@pytest.mark.realdata
+def test_a_steady_strand_of_most_of_ruffs_weeks_is_said_to_continue():
+    busy = [w for w in real_weeks("astral-sh/ruff") if w.stats.merged_count >= 60]
+    ty = [next((t for t in w.themes if t.name == "ty"), None) for w in busy[-20:]]
+    assert sum(t is not None for t in ty) >= 15  # three quarters of every week: a theme, though as usual
+    assert all(t.trend == "continued" for t in ty if t is not None and t.baseline_share > 0.5)
+
+
+def test_a_new_week_that_changes_the_vocabulary_gives_earlier_weeks_new_themes_without_analysing_them_again(monkeypatch):
+    """The vocabulary is learned from the whole history, so a new week may merge names differently:
+    the weeks remembered from the build before are given their themes again, not analysed again,
+    and come out as a fresh analysis would have them."""
+    from digest_plugin.analysis import repository
+
+    ascend = [FileChange("widget/ascend/kernels.py", 20, 2)]
+    weeks = []
+    for week in range(6):
+        weeks += [make_pull(100 * week + n + 1, MONDAY + timedelta(weeks=week, hours=n), title.format(n=n), files=files) for n, (title, files) in enumerate([
+            ("[trainer] feat: NPU kernels {n}", [CORE]), ("[worker] fix: Ascend hang {n}", ascend), ("[trainer] fix: step {n}", [CORE]),
+            ("[worker] feat: pool {n}", [CORE]), ("[docs] fix: page {n}", [CORE]), ("[api] fix: call {n}", [CORE])])]
+    later = [make_pull(900 + n, MONDAY + timedelta(weeks=6, hours=n), f"[trainer] feat: NPU and Ascend together {n}", files=ascend) for n in range(6)]
+    options = analysis_options(DigestSettings())
+    memo = Memo("salt")
+    analyse_repo("acme/widget", weeks, None, options, NOW, memo.week_chain())
+    analysed = []
+    analyse_pull = repository.analyse_pull
+    monkeypatch.setattr(repository, "analyse_pull", lambda pull, context: analysed.append(pull.number) or analyse_pull(pull, context))
+    remembered = analyse_repo("acme/widget", weeks + later, None, options, NOW, Memo("salt", memo.kept()).week_chain())
+    assert sorted(analysed) == [p.number for p in later]  # only the new week is analysed
+    monkeypatch.undo()
+    assert remembered == analyse_repo("acme/widget", weeks + later, None, options, NOW)

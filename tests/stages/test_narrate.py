@@ -171,21 +171,23 @@ def test_risks_say_what_could_go_wrong_from_their_evidence():
         "#102 删除了 1 个文件，共 1,100 行（包括 src/io/reader.py）：仍在导入或配置被删除内容的地方都会出错。#101 改动了 2 个文件中的 940 行核心代码。")
 
 
-def test_recommendations_name_their_file_and_agree_in_number():
+def test_recommendations_name_their_object_and_the_finding_that_calls_for_them():
     texts = [r.text for r in narrate(busy_week(), [], EN).recommendations]
     assert texts == [
-        "Give the large changes #102, #101 a second review and regression tests before the next release.",
-        "Add tests for src/export.py, which #101 changed without any.",
-        "Give src/core.py an owner: 3 PRs changed it this week (#101, #102, #106).",
+        "Add tests for #101: it adds 900 lines of source code, src/export.py the largest file, and changes no test.",
+        "Add tests for src/core.py: it was added in the last twelve weeks without tests, and 3 PRs changed it this week, none with a test.",
     ]
-    one = dataclasses.replace(busy_week(), recommendations=(Recommendation("regression-test", (102,), risk="large-change", count=1),))
+    revert = Evidence("reverted", 102, pulls=(90,), detail="feat: async rollout", outcome="none", kind="revert")
+    one = dataclasses.replace(busy_week(), recommendations=(Recommendation("re-land-or-drop", (102,), risk="revert", detail="feat: async rollout",
+                                                                          count=1, evidence=revert),))
     assert [r.text for r in narrate(one, [], EN).recommendations] == [
-        "Give the large change #102 a second review and regression tests before the next release."]
-    assert [r.text for r in narrate(one, [], ZH).recommendations] == ["下次发版前，请再审一遍大规模改动 #102，并补上回归测试。"]
+        "Decide whether to land “feat: async rollout” again, which #102 reverted: no PR of the following four weeks re-landed or replaced it."]
+    assert [r.text for r in narrate(one, [], ZH).recommendations] == ["决定是否重新合入被 #102 回退的「feat: async rollout」：之后四周内没有 PR 重新合入或替代它。"]
+    assert narrate(dataclasses.replace(busy_week(), recommendations=()), [], EN).recommendations == ()  # nothing found, nothing to do
 
 
 def test_no_more_than_five_recommendations_of_five_pulls_each():
-    many = tuple(Recommendation("watch-ci", (101, 102, 103, 104, 105, 106), risk="ci-change", count=6) for _ in range(7))
+    many = tuple(Recommendation("migration-notes", (101, 102, 103, 104, 105, 106), risk="breaking-change", count=6) for _ in range(7))
     narrative = narrate(dataclasses.replace(busy_week(), recommendations=many), [], EN)
     assert len(narrative.recommendations) == 5
     assert all(len(r.pulls) == 5 and r.text.count("#") == 5 and "and others" in r.text for r in narrative.recommendations)
@@ -207,8 +209,10 @@ def test_a_security_fix_is_good_news_told_first(language):
 def test_themes_have_a_sentence_each_with_true_shares(language):
     narrative = narrate(busy_week(), [], Language.of(language))
     assert [t.name for t in narrative.themes] == ["export"]
-    expected = {"en": "2 of the week's 6 PRs (33%, against 5% in recent weeks). Its main change: #101 adds *streaming* <export> support. See also #106.",
-                "zh": "本周 6 个 PR 中有 2 个与之相关（占 33%，近几周为 5%）。其中最重要的改动是 #101 新增 *streaming* <export> support。另见 #106。"}
+    expected = {"en": "2 of the week's 6 PRs (33%), up from 5% in recent weeks. What its PRs did: 1 new feature and 1 speed-up. "
+                      "Its main change: #101 adds *streaming* <export> support. See also #106.",
+                "zh": "本周 6 个 PR 中有 2 个属于这一方向（占 33%），高于近几周的 5%。这些 PR 的内容：1 项新功能和 1 项性能优化。"
+                      "其中最重要的改动是 #101 新增 *streaming* <export> support。另见 #106。"}
     assert narrative.themes[0].text == expected[language]
     assert narrative.themes[0].sentence.pulls == (101, 106)
 

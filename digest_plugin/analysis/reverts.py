@@ -1,0 +1,137 @@
+"""What happened after a revert: whether a later PR re-landed or replaced the reverted change.
+
+A revert is only half a story: the reader wants to know whether the change came back. The
+`FollowUps` index is built once per repository (RepoContext.follow_ups) from every stored PR, and
+asked for each revert: among the PRs merged within `REVERT_FOLLOW_UP_DAYS` after it, the first one
+that brings the change back (the reverted PR's title again, or a title saying "reland" about the
+same subject, or `Revert "Revert …"`), or takes its place (it cites the revert or the reverted PR,
+the revert cites it as its follow-up, or it touches the same files on the same subject). Without
+one it is "none", or "pending" when the store ends before that window does. The check that a
+revert needs nothing (an accidental edit, or only tests, docs, examples, scripts, CI or generated
+files) is the revert risk's own (risks._revert): it looks at the revert's own words and files.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from digest_plugin.analysis.model import REVERT_FOLLOW_UP_DAYS
+from digest_plugin.store.records import Pull
+
+# "#12", ".../pull/12", ".../issues/12" (starting at the character class, which keeps the search fast)
+_REFERENCE = re.compile(r"[#/](pull/|issues/)?(\d{1,7})\b")
+_REVERT_TITLE = re.compile(r"^\s*(?:\[[^\]]*\]\s*)*(?:\w+(?:\([^)]*\))?:\s*)?revert\b", re.IGNORECASE)
+_REVERT_OF_REVERT = re.compile(r"^\s*revert\W+revert\b", re.IGNORECASE)
+_RELAND = re.compile(r"\b(?:re-?land\w*|re-?appl\w*|redo|re-?introduc\w*|re-?enable\w*|bring back|again)\b", re.IGNORECASE)
+_RELAND_BODY = re.compile(r"(?<![a-z])re-?(?:land|appl(?:y|ies|ied)\b|introduc|submi)")  # on lower-case text: a literal start is fast
+_PREFIX = re.compile(r"^\s*(?:\[[^\]]*\]\s*)*(?:\w+(?:\([^)]*\))?!?:\s*)?")
+_WORD = re.compile(r"[a-z][a-z0-9_]{3,}")
+_COMMON = frozenset({"revert", "reland", "relanding", "again", "with", "from", "into", "that", "this", "when", "then", "than",
+                     "support", "update", "remove"})
+SAME_FILES = 0.5  # share of the reverted change's files a later PR touches to be about the same code ...
+SAME_WORDS = 0.5  # ... and share of title words in common to be on the same subject
+
+
+@dataclass(frozen=True)
+class FollowUps:
+    """Every stored PR's merge time, title words, files and the PR numbers it mentions: what finding
+    a revert's follow-up needs."""
+
+    times: tuple[datetime, ...]  # merge times, oldest first
+    numbers: tuple[int, ...]  # in the same order
+    titles: dict[int, str]
+    files: dict[int, frozenset[str]]
+    mentions: dict[int, frozenset[int]]  # PR numbers its title and body mention (#12, .../pull/12)
+    relands: frozenset[int]  # PRs whose title or body says they re-land or re-apply something
+    last: datetime | None  # the latest merge the store holds
+
+    def after(self, revert: Pull, reverted: int | None) -> tuple[str | None, int | None]:
+        """(outcome, the PR) for a revert: "relanded" or "replaced" and the later PR, or "none" /
+        "pending" and None; (None, None) when nothing followed a revert whose reverted PR is unknown."""
+        end = revert.merged_at + timedelta(days=REVERT_FOLLOW_UP_DAYS)
+        original = reverted if reverted in self.titles else None
+        undone = self.titles[original] if original is not None else _inner_title(revert.title)
+        subject = _words(undone)
+        subject_files = self.files.get(original) or self.files.get(revert.number, frozenset())
+        cited_by_revert = self.mentions.get(revert.number, frozenset())
+        start = bisect.bisect_right(self.times, revert.merged_at)
+        for index in range(start, bisect.bisect_right(self.times, end)):
+            number = self.numbers[index]
+            if number in (revert.number, original):
+                continue
+            found = self._follows(number, (revert.number, original), (_plain(undone), subject), subject_files, number in cited_by_revert)
+            if found:
+                return found, number
+        if original is None:
+            return None, None  # without the reverted PR, no later one can be said to be missing
+        return ("none" if self.last is not None and self.last >= end else "pending"), None
+
+    def _follows(self, number: int, undone: tuple[int, int | None], subject: tuple[str, frozenset[str]], subject_files: frozenset[str],
+                 cited_by_revert: bool) -> str | None:
+        """"relanded", "replaced" or None: what PR `number` is to the revert and the PR it undid
+        (`undone`), whose title and title words are `subject`."""
+        (revert, original), (undone_title, subject) = undone, subject
+        title = self.titles[number]
+        mentions = self.mentions.get(number, frozenset())
+        cites = revert in mentions or (original is not None and original in mentions)
+        if _REVERT_OF_REVERT.match(title):
+            return "relanded" if cites or _words(_inner_title(_inner_title(title))) == subject else None
+        if _REVERT_TITLE.match(title):
+            return None  # another revert undoes, it does not bring back
+        words = _words(title)
+        same_subject = bool(subject) and len(words & subject) >= SAME_WORDS * len(words | subject)
+        if _plain(title) == undone_title or (number in self.relands and (cites or same_subject)):
+            return "relanded"
+        if cites or cited_by_revert:
+            return "replaced"
+        files = self.files.get(number, frozenset())
+        if same_subject and subject_files and len(files & subject_files) >= SAME_FILES * len(subject_files):
+            return "replaced"
+        return None
+
+
+def follow_ups(pulls: Sequence[Pull]) -> FollowUps:
+    ordered = sorted(pulls, key=lambda p: (p.merged_at, p.number))
+    return FollowUps(
+        times=tuple(p.merged_at for p in ordered),
+        numbers=tuple(p.number for p in ordered),
+        titles={p.number: p.title for p in ordered},
+        files={p.number: frozenset(f.path for f in p.files) for p in ordered},
+        mentions={p.number: _mentions(f"{p.title}\n{p.body}") - {p.number} for p in ordered},
+        relands=frozenset(p.number for p in ordered if _RELAND.search(p.title) or _RELAND_BODY.search(p.body[:2000].lower())),
+        last=ordered[-1].merged_at if ordered else None,
+    )
+
+
+def _mentions(text: str) -> frozenset[int]:
+    """The PR and issue numbers a text mentions: "#12" not inside a word or a path, or a GitHub link."""
+    found = set()
+    for match in _REFERENCE.finditer(text):
+        at = match.start()
+        if text[at] == "/" and not match[1]:
+            continue  # a path, not a link to a PR
+        if text[at] == "#" and at and (text[at - 1].isalnum() or text[at - 1] in "_/"):
+            continue  # an anchor or a colour, not a reference
+        found.add(int(match[2]))
+    return frozenset(found)
+
+
+def _inner_title(title: str) -> str:
+    """What `Revert "X"` reverts, as its title quotes it; the title itself when it quotes nothing."""
+    match = re.search(r"[\"“'](.+)[\"”']", title)
+    return match[1] if match else _PREFIX.sub("", title)
+
+
+def _plain(title: str) -> str:
+    """A title as two that say the same compare: without its scopes and type, a trailing (#12), case and spacing."""
+    return " ".join(re.sub(r"\(#\d+\)\s*$", "", _PREFIX.sub("", title)).lower().split())
+
+
+def _words(title: str) -> frozenset[str]:
+    """The subject words of a title: without its scopes and type, a trailing (#12), short and common words."""
+    text = re.sub(r"\(#\d+\)\s*$", "", _PREFIX.sub("", title)).lower()
+    return frozenset(w for w in _WORD.findall(text) if w not in _COMMON)

@@ -1,0 +1,327 @@
+"""Issue 26: every interpretation the analysis makes is checked against the data, or not made.
+
+Each class of mistake the issue lists is pinned twice: on small hand-made records, and on the real
+PR behind it in ../shared/data (skipped when absent).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from digest_plugin.analysis import analyse_pull, analyse_repo, repo_context
+from digest_plugin.analysis.risks import main_risk
+from digest_plugin.build.cache import Memo
+from digest_plugin.narrate import Language, narrate
+from digest_plugin.publish.history import analysis_options
+from digest_plugin.settings import DigestSettings
+from digest_plugin.store.records import FileChange
+from tests.analysis_fixtures import real_week, real_weeks
+from tests.conftest import make_pull
+
+WHEN = "2026-05-19T10:00:00Z"
+NOW = datetime(2026, 11, 30, tzinfo=UTC)
+MONDAY = datetime(2026, 3, 2, 10, tzinfo=UTC)  # of 2026-W10
+SRC = FileChange("widget/engine.py", 60, 20)
+TEST = FileChange("tests/test_engine.py", 30, 0)
+
+
+def analysed(title="feat: a change", files=(SRC, TEST), number=100, **fields):
+    pull = make_pull(number, fields.pop("merged_at", WHEN), title, files=list(files), **fields)
+    return analyse_pull(pull, repo_context("acme/widget", [pull], analysis_options(DigestSettings())))
+
+
+def test_ci_is_the_ci_configuration_and_developer_tooling_is_not():
+    def ci(path):
+        return "ci-change" in analysed("chore: tidy", files=[FileChange(path, 2, 1)]).risks
+
+    assert [ci(p) for p in (".github/workflows/tests.yml", ".travis.yml", ".readthedocs.yaml", ".github/actions/setup/action.yml")] == [True] * 4
+    assert [ci(p) for p in ("tox.ini", ".pre-commit-config.yaml", ".github/ISSUE_TEMPLATE/bug.yml", ".github/CODEOWNERS",
+                            ".github/renovate.json5", ".flake8")] == [False] * 6
+
+
+@pytest.mark.realdata
+def test_tox_and_pre_commit_are_no_ci_change_in_the_real_data():
+    tox = real_week("getpelican/pelican", "2014-W16")  # #1316 "Add python 3.4 to tox config."
+    assert "ci-change" not in next(p for p in tox.pulls if p.pull.number == 1316).risks
+    week = real_week("astral-sh/ruff", "2026-W23")  # #25569 "Update prek dependencies": .pre-commit-config.yaml
+    ci = next(r for r in week.risks if r.kind == "ci-change")
+    assert 25569 not in ci.pulls and 25708 in ci.pulls
+    assert all(path.startswith(".github/workflows/") for e in ci.evidence for path in e.paths)
+
+
+def test_a_deprecation_is_the_project_deprecating_its_own_api():
+    def deprecation(title, files=(SRC, TEST), body=""):
+        found = [e for e in analysed(title, files, body=body).evidence if e.kind == "deprecation"]
+        return found[0].detail if found else None
+
+    assert deprecation("[trainer] feat: deprecate main_ppo.py") == "deprecates"
+    assert deprecation("[`pandas-vet`] Deprecate `pandas-df-variable-name` (`PD901`)") == "deprecates"
+    assert deprecation("Add deprecation warning for `ruff-lsp` related settings") == "deprecates"
+    assert deprecation("[ty] Remove deprecated `src.root` setting in favor of `environment.root`") == "removes"
+    # about deprecated things elsewhere: a lint rule, an upstream warning, a library's API, a migration
+    assert deprecation("[`airflow`] extend deprecated argument `concurrency` in `airflow..DAG` (`AIR301`)") is None
+    assert deprecation("[trainer] fix: `ray.state.available_resources_per_node` is deprecated") is None
+    assert deprecation("Fix DeprecationWarning in _get_summary") is None
+    assert deprecation("replace deprecated `std::f64::EPSILON` with `f64::EPSILON`") is None
+    assert deprecation("[megatron] fix: Remove Deprecated Megatron Optimizer Args") is None  # megatron: a runtime it is built on
+    assert deprecation("fix: remove deprecated kwargs", body="Needed for compatibility with the latest torchdata.") is None
+    # a deprecation lives in code: docs, examples and packaging metadata alone deprecate nothing
+    assert deprecation("Drop deprecated license classifier", files=[FileChange("pyproject.toml", 0, 1)]) is None
+    assert deprecation("[recipe] deprecate old examples", files=[FileChange("examples/run.sh", 0, 40)]) is None
+
+
+@pytest.mark.realdata
+def test_a_lint_rule_about_another_librarys_deprecated_argument_is_no_deprecation_in_the_real_data():
+    week = real_week("astral-sh/ruff", "2025-W45")  # #21220 extends AIR301 to Airflow's deprecated `concurrency` argument
+    rule = next(p for p in week.pulls if p.pull.number == 21220)
+    assert "deprecation" not in rule.risks and "deprecation" not in dict(rule.score.factors)
+    own = next(p for p in real_week("astral-sh/ruff", "2025-W11").pulls if p.pull.number == 16681)  # "Deprecate `non-pep604-isinstance` (`UP038`)"
+    assert "deprecation" in own.risks
+    upstream = next(p for p in real_week("verl-project/verl", "2025-W50").pulls if p.pull.number == 4396)  # Megatron's deprecated args
+    assert "deprecation" not in upstream.risks
+
+
+# -- versions ---------------------------------------------------------------------------------
+
+
+REQUIREMENTS = FileChange("requirements.txt", 1, 1)
+
+
+def moves(title, files=(REQUIREMENTS,), body=""):
+    return [(u.package, u.old, u.new, u.move) for u in analysed(title, files, body=body).upgrades]
+
+
+def test_versions_are_compared_newer_is_an_upgrade_older_a_downgrade():
+    assert moves("chore: bump pydantic from 1.10 to 2.1") == [("pydantic", "1.10", "2.1", "major")]
+    assert moves("chore: bump torch from 2.6.0 to 2.7.1") == [("torch", "2.6.0", "2.7.1", "minor")]
+    assert moves("chore: bump sglang from 0.4.6.post1 to 0.4.6.post4") == [("sglang", "0.4.6.post1", "0.4.6.post4", "patch")]
+    assert moves("[docker] feat: bump aarch64 vllm 0.17->0.18") == [("vllm", "0.17", "0.18", "minor")]
+    assert moves("chore(deps): bump sglang[all] from 0.4.3.post3 to 0.4.4") == [("sglang", "0.4.3.post3", "0.4.4", "patch")]  # verl #646
+    assert moves("chore: move numpy from 2.1 to 1.26") == [("numpy", "2.1", "1.26", "down")]
+    assert moves("Update Rust toolchain to 1.90", files=[FileChange("rust-toolchain.toml", 1, 1)]) == [("toolchain", None, "1.90", "up")]
+    toolchain = analysed("Update Rust toolchain to 1.90", [FileChange("rust-toolchain.toml", 1, 1)]).upgrades[0]
+    assert not toolchain.major  # nothing says how far it moved: no "across a major version"
+
+
+def test_dependency_files_without_versions_or_an_upgrade_word_move_nothing():
+    """verl #4605 builds its Docker images for aarch64: Dockerfiles changed, no version named, no
+    "update" or "bump" said; "changes dependency versions" would be a guess."""
+    dockerfiles = [FileChange("docker/Dockerfile.stable.vllm", 6, 5), FileChange("docker/Dockerfile.stable.sglang", 8, 8)]
+    assert moves("[deployment] feat: support build docker image with aarch64 platform", files=dockerfiles) == []
+    assert moves("[trainer] fix: update TQ dependency", files=[REQUIREMENTS]) == [("", None, None, "up")]
+
+
+def test_a_scripts_or_the_docs_own_dependency_is_none_of_the_projects():
+    """ruff #26110 "Update benchmark Pyrefly to 1.1.0" changes scripts/ty_benchmark/pyproject.toml:
+    a benchmark's tool, which no user runs, was the week's main risk."""
+    benchmark = [FileChange("scripts/ty_benchmark/pyproject.toml", 1, 1), FileChange("scripts/ty_benchmark/uv.lock", 5, 5)]
+    assert moves("[ty] Update benchmark Pyrefly to 1.1.0", files=benchmark) == []
+    assert moves("Update dependency mkdocs to v1.6.1", files=[FileChange("docs/requirements.txt", 1, 1)]) == []
+    assert moves("Update Rust crate clap to v4.5.47", files=[FileChange("Cargo.lock", 8, 8)]) == [("clap", None, "4.5.47", "up")]
+
+
+def test_a_dependency_moved_for_its_advisories_is_no_security_sensitive_code():
+    """verl #4543 lifts the Ray pin of requirements-npu.txt for Ray's advisories: it touches no code to review."""
+    body = "`Ray==2.46.0` has security vulnerabilities: https://github.com/advisories/GHSA-gx77-xgc2-4888. This removes the pin."
+    pull = analysed("[ray] chore: Update Ray version dependency in requirements-npu.txt", [FileChange("requirements-npu.txt", 1, 1)], body=body)
+    assert "security" not in pull.risks
+    assert "security" in analysed("feat: load plugins with pickle", [SRC], body="This adds a vulnerability surface: pickle loads.").risks
+
+
+def test_a_pin_back_is_no_upgrade_and_says_why():
+    body = "foolib released v1.12.0 today with an apparent bug in its parser. We should pin to the previous version for now."
+    (pin,) = analysed("Pin foolib to 1.11.2", [FileChange("requirements.txt", 1, 1)], body=body).upgrades
+    assert (pin.package, pin.new, pin.move) == ("foolib", "1.11.2", "pin-back")
+    assert pin.reason == "foolib released v1.12.0 today with an apparent bug in its parser."
+    assert moves("[misc] chore: pin transformers under 4.53") == [("transformers", None, "4.53", "cap")]
+    assert moves('Revert "Update Rust crate clap to v4.5.35"', files=[FileChange("Cargo.lock", 9, 9)]) == [("clap", "4.5.35", None, "down")]
+    # a version only CI runs (an action, a runner, a CI tool) is CI's, no dependency of the project
+    assert moves("Pin to cargo-shear 1.11.2", files=[FileChange(".github/workflows/ci.yaml", 1, 1)]) == []
+    # "Qwen3.5" is a model, no package at a version, and a Dockerfile added moves nothing it names
+    assert moves("[ci] chore: qwen3.5 add docker file", files=[FileChange("docker/Dockerfile.qwen", 40, 0)]) == []
+
+
+@pytest.mark.realdata
+def test_the_pin_back_of_cargo_shear_in_the_real_data_is_no_upgrade_to_read_the_changelog_of():
+    week = real_week("astral-sh/ruff", "2026-W20")  # #25166 "Pin to cargo-shear 1.11.2": v1.12.0 came out broken
+    pin = next(p for p in week.pulls if p.pull.number == 25166)
+    assert pin.upgrades == () and "ci-change" in pin.risks
+    assert not any("cargo-shear" in (r.package or "") or (r.action == "lock-file" and 25166 in r.pulls) for r in week.recommendations)
+    clap = next(p for p in real_week("astral-sh/ruff", "2025-W15").pulls if p.pull.number == 17265)  # Revert "Update Rust crate clap to v4.5.35"
+    assert [(u.package, u.old, u.move) for u in clap.upgrades] == [("clap", "4.5.35", "down")]
+    vllm = next(p for p in real_week("verl-project/verl", "2026-W19").pulls if p.pull.number == 6222)  # "bump aarch64 vllm 0.17->0.18"
+    assert [(u.package, u.old, u.new, u.move) for u in vllm.upgrades] == [("vllm", "0.17", "0.18", "minor")]
+
+
+def test_a_thing_called_the_default_is_no_changed_default():
+    """ruff #23929 "Make the default database truly statically infallible" changes no default value."""
+    assert "config-change" not in analysed("[ty] Make the default database truly statically infallible").risks
+    assert "config-change" in analysed("Make the default backend to vllm").risks
+
+
+def test_a_deprecation_that_deletes_the_code_is_a_removal():
+    """verl #3885 "[model] chore: deprecated legacy code for GRM" deletes 597 lines and adds none: gone, not going."""
+    files = [FileChange("widget/roles/reward_model.py", 0, 203, status="removed"), FileChange("widget/roles/engine.py", 0, 94)]
+    (evidence,) = [e for e in analysed("[model] chore: deprecated legacy code for GRM", files).evidence if e.fact == "deprecated"]
+    assert evidence.detail == "removes"
+
+
+def test_a_readme_beside_the_workflows_or_a_parked_workflow_is_no_ci_workflow():
+    """verl #3849 touched .github/workflows/README.md and .github/workflows/.deprecate/e2e_prime.yml: neither runs in CI."""
+    files = [FileChange(".github/workflows/README.md", 1, 1), FileChange(".github/workflows/.deprecate/e2e_prime.yml", 1, 1),
+             FileChange(".github/workflows/vllm.yml", 1, 1), SRC]
+    assert analysed("[megatron] fix: VLMs using fused kernels", files).footprint.workflows == (".github/workflows/vllm.yml",)
+
+
+def test_package_markers_are_no_untested_code():
+    """verl #5209 adds nine `__init__.py` files of a licence header each: "nothing shows the new code works" would be empty."""
+    markers = [FileChange(f"widget/{name}/__init__.py", 14, 0, status="added") for name in ("a", "b", "c", "d", "e", "f", "g", "h", "i")]
+    assert "missing-tests" not in analysed("[misc] fix: add missing __init__.py files to package directories", markers).risks
+    assert "missing-tests" in analysed("feat: a new engine", [FileChange("widget/engine.py", 120, 0, status="added")]).risks
+    # verl #1830's entropy_math/__init__.py holds 1,051 lines of code: no marker
+    assert "missing-tests" in analysed("feat: a grader", [FileChange("widget/grader/__init__.py", 1051, 0, status="added")]).risks
+
+
+# -- reverts ----------------------------------------------------------------------------------
+
+
+def weeks_of(*pulls):
+    return {w.week: w for w in analyse_repo("acme/widget", list(pulls), None, analysis_options(DigestSettings()), NOW)}
+
+
+def revert_evidence(week, number):
+    return next(e for r in week.risks if r.kind == "revert" for e in r.evidence if e.pull == number)
+
+
+def test_a_revert_replaced_the_same_day_asks_for_nothing_more():
+    original = make_pull(1, MONDAY, "feat: fold block headers", files=[SRC, TEST])
+    revert = make_pull(2, MONDAY + timedelta(days=1), 'Revert "feat: fold block headers"', files=[SRC, TEST],
+                       body="This reverts #1, which broke folding in several clients. I will follow up with #3.")
+    replacement = make_pull(3, MONDAY + timedelta(days=1, hours=1), "feat: fold whole blocks", files=[SRC, TEST])
+    week = weeks_of(original, revert, replacement)["2026-W10"]
+    evidence = revert_evidence(week, 2)
+    assert (evidence.outcome, evidence.by) == ("replaced", 3)
+    assert next(r for r in week.risks if r.kind == "revert").impact == "low"
+    assert not [r for r in week.recommendations if r.action == "re-land-or-drop"]
+    text = next(line.sentence.text for line in narrate(week, [], Language.of("en")).risks if line.kind == "revert")
+    assert text == "#2 reverts #1, merged this same week; #3 replaced it the same week."
+    relanded = make_pull(3, MONDAY + timedelta(days=9), "feat: fold block headers", files=[SRC, TEST])  # the same title, the next week
+    assert revert_evidence(weeks_of(original, revert, relanded)["2026-W10"], 2).outcome == "relanded"
+
+
+def test_a_revert_of_an_accidental_edit_or_of_a_script_needs_nothing():
+    accidental = make_pull(2, MONDAY, "Revert accidental release preview change", files=[FileChange("scripts/release.sh", 1, 1)],
+                           body="This was an accidental change for testing in #1.")
+    script = make_pull(3, MONDAY, "[misc] fix: revert run_qwen3_8b_fsdp_npu.sh", files=[FileChange("examples/run_qwen3_8b_fsdp_npu.sh", 10, 30)])
+    week = weeks_of(accidental, script)["2026-W10"]
+    assert revert_evidence(week, 2).outcome == "accidental" and revert_evidence(week, 3).outcome == "peripheral"
+    assert next(r for r in week.risks if r.kind == "revert").impact == "low"
+    assert week.recommendations == ()
+
+
+def test_a_revert_nothing_followed_is_said_so_and_calls_for_a_decision():
+    original = make_pull(1, MONDAY, "feat: async weight sync", files=[SRC, TEST])
+    revert = make_pull(2, MONDAY + timedelta(days=1), 'Revert "feat: async weight sync"', files=[SRC, TEST], body="It broke the nightly run.")
+    later = [make_pull(n, MONDAY + timedelta(weeks=n - 2), f"fix: unrelated {n}", files=[FileChange(f"widget/other{n}.py", 3, 1)]) for n in range(3, 9)]
+    week = weeks_of(original, revert, *later)["2026-W10"]
+    assert revert_evidence(week, 2).outcome == "none" and revert_evidence(week, 2).reason == "It broke the nightly run."
+    (decide,) = [r for r in week.recommendations if r.action == "re-land-or-drop"]
+    assert decide.pulls == (2,) and decide.detail == "feat: async weight sync"
+    assert revert_evidence(weeks_of(original, revert)["2026-W10"], 2).outcome == "pending"  # the store ends before four weeks are up
+
+
+@pytest.mark.realdata
+def test_the_folding_revert_replaced_the_same_day_in_the_real_data():
+    week = real_week("astral-sh/ruff", "2026-W20")
+    folding = revert_evidence(week, 25118)  # Revert "[ty] Emit folding ranges ...": #25113 replaced it 26 minutes later
+    assert (folding.outcome, folding.by) == ("replaced", 25113)
+    assert revert_evidence(week, 25159).outcome == "accidental"  # "Revert accidental release preview change"
+    assert not [r for r in week.recommendations if r.risk == "revert"]
+    relanded = revert_evidence(real_week("verl-project/verl", "2025-W43"), 3820)  # #3828 re-did it the same day, "a safer fix"
+    assert relanded.outcome in ("relanded", "replaced") and relanded.by == 3828
+
+
+# -- draft-time remarks and the main risk -----------------------------------------------------
+
+
+@pytest.mark.realdata
+def test_draft_time_remarks_are_not_the_merged_state():
+    body = ("## Summary\n\nAdds the `too-many-try-statements` rule. At the time of opening, this compiles locally, "
+            "but it's missing tests and docs.\n")
+    pull = analysed("Implement `too-many-try-statements` (`W0717`)", [SRC, FileChange("widget/snapshots/w0717.snap", 40, 0)], body=body)
+    assert pull.summary == "Adds the too-many-try-statements rule." and "missing-tests" not in pull.risks
+    real = next(p for p in real_week("astral-sh/ruff", "2026-W20").pulls if p.pull.number == 23970)  # merged with fixtures and snapshots
+    assert "missing tests" not in real.summary and "missing-tests" not in real.risks
+
+
+@pytest.mark.realdata
+def test_an_example_script_is_never_the_main_risk():
+    script = make_pull(2, MONDAY, "[misc] fix: revert run_qwen3_8b_fsdp_npu.sh", files=[FileChange("examples/run_qwen3_8b_fsdp_npu.sh", 10, 30)])
+    default = make_pull(3, MONDAY, "[rollout] feat: change the default of max_num_seqs to 256", files=[FileChange("widget/rollout.py", 2, 2), TEST])
+    week = weeks_of(script, default)["2026-W10"]
+    assert main_risk(week.risks).kind == "config-change"
+    assert main_risk(weeks_of(script)["2026-W10"].risks) is None
+    real = real_week("verl-project/verl", "2026-W23")  # #6601 restores one example shell script
+    assert 6601 not in (main_risk(real.risks).pulls if main_risk(real.risks) else ())
+    summary = narrate(real, [], Language.of("en")).summary.text
+    assert "#6601" not in summary.partition("The main risk")[2]
+
+
+# -- recommendations --------------------------------------------------------------------------
+
+
+def test_recommendations_come_from_findings_and_name_their_object():
+    silent = make_pull(2, MONDAY, "[BREAKING][trainer] feat: a new config layout", files=[SRC, TEST], body="Reorganises the trainer.")
+    noted = make_pull(3, MONDAY, "[BREAKING][worker] feat: new pools", files=[SRC, TEST, FileChange("docs/upgrade.md", 20, 0)])
+    week = weeks_of(silent, noted)["2026-W10"]
+    assert [(r.action, r.pulls) for r in week.recommendations] == [("migration-notes", (2,))]
+    assert weeks_of(make_pull(4, MONDAY, "feat: a parser", files=[SRC, TEST]))["2026-W10"].recommendations == ()
+    # a runtime dependency raised in a manifest whose lock file the PR leaves as it was
+    lock = make_pull(5, MONDAY - timedelta(weeks=2), "chore: lock", files=[FileChange("uv.lock", 300, 0, "added"), FileChange("pyproject.toml", 5, 0)])
+    raised = make_pull(6, MONDAY, "chore: bump httpx to 0.28.1", files=[FileChange("pyproject.toml", 1, 1)])
+    (update,) = [r for r in weeks_of(lock, raised)["2026-W10"].recommendations if r.action == "lock-file"]
+    assert (update.path, update.detail, update.package, update.new) == ("pyproject.toml", "uv.lock", "httpx", "0.28.1")
+
+
+def test_a_new_file_many_prs_change_without_tests_calls_for_tests():
+    added = make_pull(1, MONDAY - timedelta(weeks=3), "feat: a scheduler", files=[FileChange("widget/scheduler.py", 300, 0, "added")])
+    busy = [make_pull(n, MONDAY + timedelta(hours=n), f"fix: scheduler {n}", files=[FileChange("widget/scheduler.py", 5, 2)]) for n in (2, 3, 4)]
+    (tests,) = [r for r in weeks_of(added, *busy)["2026-W10"].recommendations if r.action == "add-tests"]
+    assert tests.path == "widget/scheduler.py" and tests.pulls == (2, 3, 4)
+    tested = [make_pull(n, MONDAY + timedelta(hours=n), f"fix: scheduler {n}", files=[FileChange("widget/scheduler.py", 5, 2), TEST]) for n in (2, 3, 4)]
+    assert not [r for r in weeks_of(added, *tested)["2026-W10"].recommendations if r.action == "add-tests"]
+
+
+@pytest.mark.realdata
+def test_no_recommendation_of_the_real_data_is_a_stock_phrase():
+    stock = ("an owner", "Watch the next CI runs", "changelog", "integration tests", "Land a fixed version")
+    for repo in ("verl-project/verl", "astral-sh/ruff"):
+        weeks = real_weeks(repo)
+        for index, week in enumerate(weeks):
+            if not week.recommendations:
+                continue
+            for text in (r.text for r in narrate(week, weeks[max(0, index - 1):index], Language.of("en")).recommendations):
+                assert not any(phrase in text for phrase in stock), (repo, week.week, text)
+
+
+def test_a_revert_relanded_after_an_earlier_build_is_said_so_by_the_next_builds_narrative():
+    """The week of a revert is remembered by a build that saw nothing after it; the next build's
+    store holds the re-landing: the week's inputs are the same, what it looked up is not, so its
+    analysis and its remembered narrative are made again and say what happened."""
+    original = make_pull(1, MONDAY, "feat: fold block headers", files=[SRC, TEST])
+    revert = make_pull(2, MONDAY + timedelta(days=1), 'Revert "feat: fold block headers"', files=[SRC, TEST], body="It broke folding.")
+    relanded = make_pull(3, MONDAY + timedelta(days=9), "feat: fold block headers", files=[SRC, TEST])
+    options, english = analysis_options(DigestSettings()), Language.of("en")
+
+    def build(memo, *pulls):
+        weeks = analyse_repo("acme/widget", list(pulls), None, options, NOW, memo.week_chain())
+        return {w.week: memo.narrative(w, "en", lambda w=w: narrate(w, [], english)) for w in weeks}
+
+    first = Memo("salt")
+    said = build(first, original, revert)["2026-W10"]
+    then = build(Memo("salt", first.kept()), original, revert, relanded)["2026-W10"]
+    fresh = narrate(weeks_of(original, revert, relanded)["2026-W10"], [], english)
+    assert then == fresh and then != said
+    assert "re-landed" in next(line.sentence.text for line in then.risks if line.kind == "revert")
