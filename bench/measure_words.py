@@ -159,15 +159,15 @@ _PROSE_WORD = re.compile(r"(?<![\w`/.-])[a-z]{2,}(?![\w`/.(-])")
 _CODE_BLOCK = re.compile(r"```.*?(?:```|$)|`[^`\n]*`|https?://\S+", re.DOTALL)
 
 
-def prose_vocabulary(bodies_by_repo: dict[str, list[str]], least: int = 3) -> frozenset[str]:
-    """Lowercase words that the descriptions of every repository use in prose, each in at least
-    `least` of them: the common English of the three (fix, typo, config, workflow), as against
-    the names one project has (salsa, megatron), which a Chinese sentence may carry."""
+def prose_vocabulary(texts_by_repo: dict[str, list[str]], least: int = 3) -> frozenset[str]:
+    """Lowercase words that the titles and descriptions of every repository use in prose, each in
+    at least `least` PRs of each: the common English of the three (fix, typo, config, workflow), as
+    against the names one project has (salsa, megatron), which a Chinese sentence may carry."""
     shared: set[str] | None = None
-    for bodies in bodies_by_repo.values():
+    for texts in texts_by_repo.values():
         counts: Counter = Counter()
-        for body in bodies:
-            counts.update(set(_PROSE_WORD.findall(_CODE_BLOCK.sub(" ", body))))
+        for text in texts:
+            counts.update(set(_PROSE_WORD.findall(_CODE_BLOCK.sub(" ", text))))
         words = {word for word, count in counts.items() if count >= least}
         shared = words if shared is None else shared & words
     return frozenset(shared or ()) | _FUNCTION_WORDS
@@ -316,7 +316,7 @@ def view_texts(view) -> list[str]:
 
 
 def report(tally: Tally, weeks: int, vocabulary: frozenset[str], examples: int) -> None:
-    print(f"{weeks} weeks of {', '.join(REPOS)}; {len(vocabulary)} common English words learned from their descriptions")
+    print(f"{weeks} weeks of {', '.join(REPOS)}; {len(vocabulary)} common English words learned from their titles and descriptions")
     print()
     faults = ("file list", "template", "title again", "cut", "empty")
     print(f"{'key PR lines':14} {'lines':>7} " + " ".join(f"{fault:>11}" for fault in faults) + f" {'bad':>6} {'share':>7}")
@@ -357,7 +357,7 @@ def main() -> None:
         store = Store(settings_file.parent / "data")
         for repo in REPOS:
             histories[repo] = load_weeks(store, repo, DigestSettings(data_path=store.root), store.data_time([repo]))
-    vocabulary = prose_vocabulary({repo: [p.pull.body for w in weeks for p in w.pulls] for repo, weeks in histories.items()})
+    vocabulary = prose_vocabulary({repo: [f"{p.pull.title}\n{p.pull.body}" for w in weeks for p in w.pulls] for repo, weeks in histories.items()})
     for repo in args.repo or REPOS:
         read_repo(repo, histories[repo], tally, vocabulary)
     weeks = sum(len(histories[repo]) for repo in args.repo or REPOS)

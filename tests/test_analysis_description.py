@@ -8,6 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from digest_plugin.analysis.description import SUMMARY_CHARS, summarise, template_lines
+from digest_plugin.analysis.footprint import main_places
 
 from .analysis_fixtures import real_pulls
 
@@ -81,7 +82,7 @@ def test_links_become_their_text_and_references_are_dropped():
 
 def test_bullet_lists_read_as_sentences():
     body = "## Summary\n\n- make the cache lazy\n- drop the old index\n"
-    assert summarise(body, "t") == "Make the cache lazy; Drop the old index"
+    assert summarise(body, "t") == "Make the cache lazy; Drop the old index."
 
 
 @given(st.text(max_size=3000), st.text(max_size=300))
@@ -127,3 +128,10 @@ def test_reference_lines_go_but_prose_that_starts_like_one_stays():
 def test_chinese_sentences_end_at_full_stops_without_spaces():
     body = "修复了分布式训练中的死锁问题。现在加载检查点更快。第三句不需要。"
     assert summarise(body, "t") == "修复了分布式训练中的死锁问题。现在加载检查点更快。"
+
+
+def test_where_a_pull_works_is_the_file_or_folder_holding_most_of_its_lines():
+    assert main_places([("verl/trainer/ppo/ray_trainer.py", 100), ("verl/trainer/main_ppo_sync.py", 30)]) == ("verl/trainer/ppo/ray_trainer.py",)
+    assert main_places([("verl/trainer/ppo/a.py", 50), ("verl/trainer/b.py", 50), ("verl/workers/c.py", 10)]) == ("verl/trainer",)
+    assert main_places([("crates/ty_ide/src/a.rs", 50), ("crates/ty_server/src/b.rs", 40), ("crates/ruff/c.rs", 5)]) == ("crates/ty_ide", "crates/ty_server")
+    assert main_places([(f"{d}/x/y.py", 10) for d in "abcde"]) == ()  # spread out: no place

@@ -143,11 +143,11 @@ def test_key_changes_say_what_each_pull_does_and_each_number_once():
     assert first.title == "[core] feat: add *streaming* <export> support"  # verbatim; renderers escape it
     assert first.summary == "Adds streaming export; see #99 for the design."
     assert first.details.text == "Changes the module core: +900 −40 lines in 2 files."
-    # no description: the files speak, and the size is not said a second time
-    assert second.summary == "Adds src/io/read, a new folder of 2 files."
+    # no description: the title as a sentence, then what the files show; the size is not said a second time
+    assert second.summary == "Splits the reader [part 1]. Adds src/io/read, a new folder of 2 files."
     assert second.details.text == "Changes the module io."
-    # a description that only says the title again is not a summary
-    assert third.summary == "Mostly changes src/io/reader.py, with tests."
+    # a description that only says the title again is not a summary: the title, where it works and its tests are
+    assert third.summary == "Fixes crash when `path` is empty in src/io/reader.py, with tests."
     for change in narrative.key_changes:
         assert "8.2" not in change.details.text and "Importance" not in change.details.text
 

@@ -80,7 +80,7 @@ def analyse_pull(pull: Pull, context: RepoContext) -> AnalysedPull:
         reverted = context.last_titled(title.reverted_title, pull.merged_at)
         if reverted is not None:
             classification = replace(classification, reverts=reverted)
-    description = description_text(pull.body, context.template)
+    description = description_text(pull.body, context.template, _repo_of(pull.url))
     paths, kinds = rules.files_of(pull)
     facts = PullFacts(pull, classification, paths, kinds, description, footprint(pull, rules), upgrades(pull, classification, rules), rules)
     score = importance(pull, classification, rules, facts.upgrades, description)
@@ -98,6 +98,12 @@ def analyse_pull(pull: Pull, context: RepoContext) -> AnalysedPull:
         upgrades=facts.upgrades,
         evidence=evidence,
     )
+
+
+def _repo_of(url: str) -> str:
+    """ "owner/name" from a PR's address (https://github.com/owner/name/pull/12); "" otherwise."""
+    parts = url.split("/")
+    return f"{parts[3]}/{parts[4]}" if len(parts) > 5 and parts[5] == "pull" else ""
 
 
 def _title_key(title: str) -> str:

@@ -226,6 +226,12 @@ def _spaced(chinese: str, latin: str) -> str:
     return f"{chinese} {latin}"
 
 
+def translated_title(title: str) -> str | None:
+    """The title in Chinese where the rules render it; None where they leave it as written."""
+    chinese = chinese_title(title)
+    return chinese if chinese not in (title, display_title(title)) else None
+
+
 def title_in(title: str, language: str) -> str:
     """A title for a list in `language`: as written (without its prefix) in English, rendered in Chinese."""
     return chinese_title(title) if language == "zh" else display_title(title)

@@ -75,6 +75,7 @@ class KeyChangeView:
     size: str  # "+198 −41 lines in 3 files"
     summary: str  # untrusted, may be empty
     importance: Importance
+    quote: str = ""  # the author's words, shown apart after `summary` (untrusted, may be empty)
     details: Cited | None = None  # a writer's own sentence about it; None where it would only repeat modules and size
 
 
@@ -330,6 +331,7 @@ def _key_changes(week: WeekAnalysis, narrative: Narrative, refs, lang: Language)
             branch=pull.branch,
             size=_size(analysed, lang),
             summary=change.summary,
+            quote=change.quote,
             importance=importance(analysed, lang),
             # the built-in writer's sentence restates the modules and size shown beside it
             details=change.details if narrative.writer != "builtin" else None,
