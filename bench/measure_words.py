@@ -50,7 +50,8 @@ sys.path.insert(0, str(ROOT))
 
 from digest_plugin import cli  # noqa: E402
 from digest_plugin.narrate import narrate  # noqa: E402
-from digest_plugin.narrate.titles import VERBS, display_title, title_in  # noqa: E402
+from digest_plugin.narrate.titles import display_title, title_in  # noqa: E402
+from digest_plugin.narrate.verbs import VERBS  # noqa: E402
 from digest_plugin.narrate.wording import Language  # noqa: E402
 from digest_plugin.publish.history import load_weeks  # noqa: E402
 from digest_plugin.publish.week_view import week_view  # noqa: E402
@@ -76,7 +77,7 @@ _DANGLING_END = re.compile(
     r"(?:\b(?:a|an|the|to|of|in|on|at|by|for|from|with|via|and|or|see|refer|please refer|here|below|following|like|such as|e\.g|i\.e|"
     r"this pr|pr|issue|link|as)|[,:;(\[])\s*[.。]$", re.IGNORECASE)
 # a hole where a link was: a preposition followed by a conjunction or punctuation ("As discussed in and")
-_HOLE = re.compile(r"\b(?:in|on|at|by|from|with|of|see|via|refer to)\s+(?:and|or|but)\b|\b(?:in|on|at|by|from|with|of|see|via|refer to)\s*[,;)]",
+_HOLE = re.compile(r"(?<=\s)(?:in|on|at|by|from|with|of|see|via|refer to)\s+(?:and|or|but)\b|(?<=\s)(?:in|on|at|by|from|with|of|see|via|refer to)\s*[,;)]",
                    re.IGNORECASE)
 # a first sentence that leans on context the line does not show
 _LEANING_START = re.compile(r"^(?:building on (?:this|that|top)|following (?:up )?(?:on )?(?:this|that|the above)|this is a follow[- ]?up\.|"

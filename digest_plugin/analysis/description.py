@@ -69,7 +69,7 @@ _POINTS_AT_NOTHING = re.compile(r"\b(?:please|refer|see|details?|documentation|d
                                 r"|^\W*(?:please\s+)?(?:see|refer to|check(?: out)?|details?)\W*" + _HOLE, re.IGNORECASE)
 # the end of a sentence that introduced a code block the description no longer holds (", e.g.", "such as:"),
 # or that stops on a word that cannot end it (", as"): what is left is whole
-_LOST_INTRO = re.compile(r"(?:[\s,;]*\b(?:e\.g\.|i\.e\.|for example|for instance|such as|like|like this|like so|as follows|the following|below|"
+_LOST_INTRO = re.compile(r"(?:[\s,;]*\b(?:e\.g\.?|i\.e\.?|for example|for instance|such as|like|like this|like so|as follows|the following|below|"
                          r"as|to|for|with|by|of|in|on|at|from|via|the|a|an|and|or|than))+[\s:.,]*$",
                          re.IGNORECASE)
 # a sentence whose object was the code block itself: "The code looks like this:", "It does the following:"
