@@ -146,7 +146,7 @@ def _is_cut(text: str) -> bool:
 
 # --- Chinese sentences -----------------------------------------------------------------------------
 
-_QUOTED = re.compile(r"「[^」]*」|“[^”]*”|\"[^\"]*\"|《[^》]*》|『[^』]*』|`[^`]*`")
+_QUOTED = re.compile(r"「[^」]*」|“[^”]*”|\"[^\"]*\"|《[^》]*》|『[^』]*』|`[^`]*`|<[^<>\s]+>|\w+\[[^\]\s]*\]")
 _URL = re.compile(r"https?://\S+")
 _REF = re.compile(r"#\d+")
 _LATIN_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-/:@+=()'’]*")
@@ -171,7 +171,19 @@ def prose_vocabulary(texts_by_repo: dict[str, list[str]], least: int = 3) -> fro
             counts.update(set(_PROSE_WORD.findall(_CODE_BLOCK.sub(" ", text))))
         words = {word for word, count in counts.items() if count >= least}
         shared = words if shared is None else shared & words
-    return frozenset(shared or ()) | _FUNCTION_WORDS
+    return frozenset((shared or set()) - _proper_nouns(texts_by_repo)) | _FUNCTION_WORDS
+
+
+def _proper_nouns(texts_by_repo: dict[str, list[str]]) -> set[str]:
+    """Words written capitalised inside sentences more often than in lower case: Python, GitHub."""
+    upper: Counter = Counter()
+    lower: Counter = Counter()
+    for texts in texts_by_repo.values():
+        for text in texts:
+            text = _CODE_BLOCK.sub(" ", text)
+            upper.update(w.lower() for w in re.findall(r"(?<=[a-z,] )[A-Z][a-z]+\b", text))
+            lower.update(re.findall(r"(?<=[a-z,] )[a-z]+\b", text))
+    return {word for word, count in upper.items() if count > lower[word]}
 
 
 def is_code_like(token: str) -> bool:
@@ -184,6 +196,8 @@ def english_outside_quotes(sentence: str, names: frozenset[str], vocabulary: fro
     """The English of a Chinese sentence that is not quoted, a name, an identifier or code: runs of
     two or more Latin words with a lowercase or common one among them, and single common words."""
     text = _REF.sub(" ", _QUOTED.sub(" ", _URL.sub(" ", sentence)))
+    for name in (n for n in names if " " in n or not n.isascii()):  # logins such as "kang sheng", "Martín Gaitán"
+        text = text.replace(name, " ")
     runs: list[list[str]] = [[]]
     position = 0
     for match in _LATIN_TOKEN.finditer(text):

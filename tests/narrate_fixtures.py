@@ -200,7 +200,7 @@ def english_left(week, text: str) -> str | None:
     reads as Chinese."""
     from digest_plugin.narrate.describe import quoted_forms
 
-    names = {week.repo, week.week, "PR", "CI", "workflow", "diff"}
+    names = {week.repo, week.week, "PR", "CI"}
     for p in week.pulls:
         names.update(quoted_forms(p))
         names.update((*p.classification.modules, *p.classification.labels))

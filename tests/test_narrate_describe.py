@@ -7,7 +7,7 @@ import pytest
 from digest_plugin.analysis.description import summarise
 from digest_plugin.analysis.model import Footprint
 from digest_plugin.narrate.describe import body_sentences, chinese_sentence, what_it_does
-from digest_plugin.narrate.titles import chinese_title, display_title, english_predicate
+from digest_plugin.narrate.titles import chinese_title, display_title, english_predicate, title_in, translated_title
 from digest_plugin.narrate.wording import Language
 from digest_plugin.records import FileChange
 from tests.narrate_fixtures import analysed
@@ -132,7 +132,7 @@ def test_files_say_what_was_removed_added_or_changed_in_ci_with_their_figures():
     workflows = tuple(f".github/workflows/w{i}.yml" for i in range(8))
     ci = analysed(3, "Move CI to uv", files=workflows, footprint=Footprint(workflows=workflows))
     assert what_it_does(ci, EN).text.text == "Moves CI to uv. Changes 8 CI workflows."
-    assert what_it_does(ci, ZH).text.text == "将 CI 移到 uv。修改了 8 个 CI workflow。"
+    assert what_it_does(ci, ZH).text.text == "「Move CI to uv」。修改了 8 个 CI 工作流。"  # "uv" is not a word the rules know: quoted
     added = ("src/plugins/__init__.py", "src/plugins/loader.py", "src/plugins/registry.py")
     module = analysed(4, "Plugins", files=(*(FileChange(p, 50, 0, "added") for p in added), FileChange("src/app.py", 5, 1)),
                       footprint=Footprint(added_files=added, added_count=3))
@@ -157,24 +157,41 @@ def test_a_sentence_that_introduced_a_removed_code_block_is_dropped_and_a_body_f
 
 
 @pytest.mark.parametrize(("title", "chinese"), [
-    ("[rollout] feat: add async weight sync", "新增 async weight sync"),
-    ("fix: crash when `path` is empty", "修复：crash when `path` is empty"),
-    ("[ty] Fix narrowing of `TypedDict` unions", "修复 narrowing of `TypedDict` unions"),
-    ("Deprecate `--format` in favour of `--output-format`", "弃用 `--format` in favour of `--output-format`"),
-    ("Remove the Python 3.8 shims", "移除 the Python 3.8 shims"),
-    ("[feat] Add support for FSDP2 in GRPO-LoRA", "新增对 FSDP2 in GRPO-LoRA 的支持"),
-    ("DAPO npu support", "支持 DAPO npu"),
+    ("[rollout] feat: add async weight sync", "新增异步权重同步"),
+    ("Fix typo in the README", "在 README 中修复拼写错误"),
+    ("[ty] add tests for workspaces", "为工作区新增测试"),
+    ("Remove unused APIs from ruff_linter", "从 ruff_linter 中移除未使用的 API"),
+    ("[`flake8-blind-except`] Stabilize support for more logging methods (`BLE001`)", "稳定化对更多日志方法的支持（`BLE001`）"),
     ("Bump requests from 2.31.0 to 2.32.3", "将 requests 从 2.31.0 升级到 2.32.3"),
-    ("chore(deps): update rust crate clap to v4.5.40", "将 rust crate clap 升级到 v4.5.40"),
-    ("[feat][BREAKING] Megatron: Support learning rate scheduler", "Megatron：支持 learning rate scheduler"),
-    ("[misc] refactor: deprecate workers, migrate to engines", "弃用 workers，迁移到 engines"),
-    ("Migrate CI to uv", "将 CI 迁移到 uv"),
-    ("Deprecate and delete verl/interaction related codes", "弃用并删除 verl/interaction related codes"),
+    ("chore(deps): update rust crate clap to v4.5.40", "将 Rust 包 clap 升级到 v4.5.40"),
+    ("Update actions/checkout action to v5", "将 actions/checkout 操作升级到 v5"),
+    ("[feat][BREAKING] Megatron: Support learning rate scheduler", "Megatron：支持学习率调度器"),
+    ("Rename `red_knot_workspace` to `red_knot_project`", "将 `red_knot_workspace` 重命名为 `red_knot_project`"),
+    ("[rollout, vllm] fix: use engine.sleep() instead of collective_rpc", "改用 engine.sleep() 代替 collective_rpc"),
+    ("fix reward model and add CI test", "修复奖励模型，并新增 CI 测试"),
+    ("[ty] Defer all parameter and return type annotations", "推迟所有参数和返回类型注解"),  # "and return type" is no second verb
+    ('Revert "[ty] Add tests for protocols"', "回退为协议新增测试"),
     ("Merge pull request #3151 from someone/feature/watchfiles", "合入分支 feature/watchfiles"),
-    ("ChatScheduler requests sglang fully async", "ChatScheduler requests sglang fully async"),
 ])
-def test_titles_in_chinese_put_the_leading_verb_in_chinese_and_leave_code_names_alone(title, chinese):
-    assert chinese_title(title) == chinese
+def test_titles_whose_every_word_the_rules_know_are_translated_with_names_and_code_as_written(title, chinese):
+    assert translated_title(title) == chinese == chinese_title(title)
+
+
+@pytest.mark.parametrize("title", [
+    "Use SkipManager to uniformly manage the skipping schemes",  # "use X to …" is not "改用 …"
+    "Add platform abstraction layer and plugin-based engine override system",
+    "fix: crash when `path` is empty",  # a clause
+    "[ty] Use `Type::string_literal()` more",  # an adjective does not end a phrase
+    "Expand Semantic Syntax Coverage",  # Title Case: no capital tells a name
+    "Add Weblate to Who's Using Ruff",
+    "ArticlesGenerator: Set blog=True consistently. Fixes #1631.",
+    "Migrate CI to uv",  # "uv" could be a word: the rules do not guess
+])
+def test_titles_with_a_word_the_rules_do_not_know_are_quoted_whole_never_half_translated(title):
+    assert translated_title(title) is None
+    assert translated_title(f'Revert "{title}"') == f"回退「{display_title(title)}」"
+    assert chinese_title(title) == f"「{display_title(title)}」"
+    assert title_in(title, "zh") == chinese_title(title) and title_in(title, "en") == display_title(title)
 
 
 def test_titles_in_english_prose_agree_with_the_pull_as_subject_and_lists_keep_them_as_written():
@@ -185,8 +202,9 @@ def test_titles_in_english_prose_agree_with_the_pull_as_subject_and_lists_keep_t
     assert display_title("[core] feat: Add *streaming* support") == "Add *streaming* support"
 
 
-def test_only_short_sentences_that_start_with_a_verb_are_said_in_chinese():
-    assert chinese_sentence("Adds a retry to the fetcher.") == "新增 a retry to the fetcher。"
+def test_only_short_sentences_the_rules_translate_fully_are_said_in_chinese():
+    assert chinese_sentence("Adds tests for the parser.") == "为解析器新增测试。"
+    assert chinese_sentence("Adds a retry to the fetcher.") is None
     assert chinese_sentence("Adds a retry to the fetcher, so that a flaky network does not fail the whole build.") is None
 
 
@@ -194,7 +212,7 @@ def test_on_a_chinese_page_prose_rules_cannot_translate_is_quoted_apart_as_the_a
     body = "The parser used to stop at the first error. It now recovers and reports every error in the file."
     fixed = analysed(1, "Fix parser stopping at the first error", summary=summarise(body, "Fix parser stopping at the first error"))
     line = what_it_does(fixed, ZH)
-    assert line.text.text == "修复 parser stopping at the first error。作者的说明："
+    assert line.text.text == "作者的说明："  # the title does not translate: it stays above, as written
     assert line.quote == "The parser used to stop at the first error. It now recovers and reports every error in the file."
     untitled = what_it_does(analysed(2, "Parser errors", summary=summarise(body, "Parser errors")), ZH)
     assert (untitled.text.text, untitled.quote) == ("作者的说明：", line.quote)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from ..analysis.model import AnalysedPull
 from .model import Cited
-from .titles import clause, display_title, english_predicate, translated_title
+from .titles import chinese_title, clause, display_title, english_predicate, translated_title
 from .wording import Language, Stated
 
 MIN_WORDS = 4  # fewer words are a label, not a sentence
@@ -133,46 +133,40 @@ def _tested(analysed: AnalysedPull) -> bool | None:
 
 def title_sentence(analysed: AnalysedPull, lang: Language) -> Cited:
     """The title made into a sentence, with where in the code the PR works and whether tests came
-    with it: "Adds async weight sync in verl/workers/rollout, with tests." When the title does not
-    translate fully into Chinese, the Chinese line says the rest and the title stays above it."""
+    with it: "Adds async weight sync in verl/workers/rollout, with tests." In Chinese the title is
+    translated, or quoted whole where the rules cannot ("「…」，主要改动 X，并附带测试。")."""
     _, title = lang.gettext, analysed.pull.title
     if lang.code == "zh":
-        said = translated_title(title)
+        said = chinese_title(title)  # translated, or quoted whole: the title is what the PR does
     else:
         predicate = english_predicate(title)
         said = predicate[0].upper() + predicate[1:] if predicate else display_title(title)
     fact = files_sentence(analysed, lang)
     if fact:  # a new folder, removals or CI workflows say more than where the PR works
-        return Cited(lang.sentences((_("{title}.").format(title=said), fact.text)), (), fact.figures) if said else fact
-    place, tested = lang.join(analysed.footprint.places), _tested(analysed)
-    if said:
-        templates = {
-            (True, True): _("{title} in {place}, with tests."), (True, False): _("{title} in {place}; no test changed."),
-            (True, None): _("{title} in {place}."), (False, True): _("{title}, with tests."),
-            (False, False): _("{title}; no test changed."), (False, None): _("{title}."),
-        }
-        text = templates[(bool(place), tested)].format(title=said, place=place)
-    elif place:
-        templates = {True: _("Mostly changes {path}, with tests."), False: _("Mostly changes {path}; no test changed."), None: _("Mostly changes {path}.")}
-        text = templates[tested].format(path=place)
-    else:
-        text = ""
-    return Cited(lang.tidy(text))
+        return Cited(lang.sentences((_("{said}.").format(said=said), fact.text)), (), fact.figures)
+    footprint = analysed.footprint
+    if footprint.places:
+        said = _("{title} in {place}").format(title=said, place=lang.join(footprint.places))
+    elif footprint.core_lines and len(analysed.pull.files) > 1:
+        said = _("{title}, across several files").format(title=said)
+    tested = _tested(analysed)
+    endings = {True: _("{said}, with tests."), False: _("{said}; no test changed."), None: _("{said}.")}
+    return Cited(lang.tidy(endings[tested].format(said=said)))
 
 
 def chinese_sentence(sentence: str) -> str | None:
     """The author's sentence in Chinese where the rules translate it fully (a short one that starts
     with a known verb: "Adds a retry to the fetcher." -> "为 fetcher 新增重试。"); None otherwise."""
-    if len(sentence.split()) > 12 or re.search(r"[;:,!?]|\. ", sentence) or not clause(sentence.rstrip(".")).verb:
+    if _CJK.search(sentence) or len(sentence.split()) > 12 or re.search(r"[;:,!?]|\. ", sentence) or not clause(sentence.rstrip(".")).verb:
         return None
     translated = translated_title(sentence.rstrip("."))
     return translated + "。" if translated else None
 
 
 def quoted_in_chinese(analysed: AnalysedPull, sentences: str, lang: Language) -> KeyLine:
-    """The author's English sentences on a Chinese page: rules cannot translate prose, so they are
-    quoted as the author's words, after what the title says in Chinese where the rules translate
-    it fully ("修复 X。作者的说明：" then the quotation)."""
+    """The author's sentences on a Chinese page: rules cannot translate prose, so they are quoted as
+    the author's words (Chinese ones too, which may carry their own English), after what the title
+    says in Chinese where the rules translate it fully ("修复 X。作者的说明：" then the quotation)."""
     lead = lang.gettext("In the author's words:")
     title = translated_title(analysed.pull.title)
     text = lang.sentences((title + "。", lead)) if title else lead
@@ -182,8 +176,8 @@ def quoted_in_chinese(analysed: AnalysedPull, sentences: str, lang: Language) ->
 def what_it_does(analysed: AnalysedPull, lang: Language) -> KeyLine:
     """A key PR's line: the author's sentences, else the title as a sentence with what the files show."""
     sentences = body_sentences(analysed)
-    if sentences and (lang.code == "en" or _CJK.search(sentences)):
-        continued = continues_title(sentences, analysed.pull.title) if lang.code == "en" else None
+    if sentences and lang.code == "en":
+        continued = continues_title(sentences, analysed.pull.title)
         return KeyLine(Cited(continued[0].upper() + continued[1:] if continued else sentences))
     if sentences:
         chinese = chinese_sentence(sentences)
