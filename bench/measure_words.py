@@ -3,6 +3,9 @@
     .venv/bin/python bench/measure_words.py                  # the table
     .venv/bin/python bench/measure_words.py --examples 20    # and up to 20 offending texts of each kind
 
+It runs on older checkouts too (copy it into one and run it there with this checkout's .venv:
+its own code is imported first), for before and after figures.
+
 The three exports in ../shared/data are imported into a temporary store with `repo-digest import`;
 every week is then analysed, narrated and laid out as the site does it (`load_weeks`, `narrate`,
 `week_view`; charts left out, they hold no sentences) and its texts are read as a reader reads them.
@@ -51,12 +54,16 @@ sys.path.insert(0, str(ROOT))
 from digest_plugin import cli  # noqa: E402
 from digest_plugin.narrate import narrate  # noqa: E402
 from digest_plugin.narrate.titles import display_title, title_in  # noqa: E402
-from digest_plugin.narrate.verbs import VERBS  # noqa: E402
 from digest_plugin.narrate.wording import Language  # noqa: E402
 from digest_plugin.publish.history import load_weeks  # noqa: E402
 from digest_plugin.publish.week_view import week_view  # noqa: E402
 from digest_plugin.settings import DigestSettings  # noqa: E402
 from digest_plugin.store import Store  # noqa: E402
+
+try:  # the title verbs; older checkouts kept them in titles.py
+    from digest_plugin.narrate.verbs import VERBS
+except ImportError:
+    from digest_plugin.narrate.titles import VERBS
 
 DATA = ROOT.parent / "shared" / "data" / "github"
 REPOS = {
