@@ -135,3 +135,11 @@ def test_where_a_pull_works_is_the_file_or_folder_holding_most_of_its_lines():
     assert main_places([("verl/trainer/ppo/a.py", 50), ("verl/trainer/b.py", 50), ("verl/workers/c.py", 10)]) == ("verl/trainer",)
     assert main_places([("crates/ty_ide/src/a.rs", 50), ("crates/ty_server/src/b.rs", 40), ("crates/ruff/c.rs", 5)]) == ("crates/ty_ide", "crates/ty_server")
     assert main_places([(f"{d}/x/y.py", 10) for d in "abcde"]) == ()  # spread out: no place
+
+
+def test_sentences_keep_names_in_lower_case_their_closing_brackets_and_numbered_lists_whole():
+    assert summarise("volcengine/verl#4280 broke one-step-off-policy. This PR adds a manager.", "t") == (
+        "volcengine/verl#4280 broke one-step-off-policy. This PR adds a manager.")
+    assert summarise("The regression is fixed (isort is largely unchanged.)", "t") == "The regression is fixed (isort is largely unchanged.)"
+    long_list = "Address gaps in rollout profiling by adding step awareness: 1. Global step info is passed. 2. More profile options. " + "x " * 120
+    assert summarise(long_list, "t") == "Address gaps in rollout profiling by adding step awareness."

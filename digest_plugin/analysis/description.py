@@ -56,9 +56,9 @@ _LEADING_REFERENCE = re.compile(r"^(?:(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\
 _PREFERRED = re.compile(r"what does this pr do|what does this do|what is this|summary|motivation|description|overview|what\b|why\b|purpose|changes|context|background|problem|this pr", re.IGNORECASE)
 _SKIPPED = re.compile(r"checklist|test|screenshot|api and usage|usage example|design|code changes|reviewer|release note|breaking|related issue|how to|todo|note for|additional|acknowledg", re.IGNORECASE)
 # a full stop then a capital (or CJK), not after "e.g." and the like; Chinese full stops end a sentence without a space
-_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bcf\.)\s+(?=[A-Z0-9`\"'(\[\u4e00-\u9fff])"
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bcf\.)(?<!:\s\d\.)\s+(?=[A-Z0-9`\"'(\[\u4e00-\u9fff])"
                            r"|(?<=[。！？])\s*(?=\S)")
-_FULL_STOP = re.compile(r"[.!?。！？]$")
+_FULL_STOP = re.compile(r"[.!?。！？][)\]\"'”’」）]*$")
 # where an address was taken out of a sentence, and the words before it that only pointed at it
 _HOLE = "\ue000"
 _POINTING = re.compile(
@@ -92,6 +92,7 @@ _ADDRESSES = re.compile(r"^(?:this(?: pr| change)?\s+)?(?:partially\s+|partly\s+
 # the middle of a sentence whose start went with a code block: "where each line is a cell."
 _CONTINUED = re.compile(r"^(?:[)\]}>,;:.]|(?:where|which|whose|and|or|but|so|then|that|because|while|with|without|than|is|are|was|were|"
                         r"of|in|on|at|to|from|by)\b)")
+_NUMBERED = re.compile(r"^\d+[.)]\s")  # an item of a list numbered inline, apart from its lead-in
 MIN_SENTENCE_WORDS = 3
 
 
@@ -143,10 +144,12 @@ def summary_of(description: str, title: str, limit: int = SUMMARY_CHARS) -> str:
 def _unjoined(sentence: str) -> list[str]:
     """A lead-in and what followed the code block it introduced, which the description joins
     ("…wrappers, like: As we walk the arguments…"), as the two sentences they are; a continuation
-    of the removed block ("like this: where each line…") left out."""
+    of the removed block ("like this: where each line…") left out, and so is a list numbered inline."""
     lead, colon, rest = sentence.partition(": ")
     if colon and _LOST_INTRO.search(lead):
         return [lead, rest] if rest and not _CONTINUED.match(rest) else [lead]
+    if colon and re.match(r"1[.)]\s", rest):  # "…by adding: 1. X. 2. Y.": the lead-in, its items numbered inline
+        return [lead]
     return [sentence]
 
 
@@ -155,7 +158,7 @@ def whole_sentence(sentence: str) -> str | None:
     block left ("…, please refer to:", "…, e.g."), never one that points at nothing, follows
     nothing, is a log line or starts in the middle of something removed."""
     text = sentence.strip()
-    if not text or _CONTINUED.match(text) or _LOG_LINE.search(text) or _DRAFT.match(text) or _only_relations(text):
+    if not text or _CONTINUED.match(text) or _NUMBERED.match(text) or _LOG_LINE.search(text) or _DRAFT.match(text) or _only_relations(text):
         return None
     if text.endswith(":"):
         return None  # it introduced a code block, table or link that is gone
@@ -173,11 +176,11 @@ def whole_sentence(sentence: str) -> str | None:
 
 def _only_relations(sentence: str) -> bool:
     """ "Follows on from (and depends on) #18021.", "This is a follow-up to #12.", "Closes #3.":
-    besides references, fewer than MIN_SENTENCE_WORDS words that do not only relate PRs."""
+    besides references, at most one word that does not only relate PRs."""
     tokens = _REFERENCE_WORD.findall(sentence.lower())
     words = [w for w in tokens if "#" not in w and not w.startswith("@")]
     relates = len(words) < len(tokens) or any(w.startswith(("follow", "depend", "stacked")) for w in words)
-    return relates and len([w for w in words if w not in _RELATION_WORDS]) < MIN_SENTENCE_WORDS
+    return relates and len([w for w in words if w not in _RELATION_WORDS]) < 2
 
 
 def shortened(sentence: str, limit: int) -> str | None:
@@ -189,7 +192,7 @@ def shortened(sentence: str, limit: int) -> str | None:
     lead, colon, items_text = _outside_brackets(sentence, ": ", 1)
     lead = _LEAD_IN_TAIL.sub("", lead.rstrip()) if colon else lead
     if colon and _ADDRESSES.match(lead):
-        sentence = items_text[:1].upper() + items_text[1:]  # the items say what it does
+        sentence = capitalised(items_text)  # the items say what it does
     elif colon and len(re.findall(r"\w+", lead)) >= MIN_SENTENCE_WORDS and len(lead) < limit:
         return lead.rstrip(" ,;") + "."
     items = _outside_brackets(sentence, "; ")
@@ -215,6 +218,15 @@ def _outside_brackets(text: str, separator: str, most: int = -1) -> list[str]:
     if most == 1:
         return [parts[0], separator, parts[1]] if len(parts) == 2 else [text, "", ""]
     return parts
+
+
+def capitalised(text: str) -> str:
+    """`text` with a capital first letter, unless it starts with a name written in lower case on
+    purpose: "volcengine/verl#4280", "ty_extensions", "uv"'s "--fix"."""
+    first = text.split(None, 1)[0] if text.split() else ""
+    if not first[:1].islower() or re.search(r"[/#_`.\d]|[a-z][A-Z]", first):
+        return text
+    return text[0].upper() + text[1:]
 
 
 def _mostly_chinese(text: str) -> bool:
@@ -344,7 +356,7 @@ def _join(lines: list[str]) -> str:
         if item:
             if parts and not parts[-1].endswith((".", "!", "?", ":", ";")):
                 parts[-1] = parts[-1].rstrip(",") + (";" if len(parts[-1]) < 200 else ".")
-            text = text[:1].upper() + text[1:]
+            text = capitalised(text)
         parts.append(_QUOTE_OR_HEADING_MARK.sub("", text))
     return plain(" ".join(parts))
 

@@ -21,6 +21,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 
+from ..analysis.description import capitalised
 from ..analysis.model import AnalysedPull
 from .model import Cited
 from .titles import chinese_title, clause, display_title, english_predicate, translated_title
@@ -59,7 +60,7 @@ def body_sentences(analysed: AnalysedPull) -> str | None:
         return None
     if not _SENTENCE_END.search(text[-1:]):
         text += "。" if _mostly_chinese(text) else "."
-    return text[0].upper() + text[1:] if text[:1].isascii() and text[:1].islower() else text
+    return capitalised(text) if text[:1].isascii() else text
 
 
 def continues_title(sentence: str, title: str) -> str | None:
@@ -84,7 +85,7 @@ def _main_items(text: str) -> str:
     items = [item for item in text.split("; ") if not _HOUSEKEEPING.search(item)]
     items = [_ITEM_LABEL.sub("", item) for item in items][:MAX_ITEMS] or [text]
     joined = "; ".join(items)
-    return joined[0].upper() + joined[1:] if joined[:1].islower() else joined
+    return capitalised(joined)
 
 
 def _mostly_chinese(text: str) -> bool:
