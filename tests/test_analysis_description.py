@@ -143,3 +143,24 @@ def test_sentences_keep_names_in_lower_case_their_closing_brackets_and_numbered_
     assert summarise("The regression is fixed (isort is largely unchanged.)", "t") == "The regression is fixed (isort is largely unchanged.)"
     long_list = "Address gaps in rollout profiling by adding step awareness: 1. Global step info is passed. 2. More profile options. " + "x " * 120
     assert summarise(long_list, "t") == "Address gaps in rollout profiling by adding step awareness."
+
+
+def test_ticked_items_of_the_what_section_say_what_it_does_and_test_output_under_test_headings_never_does():
+    # verl #6097: its "what" was a pointer to a removed link and a ticked list; its page showed test output
+    body = """### What does this PR do?
+
+For detailed feature descriptions and implementation schemes, please
+refer to:
+https://github.com/tardis-key/verl/blob/skip_everything/docs/advance/skip_manager.rst
+
+- [x] Unified management of all skip debugging strategies via SkipManager.
+- [ ] Support DAPO
+
+### Test
+#### rollout
+
+1.SKIP_STEPES=[1,3,5], SKIP_ACTION=repeat, no data in the target directory.
+"""
+    assert summarise(body, "Use SkipManager") == "Unified management of all skip debugging strategies via SkipManager."
+    elsewhere = "## Checklist\n\n- [x] I have read the contributing guide\n\n### Test\n#### rollout\n\nRan the rollout test 3 times.\n"
+    assert summarise(elsewhere, "Use SkipManager") == "Use SkipManager"

@@ -32,6 +32,8 @@ _TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 _HEADING = re.compile(r"^\s{0,3}(?:#{1,6}(?=\s|$)\s*(.*?)\s*#*\s*$|\*\*([^*]{2,60})\*\*:?\s*$|([A-Z][\w &/?'-]{1,40}):?\s*$)")
 _SETEXT = re.compile(r"^\s{0,3}(-{2,}|={2,})\s*$")
 _CHECKLIST = re.compile(r"^\s*(?:[-*+]|\d+\.)?\s*\[[ xX✓✔]?\]")
+_TICKED = re.compile(r"^\s*(?:[-*+]|\d+\.)?\s*\[[xX✓✔]\]\s+(?=\S)")
+_CHECKED = "\ue001"  # marks a ticked checklist item in the cleaned body
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
 # control characters and the invisible formatting ones (bidi overrides, zero-width) GitHub text may hide
 _INVISIBLE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]")
@@ -128,16 +130,16 @@ def summarise(body: str, title: str, template: frozenset[str] = frozenset(), lim
 
 def summary_of(description: str, title: str, limit: int = SUMMARY_CHARS) -> str:
     """The summary from an already extracted `description_text` (so it is extracted once): its
-    first whole sentence, and the second when both are short; the title when it has none."""
-    sentences = [whole for joined in _SENTENCE_END.split(description) for sentence in _unjoined(joined) if (whole := whole_sentence(sentence))]
-    if not sentences:
-        return cap(plain(title), limit)
-    summary = shortened(sentences[0], limit)
+    first whole sentence, and the one right after it when both are short; the title when it has none."""
+    sentences = [whole_sentence(sentence) for joined in _SENTENCE_END.split(description) for sentence in _unjoined(joined)]
+    first = next((i for i, sentence in enumerate(sentences) if sentence), None)
+    summary = shortened(sentences[first], limit) if first is not None else None
     if summary is None:
         return cap(plain(title), limit)
-    if len(sentences) > 1 and summary == sentences[0] and len(summary) + len(sentences[1]) < limit * 0.8:
+    following = sentences[first + 1] if first + 1 < len(sentences) else None  # never one that skips a sentence left out
+    if following and summary == sentences[first] and len(summary) + len(following) < limit * 0.8:
         joiner = "" if summary.endswith(("。", "！", "？")) else " "
-        summary = f"{summary}{joiner}{sentences[1]}"
+        summary = f"{summary}{joiner}{following}"
     return summary
 
 
@@ -240,11 +242,11 @@ def description_text(body: str, template: frozenset[str] = frozenset(), repo: st
     if not body or not body.strip():
         return ""
     sections = _sections(clean_body(body, template, repo))
-    for heading, lines in sections:
-        if heading and _PREFERRED.search(heading) and not _SKIPPED.search(heading) and (text := _paragraph_text(lines)):
+    for heading, lines, skipped in sections:
+        if heading and _PREFERRED.search(heading) and not skipped and (text := _paragraph_text(lines, checked=True)):
             return text
-    for heading, lines in sections:
-        if not (heading and _SKIPPED.search(heading)) and (text := _paragraph_text(lines)):
+    for _heading, lines, skipped in sections:
+        if not skipped and (text := _paragraph_text(lines)):
             return text
     return ""
 
@@ -254,7 +256,7 @@ def clean_body(body: str, template: frozenset[str] = frozenset(), repo: str = ""
     tables and bare references; headings kept (as Markdown headings) to find sections."""
     if not body:
         return ""
-    text = body.replace("\r\n", "\n").replace("\r", "\n").replace(_HOLE, "")  # the mark of a removed address is ours alone
+    text = body.replace("\r\n", "\n").replace("\r", "\n").replace(_HOLE, "").replace(_CHECKED, "")  # the marks are ours alone
     text = _COMMENT.sub("", text)
     text = _DETAILS.sub("", text)
     text = _FENCE.sub("", text)
@@ -266,13 +268,19 @@ def clean_body(body: str, template: frozenset[str] = frozenset(), repo: str = ""
     lines: list[str] = []
     in_checklist = False
     for line in text.split("\n"):
-        # a checklist item wrapped over lines goes whole: its next lines are neither blank nor a new item or heading
+        normal = normalise_line(line)
+        if normal in template and not line.lstrip().startswith(("#", "**")):
+            in_checklist = False
+            continue
+        ticked = _TICKED.match(line)
+        if ticked:  # what the author ticked may say what the PR does: kept, marked, for a "what" section only
+            lines.append(f"{_CHECKED}- {line[ticked.end():].strip()}")
+            in_checklist = False
+            continue
+        # an unticked item wrapped over lines goes whole: its next lines are neither blank nor a new item or heading
         in_checklist = bool(_CHECKLIST.match(line)) or (in_checklist and bool(line.strip()) and not _BULLET.match(line) and not _HEADING.match(line))
         if in_checklist or line.lstrip().startswith("|") or line.count("|") >= 2 or _LINK_DEFINITION.match(line):
             continue  # checklists, tables (and logs drawn as tables), link definitions
-        normal = normalise_line(line)
-        if normal in template and not line.lstrip().startswith(("#", "**")):
-            continue
         if _is_reference_only(normal):
             before = lines[-1].rstrip() if lines else ""
             if before.endswith(":"):
@@ -295,24 +303,31 @@ def _is_reference_only(line: str) -> bool:
     return bool(tokens) and all(_REFERENCE_TOKEN.fullmatch(t.rstrip(".")) for t in tokens)
 
 
-def _sections(text: str) -> list[tuple[str | None, list[str]]]:
-    """(heading, its lines) in order; the text before any heading has heading None."""
-    sections: list[tuple[str | None, list[str]]] = [(None, [])]
+def _sections(text: str) -> list[tuple[str | None, list[str], bool]]:
+    """(heading, its lines, skipped) in order; the text before any heading has heading None. A
+    section is skipped when its heading or a heading above it is (_SKIPPED): "#### rollout" under
+    "### Test" is test output."""
+    sections: list[tuple[str | None, list[str], bool]] = [(None, [], False)]
+    open_headings: list[tuple[int, bool]] = []  # (level, skipped) of the headings the current line is under
     lines = text.split("\n")
     for index, line in enumerate(lines):
         stripped = line.strip()
         following = lines[index + 1] if index + 1 < len(lines) else ""
+        heading, level = None, 0
         if _SETEXT.match(stripped) and sections[-1][1] and sections[-1][1][-1].strip():
-            heading = sections[-1][1].pop()  # "Summary\n--" headings, as ruff writes them
-            sections.append((heading.strip(), []))
-            continue
-        match = _HEADING.match(line)
-        is_heading = match and (stripped.startswith(("#", "**")) or ((not following.strip() or _SETEXT.match(following.strip())) and len(stripped) < 40 and _looks_like_heading(stripped)))
-        if is_heading:
-            sections.append((next(g for g in match.groups() if g is not None) or "", []))
-        else:
+            heading, level = sections[-1][1].pop().strip(), 1 if stripped.startswith("=") else 2  # "Summary\n--", as ruff writes them
+        elif (match := _HEADING.match(line)) and (stripped.startswith(("#", "**")) or (
+                (not following.strip() or _SETEXT.match(following.strip())) and len(stripped) < 40 and _looks_like_heading(stripped))):
+            heading = next(g for g in match.groups() if g is not None) or ""
+            level = len(stripped) - len(stripped.lstrip("#")) or 7  # bold and plain-text headings: below any "#"
+        if heading is None:
             sections[-1][1].append(line)
-    return [(heading, body) for heading, body in sections if any(line.strip() for line in body)]
+            continue
+        open_headings = [(lvl, skip) for lvl, skip in open_headings if lvl < level]
+        skipped = bool(_SKIPPED.search(heading)) or any(skip for _, skip in open_headings)
+        open_headings.append((level, skipped))
+        sections.append((heading, [], skipped))
+    return [(heading, body, skipped) for heading, body, skipped in sections if any(line.strip() for line in body)]
 
 
 def _looks_like_heading(line: str) -> bool:
@@ -320,8 +335,10 @@ def _looks_like_heading(line: str) -> bool:
     return bool(_PREFERRED.search(line) or _SKIPPED.search(line)) and len(line.split()) <= 5
 
 
-def _paragraph_text(lines: list[str]) -> str:
-    """The first paragraph (or list) of a section as one line of plain text."""
+def _paragraph_text(lines: list[str], checked: bool = False) -> str:
+    """The first paragraph (or list) of a section as one line of plain text; with `checked`, the
+    items the author ticked count as the list they are ("- [x] Migrate RolloutSkip")."""
+    lines = [line.removeprefix(_CHECKED) for line in lines if checked or not line.startswith(_CHECKED)]
     paragraphs: list[list[str]] = [[]]
     for line in lines:
         if not line.strip():
