@@ -60,6 +60,12 @@ WORDS = {
     "title": "标题", "heading": "标题", "date": "日期", "translation": "翻译", "language": "语言", "site": "站点",
     "pagination": "分页", "content": "内容", "summary": "摘要", "importer": "导入器", "reader": "读取器",
     "writer": "写入器", "generator": "生成器", "signal": "信号", "url": "URL", "digest": "摘要", "toolchain": "工具链", "sync": "同步",
+    "safety": "安全性", "call": "调用", "context": "上下文", "narrowing": "收窄", "assignment": "赋值", "generation": "生成",
+    "range": "范围", "engine": "引擎", "entry": "条目", "simplification": "简化", "format": "格式", "specialization": "特化",
+    "semantic": "语义", "loop": "循环", "video": "视频", "policy": "策略", "override": "覆盖", "definition": "定义",
+    "coverage": "覆盖率", "tuning": "调优", "assertion": "断言", "description": "描述", "spelling": "拼写", "comparison": "比较",
+    "comprehension": "推导式", "variant": "变体", "access": "访问", "severity": "严重级别", "conformance": "一致性",
+    "discovery": "发现", "reference": "引用", "tag": "标签", "instruction": "说明", "upstream": "上游",
 }
 # adjectives: before a noun, never last in a phrase ("use X more" is not "使用 X 更多")
 ADJECTIVES = {
@@ -70,7 +76,9 @@ ADJECTIVES = {
     "static": "静态", "dynamic": "动态", "explicit": "显式", "implicit": "隐式", "optional": "可选", "required": "必需",
     "broken": "失效的", "minor": "少量", "small": "小", "initial": "初步", "basic": "基本", "better": "更好的",
     "unit": "单元", "integration": "集成", "internal": "内部", "external": "外部", "public": "公开", "private": "私有",
-    "experimental": "实验性", "stable": "稳定", "preview": "预览", "latest": "最新", "current": "当前", "additional": "更多",
+    "unsupported": "不支持的", "unreachable": "不可达的", "duplicated": "重复的", "failing": "失败的", "flaky": "不稳定的",
+    "raw": "原始", "relative": "相对", "lazy": "惰性", "full": "完整", "cyclic": "循环",
+    "experimental": "实验性", "stable": "稳定", "preview": "预览", "latest": "最新", "current": "当前", "additional": "额外",
     "extra": "额外", "more": "更多", "some": "一些", "all": "所有", "various": "多处", "several": "若干",
 }
 WORDS.update(ADJECTIVES)
@@ -91,7 +99,7 @@ PHRASES = {
     "code block": "代码块", "code action": "代码操作", "code style": "代码风格", "command line": "命令行",
     "language server": "语言服务器", "pull request": "PR", "release note": "发布说明", "dev dependency": "开发依赖",
     "development dependency": "开发依赖", "python version": "Python 版本", "minimum version": "最低版本",
-    "environment variable": "环境变量", "class variable": "类变量", "local variable": "局部变量", "edge case": "边界情况", "test case": "测试用例", "test suite": "测试集", "ci job": "CI 任务", "ci workflow": "CI 工作流",
+    "fix safety": "修复安全性", "environment variable": "环境变量", "class variable": "类变量", "local variable": "局部变量", "edge case": "边界情况", "test case": "测试用例", "test suite": "测试集", "ci job": "CI 任务", "ci workflow": "CI 工作流",
 }
 _ARTICLES = frozenset(("a", "an", "the"))
 # "Fix X in Y": the preposition and the Chinese word order it asks for, {a} the object, {b} where, {v} the verb
