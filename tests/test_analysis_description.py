@@ -9,8 +9,7 @@ from hypothesis import strategies as st
 
 from digest_plugin.analysis.description import SUMMARY_CHARS, summarise, template_lines
 from digest_plugin.analysis.footprint import main_places
-
-from .analysis_fixtures import real_pulls
+from tests.analysis_fixtures import real_pulls
 
 VERL_LIKE = """### What does this PR do?
 

@@ -13,9 +13,9 @@ from urllib.parse import unquote, urljoin, urlparse
 import pytest
 from bs4 import BeautifulSoup
 
-from .browser import shared_sample
-from .site_builder import build_site
-from .test_site_build import HOSTILE, SITEURL, _store
+from tests.browser import shared_sample
+from tests.site_builder import build_site
+from tests.test_site_build import HOSTILE, SITEURL, _store
 
 
 @pytest.fixture(scope="module")

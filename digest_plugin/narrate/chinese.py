@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from .verbs import FORMS, VERBS
+from digest_plugin.narrate.verbs import FORMS, VERBS
 
 # English word (lower case, singular) -> Chinese. Nouns and the adjectives titles put before them.
 WORDS = {

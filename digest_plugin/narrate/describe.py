@@ -21,11 +21,11 @@ import posixpath
 import re
 from dataclasses import dataclass
 
-from ..analysis.description import capitalised
-from ..analysis.model import AnalysedPull
-from .model import Cited
-from .titles import chinese_title, clause, display_title, english_predicate, translated_title
-from .wording import Language, Stated
+from digest_plugin.analysis.description import capitalised
+from digest_plugin.analysis.model import AnalysedPull
+from digest_plugin.narrate.model import Cited
+from digest_plugin.narrate.titles import chinese_title, clause, display_title, english_predicate, translated_title
+from digest_plugin.narrate.wording import Language, Stated
 
 MIN_WORDS = 4  # fewer words are a label, not a sentence
 MAX_ITEMS = 2

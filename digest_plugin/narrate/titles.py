@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from .chinese import WORDS, join, noun_phrase, predicate, tidy
-from .verbs import FORMS, VERBS
+from digest_plugin.narrate.chinese import WORDS, join, noun_phrase, predicate, tidy
+from digest_plugin.narrate.verbs import FORMS, VERBS
 
 # A title's module prefix ("[trainer, data] "), conventional-commit type ("fix: ", "feat(parser)!: ").
 _MODULE_PREFIX = re.compile(r"^\s*(?:\[[^\]]*\]\s*)+")
