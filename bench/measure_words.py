@@ -58,7 +58,7 @@ from digest_plugin.narrate.wording import Language  # noqa: E402
 from digest_plugin.publish.history import load_weeks  # noqa: E402
 from digest_plugin.publish.week_view import week_view  # noqa: E402
 from digest_plugin.settings import DigestSettings  # noqa: E402
-from digest_plugin.store import Store  # noqa: E402
+from digest_plugin.store.folder import Store  # noqa: E402
 
 try:  # the title verbs; older checkouts kept them in titles.py
     from digest_plugin.narrate.verbs import VERBS

@@ -27,7 +27,7 @@ from digest_plugin.publish.history import load_weeks
 from digest_plugin.publish.markdown import render_markdown
 from digest_plugin.publish.site_digest import week_report_view
 from digest_plugin.settings import DigestSettings
-from digest_plugin.store import Store
+from digest_plugin.store.folder import Store
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "github"
