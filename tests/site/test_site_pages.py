@@ -14,8 +14,8 @@ import pytest
 from bs4 import BeautifulSoup
 
 from tests.browser import shared_sample
+from tests.site.test_site_build import HOSTILE, SITEURL, _store
 from tests.site_builder import build_site
-from tests.test_site_build import HOSTILE, SITEURL, _store
 
 
 @pytest.fixture(scope="module")
