@@ -13,7 +13,7 @@ from urllib.parse import unquote, urljoin, urlparse
 import pytest
 from bs4 import BeautifulSoup
 
-from tests.browser import shared_sample
+from tests.browser_harness import shared_sample
 from tests.site.test_site_build import HOSTILE, SITEURL, _store
 from tests.site_builder import build_site
 
