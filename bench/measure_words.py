@@ -58,7 +58,17 @@ from digest_plugin.narrate.wording import Language  # noqa: E402
 from digest_plugin.publish.history import load_weeks  # noqa: E402
 from digest_plugin.publish.week_view import week_view  # noqa: E402
 from digest_plugin.settings import DigestSettings  # noqa: E402
-from digest_plugin.store.folder import Store  # noqa: E402
+
+try:  # the store; older checkouts kept it in store.py
+    from digest_plugin.store.folder import Store
+except ImportError:
+    from digest_plugin.store import Store
+
+try:  # what the analysis reads of the settings; older checkouts passed the settings themselves
+    from digest_plugin.publish.history import analysis_options
+except ImportError:
+    def analysis_options(settings):
+        return settings
 
 try:  # the title verbs; older checkouts kept them in titles.py
     from digest_plugin.narrate.verbs import VERBS
@@ -378,7 +388,7 @@ def main() -> None:
         settings_file = import_store(Path(folder))
         store = Store(settings_file.parent / "data")
         for repo in REPOS:
-            histories[repo] = load_weeks(store, repo, DigestSettings(data_path=store.root), store.data_time([repo]))
+            histories[repo] = load_weeks(store, repo, analysis_options(DigestSettings(data_path=store.root)), store.data_time([repo]))
     vocabulary = prose_vocabulary({repo: [f"{p.pull.title}\n{p.pull.body}" for w in weeks for p in w.pulls] for repo, weeks in histories.items()})
     for repo in args.repo or REPOS:
         read_repo(repo, histories[repo], tally, vocabulary)

@@ -23,7 +23,7 @@ from pathlib import Path
 from digest_plugin import cli
 from digest_plugin.narrate import narrate
 from digest_plugin.narrate.wording import Language
-from digest_plugin.publish.history import load_weeks
+from digest_plugin.publish.history import analysis_options, load_weeks
 from digest_plugin.publish.markdown import render_markdown
 from digest_plugin.publish.site_digest import week_report_view
 from digest_plugin.settings import DigestSettings
@@ -88,7 +88,7 @@ def reports() -> dict[Path, str]:
     with imported_store() as store:
         settings = DigestSettings(data_path=store.root)
         for repo, weeks in WEEKS.items():
-            history = load_weeks(store, repo, settings, store.data_time([repo]))
+            history = load_weeks(store, repo, analysis_options(settings), store.data_time([repo]))
             index = {week.week: i for i, week in enumerate(history)}
             for week_id in weeks:
                 week, previous = history[index[week_id]], history[:index[week_id]]
