@@ -125,6 +125,8 @@ def is_name(token: str, names: frozenset[str] = frozenset()) -> bool:
     core = token.strip("'\"")
     if not core or not re.search(r"\w", core):
         return False
+    if token[0] in "'\"" and token.count(token[0]) % 2:
+        return False  # "''modified:'": a quotation left open is not a name
     if core in names or (core.startswith("`") and core.endswith("`")):
         return True
     if "`" in core:

@@ -39,6 +39,8 @@ _CLEAR_VERBS = frozenset(("add", "fix", "remove", "update", "improve", "support"
                           "bump", "upgrade", "replace", "migrate", "handle", "ensure", "prevent", "restore", "skip", "ignore"))
 _SMALL_WORDS = frozenset(("for", "and", "the", "of", "to", "in", "on", "with", "from", "a", "an", "by", "at", "or"))
 _TWO_UPGRADES = re.compile(r"^(?P<first>.+?\s+to\s+v?\d[\w.\-+]*)\s+and\s+(?P<second>.+?\s+to\s+v?\d[\w.\-+]*)$", re.IGNORECASE)
+# words that say what kind of package the next word names: "Update Rust crate log to 0.4"
+_PACKAGE_KINDS = frozenset(("crate", "package", "dependency", "library", "plugin", "module"))
 _VERSION = re.compile(r"v?\d+(?:\.\d+)+[\w.+-]*")
 _TRAILING_CODES = re.compile(r"\s*\((?P<codes>`[^`]+`(?:\s*,\s*`[^`]+`)*)\)\s*$")
 _INSTEAD = re.compile(r"^(?P<what>.+?)\s+instead\s+of\s+(?P<old>.+)$", re.IGNORECASE)
@@ -191,8 +193,8 @@ def _chinese_predicate(verb: str, rest: str) -> str | None:
         if instead:
             new, old = noun_phrase(instead["what"]), noun_phrase(instead["old"])
             return f"改用 {new} 代替 {old}" if new and old else None
-    if verb == "add" and rest.lower().startswith("new "):
-        rest = rest[4:]  # "新增" says it is new
+    if verb == "add" and re.match(r"(?:an?\s+)?new\s", rest, re.IGNORECASE):
+        rest = re.sub(r"^(?:an?\s+)?new\s+", "", rest, flags=re.IGNORECASE)  # "新增" says it is new
     return predicate(verb, chinese, rest)
 
 
@@ -200,7 +202,10 @@ def _version_change(verb: str, upgrade: re.Match) -> str | None:
     """ "Update Rust crate clap to v4.5.40" -> "将 Rust 包 clap 升级到 v4.5.40": the last word before
     the versions names the package, whatever its case, and the words before it must be known."""
     what_text = re.sub(r"^(?:the\s+)?", "", upgrade["what"], flags=re.IGNORECASE)
-    what = noun_phrase(what_text)
+    words = what_text.split()
+    # "Rust crate log", "dependency cache": the word after the kind of package is its name, even a common word
+    named = words[-1] if len(words) >= 2 and words[-2].lower() in _PACKAGE_KINDS else None
+    what = noun_phrase(what_text, names=frozenset((named,))) if named else noun_phrase(what_text)
     packages = [w for w in what_text.split() if re.fullmatch(r"[\w.\-\[\]/]+", w) and w.lower() not in WORDS and w.lower() not in _SMALL_WORDS]
     for word in reversed(packages) if what is None else ():  # one word may be the package's own name
         what = noun_phrase(what_text, names=frozenset((word,)))

@@ -165,6 +165,8 @@ def test_a_sentence_that_introduced_a_removed_code_block_is_dropped_and_a_body_f
     ("Bump requests from 2.31.0 to 2.32.3", "将 requests 从 2.31.0 升级到 2.32.3"),
     ("chore(deps): update rust crate clap to v4.5.40", "将 Rust 包 clap 升级到 v4.5.40"),
     ("Update actions/checkout action to v5", "将 actions/checkout 操作升级到 v5"),
+    ("Update Rust crate log to v0.4.25", "将 Rust 包 log 升级到 v0.4.25"),  # the crate's name, not 日志
+    ("Added a new metadata tag", "新增元数据标签"),
     ("[feat][BREAKING] Megatron: Support learning rate scheduler", "Megatron：支持学习率调度器"),
     ("Rename `red_knot_workspace` to `red_knot_project`", "将 `red_knot_workspace` 重命名为 `red_knot_project`"),
     ("[rollout, vllm] fix: use engine.sleep() instead of collective_rpc", "改用 engine.sleep() 代替 collective_rpc"),
@@ -186,6 +188,7 @@ def test_titles_whose_every_word_the_rules_know_are_translated_with_names_and_co
     "Add Weblate to Who's Using Ruff",
     "ArticlesGenerator: Set blog=True consistently. Fixes #1631.",
     "Migrate CI to uv",  # "uv" could be a word: the rules do not guess
+    "Added a new ''modified:' metadata tag",  # a quotation left open is no name
 ])
 def test_titles_with_a_word_the_rules_do_not_know_are_quoted_whole_never_half_translated(title):
     assert translated_title(title) is None
