@@ -56,7 +56,7 @@ def body_sentences(analysed: AnalysedPull) -> str | None:
     if not text or text.endswith("…"):
         return None
     text = _main_items(text.rstrip(" .。"))
-    if len(re.findall(r"\w+", text)) < MIN_WORDS or _TEMPLATE_WORDS.search(text) or _repeats_title(text, analysed.pull.title):
+    if _words(text) < MIN_WORDS or _TEMPLATE_WORDS.search(text) or _repeats_title(text, analysed.pull.title):
         return None
     if not _SENTENCE_END.search(text[-1:]):
         text += "。" if _mostly_chinese(text) else "."
@@ -76,7 +76,14 @@ def _repeats_title(text: str, title: str) -> bool:
     """The text says nothing the title does not: its words are (almost) all in the title."""
     words = set(re.findall(r"[a-z0-9_]+", text.lower())) - _FILLER
     titled = set(re.findall(r"[a-z0-9_]+", title.lower()))
-    return not words or len(words - titled) <= max(1, len(words) // 5)
+    if not words:
+        return not _CJK.search(text) or set(_CJK.findall(text)) <= set(_CJK.findall(title))  # Chinese says more than an English title
+    return len(words - titled) <= max(1, len(words) // 5)
+
+
+def _words(text: str) -> int:
+    """Words of Latin script, and Chinese characters two to a word (Chinese has no spaces to count)."""
+    return len(re.findall(r"[^\W\u4e00-\u9fff]+", text)) + len(_CJK.findall(text)) // 2
 
 
 def _main_items(text: str) -> str:
