@@ -29,6 +29,7 @@ _FENCE = re.compile(r"^\s*(```|~~~).*?(?:^\s*\1[^\n]*$|\Z)", re.DOTALL | re.MULT
 _DETAILS = re.compile(r"<(details|script|style)\b.*?(?:</\1\s*>|\Z)", re.DOTALL | re.IGNORECASE)
 _IMAGE = re.compile(r"!\[[^\[\]]*\]\([^()]*\)|<img\b[^<>]*>?", re.IGNORECASE)
 _TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+_FOOTNOTE_MARK = re.compile(r"\[\^[\w-]+\](?!:)")  # "block[^1] folding ranges": the note itself is not shown
 _HEADING = re.compile(r"^\s{0,3}(?:#{1,6}(?=\s|$)\s*(.*?)\s*#*\s*$|\*\*([^*]{2,60})\*\*:?\s*$|([A-Z][\w &/?'-]{1,40}):?\s*$)")
 _SETEXT = re.compile(r"^\s{0,3}(-{2,}|={2,})\s*$")
 _CHECKLIST = re.compile(r"^\s*(?:[-*+]|\d+\.)?\s*\[[ xX✓✔]?\]")
@@ -44,7 +45,7 @@ _LINK = re.compile(r"\[([^\[\]]*)\]\((?:[^()]|\([^()]*\))*\)")
 # an address, without the punctuation that ends the sentence or the brackets around it
 _BARE_URL = re.compile(r"<?https?://[^\s<>]*[^\s<>.,;:!?'\")\]]>?")
 # an issue or PR on GitHub, as GitHub shows its address: #12 in its own repository, owner/name#12 elsewhere
-_GITHUB_REFERENCE = re.compile(r"<?https?://github\.com/([\w.-]+/[\w.-]+)/(?:pull|issues)/(\d+)(?:[/?#][^\s<>()\[\]]*)?>?")
+_GITHUB_REFERENCE = re.compile(r"<?https?://github\.com/([\w.-]+/[\w.-]+)/(?:pull|issues)/(\d+)(?:[/?#][^\s<>()\[\]]*[^\s<>()\[\].,;:!?'\"])?>?")
 _QUOTE_OR_HEADING_MARK = re.compile(r"^(?:>\s?|#{1,6}\s+)+")  # not the "#" of "#7144"
 _ANSI = re.compile(r"\x1b?\[\d{1,3}(?:;\d{1,3})*m")
 _REFERENCE_LEAD = re.compile(
@@ -164,6 +165,8 @@ def whole_sentence(sentence: str) -> str | None:
         return None
     if text.endswith(":"):
         return None  # it introduced a code block, table or link that is gone
+    if _half_an_aside(text):
+        return None
     core = re.sub(r"[.。]$", "", text)
     if _LOST_OBJECT.search(core):
         return None
@@ -174,6 +177,14 @@ def whole_sentence(sentence: str) -> str | None:
     if trimmed != core or not _FULL_STOP.search(text):
         return trimmed + ("。" if _mostly_chinese(trimmed) else ".")
     return text
+
+
+def _half_an_aside(text: str) -> bool:
+    """A bracket opened and not closed ("…(tested up to 0.16" before a removed address, or a
+    sentence ended inside the brackets), or closed without being opened (the rest of that aside);
+    "1) first, 2) second" numbers items and is whole."""
+    opened, closed = text.count("("), text.count(")") - len(re.findall(r"(?:^|\s)(?:\d+|[a-z])\)", text))
+    return opened != closed
 
 
 def _only_relations(sentence: str) -> bool:
@@ -381,7 +392,7 @@ def _join(lines: list[str]) -> str:
 def plain(text: str) -> str:
     """Markdown and HTML reduced to plain text on one line."""
     text = _without_addresses(_LINK.sub(r"\1", text))
-    text = _TAG.sub("", text)
+    text = _TAG.sub("", _FOOTNOTE_MARK.sub("", text))
     text = re.sub(r"^\s*>+\s?", "", text)
     text = re.sub(r"^\s*#{1,6}(?=\s)\s*", "", text)
     text = text.replace("**`", "`").replace("`**", "`")  # **`bold code`**

@@ -165,3 +165,17 @@ https://github.com/tardis-key/verl/blob/skip_everything/docs/advance/skip_manage
     assert summarise(body, "Use SkipManager") == "Unified management of all skip debugging strategies via SkipManager."
     elsewhere = "## Checklist\n\n- [x] I have read the contributing guide\n\n### Test\n#### rollout\n\nRan the rollout test 3 times.\n"
     assert summarise(elsewhere, "Use SkipManager") == "Use SkipManager"
+
+
+def test_an_aside_left_open_by_a_removed_address_is_not_a_sentence_and_an_address_keeps_the_full_stop_after_it():
+    # verl #4931: the address on its own line held the closing bracket; the line once ended "(tested and support up to 0.16."
+    opened = ("### What does this PR do?\n\nCurrent patch_v012.py should apply beyond mcore 0.12 (tested and support\nup to 0.16:\n"
+              "https://github.com/NVIDIA/Megatron-LM/tree/5455f0a)\n\nWe should also apply the same patch.\n")
+    assert summarise(opened, "[megatron] fix: patch mcore for MLA support") == "[megatron] fix: patch mcore for MLA support"
+    # ruff #17206: "in astral-sh/ruff#17101 Namely, …" ran two sentences together
+    pointed = ("This PR fixes the issue pointed out by @JelleZijlstra in\nhttps://github.com/astral-sh/ruff/pull/17101#issuecomment-2777480204.\n"
+               "Namely, I conflated two very different errors from CPython.")
+    assert summarise(pointed, "x", repo="astral-sh/ruff") == ("This PR fixes the issue pointed out by @JelleZijlstra in #17101. "
+                                                              "Namely, I conflated two very different errors from CPython.")
+    footnote = "This adjusts the starting character of block[^1] folding ranges emitted by the language server.\n\n[^1]: A block is a suite."
+    assert summarise(footnote, "x") == "This adjusts the starting character of block folding ranges emitted by the language server."

@@ -219,3 +219,9 @@ def test_on_a_chinese_page_prose_rules_cannot_translate_is_quoted_apart_as_the_a
     assert line.quote == "The parser used to stop at the first error. It now recovers and reports every error in the file."
     untitled = what_it_does(analysed(2, "Parser errors", summary=summarise(body, "Parser errors")), ZH)
     assert (untitled.text.text, untitled.quote) == ("作者的说明：", line.quote)
+
+
+def test_a_sentence_that_ends_inside_its_closing_bracket_gets_no_second_full_stop():
+    body = "## Summary\n\nThis fixes the regression we have seen on PyTorch since the Beta. (isort, the other project, is largely unchanged.)\n"
+    assert said("[ty] Project reachability constraints before narrowing", body) == (
+        "This fixes the regression we have seen on PyTorch since the Beta. (isort, the other project, is largely unchanged.)")
