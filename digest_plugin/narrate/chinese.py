@@ -65,7 +65,7 @@ WORDS = {
     "semantic": "语义", "loop": "循环", "video": "视频", "policy": "策略", "override": "覆盖", "definition": "定义",
     "coverage": "覆盖率", "tuning": "调优", "assertion": "断言", "description": "描述", "spelling": "拼写", "comparison": "比较",
     "comprehension": "推导式", "variant": "变体", "access": "访问", "severity": "严重级别", "conformance": "一致性",
-    "discovery": "发现", "reference": "引用", "tag": "标签", "instruction": "说明", "upstream": "上游",
+    "discovery": "发现", "reference": "引用", "news": "新闻", "chinese": "中文", "english": "英文", "tag": "标签", "instruction": "说明", "upstream": "上游",
 }
 # adjectives: before a noun, never last in a phrase ("use X more" is not "使用 X 更多")
 ADJECTIVES = {
@@ -83,7 +83,7 @@ ADJECTIVES = {
 }
 WORDS.update(ADJECTIVES)
 # words that end in "s" without being plurals, and plurals a bare "s" does not undo
-_SINGULAR = {"docs": "docs", "class": "class", "alias": "alias", "status": "status", "process": "process", "analysis": "analysis",
+_SINGULAR = {"docs": "docs", "news": "news", "class": "class", "alias": "alias", "status": "status", "process": "process", "analysis": "analysis",
              "aliases": "alias", "classes": "class", "dependencies": "dependency", "properties": "property", "libraries": "library",
              "directories": "directory", "categories": "category", "dictionaries": "dictionary", "statuses": "status",
              "processes": "process", "indices": "index", "indexes": "index", "matches": "match", "patches": "patch", "caches": "cache",
@@ -96,12 +96,13 @@ PHRASES = {
     "end-to-end test": "端到端测试", "e2e test": "端到端测试", "error message": "错误信息", "default value": "默认值",
     "syntax error": "语法错误", "keyword argument": "关键字参数", "pre-commit hook": "pre-commit 钩子",
     "rust crate": "Rust 包", "github action": "GitHub 操作", "learning rate": "学习率", "memory leak": "内存泄漏",
-    "code block": "代码块", "code action": "代码操作", "code style": "代码风格", "command line": "命令行",
+    "code block": "代码块", "file extension": "文件扩展名", "reference documentation": "参考文档", "reference doc": "参考文档", "code action": "代码操作", "code style": "代码风格", "command line": "命令行",
     "language server": "语言服务器", "pull request": "PR", "release note": "发布说明", "dev dependency": "开发依赖",
     "development dependency": "开发依赖", "python version": "Python 版本", "minimum version": "最低版本",
     "fix safety": "修复安全性", "environment variable": "环境变量", "class variable": "类变量", "local variable": "局部变量", "edge case": "边界情况", "test case": "测试用例", "test suite": "测试集", "ci job": "CI 任务", "ci workflow": "CI 工作流",
 }
 _ARTICLES = frozenset(("a", "an", "the"))
+_CODE_SPAN = re.compile(r"`[^`]*`")
 # "Fix X in Y": the preposition and the Chinese word order it asks for, {a} the object, {b} where, {v} the verb
 _PLACES = {
     "in": "在 {b} 中{v} {a}", "inside": "在 {b} 中{v} {a}", "within": "在 {b} 中{v} {a}", "on": "在 {b} 上{v} {a}",
@@ -201,6 +202,8 @@ def _one_phrase(text: str, names: frozenset[str]) -> str | None:
             if not inner or not all(is_name(part, names) for part in inner):
                 return None
             pieces.append(f"（{token[1:-1]}）")
+        elif token.endswith(("'s", "’s")) and is_name(token[:-2], names):
+            pieces.append(f"{token[:-2]} 的")  # "Ruff's GitHub output": Ruff 的 GitHub 输出
         elif is_name(token, names):
             pieces.append(token)
         elif (word := WORDS.get(_singular(lower))) is not None:
@@ -248,6 +251,8 @@ def predicate(verb: str, chinese_verb: str, rest: str) -> str | None:
     what, preposition, where = place
     if (preposition == "from" and verb not in _FROM_VERBS) or (preposition == "to" and verb not in _TO_VERBS):
         return None
+    if re.search(r",|\band\b", _CODE_SPAN.sub("", what)):
+        return None  # "stabilize A and B for C": whether "for C" is said of A too, English does not tell
     a, b = noun_phrase(what), noun_phrase(where)
     if not a or not b:
         return None

@@ -17,7 +17,7 @@ from digest_plugin.narrate.chinese import WORDS, join, noun_phrase, predicate, t
 from digest_plugin.narrate.verbs import FORMS, VERBS
 
 # A title's module prefix ("[trainer, data] "), conventional-commit type ("fix: ", "feat(parser)!: ").
-_MODULE_PREFIX = re.compile(r"^\s*(?:\[[^\]]*\]\s*)+")
+_MODULE_PREFIX = re.compile(r"^\s*(?:\[[^\]]*\]\s*)+(?::\s*)?")  # "[ruff]: Build X" too
 _TYPE_PREFIX = re.compile(r"^([A-Za-z]+)(?:\(([^)]*)\))?!?:\s+")
 # "Megatron: Support X", "mypy_primer: add X": a short scope before a colon
 _SCOPE_PREFIX = re.compile(r"^([\w.\-/ ]{1,30}?):\s+(?=\S)")
@@ -123,6 +123,8 @@ def translated_title(title: str) -> str | None:
     if _title_case(parts.rest):
         return None  # "Remove Deprecated Optimizer Args": no capital tells a name from a word
     code = _TRAILING_CODES.search(parts.rest)  # "(`RUF065`)" names the whole change: said last
+    if code and "(`" in parts.rest[:code.start()]:
+        return None  # "A (`UP045`) and B (`UP007`)": each code names one part
     rest = parts.rest[:code.start()] if code else parts.rest
     said = _without_verb(replace(parts, rest=rest)) if parts.verb is None else _chinese_predicate(parts.verb, rest)
     return tidy(scope + said + (f"（{code['codes']}）" if code else "")) if said else None
@@ -227,6 +229,8 @@ def _towards(verb: str, rest: str) -> str | None:
         new = noun_phrase(target["new"])
         return join([chinese, new]) if new else None
     moved = re.match(r"^(?P<what>.+?)\s+to\s+(?P<new>\S.*)$", rest, re.IGNORECASE)
+    if moved and "=" in moved["what"]:
+        return None  # "set X=1.0 to Y" passes a value to Y: it does not set X to Y
     if moved:
         what, new = noun_phrase(moved["what"]), noun_phrase(moved["new"])
         return f"将 {what} {chinese} {new}" if what and new else None

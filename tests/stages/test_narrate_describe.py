@@ -167,6 +167,9 @@ def test_a_sentence_that_introduced_a_removed_code_block_is_dropped_and_a_body_f
     ("Update actions/checkout action to v5", "将 actions/checkout 操作升级到 v5"),
     ("Update Rust crate log to v0.4.25", "将 Rust 包 log 升级到 v0.4.25"),  # the crate's name, not 日志
     ("Added a new metadata tag", "新增元数据标签"),
+    ("docs: fix broken news rendering", "修复失效的新闻渲染"),  # "news" is no plural of "new"
+    ('Revert "[ruff]: Build loongarch64 binaries in CI"', "回退「Build loongarch64 binaries in CI」"),
+    ("Use `DisplayDiagnosticsConfig::program` for Ruff's GitHub output", "为 Ruff 的 GitHub 输出使用 `DisplayDiagnosticsConfig::program`"),
     ("[feat][BREAKING] Megatron: Support learning rate scheduler", "Megatron：支持学习率调度器"),
     ("Rename `red_knot_workspace` to `red_knot_project`", "将 `red_knot_workspace` 重命名为 `red_knot_project`"),
     ("[rollout, vllm] fix: use engine.sleep() instead of collective_rpc", "改用 engine.sleep() 代替 collective_rpc"),
@@ -189,6 +192,8 @@ def test_titles_whose_every_word_the_rules_know_are_translated_with_names_and_co
     "ArticlesGenerator: Set blog=True consistently. Fixes #1631.",
     "Migrate CI to uv",  # "uv" could be a word: the rules do not guess
     "Added a new ''modified:' metadata tag",  # a quotation left open is no name
+    "Stabilize `non-pep604-annotation-optional` (`UP045`) and preview behavior for `non-pep604-annotation-union` (`UP007`)",  # "for" whom?
+    "[rollout] fix: set repetition_penalty=1.0 to AsyncLLM",  # a value passed to AsyncLLM, not set to it
 ])
 def test_titles_with_a_word_the_rules_do_not_know_are_quoted_whole_never_half_translated(title):
     assert translated_title(title) is None
