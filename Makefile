@@ -72,7 +72,7 @@ bench: install
 	for script in bench/bench_*.py; do $(BIN)/python $$script || exit 1; done
 
 # The golden reports (tests/golden/): real weeks as the code words them, compared by
-# tests/test_golden_reports.py; rewrite them when a change of the words is intended.
+# tests/realdata/test_golden_reports.py; rewrite them when a change of the words is intended.
 golden: install
 	$(BIN)/python -m tests.golden_reports --update
 

@@ -6,7 +6,7 @@ tests/golden/{en,zh}/ so that every change to the words shows as a diff in the c
 
 The three exports of ../shared/data are imported into a temporary store with `repo-digest import`,
 and each week is printed as `repo-digest show OWNER/NAME --week W --format markdown` prints it
-(the week's Markdown download without the link to its page). `tests/test_golden_reports.py`
+(the week's Markdown download without the link to its page). `tests/realdata/test_golden_reports.py`
 compares them and skips when ../shared/data is absent.
 """
 

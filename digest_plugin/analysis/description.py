@@ -183,8 +183,10 @@ def _half_an_aside(text: str) -> bool:
     """A bracket opened and not closed ("…(tested up to 0.16" before a removed address, or a
     sentence ended inside the brackets), or closed without being opened (the rest of that aside);
     "1) first, 2) second" numbers items and is whole."""
-    opened, closed = text.count("("), text.count(")") - len(re.findall(r"(?:^|\s)(?:\d+|[a-z])\)", text))
-    return opened != closed
+    unpaired = text
+    while (fewer := re.sub(r"\([^()]*\)", "", unpaired)) != unpaired:
+        unpaired = fewer
+    return "(" in unpaired or ")" in re.sub(r"(?:^|\s)(?:\d+|[a-z])\)", " ", unpaired)
 
 
 def _only_relations(sentence: str) -> bool:

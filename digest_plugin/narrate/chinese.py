@@ -102,7 +102,6 @@ PHRASES = {
     "fix safety": "修复安全性", "environment variable": "环境变量", "class variable": "类变量", "local variable": "局部变量", "edge case": "边界情况", "test case": "测试用例", "test suite": "测试集", "ci job": "CI 任务", "ci workflow": "CI 工作流",
 }
 _ARTICLES = frozenset(("a", "an", "the"))
-_CODE_SPAN = re.compile(r"`[^`]*`")
 # "Fix X in Y": the preposition and the Chinese word order it asks for, {a} the object, {b} where, {v} the verb
 _PLACES = {
     "in": "在 {b} 中{v} {a}", "inside": "在 {b} 中{v} {a}", "within": "在 {b} 中{v} {a}", "on": "在 {b} 上{v} {a}",
@@ -251,8 +250,6 @@ def predicate(verb: str, chinese_verb: str, rest: str) -> str | None:
     what, preposition, where = place
     if (preposition == "from" and verb not in _FROM_VERBS) or (preposition == "to" and verb not in _TO_VERBS):
         return None
-    if re.search(r",|\band\b", _CODE_SPAN.sub("", what)):
-        return None  # "stabilize A and B for C": whether "for C" is said of A too, English does not tell
     a, b = noun_phrase(what), noun_phrase(where)
     if not a or not b:
         return None

@@ -192,7 +192,7 @@ def test_titles_whose_every_word_the_rules_know_are_translated_with_names_and_co
     "ArticlesGenerator: Set blog=True consistently. Fixes #1631.",
     "Migrate CI to uv",  # "uv" could be a word: the rules do not guess
     "Added a new ''modified:' metadata tag",  # a quotation left open is no name
-    "Stabilize `non-pep604-annotation-optional` (`UP045`) and preview behavior for `non-pep604-annotation-union` (`UP007`)",  # "for" whom?
+    "Stabilize `non-pep604-annotation-optional` (`UP045`) and preview behavior for `non-pep604-annotation-union` (`UP007`)",  # each code names a part
     "[rollout] fix: set repetition_penalty=1.0 to AsyncLLM",  # a value passed to AsyncLLM, not set to it
 ])
 def test_titles_with_a_word_the_rules_do_not_know_are_quoted_whole_never_half_translated(title):
