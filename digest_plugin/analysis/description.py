@@ -269,18 +269,9 @@ def clean_body(body: str, template: frozenset[str] = frozenset(), repo: str = ""
     tables and bare references; headings kept (as Markdown headings) to find sections."""
     if not body:
         return ""
-    text = body.replace("\r\n", "\n").replace("\r", "\n").replace(_HOLE, "").replace(_CHECKED, "")  # the marks are ours alone
-    text = _COMMENT.sub("", text)
-    text = _DETAILS.sub("", text)
-    text = _FENCE.sub("", text)
-    text = _IMAGE.sub("", text)
-    text = _ANSI.sub("", text)
-    text = _GITHUB_REFERENCE.sub(lambda m: f"#{m[2]}" if m[1].lower() == repo.lower() else f"{m[1]}#{m[2]}", text)
-    text = _LINK.sub(lambda m: " ".join(m[1].split()), text)  # links wrapped over lines too
-    text = re.sub(r"\(\s*<?https?://[^()\s]*>?\s*\)", "", text)  # "(https://...)" after a name
     lines: list[str] = []
     in_checklist = False
-    for line in text.split("\n"):
+    for line in _without_markup(body, repo).split("\n"):
         normal = normalise_line(line)
         if normal in template and not line.lstrip().startswith(("#", "**")):
             in_checklist = False
@@ -294,16 +285,32 @@ def clean_body(body: str, template: frozenset[str] = frozenset(), repo: str = ""
         in_checklist = bool(_CHECKLIST.match(line)) or (in_checklist and bool(line.strip()) and not _BULLET.match(line) and not _HEADING.match(line))
         if in_checklist or line.lstrip().startswith("|") or line.count("|") >= 2 or _LINK_DEFINITION.match(line):
             continue  # checklists, tables (and logs drawn as tables), link definitions
-        if _is_reference_only(normal):
-            before = lines[-1].rstrip() if lines else ""
-            if before.endswith(":"):
-                lines.append(_HOLE)  # "use mbridge with pr:" lost what it pointed at
-            elif before and not before.endswith((".", "!", "?")) and not _REFERENCE_LEAD.match(normal) and not _BULLET.match(line):
-                lines.append(line)  # "a regression test for\nastral-sh/ty#627." ends the sentence above
-            continue
-        lines.append(line)
+        lines.extend(_kept_of_reference(line, normal, lines[-1].rstrip() if lines else "") if _is_reference_only(normal) else (line,))
     # "an old [review comment]" whose URL is defined elsewhere; after checklists ("- [x]") are gone
     return _REFERENCE_LINK.sub(r"\1", "\n".join(lines))
+
+
+def _without_markup(body: str, repo: str) -> str:
+    """The body without comments, details, code blocks, images and colours; links as their text, and
+    addresses of GitHub issues and PRs as references ("#12" in `repo`, "owner/name#12" elsewhere)."""
+    text = body.replace("\r\n", "\n").replace("\r", "\n").replace(_HOLE, "").replace(_CHECKED, "")  # the marks are ours alone
+    text = _COMMENT.sub("", text)
+    text = _DETAILS.sub("", text)
+    text = _FENCE.sub("", text)
+    text = _IMAGE.sub("", text)
+    text = _ANSI.sub("", text)
+    text = _GITHUB_REFERENCE.sub(lambda m: f"#{m[2]}" if m[1].lower() == repo.lower() else f"{m[1]}#{m[2]}", text)
+    text = _LINK.sub(lambda m: " ".join(m[1].split()), text)  # links wrapped over lines too
+    return re.sub(r"\(\s*<?https?://[^()\s]*>?\s*\)", "", text)  # "(https://...)" after a name
+
+
+def _kept_of_reference(line: str, normal: str, before: str) -> tuple[str, ...]:
+    """What stays of a line that is only a reference, after the line `before` it."""
+    if before.endswith(":"):
+        return (_HOLE,)  # "use mbridge with pr:" lost what it pointed at
+    if before and not before.endswith((".", "!", "?")) and not _REFERENCE_LEAD.match(normal) and not _BULLET.match(line):
+        return (line,)  # "a regression test for\nastral-sh/ty#627." ends the sentence above
+    return ()
 
 
 def _is_reference_only(line: str) -> bool:
@@ -324,15 +331,7 @@ def _sections(text: str) -> list[tuple[str | None, list[str], bool]]:
     open_headings: list[tuple[int, bool]] = []  # (level, skipped) of the headings the current line is under
     lines = text.split("\n")
     for index, line in enumerate(lines):
-        stripped = line.strip()
-        following = lines[index + 1] if index + 1 < len(lines) else ""
-        heading, level = None, 0
-        if _SETEXT.match(stripped) and sections[-1][1] and sections[-1][1][-1].strip():
-            heading, level = sections[-1][1].pop().strip(), 1 if stripped.startswith("=") else 2  # "Summary\n--", as ruff writes them
-        elif (match := _HEADING.match(line)) and (stripped.startswith(("#", "**")) or (
-                (not following.strip() or _SETEXT.match(following.strip())) and len(stripped) < 40 and _looks_like_heading(stripped))):
-            heading = next(g for g in match.groups() if g is not None) or ""
-            level = len(stripped) - len(stripped.lstrip("#")) or 7  # bold and plain-text headings: below any "#"
+        heading, level = _heading_of(line, lines[index + 1] if index + 1 < len(lines) else "", sections[-1][1])
         if heading is None:
             sections[-1][1].append(line)
             continue
@@ -341,6 +340,22 @@ def _sections(text: str) -> list[tuple[str | None, list[str], bool]]:
         open_headings.append((level, skipped))
         sections.append((heading, [], skipped))
     return [(heading, body, skipped) for heading, body, skipped in sections if any(line.strip() for line in body)]
+
+
+def _heading_of(line: str, following: str, above: list[str]) -> tuple[str | None, int]:
+    """(heading, level) when `line` is a heading, else (None, 0). A setext underline ("Summary\n--",
+    as ruff writes them) takes its heading from `above`, the lines of the section so far."""
+    stripped = line.strip()
+    if _SETEXT.match(stripped) and above and above[-1].strip():
+        return above.pop().strip(), 1 if stripped.startswith("=") else 2
+    match = _HEADING.match(line)
+    if not match:
+        return None, 0
+    alone = not following.strip() or _SETEXT.match(following.strip())
+    if stripped.startswith(("#", "**")) or (alone and len(stripped) < 40 and _looks_like_heading(stripped)):
+        heading = next(g for g in match.groups() if g is not None) or ""
+        return heading, len(stripped) - len(stripped.lstrip("#")) or 7  # bold and plain-text headings: below any "#"
+    return None, 0
 
 
 def _looks_like_heading(line: str) -> bool:

@@ -196,23 +196,26 @@ def _one_phrase(text: str, names: frozenset[str]) -> str | None:
             pieces.append(phrase)
             index += 2
             continue
-        if token.startswith("(") and token.endswith(")"):
-            inner = token[1:-1].replace(",", " ").split()
-            if not inner or not all(is_name(part, names) for part in inner):
-                return None
-            pieces.append(f"（{token[1:-1]}）")
-        elif token.endswith(("'s", "’s")) and is_name(token[:-2], names):
-            pieces.append(f"{token[:-2]} 的")  # "Ruff's GitHub output": Ruff 的 GitHub 输出
-        elif is_name(token, names):
-            pieces.append(token)
-        elif (word := WORDS.get(_singular(lower))) is not None:
-            pieces.append(word)
-        else:
+        said = _one_token(token, names)
+        if said is None:
             return None
+        pieces.append(said)
         index += 1
     if not pieces or _singular(tokens[-1].lower()) in ADJECTIVES:
         return None
     return join(pieces)
+
+
+def _one_token(token: str, names: frozenset[str]) -> str | None:
+    """A word, a name (kept as written) or a bracketed aside of names, in Chinese; None if unknown."""
+    if token.startswith("(") and token.endswith(")"):
+        inner = token[1:-1].replace(",", " ").split()
+        return f"（{token[1:-1]}）" if inner and all(is_name(part, names) for part in inner) else None
+    if token.endswith(("'s", "’s")) and is_name(token[:-2], names):
+        return f"{token[:-2]} 的"  # "Ruff's GitHub output": Ruff 的 GitHub 输出
+    if is_name(token, names):
+        return token
+    return WORDS.get(_singular(token.lower()))
 
 
 def _singular(word: str) -> str:

@@ -168,36 +168,52 @@ def _chinese_predicate(verb: str, rest: str) -> str | None:
         return f"{first}，并{second}" if first and second else None
     if chinese is None:
         return None
-    if verb == "document":
-        what = noun_phrase(rest)
-        return f"为 {what} 补充文档" if what else None
-    if verb == "bump" and _VERSION.fullmatch(rest):
-        return f"版本号升至 {rest}"  # "Bump 0.11.3": the project's own version
     if verb in ("update", "upgrade", "bump", "pin", "downgrade"):
-        both = _TWO_UPGRADES.match(rest)  # "MSRV to 1.85 and toolchain to 1.87"
-        if both:
-            first, second = (_chinese_predicate(verb, part) for part in (both["first"], both["second"]))
-            return f"{first}，并{second}" if first and second else None
-        upgrade = _UPGRADE.match(rest)
-        if upgrade:
-            return _version_change(verb, upgrade)
+        versions = _versions_said(verb, rest)
+        if versions is not _NO_SHAPE:
+            return versions
     if verb in _TOWARDS:
         return _towards(verb, rest)
-    if verb == "add":
-        support = _SUPPORT_FOR.match(rest)
-        if support:
-            what = noun_phrase(support["what"])
-            return f"新增对 {what} 的支持" if what else None
+    shaped = _shaped(verb, rest)
+    if shaped is not _NO_SHAPE:
+        return shaped
     if verb == "support" and rest.lower().startswith("for "):
         rest = rest[4:]
-    if verb in ("use", "prefer"):
-        instead = _INSTEAD.match(rest)
-        if instead:
-            new, old = noun_phrase(instead["what"]), noun_phrase(instead["old"])
-            return f"改用 {new} 代替 {old}" if new and old else None
     if verb == "add" and re.match(r"(?:an?\s+)?new\s", rest, re.IGNORECASE):
         rest = re.sub(r"^(?:an?\s+)?new\s+", "", rest, flags=re.IGNORECASE)  # "新增" says it is new
     return predicate(verb, chinese, rest)
+
+
+_NO_SHAPE = "not this shape"  # the title has not the shape asked about (None: it has, and does not translate)
+
+
+def _versions_said(verb: str, rest: str) -> str | None:
+    """ "Bump 0.11.3", "X to 2.0", "X to 1.85 and Y to 1.87" in Chinese; _NO_SHAPE when `rest` names no version."""
+    if verb == "bump" and _VERSION.fullmatch(rest):
+        return f"版本号升至 {rest}"  # "Bump 0.11.3": the project's own version
+    both = _TWO_UPGRADES.match(rest)  # "MSRV to 1.85 and toolchain to 1.87"
+    if both:
+        first, second = (_chinese_predicate(verb, part) for part in (both["first"], both["second"]))
+        return f"{first}，并{second}" if first and second else None
+    upgrade = _UPGRADE.match(rest)
+    return _version_change(verb, upgrade) if upgrade else _NO_SHAPE
+
+
+def _shaped(verb: str, rest: str) -> str | None:
+    """The few shapes with a word order of their own: "document X", "add support for X", "use X
+    instead of Y"; _NO_SHAPE for any other."""
+    if verb == "document":
+        what = noun_phrase(rest)
+        return f"为 {what} 补充文档" if what else None
+    support = _SUPPORT_FOR.match(rest) if verb == "add" else None
+    if support:
+        what = noun_phrase(support["what"])
+        return f"新增对 {what} 的支持" if what else None
+    instead = _INSTEAD.match(rest) if verb in ("use", "prefer") else None
+    if instead:
+        new, old = noun_phrase(instead["what"]), noun_phrase(instead["old"])
+        return f"改用 {new} 代替 {old}" if new and old else None
+    return _NO_SHAPE
 
 
 def _version_change(verb: str, upgrade: re.Match) -> str | None:
