@@ -34,7 +34,7 @@ _FILLER = frozenset(("a", "an", "the", "in", "on", "of", "to", "for", "and", "or
                      "be", "it", "its", "pr"))
 _HOUSEKEEPING = re.compile(r"\b(pre-commit|formatting|format:|lint|typos?|code style|ruff format|black)\b", re.IGNORECASE)
 _ITEM_LABEL = re.compile(r"^(?:add|fix|format|update|change|feat|refactor|docs?|test|ci|remove)s?:\s+(?=\S)", re.IGNORECASE)
-_ENDED = re.compile(r"[.!?。！？][)\]\"'”’）」]*$")  # "(… is largely unchanged.)" needs no full stop after it
+_ENDED = re.compile(r"(?<![.…])[.!?。！？][)\"'”’）」]*$")  # "(… is largely unchanged.)" needs no full stop after it; "f(...)" does
 _TEMPLATE_WORDS = re.compile(r"^(?:thank you|thanks for|please (?:check|read|make sure|describe)|add \*?\*?concise|describe your changes)|"
                              r"aims to achieve or accomplish", re.IGNORECASE)
 _CJK = re.compile(r"[\u4e00-\u9fff]")

@@ -230,3 +230,5 @@ def test_a_sentence_that_ends_inside_its_closing_bracket_gets_no_second_full_sto
     body = "## Summary\n\nThis fixes the regression we have seen on PyTorch since the Beta. (isort, the other project, is largely unchanged.)\n"
     assert said("[ty] Project reachability constraints before narrowing", body) == (
         "This fixes the regression we have seen on PyTorch since the Beta. (isort, the other project, is largely unchanged.)")
+    ellipsis = "## Summary\n\nWe compute it at the type level and so wrap it in `Literal[...]`.\n"  # ruff #22010: "..." ends no sentence
+    assert said("[ty] Improve rendering of default values", ellipsis) == "We compute it at the type level and so wrap it in Literal[...]."
