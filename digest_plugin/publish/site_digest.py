@@ -185,8 +185,11 @@ def _week_pages(name: str, history: list[WeekAnalysis], charts_by_week: list[lis
     """A repository's weeks, narrated and prepared, each linked to the weeks beside it; the notes
     they show are taken out of `notes`."""
     pages, repo_url = [], _repo_url(name, history)
+    # Newest first: a language model's requests for the day go to the weeks readers open first, and
+    # a backfill fills in backwards over the scheduled runs.
+    narratives = {index: _narrative(memo, history[index], history[:index], language, writer) for index in reversed(range(len(history)))}
     for index, (analysis, charts) in enumerate(zip(history, charts_by_week, strict=True)):
-        narrative = _narrative(memo, analysis, history[:index], language, writer)
+        narrative = narratives[index]
         note = notes.pop((name, analysis.week), None)
         pages.append(_week_page(name, analysis, narrative, charts, repo_url, settings, language, site_url, note))
     for before, after in pairwise(pages):

@@ -17,6 +17,8 @@ from digest_plugin.weeks import Week, week_of
 from tests.github_server import GOOD_TOKEN, GitHubServer
 from tests.github_server.data import handmade_pulls
 from tests.links import check_links
+from tests.llm_server import ChatServer, Reply, answers
+from tests.llm_server.server import FreeTier
 from tests.workflow_runner import Runner, git, load_workflow
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -60,7 +62,7 @@ def test_every_action_is_at_its_node24_major():
 
 def test_each_job_has_only_the_permissions_it_needs():
     assert DEPLOY["permissions"] == {}
-    assert DEPLOY["jobs"]["build"]["permissions"] == {"contents": "write"}
+    assert DEPLOY["jobs"]["build"]["permissions"] == {"contents": "write", "models": "read"}  # models: the GitHub Models writer
     assert DEPLOY["jobs"]["deploy"]["permissions"] == {"pages": "write", "id-token": "write"}
     assert load_workflow(WORKFLOWS / "tests.yml")["permissions"] == {"contents": "read"}
 
@@ -255,3 +257,34 @@ def test_make_github_pushes_the_built_site_to_the_gh_pages_branch(project):
     done = subprocess.run(["make", "github", "-o", "publish"], cwd=work, env=env, capture_output=True, text=True)  # the site as built
     assert done.returncode == 0, done.stdout + done.stderr
     assert set(git(origin, "ls-tree", "--name-only", "gh-pages").split()) == {".nojekyll", "index.html"}
+
+
+def test_with_github_models_on_the_newest_weeks_are_the_models_and_no_request_passes_a_limit(project):
+    """DIGEST_WRITER = github-models as a repository variable, against a stand-in answering as GitHub
+    Models' free tier does (its limit for the day: two requests)."""
+    work, origin = project
+    start = datetime.now(UTC).replace(hour=9, minute=0, second=0, microsecond=0) - timedelta(weeks=3)
+
+    def model(request):
+        return Reply.answer(answers.asked(answers.grounded(request.document), request.sections))
+
+    with GitHubServer({"octo-org/widgets": handmade_pulls(start)}) as github, \
+            ChatServer(script=model, key=GOOD_TOKEN, limits=FreeTier(per_day=2)) as llm:
+        with (work / "pelicanconf.py").open("a", encoding="utf-8") as settings:  # as a site may set the endpoint or the model
+            settings.write(f'DIGEST_LLM = {{"base_url": "{llm.origin}/inference"}}\n')
+        runner = _runner(work, github, "octo-org/widgets")
+        runner.contexts["vars"]["DIGEST_WRITER"] = "github-models"
+        run = runner.run_job(DEPLOY, "build")
+    log = "\n".join(run.logs)
+    assert "Save the model's answers" in run.ran, log
+    assert [r.refused for r in llm.requests].count("429 day") == 1 and llm.requests[-1].refused == "429 day"  # none after it
+    assert not [r for r in llm.requests if r.refused == "413"] and max(r.tokens for r in llm.requests) <= 8000
+    assert all(r.body["model"] == "openai/gpt-4.1-mini" for r in llm.requests)
+    weeks = sorted(p.parent.name for p in (work / "output/octo-org/widgets").glob("*-W*/index.html"))
+    complete = [w for w in weeks if Week.parse(w).end(UTC) < datetime.now(UTC)]
+    credits = {w: "Written with the language model openai/gpt-4.1-mini" in (work / f"output/octo-org/widgets/{w}/index.html").read_text()
+               for w in complete}
+    assert credits[complete[-1]] and not credits[complete[0]], credits  # the newest first
+    assert ".llm-cache/octo-org/widgets/" in git(origin, "ls-tree", "-r", "--name-only", "main")  # kept for the next run
+    shown = [p for p in (work / "output").rglob("*") if p.is_file() and GOOD_TOKEN.encode() in p.read_bytes()]
+    assert shown == [] and GOOD_TOKEN not in log
