@@ -15,7 +15,7 @@ SEARCH_INDEX = "$(BIN)/python" -m pagefind --quiet --site
 EXTRAS ?=
 GITHUB_PAGES_BRANCH ?= gh-pages
 
-.PHONY: help install html serve devserver publish github constraints test test-fast bench sample clean
+.PHONY: help install html serve devserver publish github constraints test test-fast bench golden sample clean
 
 help:
 	@echo "make html       build the site into $(OUTPUTDIR)/ (creates $(VENV) on first use)"
@@ -25,6 +25,7 @@ help:
 	@echo "make devserver  rebuild on every change (the store's too) and serve"
 	@echo "make publish    build for deployment: SITEURL=https://USER.github.io/SITE make publish"
 	@echo "make github     publish, then push $(OUTPUTDIR)/ to the $(GITHUB_PAGES_BRANCH) branch (ghp-import)"
+	@echo "make golden     rewrite the golden reports under tests/golden/ (needs ../shared/data)"
 	@echo "make sample     regenerate the bundled sample store under data/"
 
 install: $(VENV)/.installed
@@ -79,6 +80,11 @@ test-fast: $(VENV)/.installed-test
 
 bench: $(VENV)/.installed-test
 	for script in bench/bench_*.py; do $(BIN)/python $$script || exit 1; done
+
+# The golden reports (tests/golden/): real weeks as the code words them, compared by
+# tests/realdata/test_golden_reports.py; rewrite them when a change of the words is intended.
+golden: install
+	$(BIN)/python -m tests.golden_reports --update
 
 sample: install
 	$(BIN)/repo-digest sample

@@ -111,7 +111,8 @@ def busy_week(**options):
                  footprint=Footprint(added_files=("src/io/read/__init__.py", "src/io/read/chunks.py"), added_count=2, removed_files=("src/io/reader.py",), removed_count=1,
                                      removed_lines=1100, core_lines=2300)),
         analysed(103, "fix: crash when `path` is empty", type="fix", modules=("io",), score=6.4, key=True, login="carol",
-                 first_time=True, files=("src/io/reader.py", "tests/test_reader.py"), summary="Fix crash when path is empty."),
+                 first_time=True, files=("src/io/reader.py", "tests/test_reader.py"), summary="Fix crash when path is empty.",
+                 footprint=Footprint(places=("src/io/reader.py",), test_files=1, core_lines=2)),
         analysed(104, "docs: explain v2.1 migration", type="docs", modules=("docs",), score=3.0, files=("docs/migrate.md",)),
         analysed(105, "Bump requests from 2.31.0 to 2.32.3", type="build", modules=("deps",), score=2.5, login="dependabot[bot]",
                  bot=True, risks=("dependency-upgrade",), files=("requirements.txt",)),
@@ -205,7 +206,7 @@ def english_left(week, text: str) -> str | None:
     reads as Chinese."""
     from digest_plugin.narrate.describe import quoted_forms
 
-    names = {week.repo, week.week, "PR", "CI", "workflow", "diff"}
+    names = {week.repo, week.week, "PR", "CI"}
     for p in week.pulls:
         names.update(quoted_forms(p))
         names.update((*p.classification.modules, *p.classification.labels))

@@ -11,6 +11,9 @@ from digest_plugin.analysis.rules import PERIPHERAL_KINDS, Rules
 from digest_plugin.store.records import Pull
 
 LISTED_PATHS = 5  # paths kept per list: enough to name the main ones
+PLACE_SHARE = 2 / 3  # of a PR's core lines, in one file or folder for it to be where the PR works
+PLACE_DEPTH = 2  # a folder that names a place is at least two deep ("verl/trainer", "crates/ty"): one level is the whole project
+MAX_PLACES = 3  # folders named together as where a PR works
 
 
 def _runs_in_ci(path: str) -> bool:
@@ -24,11 +27,15 @@ def footprint(pull: Pull, rules: Rules) -> Footprint:
     paths, kinds = rules.files_of(pull)
     removed: list[tuple[int, str]] = []
     added: list[str] = []
-    counts = {"core_lines": 0, "test_files": 0, "doc_files": 0, "generated_files": 0, "generated_lines": 0}
+    counts = {"core_lines": 0, "test_files": 0, "doc_files": 0, "generated_files": 0, "generated_lines": 0, "inline_test_files": 0}
     workflows: list[str] = []
     config: list[str] = []
+    core_files: list[tuple[str, int]] = []
     for path, path_kinds, change in zip(paths, kinds, pull.files, strict=True):
         core = not path_kinds & PERIPHERAL_KINDS
+        if core:
+            core_files.append((path, (change.additions or 0) + (change.deletions or 0)))
+            counts["inline_test_files"] += "inline_tests" in path_kinds
         if change.status == "removed":
             removed.append((change.deletions or 0, path))
         elif change.status == "added" and core:
@@ -50,8 +57,35 @@ def footprint(pull: Pull, rules: Rules) -> Footprint:
         removed_lines=sum(lines for lines, _ in removed),
         workflows=tuple(workflows),
         config_files=tuple(config),
+        places=main_places(core_files),
         **counts,
     )
+
+
+def main_places(files: list[tuple[str, int]]) -> tuple[str, ...]:
+    """Where a PR works: the file that holds PLACE_SHARE of its changed core lines, else the
+    deepest folder (PLACE_DEPTH deep or more) that does, else the fewest folders PLACE_DEPTH deep
+    (at most MAX_PLACES) that do together; () when the lines are spread wider."""
+    total = sum(lines for _, lines in files)
+    if not total:
+        return ()
+    path, lines = max(files, key=lambda f: (f[1], f[0]))
+    if lines >= PLACE_SHARE * total:
+        return (path,)
+    folders: dict[str, int] = {}
+    for path, lines in files:
+        parts = path.split("/")[:-1]
+        for depth in range(PLACE_DEPTH, len(parts) + 1):
+            folder = "/".join(parts[:depth])
+            folders[folder] = folders.get(folder, 0) + lines
+    held = [folder for folder, lines in folders.items() if lines >= PLACE_SHARE * total]
+    if held:
+        return (max(held, key=lambda folder: (folder.count("/"), folders[folder], folder)),)
+    tops = sorted((folder for folder in folders if folder.count("/") == PLACE_DEPTH - 1), key=lambda folder: (-folders[folder], folder))
+    for count in range(2, MAX_PLACES + 1):
+        if sum(folders[folder] for folder in tops[:count]) >= PLACE_SHARE * total:
+            return tuple(sorted(tops[:count]))
+    return ()
 
 
 def _count(counts: dict[str, int], kinds: frozenset[str], lines: int, core: bool) -> None:

@@ -132,7 +132,7 @@ def analyse_pull(pull: Pull, context: RepoContext) -> AnalysedPull:
         reverted = context.last_titled(title.reverted_title, pull.merged_at)
         if reverted is not None:
             classification = replace(classification, reverts=reverted)
-    description = description_text(pull.body, context.template)
+    description = description_text(pull.body, context.template, _repo_of(pull.url))
     paths, kinds = rules.files_of(pull)
     moved = upgrades(pull, classification, rules, description)
     locks = context.file_history.locks_before(pull.merged_at) if moved else frozenset()
@@ -164,6 +164,10 @@ def _reverted(evidence: Evidence, pull: Pull, context: RepoContext) -> Evidence:
         outcome, by = context.follow_ups.after(pull, reverted)
         evidence = replace(evidence, outcome=outcome, by=by)
     return evidence
+def _repo_of(url: str) -> str:
+    """ "owner/name" from a PR's address (https://github.com/owner/name/pull/12); "" otherwise."""
+    parts = url.split("/")
+    return f"{parts[3]}/{parts[4]}" if len(parts) > 5 and parts[5] == "pull" else ""
 
 
 def _title_key(title: str) -> str:

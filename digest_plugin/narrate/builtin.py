@@ -115,11 +115,12 @@ def _key_changes(week: WeekAnalysis, lang: Language) -> tuple[KeyChange, ...]:
             number=p.pull.number,
             title=p.pull.title,
             url=p.pull.url,
-            summary=what.text,
+            summary=what.text.text,
             modules=p.classification.modules,
             importance=p.score.value,
-            details=_key_details(p, lang, sized=not what.figures),
-            summary_figures=what.figures,
+            details=_key_details(p, lang, sized=not what.text.figures),
+            summary_figures=what.text.figures,
+            quote=what.quote,
         ))
     return tuple(changes)
 

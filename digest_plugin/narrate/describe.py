@@ -1,67 +1,66 @@
-"""What one PR does, in one line: from its description when that says something, else from its files.
+"""What one PR does, in one line: the author's own summary when the description has one, else the
+title made into a sentence and what the files show.
 
-The analysis has already taken the description's prose out of the body (template, checklists,
-comments and links gone, the "What does this PR do?" section preferred) and capped it. Here that
-text is held to what a reader needs: whole sentences only (a capped one is cut back to its last
-full stop), no dangling "with pr" where a link was, and never the title said again. When nothing
-is left, the files speak: "Adds the module verl/experimental (5 files)", "Changes 8 CI workflows",
-"Removes 2 files and 600 lines".
+The analysis has already taken the description's summary out of the body as whole sentences
+(template, checklists, comments, code and dangling links gone, the "What does this PR do?" section
+preferred). Here it is held to what a reader needs: never the title said again, never a template
+line, at most two list items. The author's words are grounded by being the author's: they are
+quoted as written, never replaced by a file list. Without them the line is the title as a
+sentence and where the PR works, with or without tests ("Adds async weight sync in
+verl/workers/rollout, with tests."), or what its files show when that says more ("Adds
+verl/experimental, a new folder of 5 files.").
+
+On a Chinese page the author's English words are not spliced into Chinese: the line is a Chinese
+lead ("作者的说明：", after the title in Chinese where the rules translate it fully) and the words
+follow as a quotation of their own (`KeyLine.quote`), which pages, Markdown and feeds show apart.
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
+from dataclasses import dataclass
 
+from digest_plugin.analysis.description import capitalised
 from digest_plugin.analysis.model import AnalysedPull
 from digest_plugin.narrate.model import Cited
-from digest_plugin.narrate.titles import chinese_title, clause, display_title, english_predicate
+from digest_plugin.narrate.titles import chinese_title, clause, display_title, english_predicate, translated_title
 from digest_plugin.narrate.wording import Language, Stated
 
 MIN_WORDS = 4  # fewer words are a label, not a sentence
 MAX_ITEMS = 2
-_LOST_CODE = re.compile(r"\b(?:like this|as follows|the following|e\.g\.|for example|for instance|such as|looks like|below):\s", re.IGNORECASE)
 _CONTINUATION = re.compile(r"^(?:By|Via|Using|So that|Such that|Without|Instead of) ", re.IGNORECASE)
-_TEST_PATH = re.compile(r"(^|/)(tests?|testing|__tests__|spec|resources/test)/|(^|/)test_[^/]*$|_test\.\w+$|\.snap$")  # list items kept from a description made of a list
 _FILLER = frozenset(("a", "an", "the", "in", "on", "of", "to", "for", "and", "or", "with", "by", "from", "this", "that", "is", "are",
                      "be", "it", "its", "pr"))
 _HOUSEKEEPING = re.compile(r"\b(pre-commit|formatting|format:|lint|typos?|code style|ruff format|black)\b", re.IGNORECASE)
 _ITEM_LABEL = re.compile(r"^(?:add|fix|format|update|change|feat|refactor|docs?|test|ci|remove)s?:\s+(?=\S)", re.IGNORECASE)
-_SENTENCE_END = re.compile(r"[.!?。！？](?=\s|$)")
-# a sentence whose link was removed: "you should use mbridge with pr", "see the following:"
-_DANGLING = re.compile(
-    r"(?:[\s,;]+(?:with|see|in|at|from|via|by|for|to|of|on|and|or|like|the|a|an|as|here|this|following|below|"
-    r"pr|prs|pull request|issue|link|commit|e\.g\.|i\.e\.|cf\.?))+[\s:.,;]*$",
-    re.IGNORECASE,
-)
-_TEMPLATE_WORDS = re.compile(r"^(?:thank you|thanks for|please (?:check|read|make sure|describe)|add \*?\*?concise|describe your changes)", re.IGNORECASE)
+_ENDED = re.compile(r"(?<![.…])[.!?。！？][)\"'”’）」]*$")  # "(… is largely unchanged.)" needs no full stop after it; "f(...)" does
+_TEMPLATE_WORDS = re.compile(r"^(?:thank you|thanks for|please (?:check|read|make sure|describe)|add \*?\*?concise|describe your changes)|"
+                             r"aims to achieve or accomplish", re.IGNORECASE)
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+@dataclass(frozen=True)
+class KeyLine:
+    """A key PR's line: `text`, in the site's language, then the author's `quote` (verbatim, in
+    their language; "" when there is none to show apart)."""
+
+    text: Cited
+    quote: str = ""
 
 
 def body_sentences(analysed: AnalysedPull) -> str | None:
     """The analysis' summary as whole sentences, ending in a full stop; None when it is no more than
     the title, a template line, or a fragment."""
     text = " ".join(analysed.summary.split())
-    if text.endswith("…"):
-        ends = [m.end() for m in _SENTENCE_END.finditer(text)]
-        if not ends:
-            return None
-        text = text[: ends[-1]]
-    text = _main_items(_DANGLING.sub("", _before_lost_code(text).rstrip(" .:;,")).strip())
-    if len(re.findall(r"\w+", text)) < MIN_WORDS or _TEMPLATE_WORDS.match(text) or _repeats_title(text, analysed.pull.title):
+    if not text or text.endswith("…"):
         return None
-    if not _SENTENCE_END.search(text[-1:]):
+    text = _main_items(text.rstrip(" .。"))
+    if _words(text) < MIN_WORDS or _TEMPLATE_WORDS.search(text) or _repeats_title(text, analysed.pull.title):
+        return None
+    if not _ENDED.search(text):
         text += "。" if _mostly_chinese(text) else "."
-    return text[0].upper() + text[1:] if text[:1].isascii() and text[:1].islower() else text
-
-
-def _before_lost_code(text: str) -> str:
-    """The sentences before one that introduced a code block the analysis took out ("The code looks
-    like this: where each line ..."): what follows the colon no longer reads."""
-    lost = _LOST_CODE.search(text)
-    if not lost:
-        return text
-    ends = [m.end() for m in _SENTENCE_END.finditer(text, 0, lost.start())]
-    return text[: ends[-1]] if ends else ""
+    return capitalised(text) if text[:1].isascii() else text
 
 
 def continues_title(sentence: str, title: str) -> str | None:
@@ -77,7 +76,14 @@ def _repeats_title(text: str, title: str) -> bool:
     """The text says nothing the title does not: its words are (almost) all in the title."""
     words = set(re.findall(r"[a-z0-9_]+", text.lower())) - _FILLER
     titled = set(re.findall(r"[a-z0-9_]+", title.lower()))
-    return not words or len(words - titled) <= max(1, len(words) // 5)
+    if not words:
+        return not _CJK.search(text) or set(_CJK.findall(text)) <= set(_CJK.findall(title))  # Chinese says more than an English title
+    return len(words - titled) <= max(1, len(words) // 5)
+
+
+def _words(text: str) -> int:
+    """Words of Latin script, and Chinese characters two to a word (Chinese has no spaces to count)."""
+    return len(re.findall(r"[^\W\u4e00-\u9fff]+", text)) + len(_CJK.findall(text)) // 2
 
 
 def _main_items(text: str) -> str:
@@ -86,7 +92,7 @@ def _main_items(text: str) -> str:
     items = [item for item in text.split("; ") if not _HOUSEKEEPING.search(item)]
     items = [_ITEM_LABEL.sub("", item) for item in items][:MAX_ITEMS] or [text]
     joined = "; ".join(items)
-    return joined[0].upper() + joined[1:] if joined[:1].islower() else joined
+    return capitalised(joined)
 
 
 def _mostly_chinese(text: str) -> bool:
@@ -106,7 +112,8 @@ def new_folder(analysed: AnalysedPull) -> str | None:
 
 
 def files_sentence(analysed: AnalysedPull, lang: Language) -> Cited | None:
-    """What the files show, when the body says nothing: one sentence with the figures it states."""
+    """What the files show when it is more than where the PR works: a new folder, files removed,
+    CI workflows changed; one sentence with the figures it states."""
     ngettext, footprint, n = lang.ngettext, analysed.footprint, analysed.pull.number
     said = Stated(lang)
     workflows, added, removed = len(footprint.workflows), footprint.added_count, footprint.removed_count
@@ -121,27 +128,69 @@ def files_sentence(analysed: AnalysedPull, lang: Language) -> Cited | None:
     if workflows and workflows * 2 >= analysed.pull.changed_files:
         template = ngettext("Changes {count} CI workflow.", "Changes {count} CI workflows.", workflows)
         return said.cited(template.format(count=said.number(f"pull:{n}:workflows", workflows)))
-    if added:
-        template = ngettext("Adds {count} source file.", "Adds {count} source files.", added)
-        return said.cited(template.format(count=said.number(f"pull:{n}:added_files", added)))
-    return _main_file_sentence(analysed, lang)
+    return None
 
 
-def _main_file_sentence(analysed: AnalysedPull, lang: Language) -> Cited | None:
-    """ "Mostly changes src/io/reader.py; tests come with it": the file with the most changed lines."""
-    _, files = lang.gettext, [f for f in analysed.pull.files if not _TEST_PATH.search(f.path)]
-    if not files:
+def _tested(analysed: AnalysedPull) -> bool | None:
+    """Whether the PR changed tests; None when a file list cannot tell (Rust keeps tests in the source)."""
+    footprint = analysed.footprint
+    if footprint.test_files:
+        return True
+    return None if footprint.inline_test_files else False
+
+
+def title_sentence(analysed: AnalysedPull, lang: Language) -> Cited:
+    """The title made into a sentence, with where in the code the PR works and whether tests came
+    with it: "Adds async weight sync in verl/workers/rollout, with tests." In Chinese the title is
+    translated, or quoted whole where the rules cannot ("「…」，主要改动 X，并附带测试。")."""
+    _, title = lang.gettext, analysed.pull.title
+    if lang.code == "zh":
+        said = chinese_title(title)  # translated, or quoted whole: the title is what the PR does
+    else:
+        predicate = english_predicate(title)
+        said = predicate[0].upper() + predicate[1:] if predicate else display_title(title)
+    fact = files_sentence(analysed, lang)
+    if fact:  # a new folder, removals or CI workflows say more than where the PR works
+        return Cited(lang.sentences((_("{said}.").format(said=said), fact.text)), (), fact.figures)
+    footprint = analysed.footprint
+    if footprint.places:
+        said = _("{title} in {place}").format(title=said, place=lang.join(footprint.places))
+    elif footprint.core_lines and len(analysed.pull.files) > 1:
+        said = _("{title}, across several files").format(title=said)
+    tested = _tested(analysed)
+    endings = {True: _("{said}, with tests."), False: _("{said}; no test changed."), None: _("{said}.")}
+    return Cited(lang.tidy(endings[tested].format(said=said)))
+
+
+def chinese_sentence(sentence: str) -> str | None:
+    """The author's sentence in Chinese where the rules translate it fully (a short one that starts
+    with a known verb: "Adds a retry to the fetcher." -> "为 fetcher 新增重试。"); None otherwise."""
+    if _CJK.search(sentence) or len(sentence.split()) > 12 or re.search(r"[;:,!?]|\. ", sentence) or not clause(sentence.rstrip(".")).verb:
         return None
-    main = max(files, key=lambda f: ((f.additions or 0) + (f.deletions or 0), f.path)).path
-    tested = analysed.footprint.test_files > 0 or any(_TEST_PATH.search(f.path) for f in analysed.pull.files)
-    alone = len(analysed.pull.files) == 1
-    templates = {
-        (True, True): _("Changes {path}, with tests."),
-        (True, False): _("Changes {path}; no test changed."),
-        (False, True): _("Mostly changes {path}, with tests."),
-        (False, False): _("Mostly changes {path}; no test changed."),
-    }
-    return Cited(templates[(alone, tested)].format(path=main))
+    translated = translated_title(sentence.rstrip("."))
+    return translated + "。" if translated else None
+
+
+def quoted_in_chinese(analysed: AnalysedPull, sentences: str, lang: Language) -> KeyLine:
+    """The author's sentences on a Chinese page: rules cannot translate prose, so they are quoted as
+    the author's words (Chinese ones too, which may carry their own English), after what the title
+    says in Chinese where the rules translate it fully ("修复 X。作者的说明：" then the quotation)."""
+    lead = lang.gettext("In the author's words:")
+    title = translated_title(analysed.pull.title)
+    text = lang.sentences((title + "。", lead)) if title else lead
+    return KeyLine(Cited(text), sentences)
+
+
+def what_it_does(analysed: AnalysedPull, lang: Language) -> KeyLine:
+    """A key PR's line: the author's sentences, else the title as a sentence with what the files show."""
+    sentences = body_sentences(analysed)
+    if sentences and lang.code == "en":
+        continued = continues_title(sentences, analysed.pull.title)
+        return KeyLine(Cited(continued[0].upper() + continued[1:] if continued else sentences))
+    if sentences:
+        chinese = chinese_sentence(sentences)
+        return KeyLine(Cited(chinese)) if chinese else quoted_in_chinese(analysed, sentences, lang)
+    return KeyLine(title_sentence(analysed, lang))
 
 
 def quoted_forms(analysed: AnalysedPull) -> set[str]:
@@ -149,48 +198,15 @@ def quoted_forms(analysed: AnalysedPull) -> set[str]:
     and the names taken from its files: text the grounding check does not read as claims."""
     title = analysed.pull.title
     parts = clause(title)
-    forms = {title, " ".join(title.split()), display_title(title), chinese_title(title), english_predicate(title) or "", parts.text, parts.rest,
-             analysed.summary, analysed.pull.author.login}
+    forms = {title, " ".join(title.split()), display_title(title), translated_title(title) or "", english_predicate(title) or "",
+             parts.text, parts.rest, analysed.summary, analysed.pull.author.login, *analysed.footprint.places}
     sentences = body_sentences(analysed)
     if sentences:
-        forms.update((sentences, sentences.rstrip("."), chinese_sentence(sentences), continues_title(sentences, title) or ""))
+        forms.update((sentences, sentences.rstrip("."), chinese_sentence(sentences) or ""))
         continued = continues_title(sentences, title)
-        forms.add(continued[0].upper() + continued[1:] if continued else "")
+        forms.update((continued, continued[0].upper() + continued[1:]) if continued else ())
+    predicate = english_predicate(title)
+    forms.add(predicate[0].upper() + predicate[1:] if predicate else "")
     forms.add(new_folder(analysed) or "")
     forms.update(f.path for f in analysed.pull.files)
     return {f for f in forms if f}
-
-
-def chinese_sentence(sentence: str) -> str:
-    """The author's sentence in Chinese where the rules do it well (a short one that starts with a
-    known verb: "Adds X." -> "新增 X。"); otherwise as written."""
-    if len(sentence.split()) > 12 or re.search(r"[;:,!?]|\. ", sentence) or not clause(sentence.rstrip(".")).verb:
-        return sentence
-    return chinese_title(sentence.rstrip(".")) + "。"
-
-
-def quoted_in_chinese(analysed: AnalysedPull, sentences: str, lang: Language) -> str:
-    """The author's English sentences on a Chinese page: rules cannot translate prose, so they are
-    quoted as the author's words, after what the title says in Chinese where the rules render it
-    ("修复 X。作者的说明：“…”。"); no English full stop inside the Chinese quotes."""
-    quote = lang.gettext("In the author's words: “{words}”").format(words=sentences.rstrip("."))
-    title = analysed.pull.title
-    lead = chinese_title(title)
-    if lead in (title, display_title(title)):
-        return quote
-    return lang.sentences((lead + "。", quote))
-
-
-def what_it_does(analysed: AnalysedPull, lang: Language) -> Cited:
-    """One line: the author's sentences, else what the files show, else its title in the language's words."""
-    sentences = body_sentences(analysed)
-    if sentences and lang.code == "en":
-        continued = continues_title(sentences, analysed.pull.title)
-        return Cited(continued[0].upper() + continued[1:] if continued else sentences)
-    if sentences:
-        chinese = chinese_sentence(sentences)
-        return Cited(chinese if chinese != sentences else quoted_in_chinese(analysed, sentences, lang))
-    from_files = files_sentence(analysed, lang)
-    if from_files:
-        return from_files
-    return Cited("")

@@ -62,11 +62,12 @@ class KeyChange:
     title: str  # verbatim from GitHub, untrusted
     url: str
     summary: str  # what it does, one line in the narrative's language: the author's own sentences
-    #                (untrusted, verbatim) or, when the body says nothing, what its files show
+    #                (untrusted, verbatim), or a lead before `quote`, or the title as a sentence and what its files show
     modules: tuple[str, ...]
     importance: float  # shown once, beside the title: no sentence repeats it
     details: Cited  # generated: the modules it changes and its size; cites the PR
     summary_figures: tuple[Figure, ...] = ()  # the numbers `summary` states, when it is generated
+    quote: str = ""  # the author's words in their own language (untrusted, verbatim), shown apart after `summary`
 
 
 @frozen_record

@@ -7,6 +7,8 @@ recorded with what it is (`Stated`), every PR is a PR of the week.
 
 from __future__ import annotations
 
+import re
+
 from digest_plugin.analysis.model import AnalysedPull, WeekAnalysis
 from digest_plugin.narrate.describe import body_sentences
 from digest_plugin.narrate.model import Cited
@@ -18,6 +20,7 @@ SUMMARY_CHANGES = 3  # main changes named in the summary
 SUMMARY_THEMES = 2
 MIN_CHANGES = 2  # changes named even when fewer PRs are key
 SUMMARY_BODY_WORDS = 30  # a change's own sentence is quoted in the summary only when this short
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def quiet_summary(week: WeekAnalysis, lang: Language) -> Cited:
@@ -127,9 +130,9 @@ def change_sentence(analysed: AnalysedPull, position: int, lang: Language) -> st
     openers = (_("The main change: {what}."), _("Also, {what}."), _("And {what}."))
     sentence = openers[min(position, len(openers) - 1)].format(what=what)
     explained = body_sentences(analysed)
-    if position == 0 and explained and len(explained.split()) <= SUMMARY_BODY_WORDS:
-        words = explained.rstrip(".") if lang.code == "zh" else explained  # no English full stop inside Chinese quotes
-        sentence = lang.sentences((sentence, _("In the author's words: “{words}”").format(words=words)))
+    # a Chinese summary quotes only Chinese words: the author's English ones are shown apart, under the key change
+    if position == 0 and explained and len(explained.split()) <= SUMMARY_BODY_WORDS and (lang.code != "zh" or _CJK.search(explained)):
+        sentence = lang.sentences((sentence, _("In the author's words: “{words}”").format(words=explained.rstrip("。") if lang.code == "zh" else explained)))
     return sentence
 
 

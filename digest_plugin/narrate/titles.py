@@ -1,99 +1,49 @@
 """PR titles as prose: the leading verb found, so that a title can be said in a sentence.
 
 A title such as "[rollout] feat: add async weight sync" becomes, in English, the predicate "adds
-async weight sync" ("#12 adds async weight sync") and, in Chinese, "新增 async weight sync": the
-"[scope] type:" prefix goes, the leading verb is put in the language's form, and everything after it
-(code names, model names) stays as the author wrote it, the way Chinese engineers mix English terms
-into Chinese prose. A title that does not start with a known verb is quoted as written.
+async weight sync" ("#12 adds async weight sync"): the "[scope] type:" prefix goes and the leading
+verb agrees with the PR as subject. In Chinese a title is translated only when every word of it is
+known to the rules (`chinese.py`): "Fix typo in the README" -> "在 README 中修复拼写错误", names and
+code kept as written. Otherwise it is not spliced into Chinese grammar: a Chinese sentence quotes
+it whole (「Add async weight sync」), and a list shows it as written.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+from digest_plugin.narrate.chinese import WORDS, join, noun_phrase, predicate, tidy
+from digest_plugin.narrate.verbs import FORMS, VERBS
 
 # A title's module prefix ("[trainer, data] "), conventional-commit type ("fix: ", "feat(parser)!: ").
-_MODULE_PREFIX = re.compile(r"^\s*(?:\[[^\]]*\]\s*)+")
+_MODULE_PREFIX = re.compile(r"^\s*(?:\[[^\]]*\]\s*)+(?::\s*)?")  # "[ruff]: Build X" too
 _TYPE_PREFIX = re.compile(r"^([A-Za-z]+)(?:\(([^)]*)\))?!?:\s+")
 # "Megatron: Support X", "mypy_primer: add X": a short scope before a colon
 _SCOPE_PREFIX = re.compile(r"^([\w.\-/ ]{1,30}?):\s+(?=\S)")
 _TITLE_TYPES = {"feat", "fix", "refactor", "perf", "docs", "doc", "test", "tests", "ci", "build", "chore", "revert", "style", "misc"}
 
-# base verb -> (English third person, Chinese). Chinese puts a space before Latin text that follows.
-VERBS = {
-    "add": ("adds", "新增"),
-    "introduce": ("introduces", "引入"),
-    "implement": ("implements", "实现"),
-    "support": ("supports", "支持"),
-    "fix": ("fixes", "修复"),
-    "deprecate": ("deprecates", "弃用"),
-    "remove": ("removes", "移除"),
-    "delete": ("deletes", "删除"),
-    "drop": ("drops", "移除"),
-    "update": ("updates", "更新"),
-    "upgrade": ("upgrades", "升级"),
-    "bump": ("bumps", "升级"),
-    "use": ("uses", "改用"),
-    "avoid": ("avoids", "避免"),
-    "improve": ("improves", "改进"),
-    "optimize": ("optimizes", "优化"),
-    "move": ("moves", "移动"),
-    "allow": ("allows", "允许"),
-    "enable": ("enables", "启用"),
-    "disable": ("disables", "禁用"),
-    "refactor": ("refactors", "重构"),
-    "rename": ("renames", "重命名"),
-    "handle": ("handles", "处理"),
-    "preserve": ("preserves", "保留"),
-    "skip": ("skips", "跳过"),
-    "ignore": ("ignores", "忽略"),
-    "detect": ("detects", "检测"),
-    "document": ("documents", "补充文档："),
-    "simplify": ("simplifies", "简化"),
-    "reduce": ("reduces", "减少"),
-    "replace": ("replaces", "替换"),
-    "migrate": ("migrates", "迁移"),
-    "correct": ("corrects", "修正"),
-    "ensure": ("ensures", "确保"),
-    "prevent": ("prevents", "防止"),
-    "restore": ("restores", "恢复"),
-    "revert": ("reverts", "回退"),
-    "extend": ("extends", "扩展"),
-    "clarify": ("clarifies", "澄清"),
-    "validate": ("validates", "校验"),
-    "unify": ("unifies", "统一"),
-    "increase": ("increases", "提高"),
-    "expand": ("expands", "扩展"),
-    "split": ("splits", "拆分"),
-    "cache": ("caches", "缓存"),
-    "stabilize": ("stabilizes", "稳定"),
-    "respect": ("respects", "遵循"),
-    "infer": ("infers", "推断"),
-    "sync": ("syncs", "同步"),
-    "reject": ("rejects", "拒绝"),
-    "emit": ("emits", "输出"),
-    "include": ("includes", "纳入"),
-    "exclude": ("excludes", "排除"),
-    "suppress": ("suppresses", "抑制"),
-    "clean": ("cleans", "清理"),
-    "pin": ("pins", "固定"),
-    "integrate": ("integrates", "集成"),
-    "follow": ("follows", "遵循"),
-    "switch": ("switches", "切换"),
-    "speed": ("speeds", "加速"),
-}
-# other forms of the same verbs a title may start with
-_FORMS = {"adds": "add", "added": "add", "adding": "add", "fixes": "fix", "fixed": "fix", "fixing": "fix",
-          "supports": "support", "removes": "remove", "removed": "remove", "updates": "update", "updated": "update",
-          "bumps": "bump", "upgrades": "upgrade", "deprecates": "deprecate", "introduces": "introduce",
-          "implements": "implement", "refactors": "refactor", "refactored": "refactor", "uses": "use", "improves": "improve"}
+# verbs with a particle: "clean up X", "speed up X" (the particle has no word of its own in Chinese)
+_PARTICLES = {"clean": "up", "speed": "up", "set": "up", "tidy": "up", "split": "up"}
 # "update X to 2.0", "bump X from 1.2 to 2.0"
 _UPGRADE = re.compile(r"^(?P<what>.+?)\s+(?:from\s+(?P<old>v?\d[\w.\-+]*)\s+)?to\s+(?P<new>v?\d[\w.\-+]*)\s*$", re.IGNORECASE)
 # a merge commit's title, as old imports have them: "Merge pull request #12 from owner/feature/x"
 _MERGE_TITLE = re.compile(r"^Merge pull request #\d+ from [^/\s]+/(?P<branch>\S+)$", re.IGNORECASE)
 _AND_VERB = re.compile(r"(\b(?:and|then|,))\s+([a-z]+)\b")
 # verbs whose "to" says where: said with their Chinese preposition
-_TOWARDS = {"migrate": "迁移到", "move": "移到", "rename": "重命名为", "switch": "切换到"}
+_TOWARDS = {"migrate": "迁移到", "move": "移到", "rename": "重命名为", "switch": "切换到", "set": "设置为", "change": "改为",
+            "convert": "转换为", "pass": "传给"}
+# verbs that are not also nouns: "… and fix Y" starts a second predicate, "… and return type" does not
+_CLEAR_VERBS = frozenset(("add", "fix", "remove", "update", "improve", "support", "use", "enable", "disable", "rename", "deprecate",
+                          "delete", "drop", "refactor", "introduce", "implement", "avoid", "simplify", "move", "clean", "make", "allow",
+                          "bump", "upgrade", "replace", "migrate", "handle", "ensure", "prevent", "restore", "skip", "ignore"))
+_SMALL_WORDS = frozenset(("for", "and", "the", "of", "to", "in", "on", "with", "from", "a", "an", "by", "at", "or"))
+_TWO_UPGRADES = re.compile(r"^(?P<first>.+?\s+to\s+v?\d[\w.\-+]*)\s+and\s+(?P<second>.+?\s+to\s+v?\d[\w.\-+]*)$", re.IGNORECASE)
+# words that say what kind of package the next word names: "Update Rust crate log to 0.4"
+_PACKAGE_KINDS = frozenset(("crate", "package", "dependency", "library", "plugin", "module"))
+_VERSION = re.compile(r"v?\d+(?:\.\d+)+[\w.+-]*")
+_TRAILING_CODES = re.compile(r"\s*\((?P<codes>`[^`]+`(?:\s*,\s*`[^`]+`)*)\)\s*$")
+_INSTEAD = re.compile(r"^(?P<what>.+?)\s+instead\s+of\s+(?P<old>.+)$", re.IGNORECASE)
 _SUPPORT_FOR = re.compile(r"^support\s+for\s+(?P<what>.+)$", re.IGNORECASE)
 _TRAILING_SUPPORT = re.compile(r"^(?P<what>.+?)\s+support$", re.IGNORECASE)
 # type words said in Chinese when the title has no verb of its own: "fix: crash on empty input"
@@ -130,7 +80,7 @@ def clause(title: str) -> Clause:
 
 def _verb_of(text: str) -> str | None:
     first = text.split(None, 1)[0].lower() if text.split() else ""
-    base = _FORMS.get(first, first)
+    base = FORMS.get(first, first)
     return base if base in VERBS else None
 
 
@@ -154,78 +104,156 @@ def english_predicate(title: str) -> str | None:
     return f"{predicate} ({parts.scope})" if parts.scope else predicate
 
 
-def chinese_title(title: str) -> str:
-    """The title as a Chinese engineer would write it: "新增 X", "修复 X", "将 X 升级到 2.0"."""
+def translated_title(title: str) -> str | None:
+    """The title in Chinese where the rules translate every word of it ("将 CI 迁移到 uv",
+    "在 README 中修复拼写错误"); None where they cannot, and it is to be quoted instead."""
     merged = _MERGE_TITLE.match(title.strip())
     if merged:
         return f"合入分支 {merged['branch']}"
     parts = clause(title)
-    scope = f"{parts.scope}：" if parts.scope else ""
-    if parts.verb is None:
-        support = _TRAILING_SUPPORT.match(parts.rest)
-        if support:
-            return scope + _spaced("支持", support["what"])
-        return scope + (_spaced(_TYPE_WORDS_ZH[parts.kind], parts.rest) if parts.kind in _TYPE_WORDS_ZH else parts.rest)
-    return scope + _chinese_predicate(parts.verb, parts.rest)
+    scope = ""
+    if parts.scope:
+        scope = noun_phrase(parts.scope) or ""
+        if not scope:
+            return None
+        scope += "："
+    reverted = re.fullmatch(r'"(?P<title>.+)"', parts.rest.strip()) if parts.verb == "revert" else None
+    if reverted:  # 'Revert "[ty] Emit X"': the reverted title, translated or quoted
+        return tidy(f"{scope}回退{chinese_title(reverted['title'])}")
+    if _title_case(parts.rest):
+        return None  # "Remove Deprecated Optimizer Args": no capital tells a name from a word
+    code = _TRAILING_CODES.search(parts.rest)  # "(`RUF065`)" names the whole change: said last
+    if code and "(`" in parts.rest[:code.start()]:
+        return None  # "A (`UP045`) and B (`UP007`)": each code names one part
+    rest = parts.rest[:code.start()] if code else parts.rest
+    said = _without_verb(replace(parts, rest=rest)) if parts.verb is None else _chinese_predicate(parts.verb, rest)
+    return tidy(scope + said + (f"（{code['codes']}）" if code else "")) if said else None
 
 
-def _chinese_predicate(verb: str, rest: str) -> str:
-    if verb in ("update", "upgrade", "bump", "pin"):
-        upgrade = _UPGRADE.match(rest)
-        if upgrade:
-            target = "固定为" if verb == "pin" else "升级到"
-            what = re.sub(r"^(?:the\s+)?", "", upgrade["what"], flags=re.IGNORECASE)
-            if upgrade["old"]:
-                return f"将 {what} 从 {upgrade['old']} {target} {upgrade['new']}"
-            return f"将 {what} {target} {upgrade['new']}"
+def _title_case(text: str) -> bool:
+    """Several plain words capitalised, a known one among them: "Expand Semantic Syntax Coverage"."""
+    words = re.findall(r"(?<![`\w'-])[A-Z][a-z]+(?![`\w'-])", text)
+    return len(words) >= 2 and any(w.lower() in WORDS or w.lower() in _SMALL_WORDS for w in words)
+
+
+def _without_verb(parts: Clause) -> str | None:
+    """ "X support" -> "支持 X"; "fix: X" -> "修复：X" where X translates; other titles that start
+    without a verb are names or noun phrases whose first word's capital says nothing: not said."""
+    support = _TRAILING_SUPPORT.match(parts.rest)
+    if support:
+        what = noun_phrase(support["what"], sentence_start=True)
+        return join(["支持", what]) if what else None
+    if parts.kind in _TYPE_WORDS_ZH:
+        what = noun_phrase(parts.rest, sentence_start=True)
+        return _TYPE_WORDS_ZH[parts.kind] + what if what else None
+    return None
+
+
+def chinese_title(title: str) -> str:
+    """The title for a Chinese sentence: translated, or else quoted whole as written (「…」), never
+    half translated."""
+    return translated_title(title) or f"「{display_title(title)}」"
+
+
+def _chinese_predicate(verb: str, rest: str) -> str | None:
+    """What "{verb} {rest}" says, in Chinese; None when a word of it is not known."""
+    chinese = VERBS[verb][1]
+    particle = _PARTICLES.get(verb)
+    if particle and rest.lower().startswith(particle + " "):
+        rest = rest[len(particle) + 1:]
+    joined = _AND_VERB.search(rest)
+    if joined and joined[2].lower() in _CLEAR_VERBS:  # "add X and fix Y": each said, joined by 并
+        first = _chinese_predicate(verb, rest[:joined.start()].rstrip(" ,"))
+        second = _chinese_predicate(_verb_of(joined[2]), rest[joined.end():].strip())
+        return f"{first}，并{second}" if first and second else None
+    if chinese is None:
+        return None
+    if verb in ("update", "upgrade", "bump", "pin", "downgrade"):
+        versions = _versions_said(verb, rest)
+        if versions is not _NO_SHAPE:
+            return versions
     if verb in _TOWARDS:
         return _towards(verb, rest)
-    if verb == "add":
-        support = _SUPPORT_FOR.match(rest)
-        if support:
-            return f"新增对 {support['what']} 的支持"
-    if verb == "support":
-        support = _SUPPORT_FOR.match(f"support {rest}")
-        if support:
-            return _spaced("支持", support["what"])
-    return _spaced(VERBS[verb][1], _chinese_conjunctions(rest))
+    shaped = _shaped(verb, rest)
+    if shaped is not _NO_SHAPE:
+        return shaped
+    if verb == "support" and rest.lower().startswith("for "):
+        rest = rest[4:]
+    if verb == "add" and re.match(r"(?:an?\s+)?new\s", rest, re.IGNORECASE):
+        rest = re.sub(r"^(?:an?\s+)?new\s+", "", rest, flags=re.IGNORECASE)  # "新增" says it is new
+    return predicate(verb, chinese, rest)
 
 
-def _towards(verb: str, rest: str) -> str:
-    """ "migrate to X" -> "迁移到 X", "rename X to Y" -> "将 X 重命名为 Y"."""
+_NO_SHAPE = "not this shape"  # the title has not the shape asked about (None: it has, and does not translate)
+
+
+def _versions_said(verb: str, rest: str) -> str | None:
+    """ "Bump 0.11.3", "X to 2.0", "X to 1.85 and Y to 1.87" in Chinese; _NO_SHAPE when `rest` names no version."""
+    if verb == "bump" and _VERSION.fullmatch(rest):
+        return f"版本号升至 {rest}"  # "Bump 0.11.3": the project's own version
+    both = _TWO_UPGRADES.match(rest)  # "MSRV to 1.85 and toolchain to 1.87"
+    if both:
+        first, second = (_chinese_predicate(verb, part) for part in (both["first"], both["second"]))
+        return f"{first}，并{second}" if first and second else None
+    upgrade = _UPGRADE.match(rest)
+    return _version_change(verb, upgrade) if upgrade else _NO_SHAPE
+
+
+def _shaped(verb: str, rest: str) -> str | None:
+    """The few shapes with a word order of their own: "document X", "add support for X", "use X
+    instead of Y"; _NO_SHAPE for any other."""
+    if verb == "document":
+        what = noun_phrase(rest)
+        return f"为 {what} 补充文档" if what else None
+    support = _SUPPORT_FOR.match(rest) if verb == "add" else None
+    if support:
+        what = noun_phrase(support["what"])
+        return f"新增对 {what} 的支持" if what else None
+    instead = _INSTEAD.match(rest) if verb in ("use", "prefer") else None
+    if instead:
+        new, old = noun_phrase(instead["what"]), noun_phrase(instead["old"])
+        return f"改用 {new} 代替 {old}" if new and old else None
+    return _NO_SHAPE
+
+
+def _version_change(verb: str, upgrade: re.Match) -> str | None:
+    """ "Update Rust crate clap to v4.5.40" -> "将 Rust 包 clap 升级到 v4.5.40": the last word before
+    the versions names the package, whatever its case, and the words before it must be known."""
+    what_text = re.sub(r"^(?:the\s+)?", "", upgrade["what"], flags=re.IGNORECASE)
+    words = what_text.split()
+    # "Rust crate log", "dependency cache": the word after the kind of package is its name, even a common word
+    named = words[-1] if len(words) >= 2 and words[-2].lower() in _PACKAGE_KINDS else None
+    what = noun_phrase(what_text, names=frozenset((named,))) if named else noun_phrase(what_text)
+    packages = [w for w in what_text.split() if re.fullmatch(r"[\w.\-\[\]/]+", w) and w.lower() not in WORDS and w.lower() not in _SMALL_WORDS]
+    for word in reversed(packages) if what is None else ():  # one word may be the package's own name
+        what = noun_phrase(what_text, names=frozenset((word,)))
+        if what:
+            break
+    if what is None:
+        return None
+    target = {"pin": "固定为", "downgrade": "降级到"}.get(verb, "升级到")
+    if upgrade["old"]:
+        return f"将 {what} 从 {upgrade['old']} {target} {upgrade['new']}"
+    return f"将 {what} {target} {upgrade['new']}"
+
+
+def _towards(verb: str, rest: str) -> str | None:
+    """ "migrate to X" -> "迁移到 X", "rename X to Y" -> "将 X 重命名为 Y"; None without a "to"."""
     chinese = _TOWARDS[verb]
     target = re.match(r"^to\s+(?P<new>\S.*)$", rest, re.IGNORECASE)
     if target:
-        return _spaced(chinese, _chinese_conjunctions(target["new"]))
+        new = noun_phrase(target["new"])
+        return join([chinese, new]) if new else None
     moved = re.match(r"^(?P<what>.+?)\s+to\s+(?P<new>\S.*)$", rest, re.IGNORECASE)
+    if moved and "=" in moved["what"]:
+        return None  # "set X=1.0 to Y" passes a value to Y: it does not set X to Y
     if moved:
-        return f"将 {moved['what']} {chinese} {_chinese_conjunctions(moved['new'])}"
-    return _spaced(VERBS[verb][1], _chinese_conjunctions(rest))
-
-
-def _chinese_conjunctions(rest: str) -> str:
-    """ "X and delete Y" -> "X 并删除 Y", "X, migrate to Y" -> "X，migrate to Y" with the verb in Chinese."""
-    def said(match: re.Match) -> str:
-        verb = _FORMS.get(match[2].lower(), match[2].lower())
-        if verb not in VERBS:
-            return match[0]
-        joiner = {"and": "并", "then": "然后", ",": "，"}[match[1]]
-        if verb in _TOWARDS and match.string[match.end():].lstrip().lower().startswith("to "):
-            return f"{joiner}{_TOWARDS[verb]}"  # "…，migrate to engines" -> "…，迁移到 engines"
-        return f"{joiner}{VERBS[verb][1]}"
-    text = _AND_VERB.sub(said, rest)
-    return re.sub(r"(迁移到|移到|重命名为|切换到)\s+to\s+", r"\1 ", text)
-
-
-def _spaced(chinese: str, latin: str) -> str:
-    """Chinese words then the author's text, with a space where Chinese meets Latin letters."""
-    if not latin:
-        return chinese.rstrip("：")
-    if chinese.endswith(("：", "，")) or not latin[:1].isascii():
-        return chinese + latin
-    return f"{chinese} {latin}"
+        what, new = noun_phrase(moved["what"]), noun_phrase(moved["new"])
+        return f"将 {what} {chinese} {new}" if what and new else None
+    return predicate(verb, VERBS[verb][1], rest) if VERBS[verb][1] else None
 
 
 def title_in(title: str, language: str) -> str:
-    """A title for a list in `language`: as written (without its prefix) in English, rendered in Chinese."""
+    """A title for a list in `language`: as written (without its prefix) in English; in Chinese
+    translated, or quoted whole where the rules cannot."""
     return chinese_title(title) if language == "zh" else display_title(title)

@@ -20,7 +20,7 @@ from digest_plugin.narrate.titles import display_title  # noqa: F401  (the one t
 SENTENCE_GAPS = {"en": " ", "zh": ""}
 _CJK = "\u4e00-\u9fff"
 _FULL_WIDTH = "\u3000-\u303f\uff00-\uffef"
-_CJK_GAP = re.compile(f"(?<=[{_CJK}{_FULL_WIDTH}])[ ]+(?=[{_CJK}])|(?<=[{_CJK}])[ ]+(?=[{_FULL_WIDTH}])")
+_CJK_GAP = re.compile(f"(?<=[{_CJK}{_FULL_WIDTH}])[ ]+(?=[{_CJK}])|(?<=[{_CJK}])[ ]+(?=[{_FULL_WIDTH}])|[ ]+(?=「)")
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,8 @@ class Language:
 
     def tidy(self, text: str) -> str:
         """Chinese text without the spaces templates leave between two Chinese characters
-        ("#1、#2 等 修改了" -> "#1、#2 等修改了"); Chinese keeps its space beside Latin letters and numbers."""
+        ("#1、#2 等 修改了" -> "#1、#2 等修改了") or before a quotation ("#12 「…」" -> "#12「…」"); Chinese
+        keeps its space beside Latin letters and numbers."""
         return _CJK_GAP.sub("", text) if self.code == "zh" else text
 
     def pulls(self, numbers: Iterable[int]) -> str:

@@ -116,6 +116,8 @@ def _key_changes(view: WeekView, lang: Language) -> list[str]:
         lines = [f"{index}. **{_ref(change.ref)} {escape(change.title)}**", "   " + escape(" · ".join(m for m in meta if m))]
         if change.summary:
             lines.append("   " + escape(change.summary))
+        if change.quote:
+            lines.append("   > " + escape(change.quote))
         if change.details:
             lines.append("   " + linked(change.details, view.links))
         factors = _(", ").join(f"{f.name} {f.points}" for f in change.importance.factors)

@@ -92,6 +92,8 @@ def _add_texts(data: dict, narrative) -> None:
     for pull in data["pulls"]:
         if pull["number"] in changes:
             pull["text"] = changes[pull["number"]].summary  # the key change's line, as the page shows it
+            if changes[pull["number"]].quote:
+                pull["quote"] = changes[pull["number"]].quote  # the author's words the line leads to
 
 
 def _writer_json(narrative, lang: Language | None) -> dict:

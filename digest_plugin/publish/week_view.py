@@ -11,6 +11,7 @@ its own way), numbers and dates are formatted for the site's language, types are
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -31,6 +32,7 @@ SECTION_ORDER = (
 )
 FEED_SECTIONS = ("note", "summary", "highlights", "key_changes", "risks", "recommendations")
 TABLE_ROWS = 10  # names per statistics table
+_CHINESE = re.compile(r"[\u4e00-\u9fff]")  # an author's words with Chinese characters are marked lang="zh"
 
 
 @frozen_record
@@ -75,6 +77,8 @@ class KeyChangeView:
     size: str  # "+198 −41 lines in 3 files"
     summary: str  # untrusted, may be empty
     importance: Importance
+    quote: str = ""  # the author's words, shown apart after `summary` (untrusted, may be empty)
+    quote_lang: str = "en"  # the language the author wrote `quote` in, for the element's lang attribute
     details: Cited | None = None  # a writer's own sentence about it; None where it would only repeat modules and size
 
 
@@ -330,6 +334,8 @@ def _key_changes(week: WeekAnalysis, narrative: Narrative, refs, lang: Language)
             branch=pull.branch,
             size=_size(analysed, lang),
             summary=change.summary,
+            quote=change.quote,
+            quote_lang="zh" if _CHINESE.search(change.quote) else "en",
             importance=importance(analysed, lang),
             # the built-in writer's sentence restates the modules and size shown beside it
             details=change.details if narrative.writer != "builtin" else None,

@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from digest_plugin.analysis.description import SUMMARY_CHARS, summarise, template_lines
+from digest_plugin.analysis.footprint import main_places
 from tests.analysis_fixtures import real_pulls
 
 VERL_LIKE = """### What does this PR do?
@@ -81,7 +82,7 @@ def test_links_become_their_text_and_references_are_dropped():
 
 def test_bullet_lists_read_as_sentences():
     body = "## Summary\n\n- make the cache lazy\n- drop the old index\n"
-    assert summarise(body, "t") == "Make the cache lazy; Drop the old index"
+    assert summarise(body, "t") == "Make the cache lazy; Drop the old index."
 
 
 @given(st.text(max_size=3000), st.text(max_size=300))
@@ -128,3 +129,53 @@ def test_reference_lines_go_but_prose_that_starts_like_one_stays():
 def test_chinese_sentences_end_at_full_stops_without_spaces():
     body = "修复了分布式训练中的死锁问题。现在加载检查点更快。第三句不需要。"
     assert summarise(body, "t") == "修复了分布式训练中的死锁问题。现在加载检查点更快。"
+
+
+def test_where_a_pull_works_is_the_file_or_folder_holding_most_of_its_lines():
+    assert main_places([("verl/trainer/ppo/ray_trainer.py", 100), ("verl/trainer/main_ppo_sync.py", 30)]) == ("verl/trainer/ppo/ray_trainer.py",)
+    assert main_places([("verl/trainer/ppo/a.py", 50), ("verl/trainer/b.py", 50), ("verl/workers/c.py", 10)]) == ("verl/trainer",)
+    assert main_places([("crates/ty_ide/src/a.rs", 50), ("crates/ty_server/src/b.rs", 40), ("crates/ruff/c.rs", 5)]) == ("crates/ty_ide", "crates/ty_server")
+    assert main_places([(f"{d}/x/y.py", 10) for d in "abcde"]) == ()  # spread out: no place
+
+
+def test_sentences_keep_names_in_lower_case_their_closing_brackets_and_numbered_lists_whole():
+    assert summarise("volcengine/verl#4280 broke one-step-off-policy. This PR adds a manager.", "t") == (
+        "volcengine/verl#4280 broke one-step-off-policy. This PR adds a manager.")
+    assert summarise("The regression is fixed (isort is largely unchanged.)", "t") == "The regression is fixed (isort is largely unchanged.)"
+    long_list = "Address gaps in rollout profiling by adding step awareness: 1. Global step info is passed. 2. More profile options. " + "x " * 120
+    assert summarise(long_list, "t") == "Address gaps in rollout profiling by adding step awareness."
+
+
+def test_ticked_items_of_the_what_section_say_what_it_does_and_test_output_under_test_headings_never_does():
+    # verl #6097: its "what" was a pointer to a removed link and a ticked list; its page showed test output
+    body = """### What does this PR do?
+
+For detailed feature descriptions and implementation schemes, please
+refer to:
+https://github.com/tardis-key/verl/blob/skip_everything/docs/advance/skip_manager.rst
+
+- [x] Unified management of all skip debugging strategies via SkipManager.
+- [ ] Support DAPO
+
+### Test
+#### rollout
+
+1.SKIP_STEPES=[1,3,5], SKIP_ACTION=repeat, no data in the target directory.
+"""
+    assert summarise(body, "Use SkipManager") == "Unified management of all skip debugging strategies via SkipManager."
+    elsewhere = "## Checklist\n\n- [x] I have read the contributing guide\n\n### Test\n#### rollout\n\nRan the rollout test 3 times.\n"
+    assert summarise(elsewhere, "Use SkipManager") == "Use SkipManager"
+
+
+def test_an_aside_left_open_by_a_removed_address_is_not_a_sentence_and_an_address_keeps_the_full_stop_after_it():
+    # verl #4931: the address on its own line held the closing bracket; the line once ended "(tested and support up to 0.16."
+    opened = ("### What does this PR do?\n\nCurrent patch_v012.py should apply beyond mcore 0.12 (tested and support\nup to 0.16:\n"
+              "https://github.com/NVIDIA/Megatron-LM/tree/5455f0a)\n\nWe should also apply the same patch.\n")
+    assert summarise(opened, "[megatron] fix: patch mcore for MLA support") == "[megatron] fix: patch mcore for MLA support"
+    # ruff #17206: "in astral-sh/ruff#17101 Namely, …" ran two sentences together
+    pointed = ("This PR fixes the issue pointed out by @JelleZijlstra in\nhttps://github.com/astral-sh/ruff/pull/17101#issuecomment-2777480204.\n"
+               "Namely, I conflated two very different errors from CPython.")
+    assert summarise(pointed, "x", repo="astral-sh/ruff") == ("This PR fixes the issue pointed out by @JelleZijlstra in #17101. "
+                                                              "Namely, I conflated two very different errors from CPython.")
+    footnote = "This adjusts the starting character of block[^1] folding ranges emitted by the language server.\n\n[^1]: A block is a suite."
+    assert summarise(footnote, "x") == "This adjusts the starting character of block folding ranges emitted by the language server."

@@ -64,11 +64,11 @@ def test_the_english_summary_leads_with_the_main_moves_then_the_risk_then_the_fi
     assert text.index("export") < text.index("main risk") < text.index("In all")
 
 
-def test_the_chinese_summary_says_titles_in_chinese_and_quotes_the_author_without_an_english_full_stop():
+def test_the_chinese_summary_quotes_titles_it_cannot_translate_and_leaves_the_authors_english_to_the_key_changes():
     text = narrate(busy_week(), [previous_week()], ZH).summary.text
-    assert text.startswith("本周较为突出的主题是 export（2 个 PR）。本周最重要的改动：#101 新增 *streaming* <export> support。")
-    assert "作者的说明：“Adds streaming export; see #99 for the design”。" in text
-    assert "此外，#102 拆分 the reader [part 1]。还有 #103 修复：crash when `path` is empty。" in text
+    assert text.startswith("本周较为突出的主题是 export（2 个 PR）。本周最重要的改动：#101「Add *streaming* <export> support」。")
+    assert "Adds streaming export" not in text  # quoted apart under the key change, not spliced into the summary
+    assert "此外，#102「Split the reader [part 1]」。还有 #103「Crash when `path` is empty」。" in text  # "[part 1]" is words, not code
     assert text.endswith("本周共有 3 位作者合入了 6 个 PR（其中 3 个重点 PR），多于上周的 2 个。")
     assert ".”" not in text and ". " not in text
 
@@ -144,11 +144,11 @@ def test_key_changes_say_what_each_pull_does_and_each_number_once():
     assert first.title == "[core] feat: add *streaming* <export> support"  # verbatim; renderers escape it
     assert first.summary == "Adds streaming export; see #99 for the design."
     assert first.details.text == "Changes the module core: +900 −40 lines in 2 files."
-    # no description: the files speak, and the size is not said a second time
-    assert second.summary == "Adds src/io/read, a new folder of 2 files."
+    # no description: the title as a sentence, then what the files show; the size is not said a second time
+    assert second.summary == "Splits the reader [part 1]. Adds src/io/read, a new folder of 2 files."
     assert second.details.text == "Changes the module io."
-    # a description that only says the title again is not a summary
-    assert third.summary == "Mostly changes src/io/reader.py, with tests."
+    # a description that only says the title again is not a summary: the title, where it works and its tests are
+    assert third.summary == "Fixes crash when `path` is empty in src/io/reader.py, with tests."
     for change in narrative.key_changes:
         assert "8.2" not in change.details.text and "Importance" not in change.details.text
 
@@ -212,7 +212,7 @@ def test_themes_have_a_sentence_each_with_true_shares(language):
     expected = {"en": "2 of the week's 6 PRs (33%), up from 5% in recent weeks. What its PRs did: 1 new feature and 1 speed-up. "
                       "Its main change: #101 adds *streaming* <export> support. See also #106.",
                 "zh": "本周 6 个 PR 中有 2 个属于这一方向（占 33%），高于近几周的 5%。这些 PR 的内容：1 项新功能和 1 项性能优化。"
-                      "其中最重要的改动是 #101 新增 *streaming* <export> support。另见 #106。"}
+                      "其中最重要的改动是 #101「Add *streaming* <export> support」。另见 #106。"}
     assert narrative.themes[0].text == expected[language]
     assert narrative.themes[0].sentence.pulls == (101, 106)
 

@@ -96,3 +96,11 @@ def test_a_pull_address_that_is_not_the_web_gives_no_link():
 def test_headings_are_in_the_sites_language(language):
     view = view_of(busy_week(), language)
     assert view.headings["summary"] == {"en": "Summary", "zh": "概要"}[language]
+
+
+def test_the_authors_words_quoted_on_a_chinese_page_are_marked_in_the_language_they_were_written_in():
+    english = analysed(1, "Parser errors", key=True, summary="The parser now recovers and reports every error in the file.")
+    chinese = analysed(2, "Rollout errors", key=True, summary="回滚时的错误现在会逐一报告，而不是只报告第一个。")
+    changes = {change.ref.number: change for change in view_of(week_of([english, chinese]), "zh").key_changes}
+    assert (changes[1].quote, changes[1].quote_lang) == ("The parser now recovers and reports every error in the file.", "en")
+    assert (changes[2].quote, changes[2].quote_lang) == ("回滚时的错误现在会逐一报告，而不是只报告第一个。", "zh")
