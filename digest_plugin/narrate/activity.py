@@ -6,7 +6,7 @@ from digest_plugin.analysis.model import WeekAnalysis
 from digest_plugin.analysis.stats import ranked
 from digest_plugin.narrate.model import Cited
 from digest_plugin.narrate.overview import previous_figure
-from digest_plugin.narrate.wording import Language, Stated, type_names, unique
+from digest_plugin.narrate.wording import Language, StatedNumbers, type_names, unique
 
 TREND_NAMES = 3  # modules, labels, types, hot files and authors named per sentence
 TREND_PULLS = 5  # PRs cited per hot file
@@ -25,7 +25,7 @@ def trends(week: WeekAnalysis, before: WeekAnalysis | None, lang: Language) -> t
     )
     for kind, template, current, previous, shown in tables:
         if current:
-            said = Stated(lang)
+            said = StatedNumbers(lang)
             items = _counted_items(kind, current, previous, shown, said)
             lines.append(said.cited(template.format(items=lang.join(items))))
     if stats.hot_files:
@@ -35,7 +35,7 @@ def trends(week: WeekAnalysis, before: WeekAnalysis | None, lang: Language) -> t
 
 
 def _merged_movement(week: WeekAnalysis, before: WeekAnalysis | None, lang: Language) -> Cited | None:
-    _, stats, said = lang.gettext, week.stats, Stated(lang)
+    _, stats, said = lang.gettext, week.stats, StatedNumbers(lang)
     previous = previous_figure(week, stats.merged_movement, before.stats.merged_count if before else None)
     if previous is None:
         return None
@@ -50,7 +50,7 @@ def _merged_movement(week: WeekAnalysis, before: WeekAnalysis | None, lang: Lang
 
 
 def _key_movement(week: WeekAnalysis, before: WeekAnalysis | None, lang: Language) -> Cited | None:
-    said, movement = Stated(lang), week.stats.key_movement
+    said, movement = StatedNumbers(lang), week.stats.key_movement
     previous = previous_figure(week, movement, before.stats.key_count if before else None)
     if previous is None:
         return None
@@ -59,7 +59,7 @@ def _key_movement(week: WeekAnalysis, before: WeekAnalysis | None, lang: Languag
         count=said.number("key", count), previous=said.number("previous:key", round(previous))))
 
 
-def _counted_items(kind: str, current: dict, previous: dict | None, shown: dict, said: Stated) -> list[str]:
+def _counted_items(kind: str, current: dict, previous: dict | None, shown: dict, said: StatedNumbers) -> list[str]:
     """ "trainer (9, up from 5)" for the top names of a count table, against the week before."""
     _ = said.lang.gettext
     items = []
@@ -83,7 +83,7 @@ def _counted_items(kind: str, current: dict, previous: dict | None, shown: dict,
 
 
 def _hot_files(week: WeekAnalysis, lang: Language) -> Cited:
-    said, items, cited = Stated(lang), [], []
+    said, items, cited = StatedNumbers(lang), [], []
     for hot in week.stats.hot_files[:TREND_NAMES]:
         pulls, shown = lang.some_pulls(hot.pulls, TREND_PULLS)
         cited.extend(shown)
@@ -96,7 +96,7 @@ def _author_trends(week: WeekAnalysis, before: WeekAnalysis | None, lang: Langua
     _, ngettext, stats = lang.gettext, lang.ngettext, week.stats
     lines = []
     if stats.authors:
-        said = Stated(lang)
+        said = StatedNumbers(lang)
         people = len(stats.authors)
         busy = [a for a in stats.authors if a.count > 1][:TREND_NAMES]  # one PR each is no "most active"
         values = {"count": said.number("authors", people),
@@ -122,7 +122,7 @@ def _author_trends(week: WeekAnalysis, before: WeekAnalysis | None, lang: Langua
         text = ngettext("First-time contributor: {names}.", "First-time contributors: {names}.", len(newcomers)).format(names=lang.join(items))
         lines.append(Cited(text, unique(n for name in sorted(newcomers) for n in newcomers[name])))
     if stats.bots:
-        said = Stated(lang)
+        said = StatedNumbers(lang)
         bot_pulls = sum(b.count for b in stats.bots)
         text = ngettext("Bots merged {count} PR ({bots}).", "Bots merged {count} PRs ({bots}).", bot_pulls)
         lines.append(said.cited(text.format(count=said.number("bot_pulls", bot_pulls), bots=lang.join(b.login for b in stats.bots))))

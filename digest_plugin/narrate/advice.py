@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from digest_plugin.analysis.model import MAX_RECOMMENDATION_PULLS, MAX_RECOMMENDATIONS, Recommendation, WeekAnalysis
 from digest_plugin.narrate.model import Cited
-from digest_plugin.narrate.wording import Language, Stated
+from digest_plugin.narrate.wording import Language, StatedNumbers
 
 
 def recommendations(week: WeekAnalysis, lang: Language) -> tuple[Cited, ...]:
@@ -15,13 +15,13 @@ def recommendations(week: WeekAnalysis, lang: Language) -> tuple[Cited, ...]:
     for index, recommendation in enumerate(week.recommendations[:MAX_RECOMMENDATIONS]):
         pulls = tuple(n for n in recommendation.pulls if n in in_week)[:MAX_RECOMMENDATION_PULLS]
         if pulls:
-            text = _recommendation(index, recommendation, pulls, in_week, Stated(lang))
+            text = _recommendation(index, recommendation, pulls, in_week, StatedNumbers(lang))
             if text is not None:
                 told.append(text)
     return tuple(told)
 
 
-def _recommendation(index: int, r: Recommendation, pulls: tuple[int, ...], in_week: set[int], said: Stated) -> Cited | None:
+def _recommendation(index: int, r: Recommendation, pulls: tuple[int, ...], in_week: set[int], said: StatedNumbers) -> Cited | None:
     lang = said.lang
     shown = lang.pulls(pulls) if r.count <= len(pulls) or r.action != "migration-notes" else lang.gettext("{pulls} and others").format(pulls=lang.pulls(pulls))
     values = {"pulls": shown, "path": r.path or "", "package": r.package or "", "new": r.new or "", "detail": r.detail or ""}

@@ -20,7 +20,7 @@ from digest_plugin.narrate.overview import quiet_summary, summary
 from digest_plugin.narrate.risks import risk_lines
 from digest_plugin.narrate.themes import theme_lines
 from digest_plugin.narrate.titles import title_in
-from digest_plugin.narrate.wording import Language, Stated, highlight_headings
+from digest_plugin.narrate.wording import Language, StatedNumbers, highlight_headings
 
 HIGHLIGHTS_PER_GROUP = 5
 # Highlight groups in reading order, and the change types that feed each one.
@@ -128,7 +128,7 @@ def _key_changes(week: WeekAnalysis, lang: Language) -> tuple[KeyChange, ...]:
 def _key_details(analysed: AnalysedPull, lang: Language, sized: bool) -> Cited:
     """The modules a key PR changes and its size (unless its summary already gave figures from its
     files): each number said once. The score is shown beside the title, not repeated here."""
-    ngettext, pull, said = lang.ngettext, analysed.pull, Stated(lang)
+    ngettext, pull, said = lang.ngettext, analysed.pull, StatedNumbers(lang)
     modules = analysed.classification.modules
     size = ngettext("+{additions} −{deletions} lines in {files} file", "+{additions} −{deletions} lines in {files} files", pull.changed_files).format(
         additions=said.number(f"pull:{pull.number}:additions", pull.additions), deletions=said.number(f"pull:{pull.number}:deletions", pull.deletions),

@@ -25,7 +25,7 @@ from digest_plugin.analysis.description import capitalised
 from digest_plugin.analysis.model import AnalysedPull
 from digest_plugin.narrate.model import Cited
 from digest_plugin.narrate.titles import chinese_title, clause, display_title, english_predicate, translated_title
-from digest_plugin.narrate.wording import Language, Stated
+from digest_plugin.narrate.wording import Language, StatedNumbers
 
 MIN_WORDS = 4  # fewer words are a label, not a sentence
 MAX_ITEMS = 2
@@ -115,7 +115,7 @@ def files_sentence(analysed: AnalysedPull, lang: Language) -> Cited | None:
     """What the files show when it is more than where the PR works: a new folder, files removed,
     CI workflows changed; one sentence with the figures it states."""
     ngettext, footprint, n = lang.ngettext, analysed.footprint, analysed.pull.number
-    said = Stated(lang)
+    said = StatedNumbers(lang)
     workflows, added, removed = len(footprint.workflows), footprint.added_count, footprint.removed_count
     folder = new_folder(analysed)
     if folder:

@@ -2,7 +2,7 @@
 
 A colleague's weekly note starts with what happened (the themes, the two or three changes that
 matter and what each does), then what to watch, then how busy the week was. Every figure is
-recorded with what it is (`Stated`), every PR is a PR of the week.
+recorded with what it is (`StatedNumbers`), every PR is a PR of the week.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from digest_plugin.narrate.describe import body_sentences
 from digest_plugin.narrate.model import Cited
 from digest_plugin.narrate.risks import summary_risks
 from digest_plugin.narrate.titles import chinese_title, display_title, english_predicate
-from digest_plugin.narrate.wording import Language, Stated
+from digest_plugin.narrate.wording import Language, StatedNumbers
 
 SUMMARY_CHANGES = 3  # main changes named in the summary
 SUMMARY_THEMES = 2
@@ -33,7 +33,7 @@ def quiet_summary(week: WeekAnalysis, lang: Language) -> Cited:
 
 
 def summary(week: WeekAnalysis, before: WeekAnalysis | None, lang: Language) -> Cited:
-    said = Stated(lang)
+    said = StatedNumbers(lang)
     sentences, pulls = _status_sentences(week, lang), []
     people = [p for p in week.pulls if not p.classification.bot]
     if not people:
@@ -74,7 +74,7 @@ def _releases_sentence(week: WeekAnalysis, lang: Language) -> str:
     return lang.gettext("Released this week: {releases}.").format(releases=releases)
 
 
-def _bot_only_sentence(week: WeekAnalysis, said: Stated) -> str:
+def _bot_only_sentence(week: WeekAnalysis, said: StatedNumbers) -> str:
     lang = said.lang
     bots = sorted({p.pull.author.login for p in week.pulls})
     return lang.ngettext(
@@ -84,7 +84,7 @@ def _bot_only_sentence(week: WeekAnalysis, said: Stated) -> str:
     ).format(count=said.number("merged", week.stats.merged_count), bots=lang.join(bots))
 
 
-def _themes_sentence(week: WeekAnalysis, said: Stated) -> str | None:
+def _themes_sentence(week: WeekAnalysis, said: StatedNumbers) -> str | None:
     lang = said.lang
     themes = week.themes[:SUMMARY_THEMES]
     if not themes:
@@ -136,7 +136,7 @@ def change_sentence(analysed: AnalysedPull, position: int, lang: Language) -> st
     return sentence
 
 
-def _figures_sentence(week: WeekAnalysis, before: WeekAnalysis | None, said: Stated) -> str:
+def _figures_sentence(week: WeekAnalysis, before: WeekAnalysis | None, said: StatedNumbers) -> str:
     """How busy the week was, against the week before where that is known."""
     lang, stats = said.lang, week.stats
     _, ngettext = lang.gettext, lang.ngettext

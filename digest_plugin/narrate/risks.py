@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from digest_plugin.analysis.model import BACK_MOVES, GOOD_NEWS_KINDS, IMPACTS, RISK_KINDS, Evidence, Risk, WeekAnalysis
 from digest_plugin.analysis.risks import main_risk
 from digest_plugin.narrate.model import Cited, RiskLine
-from digest_plugin.narrate.wording import Language, Stated, impact_names, risk_names
+from digest_plugin.narrate.wording import Language, StatedNumbers, impact_names, risk_names
 
 EVIDENCE_PER_RISK = 3  # sentences per risk; the table lists every PR
 PATHS_NAMED = 2
@@ -47,7 +47,7 @@ def _kind_order(kind: str) -> int:
 def risk_sentence(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited:
     """What the evidence shows, PR by PR, then once what could go wrong, then how many PRs show the
     risk in all when that is more than the evidence named."""
-    said, pulls, clauses = Stated(lang), [], []
+    said, pulls, clauses = StatedNumbers(lang), [], []
     for index, evidence in enumerate(risk.evidence[:EVIDENCE_PER_RISK]):
         cited = evidence_clause(risk.kind, index, evidence, week, lang)
         clauses.append(cited.text)
@@ -71,7 +71,7 @@ def lead_sentence(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited:
     if risk.evidence:
         cited = evidence_clause(risk.kind, 0, risk.evidence[0], week, lang)
         return Cited(_with_consequence(cited.text, risk.evidence[0], risk.kind, lang), cited.pulls, cited.figures)
-    said = Stated(lang)
+    said = StatedNumbers(lang)
     return said.cited(_kind_sentence(risk, said, SUMMARY_PULLS), risk.pulls[:SUMMARY_PULLS])
 
 
@@ -117,7 +117,7 @@ def consequences(_) -> dict[str, str]:
     }
 
 
-def _kind_sentence(risk: Risk, said: Stated, limit: int = 5) -> str:
+def _kind_sentence(risk: Risk, said: StatedNumbers, limit: int = 5) -> str:
     """A risk the analysis gave no evidence for: its PRs and what could go wrong."""
     lang = said.lang
     ngettext, n = lang.ngettext, len(risk.pulls)
@@ -150,17 +150,17 @@ def _kind_sentence(risk: Risk, said: Stated, limit: int = 5) -> str:
 
 def evidence_clause(kind: str, index: int, evidence: Evidence, week: WeekAnalysis, lang: Language) -> Cited:
     """One piece of evidence as a clause without its full stop: what the PR does that shows the risk."""
-    said = Stated(lang)
+    said = StatedNumbers(lang)
     writer = _EVIDENCE.get(evidence.fact)
     if writer is None:
         return said.cited(_kind_sentence(Risk(kind, (evidence.pull,)), said).rstrip("。."), (evidence.pull,))
     in_week = {p.pull.number for p in week.pulls}
-    text, pulls = writer(Where(kind, index), evidence, said, in_week)
+    text, pulls = writer(EvidenceRef(kind, index), evidence, said, in_week)
     return said.cited(text, pulls)
 
 
 @dataclass(frozen=True)
-class Where:
+class EvidenceRef:
     """Which evidence of which risk a clause words: the figures it states are named after it."""
 
     kind: str
@@ -174,7 +174,7 @@ def _paths(evidence: Evidence, lang: Language) -> str:
     return lang.join(evidence.paths[:PATHS_NAMED])
 
 
-def _untested(kind: Where, e: Evidence, said: Stated, in_week):
+def _untested(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     lang = said.lang
     values = {"pull": f"#{e.pull}", "lines": said.number(kind.key("lines"), e.lines), "files": said.number(kind.key("files"), e.files),
               "path": e.paths[0] if e.paths else ""}
@@ -191,14 +191,14 @@ def _untested(kind: Where, e: Evidence, said: Stated, in_week):
     return template.format(**values), (e.pull,)
 
 
-def _breaking(kind: Where, e: Evidence, said: Stated, in_week):
+def _breaking(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     _ = said.lang.gettext
     where = {"title": _("in its title"), "label": _("by its label"), "footer": _("in its description")}.get(e.detail or "", _("by its author"))
     text = _("{pull} is marked as a breaking change ({where})")
     return text.format(pull=f"#{e.pull}", where=where), (e.pull,)
 
 
-def _version(kind: Where, e: Evidence, said: Stated, in_week):
+def _version(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     """How a PR moves a dependency, as the analysis checked it: the step between two versions, a
     downgrade, a pin (back) or a cap, with the author's reason for holding it back."""
     _ = said.lang.gettext
@@ -234,7 +234,7 @@ def _moved(e: Evidence, _) -> str:
     return _("{pull} upgrades {package}")
 
 
-def _routine(kind: Where, e: Evidence, said: Stated, in_week):
+def _routine(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     lang, pulls = said.lang, e.pulls
     if not pulls:
         return _version(kind, e, said, in_week)
@@ -251,7 +251,7 @@ def _routine(kind: Where, e: Evidence, said: Stated, in_week):
     return template.format(count=count, packages=packages, pulls=more), shown
 
 
-def _vulnerability(kind: Where, e: Evidence, said: Stated, in_week):
+def _vulnerability(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     _ = said.lang.gettext
     detail = e.detail or _("by its description")
     if kind.kind in GOOD_NEWS_KINDS:
@@ -261,7 +261,7 @@ def _vulnerability(kind: Where, e: Evidence, said: Stated, in_week):
     return text.format(pull=f"#{e.pull}", detail=detail), (e.pull,)
 
 
-def _reverted(kind: Where, e: Evidence, said: Stated, in_week):
+def _reverted(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     """What a revert undid (the PR of this week, or the reverted title) and what happened next:
     re-landed or replaced (by whom, when of this week), nothing due, or nothing yet."""
     _ = said.lang.gettext
@@ -289,7 +289,7 @@ def _reverted(kind: Where, e: Evidence, said: Stated, in_week):
     return (_("{revert}; {then}").format(revert=revert, then=then) if then else revert), tuple(dict.fromkeys(cited))
 
 
-def _deprecated(kind: Where, e: Evidence, said: Stated, in_week):
+def _deprecated(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     _ = said.lang.gettext
     if e.detail == "removes":
         if e.lines:
@@ -302,7 +302,7 @@ def _deprecated(kind: Where, e: Evidence, said: Stated, in_week):
     return _("{pull} deprecates existing behaviour").format(pull=f"#{e.pull}"), (e.pull,)
 
 
-def _removed(kind: Where, e: Evidence, said: Stated, in_week):
+def _removed(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     lang = said.lang
     values = {"pull": f"#{e.pull}", "files": said.number(kind.key("files"), e.files), "lines": said.number(kind.key("lines"), e.lines),
               "paths": _paths(e, lang)}
@@ -313,7 +313,7 @@ def _removed(kind: Where, e: Evidence, said: Stated, in_week):
     return template.format(**values), (e.pull,)
 
 
-def _size(kind: Where, e: Evidence, said: Stated, in_week):
+def _size(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     lang = said.lang
     values = {"pull": f"#{e.pull}", "lines": said.number(kind.key("lines"), e.lines), "files": said.number(kind.key("files"), e.files)}
     if e.modules > 1:
@@ -325,7 +325,7 @@ def _size(kind: Where, e: Evidence, said: Stated, in_week):
     return template.format(**values), (e.pull,)
 
 
-def _default(kind: Where, e: Evidence, said: Stated, in_week):
+def _default(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     _ = said.lang.gettext
     if e.detail:
         text = _("{pull} changes the default of {setting}")
@@ -334,7 +334,7 @@ def _default(kind: Where, e: Evidence, said: Stated, in_week):
     return text.format(pull=f"#{e.pull}", setting=e.detail or ""), (e.pull,)
 
 
-def _config(kind: Where, e: Evidence, said: Stated, in_week):
+def _config(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     _ = said.lang.gettext
     if e.paths:
         text = _("{pull} edits configuration ({paths})")
@@ -343,7 +343,7 @@ def _config(kind: Where, e: Evidence, said: Stated, in_week):
     return text.format(pull=f"#{e.pull}", paths=_paths(e, said.lang)), (e.pull,)
 
 
-def _workflows(kind: Where, e: Evidence, said: Stated, in_week):
+def _workflows(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     lang = said.lang
     count = e.files or len(e.paths)
     values = {"pull": f"#{e.pull}", "count": said.number(kind.key("files" if e.files else "paths"), count), "paths": _paths(e, lang)}
@@ -354,7 +354,7 @@ def _workflows(kind: Where, e: Evidence, said: Stated, in_week):
     return template.format(**values), (e.pull,)
 
 
-def _hot_file(kind: Where, e: Evidence, said: Stated, in_week):
+def _hot_file(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     lang = said.lang
     listed, pulls = lang.some_pulls(tuple(n for n in (e.pulls or (e.pull,)) if n in in_week), LISTED_PULLS)
     values = {"path": e.paths[0] if e.paths else "", "count": said.number(kind.key("pulls"), len(e.pulls)) if e.pulls else "",

@@ -7,7 +7,7 @@ from __future__ import annotations
 from digest_plugin.analysis.model import TYPES, Theme, WeekAnalysis
 from digest_plugin.narrate.model import ThemeLine
 from digest_plugin.narrate.titles import chinese_title, display_title, english_predicate
-from digest_plugin.narrate.wording import Language, Stated
+from digest_plugin.narrate.wording import Language, StatedNumbers
 
 THEME_PULLS = 3  # PRs a theme sentence names
 LINES_SAID_FROM = 1.5  # times its share of PRs from which a theme's share of the week's lines is said
@@ -20,7 +20,7 @@ def theme_lines(week: WeekAnalysis, lang: Language) -> tuple[ThemeLine, ...]:
 
 
 def _theme_sentence(theme: Theme, week: WeekAnalysis, titles: dict[int, str], lang: Language):
-    _, ngettext, said = lang.gettext, lang.ngettext, Stated(lang)
+    _, ngettext, said = lang.gettext, lang.ngettext, StatedNumbers(lang)
     count = len(theme.pulls)
     values = {  # the name stands before the sentence wherever it is shown
         "count": said.number(f"theme:{theme.name}", count),
@@ -58,7 +58,7 @@ def _theme_sentence(theme: Theme, week: WeekAnalysis, titles: dict[int, str], la
     return said.cited(lang.sentences(s for s in sentences if s), (lead, *others))
 
 
-def _kinds_of_change(theme: Theme, said: Stated) -> str:
+def _kinds_of_change(theme: Theme, said: StatedNumbers) -> str:
     """ "3 new features, 2 fixes and 1 refactoring": the theme's PRs counted by kind of change, the
     most frequent first, every number recorded as the theme's figure for that type."""
     ngettext = said.lang.ngettext

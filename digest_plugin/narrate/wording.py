@@ -97,11 +97,11 @@ class Language:
         return self.pulls(shown), shown
 
 
-class Stated:
+class StatedNumbers:
     """The numbers one text states, formatted for the language and recorded with what they are,
     so that `check_grounding` can hold each to its figure:
 
-        said = Stated(lang)
+        said = StatedNumbers(lang)
         text = _("{count} PRs").format(count=said.number("merged", week.stats.merged_count))
         return said.cited(text, pulls)
     """
