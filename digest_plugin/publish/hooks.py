@@ -367,11 +367,15 @@ def write_files(generator, writer) -> None:
     texts = generator.context["digest_texts"]
     write_week_files(digest, output, cache, texts)
     if digest.settings.pdf:
-        template, css = generator.get_template("digest_week_pdf"), stylesheets()
-        drawn = write_week_pdfs(digest, lambda week: template.render(**generator.context, **css, week=week, view=week.view, digest_pdf=True),
-                                output, cache, site=_templates_and_settings(generator, css))
+        drawn = write_week_pdfs(digest, pdf_html(generator), output, cache, site=_templates_and_settings(generator, stylesheets()))
         logger.info("repo-digest: %d PDFs drawn, the others unchanged", drawn)
     texts.prune()
+
+
+def pdf_html(generator) -> Callable[[WeekPage], str]:
+    """A week's PDF as HTML: the `digest_week_pdf` template, with the plugin's stylesheets inline."""
+    template, css = generator.get_template("digest_week_pdf"), stylesheets()
+    return lambda week: template.render(**generator.context, **css, week=week, view=week.view, digest_pdf=True)
 
 
 # Where the site's files are: what they hold is hashed already (templates) or shows in the page

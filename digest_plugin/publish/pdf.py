@@ -46,7 +46,7 @@ def write_pdfs(jobs: Sequence[PdfJob], cache: Path) -> int:
     Returns how many were drawn."""
     cached = [cache / key[:2] / f"{key}.pdf" for key in (pdf_key(job.fingerprint, job.folder) for job in jobs)]
     missing = [(path, job) for path, job in zip(cached, jobs, strict=True) if not path.is_file()]
-    pages = ((_inline_charts(job.html(), job.folder),) for _, job in missing)
+    pages = ((inline_charts(job.html(), job.folder),) for _, job in missing)
     drawn = parallel_stream(_draw, pages, len(missing), preload="weasyprint", parallel_from=PARALLEL_FROM, window=WINDOW)
     for (path, _), pdf in zip(missing, drawn, strict=True):
         atomic_write(path, pdf)
@@ -65,7 +65,7 @@ def pdf_key(fingerprint: bytes, folder: Path) -> str:
     return digest.hexdigest()
 
 
-def _inline_charts(html: str, folder: Path) -> str:
+def inline_charts(html: str, folder: Path) -> str:
     """`html` with its charts, read from `folder`, put inline: WeasyPrint names an image in the file
     after its address, and the same week built in another folder must give the same bytes."""
 
