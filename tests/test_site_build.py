@@ -315,6 +315,22 @@ def test_each_week_has_a_pdf_of_its_report(site):
     assert "fix: follow-up to #1" in pdf_text(site / "acme/widget/2026-W21/digest.pdf")
 
 
+def test_a_pdf_is_the_report_a_reader_prints_not_every_table_of_the_page(site):
+    """The report's sections, each key PR's score with its factors in a line, and every PR of the
+    week as a line of its own; not the statistics, the bot updates or the table of every PR."""
+    week = page(site, "acme/widget/2026-W19/index.html")
+    headings = [h2.get_text(strip=True) for h2 in week.select("article.week h2")]
+    assert {"Statistics", "Dependency and bot updates", "All merged PRs"} <= set(headings)
+    text = " ".join(pdf_text(site / "acme/widget/2026-W19/digest.pdf").split())
+    assert all(heading in text for heading in ("Editor's note", "Summary", "Key changes", "Trends", "All merged PRs")), text
+    assert not any(words in text for words in ("Statistics", "Dependency and bot updates", "Downloads", "How the score adds up")), text
+    for row in week.select("table.pulls tbody tr"):
+        number, title = row.select_one("td.pr").get_text(strip=True), row.select_one("td.title").get_text(strip=True)
+        assert f"{number} {title} · {row.select_one('td.author bdi').get_text()}" in text, (number, text)
+    factor = week.select_one("ol.key-pulls table.factors tbody td").get_text()
+    assert f"Importance {week.select_one('ol.key-pulls .score').get_text()} / 10: {factor}" in text
+
+
 def test_a_pdf_shows_the_charts_of_its_page(site):
     """Every chart of the week's page is in its PDF (chart text is text, so its title comes back out)."""
     for week in ("2026-W19", "2026-W21"):
