@@ -74,7 +74,7 @@ def pdf_pages(site: Site) -> list[tuple[object, str]]:
     from pelican.settings import read_settings
 
     from digest_plugin.publish.hooks import pdf_html
-    from digest_plugin.publish.pdf import inline_charts
+    from digest_plugin.publish.pdf import printable
     from pelican import Pelican, signals
 
     settings = read_settings(str(site.settings), override={"DIGEST_PDF": False, "OUTPUT_PATH": str(site.output)})
@@ -83,7 +83,7 @@ def pdf_pages(site: Site) -> list[tuple[object, str]]:
 
     def collect(generator, writer) -> None:
         render, output = pdf_html(generator), Path(generator.output_path)
-        pages.extend((week, inline_charts(render(week), output / week.url))
+        pages.extend((week, printable(render(week), output / week.url))
                      for repo in generator.context["digest"].repos for week in repo.weeks)
 
     signals.article_writer_finalized.connect(collect)
