@@ -192,8 +192,9 @@ class WeekView:
 
     @property
     def print_sections(self) -> tuple[str, ...]:
-        present = self.sections
-        return tuple(name for name in PRINT_SECTIONS if name in present or (name == "pull_list" and "pulls" in present))
+        """The PDF's sections, in reading order."""
+        present = {*self.sections, *(("pull_list",) if self.pulls else ())}
+        return tuple(name for name in PRINT_SECTIONS if name in present)
 
     @property
     def feed_chart(self) -> Chart | None:
