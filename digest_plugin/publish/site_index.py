@@ -16,7 +16,7 @@ from functools import cached_property, lru_cache
 from xml.sax.saxutils import escape
 
 from ..analysis.model import AnalysedPull
-from ..weeks import Week, weeks_between
+from ..weeks import Week
 from .site_digest import RepoPage, WeekPage
 
 _GITHUB_LOGIN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}(?:\[bot\])?")
@@ -95,15 +95,21 @@ def _summary(repo: RepoPage, _) -> RepoSummary:
 
 def trend_bars(values: Sequence[tuple[str, int]], width: float = TREND_WIDTH, height: float = TREND_HEIGHT) -> list[Bar]:
     """Bars for a sparkline: equal slots left to right, scaled to the largest value, the last one current."""
+    return placed_bars([(index, week, count) for index, (week, count) in enumerate(values)], len(values), width, height)
+
+
+def placed_bars(values: Sequence[tuple[int, str, int]], slots: int, width: float, height: float) -> list[Bar]:
+    """A bar for each (slot, week, count) of `slots` equal slots left to right, scaled to the
+    largest count, the one in the last slot current."""
     if not values:
         return []
-    top = max(count for _week, count in values) or 1
-    slot = width / len(values)
+    top = max(count for _slot, _week, count in values) or 1
+    slot_width = width / slots
     bars = []
-    for index, (week, count) in enumerate(values):
+    for index, week, count in values:
         tall = max(1.0, height * count / top) if count else 0.0
-        bars.append(Bar(round(index * slot + slot * 0.1, 2), round(height - tall, 2), round(slot * 0.8, 2), round(tall, 2),
-                        f"{week}: {count}", index == len(values) - 1))
+        bars.append(Bar(round(index * slot_width + slot_width * 0.1, 2), round(height - tall, 2), round(slot_width * 0.8, 2),
+                        round(tall, 2), f"{week}: {count}", index == slots - 1))
     return bars
 
 
@@ -175,9 +181,11 @@ class AcrossWeeks:
         counts: dict[str, int] = {}
         for week in self.weeks:
             counts[week.week.week] = counts.get(week.week.week, 0) + len(week.rows)
-        every = [str(w) for w in weeks_between(Week.parse(min(counts)), Week.parse(max(self.site_last, *counts)))]
-        bars = trend_bars([(w, counts.get(w, 0)) for w in every], *TRENDS_SIZE)
-        return Trend(tuple(bar for bar in bars if bar.height), every[0], every[-1], max(counts.values()))
+        first, last = min(counts), max(self.site_last, *counts)
+        start = Week.parse(first).monday
+        slots = (Week.parse(last).monday - start).days // 7 + 1
+        placed = sorted(((Week.parse(week).monday - start).days // 7, week, count) for week, count in counts.items())
+        return Trend(tuple(placed_bars(placed, slots, *TRENDS_SIZE)), first, last, max(counts.values()))
 
     # Asked on every page of the label or author (a busy one has several): counted and indexed once.
     @cached_property
