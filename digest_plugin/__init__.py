@@ -6,6 +6,6 @@ Add `PLUGINS = ["digest_plugin"]` to pelicanconf.py; the DIGEST_* settings are d
 
 
 def register():
-    from .publish.hooks import connect
+    from digest_plugin.publish.hooks import connect
 
     connect()

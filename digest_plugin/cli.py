@@ -15,11 +15,11 @@ from dataclasses import replace
 from datetime import UTC, date, datetime
 from pathlib import Path
 
-from .errors import DigestError
-from .settings import DigestSettings, check_repo_name
-from .settings_file import read_settings_file
-from .store import Store
-from .weeks import Week
+from digest_plugin.errors import DigestError
+from digest_plugin.settings import DigestSettings, check_repo_name
+from digest_plugin.settings_file import read_settings_file
+from digest_plugin.store import Store
+from digest_plugin.weeks import Week
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -92,7 +92,7 @@ def load_settings(path: str) -> tuple[DigestSettings, dict]:
 
 
 def _fetch(args) -> int:
-    from .fetch import fetch_repos
+    from digest_plugin.fetch import fetch_repos
 
     settings, _ = load_settings(args.settings)
     repos = list(args.repos) or list(settings.repos)  # fetch_repos checks each name (and resolves owner/*)
@@ -105,7 +105,7 @@ def _fetch(args) -> int:
 
 
 def _import(args) -> int:
-    from .importer import import_file
+    from digest_plugin.importer import import_file
 
     settings, _ = load_settings(args.settings)
     read, changed, rejected = import_file(args.file, check_repo_name(args.repo), Store(settings.data_path))
@@ -115,11 +115,11 @@ def _import(args) -> int:
 
 
 def _show(args) -> int:
-    from .narrate import narrate
-    from .narrate.wording import Language
-    from .publish.history import load_weeks
-    from .publish.markdown import render_markdown
-    from .urls import absolute, week_path
+    from digest_plugin.narrate import narrate
+    from digest_plugin.narrate.wording import Language
+    from digest_plugin.publish.history import load_weeks
+    from digest_plugin.publish.markdown import render_markdown
+    from digest_plugin.urls import absolute, week_path
 
     settings, pelican_settings = load_settings(args.settings)
     week_id = str(Week.parse(args.week))
@@ -139,19 +139,19 @@ def _show(args) -> int:
     if writer:
         print("\n".join(_check_report(narrative)), file=sys.stderr)
     if args.format == "markdown":
-        from .publish.site_digest import week_report_view
+        from digest_plugin.publish.site_digest import week_report_view
 
         view = week_report_view(week, narrative, weeks, settings, language)
         print(render_markdown(view, absolute(pelican_settings.get("SITEURL", ""), week_path(week.repo, week.week)), language), end="")
     else:
-        from .publish.week_json import week_json
+        from digest_plugin.publish.week_json import week_json
 
         print(json.dumps(week_json(week, narrative, language), indent=2, ensure_ascii=False))
     return 0
 
 
 def _writer(name: str, settings):
-    from .llm import language_model_writer
+    from digest_plugin.llm import language_model_writer
 
     if name != "llm":
         return None
@@ -189,7 +189,7 @@ def _check_report(narrative) -> list[str]:
 
 
 def _sample(args) -> int:
-    from .sample import SAMPLE_SEED, SampleSize, generate_sample
+    from digest_plugin.sample import SAMPLE_SEED, SampleSize, generate_sample
 
     settings, _ = load_settings(args.settings)
     size = SampleSize(args.repos, args.weeks, args.prs_per_week)

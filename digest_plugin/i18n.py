@@ -23,7 +23,7 @@ from babel.dates import format_date as babel_format_date
 from babel.dates import format_interval
 from babel.numbers import NumberPattern, parse_pattern
 
-from .errors import DigestError
+from digest_plugin.errors import DigestError
 
 LOCALE_DIR = Path(__file__).resolve().parent / "locale"
 DOMAIN = "messages"

@@ -12,11 +12,11 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
-from .errors import DigestError
-from .records import Author, Pull, RecordError, files_from_rest, read_line
-from .repo_state import RepoState, Window, repo_life
-from .settings import check_repo_name
-from .store import Store, outside_life, report_rejected
+from digest_plugin.errors import DigestError
+from digest_plugin.records import Author, Pull, RecordError, files_from_rest, read_line
+from digest_plugin.repo_state import RepoState, Window, repo_life
+from digest_plugin.settings import check_repo_name
+from digest_plugin.store import Store, outside_life, report_rejected
 
 logger = logging.getLogger(__name__)
 

@@ -24,8 +24,8 @@ import sys
 import time
 from pathlib import Path
 
-from .errors import DigestError
-from .settings_file import read_settings_file
+from digest_plugin.errors import DigestError
+from digest_plugin.settings_file import read_settings_file
 
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100

@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import TypeVar
 
-from .slotted import slotted_record
+from digest_plugin.slotted import slotted_record
 
 BODY_LIMIT = 10_000  # characters kept of a PR body; templates rarely exceed this
 FILES_LIMIT = 300  # files kept per PR; totals stay exact in additions/deletions/changed_files

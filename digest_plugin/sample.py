@@ -26,11 +26,11 @@ from zoneinfo import ZoneInfo
 
 import yaml
 
-from .errors import DigestError
-from .records import Author, FileChange, Pull
-from .repo_state import RepoState
-from .store import Store
-from .weeks import Week, week_of_date, weeks_between
+from digest_plugin.errors import DigestError
+from digest_plugin.records import Author, FileChange, Pull
+from digest_plugin.repo_state import RepoState
+from digest_plugin.store import Store
+from digest_plugin.weeks import Week, week_of_date, weeks_between
 
 SAMPLE_SEED = 20261122
 SAMPLE_END = date(2026, 11, 22)  # a Sunday: the last sample week is 2026-W47

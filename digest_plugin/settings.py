@@ -25,7 +25,7 @@ from functools import partial
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from .errors import DigestError
+from digest_plugin.errors import DigestError
 
 # check(value as written, its setting's name, the folder relative paths start from) -> typed value
 Check = Callable[[object, str, Path], object]
@@ -133,7 +133,7 @@ def _rules(value, name, base) -> dict | None:
     build starts, and each repository compiles the merged mapping without reading the file again."""
     # The analysis stage owns what rules mean and takes DigestSettings; importing it here, when a
     # value is checked, keeps the two modules from importing each other while they load.
-    from .analysis.rules import merged_rules
+    from digest_plugin.analysis.rules import merged_rules
 
     return None if value is None else merged_rules(value, base)
 

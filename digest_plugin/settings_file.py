@@ -11,7 +11,7 @@ import logging
 import traceback
 from pathlib import Path
 
-from .errors import DigestError
+from digest_plugin.errors import DigestError
 
 
 def read_settings_file(path: Path) -> dict:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from .errors import DigestError
+from digest_plugin.errors import DigestError
 
 _WEEK_ID = re.compile(r"^(\d{4})-W(\d{2})$")
 

@@ -11,9 +11,8 @@ from digest_plugin.analysis.model import TYPES
 from digest_plugin.analysis.rules import load_rules
 from digest_plugin.analysis.upgrades import upgrades
 from digest_plugin.records import Author, FileChange
-
-from .analysis_fixtures import by_week, real_pulls
-from .conftest import make_pull
+from tests.analysis_fixtures import by_week, real_pulls
+from tests.conftest import make_pull
 
 RULES = load_rules(repo="acme/widget")
 SRC = FileChange("widget/core/engine.py", 40, 10)

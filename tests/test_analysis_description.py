@@ -8,8 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from digest_plugin.analysis.description import SUMMARY_CHARS, summarise, template_lines
-
-from .analysis_fixtures import real_pulls
+from tests.analysis_fixtures import real_pulls
 
 VERL_LIKE = """### What does this PR do?
 

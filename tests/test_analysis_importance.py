@@ -14,9 +14,8 @@ from digest_plugin.analysis.importance import by_importance, importance, scaled
 from digest_plugin.analysis.rules import load_rules
 from digest_plugin.records import Author, FileChange, Pull
 from digest_plugin.settings import DigestSettings
-
-from .analysis_fixtures import real_pulls
-from .conftest import make_pull
+from tests.analysis_fixtures import real_pulls
+from tests.conftest import make_pull
 
 RULES = load_rules(repo="acme/widget")
 WHEN = "2026-05-19T10:00:00Z"

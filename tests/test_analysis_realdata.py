@@ -14,8 +14,7 @@ import pytest
 from digest_plugin.analysis import analyse_repo, load_rules
 from digest_plugin.analysis.model import GOOD_NEWS_KINDS, MAX_RECOMMENDATION_PULLS, MAX_RECOMMENDATIONS, RISK_KINDS, WeekAnalysis
 from digest_plugin.settings import DigestSettings
-
-from .analysis_fixtures import REPOS, real_pulls
+from tests.analysis_fixtures import REPOS, real_pulls
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 

@@ -16,9 +16,8 @@ from digest_plugin.records import Author, FileChange
 from digest_plugin.repo_state import RepoState, Window
 from digest_plugin.settings import DigestSettings
 from digest_plugin.settings import check_timezone as timezone
-
-from .analysis_fixtures import by_week, real_pulls
-from .conftest import make_pull
+from tests.analysis_fixtures import by_week, real_pulls
+from tests.conftest import make_pull
 
 NOW = datetime(2026, 11, 30, 12, tzinfo=UTC)
 SRC = FileChange("widget/engine.py", 30, 5)

@@ -11,8 +11,7 @@ from digest_plugin.analysis.rules import load_rules
 from digest_plugin.records import Author, FileChange
 from digest_plugin.settings import DigestSettings
 from digest_plugin.weeks import Week
-
-from .conftest import make_pull
+from tests.conftest import make_pull
 
 RULES = load_rules(repo="acme/widget")
 WHEN = "2026-05-19T10:00:00Z"

@@ -7,8 +7,7 @@ from datetime import UTC, datetime, timedelta
 from digest_plugin.analysis import analyse_repo
 from digest_plugin.records import FileChange
 from digest_plugin.settings import DigestSettings
-
-from .conftest import make_pull
+from tests.conftest import make_pull
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 MONDAY = datetime(2026, 3, 2, 10, tzinfo=UTC)  # a Monday; ten weeks follow

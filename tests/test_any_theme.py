@@ -15,9 +15,8 @@ from bs4 import BeautifulSoup
 
 from digest_plugin.repo_state import RepoState
 from digest_plugin.store import Store
-
-from .conftest import make_pull
-from .links import check_links
+from tests.conftest import make_pull
+from tests.links import check_links
 
 ROOT = Path(__file__).resolve().parents[1]
 SITEURL = "https://example.org/blog"

@@ -25,10 +25,9 @@ from digest_plugin.publish.text_cache import TextCache
 from digest_plugin.repo_state import RepoState
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store import Store
-
-from .conftest import make_pull
-from .site_builder import ROOT, build_site
-from .tiny_project import site_files
+from tests.conftest import make_pull
+from tests.site_builder import ROOT, build_site
+from tests.tiny_project import site_files
 
 REPO = "acme/widget"
 MONDAY = datetime(2026, 5, 4, 9, tzinfo=UTC)  # 2026-W19

@@ -20,8 +20,7 @@ from PIL import Image
 from digest_plugin.charts import Palette, cjk_font, render_charts, render_many, week_charts
 from digest_plugin.charts import draw as draw_module
 from digest_plugin.charts.draw import draw, pixel_size
-
-from .test_charts import week
+from tests.test_charts import week
 
 SVG = "{http://www.w3.org/2000/svg}"
 SVG_ONLY = ("svg",)  # the cache does not care which formats; one keeps these tests quick

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import real_data
+from tests.conftest import real_data
 
 CLI = str(Path(sys.executable).with_name("repo-digest"))
 

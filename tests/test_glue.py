@@ -17,8 +17,7 @@ from digest_plugin.publish.hooks import SETUP_KEY, BuildSetup, build_setup, chec
 from digest_plugin.repo_state import RepoState
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store import Store
-
-from .conftest import make_pull
+from tests.conftest import make_pull
 
 ROOT = Path(__file__).resolve().parents[1]
 NOW = datetime(2026, 5, 20, 12, tzinfo=UTC)  # Wednesday of 2026-W21: that week is still in progress

@@ -13,8 +13,7 @@ from digest_plugin.publish.analysis_cache import MemoFolder
 from digest_plugin.publish.history import load_weeks, stream_histories
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store import Store
-
-from .conftest import make_pull
+from tests.conftest import make_pull
 
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
 REPOS = ("acme/widget", "acme/gadget", "other/thing")

@@ -21,12 +21,11 @@ from digest_plugin.fetch import fetch_repos
 from digest_plugin.records import BRANCH_LIMIT, clean_text
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store import Store
+from tests.browser import serve_in_browser
 from tests.github_server import GitHubServer, handmade_pull
 from tests.github_server.expect import quick_options
-
-from .browser import serve_in_browser
-from .hostile_corpus import PAYLOADS, live_markup
-from .site_builder import build_site
+from tests.hostile_corpus import PAYLOADS, live_markup
+from tests.site_builder import build_site
 
 REPO = "octo-org/hostile"
 SITEURL = "https://example.org/digest"

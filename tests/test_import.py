@@ -15,8 +15,7 @@ from digest_plugin.repo_state import RepoState
 from digest_plugin.settings import check_timezone as timezone
 from digest_plugin.store import Store
 from digest_plugin.weeks import week_of
-
-from .conftest import real_data
+from tests.conftest import real_data
 
 REAL_FILES = {
     "verl-project__verl.pulls.jsonl.gz": 2883,

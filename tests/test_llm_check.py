@@ -10,9 +10,8 @@ from digest_plugin.narrate import Cited, Narrative, check_grounding
 from digest_plugin.narrate.llm.answer import AnswerError, Figure, Sentence, parse_answer, read_answer
 from digest_plugin.narrate.llm.check import WeekFacts, check_sentence
 from digest_plugin.narrate.llm.prompt import answer_key, figures, messages, week_document
-
-from .llm_server.answers import INJECTION
-from .narrate_fixtures import busy_week, previous_week, real_week
+from tests.llm_server.answers import INJECTION
+from tests.narrate_fixtures import busy_week, previous_week, real_week
 
 
 @pytest.fixture(scope="module")

@@ -14,10 +14,9 @@ from bs4 import BeautifulSoup
 from digest_plugin.cli import main
 from digest_plugin.repo_state import RepoState, Window
 from digest_plugin.store import Store
-
-from .conftest import make_pull
-from .llm_server import GOOD_KEY, ChatServer, Reply, answers
-from .site_builder import build_site
+from tests.conftest import make_pull
+from tests.llm_server import GOOD_KEY, ChatServer, Reply, answers
+from tests.site_builder import build_site
 
 KEY_ENV = "REPO_DIGEST_TEST_LLM_KEY"
 WEEK = "acme/widget/2026-W19/index.html"

@@ -13,9 +13,8 @@ from digest_plugin.llm import language_model_writer
 from digest_plugin.narrate import Figure, check_grounding, narrate
 from digest_plugin.narrate.wording import Language
 from digest_plugin.settings import DigestSettings, LLMConfig
-
-from .llm_server import GOOD_KEY, ChatServer, Reply, answers
-from .narrate_fixtures import analysed, busy_week, previous_week, week_of
+from tests.llm_server import GOOD_KEY, ChatServer, Reply, answers
+from tests.narrate_fixtures import analysed, busy_week, previous_week, week_of
 
 MODEL = "local-model"
 

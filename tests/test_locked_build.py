@@ -14,8 +14,7 @@ import pytest
 
 from digest_plugin.errors import DigestError
 from digest_plugin.locked_build import check_output_folder, swap
-
-from .tiny_project import make, site_files, tiny_project
+from tests.tiny_project import make, site_files, tiny_project
 
 
 def _finish(process) -> tuple[int, str, str]:

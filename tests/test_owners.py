@@ -71,9 +71,8 @@ def test_the_index_groups_repositories_by_owner(tmp_path):
     from bs4 import BeautifulSoup
 
     from digest_plugin.repo_state import RepoState
-
-    from .conftest import make_pull
-    from .site_builder import build_site
+    from tests.conftest import make_pull
+    from tests.site_builder import build_site
 
     store = Store(tmp_path / "data")
     for repo in ("zeta-org/app", "acme/widget", "acme/gadget"):

@@ -18,8 +18,7 @@ from digest_plugin.records import BODY_LIMIT, LABEL_LIMIT, TITLE_LIMIT, Pull, Re
 from digest_plugin.repo_state import RepoState, repo_life
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store import Store
-
-from .conftest import make_pull
+from tests.conftest import make_pull
 
 REPO = "acme/widget"
 GOOD = make_pull(7, "2026-05-18T09:00:00Z", "feat: a good record", labels=("bug",),

@@ -7,9 +7,8 @@ from datetime import UTC, datetime
 
 from digest_plugin.repo_state import RepoState
 from digest_plugin.store import Store
-
-from .conftest import make_pull
-from .tiny_project import REPO, make, site_files, small_history, tiny_project
+from tests.conftest import make_pull
+from tests.tiny_project import REPO, make, site_files, small_history, tiny_project
 
 
 def test_data_time_is_the_latest_fetch_or_merge(tmp_path):

@@ -14,10 +14,9 @@ from digest_plugin.errors import DigestError
 from digest_plugin.records import Author
 from digest_plugin.repo_state import RepoState
 from digest_plugin.store import Store
-
-from .browser import open_page, page_width, serve_in_browser
-from .conftest import make_pull
-from .site_builder import build_site
+from tests.browser import open_page, page_width, serve_in_browser
+from tests.conftest import make_pull
+from tests.site_builder import build_site
 
 SITEURL = "https://example.org/digest"
 LONG_PATH = "src/" + "/".join(["a_very_long_directory_name_without_breaks"] * 4) + "/module.py"

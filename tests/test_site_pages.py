@@ -16,11 +16,10 @@ from bs4 import BeautifulSoup
 from digest_plugin.publish.site_index import NEWEST_WEEKS
 from digest_plugin.repo_state import RepoState
 from digest_plugin.store import Store
-
-from .browser import shared_sample
-from .conftest import make_pull
-from .site_builder import build_site
-from .test_site_build import HOSTILE, SITEURL, _store
+from tests.browser import shared_sample
+from tests.conftest import make_pull
+from tests.site_builder import build_site
+from tests.test_site_build import HOSTILE, SITEURL, _store
 
 
 @pytest.fixture(scope="module")

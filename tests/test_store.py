@@ -12,8 +12,7 @@ from digest_plugin.errors import DigestError
 from digest_plugin.records import Author, Pull
 from digest_plugin.repo_state import RepoState, Window
 from digest_plugin.store import Store
-
-from .conftest import make_pull
+from tests.conftest import make_pull
 
 
 def test_round_trip_keeps_every_field(tmp_path):

@@ -12,8 +12,7 @@ import pytest
 from digest_plugin.analysis import analyse_repo
 from digest_plugin.settings import DigestSettings, check_timezone
 from digest_plugin.weeks import Week
-
-from .conftest import make_pull
+from tests.conftest import make_pull
 
 ZONES = ["UTC", "America/New_York", "Europe/Berlin", "Asia/Shanghai"]
 # local days around which merges are placed: DST changes in the US and the EU (spring, autumn),

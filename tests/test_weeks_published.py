@@ -15,9 +15,8 @@ from digest_plugin.publish.site_digest import build_site_digest
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store import RepoState, Store
 from digest_plugin.weeks import Week
-
-from .conftest import make_pull
-from .site_builder import build_site
+from tests.conftest import make_pull
+from tests.site_builder import build_site
 
 ENDED = Week(2026, 48)  # Monday 23 to Sunday 29 November 2026
 MONDAY_RUN = datetime(2026, 11, 30, 12, 17, tzinfo=UTC)  # the workflow's schedule

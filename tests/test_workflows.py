@@ -14,11 +14,10 @@ from zoneinfo import ZoneInfo, available_timezones
 import pytest
 
 from digest_plugin.weeks import Week, week_of
-
-from .github_server import GOOD_TOKEN, GitHubServer
-from .github_server.data import handmade_pulls
-from .links import check_links
-from .workflow_runner import Runner, git, load_workflow
+from tests.github_server import GOOD_TOKEN, GitHubServer
+from tests.github_server.data import handmade_pulls
+from tests.links import check_links
+from tests.workflow_runner import Runner, git, load_workflow
 
 ROOT = Path(__file__).resolve().parents[1]
 WORKFLOWS = ROOT / ".github" / "workflows"

@@ -11,8 +11,7 @@ from pathlib import Path
 
 from digest_plugin.repo_state import RepoState
 from digest_plugin.store import Store
-
-from .conftest import make_pull
+from tests.conftest import make_pull
 
 ROOT = Path(__file__).resolve().parents[1]
 VENV = ROOT / ".venv"

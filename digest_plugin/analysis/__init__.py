@@ -7,9 +7,9 @@ step: `rules` (defaults + DIGEST_RULES), `classify`, `upgrades`, `importance`, `
 a PR body says), `risks`, `themes`, `recommend`, `stats`; `repository` runs them over a repository.
 """
 
-from .classify import classify
-from .importance import importance
-from .repository import RepoContext, analyse_pull, analyse_repo, analyse_week, repo_context
-from .rules import load_rules
+from digest_plugin.analysis.classify import classify
+from digest_plugin.analysis.importance import importance
+from digest_plugin.analysis.repository import RepoContext, analyse_pull, analyse_repo, analyse_week, repo_context
+from digest_plugin.analysis.rules import load_rules
 
 __all__ = ["RepoContext", "analyse_pull", "analyse_repo", "analyse_week", "classify", "importance", "load_rules", "repo_context"]

@@ -14,9 +14,9 @@ from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..records import Pull
-from .model import Classification
-from .rules import PERIPHERAL_KINDS, Rules
+from digest_plugin.analysis.model import Classification
+from digest_plugin.analysis.rules import PERIPHERAL_KINDS, Rules
+from digest_plugin.records import Pull
 
 # GitHub caps titles at 256 characters; an imported record may not, and the rules only need the start
 TITLE_LIMIT = 300

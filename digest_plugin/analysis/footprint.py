@@ -6,9 +6,9 @@ lines", "changes 8 workflows"), and that risks cite as evidence.
 
 from __future__ import annotations
 
-from ..records import Pull
-from .model import Footprint
-from .rules import PERIPHERAL_KINDS, Rules
+from digest_plugin.analysis.model import Footprint
+from digest_plugin.analysis.rules import PERIPHERAL_KINDS, Rules
+from digest_plugin.records import Pull
 
 LISTED_PATHS = 5  # paths kept per list: enough to name the main ones
 

@@ -30,13 +30,13 @@ import math
 import re
 from collections.abc import Sequence
 
-from ..records import Pull
-from .classify import is_code_move, module_of, parse_title, says_default_change
-from .description import description_text
-from .footprint import beyond_kept
-from .model import TYPES, AnalysedPull, Classification, Score, Upgrade
-from .rules import PERIPHERAL_KINDS, Rules
-from .upgrades import upgrades as upgrades_of
+from digest_plugin.analysis.classify import is_code_move, module_of, parse_title, says_default_change
+from digest_plugin.analysis.description import description_text
+from digest_plugin.analysis.footprint import beyond_kept
+from digest_plugin.analysis.model import TYPES, AnalysedPull, Classification, Score, Upgrade
+from digest_plugin.analysis.rules import PERIPHERAL_KINDS, Rules
+from digest_plugin.analysis.upgrades import upgrades as upgrades_of
+from digest_plugin.records import Pull
 
 # Ties are broken by substance: the weightier kind of change first (a feature before a chore)
 _TYPE_RANK = {name: rank for rank, name in enumerate(("feat", "perf", "fix", "revert", "refactor", "build", None, "chore", "ci", "test", "docs"))}

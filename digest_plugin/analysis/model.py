@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
-from ..records import Pull
-from ..slotted import slotted_record
+from digest_plugin.records import Pull
+from digest_plugin.slotted import slotted_record
 
 TYPES = ("feat", "fix", "refactor", "perf", "docs", "test", "ci", "build", "chore", "revert")
 IMPACTS = ("high", "medium", "low")  # most severe first: the one impact order

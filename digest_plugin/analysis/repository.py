@@ -12,22 +12,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 
-from ..records import Pull, format_time
-from ..repo_state import RepoState
-from ..settings import DigestSettings
-from ..weeks import Week, week_of, week_of_date, weeks_between
-from .classify import ModuleScheme, classify, module_scheme, parse_title
-from .description import description_text, summary_of, template_lines
-from .footprint import footprint
-from .importance import by_importance, importance
-from .memo import Memo
-from .model import AnalysedPull, Evidence, FetchInfo, Release, WeekAnalysis
-from .recommend import recommendations
-from .risks import PullFacts, hotspots, kinds_of, pull_evidence, week_risks
-from .rules import Rules, load_rules
-from .stats import first_time_pulls, week_stats
-from .themes import theme_keys, week_themes
-from .upgrades import own_release, upgrades
+from digest_plugin.analysis.classify import ModuleScheme, classify, module_scheme, parse_title
+from digest_plugin.analysis.description import description_text, summary_of, template_lines
+from digest_plugin.analysis.footprint import footprint
+from digest_plugin.analysis.importance import by_importance, importance
+from digest_plugin.analysis.memo import Memo
+from digest_plugin.analysis.model import AnalysedPull, Evidence, FetchInfo, Release, WeekAnalysis
+from digest_plugin.analysis.recommend import recommendations
+from digest_plugin.analysis.risks import PullFacts, hotspots, kinds_of, pull_evidence, week_risks
+from digest_plugin.analysis.rules import Rules, load_rules
+from digest_plugin.analysis.stats import first_time_pulls, week_stats
+from digest_plugin.analysis.themes import theme_keys, week_themes
+from digest_plugin.analysis.upgrades import own_release, upgrades
+from digest_plugin.records import Pull, format_time
+from digest_plugin.repo_state import RepoState
+from digest_plugin.settings import DigestSettings
+from digest_plugin.weeks import Week, week_of, week_of_date, weeks_between
 
 
 @dataclass(frozen=True)

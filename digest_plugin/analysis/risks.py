@@ -16,11 +16,11 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from ..records import Pull
-from .classify import TITLE_LIMIT, is_code_move, parse_title, says_default_change
-from .footprint import beyond_kept
-from .model import GOOD_NEWS_KINDS, IMPACTS, RISK_KINDS, AnalysedPull, Classification, Evidence, Footprint, Risk, Upgrade
-from .rules import PERIPHERAL_KINDS, Rules
+from digest_plugin.analysis.classify import TITLE_LIMIT, is_code_move, parse_title, says_default_change
+from digest_plugin.analysis.footprint import beyond_kept
+from digest_plugin.analysis.model import GOOD_NEWS_KINDS, IMPACTS, RISK_KINDS, AnalysedPull, Classification, Evidence, Footprint, Risk, Upgrade
+from digest_plugin.analysis.rules import PERIPHERAL_KINDS, Rules
+from digest_plugin.records import Pull
 
 # the setting a title names beside "default": `max_num_seqs`, "default of X", "X by default"
 _DEFAULT_SETTING = re.compile(r"`([^`]{1,60})`|\bdefault(?:\s+value)?\s+(?:of|for)\s+([\w.-]+)|\b(?:enable|disable|use)s?\s+([\w.-]+)\s+by default", re.IGNORECASE)

@@ -19,8 +19,8 @@ from types import MappingProxyType
 
 import yaml
 
-from ..errors import DigestError
-from .model import TYPES
+from digest_plugin.analysis.model import TYPES
+from digest_plugin.errors import DigestError
 
 # Mappings whose keys are the user's to choose; every other mapping only takes the defaults' keys.
 _OPEN = {"labels.modules", "title.types", "title.module_types", "topics", "paths.modules"}

@@ -16,11 +16,11 @@ from collections.abc import Sequence
 from datetime import timedelta
 from zoneinfo import ZoneInfo
 
-from ..records import Pull
-from ..weeks import week_of
-from .classify import is_bot
-from .model import AnalysedPull, AuthorCount, Movement, PathCount, WeekStats
-from .rules import Rules
+from digest_plugin.analysis.classify import is_bot
+from digest_plugin.analysis.model import AnalysedPull, AuthorCount, Movement, PathCount, WeekStats
+from digest_plugin.analysis.rules import Rules
+from digest_plugin.records import Pull
+from digest_plugin.weeks import week_of
 
 FIRST_TIME_ASSOCIATIONS = frozenset({"FIRST_TIME_CONTRIBUTOR", "FIRST_TIMER"})
 KNOWN_ASSOCIATIONS = frozenset({"OWNER", "MEMBER", "COLLABORATOR"})  # people with a history here

@@ -21,9 +21,9 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from .classify import parse_title
-from .model import AnalysedPull, Theme
-from .rules import Rules
+from digest_plugin.analysis.classify import parse_title
+from digest_plugin.analysis.model import AnalysedPull, Theme
+from digest_plugin.analysis.rules import Rules
 
 # Source of a subject, the more deliberate first: a name the author wrote as a scope wins a tie
 SOURCES = ("topic", "scope", "label", "word", "path", "verb")

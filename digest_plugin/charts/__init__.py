@@ -14,11 +14,11 @@ alt text and tables, palette.py keeps one style per name across the site, draw.p
 matplotlib, cache.py writes the files through a content-hash cache.
 """
 
-from .cache import FORMATS, draw_into_cache, prune_cache, render_charts, render_many
-from .draw import cjk_font, pixel_size
-from .model import Chart, ChartFile, Series, Style, Table
-from .palette import Palette
-from .trends import RepoCharts, in_site_palette, repo_charts, site_palette, unstyled_charts, week_charts
+from digest_plugin.charts.cache import FORMATS, draw_into_cache, prune_cache, render_charts, render_many
+from digest_plugin.charts.draw import cjk_font, pixel_size
+from digest_plugin.charts.model import Chart, ChartFile, Series, Style, Table
+from digest_plugin.charts.palette import Palette
+from digest_plugin.charts.trends import RepoCharts, in_site_palette, repo_charts, site_palette, unstyled_charts, week_charts
 
 __all__ = [
     "FORMATS", "Chart", "ChartFile", "Palette", "RepoCharts", "Series", "Style", "Table",

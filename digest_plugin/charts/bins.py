@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from zoneinfo import ZoneInfo
 
-from ..analysis.model import AnalysedPull, WeekAnalysis
+from digest_plugin.analysis.model import AnalysedPull, WeekAnalysis
 
 UNITS = ("week", "month", "quarter", "year")
 # The longest span, in bins, each unit is used for; beyond the last, years.

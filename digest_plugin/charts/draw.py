@@ -29,9 +29,9 @@ from pathlib import Path
 import matplotlib as mpl
 from matplotlib import font_manager
 
-from . import layout as geometry
-from .layout import FONT_SIZE, TICK_LENGTH, Layout
-from .model import Chart
+from digest_plugin.charts import layout as geometry
+from digest_plugin.charts.layout import FONT_SIZE, TICK_LENGTH, Layout
+from digest_plugin.charts.model import Chart
 
 RENDERER_VERSION = "9"  # bump when a change here changes the pictures: it invalidates the cache
 WIDTH, HEIGHT = geometry.WIDTH / 72, geometry.HEIGHT / 72  # inches

@@ -15,8 +15,8 @@ import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from ..analysis.model import TYPES
-from .model import Style
+from digest_plugin.analysis.model import TYPES
+from digest_plugin.charts.model import Style
 
 COLOURS = ("#BD8200", "#4795C2", "#009E73", "#0072B2", "#D55E00", "#CC79A7", "#98902A")
 PAGE_BACKGROUNDS = ("#ffffff", "#0d1117")  # the theme's light and dark page colours (style.css)

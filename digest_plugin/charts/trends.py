@@ -12,12 +12,12 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from ..analysis.model import TYPES, WeekAnalysis
-from ..analysis.stats import ranked
-from . import describe
-from .bins import Bin, Tally, calendar_bins, unit_for, weekly_bins
-from .model import Chart, Series, printable
-from .palette import Palette, assign_styles
+from digest_plugin.analysis.model import TYPES, WeekAnalysis
+from digest_plugin.analysis.stats import ranked
+from digest_plugin.charts import describe
+from digest_plugin.charts.bins import Bin, Tally, calendar_bins, unit_for, weekly_bins
+from digest_plugin.charts.model import Chart, Series, printable
+from digest_plugin.charts.palette import Palette, assign_styles
 
 Translate = Callable[[str], str]
 TOP_GROUPS = 6  # labels or modules drawn by name; the rest are "other"

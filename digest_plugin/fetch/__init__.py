@@ -9,8 +9,8 @@ The token comes from GITHUB_TOKEN or GH_TOKEN, the API root from GITHUB_API_URL 
 https://HOST/api/v3) and the GraphQL endpoint from GITHUB_GRAPHQL_URL or beside the API root.
 """
 
-from .client import Endpoint, RateLimitStop
-from .repos import SEARCH_LAG, FetchOptions, FetchReport, fetch_before_build, fetch_repos
-from .sync import RepoReport
+from digest_plugin.fetch.client import Endpoint, RateLimitStop
+from digest_plugin.fetch.repos import SEARCH_LAG, FetchOptions, FetchReport, fetch_before_build, fetch_repos
+from digest_plugin.fetch.sync import RepoReport
 
 __all__ = ["SEARCH_LAG", "Endpoint", "FetchOptions", "FetchReport", "RateLimitStop", "RepoReport", "fetch_before_build", "fetch_repos"]

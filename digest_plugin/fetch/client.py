@@ -16,8 +16,8 @@ from datetime import UTC, datetime
 
 from github import Auth, Github, GithubException
 
-from ..errors import DigestError
-from .retry import GraphQLErrors, RetryPolicy, Verdict, verdict
+from digest_plugin.errors import DigestError
+from digest_plugin.fetch.retry import GraphQLErrors, RetryPolicy, Verdict, verdict
 
 DEFAULT_API_URL = "https://api.github.com"
 TOKEN_VARIABLES = ("GITHUB_TOKEN", "GH_TOKEN")

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from ..errors import DigestError
-from ..owners import expand, record_owner
-from ..store import Store
-from .client import GitHubClient
+from digest_plugin.errors import DigestError
+from digest_plugin.fetch.client import GitHubClient
+from digest_plugin.owners import expand, record_owner
+from digest_plugin.store import Store
 
 PER_PAGE = 100  # GitHub's largest page for repository listings
 

@@ -8,18 +8,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
 
-from ..errors import DigestError
-from ..owners import owner_of
-from ..records import parse_time
-from ..settings import DigestSettings, check_repo_name
-from ..store import Store
-from ..weeks import week_of_date
-from .client import Endpoint, GitHubClient, NotFound, RateLimitStop, Refused, TokenRejected, Unreachable
-from .owners import resolve_owners
-from .progress import LineProgress, Progress, make_progress
-from .queries import PAGE_SIZE
-from .retry import RetryPolicy
-from .sync import RepoReport, RepoSync
+from digest_plugin.errors import DigestError
+from digest_plugin.fetch.client import Endpoint, GitHubClient, NotFound, RateLimitStop, Refused, TokenRejected, Unreachable
+from digest_plugin.fetch.owners import resolve_owners
+from digest_plugin.fetch.progress import LineProgress, Progress, make_progress
+from digest_plugin.fetch.queries import PAGE_SIZE
+from digest_plugin.fetch.retry import RetryPolicy
+from digest_plugin.fetch.sync import RepoReport, RepoSync
+from digest_plugin.owners import owner_of
+from digest_plugin.records import parse_time
+from digest_plugin.settings import DigestSettings, check_repo_name
+from digest_plugin.store import Store
+from digest_plugin.weeks import week_of_date
 
 logger = logging.getLogger(__name__)
 

@@ -19,12 +19,9 @@ from collections import deque
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
-from ..records import FILES_LIMIT, Pull, format_time, parse_time
-from ..repo_state import RepoState, Window
-from ..store import Store
-from .client import GitHubClient, NotFound, Refused, Unreachable
-from .progress import Progress
-from .queries import (
+from digest_plugin.fetch.client import GitHubClient, NotFound, Refused, Unreachable
+from digest_plugin.fetch.progress import Progress
+from digest_plugin.fetch.queries import (
     COUNTS_PER_QUERY,
     MERGED_PULLS,
     PAGE_SIZE,
@@ -34,7 +31,10 @@ from .queries import (
     rest_file_item,
     search_text,
 )
-from .windows import SEARCH_CAP, can_split, pack, parts_needed, split, steps
+from digest_plugin.fetch.windows import SEARCH_CAP, can_split, pack, parts_needed, split, steps
+from digest_plugin.records import FILES_LIMIT, Pull, format_time, parse_time
+from digest_plugin.repo_state import RepoState, Window
+from digest_plugin.store import Store
 
 PLAN_STEP = timedelta(days=7)  # long spans are counted week by week before fetching
 COUNT_FIRST_SPAN = timedelta(days=35)  # shorter spans are fetched straight away

@@ -9,6 +9,6 @@ The writer itself, and everything it decides, is pure: `digest_plugin.narrate.ll
 
 from __future__ import annotations
 
-from .writer import language_model_writer
+from digest_plugin.llm.writer import language_model_writer
 
 __all__ = ["language_model_writer"]

@@ -16,9 +16,9 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ..narrate.llm.answer import BudgetSpent, ModelFault
-from ..narrate.llm.prompt import answer_schema
-from ..settings import LLMConfig
+from digest_plugin.narrate.llm.answer import BudgetSpent, ModelFault
+from digest_plugin.narrate.llm.prompt import answer_schema
+from digest_plugin.settings import LLMConfig
 
 RETRIES = 3
 BACKOFF = (1.0, 2.0, 4.0)  # seconds between attempts when the server does not say

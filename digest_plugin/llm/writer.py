@@ -9,10 +9,10 @@ import os
 import time
 from collections.abc import Callable, Mapping
 
-from ..narrate.llm import LanguageModelWriter
-from ..settings import DigestSettings, LLMConfig
-from .cache import AnswerCache
-from .endpoint import Endpoint, RequestBudget
+from digest_plugin.llm.cache import AnswerCache
+from digest_plugin.llm.endpoint import Endpoint, RequestBudget
+from digest_plugin.narrate.llm import LanguageModelWriter
+from digest_plugin.settings import DigestSettings, LLMConfig
 
 log = logging.getLogger(__name__)
 

@@ -12,13 +12,13 @@ built-in writer needs no network.
 
 from __future__ import annotations
 
-from .builtin import BuiltinWriter
-from .credit import writer_credit
-from .grounding import check_grounding
-from .markup import cite, cited_html
-from .model import Cited, Figure, HighlightGroup, KeyChange, Narrative, Rejection, RiskLine, SentenceCheck, ThemeLine
-from .wording import Language
-from .writers import Writer, narrate
+from digest_plugin.narrate.builtin import BuiltinWriter
+from digest_plugin.narrate.credit import writer_credit
+from digest_plugin.narrate.grounding import check_grounding
+from digest_plugin.narrate.markup import cite, cited_html
+from digest_plugin.narrate.model import Cited, Figure, HighlightGroup, KeyChange, Narrative, Rejection, RiskLine, SentenceCheck, ThemeLine
+from digest_plugin.narrate.wording import Language
+from digest_plugin.narrate.writers import Writer, narrate
 
 __all__ = [
     "BuiltinWriter",

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from ..analysis.model import WeekAnalysis
-from ..analysis.stats import ranked
-from .model import Cited
-from .overview import previous_figure
-from .wording import Language, Stated, type_names, unique
+from digest_plugin.analysis.model import WeekAnalysis
+from digest_plugin.analysis.stats import ranked
+from digest_plugin.narrate.model import Cited
+from digest_plugin.narrate.overview import previous_figure
+from digest_plugin.narrate.wording import Language, Stated, type_names, unique
 
 TREND_NAMES = 3  # modules, labels, types, hot files and authors named per sentence
 TREND_PULLS = 5  # PRs cited per hot file

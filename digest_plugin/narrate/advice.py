@@ -3,9 +3,9 @@ analysis' ranked `Recommendation` facts (each traceable to the risk it comes fro
 
 from __future__ import annotations
 
-from ..analysis.model import MAX_RECOMMENDATION_PULLS, MAX_RECOMMENDATIONS, Recommendation, WeekAnalysis
-from .model import Cited
-from .wording import Language, Stated
+from digest_plugin.analysis.model import MAX_RECOMMENDATION_PULLS, MAX_RECOMMENDATIONS, Recommendation, WeekAnalysis
+from digest_plugin.narrate.model import Cited
+from digest_plugin.narrate.wording import Language, Stated
 
 
 def recommendations(week: WeekAnalysis, lang: Language) -> tuple[Cited, ...]:

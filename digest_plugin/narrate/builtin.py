@@ -10,17 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..analysis.model import AnalysedPull, WeekAnalysis
-from .activity import trends
-from .advice import recommendations
-from .describe import what_it_does
-from .grounding import week_before
-from .model import Cited, HighlightGroup, KeyChange, Narrative
-from .overview import quiet_summary, summary
-from .risks import risk_lines
-from .themes import theme_lines
-from .titles import title_in
-from .wording import Language, Stated, highlight_headings
+from digest_plugin.analysis.model import AnalysedPull, WeekAnalysis
+from digest_plugin.narrate.activity import trends
+from digest_plugin.narrate.advice import recommendations
+from digest_plugin.narrate.describe import what_it_does
+from digest_plugin.narrate.grounding import week_before
+from digest_plugin.narrate.model import Cited, HighlightGroup, KeyChange, Narrative
+from digest_plugin.narrate.overview import quiet_summary, summary
+from digest_plugin.narrate.risks import risk_lines
+from digest_plugin.narrate.themes import theme_lines
+from digest_plugin.narrate.titles import title_in
+from digest_plugin.narrate.wording import Language, Stated, highlight_headings
 
 HIGHLIGHTS_PER_GROUP = 5
 # Highlight groups in reading order, and the change types that feed each one.

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ..analysis.model import WeekAnalysis
-from .grounding import check_grounding
-from .model import Cited, Narrative, Rejection
+from digest_plugin.analysis.model import WeekAnalysis
+from digest_plugin.narrate.grounding import check_grounding
+from digest_plugin.narrate.model import Cited, Narrative, Rejection
 
 
 def keep_grounded(week: WeekAnalysis, previous: Sequence[WeekAnalysis], narrative: Narrative, fallback: Narrative) -> tuple[Narrative, list[str]]:

@@ -5,8 +5,8 @@ The page, the Markdown report and `show --format json` all take it from here, so
 
 from __future__ import annotations
 
-from .model import Narrative
-from .wording import Language
+from digest_plugin.narrate.model import Narrative
+from digest_plugin.narrate.wording import Language
 
 
 def writer_credit(narrative: Narrative, lang: Language) -> str:

@@ -13,10 +13,10 @@ from __future__ import annotations
 import posixpath
 import re
 
-from ..analysis.model import AnalysedPull
-from .model import Cited
-from .titles import chinese_title, clause, display_title, english_predicate
-from .wording import Language, Stated
+from digest_plugin.analysis.model import AnalysedPull
+from digest_plugin.narrate.model import Cited
+from digest_plugin.narrate.titles import chinese_title, clause, display_title, english_predicate
+from digest_plugin.narrate.wording import Language, Stated
 
 MIN_WORDS = 4  # fewer words are a label, not a sentence
 MAX_ITEMS = 2

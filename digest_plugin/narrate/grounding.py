@@ -26,9 +26,9 @@ import re
 from collections.abc import Iterable, Sequence
 from datetime import timedelta
 
-from ..analysis.model import WeekAnalysis
-from .describe import quoted_forms
-from .model import CITATION, Figure, Narrative
+from digest_plugin.analysis.model import WeekAnalysis
+from digest_plugin.narrate.describe import quoted_forms
+from digest_plugin.narrate.model import CITATION, Figure, Narrative
 
 # A number as the writers format it: 1,234 or 5.2 or 31 (ASCII-bounded, so 2026年5月 still splits).
 _NUMBER = re.compile(r"(?<![A-Za-z0-9_.,])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![A-Za-z0-9_])")

@@ -6,7 +6,7 @@ from collections.abc import Collection
 
 from markupsafe import Markup, escape
 
-from .model import CITATION, Cited
+from digest_plugin.narrate.model import CITATION, Cited
 
 
 def cited_html(text: str, repo_url: str, pulls: Collection[int] | None = None) -> Markup:

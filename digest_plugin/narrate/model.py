@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ..slotted import slotted_record
+from digest_plugin.slotted import slotted_record
 
 CITATION = re.compile(r"(?<![\w&])#(\d+)\b")  # "#1234" in a text, not "&#39;" nor "abc#12"
 

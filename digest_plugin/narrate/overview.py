@@ -7,12 +7,12 @@ recorded with what it is (`Stated`), every PR is a PR of the week.
 
 from __future__ import annotations
 
-from ..analysis.model import AnalysedPull, WeekAnalysis
-from .describe import body_sentences
-from .model import Cited
-from .risks import summary_risks
-from .titles import chinese_title, display_title, english_predicate
-from .wording import Language, Stated
+from digest_plugin.analysis.model import AnalysedPull, WeekAnalysis
+from digest_plugin.narrate.describe import body_sentences
+from digest_plugin.narrate.model import Cited
+from digest_plugin.narrate.risks import summary_risks
+from digest_plugin.narrate.titles import chinese_title, display_title, english_predicate
+from digest_plugin.narrate.wording import Language, Stated
 
 SUMMARY_CHANGES = 3  # main changes named in the summary
 SUMMARY_THEMES = 2

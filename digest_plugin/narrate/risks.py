@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..analysis.model import GOOD_NEWS_KINDS, IMPACTS, RISK_KINDS, Evidence, Risk, WeekAnalysis
-from .model import Cited, RiskLine
-from .wording import Language, Stated, impact_names, risk_names
+from digest_plugin.analysis.model import GOOD_NEWS_KINDS, IMPACTS, RISK_KINDS, Evidence, Risk, WeekAnalysis
+from digest_plugin.narrate.model import Cited, RiskLine
+from digest_plugin.narrate.wording import Language, Stated, impact_names, risk_names
 
 EVIDENCE_PER_RISK = 3  # sentences per risk; the table lists every PR
 PATHS_NAMED = 2

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ..analysis.model import Theme, WeekAnalysis
-from .model import ThemeLine
-from .titles import chinese_title, display_title, english_predicate
-from .wording import Language, Stated
+from digest_plugin.analysis.model import Theme, WeekAnalysis
+from digest_plugin.narrate.model import ThemeLine
+from digest_plugin.narrate.titles import chinese_title, display_title, english_predicate
+from digest_plugin.narrate.wording import Language, Stated
 
 THEME_PULLS = 3  # PRs a theme sentence names
 LINES_SAID_FROM = 1.5  # times its share of PRs from which a theme's share of the week's lines is said

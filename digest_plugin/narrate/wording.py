@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 from babel.lists import format_list
 
-from ..i18n import babel_locale, format_date_range, format_decimal, format_number, format_pattern, translations
-from .model import Cited, Figure
-from .titles import display_title  # noqa: F401  (the one title parser, re-exported for the report)
+from digest_plugin.i18n import babel_locale, format_date_range, format_decimal, format_number, format_pattern, translations
+from digest_plugin.narrate.model import Cited, Figure
+from digest_plugin.narrate.titles import display_title  # noqa: F401  (the one title parser, re-exported for the report)
 
 SENTENCE_GAPS = {"en": " ", "zh": ""}
 _CJK = "\u4e00-\u9fff"

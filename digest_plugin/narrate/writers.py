@@ -8,12 +8,12 @@ import logging
 from collections.abc import Sequence
 from typing import Protocol
 
-from ..analysis.model import WeekAnalysis
-from .builtin import BuiltinWriter
-from .combine import keep_grounded
-from .grounding import check_grounding
-from .model import Narrative
-from .wording import Language
+from digest_plugin.analysis.model import WeekAnalysis
+from digest_plugin.narrate.builtin import BuiltinWriter
+from digest_plugin.narrate.combine import keep_grounded
+from digest_plugin.narrate.grounding import check_grounding
+from digest_plugin.narrate.model import Narrative
+from digest_plugin.narrate.wording import Language
 
 log = logging.getLogger(__name__)
 RECENT_WEEKS = 4  # earlier weeks a writer sees: enough for week-over-week movement

@@ -8,12 +8,12 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
 
-from ..atomic import write_if_changed
-from ..charts import Chart, draw_into_cache, prune_cache, render_many
-from .markdown import render_markdown
-from .pdf import PdfJob, write_pdfs
-from .site_digest import SiteDigest, WeekPage
-from .text_cache import TextCache
+from digest_plugin.atomic import write_if_changed
+from digest_plugin.charts import Chart, draw_into_cache, prune_cache, render_many
+from digest_plugin.publish.markdown import render_markdown
+from digest_plugin.publish.pdf import PdfJob, write_pdfs
+from digest_plugin.publish.site_digest import SiteDigest, WeekPage
+from digest_plugin.publish.text_cache import TextCache
 
 PACKAGE = Path(__file__).resolve().parents[1]
 PACKAGE_TEMPLATES = PACKAGE / "templates"  # the week page and its partials; a theme may override them

@@ -26,26 +26,25 @@ from pelican.readers import METADATA_PROCESSORS
 from pelican.utils import order_content
 from pelican.writers import Writer
 
+from digest_plugin.atomic import write_if_changed
+from digest_plugin.charts.draw import pixel_size
+from digest_plugin.errors import DigestError
+from digest_plugin.i18n import format_date
+from digest_plugin.narrate import cite
+from digest_plugin.narrate.wording import Language
+from digest_plugin.owners import by_owner
+from digest_plugin.publish import collector
+from digest_plugin.publish.analysis_cache import memo_salt
+from digest_plugin.publish.files import PACKAGE_TEMPLATES, chart_drawing, copy_static, stylesheets, write_week_files, write_week_pdfs
+from digest_plugin.publish.notes import exclude_notes, read_notes
+from digest_plugin.publish.sections import SECTION_FEEDS, repo_category, repo_feeds, write_section
+from digest_plugin.publish.site_digest import SiteDigest, WeekPage, build_site_digest
+from digest_plugin.publish.site_files import write_site_pages, write_sitemap
+from digest_plugin.publish.site_index import author_path, pulls_by_tag, repo_summaries, week_pulls_by_tag
+from digest_plugin.publish.text_cache import TextCache, report_renderer
+from digest_plugin.settings import DigestSettings
+from digest_plugin.store import Store
 from pelican import signals
-
-from ..atomic import write_if_changed
-from ..charts.draw import pixel_size
-from ..errors import DigestError
-from ..i18n import format_date
-from ..narrate import cite
-from ..narrate.wording import Language
-from ..owners import by_owner
-from ..settings import DigestSettings
-from ..store import Store
-from . import collector
-from .analysis_cache import memo_salt
-from .files import PACKAGE_TEMPLATES, chart_drawing, copy_static, stylesheets, write_week_files, write_week_pdfs
-from .notes import exclude_notes, read_notes
-from .sections import SECTION_FEEDS, repo_category, repo_feeds, write_section
-from .site_digest import SiteDigest, WeekPage, build_site_digest
-from .site_files import write_site_pages, write_sitemap
-from .site_index import author_path, pulls_by_tag, repo_summaries, week_pulls_by_tag
-from .text_cache import TextCache, report_renderer
 
 logger = logging.getLogger(__name__)
 SETUP_KEY = "DIGEST"  # the BuildSetup, in Pelican's settings dict
@@ -163,7 +162,7 @@ def _escaping_ours(site_autoescape):
 
 def add_week_articles(generator) -> None:
     """One Article per (repository, week), added before Pelican builds categories, tags and feeds."""
-    from ..fetch import fetch_before_build
+    from digest_plugin.fetch import fetch_before_build
 
     setup = build_setup(generator.settings)
     store = Store(setup.settings.data_path)

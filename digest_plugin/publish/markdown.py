@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from urllib.parse import quote
 
-from ..narrate.model import CITATION, Cited
-from ..narrate.wording import Language
-from .week_view import CountTable, PullRef, PullRow, WeekView
+from digest_plugin.narrate.model import CITATION, Cited
+from digest_plugin.narrate.wording import Language
+from digest_plugin.publish.week_view import CountTable, PullRef, PullRow, WeekView
 
 # Characters that can start Markdown inline syntax (or an @mention, or maths on GitHub) anywhere,
 # each escaped with a backslash.

@@ -15,9 +15,9 @@ from pathlib import Path
 from pelican.contents import Page
 from pelican.readers import Readers
 
-from ..errors import DigestError
-from ..weeks import Week
-from .week_view import EditorNote
+from digest_plugin.errors import DigestError
+from digest_plugin.publish.week_view import EditorNote
+from digest_plugin.weeks import Week
 
 NOTES_FOLDER = "notes"  # under Pelican's PATH
 _NOTE_NAME = re.compile(r"\d{4}-W\d{2}")

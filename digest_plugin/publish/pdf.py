@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from ..atomic import atomic_write
-from ..errors import DigestError
-from ..parallel import parallel_stream
+from digest_plugin.atomic import atomic_write
+from digest_plugin.errors import DigestError
+from digest_plugin.parallel import parallel_stream
 
 log = logging.getLogger(__name__)
 PDF_NAME = "digest.pdf"

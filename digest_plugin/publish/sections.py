@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pelican.urlwrappers import Category
 
-from ..urls import repo_path
-from .site_digest import SiteDigest
+from digest_plugin.publish.site_digest import SiteDigest
+from digest_plugin.urls import repo_path
 
 # The section's own feeds when the weeks stay out of the blog.
 SECTION_FEEDS = {"atom": "feeds/digest.atom.xml", "rss": "feeds/digest.rss.xml"}

@@ -13,22 +13,22 @@ from datetime import datetime
 from itertools import pairwise
 from pathlib import Path
 
-from ..analysis.memo import Memo
-from ..analysis.model import Footprint, Score, WeekAnalysis
-from ..charts import Chart, in_site_palette, site_palette, unstyled_charts, week_charts
-from ..errors import DigestError
-from ..llm import language_model_writer
-from ..narrate import Narrative, narrate
-from ..narrate.wording import Language
-from ..owners import expand_repos
-from ..records import parse_time
-from ..settings import DigestSettings
-from ..store import Store
-from ..urls import absolute, feed_entry_id, repo_path, week_path
-from ..weeks import Week
-from .analysis_cache import MemoFolder, memo_salt
-from .history import stream_histories
-from .week_view import EditorNote, WeekView, week_view
+from digest_plugin.analysis.memo import Memo
+from digest_plugin.analysis.model import Footprint, Score, WeekAnalysis
+from digest_plugin.charts import Chart, in_site_palette, site_palette, unstyled_charts, week_charts
+from digest_plugin.errors import DigestError
+from digest_plugin.llm import language_model_writer
+from digest_plugin.narrate import Narrative, narrate
+from digest_plugin.narrate.wording import Language
+from digest_plugin.owners import expand_repos
+from digest_plugin.publish.analysis_cache import MemoFolder, memo_salt
+from digest_plugin.publish.history import stream_histories
+from digest_plugin.publish.week_view import EditorNote, WeekView, week_view
+from digest_plugin.records import parse_time
+from digest_plugin.settings import DigestSettings
+from digest_plugin.store import Store
+from digest_plugin.urls import absolute, feed_entry_id, repo_path, week_path
+from digest_plugin.weeks import Week
 
 
 @dataclass

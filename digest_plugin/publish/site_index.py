@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from xml.sax.saxutils import escape
 
-from ..analysis.model import AnalysedPull
-from ..weeks import Week
-from .site_digest import RepoPage, WeekPage
+from digest_plugin.analysis.model import AnalysedPull
+from digest_plugin.publish.site_digest import RepoPage, WeekPage
+from digest_plugin.weeks import Week
 
 _GITHUB_LOGIN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}(?:\[bot\])?")
 TREND_WEEKS = 12  # bars in an index card's trend

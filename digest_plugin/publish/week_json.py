@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from dataclasses import asdict
 
-from ..analysis.model import AnalysedPull, Evidence, Risk, Theme, WeekAnalysis
-from ..narrate import writer_credit
-from ..narrate.wording import Language
-from ..records import format_time
+from digest_plugin.analysis.model import AnalysedPull, Evidence, Risk, Theme, WeekAnalysis
+from digest_plugin.narrate import writer_credit
+from digest_plugin.narrate.wording import Language
+from digest_plugin.records import format_time
 
 
 def week_json(week: WeekAnalysis, narrative=None, lang: Language | None = None) -> dict:

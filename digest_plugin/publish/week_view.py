@@ -15,15 +15,15 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from ..analysis.footprint import mostly_generated
-from ..analysis.importance import SOFT_CAP
-from ..analysis.model import AnalysedPull, PathCount, WeekAnalysis
-from ..analysis.stats import ranked
-from ..charts import Chart
-from ..narrate import Narrative, writer_credit
-from ..narrate.model import Cited, HighlightGroup
-from ..narrate.wording import Language, factor_names, week_status
-from ..slotted import slotted_record
+from digest_plugin.analysis.footprint import mostly_generated
+from digest_plugin.analysis.importance import SOFT_CAP
+from digest_plugin.analysis.model import AnalysedPull, PathCount, WeekAnalysis
+from digest_plugin.analysis.stats import ranked
+from digest_plugin.charts import Chart
+from digest_plugin.narrate import Narrative, writer_credit
+from digest_plugin.narrate.model import Cited, HighlightGroup
+from digest_plugin.narrate.wording import Language, factor_names, week_status
+from digest_plugin.slotted import slotted_record
 
 SECTION_ORDER = (
     "note", "summary", "highlights", "key_changes", "risks", "recommendations", "trends",

@@ -14,8 +14,8 @@ import os
 import sys
 from pathlib import Path
 
-from ..errors import DigestError
-from ..settings import DigestSettings
+from digest_plugin.errors import DigestError
+from digest_plugin.settings import DigestSettings
 
 # Debian packages a bare runner lacks: fonts for a language's charts and PDFs (Latin scripts come
 # with matplotlib), and the Pango that WeasyPrint draws PDFs with, with an emoji font for labels
@@ -52,7 +52,7 @@ def summary(settings: DigestSettings) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from ..cli import load_settings
+    from digest_plugin.cli import load_settings
 
     parser = argparse.ArgumentParser(prog="python -m digest_plugin.publish.workflow", description=__doc__.splitlines()[0])
     parser.add_argument("--settings", default="pelicanconf.py", metavar="FILE")

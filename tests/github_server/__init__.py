@@ -1,7 +1,7 @@
 """A local GitHub for the fetcher's tests and benchmark (see server.py)."""
 
-from .data import HANDMADE_REPO, SHARED_DATA, burst_pulls, handmade_pull, handmade_pulls, shared_file, shared_pulls
-from .server import GOOD_TOKEN, Fault, GitHubServer
+from tests.github_server.data import HANDMADE_REPO, SHARED_DATA, burst_pulls, handmade_pull, handmade_pulls, shared_file, shared_pulls
+from tests.github_server.server import GOOD_TOKEN, Fault, GitHubServer
 
 __all__ = [
     "GOOD_TOKEN",

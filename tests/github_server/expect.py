@@ -8,8 +8,7 @@ from digest_plugin.fetch import FetchOptions
 from digest_plugin.fetch.retry import RetryPolicy
 from digest_plugin.importer import pull_from_rest
 from digest_plugin.records import Pull, parse_time
-
-from .server import GitHubServer
+from tests.github_server.server import GitHubServer
 
 
 def expected_pull(rest: dict) -> Pull:

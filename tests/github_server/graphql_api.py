@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 
 from graphql import GraphQLError, build_schema, graphql_sync
 
-from . import search
+from tests.github_server import search
 
 SDL = """
 scalar DateTime

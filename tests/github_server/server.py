@@ -22,7 +22,7 @@ import urllib.parse
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from . import graphql_api, search
+from tests.github_server import graphql_api, search
 
 GOOD_TOKEN = "ghp_localTestToken0123456789abcdefABCDEF"
 DOCS = "https://docs.github.com/rest"

@@ -10,7 +10,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from ..model import Figure
+from digest_plugin.narrate.model import Figure
 
 # Some servers in JSON mode (vLLM, Ollama) wrap the object in a Markdown fence anyway.
 _FENCE = re.compile(r"^\s*```(?:json)?\s*\n(.*)\n\s*```\s*$", re.DOTALL)

@@ -18,8 +18,8 @@ import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
-from ...analysis.model import WeekAnalysis
-from .answer import Sentence
+from digest_plugin.analysis.model import WeekAnalysis
+from digest_plugin.narrate.llm.answer import Sentence
 
 MAX_CHARACTERS = 600
 WRITTEN_CITATION = re.compile(r"(?<![A-Za-z0-9_&])#(\d+)(?!\d)")  # as model.CITATION, but "修复#12的" cites #12 too

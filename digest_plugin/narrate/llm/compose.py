@@ -13,11 +13,11 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import replace
 
-from ..model import Cited, Narrative, Rejection, SentenceCheck
-from ..wording import Language, unique
-from .answer import Answer, Sentence
-from .check import WRITTEN_CITATION, WeekFacts, check_sentence
-from .prompt import MAX_RECOMMENDATIONS
+from digest_plugin.narrate.llm.answer import Answer, Sentence
+from digest_plugin.narrate.llm.check import WRITTEN_CITATION, WeekFacts, check_sentence
+from digest_plugin.narrate.llm.prompt import MAX_RECOMMENDATIONS
+from digest_plugin.narrate.model import Cited, Narrative, Rejection, SentenceCheck
+from digest_plugin.narrate.wording import Language, unique
 
 SPOILED = "another sentence of the same part was rejected"
 

@@ -12,8 +12,8 @@ import hashlib
 import json
 from collections.abc import Sequence
 
-from ...analysis.model import AnalysedPull, WeekAnalysis
-from ..grounding import PERCENTAGES, figure_value, week_before
+from digest_plugin.analysis.model import AnalysedPull, WeekAnalysis
+from digest_plugin.narrate.grounding import PERCENTAGES, figure_value, week_before
 
 PROMPT_VERSION = "2"  # change whenever the messages or the schema change: cached answers are keyed by it
 BODY_CHARACTERS = 1000  # of a key or risky PR's body; enough for its "what" and "why"

@@ -8,14 +8,14 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Protocol
 
-from ...analysis.model import WeekAnalysis
-from ..builtin import BuiltinWriter
-from ..model import Narrative, SentenceCheck
-from ..wording import Language
-from .answer import AnswerError, BudgetSpent, ModelFault, parse_answer, read_answer
-from .check import WeekFacts
-from .compose import compose
-from .prompt import answer_key, messages, week_document
+from digest_plugin.analysis.model import WeekAnalysis
+from digest_plugin.narrate.builtin import BuiltinWriter
+from digest_plugin.narrate.llm.answer import AnswerError, BudgetSpent, ModelFault, parse_answer, read_answer
+from digest_plugin.narrate.llm.check import WeekFacts
+from digest_plugin.narrate.llm.compose import compose
+from digest_plugin.narrate.llm.prompt import answer_key, messages, week_document
+from digest_plugin.narrate.model import Narrative, SentenceCheck
+from digest_plugin.narrate.wording import Language
 
 log = logging.getLogger(__name__)
 
