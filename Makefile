@@ -35,13 +35,13 @@ $(VENV)/.installed: pyproject.toml setup.py $(wildcard digest_plugin/locale/*/LC
 
 # Build into a fresh folder and swap it in only when the build succeeded, so a failed build
 # (bad settings, corrupt data) leaves the previous site as it was; a second build waits for the
-# first (digest_plugin/locked_build.py) for at most LOCK_WAIT seconds (default 1800), then stops.
+# first (digest_plugin/build/locked_output.py) for at most LOCK_WAIT seconds (default 1800), then stops.
 # Every path is quoted: OUTPUTDIR="my site" is one folder.
 html: install
-	"$(BIN)/python" -m digest_plugin.locked_build "$(OUTPUTDIR)" --wait "$(LOCK_WAIT)" -- "$(PELICAN)" "$(INPUTDIR)" -s "$(CONFFILE)" --then $(SEARCH_INDEX)
+	"$(BIN)/python" -m digest_plugin.build.locked_output "$(OUTPUTDIR)" --wait "$(LOCK_WAIT)" -- "$(PELICAN)" "$(INPUTDIR)" -s "$(CONFFILE)" --then $(SEARCH_INDEX)
 
 publish: install
-	"$(BIN)/python" -m digest_plugin.locked_build "$(OUTPUTDIR)" --wait "$(LOCK_WAIT)" -- "$(PELICAN)" "$(INPUTDIR)" -s "$(PUBLISHCONF)" --then $(SEARCH_INDEX)
+	"$(BIN)/python" -m digest_plugin.build.locked_output "$(OUTPUTDIR)" --wait "$(LOCK_WAIT)" -- "$(PELICAN)" "$(INPUTDIR)" -s "$(PUBLISHCONF)" --then $(SEARCH_INDEX)
 
 # The branch-based alternative to the Pages workflow: Pages serves the $(GITHUB_PAGES_BRANCH) branch.
 github: publish

@@ -24,8 +24,8 @@ sys.path.insert(0, str(ROOT))
 from digest_plugin.analysis import analyse_repo  # noqa: E402
 from digest_plugin.analysis.model import GOOD_NEWS_KINDS, RISK_KINDS  # noqa: E402
 from digest_plugin.analysis.rules import load_rules  # noqa: E402
-from digest_plugin.importer import read_export  # noqa: E402
 from digest_plugin.settings import DigestSettings  # noqa: E402
+from digest_plugin.store.jsonl_import import read_export  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "github"
 REPOS = {
@@ -84,7 +84,7 @@ def adversarial() -> None:
         worst = max(worst, time.process_time() - started)
     titles = {"repeated verbs": "update to " * 1_000, "unclosed brackets": "[" * 10_000}
     from digest_plugin.analysis.classify import classify
-    from digest_plugin.records import Author, FileChange, Pull
+    from digest_plugin.store.records import Author, FileChange, Pull
 
     rules = load_rules()
     for title in titles.values():

@@ -129,7 +129,7 @@ def sample_pulls(folder: Path, size: tuple[int, int, int]) -> dict[str, list[dic
     run([str(BIN / "repo-digest"), "sample", "--settings", "settings.py", "--repos", str(repos), "--weeks", str(weeks),
          "--prs-per-week", str(prs)], folder)
     sys.path.insert(0, str(ROOT))
-    from digest_plugin.store import Store
+    from digest_plugin.store.folder import Store
 
     store = Store(folder / "data")
     return {repo: [export_record(p) for p in store.read_pulls(repo)] for repo in store.repos()}

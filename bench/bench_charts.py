@@ -24,9 +24,9 @@ from digest_plugin.analysis import analyse_repo  # noqa: E402
 from digest_plugin.charts import render_many, repo_charts, site_palette, week_charts  # noqa: E402
 from digest_plugin.charts.draw import cjk_font, draw  # noqa: E402
 from digest_plugin.i18n import translations  # noqa: E402
-from digest_plugin.importer import read_export  # noqa: E402
-from digest_plugin.repo_state import RepoState  # noqa: E402
 from digest_plugin.settings import DigestSettings  # noqa: E402
+from digest_plugin.store.jsonl_import import read_export  # noqa: E402
+from digest_plugin.store.state import RepoState  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "github" / "verl-project__verl.pulls.jsonl.gz"
 

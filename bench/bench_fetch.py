@@ -26,7 +26,7 @@ from github import Auth, Github  # noqa: E402
 from digest_plugin.fetch import FetchOptions, fetch_repos  # noqa: E402
 from digest_plugin.fetch.progress import Progress  # noqa: E402
 from digest_plugin.settings import DigestSettings  # noqa: E402
-from digest_plugin.store import Store  # noqa: E402
+from digest_plugin.store.folder import Store  # noqa: E402
 from tests.github_server import GOOD_TOKEN, GitHubServer, shared_file, shared_pulls  # noqa: E402
 
 REPO = "astral-sh/ruff"

@@ -15,10 +15,10 @@ from dataclasses import replace
 from datetime import UTC, date, datetime
 from pathlib import Path
 
+from digest_plugin.build.settings_file import read_settings_file
 from digest_plugin.errors import DigestError
 from digest_plugin.settings import DigestSettings, check_repo_name
-from digest_plugin.settings_file import read_settings_file
-from digest_plugin.store import Store
+from digest_plugin.store.folder import Store
 from digest_plugin.weeks import Week
 
 
@@ -105,7 +105,7 @@ def _fetch(args) -> int:
 
 
 def _import(args) -> int:
-    from digest_plugin.importer import import_file
+    from digest_plugin.store.jsonl_import import import_file
 
     settings, _ = load_settings(args.settings)
     read, changed, rejected = import_file(args.file, check_repo_name(args.repo), Store(settings.data_path))
@@ -189,7 +189,7 @@ def _check_report(narrative) -> list[str]:
 
 
 def _sample(args) -> int:
-    from digest_plugin.sample import SAMPLE_SEED, SampleSize, generate_sample
+    from digest_plugin.store.sample import SAMPLE_SEED, SampleSize, generate_sample
 
     settings, _ = load_settings(args.settings)
     size = SampleSize(args.repos, args.weeks, args.prs_per_week)

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from digest_plugin.importer import read_export
-from digest_plugin.records import Pull
 from digest_plugin.settings import check_timezone as zone
+from digest_plugin.store.jsonl_import import read_export
+from digest_plugin.store.records import Pull
 from digest_plugin.weeks import Week, week_of
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "github"

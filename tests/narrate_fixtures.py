@@ -22,7 +22,7 @@ from digest_plugin.analysis.model import (
     WeekAnalysis,
     WeekStats,
 )
-from digest_plugin.records import Author, FileChange, Pull
+from digest_plugin.store.records import Author, FileChange, Pull
 
 REPO = "octo/widgets"
 REPO_URL = "https://github.com/octo/widgets"
@@ -181,8 +181,8 @@ def real_week(name: str):
     key = (repo, first, week_id)
     if key not in _REAL_CACHE:
         from digest_plugin.analysis import analyse_repo
-        from digest_plugin.importer import read_export
         from digest_plugin.settings import DigestSettings
+        from digest_plugin.store.jsonl_import import read_export
         from digest_plugin.weeks import Week
 
         start, end = Week.parse(first).start(UTC), Week.parse(week_id).end(UTC)

@@ -10,7 +10,7 @@ from digest_plugin.analysis.classify import PATH_SCHEME, ModuleScheme, classify,
 from digest_plugin.analysis.model import TYPES
 from digest_plugin.analysis.rules import load_rules
 from digest_plugin.analysis.upgrades import upgrades
-from digest_plugin.records import Author, FileChange
+from digest_plugin.store.records import Author, FileChange
 from tests.analysis_fixtures import by_week, real_pulls
 from tests.conftest import make_pull
 

@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from digest_plugin.analysis import analyse_repo
 from digest_plugin.errors import DigestError
-from digest_plugin.records import Author, FileChange
-from digest_plugin.repo_state import RepoState, Window
 from digest_plugin.settings import DigestSettings
 from digest_plugin.settings import check_timezone as timezone
+from digest_plugin.store.records import Author, FileChange
+from digest_plugin.store.state import RepoState, Window
 from tests.analysis_fixtures import by_week, real_pulls
 from tests.conftest import make_pull
 

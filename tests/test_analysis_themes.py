@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from digest_plugin.analysis import analyse_repo
-from digest_plugin.records import FileChange
 from digest_plugin.settings import DigestSettings
+from digest_plugin.store.records import FileChange
 from tests.conftest import make_pull
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)

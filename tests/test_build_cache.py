@@ -22,9 +22,9 @@ from digest_plugin.publish import files, pdf, site_digest, text_cache
 from digest_plugin.publish.analysis_cache import MemoFolder
 from digest_plugin.publish.files import PACKAGE_TEMPLATES
 from digest_plugin.publish.text_cache import TextCache
-from digest_plugin.repo_state import RepoState
 from digest_plugin.settings import DigestSettings
-from digest_plugin.store import Store
+from digest_plugin.store.folder import Store
+from digest_plugin.store.state import RepoState
 from tests.conftest import make_pull
 from tests.site_builder import ROOT, build_site
 from tests.tiny_project import site_files

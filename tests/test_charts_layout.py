@@ -7,9 +7,9 @@ import pytest
 from matplotlib.ticker import MaxNLocator
 
 from digest_plugin.charts import Palette, week_charts
+from digest_plugin.charts.chart import Chart
 from digest_plugin.charts.draw import _text_size
 from digest_plugin.charts.layout import HEIGHT, WIDTH, Layout, Text, layout, nice_ticks
-from digest_plugin.charts.model import Chart
 from tests.test_charts import week
 
 

@@ -235,7 +235,7 @@ def test_cache_keys_are_the_same_in_every_process():
     script = (
         "from tests.test_charts import site\n"
         "from digest_plugin.charts import repo_charts, site_palette, week_charts\n"
-        "from digest_plugin.charts.cache import chart_key\n"
+        "from digest_plugin.charts.render import chart_key\n"
         "histories = [site('o/one', '2026-W01'), site('o/two', '2026-W05')]\n"
         "palette = site_palette(histories, 12)\n"
         "for h in histories:\n"
@@ -261,8 +261,8 @@ def test_worker_processes_draw_with_the_builds_own_copy_of_the_plugin(tmp_path):
     (site / "build.py").write_text(
         "import sys\n"
         f"sys.path.insert(0, {str(plugins)!r})\n"
-        "from digest_plugin.charts.cache import WORKER_PRELOAD\n"
-        "from digest_plugin.parallel import parallel_stream\n"
+        "from digest_plugin.charts.render import WORKER_PRELOAD\n"
+        "from digest_plugin.build.workers import parallel_stream\n"
         "def drawing_module(_):\n"
         "    from digest_plugin.charts import draw\n"
         "    return draw.__file__\n"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import gc
 import weakref
 
-from digest_plugin.publish import collector
+from digest_plugin.build import gc_pause as collector
 
 
 class Node:

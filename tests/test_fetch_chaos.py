@@ -20,7 +20,7 @@ import pytest
 from digest_plugin.errors import DigestError
 from digest_plugin.fetch import fetch_repos
 from digest_plugin.settings import DigestSettings
-from digest_plugin.store import Store
+from digest_plugin.store.folder import Store
 from tests.github_server import HANDMADE_REPO, GitHubServer, handmade_pull, handmade_pulls
 from tests.github_server.expect import quick_options
 
@@ -102,7 +102,7 @@ from datetime import date
 from digest_plugin.fetch import FetchOptions, fetch_repos
 from digest_plugin.fetch.retry import RetryPolicy
 from digest_plugin.settings import DigestSettings
-from digest_plugin.store import Store
+from digest_plugin.store.folder import Store
 fetch_repos(Store(sys.argv[1]), DigestSettings(), [sys.argv[2]], since=date.fromisoformat(sys.argv[3]),
             until=date.fromisoformat(sys.argv[4]), progress=False,
             options=FetchOptions(pace=0, page_size=10, policy=RetryPolicy(backoff=0.001, backoff_cap=0.01)))

@@ -12,7 +12,7 @@ from digest_plugin.errors import DigestError
 from digest_plugin.fetch import fetch_before_build, fetch_repos
 from digest_plugin.fetch.client import RateLimitStop
 from digest_plugin.settings import DigestSettings
-from digest_plugin.store import Store
+from digest_plugin.store.folder import Store
 from tests.github_server import GOOD_TOKEN, HANDMADE_REPO, GitHubServer, handmade_pulls, shared_file, shared_pulls
 from tests.github_server.expect import expected_pulls, quick_options
 

@@ -10,7 +10,7 @@ from digest_plugin.errors import DigestError
 from digest_plugin.fetch import fetch_repos
 from digest_plugin.publish.history import load_weeks
 from digest_plugin.settings import DigestSettings
-from digest_plugin.store import Store
+from digest_plugin.store.folder import Store
 from tests.github_server import HANDMADE_REPO, GitHubServer, handmade_pulls
 from tests.github_server.expect import expected_pulls, quick_options
 

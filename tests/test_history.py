@@ -12,7 +12,7 @@ from digest_plugin.publish import history
 from digest_plugin.publish.analysis_cache import MemoFolder
 from digest_plugin.publish.history import load_weeks, stream_histories
 from digest_plugin.settings import DigestSettings
-from digest_plugin.store import Store
+from digest_plugin.store.folder import Store
 from tests.conftest import make_pull
 
 NOW = datetime(2026, 6, 1, tzinfo=UTC)
@@ -76,7 +76,7 @@ def test_a_warning_in_a_worker_is_logged_by_the_build(tmp_path, caplog):
         histories = {repo: weeks for repo, weeks, _memo in stream_histories(store, REPOS, DigestSettings(), NOW, None)}
     assert all(histories.values())
     assert f"{path}, line {line}, is not a JSON object; it is skipped" in caplog.text
-    assert [r.name for r in caplog.records if "is not a JSON object" in r.getMessage()] == ["digest_plugin.store"]
+    assert [r.name for r in caplog.records if "is not a JSON object" in r.getMessage()] == ["digest_plugin.store.folder"]
 
 
 def _recording_loads(load, names: list[str]):

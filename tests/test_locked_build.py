@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from digest_plugin.build.locked_output import check_output_folder, swap
 from digest_plugin.errors import DigestError
-from digest_plugin.locked_build import check_output_folder, swap
 from tests.tiny_project import make, site_files, tiny_project
 
 
@@ -118,7 +118,7 @@ def test_a_second_build_stops_after_its_wait_with_one_sentence_naming_the_lock(p
     output = project / "held"
     # the first build, a real process holding the lock until its input closes
     first = subprocess.Popen(
-        [sys.executable, "-m", "digest_plugin.locked_build", str(output), "--",
+        [sys.executable, "-m", "digest_plugin.build.locked_output", str(output), "--",
          sys.executable, "-c", "import os, sys; os.makedirs(sys.argv[-1]); print('started', flush=True); sys.stdin.read()"],
         cwd=project, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert first.stdout.readline().strip() == "started"
@@ -134,7 +134,7 @@ def test_a_second_build_stops_after_its_wait_with_one_sentence_naming_the_lock(p
 
 
 def test_a_lock_wait_that_is_not_a_number_is_one_sentence():
-    from digest_plugin.locked_build import LOCK_WAIT, wait_from
+    from digest_plugin.build.locked_output import LOCK_WAIT, wait_from
 
     assert wait_from("") == LOCK_WAIT and wait_from("2.5") == 2.5
     for bad in ("soon", "-1", "inf", "nan"):

@@ -36,8 +36,8 @@ def narrated(name: str):
     """[(week, previous, {language: narrative})] of every week of a repository, built once."""
     if name not in _NARRATED:
         from digest_plugin.analysis import analyse_repo
-        from digest_plugin.importer import read_export
         from digest_plugin.settings import DigestSettings
+        from digest_plugin.store.jsonl_import import read_export
         from tests.conftest import real_data
 
         repo, file_name = REPOSITORIES[name]

@@ -9,10 +9,10 @@ import pytest
 from digest_plugin.errors import DigestError
 from digest_plugin.fetch import fetch_repos
 from digest_plugin.narrate.wording import Language
-from digest_plugin.owners import by_owner, expand_repos, owner_of
 from digest_plugin.publish.site_digest import build_site_digest
 from digest_plugin.settings import DigestSettings
-from digest_plugin.store import Store
+from digest_plugin.store.folder import Store
+from digest_plugin.store.owner_index import by_owner, expand_repos, owner_of
 from tests.github_server import GitHubServer, handmade_pull
 from tests.github_server.expect import quick_options
 
@@ -70,7 +70,7 @@ def test_only_owner_star_is_a_pattern():
 def test_the_index_groups_repositories_by_owner(tmp_path):
     from bs4 import BeautifulSoup
 
-    from digest_plugin.repo_state import RepoState
+    from digest_plugin.store.state import RepoState
     from tests.conftest import make_pull
     from tests.site_builder import build_site
 

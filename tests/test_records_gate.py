@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 
 from digest_plugin.analysis import analyse_repo
 from digest_plugin.cli import main
-from digest_plugin.records import BODY_LIMIT, LABEL_LIMIT, TITLE_LIMIT, Pull, RecordError
-from digest_plugin.repo_state import RepoState, repo_life
 from digest_plugin.settings import DigestSettings
-from digest_plugin.store import Store
+from digest_plugin.store.folder import Store
+from digest_plugin.store.records import BODY_LIMIT, LABEL_LIMIT, TITLE_LIMIT, Pull, RecordError
+from digest_plugin.store.state import RepoState, repo_life
 from tests.conftest import make_pull
 
 REPO = "acme/widget"

@@ -168,7 +168,7 @@ def test_a_settings_file_that_fails_is_one_sentence_in_make_html_too(tmp_path, t
     output = tmp_path / "output"
     output.mkdir()
     (output / "index.html").write_text("the previous site")
-    result = subprocess.run([str(BIN / "python"), "-m", "digest_plugin.locked_build", str(output), "--", str(BIN / "pelican"),
+    result = subprocess.run([str(BIN / "python"), "-m", "digest_plugin.build.locked_output", str(output), "--", str(BIN / "pelican"),
                              str(ROOT / "content"), "-s", str(settings)], cwd=tmp_path, capture_output=True, text=True)
     assert result.returncode == 1
     assert result.stdout == "" and result.stderr.count("\n") == 1 and "Traceback" not in result.stderr

@@ -14,8 +14,8 @@ import pytest
 from bs4 import BeautifulSoup
 
 from digest_plugin.publish.site_index import NEWEST_WEEKS
-from digest_plugin.repo_state import RepoState
-from digest_plugin.store import Store
+from digest_plugin.store.folder import Store
+from digest_plugin.store.state import RepoState
 from tests.browser import shared_sample
 from tests.conftest import make_pull
 from tests.site_builder import build_site

@@ -13,7 +13,7 @@ from digest_plugin.fetch import SEARCH_LAG
 from digest_plugin.narrate.wording import Language
 from digest_plugin.publish.site_digest import build_site_digest
 from digest_plugin.settings import DigestSettings
-from digest_plugin.store import RepoState, Store
+from digest_plugin.store.folder import RepoState, Store
 from digest_plugin.weeks import Week
 from tests.conftest import make_pull
 from tests.site_builder import build_site

@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
-from digest_plugin.records import Pull
-from digest_plugin.slotted import slotted_record
+from digest_plugin.store.frozen_record import frozen_record
+from digest_plugin.store.records import Pull
 
 TYPES = ("feat", "fix", "refactor", "perf", "docs", "test", "ci", "build", "chore", "revert")
 IMPACTS = ("high", "medium", "low")  # most severe first: the one impact order
@@ -54,7 +54,7 @@ EVIDENCE_FACTS = (
 )
 
 
-@slotted_record
+@frozen_record
 class Classification:
     type: str | None  # one of TYPES; None when nothing says what kind of change it is
     modules: tuple[str, ...] = ()
@@ -66,13 +66,13 @@ class Classification:
     is_revert: bool = False  # the title says it reverts something (whatever its type)
 
 
-@slotted_record
+@frozen_record
 class Score:
     value: float  # 0..10, rounded to one decimal
     factors: tuple[tuple[str, float], ...]  # (factor name, points), in the order they were applied
 
 
-@slotted_record
+@frozen_record
 class Evidence:
     """One fact behind a risk, about one PR (or, for `routine-bumps`, a group): see EVIDENCE_FACTS
     for which fields each `fact` fills; the others keep their empty defaults."""
@@ -95,7 +95,7 @@ class Evidence:
     kind: str = ""  # the risk (or good-news) kind it supports
 
 
-@slotted_record
+@frozen_record
 class Upgrade:
     """A dependency or toolchain moved by a PR, as its title, body or manifests say."""
 
@@ -106,7 +106,7 @@ class Upgrade:
     core: bool  # a core runtime the project is built on (rules.yaml `core_dependencies`)
 
 
-@slotted_record
+@frozen_record
 class Footprint:
     """What the files of a PR show, for saying what it does when its body does not."""
 
@@ -124,7 +124,7 @@ class Footprint:
     generated_lines: int = 0  # changed lines of those that are not tests (snapshots are); for a cut file list estimated (footprint.beyond_kept)
 
 
-@slotted_record
+@frozen_record
 class AnalysedPull:
     pull: Pull
     classification: Classification

@@ -24,9 +24,9 @@ from digest_plugin.analysis.rules import Rules, load_rules
 from digest_plugin.analysis.stats import first_time_pulls, week_stats
 from digest_plugin.analysis.themes import theme_keys, week_themes
 from digest_plugin.analysis.upgrades import own_release, upgrades
-from digest_plugin.records import Pull, format_time
-from digest_plugin.repo_state import RepoState
 from digest_plugin.settings import DigestSettings
+from digest_plugin.store.records import Pull, format_time
+from digest_plugin.store.state import RepoState
 from digest_plugin.weeks import Week, week_of, week_of_date, weeks_between
 
 

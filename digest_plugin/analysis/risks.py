@@ -20,7 +20,7 @@ from digest_plugin.analysis.classify import TITLE_LIMIT, is_code_move, parse_tit
 from digest_plugin.analysis.footprint import beyond_kept
 from digest_plugin.analysis.model import GOOD_NEWS_KINDS, IMPACTS, RISK_KINDS, AnalysedPull, Classification, Evidence, Footprint, Risk, Upgrade
 from digest_plugin.analysis.rules import PERIPHERAL_KINDS, Rules
-from digest_plugin.records import Pull
+from digest_plugin.store.records import Pull
 
 # the setting a title names beside "default": `max_num_seqs`, "default of X", "X by default"
 _DEFAULT_SETTING = re.compile(r"`([^`]{1,60})`|\bdefault(?:\s+value)?\s+(?:of|for)\s+([\w.-]+)|\b(?:enable|disable|use)s?\s+([\w.-]+)\s+by default", re.IGNORECASE)

@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo
 from digest_plugin.analysis.classify import is_bot
 from digest_plugin.analysis.model import AnalysedPull, AuthorCount, Movement, PathCount, WeekStats
 from digest_plugin.analysis.rules import Rules
-from digest_plugin.records import Pull
+from digest_plugin.store.records import Pull
 from digest_plugin.weeks import week_of
 
 FIRST_TIME_ASSOCIATIONS = frozenset({"FIRST_TIME_CONTRIBUTOR", "FIRST_TIMER"})

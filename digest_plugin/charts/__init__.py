@@ -14,10 +14,10 @@ alt text and tables, palette.py keeps one style per name across the site, draw.p
 matplotlib, cache.py writes the files through a content-hash cache.
 """
 
-from digest_plugin.charts.cache import FORMATS, draw_into_cache, prune_cache, render_charts, render_many
+from digest_plugin.charts.chart import Chart, ChartFile, Series, Style, Table
 from digest_plugin.charts.draw import cjk_font, pixel_size
-from digest_plugin.charts.model import Chart, ChartFile, Series, Style, Table
 from digest_plugin.charts.palette import Palette
+from digest_plugin.charts.render import FORMATS, draw_into_cache, prune_cache, render_charts, render_many
 from digest_plugin.charts.trends import RepoCharts, in_site_palette, repo_charts, site_palette, unstyled_charts, week_charts
 
 __all__ = [

@@ -30,8 +30,8 @@ import matplotlib as mpl
 from matplotlib import font_manager
 
 from digest_plugin.charts import layout as geometry
+from digest_plugin.charts.chart import Chart
 from digest_plugin.charts.layout import FONT_SIZE, TICK_LENGTH, Layout
-from digest_plugin.charts.model import Chart
 
 RENDERER_VERSION = "9"  # bump when a change here changes the pictures: it invalidates the cache
 WIDTH, HEIGHT = geometry.WIDTH / 72, geometry.HEIGHT / 72  # inches

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from digest_plugin.charts.model import Chart, printable
+from digest_plugin.charts.chart import Chart, printable
 
 WIDTH, HEIGHT = 4.4 * 72, 3.4 * 72  # points: about a phone's column, so a phone barely scales the text down
 FONT_SIZE = 11  # titles; axis labels the same, ticks and legends one point smaller

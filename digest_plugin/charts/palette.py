@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from digest_plugin.analysis.model import TYPES
-from digest_plugin.charts.model import Style
+from digest_plugin.charts.chart import Style
 
 COLOURS = ("#BD8200", "#4795C2", "#009E73", "#0072B2", "#D55E00", "#CC79A7", "#98902A")
 PAGE_BACKGROUNDS = ("#ffffff", "#0d1117")  # the theme's light and dark page colours (style.css)

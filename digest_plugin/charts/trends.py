@@ -14,9 +14,9 @@ from dataclasses import dataclass, replace
 
 from digest_plugin.analysis.model import TYPES, WeekAnalysis
 from digest_plugin.analysis.stats import ranked
-from digest_plugin.charts import describe
+from digest_plugin.charts import alt_text as describe
 from digest_plugin.charts.bins import Bin, Tally, calendar_bins, unit_for, weekly_bins
-from digest_plugin.charts.model import Chart, Series, printable
+from digest_plugin.charts.chart import Chart, Series, printable
 from digest_plugin.charts.palette import Palette, assign_styles
 
 Translate = Callable[[str], str]

@@ -7,8 +7,8 @@ Every text here is validated against GitHub's public schema by tests/test_fetch_
 from __future__ import annotations
 
 from digest_plugin.fetch.windows import search_qualifier
-from digest_plugin.records import FILES_LIMIT, Author, FileChange, Pull, files_from_rest
-from digest_plugin.repo_state import Window
+from digest_plugin.store.records import FILES_LIMIT, Author, FileChange, Pull, files_from_rest
+from digest_plugin.store.state import Window
 
 PAGE_SIZE = 100  # GitHub's maximum for `first`; one request carries up to 100 PRs with their files
 FILES_PER_PULL = 100  # files that come with each PR; the rest come from REST

@@ -10,15 +10,15 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from digest_plugin.errors import DigestError
 from digest_plugin.fetch.client import Endpoint, GitHubClient, NotFound, RateLimitStop, Refused, TokenRejected, Unreachable
-from digest_plugin.fetch.owners import resolve_owners
+from digest_plugin.fetch.owner_listing import resolve_owners
 from digest_plugin.fetch.progress import LineProgress, Progress, make_progress
 from digest_plugin.fetch.queries import PAGE_SIZE
 from digest_plugin.fetch.retry import RetryPolicy
 from digest_plugin.fetch.sync import RepoReport, RepoSync
-from digest_plugin.owners import owner_of
-from digest_plugin.records import parse_time
 from digest_plugin.settings import DigestSettings, check_repo_name
-from digest_plugin.store import Store
+from digest_plugin.store.folder import Store
+from digest_plugin.store.owner_index import owner_of
+from digest_plugin.store.records import parse_time
 from digest_plugin.weeks import week_of_date
 
 logger = logging.getLogger(__name__)

@@ -32,9 +32,9 @@ from digest_plugin.fetch.queries import (
     search_text,
 )
 from digest_plugin.fetch.windows import SEARCH_CAP, can_split, pack, parts_needed, split, steps
-from digest_plugin.records import FILES_LIMIT, Pull, format_time, parse_time
-from digest_plugin.repo_state import RepoState, Window
-from digest_plugin.store import Store
+from digest_plugin.store.folder import Store
+from digest_plugin.store.records import FILES_LIMIT, Pull, format_time, parse_time
+from digest_plugin.store.state import RepoState, Window
 
 PLAN_STEP = timedelta(days=7)  # long spans are counted week by week before fetching
 COUNT_FIRST_SPAN = timedelta(days=35)  # shorter spans are fetched straight away

@@ -12,7 +12,7 @@ import json
 import logging
 from pathlib import Path
 
-from digest_plugin.atomic import atomic_write
+from digest_plugin.store.atomic import atomic_write
 
 log = logging.getLogger(__name__)
 FOLDER = ".llm-cache"

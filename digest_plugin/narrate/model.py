@@ -12,12 +12,12 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from digest_plugin.slotted import slotted_record
+from digest_plugin.store.frozen_record import frozen_record
 
 CITATION = re.compile(r"(?<![\w&])#(\d+)\b")  # "#1234" in a text, not "&#39;" nor "abc#12"
 
 
-@slotted_record
+@frozen_record
 class Figure:
     """A number a text states, with what it is: `check_grounding` looks the figure up by `what`
     ("merged", "pull:1701:deletions", "theme:npu", ...; grounding.py lists them all) and checks
@@ -27,14 +27,14 @@ class Figure:
     value: float
 
 
-@slotted_record
+@frozen_record
 class Cited:
     text: str
     pulls: tuple[int, ...] = ()  # the PRs the text cites, in the order it cites them
     figures: tuple[Figure, ...] = ()  # every number the text states, with what it is
 
 
-@slotted_record
+@frozen_record
 class HighlightGroup:
     """One kind of highlight (new capabilities, upgrades, ...), each item naming one PR."""
 
@@ -54,7 +54,7 @@ class HighlightGroup:
         return tuple(n for item in self.items for n in item.pulls)
 
 
-@slotted_record
+@frozen_record
 class KeyChange:
     """A key PR, as the "Key changes" section shows it."""
 
@@ -69,7 +69,7 @@ class KeyChange:
     summary_figures: tuple[Figure, ...] = ()  # the numbers `summary` states, when it is generated
 
 
-@slotted_record
+@frozen_record
 class RiskLine:
     """One risk, as a table row (risk, impact, PRs) and as a sentence."""
 
@@ -81,7 +81,7 @@ class RiskLine:
     sentence: Cited  # what could go wrong and why these PRs show it
 
 
-@slotted_record
+@frozen_record
 class ThemeLine:
     """One theme of the week (analysis.model.Theme, by `name`) in one sentence that cites its PRs."""
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import babel
 
 from digest_plugin.analysis.memo import Memo
-from digest_plugin.atomic import atomic_file
+from digest_plugin.store.atomic import atomic_file
 
 log = logging.getLogger(__name__)
 PACKAGE = Path(__file__).resolve().parents[1]

@@ -14,12 +14,12 @@ from digest_plugin.analysis import analyse_repo
 from digest_plugin.analysis.memo import Memo
 from digest_plugin.analysis.model import WeekAnalysis
 from digest_plugin.analysis.repository import remembered_weeks, repo_key
+from digest_plugin.build.workers import WORKER_PRELOAD, cores, parallel_stream
 from digest_plugin.errors import DigestError
-from digest_plugin.parallel import WORKER_PRELOAD, cores, parallel_stream
 from digest_plugin.publish.analysis_cache import MemoFolder
-from digest_plugin.repo_state import RepoState, repo_life
 from digest_plugin.settings import DigestSettings
-from digest_plugin.store import Store
+from digest_plugin.store.folder import Store
+from digest_plugin.store.state import RepoState, repo_life
 
 PARALLEL_FROM = 2  # repositories to analyse afresh before worker processes pay for their start-up
 

@@ -26,14 +26,12 @@ from pelican.readers import METADATA_PROCESSORS
 from pelican.utils import order_content
 from pelican.writers import Writer
 
-from digest_plugin.atomic import write_if_changed
+from digest_plugin.build import gc_pause as collector
 from digest_plugin.charts.draw import pixel_size
 from digest_plugin.errors import DigestError
 from digest_plugin.i18n import format_date
 from digest_plugin.narrate import cite
 from digest_plugin.narrate.wording import Language
-from digest_plugin.owners import by_owner
-from digest_plugin.publish import collector
 from digest_plugin.publish.analysis_cache import memo_salt
 from digest_plugin.publish.files import PACKAGE_TEMPLATES, chart_drawing, copy_static, stylesheets, write_week_files, write_week_pdfs
 from digest_plugin.publish.notes import exclude_notes, read_notes
@@ -43,7 +41,9 @@ from digest_plugin.publish.site_files import write_site_pages, write_sitemap
 from digest_plugin.publish.site_index import author_path, pulls_by_tag, repo_summaries, week_pulls_by_tag
 from digest_plugin.publish.text_cache import TextCache, report_renderer
 from digest_plugin.settings import DigestSettings
-from digest_plugin.store import Store
+from digest_plugin.store.atomic import write_if_changed
+from digest_plugin.store.folder import Store
+from digest_plugin.store.owner_index import by_owner
 from pelican import signals
 
 logger = logging.getLogger(__name__)

@@ -20,13 +20,13 @@ from digest_plugin.errors import DigestError
 from digest_plugin.llm import language_model_writer
 from digest_plugin.narrate import Narrative, narrate
 from digest_plugin.narrate.wording import Language
-from digest_plugin.owners import expand_repos
 from digest_plugin.publish.analysis_cache import MemoFolder, memo_salt
 from digest_plugin.publish.history import stream_histories
 from digest_plugin.publish.week_view import EditorNote, WeekView, week_view
-from digest_plugin.records import parse_time
 from digest_plugin.settings import DigestSettings
-from digest_plugin.store import Store
+from digest_plugin.store.folder import Store
+from digest_plugin.store.owner_index import expand_repos
+from digest_plugin.store.records import parse_time
 from digest_plugin.urls import absolute, feed_entry_id, repo_path, week_path
 from digest_plugin.weeks import Week
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from jinja2 import pass_context
 from markupsafe import Markup
 
-from digest_plugin.atomic import atomic_write
+from digest_plugin.store.atomic import atomic_write
 
 FOLDER = "digest-text"
 REPORT_TEMPLATE = "digest_week_body.html"

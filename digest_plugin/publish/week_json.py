@@ -10,7 +10,7 @@ from dataclasses import asdict
 from digest_plugin.analysis.model import AnalysedPull, Evidence, Risk, Theme, WeekAnalysis
 from digest_plugin.narrate import writer_credit
 from digest_plugin.narrate.wording import Language
-from digest_plugin.records import format_time
+from digest_plugin.store.records import format_time
 
 
 def week_json(week: WeekAnalysis, narrative=None, lang: Language | None = None) -> dict:

@@ -23,7 +23,7 @@ from digest_plugin.charts import Chart
 from digest_plugin.narrate import Narrative, writer_credit
 from digest_plugin.narrate.model import Cited, HighlightGroup
 from digest_plugin.narrate.wording import Language, factor_names, week_status
-from digest_plugin.slotted import slotted_record
+from digest_plugin.store.frozen_record import frozen_record
 
 SECTION_ORDER = (
     "note", "summary", "highlights", "key_changes", "risks", "recommendations", "trends",
@@ -36,13 +36,13 @@ PRINT_SECTIONS = (*FEED_SECTIONS, "trends", "pull_list")
 TABLE_ROWS = 10  # names per statistics table
 
 
-@slotted_record
+@frozen_record
 class Figure:
     label: str
     value: str
 
 
-@slotted_record
+@frozen_record
 class PullRef:
     number: int
     url: str  # the PR's web address; "" when the record's address is not http(s)
@@ -52,13 +52,13 @@ class PullRef:
         return f"#{self.number}"
 
 
-@slotted_record
+@frozen_record
 class Factor:
     name: str
     points: str  # signed, with a true minus: "+2.0", "−0.35"
 
 
-@slotted_record
+@frozen_record
 class Importance:
     text: str  # "6.8"
     percent: int  # of the 0-10 scale, for the bar
@@ -67,7 +67,7 @@ class Importance:
     reading: str = ""  # how that total became the score, where it is not the score: "Totals above 9 bend ..."
 
 
-@slotted_record
+@frozen_record
 class KeyChangeView:
     ref: PullRef
     title: str  # verbatim from GitHub
@@ -81,7 +81,7 @@ class KeyChangeView:
     details: Cited | None = None  # a writer's own sentence about it; None where it would only repeat modules and size
 
 
-@slotted_record
+@frozen_record
 class RiskView:
     name: str
     impact: str
@@ -90,13 +90,13 @@ class RiskView:
     sentence: Cited
 
 
-@slotted_record
+@frozen_record
 class ThemeView:
     name: str
     sentence: Cited
 
 
-@slotted_record
+@frozen_record
 class PullRow:
     ref: PullRef
     title: str
@@ -108,7 +108,7 @@ class PullRow:
     key: bool
 
 
-@slotted_record
+@frozen_record
 class CountTable:
     title: str
     head: str  # what the first column holds
@@ -117,7 +117,7 @@ class CountTable:
     value_head: str = ""  # what the second column holds; "" for the number of PRs
 
 
-@slotted_record
+@frozen_record
 class Contributor:
     login: str
     pulls: tuple[PullRef, ...]

@@ -13,6 +13,6 @@ a spent budget ends in the built-in text and a warning, never a failed build.
 
 from __future__ import annotations
 
-from digest_plugin.narrate.llm.writer import LanguageModelWriter
+from digest_plugin.narrate.llm.language_model import LanguageModelWriter
 
 __all__ = ["LanguageModelWriter"]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from digest_plugin.records import CLOCK_SKEW, EARLIEST_TIME, format_time, parse_time
+from digest_plugin.store.records import CLOCK_SKEW, EARLIEST_TIME, format_time, parse_time
 
 SCHEMA_VERSION = 1
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from digest_plugin.charts.bins import Bin
-from digest_plugin.charts.model import Series, Table
+from digest_plugin.charts.chart import Series, Table
 
 Translate = Callable[[str], str]
 LISTED_BINS = 16  # up to this many bins, the alt text lists every value; beyond, it summarises

@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from digest_plugin.atomic import atomic_write
 from digest_plugin.errors import DigestError
-from digest_plugin.records import Pull, format_time, read_line
-from digest_plugin.repo_state import SCHEMA_VERSION, RepoState, Window
 from digest_plugin.settings import check_repo_name
+from digest_plugin.store.atomic import atomic_write
+from digest_plugin.store.records import Pull, format_time, read_line
+from digest_plugin.store.state import SCHEMA_VERSION, RepoState, Window
 
 logger = logging.getLogger(__name__)
 

@@ -14,10 +14,10 @@ import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
-from digest_plugin.atomic import atomic_write, write_if_changed
+from digest_plugin.build.workers import WORKER_PRELOAD, parallel_stream
+from digest_plugin.charts.chart import Chart, ChartFile
 from digest_plugin.charts.draw import Drawing, draw, pixel_size, renderer_identity
-from digest_plugin.charts.model import Chart, ChartFile
-from digest_plugin.parallel import WORKER_PRELOAD, parallel_stream
+from digest_plugin.store.atomic import atomic_write, write_if_changed
 
 log = logging.getLogger(__name__)
 FORMATS = ("svg", "png")

@@ -1,6 +1,6 @@
 """`make html` and `make publish`: one build at a time into a fresh folder, published by an atomic swap.
 
-    python -m digest_plugin.locked_build OUTPUT [--wait SECONDS] -- pelican content -s pelicanconf.py [--then INDEXER ...]
+    python -m digest_plugin.build.locked_output OUTPUT [--wait SECONDS] -- pelican content -s pelicanconf.py [--then INDEXER ...]
 
 runs the command with `-o OUTPUT.new` while holding a lock on `OUTPUT.lock`, then the command after
 `--then` (the search indexer) with `OUTPUT.new` as its last argument, then swaps `OUTPUT.new` into
@@ -24,8 +24,8 @@ import sys
 import time
 from pathlib import Path
 
+from digest_plugin.build.settings_file import read_settings_file
 from digest_plugin.errors import DigestError
-from digest_plugin.settings_file import read_settings_file
 
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
@@ -155,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     if argv[1:2] == ["--wait"]:
         wait, argv = argv[2] if len(argv) > 2 else "", [argv[0], *argv[3:]]
     if len(argv) < 3 or argv[1] != "--":
-        print("usage: python -m digest_plugin.locked_build OUTPUT [--wait SECONDS] -- COMMAND ... [--then COMMAND ...]", file=sys.stderr)
+        print("usage: python -m digest_plugin.build.locked_output OUTPUT [--wait SECONDS] -- COMMAND ... [--then COMMAND ...]", file=sys.stderr)
         return 2
     command, then = argv[2:], None
     if "--then" in command:

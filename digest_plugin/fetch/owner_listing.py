@@ -1,5 +1,5 @@
 """Which repositories `owner/*` means today: the owner's public, non-archived ones, asked of GitHub
-at fetch time and recorded in the store (see `digest_plugin.owners` for the build's side)."""
+at fetch time and recorded in the store (see `digest_plugin.store.owner_index` for the build's side)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from datetime import datetime
 
 from digest_plugin.errors import DigestError
 from digest_plugin.fetch.client import GitHubClient
-from digest_plugin.owners import expand, record_owner
-from digest_plugin.store import Store
+from digest_plugin.store.folder import Store
+from digest_plugin.store.owner_index import expand, record_owner
 
 PER_PAGE = 100  # GitHub's largest page for repository listings
 

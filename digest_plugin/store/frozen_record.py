@@ -1,4 +1,4 @@
-"""`@slotted_record`: a frozen dataclass with slots that pickles quickly, for the records a build
+"""`@frozen_record`: a frozen dataclass with slots that pickles quickly, for the records a build
 holds by the hundred thousand and remembers between builds (a PR, its analysis, its week's
 narrative: analysis/memo.py).
 
@@ -16,7 +16,7 @@ from typing import dataclass_transform
 
 
 @dataclass_transform(frozen_default=True)
-def slotted_record(cls: type) -> type:
+def frozen_record(cls: type) -> type:
     cls = dataclass(frozen=True, slots=True)(cls)
     names = tuple(field.name for field in fields(cls))
     if not names:

@@ -13,10 +13,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from digest_plugin.errors import DigestError
-from digest_plugin.records import Author, Pull, RecordError, files_from_rest, read_line
-from digest_plugin.repo_state import RepoState, Window, repo_life
 from digest_plugin.settings import check_repo_name
-from digest_plugin.store import Store, outside_life, report_rejected
+from digest_plugin.store.folder import Store, outside_life, report_rejected
+from digest_plugin.store.records import Author, Pull, RecordError, files_from_rest, read_line
+from digest_plugin.store.state import RepoState, Window, repo_life
 
 logger = logging.getLogger(__name__)
 

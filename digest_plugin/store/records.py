@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import TypeVar
 
-from digest_plugin.slotted import slotted_record
+from digest_plugin.store.frozen_record import frozen_record
 
 BODY_LIMIT = 10_000  # characters kept of a PR body; templates rarely exceed this
 FILES_LIMIT = 300  # files kept per PR; totals stay exact in additions/deletions/changed_files
@@ -140,7 +140,7 @@ def _kind(value) -> str:
                                              list: "a list", tuple: "a list", dict: "an object"}.get(type(value), type(value).__name__)
 
 
-@slotted_record
+@frozen_record
 class Author:
     login: str
     type: str = "User"  # "User" or "Bot", as GitHub reports it
@@ -152,7 +152,7 @@ class Author:
              association=_choice(self.association, "association", ASSOCIATIONS, None))
 
 
-@slotted_record
+@frozen_record
 class FileChange:
     path: str
     additions: int | None = 0  # None where the source could not count the lines
@@ -166,7 +166,7 @@ class FileChange:
              status=_choice(self.status, "status", FILE_STATUSES, "modified"))
 
 
-@slotted_record
+@frozen_record
 class Pull:
     number: int
     title: str

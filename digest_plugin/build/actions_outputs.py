@@ -1,6 +1,6 @@
 """What the GitHub Pages workflow asks before it builds: is this copy configured, which fonts it needs.
 
-    python -m digest_plugin.publish.workflow [--settings pelicanconf.py]
+    python -m digest_plugin.build.actions_outputs [--settings pelicanconf.py]
 
 Writes `configured=true|false`, `packages=<Debian packages>` and `data=<the store's folder>` to $GITHUB_OUTPUT (or stdout) and a
 short note to $GITHUB_STEP_SUMMARY. A copy with no DIGEST_REPOS is not an error: the note says
@@ -54,7 +54,7 @@ def summary(settings: DigestSettings) -> str:
 def main(argv: list[str] | None = None) -> int:
     from digest_plugin.cli import load_settings
 
-    parser = argparse.ArgumentParser(prog="python -m digest_plugin.publish.workflow", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m digest_plugin.build.actions_outputs", description=__doc__.splitlines()[0])
     parser.add_argument("--settings", default="pelicanconf.py", metavar="FILE")
     args = parser.parse_args(argv)
     try:

@@ -1,0 +1,1 @@
+"""Store stage: see folder.py."""
