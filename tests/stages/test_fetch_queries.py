@@ -13,7 +13,7 @@ from digest_plugin.store.records import BODY_LIMIT, FILES_LIMIT, Author, FileCha
 from digest_plugin.store.state import Window
 from tests.github_server import graphql_api
 
-SCHEMA = Path(__file__).resolve().parents[1].parent / "shared" / "github" / "schema.graphql"
+SCHEMA = Path(__file__).resolve().parents[2].parent / "shared" / "github" / "schema.graphql"
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,7 @@ from digest_plugin.store.folder import Store
 from digest_plugin.store.state import RepoState
 from tests.conftest import make_pull
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 NOW = datetime(2026, 5, 20, 12, tzinfo=UTC)  # Wednesday of 2026-W21: that week is still in progress
 MONDAY = datetime(2026, 5, 11, 9, tzinfo=UTC)  # 2026-W20
 HOSTILE = '<script>alert("x")</script>'

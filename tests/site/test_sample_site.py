@@ -12,7 +12,7 @@ from bs4 import BeautifulSoup
 
 from tests.browser import open_page, serve_in_browser, shared_sample
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")

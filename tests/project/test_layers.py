@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "digest_plugin"
+PACKAGE = Path(__file__).resolve().parents[2] / "digest_plugin"
 PURE_STAGES = ("analysis", "narrate")
 # The store, file writes and what fills or publishes the store; Pelican and PyGithub themselves.
 FORBIDDEN = ("digest_plugin.store.folder", "digest_plugin.store.atomic", "digest_plugin.fetch", "digest_plugin.publish",

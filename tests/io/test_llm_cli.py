@@ -8,7 +8,7 @@ import pytest
 
 from digest_plugin.cli import main
 from tests.llm_server import GOOD_KEY, ChatServer, Reply
-from tests.test_llm_site import KEY_ENV, _answer, _store, settings_file
+from tests.site.test_llm_site import KEY_ENV, _answer, _store, settings_file
 
 
 @pytest.fixture

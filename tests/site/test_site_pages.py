@@ -18,8 +18,8 @@ from digest_plugin.store.folder import Store
 from digest_plugin.store.state import RepoState
 from tests.browser import shared_sample
 from tests.conftest import make_pull
+from tests.site.test_site_build import HOSTILE, SITEURL, _store
 from tests.site_builder import build_site
-from tests.test_site_build import HOSTILE, SITEURL, _store
 
 
 @pytest.fixture(scope="module")

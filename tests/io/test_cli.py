@@ -144,7 +144,7 @@ def test_fetch_with_a_bad_token_is_one_sentence_and_keeps_the_store(github, tmp_
 
 def test_the_sample_is_never_fetched(github):
     server, _, _ = github
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     result = run_with(server.env(), "fetch", "quillmoss/fernwheel", cwd=root)
     assert result.returncode == 0
     assert "sample" in result.stdout

@@ -20,7 +20,7 @@ from PIL import Image
 from digest_plugin.charts import Palette, cjk_font, render_charts, render_many, week_charts
 from digest_plugin.charts import draw as draw_module
 from digest_plugin.charts.draw import draw, pixel_size
-from tests.test_charts import week
+from tests.stages.test_charts import week
 
 SVG = "{http://www.w3.org/2000/svg}"
 SVG_ONLY = ("svg",)  # the cache does not care which formats; one keeps these tests quick
@@ -233,7 +233,7 @@ def test_characters_no_font_has_give_one_warning_not_a_failure(tmp_path, caplog)
 def test_cache_keys_are_the_same_in_every_process():
     # Set and dict orders vary with PYTHONHASHSEED; a key that followed them would redraw at random.
     script = (
-        "from tests.test_charts import site\n"
+        "from tests.stages.test_charts import site\n"
         "from digest_plugin.charts import repo_charts, site_palette, week_charts\n"
         "from digest_plugin.charts.render import chart_key\n"
         "histories = [site('o/one', '2026-W01'), site('o/two', '2026-W05')]\n"
@@ -242,7 +242,7 @@ def test_cache_keys_are_the_same_in_every_process():
         "    for chart in repo_charts(h, palette, str) + week_charts(h[-1], h, 12, palette, str):\n"
         "        print(chart.name, chart_key(chart, 'svg'))\n"
     )
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     outputs = {
         subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True, check=True,
                        env={**os.environ, "PYTHONHASHSEED": seed}).stdout
@@ -255,7 +255,7 @@ def test_worker_processes_draw_with_the_builds_own_copy_of_the_plugin(tmp_path):
     # A site may load the plugin from a folder of its own while another copy is installed: the
     # workers must draw with the build's copy, or the pictures would not be what the cache keys say.
     plugins, site = tmp_path / "plugins", tmp_path / "site"
-    shutil.copytree(Path(__file__).resolve().parents[1] / "digest_plugin", plugins / "digest_plugin",
+    shutil.copytree(Path(__file__).resolve().parents[2] / "digest_plugin", plugins / "digest_plugin",
                     ignore=shutil.ignore_patterns("__pycache__"))
     site.mkdir()
     (site / "build.py").write_text(

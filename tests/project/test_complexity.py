@@ -7,7 +7,7 @@ from pathlib import Path
 from radon.complexity import cc_visit
 from radon.visitors import Class
 
-PACKAGE = Path(__file__).resolve().parents[1] / "digest_plugin"
+PACKAGE = Path(__file__).resolve().parents[2] / "digest_plugin"
 LIMIT = 20
 
 

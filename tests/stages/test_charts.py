@@ -26,7 +26,7 @@ from digest_plugin.charts.palette import FIXED, PAGE_BACKGROUNDS, SLOTS, TYPE_ST
 from digest_plugin.store.records import Author, Pull
 from digest_plugin.weeks import Week
 
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 
 
 def week(week_id: str, *, modules=None, labels=None, types=None, authors=(), bots=(), key=0,

@@ -21,7 +21,7 @@ from digest_plugin.weeks import week_of
 from tests.github_server import HANDMADE_REPO, GitHubServer, burst_pulls, graphql_api, handmade_pull, handmade_pulls, shared_file, shared_pulls
 from tests.github_server.expect import expected_pulls, quick_options
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SETTINGS = DigestSettings()
 
 

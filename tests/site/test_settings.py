@@ -13,7 +13,7 @@ import pytest
 from digest_plugin.errors import DigestError
 from digest_plugin.settings import DigestSettings, LLMConfig, markdown_table, options, setting_name
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 
 

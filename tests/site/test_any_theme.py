@@ -18,7 +18,7 @@ from digest_plugin.store.state import RepoState
 from tests.conftest import make_pull
 from tests.links import check_links
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SITEURL = "https://example.org/blog"
 MONDAY = datetime(2026, 5, 4, 9, tzinfo=UTC)  # 2026-W19
 HOSTILE = "<script>alert(1)</script> fix: escape titles"

@@ -19,7 +19,7 @@ from digest_plugin.store.state import RepoState
 from digest_plugin.weeks import Week, week_of, weeks_between
 
 UTC_ZONE = timezone("UTC")
-REPOSITORY_ROOT = Path(__file__).resolve().parents[1]
+REPOSITORY_ROOT = Path(__file__).resolve().parents[2]
 BRACKET_TITLE = re.compile(r"^(\[BREAKING\])?\[[a-z_]+(, [a-z_]+)*\] (feat|fix|refactor|perf|test|chore|docs): \S")
 CONVENTIONAL_TITLE = re.compile(r"^[a-z]+(\([a-z-]+\))?(!)?: \S")
 

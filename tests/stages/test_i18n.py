@@ -25,7 +25,7 @@ from digest_plugin.i18n import (
     translations,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 ZH_PO = LOCALE_DIR / "zh" / "LC_MESSAGES" / "messages.po"
 PLACEHOLDER = re.compile(r"\{(\w*)\}|%\((\w+)\)[sd]")
 

@@ -10,7 +10,7 @@ from digest_plugin.charts import Palette, week_charts
 from digest_plugin.charts.chart import Chart
 from digest_plugin.charts.draw import _text_size
 from digest_plugin.charts.layout import HEIGHT, WIDTH, Layout, Text, layout, nice_ticks
-from tests.test_charts import week
+from tests.stages.test_charts import week
 
 
 def rough_size(text: str, size: float, bold: bool) -> tuple[float, float, float]:

@@ -19,7 +19,7 @@ from tests.github_server.data import handmade_pulls
 from tests.links import check_links
 from tests.workflow_runner import Runner, git, load_workflow
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 WORKFLOWS = ROOT / ".github" / "workflows"
 DEPLOY = load_workflow(WORKFLOWS / "digest.yml")
 # The majors that run on Node 24 (Node 20 left GitHub's runners in September 2026).
