@@ -13,11 +13,12 @@ SEARCH_INDEX = "$(BIN)/python" -m pagefind --quiet --site
 EXTRAS ?= test
 GITHUB_PAGES_BRANCH ?= gh-pages
 
-.PHONY: help install html serve devserver publish github constraints test bench sample clean
+.PHONY: help install html serve devserver publish github constraints test test-fast bench sample clean
 
 help:
 	@echo "make html       build the site into $(OUTPUTDIR)/ (creates $(VENV) on first use)"
 	@echo "make test       run the test suite"
+	@echo "make test-fast  run the tests of the pure stages and the project's own checks (about a minute)"
 	@echo "make serve      serve $(OUTPUTDIR)/ on http://127.0.0.1:$(PORT)"
 	@echo "make devserver  rebuild on every change and serve"
 	@echo "make publish    build for deployment: SITEURL=https://USER.github.io/SITE make publish"
@@ -60,6 +61,11 @@ devserver: install
 
 test: install
 	$(BIN)/python -m pytest -n auto
+
+# The tiers a change to a stage needs first: the pure stages on hand-made records, and the checks
+# on the project itself (layers, lint, complexity); README.md, "Tests", lists every tier.
+test-fast: install
+	$(BIN)/python -m pytest -n auto -m "not realdata" tests/stages tests/project
 
 bench: install
 	for script in bench/bench_*.py; do $(BIN)/python $$script || exit 1; done

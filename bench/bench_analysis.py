@@ -23,7 +23,8 @@ sys.path.insert(0, str(ROOT))
 
 from digest_plugin.analysis import analyse_repo  # noqa: E402
 from digest_plugin.analysis.model import GOOD_NEWS_KINDS, RISK_KINDS  # noqa: E402
-from digest_plugin.analysis.rules import load_rules  # noqa: E402
+from digest_plugin.analysis.rules import compile_rules  # noqa: E402
+from digest_plugin.publish.history import analysis_options  # noqa: E402
 from digest_plugin.settings import DigestSettings  # noqa: E402
 from digest_plugin.store.jsonl_import import read_export  # noqa: E402
 
@@ -44,7 +45,7 @@ def load() -> dict:
 
 
 def bench(pulls_by_repo: dict, rounds: int) -> None:
-    settings = DigestSettings()
+    settings = analysis_options(DigestSettings())
     # CPU time of this process, best of `rounds`: other work on the machine does not inflate it
     print(f"{'repository':22} {'PRs':>6} {'weeks':>6} {'CPU s':>8} {'wall s':>8} {'weeks/s':>8} {'PRs/s':>8}")
     total_weeks = total_seconds = total_wall = 0.0
@@ -86,7 +87,7 @@ def adversarial() -> None:
     from digest_plugin.analysis.classify import classify
     from digest_plugin.store.records import Author, FileChange, Pull
 
-    rules = load_rules()
+    rules = compile_rules(analysis_options(DigestSettings()).rules)
     for title in titles.values():
         pull = Pull(1, title, "", Author("x"), NOW, files=(FileChange("a.py", 1, 1),))
         started = time.process_time()
@@ -97,7 +98,7 @@ def adversarial() -> None:
 
 def calibration(pulls_by_repo: dict) -> None:
     """Markdown tables: score distribution, key PRs per week, factor usage, type shares."""
-    settings = DigestSettings()
+    settings = analysis_options(DigestSettings())
     bins = [(0, 2), (2, 4), (4, 5), (5, 6), (6, 7), (7, 8), (8, 10.01)]
     print("| repository | PRs | weeks | " + " | ".join(f"{lo:g}-{min(hi, 10):g}" for lo, hi in bins) + " | key share |")
     print("| --- | ---: | ---: | " + " | ".join("---:" for _ in bins) + " | ---: |")
@@ -155,7 +156,7 @@ def calibration(pulls_by_repo: dict) -> None:
         print(f"| {kind} | " + " | ".join(cells) + " |")
     spread(all_weeks)
 
-    weights = load_rules().weights
+    weights = compile_rules(analysis_options(DigestSettings()).rules).weights
     print("\nweights:", {f.name: getattr(weights, f.name) for f in dataclasses.fields(weights) if f.name != "type"}, "type:", dict(weights.type))
 
 

@@ -15,9 +15,9 @@ from dataclasses import replace
 from datetime import UTC, date, datetime
 from pathlib import Path
 
-from digest_plugin.build.settings_file import read_settings_file
+from digest_plugin.build.settings_file import load_settings
 from digest_plugin.errors import DigestError
-from digest_plugin.settings import DigestSettings, check_repo_name
+from digest_plugin.settings import check_repo_name
 from digest_plugin.store.folder import Store
 from digest_plugin.weeks import Week
 
@@ -79,18 +79,6 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def load_settings(path: str) -> tuple[DigestSettings, dict]:
-    """DigestSettings and the full Pelican settings from a settings file (defaults if it is absent)."""
-    from pelican.settings import DEFAULT_CONFIG
-
-    settings_file = Path(path)
-    if path == "pelicanconf.py" and not settings_file.exists():
-        pelican_settings, base = dict(DEFAULT_CONFIG), Path.cwd()
-    else:
-        pelican_settings, base = read_settings_file(settings_file), settings_file.resolve().parent
-    return DigestSettings.from_pelican(pelican_settings, base), pelican_settings
-
-
 def _fetch(args) -> int:
     from digest_plugin.fetch import fetch_repos
 
@@ -117,7 +105,7 @@ def _import(args) -> int:
 def _show(args) -> int:
     from digest_plugin.narrate import narrate
     from digest_plugin.narrate.wording import Language
-    from digest_plugin.publish.history import load_weeks
+    from digest_plugin.publish.history import analysis_options, load_weeks
     from digest_plugin.publish.markdown import render_markdown
     from digest_plugin.urls import absolute, week_path
 
@@ -126,7 +114,7 @@ def _show(args) -> int:
     store = Store(settings.data_path)
     repo = check_repo_name(args.repo)
     now = store.data_time([repo]) if store.repo_dir(repo).is_dir() else None  # as the build does
-    weeks = load_weeks(store, repo, settings, now or datetime.now(UTC))
+    weeks = load_weeks(store, repo, analysis_options(settings), now or datetime.now(UTC))
     index = next((i for i, w in enumerate(weeks) if w.week == week_id), None)
     if index is None:
         span = f"{weeks[0].week} to {weeks[-1].week}" if weeks else "no weeks"

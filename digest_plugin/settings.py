@@ -16,14 +16,18 @@ receives the checked `DigestSettings`; nothing else reads DIGEST_* keys from the
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 import string
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import Field, dataclass, field, fields
 from functools import partial
+from importlib import resources
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import yaml
 
 from digest_plugin.errors import DigestError
 
@@ -128,14 +132,43 @@ def _date(value, name, base) -> dt.date | None:
         raise DigestError(f"{name} must be a date written YYYY-MM-DD, not {value!r}.") from None
 
 
-def _rules(value, name, base) -> dict | None:
-    """Read and merged over the defaults now, once a build: a misspelt rule fails before the
-    build starts, and each repository compiles the merged mapping without reading the file again."""
-    # The analysis stage owns what rules mean and takes DigestSettings; importing it here, when a
-    # value is checked, keeps the two modules from importing each other while they load.
-    from digest_plugin.analysis.rules import merged_rules
+@dataclass(frozen=True)
+class UserRules:
+    """DIGEST_RULES as written: its data, and the file it was read from (None for a dict in the
+    settings). The analysis merges it over DEFAULT_RULES and checks it (analysis/rules.py)."""
 
-    return None if value is None else merged_rules(value, base)
+    data: dict
+    origin: Path | None = None
+
+
+def _rules(value, name, base) -> UserRules | None:
+    """Read now, once a build, so that no stage reads the file again."""
+    if value is None or isinstance(value, UserRules):
+        return value
+    if isinstance(value, dict):
+        return UserRules(value)
+    if not isinstance(value, str | Path):
+        raise DigestError(f"{name} must be a dict or the path of a YAML file, not {type(value).__name__}.")
+    path = Path(value) if Path(value).is_absolute() else base / value
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise DigestError(f"{name} file {path} could not be read ({error.strerror or error}).") from None
+    except yaml.YAMLError as error:
+        raise DigestError(f"{name} file {path} is not valid YAML ({str(error).splitlines()[0]}).") from None
+    if data is not None and not isinstance(data, dict):
+        raise DigestError(f"{name} file {path} must hold a mapping of rule sections, like digest_plugin/rules.yaml.")
+    return UserRules(data or {}, path)
+
+
+@functools.cache
+def _default_rules_text() -> str:
+    return resources.files("digest_plugin").joinpath("rules.yaml").read_text(encoding="utf-8")
+
+
+def default_rules() -> dict:
+    """The bundled rules (digest_plugin/rules.yaml) as plain data, a fresh copy each call."""
+    return yaml.safe_load(_default_rules_text())
 
 
 def _pdf(value, name, base) -> bool:
@@ -224,7 +257,7 @@ class DigestSettings:
         12, _number(2, 520, int), "weeks shown in a week page's trend charts")
     key_threshold: float = option(
         6.0, _number(0, 10), "importance (0 to 10) from which a PR is key")
-    rules: dict | str | None = option(
+    rules: UserRules | None = option(
         None, _rules, "classification rules (labels, title prefixes, path globs, keyword topics): a dict or a YAML file")
     bots: tuple[str, ...] = option(
         [], _logins, "more logins to treat as bots (GitHub's Bot type and `[bot]` logins always are)")

@@ -8,6 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from digest_plugin.analysis.rules import Rules, compile_rules
+from digest_plugin.publish.history import analysis_options
+from digest_plugin.settings import DigestSettings
 from digest_plugin.settings import check_timezone as zone
 from digest_plugin.store.jsonl_import import read_export
 from digest_plugin.store.records import Pull
@@ -39,3 +42,11 @@ def by_week(pulls: list[Pull]) -> dict[Week, list[Pull]]:
     for pull in pulls:
         weeks[week_of(pull.merged_at, zone("UTC"))].append(pull)
     return weeks
+
+
+def load_rules(rules: dict | str | Path | None = None, base_path: Path | str = ".", repo: str | None = None,
+               bots: tuple[str, ...] = ()) -> Rules:
+    """The compiled rules of a site whose DIGEST_RULES is `rules` (a dict or a YAML file under
+    `base_path`), read and checked as a build does, for `repo`."""
+    settings = DigestSettings.from_pelican({"DIGEST_RULES": rules, "DIGEST_BOTS": list(bots)}, base_path)
+    return compile_rules(analysis_options(settings).rules, repo, settings.bots)

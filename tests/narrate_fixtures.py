@@ -22,6 +22,7 @@ from digest_plugin.analysis.model import (
     WeekAnalysis,
     WeekStats,
 )
+from digest_plugin.publish.history import analysis_options
 from digest_plugin.store.records import Author, FileChange, Pull
 
 REPO = "octo/widgets"
@@ -187,7 +188,7 @@ def real_week(name: str):
 
         start, end = Week.parse(first).start(UTC), Week.parse(week_id).end(UTC)
         pulls = [p for p in read_export(path) if start <= p.merged_at < end]
-        _REAL_CACHE[key] = analyse_repo(repo, pulls, None, DigestSettings(), datetime(2026, 11, 30, tzinfo=UTC))
+        _REAL_CACHE[key] = analyse_repo(repo, pulls, None, analysis_options(DigestSettings()), datetime(2026, 11, 30, tzinfo=UTC))
     weeks = _REAL_CACHE[key]
     index = [w.week for w in weeks].index(week_id)
     return weeks[index], weeks[:index]

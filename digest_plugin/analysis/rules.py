@@ -1,8 +1,8 @@
 """The rules of classification and scoring: defaults from `rules.yaml`, merged with DIGEST_RULES.
 
-`load_rules(settings.rules, settings.base_path, repo, settings.bots)` reads and checks them once
-per repository and returns a compiled `Rules`; every other function of the analysis stage takes
-that object, so none of them reads settings. How DIGEST_RULES merges is documented at the top of `digest_plugin/rules.yaml`:
+Both arrive as data (the settings read the files): `checked_rules(defaults, user)` merges and
+checks them once a build, and `compile_rules(data, repo, bots)` compiles them once per repository
+into `Rules`, which every other function of the analysis stage takes. How DIGEST_RULES merges is documented at the top of `digest_plugin/rules.yaml`:
 mapping keys override or extend (null removes a default entry), lists extend.
 """
 
@@ -13,11 +13,7 @@ import functools
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from importlib import resources
-from pathlib import Path
 from types import MappingProxyType
-
-import yaml
 
 from digest_plugin.analysis.model import TYPES
 from digest_plugin.errors import DigestError
@@ -148,53 +144,15 @@ def _files_of(rules: Rules, files: tuple) -> tuple[tuple[str, ...], tuple[frozen
     return paths, tuple(_path_kinds(rules, path) for path in paths)
 
 
-@functools.cache
-def _default_text() -> str:
-    return resources.files("digest_plugin").joinpath("rules.yaml").read_text(encoding="utf-8")
-
-
-def default_rules() -> dict:
-    """The bundled defaults as plain data (a fresh copy each call)."""
-    return yaml.safe_load(_default_text())
-
-
-def load_rules(rules: dict | str | Path | None = None, base_path: Path | str = ".", repo: str | None = None,
-               bots: tuple[str, ...] = ()) -> Rules:
-    """The compiled rules: defaults, then DIGEST_RULES (a dict or a YAML path), then DIGEST_BOTS.
-
-    `repo` ("owner/name") makes the repository's own name a source root for path modules.
-    Raises DigestError naming the first bad key.
-    """
-    return compile_rules(default_rules() if rules is None else merged_rules(rules, base_path), repo, bots)
-
-
-def merged_rules(rules: dict | str | Path, base_path: Path | str = ".") -> dict:
-    """DIGEST_RULES (a dict or a YAML path) merged over the defaults and checked, not compiled."""
-    user, source = _user_rules(rules, Path(base_path))
+def checked_rules(defaults: dict, user: dict | None = None, origin: object = None) -> dict:
+    """DIGEST_RULES (`user`, read from `origin` if a file) merged over the bundled `defaults`, checked
+    against their shape, not compiled. Raises DigestError naming the first bad key, and the file."""
+    if user is None:
+        return defaults
     try:
-        return merge_rules(default_rules(), user)
+        return merge_rules(defaults, user)
     except DigestError as error:
-        raise (DigestError(f"{str(error).rstrip('.')} ({source}).") if source else error) from None
-
-
-def _user_rules(rules: dict | str | Path, base_path: Path) -> tuple[dict, str | None]:
-    """The user's rules, and the file they come from (None for a dict in the settings)."""
-    if isinstance(rules, dict):
-        return rules, None
-    if not isinstance(rules, str | Path):
-        raise DigestError(f"DIGEST_RULES must be a dict or the path of a YAML file, not {type(rules).__name__}.")
-    path = Path(rules) if Path(rules).is_absolute() else base_path / rules
-    try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise DigestError(f"DIGEST_RULES file {path} could not be read ({error.strerror or error}).") from None
-    except yaml.YAMLError as error:
-        raise DigestError(f"DIGEST_RULES file {path} is not valid YAML ({str(error).splitlines()[0]}).") from None
-    if data is None:
-        return {}, f"in {path}"
-    if not isinstance(data, dict):
-        raise DigestError(f"DIGEST_RULES file {path} must hold a mapping of rule sections, like digest_plugin/rules.yaml.")
-    return data, f"in {path}"
+        raise (DigestError(f"{str(error).rstrip('.')} (in {origin}).") if origin else error) from None
 
 
 def merge_rules(defaults: dict, user: dict, prefix: str = "") -> dict:

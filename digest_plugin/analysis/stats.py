@@ -1,7 +1,7 @@
 """Statistics of a week: counts, authors, hot files, time to merge, movement against past weeks.
 
 Every figure is computed from the week's analysed pulls, exactly; nothing is estimated. Time to
-merge is only given from records whose source is GitHub (records.py: other sources approximate
+merge is only given from records whose source is GitHub (store/records.py: other sources approximate
 created_at). `types` counts classified PRs only: merged_count minus its sum is the number of PRs
 no rule could type.
 """

@@ -14,6 +14,7 @@ import os
 import sys
 from pathlib import Path
 
+from digest_plugin.build.settings_file import load_settings
 from digest_plugin.errors import DigestError
 from digest_plugin.settings import DigestSettings
 
@@ -52,8 +53,6 @@ def summary(settings: DigestSettings) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from digest_plugin.cli import load_settings
-
     parser = argparse.ArgumentParser(prog="python -m digest_plugin.build.actions_outputs", description=__doc__.splitlines()[0])
     parser.add_argument("--settings", default="pelicanconf.py", metavar="FILE")
     args = parser.parse_args(argv)

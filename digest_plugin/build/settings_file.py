@@ -1,6 +1,6 @@
 """The user's settings file (`pelicanconf.py`), read as Pelican reads it, failing in one sentence.
 
-Used by the command line and by `make html` (locked_build.py checks the file before Pelican runs,
+Used by the command line and by `make html` (build/locked_output.py checks the file before Pelican runs,
 where Pelican itself would print a traceback). Kept apart from settings.py, which the pure stages
 import, because reading the file needs Pelican.
 """
@@ -12,6 +12,7 @@ import traceback
 from pathlib import Path
 
 from digest_plugin.errors import DigestError
+from digest_plugin.settings import DigestSettings
 
 
 def read_settings_file(path: Path) -> dict:
@@ -41,3 +42,15 @@ def _unreadable_settings(path: Path, error: Exception) -> str:
     lines = [frame.lineno for frame in traceback.extract_tb(error.__traceback__) if Path(frame.filename).resolve() == path.resolve()]
     where = f" on line {lines[-1]}" if lines else ""
     return f"The settings file {path} failed{where}: {type(error).__name__}: {error}."
+
+
+def load_settings(path: str) -> tuple[DigestSettings, dict]:
+    """DigestSettings and the full Pelican settings from a settings file (defaults if it is absent)."""
+    from pelican.settings import DEFAULT_CONFIG
+
+    settings_file = Path(path)
+    if path == "pelicanconf.py" and not settings_file.exists():
+        pelican_settings, base = dict(DEFAULT_CONFIG), Path.cwd()
+    else:
+        pelican_settings, base = read_settings_file(settings_file), settings_file.resolve().parent
+    return DigestSettings.from_pelican(pelican_settings, base), pelican_settings

@@ -5,23 +5,24 @@
     styled = in_site_palette({name: charts, ...})                         # then all a site's, in its palette
     charts = week_charts(week, history, settings.trend_weeks, palette, _)  # a week page
     charts = repo_charts(history, palette, _)                             # a repository page
-    files = render_many({folder: charts, ...}, cache_dir, used=keys)     # every chart of a build at once
-    draw_into_cache([(chart, formats), ...], cache_dir)                   # or just into the cache, ahead
-    prune_cache(cache_dir, keys)                                          # and none it no longer shows
+    cache = ChartCache.under(CACHE_PATH)                                  # build/cache.py
+    files = render_many({folder: charts, ...}, cache, used=keys)         # every chart of a build at once
+    draw_into_cache([(chart, formats), ...], cache)                       # or just into the cache, ahead
+    cache.prune(keys)                                                     # and none it no longer shows
 
-trends.py decides what is charted (pure), bins.py counts weeks and months, describe.py words the
+trends.py decides what is charted (pure), bins.py counts weeks and months, alt_text.py words the
 alt text and tables, palette.py keeps one style per name across the site, draw.py draws with
-matplotlib, cache.py writes the files through a content-hash cache.
+matplotlib, render.py draws the files into the chart cache and copies them out.
 """
 
 from digest_plugin.charts.chart import Chart, ChartFile, Series, Style, Table
 from digest_plugin.charts.draw import cjk_font, pixel_size
 from digest_plugin.charts.palette import Palette
-from digest_plugin.charts.render import FORMATS, draw_into_cache, prune_cache, render_charts, render_many
+from digest_plugin.charts.render import FORMATS, draw_into_cache, render_charts, render_many
 from digest_plugin.charts.trends import RepoCharts, in_site_palette, repo_charts, site_palette, unstyled_charts, week_charts
 
 __all__ = [
     "FORMATS", "Chart", "ChartFile", "Palette", "RepoCharts", "Series", "Style", "Table",
-    "cjk_font", "draw_into_cache", "in_site_palette", "pixel_size", "prune_cache", "render_charts", "render_many", "repo_charts",
+    "cjk_font", "draw_into_cache", "in_site_palette", "pixel_size", "render_charts", "render_many", "repo_charts",
     "site_palette", "unstyled_charts", "week_charts",
 ]

@@ -1,4 +1,4 @@
-"""What a chart is, before any drawing: plain frozen values, so the data can be hashed and tested.
+"""What a chart is, before any drawing: plain frozen records, so the data can be hashed and tested.
 
 A `Chart` carries everything a page needs besides the picture: the title, an alt text that
 states the data, and the same numbers as a table. Colours are resolved into each `Series`
@@ -10,14 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from digest_plugin.store.frozen_record import frozen_record
 
-@dataclass(frozen=True)
+
+@frozen_record
 class Style:
     color: str  # "#rrggbb"
     hatch: str = ""  # matplotlib hatch pattern; a second cue where colours run out
 
 
-@dataclass(frozen=True)
+@frozen_record
 class Series:
     key: str  # palette key, e.g. "module:trainer", "author:alice", "other"
     name: str  # legend text; untrusted for labels, modules and logins, never parsed as markup
@@ -26,7 +28,7 @@ class Series:
     kind: str = "bar"  # "bar" or "line"
 
 
-@dataclass(frozen=True)
+@frozen_record
 class Table:
     """The chart's numbers for the page: header cells, then rows of already formatted cells."""
 
@@ -34,7 +36,7 @@ class Table:
     rows: tuple[tuple[str, ...], ...]
 
 
-@dataclass(frozen=True)
+@frozen_record
 class Chart:
     name: str  # file stem, e.g. "modules-trend"; unique among the charts of one page
     title: str

@@ -1,4 +1,5 @@
-"""Chart files: drawn once per content, kept in a cache keyed by a hash, copied to the output.
+"""Chart files: drawn once per content into the chart cache (build/cache.py's ChartCache), copied
+to the output.
 
 A chart's key hashes its data (series, colours, words, numbers), the format and the renderer's
 identity (code version, matplotlib version, fonts, sizes), and nothing else: a rebuild draws only
@@ -7,17 +8,16 @@ the charts whose picture would change. When much is to be drawn, drawing is spre
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
+from digest_plugin.build.cache import ChartCache
 from digest_plugin.build.workers import WORKER_PRELOAD, parallel_stream
 from digest_plugin.charts.chart import Chart, ChartFile
 from digest_plugin.charts.draw import Drawing, draw, pixel_size, renderer_identity
-from digest_plugin.store.atomic import atomic_write, write_if_changed
+from digest_plugin.store.atomic import write_if_changed
 
 log = logging.getLogger(__name__)
 FORMATS = ("svg", "png")
@@ -25,39 +25,30 @@ PARALLEL_FROM = 8  # charts to draw before starting worker processes pays for th
 WINDOW = 64  # drawings in flight or waiting to be written: enough to keep every worker busy
 
 
-def chart_key(chart: Chart, fmt: str, identity: dict | None = None) -> str:
-    """The chart's data, the format and the renderer's identity, hashed. A Chart holds only strings,
-    numbers and tuples of them, so its repr is the same in every process (dataclasses.asdict, which
-    copies it whole first, took a tenth of a warm build of 2,600 weeks)."""
-    renderer = json.dumps(identity or renderer_identity(), sort_keys=True, default=str)
-    return hashlib.sha256(f"{chart!r}\0{fmt}\0{renderer}".encode()).hexdigest()
-
-
-def render_charts(charts: Sequence[Chart], out_dir: Path, cache_dir: Path, formats: Sequence[str] | None = None,
+def render_charts(charts: Sequence[Chart], out_dir: Path, cache: ChartCache, formats: Sequence[str] | None = None,
                   workers: int | None = None) -> list[ChartFile]:
     """Write `{chart.name}.{format}` into `out_dir` for every chart and format, in that order;
     the formats are each chart's own (`Chart.formats`) unless `formats` names them."""
-    return render_many({Path(out_dir): charts}, cache_dir, formats, workers)[Path(out_dir)]
+    return render_many({Path(out_dir): charts}, cache, formats, workers)[Path(out_dir)]
 
 
-def render_many(pages: Mapping[Path, Sequence[Chart]], cache_dir: Path, formats: Sequence[str] | None = None,
+def render_many(pages: Mapping[Path, Sequence[Chart]], cache: ChartCache, formats: Sequence[str] | None = None,
                 workers: int | None = None, used: set[str] | None = None) -> dict[Path, list[ChartFile]]:
     """`render_charts` for many output folders at once, so one pool of workers serves a whole build.
 
     `workers`: processes to draw with; None for one per core, 1 to draw in this process. `used`
-    gathers the cache keys the files came from, for `prune_cache`. A file that holds the right
+    gathers the cache keys the files came from, for `ChartCache.prune`. A file that holds the right
     bytes already is left as it is."""
-    cache_dir = Path(cache_dir)
     identity = renderer_identity()
     def formats_of(chart: Chart) -> Sequence[str]:
         return formats or chart.formats
 
-    keys = {(out_dir, chart.name, fmt): chart_key(chart, fmt, identity)
+    keys = {(out_dir, chart.name, fmt): ChartCache.key(chart, fmt, identity)
             for out_dir, charts in pages.items() for chart in charts for fmt in formats_of(chart)}
     if used is not None:
         used.update(keys.values())
     drawn_keys = _draw_missing([(chart, [(fmt, keys[out_dir, chart.name, fmt]) for fmt in formats_of(chart)])
-                                for out_dir, charts in pages.items() for chart in charts], cache_dir, workers)
+                                for out_dir, charts in pages.items() for chart in charts], cache, workers)
     written: dict[Path, list[ChartFile]] = {}
     for out_dir, charts in pages.items():
         files = written.setdefault(out_dir, [])
@@ -65,24 +56,24 @@ def render_many(pages: Mapping[Path, Sequence[Chart]], cache_dir: Path, formats:
             for fmt in formats_of(chart):
                 key = keys[out_dir, chart.name, fmt]
                 target = Path(out_dir) / f"{chart.name}.{fmt}"
-                _copy_if_changed(_cache_path(cache_dir, key), target)
+                _copy_if_changed(cache.path(key), target)
                 files.append(ChartFile(chart.name, fmt, target, *pixel_size(fmt), drawn=key in drawn_keys))
     return written
 
 
-def draw_into_cache(charts: Iterable[tuple[Chart, Sequence[str]]], cache_dir: Path, workers: int | None = None) -> set[str]:
+def draw_into_cache(charts: Iterable[tuple[Chart, Sequence[str]]], cache: ChartCache, workers: int | None = None) -> set[str]:
     """Each (chart, formats) in the formats the cache lacks, drawn once however often it is listed;
     returns the keys drawn."""
     identity = renderer_identity()
-    return _draw_missing([(chart, [(fmt, chart_key(chart, fmt, identity)) for fmt in formats]) for chart, formats in charts],
-                         Path(cache_dir), workers)
+    return _draw_missing([(chart, [(fmt, ChartCache.key(chart, fmt, identity)) for fmt in formats]) for chart, formats in charts],
+                         cache, workers)
 
 
-def _draw_missing(charts: Iterable[tuple[Chart, Sequence[tuple[str, str]]]], cache_dir: Path, workers: int | None) -> set[str]:
+def _draw_missing(charts: Iterable[tuple[Chart, Sequence[tuple[str, str]]]], cache: ChartCache, workers: int | None) -> set[str]:
     """`draw_into_cache` for charts whose (format, key) pairs are known already."""
     to_draw: dict[str, tuple[Chart, list[tuple[str, str]]]] = {}  # by the keys of its missing formats
     for chart, keyed in charts:
-        missing = [(fmt, key) for fmt, key in keyed if not _cached(cache_dir, key)]
+        missing = [(fmt, key) for fmt, key in keyed if not cache.has(key)]
         if missing:
             to_draw.setdefault("+".join(key for _, key in missing), (chart, missing))
     jobs = list(to_draw.values())
@@ -90,22 +81,12 @@ def _draw_missing(charts: Iterable[tuple[Chart, Sequence[tuple[str, str]]]], cac
     for (_chart, missing), drawing in zip(jobs, _draw_all([(chart, [fmt for fmt, _ in missing]) for chart, missing in jobs], workers)):
         missing_glyphs.update(drawing.missing_glyphs)
         for fmt, key in missing:
-            atomic_write(_cache_path(cache_dir, key), drawing.files[fmt])
+            cache.put(key, drawing.files[fmt])
             drawn_keys.add(key)
     if missing_glyphs:
         log.warning("Charts contain characters no installed font can draw (%s); install a CJK font such as "
                     "Debian's fonts-noto-cjk.", "".join(sorted(missing_glyphs)))
     return drawn_keys
-
-
-def prune_cache(cache_dir: Path, used: set[str]) -> int:
-    """Remove the cached charts no page uses any more (older data, settings or code); returns how many."""
-    removed = 0
-    for path in Path(cache_dir).glob("??/*"):
-        if len(path.name) == 64 and path.name not in used and path.is_file():  # not another build's temporary file
-            path.unlink(missing_ok=True)
-            removed += 1
-    return removed
 
 
 def _draw_all(jobs: list[tuple[Chart, list[str]]], workers: int | None) -> Iterator[Drawing]:
@@ -128,11 +109,3 @@ def _copy_if_changed(source: Path, target: Path) -> None:
         pass
     write_if_changed(target, source.read_bytes())
     os.utime(target, ns=(wanted.st_atime_ns, wanted.st_mtime_ns))
-
-
-def _cache_path(cache_dir: Path, key: str) -> Path:
-    return cache_dir / key[:2] / key
-
-
-def _cached(cache_dir: Path, key: str) -> bool:
-    return _cache_path(cache_dir, key).is_file()

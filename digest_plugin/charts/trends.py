@@ -1,7 +1,7 @@
 """Chart stage, data side: which charts a week page and a repository page get, and their series.
 
 Pure functions from analysed weeks to `Chart` values; drawing and caching are in draw.py and
-cache.py. A week page charts the trailing `trend_weeks` weeks up to its week (fewer where the
+render.py. A week page charts the trailing `trend_weeks` weeks up to its week (fewer where the
 history is shorter; no week before the history is invented); a repository page charts its whole
 history, in weeks, months, quarters or years as its length requires.
 """

@@ -1,6 +1,6 @@
 """Fetch stage: the GraphQL texts the fetcher sends, and the translation of their answers.
 
-Every text here is validated against GitHub's public schema by tests/test_fetch_queries.py;
+Every text here is validated against GitHub's public schema by tests/stages/test_fetch_queries.py;
 `all_query_texts()` lists them so that no query escapes that test.
 """
 

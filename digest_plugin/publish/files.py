@@ -8,17 +8,16 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
 
-from digest_plugin.charts import Chart, draw_into_cache, prune_cache, render_many
+from digest_plugin.build.cache import ChartCache, PdfCache, TextCache
+from digest_plugin.charts import Chart, draw_into_cache, render_many
 from digest_plugin.publish.markdown import render_markdown
 from digest_plugin.publish.pdf import PdfJob, write_pdfs
 from digest_plugin.publish.site_digest import SiteDigest, WeekPage
-from digest_plugin.publish.text_cache import TextCache
 from digest_plugin.store.atomic import write_if_changed
 
 PACKAGE = Path(__file__).resolve().parents[1]
 PACKAGE_TEMPLATES = PACKAGE / "templates"  # the week page and its partials; a theme may override them
 PACKAGE_STATIC = PACKAGE / "static"  # copied to {THEME_STATIC_DIR}/repo-digest/ in the output
-CHART_CACHE = "digest-charts"
 
 
 def copy_static(theme_static: Path) -> None:
@@ -37,7 +36,7 @@ def chart_drawing(cache: Path) -> Callable[[Sequence[Chart]], Future]:
     raised."""
     def start(charts: Sequence[Chart]) -> Future:
         drawing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="repo-digest-charts")
-        future = drawing.submit(draw_into_cache, [(chart, chart.formats) for chart in charts], cache / CHART_CACHE)
+        future = drawing.submit(draw_into_cache, [(chart, chart.formats) for chart in charts], ChartCache.under(cache))
         drawing.shutdown(wait=False)
         return future
 
@@ -50,15 +49,15 @@ def write_week_files(digest: SiteDigest, output: Path, cache: Path, texts: TextC
     pages' folders and from the cache."""
     for repo in digest.repos:
         for page in repo.weeks:
-            parts = (b"markdown", texts.view_hash(page.view), page.absolute_url, digest.language.code)
+            parts = ("markdown", texts.view_key(page.view), page.absolute_url, digest.language.code)
             markdown = texts.text(parts, partial(render_markdown, page.view, page.absolute_url, digest.language))
             write_if_changed(output / page.url / "digest.md", markdown)
     pictures = {output / repo.url: repo.charts for repo in digest.repos}
     pictures.update((output / page.url, page.charts) for repo in digest.repos for page in repo.weeks)
-    charts, used = cache / CHART_CACHE, set()
+    charts, used = ChartCache.under(cache), set()
     for folder, files in render_many(pictures, charts, used=used).items():  # SVG, and PNG for a feed's chart (Chart.formats)
         _remove_other_charts(folder, {file.path.name for file in files})
-    prune_cache(charts, used)
+    charts.prune(used)
 
 
 def _remove_other_charts(folder: Path, keep: set[str]) -> None:
@@ -68,18 +67,18 @@ def _remove_other_charts(folder: Path, keep: set[str]) -> None:
             path.unlink()
 
 
-def write_week_pdfs(digest: SiteDigest, render: Callable[[WeekPage], str], output: Path, cache: Path, site: bytes) -> int:
+def write_week_pdfs(digest: SiteDigest, render: Callable[[WeekPage], str], output: Path, cache: Path, site: str) -> int:
     """Each week's digest.pdf from `render(week)`'s HTML; returns how many had to be drawn (the rest
     came from the cache). Runs after the week pages are written, whose bytes, with `site` (what
-    else the PDFs depend on: templates, settings, stylesheets), tell whether a PDF would change,
+    else the PDFs depend on: the key of the templates, settings and stylesheets), tell whether a PDF would change,
     and after `write_week_files`, whose SVG charts the PDFs show."""
     def job(page: WeekPage) -> PdfJob:
         html = partial(render, page)
         web_page = output / page.url / "index.html"
         shown = _week_article(web_page.read_bytes()) if web_page.is_file() else html().encode("utf-8")
-        return PdfJob(site + shown, html, output / page.url)
+        return PdfJob(site.encode() + shown, html, output / page.url)
 
-    return write_pdfs([job(page) for repo in digest.repos for page in repo.weeks], cache / "digest-pdf")
+    return write_pdfs([job(page) for repo in digest.repos for page in repo.weeks], PdfCache(cache))
 
 
 def _week_article(page: bytes) -> bytes:

@@ -6,32 +6,41 @@ from __future__ import annotations
 import logging
 import sys
 from collections.abc import Iterator, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from logging.handlers import BufferingHandler
 from pathlib import Path
 
-from digest_plugin.analysis import analyse_repo
-from digest_plugin.analysis.memo import Memo
+from digest_plugin.analysis import AnalysisOptions, analyse_repo, checked_rules
 from digest_plugin.analysis.model import WeekAnalysis
-from digest_plugin.analysis.repository import remembered_weeks, repo_key
+from digest_plugin.build.cache import AnalysisMemos, Memo
 from digest_plugin.build.workers import WORKER_PRELOAD, cores, parallel_stream
 from digest_plugin.errors import DigestError
-from digest_plugin.publish.analysis_cache import MemoFolder
-from digest_plugin.settings import DigestSettings
+from digest_plugin.settings import DigestSettings, default_rules
 from digest_plugin.store.folder import Store
 from digest_plugin.store.state import RepoState, repo_life
+from digest_plugin.weeks import week_of
 
 PARALLEL_FROM = 2  # repositories to analyse afresh before worker processes pay for their start-up
 
 
-def load_weeks(store: Store, repo: str, settings: DigestSettings, now: datetime, memo: Memo | None = None) -> list[WeekAnalysis]:
+def analysis_options(settings: DigestSettings) -> AnalysisOptions:
+    """What the analysis reads of the settings, DIGEST_RULES merged over the bundled rules and
+    checked: a misspelt rule fails here, once a build, before anything is analysed."""
+    user = settings.rules
+    rules = checked_rules(default_rules(), user.data if user else None, user.origin if user else None)
+    return AnalysisOptions(rules, settings.timezone, settings.since, settings.trend_weeks, settings.key_threshold, settings.bots)
+
+
+def load_weeks(store: Store, repo: str, options: AnalysisOptions, now: datetime, memo: Memo | None = None) -> list[WeekAnalysis]:
     """Every week of `repo` in the store, analysed; one clear error when the store lacks it.
 
     With a `memo` of earlier builds, a store unchanged since one of them is not even read again."""
     if not store.root.is_dir():
         raise DigestError(f"The data folder {store.root} does not exist; run 'repo-digest fetch' or 'repo-digest sample' first.")
-    key = repo_key(memo, repo, store.content_hash(repo), settings, now) if memo is not None else None
-    if key is not None and (week_keys := memo.get(key)) is not None and (weeks := remembered_weeks(memo, week_keys)) is not None:
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=UTC)
+    key = memo.repo_key(repo, store.content_hash(repo), options, str(week_of(now, options.timezone))) if memo is not None else None
+    if key is not None and (weeks := memo.remembered_weeks(key)) is not None:
         return weeks
     state = store.read_state(repo)
     pulls = store.read_pulls(repo, repo_life(state, now))
@@ -41,14 +50,14 @@ def load_weeks(store: Store, repo: str, settings: DigestSettings, now: datetime,
     if state is None:
         # pulls without a state file: nothing says the history is whole, so no week is shown as complete
         state = RepoState(repo, "github")
-    weeks = analyse_repo(repo, pulls, state, settings, now, memo)
+    weeks = analyse_repo(repo, pulls, state, options, now, memo.week_chain() if memo is not None else None)
     if key is not None:
-        memo.put(key, tuple(memo.tag_of(week) for week in weeks))
+        memo.remember_weeks(key, weeks)
     return weeks
 
 
-def stream_histories(store: Store, names: Sequence[str], settings: DigestSettings, now: datetime,
-                     memos: MemoFolder | None) -> Iterator[tuple[str, list[WeekAnalysis], Memo | None]]:
+def stream_histories(store: Store, names: Sequence[str], options: AnalysisOptions, now: datetime,
+                     memos: AnalysisMemos | None) -> Iterator[tuple[str, list[WeekAnalysis], Memo | None]]:
     """`load_weeks` for each repository, by name in the order given, one at a time, with the memo
     it used (where the build keeps memos, in `memos`), which the caller saves when it is done with
     it: a large site's analyses, bodies and files included, need not all be in memory at once.
@@ -59,7 +68,7 @@ def stream_histories(store: Store, names: Sequence[str], settings: DigestSetting
     fresh = [name for name in names if memos is None or not memos.remembers(name)]
     if len(fresh) < PARALLEL_FROM or cores() < 2:
         fresh = []
-    jobs = ((store.root, name, settings, now, memos.salt if memos is not None else None) for name in fresh)
+    jobs = ((store.root, name, options, now, memos.salt if memos is not None else None) for name in fresh)
     # One job more than the workers: each has the next at hand while the caller takes in the last,
     # and no more than that wait in memory for the caller.
     analysed = parallel_stream(_analyse_afresh, jobs, len(fresh), preload=WORKER_PRELOAD, parallel_from=PARALLEL_FROM,
@@ -71,12 +80,12 @@ def stream_histories(store: Store, names: Sequence[str], settings: DigestSetting
                 logging.getLogger(logger_name).log(level, "%s", message)
         else:
             memo = memos.load(name) if memos is not None else None
-            weeks = load_weeks(store, name, settings, now, memo)
+            weeks = load_weeks(store, name, options, now, memo)
         yield name, weeks, memo
         del weeks, memo  # before the next repository's are loaded
 
 
-def _analyse_afresh(root: Path, repo: str, settings: DigestSettings, now: datetime,
+def _analyse_afresh(root: Path, repo: str, options: AnalysisOptions, now: datetime,
                     salt: str | None) -> tuple[list[WeekAnalysis], Memo | None, list[tuple[str, int, str]]]:
     """In a worker: the repository's weeks, the memo that remembers them (None without a salt: the
     build keeps none), and the warnings logged on the way, kept rather than printed by the worker."""
@@ -85,7 +94,7 @@ def _analyse_afresh(root: Path, repo: str, settings: DigestSettings, now: dateti
     kept.setLevel(logging.WARNING)
     logging.getLogger().addHandler(kept)
     try:
-        weeks = load_weeks(Store(root), repo, settings, now, memo)
+        weeks = load_weeks(Store(root), repo, options, now, memo)
     finally:
         logging.getLogger().removeHandler(kept)
     return weeks, memo, [(record.name, record.levelno, record.getMessage()) for record in kept.buffer]

@@ -1,4 +1,5 @@
-"""Pelican signal handlers: the only place the plugin meets Pelican's build.
+"""Pelican signal handlers: where the plugin meets Pelican's build (through Pelican's documented
+signals and settings; what it needs of Pelican's private API is in pelican_internals.py).
 
 Everything one build computes lives in `context["digest"]` (a SiteDigest), which Pelican creates
 afresh for every run, so `pelican --autoreload` never sees a previous run's state.
@@ -7,7 +8,6 @@ afresh for every run, so `pelican --autoreload` never sees a previous run's stat
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import logging
 import os
@@ -17,34 +17,31 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
 from pathlib import Path
-from urllib.parse import quote
 
-from feedgenerator import Rss201rev2Feed
 from jinja2 import ChoiceLoader, FileSystemLoader
 from pelican.contents import Article
 from pelican.readers import METADATA_PROCESSORS
 from pelican.utils import order_content
-from pelican.writers import Writer
 
-from digest_plugin.build import gc_pause as collector
+from digest_plugin.build import cache, gc_pause
 from digest_plugin.charts.draw import pixel_size
 from digest_plugin.errors import DigestError
 from digest_plugin.i18n import format_date
 from digest_plugin.narrate import cite
 from digest_plugin.narrate.wording import Language
-from digest_plugin.publish.analysis_cache import memo_salt
 from digest_plugin.publish.files import PACKAGE_TEMPLATES, chart_drawing, copy_static, stylesheets, write_week_files, write_week_pdfs
+from digest_plugin.publish.history import analysis_options
 from digest_plugin.publish.notes import exclude_notes, read_notes
+from digest_plugin.publish.pelican_internals import WeekArticle, check_pelican, feed_writer
+from digest_plugin.publish.report_text import report_renderer
 from digest_plugin.publish.sections import SECTION_FEEDS, repo_category, repo_feeds, write_section
 from digest_plugin.publish.site_digest import SiteDigest, WeekPage, build_site_digest
 from digest_plugin.publish.site_files import write_site_pages, write_sitemap
 from digest_plugin.publish.site_index import author_path, pulls_by_tag, repo_summaries, week_pulls_by_tag
-from digest_plugin.publish.text_cache import TextCache, report_renderer
 from digest_plugin.settings import DigestSettings
-from digest_plugin.store.atomic import write_if_changed
 from digest_plugin.store.folder import Store
 from digest_plugin.store.owner_index import by_owner
-from pelican import signals
+from pelican import DEFAULT_CONFIG_NAME, parse_arguments, signals
 
 logger = logging.getLogger(__name__)
 SETUP_KEY = "DIGEST"  # the BuildSetup, in Pelican's settings dict
@@ -88,6 +85,7 @@ def check_settings(pelican) -> None:
     """Check the DIGEST_* settings, DIGEST_RULES included, before Pelican touches the output folder,
     and keep them with the language in the settings dict every generator shares. Pelican reads the
     settings file afresh (a new dict, a new signal) whenever it changes under --autoreload."""
+    check_pelican()
     pelican.settings[SETUP_KEY] = _set_up(pelican.settings)
     exclude_notes(pelican.settings)
 
@@ -101,32 +99,22 @@ def build_setup(pelican_settings: dict) -> BuildSetup:
 
 
 def _set_up(pelican_settings: dict) -> BuildSetup:
-    settings = DigestSettings.from_pelican(pelican_settings, settings_folder(pelican_settings))
+    settings = DigestSettings.from_pelican(pelican_settings, settings_folder())
+    analysis_options(settings)  # DIGEST_RULES merged and checked now, before any output is touched
     return BuildSetup(settings, Language.of(settings.language))
 
 
-def settings_folder(pelican_settings: dict) -> Path:
-    """The folder of the settings file, where a relative DIGEST_DATA_PATH starts, as in the CLI.
-
-    Pelican does not tell plugins which file it read, but it loads that file as a top-level module
-    named after it (pelican.settings.load_source) and keeps that module's very objects as values.
-    The file is the module that shares them and agrees with the settings most: publishconf.py
-    rather than the pelicanconf.py it star-imports, whose SITEURL it overrides. Settings made in
-    code have no file: the current folder, as for the CLI.
-    """
-    best, best_score = None, None
-    for name, module in list(sys.modules.items()):
-        origin = getattr(getattr(module, "__spec__", None), "origin", None)
-        if "." in name or name in sys.stdlib_module_names or not origin or Path(origin).stem != name:
-            continue
-        values = {key: value for key, value in vars(module).items() if key.isupper()}
-        if not any(isinstance(v, list | dict | tuple) and pelican_settings.get(k) is v for k, v in values.items()):
-            continue
-        agreeing = sum(1 for key, value in values.items() if pelican_settings.get(key) == value)
-        score = agreeing - (len(values) - agreeing)
-        if best_score is None or score > best_score:
-            best, best_score = Path(origin).resolve().parent, score
-    return best or Path.cwd()
+def settings_folder() -> Path:
+    """The folder of the settings file Pelican read, where a relative DIGEST_DATA_PATH starts, as
+    in the command line. Pelican tells a plugin its settings, not the file they came from, so this
+    reads Pelican's own command line (`-s FILE`, else pelicanconf.py in the current folder, as
+    Pelican does) with Pelican's `parse_arguments`; a build started another way (from Python, or
+    invoke's tasks.py) starts from the current folder."""
+    program = Path(sys.argv[0]) if sys.argv and sys.argv[0] else Path()
+    if program.name != "pelican" and program.parts[-2:] != ("pelican", "__main__.py"):
+        return Path.cwd()
+    settings_file = parse_arguments(sys.argv[1:]).settings or DEFAULT_CONFIG_NAME
+    return Path(settings_file).resolve().parent
 
 
 def prepare_templates(generator) -> None:
@@ -182,8 +170,8 @@ def add_week_articles(generator) -> None:
     generator.context["digest_pulls_by_tag"] = pulls_by_tag(tag_rows)
     generator.context["digest_feeds"] = {name: repo_feeds(name, generator.settings, in_blog) for name in repos}
     generator.context["digest_section_feeds"] = {} if in_blog else SECTION_FEEDS
-    texts = generator.context["digest_texts"] = TextCache(Path(generator.settings["CACHE_PATH"]), memo_salt())
-    site = hashlib.sha256(_templates_and_settings(generator, stylesheets())).digest()
+    texts = generator.context["digest_texts"] = cache.TextCache(Path(generator.settings["CACHE_PATH"]), cache.code_salt())
+    site = generator.context["digest_site_key"] = cache.key("site", _templates_and_settings(generator, stylesheets()))
     generator.env.globals["digest_report"] = report_renderer(generator.env, texts, site)
 
     entry = generator.get_template("digest_feed_entry")  # an article's content is what its feed entry carries
@@ -229,19 +217,6 @@ def _data_time(store: Store, settings: DigestSettings) -> datetime | None:
         return None  # build_site_digest names what is wrong with the store
 
 
-class WeekArticle(Article):
-    """A week's Article, whose content (the week's feed entry) is rendered when first asked for,
-    through Pelican's `_get_content`: feeds carry only their newest weeks, so the entries of most
-    weeks are never rendered (a site of 2,600 weeks rendered every one, for some 20 s and 50 MB)."""
-
-    def __init__(self, entry: Callable[[], str], *args, **kwargs):
-        self._entry = entry
-        super().__init__("", *args, **kwargs)
-
-    def _get_content(self) -> str:
-        return self._entry()
-
-
 def _article(generator, week: WeekPage, entry: Callable[[], str], in_blog: bool, label_entries: LabelEntries) -> Article:
     settings = generator.settings
     raw = {"tags": list(week.tags), "authors": ["repo-digest"], "slug": week.slug}
@@ -281,92 +256,20 @@ def source_date() -> datetime | None:
         raise DigestError(f"SOURCE_DATE_EPOCH must be a number of seconds since 1970, not {epoch!r}.") from None
 
 
-def feed_writer(pelican) -> type[Writer]:
-    return DigestWriter
-
-
-class DigestWriter(Writer):
-    """Pelican's writer, with a week's feed entry id taken from its repository and week alone, and
-    a label's (or module's) feed carrying that label's PRs of each week rather than the week's
-    whole report, which the site's and the repository's feeds carry."""
-
-    _label: str | None = None  # the label of the feed being written, if it is a label's
-
-    def _open_w(self, filename, encoding, override=False):
-        """Pelican's `Writer._open_w`, with the page put on disk at the end of its `with`, and only
-        if the file holds other text: an unchanged page keeps its time (for rsync, browsers and
-        `--autoreload`), and a rebuild of 2,600 weeks writes the few pages that changed rather
-        than every one. A file written before in this build goes to Pelican's own checks, which
-        skip it, overwrite it or refuse, as the writes' `override` says."""
-        if filename in self._written_files:
-            return super()._open_w(filename, encoding, override)
-        if override:
-            self._overridden_files.add(filename)
-        self._written_files.add(filename)
-        return PageText(Path(filename), encoding)
-
-    def write_feed(self, elements, context, path=None, url=None, feed_type="atom", override_output=False, feed_title=None):
-        self._label = label_of_feed(path, dict(context.get("tags", ())), self.settings)  # (tag, articles) pairs
-        try:
-            return super().write_feed(elements, context, path, url, feed_type, override_output, feed_title)
-        finally:
-            self._label = None
-
-    def _add_item_to_the_feed(self, feed, item):
-        super()._add_item_to_the_feed(feed, item)
-        week = getattr(item, "digest_week", None)
-        if week is None:
-            return
-        added = feed.items[-1]
-        added.update(unique_id=week.feed_id, unique_id_is_permalink=False)
-        light = getattr(item, "digest_label_entries", {}).get(self._label)
-        if light is None:
-            return
-        # Its own id: the entry differs from the week's entry in the site's feed, which a reader may also follow.
-        added.update(unique_id=f"{week.feed_id}#{quote(self._label, safe='')}")
-        if isinstance(feed, Rss201rev2Feed):  # RSS has one body, the description
-            added.update(description=light)
-        else:
-            added.update(content=light, description=None)
-
-
-class PageText(io.StringIO):
-    """A page as Pelican writes it (`with writer._open_w(...) as f`), which reaches `path` at the
-    end of the `with`, whole, unless `path` holds it already or the writing failed."""
-
-    def __init__(self, path: Path, encoding: str):
-        super().__init__()
-        self._path, self._encoding = path, encoding
-
-    def __exit__(self, kind, error, trace):
-        if kind is None:
-            text = self.getvalue()
-            if os.linesep != "\n":  # as a file opened in text mode writes it
-                text = text.replace("\n", os.linesep)
-            write_if_changed(self._path, text.encode(self._encoding), durable=False)
-        return super().__exit__(kind, error, trace)
-
-
-def label_of_feed(path: str | None, tags, settings: dict) -> str | None:
-    """The label (or module) whose feed Pelican writes at `path`, or None for any other feed."""
-    patterns = [str(p) for p in (settings.get("TAG_FEED_ATOM"), settings.get("TAG_FEED_RSS")) if p]
-    return next((tag.name for tag in tags if any(p.format(slug=tag.slug) == path for p in patterns)), None)
-
-
 def write_files(generator, writer) -> None:
     digest: SiteDigest | None = generator.context.get("digest")
     if digest is None:
         return
     if not digest.settings.in_blog:
         write_section(digest, generator.context["digest_articles"], generator, writer)
-    output, cache = Path(generator.output_path), Path(generator.settings["CACHE_PATH"])
+    output, cache_folder = Path(generator.output_path), Path(generator.settings["CACHE_PATH"])
     copy_static(output / generator.settings["THEME_STATIC_DIR"])
     if digest.charts_drawn is not None:
         digest.charts_drawn.result()
     texts = generator.context["digest_texts"]
-    write_week_files(digest, output, cache, texts)
+    write_week_files(digest, output, cache_folder, texts)
     if digest.settings.pdf:
-        drawn = write_week_pdfs(digest, pdf_html(generator), output, cache, site=_templates_and_settings(generator, stylesheets()))
+        drawn = write_week_pdfs(digest, pdf_html(generator), output, cache_folder, site=generator.context["digest_site_key"])
         logger.info("repo-digest: %d PDFs drawn, the others unchanged", drawn)
     texts.prune()
 
@@ -410,9 +313,9 @@ def write_site_map(pelican) -> None:
 
 
 def start_collecting(pelican) -> None:
-    """Full garbage collections wait for the end of the build (collector.py); no generator to add."""
-    collector.start_build()
+    """Full garbage collections wait for the end of the build (build/gc_pause.py); no generator to add."""
+    gc_pause.start_build()
 
 
 def stop_collecting(pelican) -> None:
-    collector.end_build()
+    gc_pause.end_build()

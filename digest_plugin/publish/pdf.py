@@ -3,16 +3,15 @@
 The HTML comes from the week's view through the `digest_week_pdf.html` template, with the plugin's
 stylesheets inlined and the week's SVG charts beside it. A PDF is kept in the build cache under a
 hash of everything it is made of, so a warm build redraws only the weeks that changed: drawing a
-PDF takes a second or more. The hash is of a fingerprint the caller gives (the week's web page,
-which shows all the PDF shows, with the templates and settings), the charts beside it and
-WeasyPrint's version: rendering the PDF's own HTML to hash it would cost a warm build a tenth of
-its time.
+PDF takes a second or more. The key (build/cache.py's PdfCache) hashes a fingerprint the caller
+gives (the week's web page, which shows all the PDF shows, with the key of the templates and
+settings), the charts beside it and WeasyPrint's version: rendering the PDF's own HTML to hash it
+would cost a warm build a tenth of its time.
 """
 
 from __future__ import annotations
 
 import base64
-import hashlib
 import logging
 import re
 import shutil
@@ -21,6 +20,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
+from digest_plugin.build.cache import PdfCache
 from digest_plugin.build.workers import parallel_stream
 from digest_plugin.errors import DigestError
 from digest_plugin.store.atomic import atomic_write
@@ -31,6 +31,7 @@ PARALLEL_FROM = 4  # PDFs to draw before worker processes pay for their start-up
 # PDFs whose HTML is held at once: with its charts inline a busy week's is half a megabyte, and a
 # cold build of 260 weeks that held them all took 581 MiB, where it takes 315.
 WINDOW = 16
+PRINTABLE = "; charts inline, isolates"  # how printable() prepares the HTML: a change here redraws every PDF
 _CHART_SOURCE = re.compile(r'<img src="([\w.-]+\.(?:svg|png))"')
 
 
@@ -41,10 +42,11 @@ class PdfJob:
     folder: Path  # where digest.pdf goes, beside the charts it shows
 
 
-def write_pdfs(jobs: Sequence[PdfJob], cache: Path) -> int:
+def write_pdfs(jobs: Sequence[PdfJob], cache: PdfCache) -> int:
     """`folder`/digest.pdf for each job; the PDFs not in the cache are drawn on every core.
     Returns how many were drawn."""
-    cached = [cache / key[:2] / f"{key}.pdf" for key in (pdf_key(job.fingerprint, job.folder) for job in jobs)]
+    engine = _weasyprint_version() + PRINTABLE
+    cached = [cache.path(job.fingerprint, _charts(job.folder), engine) for job in jobs]
     missing = [(path, job) for path, job in zip(cached, jobs, strict=True) if not path.is_file()]
     pages = ((printable(job.html(), job.folder),) for _, job in missing)
     drawn = parallel_stream(_draw, pages, len(missing), preload="weasyprint", parallel_from=PARALLEL_FROM, window=WINDOW)
@@ -55,14 +57,9 @@ def write_pdfs(jobs: Sequence[PdfJob], cache: Path) -> int:
     return len(missing)
 
 
-def pdf_key(fingerprint: bytes, folder: Path) -> str:
-    """The fingerprint with the charts in `folder` (a page's folder holds its charts only)."""
-    digest = hashlib.sha256()
-    digest.update(_weasyprint_version().encode() + b"charts inline, isolates")
-    digest.update(hashlib.sha256(fingerprint).digest())
-    for chart in sorted(path for path in folder.iterdir() if path.suffix in (".svg", ".png")):
-        digest.update(chart.name.encode() + b"\0" + hashlib.sha256(chart.read_bytes()).digest())
-    return digest.hexdigest()
+def _charts(folder: Path) -> list[Path]:
+    """The charts beside a page (a page's folder holds its charts only)."""
+    return [path for path in folder.iterdir() if path.suffix in (".svg", ".png")]
 
 
 def printable(html: str, folder: Path) -> str:

@@ -13,15 +13,14 @@ from datetime import datetime
 from itertools import pairwise
 from pathlib import Path
 
-from digest_plugin.analysis.memo import Memo
 from digest_plugin.analysis.model import Footprint, Score, WeekAnalysis
+from digest_plugin.build.cache import AnalysisMemos, Memo, code_salt
 from digest_plugin.charts import Chart, in_site_palette, site_palette, unstyled_charts, week_charts
 from digest_plugin.errors import DigestError
 from digest_plugin.llm import language_model_writer
 from digest_plugin.narrate import Narrative, narrate
 from digest_plugin.narrate.wording import Language
-from digest_plugin.publish.analysis_cache import MemoFolder, memo_salt
-from digest_plugin.publish.history import stream_histories
+from digest_plugin.publish.history import analysis_options, stream_histories
 from digest_plugin.publish.week_view import EditorNote, WeekView, week_view
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store.folder import Store
@@ -47,7 +46,7 @@ class WeekPage:
     next_week: str | None = None
     # The charts in the site's palette, as drawn. The view's are the same charts unstyled: a page
     # shows a chart's file, words and numbers, never its colours, so a palette that a new name
-    # changed leaves every report as it was, and its kept texts (text_cache.py) still apply.
+    # changed leaves every report as it was, and its kept texts (build/cache.py) still apply.
     charts: tuple[Chart, ...] = ()
 
     @property
@@ -141,13 +140,13 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
     store = Store(settings.data_path)
     names = _repo_names(settings, store)
     cache = pelican_settings.get("CACHE_PATH")
-    memos = MemoFolder(Path(cache), memo_salt()) if cache else None
+    memos = AnalysisMemos(Path(cache), code_salt()) if cache else None
     notes = dict(notes or {})
     _check_note_repos(notes, names, stored=set(store.repos()))
     writer = language_model_writer(settings)  # None for the built-in writer; one per build, with its request budget
     _ = language.gettext
     repos, unstyled, warnings = [], {}, list(warnings or ())
-    for name, history, memo in stream_histories(store, names, settings, now, memos):
+    for name, history, memo in stream_histories(store, names, analysis_options(settings), now, memos):
         _check_note_weeks(notes, name, history)  # before any week is narrated: a language model's requests are counted
         unstyled[name] = unstyled_charts(history, settings.trend_weeks, _)
         if history:
@@ -222,14 +221,10 @@ def _drop_details(history: list[WeekAnalysis]) -> None:
 def _narrative(memo: Memo | None, analysis: WeekAnalysis, previous: list[WeekAnalysis], language: Language, writer) -> Narrative:
     """`narrate`, which checks its grounding and logs any problem; the built-in writer's narrative
     is remembered with the analysis, whose key hashes every week before it."""
-    week_key = memo.tag_of(analysis) if memo is not None and writer is None else None
-    key = memo.key("narrative", language.code, week_key) if week_key is not None else None
-    narrative = memo.get(key) if key is not None else None
-    if narrative is None:
-        narrative = narrate(analysis, previous, language, writer)
-    if key is not None:
-        memo.put(key, narrative)
-    return narrative
+    def make() -> Narrative:
+        return narrate(analysis, previous, language, writer)
+
+    return memo.narrative(analysis, language.code, make) if memo is not None and writer is None else make()
 
 
 def week_report_view(week: WeekAnalysis, narrative: Narrative, history: list[WeekAnalysis], settings: DigestSettings,

@@ -47,7 +47,7 @@ class Store:
         """Every stored pull of a repository that passes the gate, sorted by merge time then number.
 
         A line that fails is reported (file, line, field) and skipped, as is one merged outside
-        `life` (repo_state.repo_life); a PR stored twice counts once, the later record winning
+        `life` (store/state.repo_life); a PR stored twice counts once, the later record winning
         (later month file, then later line).
         """
         by_number: dict[int, Pull] = {}

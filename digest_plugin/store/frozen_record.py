@@ -6,18 +6,28 @@ A frozen dataclass with slots pickles through `dataclasses.fields()`, asked agai
 object, both ways: for a repository of 20,000 PRs that was two thirds of the time its memo took
 to save or load. Here the field names are looked up once, when the class is made; the pickled
 state is the same, the fields' values in order.
+
+A record holds no set: a set of strings pickles in an order that changes with the process's hash
+seed, and build/cache.py keys what a record says by its pickled bytes.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, fields
 from operator import attrgetter
 from typing import dataclass_transform
+
+_SET = re.compile(r"\b(frozen)?set\b|\b(Abstract)?Set\[")
 
 
 @dataclass_transform(frozen_default=True)
 def frozen_record(cls: type) -> type:
     cls = dataclass(frozen=True, slots=True)(cls)
+    sets = [field.name for field in fields(cls) if _SET.search(str(field.type))]
+    if sets:
+        raise TypeError(f"{cls.__qualname__}.{sets[0]} is a set; a record holds tuples (sorted where the order is not its own)")
+    cls.__frozen_record__ = True
     names = tuple(field.name for field in fields(cls))
     if not names:
         return cls
@@ -33,3 +43,7 @@ def frozen_record(cls: type) -> type:
 
     cls.__getstate__, cls.__setstate__ = __getstate__, __setstate__
     return cls
+
+
+def is_frozen_record(cls: type) -> bool:
+    return getattr(cls, "__frozen_record__", False)

@@ -85,7 +85,7 @@ def _label_names(labels) -> list:
 
 def read_export(path: Path, rejected: list[str] | None = None, life: Window | None = None) -> Iterator[Pull]:
     """Merged pulls from a JSON Lines export. A line that fails the gate, or was merged outside
-    `life` (repo_state.repo_life), is described in `rejected` (file, line, field) and skipped;
+    `life` (store/state.repo_life), is described in `rejected` (file, line, field) and skipped;
     without `rejected` it is an error."""
     opener = gzip.open if path.suffix == ".gz" else open
     try:

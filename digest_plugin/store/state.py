@@ -1,6 +1,6 @@
 """What the store knows about one repository's history: how complete it is, and where from.
 
-Plain frozen values beside the records (records.py), so that the analysis stage can ask whether a
+Plain frozen values beside the records (store/records.py), so that the analysis stage can ask whether a
 week is complete without importing the store. `to_json`/`from_json` are the state file's format
 (`{root}/{owner}/{name}/state.json`, see DESIGN.md, "The store").
 """

@@ -12,7 +12,7 @@ import os
 import pytest
 
 from digest_plugin.charts.draw import CSS_DPI, FONT_SIZE
-from tests.browser import ROOT, axe_findings, chromium, open_page, page_width, serve_folder, shared_sample, vnu_errors
+from tests.browser_harness import ROOT, axe_findings, chromium, open_page, page_width, serve_folder, shared_sample, vnu_errors
 
 pytestmark = pytest.mark.browser
 

@@ -14,15 +14,13 @@ from __future__ import annotations
 
 import contextlib
 import json
-import socket
-import struct
 import threading
 import time
 import urllib.parse
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from tests.github_server import graphql_api, search
+from tests.local_server import LocalHandler, LocalServer
 
 GOOD_TOKEN = "ghp_localTestToken0123456789abcdefABCDEF"
 DOCS = "https://docs.github.com/rest"
@@ -134,7 +132,7 @@ class RateLimits:
             return {"limit": entry["limit"], "remaining": remaining, "used": entry["used"], "reset": entry["reset"]}
 
 
-class GitHubServer:
+class GitHubServer(LocalServer):
     def __init__(self, repos: dict[str, list[dict]] | None = None, tokens: tuple[str, ...] = (GOOD_TOKEN,),
                  graphql_limit_status: int = 200, rate_limit: int = 5000, graphql_limit_type: str = "RATE_LIMIT",
                  repo_fields: dict[str, dict] | None = None):
@@ -152,34 +150,12 @@ class GitHubServer:
         self.graphql_limit_type = graphql_limit_type  # "RATE_LIMIT" as GitHub answers today; "RATE_LIMITED" before
         self.log: list[Logged] = []
         self._log_lock = threading.Lock()
-        self._release = threading.Event()
         self._requests_seen = threading.Condition()
-        handler = type("Handler", (_Handler,), {"github": self})
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        self._httpd.daemon_threads = True
-        self._thread: threading.Thread | None = None
-
-    # -- life ------------------------------------------------------------------------------
-
-    def start(self) -> GitHubServer:
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._release.set()
-        self._httpd.shutdown()
-        self._httpd.server_close()
-
-    def __enter__(self) -> GitHubServer:
-        return self.start()
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
+        super().__init__(_Handler)
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self._httpd.server_address[1]}"
+        return self.origin
 
     @property
     def enterprise_url(self) -> str:
@@ -211,12 +187,10 @@ class GitHubServer:
         self.repos[repo] = sorted(merged.values(), key=lambda p: p["number"])
 
 
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-    github: GitHubServer
-
-    def log_message(self, format, *args):
-        pass
+class _Handler(LocalHandler):
+    @property
+    def github(self) -> GitHubServer:
+        return self.server.owner
 
     def do_GET(self):
         self._serve("GET")
@@ -297,13 +271,11 @@ class _Handler(BaseHTTPRequestHandler):
             self._primary_limit(self._kind == "graphql", fault=kind)
         elif kind == "reset":
             self._record(0, kind)
-            # SO_LINGER 0: close with a TCP RST, as a dropped connection looks to the client
-            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-            self.close_connection = True
+            self.drop_connection()
             self.connection.close()
         elif kind in ("timeout", "stall"):
             self._record(0, kind)
-            self.github._release.wait(fault.delay)
+            self.github.stall(fault.delay)
             self.close_connection = True
         elif kind in ("truncated", "cut"):
             self._spoil_next_answer = kind

@@ -8,7 +8,7 @@ import pytest
 
 from digest_plugin.errors import DigestError
 from digest_plugin.fetch import fetch_repos
-from digest_plugin.publish.history import load_weeks
+from digest_plugin.publish.history import analysis_options, load_weeks
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store.folder import Store
 from tests.github_server import HANDMADE_REPO, GitHubServer, handmade_pulls
@@ -33,7 +33,7 @@ def test_a_first_fetch_that_stops_after_one_page_shows_no_week_as_complete(tmp_p
                     options=quick_options(server, attempts=2, page_size=10))
     saved = store.read_pulls(HANDMADE_REPO)
     assert 0 < len(saved) < len(handmade_pulls())
-    weeks = load_weeks(store, HANDMADE_REPO, SETTINGS, NOW)
+    weeks = load_weeks(store, HANDMADE_REPO, analysis_options(SETTINGS), NOW)
     assert weeks and not any(w.complete for w in weeks)
 
 
@@ -42,7 +42,7 @@ def test_a_store_without_state_shows_no_week_as_complete(tmp_path):
 
     store = Store(tmp_path / "data")
     store.upsert(HANDMADE_REPO, [make_pull(1, "2026-03-03T10:00:00Z"), make_pull(2, "2026-03-11T10:00:00Z")])
-    weeks = load_weeks(store, HANDMADE_REPO, SETTINGS, NOW)
+    weeks = load_weeks(store, HANDMADE_REPO, analysis_options(SETTINGS), NOW)
     assert [w.complete for w in weeks] == [False, False]
 
 

@@ -7,10 +7,9 @@ from __future__ import annotations
 import logging
 from datetime import UTC, datetime, timedelta
 
-from digest_plugin.analysis.memo import Memo
+from digest_plugin.build.cache import AnalysisMemos, Memo
 from digest_plugin.publish import history
-from digest_plugin.publish.analysis_cache import MemoFolder
-from digest_plugin.publish.history import load_weeks, stream_histories
+from digest_plugin.publish.history import analysis_options, load_weeks, stream_histories
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store.folder import Store
 from tests.conftest import make_pull
@@ -30,12 +29,12 @@ def site_store(folder) -> Store:
 
 
 def test_repositories_analysed_in_workers_are_those_analysed_here_and_remembered_alike(tmp_path, monkeypatch):
-    store, settings = site_store(tmp_path), DigestSettings()
+    store, settings = site_store(tmp_path), analysis_options(DigestSettings())
     here = {repo: load_weeks(store, repo, settings, NOW, Memo("salt")) for repo in REPOS}
     in_workers: list[str] = []
     monkeypatch.setattr(history, "parallel_stream", _recording(history.parallel_stream, in_workers))
     monkeypatch.setattr(history, "cores", lambda: 2)  # as on the two cores of CI, whatever this machine has
-    memos = MemoFolder(tmp_path / "cache", "salt")
+    memos = AnalysisMemos(tmp_path / "cache", "salt")
     histories = {}
     for repo, weeks, memo in stream_histories(store, REPOS, settings, NOW, memos):
         histories[repo] = weeks
@@ -55,14 +54,14 @@ def test_repositories_analysed_in_workers_are_those_analysed_here_and_remembered
 def test_repositories_come_one_at_a_time_in_the_order_given(tmp_path, monkeypatch):
     """Each repository's analyses are handed over before the next one's are loaded (or, from the
     workers, taken in): a site of many repositories never holds all their memos at once."""
-    store, memos = site_store(tmp_path), MemoFolder(tmp_path / "cache", "salt")
+    store, memos = site_store(tmp_path), AnalysisMemos(tmp_path / "cache", "salt")
     monkeypatch.setattr(history, "cores", lambda: 2)
     loaded: list[str] = []
-    monkeypatch.setattr(MemoFolder, "load", _recording_loads(MemoFolder.load, loaded))
-    for repo, _weeks, memo in stream_histories(store, REPOS, DigestSettings(), NOW, memos):
+    monkeypatch.setattr(AnalysisMemos, "load", _recording_loads(AnalysisMemos.load, loaded))
+    for repo, _weeks, memo in stream_histories(store, REPOS, analysis_options(DigestSettings()), NOW, memos):
         memos.save(repo, memo)
     loaded.clear()
-    for repo, _weeks, _memo in stream_histories(store, REPOS, DigestSettings(), NOW, memos):
+    for repo, _weeks, _memo in stream_histories(store, REPOS, analysis_options(DigestSettings()), NOW, memos):
         assert loaded[-1] == repo  # the next one is not loaded yet
     assert loaded == list(REPOS)
 
@@ -73,7 +72,7 @@ def test_a_warning_in_a_worker_is_logged_by_the_build(tmp_path, caplog):
     path.write_text(path.read_text() + "not a record\n")
     line = len(path.read_text().splitlines())
     with caplog.at_level(logging.WARNING):
-        histories = {repo: weeks for repo, weeks, _memo in stream_histories(store, REPOS, DigestSettings(), NOW, None)}
+        histories = {repo: weeks for repo, weeks, _memo in stream_histories(store, REPOS, analysis_options(DigestSettings()), NOW, None)}
     assert all(histories.values())
     assert f"{path}, line {line}, is not a JSON object; it is skipped" in caplog.text
     assert [r.name for r in caplog.records if "is not a JSON object" in r.getMessage()] == ["digest_plugin.store.folder"]

@@ -18,13 +18,12 @@ models do. Queued `replies` go first, then `script`.
 from __future__ import annotations
 
 import json
-import socket
-import struct
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from tests.local_server import LocalHandler, LocalServer
 
 GOOD_KEY = "sk-local-test-0123456789abcdefABCDEF"
 
@@ -97,7 +96,7 @@ class Reply:
         return cls("drop")
 
 
-class ChatServer:
+class ChatServer(LocalServer):
     def __init__(self, script: Callable[[Request], Reply] | None = None, key: str = GOOD_KEY, json_schema: bool = True,
                  temperature: bool = True):
         self.script = script
@@ -107,31 +106,11 @@ class ChatServer:
         self.replies: list[Reply] = []
         self.requests: list[Request] = []
         self.lock = threading.Lock()
-        self._release = threading.Event()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-        self._httpd.daemon_threads = True
-        self._httpd.chat = self
-        self._thread: threading.Thread | None = None
-
-    def start(self) -> ChatServer:
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self) -> None:
-        self._release.set()
-        self._httpd.shutdown()
-        self._httpd.server_close()
-
-    def __enter__(self) -> ChatServer:
-        return self.start()
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
+        super().__init__(_Handler)
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self._httpd.server_address[1]}/v1"
+        return f"{self.origin}/v1"
 
     def record(self, request: Request) -> None:
         with self.lock:
@@ -147,15 +126,10 @@ class ChatServer:
         return self.script(request)
 
 
-class _Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def log_message(self, format, *args):
-        pass
-
+class _Handler(LocalHandler):
     @property
     def chat(self) -> ChatServer:
-        return self.server.chat
+        return self.server.owner
 
     def do_GET(self):
         if self.path.rstrip("/") == "/v1/models":
@@ -183,10 +157,10 @@ class _Handler(BaseHTTPRequestHandler):
             return self._error(400, {"message": message, "type": "invalid_request_error", "param": param, "code": None})
         reply = self.chat.next_reply(request)
         if reply.kind == "stall":
-            self.chat._release.wait(30)
-            return self._drop()
+            self.chat.stall(30)
+            return self.drop_connection()
         if reply.kind == "drop":
-            return self._drop()
+            return self.drop_connection()
         if reply.kind == "error":
             return self._error(reply.status, reply.error_body, reply.headers, reply.flat)
         refusal = reply.content if reply.kind == "refusal" else None
@@ -244,11 +218,6 @@ class _Handler(BaseHTTPRequestHandler):
     def _error(self, status: int, error: dict, headers: dict | None = None, flat: bool = False) -> None:
         body = {"object": "error", **error, "code": status} if flat else {"error": error}
         self._json(status, body, headers)
-
-    def _drop(self) -> None:
-        # SO_LINGER 0: close with a TCP RST, as a dropped connection looks to the client
-        self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-        self.close_connection = True
 
 
 def _strict_problem(schema: dict, name: str, context: str = "()") -> str | None:

@@ -11,17 +11,19 @@ from datetime import UTC, datetime
 
 import pytest
 
-from digest_plugin.analysis import analyse_repo, load_rules
+from digest_plugin.analysis import analyse_repo
 from digest_plugin.analysis.model import GOOD_NEWS_KINDS, MAX_RECOMMENDATION_PULLS, MAX_RECOMMENDATIONS, RISK_KINDS, WeekAnalysis
+from digest_plugin.publish.history import analysis_options
 from digest_plugin.settings import DigestSettings
-from tests.analysis_fixtures import REPOS, real_pulls
+from tests.analysis_fixtures import REPOS, load_rules, real_pulls
 
+pytestmark = pytest.mark.realdata
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 
 
 @functools.cache
 def _weeks(repo: str) -> tuple[WeekAnalysis, ...]:
-    return tuple(analyse_repo(repo, real_pulls(repo), None, DigestSettings(), NOW))
+    return tuple(analyse_repo(repo, real_pulls(repo), None, analysis_options(DigestSettings()), NOW))
 
 
 @pytest.fixture(params=list(REPOS), scope="module")

@@ -19,6 +19,7 @@ from digest_plugin.narrate.overview import SUMMARY_THEMES
 from digest_plugin.narrate.titles import chinese_title, display_title
 from digest_plugin.narrate.wording import Language
 from digest_plugin.narrate.writers import RECENT_WEEKS
+from digest_plugin.publish.history import analysis_options
 from tests.narrate_fixtures import REAL_WEEKS, english_left, real_week
 
 EN, ZH = Language.of("en"), Language.of("zh")
@@ -41,7 +42,7 @@ def narrated(name: str):
         from tests.conftest import real_data
 
         repo, file_name = REPOSITORIES[name]
-        weeks = analyse_repo(repo, list(read_export(real_data(file_name))), None, DigestSettings(), datetime(2026, 11, 30, tzinfo=UTC))
+        weeks = analyse_repo(repo, list(read_export(real_data(file_name))), None, analysis_options(DigestSettings()), datetime(2026, 11, 30, tzinfo=UTC))
         writer = BuiltinWriter()
         _NARRATED[name] = [
             (week, weeks[max(0, i - RECENT_WEEKS):i], {language: writer.write(week, weeks[max(0, i - RECENT_WEEKS):i], Language.of(language)) for language in ("en", "zh")})

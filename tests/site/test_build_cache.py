@@ -16,12 +16,10 @@ import pytest
 from jinja2 import Template
 
 from digest_plugin.analysis import repository
-from digest_plugin.analysis.memo import Memo
+from digest_plugin.build.cache import AnalysisMemos, Memo, TextCache
 from digest_plugin.narrate.wording import Language
-from digest_plugin.publish import files, pdf, site_digest, text_cache
-from digest_plugin.publish.analysis_cache import MemoFolder
+from digest_plugin.publish import files, pdf, report_text, site_digest
 from digest_plugin.publish.files import PACKAGE_TEMPLATES
-from digest_plugin.publish.text_cache import TextCache
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store.folder import Store
 from digest_plugin.store.state import RepoState
@@ -117,7 +115,7 @@ def test_nothing_changed_nothing_analysed_narrated_or_rewritten(site, tmp_path, 
     forbid(monkeypatch, repository, "analyse_week")
     forbid(monkeypatch, site_digest, "narrate")
     forbid(monkeypatch, files, "render_markdown")
-    forbid_rendering(monkeypatch, text_cache.REPORT_TEMPLATE)
+    forbid_rendering(monkeypatch, report_text.REPORT_TEMPLATE)
     build(site)
     monkeypatch.undo()
     after = {path: path.stat().st_mtime_ns for path in before}
@@ -190,7 +188,7 @@ def test_a_palette_changed_by_another_repository_leaves_the_reports_as_they_were
     alone, beside = widget_weeks(REPO), widget_weeks(REPO, "aaa/first")
     assert styles(alone) and styles(alone) != styles(beside)  # the charts as drawn changed colour
     texts = TextCache(tmp_path, salt="")
-    assert [texts.view_hash(week.view) for week in alone] == [texts.view_hash(week.view) for week in beside]
+    assert [texts.view_key(week.view) for week in alone] == [texts.view_key(week.view) for week in beside]
 
 
 VIEW_HASHES = """
@@ -198,9 +196,9 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
+from digest_plugin.build.cache import TextCache
 from digest_plugin.narrate.wording import Language
 from digest_plugin.publish.site_digest import build_site_digest
-from digest_plugin.publish.text_cache import TextCache
 from digest_plugin.settings import DigestSettings
 
 if __name__ == "__main__":
@@ -209,7 +207,7 @@ if __name__ == "__main__":
     texts = TextCache(Path("unused"), salt="")
     for repo in digest.repos:
         for week in repo.weeks:
-            print(week.url, texts.view_hash(week.view).hex())
+            print(week.url, texts.view_key(week.view))
 """
 
 
@@ -308,7 +306,7 @@ def test_a_week_of_reverts_is_remembered_while_what_they_name_is_unchanged(site,
 def test_a_memo_of_other_code_is_not_used(tmp_path, caplog):
     memo = Memo("code of today")
     memo.put(memo.key("week", 1), "an analysis")
-    today, tomorrow = MemoFolder(tmp_path, "code of today"), MemoFolder(tmp_path, "code of tomorrow")
+    today, tomorrow = AnalysisMemos(tmp_path, "code of today"), AnalysisMemos(tmp_path, "code of tomorrow")
     today.save(REPO, memo)
     assert today.remembers(REPO) and today.load(REPO).get(memo.key("week", 1)) == "an analysis"
     assert not tomorrow.remembers(REPO) and tomorrow.load(REPO).get(memo.key("week", 1)) is None

@@ -21,7 +21,7 @@ from digest_plugin.fetch import fetch_repos
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store.folder import Store
 from digest_plugin.store.records import BRANCH_LIMIT, clean_text
-from tests.browser import serve_in_browser
+from tests.browser_harness import serve_in_browser
 from tests.github_server import GitHubServer, handmade_pull
 from tests.github_server.expect import quick_options
 from tests.hostile_corpus import PAYLOADS, live_markup

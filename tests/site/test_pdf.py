@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from digest_plugin.build.cache import PdfCache
 from digest_plugin.publish import pdf
 from digest_plugin.publish.pdf import PARALLEL_FROM, PDF_NAME, PdfJob, write_pdfs
 
@@ -18,7 +19,7 @@ def job(html: str, folder) -> PdfJob:
 
 
 def test_a_pdf_is_redrawn_only_when_its_content_changes(tmp_path):
-    week, cache = tmp_path / "output/acme/widget/2026-W21", tmp_path / "cache"
+    week, cache = tmp_path / "output/acme/widget/2026-W21", PdfCache(tmp_path / "cache")
     week.mkdir(parents=True)
     assert write_pdfs([job(PAGE.format("Week 21"), week)], cache) == 1
     first = (week / PDF_NAME).read_bytes()
@@ -29,7 +30,7 @@ def test_a_pdf_is_redrawn_only_when_its_content_changes(tmp_path):
 
 
 def test_a_changed_chart_redraws_the_pdf_that_shows_it(tmp_path):
-    week, cache = tmp_path / "week", tmp_path / "cache"
+    week, cache = tmp_path / "week", PdfCache(tmp_path / "cache")
     week.mkdir()
     chart = week / "activity-trend.svg"
     chart.write_text("<svg xmlns='http://www.w3.org/2000/svg' width='10' height='10'><rect width='5' height='5'/></svg>")
@@ -46,9 +47,9 @@ def test_pdfs_drawn_together_on_every_core_are_those_drawn_one_by_one(tmp_path, 
     for week in weeks:
         week.mkdir(parents=True)
     pages = [(PAGE.format(f"Week {week.name}"), week) for week in weeks]
-    assert write_pdfs([job(html, week) for html, week in pages], tmp_path / "cache-together") == len(weeks)  # enough to start worker processes
+    assert write_pdfs([job(html, week) for html, week in pages], PdfCache(tmp_path / "cache-together")) == len(weeks)  # enough to start worker processes
     for html, week in pages:
         alone = tmp_path / "alone" / week.name
         alone.mkdir(parents=True)
-        assert write_pdfs([job(html, alone)], tmp_path / "cache-alone") == 1
+        assert write_pdfs([job(html, alone)], PdfCache(tmp_path / "cache-alone")) == 1
         assert (alone / PDF_NAME).read_bytes() == (week / PDF_NAME).read_bytes()

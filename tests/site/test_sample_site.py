@@ -10,7 +10,7 @@ import feedparser
 import pytest
 from bs4 import BeautifulSoup
 
-from tests.browser import open_page, serve_in_browser, shared_sample
+from tests.browser_harness import open_page, serve_in_browser, shared_sample
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -11,6 +11,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from digest_plugin.errors import DigestError
+from digest_plugin.publish.history import analysis_options
 from digest_plugin.settings import DigestSettings, LLMConfig, markdown_table, options, setting_name
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,7 +93,7 @@ def test_values_are_typed_and_relative_paths_start_at_the_given_folder(tmp_path)
 )
 def test_a_bad_value_is_one_sentence_naming_the_setting(tmp_path, values, message):
     with pytest.raises(DigestError) as raised:
-        DigestSettings.from_pelican(values, tmp_path)
+        analysis_options(DigestSettings.from_pelican(values, tmp_path))  # as a build checks them, DIGEST_RULES merged
     text = str(raised.value)
     assert message in text
     assert "\n" not in text and text.endswith((".", ")")) and "DIGEST_" in text
@@ -202,14 +203,16 @@ def test_a_bad_value_is_one_sentence_in_the_build_too(tmp_path, override, messag
     assert not output.exists()
 
 
-def test_the_build_finds_the_folder_of_the_settings_file_pelican_read(tmp_path, monkeypatch):
-    from pelican.settings import read_settings
-
+def test_the_build_finds_the_folder_of_the_settings_file_on_pelicans_command_line(tmp_path, monkeypatch):
     from digest_plugin.publish.hooks import settings_folder
 
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setenv("SITEURL", "https://digest.example")
-    assert settings_folder(read_settings(str(ROOT / "publishconf.py"))) == ROOT  # and the pelicanconf.py it imports
     site = _site_in_subfolder(tmp_path)
-    assert settings_folder(read_settings(str(site / "pelicanconf.py"))) == site
-    assert settings_folder(read_settings(None, override={"PATH": str(tmp_path)})) == tmp_path  # no file: the current folder
+    monkeypatch.setattr("sys.argv", ["/venv/bin/pelican", "content", "-s", str(site / "pelicanconf.py"), "--autoreload"])
+    assert settings_folder() == site
+    monkeypatch.setattr("sys.argv", ["/venv/lib/site-packages/pelican/__main__.py", "-s", "site/pelicanconf.py"])  # python -m pelican
+    assert settings_folder() == site
+    monkeypatch.setattr("sys.argv", ["/venv/bin/pelican", "content"])  # Pelican reads ./pelicanconf.py, if any
+    assert settings_folder() == tmp_path
+    monkeypatch.setattr("sys.argv", ["/venv/bin/invoke", "build", "-s", str(site / "pelicanconf.py")])  # not Pelican's own command line
+    assert settings_folder() == tmp_path

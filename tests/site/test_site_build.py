@@ -14,7 +14,7 @@ from digest_plugin.errors import DigestError
 from digest_plugin.store.folder import Store
 from digest_plugin.store.records import Author
 from digest_plugin.store.state import RepoState
-from tests.browser import open_page, page_width, serve_in_browser
+from tests.browser_harness import open_page, page_width, serve_in_browser
 from tests.conftest import make_pull
 from tests.site_builder import build_site
 

@@ -8,10 +8,9 @@ import pytest
 
 from digest_plugin.analysis.classify import PATH_SCHEME, ModuleScheme, classify, module_scheme, parse_title, says_default_change
 from digest_plugin.analysis.model import TYPES
-from digest_plugin.analysis.rules import load_rules
 from digest_plugin.analysis.upgrades import upgrades
 from digest_plugin.store.records import Author, FileChange
-from tests.analysis_fixtures import by_week, real_pulls
+from tests.analysis_fixtures import by_week, load_rules, real_pulls
 from tests.conftest import make_pull
 
 RULES = load_rules(repo="acme/widget")
@@ -160,6 +159,7 @@ def test_dependency_upgrades_tell_major_from_minor():
 # -- the real repositories ------------------------------------------------------------------
 
 
+@pytest.mark.realdata
 def test_every_verl_title_with_a_bracket_prefix_parses():
     rules = load_rules(repo="verl-project/verl")
     bracketed = [p for p in real_pulls("verl-project/verl") if p.title.lstrip().startswith("[")]
@@ -173,6 +173,7 @@ def test_every_verl_title_with_a_bracket_prefix_parses():
         assert all(m and "[" not in m and "]" not in m for m in title.modules), pull.title
 
 
+@pytest.mark.realdata
 def test_verl_modules_are_the_ones_its_pr_template_lists():
     """verl's PR template (quoted in every body) lists the module names a title may use; since
     2026 a CI check enforces the format, so nearly every parsed module must be one of them."""
@@ -187,6 +188,7 @@ def test_verl_modules_are_the_ones_its_pr_template_lists():
     assert sum(1 for m in modules if m in listed) / len(modules) > 0.95
 
 
+@pytest.mark.realdata
 def test_verl_titles_in_the_documented_format_give_that_type():
     rules = load_rules(repo="verl-project/verl")
     convention = re.compile(r"^\[[^\]]+\]\s*(feat|fix|refactor|chore|test|doc|docs|perf)\s*:", re.IGNORECASE)
@@ -200,6 +202,7 @@ def test_verl_titles_in_the_documented_format_give_that_type():
     assert checked > 1500
 
 
+@pytest.mark.realdata
 def test_every_ruff_week_types_more_than_90_percent_of_its_prs():
     rules = load_rules(repo="astral-sh/ruff")
     for week, pulls in by_week(real_pulls("astral-sh/ruff")).items():
@@ -207,6 +210,7 @@ def test_every_ruff_week_types_more_than_90_percent_of_its_prs():
         assert typed / len(pulls) > 0.9, f"{week}: {typed} of {len(pulls)} typed"
 
 
+@pytest.mark.realdata
 def test_pelican_merge_commits_classify():
     rules = load_rules(repo="getpelican/pelican")
     merges = [p for p in real_pulls("getpelican/pelican") if p.title.startswith("Merge pull request")]
@@ -217,6 +221,7 @@ def test_pelican_merge_commits_classify():
     assert sum(1 for r in results if r.type) / len(results) >= 0.8
 
 
+@pytest.mark.realdata
 @pytest.mark.parametrize("repo", ["verl-project/verl", "astral-sh/ruff", "getpelican/pelican"])
 def test_bots_in_the_real_data_are_the_bot_accounts(repo):
     rules = load_rules(repo=repo)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -91,6 +92,7 @@ def test_summaries_are_plain_single_line_and_capped(body, title):
     assert not re.search(r"</?[A-Za-z][^>]*>", summary)  # no HTML tag survives
 
 
+@pytest.mark.realdata
 def test_verl_summaries_contain_no_checklist_or_template_text():
     pulls = real_pulls("verl-project/verl")
     template = template_lines(p.body for p in pulls)

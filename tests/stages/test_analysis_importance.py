@@ -5,16 +5,17 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import UTC, datetime
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from digest_plugin.analysis import analyse_pull, analyse_repo, repo_context
 from digest_plugin.analysis.classify import classify
 from digest_plugin.analysis.importance import by_importance, importance, scaled
-from digest_plugin.analysis.rules import load_rules
+from digest_plugin.publish.history import analysis_options
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store.records import Author, FileChange, Pull
-from tests.analysis_fixtures import real_pulls
+from tests.analysis_fixtures import load_rules, real_pulls
 from tests.conftest import make_pull
 
 RULES = load_rules(repo="acme/widget")
@@ -91,7 +92,7 @@ def test_core_upgrades_ci_migrations_and_default_changes_outrank_a_few_line_depr
 
 
 def test_equal_scores_are_ordered_by_substance_not_by_number():
-    rules_context = repo_context("acme/widget", [], DigestSettings())
+    rules_context = repo_context("acme/widget", [], analysis_options(DigestSettings()))
     small = make_pull(1, "2026-05-19T10:00:00Z", "feat: a", files=[FileChange("widget/a.py", 5, 0)])
     large = make_pull(2, "2026-05-19T10:00:00Z", "feat: b", files=[FileChange("widget/b.py", 5, 0)])
     a, b = (analyse_pull(p, rules_context) for p in (small, large))
@@ -108,12 +109,13 @@ def test_discussion_only_counts_where_the_source_knows_it():
     assert discussed.value > unknown.value
 
 
+@pytest.mark.realdata
 def test_verl_2026_w21_key_prs_are_the_ones_a_maintainer_would_pick():
     """31 PRs merged that week; read them all and decided independently of the scores:
     the NCCL deadlock fix and the 1,159-line Megatron-Bridge refactor must be key, the README and
     docs-link chores and the CI test-model swap must not be."""
     pulls = real_pulls("verl-project/verl")
-    weeks = analyse_repo("verl-project/verl", pulls, None, DigestSettings(), datetime(2026, 11, 30, tzinfo=UTC))
+    weeks = analyse_repo("verl-project/verl", pulls, None, analysis_options(DigestSettings()), datetime(2026, 11, 30, tzinfo=UTC))
     week = next(w for w in weeks if w.week == "2026-W21")
     assert week.stats.merged_count == 31
     key = {p.pull.number for p in week.pulls if p.key}

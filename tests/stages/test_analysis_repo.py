@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from digest_plugin.analysis import analyse_repo
 from digest_plugin.errors import DigestError
+from digest_plugin.publish.history import analysis_options
 from digest_plugin.settings import DigestSettings
 from digest_plugin.settings import check_timezone as timezone
 from digest_plugin.store.records import Author, FileChange
@@ -24,8 +25,10 @@ SRC = FileChange("widget/engine.py", 30, 5)
 TEST = FileChange("tests/test_engine.py", 10, 0)
 
 
-def analyse(pulls, state=None, now=NOW, **settings):
-    return analyse_repo("acme/widget", pulls, state, DigestSettings(**settings), now)
+def analyse(pulls, state=None, now=NOW, base_path=".", **settings):
+    """The weeks of `pulls` on a site whose DIGEST_* settings are `settings` (in lower case)."""
+    checked = DigestSettings.from_pelican({f"DIGEST_{name.upper()}": value for name, value in settings.items()}, base_path)
+    return analyse_repo("acme/widget", pulls, state, analysis_options(checked), now)
 
 
 def test_imported_weeks_run_from_first_to_last_pr_with_quiet_weeks():
@@ -163,9 +166,10 @@ def test_rules_setting_errors_name_the_bad_key(tmp_path):
         analyse(pulls, rules="missing.yaml", base_path=tmp_path)
 
 
+@pytest.mark.realdata
 def test_real_weeks_statistics_are_exact_recounts():
     pulls = real_pulls("verl-project/verl")
-    weeks = analyse_repo("verl-project/verl", pulls, None, DigestSettings(), NOW)
+    weeks = analyse_repo("verl-project/verl", pulls, None, analysis_options(DigestSettings()), NOW)
     expected = {str(w): ps for w, ps in by_week(pulls).items()}
     assert [w.week for w in weeks] == sorted({w.week for w in weeks})  # chronological, no duplicates
     first, last = min(expected), max(expected)

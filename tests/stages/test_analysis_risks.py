@@ -7,10 +7,11 @@ from datetime import UTC, datetime
 from digest_plugin.analysis import analyse_pull, analyse_week, repo_context
 from digest_plugin.analysis.model import GOOD_NEWS_KINDS, RISK_KINDS
 from digest_plugin.analysis.risks import IMPACT_RULES, PULL_CHECKS, hotspots
-from digest_plugin.analysis.rules import load_rules
+from digest_plugin.publish.history import analysis_options
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store.records import Author, FileChange
 from digest_plugin.weeks import Week
+from tests.analysis_fixtures import load_rules
 from tests.conftest import make_pull
 
 RULES = load_rules(repo="acme/widget")
@@ -22,7 +23,7 @@ TEST = FileChange("tests/test_engine.py", 30, 0)
 
 def analysed(title="feat: a change", files=(SRC, TEST), **fields):
     pull = make_pull(100, WHEN, title, files=list(files), **fields)
-    return analyse_pull(pull, repo_context("acme/widget", [pull], DigestSettings()))
+    return analyse_pull(pull, repo_context("acme/widget", [pull], analysis_options(DigestSettings())))
 
 
 def kinds(title="feat: a change", files=(SRC, TEST), **fields):
@@ -113,7 +114,7 @@ def test_hotspot_is_a_source_file_changed_by_three_prs_of_the_week():
 
 
 def test_week_risks_name_their_prs_and_reverted_titles():
-    settings = DigestSettings()
+    settings = analysis_options(DigestSettings())
     original = make_pull(41, "2026-05-12T10:00:00Z", "feat: async rollout", files=[SRC, TEST])
     revert = make_pull(50, WHEN, 'Revert "feat: async rollout"', files=[SRC, TEST])
     breaking = make_pull(51, WHEN, "feat!: new layout", files=[SRC, TEST])
@@ -170,7 +171,7 @@ def test_upgrades_name_package_and_versions_and_core_runtimes_are_high():
 
 
 def _week(pulls):
-    settings = DigestSettings()
+    settings = analysis_options(DigestSettings())
     context = repo_context("acme/widget", pulls, settings)
     return analyse_week("acme/widget", Week(2026, 21), [analyse_pull(p, context) for p in pulls], context, settings, None, NOW)
 

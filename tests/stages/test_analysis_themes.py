@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from digest_plugin.analysis import analyse_repo
+from digest_plugin.publish.history import analysis_options
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store.records import FileChange
 from tests.conftest import make_pull
@@ -26,7 +27,7 @@ def history(last_week_titles, usual=("[trainer] fix: step {n}", "[worker] feat: 
         lines = sizes[index] if sizes else 10
         pulls.append(make_pull(number, MONDAY + timedelta(weeks=9, hours=index), title.format(n=number), files=[FileChange("widget/core.py", lines, 2)]))
         number += 1
-    return analyse_repo("acme/widget", pulls, None, DigestSettings(), NOW)
+    return analyse_repo("acme/widget", pulls, None, analysis_options(DigestSettings()), NOW)
 
 
 def test_a_platform_that_takes_a_third_of_the_week_is_a_theme():
@@ -52,7 +53,7 @@ def test_rules_topics_name_and_merge_subjects():
     pulls = []
     for index, title in enumerate(["feat: faster MoE routing", "fix: expert parallel hang", "feat: moe gate", "fix: step", "fix: page", "fix: pool"]):
         pulls.append(make_pull(index + 1, MONDAY + timedelta(hours=index), title, files=[FileChange("widget/core.py", 10, 2)]))
-    settings = DigestSettings(rules={"topics": {"mixture-of-experts": r"\b(moe|expert\w*)\b"}})
+    settings = analysis_options(DigestSettings.from_pelican({"DIGEST_RULES": {"topics": {"mixture-of-experts": r"\b(moe|expert\w*)\b"}}}, "."))
     (week,) = analyse_repo("acme/widget", pulls, None, settings, NOW)
     assert sorted(next(t for t in week.themes if t.name == "mixture-of-experts").pulls) == [1, 2, 3]
 

@@ -364,6 +364,7 @@ def verl_weeks():
         from digest_plugin.analysis import analyse_repo
     except ImportError:
         pytest.skip("digest_plugin.analysis.analyse_repo is not there yet")
+    from digest_plugin.publish.history import analysis_options
     from digest_plugin.settings import DigestSettings
     from digest_plugin.store.jsonl_import import read_export
     from digest_plugin.store.state import RepoState
@@ -371,9 +372,10 @@ def verl_weeks():
     cutoff = datetime(2026, 1, 1, tzinfo=UTC)  # half a year keeps the test fast
     pulls = [p for p in read_export(path) if p.merged_at >= cutoff]
     now = max(p.merged_at for p in pulls) + timedelta(days=1)
-    return analyse_repo("verl-project/verl", pulls, RepoState("verl-project/verl", "import"), DigestSettings(), now)
+    return analyse_repo("verl-project/verl", pulls, RepoState("verl-project/verl", "import"), analysis_options(DigestSettings()), now)
 
 
+@pytest.mark.realdata
 @pytest.mark.realdata
 def test_real_weeks_author_stacks_equal_the_merged_counts(verl_weeks):
     palette = site_palette([verl_weeks], 12)
@@ -388,6 +390,7 @@ def test_real_weeks_author_stacks_equal_the_merged_counts(verl_weeks):
 
 
 @pytest.mark.realdata
+@pytest.mark.realdata
 def test_real_months_add_up_to_the_weeks(verl_weeks):
     charts = by_name(repo_charts(verl_weeks, site_palette([verl_weeks], 12), str))
     activity = values(charts["activity-history"])
@@ -400,6 +403,7 @@ def test_real_months_add_up_to_the_weeks(verl_weeks):
             assert sum(s.values) == sum(w.stats.types.get(s.name, 0) for w in verl_weeks)
 
 
+@pytest.mark.realdata
 @pytest.mark.realdata
 def test_real_alt_text_totals_agree_with_the_week_stats(verl_weeks):
     index = len(verl_weeks) - 3

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
+from digest_plugin.build.cache import ChartCache
 from digest_plugin.charts import Palette, cjk_font, render_charts, render_many, week_charts
 from digest_plugin.charts import draw as draw_module
 from digest_plugin.charts.draw import draw, pixel_size
@@ -44,8 +45,8 @@ def drawn(files) -> list[str]:
 
 def test_two_builds_write_byte_identical_files(tmp_path):
     charts = charts_of(history())
-    first = render_charts(charts, tmp_path / "one", tmp_path / "cache-one", workers=1)
-    second = render_charts(charts_of(history()), tmp_path / "two", tmp_path / "cache-two", workers=1)
+    first = render_charts(charts, tmp_path / "one", ChartCache(tmp_path / "cache-one"), workers=1)
+    second = render_charts(charts_of(history()), tmp_path / "two", ChartCache(tmp_path / "cache-two"), workers=1)
     assert drawn(first) == drawn(second) == sorted(f"{c.name}.{fmt}" for c in charts for fmt in c.formats)
     for a, b in zip(first, second):
         assert a.path.read_bytes() == b.path.read_bytes(), a.path.name
@@ -53,7 +54,7 @@ def test_two_builds_write_byte_identical_files(tmp_path):
 
 def test_worker_processes_draw_the_same_bytes_as_the_build_process(tmp_path):
     pages = {tmp_path / "out" / f"w{i}": charts_of(history(6, extra=i)) for i in range(3)}  # 9 charts: parallel
-    parallel = render_many(pages, tmp_path / "cache-parallel", ("svg",), workers=2)
+    parallel = render_many(pages, ChartCache(tmp_path / "cache-parallel"), ("svg",), workers=2)
     for folder, files in parallel.items():
         for chart, file in zip(pages[folder], files):
             assert file.drawn
@@ -62,8 +63,8 @@ def test_worker_processes_draw_the_same_bytes_as_the_build_process(tmp_path):
 
 def test_warm_build_draws_nothing_and_still_writes_every_file(tmp_path):
     charts = charts_of(history())
-    render_charts(charts, tmp_path / "first", tmp_path / "cache", workers=1)
-    again = render_charts(charts_of(history()), tmp_path / "second", tmp_path / "cache", workers=1)
+    render_charts(charts, tmp_path / "first", ChartCache(tmp_path / "cache"), workers=1)
+    again = render_charts(charts_of(history()), tmp_path / "second", ChartCache(tmp_path / "cache"), workers=1)
     assert drawn(again) == []
     assert sorted(p.name for p in (tmp_path / "second").iterdir()) == sorted(f"{c.name}.{f}" for c in charts for f in c.formats)
     for file in again:
@@ -71,52 +72,52 @@ def test_warm_build_draws_nothing_and_still_writes_every_file(tmp_path):
 
 
 def test_a_data_change_redraws_only_the_charts_it_changes(tmp_path):
-    render_charts(charts_of(history()), tmp_path / "out", tmp_path / "cache", SVG_ONLY, workers=1)
+    render_charts(charts_of(history()), tmp_path / "out", ChartCache(tmp_path / "cache"), SVG_ONLY, workers=1)
     weeks = history()
     # One more docs PR in the last week changes the module counts only; authors and activity stay
     # as they were, because the stats say who merged what, not which modules.
     weeks[-1] = replace(weeks[-1], stats=replace(weeks[-1].stats, modules={**weeks[-1].stats.modules, "docs": 5}))
-    files = render_charts(charts_of(weeks), tmp_path / "out", tmp_path / "cache", SVG_ONLY, workers=1)
+    files = render_charts(charts_of(weeks), tmp_path / "out", ChartCache(tmp_path / "cache"), SVG_ONLY, workers=1)
     assert drawn(files) == ["modules-trend.svg"]
 
 
 def test_a_settings_change_redraws(tmp_path):
     weeks = history(8)
-    render_charts(charts_of(weeks), tmp_path / "out", tmp_path / "cache", SVG_ONLY, workers=1)
+    render_charts(charts_of(weeks), tmp_path / "out", ChartCache(tmp_path / "cache"), SVG_ONLY, workers=1)
     fewer_weeks = week_charts(weeks[-1], weeks, 4, Palette(), str)  # DIGEST_TREND_WEEKS
-    assert len(drawn(render_charts(fewer_weeks, tmp_path / "out", tmp_path / "cache", SVG_ONLY, workers=1))) == 3
+    assert len(drawn(render_charts(fewer_weeks, tmp_path / "out", ChartCache(tmp_path / "cache"), SVG_ONLY, workers=1))) == 3
     chinese = charts_of(weeks, lambda text: {"Pull requests": "拉取请求"}.get(text, text))  # DIGEST_LANGUAGE
-    assert len(drawn(render_charts(chinese, tmp_path / "out", tmp_path / "cache", SVG_ONLY, workers=1))) == 3
+    assert len(drawn(render_charts(chinese, tmp_path / "out", ChartCache(tmp_path / "cache"), SVG_ONLY, workers=1))) == 3
 
 
 def test_a_renderer_change_redraws_everything(tmp_path, monkeypatch):
     charts = charts_of(history())
-    render_charts(charts, tmp_path / "out", tmp_path / "cache", SVG_ONLY, workers=1)
+    render_charts(charts, tmp_path / "out", ChartCache(tmp_path / "cache"), SVG_ONLY, workers=1)
     monkeypatch.setattr(draw_module, "RENDERER_VERSION", draw_module.RENDERER_VERSION + "-next")
-    assert len(drawn(render_charts(charts, tmp_path / "out", tmp_path / "cache", SVG_ONLY, workers=1))) == len(charts)
+    assert len(drawn(render_charts(charts, tmp_path / "out", ChartCache(tmp_path / "cache"), SVG_ONLY, workers=1))) == len(charts)
 
 
 def test_what_does_not_change_a_picture_does_not_redraw(tmp_path):
     charts = charts_of(history())
-    render_charts(charts, tmp_path / "out", tmp_path / "cache", workers=1)
+    render_charts(charts, tmp_path / "out", ChartCache(tmp_path / "cache"), workers=1)
     # Another folder, another order, fewer formats, another chart beside them: nothing to draw again.
     others = charts_of(history(4))
     files = render_many({tmp_path / "elsewhere": list(reversed(charts)), tmp_path / "new": others},
-                        tmp_path / "cache", ("svg",), workers=1)
+                        ChartCache(tmp_path / "cache"), ("svg",), workers=1)
     assert drawn(files[tmp_path / "elsewhere"]) == []
     assert drawn(files[tmp_path / "new"]) == sorted(f"{c.name}.svg" for c in others)
 
 
 def test_only_the_chart_shown_outside_the_page_is_drawn_as_png(tmp_path):
     charts = charts_of(history())
-    files = render_charts(charts, tmp_path, tmp_path / "cache", workers=1)
+    files = render_charts(charts, tmp_path, ChartCache(tmp_path / "cache"), workers=1)
     assert sorted(p.name for p in tmp_path.glob("*.png")) == ["activity-trend.png"]
     assert len([f for f in files if f.format == "svg"]) == len(charts)
 
 
 def test_svg_carries_the_title_and_alt_text_and_png_its_stated_size(tmp_path):
     chart = charts_of(history())[0]
-    files = {f.format: f for f in render_charts([chart], tmp_path, tmp_path / "cache", ("svg", "png"), workers=1)}
+    files = {f.format: f for f in render_charts([chart], tmp_path, ChartCache(tmp_path / "cache"), ("svg", "png"), workers=1)}
     root = ET.parse(files["svg"].path).getroot()
     assert root.find(f"{SVG}title").text == chart.title
     assert root.find(f"{SVG}desc").text == chart.alt
@@ -128,7 +129,7 @@ def test_svg_carries_the_title_and_alt_text_and_png_its_stated_size(tmp_path):
 
 def test_a_png_keeps_the_exact_colours_of_its_series_in_a_palette(tmp_path):
     chart = next(c for c in charts_of(history()) if c.raster)
-    files = {f.format: f for f in render_charts([chart], tmp_path, tmp_path / "cache", ("png",), workers=1)}
+    files = {f.format: f for f in render_charts([chart], tmp_path, ChartCache(tmp_path / "cache"), ("png",), workers=1)}
     image = Image.open(files["png"].path)
     assert image.mode == "P"  # 256 colours at most: a third of a full-colour file's size
     colours = {colour for _count, colour in image.convert("RGB").getcolors(256)}
@@ -140,7 +141,7 @@ def test_svg_words_are_text_at_a_readable_size_in_the_readers_fonts(tmp_path):
     """Words are <text> in the reader's fonts (Chinese ones too), each at its drawn size: none
     shrunk to nothing by a rounded factor, none missing."""
     chart = charts_of(history())[0]
-    svg = render_charts([chart], tmp_path, tmp_path / "cache", SVG_ONLY, workers=1)[0].path.read_text()
+    svg = render_charts([chart], tmp_path, ChartCache(tmp_path / "cache"), SVG_ONLY, workers=1)[0].path.read_text()
     root = ET.fromstring(svg)
     texts = root.iter(f"{SVG}text")
     sizes = {t.text: float(re.search(r"font-size: ([\d.]+)px", t.get("style"))[1]) for t in texts}
@@ -224,7 +225,7 @@ def test_characters_no_font_has_give_one_warning_not_a_failure(tmp_path, caplog)
     weeks = [week("2026-W21", modules={hieroglyphs: 1, "\U00013002": 1}, authors=[("a", 2)])]
     charts = week_charts(weeks[0], weeks, 12, Palette(), str)
     with caplog.at_level(logging.WARNING, logger="digest_plugin.charts"):
-        files = render_charts(charts, tmp_path, tmp_path / "cache", workers=1)
+        files = render_charts(charts, tmp_path, ChartCache(tmp_path / "cache"), workers=1)
     assert all(f.path.stat().st_size for f in files)
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1 and "\U00013000" in warnings[0].getMessage()
@@ -235,12 +236,13 @@ def test_cache_keys_are_the_same_in_every_process():
     script = (
         "from tests.stages.test_charts import site\n"
         "from digest_plugin.charts import repo_charts, site_palette, week_charts\n"
-        "from digest_plugin.charts.render import chart_key\n"
+        "from digest_plugin.build.cache import ChartCache\n"
+        "from digest_plugin.charts.draw import renderer_identity\n"
         "histories = [site('o/one', '2026-W01'), site('o/two', '2026-W05')]\n"
         "palette = site_palette(histories, 12)\n"
         "for h in histories:\n"
         "    for chart in repo_charts(h, palette, str) + week_charts(h[-1], h, 12, palette, str):\n"
-        "        print(chart.name, chart_key(chart, 'svg'))\n"
+        "        print(chart.name, ChartCache.key(chart, 'svg', renderer_identity()))\n"
     )
     root = Path(__file__).resolve().parents[2]
     outputs = {

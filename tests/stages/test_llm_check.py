@@ -6,10 +6,11 @@ import json
 
 import pytest
 
+from digest_plugin.build.cache import key
 from digest_plugin.narrate import Cited, Narrative, check_grounding
 from digest_plugin.narrate.llm.answer import AnswerError, Figure, Sentence, parse_answer, read_answer
 from digest_plugin.narrate.llm.check import WeekFacts, check_sentence
-from digest_plugin.narrate.llm.prompt import answer_key, figures, messages, week_document
+from digest_plugin.narrate.llm.prompt import PROMPT_VERSION, figures, messages, week_document
 from tests.llm_server.answers import INJECTION
 from tests.narrate_fixtures import busy_week, previous_week, real_week
 
@@ -105,7 +106,7 @@ def test_the_document_carries_pr_text_as_data_and_the_rules_say_so(week):
     assert INJECTION not in system["content"]
 
 
-@pytest.mark.parametrize("name", [None, "verl-W21", "ruff-busy"])
+@pytest.mark.parametrize("name", [None, pytest.param("verl-W21", marks=pytest.mark.realdata), pytest.param("ruff-busy", marks=pytest.mark.realdata)])
 def test_every_figure_the_prompt_offers_is_one_the_grounding_check_accepts_as_stated(name):
     """The model may state any figure of the document by its name and value; `check_grounding`, which
     holds the page to the analysis, must find each the same."""
@@ -120,10 +121,14 @@ def test_every_figure_the_prompt_offers_is_one_the_grounding_check_accepts_as_st
 
 
 def test_the_cache_key_changes_with_model_prompt_input(week):
+    def answer_key(model, document, version=PROMPT_VERSION):
+        return key("answer", (model, version, document))
+
     document = week_document(week, [], "en")
     assert answer_key("m", document) == answer_key("m", week_document(busy_week(), [], "en"))
     assert answer_key("m", document) != answer_key("other", document)
     assert answer_key("m", document) != answer_key("m", week_document(week, [], "zh"))
+    assert answer_key("m", document) != answer_key("m", document, version=PROMPT_VERSION + "+1")
 
 
 @pytest.mark.parametrize("content, reason", [

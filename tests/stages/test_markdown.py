@@ -186,6 +186,7 @@ def test_escaped_text_renders_as_itself(text):
 
 
 @pytest.mark.realdata
+@pytest.mark.realdata
 @pytest.mark.parametrize("language", ["en", "zh"])
 @pytest.mark.parametrize("name", sorted(REAL_WEEKS))
 def test_real_weeks_parse_and_every_link_resolves_to_a_pull_of_the_week(name, language):
@@ -211,6 +212,7 @@ def test_the_chinese_report_has_no_english_but_names_titles_and_code(week):
     assert leftovers == []
 
 
+@pytest.mark.realdata
 @pytest.mark.realdata
 @pytest.mark.parametrize("name", sorted(REAL_WEEKS))
 def test_chinese_reports_of_real_weeks_have_no_english_but_names_titles_and_code(name):

@@ -19,6 +19,7 @@ from digest_plugin.narrate import (
     narrate,
 )
 from digest_plugin.narrate.wording import Language
+from digest_plugin.publish.history import analysis_options
 from tests.narrate_fixtures import (
     REPO_URL,
     analysed,
@@ -345,7 +346,7 @@ def test_the_projects_own_release_is_said_in_the_summary_and_the_json(language, 
         make_pull(3, monday, "[misc] chore: bump version to 0.16.0.dev", files=[("pyproject.toml", 1, 1, "modified")]),  # the next cycle, no release
         make_pull(4, monday, "[ci] chore: bump the version of vllm-ascend to v0.11.0", files=[("docker/Dockerfile", 1, 1, "modified")]),  # not ours
     ]
-    week = analyse_repo("astral-sh/ruff", pulls, None, DigestSettings(), datetime(2026, 7, 1, tzinfo=UTC))[0]
+    week = analyse_repo("astral-sh/ruff", pulls, None, analysis_options(DigestSettings()), datetime(2026, 7, 1, tzinfo=UTC))[0]
     assert week.releases == (Release(2, "0.15.19"),)
     narrative = narrate(week, [], Language.of(language))
     assert said in narrative.summary.text and 2 in narrative.summary.pulls

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from digest_plugin.analysis import analyse_repo
 from digest_plugin.cli import main
+from digest_plugin.publish.history import analysis_options
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store.folder import Store
 from digest_plugin.store.records import BODY_LIMIT, LABEL_LIMIT, TITLE_LIMIT, Pull, RecordError
@@ -225,7 +226,7 @@ def test_fuzz_arbitrary_json_fails_at_the_gate_or_gives_a_showable_record(record
     assert pull.number > 0 and min(pull.additions, pull.deletions, pull.changed_files) >= 0
     assert datetime(2008, 1, 1, tzinfo=UTC) <= pull.merged_at
     assert Pull.from_json(json.loads(json.dumps(pull.to_json()))) == pull  # stable through the store
-    weeks = analyse_repo(REPO, [pull], None, DigestSettings(), datetime.now(UTC))
+    weeks = analyse_repo(REPO, [pull], None, analysis_options(DigestSettings()), datetime.now(UTC))
     assert sum(w.stats.merged_count for w in weeks) == 1
 
 

@@ -10,6 +10,7 @@ from datetime import UTC, date, datetime, time, timedelta
 import pytest
 
 from digest_plugin.analysis import analyse_repo
+from digest_plugin.publish.history import analysis_options
 from digest_plugin.settings import DigestSettings, check_timezone
 from digest_plugin.weeks import Week
 from tests.conftest import make_pull
@@ -40,7 +41,7 @@ def test_each_pr_is_in_exactly_one_week_and_inside_its_bounds(zone):
     tz = check_timezone(zone)
     moments = merges_around(zone)
     pulls = [make_pull(1 + i, moment) for i, moment in enumerate(moments)]
-    settings = replace(DigestSettings(), timezone=tz)
+    settings = analysis_options(replace(DigestSettings(), timezone=tz))
     weeks = analyse_repo("acme/widget", pulls, None, settings, datetime(2026, 6, 1, tzinfo=UTC))
     seen = Counter(p.pull.number for w in weeks for p in w.pulls)
     assert set(seen) == {p.number for p in pulls} and set(seen.values()) == {1}

@@ -13,7 +13,7 @@ from digest_plugin.narrate.builtin import BuiltinWriter
 from digest_plugin.narrate.llm.answer import AnswerError, BudgetSpent, ModelFault, parse_answer, read_answer
 from digest_plugin.narrate.llm.check import WeekFacts
 from digest_plugin.narrate.llm.compose import compose
-from digest_plugin.narrate.llm.prompt import answer_key, messages, week_document
+from digest_plugin.narrate.llm.prompt import PROMPT_VERSION, messages, week_document
 from digest_plugin.narrate.model import Narrative, SentenceCheck
 from digest_plugin.narrate.wording import Language
 
@@ -26,9 +26,12 @@ class Endpoint(Protocol):
 
 
 class AnswerCache(Protocol):
-    def get(self, repo: str, week: str, key: str) -> dict | None: ...
+    """Answers kept by the request that got them (build/cache.py keys them): the model, the prompt's
+    version and the week's document."""
 
-    def put(self, repo: str, week: str, key: str, model: str, answer: dict) -> None: ...
+    def get(self, repo: str, week: str, request: tuple) -> dict | None: ...
+
+    def put(self, repo: str, week: str, request: tuple, model: str, answer: dict) -> None: ...
 
 
 class LanguageModelWriter:
@@ -62,8 +65,8 @@ class LanguageModelWriter:
 
     def _answer(self, week: WeekAnalysis, document: dict, language: str):
         """The week's answer (cached, or asked for now) and "", or None and why there is none."""
-        key = answer_key(self.model, document)
-        data = self.cache.get(week.repo, week.week, key)
+        request = (self.model, PROMPT_VERSION, document)
+        data = self.cache.get(week.repo, week.week, request)
         asked = data is None
         try:
             if asked:
@@ -84,7 +87,7 @@ class LanguageModelWriter:
             log.warning("%s %s: the language model gave no usable answer (%s); the built-in writer's text is used.", week.repo, week.week, reason)
             return None, reason
         if asked:
-            self.cache.put(week.repo, week.week, key, self.model, data)
+            self.cache.put(week.repo, week.week, request, self.model, data)
         return answer, ""
 
     def _unused(self, base: Narrative, why: str) -> Narrative:

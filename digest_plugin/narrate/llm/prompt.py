@@ -8,7 +8,6 @@ says which figure each of its numbers is and the check can hold the number to th
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Sequence
 
@@ -172,9 +171,3 @@ def messages(document: dict) -> list[dict]:
         {"role": "system", "content": system},
         {"role": "user", "content": json.dumps(document, ensure_ascii=False, separators=(",", ":"))},
     ]
-
-
-def answer_key(model: str, document: dict) -> str:
-    """The cache key: the same model, prompt and data give the same answer file."""
-    material = json.dumps({"model": model, "prompt": PROMPT_VERSION, "input": document}, ensure_ascii=False, sort_keys=True)
-    return hashlib.sha256(material.encode("utf-8")).hexdigest()

@@ -1,0 +1,402 @@
+"""Every memo a build keeps on disk, in one place: where it lives, what its key hashes, and what
+else makes it stale. Nothing else in the package computes a cache key.
+
+| memo | where | its key hashes |
+| --- | --- | --- |
+| analyses and narratives | `CACHE_PATH/digest-analysis/{owner}/{name}.pickle` | a repository: its stored files, the analysis options and the week `now` falls in; a week: its pulls, whether it is complete or in progress, and the key of the week before (which hashes the repository's options and conventions), so a change anywhere in the history changes the weeks after it; a narrative: its week's key and the language |
+| report texts | `CACHE_PATH/digest-text/` | the week's view, the templates and settings, the page's SITEURL, the charts' folder |
+| PDFs | `CACHE_PATH/digest-pdf/` | the week page's report, the templates, settings and stylesheets, the charts beside it, WeasyPrint's version |
+| charts | `CACHE_PATH/digest-charts/` | the chart's data, the format and the renderer (its version, matplotlib's, the fonts, the sizes) |
+| model answers | `DIGEST_DATA_PATH/.llm-cache/{owner}/{name}/` | the model, the prompt's version and the week's data sent |
+
+The analyses, narratives and report texts are also stale when the code is (`code_salt`: the
+package's code, catalogues and default rules, Python's and Babel's versions): a new release starts
+them afresh. Charts and PDFs are keyed by what they show, so they survive a release that does not
+change it. Model answers live in the store, not the cache, and survive any release: a rebuild, in
+CI or offline, asks the model nothing again. A file that cannot be read is a miss, never an error;
+what a build did not use is removed at its end (model answers: an older answer of the same week).
+
+`key(*parts)` is the one key function, over `canonical(value)`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import pickle
+import sys
+import zlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, fields, is_dataclass
+from pathlib import Path
+
+import babel
+
+from digest_plugin.store.atomic import atomic_file, atomic_write
+from digest_plugin.store.frozen_record import is_frozen_record
+
+log = logging.getLogger(__name__)
+PACKAGE = Path(__file__).resolve().parents[1]
+SALTED = (".py", ".yaml", ".po", ".mo")
+UNREADABLE = (OSError, EOFError, ValueError, TypeError, AttributeError, ImportError, pickle.UnpicklingError)
+
+ANALYSES, TEXTS, PDFS, CHARTS = "digest-analysis", "digest-text", "digest-pdf", "digest-charts"  # under CACHE_PATH
+ANSWERS = ".llm-cache"  # under DIGEST_DATA_PATH
+
+
+# -- the key ---------------------------------------------------------------------------------------
+
+
+def key(*parts: object) -> str:
+    """The SHA-256 of the parts' canonical form: equal inputs, equal keys, in every process."""
+    return hashlib.sha256(canonical(parts)).hexdigest()
+
+
+def canonical(value: object) -> bytes:
+    """`value` as bytes that depend on nothing but its content: sets sorted, dicts by key, other
+    dataclasses field by field, and everything else (records, views, charts, numbers, dates) by its
+    repr, which is its content: a `frozen_record` holds no set, whose order would change with the
+    process's hash seed."""
+    if isinstance(value, bytes):
+        return b"b" + _framed(value)
+    if isinstance(value, str):
+        return b"s" + _framed(value.encode("utf-8"))
+    if isinstance(value, tuple | list):
+        return b"(" + b"".join(_framed(canonical(item)) for item in value) + b")"
+    if isinstance(value, set | frozenset):
+        return b"{" + b"".join(_framed(item) for item in sorted(canonical(item) for item in value)) + b"}"
+    if isinstance(value, dict):
+        items = sorted((canonical(k), canonical(v)) for k, v in value.items())
+        return b"<" + b"".join(_framed(k) + _framed(v) for k, v in items) + b">"
+    if is_dataclass(value) and not isinstance(value, type) and not is_frozen_record(type(value)):
+        return b"d" + canonical((type(value).__qualname__, tuple(getattr(value, f.name) for f in fields(value))))
+    return b"r" + _framed(repr(value).encode("utf-8"))
+
+
+def _framed(data: bytes) -> bytes:
+    return len(data).to_bytes(8, "big") + data
+
+
+def code_salt() -> str:
+    """What a key cannot see: the package's code, catalogues and default rules, and the versions of
+    Python and Babel. An upgrade or an edit of any of them starts the analyses and texts afresh."""
+    digest = hashlib.sha256(f"{sys.version}\0{babel.__version__}\0".encode())
+    for path in sorted(PACKAGE.rglob("*")):
+        if path.suffix in SALTED and "__pycache__" not in path.parts:
+            digest.update(f"{path.relative_to(PACKAGE).as_posix()}\0".encode() + path.read_bytes())
+    return digest.hexdigest()
+
+
+# -- analyses and narratives -----------------------------------------------------------------------
+
+
+class Memo:
+    """One repository's analyses and narratives of earlier builds, by key, in memory. Keys start
+    with the code's salt. `tag` says which key a value was made under, so that what is made from
+    it (its narrative) can be keyed by it."""
+
+    def __init__(self, salt: str, entries: dict[str, object] | None = None):
+        self.salt = salt
+        self._entries = dict(entries or {})
+        self._used: dict[str, object] = {}
+        self._changed = False
+        self._tags: dict[int, tuple[object, str]] = {}  # id -> (the object, kept so the id stays its, its key)
+
+    def key(self, *parts: object) -> str:
+        return key(self.salt, *parts)
+
+    def get(self, key: str) -> object | None:
+        value = self._used.get(key, self._entries.get(key))
+        if value is not None:
+            self._used[key] = value
+        return value
+
+    def put(self, key: str, value: object) -> None:
+        self._used[key] = value
+        self._changed = self._changed or self._entries.get(key) is not value
+
+    def tag(self, value: object, key: str) -> None:
+        self._tags[id(value)] = (value, key)
+
+    def tag_of(self, value: object) -> str | None:
+        tagged = self._tags.get(id(value))
+        return tagged[1] if tagged is not None and tagged[0] is value else None
+
+    def kept(self) -> dict[str, object]:
+        """The entries this build used or made: the next build's memo."""
+        return dict(self._used)
+
+    @property
+    def changed(self) -> bool:
+        """Whether `kept()` differs from the entries it was given (else there is nothing to save)."""
+        return self._changed or self._used.keys() != self._entries.keys()
+
+    @property
+    def hits(self) -> int:
+        return sum(1 for key in self._used if key in self._entries)
+
+    def __getstate__(self) -> dict:
+        """Picklable, tags included: a tag is kept by its object's id, which another process's copy does not share."""
+        state = dict(self.__dict__)
+        state["_tags"] = list(self._tags.values())
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        tags = state.pop("_tags")
+        self.__dict__.update(state)
+        self._tags = {id(value): (value, key) for value, key in tags}
+
+    # -- what the analysis and the narratives ask --
+
+    def repo_key(self, repo: str, data_hash: str, options: object, week: str) -> str:
+        """A repository's whole analysis: its stored files (hashed by the store), the options, and
+        the week `now` falls in (all that `now` decides)."""
+        return self.key("repo", repo, data_hash, options, week)
+
+    def remembered_weeks(self, repo_key: str) -> list | None:
+        """The weeks analysed under `repo_key` (see `remember_weeks`), or None if any is gone."""
+        week_keys = self.get(repo_key)
+        if week_keys is None:
+            return None
+        weeks = []
+        for week_key in week_keys:
+            remembered = self.get(week_key)
+            if remembered is None:
+                return None
+            weeks.append(remembered[0])
+            self.tag(remembered[0], week_key)
+        return weeks
+
+    def remember_weeks(self, repo_key: str, weeks: list) -> None:
+        self.put(repo_key, tuple(self.tag_of(week) for week in weeks))
+
+    def week_chain(self) -> WeekChain:
+        return WeekChain(self)
+
+    def narrative(self, analysis: object, language: str, make: Callable[[], object]) -> object:
+        """The narrative of a week analysed in this build (else `make()`, not remembered)."""
+        week_key = self.tag_of(analysis)
+        if week_key is None:
+            return make()
+        narrative_key = self.key("narrative", language, week_key)
+        narrative = self.get(narrative_key)
+        if narrative is None:
+            narrative = make()
+        self.put(narrative_key, narrative)
+        return narrative
+
+
+class WeekChain:
+    """The memo's side of `analysis.repository.Reuse`: the keys of a repository's weeks, told of
+    every week in order, oldest first. A week's key hashes what the analysis says its inputs are and
+    the key of the week before, which starts from the repository's inputs (options, conventions)."""
+
+    def __init__(self, memo: Memo):
+        self.memo, self._key = memo, ""
+
+    def repository(self, inputs: object) -> None:
+        self._key = self.memo.key("repo", inputs)
+
+    def earlier_week(self, inputs: object) -> None:
+        self._next(inputs)
+
+    def lookup(self, inputs: object) -> object | None:
+        self._next(inputs)
+        remembered = self.memo.get(self._key)
+        if remembered is not None:
+            self.memo.tag(remembered[0], self._key)
+        return remembered
+
+    def keep(self, remembered: tuple) -> None:
+        """`remembered`: the week's analysis first, then whatever else the analysis needs back."""
+        self.memo.put(self._key, remembered)
+        self.memo.tag(remembered[0], self._key)
+
+    def _next(self, inputs: object) -> None:
+        """The key of the week whose inputs these are, from the key of the week before."""
+        self._key = self.memo.key("week", self._key, inputs)
+
+
+@dataclass(frozen=True)
+class AnalysisMemos:
+    """Where a build keeps its memos: `{cache}/digest-analysis/{owner}/{name}.pickle`. A file holds
+    the salt, then the entries, each pickled on its own: whether a memo is this code's is read
+    without unpickling the tens of megabytes of a large repository's analyses."""
+
+    cache: Path
+    salt: str
+
+    def remembers(self, repo: str) -> bool:
+        """Whether this code saved a memo of `repo` (whose entries `load` reads)."""
+        path = self._path(repo)
+        try:
+            with path.open("rb") as handle:
+                return pickle.load(handle) == self.salt
+        except FileNotFoundError:
+            return False
+        except UNREADABLE as error:
+            _say_unreadable(path, error)
+            return False
+
+    def load(self, repo: str) -> Memo:
+        path = self._path(repo)
+        try:
+            with path.open("rb") as handle:  # read as it is unpickled
+                if pickle.load(handle) != self.salt:
+                    return Memo(self.salt)  # another version of the code wrote it
+                entries = pickle.load(handle)
+        except FileNotFoundError:
+            return Memo(self.salt)
+        except UNREADABLE as error:
+            _say_unreadable(path, error)
+            return Memo(self.salt)
+        return Memo(self.salt, entries)
+
+    def save(self, repo: str, memo: Memo) -> None:
+        """What this build used, and nothing older: the file never grows beyond one build's worth."""
+        if not memo.changed:
+            return
+        with atomic_file(self._path(repo)) as handle:  # pickled into the file, never whole in memory
+            pickle.dump(memo.salt, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump(memo.kept(), handle, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def _path(self, repo: str) -> Path:
+        return self.cache / ANALYSES / f"{repo}.pickle"
+
+
+def _say_unreadable(path: Path, error: Exception) -> None:
+    # a truncated file, say: the build goes on without it
+    log.warning("repo-digest: the cached analysis %s could not be read (%s); analysing afresh.", path, error)
+
+
+# -- report texts ----------------------------------------------------------------------------------
+
+
+class TextCache:
+    """The report texts of one build: each made once, kept compressed (a quarter of their size),
+    read back by the next build that asks for the same parts."""
+
+    def __init__(self, cache: Path, salt: str):
+        self.folder = cache / TEXTS
+        self._salt = salt
+        self._used: set[str] = set()
+        self._views: dict[int, tuple[object, str]] = {}  # id -> the view, held so that its id stays its own, and its key
+
+    def text(self, parts: Iterable[object], make: Callable[[], str]) -> str:
+        """The text `make()` returns, which depends on `parts` alone."""
+        text_key = key(self._salt, *parts)
+        self._used.add(text_key)
+        path = self.folder / text_key[:2] / text_key
+        try:
+            return zlib.decompress(path.read_bytes()).decode("utf-8")
+        except (OSError, zlib.error, UnicodeDecodeError):
+            pass  # not made yet, or damaged: made again
+        text = make()
+        atomic_write(path, zlib.compress(text.encode("utf-8"), 1), durable=False)
+        return text
+
+    def view_key(self, view: object) -> str:
+        """The key of a week's view, taken once a build (the page, the Markdown and the PDF ask)."""
+        held = self._views.get(id(view))
+        if held is None or held[0] is not view:
+            held = self._views[id(view)] = (view, key(view))
+        return held[1]
+
+    def prune(self) -> None:
+        """Remove the texts this build did not ask for: a site's cache keeps one text a week and kind."""
+        for path in self.folder.glob("*/*"):
+            if path.name not in self._used:
+                path.unlink(missing_ok=True)
+
+
+# -- PDFs ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PdfCache:
+    """PDFs by what they show: `{cache}/digest-pdf/`. Drawing one takes a second or more."""
+
+    cache: Path
+
+    def path(self, fingerprint: bytes, charts: Iterable[Path], engine: str) -> Path:
+        """Where the PDF of a page goes: `fingerprint` changes whenever its HTML would, charts
+        aside; the chart files are hashed by name and content; `engine` is WeasyPrint's version."""
+        pdf_key = key("pdf", engine, fingerprint, tuple((chart.name, chart.read_bytes()) for chart in sorted(charts)))
+        return self.cache / PDFS / pdf_key[:2] / f"{pdf_key}.pdf"
+
+
+# -- charts ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChartCache:
+    """Chart files by their data, format and renderer: `{cache}/digest-charts/`."""
+
+    folder: Path
+
+    @classmethod
+    def under(cls, cache: Path) -> ChartCache:
+        return cls(cache / CHARTS)
+
+    @staticmethod
+    def key(chart: object, fmt: str, renderer: dict) -> str:
+        return key("chart", chart, fmt, json.dumps(renderer, sort_keys=True, default=str))
+
+    def path(self, chart_key: str) -> Path:
+        return self.folder / chart_key[:2] / chart_key
+
+    def has(self, chart_key: str) -> bool:
+        return self.path(chart_key).is_file()
+
+    def put(self, chart_key: str, data: bytes) -> None:
+        atomic_write(self.path(chart_key), data)
+
+    def prune(self, used: set[str]) -> int:
+        """Remove the charts no page uses any more (older data, settings or code); returns how many."""
+        removed = 0
+        for path in self.folder.glob("??/*"):
+            if len(path.name) == 64 and path.name not in used and path.is_file():  # not another build's temporary file
+                path.unlink(missing_ok=True)
+                removed += 1
+        return removed
+
+
+# -- model answers ---------------------------------------------------------------------------------
+
+
+class AnswerCache:
+    """The language model's answers, kept in the store (`{data}/.llm-cache/{owner}/{name}/{week}-{key[:20]}.json`)
+    so that every later build, in CI or offline, reuses them. One file per week: a new answer for a
+    week removes the older ones, so the store holds what the site shows. A file holds the answer as
+    the model gave it, never the API key."""
+
+    def __init__(self, data_path: Path):
+        self.root = Path(data_path) / ANSWERS
+
+    def get(self, repo: str, week: str, request: object) -> dict | None:
+        """The answer to `request` (what identifies it: the model, the prompt's version, the data)."""
+        answer_key = key("answer", request)
+        path = self._path(repo, week, answer_key)
+        if not path.exists():
+            return None
+        try:
+            stored = json.loads(path.read_text(encoding="utf-8"))
+            if stored.get("key") == answer_key and isinstance(stored.get("answer"), dict):
+                return stored["answer"]
+        except (OSError, ValueError, AttributeError):
+            pass
+        log.warning("%s is not a readable cached answer; the week will be asked for again.", path)
+        return None
+
+    def put(self, repo: str, week: str, request: object, model: str, answer: dict) -> None:
+        answer_key = key("answer", request)
+        path = self._path(repo, week, answer_key)
+        for older in path.parent.glob(f"{week}-*.json"):
+            if older != path:
+                older.unlink(missing_ok=True)
+        record = {"repo": repo, "week": week, "model": model, "key": answer_key, "answer": answer}
+        atomic_write(path, json.dumps(record, ensure_ascii=False, indent=1, sort_keys=True) + "\n")
+
+    def _path(self, repo: str, week: str, answer_key: str) -> Path:
+        return self.root / repo / f"{week}-{answer_key[:20]}.json"
