@@ -186,6 +186,30 @@ def test_a_label_and_an_author_with_many_weeks_are_paged_and_only_the_first_page
         assert all(soup.select_one("nav.pagination") for soup in soups)
 
 
+def test_a_label_and_an_author_page_grow_with_their_weeks_not_with_their_prs(tmp_path):
+    """Two labels (and two authors) over the same eight weeks, one PR a week each, except that the
+    busy one has 25 PRs in each of its four older weeks: the busy pages list the same four newest
+    PRs, count the older ones in their weeks' rows, and are no bigger for it than a few digits."""
+    monday = datetime(2026, 3, 2, 9, tzinfo=UTC)
+    quiet = [(monday + timedelta(weeks=week), "quiet", "erin") for week in range(8)]
+    busy = [(monday + timedelta(weeks=week, minutes=n), "busy", "dave") for week in range(8) for n in range(25 if week < 4 else 1)]
+    pulls = [make_pull(number, merged, f"fix: {label} change {number}", author=author, labels=(label,))
+             for number, (merged, label, author) in enumerate(quiet + busy, start=1)]
+    store = Store(tmp_path / "data")
+    store.upsert("acme/widget", pulls)
+    store.write_state(RepoState(repo="acme/widget", source="import", fetched_at=monday + timedelta(weeks=9)))
+    site = build_site(tmp_path)
+    for small, big in (("labels/quiet", "labels/busy"), ("authors/erin", "authors/dave")):
+        page = soup_of(site / big / "index.html")
+        assert [[cell.get_text(strip=True) for cell in row.select("td")][1] for row in page.select("table.weeks tbody tr")] == ["1"] * 4 + ["25"] * 4
+        assert [a["href"] for a in page.select("table.weeks a")] == [f"../../acme/widget/2026-W{week}/" for week in range(17, 9, -1)]
+        listed = [row.select_one("td").get_text(strip=True) for row in page.select("table.week-pulls tbody tr")]
+        assert listed == [f"#{number}" for number in (112, 111, 110, 109)], big  # the newest four weeks' PRs, one each
+        assert "change 9 " not in page.get_text()  # an older week's PR is on its week's page only
+        growth = (site / big / "index.html").stat().st_size - (site / small / "index.html").stat().st_size
+        assert abs(growth) < 500, (big, growth)  # 96 more PRs, which listed would add 200 bytes or more each
+
+
 def test_an_author_page_lists_their_pull_requests_and_escapes_titles(published):
     soup = soup_of(published / "authors/mallory/index.html")
     assert HOSTILE in soup.get_text() and not soup.find("script")
