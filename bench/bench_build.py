@@ -351,8 +351,8 @@ class Vanilla:
 
 
 def biggest_page(folder: Path) -> tuple[str, int]:
-    """The largest HTML page under `folder` (a label's or an author's pages), as (its path, its size)."""
-    sizes = [(path.relative_to(folder.parent).as_posix(), path.stat().st_size) for path in folder.rglob("*.html")]
+    """The largest page of one label or author under `folder` (not the list of them all), as (its path, its size)."""
+    sizes = [(path.relative_to(folder.parent).as_posix(), path.stat().st_size) for path in folder.glob("*/index*.html")]
     return max(sizes, key=lambda item: item[1], default=("none", 0))
 
 
