@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from contextlib import contextmanager, nullcontext
 from dataclasses import replace
@@ -86,10 +87,30 @@ def _fetch(args) -> int:
     repos = list(args.repos) or list(settings.repos)  # fetch_repos checks each name (and resolves owner/*)
     if not repos:
         raise DigestError("No repository to fetch: name one (OWNER/NAME) or set DIGEST_REPOS.")
-    report = fetch_repos(Store(settings.data_path), settings, repos, since=args.since, until=args.until)
+    try:
+        report = fetch_repos(Store(settings.data_path), settings, repos, since=args.since, until=args.until)
+    except DigestError as error:
+        report = getattr(error, "report", None)  # which repositories were fetched, which failed and why
+        if report is None or args.debug:
+            raise
     for line in report.lines():
         print(line)
-    return 0
+    for failed in report.failed:
+        print(f"repo-digest: {failed.error}", file=sys.stderr)
+    if os.environ.get("GITHUB_STEP_SUMMARY"):  # in a GitHub Actions job: its summary says what happened
+        from digest_plugin.build.actions_outputs import append_to
+
+        append_to(os.environ["GITHUB_STEP_SUMMARY"], fetch_summary(report))
+    return 1 if report.failed else 0
+
+
+def fetch_summary(report) -> str:
+    """The job summary's section for a fetch (a fetch.FetchReport): a line per repository."""
+    from digest_plugin.publish.markdown import escape
+
+    lines = ["## repo-digest fetch", "", *(f"- {escape(line)}" for line in report.lines())]
+    lines += [f"- :x: `{failed.repo}` was not fetched: {escape(str(failed.error))}" for failed in report.failed]
+    return "\n".join(lines) + "\n"
 
 
 def _import(args) -> int:

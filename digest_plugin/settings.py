@@ -49,13 +49,34 @@ def option(default: object, check: Check, doc: str) -> Field:
 # -- checks ---------------------------------------------------------------------------------------
 
 
+# The site's own top-level folders (Pelican's defaults and this project's, DESIGN.md "Output URLs"):
+# a repository's pages live at /OWNER/NAME/, so an owner named so would be published over them.
+SITE_FOLDERS = frozenset({
+    "archives", "author", "authors", "categories", "category", "drafts", "feeds", "images", "labels", "pagefind",
+    "pages", "posts", "repositories", "search", "static", "tag", "tags", "theme",
+})
+
+
 def is_repo_name(repo: object) -> bool:
-    return isinstance(repo, str) and bool(_REPO_NAME.match(repo)) and ".." not in repo
+    return repo_name_problem(repo) is None
+
+
+def repo_name_problem(repo: object) -> str | None:
+    """Why `repo` cannot be a repository of the site, as the end of a sentence; None when it can."""
+    if not isinstance(repo, str) or not _REPO_NAME.match(repo) or ".." in repo:
+        return "is not a repository name: write it as OWNER/NAME, for example getpelican/pelican"
+    owner, name = repo.split("/")
+    if "." in owner or name == ".":  # GitHub allows neither; "./." would be the store's own folder
+        return "is not a repository name: GitHub's owner names have no dots, and no repository is named '.'"
+    if owner.lower() in SITE_FOLDERS:
+        return f"cannot be published: its pages would go under /{owner}/, where the site keeps its own pages"
+    return None
 
 
 def check_repo_name(repo: object) -> str:
-    if not is_repo_name(repo):
-        raise DigestError(f"{repo!r} is not a repository name: write it as OWNER/NAME, for example getpelican/pelican.")
+    problem = repo_name_problem(repo)
+    if problem is not None:
+        raise DigestError(f"{repo!r} {problem}.")
     return repo
 
 
@@ -81,8 +102,11 @@ def _repos(value, name, base) -> tuple[str, ...]:
     if not isinstance(value, list | tuple):
         raise DigestError(f"{name} must be a list of 'owner/name' strings, not {value!r}.")
     for repo in value:
-        if not (is_repo_name(repo) or is_owner_pattern(repo)):
-            raise DigestError(f"{name} lists {repo!r}, which is not a repository name: write it as OWNER/NAME (or OWNER/* for all of an owner's), for example getpelican/pelican.")
+        # an owner/* pattern's owner is held to what a repository's owner is
+        problem = repo_name_problem(repo[:-1] + "x" if is_owner_pattern(repo) else repo)
+        if problem is not None:
+            problem = problem.replace("OWNER/NAME", "OWNER/NAME (or OWNER/* for all of an owner's)")
+            raise DigestError(f"{name} lists {repo!r}, which {problem}.")
     return tuple(value)
 
 

@@ -270,6 +270,7 @@ class FetchInfo:
     source: str  # "github", "import", "sample"
     fetched_at: str | None
     truncated: bool
+    skipped: tuple[int, ...] = ()  # PRs of the week GitHub would not serve readably, left out for good (RepoState.skipped)
 
 
 @dataclass(frozen=True)

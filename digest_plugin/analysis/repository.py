@@ -191,6 +191,7 @@ def fetch_info(week: Week, state: RepoState | None, tz) -> FetchInfo:
         source=state.source if state is not None else "import",
         fetched_at=format_time(state.fetched_at) if state is not None else None,
         truncated=bool(state is not None and any(w.overlaps(start, end) for w in state.incomplete)),
+        skipped=state.skipped(start, end) if state is not None else (),
     )
 
 

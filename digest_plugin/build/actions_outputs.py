@@ -5,6 +5,9 @@
 Writes `configured=true|false`, `packages=<Debian packages>` and `data=<the store's folder>` to $GITHUB_OUTPUT (or stdout) and a
 short note to $GITHUB_STEP_SUMMARY. A copy with no DIGEST_REPOS is not an error: the note says
 what to set, and the workflow neither fetches nor deploys the bundled fictional sample.
+
+`repo-digest fetch` adds its own section to $GITHUB_STEP_SUMMARY (cli.fetch_summary) through
+`append_to`: which repositories were fetched, which failed and why.
 """
 
 from __future__ import annotations
@@ -61,14 +64,15 @@ def main(argv: list[str] | None = None) -> int:
     except DigestError as error:
         print(f"::error::{error}", file=sys.stderr)
         return 1
-    _append(os.environ.get("GITHUB_OUTPUT"), "".join(f"{k}={v}\n" for k, v in workflow_outputs(settings).items()))
-    _append(os.environ.get("GITHUB_STEP_SUMMARY"), summary(settings))
+    append_to(os.environ.get("GITHUB_OUTPUT"), "".join(f"{k}={v}\n" for k, v in workflow_outputs(settings).items()))
+    append_to(os.environ.get("GITHUB_STEP_SUMMARY"), summary(settings))
     if not settings.repos:
         print("::notice::DIGEST_REPOS is not set: nothing to fetch or deploy (see the job summary).")
     return 0
 
 
-def _append(path: str | None, text: str) -> None:
+def append_to(path: str | None, text: str) -> None:
+    """Append `text` to one of the files GitHub Actions gives a step ($GITHUB_OUTPUT, $GITHUB_STEP_SUMMARY); stdout without one."""
     if path:
         with Path(path).open("a", encoding="utf-8") as file:
             file.write(text)

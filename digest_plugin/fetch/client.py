@@ -71,7 +71,12 @@ class RateLimitStop(DigestError):
 
 
 class Refused(DigestError):
-    """GitHub said no for good (a bad token, a query it rejects): trying again changes nothing."""
+    """GitHub said no for good (a bad token, a query it rejects): trying again changes nothing.
+    `detail` is GitHub's answer in a few words ("HTTP 422: ...")."""
+
+    def __init__(self, sentence: str, detail: str = ""):
+        super().__init__(sentence)
+        self.detail = detail
 
 
 class TokenRejected(Refused):
@@ -128,6 +133,13 @@ class GitHubClient:
         `variables` may be a function of the failed tries so far, so that a caller can ask for
         less after a timeout (GitHub times out expensive queries).
         """
+        return self.graphql_in_part(query, variables, subject, ())[0]
+
+    def graphql_in_part(self, query: str, variables: dict | Callable[[int], dict], subject: str,
+                        items: tuple[str, ...]) -> tuple[dict, list[dict]]:
+        """As `graphql`, but an error about one item of the list at the path `items` (such as
+        ("search", "nodes")) comes back beside the data rather than failing the request: GitHub
+        answers what it could serve and nulls the rest, and one PR must not stop the others."""
 
         def send(failures: int):
             values = variables(failures) if callable(variables) else variables
@@ -136,11 +148,13 @@ class GitHubClient:
             )
             if not isinstance(answer, dict):
                 raise ValueError("empty GraphQL answer")
-            if answer.get("errors"):
-                raise GraphQLErrors(answer["errors"], headers)
+            errors = answer.get("errors") or []
+            partial = items and isinstance(answer.get("data"), dict) and isinstance(errors, list)
+            if errors and not (partial and all(item_of(error, items) is not None for error in errors)):
+                raise GraphQLErrors(errors if isinstance(errors, list) else [{"message": str(errors)}], headers)
             if not isinstance(answer.get("data"), dict):
                 raise ValueError("GraphQL answer without data")
-            return headers, answer["data"]
+            return headers, (answer["data"], errors)
 
         return self._call(send, subject, "graphql")[1]
 
@@ -222,19 +236,18 @@ class GitHubClient:
 
     def _failure(self, error: Exception, judged: Verdict, subject: str) -> Refused:
         status = getattr(error, "status", None)
+        message = self._github_message(error)
+        detail = f"{judged.reason}{': ' + message if message else ''}"
         if status == 401:
             return TokenRejected(
                 f"GitHub rejected the token in {self.endpoint.token_variable} (401 Bad credentials); "
-                f"create a new token and set {self.endpoint.token_variable} again."
+                f"create a new token and set {self.endpoint.token_variable} again.", detail
             )
         if status == 404 or (isinstance(error, GraphQLErrors) and "NOT_FOUND" in error.types):
             return NotFound(
-                f"GitHub has no repository {subject}, or the token cannot see it; check the name and the token's access."
+                f"GitHub has no repository {subject}, or the token cannot see it; check the name and the token's access.", detail
             )
-        detail = self._github_message(error)
-        return Refused(
-            f"GitHub refused the request for {subject} ({judged.reason}{': ' + detail if detail else ''})."
-        )
+        return Refused(f"GitHub refused the request for {subject} ({detail}).", detail)
 
     def _github_message(self, error: Exception) -> str:
         if isinstance(error, GraphQLErrors):
@@ -244,6 +257,15 @@ class GitHubClient:
         else:
             text = ""
         return redact(" ".join(text.split())[:200], self.endpoint.token).rstrip(".")
+
+
+def item_of(error, items: tuple[str, ...]) -> int | None:
+    """The index of the item of the list at `items` that a GraphQL error is about, or None."""
+    path = error.get("path") if isinstance(error, dict) else None
+    if not isinstance(path, list) or len(path) <= len(items) or tuple(path[: len(items)]) != items:
+        return None
+    index = path[len(items)]
+    return index if isinstance(index, int) and not isinstance(index, bool) else None
 
 
 def redact(text: str, token: str | None) -> str:

@@ -7,7 +7,7 @@ Every text here is validated against GitHub's public schema by tests/stages/test
 from __future__ import annotations
 
 from digest_plugin.fetch.windows import search_qualifier
-from digest_plugin.store.records import FILES_LIMIT, Author, FileChange, Pull, files_from_rest
+from digest_plugin.store.records import FILES_LIMIT, Author, Pull, RecordError, files_from_rest
 from digest_plugin.store.state import Window
 
 PAGE_SIZE = 100  # GitHub's maximum for `first`; one request carries up to 100 PRs with their files
@@ -53,6 +53,18 @@ query MergedPulls($owner: String!, $name: String!, $search: String!, $first: Int
 """ % {"rate_limit": _RATE_LIMIT, "labels": LABELS_PER_PULL, "files": FILES_PER_PULL}  # noqa: UP031 - GraphQL braces
 
 
+# The numbers on a page of MERGED_PULLS, asked for when GitHub's answer nulled a PR's node beside
+# an error: the same search, cursor and page size give the same PRs in the same places.
+MERGED_NUMBERS = """
+query MergedNumbers($owner: String!, $name: String!, $search: String!, $first: Int!, $after: String) {
+  repository(owner: $owner, name: $name) { nameWithOwner createdAt }
+  search(type: ISSUE, query: $search, first: $first, after: $after) {
+    nodes { ... on PullRequest { number mergedAt } }
+  }
+}
+"""
+
+
 def merged_count_query(windows: int) -> str:
     """One request that counts the merged PRs of `windows` searches ($q0, $q1, ...)."""
     variables = ", ".join(f"$q{i}: String!" for i in range(windows))
@@ -66,7 +78,7 @@ def merged_count_query(windows: int) -> str:
 
 def all_query_texts() -> list[str]:
     """Every query text the fetcher can send (count queries for each batch size)."""
-    return [MERGED_PULLS] + [merged_count_query(n) for n in range(1, COUNTS_PER_QUERY + 1)]
+    return [MERGED_PULLS, MERGED_NUMBERS] + [merged_count_query(n) for n in range(1, COUNTS_PER_QUERY + 1)]
 
 
 def search_text(repo: str, window: Window) -> str:
@@ -86,61 +98,81 @@ _CHANGE_TYPES = {
 
 
 def pull_from_node(node: dict, rest_files: list[dict] | None = None) -> Pull:
-    """The record for one `PullRequest` node of MERGED_PULLS.
+    """The record for one `PullRequest` node of MERGED_PULLS; RecordError naming the field it cannot read.
 
-    `rest_files` replaces the node's files when the PR has more than FILES_PER_PULL of them
-    (items of REST's /pulls/N/files). GraphQL names bots without REST's `[bot]` suffix; it is
-    added back so that a login reads the same whatever the source.
+    `rest_files` replaces the node's files when GraphQL did not bring them all: more than
+    FILES_PER_PULL of them, or none at all (`files: null`, GitHub's answer for a diff too large to
+    list). GraphQL names bots without REST's `[bot]` suffix; it is added back so that a login reads
+    the same whatever the source.
     """
-    author = node.get("author") or {}
-    login = author.get("login") or "ghost"  # a deleted account
-    is_bot = author.get("__typename") == "Bot"
-    if is_bot and not login.endswith("[bot]"):
-        login += "[bot]"
-    if rest_files is not None:
-        files = files_from_rest(rest_files)
-    else:
-        files = [FileChange(f["path"], f.get("additions"), f.get("deletions"), _status(f)) for f in node["files"]["nodes"]]
+    files = files_from_rest(rest_files if rest_files is not None else [rest_file_item(f) for f in _connection(node, "files")["nodes"]])
     changed_files = node.get("changedFiles") or 0
+    if isinstance(changed_files, int) and node.get("files") is None:
+        changed_files = max(changed_files, len(files))  # GitHub counts 0 where it would not list them
     return Pull(
         number=node.get("number"),
         title=node.get("title") or "",
         url=node.get("url") or "",
-        author=Author(login, "Bot" if is_bot else "User", node.get("authorAssociation")),
+        author=_author(node),
         created_at=node.get("createdAt"),
-        merged_at=node["mergedAt"],
+        merged_at=node.get("mergedAt"),
         body=node.get("body") or "",
-        labels=[label.get("name") for label in node["labels"]["nodes"] if label],
+        labels=[label.get("name") if isinstance(label, dict) else label for label in _connection(node, "labels")["nodes"] if label],
         additions=node.get("additions") or 0,
         deletions=node.get("deletions") or 0,
         changed_files=changed_files,
         files=files,  # the record keeps the first FILES_LIMIT
         files_truncated=isinstance(changed_files, int) and changed_files > min(len(files), FILES_LIMIT),
-        comments=_total(node.get("comments")),
-        reviews=_total(node.get("reviews")),
-        commits=_total(node.get("commits")),
+        comments=_total(node, "comments"),
+        reviews=_total(node, "reviews"),
+        commits=_total(node, "commits"),
         source="github",
         branch=node.get("headRefName"),
     )
 
 
-def rest_file_item(changed_file: dict) -> dict:
-    """A `PullRequestChangedFile` node as an item of REST's /pulls/N/files."""
+def _author(node: dict) -> Author:
+    author = node.get("author") or {}
+    login = author.get("login") or "ghost"  # a deleted account
+    is_bot = author.get("__typename") == "Bot"
+    if is_bot and isinstance(login, str) and not login.endswith("[bot]"):
+        login += "[bot]"
+    return Author(login, "Bot" if is_bot else "User", node.get("authorAssociation"))
+
+
+def rest_file_item(changed_file: dict) -> dict | None:
+    """A `PullRequestChangedFile` node as an item of REST's /pulls/N/files (None for what is not one,
+    which the record's gate then names)."""
+    if not isinstance(changed_file, dict):
+        return None
     return {
-        "filename": changed_file["path"],
+        "filename": changed_file.get("path"),
         "additions": changed_file.get("additions"),
         "deletions": changed_file.get("deletions"),
-        "status": _status(changed_file),
+        "status": _CHANGE_TYPES.get(changed_file.get("changeType"), "modified"),
     }
 
 
-def _status(changed_file: dict) -> str:
-    return _CHANGE_TYPES.get(changed_file.get("changeType"), "modified")
-
-
 def needs_rest_files(node: dict) -> bool:
-    return node["files"]["totalCount"] > len(node["files"]["nodes"])
+    """Whether REST must list the PR's files: GraphQL brought only the first page of them, or none."""
+    files = node.get("files")
+    if not isinstance(files, dict):
+        return True
+    total = files.get("totalCount")
+    return isinstance(total, int) and total > len(_connection(node, "files")["nodes"])
 
 
-def _total(connection: dict | None) -> int | None:
-    return None if connection is None else int(connection["totalCount"])
+def _connection(node: dict, name: str) -> dict:
+    """A connection of the node with its `nodes` a list; RecordError when it is something else."""
+    connection = node.get(name)
+    if connection is None:
+        return {"nodes": [], "totalCount": 0}  # null where GitHub would not serve it
+    if not isinstance(connection, dict) or not isinstance(connection.get("nodes"), list):
+        raise RecordError(name, "expected a list of nodes")
+    return connection
+
+
+def _total(node: dict, name: str) -> int | None:
+    """A connection's totalCount; None where GitHub left the connection out (the gate checks the rest)."""
+    connection = node.get(name)
+    return connection.get("totalCount") if isinstance(connection, dict) else None

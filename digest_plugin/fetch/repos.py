@@ -52,18 +52,28 @@ class FetchReport:
     def changed(self) -> int:
         return sum(r.changed for r in self.repos)
 
+    @property
+    def failed(self) -> list[RepoReport]:
+        return [r for r in self.repos if r.error is not None]
+
     def lines(self) -> list[str]:
-        """One sentence per repository, for the command line."""
+        """One sentence per repository fetched, for the command line (those that failed: `failed`)."""
         lines = []
         for r in self.repos:
             if r.skipped:
                 lines.append(r.skipped)
                 continue
+            if r.error is not None:
+                continue
             span = ""
             if r.complete_since and r.watermark:
                 span = f"; complete from {r.complete_since:%Y-%m-%d %H:%M} to {r.watermark:%Y-%m-%d %H:%M} UTC"
             gaps = f"; {len(r.incomplete)} window(s) incomplete" if r.incomplete else ""
-            lines.append(f"{r.repo}: {r.pulls} PRs fetched, {r.changed} new or changed, {r.requests} requests{span}{gaps}.")
+            unread = ""
+            if r.set_aside:
+                numbers = ", ".join(f"#{n}" + (" (skipped)" if f.skipped else "") for n, f in sorted(r.set_aside.items()))
+                unread = f"; could not read {numbers}"
+            lines.append(f"{r.repo}: {r.pulls} PRs fetched, {r.changed} new or changed, {r.requests} requests{span}{gaps}{unread}.")
         return lines
 
 
@@ -77,7 +87,9 @@ def fetch_repos(
     *,
     options: FetchOptions | None = None,
 ) -> FetchReport:
-    """Fetch or refresh each repository; on failure save what was fetched and raise DigestError.
+    """Fetch or refresh each repository, each on its own: a repository that fails (its fetched part
+    saved) does not stop the others. Once all were tried, a failure is raised: the one repository's
+    own DigestError, or FetchFailed for several; either carries the whole report as `report`.
 
     `since`/`until` are dates in DIGEST_TIMEZONE; `since` is taken back to the Monday of its
     week so that the first week is whole. Without `since`, an interrupted backfill resumes, then
@@ -96,21 +108,28 @@ def fetch_repos(
     if since is not None and since >= (until or now.date()) + timedelta(days=1):
         raise DigestError(f"--since {since} is after --until {until or now.date()}: nothing to fetch.")
     endpoint = options.endpoint or Endpoint.from_environment(options.env)
+    store.open_for_writing()
     client = GitHubClient(endpoint, options.policy, options.timeout, pace=options.pace)
     shown = progress if isinstance(progress, Progress) else make_progress(progress)
     client.on_response = lambda c: shown.request_done(c.requests, c.rate_remaining)
     report = FetchReport()
     try:
-        repos = resolve_owners(client, store, repos, now)
+        repos = resolve_owners(client, store, repos, now, report.repos)
+        stop: DigestError | None = None  # a spent rate limit or no answer: every repository after it would fail alike
         for index, repo in enumerate(repos, 1):
             shown.repo_started(repo, index, len(repos))
-            start = _history_start(store.read_state(repo), since, settings, now)
             sync = RepoSync(store, client, repo, shown, options.page_size)
             try:
+                if stop is not None:
+                    raise stop
+                start = _history_start(store.read_state(repo), since, settings, now)
                 report.repos.append(sync.run(start, upper, timedelta(days=settings.lookback_days)))
-            except DigestError:
+            except DigestError as error:
+                # this repository failed; what it fetched is saved, and the others are fetched all the same
+                sync.report.error = error
                 report.repos.append(sync.report)
-                raise
+                if isinstance(error, RateLimitStop | Unreachable):
+                    stop = error
             finally:
                 report.requests = client.requests
             if sync.report.skipped:
@@ -118,7 +137,19 @@ def fetch_repos(
     finally:
         shown.close()
         client.close()
+    if report.failed:
+        error = report.failed[0].error if len(report.failed) == 1 else FetchFailed(report)
+        error.report = report
+        raise error
     return report
+
+
+class FetchFailed(DigestError):
+    """Several repositories could not be fetched (the others were); `report` says which and why."""
+
+    def __init__(self, report: FetchReport):
+        super().__init__(f"{len(report.failed)} repositories could not be fetched: " + " ".join(str(r.error) for r in report.failed))
+        self.report = report
 
 
 def fetch_before_build(store: Store, settings: DigestSettings, *, options: FetchOptions | None = None) -> list[str]:

@@ -10,19 +10,29 @@ A fetch extends that span at both ends and never leaves a hole in it:
   so a fetch that was interrupted resumes there, with or without --since.
 
 Each window is one search under GitHub's 1,000-result cap (see windows.py). A window that cannot
-be fetched completely is recorded in `state.incomplete`, never passed off as complete.
+be fetched completely is recorded in `state.incomplete`, never passed off as complete, and is
+fetched again by every later fetch until it is complete.
+
+One PR that GitHub will not serve in a readable form (an error on its node that REST cannot make up
+for, a value the record's gate refuses) is set aside with a warning naming it, never the whole
+fetch; its window stays incomplete. A PR that fails the same way in two fetches is recorded as
+skipped (`state.failed_pulls`): its window completes without it, and its week's page names it.
 """
 
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
-from digest_plugin.fetch.client import GitHubClient, NotFound, Refused, Unreachable
+from digest_plugin.errors import DigestError
+from digest_plugin.fetch.client import GitHubClient, NotFound, Refused, TokenRejected, Unreachable, item_of, redact
 from digest_plugin.fetch.progress import Progress
 from digest_plugin.fetch.queries import (
     COUNTS_PER_QUERY,
+    MERGED_NUMBERS,
     MERGED_PULLS,
     PAGE_SIZE,
     merged_count_query,
@@ -33,12 +43,14 @@ from digest_plugin.fetch.queries import (
 )
 from digest_plugin.fetch.windows import SEARCH_CAP, can_split, pack, parts_needed, split, steps
 from digest_plugin.store.folder import Store
-from digest_plugin.store.records import FILES_LIMIT, Pull, format_time, parse_time
-from digest_plugin.store.state import RepoState, Window
+from digest_plugin.store.jsonl_import import pull_from_rest
+from digest_plugin.store.records import FILES_LIMIT, Pull, RecordError, format_time, parse_time
+from digest_plugin.store.state import PullFailure, RepoState, Window
 
 PLAN_STEP = timedelta(days=7)  # long spans are counted week by week before fetching
 COUNT_FIRST_SPAN = timedelta(days=35)  # shorter spans are fetched straight away
 MIN_PAGE_SIZE = 10
+NODES = ("search", "nodes")  # where in an answer of MERGED_PULLS one PR's node is
 
 
 @dataclass
@@ -52,8 +64,10 @@ class RepoReport:
     windows: int = 0  # searches completed
     requests: int = 0
     incomplete: list[Window] = field(default_factory=list)  # windows found incomplete in this fetch
+    set_aside: dict[int, PullFailure] = field(default_factory=dict)  # PRs that could not be read in this fetch
     complete_since: datetime | None = None
     watermark: datetime | None = None
+    error: DigestError | None = None  # why the fetch of this repository failed, if it did
 
 
 class RepoSync:
@@ -71,6 +85,7 @@ class RepoSync:
         self.state: RepoState | None = None
         self._pending: dict[int, Pull] = {}  # pulls of the window in progress, saved on any failure
         self._stored: dict[int, Pull] | None = None  # the store's pulls, read when first needed
+        self.earlier_failures: dict[int, PullFailure] = {}  # the PRs earlier fetches could not read
 
     def run(self, since: datetime, until: datetime, lookback: timedelta) -> RepoReport:
         """Fetch what the complete history [since, until) lacks, saving window by window."""
@@ -81,12 +96,19 @@ class RepoSync:
         first_requests = self.client.requests
         previous = state
         state, forward, backward = _plan(self.repo, state, since, until, lookback)
+        if state.fetched_at is None:
+            # the store's own "now" (Store.data_time) from the start: a first fetch that stops part-way
+            # must not leave its newest merge as "now", which would show that week as in progress for good
+            state = replace(state, fetched_at=datetime.now(UTC))
         self.state = state
+        self.earlier_failures = dict(state.failed_pulls)
         # The target and what is already done are on disk before the first request, so that a
         # fetch killed at any point resumes towards the same target, and a store whose first
         # fetch never finished reads as incomplete rather than as complete.
         self.store.write_state(self.state)
         try:
+            for window in _retried(self.state, forward, backward):
+                self._fetch_span(window, newest_first=False)
             if forward is not None:
                 self._fetch_span(forward, newest_first=False)
             if backward is not None:
@@ -149,43 +171,111 @@ class RepoSync:
         found: dict[int, Pull] = {}
         total = None
         for _ in range(2):  # search occasionally delivers fewer than it counted: try once more
-            found, total = self._search_pages(window)
+            found, total, unread = self._search_pages(window)
             if total > SEARCH_CAP and can_split(window):
                 return pack(self._counted(split(window, parts_needed(total))))
-            if len(found) >= min(total, SEARCH_CAP):
-                break
-        if len(found) < total:
+            if len(found) + len(unread) >= min(total, SEARCH_CAP):
+                break  # what is missing is known by number: searching again would not bring it
+        kept = {n for n in unread if n in self._stored_pulls()}  # fetched before: that record stands
+        for number in sorted(kept):
+            self.progress.note(f"{self.repo}: PR #{number} could not be read again ({unread[number][0]}); the record fetched before is kept.")
+        skipped = sum(1 for number, (reason, merged_at) in unread.items()
+                      if number not in kept and self._set_aside(number, reason, merged_at).skipped)
+        if len(found) + len(kept) + skipped < total:
             self.report.incomplete.append(window)
             self.state = replace(self.state, incomplete=_merge_windows(self.state.incomplete, window))
             self.progress.note(
                 f"{self.repo}: only {len(found)} of {total} PRs merged {window.start:%Y-%m-%d %H:%M:%S} to "
-                f"{window.end:%Y-%m-%d %H:%M:%S} UTC could be fetched; that span is marked incomplete."
+                f"{window.end:%Y-%m-%d %H:%M:%S} UTC could be fetched; that span is marked incomplete, and the next fetch tries it again."
             )
         return None
 
-    def _search_pages(self, window: Window) -> tuple[dict[int, Pull], int]:
+    def _search_pages(self, window: Window) -> tuple[dict[int, Pull], int, dict[int, tuple[str, datetime | None]]]:
+        """The window's PRs, GitHub's count of them, and the PRs that could not be read (number ->
+        (why, when merged)); a PR whose number GitHub's answer did not give is simply not found."""
         found: dict[int, Pull] = {}
+        unread: dict[int, tuple[str, datetime | None]] = {}
         after, total = None, 0
         query = search_text(self.repo, window)
         while True:
             variables = {"owner": self.owner, "name": self.name, "search": query, "after": after}
-            data = self.client.graphql(MERGED_PULLS, lambda failures, variables=variables: {**variables, "first": self._page_size(failures)}, self.repo)
+            asked = {}
+
+            def page(failures: int, variables=variables, asked=asked) -> dict:
+                asked.update(variables, first=self._page_size(failures))
+                return dict(asked)
+
+            data, errors = self.client.graphql_in_part(MERGED_PULLS, page, self.repo, NODES)
             self._check_repository(data)
             self.page_size = min(self.full_page_size, self.page_size * 2)  # the fault has passed: grow back
             search = data["search"]
             total = int(search["issueCount"])
             if total > SEARCH_CAP and can_split(window):
-                return found, total  # not worth paging: the window will be split
-            for node in search["nodes"]:
-                if not node or not node.get("mergedAt"):
+                return found, total, unread  # not worth paging: the window will be split
+            nodes = search["nodes"]
+            failed = {item_of(error, NODES): self._said(error) for error in errors}
+            identified = self._numbers(asked) if any(not nodes[i] for i in failed if i < len(nodes)) else {}
+            for index, node in enumerate(nodes):
+                number, merged_at = identified.get(index) or _identity(node)
+                try:
+                    pull = self._read(node, failed.get(index), number)
+                except Unreadable as unreadable:
+                    if number is not None:
+                        unread[number] = (unreadable.reason, merged_at)
+                    continue
+                if pull is None:
                     continue  # not a merged pull request (the union can hold issues)
-                rest_files = self._rest_files(node) if needs_rest_files(node) else None
-                pull = pull_from_node(node, rest_files)
                 found[pull.number] = pull
+                unread.pop(pull.number, None)
                 self._pending[pull.number] = pull  # saved even if a later page fails
+                if pull.number in self.state.failed_pulls:  # GitHub serves it again
+                    self.state = replace(self.state, failed_pulls={n: f for n, f in self.state.failed_pulls.items() if n != pull.number})
             if not search["pageInfo"]["hasNextPage"]:
-                return found, total
+                return found, total, unread
             after = search["pageInfo"]["endCursor"]
+
+    def _read(self, node, error: str | None, number: int | None) -> Pull | None:
+        """The record of one node of a page; Unreadable saying why there is none. A node GitHub
+        answered with an error is read through REST instead, where GitHub serves it apart."""
+        if error is not None:
+            if number is None:
+                raise Unreadable(error)
+            with _unreadable(f"{error}; through REST, "):
+                _, data = self.client.rest_get(f"/repos/{self.repo}/pulls/{number}", {}, self.repo)
+                if not isinstance(data, dict):
+                    raise RecordError("record", "expected a pull request object")
+                changed = data.get("changed_files")
+                wanted = min(changed, FILES_LIMIT) if isinstance(changed, int) and changed >= 0 else FILES_LIMIT
+                return pull_from_rest({**data, "files": self._rest_file_pages(number, 100, 1, wanted)}, source="github")
+        if not node or not node.get("mergedAt"):
+            return None
+        with _unreadable(""):
+            return pull_from_node(node, self._rest_files(node) if needs_rest_files(node) else None)
+
+    def _numbers(self, asked: dict) -> dict[int, tuple[int | None, datetime | None]]:
+        """The number and merge time of each PR on the page asked with `asked`, by position: what
+        to name a PR by whose node GitHub's answer nulled."""
+        data = self.client.graphql(MERGED_NUMBERS, asked, self.repo)
+        nodes = (data.get("search") or {}).get("nodes") or []
+        return {index: _identity(node) for index, node in enumerate(nodes)}
+
+    def _said(self, error: dict) -> str:
+        """What GitHub's error on one PR says, short, as a reason that can be compared from one fetch to the next."""
+        message = " ".join(str(error.get("message") or error.get("type") or "an error").split())[:160]
+        return f"GitHub's answer gave an error for it ({redact(message, self.client.endpoint.token)})"
+
+    def _set_aside(self, number: int, reason: str, merged_at: datetime | None) -> PullFailure:
+        """Record that `number` could not be read in this fetch, counted against what earlier fetches saw."""
+        if number in self.report.set_aside:
+            return self.report.set_aside[number]
+        earlier = self.earlier_failures.get(number)
+        failure = earlier.again(reason, merged_at) if earlier is not None else PullFailure(reason, 1, merged_at)
+        self.report.set_aside[number] = failure
+        self.state = replace(self.state, failed_pulls={**self.state.failed_pulls, number: failure})
+        then = ("it failed the same way in the fetch before, so it is skipped and its week is complete without it"
+                if failure.skipped else "it is set aside, and the next fetch tries it again")
+        self.progress.note(f"{self.repo}: PR #{number} could not be read: {reason}; {then}.")
+        return failure
 
     def _page_size(self, failures: int) -> int:
         """Half the page after each failed try: a page of 100 PRs with their files can time out on
@@ -201,6 +291,8 @@ class RepoSync:
         GraphQL brought the first 100; REST pages 2, 3, ... bring the rest. Should the two orders
         ever disagree (a path twice, or too few paths), REST is asked from page 1 instead.
         """
+        if not isinstance(node.get("files"), dict):  # null: GitHub would not list a diff that large
+            return self._rest_file_pages(node["number"], 100, 1, FILES_LIMIT)
         total = int(node["files"]["totalCount"])
         wanted = min(total, FILES_LIMIT)
         first = [rest_file_item(f) for f in node["files"]["nodes"]]
@@ -216,15 +308,18 @@ class RepoSync:
 
     def _stored_files(self, number: int, total: int, first: list[dict]) -> list[dict] | None:
         """The files already stored for a merged PR (a look-back refetch): they cannot have changed."""
-        if self._stored is None:
-            self._stored = {p.number: p for p in self.store.read_pulls(self.repo)}
-        stored = self._stored.get(number)
+        stored = self._stored_pulls().get(number)
         if stored is None or stored.source != "github" or stored.changed_files != total:
             return None
         files = [{"filename": f.path, "additions": f.additions, "deletions": f.deletions, "status": f.status} for f in stored.files]
         if len(files) != min(total, FILES_LIMIT) or files[: len(first)] != first:
             return None
         return files
+
+    def _stored_pulls(self) -> dict[int, Pull]:
+        if self._stored is None:
+            self._stored = {p.number: p for p in self.store.read_pulls(self.repo)}
+        return self._stored
 
     def _rest_file_pages(self, number: int, per_page: int, page: int, wanted: int) -> list[dict]:
         files: list[dict] = []
@@ -294,7 +389,7 @@ def _plan(repo: str, state: RepoState | None, since: datetime, until: datetime,
     """
     if state is None or state.source != "github" or state.watermark is None or state.complete_since is None:
         # An import or a never-finished first fetch promises nothing about GitHub's history.
-        state = RepoState(repo, "github", incomplete=state.incomplete if state else ())
+        state = RepoState(repo, "github", incomplete=state.incomplete if state else (), failed_pulls=state.failed_pulls if state else {})
         forward, backward = None, Window(since, until) if since < until else None
     else:
         start = max(state.complete_since, state.watermark - lookback)
@@ -309,3 +404,47 @@ def _plan(repo: str, state: RepoState | None, since: datetime, until: datetime,
 
 def _merge_windows(windows: tuple[Window, ...], new: Window) -> tuple[Window, ...]:
     return tuple(sorted({*windows, new}, key=lambda w: (w.start, w.end)))
+
+
+class Unreadable(Exception):
+    """One PR that GitHub's answers do not let the fetch read; `reason` says why, in a few words."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+def _identity(node) -> tuple[int | None, datetime | None]:
+    """(number, merge time) of a node, where it gives them readably."""
+    if not isinstance(node, dict):
+        return None, None
+    number = node.get("number")
+    try:
+        merged_at = parse_time(node.get("mergedAt")) if isinstance(node.get("mergedAt"), str) else None
+    except ValueError:
+        merged_at = None
+    return (number if isinstance(number, int) and not isinstance(number, bool) else None), merged_at
+
+
+def _retried(state: RepoState, forward: Window | None, backward: Window | None) -> list[Window]:
+    """The windows earlier fetches left incomplete, oldest first, but for those the spans to fetch hold."""
+    if state.complete_since is None:
+        return []  # a first fetch that never finished: its backward span is the whole history
+    inside = [span for span in (forward, backward) if span is not None]
+    return [w for w in state.incomplete if not any(s.start <= w.start and w.end <= s.end for s in inside)]
+
+
+@contextmanager
+def _unreadable(before: str) -> Iterator[None]:
+    """Reading one PR: what fails for that PR alone (the record's gate refuses it, GitHub refuses a
+    REST request about it) as Unreadable, with `before` in front of the reason. The rest stops the
+    fetch as before, saving what it has: a rejected token, a spent rate limit, GitHub failing for
+    good after its retries (which the next fetch may not meet)."""
+    try:
+        yield
+    except TokenRejected:
+        raise
+    except RecordError as refused:
+        raise Unreadable(f"{before}its {refused.field} cannot be read: {refused.problem}") from None
+    except Refused as refusal:
+        raise Unreadable(f"{before}GitHub refused it ({refusal.detail})") from None

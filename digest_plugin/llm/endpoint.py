@@ -5,7 +5,9 @@ connections, 429 and 5xx itself, waiting as `Retry-After` (or `retry-after-ms`) 
 in the time left for the week, with an injectable clock and sleep. Every attempt counts against the
 build's request budget. Whatever goes wrong ends in a `ModelFault` whose reason is one short
 phrase without the key; `fatal` faults (a refused key, an unknown model, an exhausted quota) stop
-the build's requests.
+the build's requests, and so does an endpoint that does not answer at all (a timeout or no
+connection, once its retries are spent): through `RequestBudget.stop`, the one way to end the
+build's requests early (for a spent daily limit too).
 """
 
 from __future__ import annotations
@@ -29,15 +31,26 @@ OPTIONAL = {"temperature": 0}
 
 @dataclass
 class RequestBudget:
-    """How many requests this build may still send (every attempt counts)."""
+    """How many requests this build may still send (every attempt counts), and whether it may send
+    any at all: `stop` ends them for the rest of the build, for an endpoint not worth asking again
+    (one that timed out or could not be reached; one whose limit for the day is spent). Every
+    later request is a BudgetSpent with the reason, which the writer reports once."""
 
     limit: int
     used: int = 0
+    stopped: str = ""  # why no request is sent for the rest of the build; "" while they are
 
     def spend(self) -> None:
+        if self.stopped:
+            raise BudgetSpent(self.stopped)
         if self.used >= self.limit:
             raise BudgetSpent(f"the build's budget of {self.limit} requests is used up")
         self.used += 1
+
+    def stop(self, reason: str) -> BudgetSpent:
+        """No more requests in this build; the BudgetSpent to raise now."""
+        self.stopped = reason
+        return BudgetSpent(reason)
 
 
 @dataclass
@@ -67,6 +80,7 @@ class Endpoint:
         while True:
             self.budget.spend()
             remaining = deadline - self.clock()
+            silent = False  # no answer at all: a timeout or no connection
             try:
                 completion = self.client().chat.completions.create(
                     model=self.config.model,
@@ -98,16 +112,24 @@ class Endpoint:
                     raise ModelFault(f"the endpoint answered {error.status_code} ({_said(error, self.api_key)})") from None
                 failure, headers = f"the endpoint answered {error.status_code} ({_said(error, self.api_key)})", error.response.headers
             except openai.APITimeoutError:
-                failure, headers = f"no answer within {self.config.timeout:g} seconds", {}
+                failure, headers, silent = f"no answer within {self.config.timeout:g} seconds", {}, True
             except openai.APIConnectionError:
-                failure, headers = "the endpoint could not be reached", {}
+                failure, headers, silent = "the endpoint could not be reached", {}, True
             if attempt >= RETRIES:
-                raise ModelFault(f"{failure}, {attempt + 1} times")
+                raise self._given_up(f"{failure}, {attempt + 1} times", silent)
             wait = retry_after(headers, time.time()) or BACKOFF[min(attempt, len(BACKOFF) - 1)]
             if self.clock() + wait >= deadline:
-                raise ModelFault(f"{failure}; waiting {wait:g} seconds more would pass the {self.config.timeout:g}-second timeout")
+                raise self._given_up(f"{failure}; waiting {wait:g} seconds more would pass the {self.config.timeout:g}-second timeout", silent)
             self.sleep(wait)
             attempt += 1
+
+    def _given_up(self, reason: str, silent: bool) -> ModelFault:
+        """The fault to raise for a week whose request failed for good. An endpoint that did not
+        answer at all is not asked again in this build: each further week would wait out the
+        timeout again (40 minutes for a site of 40 weeks at the default 60 seconds)."""
+        if silent:
+            return self.budget.stop(f"{reason}, so it is not asked again in this build")
+        return ModelFault(reason)
 
     def _response_format(self) -> dict:
         if self.json_schema:

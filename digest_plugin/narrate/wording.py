@@ -211,4 +211,10 @@ def week_status(week, _) -> tuple[str, str, str]:
         return "in-progress", _("This week is still in progress: the figures cover the pull requests merged so far."), _("in progress")
     if not week.complete:
         return "incomplete", _("This week's data is incomplete: some merged pull requests could not be fetched, so figures may be too low."), _("incomplete")
+    if week.fetch.skipped:
+        pulls = _(", ").join(f"#{n}" for n in week.fetch.skipped)
+        text = (_("Complete but for {pulls}: GitHub failed to serve it in two fetches in a row, so it is left out of every figure.")
+                if len(week.fetch.skipped) == 1 else
+                _("Complete but for {pulls}: GitHub failed to serve them in two fetches in a row, so they are left out of every figure."))
+        return "partial", text.format(pulls=pulls), _("without {pulls}").format(pulls=pulls)
     return "complete", _("Complete: every pull request merged this week is included."), _("complete")

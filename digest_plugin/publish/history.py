@@ -35,8 +35,7 @@ def load_weeks(store: Store, repo: str, options: AnalysisOptions, now: datetime,
     """Every week of `repo` in the store, analysed; one clear error when the store lacks it.
 
     With a `memo` of earlier builds, a store unchanged since one of them is not even read again."""
-    if not store.root.is_dir():
-        raise DigestError(f"The data folder {store.root} does not exist; run 'repo-digest fetch' or 'repo-digest sample' first.")
+    store.check_folder("run 'repo-digest fetch' or 'repo-digest sample' first.")
     if now.tzinfo is None:
         now = now.replace(tzinfo=UTC)
     key = memo.repo_key(repo, store.content_hash(repo), options, str(week_of(now, options.timezone))) if memo is not None else None

@@ -7,6 +7,7 @@ afresh for every run, so `pelican --autoreload` never sees a previous run's stat
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import logging
@@ -63,10 +64,24 @@ def connect() -> None:
 
 
 def without_traceback_for_user_errors(record: logging.LogRecord) -> bool:
-    """Pelican logs every build failure with its traceback; ours are sentences for the user."""
-    if record.exc_info and isinstance(record.exc_info[1], DigestError):
+    """Pelican logs every build failure with its traceback; ours are sentences for the user, and so
+    is a full (or read-only) disk, which no traceback helps with."""
+    error = record.exc_info[1] if record.exc_info else None
+    if isinstance(error, DigestError):
+        record.exc_info = record.exc_text = None
+    elif isinstance(error, OSError) and error.errno in DISK_ERRORS:
+        record.msg, record.args = "%s", (disk_error_sentence(error),)
         record.exc_info = record.exc_text = None
     return True
+
+
+DISK_ERRORS = {errno.ENOSPC: "the disk is full", errno.EDQUOT: "the disk quota is used up", errno.EROFS: "the disk is read-only"}
+
+
+def disk_error_sentence(error: OSError) -> str:
+    """One sentence for a write that the disk refused, naming the file where the error does."""
+    where = f"{error.filename} could not be written" if error.filename else "a file could not be written"
+    return f"The build stopped: {where} because {DISK_ERRORS[error.errno]}; make room and build again."
 
 
 @dataclass(frozen=True)

@@ -171,8 +171,7 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
 
 def _repo_names(settings: DigestSettings, store: Store) -> list[str]:
     """The repositories the site publishes; one clear error when the store has none of them."""
-    if not store.root.is_dir():
-        raise DigestError(f"The data folder {store.root} does not exist; run 'repo-digest sample' or 'repo-digest fetch' first.")
+    store.check_folder("run 'repo-digest sample' or 'repo-digest fetch' first.")
     names = expand_repos(settings.repos, store) if settings.repos else store.repos()
     if not names and settings.repos:
         raise DigestError(f"The data folder {store.root} holds none of DIGEST_REPOS ({', '.join(settings.repos)}); run 'repo-digest fetch' first.")

@@ -45,7 +45,8 @@ def week_json(week: WeekAnalysis, narrative=None, lang: Language | None = None) 
         "releases": [{"pull": r.pull, "version": r.version} for r in week.releases],
         "risks": [_risk_json(r) for r in week.risks],
         "good_news": [_risk_json(r) for r in week.good_news],
-        "fetch": {"source": week.fetch.source, "fetched_at": week.fetch.fetched_at, "truncated": week.fetch.truncated},
+        "fetch": {"source": week.fetch.source, "fetched_at": week.fetch.fetched_at, "truncated": week.fetch.truncated,
+                  "skipped": list(week.fetch.skipped)},
     }
     if stats.reviewers:
         data["reviewers"] = dict(stats.reviewers)

@@ -18,8 +18,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from digest_plugin.errors import DigestError
-from digest_plugin.settings import check_repo_name
-from digest_plugin.store.atomic import atomic_write
+from digest_plugin.settings import check_repo_name, repo_name_problem
+from digest_plugin.store.atomic import atomic_write, remove_leftovers
 from digest_plugin.store.records import Pull, format_time, read_line
 from digest_plugin.store.state import SCHEMA_VERSION, RepoState, Window
 
@@ -36,10 +36,31 @@ class Store:
         return self.root / check_repo_name(repo)
 
     def repos(self) -> list[str]:
-        """Repositories that have a state file, as OWNER/NAME."""
+        """Repositories that have a state file, as OWNER/NAME (a folder whose name the site cannot
+        publish, written before such names were refused, is left out with a warning)."""
         if not self.root.is_dir():
             return []
-        return sorted(f"{p.parent.parent.name}/{p.parent.name}" for p in self.root.glob("*/*/state.json"))
+        names = sorted(f"{p.parent.parent.name}/{p.parent.name}" for p in self.root.glob("*/*/state.json"))
+        refused = {name: problem for name in names if (problem := repo_name_problem(name))}
+        report_rejected([f"{self.root / name} holds {name!r}, which {problem}; it is left out, so move it away" for name, problem in refused.items()])
+        return [name for name in names if name not in refused]
+
+    def check_folder(self, then: str) -> None:
+        """DigestError unless the store's folder is there; `then` says how to make one."""
+        if self.root.is_dir():
+            return
+        if self.root.exists():
+            raise DigestError(f"The data folder {self.root} is a file, not a folder; set DIGEST_DATA_PATH to the store's folder.")
+        raise DigestError(f"The data folder {self.root} does not exist; {then}")
+
+    def open_for_writing(self) -> None:
+        """Before a fetch or an import: a store's folder that is a file is one sentence, and the
+        temporary files of a write that was killed (atomic.py) are removed, so that they are never
+        committed with the store."""
+        if self.root.exists() and not self.root.is_dir():
+            self.check_folder("")
+        if self.root.is_dir():
+            remove_leftovers(self.root)
 
     # -- pulls ------------------------------------------------------------------------------
 
@@ -87,13 +108,15 @@ class Store:
         return max(moments, default=None)
 
     def upsert(self, repo: str, pulls: Iterable[Pull]) -> int:
-        """Add or replace pulls by number; returns how many records changed.
+        """Add or replace pulls by number (of a number given twice, the later record); returns how
+        many records changed.
 
         A PR whose merged_at moved to another month (it never should, but GitHub data is GitHub
         data) is removed from its old month file.
         """
+        latest = {pull.number: pull for pull in pulls}  # a PR given twice: the later record, once
         by_month: dict[str, dict[int, Pull]] = defaultdict(dict)
-        for pull in pulls:
+        for pull in latest.values():
             by_month[_month_of(pull)][pull.number] = pull
         if not by_month:
             return 0

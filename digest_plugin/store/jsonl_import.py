@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gzip
 import logging
+import zlib
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -108,8 +109,8 @@ def read_export(path: Path, rejected: list[str] | None = None, life: Window | No
         raise DigestError(f"{path} does not exist.") from None
     except IsADirectoryError:
         raise DigestError(f"{path} is a folder; name a JSON Lines file of pull requests.") from None
-    except (OSError, EOFError) as error:
-        raise DigestError(f"{path} could not be read ({error.strerror or error}); check that it is a JSON Lines file, gzipped or not.") from None
+    except (OSError, EOFError, zlib.error) as error:  # EOFError: a gzip file cut short, which has no strerror
+        raise DigestError(f"{path} could not be read ({getattr(error, 'strerror', None) or error}); check that it is a whole JSON Lines file, gzipped or not.") from None
 
 
 def import_file(path: Path, repo: str, store: Store) -> tuple[int, int, int]:
@@ -119,12 +120,15 @@ def import_file(path: Path, repo: str, store: Store) -> tuple[int, int, int]:
     (file, line and field) and the rest is imported; a file with no usable line changes nothing.
     """
     check_repo_name(repo)
+    store.open_for_writing()
     state = store.read_state(repo)
     rejected: list[str] = []
     pulls = list(read_export(path, rejected, repo_life(state, datetime.now(UTC))))
     report_rejected([f"{sentence}; that line was not imported" for sentence in rejected])
     if rejected and not pulls:
         raise DigestError(f"{path} has no line that is a GitHub pull request object ({len(rejected)} rejected); nothing was imported.")
+    if not pulls and state is None:  # a repository with nothing in it would be published as an empty one
+        raise DigestError(f"{path} holds no merged pull request; nothing was imported, and {repo} was not added to the store.")
     if state is not None and state.source == "sample":
         raise DigestError(f"{repo} holds the bundled sample; import into another repository name.")
     changed = store.upsert(repo, pulls)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 
 from digest_plugin.errors import DigestError
-from digest_plugin.settings import is_owner_pattern
+from digest_plugin.settings import is_owner_pattern, is_repo_name
 from digest_plugin.store.atomic import atomic_write
 from digest_plugin.store.folder import Store
 from digest_plugin.store.records import format_time
@@ -34,7 +34,7 @@ def recorded_repos(store: Store, owner: str) -> list[str] | None:
     if not path.is_file():
         return None
     try:
-        return list(json.loads(path.read_text(encoding="utf-8"))["repos"])
+        return [repo for repo in json.loads(path.read_text(encoding="utf-8"))["repos"] if is_repo_name(repo)]
     except (ValueError, KeyError, TypeError):
         raise DigestError(f"{path} is not a record of {owner}'s repositories; delete it and fetch again.") from None
 

@@ -7,8 +7,9 @@ The constructors are the one gate for stored data: a record is checked and norma
 it is made, whether fetched, imported or read back from the store. Types and ranges are checked
 (a wrong one raises `RecordError` naming the field); text is cleaned (control characters other
 than newline and tab, Unicode non-characters, lone surrogates and bidirectional overrides are
-removed; one-line fields lose their line breaks) and capped with a visible "…". A record that
-passed can be rendered anywhere: HTML, XML feeds, Markdown, a terminal.
+removed; one-line fields lose their line breaks) and capped with a visible "…"; a name that would
+be left blank (a path " ", a label of one U+202E) is kept, spelled out (`visible_name`). A record
+that passed can be rendered anywhere: HTML, XML feeds, Markdown, a terminal.
 """
 
 from __future__ import annotations
@@ -89,10 +90,20 @@ def _text(value, field: str, limit: int, one_line: bool = True, required: bool =
         return ""
     if not isinstance(value, str):
         raise RecordError(field, f"expected text, found {_kind(value)}")
-    value = clean_text(value, limit, one_line)
-    if required and not value:
-        raise RecordError(field, "is empty")
-    return value
+    cleaned = clean_text(value, limit, one_line)
+    if required and not cleaned:
+        if not value:
+            raise RecordError(field, "is empty")
+        return visible_name(value, limit)
+    return cleaned
+
+
+def visible_name(value: str, limit: int) -> str:
+    """A name that cleaning leaves blank, written out character by character ("U+001B", "U+202E
+    U+202E"): GitHub allows a file named " " or ESC and a label of one bidirectional override, and
+    such a PR is real. Plain ASCII, so that it is shown as written on every surface and is markup
+    in none; distinct blank names stay distinct."""
+    return clean_text(" ".join(f"U+{ord(c):04X}" for c in value), limit)
 
 
 def _count(value, field: str, limit: int = COUNT_LIMIT, optional: bool = False, least: int = 0) -> int | None:

@@ -12,7 +12,8 @@ from datetime import datetime
 
 from digest_plugin.store.records import CLOCK_SKEW, EARLIEST_TIME, format_time, parse_time
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 1  # fields added since are optional, so that older readers still read newer files
+SKIP_AFTER = 2  # fetches in which a PR failed the same way before it is skipped for good
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,32 @@ class Window:
 
 
 @dataclass(frozen=True)
+class PullFailure:
+    """A merged PR that GitHub's answers did not let the fetch read (a GraphQL error on its node that
+    REST could not make up for, a value the record's gate refuses), and how many fetches in a row it
+    failed the same way. Once `skipped`, its window counts as complete without it, and its week says so."""
+
+    reason: str
+    times: int = 1
+    merged_at: datetime | None = None  # where known: the week whose completeness note names it
+
+    @property
+    def skipped(self) -> bool:
+        return self.times >= SKIP_AFTER
+
+    def again(self, reason: str, merged_at: datetime | None) -> PullFailure:
+        """This failure seen by one more fetch: counted on if it failed the same way, else anew."""
+        return PullFailure(reason, self.times + 1 if reason == self.reason else 1, merged_at or self.merged_at)
+
+    def to_json(self) -> dict:
+        return {"reason": self.reason, "times": self.times, "merged_at": format_time(self.merged_at)}
+
+    @classmethod
+    def from_json(cls, data: dict) -> PullFailure:
+        return cls(str(data["reason"]), int(data["times"]), parse_time(data.get("merged_at")))
+
+
+@dataclass(frozen=True)
 class RepoState:
     """What the store knows about its own completeness for one repository."""
 
@@ -46,6 +73,7 @@ class RepoState:
     progress: dict = field(default_factory=dict)  # fetcher's resumable position, opaque here
     schema: int = SCHEMA_VERSION
     created_at: datetime | None = None  # when the repository was created on GitHub, where known
+    failed_pulls: dict[int, PullFailure] = field(default_factory=dict)  # by PR number
 
     def to_json(self) -> dict:
         data = {
@@ -60,6 +88,8 @@ class RepoState:
         }
         if self.created_at is not None:  # written only where known: older state files stay as they were
             data["created_at"] = format_time(self.created_at)
+        if self.failed_pulls:
+            data["failed_pulls"] = {str(n): f.to_json() for n, f in sorted(self.failed_pulls.items())}
         return data
 
     @classmethod
@@ -74,6 +104,7 @@ class RepoState:
             progress=data.get("progress") or {},
             schema=int(data.get("schema", SCHEMA_VERSION)),
             created_at=parse_time(data.get("created_at")),
+            failed_pulls={int(n): PullFailure.from_json(f) for n, f in (data.get("failed_pulls") or {}).items()},
         )
 
     def is_complete(self, start: datetime, end: datetime) -> bool:
@@ -88,6 +119,11 @@ class RepoState:
             and self.complete_since <= start
             and end <= self.watermark
         )
+
+    def skipped(self, start: datetime, end: datetime) -> tuple[int, ...]:
+        """The PRs merged in [start, end) that are left out for good (PullFailure.skipped)."""
+        return tuple(sorted(n for n, f in self.failed_pulls.items()
+                            if f.skipped and f.merged_at is not None and start <= f.merged_at < end))
 
 
 def repo_life(state: RepoState | None, now: datetime) -> Window:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import functools
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from graphql import GraphQLError, build_schema, graphql_sync
@@ -92,15 +93,39 @@ class NotFoundError(Exception):
     """Shown as GitHub's NOT_FOUND error type."""
 
 
-def execute(body: dict, repos: dict[str, list[dict]], rate: dict) -> dict:
-    """Run one GraphQL request body; the answer GitHub would send (data and/or errors)."""
+@dataclass(frozen=True)
+class NodeFault:
+    """How GitHub's answer spoils one PR's node, every time it is asked: an error beside the rest
+    of the data, with `field` nulled (a nullable one such as files or labels) or, for a required
+    one such as body, the whole node nulled, as GraphQL does."""
+
+    field: str = "files"
+    # None: the field nulled with no error at all (GitHub's answer for a diff too large to list)
+    message: str | None = "Something went wrong while executing your query. This may be the result of a timeout, or it could be a GitHub bug."
+    type: str | None = None  # GitHub's error type, where it gives one
+
+
+class FieldError(GraphQLError):
+    """A field GitHub could not resolve, with GitHub's error `type`."""
+
+    def __init__(self, message: str, type: str | None):
+        super().__init__(message)
+        self.type = type
+
+
+def execute(body: dict, repos: dict[str, list[dict]], rate: dict, node_faults: dict | None = None,
+            hidden: frozenset = frozenset()) -> dict:
+    """Run one GraphQL request body; the answer GitHub would send (data and/or errors). `node_faults`
+    spoils the nodes of some PRs ((repo, number) -> NodeFault); `hidden` PRs ((repo, number)) are
+    counted by search but never listed, as GitHub's search index sometimes does."""
     query = body.get("query")
     if not isinstance(query, str):
         return {"errors": [{"message": "A query attribute must be specified and must be a string."}]}
+    faults = node_faults or {}
     root = {
         "rateLimit": lambda info, dryRun=False: rate,
         "repository": lambda info, owner, name, followRenames=True: _repository(repos, owner, name),
-        "search": lambda info, query, type, first=None, last=None, after=None, before=None: _search(repos, query, first, last, after),
+        "search": lambda info, query, type, first=None, last=None, after=None, before=None: _search(repos, query, first, last, after, faults, hidden),
     }
     result = graphql_sync(schema(), query, root_value=root, variable_values=body.get("variables") or {})
     answer: dict = {}
@@ -115,6 +140,8 @@ def _error(error: GraphQLError) -> dict:
     formatted = error.formatted
     if isinstance(error.original_error, NotFoundError):
         formatted["type"] = "NOT_FOUND"
+    if isinstance(error.original_error, FieldError) and error.original_error.type:
+        formatted["type"] = error.original_error.type
     return formatted
 
 
@@ -173,12 +200,12 @@ def _slice(items: list, first, after, connection: str, available: int | None = N
     }
 
 
-def _search(repos, text: str, first, last, after) -> dict:
+def _search(repos, text: str, first, last, after, faults: dict, hidden: frozenset) -> dict:
     _check_page("search", first, last)
     parsed = search.parse(text)
     pulls = [p for p in repos.get(parsed.repo or "", ()) if search.matches(parsed, p)]
     pulls.sort(key=lambda p: (p["created_at"], p["number"]), reverse=parsed.descending)
-    nodes = [_pull_node(p) for p in pulls]
+    nodes = [_spoiled(_pull_node(p), faults.get((parsed.repo, p["number"]))) for p in pulls if (parsed.repo, p["number"]) not in hidden]
     connection = _slice(nodes, first, after, "search", available=SEARCH_RESULT_LIMIT)
     return {"issueCount": len(pulls), "nodes": connection["nodes"], "pageInfo": connection["pageInfo"]}
 
@@ -221,6 +248,18 @@ def _pull_node(pull: dict) -> dict:
         "reviews": lambda info, **_: {"totalCount": pull.get("reviews_count") or 0},
         "commits": lambda info, **_: {"totalCount": pull["commits"]},
     }
+
+
+def _spoiled(node: dict, fault: NodeFault | None) -> dict:
+    if fault is None:
+        return node
+
+    def resolve(info, **_):
+        if fault.message is None:
+            return
+        raise FieldError(fault.message, fault.type)
+
+    return {**node, fault.field: resolve}
 
 
 def reset_time(epoch: int) -> str:

@@ -30,6 +30,9 @@ SECONDARY_MESSAGE = (
 )
 
 
+LEFT_OUT = object()  # a repository field (repo_fields) that GitHub's listing leaves out
+
+
 @dataclass
 class Fault:
     """What to do to the matching requests: skip `skip` of them, then spoil `times` of them."""
@@ -148,6 +151,12 @@ class GitHubServer(LocalServer):
         self.limits = RateLimits(rate_limit)
         self.graphql_limit_status = graphql_limit_status  # GitHub answers a used-up GraphQL limit with 200 + errors
         self.graphql_limit_type = graphql_limit_type  # "RATE_LIMIT" as GitHub answers today; "RATE_LIMITED" before
+        # A PR's own trouble, every time it is asked: its GraphQL node spoiled ((repo, number) ->
+        # graphql_api.NodeFault), its files refused by REST too (failing_files), or counted by
+        # search but never listed (hidden)
+        self.node_faults: dict[tuple[str, int], graphql_api.NodeFault] = {}
+        self.failing_files: set[tuple[str, int]] = set()
+        self.hidden: set[tuple[str, int]] = set()
         self.log: list[Logged] = []
         self._log_lock = threading.Lock()
         self._requests_seen = threading.Condition()
@@ -241,7 +250,7 @@ class _Handler(LocalHandler):
             view = self.github.limits.view("graphql")
             rate = {"cost": 1, "limit": view["limit"], "nodeCount": 0, "remaining": view["remaining"],
                     "used": view["used"], "resetAt": graphql_api.reset_time(view["reset"])}
-            return self._json(200, graphql_api.execute(request, self.github.repos, rate))
+            return self._json(200, graphql_api.execute(request, self.github.repos, rate, self.github.node_faults, frozenset(self.github.hidden)))
         return self._rest(method, path, urllib.parse.parse_qs(parsed.query))
 
     def _token(self) -> str | None:
@@ -318,6 +327,10 @@ class _Handler(LocalHandler):
                     pull = self.github.by_number[repo].get(int(rest[1]))
                     if pull is not None and len(rest) == 2:
                         return self._json(200, self._pull_json(repo, pull))
+                    if pull is not None and rest[2:] == ["files"] and (repo, pull["number"]) in self.github.failing_files:
+                        return self._json(422, {"message": "Server Error: Sorry, this diff is taking too long to generate.",
+                                                "errors": [{"resource": "PullRequest", "field": "diff", "code": "not_available"}],
+                                                "documentation_url": DOCS, "status": "422"})
                     if pull is not None and rest[2:] == ["files"]:
                         return self._paged(pull["files"], query, max_items=3000)
         self._json(404, {"message": "Not Found", "documentation_url": DOCS, "status": "404"})
@@ -331,7 +344,7 @@ class _Handler(LocalHandler):
                   "fork": False, "archived": False, "disabled": False, "visibility": "public"}
         fields.update(self.github.repo_fields.get(repo, {}))
         fields["visibility"] = "private" if fields["private"] else fields["visibility"]
-        return fields
+        return {k: v for k, v in fields.items() if v is not LEFT_OUT}
 
     def _pull_json(self, repo: str, pull: dict) -> dict:
         data = {k: v for k, v in pull.items() if k not in ("files", "reviews_count")}

@@ -13,7 +13,7 @@ from digest_plugin.fetch import fetch_before_build, fetch_repos
 from digest_plugin.fetch.client import RateLimitStop
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store.folder import Store
-from tests.github_server import GOOD_TOKEN, HANDMADE_REPO, GitHubServer, handmade_pulls, shared_file, shared_pulls
+from tests.github_server import GOOD_TOKEN, HANDMADE_REPO, GitHubServer, NodeFault, handmade_pulls, shared_file, shared_pulls
 from tests.github_server.expect import expected_pulls, quick_options
 
 SETTINGS = DigestSettings()
@@ -322,3 +322,16 @@ def test_an_unreachable_host_is_tried_once_per_build_not_once_per_repository(sto
     assert [w.split(":")[0] for w in warnings] == [f"Fetching {HANDMADE_REPO} from GitHub failed", "Fetching octo-org/other from GitHub failed"]
     assert all("No data for it has been fetched yet." in w for w in warnings)
     assert waits == [0.001, 0.002]  # the backoff of one repository's tries only
+
+
+def test_a_pr_stored_before_that_github_no_longer_serves_keeps_its_record(store, server):
+    fetch(store, server)
+    before = {p.number: p for p in store.read_pulls(HANDMADE_REPO)}
+    server.node_faults[(HANDMADE_REPO, 120)] = NodeFault("files")
+    server.failing_files.add((HANDMADE_REPO, 120))
+    fetch_repos(store, dataclasses.replace(SETTINGS, lookback_days=365), [HANDMADE_REPO], progress=False,
+                options=quick_options(server))  # a look-back that reaches #120 again
+    assert any(e.path.endswith("/pulls/120/files") and e.status == 422 for e in server.log)
+    assert {p.number: p for p in store.read_pulls(HANDMADE_REPO)} == before
+    state = store.read_state(HANDMADE_REPO)
+    assert state.failed_pulls == {} and state.incomplete == ()

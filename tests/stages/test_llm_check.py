@@ -10,6 +10,7 @@ from digest_plugin.build.cache import key
 from digest_plugin.narrate import Cited, Narrative, check_grounding
 from digest_plugin.narrate.llm.answer import AnswerError, Figure, Sentence, parse_answer, read_answer
 from digest_plugin.narrate.llm.check import WeekFacts, check_sentence
+from digest_plugin.narrate.llm.numbers import stated_numbers
 from digest_plugin.narrate.llm.prompt import PROMPT_VERSION, figures, messages, week_document
 from tests.llm_server.answers import INJECTION
 from tests.narrate_fixtures import busy_week, previous_week, real_week
@@ -118,6 +119,34 @@ def test_every_figure_the_prompt_offers_is_one_the_grounding_check_accepts_as_st
         text = f"{value:g}" if what.endswith((":share", ":baseline")) or float(value).is_integer() else f"{value}"
         stated = Narrative("en", "", Cited(f"It is {text}.", (), (Figure(what, value),)))
         assert check_grounding(week, stated, previous) == [], (what, value)
+
+
+@pytest.mark.parametrize("text, numbers", [
+    ("⑨⑨⑨ files", [("⑨⑨⑨", 999)]),
+    ("⁹⁹⁹⁹⁹⁹ lines", [("⁹⁹⁹⁹⁹⁹", 999999)]),
+    ("１,２３４ PRs, ٣٢ authors, 𝟗 risks, ⑩ themes", [("１,２３４", 1234), ("٣٢", 32), ("𝟗", 9), ("⑩", 10)]),
+    ("ninety percent of the week, twenty-one PRs", [("ninety", 90), ("twenty-one", 21)]),
+    ("one hundred and five lines in a dozen files", [("one hundred and five", 105), ("a dozen", 12)]),
+    ("two and three, zero regressions", [("two", 2), ("three", 3), ("zero", 0)]),
+    ("one of the changes", []),
+    ("本周合并了九十个拉取请求，百分之九十是修复", [("九十", 90), ("百分之九十", 90)]),
+    ("一百零五行，二〇二六年，三千万，两个作者", [("一百零五", 105), ("二〇二六", 2026), ("三千万", 30_000_000), ("两", 2)]),
+    ("之一、一些、下一次、第三方、十分重要、千万不要、参数、什么", []),  # words, not counts
+])
+def test_numbers_are_read_in_any_digits_and_in_words(text, numbers):
+    assert stated_numbers(text) == ([(written, float(value)) for written, value in numbers], None)
+
+
+@pytest.mark.parametrize("text, unreadable", [
+    ("10² files", "digits of two kinds together"),
+    ("Ⅻ PRs", "'Ⅻ', a numeral"),
+    ("½ of the week", "'½', a numeral"),
+    ("hundreds of lines", "'hundreds'"),
+    ("five three PRs", "'five three', words that do not make one number"),
+])
+def test_a_number_that_cannot_be_read_with_certainty_is_said_to_be_so(text, unreadable):
+    stated, problem = stated_numbers(text)
+    assert stated == [] and unreadable in problem
 
 
 def test_the_cache_key_changes_with_model_prompt_input(week):

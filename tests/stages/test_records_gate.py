@@ -155,6 +155,19 @@ def test_a_state_file_without_the_repositorys_creation_loads_and_stays_as_it_was
     assert repo_life(state, datetime(2026, 5, 20, tzinfo=UTC)).start == datetime(2008, 1, 1, tzinfo=UTC)
 
 
+def test_a_state_file_with_failed_pulls_reads_back_and_names_the_skipped_ones_by_week():
+    older = {"schema": 1, "repo": REPO, "source": "github", "fetched_at": "2026-05-20T12:00:00Z", "complete_since": None,
+             "watermark": None, "incomplete": [], "progress": {}}
+    failed = {"7": {"reason": "GitHub refused it (HTTP 422)", "times": 2, "merged_at": "2026-05-18T09:00:00Z"},
+              "8": {"reason": "its title cannot be read", "times": 1, "merged_at": "2026-05-19T09:00:00Z"}}
+    state = RepoState.from_json({**older, "failed_pulls": failed})
+    assert state.to_json() == {**older, "failed_pulls": failed}
+    week = (datetime(2026, 5, 18, tzinfo=UTC), datetime(2026, 5, 25, tzinfo=UTC))
+    assert state.skipped(*week) == (7,)  # 8 failed once: its week stays incomplete and is tried again
+    assert state.failed_pulls[8].again("its title cannot be read", None).skipped
+    assert not state.failed_pulls[8].again("another reason", None).skipped
+
+
 def test_a_month_file_that_is_a_folder_is_skipped_with_a_sentence(tmp_path, caplog):
     store = Store(tmp_path / "data")
     store.upsert(REPO, [make_pull(1, "2026-04-02T00:00:00Z")])

@@ -3,8 +3,10 @@
 Pure. A sentence is kept when
 - every `#N` it writes and every number it lists is a pull request of the week (of the risk, for a risk);
 - every figure it lists is a figure of the analysis, by name and exact value, and every number it
-  writes is exactly one of the figures it lists (so "32 PRs merged" fails when the analysis says 31,
-  and so does "31 key PRs" listed as the key count when 31 is the merged count);
+  writes, in digits of any kind or in words (`numbers.py`), is exactly one of the figures it lists
+  (so "32 PRs merged" fails when the analysis says 31, and so do "thirty-two PRs", "㉜ PRs" and
+  "31 key PRs" listed as the key count when 31 is the merged count); a number it writes that cannot
+  be read with certainty fails too;
 - every file, version, identifier or acronym it names appears in the data of the pull requests it
   cites (the week's module and label names may be used anywhere);
 - it is plain text (no links, no markup) in the site's language.
@@ -20,6 +22,7 @@ from dataclasses import dataclass
 
 from digest_plugin.analysis.model import WeekAnalysis
 from digest_plugin.narrate.llm.answer import Sentence
+from digest_plugin.narrate.llm.numbers import DECIMAL, stated_numbers
 
 MAX_CHARACTERS = 600
 WRITTEN_CITATION = re.compile(r"(?<![A-Za-z0-9_&])#(\d+)(?!\d)")  # as model.CITATION, but "修复#12的" cites #12 too
@@ -48,10 +51,6 @@ GENERIC = {w.lower() for w in (
     "PR", "PRs", "CI", "CD", "API", "APIs", "CLI", "UI", "CPU", "CPUs", "GPU", "GPUs", "URL", "URLs", "HTTP", "HTTPS",
     "JSON", "YAML", "TOML", "SDK", "OS", "IO", "ID", "IDs", "GitHub", "README", "e.g", "i.e", "etc", "OK", "TODO",
 )}
-_DECIMAL = re.compile(r"(?<![\w.,])[+\u2212-]?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\w])", re.ASCII)
-_NUMBER_WORDS = {w: n for n, w in enumerate(
-    ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"])}
-_COUNTED_WORD = re.compile(r"\b(" + "|".join(list(_NUMBER_WORDS)[2:]) + r")\b", re.IGNORECASE)
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[A-Za-z]")
 
@@ -134,7 +133,7 @@ def _without_names(text: str, cited: Collection[int], facts: WeekFacts) -> tuple
                 return text, f"it names {name!r}, which is not in {where}"
             text = text.replace(match[0], " ", 1)
     # a decimal such as 2.32 may be a version the cited PRs name rather than a figure
-    for match in _DECIMAL.finditer(text):
+    for match in DECIMAL.finditer(text):
         if match[2] and match[0].strip() in sources:
             text = text.replace(match[0], " ", 1)
     return text, None
@@ -149,8 +148,9 @@ def _figures_problem(text: str, sentence: Sentence, facts: WeekFacts) -> str | N
         if not _equal(figure.value, actual):
             return f"it gives {figure.what} as {_shown(figure.value)}, but the analysis says {_shown(actual)}"
     listed = [figure.value for figure in sentence.figures]
-    stated = [(m[0].strip(), float(m[1].replace(",", "") + (m[2] or ""))) for m in _DECIMAL.finditer(text)]
-    stated += [(m[1], _NUMBER_WORDS[m[1].lower()]) for m in _COUNTED_WORD.finditer(text)]
+    stated, unreadable = stated_numbers(text)
+    if unreadable:
+        return unreadable
     for written, value in stated:
         if any(_equal(value, abs(figure)) for figure in listed):
             continue
