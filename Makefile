@@ -10,7 +10,9 @@ PUBLISHCONF := publishconf.py
 PORT ?= 8000
 # The search index (Pagefind, settings in pagefind.yml) over a built site: `$(SEARCH_INDEX) FOLDER`.
 SEARCH_INDEX = "$(BIN)/python" -m pagefind --quiet --site
-EXTRAS ?= test
+# Runtime extras for the build, for example EXTRAS=llm (the language-model writer); the test tools
+# are not among them: `make test` adds the test extra.
+EXTRAS ?=
 GITHUB_PAGES_BRANCH ?= gh-pages
 
 .PHONY: help install html serve devserver publish github constraints test test-fast bench sample clean
@@ -20,18 +22,25 @@ help:
 	@echo "make test       run the test suite"
 	@echo "make test-fast  run the tests of the pure stages and the project's own checks (about a minute)"
 	@echo "make serve      serve $(OUTPUTDIR)/ on http://127.0.0.1:$(PORT)"
-	@echo "make devserver  rebuild on every change and serve"
+	@echo "make devserver  rebuild on every change (the store's too) and serve"
 	@echo "make publish    build for deployment: SITEURL=https://USER.github.io/SITE make publish"
 	@echo "make github     publish, then push $(OUTPUTDIR)/ to the $(GITHUB_PAGES_BRANCH) branch (ghp-import)"
 	@echo "make sample     regenerate the bundled sample store under data/"
 
 install: $(VENV)/.installed
 
-# setup.py compiles the translation catalogues on install: a changed .po reinstalls.
+# What a build needs, and no more. setup.py compiles the translation catalogues on install: a
+# changed .po reinstalls.
 $(VENV)/.installed: pyproject.toml setup.py $(wildcard digest_plugin/locale/*/LC_MESSAGES/*.po)
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.$(if $(EXTRAS),[$(EXTRAS)])'
+	touch $@
+
+# The test tools (pytest, Playwright, ruff, ...) on top of the build's packages, for `make test`
+# and `make bench`; again after every reinstall of the runtime.
+$(VENV)/.installed-test: $(VENV)/.installed
+	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
 # Build into a fresh folder and swap it in only when the build succeeded, so a failed build
@@ -50,24 +59,25 @@ github: publish
 	$(BIN)/ghp-import --no-jekyll --push --message "Publish the digest" --branch $(GITHUB_PAGES_BRANCH) $(OUTPUTDIR)
 
 # The versions the workflows install (PIP_CONSTRAINT): regenerate after changing dependencies.
-constraints: install
+constraints: $(VENV)/.installed-test
 	$(BIN)/python -m pip freeze --exclude-editable --local > constraints.txt
 
 serve: install
 	"$(PELICAN)" --listen --bind 127.0.0.1 --port "$(PORT)" -o "$(OUTPUTDIR)" -s "$(CONFFILE)"
 
+# Pelican's --autoreload and --listen, watching the store too (digest_plugin/publish/devserver.py).
 devserver: install
-	"$(PELICAN)" --autoreload --listen --bind 127.0.0.1 --port "$(PORT)" "$(INPUTDIR)" -o "$(OUTPUTDIR)" -s "$(CONFFILE)"
+	"$(BIN)/python" -m digest_plugin.publish.devserver "$(INPUTDIR)" -o "$(OUTPUTDIR)" -s "$(CONFFILE)" --bind 127.0.0.1 --port "$(PORT)"
 
-test: install
+test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -n auto
 
 # The tiers a change to a stage needs first: the pure stages on hand-made records, and the checks
 # on the project itself (layers, lint, complexity); README.md, "Tests", lists every tier.
-test-fast: install
+test-fast: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -n auto -m "not realdata" tests/stages tests/project
 
-bench: install
+bench: $(VENV)/.installed-test
 	for script in bench/bench_*.py; do $(BIN)/python $$script || exit 1; done
 
 sample: install

@@ -218,40 +218,87 @@ def _discuss_url(value, name, base) -> str | None:
 
 @dataclass(frozen=True)
 class LLMConfig:
-    """DIGEST_LLM: an OpenAI-compatible Chat Completions endpoint for DIGEST_WRITER = "llm"."""
+    """DIGEST_LLM: an OpenAI-compatible Chat Completions endpoint for DIGEST_WRITER = "llm", and its
+    caps (0: none). A request is sized to fit `max_input_tokens` (counted conservatively, with a
+    margin); `max_output_tokens` is asked for; the build paces itself to `requests_per_minute` and
+    sends at most `requests_per_day` (and `max_requests`)."""
 
     base_url: str
     model: str
-    api_key_env: str = "OPENAI_API_KEY"  # the NAME of the variable holding the key, never the key
+    api_key_env: tuple[str, ...] = ("OPENAI_API_KEY",)  # the NAMES of the variables that may hold the key, never the key
     max_requests: int = 50  # requests one build may send; then the built-in writer
-    timeout: float = 60.0  # seconds per week's answer, retries and waits included
+    timeout: float = 60.0  # seconds per request, retries and waits included
+    max_input_tokens: int = 0
+    max_output_tokens: int = 0
+    requests_per_minute: int = 0
+    requests_per_day: int = 0
 
 
+# GitHub Models' free tier for a "low" model (https://docs.github.com/en/github-models/use-github-models/
+# prototyping-with-ai-models#rate-limits): 8000 tokens in and 4000 out per request, 15 requests a
+# minute, 150 a day. A GitHub Actions job's own GITHUB_TOKEN is the key once the job has
+# `permissions: models: read`; from a shell, a personal token with the models scope (GH_TOKEN works too).
+GITHUB_MODELS = {
+    "base_url": "https://models.github.ai/inference",
+    "model": "openai/gpt-4.1-mini",
+    "api_key_env": ["GITHUB_TOKEN", "GH_TOKEN"],
+    "max_requests": 150,
+    "timeout": 120,  # a request's retries and waits: room for a minute's Retry-After
+    "max_input_tokens": 8000,
+    "max_output_tokens": 4000,
+    "requests_per_minute": 15,
+    "requests_per_day": 150,
+}
+PRESETS = {"github-models": GITHUB_MODELS}
 LLM_EXAMPLE = '{"base_url": "https://…/v1", "model": "…"}'
+_CAPS = ("max_input_tokens", "max_output_tokens", "requests_per_minute", "requests_per_day")
 
 
 def _llm(value, name, base) -> LLMConfig | None:
     if value is None:
         return None  # DigestSettings refuses DIGEST_WRITER = "llm" without it
+    if isinstance(value, str) and value in PRESETS:
+        value = {"preset": value}
     if not isinstance(value, Mapping):
-        raise DigestError(f"{name} must be a dict such as {LLM_EXAMPLE}.")
-    keys = [f.name for f in fields(LLMConfig)]
+        raise DigestError(f"{name} must be a dict such as {LLM_EXAMPLE}, or the name of a preset ({', '.join(map(repr, PRESETS))}).")
+    keys = ["preset", *(f.name for f in fields(LLMConfig))]
     unknown = sorted(str(key) for key in value if key not in keys)
     if unknown:
         raise DigestError(f"{name} has an unknown key {unknown[0]!r}; its keys are: {', '.join(keys)}.")
+    preset = value.get("preset")
+    if preset is not None and preset not in PRESETS:
+        raise DigestError(f"{name}['preset'] must be one of {', '.join(map(repr, PRESETS))}, not {preset!r}.")
+    return _llm_config({**PRESETS.get(preset, {}), **{k: v for k, v in value.items() if k != "preset"}}, name, base)
+
+
+def _llm_config(value: Mapping, name: str, base: Path) -> LLMConfig:
+    """DIGEST_LLM's keys, the preset's beneath them, checked one by one."""
     base_url, model = value.get("base_url"), value.get("model")
     if not isinstance(base_url, str) or not base_url.startswith(("https://", "http://")):
         raise DigestError(f"{name}['base_url'] must be the endpoint's address, such as https://api.openai.com/v1, not {base_url!r}.")
     if not isinstance(model, str) or not model.strip():
         raise DigestError(f"{name}['model'] must name the model, such as \"gpt-4o-mini\".")
-    key_env = value.get("api_key_env", LLMConfig.api_key_env)
-    if not isinstance(key_env, str) or not _ENVIRONMENT_NAME.match(key_env):
-        raise DigestError(f"{name}['api_key_env'] must be the name of an environment variable (such as \"OPENAI_API_KEY\"), not the key itself.")
+    key_envs = _key_envs(value.get("api_key_env", LLMConfig.api_key_env), name)
     max_requests = _number(0, 100_000, int)(value.get("max_requests", LLMConfig.max_requests), f"{name}['max_requests']", base)
     timeout = value.get("timeout", LLMConfig.timeout)
     if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 < timeout <= 3600:
         raise DigestError(f"{name}['timeout'] must be a positive number of seconds, at most 3600, not {timeout!r}.")
-    return LLMConfig(base_url.rstrip("/"), model.strip(), key_env, max_requests, float(timeout))
+    caps = {cap: _number(0, 10_000_000, int)(value.get(cap, 0), f"{name}[{cap!r}]", base) for cap in _CAPS}
+    if 0 < caps["max_input_tokens"] < MIN_INPUT_TOKENS:
+        raise DigestError(f"{name}['max_input_tokens'] must be 0 (no cap) or at least {MIN_INPUT_TOKENS}: the writer's rules alone take "
+                          f"about half of that, not {caps['max_input_tokens']!r}.")
+    return LLMConfig(base_url.rstrip("/"), model.strip(), key_envs, max_requests, float(timeout), **caps)
+
+
+MIN_INPUT_TOKENS = 2000
+
+
+def _key_envs(value, name: str) -> tuple[str, ...]:
+    names = (value,) if isinstance(value, str) else value
+    if not isinstance(names, list | tuple) or not names or not all(isinstance(n, str) and _ENVIRONMENT_NAME.match(n) for n in names):
+        raise DigestError(f"{name}['api_key_env'] must be the name of an environment variable (such as \"OPENAI_API_KEY\"), "
+                          "or a list of names, not the key itself.")
+    return tuple(names)
 
 
 # -- the table ------------------------------------------------------------------------------------
@@ -290,12 +337,17 @@ class DigestSettings:
     discuss_url: str | None = option(
         None, _discuss_url, "a discussion link for each week: an address with `{owner}`, `{name}` and `{week}`; `None`: no link")
     writer: str = option(
-        "builtin", _one_of("builtin", "llm"), "who words the week: the built-in writer, or `\"llm\"`, a language model held to the data")
+        "builtin", _one_of("builtin", "llm", "github-models"),
+        "who words the week: the built-in writer, `\"llm\"`, a language model held to the data, or `\"github-models\"`: "
+        "that writer on GitHub Models' free tier, with the environment's `GITHUB_TOKEN` (DIGEST_LLM's keys override the preset's)")
     llm: LLMConfig | None = option(
-        None, _llm, "the language model: `{\"base_url\", \"model\", \"api_key_env\": \"OPENAI_API_KEY\", \"max_requests\": 50, \"timeout\": 60}`")
+        None, _llm, "the language model: `{\"base_url\", \"model\", \"api_key_env\": \"OPENAI_API_KEY\", \"max_requests\": 50, "
+        "\"timeout\": 60}`, with the provider's caps `max_input_tokens`, `max_output_tokens`, `requests_per_minute`, "
+        "`requests_per_day` (0: none); or `\"github-models\"`, or `{\"preset\": \"github-models\", \"model\": ...}`")
 
     in_blog: bool = option(
-        True, _flag, "weeks join the blog's index, tags, archives and feeds; `False`: a section of their own, with its own feeds")
+        False, _flag, "`False`: the weeks are a section of their own, with their own feeds; `True`: they join the blog's index, "
+        "tags (labels) and archives, and its feed gets each repository's newest finished week")
 
     base_path: Path = Path(".")  # where relative paths start: the settings file's folder
 
@@ -312,6 +364,11 @@ class DigestSettings:
         if unknown:
             raise DigestError(f"Unknown setting {unknown[0]}; the DIGEST_* settings are: {', '.join(names)}.")
         base = Path(base_path).resolve()
+        if settings.get("DIGEST_WRITER") in PRESETS:  # the writer "llm" on that preset, DIGEST_LLM's keys over its own
+            llm = settings.get("DIGEST_LLM") or {}
+            llm = {"preset": llm} if isinstance(llm, str) else llm
+            if isinstance(llm, Mapping):  # anything else is DIGEST_LLM's check's to refuse
+                settings = {**settings, "DIGEST_WRITER": "llm", "DIGEST_LLM": {"preset": settings["DIGEST_WRITER"], **llm}}
         checked = {}
         for f in options():
             name = setting_name(f)

@@ -123,12 +123,14 @@ def page_width(page) -> int:
     return page.evaluate("document.documentElement.scrollWidth")
 
 
-def axe_findings(page) -> list[dict]:
-    """axe-core's violations on the open page (opened with `bypass_csp=True`), each with its nodes."""
+def axe_findings(page, within: str | None = None) -> list[dict]:
+    """axe-core's violations on the open page (opened with `bypass_csp=True`), or on the element
+    `within` selects and what it holds, each with its nodes."""
     if not AXE.exists():
         pytest.skip(f"axe-core is not installed at {AXE}: {INSTALL_NODE_TOOLS}")
     page.add_script_tag(path=str(AXE))
-    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    context = f"document.querySelector({json.dumps(within)})" if within else "document"
+    result = page.evaluate(f"axe.run({context}, {{resultTypes: ['violations']}})")
     return result["violations"]
 
 

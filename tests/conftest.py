@@ -41,6 +41,17 @@ def make_pull(number: int, merged_at: datetime | str, title: str = "", **fields)
     )
 
 
+@pytest.fixture(autouse=True)
+def pelican_says_each_message_again():
+    """Pelican's loggers say a message once a process (pelican.log.LimitFilter); each test is a
+    run of its own, so a warning another test of the same worker logged is logged again."""
+    from pelican.log import LimitFilter
+
+    LimitFilter._raised_messages.clear()
+    LimitFilter._group_count.clear()
+    yield
+
+
 @pytest.fixture
 def utc_now() -> datetime:
     return datetime(2026, 11, 30, 12, tzinfo=UTC)

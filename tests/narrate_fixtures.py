@@ -170,6 +170,11 @@ REAL_WEEKS = {  # (repo, export file, week, first week of the window analysed wi
     "verl-W23": ("verl-project/verl", "verl-project__verl.pulls.jsonl.gz", "2026-W23", "2026-W17"),
     "ruff-busy": ("astral-sh/ruff", "astral-sh__ruff.pulls.jsonl.gz", "2026-W26", "2026-W22"),
 }
+# Busy weeks for the model writer's requests (tests/realdata/test_github_models_realdata.py) only
+BUSY_REAL_WEEKS = {
+    "verl-2025-W23": ("verl-project/verl", "verl-project__verl.pulls.jsonl.gz", "2025-W23", "2025-W19"),
+    "ruff-2026-W20": ("astral-sh/ruff", "astral-sh__ruff.pulls.jsonl.gz", "2026-W20", "2026-W16"),
+}
 _REAL_CACHE: dict = {}
 
 
@@ -177,7 +182,7 @@ def real_week(name: str):
     """(week, previous weeks) of a real week, analysed with the few weeks before it; skips without the data."""
     from tests.conftest import real_data
 
-    repo, file_name, week_id, first = REAL_WEEKS[name]
+    repo, file_name, week_id, first = {**REAL_WEEKS, **BUSY_REAL_WEEKS}[name]
     path = real_data(file_name)
     key = (repo, first, week_id)
     if key not in _REAL_CACHE:

@@ -45,7 +45,7 @@ def make(folder: Path, *arguments: str, **popen) -> subprocess.Popen:
     # as a user types it: not a sub-make of the `make test` running the suite (which would say "make[1]:")
     env = {k: v for k, v in os.environ.items() if k not in ("MAKELEVEL", "MAKEFLAGS", "MFLAGS", "MAKEOVERRIDES")}
     env.update(GITHUB_TOKEN="", GH_TOKEN="")
-    return subprocess.Popen(command, cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **popen)
+    return subprocess.Popen(command, cwd=folder, env=env, text=True, **{"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, **popen})
 
 
 def site_files(output: Path) -> dict[str, bytes]:

@@ -1,7 +1,7 @@
 """Run a GitHub Actions job's `run:` steps locally, in order, with the env they would have on GitHub.
 
 Only what the deploy workflow uses is understood: `${{ }}` expressions over steps, needs, vars,
-secrets and github; `if:` conditions made of ==, !=, && and ||; GITHUB_OUTPUT and
+secrets and github, made of ==, !=, && and || (in `if:` conditions and values alike); GITHUB_OUTPUT and
 GITHUB_STEP_SUMMARY files. The actions a step `uses:` are stood in for by `actions`, a dict from
 the action's name to a function (step's `with:`, workdir) -> its outputs, and so are the `run:`
 steps named in `machine_steps` (installing system packages is the machine's business here), given
@@ -87,11 +87,14 @@ class Runner:
         return run
 
     def condition(self, text: str, run: JobRun) -> bool:
-        expression = _EXPRESSION.sub(r"\1", text)
+        return bool(self._evaluate(_EXPRESSION.sub(r"\1", text), run))
+
+    def _evaluate(self, expression: str, run: JobRun):
+        """==, !=, &&, || over contexts and 'strings', with GitHub's value semantics (`a && b || c` is b or c)."""
         python = _CONTEXT.sub(lambda m: repr(self._value(m, run)), expression).replace("&&", " and ").replace("||", " or ")
         if re.search(r"[A-Za-z_]\w*\s*\(", python):
-            raise AssertionError(f"the runner cannot evaluate {text!r}")
-        return bool(eval(python, {"__builtins__": {}}, {}))
+            raise AssertionError(f"the runner cannot evaluate {expression!r}")
+        return eval(python, {"__builtins__": {}}, {})
 
     def _substitute(self, text: str, run: JobRun, strict: bool = True) -> str:
         """`${{ context.path }}` replaced; other expressions (hashFiles in a cache key) fail, or stay as
@@ -103,7 +106,8 @@ class Runner:
             if not whole and not strict:
                 return match[0]
             if not whole:
-                raise AssertionError(f"the runner cannot evaluate ${{{{ {inner} }}}}")
+                result = self._evaluate(inner, run)
+                return "" if result is False else str(result)
             return str(self._value(whole, run))
 
         return _EXPRESSION.sub(value, text)

@@ -189,9 +189,11 @@ def classify(pull: Pull, rules: Rules, scheme: ModuleScheme = PATH_SCHEME) -> Cl
     label_modules = tuple(dict.fromkeys(
         match.expand(module) for label in labels for pattern, module in rules.label_modules if (match := pattern.fullmatch(label.strip()))
     ))
+    modules, from_title = (label_modules, False) if label_modules else _modules(title, pull, rules, scheme)
     return Classification(
         type=_change_type(pull, title, rules),
-        modules=label_modules or _modules(title, pull, rules, scheme),
+        modules=modules,
+        modules_from_title=from_title,
         labels=labels,
         topics=_topics(title, labels, rules),
         breaking=title.breaking or _labelled(rules.label_breaking, labels) or bool(_BREAKING_FOOTER.search(pull.body)),
@@ -265,12 +267,14 @@ def type_of_noun_phrase(kinds: Sequence[frozenset[str]], rules: Rules) -> str | 
     return rules.noun_phrase_type if core and any("tests" in k for k in kinds) else None
 
 
-def _modules(title: Title, pull: Pull, rules: Rules, scheme: ModuleScheme) -> tuple[str, ...]:
+def _modules(title: Title, pull: Pull, rules: Rules, scheme: ModuleScheme) -> tuple[tuple[str, ...], bool]:
+    """The PR's modules, and whether they are its title's scopes."""
     if scheme.kind != "scope":
-        return path_modules(pull, rules) or title.modules  # scopes only when no files are known
+        paths = path_modules(pull, rules)
+        return (paths, False) if paths else (title.modules, bool(title.modules))  # scopes only when no files are known
     if title.modules:
-        return title.modules
-    return tuple(dict.fromkeys(_as_scope(module, scheme.scopes) for module in path_modules(pull, rules)))
+        return title.modules, True
+    return tuple(dict.fromkeys(_as_scope(module, scheme.scopes) for module in path_modules(pull, rules))), False
 
 
 def _as_scope(module: str, scopes: frozenset[str]) -> str:

@@ -64,6 +64,7 @@ class Classification:
     bot: bool = False
     reverts: int | None = None  # the PR number a revert reverts, where it can be told
     is_revert: bool = False  # the title says it reverts something (whatever its type)
+    modules_from_title: bool = False  # the modules are scopes its title wrote (`[1/n]` too), not labels or paths
 
 
 @frozen_record

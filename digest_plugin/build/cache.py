@@ -7,7 +7,7 @@ else makes it stale. Nothing else in the package computes a cache key.
 | report texts | `CACHE_PATH/digest-text/` | the week's view, the templates and settings, the page's SITEURL, the charts' folder |
 | PDFs | `CACHE_PATH/digest-pdf/` | the week page's report, the templates, settings and stylesheets, the charts beside it, WeasyPrint's version |
 | charts | `CACHE_PATH/digest-charts/` | the chart's data, the format and the renderer (its version, matplotlib's, the fonts, the sizes) |
-| model answers | `DIGEST_DATA_PATH/.llm-cache/{owner}/{name}/` | the model, the prompt's version and the week's data sent |
+| model answers | `DIGEST_DATA_PATH/.llm-cache/{owner}/{name}/` | the model, the prompt's version and the part of the week and its data sent |
 
 The analyses, narratives and report texts are also stale when the code is (`code_salt`: the
 package's code, catalogues and default rules, Python's and Babel's versions): a new release starts
@@ -27,7 +27,7 @@ import logging
 import pickle
 import sys
 import zlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path
 
@@ -367,9 +367,10 @@ class ChartCache:
 
 class AnswerCache:
     """The language model's answers, kept in the store (`{data}/.llm-cache/{owner}/{name}/{week}-{key[:20]}.json`)
-    so that every later build, in CI or offline, reuses them. One file per week: a new answer for a
-    week removes the older ones, so the store holds what the site shows. A file holds the answer as
-    the model gave it, never the API key."""
+    so that every later build, in CI or offline, reuses them. One file per request of the week (a
+    week may be written in parts): a new answer for a week removes those of requests that are no
+    longer its plan, so the store holds what the site shows. A file holds the answer as the model
+    gave it, never the API key."""
 
     def __init__(self, data_path: Path):
         self.root = Path(data_path) / ANSWERS
@@ -389,11 +390,14 @@ class AnswerCache:
         log.warning("%s is not a readable cached answer; the week will be asked for again.", path)
         return None
 
-    def put(self, repo: str, week: str, request: object, model: str, answer: dict) -> None:
+    def put(self, repo: str, week: str, request: object, model: str, answer: dict, requests: Sequence[object] = ()) -> None:
+        """Keep `answer` to `request`; the week's answers to other requests than `requests` (the
+        week's whole plan) go."""
         answer_key = key("answer", request)
         path = self._path(repo, week, answer_key)
+        kept = {path, *(self._path(repo, week, key("answer", other)) for other in requests)}
         for older in path.parent.glob(f"{week}-*.json"):
-            if older != path:
+            if older not in kept:
                 older.unlink(missing_ok=True)
         record = {"repo": repo, "week": week, "model": model, "key": answer_key, "answer": answer}
         atomic_write(path, json.dumps(record, ensure_ascii=False, indent=1, sort_keys=True) + "\n")

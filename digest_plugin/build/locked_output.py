@@ -101,6 +101,9 @@ def check_output_folder(output: Path) -> Path:
         raise DigestError(f"OUTPUTDIR {output} holds the project itself; name a folder of its own, for example OUTPUTDIR=output.")
     if resolved.exists() and not resolved.is_dir():
         raise DigestError(f"OUTPUTDIR {output} is a file, not a folder; move it away or name another folder.")
+    if not resolved.parent.is_dir():  # the build and its lock go beside the output folder
+        raise DigestError(f"OUTPUTDIR {output} is in a folder that does not exist ({resolved.parent}); create it first, "
+                          "or name another folder.")
     return resolved
 
 

@@ -67,6 +67,9 @@ _TEXT_ELEMENT = re.compile(r"<text\b.*?</text>", re.DOTALL)  # what matplotlib w
 _NO_ROTATION = re.compile(r' transform="rotate\(-0 [^"]*\)"')  # matplotlib's rotate(-0 x y): nothing
 _GLYPH_MISSING = re.compile(r"Glyph (\d+) .*missing from")
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")  # characters XML 1.0 cannot hold
+# Pictographs (emoji: Miscellaneous Symbols and Dingbats, the supplementary planes' pictographs,
+# emoticons and symbols), which fonts for text do not have and matplotlib draws in no font.
+PICTOGRAPH = re.compile("[\u2600-\u27bf\U0001f000-\U0001faff]")
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from pathlib import Path
 from digest_plugin.build.cache import ChartCache
 from digest_plugin.build.workers import WORKER_PRELOAD, parallel_stream
 from digest_plugin.charts.chart import Chart, ChartFile
-from digest_plugin.charts.draw import Drawing, draw, pixel_size, renderer_identity
+from digest_plugin.charts.draw import PICTOGRAPH, Drawing, draw, pixel_size, renderer_identity
 from digest_plugin.store.atomic import write_if_changed
 
 log = logging.getLogger(__name__)
@@ -83,9 +83,11 @@ def _draw_missing(charts: Iterable[tuple[Chart, Sequence[tuple[str, str]]]], cac
         for fmt, key in missing:
             cache.put(key, drawing.files[fmt])
             drawn_keys.add(key)
-    if missing_glyphs:
+    # Emoji aside: matplotlib draws them in no font, whatever is installed, and an SVG chart's text
+    # is set in the reader's fonts, which have them (the PDFs say for themselves: publish/pdf.py).
+    if undrawable := "".join(sorted(char for char in missing_glyphs if not PICTOGRAPH.fullmatch(char))):
         log.warning("Charts contain characters no installed font can draw (%s); install a CJK font such as "
-                    "Debian's fonts-noto-cjk.", "".join(sorted(missing_glyphs)))
+                    "Debian's fonts-noto-cjk.", undrawable)
     return drawn_keys
 
 

@@ -2,12 +2,13 @@
 
 The client's own retries are off (`max_retries=0`): this module retries timeouts, dropped
 connections, 429 and 5xx itself, waiting as `Retry-After` (or `retry-after-ms`) says when that fits
-in the time left for the week, with an injectable clock and sleep. Every attempt counts against the
-build's request budget. Whatever goes wrong ends in a `ModelFault` whose reason is one short
-phrase without the key; `fatal` faults (a refused key, an unknown model, an exhausted quota) stop
-the build's requests, and so does an endpoint that does not answer at all (a timeout or no
-connection, once its retries are spent): through `RequestBudget.stop`, the one way to end the
-build's requests early (for a spent daily limit too).
+in the time left for the request, with an injectable clock and sleep, and paces the build to
+`requests_per_minute`. Every attempt counts against the build's request budget. Whatever goes wrong
+ends in a `ModelFault` whose reason is one short phrase without the key; a 413 is reported as the
+writer's own sizing error. A refused key, an unknown model, an exhausted quota, a 429 whose
+`Retry-After` outlasts the timeout (GitHub Models' spent daily limit) and an endpoint that does not
+answer at all (a timeout or no connection, once its retries are spent) stop the build's requests
+through `RequestBudget.stop`, the one way to end them early.
 """
 
 from __future__ import annotations
@@ -24,9 +25,10 @@ from digest_plugin.settings import LLMConfig
 
 RETRIES = 3
 BACKOFF = (1.0, 2.0, 4.0)  # seconds between attempts when the server does not say
-# Asked for where the server takes them; reasoning models refuse a temperature other than 1, and no
-# output limit is sent at all, since `max_tokens` and `max_completion_tokens` are each refused somewhere.
+# Asked for where the server takes them; reasoning models refuse a temperature other than 1, and
+# `max_tokens` (sent only when DIGEST_LLM sets `max_output_tokens`) is refused by some servers.
 OPTIONAL = {"temperature": 0}
+MINUTE = 60.0
 
 
 @dataclass
@@ -62,7 +64,12 @@ class Endpoint:
     sleep: Callable[[float], None] = time.sleep
     json_schema: bool = True  # cleared when the server turns `response_format: json_schema` down
     optional: dict = field(default_factory=lambda: dict(OPTIONAL))  # less what the server turned down
+    sent: list[float] = field(default_factory=list)  # when the requests of the last minute were sent, by `clock`
     _client: object = field(default=None, repr=False)
+
+    def __post_init__(self):
+        if self.config.max_output_tokens:
+            self.optional["max_tokens"] = self.config.max_output_tokens
 
     def client(self):
         if self._client is None:
@@ -71,69 +78,105 @@ class Endpoint:
             self._client = openai.OpenAI(base_url=self.config.base_url, api_key=self.api_key, max_retries=0, timeout=self.config.timeout)
         return self._client
 
-    def complete(self, messages: list[dict]) -> str:
-        """The answer's text; an ModelFault when there is none to use."""
+    def complete(self, messages: list[dict], schema: dict | None = None) -> str:
+        """The answer's text, in `schema` (the whole week's answer when None); a ModelFault when there is none to use."""
         import openai
 
-        deadline = self.clock() + self.config.timeout
+        deadline = None
         attempt = 0
         while True:
             self.budget.spend()
+            self._pace()
+            deadline = deadline or self.clock() + self.config.timeout  # from the first request sent: pacing is not the endpoint's delay
             remaining = deadline - self.clock()
-            silent = False  # no answer at all: a timeout or no connection
             try:
                 completion = self.client().chat.completions.create(
                     model=self.config.model,
                     messages=messages,
-                    response_format=self._response_format(),
+                    response_format=self._response_format(schema or answer_schema()),
                     timeout=max(remaining, 0.001),
                     **self.optional,
                 )
                 return _content(completion)
             except openai.BadRequestError as error:
-                refused = _refused_parameter(error)
-                if refused in self.optional:
-                    del self.optional[refused]
-                    continue
-                if self.json_schema and refused == "response_format":
-                    self.json_schema = False  # llama.cpp, older vLLM and Ollama: JSON mode instead
-                    continue
+                if self._turned_down(error):
+                    continue  # asked again without what the server turned down
                 raise ModelFault(f"the endpoint turned the request down ({_said(error, self.api_key)})") from None
-            except (openai.AuthenticationError, openai.PermissionDeniedError) as error:
-                raise ModelFault(f"the endpoint refused the key ({_said(error, self.api_key)})", fatal=True) from None
-            except openai.NotFoundError as error:
-                raise ModelFault(f"the endpoint does not know the model {self.config.model!r} ({_said(error, self.api_key)})", fatal=True) from None
-            except openai.RateLimitError as error:
-                if _code(error) == "insufficient_quota":
-                    raise ModelFault(f"the account's quota is exhausted ({_said(error, self.api_key)})", fatal=True) from None
-                failure, headers = f"rate limited ({_said(error, self.api_key)})", error.response.headers
-            except openai.APIStatusError as error:
-                if error.status_code < 500 and error.status_code not in (408, 409):
-                    raise ModelFault(f"the endpoint answered {error.status_code} ({_said(error, self.api_key)})") from None
-                failure, headers = f"the endpoint answered {error.status_code} ({_said(error, self.api_key)})", error.response.headers
-            except openai.APITimeoutError:
-                failure, headers, silent = f"no answer within {self.config.timeout:g} seconds", {}, True
-            except openai.APIConnectionError:
-                failure, headers, silent = "the endpoint could not be reached", {}, True
+            except openai.APIError as error:
+                try:
+                    failure, headers, stop = self._retryable(error)
+                except ModelFault as fault:
+                    raise fault from None  # the server's error may repeat the key: not chained to it
             if attempt >= RETRIES:
-                raise self._given_up(f"{failure}, {attempt + 1} times", silent)
+                raise self._given_up(f"{failure}, {attempt + 1} times", stop == "silent")
             wait = retry_after(headers, time.time()) or BACKOFF[min(attempt, len(BACKOFF) - 1)]
             if self.clock() + wait >= deadline:
-                raise self._given_up(f"{failure}; waiting {wait:g} seconds more would pass the {self.config.timeout:g}-second timeout", silent)
+                # A rate limit that outlasts the timeout is a spent limit (GitHub Models' per day says hours):
+                # every later request would be refused too.
+                raise self._given_up(f"{failure}; waiting {wait:g} seconds more would pass the {self.config.timeout:g}-second timeout",
+                                     stop in ("silent", "limited"))
             self.sleep(wait)
             attempt += 1
 
-    def _given_up(self, reason: str, silent: bool) -> ModelFault:
-        """The fault to raise for a week whose request failed for good. An endpoint that did not
-        answer at all is not asked again in this build: each further week would wait out the
-        timeout again (40 minutes for a site of 40 weeks at the default 60 seconds)."""
-        if silent:
+    def _turned_down(self, error) -> bool:
+        """Whether the 400 was about something the request may go without; if so, it goes without it."""
+        refused = _refused_parameter(error, self.optional)
+        if refused in self.optional:
+            del self.optional[refused]
+            return True
+        if self.json_schema and refused == "response_format":
+            self.json_schema = False  # llama.cpp, older vLLM and Ollama: JSON mode instead
+            return True
+        return False
+
+    def _retryable(self, error) -> tuple[str, object, str]:
+        """(what went wrong, the headers that may say how long to wait, "silent" for no answer at all or
+        "limited" for a rate limit, else ""); raises the ModelFault of an error not worth retrying."""
+        import openai
+
+        said = _said(error, self.api_key) if isinstance(error, openai.APIStatusError) else ""
+        if isinstance(error, openai.AuthenticationError | openai.PermissionDeniedError):
+            raise self.budget.stop(f"the endpoint refused the key ({said})")
+        if isinstance(error, openai.NotFoundError):
+            raise self.budget.stop(f"the endpoint does not know the model {self.config.model!r} ({said})")
+        if isinstance(error, openai.RateLimitError):
+            if _code(error) == "insufficient_quota":
+                raise self.budget.stop(f"the account's quota is exhausted ({said})")
+            return f"rate limited ({said})", error.response.headers, "limited"
+        if isinstance(error, openai.APIStatusError):
+            if error.status_code == 413:  # the request was sized to fit max_input_tokens: our count was wrong
+                raise ModelFault(f"the request was over the endpoint's input limit although it was sized to fit max_input_tokens "
+                                 f"{self.config.max_input_tokens}, so its size was underestimated: a bug worth reporting ({said})")
+            if error.status_code < 500 and error.status_code not in (408, 409):
+                raise ModelFault(f"the endpoint answered {error.status_code} ({said})")
+            return f"the endpoint answered {error.status_code} ({said})", error.response.headers, ""
+        if isinstance(error, openai.APITimeoutError):
+            return f"no answer within {self.config.timeout:g} seconds", {}, "silent"
+        if isinstance(error, openai.APIConnectionError):
+            return "the endpoint could not be reached", {}, "silent"
+        raise ModelFault(f"the client failed ({_short(str(error), self.api_key)})")
+
+    def _pace(self) -> None:
+        """Wait until a request more keeps within `requests_per_minute`, then note it as sent."""
+        per_minute = self.config.requests_per_minute
+        if per_minute:
+            self.sent = [at for at in self.sent if at > self.clock() - MINUTE]
+            if len(self.sent) >= per_minute:
+                self.sleep(self.sent[-per_minute] + MINUTE - self.clock())
+        self.sent.append(self.clock())
+
+    def _given_up(self, reason: str, stop: bool) -> ModelFault:
+        """The fault to raise for a request that failed for good. An endpoint that did not answer
+        at all, or whose rate limit outlasts the timeout, is not asked again in this build: each
+        further request would wait out the timeout again (40 minutes for a site of 40 weeks at the
+        default 60 seconds), or be refused again."""
+        if stop:
             return self.budget.stop(f"{reason}, so it is not asked again in this build")
         return ModelFault(reason)
 
-    def _response_format(self) -> dict:
+    def _response_format(self, schema: dict) -> dict:
         if self.json_schema:
-            return {"type": "json_schema", "json_schema": {"name": "week_digest", "strict": True, "schema": answer_schema()}}
+            return {"type": "json_schema", "json_schema": {"name": "week_digest", "strict": True, "schema": schema}}
         return {"type": "json_object"}
 
 
@@ -171,11 +214,11 @@ def retry_after(headers, now: float) -> float | None:
         return max(email.utils.mktime_tz(parsed) - now, 0.0) if parsed else None
 
 
-def _refused_parameter(error) -> str | None:
+def _refused_parameter(error, optional) -> str | None:
     """Which request parameter a 400 is about, from OpenAI's `param` or the message's words."""
     param = _error_fields(error).get("param")
     said = f"{param if isinstance(param, str) else ''} {_message(error)}".lower()
-    for name in OPTIONAL:
+    for name in optional:
         if name in said:
             return name
     if any(word in said for word in ("response_format", "json_schema", "response format", "json schema", "grammar")):

@@ -5,6 +5,8 @@ The page, the Markdown report and `show --format json` all take it from here, so
 
 from __future__ import annotations
 
+from collections import Counter
+
 from digest_plugin.narrate.model import Narrative
 from digest_plugin.narrate.wording import Language
 
@@ -16,7 +18,21 @@ def writer_credit(narrative: Narrative, lang: Language) -> str:
     if check is None:
         return ""
     if check.kept:
-        return _("Written with the language model {model}: {kept} of the {checked} sentences it wrote passed the check against the data "
-                 "and are shown; the rest is the built-in writer’s text.").format(
+        written = _("Written with the language model {model}: {kept} of the {checked} sentences it wrote passed the check against the data "
+                    "and are shown; the rest is the built-in writer’s text.").format(
             model=check.model, kept=lang.number(check.kept), checked=lang.number(check.checked))
+        return lang.sentences([written, _("The model’s words are in: {parts}.").format(parts=lang.join(_parts(narrative, lang)))])
     return _("Written by the built-in writer: no sentence of the language model was used for this week.")
+
+
+def _parts(narrative: Narrative, lang: Language) -> list[str]:
+    """The parts the model's words fill, as "the summary", "2 of 3 key changes", ..."""
+    _ = lang.gettext
+    filled = Counter(where.split("[")[0] for where, _sentences in narrative.check.parts)
+    parts = [_("the summary")] if filled["summary"] else []
+    for section, total, words in (("themes", len(narrative.themes), _("{count} of {total} themes")),
+                                  ("key_changes", len(narrative.key_changes), _("{count} of {total} key changes")),
+                                  ("risks", len(narrative.risks), _("{count} of {total} risks"))):
+        if filled[section]:
+            parts.append(words.format(count=lang.number(filled[section]), total=lang.number(total)))
+    return parts + ([_("the recommendations")] if filled["recommendations"] else [])

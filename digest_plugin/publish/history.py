@@ -20,6 +20,7 @@ from digest_plugin.store.folder import Store
 from digest_plugin.store.state import RepoState, repo_life
 from digest_plugin.weeks import week_of
 
+logger = logging.getLogger(__name__)
 PARALLEL_FROM = 2  # repositories to analyse afresh before worker processes pay for their start-up
 
 
@@ -34,14 +35,20 @@ def analysis_options(settings: DigestSettings) -> AnalysisOptions:
 def load_weeks(store: Store, repo: str, options: AnalysisOptions, now: datetime, memo: Memo | None = None) -> list[WeekAnalysis]:
     """Every week of `repo` in the store, analysed; one clear error when the store lacks it.
 
-    With a `memo` of earlier builds, a store unchanged since one of them is not even read again."""
+    A build of a moment before the data was fetched (SOURCE_DATE_EPOCH, a reproducible rebuild)
+    shows the repository as it was then: the PRs merged later are left out, with one line saying
+    how many. With a `memo` of earlier builds, a store unchanged since one of them is not even read again."""
     store.check_folder("run 'repo-digest fetch' or 'repo-digest sample' first.")
     if now.tzinfo is None:
         now = now.replace(tzinfo=UTC)
-    key = memo.repo_key(repo, store.content_hash(repo), options, str(week_of(now, options.timezone))) if memo is not None else None
-    if key is not None and (weeks := memo.remembered_weeks(key)) is not None:
-        return weeks
     state = store.read_state(repo)
+    past = state is not None and state.fetched_at is not None and now < state.fetched_at
+    # the data as this build sees it: all of the store, or what had merged by a past moment
+    seen = store.content_hash(repo) + (f" until {now.isoformat()}" if past else "")
+    key = memo.repo_key(repo, seen, options, str(week_of(now, options.timezone))) if memo is not None else None
+    if key is not None and (weeks := memo.remembered_weeks(key)) is not None:
+        _say_left_out(repo, memo.get(memo.key("left out", key)) or 0, now)
+        return weeks
     pulls = store.read_pulls(repo, repo_life(state, now))
     if state is None and not pulls:
         known = ", ".join(store.repos()) or "none"
@@ -49,10 +56,19 @@ def load_weeks(store: Store, repo: str, options: AnalysisOptions, now: datetime,
     if state is None:
         # pulls without a state file: nothing says the history is whole, so no week is shown as complete
         state = RepoState(repo, "github")
-    weeks = analyse_repo(repo, pulls, state, options, now, memo.week_chain() if memo is not None else None)
+    shown = [pull for pull in pulls if pull.merged_at <= now] if past else pulls
+    _say_left_out(repo, len(pulls) - len(shown), now)
+    weeks = analyse_repo(repo, shown, state, options, now, memo.week_chain() if memo is not None else None)
     if key is not None:
         memo.remember_weeks(key, weeks)
+        memo.put(memo.key("left out", key), len(pulls) - len(shown))
     return weeks
+
+
+def _say_left_out(repo: str, count: int, now: datetime) -> None:
+    if count:
+        logger.warning("%s: %d pull requests merged after %s UTC, the moment this build shows, are left out of it.",
+                       repo, count, f"{now.astimezone(UTC):%Y-%m-%d %H:%M}")
 
 
 def stream_histories(store: Store, names: Sequence[str], options: AnalysisOptions, now: datetime,

@@ -8,6 +8,7 @@ afresh for every run, so `pelican --autoreload` never sees a previous run's stat
 from __future__ import annotations
 
 import errno
+import functools
 import hashlib
 import json
 import logging
@@ -17,10 +18,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
+from itertools import compress
 from pathlib import Path
 
 from jinja2 import ChoiceLoader, FileSystemLoader
-from pelican.contents import Article
+from pelican.contents import Article, Static
 from pelican.readers import METADATA_PROCESSORS
 from pelican.utils import order_content
 
@@ -32,13 +34,14 @@ from digest_plugin.narrate import cite
 from digest_plugin.narrate.wording import Language
 from digest_plugin.publish.files import PACKAGE_TEMPLATES, chart_drawing, copy_static, stylesheets, write_week_files, write_week_pdfs
 from digest_plugin.publish.history import analysis_options
+from digest_plugin.publish.host_theme import host_theme
 from digest_plugin.publish.notes import exclude_notes, read_notes
 from digest_plugin.publish.pelican_internals import WeekArticle, check_pelican, feed_writer
 from digest_plugin.publish.report_text import report_renderer
 from digest_plugin.publish.sections import SECTION_FEEDS, repo_category, repo_feeds, write_section
 from digest_plugin.publish.site_digest import SiteDigest, WeekPage, build_site_digest
-from digest_plugin.publish.site_files import write_site_pages, write_sitemap
-from digest_plugin.publish.site_index import author_path, pulls_by_tag, repo_summaries, week_pulls_by_tag
+from digest_plugin.publish.site_files import sitemap_plugin_active, write_site_pages, write_sitemap
+from digest_plugin.publish.site_index import author_path, page_dates, pulls_by_tag, repo_summaries, week_pulls_by_tag
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store.folder import Store
 from digest_plugin.store.owner_index import by_owner
@@ -46,6 +49,7 @@ from pelican import DEFAULT_CONFIG_NAME, parse_arguments, signals
 
 logger = logging.getLogger(__name__)
 SETUP_KEY = "DIGEST"  # the BuildSetup, in Pelican's settings dict
+PAGE_DATES_KEY = "digest_page_dates"  # this build's pages' last changes, by path, in the same dict, for the sitemap
 
 TAG_SLUG_LIMIT = 100  # characters of a label's slug: its feeds' file names stay under 255 bytes
 
@@ -146,6 +150,7 @@ def prepare_templates(generator) -> None:
     generator.env.globals.setdefault("digest_owners", {})
     generator.env.globals.setdefault("digest_feeds", {})
     generator.env.globals["digest_chart_size"] = pixel_size("svg")
+    generator.env.globals["digest_theme"] = host_theme(generator.env)
     generator.env.globals["digest_html_lang"] = {"zh": "zh-CN"}.get(language.code, language.code)
 
 
@@ -192,19 +197,29 @@ def add_week_articles(generator) -> None:
     entry = generator.get_template("digest_feed_entry")  # an article's content is what its feed entry carries
     label_entry = generator.get_template("digest_label_feed_entry")
     context = dict(generator.context)  # as it stands now, one copy for every entry rendered later
+    # The entry links its page and chart in Pelican's own {filename} and {static} forms, which
+    # Pelican resolves wherever it shows the entry: a feed (absolute, under SITEURL) or a listing
+    # page of a RELATIVE_URLS build (relative to that page). Its text depends on nothing else: rendered once.
     articles = [
-        _article(generator, week, partial(entry.render, context, week=week), in_blog,
+        _article(generator, week, functools.cache(partial(entry.render, context, week=week, week_source=_source(week))), in_blog,
                  LabelEntries(partial(label_entry.render, context, week=week), rows))
         for week, rows in tag_rows
     ]
     for article in articles:
         generator.add_source_path(article)
+        chart = article.digest_week.view.feed_chart
+        if chart is not None:
+            generator.add_source_path(_chart_file(generator, article.digest_week, chart), static=True)
     generator.context["digest_articles"] = articles
-    # A week not yet final gets its page but stays out of the index, tags and feeds ("hidden"), as
-    # every week does when the weeks have a section of their own (DIGEST_IN_BLOG = False).
+    if not generator.env.globals["digest_theme"].head_block:
+        logger.warning("repo-digest: the theme's base.html has no `head` block, so the week and repository pages link the plugin's "
+                       "stylesheet, and offer their feeds, from inside their content block.")
+    # A week not yet final gets its page but stays out of the index, tags and feeds (Pelican's
+    # hidden articles), as every week does when the weeks have a section of their own (DIGEST_IN_BLOG = False).
     order = generator.settings["ARTICLE_ORDER_BY"]
-    generator.articles = order_content(generator.articles + [a for a in articles if a.status == "published"], order)
-    generator.hidden_articles = order_content(generator.hidden_articles + [a for a in articles if a.status == "hidden"], order)
+    listed = [in_blog and a.status == "published" for a in articles]
+    generator.articles = order_content(generator.articles + list(compress(articles, listed)), order)
+    generator.hidden_articles = order_content(generator.hidden_articles + [a for a, shown in zip(articles, listed) if not shown], order)
     logger.info("repo-digest: %d week pages for %d repositories", len(articles), len(digest.repos))
 
 
@@ -251,13 +266,27 @@ def _article(generator, week: WeekPage, entry: Callable[[], str], in_blog: bool,
         "url": week.url,
         "save_as": week.url + "index.html",
         "template": "digest_week",
-        "status": "published" if week.final and in_blog else "hidden",
+        # A finished week is published (pelican-sitemap lists it), in the blog or in a section of its own.
+        "status": "published" if week.final else "hidden",
         "lang": settings["DEFAULT_LANG"],
         "digest_week": week,
         "digest_label_entries": label_entries,  # by label or module: the entry in that label's feed
     }
-    source = os.path.join(generator.path, week.repo, f"{week.week}.digest")
+    source = os.path.join(generator.path, _source(week))
     return WeekArticle(entry, metadata=metadata, settings=settings, source_path=source, context=generator.context)
+
+
+def _source(week: WeekPage) -> str:
+    """A week article's source path, relative to PATH, as {filename} links name it: no such file exists."""
+    return f"{week.repo}/{week.week}.digest"
+
+
+def _chart_file(generator, week: WeekPage, chart) -> Static:
+    """The week's feed chart (a PNG the plugin writes) as a static file of the site, so that a
+    {static} link to it resolves as any other."""
+    path = f"{week.url}{chart.name}.png"
+    return Static(content=None, metadata={"title": chart.title, "url": path, "save_as": path}, settings=generator.settings,
+                  source_path=os.path.join(generator.path, path), context=generator.context)
 
 
 def source_date() -> datetime | None:
@@ -321,10 +350,13 @@ def write_pages_around_weeks(generator, writer) -> None:
     digest: SiteDigest | None = generator.context.get("digest")
     if digest is not None:
         write_site_pages(generator, writer, digest)
+        generator.settings[PAGE_DATES_KEY] = page_dates(digest.repos)  # for the sitemap, written when every page is
 
 
 def write_site_map(pelican) -> None:
-    write_sitemap(Path(pelican.output_path), pelican.settings.get("SITEURL", ""))
+    """The sitemap, unless pelican-sitemap writes it (the finished weeks are published pages there)."""
+    if not sitemap_plugin_active(pelican.settings):
+        write_sitemap(Path(pelican.output_path), pelican.settings.get("SITEURL", ""), pelican.settings.get(PAGE_DATES_KEY, {}))
 
 
 def start_collecting(pelican) -> None:

@@ -12,6 +12,8 @@ would cost a warm build a tenth of its time.
 from __future__ import annotations
 
 import base64
+import ctypes
+import ctypes.util
 import logging
 import re
 import shutil
@@ -20,8 +22,9 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from digest_plugin.build.cache import PdfCache
+from digest_plugin.build.cache import PDFS, PdfCache
 from digest_plugin.build.workers import parallel_stream
+from digest_plugin.charts.draw import PICTOGRAPH
 from digest_plugin.errors import DigestError
 from digest_plugin.store.atomic import atomic_write
 
@@ -48,13 +51,81 @@ def write_pdfs(jobs: Sequence[PdfJob], cache: PdfCache) -> int:
     engine = _weasyprint_version() + PRINTABLE
     cached = [cache.path(job.fingerprint, _charts(job.folder), engine) for job in jobs]
     missing = [(path, job) for path, job in zip(cached, jobs, strict=True) if not path.is_file()]
-    pages = ((printable(job.html(), job.folder),) for _, job in missing)
+    glyphs = EmojiFonts(cache.cache / PDFS)
+    pages = ((printable(glyphs.check(job.html()), job.folder),) for _, job in missing)
     drawn = parallel_stream(_draw, pages, len(missing), preload="weasyprint", parallel_from=PARALLEL_FROM, window=WINDOW)
     for (path, _), pdf in zip(missing, drawn, strict=True):
         atomic_write(path, pdf)
     for path, job in zip(cached, jobs, strict=True):
         shutil.copyfile(path, job.folder / PDF_NAME)
     return len(missing)
+
+
+class EmojiFonts:
+    """Says once, for the PDFs of a build, when they show emoji (a label such as "🚀") that no font
+    on this machine has: WeasyPrint then draws empty boxes, and says nothing."""
+
+    def __init__(self, pdfs: Path):
+        self._pdfs = pdfs  # where the PDFs drawn without them are kept
+        self._checked: set[str] = set()
+        self._said = False
+
+    def check(self, html: str) -> str:
+        if self._said:
+            return html
+        for char in sorted(set(PICTOGRAPH.findall(html)) - self._checked):
+            self._checked.add(char)
+            if font_has(char) is False:
+                log.warning("The PDFs show emoji such as %s, which no font here has: they are drawn as empty boxes. Install an "
+                            "emoji font where the site is built (Debian: fonts-noto-color-emoji), then delete %s to draw them again.",
+                            char, self._pdfs)
+                self._said = True
+                break
+        return html
+
+
+def font_has(char: str) -> bool | None:
+    """Whether a font that fontconfig (which WeasyPrint's Pango uses) knows has `char`; None where
+    fontconfig cannot be asked."""
+    name = ctypes.util.find_library("fontconfig")
+    if name is None:
+        return None
+    try:
+        fc = ctypes.CDLL(name)
+    except OSError:
+        return None
+    for function, result, arguments in _FONTCONFIG:
+        getattr(fc, function).restype, getattr(fc, function).argtypes = result, arguments
+    pattern, charset, properties = fc.FcPatternCreate(), fc.FcCharSetCreate(), fc.FcObjectSetCreate()
+    try:
+        fc.FcCharSetAddChar(charset, ord(char))
+        fc.FcPatternAddCharSet(pattern, b"charset", charset)
+        fc.FcObjectSetAdd(properties, b"family")
+        fonts = fc.FcFontList(None, pattern, properties)
+        found = bool(fonts) and fonts.contents.nfont > 0
+        if fonts:
+            fc.FcFontSetDestroy(fonts)
+        return found
+    finally:
+        fc.FcObjectSetDestroy(properties)
+        fc.FcCharSetDestroy(charset)
+        fc.FcPatternDestroy(pattern)
+
+
+class _FontSet(ctypes.Structure):
+    _fields_ = (("nfont", ctypes.c_int), ("sfont", ctypes.c_int), ("fonts", ctypes.c_void_p))
+
+
+_POINTER = ctypes.c_void_p
+_FONTCONFIG = (  # (function, result type, argument types): the few of fontconfig's that font_has calls
+    ("FcPatternCreate", _POINTER, []), ("FcCharSetCreate", _POINTER, []), ("FcObjectSetCreate", _POINTER, []),
+    ("FcCharSetAddChar", ctypes.c_int, [_POINTER, ctypes.c_uint32]),
+    ("FcPatternAddCharSet", ctypes.c_int, [_POINTER, ctypes.c_char_p, _POINTER]),
+    ("FcObjectSetAdd", ctypes.c_int, [_POINTER, ctypes.c_char_p]),
+    ("FcFontList", ctypes.POINTER(_FontSet), [_POINTER, _POINTER, _POINTER]),
+    ("FcFontSetDestroy", None, [ctypes.POINTER(_FontSet)]), ("FcObjectSetDestroy", None, [_POINTER]),
+    ("FcCharSetDestroy", None, [_POINTER]), ("FcPatternDestroy", None, [_POINTER]),
+)
 
 
 def _charts(folder: Path) -> list[Path]:

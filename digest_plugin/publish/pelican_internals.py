@@ -26,6 +26,7 @@ from pelican.contents import Article, Content
 from pelican.writers import Writer
 
 from digest_plugin.errors import DigestError
+from digest_plugin.publish.sections import newest_weeks_only
 from digest_plugin.store.atomic import write_if_changed
 
 
@@ -107,6 +108,7 @@ class DigestWriter(Writer):
 
     def write_feed(self, elements, context, path=None, url=None, feed_type="atom", override_output=False, feed_title=None):
         self._label = label_of_feed(path, dict(context.get("tags", ())), self.settings)  # (tag, articles) pairs
+        elements = newest_weeks_only(elements, path, self.settings)
         try:
             return super().write_feed(elements, context, path, url, feed_type, override_output, feed_title)
         finally:

@@ -45,6 +45,25 @@ def repo_feeds(repo: str, settings: dict, in_blog: bool) -> dict[str, str]:
     return {kind: str(path).format(slug=repo) for kind, path in found.items() if path}
 
 
+def newest_weeks_only(elements: list, path: str | None, settings: dict) -> list:
+    """The items of the feed Pelican writes at `path`; in the blog's own feeds (FEED_ALL_*, FEED_*,
+    TRANSLATION_FEED_*), each repository's newest finished week stands for the digest: a subscriber
+    to the blog gets one entry a week per repository, never the digest's history. The repository's
+    and the labels' feeds keep every week."""
+    patterns = [settings.get(name) for name in ("FEED_ALL_ATOM", "FEED_ALL_RSS", "FEED_ATOM", "FEED_RSS",
+                                                "TRANSLATION_FEED_ATOM", "TRANSLATION_FEED_RSS")]
+    blog_feeds = {str(pattern).format(lang=getattr(item, "lang", "")) for pattern in patterns if pattern for item in elements}
+    if path not in blog_feeds:
+        return elements
+    newest: dict[str, object] = {}
+    for item in elements:
+        week = getattr(item, "digest_week", None)
+        if week is not None and week.final and (week.repo not in newest or week.date > newest[week.repo].digest_week.date):
+            newest[week.repo] = item
+    kept = {id(item) for item in newest.values()}
+    return [item for item in elements if getattr(item, "digest_week", None) is None or id(item) in kept]
+
+
 def write_section(digest: SiteDigest, articles: list, generator, writer) -> None:
     """With DIGEST_IN_BLOG = False, Pelican lists none of the weeks: write the repository pages
     and the section's feeds here (finished weeks only, newest first)."""

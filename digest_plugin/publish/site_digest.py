@@ -6,16 +6,17 @@ files. Every visible string here goes through the catalogue (`_`), so templates 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from datetime import datetime
-from itertools import pairwise
+from itertools import groupby, pairwise
 from pathlib import Path
 
-from digest_plugin.analysis.model import Footprint, Score, WeekAnalysis
+from digest_plugin.analysis.model import AnalysedPull, Footprint, Score, WeekAnalysis
 from digest_plugin.build.cache import AnalysisMemos, Memo, code_salt
-from digest_plugin.charts import Chart, in_site_palette, site_palette, unstyled_charts, week_charts
+from digest_plugin.charts import Chart, RepoCharts, in_site_palette, site_palette, unstyled_charts, week_charts
 from digest_plugin.errors import DigestError
 from digest_plugin.llm import language_model_writer
 from digest_plugin.narrate import Narrative, narrate
@@ -28,6 +29,8 @@ from digest_plugin.store.owner_index import expand_repos
 from digest_plugin.store.records import parse_time
 from digest_plugin.urls import absolute, feed_entry_id, repo_path, week_path
 from digest_plugin.weeks import Week
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass
@@ -86,8 +89,9 @@ class WeekPage:
 
     @property
     def tags(self) -> tuple[str, ...]:
-        stats = self.analysis.stats
-        return tuple(dict.fromkeys([*stats.labels, *stats.modules]))
+        """The week's labels and modules, as Pelican's tags (see `pull_tags`), the most frequent first."""
+        stats, tagged = self.analysis.stats, {tag for pull in self.analysis.pulls for tag in pull_tags(pull)}
+        return tuple(tag for tag in dict.fromkeys([*stats.labels, *stats.modules]) if tag in tagged)
 
     @property
     def previous_url(self) -> str | None:
@@ -97,14 +101,59 @@ class WeekPage:
     def next_url(self) -> str | None:
         return week_path(self.repo, self.next_week) if self.next_week else None
 
+    quiet = False  # a row of the repository's list of weeks that is a week's page
+
+
+def pull_tags(pull: AnalysedPull) -> tuple[str, ...]:
+    """What a PR files a week under as Pelican's tags (label pages and feeds): its labels, and its
+    modules unless they are only words its title wrote (`[1/n]`, a one-off scope), which would
+    fill a host blog's tags with fragments of PR titles."""
+    found = pull.classification
+    return tuple(dict.fromkeys([*found.labels, *(() if found.modules_from_title else found.modules)]))
+
+
+def is_quiet(analysis: WeekAnalysis) -> bool:
+    """Nothing merged, and nothing known to be missing: a week with no page, no feed entry and no
+    article, listed on its repository's page as quiet. A closed week whose fetch is incomplete
+    keeps its page, which says so."""
+    return analysis.stats.merged_count == 0 and (analysis.complete or analysis.in_progress)
+
+
+@dataclass(frozen=True)
+class QuietWeeks:
+    """Consecutive quiet weeks of a repository, one line of its list of weeks."""
+
+    first: str
+    last: str
+    dates_text: str
+
+    quiet = True
+
+    @property
+    def weeks_text(self) -> str:
+        return self.first if self.first == self.last else f"{self.first} – {self.last}"
+
+
+def quiet_runs(history: list[WeekAnalysis], language: Language) -> list[QuietWeeks]:
+    """The quiet weeks of a history (oldest first), consecutive ones together."""
+    runs = [list(weeks) for quiet, weeks in groupby(history, key=is_quiet) if quiet]
+    return [QuietWeeks(run[0].week, run[-1].week, language.dates(run[0].start, run[-1].end)) for run in runs]
+
 
 @dataclass
 class RepoPage:
     name: str
     url: str
-    weeks: list[WeekPage]  # oldest first
+    weeks: list[WeekPage]  # the weeks with a page (anything merged), oldest first
     charts: list[Chart] = field(default_factory=list)
     overview_text: str = ""
+    quiet: list[QuietWeeks] = field(default_factory=list)  # the others, oldest first
+    merged_by_week: tuple[tuple[str, int], ...] = ()  # every week's merged count, quiet ones too, oldest first
+
+    @property
+    def listing(self) -> list[WeekPage | QuietWeeks]:
+        """The repository's weeks, newest first: a page each, or a line for a run of quiet ones."""
+        return sorted([*self.weeks, *self.quiet], key=lambda row: row.week if isinstance(row, WeekPage) else row.first, reverse=True)
 
     @property
     def latest(self) -> WeekPage | None:
@@ -141,18 +190,20 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
     names = _repo_names(settings, store)
     cache = pelican_settings.get("CACHE_PATH")
     memos = AnalysisMemos(Path(cache), code_salt()) if cache else None
-    notes = dict(notes or {})
-    _check_note_repos(notes, names, stored=set(store.repos()))
+    notes = _published_notes(notes or {}, names)
     writer = language_model_writer(settings)  # None for the built-in writer; one per build, with its request budget
     _ = language.gettext
     repos, unstyled, warnings = [], {}, list(warnings or ())
     for name, history, memo in stream_histories(store, names, analysis_options(settings), now, memos):
         _check_note_weeks(notes, name, history)  # before any week is narrated: a language model's requests are counted
-        unstyled[name] = unstyled_charts(history, settings.trend_weeks, _)
+        every_week = unstyled_charts(history, settings.trend_weeks, _)
+        shown = [not is_quiet(analysis) for analysis in history]
+        unstyled[name] = RepoCharts([charts for charts, page in zip(every_week.weeks, shown) if page], every_week.page)
         if history:
-            pages = _week_pages(name, history, unstyled[name].weeks, memo, writer, notes, settings, language,
-                                pelican_settings.get("SITEURL", ""))
-            repos.append(RepoPage(name, repo_path(name), pages, unstyled[name].page, _overview(history, settings, _)))
+            pages = _week_pages(name, [a for a, page in zip(history, shown) if page], unstyled[name].weeks, history, memo, writer,
+                                notes, settings, language, pelican_settings.get("SITEURL", ""))
+            repos.append(RepoPage(name, repo_path(name), pages, unstyled[name].page, _overview(history, settings, _),
+                                  quiet_runs(history, language), tuple((a.week, a.stats.merged_count) for a in history)))
         else:
             warnings.append(_("{repo} has no merged pull requests in the store yet, so it has no pages.").format(repo=name))
         if memo is not None:  # saved as soon as it is complete, and let go before the next repository's is loaded
@@ -180,13 +231,17 @@ def _repo_names(settings: DigestSettings, store: Store) -> list[str]:
     return names
 
 
-def _week_pages(name: str, history: list[WeekAnalysis], charts_by_week: list[list[Chart]], memo: Memo | None, writer,
-                notes: dict[tuple[str, str], EditorNote], settings: DigestSettings, language: Language, site_url: str) -> list[WeekPage]:
-    """A repository's weeks, narrated and prepared, each linked to the weeks beside it; the notes
-    they show are taken out of `notes`."""
+def _week_pages(name: str, shown: list[WeekAnalysis], charts_by_week: list[list[Chart]], history: list[WeekAnalysis], memo: Memo | None,
+                writer, notes: dict[tuple[str, str], EditorNote], settings: DigestSettings, language: Language, site_url: str) -> list[WeekPage]:
+    """The pages of a repository's `shown` weeks (of its whole `history`), narrated and prepared,
+    each linked to the pages beside it; the notes they show are taken out of `notes`."""
     pages, repo_url = [], _repo_url(name, history)
-    for index, (analysis, charts) in enumerate(zip(history, charts_by_week, strict=True)):
-        narrative = _narrative(memo, analysis, history[:index], language, writer)
+    position = {analysis.week: index for index, analysis in enumerate(history)}
+    # Newest first: a language model's requests for the day go to the weeks readers open first, and
+    # a backfill fills in backwards over the scheduled runs.
+    narratives = {analysis.week: _narrative(memo, analysis, history[: position[analysis.week]], language, writer) for analysis in reversed(shown)}
+    for analysis, charts in zip(shown, charts_by_week, strict=True):
+        narrative = narratives[analysis.week]
         note = notes.pop((name, analysis.week), None)
         pages.append(_week_page(name, analysis, narrative, charts, repo_url, settings, language, site_url, note))
     for before, after in pairwise(pages):
@@ -259,23 +314,28 @@ def _discuss_url(settings: DigestSettings, repo: str, week: str) -> str:
     return pattern.format(owner=owner, name=name, week=week, repo=repo) if pattern else ""
 
 
-def _check_note_repos(notes: dict[tuple[str, str], EditorNote], names: list[str], stored: set[str]) -> None:
-    """Each editor's note is for a repository the site publishes, or else says which file. A note
-    for a repository the store holds but DIGEST_REPOS leaves out (the bundled sample's, in a copy
-    set up for other repositories) waits for that repository to be published."""
-    for (repo, _week), note in sorted(notes.items()):
-        if repo not in names and repo not in stored:
-            raise DigestError(f"The editor's note {note.source} is for {repo}, which this site does not publish "
-                              f"(it publishes {', '.join(names)}).")
+def _published_notes(notes: dict[tuple[str, str], EditorNote], names: list[str]) -> dict[tuple[str, str], EditorNote]:
+    """The editor's notes for repositories the site publishes. A note for another (the bundled
+    sample's, left in content/ of a copy set up for its own repositories) is not an error: it is
+    left out, with one line naming it."""
+    published = {}
+    for (repo, week), note in sorted(notes.items()):
+        if repo in names:
+            published[repo, week] = note
+        else:
+            logger.warning("The editor's note %s is for %s, which this site does not publish; it is left out.", note.source, repo)
+    return published
 
 
 def _check_note_weeks(notes: dict[tuple[str, str], EditorNote], repo: str, history: list[WeekAnalysis]) -> None:
-    """Each editor's note for `repo` names a week it has; otherwise say which file, and what exists."""
-    weeks = {analysis.week for analysis in history}
+    """Each editor's note for `repo` names a week with a page; otherwise say which file, and what exists."""
+    weeks = {analysis.week: analysis for analysis in history}
     for (noted, week), note in sorted(notes.items()):
         if noted == repo and week not in weeks:
             span = f"{history[0].week} to {history[-1].week}" if history else "no weeks"
             raise DigestError(f"The editor's note {note.source} is for {week}, a week {repo} does not have (it has {span}).")
+        if noted == repo and is_quiet(weeks[week]):
+            raise DigestError(f"The editor's note {note.source} is for {week}, in which nothing merged in {repo}, so it has no page.")
 
 
 def _provenance(analysis: WeekAnalysis, language: Language) -> str:

@@ -4,6 +4,8 @@ build wrote."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from datetime import datetime
 from pathlib import Path
 
 from pelican.generators import PelicanTemplateNotFound
@@ -53,11 +55,18 @@ def _template(generator, name: str):
         return None
 
 
-def write_sitemap(output: Path, site_url: str) -> None:
-    """Every HTML page in `output` but the 404 page, as its URL (a folder's index.html as the folder)."""
+def write_sitemap(output: Path, site_url: str, dates: Mapping[str, datetime]) -> None:
+    """Every HTML page in `output` but the 404 page, as its URL (a folder's index.html as the
+    folder), with when the weeks' and repositories' pages last changed (`dates`, by path)."""
     paths = []
     for page in output.rglob("*.html"):
         path = page.relative_to(output).as_posix()
         if path != NOT_FOUND_PAGE:
             paths.append(path.removesuffix("index.html"))
-    write_if_changed(output / SITEMAP, sitemap_xml(paths, site_url).encode("utf-8"))
+    write_if_changed(output / SITEMAP, sitemap_xml(paths, site_url, dates).encode("utf-8"))
+
+
+def sitemap_plugin_active(settings: dict) -> bool:
+    """Whether Pelican runs a plugin of its own for the sitemap (pelican-sitemap, `pelican.plugins.sitemap`):
+    it writes sitemap.xml, and the week pages are among the published pages it lists."""
+    return any(str(name).rsplit(".", 1)[-1] == "sitemap" for name in settings.get("PLUGINS") or ())

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from functools import cached_property, lru_cache
 from xml.sax.saxutils import escape
 
 from digest_plugin.analysis.model import AnalysedPull
-from digest_plugin.publish.site_digest import RepoPage, WeekPage
+from digest_plugin.publish.site_digest import RepoPage, WeekPage, pull_tags
 from digest_plugin.weeks import Week
 
 _GITHUB_LOGIN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}(?:\[bot\])?")
@@ -86,11 +87,10 @@ def repo_summaries(repos: Sequence[RepoPage], _) -> list[RepoSummary]:
 
 def _summary(repo: RepoPage, _) -> RepoSummary:
     week = repo.latest
-    shown = repo.weeks[: repo.weeks.index(week) + 1][-TREND_WEEKS:] if week else []
-    counts = [w.analysis.stats.merged_count for w in shown]
+    shown = [(name, count) for name, count in repo.merged_by_week if name <= week.week][-TREND_WEEKS:] if week else []  # quiet weeks too
     text = _("Merged pull requests per week, {first} to {last}: {counts}.").format(
-        first=shown[0].week, last=shown[-1].week, counts=", ".join(map(str, counts))) if shown else ""
-    return RepoSummary(repo, week, tuple(trend_bars([(w.week, c) for w, c in zip(shown, counts)])), text)
+        first=shown[0][0], last=shown[-1][0], counts=", ".join(str(count) for _week, count in shown)) if shown else ""
+    return RepoSummary(repo, week, tuple(trend_bars(shown)), text)
 
 
 def trend_bars(values: Sequence[tuple[str, int]], width: float = TREND_WIDTH, height: float = TREND_HEIGHT) -> list[Bar]:
@@ -216,7 +216,7 @@ def week_pulls_by_tag(week: WeekPage) -> dict[str, list[PullRow]]:
     """The week's PRs under each of its labels and modules, by importance: a label feed's entry."""
     rows: dict[str, list[PullRow]] = {}
     for pull in week.analysis.pulls:
-        for tag in dict.fromkeys([*pull.classification.labels, *pull.classification.modules]):
+        for tag in pull_tags(pull):
             rows.setdefault(tag, []).append(PullRow(week, pull))
     return rows
 
@@ -251,9 +251,27 @@ def site_feeds(settings: dict, repos: Sequence[RepoPage], tags: Iterable) -> lis
     return [(name, [f for f in feeds if f]) for name, feeds in groups if any(feeds)]
 
 
-def sitemap_xml(paths: Iterable[str], site_url: str) -> str:
-    """A sitemap (sitemaps.org 0.9) of site-relative page paths; absolute when SITEURL is set."""
+def page_dates(repos: Iterable[RepoPage]) -> dict[str, datetime]:
+    """When each week's page (at its end, or its latest merge while in progress) and each
+    repository's page (with its newest week) last changed, by site-relative path."""
+    dates = {}
+    for repo in repos:
+        for week in repo.weeks:
+            dates[week.url] = week.date
+        if repo.weeks:
+            dates[repo.url] = max(week.date for week in repo.weeks)
+    return dates
+
+
+def sitemap_xml(paths: Iterable[str], site_url: str, dates: Mapping[str, datetime] | None = None) -> str:
+    """A sitemap (sitemaps.org 0.9) of site-relative page paths, absolute when SITEURL is set, with
+    each page's `lastmod` where `dates` knows it."""
     base = site_url.rstrip("/") + "/" if site_url else "/"
-    entries = "".join(f"  <url><loc>{escape(base + path)}</loc></url>\n" for path in sorted(set(paths)))
+    dates = dates or {}
+    entries = "".join(f"  <url><loc>{escape(base + path)}</loc>{_lastmod(dates.get(path))}</url>\n" for path in sorted(set(paths)))
     return ('<?xml version="1.0" encoding="UTF-8"?>\n'
             '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n' + entries + "</urlset>\n")
+
+
+def _lastmod(moment: datetime | None) -> str:
+    return f"<lastmod>{moment.isoformat(timespec='seconds')}</lastmod>" if moment is not None else ""

@@ -128,7 +128,10 @@ class RepoState:
 
 def repo_life(state: RepoState | None, now: datetime) -> Window:
     """When a PR of the repository can have been merged: from the repository's creation (where the
-    state knows it; else since pull requests exist) to the build's `now`, with a little room for
-    clocks that disagree. A record outside it is damage, and would draw years of empty weeks."""
+    state knows it; else since pull requests exist) to the data's own date (when it was fetched or
+    imported, or the build's `now` where that is later or unknown), with a little room for clocks
+    that disagree. A record outside it is damage, and would draw years of empty weeks; one merged
+    after a `now` before the data's date is not (a build of a past moment leaves it out)."""
     start = state.created_at if state is not None and state.created_at is not None else EARLIEST_TIME
-    return Window(min(start, now), now + CLOCK_SKEW)
+    end = max(now, state.fetched_at) if state is not None and state.fetched_at is not None else now
+    return Window(min(start, now), end + CLOCK_SKEW)

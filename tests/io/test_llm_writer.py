@@ -306,7 +306,7 @@ def test_a_changed_week_is_asked_again_and_replaces_its_cached_answer(server, tm
 def test_without_the_key_nothing_is_sent_and_the_log_says_why_in_one_sentence(server, tmp_path, caplog):
     # a variable name of its own: Pelican's loggers drop a warning already given in this process
     with caplog.at_level(logging.WARNING):
-        narrative = write(writer_for(server, tmp_path, key=None, api_key_env="REPO_DIGEST_UNSET_KEY"))
+        narrative = write(writer_for(server, tmp_path, key=None, api_key_env=("REPO_DIGEST_UNSET_KEY",)))
     assert narrative.writer == "builtin" and server.requests == []
     assert ("The language-model writer sends no request in this build: the environment variable REPO_DIGEST_UNSET_KEY "
             "that DIGEST_LLM names holds no key; cached answers are still used.") in caplog.text

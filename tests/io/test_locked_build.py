@@ -140,3 +140,14 @@ def test_a_lock_wait_that_is_not_a_number_is_one_sentence():
     for bad in ("soon", "-1", "inf", "nan"):
         with pytest.raises(DigestError, match=r"LOCK_WAIT is .*give the seconds"):
             wait_from(bad)
+
+
+@pytest.mark.parametrize("target", ["html", "publish"])
+def test_an_output_folder_in_a_missing_folder_is_one_sentence(project, target):
+    env = ("PUBLISHCONF=pelicanconf.py",) if target == "publish" else ()  # the tiny project has no publishconf.py
+    status, out, err = _finish(make(project, target, "OUTPUTDIR=missing/site", *env))
+    lines = [line for line in (out + err).splitlines() if not line.startswith("make: ***")]
+    assert status != 0 and "Traceback" not in err
+    assert lines == [(f"make: OUTPUTDIR missing/site is in a folder that does not exist ({project / 'missing'}); create it first, "
+                      "or name another folder.")]
+    assert not (project / "missing").exists()

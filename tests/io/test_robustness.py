@@ -125,7 +125,7 @@ def test_the_spelled_out_names_show_as_written_on_the_page_the_markdown_the_feed
     every = [spelled for _, spelled in ODD.values()]
     surfaces = {  # what each shows: a week's page, Markdown and PDF its most-touched files and labels, a feed its labels
         "page": ((week / "index.html").read_text(), every), "markdown": ((week / "digest.md").read_text(), every),
-        "pdf": (pdf_text(week / "digest.pdf"), every), "feed": ((output / "feeds/all.atom.xml").read_text(), ["U+202E"]),
+        "pdf": (pdf_text(week / "digest.pdf"), every), "feed": ((output / "feeds" / f"{REPO}.atom.xml").read_text(), ["U+202E"]),
         "label feed": ((output / "feeds/labels/u202e.atom.xml").read_text(), ["U+202E"]),
     }
     for surface, (text, names) in surfaces.items():

@@ -27,7 +27,7 @@ def grounded(document: dict) -> dict:
                  else f"This week {merged} pull requests were merged, and #{top} matters most.", [top], merged=merged),
     ]
     themes = []
-    for theme in document["themes"]:
+    for theme in document.get("themes", []):
         name, count, lead = theme["name"], len(theme["pulls"]), (theme["key_pulls"] or theme["pulls"])[0]
         text = (f"{name} 主题本周有 {count} 个拉取请求，以 #{lead} 为首。" if zh
                 else f"The {name} theme took {count} of the week's pull requests, led by #{lead}.")
@@ -41,13 +41,18 @@ def grounded(document: dict) -> dict:
             text = f"#{number} 是本周的关键变更之一。" if zh else f"#{number} is one of the week's key changes."
         key_changes.append({"pull": number, "sentences": [sentence(text, [number])]})
     risks = []
-    for risk in document["risks"]:
+    for risk in document.get("risks", []):
         count, first = len(risk["pulls"]), risk["pulls"][0]
         text = (f"有 {count} 个拉取请求存在这一风险，首先是 #{first}，合并后可能引入回归。" if zh
                 else f"{count} pull requests show this risk, first of all #{first}, and could bring regressions after the merge.")
         risks.append({"kind": risk["kind"], "sentences": [sentence(text, [first], **{f"risk__{risk['kind']}": count})]})
     recommendations = [sentence(f"在下一次发布前再审查一遍 #{top}。" if zh else f"Review #{top} once more before the next release.", [top])]
     return {"language": document["language"], "summary": summary, "themes": themes, "key_changes": key_changes, "risks": risks, "recommendations": recommendations}
+
+
+def asked(answer: dict, sections) -> dict:
+    """The answer to a request for `sections` only (a part of the week): what a model held to the schema gives."""
+    return {key: value for key, value in answer.items() if key == "language" or key in sections}
 
 
 def inventing_a_pull(document: dict) -> dict:

@@ -13,25 +13,52 @@ for a wrong key, 400 for a strict `json_schema` that OpenAI would refuse or for 
 word "json" in the messages; `json_schema=False` makes it refuse `json_schema` the way servers
 without structured outputs do, `temperature=False` a temperature other than 1 the way reasoning
 models do. Queued `replies` go first, then `script`.
+
+`limits=FreeTier()` makes it answer as GitHub Models' free tier does (https://models.github.ai/inference,
+whose figures README.md cites): a request over `max_input_tokens` gets 413 `tokens_limit_reached`,
+and past `per_minute` or `per_day` requests a 429 `RateLimitReached` with `Retry-After` (seconds to
+the minute's end, or hours to the day's). It counts tokens more densely than the writer does (three
+ASCII characters a token), as a real tokenizer may; its `clock` may be the tests' fake one.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from digest_plugin.narrate.llm.answer import SECTIONS
 from tests.local_server import LocalHandler, LocalServer
 
 GOOD_KEY = "sk-local-test-0123456789abcdefABCDEF"
 
 
 @dataclass
+class FreeTier:
+    """GitHub Models' free tier for a low model (Copilot Free and Pro): 8000 tokens in, 15 requests a minute, 150 a day."""
+
+    max_input_tokens: int = 8000
+    per_minute: int = 15
+    per_day: int = 150
+    day: float = 86400.0
+
+
+def counted_tokens(body: dict) -> int:
+    """What the stand-in counts a request as: its messages and its schema, three ASCII characters or one other a token."""
+    text = "".join(str(m.get("content", "")) for m in body.get("messages", [])) + json.dumps(body.get("response_format") or {})
+    ascii_count = sum(1 for c in text if c < "\x80")
+    return math.ceil(ascii_count / 3) + len(text) - ascii_count
+
+
+@dataclass
 class Request:
     body: dict
     headers: dict[str, str]  # names in lower case
+    refused: str = ""  # "413", "429 minute", "429 day": what the free tier answered instead of the model
+    tokens: int = 0  # as the stand-in counts them
 
     @property
     def messages(self) -> list[dict]:
@@ -45,6 +72,12 @@ class Request:
     def document(self) -> dict:
         """The user message, which the writer sends as a JSON document of data."""
         return json.loads(next(m["content"] for m in self.messages if m.get("role") == "user"))
+
+    @property
+    def sections(self) -> list[str]:
+        """The answer's sections the request asks for: its schema's, or all of them in JSON mode."""
+        schema = ((self.body.get("response_format") or {}).get("json_schema") or {}).get("schema")
+        return [key for key in schema["properties"] if key != "language"] if schema else list(SECTIONS)
 
     @property
     def response_format(self) -> str | None:
@@ -98,7 +131,8 @@ class Reply:
 
 class ChatServer(LocalServer):
     def __init__(self, script: Callable[[Request], Reply] | None = None, key: str = GOOD_KEY, json_schema: bool = True,
-                 temperature: bool = True):
+                 temperature: bool = True, limits: FreeTier | None = None, clock: Callable[[], float] = time.monotonic):
+        self.limits, self.clock, self.answered_at = limits, clock, []
         self.script = script
         self.key = key
         self.json_schema = json_schema
@@ -116,14 +150,50 @@ class ChatServer(LocalServer):
         with self.lock:
             self.requests.append(request)
 
+    @property
+    def sent(self) -> list[Request]:
+        """The requests the model was given (not refused by the free tier's limits)."""
+        return [r for r in self.requests if not r.refused]
+
     def next_reply(self, request: Request) -> Reply:
         self.record(request)
+        refusal = self._over_limits(request) if self.limits else None
+        if refusal:
+            return refusal
         with self.lock:
             if self.replies:
                 return self.replies.pop(0)
         if self.script is None:
             return Reply.error(500, "No scripted answer.")
         return self.script(request)
+
+
+    def _over_limits(self, request: Request) -> Reply | None:
+        """GitHub Models' answer when the request is over a limit of the free tier; None when it may go to the model."""
+        limits, now = self.limits, self.clock()
+        with self.lock:
+            today = [at for at in self.answered_at if at > now - limits.day]
+            minute = [at for at in today if at > now - 60]
+            if len(today) >= limits.per_day:
+                request.refused, wait = "429 day", today[-limits.per_day] + limits.day - now
+                return _rate_limited(limits.per_day, int(limits.day), "UserByModelByDay", wait)
+            if len(minute) >= limits.per_minute:
+                request.refused, wait = "429 minute", minute[-limits.per_minute] + 60 - now
+                return _rate_limited(limits.per_minute, 60, "UserByModelByMinute", wait)
+            self.answered_at.append(now)  # every request within the rates counts against them, a 413 too
+        request.tokens = counted_tokens(request.body)
+        if request.tokens > limits.max_input_tokens:
+            request.refused = "413"
+            message = f"Request body too large for {request.body.get('model')} model. Max size: {limits.max_input_tokens} tokens."
+            return Reply("error", status=413, error_body={"code": "tokens_limit_reached", "message": message, "details": message})
+        return None
+
+
+def _rate_limited(limit: int, period: int, kind: str, wait: float) -> Reply:
+    seconds = max(1, math.ceil(wait))
+    message = f"Rate limit of {limit} per {period}s exceeded for {kind}. Please wait {seconds} seconds before retrying."
+    return Reply("error", status=429, error_body={"code": "RateLimitReached", "message": message, "details": message},
+                 headers={"retry-after": str(seconds)})
 
 
 class _Handler(LocalHandler):
@@ -139,7 +209,7 @@ class _Handler(LocalHandler):
     def do_POST(self):
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length)
-        if self.path.rstrip("/") != "/v1/chat/completions":
+        if self.path.rstrip("/") not in ("/v1/chat/completions", "/inference/chat/completions"):
             return self._error(404, {"message": f"Invalid URL (POST {self.path})", "type": "invalid_request_error", "param": None, "code": None})
         if self.headers.get("Authorization") != f"Bearer {self.chat.key}":
             # A careless server that repeats the key it was sent: the writer must not pass it on.

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import urllib.parse
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from bs4 import BeautifulSoup
 from digest_plugin.store.folder import Store
 from digest_plugin.store.state import RepoState
 from tests.conftest import make_pull
-from tests.links import check_links
+from tests.links import check_links, page_address, references, target
 
 ROOT = Path(__file__).resolve().parents[2]
 SITEURL = "https://example.org/blog"
@@ -39,7 +40,9 @@ def fresh_pelican(tmp_path_factory) -> Path:
     return venv / "bin/pelican"
 
 
-def _site(folder: Path, theme: str, in_blog: bool) -> Path:
+def _site(folder: Path, theme: str, in_blog: bool | None) -> Path:
+    """A blog of one post, with a store of three weeks of acme/widget; DIGEST_IN_BLOG as given
+    (None: not set, the plugin's default)."""
     (folder / "content").mkdir(parents=True)
     (folder / "content/hello.md").write_text("Title: Hello\nDate: 2026-05-01\nCategory: Notes\nTags: news\n\nThe blog's own post.\n")
     store = Store(folder / "data")
@@ -47,13 +50,14 @@ def _site(folder: Path, theme: str, in_blog: bool) -> Path:
         make_pull(1, MONDAY, "feat: add the widget cache", files=[("core/cache.py", 120, 4, "modified")], labels=("area/core",)),
         make_pull(2, MONDAY + timedelta(days=1), HOSTILE, author="bob", files=[("core/parse.py", 5, 2, "modified")]),
         make_pull(3, MONDAY + timedelta(days=8), "docs: explain the cache", files=[("docs/cache.md", 30, 0, "added")]),
+        make_pull(4, MONDAY + timedelta(days=9), "[1/n] feat: split the parser"),  # no files: its modules are its title's
     ])
     store.write_state(RepoState(repo="acme/widget", source="import", fetched_at=MONDAY + timedelta(days=14)))
     # A site with Pelican's default URLs (category/{slug}.html, tag/{slug}.html) and no PLUGINS.
     (folder / "pelicanconf.py").write_text(
         f'SITENAME = "A blog"\nSITEURL = "{SITEURL}"\nRELATIVE_URLS = False\nFEED_DOMAIN = SITEURL\n'
         f'PATH = "content"\nTHEME = "{theme}"\nTIMEZONE = "UTC"\nDEFAULT_DATE = "fs"\n'
-        f'FEED_ALL_ATOM = "feeds/all.atom.xml"\nDIGEST_FETCH = "never"\nDIGEST_IN_BLOG = {in_blog}\n'
+        f'FEED_ALL_ATOM = "feeds/all.atom.xml"\nDIGEST_FETCH = "never"\n' + ("" if in_blog is None else f"DIGEST_IN_BLOG = {in_blog}\n")
     )
     return folder
 
@@ -98,12 +102,18 @@ def test_weeks_in_the_blog_of_a_site_with_a_builtin_theme(fresh_pelican, tmp_pat
     assert "category/notes.html" in pages and "hello.html" in pages  # the blog's own pages, as before
     index = pages["index.html"].get_text()
     assert "acme/widget" in index and "Hello" in index  # weeks joined the blog
+    # The blog's feed gets the newest finished week, not the digest's history; the repository's feed has every week.
     feed = feedparser.parse((output / "feeds/all.atom.xml").read_bytes())
-    assert "Hello" in {e.title for e in feed.entries} and any("/acme/widget/2026-W" in e.link for e in feed.entries)
+    assert [e.link for e in feed.entries] == [f"{SITEURL}/acme/widget/2026-W20/", f"{SITEURL}/hello.html"]
+    repository = feedparser.parse((output / "feeds/acme/widget.atom.xml").read_bytes())  # Pelican's CATEGORY_FEED_ATOM
+    assert [e.link.rsplit("/", 2)[-2] for e in repository.entries] == ["2026-W20", "2026-W19"]
+    # Labels and modules from file paths are tags; words of PR titles ("[1/n]") are not.
+    tags = {a.get_text(strip=True) for a in pages["tags.html"].select("a")}
+    assert {"area/core", "news"} <= tags and not {"1/n", "1"} & tags, tags
 
 
-def test_weeks_in_a_section_of_their_own(fresh_pelican, tmp_path):
-    output = _build(fresh_pelican, _site(tmp_path / "own", "simple", in_blog=False))
+def test_weeks_in_a_section_of_their_own_by_default(fresh_pelican, tmp_path):
+    output = _build(fresh_pelican, _site(tmp_path / "own", "simple", in_blog=None))
     pages = _check_every_page(output)
     assert "2026-W" not in pages["index.html"].get_text()  # the blog's index is the blog's
     assert "2026-W" not in (output / "feeds/all.atom.xml").read_text()
@@ -114,3 +124,47 @@ def test_weeks_in_a_section_of_their_own(fresh_pelican, tmp_path):
         feed = feedparser.parse((output / path).read_bytes())
         assert not feed.bozo and [e.link for e in feed.entries] == [f"{SITEURL}/acme/widget/2026-W20/", f"{SITEURL}/acme/widget/2026-W19/"], path
     assert pages["acme/widget/2026-W19/index.html"].select_one("article.week .status")
+
+
+def test_a_relative_urls_blog_shows_the_weeks_entries_off_the_domain_root(fresh_pelican, tmp_path):
+    """With RELATIVE_URLS (Pelican's development setting) the site may be served from any folder:
+    the week's entry, which notmyidea shows in full on its index and category pages, links its
+    chart and its page relative to the page showing it."""
+    folder = _site(tmp_path / "relative", "notmyidea", in_blog=True)
+    with (folder / "pelicanconf.py").open("a") as settings:
+        settings.write('SITEURL = ""\nRELATIVE_URLS = True\n')
+    output = _build(fresh_pelican, folder)
+    served = "http://127.0.0.1:8000/some/folder"  # anywhere but the domain's root
+    broken, images = [], 0
+    for page in sorted(output.rglob("*.html")):
+        for reference in references(page.read_text(encoding="utf-8")):
+            address = urllib.parse.urljoin(page_address(output, page, served), reference)
+            if urllib.parse.urlsplit(address).netloc != "127.0.0.1:8000":
+                continue  # GitHub, the feeds' domain
+            file = target(output, served, address)
+            images += reference.endswith(".png")
+            if file is None or not file.exists():
+                broken.append(f"{page.relative_to(output)} -> {reference}")
+    assert images and broken == [], broken[:10]
+
+
+def test_the_readme_names_what_comes_with_the_showcase_theme_only(fresh_pelican, tmp_path):
+    """What a user of another theme goes without is said in the README, and a site in Pelican's
+    simple theme does go without each of them."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("**With the showcase theme only**"):]
+    section = section[: section.index("\n\n")]
+    output = _build(fresh_pelican, _site(tmp_path / "simple", "simple", in_blog=True))
+    week = (output / "acme/widget/2026-W19/index.html").read_text(encoding="utf-8")
+    tag = next(output.glob("tag/area*.html")).read_text(encoding="utf-8")  # Pelican's page of the label area/core
+    absent = {
+        "Open Graph": 'property="og:' not in week,
+        "Content-Security-Policy": "Content-Security-Policy" not in week,
+        "`/search/`": not (output / "search/index.html").exists(),
+        "`/labels/`": "feat: add the widget cache" not in tag,  # the weeks under the label, not their PRs
+        "`/authors/`": not (output / "authors/index.html").exists(),
+        "`/feeds/`": not (output / "feeds/index.html").exists(),
+        "404": not (output / "404.html").exists(),
+    }
+    assert all(absent.values()), absent
+    assert [name for name in absent if name not in " ".join(section.split())] == []

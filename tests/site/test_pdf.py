@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
 import pytest
 
 from digest_plugin.build.cache import PdfCache
 from digest_plugin.publish import pdf
 from digest_plugin.publish.pdf import PARALLEL_FROM, PDF_NAME, PdfJob, write_pdfs
+from tests.conftest import make_pull
+from tests.tiny_project import tiny_project
 
 pytest.importorskip("weasyprint")
 
@@ -53,3 +61,31 @@ def test_pdfs_drawn_together_on_every_core_are_those_drawn_one_by_one(tmp_path, 
         alone.mkdir(parents=True)
         assert write_pdfs([job(html, alone)], PdfCache(tmp_path / "cache-alone")) == 1
         assert (alone / PDF_NAME).read_bytes() == (week / PDF_NAME).read_bytes()
+
+
+FONTS_WITHOUT_EMOJI = """<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+<fontconfig><dir>/usr/share/fonts/truetype/dejavu</dir><cachedir>{cache}</cachedir></fontconfig>
+"""
+
+
+def test_emoji_no_font_has_are_one_warning_for_the_whole_build(tmp_path):
+    """A label such as "🚀" in a PDF, built where no font has emoji (fontconfig told of DejaVu
+    alone): WeasyPrint draws an empty box and says nothing, so the build says it, once."""
+    if not Path("/usr/share/fonts/truetype/dejavu").is_dir():
+        pytest.skip("DejaVu is not installed (Debian: fonts-dejavu-core)")
+    monday = datetime(2026, 3, 2, 9, tzinfo=UTC)
+    pulls = [make_pull(n, monday + timedelta(days=n * 3), f"feat: launch {n}", labels=("🚀",), files=[("src/a.py", 3, 1, "modified")])
+             for n in range(1, 5)]
+    project = tiny_project(tmp_path / "project", pulls=pulls, DIGEST_PDF=True)
+    fonts = tmp_path / "fonts.conf"
+    fonts.write_text(FONTS_WITHOUT_EMOJI.format(cache=tmp_path / "fontconfig-cache"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_", "DIGEST_", "SITEURL"))}
+    done = subprocess.run([str(Path(sys.executable).with_name("pelican")), "content", "-o", "output", "-s", "pelicanconf.py"],
+                          cwd=project, env={**env, "FONTCONFIG_FILE": str(fonts), "COLUMNS": "400"}, capture_output=True, text=True,
+                          timeout=900)
+    log = done.stdout + done.stderr
+    assert done.returncode == 0, log
+    assert len(list((project / "output").rglob("digest.pdf"))) >= 2  # several PDFs with the label, one warning
+    said = [line for line in log.splitlines() if "font" in line]  # the charts' SVG text is set by the reader's browser: not a word
+    assert len(said) == 1 and "emoji such as 🚀, which no font here has" in said[0] and "fonts-noto-color-emoji" in said[0], log

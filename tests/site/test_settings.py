@@ -52,7 +52,7 @@ def test_values_are_typed_and_relative_paths_start_at_the_given_folder(tmp_path)
     assert settings.data_path == tmp_path.resolve() / "store"
     assert settings.timezone == ZoneInfo("Asia/Shanghai")
     assert str(settings.since) == "2026-01-05" and settings.trend_weeks == 8 and settings.bots == ("release-robot",)
-    assert settings.llm == LLMConfig("http://127.0.0.1:9/v1", "small", "OPENAI_API_KEY", 50, 5.0)
+    assert settings.llm == LLMConfig("http://127.0.0.1:9/v1", "small", ("OPENAI_API_KEY",), 50, 5.0)
 
 
 @pytest.mark.parametrize(
@@ -88,6 +88,10 @@ def test_values_are_typed_and_relative_paths_start_at_the_given_folder(tmp_path)
         ({"DIGEST_LLM": {"base_url": "https://x/v1", "model": "m", "api_key_env": "sk-123"}}, "must be the name of an environment variable"),
         ({"DIGEST_LLM": {"base_url": "https://x/v1", "model": "m", "max_requests": -1}}, "DIGEST_LLM['max_requests'] must be a whole number"),
         ({"DIGEST_LLM": {"base_url": "https://x/v1", "model": "m", "timeout": 0}}, "DIGEST_LLM['timeout'] must be a positive number"),
+        ({"DIGEST_LLM": {"base_url": "https://x/v1", "model": "m", "max_input_tokens": 500}}, "DIGEST_LLM['max_input_tokens'] must be 0"),
+        ({"DIGEST_LLM": {"preset": "gemini"}}, "DIGEST_LLM['preset'] must be one of 'github-models', not 'gemini'."),
+        ({"DIGEST_WRITER": "github-models", "DIGEST_LLM": {"requests_per_day": -1}}, "DIGEST_LLM['requests_per_day'] must be a whole number"),
+        ({"DIGEST_WRITER": "github-models", "DIGEST_LLM": 5}, "DIGEST_LLM must be a dict such as"),
         ({"DIGEST_REPO": ["acme/widget"]}, "Unknown setting DIGEST_REPO; the DIGEST_* settings are: DIGEST_REPOS"),
     ],
 )

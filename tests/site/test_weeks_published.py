@@ -3,11 +3,13 @@ keeps one id and one date forever."""
 
 from __future__ import annotations
 
+import logging
 from datetime import UTC, datetime, timedelta
 
 import feedparser
 import pytest
 from bs4 import BeautifulSoup
+from pelican.log import LimitFilter
 
 from digest_plugin.fetch import SEARCH_LAG
 from digest_plugin.narrate.wording import Language
@@ -63,7 +65,7 @@ def test_a_run_before_the_week_closed_publishes_nothing_new(tmp_path):
     assert repo.current.week == "2026-W48" and repo.latest.week == "2026-W47"
 
 
-def _entries(output, path="feeds/all.atom.xml"):
+def _entries(output, path="feeds/acme/widget.atom.xml"):
     feed = feedparser.parse((output / path).read_bytes())
     assert not feed.bozo, feed.get("bozo_exception")
     return {e.link.rstrip("/").rsplit("/", 1)[-1]: e for e in feed.entries}
@@ -91,9 +93,35 @@ def test_the_week_in_progress_has_a_page_but_no_feed_entry_and_entries_keep_thei
     second = build_site(tmp_path, SITEURL="https://octo.github.io/site", RELATIVE_URLS=False, FEED_DOMAIN="https://octo.github.io/site")
     entries = _entries(second)
     assert next(iter(entries)) == "2026-W48"  # newest first, and now in the feed
+    assert list(_entries(second, "feeds/all.atom.xml")) == ["2026-W48"]  # the site's feed: the newest finished week
     assert entries["2026-W47"].id == before.id == "tag:github.com,2026-11-16:acme/widget/2026-W47"
     assert entries["2026-W47"].published == before.published
     assert entries["2026-W48"].id == "tag:github.com,2026-11-23:acme/widget/2026-W48"
     assert entries["2026-W48"].published_parsed[:3] == (2026, 11, 30)  # dated at the week's end
     rss = feedparser.parse((second / "feeds/all.rss.xml").read_bytes())
     assert rss.entries[0].id == entries["2026-W48"].id and rss.entries[0].guidislink is False
+
+
+def test_a_build_of_a_past_moment_leaves_out_what_merged_later_in_one_line(tmp_path, monkeypatch, caplog):
+    """SOURCE_DATE_EPOCH before the data was fetched: the site as it was then. The PRs merged after
+    that moment are not damage; they are left out quietly, with one line saying how many."""
+    fetched = datetime(2026, 11, 30, 12, tzinfo=UTC)
+    pulls = [make_pull(n, fetched - timedelta(days=2 * n, hours=1), f"feat: change {n}") for n in range(1, 13)]
+    store = Store(tmp_path / "data")
+    store.upsert("acme/widget", pulls)
+    store.write_state(RepoState("acme/widget", "import", fetched_at=fetched))
+    moment = datetime(2026, 11, 12, 15, tzinfo=UTC)  # a Thursday: 2026-W46 in progress
+    later = sum(1 for pull in pulls if pull.merged_at > moment)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(moment.timestamp())))
+    for build in ("cold", "warm"):  # the line is said again when the analysis is remembered
+        caplog.clear()
+        LimitFilter._raised_messages.clear()  # each `make html` is a process of its own
+        logging.getLogger().addHandler(caplog.handler)  # build_site lets go of the root logger's handlers
+        output = build_site(tmp_path)
+        said = [r.getMessage() for r in caplog.records if r.levelname == "WARNING" and "acme/widget" in r.getMessage()]
+        assert said == [(f"acme/widget: {later} pull requests merged after 2026-11-12 15:00 UTC, the moment this build shows, "
+                         "are left out of it.")], build
+    assert later == 8 and "bad value" not in caplog.text
+    page = BeautifulSoup((output / "acme/widget/2026-W46/index.html").read_text(), "html.parser")
+    assert "status-in-progress" in page.select_one(".status")["class"]
+    assert not list(output.glob("acme/widget/2026-W4[789]"))

@@ -3,6 +3,7 @@ job's steps run here in order against the local GitHub, so the workflow cannot d
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import subprocess
@@ -17,6 +18,8 @@ from digest_plugin.weeks import Week, week_of
 from tests.github_server import GOOD_TOKEN, GitHubServer
 from tests.github_server.data import handmade_pulls
 from tests.links import check_links
+from tests.llm_server import ChatServer, Reply, answers
+from tests.llm_server.server import FreeTier
 from tests.workflow_runner import Runner, git, load_workflow
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -60,7 +63,7 @@ def test_every_action_is_at_its_node24_major():
 
 def test_each_job_has_only_the_permissions_it_needs():
     assert DEPLOY["permissions"] == {}
-    assert DEPLOY["jobs"]["build"]["permissions"] == {"contents": "write"}
+    assert DEPLOY["jobs"]["build"]["permissions"] == {"contents": "write", "models": "read"}  # models: the GitHub Models writer
     assert DEPLOY["jobs"]["deploy"]["permissions"] == {"pages": "write", "id-token": "write"}
     assert load_workflow(WORKFLOWS / "tests.yml")["permissions"] == {"contents": "read"}
 
@@ -112,6 +115,34 @@ def test_the_schedule_suits_every_timezone():
     run = _monday_run(DEPLOY["on"]["schedule"][0]["cron"], datetime(2026, 11, 30, tzinfo=UTC))
     late = [z for z in available_timezones() if Week(2026, 48).end(ZoneInfo(z)) > run - SEARCH_LAG]
     assert late == []
+
+
+CACHE_EVICTION = timedelta(days=7)  # GitHub removes a cache entry not used for 7 days
+SCHEDULER_DELAY = timedelta(days=1)  # scheduled runs start late when GitHub is busy; hours, rarely more
+
+
+def _scheduled_runs(first: datetime, last: datetime) -> list[datetime]:
+    """When the workflow's schedule starts a run between two days (cron lines of the form "M H * * D")."""
+    runs = []
+    for entry in DEPLOY["on"]["schedule"]:
+        minute, hour, day, month, weekday = entry["cron"].split()
+        assert day == month == "*", entry["cron"]
+        moment = first
+        while moment <= last:
+            if (moment.weekday() + 1) % 7 == int(weekday):
+                runs.append(moment.replace(hour=int(hour), minute=int(minute)))
+            moment += timedelta(days=1)
+    return sorted(runs)
+
+
+def test_the_build_cache_is_used_again_before_github_evicts_it_without_any_push():
+    """With no push for weeks, only the schedule uses the chart and analysis cache: each run
+    restores it, and the next run comes, however late, before the cache has gone unused for 7 days."""
+    runs = _scheduled_runs(datetime(2026, 1, 1, tzinfo=UTC), datetime(2027, 12, 31, tzinfo=UTC))
+    longest = max(later - earlier for earlier, later in itertools.pairwise(runs))
+    assert longest + SCHEDULER_DELAY < CACHE_EVICTION, longest
+    cache = next(step for step in DEPLOY["jobs"]["build"]["steps"] if step.get("uses", "").startswith("actions/cache"))
+    assert cache["if"] == "steps.settings.outputs.configured == 'true'" and cache["with"]["path"] == "cache"  # in every run
 
 
 # -- the deploy job, run here ------------------------------------------------------------------
@@ -196,6 +227,29 @@ def test_the_deploy_job_builds_a_site_under_a_sub_path_whose_links_all_resolve(p
     assert checked > 100 and broken == []
 
 
+def test_a_copy_cleared_of_the_sample_builds_its_own_repositories_and_leaves_out_the_samples_note(project):
+    """The template path: DIGEST_REPOS set as the workflow sets it, the fictional sample removed
+    from data/ (the natural clean-up) and its editor's note left in content/."""
+    work, _origin = project
+    for sample in ("brackenforge", "quillmoss"):
+        shutil.rmtree(work / "data" / sample)
+    assert (work / "content/notes/quillmoss/fernwheel/2026-W47.md").is_file()
+    git(work, "commit", "--quiet", "--all", "-m", "Remove the sample's data")
+    git(work, "push", "--quiet", "origin", "main")
+    start = datetime.now(UTC).replace(hour=9, minute=0, second=0, microsecond=0) - timedelta(weeks=3)
+    with GitHubServer({"octo-org/widgets": handmade_pulls(start)}) as github:
+        runner = _runner(work, github, "octo-org/widgets")
+        runner.base_env["COLUMNS"] = "400"  # the build log's lines unwrapped
+        run = runner.run_job(DEPLOY, "build")
+    build_log = next(log for log in run.logs if log.startswith("== Build"))
+    assert "(exit 0)" in build_log.splitlines()[0], build_log
+    said = [line for line in build_log.splitlines() if "2026-W47.md" in line]
+    assert len(said) == 1 and "quillmoss/fernwheel, which this site does not publish" in said[0], build_log
+    output = work / "output"
+    assert (output / "octo-org/widgets/index.html").is_file()
+    assert not (output / "quillmoss").exists() and not (output / "brackenforge").exists()
+
+
 def test_an_unconfigured_copy_says_what_to_set_and_deploys_nothing(project):
     work, origin = project
     before = git(origin, "rev-parse", "main")
@@ -255,3 +309,34 @@ def test_make_github_pushes_the_built_site_to_the_gh_pages_branch(project):
     done = subprocess.run(["make", "github", "-o", "publish"], cwd=work, env=env, capture_output=True, text=True)  # the site as built
     assert done.returncode == 0, done.stdout + done.stderr
     assert set(git(origin, "ls-tree", "--name-only", "gh-pages").split()) == {".nojekyll", "index.html"}
+
+
+def test_with_github_models_on_the_newest_weeks_are_the_models_and_no_request_passes_a_limit(project):
+    """DIGEST_WRITER = github-models as a repository variable, against a stand-in answering as GitHub
+    Models' free tier does (its limit for the day: two requests)."""
+    work, origin = project
+    start = datetime.now(UTC).replace(hour=9, minute=0, second=0, microsecond=0) - timedelta(weeks=3)
+
+    def model(request):
+        return Reply.answer(answers.asked(answers.grounded(request.document), request.sections))
+
+    with GitHubServer({"octo-org/widgets": handmade_pulls(start)}) as github, \
+            ChatServer(script=model, key=GOOD_TOKEN, limits=FreeTier(per_day=2)) as llm:
+        with (work / "pelicanconf.py").open("a", encoding="utf-8") as settings:  # as a site may set the endpoint or the model
+            settings.write(f'DIGEST_LLM = {{"base_url": "{llm.origin}/inference"}}\n')
+        runner = _runner(work, github, "octo-org/widgets")
+        runner.contexts["vars"]["DIGEST_WRITER"] = "github-models"
+        run = runner.run_job(DEPLOY, "build")
+    log = "\n".join(run.logs)
+    assert "Save the model's answers" in run.ran, log
+    assert [r.refused for r in llm.requests].count("429 day") == 1 and llm.requests[-1].refused == "429 day"  # none after it
+    assert not [r for r in llm.requests if r.refused == "413"] and max(r.tokens for r in llm.requests) <= 8000
+    assert all(r.body["model"] == "openai/gpt-4.1-mini" for r in llm.requests)
+    weeks = sorted(p.parent.name for p in (work / "output/octo-org/widgets").glob("*-W*/index.html"))
+    complete = [w for w in weeks if Week.parse(w).end(UTC) < datetime.now(UTC)]
+    credits = {w: "Written with the language model openai/gpt-4.1-mini" in (work / f"output/octo-org/widgets/{w}/index.html").read_text()
+               for w in complete}
+    assert credits[complete[-1]] and not credits[complete[0]], credits  # the newest first
+    assert ".llm-cache/octo-org/widgets/" in git(origin, "ls-tree", "-r", "--name-only", "main")  # kept for the next run
+    shown = [p for p in (work / "output").rglob("*") if p.is_file() and GOOD_TOKEN.encode() in p.read_bytes()]
+    assert shown == [] and GOOD_TOKEN not in log

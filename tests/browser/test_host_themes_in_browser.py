@@ -1,0 +1,115 @@
+"""The week pages in other people's themes, in real headless Chromium: Pelican's notmyidea and
+simple, and a theme of the Flex family, whose base.html has no `head` block. A host blog of one
+post digests the bundled sample (a busy week with an editor's note is the page checked)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.browser_harness import ROOT, axe_findings, chromium, open_page, page_width, serve_folder
+
+WEEK = "quillmoss/fernwheel/2026-W47/"
+PHONE, DESKTOP = 375, 1280
+# A theme in the manner of Flex: its head holds a `meta` block and no `head` block; its content
+# block sits in a <main> of its own.
+HEADLESS_BASE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <link rel="icon" href="data:,">
+  {% block meta %}{% endblock %}
+  <title>{{ SITENAME }}{% block title %}{% endblock %}</title>
+  <style>body { margin: 0 auto; max-width: 60rem; padding: 0 1rem; font-family: sans-serif; }</style>
+</head>
+<body><main>{% block content %}{% endblock %}</main></body>
+</html>
+"""
+
+
+def _headless_theme(folder: Path) -> Path:
+    templates = folder / "templates"
+    templates.mkdir(parents=True)
+    (templates / "base.html").write_text(HEADLESS_BASE)
+    for name in ("index", "article", "page", "category", "tag", "author", "archives", "tags", "categories", "authors", "period_archives"):
+        (templates / f"{name}.html").write_text('{% extends "base.html" %}{% block content %}<article class="single">'
+                                                "{{ (article or page or {}).content }}</article>{% endblock %}")
+    return folder
+
+
+@pytest.fixture(scope="module")
+def host_sites(tmp_path_factory) -> dict[str, tuple[Path, str]]:
+    """(output folder, build log) of a blog of one post digesting the sample, in each theme."""
+    built = {}
+    for theme in ("notmyidea", "simple", "headless"):
+        site = tmp_path_factory.mktemp(theme)
+        (site / "content").mkdir()
+        (site / "content/hello.md").write_text("Title: Hello\nDate: 2026-05-01\nCategory: Notes\n\n"
+                                               "The blog's own post, with [a link](https://example.org/).\n")
+        path = str(_headless_theme(site / "theme")) if theme == "headless" else theme
+        (site / "pelicanconf.py").write_text(
+            f'SITENAME = "A blog"\nPATH = "content"\nTHEME = "{path}"\nTIMEZONE = "UTC"\nPLUGINS = ["digest_plugin"]\n'
+            f'DIGEST_DATA_PATH = "{ROOT / "data"}"\nDIGEST_FETCH = "never"\nDIGEST_PDF = False\n')
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_", "DIGEST_", "SITEURL"))}
+        done = subprocess.run([str(Path(sys.executable).with_name("pelican")), "content", "-o", "output", "-s", "pelicanconf.py"],
+                              cwd=site, env={**env, "COLUMNS": "300"}, capture_output=True, text=True, timeout=900)
+        assert done.returncode == 0, done.stdout + done.stderr
+        built[theme] = (site / "output", done.stdout + done.stderr)
+    return built
+
+
+def _contrast_failures(browser, url: str, scheme: str, within: str) -> list[dict]:
+    page, _errors, _failed = open_page(browser, url, DESKTOP, scheme=scheme, bypass_csp=True)
+    found = [node for finding in axe_findings(page, within=within) if finding["id"] == "color-contrast" for node in finding["nodes"]]
+    page.close()
+    return found
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("theme", ["notmyidea", "simple"])
+def test_the_week_adds_no_contrast_failure_to_pelicans_themes_in_light_or_dark(host_sites, theme):
+    """The report takes the theme's colours: its text and figures stay readable whichever scheme
+    the theme follows (notmyidea turns its text white in dark mode). What fails in the week is only
+    what fails in the theme's own post: its link colour (notmyidea's red on its dark column)."""
+    output, _log = host_sites[theme]
+    added = []
+    with chromium() as browser, serve_folder(output) as base:
+        for scheme in ("light", "dark"):
+            own = _contrast_failures(browser, f"{base}/hello.html", scheme, "article")
+            theirs = {node["html"].split(" ", 1)[0] for node in own}  # the kinds of element failing in the theme's post: "<a"
+            week = _contrast_failures(browser, f"{base}/{WEEK}", scheme, "article.week")
+            added += [f"{scheme}: {' '.join(map(str, node['target']))}" for node in week if node["html"].split(" ", 1)[0] not in theirs]
+    assert added == [], f"{len(added)} text nodes: {added[:5]}"
+
+
+@pytest.mark.browser
+def test_the_week_sits_in_notmyideas_content_column(host_sites):
+    output, _log = host_sites["notmyidea"]
+    with chromium() as browser, serve_folder(output) as base:
+        page, _errors, _failed = open_page(browser, f"{base}/{WEEK}", DESKTOP)
+        assert page.locator("#content.body > article.week").count() == 1  # the theme's own column, as its pages have
+        box = page.locator("article.week").bounding_box()
+        assert box["x"] > 100 and box["width"] <= 800, box  # centred, not edge to edge
+        page.close()
+
+
+@pytest.mark.browser
+def test_a_theme_without_a_head_block_still_gets_the_stylesheet_and_the_feeds(host_sites):
+    output, log = host_sites["headless"]
+    assert log.count("has no `head` block") == 1, log  # said once, for the whole build
+    with chromium() as browser, serve_folder(output) as base:
+        page, errors, failed = open_page(browser, f"{base}/{WEEK}", PHONE)
+        assert errors == [] and failed == []
+        assert page.locator("main link[rel=stylesheet][href$='repo-digest/digest.css']").count() == 1
+        assert page.locator(".figures").evaluate("element => getComputedStyle(element).display") == "grid"  # the stylesheet applies
+        assert page_width(page) <= PHONE, "a phone scrolls sideways"
+        feeds = page.locator("article.week .follow a[type='application/atom+xml']")
+        assert feeds.count() == 1 and feeds.get_attribute("href").endswith("feeds/quillmoss/fernwheel.atom.xml")
+        page.goto(f"{base}/{feeds.get_attribute('href')}")  # the feed it offers is there
+        assert "<feed" in page.content()
+        page.close()
