@@ -73,5 +73,7 @@ JINJA_ENVIRONMENT = {"trim_blocks": True, "lstrip_blocks": True, "autoescape": T
 
 CACHE_PATH = "cache"
 DELETE_OUTPUT_DIRECTORY = False
-# A repository page lists all its weeks in one table; the index and label pages paginate.
-PAGINATED_TEMPLATES = {"index": None, "tag": None}
+# A repository page lists all its weeks in one table; the index pages paginate, ten weeks a page.
+# A label's or an author's page has a row per week (and the PRs of its newest weeks only): a
+# hundred rows a page, so that on a site of many repositories and years a page stays small.
+PAGINATED_TEMPLATES = {"index": None, "tag": 100, "digest_author": 100}

@@ -1,13 +1,14 @@
 """Whole-site build time against vanilla Pelican, on real repositories: one command, one table.
 
-    .venv/bin/python bench/bench_build.py [--repo ruff] [--repo verl] [--sample 10x260x80] [--no-double] [--keep DIR]
+    .venv/bin/python bench/bench_build.py [--repo ruff] [--repo verl] [--sample 10x260x80] [--no-double] [--targets-only] [--keep DIR]
 
 For each repository of ../shared/data it imports the store into a scratch folder (or, with
 `--sample REPOSxWEEKSxPRS`, writes a synthetic store with `repo-digest sample`) and times real
 `pelican` runs of the project's settings and theme, each in a fresh process:
 
 - cold: empty output and cache folders, then the search index (Pagefind), as `make html` builds
-  a site (once more with DIGEST_PDF off and no index, since PDFs are most of it);
+  a site (once more with DIGEST_PDF off and no index, since PDFs are most of it); a synthetic
+  store is built without PDFs throughout (2,600 weeks of them would take most of an hour);
 - warm: the same build again, nothing changed (the fastest of three, taking turns with the
   baseline's three);
 - new week: the store without its last week, built, then the last week imported and built again;
@@ -17,7 +18,9 @@ For each repository of ../shared/data it imports the store into a scratch folder
 
 The baseline, in the same run: vanilla Pelican (no plugin, its default theme, the same feeds)
 building one Markdown article per week from that week's own `digest.md`, so our overhead is a
-ratio rather than a time that drifts with the machine. Peak RSS is the build process's own.
+ratio rather than a time that drifts with the machine. Peak RSS is the build process's own. The
+biggest label and author pages are measured after the cold build. Last, each figure that has a
+target (TARGETS) is printed beside it, met or not.
 """
 
 from __future__ import annotations
@@ -43,6 +46,14 @@ REPOS = {
     "ruff": ("astral-sh/ruff", "astral-sh__ruff.pulls.jsonl.gz"),
     "verl": ("verl-project/verl", "verl-project__verl.pulls.jsonl.gz"),
     "pelican": ("getpelican/pelican", "getpelican__pelican.pulls.jsonl.gz"),
+}
+# What the project holds its builds to, by kind of store: (build or page, measure, at most). The
+# ratios are to vanilla Pelican's warm build in the same run.
+TARGETS = {
+    "real": [("cold, search index too", "ratio", 10), ("cold, without PDFs", "ratio", 3), ("warm, nothing changed", "ratio", 1),
+             ("biggest label page", "KB", 200)],
+    "synthetic": [("warm, nothing changed", "ratio", 0.25), ("one new week", "ratio", 0.25), ("cold, without PDFs", "seconds", 240),
+                  ("cold, without PDFs", "peak MiB", 1024), ("biggest label page", "KB", 200), ("biggest author page", "KB", 200)],
 }
 WEEK_FOLDER = re.compile(r"\d{4}-W\d{2}$")
 PROFILE_TIME = re.compile(r"^[\s│├└─]*(\d+\.\d+) ")  # a frame's seconds in pyinstrument's text tree
@@ -81,6 +92,7 @@ def main() -> None:
     parser.add_argument("--sample", action="append", type=sample_size, default=[], metavar="REPOSxWEEKSxPRS",
                         help="a synthetic store of that size (repo-digest sample), e.g. 10x260x80")
     parser.add_argument("--no-double", action="store_true", help="skip the half-history builds")
+    parser.add_argument("--targets-only", action="store_true", help="only the builds that have a target: no note, language or half-history builds")
     parser.add_argument("--profile", action="store_true", help="also profile a warm build (pyinstrument) and print where its time goes")
     parser.add_argument("--keep", type=Path, help="work in this folder and keep it (default: a temporary one)")
     args = parser.parse_args()
@@ -95,11 +107,13 @@ def main() -> None:
         shutil.rmtree(work, ignore_errors=True)
         work.mkdir(parents=True)
         pulls = read_export(DATA / filename) if filename else sample_pulls(work / "sample", size)
-        rows += bench_store(key, pulls, work, double=not args.no_double, profile=args.profile)
+        rows += bench_store(key, pulls, work, double=not (args.no_double or args.targets_only), profile=args.profile,
+                            others=not args.targets_only)
         print_table(rows)  # so far: a long run shows its figures as they come
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
     print_table(rows)
+    print_targets(rows)
 
 
 def sample_size(text: str) -> tuple[int, int, int]:
@@ -137,14 +151,16 @@ def iso(moment) -> str | None:
     return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if moment else None
 
 
-def bench_store(key: str, pulls: list[dict] | dict[str, list[dict]], work: Path, double: bool, profile: bool = False) -> list[Row]:
+def bench_store(key: str, pulls: list[dict] | dict[str, list[dict]], work: Path, double: bool, profile: bool = False,
+                others: bool = True) -> list[Row]:
     """The builds of one store: `pulls` are export records, of one repository (`key`'s) or by repository."""
     by_repo = pulls if isinstance(pulls, dict) else {REPOS[key][0]: pulls}
     last_week = max(week_of(p) for repo_pulls in by_repo.values() for p in repo_pulls)
     first_repo = next(iter(by_repo))
+    pdfs = key in REPOS  # a synthetic store is built without PDFs
     rows = []
 
-    site = Site(work / "site", language="en")
+    site = Site(work / "site", language="en", pdfs=pdfs)
     for repo, repo_pulls in by_repo.items():  # the new week: in the first repository only
         site.import_pulls(repo, [p for p in repo_pulls if week_of(p) != last_week or repo != first_repo])
     site.build()  # the store without its last week, built once: the "new week" starts from here
@@ -152,9 +168,13 @@ def bench_store(key: str, pulls: list[dict] | dict[str, list[dict]], work: Path,
     new_week = site.build()
     site.clean()
     cold_without_pdfs = site.build("DIGEST_PDF=false")
-    site.clean()
-    cold = site.build().then(site.index())  # as `make html` builds a site: the search index included
+    if pdfs:
+        site.clean()
+        cold = site.build().then(site.index())  # as `make html` builds a site: the search index included
+    else:
+        cold = cold_without_pdfs.then(site.index())
     weeks = site.week_count()
+    label, author = biggest_page(site.output / "labels"), biggest_page(site.output / "authors")
     if profile:
         print(f"Where a warm build of {key} spends its time (pyinstrument; frames from 3% of the total):")
         print(site.profile())
@@ -167,20 +187,23 @@ def bench_store(key: str, pulls: list[dict] | dict[str, list[dict]], work: Path,
     baseline, warm = fastest(vanilla_runs), fastest(warm_runs)
     rows += [
         Row(key, "vanilla Pelican (baseline)", baseline, baseline, weeks),
-        Row(key, "cold, search index too", cold, baseline, weeks),
+        Row(key, "cold, search index too" if pdfs else "cold, search index too, no PDFs", cold, baseline, weeks),
         Row(key, "cold, without PDFs", cold_without_pdfs, baseline, weeks),
         Row(key, "warm, nothing changed", warm, baseline, weeks),
         Row(key, "one new week", new_week, baseline, weeks),
+        Row(key, "biggest label page", Run(0, 0, 0), baseline, weeks, size=label[1], note=label[0]),
+        Row(key, "biggest author page", Run(0, 0, 0), baseline, weeks, size=author[1], note=author[0]),
     ]
-    note = site.add_note(first_repo)
+    note = site.add_note(first_repo) if others else None
     if note is not None:
         rows.append(Row(key, "editor's note added", note, baseline, weeks))
-    site.set_language("zh")
-    rows.append(Row(key, "language changed to zh", site.build(), baseline, weeks))
-    rows.append(Row(key, f"(output: {du(site.output) / 2**20:.0f} MiB)", Run(0, 0, 0), baseline, weeks))
+    if others:
+        site.set_language("zh")
+        rows.append(Row(key, "language changed to zh", site.build(), baseline, weeks))
+    rows.append(Row(key, "output", Run(0, 0, 0), baseline, weeks, note=f"{du(site.output) / 2**20:.0f} MiB"))
 
     if double:
-        half = Site(work / "half", language="en")
+        half = Site(work / "half", language="en", pdfs=pdfs)
         for repo, repo_pulls in by_repo.items():
             weeks_sorted = sorted({week_of(p) for p in repo_pulls})
             first_half = set(weeks_sorted[: len(weeks_sorted) // 2])
@@ -202,6 +225,8 @@ class Row:
     against: Run
     weeks: int
     growth_of: Run | None = None
+    size: int = 0  # bytes, for a row that measures a page rather than a build
+    note: str = ""
 
     def ratios(self) -> tuple[float, float]:
         """(wall, CPU) over the baseline, or the full history's over this half's."""
@@ -243,8 +268,9 @@ def run(command: list[str], cwd: Path) -> Run:
 class Site:
     """A scratch copy of the project's site: its own store, content, cache and output folders."""
 
-    def __init__(self, folder: Path, language: str):
+    def __init__(self, folder: Path, language: str, pdfs: bool = True):
         self.folder = folder
+        self.pdfs = pdfs
         self.content = folder / "content"
         self.output = folder / "output"
         self.cache = folder / "cache"
@@ -258,7 +284,7 @@ class Site:
             SITE_SETTINGS.format(
                 root=str(ROOT), content=str(self.content), theme=str(ROOT / "theme"),
                 cache=str(self.cache), data=str(self.data), language=language,
-            )
+            ) + ("" if self.pdfs else "DIGEST_PDF = False\n")
         )
 
     def import_pulls(self, repo: str, pulls: list[dict]) -> None:
@@ -324,6 +350,12 @@ class Vanilla:
         return run(self.command, self.folder)
 
 
+def biggest_page(folder: Path) -> tuple[str, int]:
+    """The largest page of one label or author under `folder` (not the list of them all), as (its path, its size)."""
+    sizes = [(path.relative_to(folder.parent).as_posix(), path.stat().st_size) for path in folder.glob("*/index*.html")]
+    return max(sizes, key=lambda item: item[1], default=("none", 0))
+
+
 def fastest(runs: list[Run]) -> Run:
     """The run least slowed by the rest of a shared machine."""
     return min(runs, key=lambda r: r.seconds)
@@ -346,8 +378,8 @@ def week_of(pull: dict) -> str:
 def print_table(rows: list[Row]) -> None:
     print(f"{'store':8} {'build':28} {'wall s':>7} {'main CPU':>8} {'ratio wall':>10} {'ratio CPU':>9} {'weeks':>6} {'weeks/s':>8} {'peak RSS MiB':>12}")
     for row in rows:
-        if not row.run.seconds:  # a note, not a build
-            print(f"{row.repo:8} {row.what}")
+        if not row.run.seconds:  # a measure, not a build
+            print(f"{row.repo:8} {row.what}: " + (f"{row.size / 1000:.0f} KB, {row.note}" if row.size else row.note))
             continue
         wall, cpu = row.ratios()
         print(
@@ -356,6 +388,19 @@ def print_table(rows: list[Row]) -> None:
         )
     print("ratio: to the vanilla baseline; on the half-history rows, the full history's time over the half's (linear: about 2).")
     print("main CPU: the build process alone; charts and PDFs are drawn in worker processes it does not count.")
+
+
+def print_targets(rows: list[Row]) -> None:
+    """Each figure that has a target, beside it."""
+    print(f"{'store':8} {'target':44} {'figure':>9} {'':7}")
+    for row in rows:
+        for what, measure, limit in TARGETS["real" if row.repo in REPOS else "synthetic"]:
+            if row.what != what or row.growth_of:
+                continue
+            figure = {"ratio": row.ratios()[0] if row.run.seconds else 0, "seconds": row.run.seconds,
+                      "peak MiB": row.run.rss_mib, "KB": row.size / 1000}[measure]
+            text = f"{what}, {measure} at most {limit:g}"
+            print(f"{row.repo:8} {text:44} {figure:9.2f} {'met' if figure <= limit else 'NOT MET'}")
 
 
 if __name__ == "__main__":

@@ -313,11 +313,15 @@ def write_files(generator, writer) -> None:
     texts = generator.context["digest_texts"]
     write_week_files(digest, output, cache_folder, texts)
     if digest.settings.pdf:
-        template, css = generator.get_template("digest_week_pdf"), stylesheets()
-        drawn = write_week_pdfs(digest, lambda week: template.render(**generator.context, **css, week=week, view=week.view, digest_pdf=True),
-                                output, cache_folder, site=generator.context["digest_site_key"])
+        drawn = write_week_pdfs(digest, pdf_html(generator), output, cache_folder, site=generator.context["digest_site_key"])
         logger.info("repo-digest: %d PDFs drawn, the others unchanged", drawn)
     texts.prune()
+
+
+def pdf_html(generator) -> Callable[[WeekPage], str]:
+    """A week's PDF as HTML: the `digest_week_pdf` template, with the plugin's stylesheets inline."""
+    template, css = generator.get_template("digest_week_pdf"), stylesheets()
+    return lambda week: template.render(**generator.context, **css, week=week, view=week.view, digest_pdf=True)
 
 
 # Where the site's files are: what they hold is hashed already (templates) or shows in the page

@@ -34,6 +34,7 @@ PARALLEL_FROM = 4  # PDFs to draw before worker processes pay for their start-up
 # PDFs whose HTML is held at once: with its charts inline a busy week's is half a megabyte, and a
 # cold build of 260 weeks that held them all took 581 MiB, where it takes 315.
 WINDOW = 16
+PRINTABLE = "; charts inline, isolates"  # how printable() prepares the HTML: a change here redraws every PDF
 _CHART_SOURCE = re.compile(r'<img src="([\w.-]+\.(?:svg|png))"')
 
 
@@ -47,11 +48,11 @@ class PdfJob:
 def write_pdfs(jobs: Sequence[PdfJob], cache: PdfCache) -> int:
     """`folder`/digest.pdf for each job; the PDFs not in the cache are drawn on every core.
     Returns how many were drawn."""
-    engine = _weasyprint_version()
+    engine = _weasyprint_version() + PRINTABLE
     cached = [cache.path(job.fingerprint, _charts(job.folder), engine) for job in jobs]
     missing = [(path, job) for path, job in zip(cached, jobs, strict=True) if not path.is_file()]
     glyphs = EmojiFonts(cache.cache / PDFS)
-    pages = ((_inline_charts(glyphs.check(job.html()), job.folder),) for _, job in missing)
+    pages = ((printable(glyphs.check(job.html()), job.folder),) for _, job in missing)
     drawn = parallel_stream(_draw, pages, len(missing), preload="weasyprint", parallel_from=PARALLEL_FROM, window=WINDOW)
     for (path, _), pdf in zip(missing, drawn, strict=True):
         atomic_write(path, pdf)
@@ -132,6 +133,12 @@ def _charts(folder: Path) -> list[Path]:
     return [path for path in folder.iterdir() if path.suffix in (".svg", ".png")]
 
 
+def printable(html: str, folder: Path) -> str:
+    """The HTML WeasyPrint draws for a page whose charts are in `folder`: self-contained, its
+    isolated texts isolated on paper too."""
+    return _isolated(_inline_charts(html, folder))
+
+
 def _inline_charts(html: str, folder: Path) -> str:
     """`html` with its charts, read from `folder`, put inline: WeasyPrint names an image in the file
     after its address, and the same week built in another folder must give the same bytes."""
@@ -142,6 +149,15 @@ def _inline_charts(html: str, folder: Path) -> str:
         return f'<img src="data:{kind};base64,{base64.b64encode(path.read_bytes()).decode()}"'
 
     return _CHART_SOURCE.sub(inline, html)
+
+
+def _isolated(html: str) -> str:
+    """`html` with each `<bdi>` (an isolated title, label, login) written as Unicode's first-strong
+    isolate and its pop instead: WeasyPrint has no `unicode-bidi`, so a `<bdi>` isolates nothing
+    there and costs an inline box to lay out (a sixth of a busy week's PDF), where the isolates
+    are kept apart by the bidi algorithm Pango runs over the line. Our templates write the tag
+    bare, and text from GitHub has its "<" escaped."""
+    return html.replace("<bdi>", "\u2068").replace("</bdi>", "\u2069")
 
 
 def _draw(html: str) -> bytes:

@@ -28,11 +28,15 @@ def write_site_pages(generator, writer, digest: SiteDigest) -> None:
     def write(name: str, template: str, **values) -> None:
         found = _template(generator, template)
         if found is not None:
-            writer.write_file(name, found, generator.context, relative_urls=relative, url=name.removesuffix("index.html"), **values)
+            writer.write_file(name, found, generator.context, relative_urls=relative, url=name.removesuffix("index.html"),
+                              template_name=template, **values)
 
     authors = pulls_by_author(digest.repos)
-    for login, rows in authors.items():
-        write(author_path(login) + "index.html", "digest_author", author=login, rows=rows)
+    articles = {id(article.digest_week): article for article in generator.context["digest_articles"]}
+    for login, across in authors.items():
+        # Their weeks' articles, which Pelican pages as it pages a label's (PAGINATED_TEMPLATES["digest_author"]).
+        weeks = [articles[id(group.week)] for group in across.weeks]
+        write(author_path(login) + "index.html", "digest_author", author=login, across=across, articles=weeks)
     write(AUTHORS_PAGE, "digest_authors", authors=authors)
     write(FEEDS_PAGE, "digest_feeds", feed_groups=site_feeds(settings, digest.repos, generator.tags))
     write(SEARCH_PAGE, "search")

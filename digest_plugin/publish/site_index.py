@@ -1,6 +1,6 @@
 """The pages around the weeks, as data for the theme: each repository's last complete week with a
-small trend (the index), every PR by label or module and by author across weeks (label and author
-pages), the feeds a site offers (the feeds page) and the sitemap.
+small trend (the index), each label's, module's and author's PRs week by week (their pages), the
+feeds a site offers (the feeds page) and the sitemap.
 
 Pure: from the SiteDigest a build has made and Pelican's settings to plain values; hooks.py puts
 them in the template context and site_files.py writes the pages that are not Pelican's own.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property, lru_cache
@@ -18,6 +18,7 @@ from xml.sax.saxutils import escape
 
 from digest_plugin.analysis.model import AnalysedPull
 from digest_plugin.publish.site_digest import RepoPage, WeekPage, pull_tags
+from digest_plugin.weeks import Week
 
 _GITHUB_LOGIN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}(?:\[bot\])?")
 TREND_WEEKS = 12  # bars in an index card's trend
@@ -94,63 +95,121 @@ def _summary(repo: RepoPage, _) -> RepoSummary:
 
 def trend_bars(values: Sequence[tuple[str, int]], width: float = TREND_WIDTH, height: float = TREND_HEIGHT) -> list[Bar]:
     """Bars for a sparkline: equal slots left to right, scaled to the largest value, the last one current."""
+    return placed_bars([(index, week, count) for index, (week, count) in enumerate(values)], len(values), width, height)
+
+
+def placed_bars(values: Sequence[tuple[int, str, int]], slots: int, width: float, height: float) -> list[Bar]:
+    """A bar for each (slot, week, count) of `slots` equal slots left to right, scaled to the
+    largest count, the one in the last slot current."""
     if not values:
         return []
-    top = max(count for _week, count in values) or 1
-    slot = width / len(values)
+    top = max(count for _slot, _week, count in values) or 1
+    slot_width = width / slots
     bars = []
-    for index, (week, count) in enumerate(values):
+    for index, week, count in values:
         tall = max(1.0, height * count / top) if count else 0.0
-        bars.append(Bar(round(index * slot + slot * 0.1, 2), round(height - tall, 2), round(slot * 0.8, 2), round(tall, 2),
-                        f"{week}: {count}", index == len(values) - 1))
+        bars.append(Bar(round(index * slot_width + slot_width * 0.1, 2), round(height - tall, 2), round(slot_width * 0.8, 2),
+                        round(tall, 2), f"{week}: {count}", index == slots - 1))
     return bars
 
 
-@dataclass(frozen=True)
-class TagPulls:
-    """Every PR under one label or module, a group per week, newest week first."""
+NEWEST_WEEKS = 4  # weeks whose PRs a label's or author's page lists; older ones are on their week's page
+NEWEST_PULLS = 100  # ... unless that many PRs would pass this (the newest week is listed whole whatever its size)
+TRENDS_SIZE = 640, 80  # a label's or author's trend, in CSS pixels at most (it shrinks with the screen)
 
-    weeks: tuple[tuple[PullRow, ...], ...]
+
+@dataclass(frozen=True, slots=True)
+class WeekPulls:
+    """One week's PRs under a label or module, or of an author, by importance: a row of that page's
+    table of weeks and, for the newest weeks, a list of PRs."""
+
+    week: WeekPage
+    rows: tuple[PullRow, ...]
+
+    @property
+    def key_count(self) -> int:
+        return sum(1 for row in self.rows if row.pull.key)
+
+
+@dataclass(frozen=True)
+class Trend:
+    """PRs a week, from the first week with one to the site's newest, all repositories together.
+    A week without any has its place but no bar: a page's bars are as many as its weeks."""
+
+    bars: tuple[Bar, ...]
+    first: str  # week ids
+    last: str
+    most: int  # the most PRs in one week
+    size: tuple[int, int] = TRENDS_SIZE
+
+
+@dataclass(frozen=True)
+class AcrossWeeks:
+    """The PRs under one label or module, or of one author, a group per week, newest week first.
+    Its page shows a trend, a row per week and the PRs of the newest weeks only, so the page grows
+    with the weeks, not with the PRs; older PRs are on their week's page."""
+
+    weeks: tuple[WeekPulls, ...]
+    site_last: str  # the site's newest week, where the trend ends
 
     def __len__(self) -> int:
         return self._count
 
-    def __iter__(self) -> Iterator[PullRow]:
-        """Every row, for a theme that lists them all on one page."""
-        return (row for rows in self.weeks for row in rows)
-
-    def on_page(self, articles: Iterable, first: bool = True) -> list[PullRow]:
-        """The rows of the weeks among `articles` (one page of the tag's articles, as Pelican
-        paginates them), and on the `first` page those of a week not yet published: each page of
-        a busy label holds its own weeks rather than every PR again."""
+    def on_page(self, articles: Iterable, first: bool = True) -> list[WeekPulls]:
+        """The weeks among `articles` (one page of the weeks, as Pelican paginates them), and on
+        the `first` page a week not yet published, newest first."""
         shown = {self._position.get(id(week)) for week in (getattr(article, "digest_week", None) for article in articles)}
         shown.discard(None)
         if first:
             shown.update(self._unpublished)
-        return [row for position in sorted(shown) for row in self.weeks[position]]
+        return [self.weeks[position] for position in sorted(shown)]
 
-    # Asked on every page of the label (a busy one has hundreds): counted and indexed once.
+    @cached_property
+    def newest(self) -> tuple[WeekPulls, ...]:
+        """The weeks whose PRs the page lists: the newest few, with no more than NEWEST_PULLS PRs
+        unless the newest week alone has more."""
+        shown, count = [], 0
+        for week in self.weeks[:NEWEST_WEEKS]:
+            count += len(week.rows)
+            if shown and count > NEWEST_PULLS:
+                break
+            shown.append(week)
+        return tuple(shown)
+
+    @cached_property
+    def trend(self) -> Trend:
+        counts: dict[str, int] = {}
+        for week in self.weeks:
+            counts[week.week.week] = counts.get(week.week.week, 0) + len(week.rows)
+        first, last = min(counts), max(self.site_last, *counts)
+        start = Week.parse(first).monday
+        slots = (Week.parse(last).monday - start).days // 7 + 1
+        placed = sorted(((Week.parse(week).monday - start).days // 7, week, count) for week, count in counts.items())
+        return Trend(tuple(placed_bars(placed, slots, *TRENDS_SIZE)), first, last, max(counts.values()))
+
+    # Asked on every page of the label or author (a busy one has several): counted and indexed once.
     @cached_property
     def _count(self) -> int:
-        return sum(len(rows) for rows in self.weeks)
+        return sum(len(week.rows) for week in self.weeks)
 
     @cached_property
     def _position(self) -> dict[int, int]:
-        return {id(rows[0].week): position for position, rows in enumerate(self.weeks)}
+        return {id(week.week): position for position, week in enumerate(self.weeks)}
 
     @cached_property
     def _unpublished(self) -> tuple[int, ...]:
-        return tuple(position for position, rows in enumerate(self.weeks) if not rows[0].week.final)
+        return tuple(position for position, week in enumerate(self.weeks) if not week.week.final)
 
 
-def pulls_by_tag(tag_rows: Iterable[tuple[WeekPage, dict[str, list[PullRow]]]]) -> dict[str, TagPulls]:
-    """Every PR under each label and module (the site's tags), newest week first, then by
+def pulls_by_tag(tag_rows: Sequence[tuple[WeekPage, dict[str, list[PullRow]]]]) -> dict[str, AcrossWeeks]:
+    """The PRs under each label and module (the site's tags), newest week first, each week's by
     importance, from each week's `week_pulls_by_tag`."""
-    weeks: dict[str, list[tuple[PullRow, ...]]] = {}
-    for _week, rows in sorted(tag_rows, key=lambda item: (item[0].analysis.start, item[0].repo), reverse=True):
+    weeks: dict[str, list[WeekPulls]] = {}
+    for week, rows in sorted(tag_rows, key=lambda item: (item[0].analysis.start, item[0].repo), reverse=True):
         for tag, week_rows in rows.items():
-            weeks.setdefault(tag, []).append(tuple(week_rows))
-    return {tag: TagPulls(tuple(rows)) for tag, rows in weeks.items()}
+            weeks.setdefault(tag, []).append(WeekPulls(week, tuple(week_rows)))
+    newest = max((week.week for week, _rows in tag_rows), default="")
+    return {tag: AcrossWeeks(tuple(groups), newest) for tag, groups in weeks.items()}
 
 
 def week_pulls_by_tag(week: WeekPage) -> dict[str, list[PullRow]]:
@@ -162,20 +221,18 @@ def week_pulls_by_tag(week: WeekPage) -> dict[str, list[PullRow]]:
     return rows
 
 
-def pulls_by_author(repos: Iterable[RepoPage]) -> dict[str, list[PullRow]]:
-    """Every PR of each author (by login), newest week first, then by importance."""
-    rows: dict[str, list[PullRow]] = {}
-    for week, pull in _newest_first(repos):
-        rows.setdefault(pull.pull.author.login, []).append(PullRow(week, pull))
-    return dict(sorted(rows.items(), key=lambda item: item[0].lower()))
-
-
-def _newest_first(repos: Iterable[RepoPage]) -> list[tuple[WeekPage, AnalysedPull]]:
-    return [(week, pull) for week in _newest_first_weeks(repos) for pull in week.analysis.pulls]  # pulls are by importance already
-
-
-def _newest_first_weeks(repos: Iterable[RepoPage]) -> list[WeekPage]:
-    return sorted((w for repo in repos for w in repo.weeks), key=lambda w: (w.analysis.start, w.repo), reverse=True)
+def pulls_by_author(repos: Sequence[RepoPage]) -> dict[str, AcrossWeeks]:
+    """The PRs of each author (by login), newest week first, each week's by importance."""
+    weeks: dict[str, list[WeekPulls]] = {}
+    newest_first = sorted((w for repo in repos for w in repo.weeks), key=lambda w: (w.analysis.start, w.repo), reverse=True)
+    for week in newest_first:
+        rows: dict[str, list[PullRow]] = {}
+        for pull in week.analysis.pulls:  # by importance already
+            rows.setdefault(pull.pull.author.login, []).append(PullRow(week, pull))
+        for login, week_rows in rows.items():
+            weeks.setdefault(login, []).append(WeekPulls(week, tuple(week_rows)))
+    newest = newest_first[0].week if newest_first else ""
+    return {login: AcrossWeeks(tuple(groups), newest) for login, groups in sorted(weeks.items(), key=lambda item: item[0].lower())}
 
 
 def site_feeds(settings: dict, repos: Sequence[RepoPage], tags: Iterable) -> list[tuple[str, list[Feed]]]:

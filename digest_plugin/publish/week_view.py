@@ -31,6 +31,9 @@ SECTION_ORDER = (
     "newcomers", "updates", "statistics", "pulls",
 )
 FEED_SECTIONS = ("note", "summary", "highlights", "key_changes", "risks", "recommendations")
+# The PDF: the report a reader prints, the feed's sections with the charts and the PRs as a short
+# list ("pull_list"), not the page's tables (statistics, the bot updates, every PR's row).
+PRINT_SECTIONS = (*FEED_SECTIONS, "trends", "pull_list")
 TABLE_ROWS = 10  # names per statistics table
 _CHINESE = re.compile(r"[\u4e00-\u9fff]")  # an author's words with Chinese characters are marked lang="zh"
 
@@ -190,6 +193,12 @@ class WeekView:
     @property
     def feed_sections(self) -> tuple[str, ...]:
         return tuple(name for name in self.sections if name in FEED_SECTIONS)
+
+    @property
+    def print_sections(self) -> tuple[str, ...]:
+        """The PDF's sections, in reading order."""
+        present = {*self.sections, *(("pull_list",) if self.pulls else ())}
+        return tuple(name for name in PRINT_SECTIONS if name in present)
 
     @property
     def feed_chart(self) -> Chart | None:

@@ -350,3 +350,44 @@ def test_a_pdf_is_redrawn_when_its_week_or_a_template_changes_and_only_then(site
     (templates / "digest_week_pdf.html").write_text(source.replace("</article>", "<p>Printed for the board</p></article>"))
     redrawn = rebuild()
     assert len(redrawn) == 4 and all("Printed for the board" in html for html in redrawn)
+
+
+BUILD_WITH_PDFS = """
+import sys
+from pathlib import Path
+from tests.site_builder import build_site
+build_site(Path(sys.argv[1]), DIGEST_PDF=True)
+print("weasyprint" in sys.modules)
+"""
+
+
+def test_pdfs_are_drawn_by_workers_once_per_finished_week_and_kept(tmp_path):
+    """A cold build of five finished weeks draws their PDFs in worker processes: the build's own
+    process never loads WeasyPrint. The next build leaves every PDF as it was, and a new week adds
+    its own PDF and changes no other."""
+    pytest.importorskip("weasyprint")
+    folder = tmp_path / "site"
+    assert len(pulls(5)) // 2 >= pdf.PARALLEL_FROM  # enough weeks to start the workers
+
+    def build_in_a_process(weeks: int) -> str:
+        store = Store(folder / "data")
+        store.upsert(REPO, pulls(weeks))
+        store.write_state(RepoState(repo=REPO, source="import", fetched_at=MONDAY + timedelta(weeks=weeks + 1)))
+        run = subprocess.run([sys.executable, "-c", BUILD_WITH_PDFS, str(folder)], cwd=ROOT, capture_output=True, text=True, check=True)
+        return run.stdout.splitlines()[-1]
+
+    def kept() -> tuple[dict[str, int], dict[str, bytes]]:
+        """When each cached PDF was written, and each week's PDF."""
+        cached = {path.name: path.stat().st_mtime_ns for path in (folder / "cache").rglob("*.pdf")}
+        return cached, {path.parent.name: path.read_bytes() for path in (folder / "output").rglob("digest.pdf")}
+
+    assert build_in_a_process(5) == "False"
+    cached, pdfs = kept()
+    assert sorted(pdfs) == [f"2026-W{week}" for week in range(19, 24)] and len(cached) == 5
+    assert all(pdf.startswith(b"%PDF") for pdf in pdfs.values())
+    assert build_in_a_process(5) == "False"  # a warm build: nothing to draw
+    assert kept() == (cached, pdfs)
+    build_in_a_process(6)
+    cached_after, pdfs_after = kept()
+    assert len(cached_after) == 6 and cached.items() <= cached_after.items()
+    assert sorted(set(pdfs_after) - set(pdfs)) == ["2026-W24"] and {week: pdfs_after[week] for week in pdfs} == pdfs

@@ -316,6 +316,26 @@ def test_each_week_has_a_pdf_of_its_report(site):
     assert "fix: follow-up to #1" in pdf_text(site / "acme/widget/2026-W21/digest.pdf")
 
 
+def test_a_pdf_is_the_report_a_reader_prints_not_every_table_of_the_page(site):
+    """The report's sections, each key PR's score with its factors in a line, and every PR of the
+    week as a line of its own; not the statistics, the bot updates or the table of every PR."""
+    left_out = ("First-time contributors", "Dependency and bot updates", "Statistics", "Downloads")
+    for folder in ("2026-W19", "2026-W21"):  # a week with a note and every section, and one without a note
+        headings = [h2.get_text(strip=True) for h2 in page(site, f"acme/widget/{folder}/index.html").select("article.week h2")]
+        lines = [line.strip() for line in pdf_text(site / f"acme/widget/{folder}/digest.pdf").splitlines()]
+        assert [line for line in lines if line in headings] == [h for h in headings if h not in left_out], folder
+    week = page(site, "acme/widget/2026-W19/index.html")
+    headings = [h2.get_text(strip=True) for h2 in week.select("article.week h2")]
+    assert {"Editor's note", "Risks", "Recommendations", "Statistics", "Dependency and bot updates", "All merged PRs"} <= set(headings)
+    text = " ".join(pdf_text(site / "acme/widget/2026-W19/digest.pdf").split())
+    assert "How the score adds up" not in text and "The numbers" not in text  # the page's tables on demand
+    for row in week.select("table.pulls tbody tr"):
+        number, title = row.select_one("td.pr").get_text(strip=True), row.select_one("td.title").get_text(strip=True)
+        assert f"{number} {title} · {row.select_one('td.author bdi').get_text()}" in text, (number, text)
+    factor = week.select_one("ol.key-pulls table.factors tbody td").get_text()
+    assert f"Importance {week.select_one('ol.key-pulls .score').get_text()} / 10: {factor}" in text
+
+
 def test_a_pdf_shows_the_charts_of_its_page(site):
     """Every chart of the week's page is in its PDF (chart text is text, so its title comes back out)."""
     for week in ("2026-W19", "2026-W21"):

@@ -5,15 +5,19 @@ hostile text (absolute URLs)."""
 
 from __future__ import annotations
 
-import itertools
 import re
 import xml.etree.ElementTree as ET
+from datetime import UTC, datetime, timedelta
 from urllib.parse import unquote, urljoin, urlparse
 
 import pytest
 from bs4 import BeautifulSoup
 
+from digest_plugin.publish.site_index import NEWEST_WEEKS
+from digest_plugin.store.folder import Store
+from digest_plugin.store.state import RepoState
 from tests.browser_harness import shared_sample
+from tests.conftest import make_pull
 from tests.site.test_site_build import HOSTILE, SITEURL, _store
 from tests.site_builder import build_site
 
@@ -137,41 +141,96 @@ def test_repository_page_leads_with_its_latest_week_then_weeks_then_charts(sampl
     assert any(href.endswith("feeds/brackenforge/glassfinch.atom.xml") for href in feeds)
 
 
-def test_a_label_page_lists_every_pull_request_with_that_label_across_weeks(published):
+def test_a_label_page_shows_a_row_per_week_and_the_pull_requests_of_its_newest_weeks(published):
     soup = soup_of(published / "labels/dependencies/index.html")
-    rows = soup.select("table.across-weeks tbody tr")
-    assert [row.select("td")[1].get_text(strip=True) for row in rows] == ["#3"]
-    assert rows[0].select_one("td a")["href"] == SITEURL + "/acme/widget/2026-W19/"
+    weeks = soup.select("table.weeks tbody tr")
+    assert [[cell.get_text(strip=True) for cell in row.select("td")] for row in weeks] == [["2026-W19", "1", "0"]]
+    assert weeks[0].select_one("a")["href"] == SITEURL + "/acme/widget/2026-W19/"
+    assert [row.select_one("td").get_text(strip=True) for row in soup.select("table.week-pulls tbody tr")] == ["#3"]
+    assert soup.select_one("figure.trend-figure svg rect")
     feeds = [link["href"] for link in soup.find_all("link", rel="alternate")]
     assert SITEURL + "/feeds/labels/dependencies.atom.xml" in feeds
-    # every module and label page, hostile ones included, has a table of its PRs
+    # every module and label page, hostile ones included, has its weeks and its newest PRs
     for path in published.glob("labels/*/index.html"):
-        assert soup_of(path).select("table.across-weeks tbody tr"), path
+        label = soup_of(path)
+        assert label.select("table.weeks tbody tr") and label.select("table.week-pulls tbody tr"), path
 
 
-def test_a_busy_labels_pages_each_list_the_pull_requests_of_their_own_weeks(sample):
-    """Pelican pages a label's weeks, ten at a time; each page holds its weeks' PRs, none twice,
-    and together they hold every PR the label's first page counts."""
-    pages = sorted((sample / "labels/bug").glob("index*.html"), key=lambda path: (len(path.name), path.name))
-    assert len(pages) > 2
-    weeks_by_page, numbers = [], []
-    for path in pages:
-        soup = soup_of(path)
-        rows = soup.select("table.across-weeks tbody tr")
-        weeks_by_page.append([row.select_one("td a").get_text() for row in rows])
-        numbers += [(row.select_one("td a").get_text(), row.select("td")[1].get_text(strip=True)) for row in rows]
-        assert soup.select_one("nav.pagination")
-    assert len(numbers) == len(set(numbers)) == int(soup_of(pages[0]).select_one("p.lead").get_text().split()[0])
-    for newer, older in itertools.pairwise(weeks_by_page):
-        assert min(newer) >= max(older)  # newest weeks first (two repositories may share a week)
+def test_a_busy_labels_weeks_count_what_their_pages_list_and_its_newest_prs_are_theirs(sample):
+    """Each row of a label's weeks counts the PRs with the label that the week's own page lists; the
+    label's newest weeks list exactly those PRs, and the older ones are left to their week's page."""
+    label = soup_of(sample / "labels/bug/index.html")
+    rows = label.select("table.weeks tbody tr")
+    assert len(rows) > NEWEST_WEEKS and not label.select_one("nav.pagination")  # a page holds a hundred weeks
+    counted, listed = 0, {}
+    for row in rows:
+        link = row.select_one("a")["href"]
+        week = soup_of(sample / urljoin("labels/bug/", link) / "index.html")
+        with_label = [tr for tr in week.select("table.pulls tbody tr") if "bug" in tr.select_one("td.tags").get_text().split(", ")]
+        cells = [cell.get_text(strip=True) for cell in row.select("td")]
+        assert cells[-2:] == [str(len(with_label)), str(sum("key" in tr.get("class", []) for tr in with_label))], link
+        listed[link] = [tr.select_one("td.pr").get_text(strip=True) for tr in with_label]
+        counted += len(with_label)
+    assert counted == int(label.select_one("p.lead").get_text().split()[0])
+    groups = label.select("section[aria-labelledby=newest] h3")
+    assert 1 <= len(groups) <= NEWEST_WEEKS
+    assert [group.select_one("a")["href"] for group in groups] == [row.select_one("a")["href"] for row in rows[: len(groups)]]
+    for group in groups:
+        shown = group.find_next("table").select("tbody tr")
+        assert [tr.select_one("td").get_text(strip=True) for tr in shown] == listed[group.select_one("a")["href"]]
+
+
+def test_a_label_and_an_author_with_many_weeks_are_paged_and_only_the_first_page_lists_prs(tmp_path):
+    monday = datetime(2026, 3, 2, 9, tzinfo=UTC)
+    pulls = [make_pull(n + 1, monday + timedelta(days=7 * (n // 2)), f"fix: bug number {n + 1}", author="carol", labels=("bug",),
+                       files=[("core/parse.py", 5, 2, "modified")]) for n in range(14)]  # seven weeks, two PRs each
+    store = Store(tmp_path / "data")
+    store.upsert("acme/widget", pulls)
+    store.write_state(RepoState(repo="acme/widget", source="import", fetched_at=monday + timedelta(weeks=8)))
+    site = build_site(tmp_path, PAGINATED_TEMPLATES={"index": None, "tag": 3, "digest_author": 3})
+    for folder in ("labels/bug", "authors/carol"):
+        pages = sorted((site / folder).glob("index*.html"), key=lambda path: (len(path.name), path.name))
+        soups = [soup_of(path) for path in pages]
+        assert len(soups) == 3, folder
+        weeks = [row.select_one("a").get_text() for soup in soups for row in soup.select("table.weeks tbody tr")]
+        assert weeks == sorted(set(weeks), reverse=True) and len(weeks) == 7, (folder, weeks)
+        listed = [[row.select_one("td").get_text(strip=True) for row in soup.select("table.week-pulls tbody tr")] for soup in soups]
+        assert len(listed[0]) == 2 * NEWEST_WEEKS and listed[1:] == [[], []], (folder, listed)
+        assert [bool(soup.select("figure.trend-figure")) for soup in soups] == [True, False, False]
+        assert all(soup.select_one("nav.pagination") for soup in soups)
+
+
+def test_a_label_and_an_author_page_grow_with_their_weeks_not_with_their_prs(tmp_path):
+    """Two labels (and two authors) over the same eight weeks, one PR a week each, except that the
+    busy one has 25 PRs in each of its four older weeks: the busy pages list the same four newest
+    PRs, count the older ones in their weeks' rows, and are no bigger for it than a few digits."""
+    monday = datetime(2026, 3, 2, 9, tzinfo=UTC)
+    quiet = [(monday + timedelta(weeks=week), "quiet", "erin") for week in range(8)]
+    busy = [(monday + timedelta(weeks=week, minutes=n), "busy", "dave") for week in range(8) for n in range(25 if week < 4 else 1)]
+    pulls = [make_pull(number, merged, f"fix: {label} change {number}", author=author, labels=(label,))
+             for number, (merged, label, author) in enumerate(quiet + busy, start=1)]
+    store = Store(tmp_path / "data")
+    store.upsert("acme/widget", pulls)
+    store.write_state(RepoState(repo="acme/widget", source="import", fetched_at=monday + timedelta(weeks=9)))
+    site = build_site(tmp_path)
+    for small, big in (("labels/quiet", "labels/busy"), ("authors/erin", "authors/dave")):
+        page = soup_of(site / big / "index.html")
+        assert [[cell.get_text(strip=True) for cell in row.select("td")][1] for row in page.select("table.weeks tbody tr")] == ["1"] * 4 + ["25"] * 4
+        assert [a["href"] for a in page.select("table.weeks a")] == [f"../../acme/widget/2026-W{week}/" for week in range(17, 9, -1)]
+        listed = [row.select_one("td").get_text(strip=True) for row in page.select("table.week-pulls tbody tr")]
+        assert listed == [f"#{number}" for number in (112, 111, 110, 109)], big  # the newest four weeks' PRs, one each
+        assert "change 9 " not in page.get_text()  # an older week's PR is on its week's page only
+        growth = (site / big / "index.html").stat().st_size - (site / small / "index.html").stat().st_size
+        assert abs(growth) < 500, (big, growth)  # 96 more PRs, which listed would add 200 bytes or more each
 
 
 def test_an_author_page_lists_their_pull_requests_and_escapes_titles(published):
     soup = soup_of(published / "authors/mallory/index.html")
     assert HOSTILE in soup.get_text() and not soup.find("script")
-    assert [a.get_text() for a in soup.select("table.across-weeks td a[href*='/pull/']")] == ["#4"]
+    assert [a.get_text() for a in soup.select("table.week-pulls td a[href*='/pull/']")] == ["#4"]
+    assert [a["href"] for a in soup.select("table.weeks td a")] == [SITEURL + "/acme/widget/2026-W21/"]
     crafted = soup_of(published / "authors/3/index.html")  # PR 7's address is javascript:...
-    assert crafted.select("table.across-weeks tbody tr") and not crafted.select("a[href^='javascript']")
+    assert crafted.select("table.week-pulls tbody tr") and not crafted.select("a[href^='javascript']")
     bob = soup_of(published / "authors/index.html")
     assert "dependabot[bot]" in bob.get_text()
     assert (published / "authors/dependabot-bot/index.html").is_file()
