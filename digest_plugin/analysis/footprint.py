@@ -28,8 +28,6 @@ def footprint(pull: Pull, rules: Rules) -> Footprint:
     removed: list[tuple[int, str]] = []
     added: list[str] = []
     counts = {"core_lines": 0, "test_files": 0, "doc_files": 0, "generated_files": 0, "generated_lines": 0, "inline_test_files": 0}
-    workflows: list[str] = []
-    config: list[str] = []
     core_files: list[tuple[str, int]] = []
     for path, path_kinds, change in zip(paths, kinds, pull.files, strict=True):
         core = not path_kinds & PERIPHERAL_KINDS
@@ -41,25 +39,31 @@ def footprint(pull: Pull, rules: Rules) -> Footprint:
         elif change.status == "added" and core:
             added.append(path)
         _count(counts, path_kinds, (change.additions or 0) + (change.deletions or 0), core)
-        if "ci" in path_kinds and _runs_in_ci(path):
-            workflows.append(path)
-        if "config" in path_kinds and not path_kinds & {"tests", "docs", "generated"}:
-            config.append(path)
     if pull.files_truncated:
         kept = sum((change.additions or 0) + (change.deletions or 0) for change in pull.files)
         counts["generated_lines"] = beyond_kept(pull, counts["generated_lines"], kept)
     removed.sort(key=lambda item: (-item[0], item[1]))
+    workflows, config = _workflows_and_config(paths, kinds)
     return Footprint(
         added_files=tuple(added[:LISTED_PATHS]),
         added_count=len(added),
         removed_files=tuple(path for _, path in removed[:LISTED_PATHS]),
         removed_count=len(removed),
         removed_lines=sum(lines for lines, _ in removed),
-        workflows=tuple(workflows),
-        config_files=tuple(config),
+        workflows=workflows,
+        config_files=config,
         places=main_places(core_files),
         **counts,
     )
+
+
+def _workflows_and_config(paths: tuple[str, ...], kinds: tuple[frozenset[str], ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The CI workflows a PR changes (files CI runs, not a README beside them), and its
+    configuration files outside tests, docs and generated code."""
+    workflows = tuple(path for path, path_kinds in zip(paths, kinds, strict=True) if "ci" in path_kinds and _runs_in_ci(path))
+    config = tuple(path for path, path_kinds in zip(paths, kinds, strict=True)
+                   if "config" in path_kinds and not path_kinds & {"tests", "docs", "generated"})
+    return workflows, config
 
 
 def main_places(files: list[tuple[str, int]]) -> tuple[str, ...]:
