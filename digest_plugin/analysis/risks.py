@@ -381,8 +381,18 @@ def _group_routine_bumps(members: Sequence[AnalysedPull], evidence: Sequence[Evi
         return tuple(evidence)
     numbers = tuple(dict.fromkeys(e.pull for e in routine))
     grouped = Evidence("routine-bumps", numbers[0], pulls=numbers, files=len(numbers), kind="dependency-upgrade",
-                       packages=tuple(dict.fromkeys(e.package for e in routine if e.package)))
+                       packages=_one_package_of_each_first(routine))
     return (*(e for e in evidence if e not in routine), grouped)
+
+
+def _one_package_of_each_first(routine: Sequence[Evidence]) -> tuple[str, ...]:
+    """The bumped packages, the first of each PR before the second of any: a sentence that names
+    only the first few then speaks for as many PRs as it can (one PR may bump a dozen hooks)."""
+    named = [e for e in routine if e.package]
+    firsts: dict[int, str] = {}
+    for e in named:
+        firsts.setdefault(e.pull, e.package)
+    return tuple(dict.fromkeys([*firsts.values(), *(e.package for e in named)]))
 
 
 # Impact a reviewer would defend, per kind, from the members and their evidence.

@@ -241,7 +241,10 @@ def _routine(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     count = said.number(kind.key("pulls"), len(pulls))
     shown = pulls[:5]
     more = lang.gettext("{pulls} and others").format(pulls=lang.pulls(shown)) if len(pulls) > len(shown) else lang.pulls(shown)
-    packages = lang.join(e.packages[:4]) if e.packages else ""
+    if len(e.packages) > 4:  # a plain enumeration then "and others", so that the list is not read as whole
+        packages = lang.gettext("{names} and others").format(names=lang.gettext(", ").join(e.packages[:4]))
+    else:
+        packages = lang.join(e.packages)
     if packages:
         template = lang.ngettext("{count} routine bump by a bot ({packages}; {pulls})",
                                  "{count} routine bumps by bots ({packages}; {pulls})", len(pulls))

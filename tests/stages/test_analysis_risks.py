@@ -189,6 +189,28 @@ def test_routine_bot_bumps_are_one_fact_and_a_core_upgrade_is_high():
     assert only_bots.impact == "low" and len(only_bots.evidence) == 1
 
 
+def test_grouped_bumps_name_one_package_of_each_pr_first_and_say_when_there_are_more():
+    """A PR that bumps four pre-commit hooks before three crate bumps (ruff #19162 and its week):
+    the names a sentence shows are one of each PR, and a longer list ends in "and others"."""
+    from digest_plugin.narrate import narrate
+    from digest_plugin.narrate.wording import Language
+
+    bot = Author("renovate[bot]", "Bot")
+    rows = "".join(f"| [{name}](https://x) | repository | minor | `v1.0.0` -> `v1.1.0` |\n" for name in ("hook-a", "hook-b", "hook-c", "hook-d"))
+    table = "| Package | Type | Update | Change |\n|---|---|---|---|\n" + rows
+    hook_files = [FileChange(".pre-commit-config.yaml", 4, 4), FileChange("crates/a/src/lib.rs", 2, 2)]  # and what the new hooks asked
+    hooks = make_pull(80, WHEN, "Update pre-commit dependencies", body=table, files=hook_files, author=bot)
+    crates = [make_pull(n, WHEN, f"Update Rust crate crate{n} to v2.{n}.0", files=[FileChange("Cargo.lock", 4, 4)], author=bot) for n in (81, 82, 83)]
+    week = _week([hooks, *crates])
+    grouped = next(e for r in week.risks for e in r.evidence if e.fact == "routine-bumps")
+    assert grouped.packages[:4] == ("hook-a", "crate81", "crate82", "crate83")
+    assert len(grouped.packages) == 7
+    sentences = [r.sentence.text for r in narrate(week, [], Language.of("en")).risks]
+    assert any("(hook-a, crate81, crate82, crate83 and others; #80, #81, #82, #83)" in text for text in sentences), sentences
+    chinese = [r.sentence.text for r in narrate(week, [], Language.of("zh")).risks]
+    assert any("hook-a、crate81、crate82、crate83 等" in text for text in chinese), chinese
+
+
 def test_hot_file_names_who_else_touched_it():
     hot = [make_pull(n, WHEN, f"fix: engine {n}", files=[SRC, TEST], author=f"dev{n % 2}") for n in (1, 2, 3)]
     risk = next(r for r in _week(hot).risks if r.kind == "hotspot")
