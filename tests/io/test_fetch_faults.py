@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import time
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from digest_plugin.errors import DigestError
 from digest_plugin.fetch import fetch_before_build, fetch_repos
 from digest_plugin.fetch.client import RateLimitStop
+from digest_plugin.fetch.repos import SEARCH_LAG
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store.folder import Store
 from tests.github_server import GOOD_TOKEN, HANDMADE_REPO, GitHubServer, NodeFault, handmade_pulls, shared_file, shared_pulls
@@ -329,6 +331,10 @@ def test_a_pr_stored_before_that_github_no_longer_serves_keeps_its_record(store,
     before = {p.number: p for p in store.read_pulls(HANDMADE_REPO)}
     server.node_faults[(HANDMADE_REPO, 120)] = NodeFault("files")
     server.failing_files.add((HANDMADE_REPO, 120))
+    # a fetch within the same second as the last has nothing newer to fetch, and fetches nothing
+    watermark = store.read_state(HANDMADE_REPO).watermark
+    while datetime.now(UTC) - SEARCH_LAG < watermark + timedelta(seconds=1):
+        time.sleep(0.05)
     fetch_repos(store, dataclasses.replace(SETTINGS, lookback_days=365), [HANDMADE_REPO], progress=False,
                 options=quick_options(server))  # a look-back that reaches #120 again
     assert any(e.path.endswith("/pulls/120/files") and e.status == 422 for e in server.log)

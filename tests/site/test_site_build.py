@@ -326,7 +326,7 @@ def test_a_pdf_is_the_report_a_reader_prints_not_every_table_of_the_page(site):
         assert [line for line in lines if line in headings] == [h for h in headings if h not in left_out], folder
     week = page(site, "acme/widget/2026-W19/index.html")
     headings = [h2.get_text(strip=True) for h2 in week.select("article.week h2")]
-    assert {"Editor's note", "Risks", "Recommendations", "Statistics", "Dependency and bot updates", "All merged PRs"} <= set(headings)
+    assert {"Editor's note", "Risks", "Statistics", "Dependency and bot updates", "All merged PRs"} <= set(headings)
     text = " ".join(pdf_text(site / "acme/widget/2026-W19/digest.pdf").split())
     assert "How the score adds up" not in text and "The numbers" not in text  # the page's tables on demand
     for row in week.select("table.pulls tbody tr"):
