@@ -20,7 +20,7 @@ GITHUB_PAGES_BRANCH ?= gh-pages
 help:
 	@echo "make html       build the site into $(OUTPUTDIR)/ (creates $(VENV) on first use)"
 	@echo "make test       run the test suite"
-	@echo "make test-fast  run the tests of the pure stages and the project's own checks (about a minute)"
+	@echo "make test-fast  run the tests of the pure stages and the project's own checks (under a minute)"
 	@echo "make serve      serve $(OUTPUTDIR)/ on http://127.0.0.1:$(PORT)"
 	@echo "make devserver  rebuild on every change (the store's too) and serve"
 	@echo "make publish    build for deployment: SITEURL=https://USER.github.io/SITE make publish"
