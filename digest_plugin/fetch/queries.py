@@ -7,12 +7,19 @@ Every text here is validated against GitHub's public schema by tests/stages/test
 from __future__ import annotations
 
 from digest_plugin.fetch.windows import search_qualifier
-from digest_plugin.store.records import FILES_LIMIT, Author, Pull, RecordError, files_from_rest
+from digest_plugin.store.records import FILES_LIMIT, REVIEWS_LIMIT, THREADS_LIMIT, Author, Pull, RecordError, Review, ThreadComment, files_from_rest
 from digest_plugin.store.state import Window
 
-PAGE_SIZE = 100  # GitHub's maximum for `first`; one request carries up to 100 PRs with their files
+# GitHub's maximum for `first`: one request carries up to 100 PRs with their files, labels and
+# reviews. What a page asks of GitHub, by its published rules (docs: "Rate limits and node limits
+# for the GraphQL API"): nodes 100 PRs + 100 x (100 files + 100 labels + 20 verdicts + 10 threads
+# + 10 x 1 first comments) = 24,100 of the 500,000 allowed; cost (one request per connection that
+# is resolved, over 100) = (1 search + 100 x 7 connections per PR + 100 x 10 thread comment lists)
+# / 100 = 17 points, 0.17 a PR: a backfill of 10,000 PRs spends 1,700 of the 5,000 points an hour.
+PAGE_SIZE = 100
 FILES_PER_PULL = 100  # files that come with each PR; the rest come from REST
 LABELS_PER_PULL = 100
+VERDICTS = ("APPROVED", "CHANGES_REQUESTED", "DISMISSED")  # the reviews that give one: not the COMMENTED of every reply in a thread
 COUNTS_PER_QUERY = 30  # windows counted in one request (aliases of one query)
 
 _RATE_LIMIT = "rateLimit { cost limit remaining resetAt }"
@@ -45,12 +52,15 @@ query MergedPulls($owner: String!, $name: String!, $search: String!, $first: Int
         files(first: %(files)d) { totalCount nodes { path additions deletions changeType } }
         comments { totalCount }
         reviews { totalCount }
+        verdicts: reviews(last: %(verdicts)d, states: [%(states)s]) { nodes { state submittedAt body author { login __typename } } }
+        reviewThreads(first: %(threads)d) { nodes { path comments(first: 1) { nodes { body author { login __typename } } } } }
         commits { totalCount }
       }
     }
   }
 }
-""" % {"rate_limit": _RATE_LIMIT, "labels": LABELS_PER_PULL, "files": FILES_PER_PULL}  # noqa: UP031 - GraphQL braces
+""" % {"rate_limit": _RATE_LIMIT, "labels": LABELS_PER_PULL, "files": FILES_PER_PULL,  # noqa: UP031 - GraphQL braces
+       "verdicts": REVIEWS_LIMIT, "states": ", ".join(VERDICTS), "threads": THREADS_LIMIT}
 
 
 # The numbers on a page of MERGED_PULLS, asked for when GitHub's answer nulled a PR's node beside
@@ -128,16 +138,49 @@ def pull_from_node(node: dict, rest_files: list[dict] | None = None) -> Pull:
         commits=_total(node, "commits"),
         source="github",
         branch=node.get("headRefName"),
+        verdicts=_made(_connection(node, "verdicts")["nodes"], "verdicts",
+                       lambda r: Review(_login(r), r.get("state"), r.get("submittedAt"), r.get("body"))),
+        threads=_made(_connection(node, "reviewThreads")["nodes"], "reviewThreads", _first_comment),
     )
 
 
 def _author(node: dict) -> Author:
+    is_bot = isinstance(node.get("author"), dict) and node["author"].get("__typename") == "Bot"
+    return Author(_login(node), "Bot" if is_bot else "User", node.get("authorAssociation"))
+
+
+def _login(node: dict) -> str:
+    """The login of a node's `author { login __typename }`: "ghost" for a deleted account (GitHub's
+    own name for it), and REST's "[bot]" suffix for a bot, which GraphQL leaves out."""
     author = node.get("author") or {}
-    login = author.get("login") or "ghost"  # a deleted account
-    is_bot = author.get("__typename") == "Bot"
-    if is_bot and isinstance(login, str) and not login.endswith("[bot]"):
+    if not isinstance(author, dict):
+        raise RecordError("author", "expected an object")
+    login = author.get("login") or "ghost"
+    if author.get("__typename") == "Bot" and isinstance(login, str) and not login.endswith("[bot]"):
         login += "[bot]"
-    return Author(login, "Bot" if is_bot else "User", node.get("authorAssociation"))
+    return login
+
+
+def _first_comment(thread: dict) -> ThreadComment | None:
+    comments = _connection(thread, "comments")["nodes"]
+    if not comments or not isinstance(comments[0], dict):
+        return None  # a thread whose comments were all deleted
+    return ThreadComment(_login(comments[0]), thread.get("path"), comments[0].get("body"))
+
+
+def _made(nodes: list, field: str, make) -> tuple:
+    """`make` of each node that is an object (None where it made nothing); a bad node named by its index."""
+    made = []
+    for index, item in enumerate(nodes):
+        if not isinstance(item, dict):
+            continue  # nulled by GitHub beside an error: a review or thread it could not serve
+        try:
+            value = make(item)
+        except RecordError as error:
+            raise error.within(f"{field}[{index}]") from None
+        if value is not None:
+            made.append(value)
+    return tuple(made)
 
 
 def rest_file_item(changed_file: dict) -> dict | None:

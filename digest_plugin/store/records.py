@@ -32,6 +32,10 @@ PATH_LIMIT = 500
 BRANCH_LIMIT = 255  # git's limit for a ref name
 URL_LIMIT = 2_000
 LIST_LIMIT = 100  # labels and reviewers kept per PR
+REVIEWS_LIMIT = 20  # review verdicts kept per PR, the latest (fetch/queries.py asks for as many)
+THREADS_LIMIT = 10  # review threads kept per PR, each by its first comment
+REVIEW_BODY_LIMIT = 1_000  # characters kept of a review's body
+COMMENT_BODY_LIMIT = 500  # characters kept of a review thread's first comment
 COUNT_LIMIT = 10**9  # lines, files, comments: more than any real PR, small enough for any sum
 NUMBER_LIMIT = 10**9
 # Pull requests exist since 2008; a merge time outside [then, now + a day] is damage, and a
@@ -46,6 +50,8 @@ T = TypeVar("T")
 SOURCES = ("github", "import", "sample")
 AUTHOR_TYPES = ("User", "Bot", "Organization", "Mannequin")
 FILE_STATUSES = ("added", "removed", "modified", "renamed", "copied", "changed", "unchanged")
+# GitHub's PullRequestReviewState but PENDING, which is never seen by another account
+REVIEW_STATES = ("APPROVED", "CHANGES_REQUESTED", "COMMENTED", "DISMISSED")
 ASSOCIATIONS = ("COLLABORATOR", "CONTRIBUTOR", "FIRST_TIMER", "FIRST_TIME_CONTRIBUTOR", "MANNEQUIN", "MEMBER", "NONE", "OWNER")
 
 # C0 controls but tab and newline, DEL and C1; surrogates (an escaped lone "\ud800" in JSON);
@@ -178,6 +184,38 @@ class FileChange:
 
 
 @frozen_record
+class Review:
+    """One submitted review: who, the verdict (REVIEW_STATES), when, and what it said (capped)."""
+
+    author: str  # "ghost" for a deleted account, as GitHub names it
+    state: str
+    submitted_at: datetime | None = None
+    body: str = ""
+
+    def __post_init__(self):
+        state = _choice(self.state, "state", REVIEW_STATES, None)
+        if state is None:
+            raise RecordError("state", f"expected one of {', '.join(REVIEW_STATES)}")
+        _set(self, author=sys.intern(_text(self.author, "author", LOGIN_LIMIT, required=True)), state=state,
+             submitted_at=_time(self.submitted_at, "submitted_at", optional=True),
+             body=_text(self.body, "body", REVIEW_BODY_LIMIT, one_line=False))
+
+
+@frozen_record
+class ThreadComment:
+    """The first comment of a review thread: who, on which file, and what it said (capped)."""
+
+    author: str
+    path: str
+    body: str = ""
+
+    def __post_init__(self):
+        _set(self, author=sys.intern(_text(self.author, "author", LOGIN_LIMIT, required=True)),
+             path=sys.intern(_text(self.path, "path", PATH_LIMIT, required=True)),
+             body=_text(self.body, "body", COMMENT_BODY_LIMIT, one_line=False))
+
+
+@frozen_record
 class Pull:
     number: int
     title: str
@@ -198,12 +236,21 @@ class Pull:
     reviewers: tuple[str, ...] = ()
     source: str = "github"
     branch: str = ""  # the PR's head branch; "" where unknown (stores written before it was kept)
+    # the latest REVIEWS_LIMIT reviews that give a verdict, oldest first, and the first comment of
+    # each of the first THREADS_LIMIT review threads; () where the source has none (imports, stores
+    # written before they were kept)
+    verdicts: tuple[Review, ...] = ()
+    threads: tuple[ThreadComment, ...] = ()
 
     def __post_init__(self):
         if not isinstance(self.author, Author):
             raise RecordError("author", f"expected an author, found {_kind(self.author)}")
         if not isinstance(self.files, list | tuple) or not all(isinstance(f, FileChange) for f in self.files):
             raise RecordError("files", "expected a list of changed files")
+        if not isinstance(self.verdicts, list | tuple) or not all(isinstance(r, Review) for r in self.verdicts):
+            raise RecordError("verdicts", "expected a list of reviews")
+        if not isinstance(self.threads, list | tuple) or not all(isinstance(c, ThreadComment) for c in self.threads):
+            raise RecordError("threads", "expected a list of review comments")
         merged_at = _time(self.merged_at, "merged_at")
         created_at = _time(self.created_at, "created_at", optional=True)
         _set(
@@ -227,6 +274,8 @@ class Pull:
             commits=_count(self.commits, "commits", optional=True),
             reviewers=_names(self.reviewers, "reviewers", LOGIN_LIMIT),
             branch=_text(self.branch, "branch", BRANCH_LIMIT),
+            verdicts=tuple(self.verdicts[-REVIEWS_LIMIT:]),
+            threads=tuple(self.threads[:THREADS_LIMIT]),
         )
         if self.source not in SOURCES:
             raise RecordError("source", f"expected one of {', '.join(SOURCES)}")
@@ -257,8 +306,13 @@ class Pull:
             "reviewers": list(self.reviewers),
             "source": self.source,
         }
-        if self.branch:  # written only where known, so that a store without branches stays as it was
+        # written only where known, so that a store without them stays as it was, byte for byte
+        if self.branch:
             data["branch"] = self.branch
+        if self.verdicts:
+            data["verdicts"] = [[r.author, r.state, format_time(r.submitted_at), r.body] for r in self.verdicts]
+        if self.threads:
+            data["threads"] = [[c.author, c.path, c.body] for c in self.threads]
         return data
 
     @classmethod
@@ -296,36 +350,44 @@ class Pull:
             reviewers=data.get("reviewers") or (),
             source=data.get("source") or "github",
             branch=data.get("branch"),
+            verdicts=_made_from(data.get("verdicts") or (), "verdicts", Review, _stored_list(4), "[author, state, submitted_at, body]"),
+            threads=_made_from(data.get("threads") or (), "threads", ThreadComment, _stored_list(3), "[author, path, body]"),
         )
 
 
 def files_from_json(items) -> tuple[FileChange, ...]:
     """Stored `[path, additions, deletions, status]` lists as FileChanges."""
-    return _files_from(items, lambda item: item if isinstance(item, list | tuple) and len(item) == 4 else None,
-                       "[path, additions, deletions, status]")
+    return _made_from(items, "files", FileChange, _stored_list(4), "[path, additions, deletions, status]", FILES_LIMIT)
 
 
 def files_from_rest(items) -> tuple[FileChange, ...]:
     """REST's changed-file objects (`/pulls/N/files`, and exports of it) as FileChanges."""
-    return _files_from(items, lambda f: (f.get("filename"), f.get("additions"), f.get("deletions"), f.get("status") or "modified")
-                       if isinstance(f, dict) else None, "a changed file object")
+    return _made_from(items, "files", FileChange,
+                      lambda f: (f.get("filename"), f.get("additions"), f.get("deletions"), f.get("status") or "modified")
+                      if isinstance(f, dict) else None, "a changed file object", FILES_LIMIT)
 
 
-def _files_from(items, fields: Callable[[object], Sequence | None], expected: str) -> tuple[FileChange, ...]:
-    """FileChanges from a list whose items `fields` turns into (path, additions, deletions, status),
-    or None where an item has the wrong shape; a bad item is named by its index."""
+def _stored_list(length: int) -> Callable[[object], Sequence | None]:
+    """The values of a stored item written as a list of `length` (files, verdicts, threads)."""
+    return lambda item: item if isinstance(item, list | tuple) and len(item) == length else None
+
+
+def _made_from(items, field: str, make: Callable[..., T], fields: Callable[[object], Sequence | None], expected: str,
+               limit: int | None = None) -> tuple[T, ...]:
+    """`make` of each item of a list that `fields` turns into its values, or None where an item has
+    the wrong shape; the first `limit` items; a bad item is named by its index."""
     if not isinstance(items, list | tuple):
-        raise RecordError("files", f"expected a list, found {_kind(items)}")
-    files = []
-    for index, item in enumerate(items[:FILES_LIMIT]):
+        raise RecordError(field, f"expected a list, found {_kind(items)}")
+    made = []
+    for index, item in enumerate(items[:limit]):
         values = fields(item)
         if values is None:
-            raise RecordError(f"files[{index}]", f"expected {expected}")
+            raise RecordError(f"{field}[{index}]", f"expected {expected}")
         try:
-            files.append(FileChange(*values))
+            made.append(make(*values))
         except RecordError as error:
-            raise error.within(f"files[{index}]") from None
-    return tuple(files)
+            raise error.within(f"{field}[{index}]") from None
+    return tuple(made)
 
 
 def _set(record, **values) -> None:

@@ -2,7 +2,9 @@
 
 Each pull is a REST pull object (with `files`), filled in where the exports lack what GitHub
 always has: GitHub counts every file's lines, comments and commits, and knows the author's
-association. `reviews_count` (not a REST field) is what GraphQL's `reviews.totalCount` answers.
+association. `reviews_count` (not a REST field) is what GraphQL's `reviews.totalCount` answers
+where a pull has no `reviews`: REST's /pulls/N/reviews objects (user, state, body, submitted_at),
+oldest first; `review_threads` ({path, comments: [{user, body}]}) are its review threads.
 """
 
 from __future__ import annotations
@@ -101,6 +103,43 @@ def _files(count: int, prefix: str) -> list[dict]:
     ]
 
 
+def review(login: str | None, state: str, submitted_at: str, body: str = "", bot: bool = False) -> dict:
+    """A REST review object; `login` None for a deleted account."""
+    user = {"login": login, "id": 7000 + len(login), "type": "Bot" if bot else "User"} if login else None
+    return {"user": user, "state": state, "body": body, "submitted_at": submitted_at}
+
+
+def thread(path: str, *comments: tuple[str | None, str]) -> dict:
+    """A review thread on `path`: (login, body) of each comment, the first one first."""
+    return {"path": path, "comments": [{"user": {"login": login, "type": "User"} if login else None, "body": body}
+                                       for login, body in comments]}
+
+
+HOSTILE_REVIEW = "<script>alert(1)</script>\u202eevil\x1b[31m & </textarea>"
+
+
+def _reviewed(number: int, merged: datetime) -> dict:
+    """Reviews for the hand-made PRs that carry them: verdicts in turn, a deleted reviewer, a bot, hostile text,
+    more verdicts than the store keeps, and COMMENTED replies that are not verdicts."""
+    def before(minutes: int) -> str:
+        return _time(merged - timedelta(minutes=minutes))
+
+    if number == 110:
+        return dict(reviews=[review("carol", "CHANGES_REQUESTED", before(90), "Please add a test."),
+                             review("carol", "COMMENTED", before(60)),
+                             review("dave", "APPROVED", before(30), "LGTM")],
+                    review_threads=[thread("src/module_0.py", ("carol", "Missing a test here."), ("dev2", "Added."))])
+    if number == 111:
+        return dict(reviews=[review(None, "APPROVED", before(90), "from a deleted account"),
+                             review("gemini-code-assist[bot]", "COMMENTED", before(120), "Summary " * 400, bot=True),
+                             review("eve", "CHANGES_REQUESTED", before(30), HOSTILE_REVIEW)],
+                    review_threads=[thread("src/module_1.py", (None, HOSTILE_REVIEW)), thread("src/gone.py")])
+    if number == 112:
+        return dict(reviews=[review(f"reviewer{i}", "APPROVED" if i % 2 else "DISMISSED", before(100 - i)) for i in range(25)],
+                    review_threads=[thread(f"src/f{i}.py", ("frank", f"comment {i}")) for i in range(14)])
+    return {}
+
+
 def handmade_pulls(start: datetime = datetime(2026, 3, 2, 9, tzinfo=UTC)) -> list[dict]:
     """About forty PRs over three weeks that exercise every field we keep."""
     pulls = [handmade_pull(100 + i, start + timedelta(hours=13 * i)) for i in range(36)]
@@ -115,9 +154,9 @@ def handmade_pulls(start: datetime = datetime(2026, 3, 2, 9, tzinfo=UTC)) -> lis
         108: dict(files=[], title="empty change"),
     }
     for pull in pulls:
-        change = special.get(pull["number"])
+        merged = datetime.fromisoformat(pull["merged_at"].replace("Z", "+00:00"))
+        change = special.get(pull["number"]) or _reviewed(pull["number"], merged)
         if change:
-            merged = datetime.fromisoformat(pull["merged_at"].replace("Z", "+00:00"))
             pull.update(handmade_pull(pull["number"], merged, **change))
     return pulls
 

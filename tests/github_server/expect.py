@@ -7,13 +7,24 @@ import dataclasses
 from digest_plugin.fetch import FetchOptions
 from digest_plugin.fetch.retry import RetryPolicy
 from digest_plugin.store.jsonl_import import pull_from_rest
-from digest_plugin.store.records import Pull, parse_time
+from digest_plugin.store.records import REVIEWS_LIMIT, THREADS_LIMIT, Pull, Review, ThreadComment, parse_time
 from tests.github_server.server import GitHubServer
 
 
 def expected_pull(rest: dict) -> Pull:
-    """The importer's reading of the REST object, plus the review count only GraphQL serves."""
-    return dataclasses.replace(pull_from_rest(rest, source="github"), reviews=rest.get("reviews_count", 0))
+    """The importer's reading of the REST object, plus the reviews only GraphQL serves: their count,
+    the latest verdicts (not the COMMENTED ones) and each thread's first comment."""
+    reviews = rest.get("reviews")
+    verdicts = [Review(_login(r["user"]), r["state"], r.get("submitted_at"), r.get("body") or "")
+                for r in reviews or () if r["state"] != "COMMENTED"][-REVIEWS_LIMIT:]
+    threads = [ThreadComment(_login(t["comments"][0]["user"]), t["path"], t["comments"][0].get("body") or "")
+               for t in (rest.get("review_threads") or ())[:THREADS_LIMIT] if t["comments"]]
+    return dataclasses.replace(pull_from_rest(rest, source="github"), verdicts=tuple(verdicts), threads=tuple(threads),
+                               reviews=len(reviews) if reviews is not None else rest.get("reviews_count", 0))
+
+
+def _login(user: dict | None) -> str:
+    return user["login"] if user else "ghost"
 
 
 def expected_pulls(pulls: list[dict], start=None, end=None) -> list[Pull]:

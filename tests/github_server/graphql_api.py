@@ -30,6 +30,7 @@ type Issue { number: Int! title: String! }
 enum SearchType { DISCUSSION ISSUE ISSUE_ADVANCED REPOSITORY USER }
 enum CommentAuthorAssociation { COLLABORATOR CONTRIBUTOR FIRST_TIMER FIRST_TIME_CONTRIBUTOR MANNEQUIN MEMBER NONE OWNER }
 enum PatchStatus { ADDED CHANGED COPIED DELETED MODIFIED RENAMED }
+enum PullRequestReviewState { APPROVED CHANGES_REQUESTED COMMENTED DISMISSED PENDING }
 
 type PageInfo { endCursor: String hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String }
 
@@ -38,7 +39,15 @@ type LabelConnection { nodes: [Label] pageInfo: PageInfo! totalCount: Int! }
 type PullRequestChangedFile { additions: Int! changeType: PatchStatus! deletions: Int! path: String! }
 type PullRequestChangedFileConnection { nodes: [PullRequestChangedFile] pageInfo: PageInfo! totalCount: Int! }
 type IssueCommentConnection { totalCount: Int! }
-type PullRequestReviewConnection { totalCount: Int! }
+type PullRequestReview { author: Actor body: String! state: PullRequestReviewState! submittedAt: DateTime }
+type PullRequestReviewConnection { nodes: [PullRequestReview] pageInfo: PageInfo! totalCount: Int! }
+type PullRequestReviewComment { author: Actor body: String! path: String! }
+type PullRequestReviewCommentConnection { nodes: [PullRequestReviewComment] pageInfo: PageInfo! totalCount: Int! }
+type PullRequestReviewThread {
+  comments(after: String, before: String, first: Int, last: Int, skip: Int): PullRequestReviewCommentConnection!
+  path: String!
+}
+type PullRequestReviewThreadConnection { nodes: [PullRequestReviewThread] pageInfo: PageInfo! totalCount: Int! }
 type PullRequestCommitConnection { totalCount: Int! }
 
 type PullRequest {
@@ -56,7 +65,8 @@ type PullRequest {
   labels(after: String, before: String, first: Int, last: Int): LabelConnection
   mergedAt: DateTime
   number: Int!
-  reviews(after: String, author: String, before: String, first: Int, last: Int): PullRequestReviewConnection
+  reviewThreads(after: String, before: String, first: Int, last: Int): PullRequestReviewThreadConnection!
+  reviews(after: String, author: String, before: String, first: Int, last: Int, states: [PullRequestReviewState!]): PullRequestReviewConnection
   title: String!
   url: URI!
 }
@@ -215,13 +225,7 @@ _CHANGE_TYPES = {"added": "ADDED", "removed": "DELETED", "modified": "MODIFIED",
 
 
 def _pull_node(pull: dict) -> dict:
-    user = pull.get("user")
-    author = None
-    if user:
-        is_bot = user.get("type") == "Bot"
-        # GraphQL names a bot without REST's "[bot]" suffix
-        login = user["login"].removesuffix("[bot]") if is_bot else user["login"]
-        author = {"__typename": "Bot" if is_bot else "User", "login": login, "url": f"https://github.com/{login}"}
+    author = _actor(pull.get("user"))
     files = [
         {"path": f["filename"], "additions": f["additions"], "deletions": f["deletions"],
          "changeType": _CHANGE_TYPES.get(f.get("status"), "MODIFIED")}
@@ -245,9 +249,50 @@ def _pull_node(pull: dict) -> dict:
         "labels": lambda info, first=None, last=None, after=None, before=None: _slice(labels, first, after, "labels"),
         "files": lambda info, first=None, last=None, after=None, before=None: _slice(files, first, after, "files"),
         "comments": lambda info, **_: {"totalCount": pull["comments"]},
-        "reviews": lambda info, **_: {"totalCount": pull.get("reviews_count") or 0},
+        "reviews": lambda info, first=None, last=None, states=None, **_: _reviews(pull, first, last, states),
+        "reviewThreads": lambda info, first=None, last=None, **_: _ends([_thread(t) for t in pull.get("review_threads") or ()],
+                                                                          first, last, "reviewThreads"),
         "commits": lambda info, **_: {"totalCount": pull["commits"]},
     }
+
+
+def _actor(user: dict | None) -> dict | None:
+    """A REST user as GraphQL's Actor: null for a deleted account, a bot's login without "[bot]"."""
+    if not user:
+        return None
+    is_bot = user.get("type") == "Bot"
+    login = user["login"].removesuffix("[bot]") if is_bot else user["login"]
+    return {"__typename": "Bot" if is_bot else "User", "login": login, "url": f"https://github.com/{login}"}
+
+
+def _reviews(pull: dict, first, last, states) -> dict:
+    """The PR's reviews (REST's /pulls/N/reviews objects, oldest first) as GitHub's connection,
+    `states` filtering them; only the count where neither `first` nor `last` is given (GitHub
+    refuses `nodes` then)."""
+    reviews = pull.get("reviews")
+    if reviews is None:  # a count without the reviews themselves (the exports have none)
+        return {"totalCount": pull.get("reviews_count") or 0} if first is None and last is None else _ends([], first, last, "reviews")
+    chosen = [r for r in reviews if not states or r["state"] in states]
+    if first is None and last is None:
+        return {"totalCount": len(chosen)}
+    nodes = [{"author": _actor(r.get("user")), "body": r.get("body") or "", "state": r["state"], "submittedAt": r.get("submitted_at")}
+             for r in chosen]
+    return _ends(nodes, first, last, "reviews")
+
+
+def _thread(thread: dict) -> dict:
+    comments = [{"author": _actor(c.get("user")), "body": c.get("body") or "", "path": thread["path"]} for c in thread["comments"]]
+    return {"path": thread["path"],
+            "comments": lambda info, first=None, last=None, **_: _ends(comments, first, last, "comments")}
+
+
+def _ends(items: list, first, last, connection: str) -> dict:
+    """The first `first` or the last `last` items, as a connection."""
+    size = _check_page(connection, first, last)
+    page = items[:size] if first is not None else items[max(0, len(items) - size):]
+    return {"nodes": page, "totalCount": len(items),
+            "pageInfo": {"hasNextPage": first is not None and size < len(items), "hasPreviousPage": last is not None and size < len(items),
+                         "startCursor": None, "endCursor": None}}
 
 
 def _spoiled(node: dict, fault: NodeFault | None) -> dict:

@@ -347,7 +347,7 @@ class _Handler(LocalHandler):
         return {k: v for k, v in fields.items() if v is not LEFT_OUT}
 
     def _pull_json(self, repo: str, pull: dict) -> dict:
-        data = {k: v for k, v in pull.items() if k not in ("files", "reviews_count")}
+        data = {k: v for k, v in pull.items() if k not in ("files", "reviews_count", "reviews", "review_threads")}
         data["url"] = f"{self._base()}/repos/{repo}/pulls/{pull['number']}"
         return data
 

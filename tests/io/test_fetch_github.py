@@ -62,6 +62,18 @@ def test_handmade_prs_arrive_with_every_field_we_keep(handmade_server, store):
     assert len(by_number[104].files) == 250 and not by_number[104].files_truncated
     assert len(by_number[105].files) == 300 and by_number[105].files_truncated and by_number[105].changed_files == 340
     assert by_number[106].author.association == "FIRST_TIME_CONTRIBUTOR"
+    # reviews: the verdicts in order without the COMMENTED replies, a deleted reviewer as "ghost",
+    # hostile text cleaned, the latest REVIEWS_LIMIT verdicts and the first THREADS_LIMIT threads
+    assert [(r.author, r.state) for r in by_number[110].verdicts] == [("carol", "CHANGES_REQUESTED"), ("dave", "APPROVED")]
+    assert [(c.author, c.path, c.body) for c in by_number[110].threads] == [("carol", "src/module_0.py", "Missing a test here.")]
+    assert by_number[110].reviews == 3 and by_number[110].verdicts[1].submitted_at < by_number[110].merged_at
+    assert [(r.author, r.state) for r in by_number[111].verdicts] == [("ghost", "APPROVED"), ("eve", "CHANGES_REQUESTED")]
+    hostile = by_number[111].verdicts[1].body
+    assert "<script>" in hostile and "\u202e" not in hostile and "\x1b" not in hostile  # escaped where shown, cleaned here
+    assert [c.author for c in by_number[111].threads] == ["ghost"]  # a thread with no comment left has nothing to keep
+    assert [r.author for r in by_number[112].verdicts] == [f"reviewer{i}" for i in range(5, 25)]
+    assert [c.path for c in by_number[112].threads] == [f"src/f{i}.py" for i in range(10)]
+    assert by_number[100].verdicts == () and by_number[100].threads == ()
     assert report.pulls == len(expected) and report.repos[0].incomplete == []
     state = store.read_state(HANDMADE_REPO)
     assert state.source == "github" and state.incomplete == () and state.progress == {}

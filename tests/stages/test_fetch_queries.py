@@ -9,7 +9,7 @@ import pytest
 from graphql import build_schema, parse, validate
 
 from digest_plugin.fetch.queries import MERGED_PULLS, all_query_texts, merged_count_query, pull_from_node, search_text
-from digest_plugin.store.records import BODY_LIMIT, FILES_LIMIT, Author, FileChange
+from digest_plugin.store.records import BODY_LIMIT, FILES_LIMIT, Author, FileChange, RecordError, Review, ThreadComment
 from digest_plugin.store.state import Window
 from tests.github_server import graphql_api
 
@@ -106,3 +106,31 @@ def test_rest_files_replace_the_first_page_and_the_cap_is_flagged():
 
 def test_long_bodies_are_capped():
     assert len(pull_from_node(node(body="x" * (BODY_LIMIT + 500))).body) < BODY_LIMIT + 10
+
+
+def test_reviews_become_verdicts_and_threads_their_first_comments():
+    verdicts = {"nodes": [
+        {"state": "CHANGES_REQUESTED", "submittedAt": "2026-05-18T10:00:00Z", "body": "<b>no</b>\u202e", "author": {"login": "carol", "__typename": "User"}},
+        None,  # nulled by GitHub beside an error
+        {"state": "APPROVED", "submittedAt": "2026-05-19T08:00:00Z", "body": "", "author": None},
+        {"state": "APPROVED", "submittedAt": "2026-05-19T09:00:00Z", "body": "ok", "author": {"login": "copilot", "__typename": "Bot"}},
+    ]}
+    threads = {"nodes": [
+        {"path": "src/a.py", "comments": {"nodes": [{"body": "why?", "author": {"login": "dave", "__typename": "User"}}]}},
+        {"path": "src/b.py", "comments": {"nodes": []}},  # its comments deleted
+    ]}
+    pull = pull_from_node(node(verdicts=verdicts, reviewThreads=threads))
+    assert pull.verdicts == (
+        Review("carol", "CHANGES_REQUESTED", datetime(2026, 5, 18, 10, tzinfo=UTC), "<b>no</b>"),
+        Review("ghost", "APPROVED", datetime(2026, 5, 19, 8, tzinfo=UTC)),
+        Review("copilot[bot]", "APPROVED", datetime(2026, 5, 19, 9, tzinfo=UTC), "ok"),
+    )
+    assert pull.threads == (ThreadComment("dave", "src/a.py", "why?"),)
+    assert pull_from_node(node()).verdicts == () and pull_from_node(node(verdicts=None)).threads == ()
+
+
+def test_a_review_that_fails_the_gate_is_named():
+    bad = {"nodes": [{"state": "APPROVED", "submittedAt": "yesterday", "body": "", "author": None}]}
+    with pytest.raises(RecordError) as raised:
+        pull_from_node(node(verdicts=bad))
+    assert raised.value.field == "verdicts[0].submitted_at"

@@ -17,7 +17,18 @@ from digest_plugin.cli import main
 from digest_plugin.publish.history import analysis_options
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store.folder import Store
-from digest_plugin.store.records import BODY_LIMIT, LABEL_LIMIT, TITLE_LIMIT, Pull, RecordError
+from digest_plugin.store.records import (
+    BODY_LIMIT,
+    COMMENT_BODY_LIMIT,
+    LABEL_LIMIT,
+    REVIEW_BODY_LIMIT,
+    REVIEWS_LIMIT,
+    TITLE_LIMIT,
+    Pull,
+    RecordError,
+    Review,
+    ThreadComment,
+)
 from digest_plugin.store.state import RepoState, repo_life
 from tests.conftest import make_pull
 
@@ -70,6 +81,13 @@ REFUSED = {
     "an unknown source": (damaged(source="elsewhere"), "source"),
     "a record that is a list": ([1, 2], "record"),
     "a branch that is a number": (damaged(branch=5), "branch"),
+    "verdicts as text": (damaged(verdicts="APPROVED"), "verdicts"),
+    "a verdict GitHub does not have": (damaged(verdicts=[["ann", "LOOKS_FINE", None, ""]]), "verdicts[0].state"),
+    "a verdict without its author": (damaged(verdicts=[[None, "APPROVED", None, ""]]), "verdicts[0].author"),
+    "a verdict that is not a list of four": (damaged(verdicts=[["ann", "APPROVED"]]), "verdicts[0]"),
+    "a verdict submitted in 1970": (damaged(verdicts=[["ann", "APPROVED", "1970-01-01T00:00:00Z", ""]]), "verdicts[0].submitted_at"),
+    "a thread comment's body that is a number": (damaged(threads=[["ann", "a.py", 5]]), "threads[0].body"),
+    "a thread comment that is not a list of three": (damaged(threads=[["ann"]]), "threads[0]"),
 }
 
 
@@ -208,7 +226,7 @@ FIELDS = list(GOOD)
 @st.composite
 def mutated_records(draw):
     record = json.loads(json.dumps(GOOD))
-    for name in draw(st.lists(st.sampled_from([*FIELDS, "author.login", "author.type", "files.0"]), max_size=4)):
+    for name in draw(st.lists(st.sampled_from([*FIELDS, "author.login", "author.type", "files.0", "verdicts", "threads"]), max_size=4)):
         value = draw(json_values | st.text(alphabet=st.characters(codec=None), max_size=400))
         if name.startswith("author.") and isinstance(record.get("author"), dict):
             record["author"][name.removeprefix("author.")] = value
@@ -223,7 +241,8 @@ def mutated_records(draw):
 
 
 def _texts(pull: Pull) -> list[str]:
-    return [pull.title, pull.body, pull.url, pull.author.login, *pull.labels, *pull.reviewers, *(f.path for f in pull.files)]
+    return [pull.title, pull.body, pull.url, pull.author.login, *pull.labels, *pull.reviewers, *(f.path for f in pull.files),
+            *(text for r in pull.verdicts for text in (r.author, r.body)), *(text for c in pull.threads for text in (c.author, c.path, c.body))]
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -250,3 +269,20 @@ def test_a_stored_line_without_a_branch_loads_and_is_written_back_as_it_was():
     with_branch = Pull.from_json({**GOOD, "branch": "fix/\u202eparser\x1b[2J\nnext"})
     assert with_branch.branch == "fix/parser[2J next"  # cleaned like any one-line text
     assert Pull.from_json(with_branch.to_json()) == with_branch
+
+
+def test_reviews_are_cleaned_capped_kept_latest_and_a_line_without_them_is_written_back_as_it_was():
+    assert "verdicts" not in GOOD and "threads" not in GOOD  # a store written before reviews were kept
+    assert Pull.from_json(GOOD).verdicts == () and Pull.from_json(GOOD).threads == ()
+    assert json.dumps(Pull.from_json(GOOD).to_json(), sort_keys=True) == json.dumps(GOOD, sort_keys=True)  # no churn
+    hostile = "<script>alert(1)</script>\u202e\x1b[2J" + "x" * 5000
+    verdicts = [["ann", "APPROVED", f"2026-05-17T{h:02d}:00:00Z", ""] for h in range(REVIEWS_LIMIT + 3)]
+    reviewed = Pull.from_json({**GOOD, "verdicts": [*verdicts, ["b\u202eob", "CHANGES_REQUESTED", None, hostile]],
+                               "threads": [["ann", "src/\u202ea.py", hostile]]})
+    assert len(reviewed.verdicts) == REVIEWS_LIMIT and reviewed.verdicts[-1].author == "bob"  # the latest kept
+    assert reviewed.verdicts[0].submitted_at == datetime(2026, 5, 17, 4, tzinfo=UTC)
+    body = reviewed.verdicts[-1].body
+    assert body.startswith("<script>alert(1)</script>[2J") and len(body) == REVIEW_BODY_LIMIT and body.endswith("…")
+    assert reviewed.threads == (ThreadComment("ann", "src/a.py", body[: COMMENT_BODY_LIMIT - 1] + "…"),)
+    assert Pull.from_json(json.loads(json.dumps(reviewed.to_json()))) == reviewed
+    assert Review("ann", "DISMISSED").body == "" and Review("ann", "DISMISSED").submitted_at is None
