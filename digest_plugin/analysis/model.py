@@ -31,6 +31,7 @@ RISK_KINDS = (
     "config-change",
     "ci-change",
     "hotspot",
+    "unresolved-review",
 )
 # What happened after a revert (Evidence.outcome), as the later PRs of the store show it
 REVERT_OUTCOMES = (
@@ -66,6 +67,7 @@ EVIDENCE_FACTS = (
     "workflows",        # ci-change: paths = workflow files, files = how many
     "hot-file",         # hotspot: paths = (the file,), pulls = every PR of the week that touched it, authors = theirs;
                         #   missing = "tests" for a file added lately without tests that none of them tested, by = the PR that added it
+    "changes-requested",  # unresolved-review: authors = the reviewers whose change request no approval followed before the merge
 )
 
 
@@ -161,6 +163,19 @@ class Footprint:
 
 
 @frozen_record
+class ReviewOutcome:
+    """A PR's review verdicts as they stood when it merged (analysis/reviews.py); empty where the
+    store has none. Logins are quoted from GitHub, untrusted."""
+
+    approved_by: tuple[str, ...] = ()  # reviewers whose verdict is an approval, in the order they approved
+    settled: tuple[str, ...] = ()  # reviewers who requested changes before the last approval
+    outstanding: tuple[str, ...] = ()  # reviewers whose change request no approval followed
+
+    def __bool__(self) -> bool:
+        return bool(self.approved_by or self.outstanding)
+
+
+@frozen_record
 class AnalysedPull:
     pull: Pull
     classification: Classification
@@ -173,6 +188,7 @@ class AnalysedPull:
     upgrades: tuple[Upgrade, ...] = ()  # what it upgrades, when it does
     themes: tuple[str, ...] = ()  # names of the week's themes it belongs to (set per week)
     evidence: tuple[Evidence, ...] = ()  # the facts behind its risk kinds (and good news), `kind` set
+    review: ReviewOutcome = ReviewOutcome()  # its reviewers' verdicts, where the store has them
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,7 @@ from digest_plugin.analysis.options import AnalysisOptions
 from digest_plugin.analysis.recommend import recommendations
 from digest_plugin.analysis.remarks import without_draft_remarks
 from digest_plugin.analysis.reverts import FollowUps, follow_ups
+from digest_plugin.analysis.reviews import review_outcome
 from digest_plugin.analysis.risks import PullFacts, hotspots, kinds_of, pull_evidence, untested_new_files, week_risks
 from digest_plugin.analysis.rules import Rules, compile_rules
 from digest_plugin.analysis.stats import first_time_pulls, week_stats
@@ -136,7 +137,7 @@ def analyse_pull(pull: Pull, context: RepoContext) -> AnalysedPull:
     paths, kinds = rules.files_of(pull)
     moved = upgrades(pull, classification, rules, description)
     locks = context.file_history.locks_before(pull.merged_at) if moved else frozenset()
-    facts = PullFacts(pull, classification, paths, kinds, description, footprint(pull, rules), moved, rules, locks)
+    facts = PullFacts(pull, classification, paths, kinds, description, footprint(pull, rules), moved, rules, review_outcome(pull), locks)
     score = importance(pull, classification, rules, facts.upgrades, description)
     evidence = tuple(_reverted(e, pull, context) if e.fact == "reverted" else e for e in pull_evidence(facts))
     return AnalysedPull(
@@ -150,6 +151,7 @@ def analyse_pull(pull: Pull, context: RepoContext) -> AnalysedPull:
         footprint=facts.footprint,
         upgrades=facts.upgrades,
         evidence=evidence,
+        review=facts.review,
     )
 
 

@@ -22,7 +22,19 @@ from dataclasses import dataclass, replace
 from digest_plugin.analysis.classify import TITLE_LIMIT, is_code_move, own_deprecation, parse_title, reason_of, says_default_change
 from digest_plugin.analysis.file_history import Added, lock_for
 from digest_plugin.analysis.footprint import beyond_kept
-from digest_plugin.analysis.model import BACK_MOVES, GOOD_NEWS_KINDS, IMPACTS, RISK_KINDS, AnalysedPull, Classification, Evidence, Footprint, Risk, Upgrade
+from digest_plugin.analysis.model import (
+    BACK_MOVES,
+    GOOD_NEWS_KINDS,
+    IMPACTS,
+    RISK_KINDS,
+    AnalysedPull,
+    Classification,
+    Evidence,
+    Footprint,
+    ReviewOutcome,
+    Risk,
+    Upgrade,
+)
 from digest_plugin.analysis.rules import PERIPHERAL_KINDS, Rules
 from digest_plugin.store.records import Pull
 
@@ -59,6 +71,7 @@ class PullFacts:
     footprint: Footprint
     upgrades: tuple[Upgrade, ...]
     rules: Rules
+    review: ReviewOutcome  # its verdicts when it merged (reviews.review_outcome)
     locks: frozenset[str] = frozenset()  # the lock files the repository kept when it merged (file_history.locks_before)
 
     @property
@@ -237,6 +250,13 @@ def _ci_change(facts: PullFacts) -> tuple[Evidence, ...]:
     return (Evidence("workflows", facts.number, paths=workflows[:LISTED_PATHS], files=len(workflows)),) if workflows else ()
 
 
+def _unresolved_review(facts: PullFacts) -> tuple[Evidence, ...]:
+    """Merged while a person's change request stood: no approval followed it. A bot's request
+    (a review tool's) is left out: merging over it is routine."""
+    people = tuple(login for login in facts.review.outstanding if not facts.rules.is_bot_login(login))
+    return (Evidence("changes-requested", facts.number, authors=people),) if people else ()
+
+
 # kind -> check, in RISK_KINDS order; hotspot is a week-level kind (week_risks)
 PULL_CHECKS: dict[str, Check] = {
     "missing-tests": _missing_tests,
@@ -248,6 +268,7 @@ PULL_CHECKS: dict[str, Check] = {
     "large-change": _large_change,
     "config-change": _config_change,
     "ci-change": _ci_change,
+    "unresolved-review": _unresolved_review,
     "security-fix": _security_fix,
 }
 
@@ -442,6 +463,10 @@ def _hotspot_impact(members, evidence) -> str:
     return "medium" if any(len(e.authors) >= 3 for e in evidence) else "low"
 
 
+def _unresolved_review_impact(members, evidence) -> str:
+    return "high" if any(p.key for p in members) else "medium"  # a key change merged over a reviewer's objection
+
+
 def _fixed(level: str) -> Callable[..., str]:
     return lambda members, evidence: level
 
@@ -457,5 +482,6 @@ IMPACT_RULES: dict[str, Callable[[Sequence[AnalysedPull], Sequence[Evidence]], s
     "config-change": _config_impact,
     "ci-change": _ci_impact,
     "hotspot": _hotspot_impact,
+    "unresolved-review": _unresolved_review_impact,
     "security-fix": lambda members, evidence: "high" if any(e.detail and e.detail[:3] in ("CVE", "GHS") for e in evidence) else "medium",
 }

@@ -17,6 +17,7 @@ from digest_plugin.narrate.describe import what_it_does
 from digest_plugin.narrate.grounding import week_before
 from digest_plugin.narrate.model import Cited, HighlightGroup, KeyChange, Narrative
 from digest_plugin.narrate.overview import quiet_summary, summary
+from digest_plugin.narrate.reviews import review_sentence
 from digest_plugin.narrate.risks import risk_lines
 from digest_plugin.narrate.themes import theme_lines
 from digest_plugin.narrate.titles import title_in
@@ -127,7 +128,17 @@ def _key_changes(week: WeekAnalysis, lang: Language) -> tuple[KeyChange, ...]:
 
 def _key_details(analysed: AnalysedPull, lang: Language, sized: bool) -> Cited:
     """The modules a key PR changes and its size (unless its summary already gave figures from its
-    files): each number said once. The score is shown beside the title, not repeated here."""
+    files), then what its reviewers decided: each number said once. The score is shown beside the
+    title, not repeated here."""
+    changes = _changes(analysed, lang, sized)
+    reviewed = review_sentence(analysed.review, lang)
+    if not reviewed:
+        return changes
+    return Cited(lang.sentences(t for t in (changes.text, reviewed) if t), changes.pulls, changes.figures)
+
+
+def _changes(analysed: AnalysedPull, lang: Language, sized: bool) -> Cited:
+    """The modules a key PR changes and its size, when `sized`."""
     ngettext, pull, said = lang.ngettext, analysed.pull, StatedNumbers(lang)
     modules = analysed.classification.modules
     size = ngettext("+{additions} −{deletions} lines in {files} file", "+{additions} −{deletions} lines in {files} files", pull.changed_files).format(

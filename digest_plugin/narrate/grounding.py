@@ -30,6 +30,7 @@ from datetime import timedelta
 from digest_plugin.analysis.model import WeekAnalysis
 from digest_plugin.narrate.describe import quoted_forms
 from digest_plugin.narrate.model import CITATION, Figure, Narrative
+from digest_plugin.narrate.reviews import review_logins
 
 # A number as the writers format it: 1,234 or 5.2 or 31 (ASCII-bounded, so 2026年5月 still splits).
 _NUMBER = re.compile(r"(?<![A-Za-z0-9_.,])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![A-Za-z0-9_])")
@@ -251,6 +252,7 @@ def _quotes(week: WeekAnalysis, previous: Iterable[WeekAnalysis]) -> list[str]:
         quotes.update(f.path for f in (*stats.hot_files, *stats.hot_dirs))
     for analysed in week.pulls:
         quotes.update(quoted_forms(analysed))
+        quotes.update(review_logins(analysed.review))
         quotes.update(analysed.classification.modules)
         quotes.update(analysed.classification.labels)
         quotes.update((*analysed.footprint.added_files, *analysed.footprint.removed_files, *analysed.footprint.workflows, *analysed.footprint.config_files))

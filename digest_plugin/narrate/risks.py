@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from digest_plugin.analysis.model import BACK_MOVES, GOOD_NEWS_KINDS, IMPACTS, RISK_KINDS, Evidence, Risk, WeekAnalysis
 from digest_plugin.analysis.risks import main_risk
 from digest_plugin.narrate.model import Cited, RiskLine
+from digest_plugin.narrate.reviews import reviewers
 from digest_plugin.narrate.wording import Language, StatedNumbers, impact_names, risk_names
 
 EVIDENCE_PER_RISK = 3  # sentences per risk; the table lists every PR
@@ -114,6 +115,7 @@ def consequences(_) -> dict[str, str]:
         "config-files": _("deployments that rely on these values will behave differently."),
         "workflows": _("CI decides what is tested before a release, and a mistake there lets regressions through unnoticed."),
         "hot-file": _("overlapping edits to one file are where conflicts and regressions concentrate."),
+        "changes-requested": _("what the reviewer asked for may not have been done."),
     }
 
 
@@ -143,6 +145,8 @@ def _kind_sentence(risk: Risk, said: StatedNumbers, limit: int = 5) -> str:
                               "{pulls} change CI, which decides what is tested before a release.", n),
         "hotspot": ngettext("{pulls} changed files that many PRs touched this week, where conflicts and regressions concentrate.",
                             "{pulls} changed files that many PRs touched this week, where conflicts and regressions concentrate.", n),
+        "unresolved-review": ngettext("{pulls} was merged while a reviewer still requested changes.",
+                                      "{pulls} were merged while reviewers still requested changes.", n),
     }
     template = templates.get(risk.kind) or ngettext("{pulls} shows the risk “{kind}”.", "{pulls} show the risk “{kind}”.", n)
     return template.format(pulls=lang.some_pulls(risk.pulls, limit)[0], kind=risk.kind)
@@ -369,6 +373,11 @@ def _hot_file(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     return template.format(**values), pulls
 
 
+def _changes_requested(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
+    text = said.lang.gettext("{pull} was merged while {reviewers} still requested changes")
+    return text.format(pull=f"#{e.pull}", reviewers=reviewers(e.authors, said.lang)), (e.pull,)
+
+
 _EVIDENCE = {
     "untested-code": _untested,
     "breaking-marker": _breaking,
@@ -383,6 +392,7 @@ _EVIDENCE = {
     "config-files": _config,
     "workflows": _workflows,
     "hot-file": _hot_file,
+    "changes-requested": _changes_requested,
 }
 
 

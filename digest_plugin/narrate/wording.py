@@ -173,6 +173,7 @@ def risk_names(_) -> dict[str, str]:
         "config-change": _("Configuration change"),
         "ci-change": _("CI change"),
         "hotspot": _("Hotspot"),
+        "unresolved-review": _("Unresolved review"),
     }
 
 

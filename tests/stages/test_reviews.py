@@ -1,0 +1,132 @@
+"""Review verdicts as evidence: the analysis reads who approved and whose change request stood when
+a PR merged, and the built-in writer says so in the key PR's line and as a risk, in both languages,
+citing the PR, and only where the store has verdicts."""
+
+from __future__ import annotations
+
+import dataclasses
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from digest_plugin.analysis import analyse_repo
+from digest_plugin.analysis.model import ReviewOutcome
+from digest_plugin.analysis.reviews import review_outcome
+from digest_plugin.narrate import check_grounding, cited_html, narrate
+from digest_plugin.narrate.wording import Language
+from digest_plugin.publish.history import analysis_options
+from digest_plugin.settings import DigestSettings
+from digest_plugin.store.records import Review
+from tests.conftest import make_pull
+
+MERGED = datetime(2026, 5, 20, 12, tzinfo=UTC)
+EN, ZH = Language.of("en"), Language.of("zh")
+
+
+def verdicts(*reviews: tuple[str, str]) -> tuple[Review, ...]:
+    """(login, state) reviews an hour apart, the last an hour before the merge."""
+    return tuple(Review(login, state, MERGED - timedelta(hours=len(reviews) - i)) for i, (login, state) in enumerate(reviews))
+
+
+def outcome(*reviews: tuple[str, str], **changes) -> ReviewOutcome:
+    return review_outcome(make_pull(1, MERGED, verdicts=verdicts(*reviews), **changes))
+
+
+def test_the_approvers_are_those_whose_latest_verdict_approves():
+    assert outcome(("ann", "APPROVED"), ("bob", "APPROVED")) == ReviewOutcome(approved_by=("ann", "bob"))
+    assert outcome(("ann", "APPROVED"), ("ann", "DISMISSED")) == ReviewOutcome()  # a dismissed approval is none
+    assert not outcome()  # no verdicts: nothing to say
+
+
+def test_a_change_request_an_approval_followed_is_settled_whoever_approved():
+    assert outcome(("cat", "CHANGES_REQUESTED"), ("dan", "APPROVED")) == ReviewOutcome(approved_by=("dan",), settled=("cat",))
+    assert outcome(("cat", "CHANGES_REQUESTED"), ("cat", "APPROVED")) == ReviewOutcome(approved_by=("cat",), settled=("cat",))
+
+
+def test_a_change_request_no_approval_followed_was_outstanding_at_the_merge():
+    assert outcome(("dan", "APPROVED"), ("cat", "CHANGES_REQUESTED")) == ReviewOutcome(approved_by=("dan",), outstanding=("cat",))
+    # a comment does not withdraw a request, as on GitHub
+    assert outcome(("cat", "CHANGES_REQUESTED"), ("cat", "COMMENTED")).outstanding == ("cat",)
+    assert outcome(("cat", "DISMISSED")) == ReviewOutcome()  # a dismissed request stands in no one's way
+
+
+def test_reviews_after_the_merge_did_not_stand_in_its_way():
+    late = (Review("cat", "CHANGES_REQUESTED", MERGED + timedelta(hours=1)),)
+    assert review_outcome(make_pull(1, MERGED, verdicts=verdicts(("ann", "APPROVED")) + late)) == ReviewOutcome(approved_by=("ann",))
+
+
+# -- the writer, on weeks the analysis made from records -------------------------------------------
+
+
+def week(*pulls):
+    options = dataclasses.replace(analysis_options(DigestSettings()), key_threshold=0.0)  # every PR key: each has a line
+    [analysed] = analyse_repo("acme/widget", list(pulls), None, options, MERGED + timedelta(days=30))
+    return analysed
+
+
+def reviewed(number: int, *reviews: tuple[str, str], **fields):
+    files = (("src/widget/core.py", 120, 10, "modified"), ("tests/test_core.py", 30, 0, "modified"))
+    return make_pull(number, MERGED + timedelta(minutes=number), f"feat: change {number}", files=fields.pop("files", files),
+                     verdicts=verdicts(*reviews), **fields)
+
+
+def line(narrative, number: int) -> str:
+    return next(c.details.text for c in narrative.key_changes if c.number == number)
+
+
+@pytest.fixture(scope="module")
+def reviewed_week():
+    return week(
+        reviewed(11, ("ann", "APPROVED"), ("bob", "APPROVED")),
+        reviewed(12, ("cat", "CHANGES_REQUESTED"), ("dan", "APPROVED")),
+        reviewed(13, ("dan", "APPROVED"), ("cat", "CHANGES_REQUESTED")),
+        reviewed(14, ("coderabbitai[bot]", "CHANGES_REQUESTED")),
+        reviewed(15),
+    )
+
+
+def test_key_pr_lines_say_who_approved_and_what_was_settled(reviewed_week):
+    narrative = narrate(reviewed_week, [], EN)
+    assert line(narrative, 11).endswith(" Approved by @ann and @bob.")
+    assert line(narrative, 12).endswith(" Changes requested by @cat, then approved by @dan.")
+    assert line(narrative, 13).endswith(" Approved by @dan, but changes requested by @cat were still open when it merged.")
+    assert line(narrative, 14).endswith(" Merged with changes still requested by @coderabbitai[bot].")
+    assert "pprove" not in line(narrative, 15) and "request" not in line(narrative, 15)  # no verdicts, nothing said
+    for change in narrative.key_changes:
+        assert change.details.pulls == (change.number,)  # each line cites its own PR
+    assert check_grounding(reviewed_week, narrative) == []
+
+
+def test_a_merge_over_a_persons_change_request_is_a_risk_naming_the_pr_and_the_reviewer(reviewed_week):
+    [risk] = [r for r in narrate(reviewed_week, [], EN).risks if r.kind == "unresolved-review"]
+    assert risk.name == "Unresolved review" and risk.pulls == (13,)  # a review tool's request (#14) is no risk
+    assert risk.sentence.text == "#13 was merged while @cat still requested changes: what the reviewer asked for may not have been done."
+    assert risk.sentence.pulls == (13,) and risk.level == "high"  # a key PR
+    assert [n for p in reviewed_week.pulls for n in [p.pull.number] if "unresolved-review" in p.risks] == [13]
+
+
+def test_the_chinese_page_says_the_same_in_chinese_with_logins_as_they_are(reviewed_week):
+    narrative = narrate(reviewed_week, [], ZH)
+    assert line(narrative, 11).endswith("已由 @ann 和 @bob 批准。")
+    assert line(narrative, 12).endswith("@cat 曾要求修改，随后 @dan 批准。")
+    assert line(narrative, 13).endswith("@dan 已批准，但合并时 @cat 提出的修改请求仍未解决。")
+    [risk] = [r for r in narrative.risks if r.kind == "unresolved-review"]
+    assert risk.name == "未解决的评审"
+    assert risk.sentence.text == "#13 合并时 @cat 仍在要求修改：评审者要求的修改可能尚未完成。"
+    assert check_grounding(reviewed_week, narrative) == []
+
+
+def test_many_approvers_are_named_up_to_four_and_digits_in_logins_are_names_not_claims():
+    analysed = week(reviewed(21, *((f"reviewer{i}", "APPROVED") for i in range(6))))
+    narrative = narrate(analysed, [], EN)
+    assert line(narrative, 21).endswith(" Approved by @reviewer0, @reviewer1, @reviewer2, @reviewer3 and others.")
+    assert check_grounding(analysed, narrative) == []
+
+
+def test_a_hostile_reviewer_login_is_shown_escaped():
+    analysed = week(reviewed(31, ("<img src=x onerror=alert(1)>", "CHANGES_REQUESTED")))
+    narrative = narrate(analysed, [], EN)
+    [risk] = [r for r in narrative.risks if r.kind == "unresolved-review"]
+    html = cited_html(risk.sentence.text, "https://github.com/acme/widget", risk.sentence.pulls)
+    assert "<img" not in html and "&lt;img src=x onerror=alert(1)&gt;" in html
+    assert '<a class="pr-ref" href="https://github.com/acme/widget/pull/31">#31</a>' in html
