@@ -13,10 +13,14 @@ from digest_plugin.analysis import analyse_repo
 from digest_plugin.analysis.model import ReviewOutcome
 from digest_plugin.analysis.reviews import review_outcome
 from digest_plugin.narrate import check_grounding, cited_html, narrate
+from digest_plugin.narrate.llm.answer import Sentence
+from digest_plugin.narrate.llm.check import WeekFacts, check_sentence
+from digest_plugin.narrate.llm.parts import INPUT_SHARE, plan, request_tokens
+from digest_plugin.narrate.llm.prompt import REVIEW_COMMENT_CHARACTERS, figures, week_document
 from digest_plugin.narrate.wording import Language
 from digest_plugin.publish.history import analysis_options
 from digest_plugin.settings import DigestSettings
-from digest_plugin.store.records import Review
+from digest_plugin.store.records import Review, ThreadComment
 from tests.conftest import make_pull
 
 MERGED = datetime(2026, 5, 20, 12, tzinfo=UTC)
@@ -130,3 +134,60 @@ def test_a_hostile_reviewer_login_is_shown_escaped():
     html = cited_html(risk.sentence.text, "https://github.com/acme/widget", risk.sentence.pulls)
     assert "<img" not in html and "&lt;img src=x onerror=alert(1)&gt;" in html
     assert '<a class="pr-ref" href="https://github.com/acme/widget/pull/31">#31</a>' in html
+
+
+# -- the language-model writer: what it reads of reviews, and what it may say of them -------------
+
+
+def test_the_models_document_carries_each_key_prs_verdicts_and_a_few_capped_review_comments():
+    comments = (ThreadComment("gemini-code-assist[bot]", "src/widget/core.py", "Bot summary " * 100),
+                ThreadComment("cat", "src/widget/core.py", "Please handle None here. " * 30),
+                ThreadComment("eve", "tests/test_core.py", "nit"), ThreadComment("fay", "src/widget/core.py", "typo"))
+    pull = reviewed(41, ("cat", "CHANGES_REQUESTED"), ("dan", "APPROVED"), threads=comments)
+    pull = dataclasses.replace(pull, verdicts=(dataclasses.replace(pull.verdicts[0], body="Needs a test."), pull.verdicts[1]))
+    analysed = week(pull, reviewed(42))
+    document = week_document(analysed, [], "en")
+    by_number = {p["number"]: p for p in document["pull_requests"]}
+    assert by_number[41]["reviews"] == {"approved_by": ["dan"], "requested_changes_then_settled": ["cat"]}
+    said = by_number[41]["review_comments"]
+    assert [c["author"] for c in said] == ["cat", "cat", "eve"]  # people first, the verdict's words first, three at most
+    assert said[0] == {"author": "cat", "verdict": "CHANGES_REQUESTED", "text": "Needs a test."}
+    assert said[1]["path"] == "src/widget/core.py" and len(said[1]["text"]) == REVIEW_COMMENT_CHARACTERS
+    assert "reviews" not in by_number[42] and "review_comments" not in by_number[42]  # nothing where there are none
+
+
+def test_every_part_of_a_busy_reviewed_week_fits_the_cap_with_its_reviews():
+    long = "The reviewer explains at length why this needs another look. " * 20
+    pulls = [reviewed(100 + i, ("cat", "CHANGES_REQUESTED"), ("dan", "APPROVED"), body="What and why. " * 80,
+                      threads=tuple(ThreadComment(f"rev{j}", "src/widget/core.py", long) for j in range(5))) for i in range(30)]
+    document = week_document(week(*pulls), [], "en")
+    parts = plan(document, max_input_tokens=8000, max_output_tokens=4000)
+    assert not parts.left_out and len(parts.parts) > 2
+    assert all(request_tokens(part) <= 8000 * INPUT_SHARE for part in parts.parts)
+    keyed = [p for part in parts.parts if part.sections == ("key_changes",) for p in part.document["pull_requests"]]
+    assert len(keyed) == 30 and all(p["reviews"] for p in keyed)  # the verdicts always go; the comments as they fit
+    assert any(p.get("review_comments") for p in keyed)
+
+
+def said_(text, *pulls):
+    return Sentence(text, tuple(pulls), ())
+
+
+@pytest.mark.parametrize(("text", "pulls", "implied", "reason"), [
+    ("#12 was approved by @dan after @cat asked for changes.", [12], [], None),
+    ("#13 merged with changes still requested by @cat.", [13], [], None),
+    ("#11 was approved by @dan.", [11], [], "it names @dan, who reviewed none of the pull requests it writes"),
+    ("It was approved by @ann and @bob.", [], [11], "it speaks of a review without writing, as #N, a pull request that has reviews"),
+    ("#15 was approved before it merged.", [15], [], "it speaks of a review without writing, as #N, a pull request that has reviews"),
+    ("@cat asked for more tests in #11.", [11], [], "it names @cat, who reviewed none of the pull requests it writes"),
+    ("#11 adds a widget core change.", [11], [], None),  # no review, no rule
+])
+def test_a_sentence_about_a_review_stands_only_citing_the_pr_reviewed(reviewed_week, text, pulls, implied, reason):
+    facts = WeekFacts.of(reviewed_week, figures(reviewed_week, []))
+    assert check_sentence(said_(text, *pulls), facts, "en", implied=implied) == reason
+
+
+def test_a_chinese_sentence_about_a_review_is_held_alike(reviewed_week):
+    facts = WeekFacts.of(reviewed_week, figures(reviewed_week, []))
+    assert check_sentence(said_("#12 在 @cat 要求修改后由 @dan 批准。", 12), facts, "zh") is None
+    assert check_sentence(said_("该改动已由 @dan 批准。", ), facts, "zh", implied=[12]).startswith("it speaks of a review")

@@ -9,6 +9,8 @@ Pure. A sentence is kept when
   be read with certainty fails too;
 - every file, version, identifier or acronym it names appears in the data of the pull requests it
   cites (the week's module and label names may be used anywhere);
+- a sentence about a review (a verdict's words, or a reviewer of the week named as @login) writes
+  as #N a pull request that has reviews, and every reviewer it names reviewed one it writes;
 - it is plain text (no links, no markup) in the site's language.
 
 What it cannot see: a claim without a name or a number ("a careful refactor") is taken on trust.
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from digest_plugin.analysis.model import WeekAnalysis
 from digest_plugin.narrate.llm.answer import Sentence
@@ -46,6 +48,10 @@ _IDENTIFIER = re.compile(
     re.ASCII,
 )
 _ORDINAL = re.compile(r"^\d+(?:st|nd|rd|th)$")
+# Words that say what a reviewer decided ("approved by", "changes were requested", "批准", "要求修改"); not
+# "review" itself, which a sentence on a risk uses for the review a change still deserves
+_VERDICT = re.compile(r"\b(?:approv\w*|requested changes|changes (?:were |was )?requested|change requests?|lgtm)\b"
+                      r"|批准|通过评审|要求修改|修改请求", re.IGNORECASE)
 # Words of that shape that name nothing in particular.
 GENERIC = {w.lower() for w in (
     "PR", "PRs", "CI", "CD", "API", "APIs", "CLI", "UI", "CPU", "CPUs", "GPU", "GPUs", "URL", "URLs", "HTTP", "HTTPS",
@@ -65,19 +71,25 @@ class WeekFacts:
     names: str  # names any sentence may use: repository, week, modules, labels, theme names, risk kinds
     week: str
     themes: Mapping[str, tuple[int, ...]]  # each theme's PRs, by its name
+    reviewers: Mapping[int, frozenset[str]] = field(default_factory=dict)  # each reviewed PR's reviewers, lower-case
+    authors: Mapping[int, str] = field(default_factory=dict)  # each PR's author, lower-case
 
     @classmethod
     def of(cls, week: WeekAnalysis, figures: Mapping[str, float]) -> WeekFacts:
-        texts = {}
+        texts, reviewers, authors = {}, {}, {}
         for analysed in week.pulls:
             pull, kind = analysed.pull, analysed.classification
             texts[pull.number] = "\n".join([
                 pull.title, pull.body, pull.author.login, kind.type or "",
                 *pull.labels, *kind.labels, *kind.modules, *kind.topics, *(f.path for f in pull.files),
+                *(text for r in pull.verdicts for text in (r.author, r.body)), *(text for c in pull.threads for text in (c.author, c.body)),
             ])
+            authors[pull.number] = pull.author.login.lower()
+            if pull.verdicts or pull.threads:
+                reviewers[pull.number] = frozenset(login.lower() for login in (*(r.author for r in pull.verdicts), *(c.author for c in pull.threads)))
         names = "\n".join([week.repo, week.week, *week.stats.modules, *week.stats.labels, *(t.name for t in week.themes),
                            *(r.kind for r in week.risks)])
-        return cls(frozenset(texts), dict(figures), texts, names, week.week, {t.name: t.pulls for t in week.themes})
+        return cls(frozenset(texts), dict(figures), texts, names, week.week, {t.name: t.pulls for t in week.themes}, reviewers, authors)
 
 
 def check_sentence(sentence: Sentence, facts: WeekFacts, language: str, allowed: Collection[int] | None = None,
@@ -102,6 +114,9 @@ def check_sentence(sentence: Sentence, facts: WeekFacts, language: str, allowed:
             return f"it cites #{number}, which is not a pull request of this week"
         if allowed is not None and number not in allowed:
             return f"it cites #{number}, which is not one of this {scope}'s pull requests"
+    problem = _review_problem(text, written, facts)
+    if problem:
+        return problem
     rest = WRITTEN_CITATION.sub(" ", text.replace(facts.week, " "))
     cited = {*written, *sentence.pulls, *implied}
     rest, problem = _without_names(rest, cited, facts)
@@ -111,6 +126,23 @@ def check_sentence(sentence: Sentence, facts: WeekFacts, language: str, allowed:
     if problem:
         return problem
     return _language_problem(rest, language)
+
+
+def _review_problem(text: str, written: Collection[int], facts: WeekFacts) -> str | None:
+    """Why a sentence about a review does not stand: it writes no reviewed PR, or names a reviewer
+    of the week who reviewed none of those it writes (a PR's own author may be named as ever)."""
+    everyone = set().union(*facts.reviewers.values()) if facts.reviewers else set()
+    named = [m[0][1:] for m in _MENTION.finditer(text) if m[0][1:].lower() in everyone]
+    if not named and not _VERDICT.search(text):
+        return None
+    reviewed = [n for n in written if n in facts.reviewers]
+    if not reviewed:
+        return "it speaks of a review without writing, as #N, a pull request that has reviews"
+    allowed = set().union(*(facts.reviewers[n] for n in reviewed)) | {facts.authors.get(n, "") for n in written}
+    for login in named:
+        if login.lower() not in allowed:
+            return f"it names @{login}, who reviewed none of the pull requests it writes"
+    return None
 
 
 def _without_names(text: str, cited: Collection[int], facts: WeekFacts) -> tuple[str, str | None]:

@@ -26,8 +26,8 @@ INPUT_SHARE = 0.7  # of max_input_tokens: the margin for a tokenizer denser than
 OUTPUT_SHARE = 0.75  # of max_output_tokens
 TOKENS_PER_SENTENCE = 90  # an answer's sentence with its JSON (a Chinese one included)
 MESSAGE_OVERHEAD = 8  # tokens each message costs besides its text
-# Trimming, step by step: (characters of a body, files of a PR, PRs in the document)
-TRIMS = ((1000, 20, 60), (600, 10, 40), (300, 5, 25), (120, 3, 15), (0, 1, 8), (0, 0, 4))
+# Trimming, step by step: (characters of a body, files of a PR, PRs in the document, review comments of a PR)
+TRIMS = ((1000, 20, 60, 3), (600, 10, 40, 2), (300, 5, 25, 1), (120, 3, 15, 0), (0, 1, 8, 0), (0, 0, 4, 0))
 WHOLE_WEEK = "week"  # the part that is the whole week
 GENERAL = ("merged", "key", "average", "additions", "deletions", "authors", "newcomers", "bot_pulls")  # figures every part gets
 
@@ -108,8 +108,8 @@ def _pieces(document: dict, batches: list[list[int]]):
 
 def _fitted(name: str, sections: tuple[str, ...], content: dict, max_input: int, max_output: int) -> Part | None:
     """The part with as much of `content` as fits; None when even the leanest does not."""
-    for body, files, pulls in TRIMS:
-        part = Part(name, sections, _trimmed(content, body, files, pulls))
+    for trim in TRIMS:
+        part = Part(name, sections, _trimmed(content, *trim))
         if _fits(part, max_input, max_output):
             return part
     return None
@@ -156,19 +156,22 @@ def _figures(figures: dict, pulls: Sequence[int], *prefixes: str) -> dict:
 
 
 def _without_body(pull: dict) -> dict:
-    return {key: value for key, value in pull.items() if key != "body"}
+    """A PR without what its author and reviewers wrote: the overview needs only what it is."""
+    return {key: value for key, value in pull.items() if key not in ("body", "review_comments")}
 
 
-def _trimmed(content: dict, body: int, files: int, pulls: int) -> dict:
-    """`content` with bodies cut to `body` characters, `files` files a PR and its first `pulls` PRs."""
+def _trimmed(content: dict, body: int, files: int, pulls: int, comments: int) -> dict:
+    """`content` with bodies cut to `body` characters, `files` files and `comments` review comments
+    a PR, and its first `pulls` PRs. The verdicts stay: a few logins, and a risk may rest on them."""
     shown = content["pull_requests"][:pulls]
     trimmed = []
     for pull in shown:
         pull = {**pull, "files": pull["files"][:files], "more_files": pull["more_files"] + max(0, len(pull["files"]) - files)}
-        if "body" in pull:
-            pull["body"] = pull["body"][:body]
-            if not pull["body"]:
-                del pull["body"]
+        for field, kept in (("body", pull.get("body", "")[:body]), ("review_comments", pull.get("review_comments", [])[:comments])):
+            if kept:
+                pull[field] = kept
+            else:
+                pull.pop(field, None)
         trimmed.append(pull)
     more = content.get("more_pull_requests", 0) + len(content["pull_requests"]) - len(shown)
     return {**content, "pull_requests": trimmed, "more_pull_requests": more}

@@ -11,12 +11,15 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from digest_plugin.analysis.model import AnalysedPull, WeekAnalysis
+from digest_plugin.analysis.model import AnalysedPull, ReviewOutcome, WeekAnalysis
 from digest_plugin.narrate.grounding import PERCENTAGES, figure_value, week_before
 from digest_plugin.narrate.llm.answer import SECTIONS
+from digest_plugin.store.records import Pull
 
-PROMPT_VERSION = "3"  # change whenever the messages or the schema change: cached answers are keyed by it
+PROMPT_VERSION = "4"  # change whenever the messages or the schema change: cached answers are keyed by it
 BODY_CHARACTERS = 1000  # of a key or risky PR's body; enough for its "what" and "why"
+REVIEW_COMMENTS_PER_PULL = 3  # what a key or risky PR's reviewers said: its verdicts' bodies, then its threads' first comments
+REVIEW_COMMENT_CHARACTERS = 300
 BODIES_PER_RISK = 3  # a risk's first PRs come with their bodies; a hotspot may list thirty
 FILES_PER_PULL = 20  # of a key PR; others show fewer
 FILES_PER_OTHER_PULL = 5
@@ -36,12 +39,13 @@ Rules for every sentence:
 - Write each pull request you mention as #N and list every such N in "pulls". Mention only pull requests of the document (of the theme, for a theme; of the risk, for a risk).
 - State a number only if it is the value of one of the document's "figures", written as that value (a share as a whole percentage such as 33%). For every number you write, list in "figures" which figure it is: that figure's exact name from "figures" and its value. A sentence is rejected when a number it writes is not exactly the value of a figure it lists, or when a figure it lists has another value in "figures". Do not write dates or any other number.
 - Name files, versions, functions and tools only as they appear in the pull requests the sentence cites.
+- Say who approved a pull request or requested changes only as its "reviews" say, and write that pull request as #N in the same sentence; name reviewers as @login.
 - Plain text: no links, no Markdown, no HTML."""
 
 SECTION_RULES = {
     "summary": '- "summary": 2 to 4 sentences: the week\'s main moves and the main risk.',
     "themes": '- "themes": for each entry of "themes", by its "name", exactly one sentence on what that theme\'s pull requests did this week, citing some of them.',
-    "key_changes": '- "key_changes": for each number in "key_pulls", 1 or 2 sentences on what that pull request does and why it matters, from its title, body and files.',
+    "key_changes": '- "key_changes": for each number in "key_pulls", 1 or 2 sentences on what that pull request does and why it matters, from its title, body, files and reviews.',
     "risks": '- "risks": for each entry of "risks", by its "kind", 1 or 2 sentences on what could go wrong, citing the pull requests that show it.',
     "recommendations": '- "recommendations": at most {recommendations} specific follow-ups, one sentence each.',
 }
@@ -165,7 +169,30 @@ def _pull(analysed: AnalysedPull, with_body: bool) -> dict:
     }
     if with_body and pull.body.strip():
         data["body"] = pull.body[:BODY_CHARACTERS]
+    if with_body and analysed.review:
+        data["reviews"] = reviews(analysed.review)
+    said = review_comments(pull) if with_body else []
+    if said:
+        data["review_comments"] = said
     return data
+
+
+def reviews(review: ReviewOutcome) -> dict:
+    """The verdicts as they stood at the merge (analysis/reviews.py), the empty ones left out."""
+    verdicts = {"approved_by": review.approved_by, "requested_changes_then_settled": review.settled,
+                "requested_changes_still_open_at_merge": review.outstanding}
+    return {name: list(logins) for name, logins in verdicts.items() if logins}
+
+
+def review_comments(pull: Pull) -> list[dict]:
+    """What the PR's reviewers wrote, capped: people before bots (a review tool can post on every
+    PR), the bodies of verdicts before the threads' first comments."""
+    said = [(r.author, {"author": r.author, "verdict": r.state, "text": r.body[:REVIEW_COMMENT_CHARACTERS]})
+            for r in pull.verdicts if r.body.strip() and (r.submitted_at is None or r.submitted_at <= pull.merged_at)]
+    said += [(c.author, {"author": c.author, "path": c.path, "text": c.body[:REVIEW_COMMENT_CHARACTERS]})
+             for c in pull.threads if c.body.strip()]
+    said.sort(key=lambda item: item[0].endswith("[bot]"))  # stable: in their order otherwise
+    return [comment for _, comment in said[:REVIEW_COMMENTS_PER_PULL]]
 
 
 def messages(document: dict, sections: Sequence[str] = SECTIONS) -> list[dict]:
