@@ -82,13 +82,15 @@ def _parser() -> argparse.ArgumentParser:
 
 def _fetch(args) -> int:
     from digest_plugin.fetch import fetch_repos
+    from digest_plugin.publish.history import diff_targets
 
     settings, _ = load_settings(args.settings)
     repos = list(args.repos) or list(settings.repos)  # fetch_repos checks each name (and resolves owner/*)
     if not repos:
         raise DigestError("No repository to fetch: name one (OWNER/NAME) or set DIGEST_REPOS.")
     try:
-        report = fetch_repos(Store(settings.data_path), settings, repos, since=args.since, until=args.until)
+        report = fetch_repos(Store(settings.data_path), settings, repos, since=args.since, until=args.until,
+                             diff_targets=diff_targets(settings))
     except DigestError as error:
         report = getattr(error, "report", None)  # which repositories were fetched, which failed and why
         if report is None or args.debug:

@@ -14,6 +14,7 @@ LISTED_PATHS = 5  # paths kept per list: enough to name the main ones
 PLACE_SHARE = 2 / 3  # of a PR's core lines, in one file or folder for it to be where the PR works
 PLACE_DEPTH = 2  # a folder that names a place is at least two deep ("verl/trainer", "crates/ty"): one level is the whole project
 MAX_PLACES = 3  # folders named together as where a PR works
+MAIN_FILES = 3  # the files a PR is about: those a diff excerpt of it shows (fetch/diffs.py)
 
 
 def _runs_in_ci(path: str) -> bool:
@@ -53,6 +54,7 @@ def footprint(pull: Pull, rules: Rules) -> Footprint:
         workflows=workflows,
         config_files=config,
         places=main_places(core_files),
+        main_files=tuple(path for path, lines in sorted(core_files, key=lambda f: (-f[1], f[0]))[:MAIN_FILES] if lines),
         **counts,
     )
 

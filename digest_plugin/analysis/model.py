@@ -160,6 +160,7 @@ class Footprint:
     generated_lines: int = 0  # changed lines of those that are not tests (snapshots are); for a cut file list estimated (footprint.beyond_kept)
     places: tuple[str, ...] = ()  # where the core lines are: a file or folder holding two thirds of them, or up to three folders that do
     inline_test_files: int = 0  # core files whose tests may sit inside them (Rust): no file list says they are untested
+    main_files: tuple[str, ...] = ()  # the core files it changes most, up to footprint.MAIN_FILES: what a diff excerpt shows
 
 
 @frozen_record

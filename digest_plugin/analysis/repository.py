@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 from typing import Protocol
@@ -246,6 +246,14 @@ def fetch_info(week: Week, state: RepoState | None, tz) -> FetchInfo:
         truncated=bool(state is not None and any(w.overlaps(start, end) for w in state.incomplete)),
         skipped=state.skipped(start, end) if state is not None else (),
     )
+
+
+def key_pull_files(weeks: Sequence[WeekAnalysis], numbers: Collection[int]) -> dict[int, tuple[str, ...]]:
+    """The key PRs of the weeks that hold any of `numbers` (the PRs a fetch just brought), each with
+    the files a diff excerpt of it should show; a key PR without core lines (docs, CI) has none."""
+    wanted = set(numbers)
+    return {p.pull.number: p.footprint.main_files for week in weeks if any(p.pull.number in wanted for p in week.pulls)
+            for p in week.pulls if p.key and p.footprint.main_files}
 
 
 def analyse_repo(repo: str, pulls: Sequence[Pull], state: RepoState | None, options: AnalysisOptions,

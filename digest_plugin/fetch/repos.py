@@ -10,6 +10,7 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from digest_plugin.errors import DigestError
 from digest_plugin.fetch.client import Endpoint, GitHubClient, NotFound, RateLimitStop, Refused, TokenRejected, Unreachable
+from digest_plugin.fetch.diffs import DiffTargets, fetch_diffs
 from digest_plugin.fetch.owner_listing import resolve_owners
 from digest_plugin.fetch.progress import LineProgress, Progress, make_progress
 from digest_plugin.fetch.queries import PAGE_SIZE
@@ -73,7 +74,8 @@ class FetchReport:
             if r.set_aside:
                 numbers = ", ".join(f"#{n}" + (" (skipped)" if f.skipped else "") for n, f in sorted(r.set_aside.items()))
                 unread = f"; could not read {numbers}"
-            lines.append(f"{r.repo}: {r.pulls} PRs fetched, {r.changed} new or changed, {r.requests} requests{span}{gaps}{unread}.")
+            diffs = f", {r.diffs} diff excerpts of key PRs" if r.diffs else ""
+            lines.append(f"{r.repo}: {r.pulls} PRs fetched, {r.changed} new or changed{diffs}, {r.requests} requests{span}{gaps}{unread}.")
         return lines
 
 
@@ -86,6 +88,7 @@ def fetch_repos(
     progress: bool | Progress | None = None,
     *,
     options: FetchOptions | None = None,
+    diff_targets: DiffTargets | None = None,
 ) -> FetchReport:
     """Fetch or refresh each repository, each on its own: a repository that fails (its fetched part
     saved) does not stop the others. Once all were tried, a failure is raised: the one repository's
@@ -94,7 +97,8 @@ def fetch_repos(
     `since`/`until` are dates in DIGEST_TIMEZONE; `since` is taken back to the Monday of its
     week so that the first week is whole. Without `since`, an interrupted backfill resumes, then
     DIGEST_SINCE, then 26 weeks back for a repository new to the store. `progress`: True for a
-    bar, False for plain lines, None to pick by whether stderr is a terminal.
+    bar, False for plain lines, None to pick by whether stderr is a terminal. `diff_targets`: which
+    key PRs of the weeks just fetched get a diff excerpt (fetch/diffs.py); none without it.
     """
     options = options or FetchOptions()
     repos = [r if owner_of(r) else check_repo_name(r) for r in repos]
@@ -123,7 +127,9 @@ def fetch_repos(
                 if stop is not None:
                     raise stop
                 start = _history_start(store.read_state(repo), since, settings, now)
-                report.repos.append(sync.run(start, upper, timedelta(days=settings.lookback_days)))
+                fetched = sync.run(start, upper, timedelta(days=settings.lookback_days))
+                _fetch_diffs(client, store, fetched, diff_targets)
+                report.repos.append(fetched)
             except DigestError as error:
                 # this repository failed; what it fetched is saved, and the others are fetched all the same
                 sync.report.error = error
@@ -144,6 +150,17 @@ def fetch_repos(
     return report
 
 
+def _fetch_diffs(client: GitHubClient, store: Store, fetched: RepoReport, diff_targets: DiffTargets | None) -> None:
+    """The diff excerpts of the key PRs of the weeks `fetched` brought, counted in its report."""
+    if diff_targets is None or not fetched.fetched:
+        return
+    requests = client.requests
+    try:
+        fetched.diffs = fetch_diffs(client, store, fetched.repo, diff_targets(fetched.repo, store.read_pulls(fetched.repo), fetched.fetched))
+    finally:
+        fetched.requests += client.requests - requests
+
+
 class FetchFailed(DigestError):
     """Several repositories could not be fetched (the others were); `report` says which and why."""
 
@@ -152,7 +169,8 @@ class FetchFailed(DigestError):
         self.report = report
 
 
-def fetch_before_build(store: Store, settings: DigestSettings, *, options: FetchOptions | None = None) -> list[str]:
+def fetch_before_build(store: Store, settings: DigestSettings, *, options: FetchOptions | None = None,
+                       diff_targets: DiffTargets | None = None) -> list[str]:
     """Run DIGEST_FETCH before a build; returns warnings for the site, never raises for GitHub trouble.
 
     auto: fetch when a token is set; always: fetch, and warn when no token is set; never: nothing.
@@ -180,7 +198,7 @@ def fetch_before_build(store: Store, settings: DigestSettings, *, options: Fetch
                 continue
             if unreachable is not None:
                 raise unreachable  # no need to wait for the same silence once per repository
-            fetch_repos(store, settings, [repo], progress=LineProgress(logger.info), options=options)
+            fetch_repos(store, settings, [repo], progress=LineProgress(logger.info), options=options, diff_targets=diff_targets)
         except Exception as error:
             if isinstance(error, Unreachable):
                 unreachable = error

@@ -63,6 +63,8 @@ class RepoReport:
     changed: int = 0  # records added to or changed in the store
     windows: int = 0  # searches completed
     requests: int = 0
+    fetched: set[int] = field(default_factory=set)  # the numbers of the PRs received
+    diffs: int = 0  # diff excerpts of key PRs stored (fetch/diffs.py)
     incomplete: list[Window] = field(default_factory=list)  # windows found incomplete in this fetch
     set_aside: dict[int, PullFailure] = field(default_factory=dict)  # PRs that could not be read in this fetch
     complete_since: datetime | None = None
@@ -360,6 +362,7 @@ class RepoSync:
         if self._pending:
             self.report.changed += self.store.upsert(self.repo, self._pending.values())
             self.report.pulls += len(self._pending)
+            self.report.fetched.update(self._pending)
             self._pending = {}
 
     def _window_saved(self, window: Window, newest_first: bool) -> None:

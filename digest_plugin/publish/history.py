@@ -5,18 +5,21 @@ from __future__ import annotations
 
 import logging
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from logging.handlers import BufferingHandler
 from pathlib import Path
 
 from digest_plugin.analysis import AnalysisOptions, analyse_repo, checked_rules
 from digest_plugin.analysis.model import WeekAnalysis
+from digest_plugin.analysis.repository import key_pull_files
 from digest_plugin.build.cache import AnalysisMemos, Memo
 from digest_plugin.build.workers import WORKER_PRELOAD, cores, parallel_stream
 from digest_plugin.errors import DigestError
+from digest_plugin.fetch.diffs import DiffTargets
 from digest_plugin.settings import DigestSettings, default_rules
 from digest_plugin.store.folder import Store
+from digest_plugin.store.records import Pull
 from digest_plugin.store.state import RepoState, repo_life
 from digest_plugin.weeks import week_of
 
@@ -30,6 +33,17 @@ def analysis_options(settings: DigestSettings) -> AnalysisOptions:
     user = settings.rules
     rules = checked_rules(default_rules(), user.data if user else None, user.origin if user else None)
     return AnalysisOptions(rules, settings.timezone, settings.since, settings.trend_weeks, settings.key_threshold, settings.bots)
+
+
+def diff_targets(settings: DigestSettings) -> DiffTargets:
+    """What a fetch asks of the analysis for its diff excerpts (fetch/diffs.py): the key PRs of the
+    weeks it just fetched, ranked as the site ranks them, with the files each is about."""
+    options = analysis_options(settings)
+
+    def targets(repo: str, pulls: Sequence[Pull], numbers: Collection[int]) -> Mapping[int, tuple[str, ...]]:
+        return key_pull_files(analyse_repo(repo, pulls, None, options, datetime.now(UTC)), numbers)
+
+    return targets
 
 
 def load_weeks(store: Store, repo: str, options: AnalysisOptions, now: datetime, memo: Memo | None = None) -> list[WeekAnalysis]:

@@ -33,7 +33,7 @@ from digest_plugin.i18n import format_date
 from digest_plugin.narrate import cite
 from digest_plugin.narrate.wording import Language
 from digest_plugin.publish.files import PACKAGE_TEMPLATES, chart_drawing, copy_static, stylesheets, write_week_files, write_week_pdfs
-from digest_plugin.publish.history import analysis_options
+from digest_plugin.publish.history import analysis_options, diff_targets
 from digest_plugin.publish.host_theme import host_theme
 from digest_plugin.publish.notes import exclude_notes, read_notes
 from digest_plugin.publish.pelican_internals import WeekArticle, check_pelican, feed_writer
@@ -174,7 +174,7 @@ def add_week_articles(generator) -> None:
 
     setup = build_setup(generator.settings)
     store = Store(setup.settings.data_path)
-    warnings = fetch_before_build(store, setup.settings)
+    warnings = fetch_before_build(store, setup.settings, diff_targets=diff_targets(setup.settings))
     now = setup.clock() if setup.clock else source_date() or _data_time(store, setup.settings) or datetime.now(UTC)
     notes = read_notes(Path(generator.path), generator.settings)
     digest = build_site_digest(setup.settings, setup.language, generator.settings, now=now, warnings=warnings, notes=notes,

@@ -13,7 +13,7 @@ import logging
 import re
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -133,7 +133,7 @@ class Store:
                 if number not in by_month.get(month, {}):
                     del updated[number]  # moved to another month
             for number, pull in by_month.pop(month, {}).items():
-                updated[number] = pull
+                updated[number] = _keeping_diff(pull, existing.get(number))
             changed += sum(1 for n, p in updated.items() if existing.get(n) != p)
             if updated != existing or len(existing) < len(stored.pulls):
                 _write_month(path, updated.values(), stored.damaged)
@@ -183,6 +183,14 @@ class Store:
         directory.mkdir(parents=True, exist_ok=True)
         text = json.dumps(state.to_json(), indent=2, ensure_ascii=False) + "\n"
         atomic_write(directory / "state.json", text)
+
+
+def _keeping_diff(pull: Pull, stored: Pull | None) -> Pull:
+    """`pull` with the diff excerpt the store already had for it: a PR refetched (a look-back, an
+    import over a fetch) keeps it, so that it is never asked for twice."""
+    if pull.diff is None and stored is not None and stored.diff is not None:
+        return replace(pull, diff=stored.diff)
+    return pull
 
 
 def _month_of(pull: Pull) -> str:

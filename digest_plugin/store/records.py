@@ -36,6 +36,7 @@ REVIEWS_LIMIT = 20  # review verdicts kept per PR, the latest (fetch/queries.py 
 THREADS_LIMIT = 10  # review threads kept per PR, each by its first comment
 REVIEW_BODY_LIMIT = 1_000  # characters kept of a review's body
 COMMENT_BODY_LIMIT = 500  # characters kept of a review thread's first comment
+DIFF_LIMIT = 4_000  # characters kept of a key PR's diff excerpt (fetch/diffs.py)
 COUNT_LIMIT = 10**9  # lines, files, comments: more than any real PR, small enough for any sum
 NUMBER_LIMIT = 10**9
 # Pull requests exist since 2008; a merge time outside [then, now + a day] is damage, and a
@@ -241,6 +242,9 @@ class Pull:
     # written before they were kept)
     verdicts: tuple[Review, ...] = ()
     threads: tuple[ThreadComment, ...] = ()
+    # a key PR's diff excerpt: the hunks of its main files, capped; None where none was fetched, ""
+    # where it was and GitHub showed no text diff of them (so that it is not asked again)
+    diff: str | None = None
 
     def __post_init__(self):
         if not isinstance(self.author, Author):
@@ -276,6 +280,7 @@ class Pull:
             branch=_text(self.branch, "branch", BRANCH_LIMIT),
             verdicts=tuple(self.verdicts[-REVIEWS_LIMIT:]),
             threads=tuple(self.threads[:THREADS_LIMIT]),
+            diff=None if self.diff is None else _text(self.diff, "diff", DIFF_LIMIT, one_line=False),
         )
         if self.source not in SOURCES:
             raise RecordError("source", f"expected one of {', '.join(SOURCES)}")
@@ -313,6 +318,8 @@ class Pull:
             data["verdicts"] = [[r.author, r.state, format_time(r.submitted_at), r.body] for r in self.verdicts]
         if self.threads:
             data["threads"] = [[c.author, c.path, c.body] for c in self.threads]
+        if self.diff is not None:
+            data["diff"] = self.diff
         return data
 
     @classmethod
@@ -352,6 +359,7 @@ class Pull:
             branch=data.get("branch"),
             verdicts=_made_from(data.get("verdicts") or (), "verdicts", Review, _stored_list(4), "[author, state, submitted_at, body]"),
             threads=_made_from(data.get("threads") or (), "threads", ThreadComment, _stored_list(3), "[author, path, body]"),
+            diff=data.get("diff"),
         )
 
 

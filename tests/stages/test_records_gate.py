@@ -20,6 +20,7 @@ from digest_plugin.store.folder import Store
 from digest_plugin.store.records import (
     BODY_LIMIT,
     COMMENT_BODY_LIMIT,
+    DIFF_LIMIT,
     LABEL_LIMIT,
     REVIEW_BODY_LIMIT,
     REVIEWS_LIMIT,
@@ -88,6 +89,7 @@ REFUSED = {
     "a verdict submitted in 1970": (damaged(verdicts=[["ann", "APPROVED", "1970-01-01T00:00:00Z", ""]]), "verdicts[0].submitted_at"),
     "a thread comment's body that is a number": (damaged(threads=[["ann", "a.py", 5]]), "threads[0].body"),
     "a thread comment that is not a list of three": (damaged(threads=[["ann"]]), "threads[0]"),
+    "a diff that is a list": (damaged(diff=["@@"]), "diff"),
 }
 
 
@@ -242,7 +244,8 @@ def mutated_records(draw):
 
 def _texts(pull: Pull) -> list[str]:
     return [pull.title, pull.body, pull.url, pull.author.login, *pull.labels, *pull.reviewers, *(f.path for f in pull.files),
-            *(text for r in pull.verdicts for text in (r.author, r.body)), *(text for c in pull.threads for text in (c.author, c.path, c.body))]
+            *(text for r in pull.verdicts for text in (r.author, r.body)), *(text for c in pull.threads for text in (c.author, c.path, c.body)),
+            pull.diff or ""]
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -286,3 +289,11 @@ def test_reviews_are_cleaned_capped_kept_latest_and_a_line_without_them_is_writt
     assert reviewed.threads == (ThreadComment("ann", "src/a.py", body[: COMMENT_BODY_LIMIT - 1] + "…"),)
     assert Pull.from_json(json.loads(json.dumps(reviewed.to_json()))) == reviewed
     assert Review("ann", "DISMISSED").body == "" and Review("ann", "DISMISSED").submitted_at is None
+
+
+def test_a_diff_excerpt_is_kept_cleaned_and_capped_and_an_empty_one_says_it_was_asked_for():
+    assert "diff" not in GOOD and Pull.from_json(GOOD).diff is None  # never fetched
+    assert Pull.from_json({**GOOD, "diff": ""}).to_json()["diff"] == ""  # fetched: GitHub showed no text diff
+    pull = Pull.from_json({**GOOD, "diff": "@@ -1 +1 @@\r\n+<b>\u202e\x1b[2J" + "y" * 9000})
+    assert pull.diff.startswith("@@ -1 +1 @@\n+<b>[2J") and len(pull.diff) == DIFF_LIMIT and pull.diff.endswith("…")
+    assert Pull.from_json(json.loads(json.dumps(pull.to_json()))) == pull

@@ -67,7 +67,7 @@ class WeekFacts:
 
     pulls: frozenset[int]
     figures: Mapping[str, float]
-    texts: Mapping[int, str]  # each PR's data as one text: title, body, files, labels, modules, author
+    texts: Mapping[int, str]  # each PR's data as one text: title, body, files, labels, modules, author, reviews, diff
     names: str  # names any sentence may use: repository, week, modules, labels, theme names, risk kinds
     week: str
     themes: Mapping[str, tuple[int, ...]]  # each theme's PRs, by its name
@@ -83,6 +83,7 @@ class WeekFacts:
                 pull.title, pull.body, pull.author.login, kind.type or "",
                 *pull.labels, *kind.labels, *kind.modules, *kind.topics, *(f.path for f in pull.files),
                 *(text for r in pull.verdicts for text in (r.author, r.body)), *(text for c in pull.threads for text in (c.author, c.body)),
+                pull.diff or "",
             ])
             authors[pull.number] = pull.author.login.lower()
             if pull.verdicts or pull.threads:

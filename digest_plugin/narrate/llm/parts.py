@@ -26,8 +26,9 @@ INPUT_SHARE = 0.7  # of max_input_tokens: the margin for a tokenizer denser than
 OUTPUT_SHARE = 0.75  # of max_output_tokens
 TOKENS_PER_SENTENCE = 90  # an answer's sentence with its JSON (a Chinese one included)
 MESSAGE_OVERHEAD = 8  # tokens each message costs besides its text
-# Trimming, step by step: (characters of a body, files of a PR, PRs in the document, review comments of a PR)
-TRIMS = ((1000, 20, 60, 3), (600, 10, 40, 2), (300, 5, 25, 1), (120, 3, 15, 0), (0, 1, 8, 0), (0, 0, 4, 0))
+# Trimming, step by step: (characters of a body, files of a PR, PRs in the document, review comments of a PR,
+# characters of a key PR's diff excerpt)
+TRIMS = ((1000, 20, 60, 3, 1500), (600, 10, 40, 2, 800), (300, 5, 25, 1, 400), (120, 3, 15, 0, 0), (0, 1, 8, 0, 0), (0, 0, 4, 0, 0))
 WHOLE_WEEK = "week"  # the part that is the whole week
 GENERAL = ("merged", "key", "average", "additions", "deletions", "authors", "newcomers", "bot_pulls")  # figures every part gets
 
@@ -156,18 +157,20 @@ def _figures(figures: dict, pulls: Sequence[int], *prefixes: str) -> dict:
 
 
 def _without_body(pull: dict) -> dict:
-    """A PR without what its author and reviewers wrote: the overview needs only what it is."""
-    return {key: value for key, value in pull.items() if key not in ("body", "review_comments")}
+    """A PR without what its author and reviewers wrote, nor its diff: the overview needs only what it is."""
+    return {key: value for key, value in pull.items() if key not in ("body", "review_comments", "diff")}
 
 
-def _trimmed(content: dict, body: int, files: int, pulls: int, comments: int) -> dict:
-    """`content` with bodies cut to `body` characters, `files` files and `comments` review comments
-    a PR, and its first `pulls` PRs. The verdicts stay: a few logins, and a risk may rest on them."""
+def _trimmed(content: dict, body: int, files: int, pulls: int, comments: int, diff: int) -> dict:
+    """`content` with bodies cut to `body` characters, diffs to `diff`, `files` files and `comments`
+    review comments a PR, and its first `pulls` PRs. The verdicts stay: a few logins, and a risk may
+    rest on them."""
     shown = content["pull_requests"][:pulls]
     trimmed = []
     for pull in shown:
         pull = {**pull, "files": pull["files"][:files], "more_files": pull["more_files"] + max(0, len(pull["files"]) - files)}
-        for field, kept in (("body", pull.get("body", "")[:body]), ("review_comments", pull.get("review_comments", [])[:comments])):
+        for field, kept in (("body", pull.get("body", "")[:body]), ("review_comments", pull.get("review_comments", [])[:comments]),
+                            ("diff", pull.get("diff", "")[:diff])):
             if kept:
                 pull[field] = kept
             else:

@@ -20,6 +20,7 @@ PROMPT_VERSION = "4"  # change whenever the messages or the schema change: cache
 BODY_CHARACTERS = 1000  # of a key or risky PR's body; enough for its "what" and "why"
 REVIEW_COMMENTS_PER_PULL = 3  # what a key or risky PR's reviewers said: its verdicts' bodies, then its threads' first comments
 REVIEW_COMMENT_CHARACTERS = 300
+DIFF_CHARACTERS = 1500  # of a key PR's diff excerpt (the store keeps up to 4,000): what the code change looks like
 BODIES_PER_RISK = 3  # a risk's first PRs come with their bodies; a hotspot may list thirty
 FILES_PER_PULL = 20  # of a key PR; others show fewer
 FILES_PER_OTHER_PULL = 5
@@ -45,7 +46,7 @@ Rules for every sentence:
 SECTION_RULES = {
     "summary": '- "summary": 2 to 4 sentences: the week\'s main moves and the main risk.',
     "themes": '- "themes": for each entry of "themes", by its "name", exactly one sentence on what that theme\'s pull requests did this week, citing some of them.',
-    "key_changes": '- "key_changes": for each number in "key_pulls", 1 or 2 sentences on what that pull request does and why it matters, from its title, body, files and reviews.',
+    "key_changes": '- "key_changes": for each number in "key_pulls", 1 or 2 sentences on what that pull request does and why it matters, from its title, body, files, reviews and diff.',
     "risks": '- "risks": for each entry of "risks", by its "kind", 1 or 2 sentences on what could go wrong, citing the pull requests that show it.',
     "recommendations": '- "recommendations": at most {recommendations} specific follow-ups, one sentence each.',
 }
@@ -174,6 +175,8 @@ def _pull(analysed: AnalysedPull, with_body: bool) -> dict:
     said = review_comments(pull) if with_body else []
     if said:
         data["review_comments"] = said
+    if analysed.key and pull.diff:
+        data["diff"] = pull.diff[:DIFF_CHARACTERS]
     return data
 
 

@@ -1,6 +1,7 @@
-"""Review verdicts as evidence: the analysis reads who approved and whose change request stood when
-a PR merged, and the built-in writer says so in the key PR's line and as a risk, in both languages,
-citing the PR, and only where the store has verdicts."""
+"""Reviews and diffs as evidence: the analysis reads who approved and whose change request stood
+when a PR merged, and the built-in writer says so in the key PR's line and as a risk, in both
+languages, citing the PR, and only where the store has verdicts; the model reads the verdicts, a few
+review comments and the key PRs' diff excerpts, in parts that still fit the cap."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from digest_plugin.narrate import check_grounding, cited_html, narrate
 from digest_plugin.narrate.llm.answer import Sentence
 from digest_plugin.narrate.llm.check import WeekFacts, check_sentence
 from digest_plugin.narrate.llm.parts import INPUT_SHARE, plan, request_tokens
-from digest_plugin.narrate.llm.prompt import REVIEW_COMMENT_CHARACTERS, figures, week_document
+from digest_plugin.narrate.llm.prompt import DIFF_CHARACTERS, REVIEW_COMMENT_CHARACTERS, figures, week_document
 from digest_plugin.narrate.wording import Language
 from digest_plugin.publish.history import analysis_options
 from digest_plugin.settings import DigestSettings
@@ -156,9 +157,10 @@ def test_the_models_document_carries_each_key_prs_verdicts_and_a_few_capped_revi
     assert "reviews" not in by_number[42] and "review_comments" not in by_number[42]  # nothing where there are none
 
 
-def test_every_part_of_a_busy_reviewed_week_fits_the_cap_with_its_reviews():
+def test_every_part_of_a_busy_reviewed_week_fits_the_cap_with_its_reviews_and_diffs():
     long = "The reviewer explains at length why this needs another look. " * 20
-    pulls = [reviewed(100 + i, ("cat", "CHANGES_REQUESTED"), ("dan", "APPROVED"), body="What and why. " * 80,
+    diff = "diff --git a/src/widget/core.py b/src/widget/core.py\n@@ -1,80 +1,80 @@\n" + "+    value = compute(value)\n" * 140
+    pulls = [reviewed(100 + i, ("cat", "CHANGES_REQUESTED"), ("dan", "APPROVED"), body="What and why. " * 80, diff=diff,
                       threads=tuple(ThreadComment(f"rev{j}", "src/widget/core.py", long) for j in range(5))) for i in range(30)]
     document = week_document(week(*pulls), [], "en")
     parts = plan(document, max_input_tokens=8000, max_output_tokens=4000)
@@ -166,7 +168,15 @@ def test_every_part_of_a_busy_reviewed_week_fits_the_cap_with_its_reviews():
     assert all(request_tokens(part) <= 8000 * INPUT_SHARE for part in parts.parts)
     keyed = [p for part in parts.parts if part.sections == ("key_changes",) for p in part.document["pull_requests"]]
     assert len(keyed) == 30 and all(p["reviews"] for p in keyed)  # the verdicts always go; the comments as they fit
-    assert any(p.get("review_comments") for p in keyed)
+    assert any(p.get("review_comments") for p in keyed) and any(p.get("diff") for p in keyed)
+    assert all("diff" not in p and "review_comments" not in p for p in parts.parts[0].document["pull_requests"])  # the overview
+
+
+def test_the_models_document_carries_a_key_prs_diff_excerpt_capped():
+    diff = "diff --git a/src/widget/core.py b/src/widget/core.py\n@@ -1 +1 @@\n" + "+x = 1\n" * 1000
+    analysed = week(reviewed(51, diff=diff), reviewed(52, diff=""))
+    by_number = {p["number"]: p for p in week_document(analysed, [], "en")["pull_requests"]}
+    assert by_number[51]["diff"] == diff[:DIFF_CHARACTERS] and "diff" not in by_number[52]
 
 
 def said_(text, *pulls):
