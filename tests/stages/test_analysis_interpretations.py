@@ -70,6 +70,10 @@ def test_a_deprecation_is_the_project_deprecating_its_own_api():
     # a deprecation lives in code: docs, examples and packaging metadata alone deprecate nothing
     assert deprecation("Drop deprecated license classifier", files=[FileChange("pyproject.toml", 0, 1)]) is None
     assert deprecation("[recipe] deprecate old examples", files=[FileChange("examples/run.sh", 0, 40)]) is None
+    # the author's description decides: one that says what the PR does and never a deprecation is about something else
+    part_two = "This PR continues the work started in #2733: it adds a `no_padding` option to the SFT dataset."
+    assert deprecation("[misc] feat: prototype deprecate DataProto: part 2", body=part_two) is None
+    assert deprecation("[misc] feat: prototype deprecate DataProto", body="Deprecates DataProto in favour of TensorDict.") == "deprecates"
 
 
 @pytest.mark.realdata
@@ -81,6 +85,8 @@ def test_a_lint_rule_about_another_librarys_deprecated_argument_is_no_deprecatio
     assert "deprecation" in own.risks
     upstream = next(p for p in real_week("verl-project/verl", "2025-W50").pulls if p.pull.number == 4396)  # Megatron's deprecated args
     assert "deprecation" not in upstream.risks
+    part_two = next(p for p in real_week("verl-project/verl", "2025-W39").pulls if p.pull.number == 3567)  # adds a no-padding mode
+    assert "deprecation" not in part_two.risks
 
 
 # -- versions ---------------------------------------------------------------------------------
