@@ -148,7 +148,7 @@ def test_key_changes_say_what_each_pull_does_and_each_number_once():
     assert second.summary == "Splits the reader [part 1]. Adds src/io/read, a new folder of 2 files."
     assert second.details.text == "Changes the module io."
     # a description that only says the title again is not a summary: the title, where it works and its tests are
-    assert third.summary == "Fixes crash when `path` is empty in src/io/reader.py, with tests."
+    assert third.summary == "Fixes crash when `path` is empty, mainly changing src/io/reader.py, with tests."
     for change in narrative.key_changes:
         assert "8.2" not in change.details.text and "Importance" not in change.details.text
 
