@@ -36,6 +36,7 @@ _DEFAULT_CHANGE = re.compile(
     re.IGNORECASE,
 )
 _NOT_A_DEFAULT_CHANGE = re.compile(r"\badd(?:s|ed|ing)?\s+(?:a\s+|the\s+)?default(?:\s+values?)?\s+(?:for|to)\b|\btests?\s+defaults?\b"
+                                   r"|\b(?:in|for)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+)?tests?\b"
                                    r"|^use[sd]?\s+(?:a\s+|the\s+)?default\s+(?!values?\b|versions?\b|to\b)\S+"
                                    r"|^makes?\s+the\s+default\s+(?!values?\b|versions?\b|to\b)\w+\b(?!\s*(?:to\b|=))", re.IGNORECASE)
 # the title leads with the change ("Default to X", "Enable Y by default"), not with something done about defaults elsewhere
@@ -117,8 +118,9 @@ def says_default_change(description: str) -> bool:
     """Whether a title (without its prefixes) says a default value changes, leading with the change
     ("Default to ...", "Enable X by default"). Giving a default to what had none ("Adding a default
     value for `f(x=None)`") changes nothing anyone relied on, a test's own default ("e2e test
-    defaults to FSDP1") is not the users', and a change about defaults elsewhere ("Detect invalid
-    default value type for `os.environ.get`", "Use default `HashSet` for X") changes none, nor does a change
+    defaults to FSDP1", "Enable `pull-diagnostics` by default in E2E tests") is not the users', and a
+    change about defaults elsewhere ("Detect invalid default value type for `os.environ.get`", "Use
+    default `HashSet` for X") changes none, nor does a change
     to a thing called the default ("Make the default database truly statically infallible")."""
     return bool(_DEFAULT_LEAD.match(description) and _DEFAULT_CHANGE.search(description)) and not _NOT_A_DEFAULT_CHANGE.search(description)
 
