@@ -128,7 +128,7 @@ def busy_week(**options):
         Risk("dependency-upgrade", (105,), "low", (Evidence("routine-bumps", 105, pulls=(105,), packages=("requests",)),)),
     ]
     hot = [PathCount("src/core.py", 3, (101, 102, 106))]
-    themes = [Theme("export", "scope", (101, 106), (101,), 2 / 6, 0.05, 4, 2, 910, 42, {"feat": 1, "perf": 1}, trend="rising")]
+    themes = [Theme("export", "scope", (101, 106), (101,), 2 / 5, 0.05, 4, 2, 910, 42, {"feat": 1, "perf": 1}, trend="rising")]
     recommendations = [
         Recommendation("add-tests", (101,), risk="missing-tests", path="src/export.py", count=900, evidence=risks[1].evidence[0]),
         Recommendation("add-tests", (101, 102, 106), risk="hotspot", path="src/core.py", count=3,

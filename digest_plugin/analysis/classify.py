@@ -36,6 +36,7 @@ _DEFAULT_CHANGE = re.compile(
     re.IGNORECASE,
 )
 _NOT_A_DEFAULT_CHANGE = re.compile(r"\badd(?:s|ed|ing)?\s+(?:a\s+|the\s+)?default(?:\s+values?)?\s+(?:for|to)\b|\btests?\s+defaults?\b"
+                                   r"|\b(?:in|for)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+)?tests?\b"
                                    r"|^use[sd]?\s+(?:a\s+|the\s+)?default\s+(?!values?\b|versions?\b|to\b)\S+"
                                    r"|^makes?\s+the\s+default\s+(?!values?\b|versions?\b|to\b)\w+\b(?!\s*(?:to\b|=))", re.IGNORECASE)
 # the title leads with the change ("Default to X", "Enable Y by default"), not with something done about defaults elsewhere
@@ -64,13 +65,17 @@ _UPSTREAM_DEPRECATION = re.compile(
 )
 
 
+_SPEAKS_OF_DEPRECATION = re.compile(r"\bdeprecat|\bremov(?:e|es|ed|ing|al)\b", re.IGNORECASE)
+
+
 def own_deprecation(description: str, prose: str, kinds: Sequence[frozenset[str]], rules: Rules) -> str | None:
     """"deprecates" or "removes" when a PR deprecates, or removes after deprecating, the project's
     own API, option or behaviour; None otherwise. Its title must say so (the title's `description`,
     in its first words), its core code change (a deprecation lives in code, not in docs or
     examples), and neither its title nor, for a removal, its `prose` (description.description_text)
     may say the deprecation is someone else's: a lint rule about another library's deprecated
-    argument, a migration check or the fix of an upstream warning deprecates nothing of the project."""
+    argument, a migration check or the fix of an upstream warning deprecates nothing of the project.
+    A description that says what the PR does must speak of the deprecation too."""
     text = description[:TITLE_LIMIT]
     if not any(not k & (PERIPHERAL_KINDS | {"dependencies", "manifests"}) for k in kinds):
         return None
@@ -80,7 +85,11 @@ def own_deprecation(description: str, prose: str, kinds: Sequence[frozenset[str]
         return None
     if _REMOVES_DEPRECATED.search(text):
         return "removes" if not _UPSTREAM_DEPRECATION.search(prose) and not _names_a_dependency(text, rules) else None
-    return "deprecates" if _DEPRECATES.search(text) else None
+    if not _DEPRECATES.search(text):
+        return None
+    # the author's own account of the PR decides: one that never speaks of a deprecation is about
+    # something else ("prototype deprecate DataProto …: part 2" adds a no-padding mode)
+    return "deprecates" if not prose.strip() or _SPEAKS_OF_DEPRECATION.search(prose) else None
 
 
 def _names_a_dependency(text: str, rules: Rules) -> bool:
@@ -109,8 +118,9 @@ def says_default_change(description: str) -> bool:
     """Whether a title (without its prefixes) says a default value changes, leading with the change
     ("Default to ...", "Enable X by default"). Giving a default to what had none ("Adding a default
     value for `f(x=None)`") changes nothing anyone relied on, a test's own default ("e2e test
-    defaults to FSDP1") is not the users', and a change about defaults elsewhere ("Detect invalid
-    default value type for `os.environ.get`", "Use default `HashSet` for X") changes none, nor does a change
+    defaults to FSDP1", "Enable `pull-diagnostics` by default in E2E tests") is not the users', and a
+    change about defaults elsewhere ("Detect invalid default value type for `os.environ.get`", "Use
+    default `HashSet` for X") changes none, nor does a change
     to a thing called the default ("Make the default database truly statically infallible")."""
     return bool(_DEFAULT_LEAD.match(description) and _DEFAULT_CHANGE.search(description)) and not _NOT_A_DEFAULT_CHANGE.search(description)
 

@@ -29,7 +29,7 @@ _REVERT_OF_REVERT = re.compile(r"^\s*revert\W+revert\b", re.IGNORECASE)
 _RELAND = re.compile(r"\b(?:re-?land\w*|re-?appl\w*|redo|re-?introduc\w*|re-?enable\w*|bring back|again)\b", re.IGNORECASE)
 _RELAND_BODY = re.compile(r"(?<![a-z])re-?(?:land|appl(?:y|ies|ied)\b|introduc|submi)")  # on lower-case text: a literal start is fast
 _PREFIX = re.compile(r"^\s*(?:\[[^\]]*\]\s*)*(?:\w+(?:\([^)]*\))?!?:\s*)?")
-_WORD = re.compile(r"[a-z][a-z0-9_]{3,}")
+_WORD = re.compile(r"[a-z][a-z0-9]{3,}")  # identifiers split at "_": `resource_pool` is "resource pool"
 _COMMON = frozenset({"revert", "reland", "relanding", "again", "with", "from", "into", "that", "this", "when", "then", "than",
                      "support", "update", "remove"})
 SAME_FILES = 0.5  # share of the reverted change's files a later PR touches to be about the same code ...
@@ -133,5 +133,5 @@ def _plain(title: str) -> str:
 
 def _words(title: str) -> frozenset[str]:
     """The subject words of a title: without its scopes and type, a trailing (#12), short and common words."""
-    text = re.sub(r"\(#\d+\)\s*$", "", _PREFIX.sub("", title)).lower()
+    text = re.sub(r"\(#\d+\)\s*$", "", _PREFIX.sub("", title)).lower().replace("_", " ")
     return frozenset(w for w in _WORD.findall(text) if w not in _COMMON)

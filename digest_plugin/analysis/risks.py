@@ -125,8 +125,14 @@ def _breaking(facts: PullFacts) -> tuple[Evidence, ...]:
     return (Evidence("breaking-marker", facts.number, detail=how, missing=None if noted else "migration-notes"),)
 
 
+# a minimum version the project promises to support ("Update MSRV to 1.91" in Cargo.toml) is no
+# dependency it runs on: releases are built as before unless the PR moves the toolchain file too
+DECLARED_MINIMUMS = frozenset({"msrv"})
+
+
 def _dependency_upgrade(facts: PullFacts) -> tuple[Evidence, ...]:
-    return tuple(_version(facts, u) for u in facts.upgrades)
+    builds_change = any("dependencies" in k for k in facts.kinds)  # rust-toolchain.toml, a lock file, a Dockerfile
+    return tuple(_version(facts, u) for u in facts.upgrades if u.package not in DECLARED_MINIMUMS or builds_change)
 
 
 def _version(facts: PullFacts, upgrade: Upgrade) -> Evidence:

@@ -6,7 +6,7 @@ The analysis has already taken the description's summary out of the body as whol
 preferred). Here it is held to what a reader needs: never the title said again, never a template
 line, at most two list items. The author's words are grounded by being the author's: they are
 quoted as written, never replaced by a file list. Without them the line is the title as a
-sentence and where the PR works, with or without tests ("Adds async weight sync in
+sentence and where the PR works, with or without tests ("Adds async weight sync, mainly changing
 verl/workers/rollout, with tests."), or what its files show when that says more ("Adds
 verl/experimental, a new folder of 5 files.").
 
@@ -141,7 +141,8 @@ def _tested(analysed: AnalysedPull) -> bool | None:
 
 def title_sentence(analysed: AnalysedPull, lang: Language) -> Cited:
     """The title made into a sentence, with where in the code the PR works and whether tests came
-    with it: "Adds async weight sync in verl/workers/rollout, with tests." In Chinese the title is
+    with it: "Adds async weight sync, mainly changing verl/workers/rollout, with tests." (not "in
+    verl/workers/rollout", which reads as where the title's object is). In Chinese the title is
     translated, or quoted whole where the rules cannot ("「…」，主要改动 X，并附带测试。")."""
     _, title = lang.gettext, analysed.pull.title
     if lang.code == "zh":
@@ -154,7 +155,7 @@ def title_sentence(analysed: AnalysedPull, lang: Language) -> Cited:
         return Cited(lang.sentences((_("{said}.").format(said=said), fact.text)), (), fact.figures)
     footprint = analysed.footprint
     if footprint.places:
-        said = _("{title} in {place}").format(title=said, place=lang.join(footprint.places))
+        said = _("{title}, mainly changing {place}").format(title=said, place=lang.join(footprint.places))
     elif footprint.core_lines and len(analysed.pull.files) > 1:
         said = _("{title}, across several files").format(title=said)
     tested = _tested(analysed)

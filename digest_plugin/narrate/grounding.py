@@ -10,7 +10,7 @@ package names, versions, logins) is taken out before looking, since a title may 
 
 What a figure can be (`Figure.what`), with NAME a module, type, label, login, path or theme name:
 
-    merged  key  average  authors  bot_pulls  additions  deletions  newcomers
+    merged  key  average  authors  bot_pulls  people_pulls  additions  deletions  newcomers
     previous:merged  previous:key  previous:authors  trailing:merged      (the week before)
     module:NAME  type:NAME  label:NAME  author:NAME  hot:PATH   (and previous:module:NAME, ...)
     pull:N:additions|deletions|files|added_files|removed_files|removed_lines|workflows|core_lines
@@ -120,6 +120,7 @@ def _week_figure(week: WeekAnalysis, what: str) -> float | None:
         "average": stats.average_importance,
         "authors": len(stats.authors),
         "bot_pulls": sum(b.count for b in stats.bots),
+        "people_pulls": stats.merged_count - sum(b.count for b in stats.bots),
         "additions": stats.additions,
         "deletions": stats.deletions,
         "newcomers": len({p.pull.author.login for p in week.pulls if p.first_time and not p.classification.bot}),

@@ -210,7 +210,7 @@ def _version(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     moved = _moved(e, _).format(**values)
     steps = {"major": _(", a new major version"), "minor": _(", a minor version"), "patch": _(", a patch release")}
     weight = steps.get(e.detail, "") if e.old and e.new else ""
-    if e.core:
+    if e.core and e.package != "msrv":
         weight += _(", a core dependency of the project")  # a runtime or the toolchain it is built with
     text = _("{moved}{weight}").format(moved=moved, weight=weight)
     if e.reason:
@@ -231,6 +231,9 @@ def _moved(e: Evidence, _) -> str:
     }
     if e.detail in back and (e.new or e.detail == "down"):
         return back[e.detail]
+    if e.package == "msrv" and e.new:  # a promise to users, not a package
+        return (_("{pull} raises the minimum supported Rust version from {old} to {new}") if e.old else
+                _("{pull} raises the minimum supported Rust version to {new}"))
     if e.old and e.new:
         return _("{pull} upgrades {package} from {old} to {new}") if e.detail in ("major", "minor", "patch") else _("{pull} moves {package} from {old} to {new}")
     if e.new:

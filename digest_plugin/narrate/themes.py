@@ -24,24 +24,24 @@ def _theme_sentence(theme: Theme, week: WeekAnalysis, titles: dict[int, str], la
     count = len(theme.pulls)
     values = {  # the name stands before the sentence wherever it is shown
         "count": said.number(f"theme:{theme.name}", count),
-        "total": said.number("merged", week.stats.merged_count),
+        "pulls": _of_the_week(week, said, lang),
         "share": said.percent(f"theme:{theme.name}:share", theme.share),
     }
     if theme.trend == "new" and theme.baseline_weeks:
-        share = ngettext("{count} of the week's {total} PRs ({share}), new this week: recent weeks had none.",
-                         "{count} of the week's {total} PRs ({share}), new this week: recent weeks had none.", count)
+        share = ngettext("{count} of {pulls} ({share}), new this week: recent weeks had none.",
+                         "{count} of {pulls} ({share}), new this week: recent weeks had none.", count)
     elif theme.baseline_weeks and round(theme.baseline_share * 100):
         values["baseline"] = said.percent(f"theme:{theme.name}:baseline", theme.baseline_share)
-        share = (ngettext("{count} of the week's {total} PRs ({share}), up from {baseline} in recent weeks.",
-                          "{count} of the week's {total} PRs ({share}), up from {baseline} in recent weeks.", count)
+        share = (ngettext("{count} of {pulls} ({share}), up from {baseline} in recent weeks.",
+                          "{count} of {pulls} ({share}), up from {baseline} in recent weeks.", count)
                  if theme.trend == "rising" else
-                 ngettext("{count} of the week's {total} PRs ({share}), continuing recent weeks' work ({baseline} of their PRs).",
-                          "{count} of the week's {total} PRs ({share}), continuing recent weeks' work ({baseline} of their PRs).", count))
+                 ngettext("{count} of {pulls} ({share}), continuing recent weeks' work ({baseline} of their PRs).",
+                          "{count} of {pulls} ({share}), continuing recent weeks' work ({baseline} of their PRs).", count))
     elif theme.baseline_weeks and theme.baseline_share:
-        share = ngettext("{count} of the week's {total} PRs ({share}), where recent weeks had hardly any.",
-                         "{count} of the week's {total} PRs ({share}), where recent weeks had hardly any.", count)
+        share = ngettext("{count} of {pulls} ({share}), where recent weeks had hardly any.",
+                         "{count} of {pulls} ({share}), where recent weeks had hardly any.", count)
     else:
-        share = ngettext("{count} of the week's {total} PRs ({share}).", "{count} of the week's {total} PRs ({share}).", count)
+        share = ngettext("{count} of {pulls} ({share}).", "{count} of {pulls} ({share}).", count)
     sentences = [share.format(**values)]
     if theme.line_share >= LINES_SAID_FROM * theme.share and round(theme.line_share * 100):
         # a theme of few PRs that took much of the work: say what makes it one
@@ -56,6 +56,18 @@ def _theme_sentence(theme: Theme, week: WeekAnalysis, titles: dict[int, str], la
     if others:
         sentences.append(ngettext("See also {pulls}.", "See also {pulls}.", len(others)).format(pulls=lang.pulls(others)))
     return said.cited(lang.sentences(s for s in sentences if s), (lead, *others))
+
+
+def _of_the_week(week: WeekAnalysis, said: StatedNumbers, lang: Language) -> str:
+    """What a theme's share is a share of: the week's PRs, or its people's PRs when bots merged
+    some, as a theme is made of people's PRs only (bot bumps are no theme)."""
+    bot_pulls = sum(bot.count for bot in week.stats.bots)
+    if not bot_pulls:
+        total = week.stats.merged_count
+        return lang.ngettext("the week's {total} PR", "the week's {total} PRs", total).format(total=said.number("merged", total))
+    total = week.stats.merged_count - bot_pulls
+    return lang.ngettext("the week's {total} PR by people", "the week's {total} PRs by people", total).format(
+        total=said.number("people_pulls", total))
 
 
 def _kinds_of_change(theme: Theme, said: StatedNumbers) -> str:

@@ -222,6 +222,7 @@ def test_a_label_and_an_author_page_grow_with_their_weeks_not_with_their_prs(tmp
         assert "change 9 " not in page.get_text()  # an older week's PR is on its week's page only
         growth = (site / big / "index.html").stat().st_size - (site / small / "index.html").stat().st_size
         assert abs(growth) < 500, (big, growth)  # 96 more PRs, which listed would add 200 bytes or more each
+        assert page.select_one("p.lead").get_text() == "104 pull requests in 8 weeks."
 
 
 def test_an_author_page_lists_their_pull_requests_and_escapes_titles(published):
@@ -229,6 +230,7 @@ def test_an_author_page_lists_their_pull_requests_and_escapes_titles(published):
     assert HOSTILE in soup.get_text() and not soup.find("script")
     assert [a.get_text() for a in soup.select("table.week-pulls td a[href*='/pull/']")] == ["#4"]
     assert [a["href"] for a in soup.select("table.weeks td a")] == [SITEURL + "/acme/widget/2026-W21/"]
+    assert soup.select_one("p.lead").get_text() == "1 pull request in 1 week."
     crafted = soup_of(published / "authors/3/index.html")  # PR 7's address is javascript:...
     assert crafted.select("table.week-pulls tbody tr") and not crafted.select("a[href^='javascript']")
     bob = soup_of(published / "authors/index.html")

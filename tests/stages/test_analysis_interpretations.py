@@ -70,6 +70,10 @@ def test_a_deprecation_is_the_project_deprecating_its_own_api():
     # a deprecation lives in code: docs, examples and packaging metadata alone deprecate nothing
     assert deprecation("Drop deprecated license classifier", files=[FileChange("pyproject.toml", 0, 1)]) is None
     assert deprecation("[recipe] deprecate old examples", files=[FileChange("examples/run.sh", 0, 40)]) is None
+    # the author's description decides: one that says what the PR does and never a deprecation is about something else
+    part_two = "This PR continues the work started in #2733: it adds a `no_padding` option to the SFT dataset."
+    assert deprecation("[misc] feat: prototype deprecate DataProto: part 2", body=part_two) is None
+    assert deprecation("[misc] feat: prototype deprecate DataProto", body="Deprecates DataProto in favour of TensorDict.") == "deprecates"
 
 
 @pytest.mark.realdata
@@ -81,6 +85,8 @@ def test_a_lint_rule_about_another_librarys_deprecated_argument_is_no_deprecatio
     assert "deprecation" in own.risks
     upstream = next(p for p in real_week("verl-project/verl", "2025-W50").pulls if p.pull.number == 4396)  # Megatron's deprecated args
     assert "deprecation" not in upstream.risks
+    part_two = next(p for p in real_week("verl-project/verl", "2025-W39").pulls if p.pull.number == 3567)  # adds a no-padding mode
+    assert "deprecation" not in part_two.risks
 
 
 # -- versions ---------------------------------------------------------------------------------
@@ -91,6 +97,24 @@ REQUIREMENTS = FileChange("requirements.txt", 1, 1)
 
 def moves(title, files=(REQUIREMENTS,), body=""):
     return [(u.package, u.old, u.new, u.move) for u in analysed(title, files, body=body).upgrades]
+
+
+def test_a_minimum_supported_version_raised_alone_is_no_dependency_upgrade():
+    assert "dependency-upgrade" not in analysed("Update MSRV to 1.91", [FileChange("Cargo.toml", 1, 1), SRC]).risks
+    with_toolchain = analysed("Update MSRV to 1.91", [FileChange("Cargo.toml", 1, 1), FileChange("rust-toolchain.toml", 1, 1)])
+    assert "dependency-upgrade" in with_toolchain.risks  # the compiler releases are built with moved too
+    week = weeks_of(make_pull(1, MONDAY, "Update MSRV to 1.91", files=[FileChange("Cargo.toml", 1, 1), FileChange("rust-toolchain.toml", 1, 1)]))
+    text = next(line.sentence.text for line in narrate(week["2026-W10"], [], Language.of("en")).risks if line.kind == "dependency-upgrade")
+    assert text.startswith("#1 raises the minimum supported Rust version to 1.91") and "core dependency" not in text
+
+
+def test_a_default_changed_in_the_tests_is_no_config_change():
+    def default_change(title):
+        return "config-change" in analysed(title, files=[FileChange("widget/session.rs", 9, 1), TEST]).risks
+
+    assert default_change("[ty] Enable `pull-diagnostics` by default")
+    assert not default_change("[ty] Enable `pull-diagnostics` by default in E2E tests")  # ruff #24516
+    assert not default_change("Set the default timeout for unit tests to 60 s")
 
 
 def test_versions_are_compared_newer_is_an_upgrade_older_a_downgrade():
@@ -241,6 +265,16 @@ def test_the_folding_revert_replaced_the_same_day_in_the_real_data():
     assert not [r for r in week.recommendations if r.risk == "revert"]
     relanded = revert_evidence(real_week("verl-project/verl", "2025-W43"), 3820)  # #3828 re-did it the same day, "a safer fix"
     assert relanded.outcome in ("relanded", "replaced") and relanded.by == 3828
+    # #4258 reverts "support resource pool split method"; #4273 "support resource_pool split" brought it back the next day
+    split = revert_evidence(real_week("verl-project/verl", "2025-W48"), 4258)
+    assert split.outcome in ("relanded", "replaced") and split.by == 4273
+
+
+def test_a_title_that_names_the_subject_as_an_identifier_is_on_the_same_subject():
+    original = make_pull(1, MONDAY, "[single_controller] feat: support resource pool split method", files=[SRC, TEST])
+    revert = make_pull(2, MONDAY + timedelta(days=1), 'Revert "[single_controller] feat: support resource pool split method"', files=[SRC, TEST])
+    again = make_pull(3, MONDAY + timedelta(days=2), "[single_controller] feat: support resource_pool split", files=[SRC, TEST])
+    assert revert_evidence(weeks_of(original, revert, again)["2026-W10"], 2).by == 3
 
 
 # -- draft-time remarks and the main risk -----------------------------------------------------

@@ -148,7 +148,7 @@ def test_key_changes_say_what_each_pull_does_and_each_number_once():
     assert second.summary == "Splits the reader [part 1]. Adds src/io/read, a new folder of 2 files."
     assert second.details.text == "Changes the module io."
     # a description that only says the title again is not a summary: the title, where it works and its tests are
-    assert third.summary == "Fixes crash when `path` is empty in src/io/reader.py, with tests."
+    assert third.summary == "Fixes crash when `path` is empty, mainly changing src/io/reader.py, with tests."
     for change in narrative.key_changes:
         assert "8.2" not in change.details.text and "Importance" not in change.details.text
 
@@ -209,12 +209,22 @@ def test_a_security_fix_is_good_news_told_first(language):
 def test_themes_have_a_sentence_each_with_true_shares(language):
     narrative = narrate(busy_week(), [], Language.of(language))
     assert [t.name for t in narrative.themes] == ["export"]
-    expected = {"en": "2 of the week's 6 PRs (33%), up from 5% in recent weeks. What its PRs did: 1 new feature and 1 speed-up. "
+    # a theme is a share of the people's PRs (the bot's bump #105 is no theme), and says so
+    expected = {"en": "2 of the week's 5 PRs by people (40%), up from 5% in recent weeks. What its PRs did: 1 new feature and 1 speed-up. "
                       "Its main change: #101 adds *streaming* <export> support. See also #106.",
-                "zh": "本周 6 个 PR 中有 2 个属于这一方向（占 33%），高于近几周的 5%。这些 PR 的内容：1 项新功能和 1 项性能优化。"
+                "zh": "本周非机器人提交的 5 个 PR 中有 2 个属于这一方向（占 40%），高于近几周的 5%。这些 PR 的内容：1 项新功能和 1 项性能优化。"
                       "其中最重要的改动是 #101「Add *streaming* <export> support」。另见 #106。"}
     assert narrative.themes[0].text == expected[language]
     assert narrative.themes[0].sentence.pulls == (101, 106)
+
+
+@pytest.mark.parametrize("language, said", [("en", "2 of the week's 4 PRs (50%)"), ("zh", "本周 4 个 PR 中有 2 个属于这一方向（占 50%）")])
+def test_a_week_without_bots_states_its_themes_share_of_all_its_prs(language, said):
+    week = busy_week()
+    people = [p for p in week.pulls if not p.classification.bot and p.pull.number != 104]
+    theme = dataclasses.replace(week.themes[0], share=2 / 4)
+    narrative = narrate(week_of(people, themes=[theme]), [], Language.of(language))
+    assert narrative.themes[0].text.startswith(said)
 
 
 def test_trends_name_modules_files_authors_and_newcomers():
@@ -262,7 +272,7 @@ def test_grounding_holds_each_number_to_the_figure_it_claims_to_be():
     assert any("states 3 without saying" in p for p in check_grounding(week, mixed))
     unknown = dataclasses.replace(narrative, summary=Cited("6 PRs were merged.", (), (Figure("merged-ish", 6),)))
     assert any("does not have" in p for p in check_grounding(week, unknown))
-    share = dataclasses.replace(narrative, summary=Cited("33% of PRs.", (), (Figure("theme:export:share", 33),)))
+    share = dataclasses.replace(narrative, summary=Cited("40% of PRs.", (), (Figure("theme:export:share", 40),)))
     assert check_grounding(week, share) == []
 
 
@@ -322,10 +332,10 @@ def test_grounding_is_not_fooled_by_names_that_are_digits():
     assert check_grounding(week, narrative) == []
 
 
-@pytest.mark.parametrize("language, said", [("en", "Its PRs changed 60% of the week's lines of core code."), ("zh", "这些 PR 的改动占本周核心代码改动行数的 60%。")])
+@pytest.mark.parametrize("language, said", [("en", "Its PRs changed 70% of the week's lines of core code."), ("zh", "这些 PR 的改动占本周核心代码改动行数的 70%。")])
 def test_a_theme_of_few_prs_but_much_of_the_work_says_its_share_of_the_lines(language, said):
     week = busy_week()
-    heavy = dataclasses.replace(week, themes=tuple(dataclasses.replace(t, line_share=0.6) for t in week.themes))
+    heavy = dataclasses.replace(week, themes=tuple(dataclasses.replace(t, line_share=0.7) for t in week.themes))
     narrative = narrate(heavy, [previous_week()], Language.of(language))
     assert said in narrative.themes[0].text
     assert check_grounding(heavy, narrative, [previous_week()]) == []

@@ -115,12 +115,12 @@ def test_without_a_description_the_line_is_the_title_as_a_sentence_where_it_work
     pull = analysed(1, "[io] fix: crash when path is empty", summary="Fix crash when path is empty.", files=files,
                     footprint=Footprint(places=("src/io/reader.py",), test_files=1))
     assert body_sentences(pull) is None
-    assert what_it_does(pull, EN).text.text == "Fixes crash when path is empty in src/io/reader.py, with tests."
+    assert what_it_does(pull, EN).text.text == "Fixes crash when path is empty, mainly changing src/io/reader.py, with tests."
     untested = analysed(2, "A faster reader", files=files[:1], footprint=Footprint(places=("src/io",)))
-    assert what_it_does(untested, EN).text.text == "A faster reader in src/io; no test changed."
+    assert what_it_does(untested, EN).text.text == "A faster reader, mainly changing src/io; no test changed."
     rust = analysed(3, "Switch the workspace to Rust 2024", files=(FileChange("crates/a/src/lib.rs", 5, 5),),
                     footprint=Footprint(places=("crates/a/src/lib.rs",), inline_test_files=1))
-    assert what_it_does(rust, EN).text.text == "Switches the workspace to Rust 2024 in crates/a/src/lib.rs."  # its tests may sit in the file
+    assert what_it_does(rust, EN).text.text == "Switches the workspace to Rust 2024, mainly changing crates/a/src/lib.rs."  # its tests may sit in the file
 
 
 def test_files_say_what_was_removed_added_or_changed_in_ci_with_their_figures():
