@@ -42,6 +42,8 @@ _PINNED = re.compile(
 _ARROW = re.compile(rf"(?P<package>[A-Za-z][\w./@+-]*?)\s+(?P<old>{_VERSION_TEXT})\s*(?:->|→|=>)\s*(?P<new>{_VERSION_TEXT})", re.IGNORECASE)
 # "CANN8.5.2": a name written against its version, taken only for a runtime the rules know ("Qwen3.5" is a model)
 _GLUED = re.compile(r"\b(?P<package>[A-Za-z][A-Za-z_-]*?)(?P<new>\d+\.\d+(?:\.\d+)?(?:\.?(?:post|rc|dev|a|b)\d*)*)(?![\w.])", re.IGNORECASE)
+_MSRV = re.compile(r"\bmsrv\b|\bminimum supported rust\b", re.IGNORECASE)
+_TOOLCHAIN = re.compile(r"\btoolchain\b", re.IGNORECASE)
 _VERSION_TAIL_WORD = re.compile(r"(?:post|rc|dev|a|b|alpha|beta)\d*", re.IGNORECASE)
 _BARE_TO = re.compile(rf"\bto\s+(?P<new>{_VERSION_TEXT})\b", re.IGNORECASE)
 _DOCS_TITLE = re.compile(r"\b(?:docs?|documentation|readme|guide|tutorial)\s*$", re.IGNORECASE)
@@ -98,6 +100,8 @@ def upgrades(pull: Pull, classification: Classification, rules: Rules, prose: st
         if not (any(k & {"dependencies", "manifests"} for k in kinds) and _UPGRADE_VERB.search(title)):
             return ()
         named = [("", None, None)]
+    if _MSRV.search(title) and not _TOOLCHAIN.search(title):  # "Bump MSRV to Rust 1.89" names the minimum, not the compiler
+        named = [("msrv" if package == "rust" else package, old, new) for package, old, new in named]
     files = tuple(path for path, k in zip(paths, kinds, strict=True) if k & {"dependencies", "manifests"})
     reverting = classification.is_revert or classification.type == "revert"
     return tuple(_upgrade(package, old, new, rules, files, _Said(title, prose, reverting)) for package, old, new in named)

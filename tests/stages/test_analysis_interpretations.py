@@ -101,6 +101,7 @@ def moves(title, files=(REQUIREMENTS,), body=""):
 
 def test_a_minimum_supported_version_raised_alone_is_no_dependency_upgrade():
     assert "dependency-upgrade" not in analysed("Update MSRV to 1.91", [FileChange("Cargo.toml", 1, 1), SRC]).risks
+    assert "dependency-upgrade" not in analysed("Bump MSRV to Rust 1.89", [FileChange("Cargo.toml", 1, 1)]).risks  # ruff #21180
     with_toolchain = analysed("Update MSRV to 1.91", [FileChange("Cargo.toml", 1, 1), FileChange("rust-toolchain.toml", 1, 1)])
     assert "dependency-upgrade" in with_toolchain.risks  # the compiler releases are built with moved too
     week = weeks_of(make_pull(1, MONDAY, "Update MSRV to 1.91", files=[FileChange("Cargo.toml", 1, 1), FileChange("rust-toolchain.toml", 1, 1)]))
