@@ -39,7 +39,10 @@ from digest_plugin.analysis.rules import PERIPHERAL_KINDS, Rules
 from digest_plugin.store.records import Pull
 
 # the setting a title names beside "default": `max_num_seqs`, "default of X", "X by default"
-_DEFAULT_SETTING = re.compile(r"`([^`]{1,60})`|\bdefault(?:\s+value)?\s+(?:of|for)\s+([\w.-]+)|\b(?:enable|disable|use)s?\s+([\w.-]+)\s+by default", re.IGNORECASE)
+# (or "default content status to": what comes between), never a value in backticks (`None`, `true`, `0`)
+_DEFAULT_SETTING = re.compile(r"`([^`]{1,60})`|\bdefault(?:\s+value)?\s+(?:of|for)\s+([\w.-]+)|\b(?:enable|disable|use)s?\s+([\w.-]+)\s+by default"
+                              r"|\bdefault\s+(?!values?\b)((?:[A-Za-z][\w.-]*\s+){0,2}[A-Za-z][\w.-]*)\s+(?:to|from)\b", re.IGNORECASE)
+_LITERAL = re.compile(r"none|null|nil|true|false|yes|no|-?\d[\d.]*|[\"'].*[\"']|\[\]|\{\}|", re.IGNORECASE)
 _SECURITY_BODY = re.compile(
     r"\b(cve-\d{4}-\d+|ghsa-[\w-]{4,}|rce|remote code execution|arbitrary code execution|(sql|command|code|shell|template|header) injection|"
     r"xss|cross-site|csrf|ssrf|path traversal|vulnerabilit\w*|security (fix|issue|advisory|hole|vulnerability)|"
@@ -242,9 +245,9 @@ def _config_change(facts: PullFacts) -> tuple[Evidence, ...]:
                    if "config" in k and not k & PERIPHERAL_KINDS and (change.deletions or 0) > 0)
     found = []
     if says_default_change(title):
-        setting = _DEFAULT_SETTING.search(title)
-        found.append(Evidence("default-changed", facts.number, paths=edited[:LISTED_PATHS],
-                              detail=next((g for g in setting.groups() if g), None) if setting else None))
+        named = (next(g for g in match.groups() if g) for match in _DEFAULT_SETTING.finditer(title))
+        setting = next((name for name in named if not _LITERAL.fullmatch(name.strip())), None)
+        found.append(Evidence("default-changed", facts.number, paths=edited[:LISTED_PATHS], detail=setting))
     elif edited:
         lines = sum((c.additions or 0) + (c.deletions or 0) for path, _, c in facts.changes() if path in edited)
         found.append(Evidence("config-files", facts.number, paths=edited[:LISTED_PATHS], files=len(edited), lines=lines))

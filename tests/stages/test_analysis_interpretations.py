@@ -118,6 +118,18 @@ def test_a_default_changed_in_the_tests_is_no_config_change():
     assert not default_change("Set the default timeout for unit tests to 60 s")
 
 
+def test_a_default_change_names_the_setting_never_a_value():
+    def setting(title):
+        found = [e.detail for e in analysed(title, files=[FileChange("widget/contents.py", 3, 1), TEST]).evidence if e.kind == "config-change"]
+        return found[0] if found else "no default change"
+
+    assert setting("Set default content status to blank string instead of `None`") == "content status"  # pelican #2610
+    assert setting("[rollout] feat: change the default of max_num_seqs to 256") == "max_num_seqs"
+    assert setting("Enable `pull-diagnostics` by default") == "pull-diagnostics"
+    assert setting("Default `strict` to `true`") == "strict"
+    assert setting("Change default value to `0`") is None
+
+
 def test_versions_are_compared_newer_is_an_upgrade_older_a_downgrade():
     assert moves("chore: bump pydantic from 1.10 to 2.1") == [("pydantic", "1.10", "2.1", "major")]
     assert moves("chore: bump torch from 2.6.0 to 2.7.1") == [("torch", "2.6.0", "2.7.1", "minor")]
