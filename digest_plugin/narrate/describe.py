@@ -139,6 +139,9 @@ def _tested(analysed: AnalysedPull) -> bool | None:
     return None if footprint.inline_test_files else False
 
 
+_FILES_WORD = re.compile(r"\bfiles\b", re.IGNORECASE)
+
+
 def title_sentence(analysed: AnalysedPull, lang: Language) -> Cited:
     """The title made into a sentence, with where in the code the PR works and whether tests came
     with it: "Adds async weight sync, mainly changing verl/workers/rollout, with tests." (not "in
@@ -156,8 +159,8 @@ def title_sentence(analysed: AnalysedPull, lang: Language) -> Cited:
     footprint = analysed.footprint
     if footprint.places:
         said = _("{title}, mainly changing {place}").format(title=said, place=lang.join(footprint.places))
-    elif footprint.core_lines and len(analysed.pull.files) > 1:
-        said = _("{title}, across several files").format(title=said)
+    elif footprint.core_lines and len(analysed.pull.files) > 1 and not _FILES_WORD.search(analysed.pull.title):
+        said = _("{title}, across several files").format(title=said)  # not after "Move 250 files"
     tested = _tested(analysed)
     endings = {True: _("{said}, with tests."), False: _("{said}; no test changed."), None: _("{said}.")}
     return Cited(lang.tidy(endings[tested].format(said=said)))

@@ -121,6 +121,11 @@ def test_without_a_description_the_line_is_the_title_as_a_sentence_where_it_work
     rust = analysed(3, "Switch the workspace to Rust 2024", files=(FileChange("crates/a/src/lib.rs", 5, 5),),
                     footprint=Footprint(places=("crates/a/src/lib.rs",), inline_test_files=1))
     assert what_it_does(rust, EN).text.text == "Switches the workspace to Rust 2024, mainly changing crates/a/src/lib.rs."  # its tests may sit in the file
+    spread = (FileChange("src/a.py", 40, 10), FileChange("src/b.py", 20, 0))
+    assert what_it_does(analysed(4, "Add retries to the readers", files=spread, footprint=Footprint(core_lines=70)), EN).text.text == \
+        "Adds retries to the readers, across several files; no test changed."
+    moved = analysed(5, "refactor: move 250 files", files=spread, footprint=Footprint(core_lines=70))
+    assert what_it_does(moved, EN).text.text == "Moves 250 files; no test changed."  # not "Moves 250 files, across several files"
 
 
 def test_files_say_what_was_removed_added_or_changed_in_ci_with_their_figures():
