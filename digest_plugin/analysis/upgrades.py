@@ -63,7 +63,8 @@ _UPGRADE_WORDS = re.compile(
     re.IGNORECASE,
 )
 _OWN_RELEASE = re.compile(
-    r"^(bump|release|prepare|update|set)\s+(the\s+)?(((main|master|dev)\s+)?branch\s+|package\s+|project\s+)?version\b|^(bump|release|prepare)\s+(to\s+)?v?\d|^release\b",
+    r"^(bump|release|prepare|update|set)\s+(the\s+)?(((main|master|dev)\s+)?branch\s+|package\s+|project\s+)?version\b|^(bump|release|prepare)\s+(to\s+)?v?\d|^release\b"
+    r"|^.*?\b(and|then)\s+bump\s+(it\s+)?to\s+v?\d",  # "Add pyproject.toml to rooster's `version_files` and bump to 0.13.1"
     re.IGNORECASE,
 )
 _ANOTHER_VERSION = re.compile(r"\bversion\s+of\b", re.IGNORECASE)  # "bump the version of vllm-ascend to v0.11.0"

@@ -99,6 +99,12 @@ def moves(title, files=(REQUIREMENTS,), body=""):
     return [(u.package, u.old, u.new, u.move) for u in analysed(title, files, body=body).upgrades]
 
 
+def test_the_projects_own_version_bumped_after_another_change_is_no_upgrade():
+    release = analysed("Add `pyproject.toml` to rooster config `version_files` and bump to 0.13.1", [FileChange("pyproject.toml", 2, 1)])
+    assert release.upgrades == () and "dependency-upgrade" not in release.risks  # ruff #20475
+    assert moves("Bump MSRV to Rust 1.88", [FileChange("Cargo.toml", 1, 1), FileChange("rust-toolchain.toml", 1, 1)])
+
+
 def test_a_minimum_supported_version_raised_alone_is_no_dependency_upgrade():
     assert "dependency-upgrade" not in analysed("Update MSRV to 1.91", [FileChange("Cargo.toml", 1, 1), SRC]).risks
     assert "dependency-upgrade" not in analysed("Bump MSRV to Rust 1.89", [FileChange("Cargo.toml", 1, 1)]).risks  # ruff #21180
