@@ -430,6 +430,14 @@ _MOVING = re.compile(r"\b(rename\w*|move[sd]?|split\w*|sort\w*)\b", re.IGNORECAS
 _RESTYLING = re.compile(r"\b(lint\w*|linters?|(re)?format\w*|code style|style)\b", re.IGNORECASE)
 
 
+def renames_code(pull: Pull) -> bool:
+    """The title says code is renamed, moved or split and its added and deleted lines nearly
+    balance: a move that a diff shows as such (ruff's "Rename `ReferenceRequestHandler` file",
+    +1,733 -1,733), easy to review whatever its size."""
+    low, high = sorted((pull.additions, pull.deletions))
+    return bool(_MOVING.search(pull.title[:TITLE_LIMIT])) and high >= 100 and low / high >= 0.85
+
+
 def is_code_move(pull: Pull, classification: Classification) -> bool:
     """Code moved, split or restyled, not rewritten: a refactor, or a change whose title says it
     renames or moves code, whose added and deleted lines nearly balance (ruff's "Split up

@@ -19,7 +19,15 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from digest_plugin.analysis.classify import TITLE_LIMIT, is_code_move, own_deprecation, parse_title, reason_of, says_default_change
+from digest_plugin.analysis.classify import (
+    TITLE_LIMIT,
+    is_code_move,
+    own_deprecation,
+    parse_title,
+    reason_of,
+    renames_code,
+    says_default_change,
+)
 from digest_plugin.analysis.file_history import Added, lock_for
 from digest_plugin.analysis.footprint import beyond_kept
 from digest_plugin.analysis.model import (
@@ -210,7 +218,7 @@ def _deprecation(facts: PullFacts) -> tuple[Evidence, ...]:
 
 def _large_change(facts: PullFacts) -> tuple[Evidence, ...]:
     pull, thresholds = facts.pull, facts.rules.thresholds
-    if facts.classification.bot:
+    if facts.classification.bot or renames_code(pull):
         return ()
     core = [(path, change) for path, k, change in facts.changes() if not k & PERIPHERAL_KINDS]
     lines = sum((c.additions or 0) + (c.deletions or 0) for _, c in core)

@@ -92,6 +92,10 @@ def test_large_change():
     assert "large-change" in kinds(files=[FileChange(f"widget/m{i}.py", 1, 0) for i in range(45)])
     assert "large-change" not in kinds(files=[FileChange("docs/guide.md", 5000, 0)])  # docs are not core
     assert "large-change" not in kinds("Update deps", files=[FileChange("uv.lock", 3000, 2000)])  # lock files are generated
+    # a rename is reviewed as a rename, whatever its size (ruff #21680); a rewrite of the same size is not
+    renamed = [FileChange("widget/find_references.py", 1659, 0, "added"), FileChange("widget/goto_references.py", 0, 1659, "removed")]
+    assert "large-change" not in kinds("Rename `ReferenceRequestHandler` file", files=renamed, additions=1659, deletions=1659)
+    assert "large-change" in kinds("feat: rewrite the reader", files=[big, TEST], additions=930, deletions=300)
     # a generated.rs in any folder is generated (ruff #15544's 8,790 lines of it)
     generator = [FileChange("crates/ast/src/generated.rs", 8790, 0), FileChange("crates/ast/generate.py", 300, 0), TEST]
     assert "large-change" not in kinds("Auto-generate AST boilerplate", files=generator)
