@@ -151,7 +151,7 @@ def _version(facts: PullFacts, upgrade: Upgrade) -> Evidence:
     as it was is missing "lock-file" (paths: the manifest and that lock file)."""
     evidence = Evidence("version", facts.number, package=upgrade.package or None, old=upgrade.old, new=upgrade.new, major=upgrade.major,
                         core=upgrade.core, detail=upgrade.move, reason=upgrade.reason, paths=upgrade.files[:LISTED_PATHS])
-    if not upgrade.package or upgrade.package in facts.rules.toolchains or upgrade.move in BACK_MOVES or _NOT_RUNTIME.search(facts.pull.title):
+    if not upgrade.package or facts.rules.is_toolchain(upgrade.package) or upgrade.move in BACK_MOVES or _NOT_RUNTIME.search(facts.pull.title):
         return evidence
     for manifest in (path for path, k in zip(facts.paths, facts.kinds, strict=True) if "manifests" in k):
         lock = lock_for(manifest, facts.locks)

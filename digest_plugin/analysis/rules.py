@@ -124,6 +124,10 @@ class Rules:
         """(paths, their kinds) of a pull's files: every step asks, so it is worked out once."""
         return _files_of(self, pull.files)
 
+    def is_toolchain(self, package: str) -> bool:
+        """Whether a package an upgrade names is a compiler or interpreter ("python", "rust toolchain")."""
+        return package.rpartition(" ")[2] in self.toolchains
+
     def is_bot_login(self, login: str) -> bool:
         lowered = login.lower()
         return lowered.endswith("[bot]") or lowered in self.bots or lowered.removesuffix("-bot") in self.bots

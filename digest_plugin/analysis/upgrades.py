@@ -44,6 +44,7 @@ _ARROW = re.compile(rf"(?P<package>[A-Za-z][\w./@+-]*?)\s+(?P<old>{_VERSION_TEXT
 _GLUED = re.compile(r"\b(?P<package>[A-Za-z][A-Za-z_-]*?)(?P<new>\d+\.\d+(?:\.\d+)?(?:\.?(?:post|rc|dev|a|b)\d*)*)(?![\w.])", re.IGNORECASE)
 _MSRV = re.compile(r"\bmsrv\b|\bminimum supported rust\b", re.IGNORECASE)
 _TOOLCHAIN = re.compile(r"\btoolchain\b", re.IGNORECASE)
+_WHOSE_TOOLCHAIN = re.compile(r"\b([A-Za-z]+)\s+toolchain\b", re.IGNORECASE)
 _VERSION_TAIL_WORD = re.compile(r"(?:post|rc|dev|a|b|alpha|beta)\d*", re.IGNORECASE)
 _BARE_TO = re.compile(rf"\bto\s+(?P<new>{_VERSION_TEXT})\b", re.IGNORECASE)
 _DOCS_TITLE = re.compile(r"\b(?:docs?|documentation|readme|guide|tutorial)\s*$", re.IGNORECASE)
@@ -148,6 +149,8 @@ def _title_versions(title: str, rules: Rules) -> list[tuple[str, str | None, str
         # "Bump MSRV to Rust 1.88", "upgrade to 2.7": the toolchain word, or the first noun, names it
         words = [w.lower() for w in re.findall(r"[A-Za-z][\w.+-]*", text[: bare.start()]) if w.lower() not in _NOT_PACKAGES]
         found[""] = (words[-1] if words else "", None, _clean(bare["new"]))
+    if "toolchain" in found and (whose := _WHOSE_TOOLCHAIN.search(text)) and whose[1].lower() in rules.toolchains:
+        found["toolchain"] = (f"{whose[1].lower()} toolchain", *found["toolchain"][1:])  # "Update Rust toolchain to 1.90"
     return list(found.values())
 
 
@@ -175,7 +178,7 @@ def _upgrade(package: str, old: str | None, new: str | None, rules: Rules, files
     if said.reverting:  # a revert of "Update X to 1.2" moves X back from 1.2
         old, new = new, old
     move, reason = _move(package, old, new, said)
-    core = package in rules.core_dependencies or package in rules.toolchains  # by its exact name: `@types/react` is no React
+    core = package in rules.core_dependencies or rules.is_toolchain(package)  # by its exact name: `@types/react` is no React
     return Upgrade(package=package, old=old, new=new, major=move not in BACK_MOVES and _across_major(old, new), core=core,
                    move=move, reason=reason, files=files)
 

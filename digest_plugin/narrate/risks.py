@@ -206,12 +206,16 @@ def _version(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     """How a PR moves a dependency, as the analysis checked it: the step between two versions, a
     downgrade, a pin (back) or a cap, with the author's reason for holding it back."""
     _ = said.lang.gettext
-    values = {"pull": f"#{e.pull}", "package": e.package or "", "old": e.old or "", "new": e.new or ""}
+    toolchain = (e.package or "").endswith(" toolchain")  # "rust toolchain": said as the language's toolchain
+    package = _("the {language} toolchain").format(language=e.package.split()[0].capitalize()) if toolchain else e.package or ""
+    values = {"pull": f"#{e.pull}", "package": package, "old": e.old or "", "new": e.new or ""}
     moved = _moved(e, _).format(**values)
     steps = {"major": _(", a new major version"), "minor": _(", a minor version"), "patch": _(", a patch release")}
     weight = steps.get(e.detail, "") if e.old and e.new else ""
-    if e.core and e.package != "msrv":
-        weight += _(", a core dependency of the project")  # a runtime or the toolchain it is built with
+    if toolchain:
+        weight += _(", the compiler the project is built with")
+    elif e.core and e.package != "msrv":
+        weight += _(", a core dependency of the project")  # a framework, CUDA, an interpreter
     text = _("{moved}{weight}").format(moved=moved, weight=weight)
     if e.reason:
         text = _("{moved}; its description says why: “{reason}”").format(moved=text, reason=e.reason.rstrip("."))

@@ -115,6 +115,15 @@ def test_a_minimum_supported_version_raised_alone_is_no_dependency_upgrade():
     assert text.startswith("#1 raises the minimum supported Rust version to 1.91") and "core dependency" not in text
 
 
+def test_a_toolchain_upgrade_names_the_languages_toolchain_and_calls_it_the_compiler():
+    """ruff #20469 "Update rust toolchain to 1.90" read "upgrades toolchain to 1.90, a core dependency"."""
+    week = weeks_of(make_pull(1, MONDAY, "Update rust toolchain to 1.90", files=[FileChange("rust-toolchain.toml", 1, 1), SRC]))
+    for language, expected in (("en", "#1 upgrades the Rust toolchain to 1.90, the compiler the project is built with"),
+                               ("zh", "#1 将 Rust 工具链升级到 1.90，即项目构建所用的编译器")):
+        risks = narrate(week["2026-W10"], [], Language.of(language)).risks
+        assert next(line.sentence.text for line in risks if line.kind == "dependency-upgrade").startswith(expected)
+
+
 def test_a_default_changed_in_the_tests_is_no_config_change():
     def default_change(title):
         return "config-change" in analysed(title, files=[FileChange("widget/session.rs", 9, 1), TEST]).risks
@@ -143,7 +152,7 @@ def test_versions_are_compared_newer_is_an_upgrade_older_a_downgrade():
     assert moves("[docker] feat: bump aarch64 vllm 0.17->0.18") == [("vllm", "0.17", "0.18", "minor")]
     assert moves("chore(deps): bump sglang[all] from 0.4.3.post3 to 0.4.4") == [("sglang", "0.4.3.post3", "0.4.4", "patch")]  # verl #646
     assert moves("chore: move numpy from 2.1 to 1.26") == [("numpy", "2.1", "1.26", "down")]
-    assert moves("Update Rust toolchain to 1.90", files=[FileChange("rust-toolchain.toml", 1, 1)]) == [("toolchain", None, "1.90", "up")]
+    assert moves("Update Rust toolchain to 1.90", files=[FileChange("rust-toolchain.toml", 1, 1)]) == [("rust toolchain", None, "1.90", "up")]
     toolchain = analysed("Update Rust toolchain to 1.90", [FileChange("rust-toolchain.toml", 1, 1)]).upgrades[0]
     assert not toolchain.major  # nothing says how far it moved: no "across a major version"
 
