@@ -65,7 +65,10 @@ _UPSTREAM_DEPRECATION = re.compile(
 )
 
 
-_SPEAKS_OF_DEPRECATION = re.compile(r"\bdeprecat|\bremov(?:e|es|ed|ing|al)\b", re.IGNORECASE)
+# ... in the author's words: not any "remove" ("an example to remove padding" deprecates nothing)
+_SPEAKS_OF_DEPRECATION = re.compile(
+    r"\bdeprecat|\b(?:remov|drop|delet)\w*\s+(?:the\s+|all\s+)?(?:legacy|old|obsolete|outdated)\b|\b(?:no|any)\s+longer\b|\bin\s+favou?r\s+of\b",
+    re.IGNORECASE)
 
 
 def own_deprecation(description: str, prose: str, kinds: Sequence[frozenset[str]], rules: Rules) -> str | None:

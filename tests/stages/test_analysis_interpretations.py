@@ -74,6 +74,11 @@ def test_a_deprecation_is_the_project_deprecating_its_own_api():
     part_two = "This PR continues the work started in #2733: it adds a `no_padding` option to the SFT dataset."
     assert deprecation("[misc] feat: prototype deprecate DataProto: part 2", body=part_two) is None
     assert deprecation("[misc] feat: prototype deprecate DataProto", body="Deprecates DataProto in favour of TensorDict.") == "deprecates"
+    part_one = "- Add TensorDict utilities and tests.\n- Add nested tensor example to remove padding throughout the system"  # verl #2733
+    assert deprecation("[misc] feat: prototype deprecate DataProto and replace with Tensordict: part 1", body=part_one) is None
+    sharding = "There is no need to use sharding manager any longer. We will remove its usage gradually."  # verl #2912
+    assert deprecation("[misc] refactor: deprecate sharding manager (part 1)", body=sharding) == "deprecates"
+    assert deprecation("[reward] refactor: deprecate batch reward manager", body="Remove legacy implementation.") == "deprecates"
 
 
 @pytest.mark.realdata
