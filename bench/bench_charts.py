@@ -21,9 +21,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from digest_plugin.analysis import analyse_repo  # noqa: E402
+from digest_plugin.build.cache import ChartCache  # noqa: E402
 from digest_plugin.charts import render_many, repo_charts, site_palette, week_charts  # noqa: E402
 from digest_plugin.charts.draw import cjk_font, draw  # noqa: E402
 from digest_plugin.i18n import translations  # noqa: E402
+from digest_plugin.publish.history import analysis_options  # noqa: E402
 from digest_plugin.settings import DigestSettings  # noqa: E402
 from digest_plugin.store.jsonl_import import read_export  # noqa: E402
 from digest_plugin.store.state import RepoState  # noqa: E402
@@ -46,7 +48,7 @@ def main() -> None:
     pulls = list(read_export(DATA))
     now = max(p.merged_at for p in pulls) + timedelta(days=1)
     settings = DigestSettings(language=args.language)
-    history = analyse_repo("verl-project/verl", pulls, RepoState("verl-project/verl", "import"), settings, now)
+    history = analyse_repo("verl-project/verl", pulls, RepoState("verl-project/verl", "import"), analysis_options(settings), now)
     analysed = time.perf_counter()
 
     _ = translations(args.language).gettext
@@ -68,7 +70,7 @@ def main() -> None:
         out, cache = Path(scratch) / "out", Path(scratch) / "cache"
         for label in ("cold", "warm"):
             begin = time.perf_counter()
-            written = render_many({out / folder: page for folder, page in pages.items()}, cache, formats, args.workers)
+            written = render_many({out / folder: page for folder, page in pages.items()}, ChartCache.under(cache), formats, args.workers)
             elapsed = time.perf_counter() - begin
             files = [f for page in written.values() for f in page]
             renders = len({(f.path.parent, f.name) for f in files if f.drawn})
