@@ -33,7 +33,7 @@ from digest_plugin.charts import layout as geometry
 from digest_plugin.charts.chart import Chart
 from digest_plugin.charts.layout import FONT_SIZE, TICK_LENGTH, Layout
 
-RENDERER_VERSION = "9"  # bump when a change here changes the pictures: it invalidates the cache
+RENDERER_VERSION = "10"  # bump when a change here changes the pictures: it invalidates the cache
 WIDTH, HEIGHT = geometry.WIDTH / 72, geometry.HEIGHT / 72  # inches
 PNG_DPI = 150
 CSS_DPI = 96  # what an SVG's size in points comes to in CSS pixels
@@ -197,7 +197,9 @@ def _png(figure) -> bytes:
     figure.patch.set_facecolor(background)
     buffer = io.BytesIO()
     # Level 6 (zlib's default) rather than Pillow's `optimize`: 10% larger files, in a tenth of the time.
-    image.quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(buffer, format="PNG", compress_level=6)
+    # Maximum coverage keeps the series' exact colours, as median cut does, in two thirds of the time
+    # (the fast octree, faster still, shifts them by a shade).
+    image.quantize(256, method=Image.Quantize.MAXCOVERAGE, dither=Image.Dither.NONE).save(buffer, format="PNG", compress_level=6)
     return buffer.getvalue()
 
 
