@@ -24,7 +24,8 @@ def recommendations(week: WeekAnalysis, lang: Language) -> tuple[Cited, ...]:
 def _recommendation(index: int, r: Recommendation, pulls: tuple[int, ...], in_week: set[int], said: StatedNumbers) -> Cited | None:
     lang = said.lang
     shown = lang.pulls(pulls) if r.count <= len(pulls) or r.action != "migration-notes" else lang.gettext("{pulls} and others").format(pulls=lang.pulls(pulls))
-    values = {"pulls": shown, "path": r.path or "", "package": r.package or "", "new": r.new or "", "detail": r.detail or ""}
+    values = {"pulls": shown, "path": r.path or "", "package": r.package or "", "new": r.new or "",
+              "detail": lang.term(r.detail or "") if r.action == "check-defaults" else r.detail or ""}  # the others quote it
     cited = list(pulls)
     if r.action == "add-tests":
         values["count"] = said.number(f"recommendation:{index}:count", r.count)

@@ -345,7 +345,7 @@ def _default(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
         text = _("{pull} changes the default of {setting}")
     else:
         text = _("{pull} changes a default")
-    return text.format(pull=f"#{e.pull}", setting=e.detail or ""), (e.pull,)
+    return text.format(pull=f"#{e.pull}", setting=said.lang.term(e.detail or "")), (e.pull,)
 
 
 def _config(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):

@@ -73,6 +73,12 @@ class Language:
             return ("；" if inner else "、").join(items)  # CLDR's "a、b和c" glues 和 to Latin names ("core和io")
         return format_list(items, locale=babel_locale(self.code)) if items else ""
 
+    def term(self, words: str) -> str:
+        """A name the data gives in English words ("content status"): quoted in Chinese, where
+        English words outside a quotation would splice two languages; an identifier
+        (`max_num_seqs`, `pull-diagnostics`) is code, and stays as it is."""
+        return f"「{words}」" if self.code == "zh" and " " in words.strip() else words
+
     def sentences(self, sentences: Iterable[str]) -> str:
         """Sentences as one paragraph: a space after English full stops, none after Chinese ones."""
         return self.tidy(SENTENCE_GAPS.get(self.code, " ").join(sentences))

@@ -150,6 +150,17 @@ def test_a_default_change_names_the_setting_never_a_value():
     assert setting("Change default value to `0`") is None
 
 
+def test_a_default_named_in_english_words_is_quoted_in_chinese():
+    """pelican #2610: "#2610 修改了 content status 的默认值" spliced English into a Chinese sentence."""
+    week = weeks_of(make_pull(1, MONDAY, "Set default content status to blank string instead of `None`",
+                              files=[FileChange("widget/contents.py", 3, 1), TEST]))
+    texts = [line.sentence.text for line in narrate(week["2026-W10"], [], Language.of("zh")).risks if line.kind == "config-change"]
+    assert texts and texts[0].startswith("#1 修改了「content status」的默认值")
+    week = weeks_of(make_pull(1, MONDAY, "Enable `pull-diagnostics` by default", files=[FileChange("widget/session.rs", 9, 1), TEST]))
+    texts = [line.sentence.text for line in narrate(week["2026-W10"], [], Language.of("zh")).risks if line.kind == "config-change"]
+    assert texts and texts[0].startswith("#1 修改了 pull-diagnostics 的默认值")  # an identifier is code: not quoted
+
+
 def test_versions_are_compared_newer_is_an_upgrade_older_a_downgrade():
     assert moves("chore: bump pydantic from 1.10 to 2.1") == [("pydantic", "1.10", "2.1", "major")]
     assert moves("chore: bump torch from 2.6.0 to 2.7.1") == [("torch", "2.6.0", "2.7.1", "minor")]
