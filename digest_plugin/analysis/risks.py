@@ -231,9 +231,11 @@ def _large_change(facts: PullFacts) -> tuple[Evidence, ...]:
         return ()
     modules = len({path.split("/")[0] for path, _ in core if "/" in path})
     found = [Evidence("size", facts.number, lines=lines, files=files, modules=modules)]
-    if facts.footprint.removed_count:
-        found.append(Evidence("files-removed", facts.number, paths=facts.footprint.removed_files[:LISTED_PATHS],
-                              files=facts.footprint.removed_count, lines=facts.footprint.removed_lines))
+    # what users can import or configure: a test fixture or snapshot removed breaks none of them
+    removed = sorted(((change.deletions or 0, path) for path, change in core if change.status == "removed"), key=lambda r: (-r[0], r[1]))
+    if removed:
+        found.append(Evidence("files-removed", facts.number, paths=tuple(path for _, path in removed[:LISTED_PATHS]),
+                              files=len(removed), lines=sum(lines for lines, _ in removed)))
     return tuple(found)
 
 

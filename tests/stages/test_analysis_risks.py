@@ -163,6 +163,11 @@ def test_large_change_cites_removed_files_and_their_size():
     assert facts["files-removed"].paths == ("widget/legacy/old.py", "widget/legacy/older.py")
     assert (facts["files-removed"].files, facts["files-removed"].lines) == (2, 1300)
     assert facts["size"].lines == 1350
+    # ruff #17553 split a 481-line test fixture in two dozen and removed its snapshot: no user imports either
+    split = [FileChange("widget/rules/air302.rs", 700, 600), FileChange("widget/rules/air303.rs", 500, 400),
+             FileChange("tests/fixtures/AIR302.py", 0, 481, "removed"), FileChange("tests/snapshots/AIR302.snap", 0, 1646, "removed")]
+    facts = {e.fact: e for e in analysed("[`airflow`] Apply auto fixes (`AIR302`)", files=split).evidence if e.kind == "large-change"}
+    assert "size" in facts and "files-removed" not in facts
 
 
 def test_upgrades_name_package_and_versions_and_core_runtimes_are_high():
