@@ -44,7 +44,7 @@ from digest_plugin.analysis.model import (
     Upgrade,
 )
 from digest_plugin.analysis.rules import PERIPHERAL_KINDS, Rules
-from digest_plugin.store.records import Pull
+from digest_plugin.store.records import FileChange, Pull
 
 # the setting a title names beside "default": `max_num_seqs`, "default of X", "X by default"
 # (or "default content status to": what comes between), never a value in backticks (`None`, `true`, `0`)
@@ -230,13 +230,17 @@ def _large_change(facts: PullFacts) -> tuple[Evidence, ...]:
     if lines < thresholds.large_change_lines and files < thresholds.large_change_files:
         return ()
     modules = len({path.split("/")[0] for path, _ in core if "/" in path})
-    found = [Evidence("size", facts.number, lines=lines, files=files, modules=modules)]
-    # what users can import or configure: a test fixture or snapshot removed breaks none of them
+    return (Evidence("size", facts.number, lines=lines, files=files, modules=modules), *_removed_files(facts.number, core))
+
+
+def _removed_files(number: int, core: list[tuple[str, FileChange]]) -> tuple[Evidence, ...]:
+    """The core files a PR removes, largest first: what users can import or configure (a test
+    fixture or snapshot removed breaks none of them)."""
     removed = sorted(((change.deletions or 0, path) for path, change in core if change.status == "removed"), key=lambda r: (-r[0], r[1]))
-    if removed:
-        found.append(Evidence("files-removed", facts.number, paths=tuple(path for _, path in removed[:LISTED_PATHS]),
-                              files=len(removed), lines=sum(lines for lines, _ in removed)))
-    return tuple(found)
+    if not removed:
+        return ()
+    return (Evidence("files-removed", number, paths=tuple(path for _, path in removed[:LISTED_PATHS]), files=len(removed),
+                     lines=sum(lines for lines, _ in removed)),)
 
 
 def _large_beyond_kept(pull: Pull, core_lines: int, core_files: int, thresholds) -> bool:
