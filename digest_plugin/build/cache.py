@@ -101,7 +101,8 @@ class Memo:
         self._entries = dict(entries or {})
         self._used: dict[str, object] = {}
         self._changed = False
-        self._tags: dict[int, tuple[object, str]] = {}  # id -> (the object, kept so the id stays its, its key)
+        # id -> (the object, kept so the id stays its, its key, other keys it is kept under)
+        self._tags: dict[int, tuple[object, str, tuple[str, ...]]] = {}
 
     def key(self, *parts: object) -> str:
         return key(self.salt, *parts)
@@ -116,12 +117,18 @@ class Memo:
         self._used[key] = value
         self._changed = self._changed or self._entries.get(key) is not value
 
-    def tag(self, value: object, key: str) -> None:
-        self._tags[id(value)] = (value, key)
+    def tag(self, value: object, key: str, *kept_with: str) -> None:
+        """`value` was made under `key`; `kept_with` are other keys it is kept under, which the
+        next build keeps as long as it keeps `key`."""
+        self._tags[id(value)] = (value, key, kept_with)
 
     def tag_of(self, value: object) -> str | None:
         tagged = self._tags.get(id(value))
         return tagged[1] if tagged is not None and tagged[0] is value else None
+
+    def _keys_of(self, value: object) -> tuple[str, ...]:
+        tagged = self._tags.get(id(value))
+        return (tagged[1], *tagged[2]) if tagged is not None and tagged[0] is value else ()
 
     def kept(self) -> dict[str, object]:
         """The entries this build used or made: the next build's memo."""
@@ -145,7 +152,7 @@ class Memo:
     def __setstate__(self, state: dict) -> None:
         tags = state.pop("_tags")
         self.__dict__.update(state)
-        self._tags = {id(value): (value, key) for value, key in tags}
+        self._tags = {id(tagged[0]): tagged for tagged in tags}
 
     # -- what the analysis and the narratives ask --
 
@@ -160,16 +167,18 @@ class Memo:
         if week_keys is None:
             return None
         weeks = []
-        for week_key in week_keys:
+        for week_key, *kept_with in week_keys:
             remembered = self.get(week_key)
             if remembered is None:
                 return None
+            for other in kept_with:  # the week's key in the chain, which a new week's build looks up
+                self.get(other)
             weeks.append(remembered[0])
-            self.tag(remembered[0], week_key)
+            self.tag(remembered[0], week_key, *kept_with)
         return weeks
 
     def remember_weeks(self, repo_key: str, weeks: list) -> None:
-        self.put(repo_key, tuple(self.tag_of(week) for week in weeks))
+        self.put(repo_key, tuple(self._keys_of(week) for week in weeks))
 
     def week_chain(self) -> WeekChain:
         return WeekChain(self)
@@ -216,7 +225,7 @@ class WeekChain:
         made = self.memo.key("analysed", self._key, remembered[1:])
         self.memo.put(self._key, remembered)
         self.memo.put(made, remembered)  # `remembered_weeks` finds it by its tag
-        self.memo.tag(remembered[0], made)
+        self.memo.tag(remembered[0], made, self._key)
 
     def _next(self, inputs: object) -> None:
         """The key of the week whose inputs these are, from the key of the week before."""
