@@ -3,8 +3,8 @@ else makes it stale. Nothing else in the package computes a cache key.
 
 | memo | where | its key hashes |
 | --- | --- | --- |
-| analyses and narratives | `CACHE_PATH/digest-analysis/{owner}/{name}.pickle` | a repository: its stored files, the analysis options and the week `now` falls in; a week: its pulls, whether it is complete or in progress, and the key of the week before (which hashes the repository's options and conventions), so a change anywhere in the history changes the weeks after it; a narrative: its week's key and the language |
-| report texts | `CACHE_PATH/digest-text/` | the week's view, the templates and settings, the page's SITEURL, the charts' folder |
+| analyses and narratives | `CACHE_PATH/digest-analysis/{owner}/{name}.pickle` | a repository: its stored files, the analysis options and the week `now` falls in; a week: its pulls, whether it is complete or in progress, and the key of the week before (which hashes the repository's options and conventions), so a change anywhere in the history changes the weeks after it; a narrative: its week's key and the language; a week's charts: the keys of the weeks they show, and the language |
+| report texts | `CACHE_PATH/digest-text/` | the week's view (or what it is made of: the keys of its analysis and narrative, its charts, words and note), the templates and settings, the page's SITEURL, the charts' folder |
 | PDFs | `CACHE_PATH/digest-pdf/` | the week page's report, the templates, settings and stylesheets, the charts beside it, WeasyPrint's version |
 | charts | `CACHE_PATH/digest-charts/` | the chart's data, the format and the renderer (its version, matplotlib's, the fonts, the sizes) |
 | model answers | `DIGEST_DATA_PATH/.llm-cache/{owner}/{name}/` | the model, the prompt's version and the part of the week and its data sent |
@@ -193,7 +193,21 @@ class Memo:
         if narrative is None:
             narrative = make()
         self.put(narrative_key, narrative)
+        self.tag(narrative, narrative_key)
         return narrative
+
+    def recall(self, parts: tuple, values: Sequence[object], make: Callable[[], object]) -> object:
+        """What `make()` makes of `values` (objects this memo knows by their keys: `tag`) and
+        `parts`, as an earlier build made it; made now when a value has no key."""
+        tags = tuple(self.tag_of(value) for value in values)
+        if None in tags:
+            return make()
+        made_key = self.key("made", parts, tags)
+        made = self.get(made_key)
+        if made is None:
+            made = make()
+        self.put(made_key, made)
+        return made
 
 
 class WeekChain:
@@ -295,7 +309,6 @@ class TextCache:
         self.folder = cache / TEXTS
         self._salt = salt
         self._used: set[str] = set()
-        self._views: dict[int, tuple[object, str]] = {}  # id -> the view, held so that its id stays its own, and its key
 
     def text(self, parts: Iterable[object], make: Callable[[], str]) -> str:
         """The text `make()` returns, which depends on `parts` alone."""
@@ -309,13 +322,6 @@ class TextCache:
         text = make()
         atomic_write(path, zlib.compress(text.encode("utf-8"), 1), durable=False)
         return text
-
-    def view_key(self, view: object) -> str:
-        """The key of a week's view, taken once a build (the page, the Markdown and the PDF ask)."""
-        held = self._views.get(id(view))
-        if held is None or held[0] is not view:
-            held = self._views[id(view)] = (view, key(view))
-        return held[1]
 
     def prune(self) -> None:
         """Remove the texts this build did not ask for: a site's cache keeps one text a week and kind."""

@@ -49,7 +49,7 @@ def write_week_files(digest: SiteDigest, output: Path, cache: Path, texts: TextC
     pages' folders and from the cache."""
     for repo in digest.repos:
         for page in repo.weeks:
-            parts = ("markdown", texts.view_key(page.view), page.absolute_url, digest.language.code)
+            parts = ("markdown", page.view_key, page.absolute_url, digest.language.code)
             markdown = texts.text(parts, partial(render_markdown, page.view, page.absolute_url, digest.language))
             write_if_changed(output / page.url / "digest.md", markdown)
     pictures = {output / repo.url: repo.charts for repo in digest.repos}

@@ -29,7 +29,7 @@ def report_renderer(env, texts: TextCache, site: str) -> Callable:
     @pass_context
     def digest_report(context, week, base: str = "") -> Markup:
         site_url = context.get("SITEURL", "")
-        parts = ("report", site, texts.view_key(week.view), site_url, base, chart_size)
+        parts = ("report", site, week.view_key, site_url, base, chart_size)
         return Markup(texts.text(parts, lambda: template.render(view=week.view, base=base, SITEURL=site_url)))
 
     return digest_report

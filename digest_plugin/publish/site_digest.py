@@ -9,13 +9,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from itertools import groupby, pairwise
 from pathlib import Path
 
 from digest_plugin.analysis.model import AnalysedPull, Footprint, Score, WeekAnalysis
-from digest_plugin.build.cache import AnalysisMemos, Memo, code_salt
+from digest_plugin.build.cache import AnalysisMemos, Memo, code_salt, key
 from digest_plugin.charts import Chart, RepoCharts, in_site_palette, site_palette, unstyled_charts, week_charts
 from digest_plugin.errors import DigestError
 from digest_plugin.llm import language_model_writer
@@ -51,6 +51,7 @@ class WeekPage:
     # shows a chart's file, words and numbers, never its colours, so a palette that a new name
     # changed leaves every report as it was, and its kept texts (build/cache.py) still apply.
     charts: tuple[Chart, ...] = ()
+    view_key: str = ""  # what the view shows, hashed: the key of its report texts (build/cache.py's TextCache)
 
     @property
     def status(self) -> str:
@@ -196,7 +197,7 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
     repos, unstyled, warnings = [], {}, list(warnings or ())
     for name, history, memo in stream_histories(store, names, analysis_options(settings), now, memos):
         _check_note_weeks(notes, name, history)  # before any week is narrated: a language model's requests are counted
-        every_week = unstyled_charts(history, settings.trend_weeks, _)
+        every_week = unstyled_charts(history, settings.trend_weeks, _, _recall(memo, language))
         shown = [not is_quiet(analysis) for analysis in history]
         unstyled[name] = RepoCharts([charts for charts, page in zip(every_week.weeks, shown) if page], every_week.page)
         if history:
@@ -243,7 +244,7 @@ def _week_pages(name: str, shown: list[WeekAnalysis], charts_by_week: list[list[
     for analysis, charts in zip(shown, charts_by_week, strict=True):
         narrative = narratives[analysis.week]
         note = notes.pop((name, analysis.week), None)
-        pages.append(_week_page(name, analysis, narrative, charts, repo_url, settings, language, site_url, note))
+        pages.append(_week_page(name, analysis, narrative, charts, repo_url, settings, language, site_url, note, memo))
     for before, after in pairwise(pages):
         before.next_week, after.previous_week = after.week, before.week
     return pages
@@ -290,9 +291,17 @@ def week_report_view(week: WeekAnalysis, narrative: Narrative, history: list[Wee
 
 
 def _week_page(repo, analysis: WeekAnalysis, narrative, charts, repo_url, settings: DigestSettings, language: Language,
-               site_url, note: EditorNote | None) -> WeekPage:
+               site_url, note: EditorNote | None, memo: Memo | None = None) -> WeekPage:
     path = week_path(repo, analysis.week)
-    view = week_view(analysis, narrative, charts, language, repo_url, _provenance(analysis, language), note)
+    provenance = _provenance(analysis, language)
+    view = week_view(analysis, narrative, charts, language, repo_url, provenance, note)
+    # What the view is made of (week_view's arguments), hashed with the analysis and the narrative
+    # by the keys the memo knows them by: hashing the view itself, every PR row of it, took 6 s of
+    # a warm build of 2,600 weeks. The analysis's fetch is no part of its key (see `_recalled`);
+    # its time, which every fetch changes, shows only in the provenance, and only while it matters.
+    fetch = replace(analysis.fetch, fetched_at=None)
+    made_of = (memo.tag_of(analysis), fetch, memo.tag_of(narrative) or narrative, charts, language.code, repo_url,
+               provenance, note) if memo is not None and memo.tag_of(analysis) else None
     return WeekPage(
         repo=repo,
         analysis=analysis,
@@ -305,7 +314,16 @@ def _week_page(repo, analysis: WeekAnalysis, narrative, charts, repo_url, settin
         discuss_url=_discuss_url(settings, repo, analysis.week),
         pdf=settings.pdf,
         charts=tuple(charts),  # until the site's palette is known
+        view_key=memo.key("view", made_of) if made_of else key(view),
     )
+
+
+def _recall(memo: Memo | None, language: Language):
+    """`unstyled_charts`'s recall: a week's charts (or the repository page's) as an earlier build
+    made them of the same weeks, in the same language."""
+    if memo is None:
+        return None
+    return lambda what, weeks, make: memo.recall((*what, language.code), weeks, make)
 
 
 def _discuss_url(settings: DigestSettings, repo: str, week: str) -> str:

@@ -17,6 +17,7 @@ from jinja2 import Template
 
 from digest_plugin.analysis import repository
 from digest_plugin.build.cache import AnalysisMemos, Memo, TextCache
+from digest_plugin.charts import trends
 from digest_plugin.narrate.wording import Language
 from digest_plugin.publish import files, pdf, report_text, site_digest
 from digest_plugin.publish.files import PACKAGE_TEMPLATES
@@ -45,10 +46,10 @@ def pulls(weeks: int = 3) -> list:
     return made
 
 
-def write_store(folder, records) -> None:
+def write_store(folder, records, fetched: datetime = datetime(2026, 6, 1, tzinfo=UTC)) -> None:
     store = Store(folder / "data")
     store.upsert(REPO, records)
-    store.write_state(RepoState(repo=REPO, source="import", fetched_at=datetime(2026, 6, 1, tzinfo=UTC)))
+    store.write_state(RepoState(repo=REPO, source="import", fetched_at=fetched))
 
 
 def build(folder, **settings):
@@ -114,6 +115,8 @@ def test_nothing_changed_nothing_analysed_narrated_or_rewritten(site, tmp_path, 
     forbid(monkeypatch, repository, "analyse_pull")
     forbid(monkeypatch, repository, "analyse_week")
     forbid(monkeypatch, site_digest, "narrate")
+    forbid(monkeypatch, trends, "week_charts")
+    forbid(monkeypatch, trends, "repo_charts")
     forbid(monkeypatch, files, "render_markdown")
     forbid_rendering(monkeypatch, report_text.REPORT_TEMPLATE)
     build(site)
@@ -168,7 +171,8 @@ def test_a_partial_of_the_report_changed_shows_on_every_week(site, tmp_path):
     assert all(page.count("Read by the board") == 1 for page in pages)
 
 
-def test_a_palette_changed_by_another_repository_leaves_the_reports_as_they_were(tmp_path):
+@pytest.mark.parametrize("cache", ["", "cache"], ids=["views hashed", "views keyed by what they are made of"])
+def test_a_palette_changed_by_another_repository_leaves_the_reports_as_they_were(tmp_path, cache):
     """A repository added before acme/widget (by name) puts bob beside carol first, so alice, whom
     acme/widget's charts show beside bob, takes another colour; its reports do not show colours."""
     write_store(tmp_path, pulls())
@@ -179,7 +183,8 @@ def test_a_palette_changed_by_another_repository_leaves_the_reports_as_they_were
 
     def widget_weeks(*repos: str) -> list[site_digest.WeekPage]:
         settings = DigestSettings(repos=repos, data_path=tmp_path / "data", fetch="never")
-        digest = site_digest.build_site_digest(settings, Language.of("en"), {"CACHE_PATH": ""}, now=datetime(2026, 6, 1, tzinfo=UTC))
+        cache_path = str(tmp_path / cache) if cache else ""
+        digest = site_digest.build_site_digest(settings, Language.of("en"), {"CACHE_PATH": cache_path}, now=datetime(2026, 6, 1, tzinfo=UTC))
         return next(repo for repo in digest.repos if repo.name == REPO).weeks
 
     def styles(weeks) -> list:
@@ -187,8 +192,7 @@ def test_a_palette_changed_by_another_repository_leaves_the_reports_as_they_were
 
     alone, beside = widget_weeks(REPO), widget_weeks(REPO, "aaa/first")
     assert styles(alone) and styles(alone) != styles(beside)  # the charts as drawn changed colour
-    texts = TextCache(tmp_path, salt="")
-    assert [texts.view_key(week.view) for week in alone] == [texts.view_key(week.view) for week in beside]
+    assert [week.view_key for week in alone] == [week.view_key for week in beside]
 
 
 VIEW_HASHES = """
@@ -196,29 +200,30 @@ import sys
 from datetime import UTC, datetime
 from pathlib import Path
 
-from digest_plugin.build.cache import TextCache
 from digest_plugin.narrate.wording import Language
 from digest_plugin.publish.site_digest import build_site_digest
 from digest_plugin.settings import DigestSettings
 
 if __name__ == "__main__":
     settings = DigestSettings(data_path=Path(sys.argv[1]), fetch="never", language="en", pdf=False)
-    digest = build_site_digest(settings, Language.of("en"), {"CACHE_PATH": ""}, now=datetime(2026, 12, 1, tzinfo=UTC))
-    texts = TextCache(Path("unused"), salt="")
+    digest = build_site_digest(settings, Language.of("en"), {"CACHE_PATH": sys.argv[2]}, now=datetime(2026, 12, 1, tzinfo=UTC))
     for repo in digest.repos:
         for week in repo.weeks:
-            print(week.url, texts.view_key(week.view))
+            print(week.url, week.view_key)
 """
 
 
-def test_a_weeks_view_hashes_the_same_in_every_process(tmp_path):
-    """The report texts are kept by their views' hashes: a hash that changed with Python's string
-    hashing (a set in a view) would make every build a cold one."""
+@pytest.mark.parametrize("cache", [False, True], ids=["views hashed", "views keyed by what they are made of"])
+def test_a_weeks_view_hashes_the_same_in_every_process(tmp_path, cache):
+    """The report texts are kept by their views' hashes (or, where the analyses are remembered, by
+    the hashes of what the views are made of): a hash that changed with Python's string hashing (a
+    set in a view) would make every build a cold one."""
     script = tmp_path / "view_hashes.py"
     script.write_text(VIEW_HASHES, encoding="utf-8")
 
     def hashes(seed: str) -> str:
-        run = subprocess.run([sys.executable, str(script), str(ROOT / "data")], capture_output=True, text=True, check=True,
+        cache_path = str(tmp_path / f"cache-{seed}") if cache else ""  # each process analyses afresh
+        run = subprocess.run([sys.executable, str(script), str(ROOT / "data"), cache_path], capture_output=True, text=True, check=True,
                              env={**os.environ, "PYTHONHASHSEED": seed})
         return run.stdout
 
@@ -247,9 +252,14 @@ def test_a_new_week_analyses_only_that_week(site, tmp_path, monkeypatch):
     analyse_pull = repository.analyse_pull
     build(site)  # a build with nothing new in between keeps what the new week's build looks up
     monkeypatch.setattr(repository, "analyse_pull", lambda pull, context: analysed.append(pull.number) or analyse_pull(pull, context))
-    write_store(site, pulls(4))
+    reports = []
+    render = Template.render
+    monkeypatch.setattr(Template, "render", lambda template, *args, **kwargs: (
+        reports.append(kwargs["view"].week) if template.name == report_text.REPORT_TEMPLATE else None) or render(template, *args, **kwargs))
+    write_store(site, pulls(4), fetched=datetime(2026, 6, 2, tzinfo=UTC))  # a later fetch, as a new week comes with
     build(site)
     assert sorted(analysed) == [31, 32]  # the earlier weeks are remembered
+    assert reports == ["2026-W22"]  # and so are their reports, though the fetch's time is another
     monkeypatch.undo()
     rebuilt = assert_same_as_fresh(site, tmp_path)
     assert "acme/widget/2026-W22/index.html" in rebuilt
