@@ -80,18 +80,23 @@ class Drawing:
 
 @functools.cache
 def cjk_font() -> tuple[str, str] | None:
-    """(family, file) of an installed font with Chinese glyphs, or None."""
-    def known() -> dict[str, str]:
-        return {f.name: f.fname for f in font_manager.fontManager.ttflist}
+    """(family, file) of an installed font with Chinese glyphs, or None. The file is the regular
+    weight matplotlib draws with: a family has several (Noto Sans CJK's Bold and Regular), and the
+    font list's order, which a process lists the system's fonts in by its hash seed, must not pick."""
+    def known() -> set[str]:
+        return {f.name for f in font_manager.fontManager.ttflist}
 
-    fonts = known()
-    if not any(name in fonts for name in CJK_FONTS):
+    names = known()
+    if not any(name in names for name in CJK_FONTS):
         # matplotlib caches its font list; a font installed after that cache was built is added here.
-        for path in font_manager.findSystemFonts():
+        for path in sorted(font_manager.findSystemFonts()):
             if re.search(r"cjk|sourcehan|wqy|droidsansfallback", Path(path).name, re.IGNORECASE):
                 font_manager.fontManager.addfont(path)
-        fonts = known()
-    return next(((name, fonts[name]) for name in CJK_FONTS if name in fonts), None)
+        names = known()
+    name = next((name for name in CJK_FONTS if name in names), None)
+    if name is None:
+        return None
+    return name, str(font_manager.findfont(font_manager.FontProperties(family=name), fallback_to_default=False))
 
 
 def fonts() -> tuple[str, ...]:

@@ -3,6 +3,7 @@ accessible SVG, and untrusted names drawn as plain text."""
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
@@ -20,7 +21,7 @@ from PIL import Image
 from digest_plugin.build.cache import ChartCache
 from digest_plugin.charts import Palette, cjk_font, render_charts, render_many, week_charts
 from digest_plugin.charts import draw as draw_module
-from digest_plugin.charts.draw import draw, pixel_size
+from digest_plugin.charts.draw import CJK_FONTS, draw, pixel_size
 from tests.stages.test_charts import week
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -231,8 +232,21 @@ def test_characters_no_font_has_give_one_warning_not_a_failure(tmp_path, caplog)
     assert len(warnings) == 1 and "\U00013000" in warnings[0].getMessage()
 
 
-def test_cache_keys_are_the_same_in_every_process():
+@pytest.mark.parametrize("font_list", ["cached", "cached before the CJK font was installed"])
+def test_cache_keys_are_the_same_in_every_process(font_list, tmp_path):
     # Set and dict orders vary with PYTHONHASHSEED; a key that followed them would redraw at random.
+    # A font list matplotlib cached before the CJK font was installed makes each process list the
+    # system's fonts itself, in its hash seed's order (as on CI's fresh machine: Bold or Regular).
+    environment = {**os.environ}
+    if font_list != "cached":
+        if cjk_font() is None:
+            pytest.skip("no CJK font installed (Debian: apt-get install fonts-noto-cjk)")
+        environment["MPLCONFIGDIR"] = str(tmp_path)
+        subprocess.run([sys.executable, "-c", "import matplotlib.font_manager"], env=environment, check=True)
+        (cached,) = tmp_path.glob("fontlist-*.json")
+        fonts = json.loads(cached.read_text())
+        fonts["ttflist"] = [font for font in fonts["ttflist"] if font["name"] not in CJK_FONTS]
+        cached.write_text(json.dumps(fonts))
     script = (
         "from tests.stages.test_charts import site\n"
         "from digest_plugin.charts import repo_charts, site_palette, week_charts\n"
@@ -247,8 +261,8 @@ def test_cache_keys_are_the_same_in_every_process():
     root = Path(__file__).resolve().parents[2]
     outputs = {
         subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True, check=True,
-                       env={**os.environ, "PYTHONHASHSEED": seed}).stdout
-        for seed in ("1", "2")
+                       env={**environment, "PYTHONHASHSEED": seed}).stdout
+        for seed in ("1", "2", "3", "4")
     }
     assert len(outputs) == 1 and outputs.pop().count("\n") == 14
 
