@@ -95,9 +95,10 @@ class Reuse(Protocol):
     def lookup(self, inputs: tuple) -> tuple[WeekAnalysis, WeekNames, tuple[str, tuple]] | None:
         """(analysis, week_names, lookups) kept by an earlier build for these inputs, if any."""
 
-    def keep(self, remembered: tuple[WeekAnalysis, WeekNames, tuple[str, tuple]]) -> None:
+    def keep(self, remembered: tuple[WeekAnalysis, WeekNames, tuple[str, tuple]], made_of: tuple) -> None:
         """The week just analysed (or looked up) from the inputs last given to `lookup`; what is
-        made from the analysis (its narrative) depends on the lookups too, not only on the inputs."""
+        made from the analysis (its narrative) depends on `made_of` too, not only on the inputs:
+        the answers of its lookups and the themes the vocabulary gave it."""
 
 
 def repo_context(repo: str, pulls: Sequence[Pull], options: AnalysisOptions) -> RepoContext:
@@ -309,7 +310,9 @@ def analyse_repo(repo: str, pulls: Sequence[Pull], state: RepoState | None, opti
             analysis = analyse_week(repo, week, analysed, context, options, state, now, history, subjects, names)
             lookups = _history_lookups(analysis, names, subjects, context, tz)
         if reuse is not None:
-            reuse.keep((analysis, names, lookups))
+            # Not the vocabulary's digest: a new week changes what it says of some name of nearly
+            # every week, and most weeks' themes come out the same (ruff: 84 of 85 weeks).
+            reuse.keep((analysis, names, lookups), made_of=(lookups[1], analysis.themes))
         results.append(analysis)
         history.append((analysis.stats.merged_count, analysis.stats.key_count))
         subjects.append(names)

@@ -231,12 +231,13 @@ class WeekChain:
             self.memo.tag(remembered[0], self._key)
         return remembered
 
-    def keep(self, remembered: tuple) -> None:
+    def keep(self, remembered: tuple, made_of: object) -> None:
         """`remembered`: the week's analysis first, then whatever else the analysis needs back
-        (what it looked up in the rest of the history). The analysis is tagged with a key of all of
-        it: its narrative is made again when a lookup gave another answer, though the week's own
-        inputs are the same (a revert's re-landing merged since, say)."""
-        made = self.memo.key("analysed", self._key, remembered[1:])
+        (what it looked up in the rest of the history). The analysis is tagged with a key of
+        `made_of` too, what else than its inputs it is made of: its narrative is made again when a
+        lookup gave another answer, though the week's own inputs are the same (a revert's
+        re-landing merged since, say)."""
+        made = self.memo.key("analysed", self._key, made_of)
         self.memo.put(self._key, remembered)
         self.memo.put(made, remembered)  # `remembered_weeks` finds it by its tag
         self.memo.tag(remembered[0], made, self._key)
