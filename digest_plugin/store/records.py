@@ -86,9 +86,13 @@ class RecordError(ValueError):
 
 def clean_text(value: str, limit: int, one_line: bool = False) -> str:
     """`value` safe to show anywhere, at most `limit` characters (the last one "…" when cut)."""
-    value = _UNSAFE.sub("", _LINE_BREAKS.sub("\n", value))
-    if one_line:
-        value = _ONE_LINE.sub(" ", value).strip()
+    if value.isascii() and value.isprintable():
+        # most titles, paths and names: no control character, line break or tab to take out
+        value = value.strip() if one_line else value
+    else:
+        value = _UNSAFE.sub("", _LINE_BREAKS.sub("\n", value))
+        if one_line:
+            value = _ONE_LINE.sub(" ", value).strip()
     return value if len(value) <= limit else value[: limit - 1] + "…"
 
 

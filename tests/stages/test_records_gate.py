@@ -29,6 +29,7 @@ from digest_plugin.store.records import (
     RecordError,
     Review,
     ThreadComment,
+    clean_text,
 )
 from digest_plugin.store.state import RepoState, repo_life
 from tests.conftest import make_pull
@@ -112,6 +113,18 @@ def test_text_is_cleaned_capped_and_one_line_where_it_is_shown_on_one_line():
     assert pull.labels == ("b[2J ug", "bug", "x" * (LABEL_LIMIT - 1) + "…")  # NEL is a line break
     assert pull.author.login == "alice" and pull.files[0].path == "src/a.py"
     assert Pull.from_json(pull.to_json()) == pull  # cleaning again changes nothing
+
+
+@given(st.text(alphabet=st.characters(min_codepoint=0, max_codepoint=0x7f)), st.booleans())
+def test_plain_ascii_text_is_kept_as_written_and_the_rest_cleaned(text, one_line):
+    # Printable ASCII is taken as it is (most titles, paths and names); anything else goes through
+    # the cleaning: control characters out, line breaks as "\n", or a space on one line.
+    cleaned = clean_text(text, 10**6, one_line)
+    if text.isprintable():
+        assert cleaned == (text.strip() if one_line else text)
+    else:
+        assert not SHOWABLE.search(cleaned) and "\r" not in cleaned
+        assert not one_line or ("\n" not in cleaned and "\t" not in cleaned and cleaned == cleaned.strip())
 
 
 def test_a_url_that_is_not_a_web_address_is_dropped():
