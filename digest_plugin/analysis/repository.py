@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 from collections import defaultdict
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
 from typing import Protocol
@@ -257,14 +257,18 @@ def key_pull_files(weeks: Sequence[WeekAnalysis], numbers: Collection[int]) -> d
             for p in week.pulls if p.key and p.footprint.main_files}
 
 
+Spread = Callable[[Callable[[Pull], AnalysedPull], Sequence[Pull]], list[AnalysedPull]]
+
+
 def analyse_repo(repo: str, pulls: Sequence[Pull], state: RepoState | None, options: AnalysisOptions,
-                 now: datetime, reuse: Reuse | None = None) -> list[WeekAnalysis]:
+                 now: datetime, reuse: Reuse | None = None, spread: Spread | None = None) -> list[WeekAnalysis]:
     """Every week of a repository, chronological, quiet weeks included.
 
     From the week of the first stored PR (or of options.since, if later) to the week containing
     min(now, watermark) for GitHub-fetched stores, else the week of the last stored PR.
     With `reuse`, a memo of earlier builds, a week whose inputs it has seen is taken from it; the
-    result is the same either way.
+    result is the same either way. `spread(function, pulls)`, which the caller gives when nothing
+    is remembered, maps `function` over every PR at once, spread over the cores as it likes.
     """
     tz = options.timezone
     if now.tzinfo is None:
@@ -291,8 +295,13 @@ def analyse_repo(repo: str, pulls: Sequence[Pull], state: RepoState | None, opti
     for _ in range(max(options.trend_weeks, context.rules.thresholds.theme_baseline_weeks)):
         earliest = earliest.previous()
     earliest = max(earliest, min(by_week, default=first))
+    ahead = _analysed_ahead([week for week in by_week if earliest <= week <= weeks[-1]], by_week, context, spread) if spread else {}
+
+    def analysed_pulls(week: Week) -> list[AnalysedPull]:
+        return [ahead.pop(p.number, None) or analyse_pull(p, context) for p in by_week.get(week, ())]
+
     for week in weeks_between(earliest, first.previous()) if earliest < first else []:
-        analysed = [analyse_pull(p, context) for p in by_week.get(week, ())]
+        analysed = analysed_pulls(week)
         history.append((len(analysed), sum(1 for p in analysed if p.key)))
         subjects.append(week_names(analysed, context.rules))
         if reuse is not None:
@@ -305,7 +314,7 @@ def analyse_repo(repo: str, pulls: Sequence[Pull], state: RepoState | None, opti
         if recalled is not None:
             analysis, names, lookups = recalled
         else:
-            analysed = [analyse_pull(p, context) for p in by_week.get(week, ())]
+            analysed = analysed_pulls(week)
             names = week_names(analysed, context.rules)
             analysis = analyse_week(repo, week, analysed, context, options, state, now, history, subjects, names)
             lookups = _history_lookups(analysis, names, subjects, context, tz)
@@ -317,6 +326,18 @@ def analyse_repo(repo: str, pulls: Sequence[Pull], state: RepoState | None, opti
         history.append((analysis.stats.merged_count, analysis.stats.key_count))
         subjects.append(names)
     return results
+
+
+def _analysed_ahead(weeks: Collection[Week], by_week: dict[Week, list[Pull]], context: RepoContext, spread: Spread) -> dict[int, AnalysedPull]:
+    """Every PR of `weeks` analysed by `spread`, by number. Each comes back without its record,
+    which `spread` then need not carry: it is put back here."""
+    pulls = [pull for week in sorted(weeks) for pull in by_week[week]]
+    lean = spread(functools.partial(_analysed_without_record, context=context), pulls)
+    return {pull.number: replace(analysed, pull=pull) for pull, analysed in zip(pulls, lean, strict=True)}
+
+
+def _analysed_without_record(pull: Pull, context: RepoContext) -> AnalysedPull:
+    return replace(analyse_pull(pull, context), pull=None)
 
 
 def _recalled(remembered: tuple[WeekAnalysis, WeekNames, tuple[str, tuple]], week: Week, state: RepoState | None,

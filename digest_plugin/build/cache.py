@@ -140,6 +140,10 @@ class Memo:
         return self._changed or self._used.keys() != self._entries.keys()
 
     @property
+    def remembers_anything(self) -> bool:
+        return bool(self._entries)
+
+    @property
     def hits(self) -> int:
         return sum(1 for key in self._used if key in self._entries)
 
