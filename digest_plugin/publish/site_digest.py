@@ -195,11 +195,18 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
     writer = language_model_writer(settings)  # None for the built-in writer; one per build, with its request budget
     _ = language.gettext
     repos, unstyled, warnings = [], {}, list(warnings or ())
+    site_charts, charts_drawn = {}, None
     for name, history, memo in stream_histories(store, names, analysis_options(settings), now, memos):
         _check_note_weeks(notes, name, history)  # before any week is narrated: a language model's requests are counted
         every_week = unstyled_charts(history, settings.trend_weeks, _, _recall(memo, language))
         shown = [not is_quiet(analysis) for analysis in history]
         unstyled[name] = RepoCharts([charts for charts, page in zip(every_week.weeks, shown) if page], every_week.page)
+        if len(unstyled) == len(names):
+            # Every chart of the site is known: drawing starts on the idle cores while the last
+            # repository is put into words (for a site of one repository, its whole narration).
+            site_charts = in_site_palette(unstyled)
+            if start_drawing:
+                charts_drawn = start_drawing([chart for repo in site_charts.values() for chart in repo.every_chart()])
         if history:
             pages = _week_pages(name, [a for a, page in zip(history, shown) if page], unstyled[name].weeks, history, memo, writer,
                                 notes, settings, language, pelican_settings.get("SITEURL", ""))
@@ -211,13 +218,10 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
             memos.save(name, memo)
         del memo
         _drop_details(history)
-    charts = in_site_palette(unstyled)
     for repo in repos:
-        repo.charts = charts[repo.name].page
-        for page, styled in zip(repo.weeks, charts[repo.name].weeks, strict=True):
+        repo.charts = site_charts[repo.name].page
+        for page, styled in zip(repo.weeks, site_charts[repo.name].weeks, strict=True):
             page.charts = tuple(styled)
-    # Drawing starts once what could stop the build with a sentence for the user has been checked.
-    charts_drawn = start_drawing([chart for repo in charts.values() for chart in repo.every_chart()]) if start_drawing else None
     return SiteDigest(settings, language, repos, warnings, charts_drawn)
 
 
