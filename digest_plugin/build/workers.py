@@ -7,7 +7,8 @@ from __future__ import annotations
 import os
 import pickle
 import signal
-import threading
+import sys
+import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -44,11 +45,15 @@ FORK_FROM = 200  # items a forked copy takes at least: fewer are not worth a cop
 def forked_map(function: Callable, items: Sequence, workers: int | None = None) -> list:
     """`[function(item) for item in items]`, the items split in runs between this process and
     forked copies of it, one a core. A copy has everything this process has, so nothing is sent to
-    it, not even `function` (a closure will do); only the results come back, pickled. All here
-    where there is no fork, or where other threads run: a copy has none of them, and a lock one of
-    them held at the fork would never be let go in the copy."""
+    it, not even `function` (a closure will do); only the results come back, pickled.
+
+    `function` must be pure, as the analysis is: a copy has none of this process's other threads
+    (Pelican's spinner), and a lock one of them held at the fork would never be let go in the
+    copy. CPython makes its own locks anew in a copy (the interpreter's, imports', logging's);
+    what the copy prints goes nowhere, so that it never waits on the lock of a stream another
+    thread was writing to."""
     copies = min((workers or cores()) - 1, len(items) // FORK_FROM - 1)
-    if copies < 1 or not hasattr(os, "fork") or threading.active_count() > 1:
+    if copies < 1 or not hasattr(os, "fork"):
         return [function(item) for item in items]
     size = -(-len(items) // (copies + 1))
     runs = [items[start:start + size] for start in range(0, len(items), size)]
@@ -71,11 +76,14 @@ def _fork(function: Callable, run: Sequence) -> tuple[int, int]:
     """A copy of this process computing `function` over `run`: its pid, and the pipe its pickled
     (succeeded, results or the error) come through."""
     read, write = os.pipe()
-    pid = os.fork()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # Python 3.12's word on forking with threads: see forked_map
+        pid = os.fork()
     if pid:
         os.close(write)
         return pid, read
     os.close(read)
+    sys.stdout = sys.stderr = open(os.devnull, "w")  # noqa: SIM115 (the copy's end closes it)
     try:
         try:
             answer = pickle.dumps((True, [function(item) for item in run]), protocol=pickle.HIGHEST_PROTOCOL)

@@ -1,18 +1,13 @@
 """`forked_map`: work split between the build and forked copies of it gives what the build alone
 gives, in order, and any error or lost copy ends as it would have here. Each test runs in a
-process of its own, with one thread, as a `pelican` build is (a test runner's worker has threads,
-where the map stays in one process)."""
+process of its own, as a `pelican` build does."""
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 import textwrap
-import threading
 from pathlib import Path
-
-from digest_plugin.build.workers import forked_map
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -64,16 +59,34 @@ def test_a_copy_that_is_killed_has_its_run_done_by_the_build():
     assert out == "True"
 
 
-def test_with_other_threads_running_nothing_is_forked():
-    stop = threading.Event()
-    helper = threading.Thread(target=stop.wait)
-    helper.start()
+def test_a_thread_stuck_in_a_write_stops_no_copy():
+    # Pelican's spinner writes to the terminal from a thread of its own while the build forks. Here
+    # that thread writes into a pipe nobody reads, so that it holds stderr's lock for good: a copy
+    # that printed to stderr, which the copy's code must not but might, would wait for ever.
+    script = textwrap.dedent("""
+        import os, sys, threading, time
+        from digest_plugin.build.workers import forked_map
+        def spin():
+            while True:
+                sys.stderr.write("|/-\\\\" * 10000)
+        threading.Thread(target=spin, daemon=True).start()
+        time.sleep(0.5)  # the pipe is full: the spinner waits inside its write
+        here = os.getpid()
+        def noisy(n):
+            if os.getpid() != here:
+                print("analysing", n, file=sys.stderr)
+            return n
+        print(forked_map(noisy, list(range(2000)), workers=2) == list(range(2000)), flush=True)
+        os._exit(0)  # not the interpreter's exit, which would wait for stderr's lock too
+    """)
+    process = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        pids = forked_map(lambda _: os.getpid(), list(range(1000)), workers=2)
+        process.wait(timeout=60)  # stderr is never read; stdout's one line fits in its pipe
+        assert process.stdout.read().strip() == "True"
     finally:
-        stop.set()
-        helper.join()
-    assert set(pids) == {os.getpid()}
+        process.kill()
+        process.stdout.close()
+        process.stderr.close()
 
 
 def test_a_repository_analysed_on_every_core_is_the_one_analysed_here(tmp_path):
