@@ -34,6 +34,9 @@ FEED_SECTIONS = ("note", "summary", "highlights", "key_changes", "risks", "recom
 # The PDF: the report a reader prints, the feed's sections with the charts and the PRs as a short
 # list ("pull_list"), not the page's tables (statistics, the bot updates, every PR's row).
 PRINT_SECTIONS = (*FEED_SECTIONS, "trends", "pull_list")
+# Key changes told in full on paper, most important first; the others are in bold in the list of
+# every PR after them. A busy week has thirty, seven pages that nobody prints to read.
+PRINT_KEY_CHANGES = 10
 TABLE_ROWS = 10  # names per statistics table
 _CHINESE = re.compile(r"[\u4e00-\u9fff]")  # an author's words with Chinese characters are marked lang="zh"
 
@@ -165,6 +168,7 @@ class WeekView:
     statistics: tuple[CountTable, ...] = ()
     pulls: tuple[PullRow, ...] = ()
     headings: dict[str, str] = field(default_factory=dict)  # section -> its heading, in the site's language
+    more_key_changes: str = ""  # on paper, after the first PRINT_KEY_CHANGES: how many more, and where they are
     credit: str = ""  # which writer wrote the words, and how many of a language model's sentences were kept
 
     @property
@@ -201,6 +205,10 @@ class WeekView:
         return tuple(name for name in PRINT_SECTIONS if name in present)
 
     @property
+    def print_key_changes(self) -> tuple[KeyChangeView, ...]:
+        return self.key_changes[:PRINT_KEY_CHANGES]
+
+    @property
     def feed_chart(self) -> Chart | None:
         """The one chart a feed entry and the link preview show: the one drawn as PNG too."""
         return next((chart for chart in self.charts if chart.raster), None)
@@ -212,6 +220,7 @@ def week_view(week: WeekAnalysis, narrative: Narrative, charts: Sequence[Chart],
     refs = {p.pull.number: pull_ref(p) for p in week.pulls}
     status, status_text, status_short = week_status(week, _)
     busy = not narrative.quiet
+    key_changes = _key_changes(week, narrative, refs, lang) if busy else ()
     return WeekView(
         repo=week.repo,
         week=week.week,
@@ -228,7 +237,7 @@ def week_view(week: WeekAnalysis, narrative: Narrative, charts: Sequence[Chart],
         note=note,
         themes=tuple(ThemeView(t.name, t.sentence) for t in getattr(narrative, "themes", ())) if busy else (),
         highlights=narrative.highlights if busy else (),
-        key_changes=_key_changes(week, narrative, refs, lang) if busy else (),
+        key_changes=key_changes,
         risks=_risks(narrative, refs) if busy else (),
         recommendations=narrative.recommendations if busy else (),
         trends=narrative.trends if busy else (),
@@ -239,7 +248,15 @@ def week_view(week: WeekAnalysis, narrative: Narrative, charts: Sequence[Chart],
         pulls=tuple(_pull_row(p, refs, lang) for p in week.pulls),
         headings=section_headings(_),
         credit=writer_credit(narrative, lang),
+        more_key_changes=_more_key_changes(len(key_changes) - PRINT_KEY_CHANGES, lang),
     )
+
+
+def _more_key_changes(count: int, lang: Language) -> str:
+    if count <= 0:
+        return ""
+    return lang.ngettext("{count} more key PR is in the list of every PR below, its number in bold.",
+                         "{count} more key PRs are in the list of every PR below, their numbers in bold.", count).format(count=lang.number(count))
 
 
 def section_headings(_) -> dict[str, str]:
