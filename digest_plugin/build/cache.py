@@ -3,7 +3,7 @@ else makes it stale. Nothing else in the package computes a cache key.
 
 | memo | where | its key hashes |
 | --- | --- | --- |
-| analyses and narratives | `CACHE_PATH/digest-analysis/{owner}/{name}.pickle` | a repository: its stored files, the analysis options and the week `now` falls in; a week: its pulls, whether it is complete or in progress, and the key of the week before (which hashes the repository's options and conventions), so a change anywhere in the history changes the weeks after it; a narrative: its week's key and the language; a week's charts: the keys of the weeks they show, and the language |
+| analyses and narratives | `CACHE_PATH/digest-analysis/{owner}/{name}.pickle` | a repository: its stored files, the analysis options and the week `now` falls in; a week: its pulls, whether it is complete or in progress, and the key of the week before (which hashes the repository's options and conventions), so a change anywhere in the history changes the weeks after it; a narrative: its week's key and the language; a week's charts: the keys of the weeks they show, and the language; a month file as read: its bytes |
 | report texts | `CACHE_PATH/digest-text/` | the week's view (or what it is made of: the keys of its analysis and narrative, its charts, words and note), the templates and settings, the page's SITEURL, the charts' folder |
 | PDFs | `CACHE_PATH/digest-pdf/` | the week page's report, the templates, settings and stylesheets, the charts beside it, WeasyPrint's version |
 | charts | `CACHE_PATH/digest-charts/` | the chart's data, the format and the renderer (its version, matplotlib's, the fonts, the sizes) |
@@ -184,6 +184,14 @@ class Memo:
     def remember_weeks(self, repo_key: str, weeks: list) -> None:
         self.put(repo_key, tuple(self._keys_of(week) for week in weeks))
 
+    def month_files(self, repo: str) -> dict:
+        """The repository's month files as an earlier build read them (Store.read_pulls's
+        `months`): the next build keeps them unless `read_month_files` gives it others."""
+        return self.get(self.key("months", repo)) or {}
+
+    def read_month_files(self, repo: str, months: dict) -> None:
+        self.put(self.key("months", repo), months)
+
     def week_chain(self) -> WeekChain:
         return WeekChain(self)
 
@@ -211,6 +219,7 @@ class Memo:
         if made is None:
             made = make()
         self.put(made_key, made)
+        self.tag(made, made_key)  # what is made of it in turn (a week's view of its charts) is keyed by this
         return made
 
 

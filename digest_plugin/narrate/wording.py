@@ -7,6 +7,7 @@ joins them (CLDR list patterns: "a, b, and c" / "a、b和c").
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -187,8 +188,10 @@ def impact_names(_) -> dict[str, str]:
     return {"high": _("High"), "medium": _("Medium"), "low": _("Low")}
 
 
+@functools.lru_cache(maxsize=4)  # a site's language: asked for each key PR, every build
 def factor_names(_) -> dict[str, str]:
-    """Importance factors by the names analysis/importance.py gives them; unknown names are shown as they are."""
+    """Importance factors by the names analysis/importance.py gives them; unknown names are shown
+    as they are (shared: not to be changed)."""
     return {
         "type": _("kind of change"),
         "size": _("lines changed"),

@@ -20,7 +20,7 @@ from digest_plugin.fetch.diffs import DiffTargets
 from digest_plugin.settings import DigestSettings, default_rules
 from digest_plugin.store.folder import Store
 from digest_plugin.store.records import Pull
-from digest_plugin.store.state import RepoState, repo_life
+from digest_plugin.store.state import RepoState, Window, repo_life
 from digest_plugin.weeks import week_of
 
 logger = logging.getLogger(__name__)
@@ -64,9 +64,10 @@ def load_weeks(store: Store, repo: str, options: AnalysisOptions, now: datetime,
     seen = store.content_hash(repo) + (f" until {now.isoformat()}" if past else "")
     key = memo.repo_key(repo, seen, options, str(week_of(now, options.timezone))) if memo is not None else None
     if key is not None and (weeks := memo.remembered_weeks(key)) is not None:
+        memo.month_files(repo)  # kept for the next build, which may read the store again
         _say_left_out(repo, memo.get(memo.key("left out", key)) or 0, now)
         return weeks
-    pulls = store.read_pulls(repo, repo_life(state, now))
+    pulls = _read_pulls(store, repo, repo_life(state, now), memo)
     if state is None and not pulls:
         known = ", ".join(store.repos()) or "none"
         raise DigestError(f"{repo} is not in the store at {store.root} (it holds: {known}); fetch or import it first.")
@@ -80,6 +81,17 @@ def load_weeks(store: Store, repo: str, options: AnalysisOptions, now: datetime,
         memo.remember_weeks(key, weeks)
         memo.put(memo.key("left out", key), len(pulls) - len(shown))
     return weeks
+
+
+def _read_pulls(store: Store, repo: str, life: Window, memo: Memo | None) -> list[Pull]:
+    """The repository's stored pulls; the month files an earlier build read (the memo's) are not
+    parsed again where they are the same."""
+    if memo is None:
+        return store.read_pulls(repo, life)
+    months = dict(memo.month_files(repo))
+    pulls = store.read_pulls(repo, life, months)
+    memo.read_month_files(repo, months)
+    return pulls
 
 
 def _say_left_out(repo: str, count: int, now: datetime) -> None:

@@ -304,8 +304,8 @@ def _week_page(repo, analysis: WeekAnalysis, narrative, charts, repo_url, settin
     # a warm build of 2,600 weeks. The analysis's fetch is no part of its key (see `_recalled`);
     # its time, which every fetch changes, shows only in the provenance, and only while it matters.
     fetch = replace(analysis.fetch, fetched_at=None)
-    made_of = (memo.tag_of(analysis), fetch, memo.tag_of(narrative) or narrative, charts, language.code, repo_url,
-               provenance, note) if memo is not None and memo.tag_of(analysis) else None
+    made_of = (memo.tag_of(analysis), fetch, memo.tag_of(narrative) or narrative, memo.tag_of(charts) or charts, language.code,
+               repo_url, provenance, note) if memo is not None and memo.tag_of(analysis) else None
     return WeekPage(
         repo=repo,
         analysis=analysis,

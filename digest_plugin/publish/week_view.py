@@ -11,6 +11,7 @@ its own way), numbers and dates are formatted for the site's language, types are
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 from collections.abc import Sequence
@@ -311,8 +312,9 @@ def kind_name(analysed: AnalysedPull, _) -> str:
     return type_words(_).get(analysed.classification.type, "")
 
 
+@functools.lru_cache(maxsize=4)  # a site's language: asked for each of its PRs, every build
 def type_words(_) -> dict[str | None, str]:
-    """Change types in the singular, as a table cell or badge says them."""
+    """Change types in the singular, as a table cell or badge says them (shared: not to be changed)."""
     return {
         "feat": _("feature"),
         "fix": _("fix"),

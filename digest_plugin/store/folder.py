@@ -64,20 +64,35 @@ class Store:
 
     # -- pulls ------------------------------------------------------------------------------
 
-    def read_pulls(self, repo: str, life: Window | None = None) -> list[Pull]:
+    def read_pulls(self, repo: str, life: Window | None = None, months: dict[str, tuple[str, MonthFile]] | None = None) -> list[Pull]:
         """Every stored pull of a repository that passes the gate, sorted by merge time then number.
 
         A line that fails is reported (file, line, field) and skipped, as is one merged outside
         `life` (store/state.repo_life); a PR stored twice counts once, the later record winning
         (later month file, then later line).
+
+        `months`, month file name -> (a digest of its bytes, what it held), is what an earlier
+        read found: a month file that is byte for byte the same is not parsed again (a new week
+        changes one or two of a long history's files). It is updated with this read's.
         """
         by_number: dict[int, Pull] = {}
         rejected: list[str] = []
+        earlier, read = dict(months or {}), {}
         for path in self._month_files(repo):
-            month = _read_month(path, life)
+            data = path.read_bytes()
+            digest = hashlib.sha256(data).hexdigest()
+            month = earlier[path.name][1] if earlier.get(path.name, ("",))[0] == digest else _read_month(path, data)
+            read[path.name] = (digest, month)
             rejected.extend(month.problems)
-            by_number.update((p.number, p) for p in month.pulls)
+            for pull, line_number in zip(month.pulls, month.line_numbers, strict=True):
+                if (problem := outside_life(pull, life)) is None:
+                    by_number[pull.number] = pull
+                else:
+                    rejected.append(_line_problem(path, line_number, problem))
         report_rejected(rejected)
+        if months is not None:
+            months.clear()
+            months.update(read)
         return sorted(by_number.values(), key=lambda p: (p.merged_at, p.number))
 
     def content_hash(self, repo: str) -> str:
@@ -200,24 +215,29 @@ def _month_of(pull: Pull) -> str:
 @dataclass
 class MonthFile:
     pulls: list[Pull] = field(default_factory=list)  # in file order; a number may repeat
+    line_numbers: list[int] = field(default_factory=list)  # of each of `pulls`
     damaged: list[bytes] = field(default_factory=list)  # lines that fail the gate, kept as they were
     problems: list[str] = field(default_factory=list)  # one sentence per damaged line
 
 
-def _read_month(path: Path, life: Window | None = None) -> MonthFile:
+def _read_month(path: Path, data: bytes | None = None) -> MonthFile:
+    """The month file at `path`, whose bytes are `data` where they were read already."""
     month = MonthFile()
-    for line_number, line in enumerate(path.read_bytes().splitlines(), 1):
+    for line_number, line in enumerate((path.read_bytes() if data is None else data).splitlines(), 1):
         if not line.strip():
             continue
         pull, problem = read_line(line, Pull.from_json)
         if problem is None:
-            problem = outside_life(pull, life)
-        if problem is None:
             month.pulls.append(pull)
+            month.line_numbers.append(line_number)
             continue
         month.damaged.append(line)
-        month.problems.append(f"{path}, line {line_number}, {problem}; it is skipped, so fix it or fetch that month again")
+        month.problems.append(_line_problem(path, line_number, problem))
     return month
+
+
+def _line_problem(path: Path, line_number: int, problem: str) -> str:
+    return f"{path}, line {line_number}, {problem}; it is skipped, so fix it or fetch that month again"
 
 
 def outside_life(pull: Pull, life: Window | None) -> str | None:

@@ -71,6 +71,25 @@ def test_a_corrupt_line_is_named_by_file_and_line_and_the_rest_is_read(tmp_path,
     assert path.read_text().splitlines()[-1] == lines[1][:40]
 
 
+def test_a_month_file_read_before_is_not_parsed_again_and_reads_the_same(tmp_path, monkeypatch, caplog):
+    store = Store(tmp_path)
+    store.upsert("o/r", [make_pull(1, "2026-04-30T10:00:00Z"), make_pull(2, "2026-05-02T10:00:00Z")])
+    months: dict = {}
+    first = store.read_pulls("o/r", months=months)
+    parsed = []
+    from_json = Pull.from_json
+    monkeypatch.setattr(Pull, "from_json", lambda data: parsed.append(data["number"]) or from_json(data))
+    store.upsert("o/r", [make_pull(3, "2026-05-04T10:00:00Z")])  # a new week: May's file changes, April's does not
+    parsed.clear()
+    again = store.read_pulls("o/r", months=months)
+    assert parsed == [2, 3] and again == store.read_pulls("o/r") == [*first, again[-1]]
+    # a record outside the repository's life is refused whether its month was parsed now or before
+    with caplog.at_level("WARNING"):
+        within = store.read_pulls("o/r", life=Window(datetime(2026, 5, 1, tzinfo=UTC), datetime(2026, 6, 1, tzinfo=UTC)), months=months)
+    assert [p.number for p in within] == [2, 3]
+    assert "2026-04.jsonl, line 1, has a bad value in merged_at: 2026-04-30T10:00:00Z is before the repository was created" in caplog.text
+
+
 def test_failed_write_leaves_previous_file_whole(tmp_path, monkeypatch):
     store = Store(tmp_path)
     store.upsert("acme/widget", [make_pull(1, "2026-05-02T00:00:00Z")])
