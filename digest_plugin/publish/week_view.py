@@ -32,9 +32,10 @@ SECTION_ORDER = (
     "newcomers", "updates", "statistics", "pulls",
 )
 FEED_SECTIONS = ("note", "summary", "highlights", "key_changes", "risks", "recommendations")
-# The PDF: the report a reader prints, the feed's sections with the charts and the PRs as a short
-# list ("pull_list"), not the page's tables (statistics, the bot updates, every PR's row).
-PRINT_SECTIONS = (*FEED_SECTIONS, "trends", "pull_list")
+# The PDF: the report a reader prints, the feed's sections but the highlights (on paper, their
+# titles come again in the key changes and the list of every PR), the charts, and the PRs as a
+# short list ("pull_list"); not the page's tables (statistics, the bot updates, every PR's row).
+PRINT_SECTIONS = ("note", "summary", "key_changes", "risks", "recommendations", "trends", "pull_list")
 # Key changes told in full on paper, most important first; the others are in bold in the list of
 # every PR after them. A busy week has thirty, seven pages that nobody prints to read.
 PRINT_KEY_CHANGES = 10

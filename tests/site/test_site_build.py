@@ -318,15 +318,16 @@ def test_each_week_has_a_pdf_of_its_report(site):
 
 def test_a_pdf_is_the_report_a_reader_prints_not_every_table_of_the_page(site):
     """The report's sections, each key PR's score with its factors in a line, and every PR of the
-    week as a line of its own; not the statistics, the bot updates or the table of every PR."""
-    left_out = ("First-time contributors", "Dependency and bot updates", "Statistics", "Downloads")
+    week as a line of its own; not the highlights, whose titles the key changes and that list show
+    again, the statistics, the bot updates or the table of every PR."""
+    left_out = ("Highlights", "First-time contributors", "Dependency and bot updates", "Statistics", "Downloads")
     for folder in ("2026-W19", "2026-W21"):  # a week with a note and every section, and one without a note
         headings = [h2.get_text(strip=True) for h2 in page(site, f"acme/widget/{folder}/index.html").select("article.week h2")]
         lines = [line.strip() for line in pdf_text(site / f"acme/widget/{folder}/digest.pdf").splitlines()]
         assert [line for line in lines if line in headings] == [h for h in headings if h not in left_out], folder
     week = page(site, "acme/widget/2026-W19/index.html")
     headings = [h2.get_text(strip=True) for h2 in week.select("article.week h2")]
-    assert {"Editor's note", "Risks", "Statistics", "Dependency and bot updates", "All merged PRs"} <= set(headings)
+    assert {"Editor's note", "Highlights", "Risks", "Statistics", "Dependency and bot updates", "All merged PRs"} <= set(headings)
     text = " ".join(pdf_text(site / "acme/widget/2026-W19/digest.pdf").split())
     assert "How the score adds up" not in text and "The numbers" not in text  # the page's tables on demand
     for row in week.select("table.pulls tbody tr"):
