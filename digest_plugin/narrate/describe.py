@@ -197,16 +197,19 @@ def what_it_does(analysed: AnalysedPull, lang: Language) -> KeyLine:
     return KeyLine(title_sentence(analysed, lang))
 
 
-def quoted_forms(analysed: AnalysedPull) -> set[str]:
-    """The author's words as the narrative may quote them (title, summary, in either language),
-    and the names taken from its files: text the grounding check does not read as claims."""
+def quoted_forms(analysed: AnalysedPull, chinese: bool = True) -> set[str]:
+    """The author's words as the narrative may quote them (title, summary; in Chinese too where
+    `chinese`, the narrative's language, puts them so), and the names taken from its files: text
+    the grounding check does not read as claims."""
     title = analysed.pull.title
     parts = clause(title)
-    forms = {title, " ".join(title.split()), display_title(title), translated_title(title) or "", english_predicate(title) or "",
+    forms = {title, " ".join(title.split()), display_title(title), english_predicate(title) or "",
              parts.text, parts.rest, analysed.summary, analysed.pull.author.login, *analysed.footprint.places}
+    if chinese:
+        forms.add(translated_title(title) or "")
     sentences = body_sentences(analysed)
     if sentences:
-        forms.update((sentences, sentences.rstrip("."), chinese_sentence(sentences) or ""))
+        forms.update((sentences, sentences.rstrip("."), (chinese_sentence(sentences) if chinese else None) or ""))
         continued = continues_title(sentences, title)
         forms.update((continued, continued[0].upper() + continued[1:]) if continued else ())
     predicate = english_predicate(title)

@@ -46,7 +46,7 @@ def check_grounding(week: WeekAnalysis, narrative: Narrative, previous: Sequence
     just before, answers the `previous:` figures).
     """
     in_week = {p.pull.number for p in week.pulls}
-    quotes = _quotes(week, previous)
+    quotes = _quotes(week, previous, chinese=narrative.language == "zh")
     before = week_before(week, previous)
     problems = []
 
@@ -242,8 +242,9 @@ def _word(character: str) -> bool:
     return character.isalnum() or character == "_"
 
 
-def _quotes(week: WeekAnalysis, previous: Iterable[WeekAnalysis]) -> list[str]:
-    """Untrusted or name-like strings a text may contain verbatim, longest first."""
+def _quotes(week: WeekAnalysis, previous: Iterable[WeekAnalysis], chinese: bool) -> list[str]:
+    """Untrusted or name-like strings a text may contain verbatim, longest first; with `chinese`,
+    the Chinese forms of titles and authors' words too, which only a Chinese narrative has."""
     quotes = {week.repo, week.week, week.timezone}
     for analysis in (week, *previous):
         stats = analysis.stats
@@ -252,7 +253,7 @@ def _quotes(week: WeekAnalysis, previous: Iterable[WeekAnalysis]) -> list[str]:
         quotes.update(a.login for a in (*stats.authors, *stats.bots))
         quotes.update(f.path for f in (*stats.hot_files, *stats.hot_dirs))
     for analysed in week.pulls:
-        quotes.update(quoted_forms(analysed))
+        quotes.update(quoted_forms(analysed, chinese))
         quotes.update(review_logins(analysed.review))
         quotes.update(analysed.classification.modules)
         quotes.update(analysed.classification.labels)
