@@ -96,7 +96,7 @@ def _main_items(text: str) -> str:
 
 
 def _mostly_chinese(text: str) -> bool:
-    return sum("\u4e00" <= c <= "\u9fff" for c in text) > len(text) / 4
+    return len(_CJK.findall(text)) > len(text) / 4
 
 
 def new_folder(analysed: AnalysedPull) -> str | None:
@@ -202,8 +202,8 @@ def quoted_forms(analysed: AnalysedPull, chinese: bool = True) -> set[str]:
     `chinese`, the narrative's language, puts them so), and the names taken from its files: text
     the grounding check does not read as claims."""
     title = analysed.pull.title
-    parts = clause(title)
-    forms = {title, " ".join(title.split()), display_title(title), english_predicate(title) or "",
+    predicate, parts = english_predicate(title) or "", clause(title)
+    forms = {title, " ".join(title.split()), display_title(title), predicate, predicate[:1].upper() + predicate[1:],
              parts.text, parts.rest, analysed.summary, analysed.pull.author.login, *analysed.footprint.places}
     if chinese:
         forms.add(translated_title(title) or "")
@@ -212,8 +212,6 @@ def quoted_forms(analysed: AnalysedPull, chinese: bool = True) -> set[str]:
         forms.update((sentences, sentences.rstrip("."), (chinese_sentence(sentences) if chinese else None) or ""))
         continued = continues_title(sentences, title)
         forms.update((continued, continued[0].upper() + continued[1:]) if continued else ())
-    predicate = english_predicate(title)
-    forms.add(predicate[0].upper() + predicate[1:] if predicate else "")
     forms.add(new_folder(analysed) or "")
     forms.update(f.path for f in analysed.pull.files)
     return {f for f in forms if f}

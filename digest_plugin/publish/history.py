@@ -9,6 +9,7 @@ from collections.abc import Collection, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from logging.handlers import BufferingHandler
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from digest_plugin.analysis import AnalysisOptions, analyse_repo, checked_rules
 from digest_plugin.analysis.model import WeekAnalysis
@@ -16,12 +17,14 @@ from digest_plugin.analysis.repository import key_pull_files
 from digest_plugin.build.cache import AnalysisMemos, Memo
 from digest_plugin.build.workers import WORKER_PRELOAD, cores, forked_map, parallel_stream
 from digest_plugin.errors import DigestError
-from digest_plugin.fetch.diffs import DiffTargets
 from digest_plugin.settings import DigestSettings, default_rules
 from digest_plugin.store.folder import Store
 from digest_plugin.store.records import Pull
 from digest_plugin.store.state import RepoState, Window, repo_life
 from digest_plugin.weeks import week_of
+
+if TYPE_CHECKING:  # the fetch, and PyGithub with it, is imported only by a build that fetches
+    from digest_plugin.fetch.diffs import DiffTargets
 
 logger = logging.getLogger(__name__)
 PARALLEL_FROM = 2  # repositories to analyse afresh before worker processes pay for their start-up

@@ -8,6 +8,8 @@ through the package, so a module that reaches the store through a third one is c
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -165,3 +167,11 @@ def test_no_module_name_is_used_twice_but_the_analysis_and_narrate_pairs():
                 if path.stem in twice and not (path.parent.name in PAIRS and (PACKAGE / "analysis" / path.name).is_file()
                                                and (PACKAGE / "narrate" / path.name).is_file())]
     assert not unpaired, sorted(unpaired)
+
+
+def test_the_plugin_loads_without_pygithub():
+    """Pelican loads the plugin (its hooks) without the fetch: a build that does not fetch, as the
+    Pages workflow's (DIGEST_FETCH = "never"), does not pay PyGithub's 0.2 s import."""
+    code = "import sys, digest_plugin.publish.hooks; print(sorted(m for m in sys.modules if m.split('.')[0] == 'github'))"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    assert loaded == "[]"
