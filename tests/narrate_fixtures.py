@@ -208,7 +208,7 @@ def english_left(week, text: str) -> str | None:
 
     names = {week.repo, week.week, "PR", "CI"}
     for p in week.pulls:
-        names.update(quoted_forms(p))
+        names.update(quoted_forms(p, chinese=True))
         names.update((*p.classification.modules, *p.classification.labels))
         names.update((*p.footprint.added_files, *p.footprint.removed_files, *p.footprint.workflows, *p.footprint.config_files))
     for stats in (week.stats,):

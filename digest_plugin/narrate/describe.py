@@ -197,7 +197,7 @@ def what_it_does(analysed: AnalysedPull, lang: Language) -> KeyLine:
     return KeyLine(title_sentence(analysed, lang))
 
 
-def quoted_forms(analysed: AnalysedPull, chinese: bool = True) -> set[str]:
+def quoted_forms(analysed: AnalysedPull, chinese: bool) -> set[str]:
     """The author's words as the narrative may quote them (title, summary; in Chinese too where
     `chinese`, the narrative's language, puts them so), and the names taken from its files: text
     the grounding check does not read as claims."""
@@ -205,11 +205,11 @@ def quoted_forms(analysed: AnalysedPull, chinese: bool = True) -> set[str]:
     predicate, parts = english_predicate(title) or "", clause(title)
     forms = {title, " ".join(title.split()), display_title(title), predicate, predicate[:1].upper() + predicate[1:],
              parts.text, parts.rest, analysed.summary, analysed.pull.author.login, *analysed.footprint.places}
-    if chinese:
-        forms.add(translated_title(title) or "")
     sentences = body_sentences(analysed)
+    if chinese:
+        forms.update((translated_title(title) or "", (chinese_sentence(sentences) if sentences else None) or ""))
     if sentences:
-        forms.update((sentences, sentences.rstrip("."), (chinese_sentence(sentences) if chinese else None) or ""))
+        forms.update((sentences, sentences.rstrip(".")))
         continued = continues_title(sentences, title)
         forms.update((continued, continued[0].upper() + continued[1:]) if continued else ())
     forms.add(new_folder(analysed) or "")
