@@ -307,11 +307,11 @@ def _deprecated(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     _ = said.lang.gettext
     if e.detail == "removes":
         if e.lines:
-            text = _("{pull} removes something the project had deprecated ({lines} lines changed)")
+            text = _("{pull} removes something the project had deprecated ({lines} lines of core code changed)")
             return text.format(pull=f"#{e.pull}", lines=said.number(kind.key("lines"), e.lines)), (e.pull,)
         return _("{pull} removes something the project had deprecated").format(pull=f"#{e.pull}"), (e.pull,)
     if e.lines:
-        text = _("{pull} deprecates existing behaviour ({lines} lines changed)")
+        text = _("{pull} deprecates existing behaviour ({lines} lines of core code changed)")
         return text.format(pull=f"#{e.pull}", lines=said.number(kind.key("lines"), e.lines)), (e.pull,)
     return _("{pull} deprecates existing behaviour").format(pull=f"#{e.pull}"), (e.pull,)
 

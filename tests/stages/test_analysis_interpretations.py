@@ -236,6 +236,17 @@ def test_a_deprecation_that_deletes_the_code_is_a_removal():
     assert evidence.detail == "removes"
 
 
+def test_a_deprecations_lines_are_said_to_be_of_core_code():
+    """verl #6951 deprecates vanilla mBridge in 255 changed lines, most of them in 17 CI workflows:
+    "(94 lines changed)" read as a wrong total; 94 is what it changed of the project's code."""
+    files = [FileChange(".github/workflows/e2e.yml", 30, 10), FileChange("widget/bridge.py", 6, 3)]
+    week = weeks_of(make_pull(1, MONDAY, "[megatron] chore: deprecate vanilla mBridge", files=files))
+    for language, expected in (("en", "#1 deprecates existing behaviour (9 lines of core code changed)"),
+                               ("zh", "#1 弃用了现有行为（改动 9 行核心代码）")):
+        risks = narrate(week["2026-W10"], [], Language.of(language)).risks
+        assert next(line.sentence.text for line in risks if line.kind == "deprecation").startswith(expected)
+
+
 def test_a_readme_beside_the_workflows_or_a_parked_workflow_is_no_ci_workflow():
     """verl #3849 touched .github/workflows/README.md and .github/workflows/.deprecate/e2e_prime.yml: neither runs in CI."""
     files = [FileChange(".github/workflows/README.md", 1, 1), FileChange(".github/workflows/.deprecate/e2e_prime.yml", 1, 1),
