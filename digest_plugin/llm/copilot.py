@@ -62,15 +62,15 @@ class CopilotEndpoint:
         system = next(m["content"] for m in messages if m["role"] == "system")
         user = next(m["content"] for m in messages if m["role"] == "user")
         # No response_format through the CLI: the schema is in the rules, and the answer is read as JSON all the same.
-        rules = f"{system}\n\nAnswer with one JSON object and nothing else, valid against this JSON schema:\n" \
-                f"{json.dumps(schema or answer_schema(), ensure_ascii=False)}"
+        rules = (f"{system}\n\nAnswer with one JSON object and nothing else, valid against this JSON schema:\n"
+                 f"{json.dumps(schema or answer_schema(), ensure_ascii=False)}")
         with tempfile.TemporaryDirectory(prefix="repo-digest-copilot-") as empty, _sdk_quiet():
             try:
                 reply, error = asyncio.run(asyncio.wait_for(self._ask(rules, user, empty), self.config.timeout + 30))
             except TimeoutError:
                 raise self.budget.stop(f"the Copilot CLI gave no answer within {self.config.timeout:g} seconds, "
                                        "so it is not asked again in this build") from None
-            except Exception as failure:  # the CLI would not start, or its connection broke: every later request would fail alike
+            except Exception as failure:  # noqa: BLE001 the CLI would not start, or its connection broke: every later request would fail alike
                 raise self.budget.stop(f"the Copilot CLI failed ({self._said(str(failure))})") from None
         if error is not None:
             raise self._fault(error)
@@ -101,7 +101,7 @@ class CopilotEndpoint:
                 event = await session.send_and_wait(user, timeout=self.config.timeout)
             except TimeoutError:
                 raise
-            except Exception as failure:  # the SDK raises the session's error: its event says more
+            except Exception as failure:  # noqa: BLE001 the SDK raises the session's error as a bare Exception: its event says more
                 if errors:
                     return None, errors[-1]
                 raise ModelFault(f"the Copilot CLI failed ({self._said(str(failure))})") from None
@@ -110,7 +110,7 @@ class CopilotEndpoint:
         finally:
             try:
                 await asyncio.wait_for(client.stop(), 10)
-            except Exception:
+            except Exception:  # noqa: BLE001 a CLI that will not stop politely is stopped
                 await client.force_stop()
 
     def _environment(self, folder: str) -> dict[str, str]:

@@ -11,12 +11,12 @@ from datetime import date, timedelta
 import pytest
 
 from digest_plugin.analysis.model import Evidence, Risk, Theme
+from digest_plugin.errors import DigestError
 from digest_plugin.llm import language_model_writer
 from digest_plugin.narrate import narrate, writer_credit
 from digest_plugin.narrate.llm.parts import plan, request_tokens
 from digest_plugin.narrate.llm.prompt import week_document
 from digest_plugin.narrate.wording import Language
-from digest_plugin.errors import DigestError
 from digest_plugin.settings import DigestSettings
 from tests.io.test_llm_writer import FakeClock, model_texts
 from tests.llm_server import GOOD_KEY, ChatServer, Reply, answers
