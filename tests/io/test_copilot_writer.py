@@ -81,6 +81,9 @@ def test_a_zh_site_gets_chinese_prose_from_the_model_and_the_checks_hold(tmp_pat
      "the endpoint answered 410, gone (GitHub Models is temporarily unavailable as part of a scheduled retirement brownout.)"),
     (Reply.error(429, retry_after="1"), "the endpoint answered 429 after the Copilot CLI's own retries"),
     (Reply.error(500), "the endpoint answered 500 after the Copilot CLI's own retries"),
+    # what `copilot -p` prints, exit code 0, when its retries are spent: an answer that is a failure is judged as one
+    (Reply.answer("Failed to get response from the AI model; retried 5 times (Request was aborted.)"),
+     "the Copilot CLI got no answer from the model (Failed to get response from the AI model; retried 5 times"),
 ])
 def test_a_gone_or_spent_endpoint_stops_every_later_request_with_one_sentence_and_the_builtin_text(tmp_path, caplog, reply, said):
     with ChatServer(script=lambda request: reply) as server:
