@@ -246,7 +246,7 @@ COPILOT = {
     "max_requests": 4,
     "timeout": 300,  # the CLI's start and its own retries included
 }
-RETIRED = ("GitHub Models was retired on 2026-07-30 and its endpoint answers 410: use DIGEST_WRITER = \"copilot\" "
+RETIRED = ("GitHub Models was retired on 2026-07-30 and its endpoint answers 410, so use DIGEST_WRITER = \"copilot\" "
            "(Copilot through the Copilot CLI, with a workflow's own token) or DIGEST_WRITER = \"llm\" with DIGEST_LLM "
            "naming any OpenAI-compatible endpoint (docs/model-writer.md)")
 

@@ -14,8 +14,8 @@ word "json" in the messages; `json_schema=False` makes it refuse `json_schema` t
 without structured outputs do, `temperature=False` a temperature other than 1 the way reasoning
 models do. Queued `replies` go first, then `script`.
 
-`limits=FreeTier()` makes it answer as GitHub Models' free tier does (https://models.github.ai/inference,
-whose figures README.md cites): a request over `max_input_tokens` gets 413 `tokens_limit_reached`,
+`limits=FreeTier()` makes it answer as a capped free tier does (the figures GitHub Models' free tier had
+until its retirement on 2026-07-30): a request over `max_input_tokens` gets 413 `tokens_limit_reached`,
 and past `per_minute` or `per_day` requests a 429 `RateLimitReached` with `Retry-After` (seconds to
 the minute's end, or hours to the day's). It counts tokens more densely than the writer does (three
 ASCII characters a token), as a real tokenizer may; its `clock` may be the tests' fake one.
@@ -38,7 +38,7 @@ GOOD_KEY = "sk-local-test-0123456789abcdefABCDEF"
 
 @dataclass
 class FreeTier:
-    """GitHub Models' free tier for a low model (Copilot Free and Pro): 8000 tokens in, 15 requests a minute, 150 a day."""
+    """A capped free tier (GitHub Models' for a low model, until its retirement): 8000 tokens in, 15 requests a minute, 150 a day."""
 
     max_input_tokens: int = 8000
     per_minute: int = 15
@@ -170,7 +170,7 @@ class ChatServer(LocalServer):
 
 
     def _over_limits(self, request: Request) -> Reply | None:
-        """GitHub Models' answer when the request is over a limit of the free tier; None when it may go to the model."""
+        """The free tier's answer when the request is over one of its limits; None when it may go to the model."""
         limits, now = self.limits, self.clock()
         with self.lock:
             today = [at for at in self.answered_at if at > now - limits.day]
