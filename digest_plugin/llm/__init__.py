@@ -60,8 +60,8 @@ def requests_made(writer: LanguageModelWriter | None, environ: Mapping[str, str]
     if writer is None:
         return ""
     budget = getattr(writer.endpoint, "budget", None)
-    used, limit = (budget.used, budget.limit) if budget is not None else (0, 0)
-    line = f"The language-model writer ({writer.model}) sent {used} of at most {limit} requests in this build"
+    sent = f"sent {budget.used} of at most {budget.limit} requests" if budget is not None else "sent no request"
+    line = f"The language-model writer ({writer.model}) {sent} in this build"
     line += f"; {writer.stopped}." if writer.stopped else "."
     log.info("%s", line)
     if environ.get("GITHUB_STEP_SUMMARY"):

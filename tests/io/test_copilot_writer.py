@@ -115,10 +115,12 @@ def test_a_refused_key_stops_the_requests_and_the_key_is_in_no_log_or_file(tmp_p
 
 def test_the_cli_missing_from_path_is_one_sentence_and_the_builtin_text(tmp_path, caplog):
     with caplog.at_level(logging.WARNING):
-        narrative = write(copilot_writer(None, tmp_path / "data", path="/nonexistent"))
+        writer = copilot_writer(None, tmp_path / "data", path="/nonexistent")
+        narrative = write(writer)
     assert narrative.writer == "builtin" and model_texts(narrative) == model_texts(builtin())
     [said] = [r.getMessage() for r in caplog.records if "no request" in r.getMessage()]
     assert "the Copilot CLI is not installed: no `copilot` on PATH" in said
+    assert requests_made(writer, {}).startswith(f"The language-model writer ({MODEL}) sent no request in this build; the Copilot CLI")
 
 
 def test_a_hanging_endpoint_is_given_up_after_the_timeout_and_not_asked_again(tmp_path, caplog):
