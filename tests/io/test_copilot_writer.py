@@ -56,8 +56,8 @@ def builtin(language="en"):
     return narrate(busy_week(), [previous_week()], Language.of(language), None)
 
 
-def test_a_good_answer_through_the_cli_lands_and_the_model_is_offered_no_tool_and_only_our_rules(tmp_path):
-    with ChatServer(script=grounded) as server:
+def test_a_good_answer_through_the_cli_lands_and_the_model_is_offered_no_tool_and_only_our_rules(tmp_path, caplog):
+    with ChatServer(script=grounded) as server, caplog.at_level(logging.DEBUG):
         writer = copilot_writer(server, tmp_path / "data")
         narrative = write(writer)
     assert narrative.writer == "llm" and narrative.summary.text == "This week 6 pull requests were merged, and #101 matters most."
@@ -67,6 +67,9 @@ def test_a_good_answer_through_the_cli_lands_and_the_model_is_offered_no_tool_an
     assert request.system.startswith("You write")  # our rules are the whole system message, the agent's replaced
     assert len(request.system) < 8000 and "bash" not in request.system
     assert requests_made(writer, {}) == f"The language-model writer ({MODEL}) sent 1 of at most 4 requests in this build."
+    assert server.requests[0].headers["authorization"] == f"Bearer {GOOD_KEY}"  # the key reached the endpoint, and nothing else
+    assert GOOD_KEY not in caplog.text and not [p for p in tmp_path.rglob("*") if p.is_file() and GOOD_KEY.encode() in p.read_bytes()]
+    assert list((tmp_path / "data/.llm-cache").rglob("*.json"))  # the answer is kept in the store
 
 
 def test_a_zh_site_gets_chinese_prose_from_the_model_and_the_checks_hold(tmp_path):
