@@ -8,7 +8,7 @@ system message in place of the agent's and is offered no tool at all (`available
 permission handler refuses anything asked all the same. Each request runs the CLI in an empty
 temporary folder, its home and working directory both (no memory, no instructions or MCP settings
 to find), with its built-in MCP servers and its telemetry off, in an environment of PATH, that
-folder and the credential only.
+folder and the credential only, and memory off.
 
 Success is judged from the answer: a session error is a ModelFault, and one that no later request
 would escape (410, a refused credential, a rate limit or server error the CLI has already retried,
@@ -95,7 +95,7 @@ class CopilotEndpoint:
                 on_permission_request=_refuse, model=self.config.model, provider=self._provider(),
                 system_message={"mode": "replace", "content": rules}, available_tools=[], working_directory=folder,
                 enable_config_discovery=False, skip_custom_instructions=True, enable_skills=False, enable_session_telemetry=False,
-                mcp_servers={}, streaming=False)
+                mcp_servers={}, memory={"enabled": False}, streaming=False)
             session.on(lambda event: errors.append(event.data) if isinstance(event.data, SessionErrorData) else None)
             try:
                 event = await session.send_and_wait(user, timeout=self.config.timeout)
