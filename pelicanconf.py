@@ -24,8 +24,8 @@ DIGEST_TIMEZONE = "UTC"
 DIGEST_LANGUAGE = "en"
 DIGEST_FETCH = "auto"
 DIGEST_IN_BLOG = True  # this site is the digest: the weeks are its blog (another site keeps them in a section)
-# Who words the weeks: "builtin", or "github-models" (the DIGEST_WRITER environment variable; the
-# Pages workflow passes the repository variable of that name). README.md, "A language model as writer".
+# Who words the weeks: "builtin", "copilot" or "llm" (the DIGEST_WRITER environment variable; the Pages
+# workflow passes the repository variable of that name). "llm" needs DIGEST_LLM here: docs/model-writer.md.
 DIGEST_WRITER = os.environ.get("DIGEST_WRITER") or "builtin"
 
 # URLs (DESIGN.md): a repository's page is Pelican's category page, at /{owner}/{name}/.

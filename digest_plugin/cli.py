@@ -67,7 +67,7 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument("repo", metavar="OWNER/NAME")
     show.add_argument("--week", required=True, metavar="YYYY-Www")
     show.add_argument("--format", choices=("json", "markdown"), default="json")
-    show.add_argument("--writer", choices=("builtin", "llm"), help="the writer (default: DIGEST_WRITER); with llm, stderr lists "
+    show.add_argument("--writer", choices=("builtin", "llm", "copilot"), help="the writer (default: DIGEST_WRITER); with a model, stderr lists "
                       "each sentence the language model wrote, kept or rejected and why")
     show.set_defaults(run=_show)
 
@@ -144,7 +144,7 @@ def _show(args) -> int:
         raise DigestError(f"{args.repo} has no data for {week_id}: the store covers {span}.")
     week, previous = weeks[index], weeks[:index]
     language = Language.of(settings.language)
-    with _quiet("digest_plugin.llm", "digest_plugin.narrate.llm") if (args.writer or settings.writer) == "llm" else nullcontext():
+    with _quiet("digest_plugin.llm", "digest_plugin.narrate.llm") if (args.writer or settings.writer) != "builtin" else nullcontext():
         writer = _writer(args.writer or settings.writer, settings)  # the report below says what it did, once
         narrative = narrate(week, previous, language, writer)
     if writer:
@@ -164,11 +164,13 @@ def _show(args) -> int:
 def _writer(name: str, settings):
     from digest_plugin.llm import language_model_writer
 
-    if name != "llm":
+    if name == "builtin":
         return None
+    if name == "copilot" and settings.writer != "copilot":
+        raise DigestError('--writer copilot needs DIGEST_WRITER = "copilot" in the settings file (docs/model-writer.md).')
     if settings.llm is None:
         raise DigestError('--writer llm needs DIGEST_LLM in the settings file, such as {"base_url": "https://…/v1", "model": "…"}.')
-    return language_model_writer(replace(settings, writer="llm"))
+    return language_model_writer(replace(settings, writer=name))
 
 
 @contextmanager

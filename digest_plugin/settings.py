@@ -234,22 +234,27 @@ class LLMConfig:
     requests_per_day: int = 0
 
 
-# GitHub Models' free tier for a "low" model (https://docs.github.com/en/github-models/use-github-models/
-# prototyping-with-ai-models#rate-limits): 8000 tokens in and 4000 out per request, 15 requests a
-# minute, 150 a day. A GitHub Actions job's own GITHUB_TOKEN is the key once the job has
-# `permissions: models: read`; from a shell, a personal token with the models scope (GH_TOKEN works too).
-GITHUB_MODELS = {
-    "base_url": "https://models.github.ai/inference",
-    "model": "openai/gpt-4.1-mini",
-    "api_key_env": ["GITHUB_TOKEN", "GH_TOKEN"],
-    "max_requests": 150,
-    "timeout": 120,  # a request's retries and waits: room for a minute's Retry-After
-    "max_input_tokens": 8000,
-    "max_output_tokens": 4000,
-    "requests_per_minute": 15,
-    "requests_per_day": 150,
+# DIGEST_WRITER = "copilot": the same writer through the Copilot CLI (digest_plugin/llm/copilot.py), DIGEST_LLM's
+# keys over these. Without a base_url it asks Copilot with the GitHub token in the first of `api_key_env` that is
+# set (a workflow's own token with `copilot-requests: write`); with one, the CLI runs offline against that
+# OpenAI-compatible endpoint and `api_key_env` names its key. Each request is billed by Copilot: a handful a
+# build, the newest finished weeks first (docs/model-writer.md).
+COPILOT = {
+    "base_url": "",
+    "model": "gpt-5-mini",
+    "api_key_env": ["COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN"],
+    "max_requests": 4,
+    "timeout": 300,  # the CLI's start and its own retries included
 }
-PRESETS = {"github-models": GITHUB_MODELS}
+RETIRED = ("GitHub Models was retired on 2026-07-30 and its endpoint answers 410, so use DIGEST_WRITER = \"copilot\" "
+           "(Copilot through the Copilot CLI, with a workflow's own token) or DIGEST_WRITER = \"llm\" with DIGEST_LLM "
+           "naming any OpenAI-compatible endpoint (docs/model-writer.md)")
+
+
+class _CopilotKeys(dict):
+    """DIGEST_LLM's keys for DIGEST_WRITER = "copilot": over COPILOT's, with no base_url needed."""
+
+
 LLM_EXAMPLE = '{"base_url": "https://…/v1", "model": "…"}'
 _CAPS = ("max_input_tokens", "max_output_tokens", "requests_per_minute", "requests_per_day")
 
@@ -257,24 +262,19 @@ _CAPS = ("max_input_tokens", "max_output_tokens", "requests_per_minute", "reques
 def _llm(value, name, base) -> LLMConfig | None:
     if value is None:
         return None  # DigestSettings refuses DIGEST_WRITER = "llm" without it
-    if isinstance(value, str) and value in PRESETS:
-        value = {"preset": value}
     if not isinstance(value, Mapping):
-        raise DigestError(f"{name} must be a dict such as {LLM_EXAMPLE}, or the name of a preset ({', '.join(map(repr, PRESETS))}).")
-    keys = ["preset", *(f.name for f in fields(LLMConfig))]
+        raise DigestError(f"{name} must be a dict such as {LLM_EXAMPLE}.")
+    keys = [f.name for f in fields(LLMConfig)]
     unknown = sorted(str(key) for key in value if key not in keys)
     if unknown:
         raise DigestError(f"{name} has an unknown key {unknown[0]!r}; its keys are: {', '.join(keys)}.")
-    preset = value.get("preset")
-    if preset is not None and preset not in PRESETS:
-        raise DigestError(f"{name}['preset'] must be one of {', '.join(map(repr, PRESETS))}, not {preset!r}.")
-    return _llm_config({**PRESETS.get(preset, {}), **{k: v for k, v in value.items() if k != "preset"}}, name, base)
+    return _llm_config({**COPILOT, **value}, name, base, copilot=True) if isinstance(value, _CopilotKeys) else _llm_config(value, name, base)
 
 
-def _llm_config(value: Mapping, name: str, base: Path) -> LLMConfig:
-    """DIGEST_LLM's keys, the preset's beneath them, checked one by one."""
+def _llm_config(value: Mapping, name: str, base: Path, copilot: bool = False) -> LLMConfig:
+    """DIGEST_LLM's keys, Copilot's defaults beneath them for that writer, checked one by one."""
     base_url, model = value.get("base_url"), value.get("model")
-    if not isinstance(base_url, str) or not base_url.startswith(("https://", "http://")):
+    if not (copilot and base_url == "") and (not isinstance(base_url, str) or not base_url.startswith(("https://", "http://"))):
         raise DigestError(f"{name}['base_url'] must be the endpoint's address, such as https://api.openai.com/v1, not {base_url!r}.")
     if not isinstance(model, str) or not model.strip():
         raise DigestError(f"{name}['model'] must name the model, such as \"gpt-4o-mini\".")
@@ -337,13 +337,13 @@ class DigestSettings:
     discuss_url: str | None = option(
         None, _discuss_url, "a discussion link for each week: an address with `{owner}`, `{name}` and `{week}`; `None`: no link")
     writer: str = option(
-        "builtin", _one_of("builtin", "llm", "github-models"),
-        "who words the week: the built-in writer, `\"llm\"`, a language model held to the data, or `\"github-models\"`: "
-        "that writer on GitHub Models' free tier, with the environment's `GITHUB_TOKEN` (DIGEST_LLM's keys override the preset's)")
+        "builtin", _one_of("builtin", "llm", "copilot"),
+        "who words the week: the built-in writer, `\"llm\"`, a language model held to the data, or `\"copilot\"`: that writer "
+        "through the Copilot CLI, with the environment's GitHub token (docs/model-writer.md)")
     llm: LLMConfig | None = option(
         None, _llm, "the language model: `{\"base_url\", \"model\", \"api_key_env\": \"OPENAI_API_KEY\", \"max_requests\": 50, "
         "\"timeout\": 60}`, with the provider's caps `max_input_tokens`, `max_output_tokens`, `requests_per_minute`, "
-        "`requests_per_day` (0: none); or `\"github-models\"`, or `{\"preset\": \"github-models\", \"model\": ...}`")
+        "`requests_per_day` (0: none); with `\"copilot\"`, optional: `{\"model\": \"gpt-5-mini\", \"max_requests\": 4}`")
 
     in_blog: bool = option(
         False, _flag, "`False`: the weeks are a section of their own, with their own feeds; `True`: they join the blog's index, "
@@ -364,11 +364,13 @@ class DigestSettings:
         if unknown:
             raise DigestError(f"Unknown setting {unknown[0]}; the DIGEST_* settings are: {', '.join(names)}.")
         base = Path(base_path).resolve()
-        if settings.get("DIGEST_WRITER") in PRESETS:  # the writer "llm" on that preset, DIGEST_LLM's keys over its own
-            llm = settings.get("DIGEST_LLM") or {}
-            llm = {"preset": llm} if isinstance(llm, str) else llm
-            if isinstance(llm, Mapping):  # anything else is DIGEST_LLM's check's to refuse
-                settings = {**settings, "DIGEST_WRITER": "llm", "DIGEST_LLM": {"preset": settings["DIGEST_WRITER"], **llm}}
+        writer, llm = settings.get("DIGEST_WRITER"), settings.get("DIGEST_LLM")
+        if writer == "github-models":
+            raise DigestError(f"DIGEST_WRITER = \"github-models\" no longer works: {RETIRED}.")
+        if llm == "github-models" or (isinstance(llm, Mapping) and llm.get("preset") == "github-models"):
+            raise DigestError(f"DIGEST_LLM names the GitHub Models preset, which no longer works: {RETIRED}.")
+        if writer == "copilot" and (llm is None or isinstance(llm, Mapping)):  # anything else is DIGEST_LLM's check's to refuse
+            settings = {**settings, "DIGEST_LLM": _CopilotKeys(llm or {})}
         checked = {}
         for f in options():
             name = setting_name(f)

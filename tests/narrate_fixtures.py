@@ -171,7 +171,7 @@ REAL_WEEKS = {  # (repo, export file, week, first week of the window analysed wi
     "verl-W23": ("verl-project/verl", "verl-project__verl.pulls.jsonl.gz", "2026-W23", "2026-W17"),
     "ruff-busy": ("astral-sh/ruff", "astral-sh__ruff.pulls.jsonl.gz", "2026-W26", "2026-W22"),
 }
-# Busy weeks for the model writer's requests (tests/realdata/test_github_models_realdata.py) only
+# Busy weeks for the model writer's requests (tests/realdata/test_llm_caps_realdata.py) only
 BUSY_REAL_WEEKS = {
     "verl-2025-W23": ("verl-project/verl", "verl-project__verl.pulls.jsonl.gz", "2025-W23", "2025-W19"),
     "ruff-2026-W20": ("astral-sh/ruff", "astral-sh__ruff.pulls.jsonl.gz", "2026-W20", "2026-W16"),

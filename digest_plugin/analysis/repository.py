@@ -249,12 +249,22 @@ def fetch_info(week: Week, state: RepoState | None, tz) -> FetchInfo:
     )
 
 
+DIFF_PULLS_PER_WEEK = 10
+
+
+def diff_pulls(week: WeekAnalysis) -> list[AnalysedPull]:
+    """The key PRs of a week whose diff excerpt the model writer's request shows (narrate/llm/prompt.py),
+    and so the only ones a fetch asks GitHub for: the DIFF_PULLS_PER_WEEK most important that have core
+    lines (a docs or CI change has none to excerpt). Its PRs are in importance order."""
+    return [p for p in week.pulls if p.key and p.footprint.main_files][:DIFF_PULLS_PER_WEEK]
+
+
 def key_pull_files(weeks: Sequence[WeekAnalysis], numbers: Collection[int]) -> dict[int, tuple[str, ...]]:
-    """The key PRs of the weeks that hold any of `numbers` (the PRs a fetch just brought), each with
-    the files a diff excerpt of it should show; a key PR without core lines (docs, CI) has none."""
+    """The PRs whose diff the model reads (`diff_pulls`) of the weeks that hold any of `numbers` (the PRs
+    a fetch just brought), each with the files a diff excerpt of it should show."""
     wanted = set(numbers)
     return {p.pull.number: p.footprint.main_files for week in weeks if any(p.pull.number in wanted for p in week.pulls)
-            for p in week.pulls if p.key and p.footprint.main_files}
+            for p in diff_pulls(week)}
 
 
 Spread = Callable[[Callable[[Pull], AnalysedPull], Sequence[Pull]], list[AnalysedPull]]

@@ -5,8 +5,8 @@ connections, 429 and 5xx itself, waiting as `Retry-After` (or `retry-after-ms`) 
 in the time left for the request, with an injectable clock and sleep, and paces the build to
 `requests_per_minute`. Every attempt counts against the build's request budget. Whatever goes wrong
 ends in a `ModelFault` whose reason is one short phrase without the key; a 413 is reported as the
-writer's own sizing error. A refused key, an unknown model, an exhausted quota, a 429 whose
-`Retry-After` outlasts the timeout (GitHub Models' spent daily limit) and an endpoint that does not
+writer's own sizing error. A refused key, an unknown model, an exhausted quota, a 410 (an endpoint gone for good), a
+429 whose `Retry-After` outlasts the timeout (a spent daily limit) and an endpoint that does not
 answer at all (a timeout or no connection, once its retries are spent) stop the build's requests
 through `RequestBudget.stop`, the one way to end them early.
 """
@@ -111,7 +111,7 @@ class Endpoint:
                 raise self._given_up(f"{failure}, {attempt + 1} times", stop == "silent")
             wait = retry_after(headers, time.time()) or BACKOFF[min(attempt, len(BACKOFF) - 1)]
             if self.clock() + wait >= deadline:
-                # A rate limit that outlasts the timeout is a spent limit (GitHub Models' per day says hours):
+                # A rate limit that outlasts the timeout is a spent limit (a limit per day says hours):
                 # every later request would be refused too.
                 raise self._given_up(f"{failure}; waiting {wait:g} seconds more would pass the {self.config.timeout:g}-second timeout",
                                      stop in ("silent", "limited"))
@@ -147,6 +147,8 @@ class Endpoint:
             if error.status_code == 413:  # the request was sized to fit max_input_tokens: our count was wrong
                 raise ModelFault(f"the request was over the endpoint's input limit although it was sized to fit max_input_tokens "
                                  f"{self.config.max_input_tokens}, so its size was underestimated: a bug worth reporting ({said})")
+            if error.status_code == 410:  # gone for good (GitHub Models since its retirement): no later request would fare better
+                raise self.budget.stop(f"the endpoint answered 410, gone ({said})")
             if error.status_code < 500 and error.status_code not in (408, 409):
                 raise ModelFault(f"the endpoint answered {error.status_code} ({said})")
             return f"the endpoint answered {error.status_code} ({said})", error.response.headers, ""

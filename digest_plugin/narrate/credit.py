@@ -18,9 +18,10 @@ def writer_credit(narrative: Narrative, lang: Language) -> str:
     if check is None:
         return ""
     if check.kept:
-        written = _("Written with the language model {model}: {kept} of the {checked} sentences it wrote passed the check against the data "
-                    "and are shown; the rest is the built-in writer’s text.").format(
-            model=check.model, kept=lang.number(check.kept), checked=lang.number(check.checked))
+        written = _("Written with the language model {model}: of the {checked} sentences it wrote, {kept} passed the check against the "
+                    "data and are shown, and {set_aside} were set aside; the rest is the built-in writer’s text.").format(
+            model=check.model, kept=lang.number(check.kept), checked=lang.number(check.checked),
+            set_aside=lang.number(check.checked - check.kept))
         return lang.sentences([written, _("The model’s words are in: {parts}.").format(parts=lang.join(_parts(narrative, lang)))])
     return _("Written by the built-in writer: no sentence of the language model was used for this week.")
 

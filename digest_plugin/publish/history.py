@@ -38,9 +38,12 @@ def analysis_options(settings: DigestSettings) -> AnalysisOptions:
     return AnalysisOptions(rules, settings.timezone, settings.since, settings.trend_weeks, settings.key_threshold, settings.bots)
 
 
-def diff_targets(settings: DigestSettings) -> DiffTargets:
-    """What a fetch asks of the analysis for its diff excerpts (fetch/diffs.py): the key PRs of the
-    weeks it just fetched, ranked as the site ranks them, with the files each is about."""
+def diff_targets(settings: DigestSettings) -> DiffTargets | None:
+    """What a fetch asks of the analysis for its diff excerpts (fetch/diffs.py): the PRs of the weeks it
+    just fetched whose excerpt a model request shows (analysis.repository.diff_pulls), with the files
+    each is about. None for the built-in writer, which shows no diff: its fetch asks for none."""
+    if settings.writer == "builtin":
+        return None
     options = analysis_options(settings)
 
     def targets(repo: str, pulls: Sequence[Pull], numbers: Collection[int]) -> Mapping[int, tuple[str, ...]]:

@@ -18,7 +18,7 @@ from digest_plugin.analysis.model import AnalysedPull, Footprint, Score, WeekAna
 from digest_plugin.build.cache import AnalysisMemos, Memo, code_salt, key
 from digest_plugin.charts import Chart, RepoCharts, in_site_palette, site_palette, unstyled_charts, week_charts
 from digest_plugin.errors import DigestError
-from digest_plugin.llm import language_model_writer
+from digest_plugin.llm import language_model_writer, requests_made
 from digest_plugin.narrate import Narrative, narrate
 from digest_plugin.narrate.wording import Language
 from digest_plugin.publish.history import analysis_options, stream_histories
@@ -218,6 +218,7 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
             memos.save(name, memo)
         del memo
         _drop_details(history)
+    requests_made(writer)
     for repo in repos:
         repo.charts = site_charts[repo.name].page
         for page, styled in zip(repo.weeks, site_charts[repo.name].weeks, strict=True):

@@ -101,7 +101,7 @@ def _writer_json(narrative, lang: Language | None) -> dict:
     writer = {"name": narrative.writer}
     check = narrative.check
     if check is not None:
-        writer.update(model=check.model, checked=check.checked, kept=check.kept, unused=check.unused,
+        writer.update(model=check.model, checked=check.checked, kept=check.kept, set_aside=check.checked - check.kept, unused=check.unused,
                       rejected=[{"part": r.part, "text": r.text, "reason": r.reason} for r in check.rejected])
     if lang is not None:
         writer["text"] = writer_credit(narrative, lang)

@@ -1,5 +1,6 @@
-"""Diff excerpts of key PRs, fetched against the local GitHub: one REST request per key PR of the
-weeks fetched, only the hunks of its main files, capped, cleaned, stored, and never asked again."""
+"""Diff excerpts of key PRs, fetched against the local GitHub when a model writer reads them: one REST
+request per key PR that a week's request shows (at most ten a week), only the hunks of its main files,
+capped, cleaned, stored, and never asked again; none at all for the built-in writer."""
 
 from __future__ import annotations
 
@@ -9,9 +10,10 @@ from datetime import UTC, date, datetime, timedelta
 import pytest
 
 from digest_plugin.analysis import analyse_repo
-from digest_plugin.analysis.repository import key_pull_files
+from digest_plugin.analysis.repository import DIFF_PULLS_PER_WEEK, key_pull_files
 from digest_plugin.fetch import fetch_repos
 from digest_plugin.fetch.diffs import diff_excerpt
+from digest_plugin.narrate.llm.prompt import week_document
 from digest_plugin.publish.history import analysis_options, diff_targets
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store.folder import Store
@@ -20,7 +22,7 @@ from tests.github_server import GitHubServer, handmade_pull
 from tests.github_server.expect import quick_options
 
 REPO = "octo-org/diffs"
-SETTINGS = DigestSettings()
+SETTINGS = DigestSettings.from_pelican({"DIGEST_WRITER": "copilot"}, ".")  # a model writer: it reads the excerpts
 START = datetime(2026, 3, 2, 9, tzinfo=UTC)
 HOSTILE = "+print('<script>alert(1)</script>')\u202e\x1b[31m"
 
@@ -104,6 +106,27 @@ def test_a_diff_github_will_not_show_is_stored_empty_and_not_asked_again(store):
         fetch_repos(store, SETTINGS, [REPO], since=date(2026, 3, 1), until=date(2026, 3, 9), progress=False,
                     options=quick_options(server), diff_targets=diff_targets(SETTINGS))
         assert server.count("files") == asked
+
+
+def test_with_the_builtin_writer_a_fetch_asks_for_no_diff_and_costs_what_it_did_before_excerpts(store):
+    with GitHubServer({REPO: pulls()}) as server:
+        fetch_repos(store, DigestSettings(), [REPO], since=date(2026, 3, 1), until=date(2026, 3, 22), progress=False,
+                    options=quick_options(server), diff_targets=diff_targets(DigestSettings()))
+        assert server.count("files") == 0 and server.count() == server.count("graphql") <= 3 * math.ceil(120 / 100)
+        assert all(p.diff is None for p in store.read_pulls(REPO))
+
+
+def test_a_week_of_many_key_prs_fetches_only_the_excerpts_its_request_shows(store):
+    monday = START - timedelta(days=START.weekday(), hours=9)
+    busy = [big_pull(2000 + i, monday + timedelta(hours=6 * i + 1)) for i in range(14)]  # fourteen key PRs in one week
+    with GitHubServer({REPO: busy}) as server:
+        fetch_repos(store, SETTINGS, [REPO], since=monday.date(), until=monday.date() + timedelta(days=6), progress=False,
+                    options=quick_options(server), diff_targets=diff_targets(SETTINGS))
+        fetched = {p.number for p in store.read_pulls(REPO) if p.diff}
+    [week] = [w for w in analyse_repo(REPO, store.read_pulls(REPO), None, analysis_options(SETTINGS), datetime.now(UTC)) if w.pulls]
+    shown = {p["number"] for p in week_document(week, [], "en")["pull_requests"] if "diff" in p}
+    assert sum(p.key for p in week.pulls) == 14 and server.count("files") == len(fetched) == DIFF_PULLS_PER_WEEK
+    assert shown == fetched  # the ten most important: what the model reads, and nothing it does not
 
 
 def test_without_targets_a_fetch_asks_for_no_diff(store):

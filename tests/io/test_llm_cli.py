@@ -50,7 +50,7 @@ def test_show_with_the_llm_writer_needs_the_model_settings(project, capsys):
 
 
 @pytest.mark.parametrize("llm, message", [
-    ('"gpt"', 'DIGEST_LLM must be a dict such as {"base_url": "https://…/v1", "model": "…"}, or the name of a preset (\'github-models\').'),
+    ('"gpt"', 'DIGEST_LLM must be a dict such as {"base_url": "https://…/v1", "model": "…"}.'),
     ('{"base_url": "https://x/v1"}', "DIGEST_LLM['model'] must name the model"),
     ('{"base_url": "api.openai.com", "model": "m"}', "DIGEST_LLM['base_url'] must be the endpoint's address"),
     ('{"base_url": "https://x/v1", "model": "m", "api_key": "sk-123"}', "DIGEST_LLM has an unknown key 'api_key'"),

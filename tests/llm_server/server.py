@@ -14,8 +14,8 @@ word "json" in the messages; `json_schema=False` makes it refuse `json_schema` t
 without structured outputs do, `temperature=False` a temperature other than 1 the way reasoning
 models do. Queued `replies` go first, then `script`.
 
-`limits=FreeTier()` makes it answer as GitHub Models' free tier does (https://models.github.ai/inference,
-whose figures README.md cites): a request over `max_input_tokens` gets 413 `tokens_limit_reached`,
+`limits=FreeTier()` makes it answer as a capped free tier does (the figures GitHub Models' free tier had
+until its retirement on 2026-07-30): a request over `max_input_tokens` gets 413 `tokens_limit_reached`,
 and past `per_minute` or `per_day` requests a 429 `RateLimitReached` with `Retry-After` (seconds to
 the minute's end, or hours to the day's). It counts tokens more densely than the writer does (three
 ASCII characters a token), as a real tokenizer may; its `clock` may be the tests' fake one.
@@ -38,7 +38,7 @@ GOOD_KEY = "sk-local-test-0123456789abcdefABCDEF"
 
 @dataclass
 class FreeTier:
-    """GitHub Models' free tier for a low model (Copilot Free and Pro): 8000 tokens in, 15 requests a minute, 150 a day."""
+    """A capped free tier (GitHub Models' for a low model, until its retirement): 8000 tokens in, 15 requests a minute, 150 a day."""
 
     max_input_tokens: int = 8000
     per_minute: int = 15
@@ -71,7 +71,8 @@ class Request:
     @property
     def document(self) -> dict:
         """The user message, which the writer sends as a JSON document of data."""
-        return json.loads(next(m["content"] for m in self.messages if m.get("role") == "user"))
+        text = next(m["content"] for m in self.messages if m.get("role") == "user")
+        return json.loads(text[text.index("{"):])  # after what a client puts before it (the Copilot CLI: <current_datetime>)
 
     @property
     def sections(self) -> list[str]:
@@ -169,7 +170,7 @@ class ChatServer(LocalServer):
 
 
     def _over_limits(self, request: Request) -> Reply | None:
-        """GitHub Models' answer when the request is over a limit of the free tier; None when it may go to the model."""
+        """The free tier's answer when the request is over one of its limits; None when it may go to the model."""
         limits, now = self.limits, self.clock()
         with self.lock:
             today = [at for at in self.answered_at if at > now - limits.day]
@@ -235,6 +236,8 @@ class _Handler(LocalHandler):
             return self._error(reply.status, reply.error_body, reply.headers, reply.flat)
         refusal = reply.content if reply.kind == "refusal" else None
         content = None if reply.kind == "refusal" else reply.content
+        if body.get("stream"):
+            return self._stream(body, content, refusal, reply.finish_reason)
         return self._json(200, {
             "id": f"chatcmpl-local{len(self.chat.requests)}",
             "object": "chat.completion",
@@ -251,6 +254,35 @@ class _Handler(LocalHandler):
             "service_tier": "default",
             "system_fingerprint": "fp_local",
         })
+
+    def _stream(self, body: dict, content: str | None, refusal: str | None, finish_reason: str) -> None:
+        """The answer as OpenAI streams it (`stream: true`, as the Copilot CLI asks): server-sent events of
+        `chat.completion.chunk` deltas, a last chunk with the finish reason, usage when asked for, `[DONE]`."""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream; charset=utf-8")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        base = {"id": f"chatcmpl-local{len(self.chat.requests)}", "object": "chat.completion.chunk", "created": int(time.time()),
+                "model": body.get("model"), "system_fingerprint": "fp_local"}
+        text = refusal if refusal is not None else (content or "")
+        field_name = "refusal" if refusal is not None else "content"
+        pieces = [text[i:i + 200] for i in range(0, len(text), 200)] or [""]
+        chunks = [{"index": 0, "delta": {"role": "assistant", field_name: ""}, "finish_reason": None}]
+        chunks += [{"index": 0, "delta": {field_name: piece}, "finish_reason": None} for piece in pieces]
+        chunks.append({"index": 0, "delta": {}, "finish_reason": finish_reason})
+        for choice in chunks:
+            self._event({**base, "choices": [choice]})
+        if (body.get("stream_options") or {}).get("include_usage"):
+            tokens = len(json.dumps(body)) // 4
+            self._event({**base, "choices": [], "usage": {"prompt_tokens": tokens, "completion_tokens": len(text) // 4,
+                                                          "total_tokens": tokens + len(text) // 4}})
+        self.wfile.write(b"data: [DONE]\n\n")
+        self.wfile.flush()
+
+    def _event(self, data: dict) -> None:
+        self.wfile.write(b"data: " + json.dumps(data, ensure_ascii=False).encode() + b"\n\n")
 
     def _refused(self, body: dict) -> tuple[str, str | None] | None:
         """What OpenAI's API would answer 400 to: its message, and the parameter it is about."""

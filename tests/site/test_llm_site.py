@@ -116,9 +116,10 @@ def test_the_page_says_which_writer_wrote_it_and_how_many_sentences_were_kept(bu
     writer = _page(output).select_one("p.writer").get_text(" ", strip=True)
     assert writer.startswith("Written with the language model local-model: ")
     checked = writer.split(" of the ")[1].split()[0]
-    kept = writer.split(": ")[1].split()[0]
-    # summary, the cache theme, 3 key changes, the risk; the engine theme and 2 recommendations rejected
-    assert (int(kept), int(checked)) == (1 + 1 + 3 + 1, 1 + 2 + 3 + 1 + 2)
+    kept = writer.split("sentences it wrote, ")[1].split()[0]
+    set_aside = writer.split(" and are shown, and ")[1].split()[0]
+    # summary, the cache theme, 3 key changes, the risk; the engine theme and 2 recommendations set aside
+    assert (int(kept), int(set_aside), int(checked)) == (1 + 1 + 3 + 1, 1 + 2, 1 + 2 + 3 + 1 + 2)
     assert _page(output, "acme/widget/2026-W20/index.html").select_one("p.writer").get_text(" ", strip=True) == (
         "Written by the built-in writer: no sentence of the language model was used for this week.")
 
@@ -147,8 +148,9 @@ def test_the_page_the_markdown_and_the_json_say_the_same_about_the_writer(week, 
     writer = json.loads(capsys.readouterr().out)["writer"]
     assert writer["text"] == said
     if week == "2026-W19":
-        assert (writer["name"], writer["model"], writer["kept"], writer["checked"], len(writer["rejected"])) == ("llm", "local-model", 6, 9, 3)
-        assert f"{writer['kept']} of the {writer['checked']} sentences" in said
+        assert (writer["name"], writer["model"], writer["kept"], writer["set_aside"], writer["checked"], len(writer["rejected"])) == (
+            "llm", "local-model", 6, 3, 9, 3)
+        assert f"of the {writer['checked']} sentences it wrote, {writer['kept']} passed" in said and f"{writer['set_aside']} were set aside" in said
     else:
         assert (writer["name"], writer["kept"], writer["unused"]) == ("builtin", 0, "only complete weeks are written by the language model")
 

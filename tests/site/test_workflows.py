@@ -19,7 +19,6 @@ from tests.github_server import GOOD_TOKEN, GitHubServer
 from tests.github_server.data import handmade_pulls
 from tests.links import check_links
 from tests.llm_server import ChatServer, Reply, answers
-from tests.llm_server.server import FreeTier
 from tests.workflow_runner import Runner, git, load_workflow
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -63,7 +62,8 @@ def test_every_action_is_at_its_node24_major():
 
 def test_each_job_has_only_the_permissions_it_needs():
     assert DEPLOY["permissions"] == {}
-    assert DEPLOY["jobs"]["build"]["permissions"] == {"contents": "write", "models": "read"}  # models: the GitHub Models writer
+    # copilot-requests: the Copilot writer's requests with the job's own token (none while DIGEST_WRITER is not copilot)
+    assert DEPLOY["jobs"]["build"]["permissions"] == {"contents": "write", "copilot-requests": "write"}
     assert DEPLOY["jobs"]["deploy"]["permissions"] == {"pages": "write", "id-token": "write"}
     assert load_workflow(WORKFLOWS / "tests.yml")["permissions"] == {"contents": "read"}
 
@@ -216,6 +216,7 @@ def test_the_deploy_job_builds_a_site_under_a_sub_path_whose_links_all_resolve(p
     assert run.outputs["configured"] == "true"
     assert run.steps["fetch"]["outcome"] == "success", log
     assert "Install system packages" in run.ran and run.steps["settings"]["outputs"]["packages"] == "libpango-1.0-0 libpangoft2-1.0-0 fonts-noto-color-emoji"
+    assert "Install the Copilot CLI" not in run.ran and "Save the model's answers" not in run.ran  # no writer variable: nothing of the model
     assert "Refresh the digest store" in git(origin, "log", "--format=%s", "main")
     assert "data/octo-org/widgets/" in git(origin, "ls-tree", "-r", "--name-only", "main")
 
@@ -311,30 +312,32 @@ def test_make_github_pushes_the_built_site_to_the_gh_pages_branch(project):
     assert set(git(origin, "ls-tree", "--name-only", "gh-pages").split()) == {".nojekyll", "index.html"}
 
 
-def test_with_github_models_on_the_newest_weeks_are_the_models_and_no_request_passes_a_limit(project):
-    """DIGEST_WRITER = github-models as a repository variable, against a stand-in answering as GitHub
-    Models' free tier does (its limit for the day: two requests)."""
+def test_with_copilot_on_the_newest_weeks_are_the_models_within_the_cap_and_the_token_reaches_only_the_cli(project):
+    """DIGEST_WRITER = copilot as a repository variable: the real Copilot CLI (the version .ci/node pins) in its
+    offline mode against the local server, which takes the job's token as its key."""
     work, origin = project
+    cli = ROOT / ".ci/node/node_modules/.bin"
+    if not (cli / "copilot").exists():
+        pytest.skip("the Copilot CLI is not installed (npm ci --prefix .ci/node --ignore-scripts, as .ci/run does)")
     start = datetime.now(UTC).replace(hour=9, minute=0, second=0, microsecond=0) - timedelta(weeks=3)
 
     def model(request):
-        return Reply.answer(answers.asked(answers.grounded(request.document), request.sections))
+        return Reply.answer(answers.grounded(request.document))
 
-    with GitHubServer({"octo-org/widgets": handmade_pulls(start)}) as github, \
-            ChatServer(script=model, key=GOOD_TOKEN, limits=FreeTier(per_day=2)) as llm:
-        with (work / "pelicanconf.py").open("a", encoding="utf-8") as settings:  # as a site may set the endpoint or the model
-            settings.write(f'DIGEST_LLM = {{"base_url": "{llm.origin}/inference"}}\n')
+    with GitHubServer({"octo-org/widgets": handmade_pulls(start)}) as github, ChatServer(script=model, key=GOOD_TOKEN) as llm:
+        with (work / "pelicanconf.py").open("a", encoding="utf-8") as settings:  # the CLI's offline mode: this endpoint, the token as its key
+            settings.write(f'DIGEST_LLM = {{"base_url": "{llm.url}", "model": "local-model", "max_requests": 2}}\n')
         runner = _runner(work, github, "octo-org/widgets")
-        runner.contexts["vars"]["DIGEST_WRITER"] = "github-models"
+        runner.contexts["vars"]["DIGEST_WRITER"] = "copilot"
+        runner.machine_steps["Install the Copilot CLI"] = lambda env: runner.base_env.update(PATH=f"{cli}{os.pathsep}{runner.base_env['PATH']}")
         run = runner.run_job(DEPLOY, "build")
     log = "\n".join(run.logs)
-    assert "Save the model's answers" in run.ran, log
-    assert [r.refused for r in llm.requests].count("429 day") == 1 and llm.requests[-1].refused == "429 day"  # none after it
-    assert not [r for r in llm.requests if r.refused == "413"] and max(r.tokens for r in llm.requests) <= 8000
-    assert all(r.body["model"] == "openai/gpt-4.1-mini" for r in llm.requests)
+    assert "Install the Copilot CLI" in run.ran and "Save the model's answers" in run.ran, log
+    assert len(llm.requests) == 2 and all("tools" not in r.body for r in llm.requests)  # the cap, and no tool offered
+    assert "The language-model writer (local-model) sent 2 of at most 2 requests in this build; the build's budget" in run.summary, run.summary
     weeks = sorted(p.parent.name for p in (work / "output/octo-org/widgets").glob("*-W*/index.html"))
     complete = [w for w in weeks if Week.parse(w).end(UTC) < datetime.now(UTC)]
-    credits = {w: "Written with the language model openai/gpt-4.1-mini" in (work / f"output/octo-org/widgets/{w}/index.html").read_text()
+    credits = {w: "Written with the language model local-model" in (work / f"output/octo-org/widgets/{w}/index.html").read_text()
                for w in complete}
     assert credits[complete[-1]] and not credits[complete[0]], credits  # the newest first
     assert ".llm-cache/octo-org/widgets/" in git(origin, "ls-tree", "-r", "--name-only", "main")  # kept for the next run

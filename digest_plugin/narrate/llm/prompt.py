@@ -12,6 +12,7 @@ import json
 from collections.abc import Sequence
 
 from digest_plugin.analysis.model import AnalysedPull, ReviewOutcome, WeekAnalysis
+from digest_plugin.analysis.repository import diff_pulls
 from digest_plugin.narrate.grounding import PERCENTAGES, figure_value, week_before
 from digest_plugin.narrate.llm.answer import SECTIONS
 from digest_plugin.store.records import Pull
@@ -108,13 +109,14 @@ def week_document(week: WeekAnalysis, previous: Sequence[WeekAnalysis], language
     stats = week.stats
     risky = {n for risk in week.risks for n in risk.pulls[:BODIES_PER_RISK]}
     shown = week.pulls[:PULLS_IN_DOCUMENT]
+    diffs = {p.pull.number for p in diff_pulls(week)}  # the ones a fetch asked GitHub for
     return {
         "language": language,
         "repository": week.repo,
         "week": week.week,
         "figures": figures(week, previous),
         "key_pulls": [p.pull.number for p in week.pulls if p.key],
-        "pull_requests": [_pull(p, with_body=p.key or p.pull.number in risky) for p in shown],
+        "pull_requests": [_pull(p, with_body=p.key or p.pull.number in risky, with_diff=p.pull.number in diffs) for p in shown],
         "more_pull_requests": len(week.pulls) - len(shown),
         "modules": dict(stats.modules),
         "labels": dict(stats.labels),
@@ -153,7 +155,7 @@ def _figure_names(week: WeekAnalysis, before: WeekAnalysis | None) -> list[str]:
     return names
 
 
-def _pull(analysed: AnalysedPull, with_body: bool) -> dict:
+def _pull(analysed: AnalysedPull, with_body: bool, with_diff: bool = False) -> dict:
     pull, kind = analysed.pull, analysed.classification
     files = FILES_PER_PULL if analysed.key else FILES_PER_OTHER_PULL
     data = {
@@ -175,7 +177,7 @@ def _pull(analysed: AnalysedPull, with_body: bool) -> dict:
     said = review_comments(pull) if with_body else []
     if said:
         data["review_comments"] = said
-    if analysed.key and pull.diff:
+    if with_diff and pull.diff:
         data["diff"] = pull.diff[:DIFF_CHARACTERS]
     return data
 

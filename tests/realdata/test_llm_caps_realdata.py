@@ -1,5 +1,5 @@
-"""Two busy real weeks written on the GitHub Models preset against the local stand-in of its free
-tier: every request inside the input cap (as the stand-in counts, more densely than the writer),
+"""Two busy real weeks written on an endpoint capped as a free tier is (tests/io/test_llm_caps.py's CAPS),
+against the local stand-in: every request inside the input cap (as the stand-in counts, more densely than the writer),
 no 413, every key PR asked for once, in English and in Chinese."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pytest
 
 from digest_plugin.narrate import narrate
 from digest_plugin.narrate.wording import Language
-from tests.io.test_github_models import free_tier, preset_writer
+from tests.io.test_llm_caps import capped_writer, free_tier
 from tests.io.test_llm_writer import FakeClock
 from tests.narrate_fixtures import real_week
 
@@ -21,7 +21,7 @@ def test_a_busy_real_week_is_written_with_every_request_inside_the_cap(name, lan
     week, previous = real_week(name)
     clock = FakeClock()
     with free_tier(clock) as server:
-        narrative = narrate(week, previous, Language.of(language), preset_writer(server, tmp_path, clock))
+        narrative = narrate(week, previous, Language.of(language), capped_writer(server, tmp_path, clock))
     tokens = [r.tokens for r in server.requests]
     print(f"{name} {language}: {len(week.pulls)} PRs, {sum(p.key for p in week.pulls)} key; {len(tokens)} requests of "
           f"{min(tokens)} to {max(tokens)} tokens as the stand-in counts them; {narrative.check.kept} of {narrative.check.checked} sentences kept")

@@ -1,6 +1,7 @@
-"""The language-model writer on the GitHub Models preset, against a local server that answers as
-GitHub Models' free tier does (413 over the input cap, 429 `RateLimitReached` with `Retry-After` per
-minute and per day), through the real `openai` client and a fake clock."""
+"""The language-model writer on an endpoint with caps (DIGEST_LLM's `max_input_tokens`,
+`requests_per_minute`, `requests_per_day`), against a local server that answers as a capped free tier
+does (413 over the input cap, 429 `RateLimitReached` with `Retry-After` per minute and per day), through
+the real `openai` client and a fake clock; and an endpoint gone for good (410)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,13 @@ from datetime import date, timedelta
 import pytest
 
 from digest_plugin.analysis.model import Evidence, Risk, Theme
+from digest_plugin.errors import DigestError
 from digest_plugin.llm import language_model_writer
 from digest_plugin.narrate import narrate, writer_credit
 from digest_plugin.narrate.llm.parts import plan, request_tokens
 from digest_plugin.narrate.llm.prompt import week_document
 from digest_plugin.narrate.wording import Language
-from digest_plugin.settings import GITHUB_MODELS, DigestSettings
+from digest_plugin.settings import DigestSettings
 from tests.io.test_llm_writer import FakeClock, model_texts
 from tests.llm_server import GOOD_KEY, ChatServer, Reply, answers
 from tests.llm_server.server import FreeTier, counted_tokens
@@ -54,9 +56,15 @@ def free_tier(clock, **limits):
     return ChatServer(script=model, limits=FreeTier(**limits), clock=clock)
 
 
-def preset_writer(server, data, clock, environ=None, **overrides):
-    settings = DigestSettings.from_pelican({"DIGEST_WRITER": "github-models", "DIGEST_DATA_PATH": str(data),
-                                            "DIGEST_LLM": {"base_url": server.url if server else "http://127.0.0.1:9/inference",
+# A capped free tier's figures (those GitHub Models had for a low model until its retirement): 8000 tokens in
+# and 4000 out per request, 15 requests a minute, 150 a day; a timeout with room for a minute's Retry-After.
+CAPS = {"model": "openai/gpt-4.1-mini", "api_key_env": ["GITHUB_TOKEN", "GH_TOKEN"], "max_requests": 150, "timeout": 120,
+        "max_input_tokens": 8000, "max_output_tokens": 4000, "requests_per_minute": 15, "requests_per_day": 150}
+
+
+def capped_writer(server, data, clock, environ=None, **overrides):
+    settings = DigestSettings.from_pelican({"DIGEST_WRITER": "llm", "DIGEST_DATA_PATH": str(data),
+                                            "DIGEST_LLM": {**CAPS, "base_url": server.url if server else "http://127.0.0.1:9/v1",
                                                            **overrides}}, data)
     return language_model_writer(settings, environ={"GH_TOKEN": GOOD_KEY} if environ is None else environ,
                                  clock=clock, sleep=clock.sleep)
@@ -66,22 +74,35 @@ def write(writer, week, language="en", previous=()):
     return narrate(week, list(previous), Language.of(language), writer)
 
 
-def test_the_preset_is_github_models_free_tier_with_the_environments_token():
-    llm = DigestSettings.from_pelican({"DIGEST_WRITER": "github-models"}, ".").llm
-    assert (llm.base_url, llm.model, llm.api_key_env) == ("https://models.github.ai/inference", "openai/gpt-4.1-mini", ("GITHUB_TOKEN", "GH_TOKEN"))
-    assert (llm.max_input_tokens, llm.max_output_tokens, llm.requests_per_minute, llm.requests_per_day) == (8000, 4000, 15, 150)
-    chosen = DigestSettings.from_pelican({"DIGEST_WRITER": "github-models", "DIGEST_LLM": {"model": "openai/gpt-4o-mini"}}, ".")
-    assert chosen.writer == "llm" and chosen.llm.model == "openai/gpt-4o-mini" and chosen.llm.max_input_tokens == 8000
-    by_name = DigestSettings.from_pelican({"DIGEST_WRITER": "llm", "DIGEST_LLM": "github-models"}, ".")
-    assert by_name.llm == llm
+@pytest.mark.parametrize("values", [{"DIGEST_WRITER": "github-models"}, {"DIGEST_WRITER": "llm", "DIGEST_LLM": "github-models"},
+                                    {"DIGEST_WRITER": "llm", "DIGEST_LLM": {"preset": "github-models", "model": "openai/gpt-4o-mini"}}])
+def test_github_models_is_one_sentence_naming_the_routes_that_work(values):
+    with pytest.raises(DigestError) as raised:
+        DigestSettings.from_pelican(values, ".")
+    said = str(raised.value)
+    assert "GitHub Models was retired on 2026-07-30" in said and 'DIGEST_WRITER = "copilot"' in said and 'DIGEST_WRITER = "llm"' in said
+    assert "\n" not in said and said.endswith(".")
+
+
+def test_an_endpoint_gone_for_good_stops_every_later_request_at_once_quoting_it(clock, tmp_path, caplog):
+    gone = "GitHub Models is temporarily unavailable as part of a scheduled retirement brownout."
+    with ChatServer(script=lambda request: Reply.error(410, gone, code="unavailable")) as server, caplog.at_level(logging.WARNING):
+        writer = capped_writer(server, tmp_path, clock)
+        first = write(writer, busy_week(), previous=[previous_week()])
+        second = write(writer, heavy_week())
+    assert len(server.requests) == 1 and clock.slept == []  # not retried, and the next week not asked
+    assert first.writer == second.writer == "builtin"
+    assert model_texts(first) == model_texts(narrate(busy_week(), [previous_week()], Language.of("en"), None))
+    [said] = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert f"the endpoint answered 410, gone ({gone})" in said
 
 
 def test_a_busy_week_is_written_in_parts_each_inside_the_cap(clock, tmp_path):
     week = heavy_week()
     whole = plan(week_document(week, [], "en")).parts[0]
-    assert request_tokens(whole) > GITHUB_MODELS["max_input_tokens"]  # what one request for the week would be
+    assert request_tokens(whole) > CAPS["max_input_tokens"]  # what one request for the week would be
     with free_tier(clock) as server:
-        narrative = write(preset_writer(server, tmp_path, clock), week)
+        narrative = write(capped_writer(server, tmp_path, clock), week)
     names = [r.document.get("key_pulls") for r in server.requests]
     assert len(server.requests) == 3 and len(names) == len(server.sent)  # summary and themes, the key PRs, risks
     assert max(r.tokens for r in server.requests) <= 8000 and not [r for r in server.requests if r.refused]
@@ -93,14 +114,14 @@ def test_a_busy_week_is_written_in_parts_each_inside_the_cap(clock, tmp_path):
     assert narrative.writer == "llm" and check.rejected == () and check.kept == check.checked
     assert writer_credit(narrative, Language.of("en")).endswith(
         "The model’s words are in: the summary, 1 of 1 themes, 12 of 12 key changes, 1 of 1 risks, and the recommendations.")
-    assert writer_credit(write(preset_writer(None, tmp_path, clock, environ={}), week, "zh"), Language.of("zh")) == (
+    assert writer_credit(write(capped_writer(None, tmp_path, clock, environ={}), week, "zh"), Language.of("zh")) == (
         "本页由内置撰写器生成：本周未采用语言模型撰写的任何句子。")  # a Chinese site's answers are its own
 
 
 def test_a_chinese_busy_week_counts_a_character_a_token_and_fits(clock, tmp_path):
     week = heavy_week(body=ZH_BODY)
     with free_tier(clock) as server:
-        narrative = write(preset_writer(server, tmp_path, clock), week, "zh")
+        narrative = write(capped_writer(server, tmp_path, clock), week, "zh")
     assert max(r.tokens for r in server.requests) <= 8000 and not [r for r in server.requests if r.refused]
     assert narrative.writer == "llm" and narrative.check.rejected == ()
     assert any(ZH_BODY[:200] in str(r.document) for r in server.requests)  # bodies trimmed, not dropped
@@ -109,7 +130,7 @@ def test_a_chinese_busy_week_counts_a_character_a_token_and_fits(clock, tmp_path
 def test_a_413_is_our_sizing_error_and_only_that_part_falls_back(clock, tmp_path, caplog):
     week = heavy_week()
     with free_tier(clock, max_input_tokens=5000) as server, caplog.at_level(logging.WARNING):
-        narrative = write(preset_writer(server, tmp_path, clock), week)
+        narrative = write(capped_writer(server, tmp_path, clock), week)
     refused = [r for r in server.requests if r.refused == "413"]
     assert refused and len(refused) < len(server.requests)
     assert "its size was underestimated: a bug worth reporting (Request body too large for openai/gpt-4.1-mini model. Max size: 5000 tokens.)" in caplog.text
@@ -120,14 +141,14 @@ def test_a_413_is_our_sizing_error_and_only_that_part_falls_back(clock, tmp_path
 def test_a_per_minute_429_is_waited_out_and_the_build_paces_itself(clock, tmp_path, caplog):
     weeks = [heavy_week(count=6, key=3, number=100 * i + 1, monday=date(2026, 3, 2) + timedelta(weeks=i)) for i in range(10)]
     with free_tier(clock, per_minute=4) as server, caplog.at_level(logging.WARNING):  # stricter than the preset says
-        writer = preset_writer(server, tmp_path, clock, requests_per_minute=6)
+        writer = capped_writer(server, tmp_path, clock, requests_per_minute=6)
         narratives = [write(writer, week) for week in weeks]
     assert all(n.writer == "llm" for n in narratives)
     limited = [r for r in server.requests if r.refused]
     assert limited and {r.refused for r in limited} == {"429 minute"}
     assert len(server.sent) == 10 and clock.slept and max(clock.slept) <= 60
     with free_tier(clock) as server:  # at the preset's own pace, no request is refused
-        writer = preset_writer(server, tmp_path / "paced", clock)
+        writer = capped_writer(server, tmp_path / "paced", clock)
         for week in weeks:
             write(writer, week)
     assert len(server.requests) == 10 and not [r for r in server.requests if r.refused]
@@ -136,7 +157,7 @@ def test_a_per_minute_429_is_waited_out_and_the_build_paces_itself(clock, tmp_pa
 def test_a_per_day_429_stops_every_later_request_at_once(clock, tmp_path, caplog):
     weeks = [heavy_week(count=6, key=3, number=100 * i + 1, monday=date(2026, 3, 2) + timedelta(weeks=i)) for i in range(8)]
     with free_tier(clock, per_day=3) as server, caplog.at_level(logging.WARNING):
-        writer = preset_writer(server, tmp_path, clock)
+        writer = capped_writer(server, tmp_path, clock)
         narratives = [write(writer, week) for week in reversed(weeks)]  # as the build does: newest first
     assert [r.refused for r in server.requests] == ["", "", "", "429 day"]  # nothing after the day's limit
     assert [n.writer for n in narratives] == ["llm"] * 3 + ["builtin"] * 5
@@ -148,10 +169,10 @@ def test_a_per_day_429_stops_every_later_request_at_once(clock, tmp_path, caplog
 def test_a_rebuild_with_the_endpoint_gone_is_identical_and_sends_nothing(clock, tmp_path, caplog):
     week = heavy_week()
     with free_tier(clock) as server:
-        first = write(preset_writer(server, tmp_path, clock), week)
+        first = write(capped_writer(server, tmp_path, clock), week)
     with caplog.at_level(logging.WARNING):
-        again = write(preset_writer(None, tmp_path, clock), week)
-        offline = write(preset_writer(None, tmp_path, clock, environ={}), week)
+        again = write(capped_writer(None, tmp_path, clock), week)
+        offline = write(capped_writer(None, tmp_path, clock, environ={}), week)
     assert model_texts(again) == model_texts(first) == model_texts(offline) and again.check == first.check
     assert "could not be reached" not in caplog.text
 
@@ -159,7 +180,7 @@ def test_a_rebuild_with_the_endpoint_gone_is_identical_and_sends_nothing(clock, 
 def test_the_token_is_never_shown(clock, tmp_path, caplog):
     week = busy_week()
     with free_tier(clock, per_day=1) as server, caplog.at_level(logging.DEBUG):
-        writer = preset_writer(server, tmp_path, clock, environ={"GITHUB_TOKEN": GOOD_KEY, "GH_TOKEN": "other"})
+        writer = capped_writer(server, tmp_path, clock, environ={"GITHUB_TOKEN": GOOD_KEY, "GH_TOKEN": "other"})
         narrative = write(writer, heavy_week(), previous=[previous_week()])
         write(writer, week)
     assert server.requests[0].headers["authorization"] == f"Bearer {GOOD_KEY}"  # GITHUB_TOKEN first

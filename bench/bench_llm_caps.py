@@ -1,13 +1,12 @@
-"""GitHub Models benchmark: a day's free tier spent on verl's whole history, against the local stand-in.
+"""A capped endpoint benchmark: a day's free tier spent on verl's whole history, against the local stand-in.
 
-    .venv/bin/python bench/bench_github_models.py
+    .venv/bin/python bench/bench_llm_caps.py
 
-Every week of verl-project/verl (real data from ../shared/data) is written with the GitHub Models
-preset against `tests/llm_server/` answering as the free tier does (8000 tokens in per request as it
-counts them, 15 requests a minute, 150 a day), on a fake clock, twice:
-- "one request a week": the preset without its input cap, oldest week first (how the writer sent
-  weeks before the preset: the whole week in one request);
-- "the preset": requests sized to the cap, newest week first, as a site build sends them.
+Every week of verl-project/verl (real data from ../shared/data) is written with DIGEST_LLM capped as a
+free tier is (tests/io/test_llm_caps.py's CAPS) against `tests/llm_server/` answering as that tier does
+(8000 tokens in per request as it counts them, 15 requests a minute, 150 a day), on a fake clock, twice:
+- "one request a week": without the input cap, oldest week first (the whole week in one request);
+- "the caps": requests sized to the cap, newest week first, as a site build sends them.
 It prints, for each, the requests sent, those over the cap (413), those sent after the day's limit
 had answered 429, and how many of the newest ten finished weeks the model wrote.
 """
@@ -29,7 +28,7 @@ from digest_plugin.narrate.wording import Language  # noqa: E402
 from digest_plugin.publish.history import analysis_options  # noqa: E402
 from digest_plugin.settings import DigestSettings  # noqa: E402
 from digest_plugin.store.jsonl_import import read_export  # noqa: E402
-from tests.io.test_github_models import free_tier, preset_writer  # noqa: E402
+from tests.io.test_llm_caps import capped_writer, free_tier  # noqa: E402
 from tests.io.test_llm_writer import FakeClock  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "github" / "verl-project__verl.pulls.jsonl.gz"
@@ -39,7 +38,7 @@ def run(weeks, newest_first: bool, **overrides) -> dict:
     clock = FakeClock()
     order = list(reversed(range(len(weeks)))) if newest_first else list(range(len(weeks)))
     with free_tier(clock) as server, tempfile.TemporaryDirectory() as data:
-        writer = preset_writer(server, Path(data), clock, **overrides)
+        writer = capped_writer(server, Path(data), clock, **overrides)
         written = {i: narrate(weeks[i], weeks[max(0, i - 4):i], Language.of("en"), writer).writer == "llm" for i in order}
     refused = [r.refused for r in server.requests]
     first_day_limit = refused.index("429 day") if "429 day" in refused else len(refused)
@@ -60,7 +59,7 @@ def main() -> None:
     weeks = analyse_repo("verl-project/verl", pulls, None, analysis_options(DigestSettings()), datetime(2026, 11, 30, tzinfo=UTC))
     print(f"verl-project/verl: {len(weeks)} weeks, {len(pulls)} PRs")
     results = {"one request a week": run(weeks, False, max_input_tokens=0, requests_per_minute=0),
-               "the preset": run(weeks, True)}
+               "the caps": run(weeks, True)}
     rows = list(next(iter(results.values())))
     print("| | " + " | ".join(results) + " |")
     print("| --- |" + " --- |" * len(results))
