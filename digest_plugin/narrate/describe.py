@@ -181,7 +181,7 @@ def quoted_in_chinese(analysed: AnalysedPull, sentences: str, lang: Language) ->
     the author's words (Chinese ones too, which may carry their own English), after what the title
     says in Chinese where the rules translate it fully ("修复 X。作者的说明：" then the quotation)."""
     lead = lang.gettext("In the author's words:")
-    title = translated_title(analysed.pull.title)
+    title = whole_translation(analysed.pull.title)
     text = lang.sentences((title + "。", lead)) if title else lead
     return KeyLine(Cited(text), sentences)
 
@@ -245,7 +245,17 @@ def chinese_mention(analysed: AnalysedPull, lang: Language, sized: bool = True, 
     """What a Chinese sentence calls a PR besides its number: its title in Chinese where the rules
     translate it whole, else its facts (`chinese_facts`); never the English title, which the page
     shows once, in the PR's key change or its row of the list."""
-    return translated_title(analysed.pull.title) or chinese_facts(analysed, lang, sized, said)
+    return whole_translation(analysed.pull.title) or chinese_facts(analysed, lang, sized, said)
+
+
+def whole_translation(title: str) -> str | None:
+    """The title in Chinese where the rules translate it and the translation does not hold the
+    English title after all: neither a revert's quotation of the title it reverts nor a title
+    that is all names ("feat: 1f1b overlap/moe_a2a_overlap" -> "新功能：1f1b overlap/moe_a2a_overlap")."""
+    translated = translated_title(title)
+    if translated is None or "「" in translated or display_title(title) in translated:
+        return None
+    return translated
 
 
 def brief(analysed: AnalysedPull, lang: Language) -> str:
