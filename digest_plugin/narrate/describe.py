@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from digest_plugin.analysis.description import capitalised
 from digest_plugin.analysis.model import AnalysedPull
 from digest_plugin.narrate.model import Cited
-from digest_plugin.narrate.titles import clause, display_title, english_predicate, translated_title
+from digest_plugin.narrate.titles import clause, display_title, english_predicate, merged_branch, translated_title
 from digest_plugin.narrate.wording import Language, StatedNumbers
 
 MIN_WORDS = 4  # fewer words are a label, not a sentence
@@ -251,9 +251,10 @@ def chinese_mention(analysed: AnalysedPull, lang: Language, sized: bool = True, 
 def whole_translation(title: str) -> str | None:
     """The title in Chinese where the rules translate it and the translation does not hold the
     English title after all: neither a revert's quotation of the title it reverts nor a title
-    that is all names ("feat: 1f1b overlap/moe_a2a_overlap" -> "新功能：1f1b overlap/moe_a2a_overlap")."""
+    that is all names ("feat: 1f1b overlap/moe_a2a_overlap" -> "新功能：1f1b overlap/moe_a2a_overlap"),
+    nor a merge commit's branch ("合入分支 enable-flake8-builtins": its English words are the title)."""
     translated = translated_title(title)
-    if translated is None or "「" in translated or display_title(title) in translated:
+    if translated is None or "「" in translated or display_title(title) in translated or merged_branch(title):
         return None
     return translated
 
