@@ -15,9 +15,9 @@ from datetime import UTC, datetime
 import pytest
 
 from digest_plugin.narrate import BuiltinWriter, check_grounding, narrate
+from digest_plugin.narrate.chinese import chinese_share
 from digest_plugin.narrate.overview import SUMMARY_THEMES
 from digest_plugin.narrate.titles import chinese_title, display_title
-from digest_plugin.narrate.chinese import chinese_share
 from digest_plugin.narrate.wording import Language
 from digest_plugin.narrate.writers import RECENT_WEEKS
 from digest_plugin.publish.history import analysis_options
