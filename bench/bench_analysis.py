@@ -110,7 +110,7 @@ def calibration(pulls_by_repo: dict) -> None:
         weeks = all_weeks[repo] = analyse_repo(repo, pulls, None, settings, NOW)
         scores = [p.score.value for w in weeks for p in w.pulls]
         counts = [sum(1 for s in scores if lo <= s < hi) for lo, hi in bins]
-        key = sum(1 for s in scores if s >= settings.key_threshold)
+        key = sum(1 for w in weeks for p in w.pulls if p.key)
         print(f"| {repo} | {len(scores)} | {len(weeks)} | " + " | ".join(f"{100 * c / len(scores):.0f}%" for c in counts) + f" | {100 * key / len(scores):.0f}% |")
         active = [w for w in weeks if w.stats.merged_count]
         per_week[repo] = [(w.stats.merged_count, w.stats.key_count) for w in active]

@@ -137,8 +137,10 @@ def _one_of(*choices: str) -> Check:
     return check
 
 
-def _number(low: float, high: float, kind: type = float) -> Check:
+def _number(low: float, high: float, kind: type = float, optional: bool = False) -> Check:
     def check(value, name, base):
+        if optional and value is None:
+            return None
         whole = kind is not int or (isinstance(value, int | float) and value == int(value))
         if isinstance(value, bool) or not isinstance(value, int | float) or not whole or not low <= value <= high:
             what = "whole number" if kind is int else "number"
@@ -326,8 +328,10 @@ class DigestSettings:
         7, _number(0, 365, int), "a refresh refetches this many days before its watermark, for late label edits")
     trend_weeks: int = option(
         12, _number(2, 520, int), "weeks shown in a week page's trend charts")
-    key_threshold: float = option(
-        6.0, _number(0, 10), "importance (0 to 10) from which a PR is key")
+    key_threshold: float | None = option(
+        None, _number(0, 10, optional=True),
+        "importance (0 to 10) from which a PR is key; `None`: relative to the repository's own weeks, about seven key PRs a busy week, "
+        "never below 6")
     rules: UserRules | None = option(
         None, _rules, "classification rules (labels, title prefixes, path globs, keyword topics): a dict or a YAML file")
     bots: tuple[str, ...] = option(

@@ -20,6 +20,7 @@ from digest_plugin.analysis.description import description_text, summary_of, tem
 from digest_plugin.analysis.file_history import Added, FileHistory, file_history
 from digest_plugin.analysis.footprint import footprint
 from digest_plugin.analysis.importance import by_importance, importance
+from digest_plugin.analysis.key import KEY_WEEKS, key_cutoff, least_key_score
 from digest_plugin.analysis.model import AnalysedPull, Evidence, FetchInfo, Release, Theme, WeekAnalysis
 from digest_plugin.analysis.options import AnalysisOptions
 from digest_plugin.analysis.recommend import recommendations
@@ -58,7 +59,7 @@ class RepoContext:
     first_time: frozenset[int]  # numbers of first-time contributors' PRs (stats.first_time_pulls)
     titles: dict[int, str]  # number -> title of every stored PR, to name what reverts undo (Evidence.detail)
     numbers_by_title: dict[str, list[tuple[datetime, int]]]  # title -> (merged_at, number), oldest first
-    key_threshold: float
+    key_threshold: float | None  # DIGEST_KEY_THRESHOLD; None: relative to the weeks before (key.py)
     follow_ups: FollowUps  # what later PRs did after a revert (reverts.follow_ups)
     file_history: FileHistory  # lock files kept and source files added, over time (file_history.file_history)
     vocabulary: Vocabulary  # the names of its strands of work, and its generic words (themes.vocabulary)
@@ -145,7 +146,7 @@ def analyse_pull(pull: Pull, context: RepoContext) -> AnalysedPull:
         pull=pull,
         classification=classification,
         score=score,
-        key=score.value >= context.key_threshold,
+        key=score.value >= least_key_score(context.key_threshold),  # narrowed by its week (analyse_week)
         summary=summary_of(without_draft_remarks(description), title.description or pull.title, rules.thresholds.summary_chars),
         risks=kinds_of(evidence),
         first_time=pull.number in context.first_time,
@@ -179,11 +180,14 @@ def _title_key(title: str) -> str:
 
 def analyse_week(repo: str, week: Week, pulls: Sequence[AnalysedPull], context: RepoContext, options: AnalysisOptions,
                  state: RepoState | None, now: datetime, previous: Sequence[tuple[int, int]] = (),
-                 subjects: Sequence[WeekNames] = (), names: WeekNames | None = None) -> WeekAnalysis:
+                 subjects: Sequence[WeekNames] = (), names: WeekNames | None = None,
+                 earlier_scores: Sequence[Sequence[float]] = ()) -> WeekAnalysis:
     """One week from its analysed pulls. `previous` is (merged, key) of the weeks before, oldest
     first, for the movement figures; `subjects` is `week_names` of the weeks before, and `names`
-    the week's own (worked out when not given), for themes."""
+    the week's own (worked out when not given), for themes; `earlier_scores` the importance of
+    the PRs of the weeks before, oldest first, which the bar for key PRs is relative to."""
     tz = options.timezone
+    pulls = _keyed(pulls, earlier_scores, context)
     hot = hotspots([p.pull for p in pulls], context.rules)
     hot_numbers = {n for numbers in hot.values() for n in numbers}
     pulls = [replace(p, risks=kinds_of((*p.evidence, Evidence("hot-file", p.pull.number, kind="hotspot"))))
@@ -211,6 +215,16 @@ def analyse_week(repo: str, week: Week, pulls: Sequence[AnalysedPull], context: 
                        if (version := own_release(p.pull, context.rules))),
         fetch=fetch_info(week, state, tz),
     )
+
+
+def _keyed(pulls: Sequence[AnalysedPull], earlier_scores: Sequence[Sequence[float]], context: RepoContext) -> list[AnalysedPull]:
+    """The week's pulls, each key when its score clears the week's bar (key.key_cutoff)."""
+    cutoff = key_cutoff([p.score.value for p in pulls], earlier_scores, context.key_threshold)
+    return [p if p.key == (p.score.value >= cutoff) else replace(p, key=not p.key) for p in pulls]
+
+
+def _scores(pulls: Sequence[AnalysedPull]) -> tuple[float, ...]:
+    return tuple(p.score.value for p in pulls)
 
 
 def _themed(pulls: tuple[AnalysedPull, ...], names: WeekNames, before: Sequence[WeekNames],
@@ -301,8 +315,9 @@ def analyse_repo(repo: str, pulls: Sequence[Pull], state: RepoState | None, opti
     # Weeks before `first` (DIGEST_SINCE) still feed the movement figures and the themes' baseline.
     history: list[tuple[int, int]] = []
     subjects: list[WeekNames] = []
+    scores: list[tuple[float, ...]] = []  # each week's PRs' importance, for the bar of key PRs
     earliest = first
-    for _ in range(max(options.trend_weeks, context.rules.thresholds.theme_baseline_weeks)):
+    for _ in range(max(options.trend_weeks, context.rules.thresholds.theme_baseline_weeks, KEY_WEEKS - 1)):
         earliest = earliest.previous()
     earliest = max(earliest, min(by_week, default=first))
     ahead = _analysed_ahead([week for week in by_week if earliest <= week <= weeks[-1]], by_week, context, spread) if spread else {}
@@ -311,23 +326,24 @@ def analyse_repo(repo: str, pulls: Sequence[Pull], state: RepoState | None, opti
         return [ahead.pop(p.number, None) or analyse_pull(p, context) for p in by_week.get(week, ())]
 
     for week in weeks_between(earliest, first.previous()) if earliest < first else []:
-        analysed = analysed_pulls(week)
+        analysed = _keyed(analysed_pulls(week), scores, context)
         history.append((len(analysed), sum(1 for p in analysed if p.key)))
         subjects.append(week_names(analysed, context.rules))
+        scores.append(_scores(analysed))
         if reuse is not None:
             reuse.earlier_week(inputs(week))
 
     results = []
     for week in weeks:
         remembered = reuse.lookup(inputs(week)) if reuse is not None else None
-        recalled = _recalled(remembered, week, state, subjects, context, tz) if remembered is not None else None
+        recalled = _recalled(remembered, week, state, subjects, scores, context, tz) if remembered is not None else None
         if recalled is not None:
             analysis, names, lookups = recalled
         else:
             analysed = analysed_pulls(week)
             names = week_names(analysed, context.rules)
-            analysis = analyse_week(repo, week, analysed, context, options, state, now, history, subjects, names)
-            lookups = _history_lookups(analysis, names, subjects, context, tz)
+            analysis = analyse_week(repo, week, analysed, context, options, state, now, history, subjects, names, scores)
+            lookups = _history_lookups(analysis, names, subjects, scores, context, tz)
         if reuse is not None:
             # Not the vocabulary's digest: a new week changes what it says of some name of nearly
             # every week, and most weeks' themes come out the same (ruff: 84 of 85 weeks).
@@ -335,6 +351,7 @@ def analyse_repo(repo: str, pulls: Sequence[Pull], state: RepoState | None, opti
         results.append(analysis)
         history.append((analysis.stats.merged_count, analysis.stats.key_count))
         subjects.append(names)
+        scores.append(_scores(analysis.pulls))
     return results
 
 
@@ -351,14 +368,14 @@ def _analysed_without_record(pull: Pull, context: RepoContext) -> AnalysedPull:
 
 
 def _recalled(remembered: tuple[WeekAnalysis, WeekNames, tuple[str, tuple]], week: Week, state: RepoState | None,
-              before: Sequence[WeekNames], context: RepoContext, tz) -> tuple[WeekAnalysis, WeekNames, tuple[str, tuple]] | None:
+              before: Sequence[WeekNames], earlier_scores: Sequence[Sequence[float]], context: RepoContext, tz) -> tuple[WeekAnalysis, WeekNames, tuple[str, tuple]] | None:
     """A week an earlier build analysed, as `analyse_repo` keeps it (analysis, names, lookups), if
     what it looked up in the history still gives the same; `before` is `week_names` of the weeks
-    before it. When only the vocabulary says something else of its names (a new week changes it a
+    before it, `earlier_scores` their PRs' importance. When only the vocabulary says something else of its names (a new week changes it a
     little), it is given its themes again, which costs a fraction of analysing it again. The fetch
     time is no input (every refresh changes it): the week gets the current one."""
     analysis, names, (vocabulary_then, lookups_then) = remembered
-    lookups = _history_lookups(analysis, names, before, context, tz)
+    lookups = _history_lookups(analysis, names, before, earlier_scores, context, tz)
     if lookups[1] != lookups_then:
         return None
     analysis = replace(analysis, fetch=fetch_info(week, state, tz))
@@ -367,14 +384,17 @@ def _recalled(remembered: tuple[WeekAnalysis, WeekNames, tuple[str, tuple]], wee
     return analysis, names, lookups
 
 
-def _history_lookups(analysis: WeekAnalysis, names: WeekNames, before: Sequence[WeekNames], context: RepoContext, tz) -> tuple[str, tuple]:
+def _history_lookups(analysis: WeekAnalysis, names: WeekNames, before: Sequence[WeekNames], earlier_scores: Sequence[Sequence[float]],
+                     context: RepoContext, tz) -> tuple[str, tuple]:
     """What the analysis of a week looked up in the rest of the history, as the context answers
     now: (what the vocabulary makes of the names of its PRs, `names`, and of the weeks its themes
     compare with, of `before`; the rest:) for its reverts, the title of each PR they undo, which PR
     a reverted title names, and what later PRs did after each (the weeks after it may have grown
-    since); the lock files kept when its upgrades merged; when its hot files were added."""
+    since); the lock files kept when its upgrades merged; when its hot files were added; the bar
+    its key PRs cleared, which the scores of the weeks before it set."""
     week = Week.parse(analysis.week)
-    lookups: list = [(path, _added_lately(context, week, tz, path)) for risk in analysis.risks for path in risk.paths]
+    lookups: list = [("key cutoff", key_cutoff(_scores(analysis.pulls), earlier_scores, context.key_threshold))]
+    lookups += [(path, _added_lately(context, week, tz, path)) for risk in analysis.risks for path in risk.paths]
     for analysed in analysis.pulls:
         if analysed.upgrades:
             lookups.append((analysed.pull.number, tuple(sorted(context.file_history.locks_before(analysed.pull.merged_at)))))

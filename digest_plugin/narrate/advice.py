@@ -51,6 +51,11 @@ def _template(r: Recommendation, n: int, added_this_week: bool, lang: Language) 
                         "descriptions nor their files say what users must change.", n)
     if r.action == "security-review":
         return _("Have someone who knows the security model review {pulls}: its title or description mentions “{detail}”.")
+    if r.action == "re-land-or-drop" and lang.code == "zh":  # the reverted title is in the revert's own, shown once
+        pending = r.evidence is not None and r.evidence.outcome == "pending"
+        if pending:
+            return _("Decide whether to land the change {pulls} reverted again: nothing has re-landed or replaced it so far.")
+        return _("Decide whether to land the change {pulls} reverted again: no PR of the following four weeks re-landed or replaced it.")
     if r.action == "re-land-or-drop" and r.detail:
         pending = r.evidence is not None and r.evidence.outcome == "pending"
         if pending:

@@ -13,14 +13,14 @@ from collections.abc import Sequence
 from digest_plugin.analysis.model import AnalysedPull, WeekAnalysis
 from digest_plugin.narrate.activity import trends
 from digest_plugin.narrate.advice import recommendations
-from digest_plugin.narrate.describe import what_it_does
+from digest_plugin.narrate.describe import chinese_mention, what_it_does
 from digest_plugin.narrate.grounding import week_before
 from digest_plugin.narrate.model import Cited, HighlightGroup, KeyChange, Narrative
 from digest_plugin.narrate.overview import quiet_summary, summary
 from digest_plugin.narrate.reviews import review_sentence
 from digest_plugin.narrate.risks import risk_lines
 from digest_plugin.narrate.themes import theme_lines
-from digest_plugin.narrate.titles import title_in
+from digest_plugin.narrate.titles import display_title
 from digest_plugin.narrate.wording import Language, StatedNumbers, highlight_headings
 
 HIGHLIGHTS_PER_GROUP = 5
@@ -80,16 +80,24 @@ def _highlights(week: WeekAnalysis, lang: Language) -> tuple[HighlightGroup, ...
         HighlightGroup(
             kind=kind,
             heading=headings[kind],
-            items=tuple(
-                Cited(_("{title} ({pull})").format(title=title_in(p.pull.title, lang.code), pull=f"#{p.pull.number}"), (p.pull.number,))
-                for p in members
-            ),
+            items=tuple(_highlight(p, lang) for p in members),
             separator=separator,
             joiner=joiner,
         )
         for kind, members in groups.items()
         if members
     )
+
+
+def _highlight(analysed: AnalysedPull, lang: Language) -> Cited:
+    """ "Add async weight sync (#12)"; in Chinese the title translated, else what the PR is from its
+    facts ("ascend 模块的修复，+120 −30 行（#12）"): the English title is shown once, in its key change
+    or the list of every PR."""
+    number = analysed.pull.number
+    if lang.code == "zh":
+        said = StatedNumbers(lang)
+        return said.cited(lang.gettext("{title} ({pull})").format(title=chinese_mention(analysed, lang, said=said), pull=f"#{number}"), (number,))
+    return Cited(lang.gettext("{title} ({pull})").format(title=display_title(analysed.pull.title), pull=f"#{number}"), (number,))
 
 
 def _highlight_kind(analysed: AnalysedPull) -> str | None:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from digest_plugin.analysis.description import capitalised
 from digest_plugin.analysis.model import AnalysedPull
 from digest_plugin.narrate.model import Cited
-from digest_plugin.narrate.titles import chinese_title, clause, display_title, english_predicate, translated_title
+from digest_plugin.narrate.titles import clause, display_title, english_predicate, merged_branch, translated_title
 from digest_plugin.narrate.wording import Language, StatedNumbers
 
 MIN_WORDS = 4  # fewer words are a label, not a sentence
@@ -146,10 +146,11 @@ def title_sentence(analysed: AnalysedPull, lang: Language) -> Cited:
     """The title made into a sentence, with where in the code the PR works and whether tests came
     with it: "Adds async weight sync, mainly changing verl/workers/rollout, with tests." (not "in
     verl/workers/rollout", which reads as where the title's object is). In Chinese the title is
-    translated, or quoted whole where the rules cannot ("「…」，主要改动 X，并附带测试。")."""
+    translated, or said by its facts where the rules cannot ("core 模块的修复，主要改动 X，并附带
+    测试。"): the English title stands above the line already."""
     _, title = lang.gettext, analysed.pull.title
     if lang.code == "zh":
-        said = chinese_title(title)  # translated, or quoted whole: the title is what the PR does
+        said = chinese_mention(analysed, lang, sized=False)  # the title is shown above it, in English
     else:
         predicate = english_predicate(title)
         said = predicate[0].upper() + predicate[1:] if predicate else display_title(title)
@@ -180,7 +181,7 @@ def quoted_in_chinese(analysed: AnalysedPull, sentences: str, lang: Language) ->
     the author's words (Chinese ones too, which may carry their own English), after what the title
     says in Chinese where the rules translate it fully ("修复 X。作者的说明：" then the quotation)."""
     lead = lang.gettext("In the author's words:")
-    title = translated_title(analysed.pull.title)
+    title = whole_translation(analysed.pull.title)
     text = lang.sentences((title + "。", lead)) if title else lead
     return KeyLine(Cited(text), sentences)
 
@@ -215,3 +216,50 @@ def quoted_forms(analysed: AnalysedPull, chinese: bool) -> set[str]:
     forms.add(new_folder(analysed) or "")
     forms.update(f.path for f in analysed.pull.files)
     return {f for f in forms if f}
+
+
+# -- a PR said in Chinese without its title ----------------------------------------------------------
+
+MODULES_SAID = 2  # a PR of more modules is said by its first two
+
+
+def chinese_facts(analysed: AnalysedPull, lang: Language, sized: bool = True, said: StatedNumbers | None = None) -> str:
+    """A PR in Chinese from its facts, for where its English title is not to be quoted again: its
+    kind, its modules and, when `sized`, its size ("ascend 模块的修复，+120 −30 行"), its figures
+    recorded in `said` when given. The kind is the word the type column of the page uses."""
+    _, kind = lang.gettext, analysed.classification
+    words = {"feat": _("feature"), "fix": _("fix"), "refactor": _("refactor"), "perf": _("performance"), "docs": _("documentation"),
+             "test": _("test"), "ci": _("CI"), "build": _("build"), "chore": _("chore"), "revert": _("revert")}
+    what = words.get(kind.type or "", "改动")
+    modules = "、".join(kind.modules[:MODULES_SAID])
+    what_said = f"{modules} 模块的{what}" if modules else what
+    pull = analysed.pull
+    if not sized:
+        return what_said
+    said = said or StatedNumbers(lang)
+    added, removed = said.number(f"pull:{pull.number}:additions", pull.additions), said.number(f"pull:{pull.number}:deletions", pull.deletions)
+    return f"{what_said}，+{added} \u2212{removed} 行"
+
+
+def chinese_mention(analysed: AnalysedPull, lang: Language, sized: bool = True, said: StatedNumbers | None = None) -> str:
+    """What a Chinese sentence calls a PR besides its number: its title in Chinese where the rules
+    translate it whole, else its facts (`chinese_facts`); never the English title, which the page
+    shows once, in the PR's key change or its row of the list."""
+    return whole_translation(analysed.pull.title) or chinese_facts(analysed, lang, sized, said)
+
+
+def whole_translation(title: str) -> str | None:
+    """The title in Chinese where the rules translate it and the translation does not hold the
+    English title after all: neither a revert's quotation of the title it reverts nor a title
+    that is all names ("feat: 1f1b overlap/moe_a2a_overlap" -> "新功能：1f1b overlap/moe_a2a_overlap"),
+    nor a merge commit's branch ("合入分支 enable-flake8-builtins": its English words are the title)."""
+    translated = translated_title(title)
+    if translated is None or "「" in translated or display_title(title) in translated or merged_branch(title):
+        return None
+    return translated
+
+
+def brief(analysed: AnalysedPull, lang: Language) -> str:
+    """A PR in a few words, after its number where its title is not shown in full: its title as a
+    list shows it in English; in Chinese what `chinese_mention` says."""
+    return chinese_mention(analysed, lang) if lang.code == "zh" else display_title(analysed.pull.title)

@@ -10,10 +10,10 @@ from __future__ import annotations
 import re
 
 from digest_plugin.analysis.model import AnalysedPull, WeekAnalysis
-from digest_plugin.narrate.describe import body_sentences
+from digest_plugin.narrate.describe import body_sentences, chinese_mention
 from digest_plugin.narrate.model import Cited
 from digest_plugin.narrate.risks import summary_risks
-from digest_plugin.narrate.titles import chinese_title, display_title, english_predicate
+from digest_plugin.narrate.titles import display_title, english_predicate
 from digest_plugin.narrate.wording import Language, StatedNumbers
 
 SUMMARY_CHANGES = 3  # main changes named in the summary
@@ -123,7 +123,7 @@ def change_sentence(analysed: AnalysedPull, position: int, lang: Language) -> st
     """ "The main change: #12 adds X. <the author's short explanation>" and, for the others, "#13 fixes Y."."""
     _, number, title = lang.gettext, f"#{analysed.pull.number}", analysed.pull.title
     if lang.code == "zh":
-        what = _("{pull} {change}").format(pull=number, change=chinese_title(title))
+        what = _("{pull} {change}").format(pull=number, change=chinese_mention(analysed, lang, sized=False))  # the title is shown once, lower
     else:
         predicate = english_predicate(title)
         what = f"{number} {predicate}" if predicate else _("{pull}, “{title}”").format(pull=number, title=display_title(title))

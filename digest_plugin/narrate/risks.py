@@ -283,7 +283,7 @@ def _reverted(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     cited = [e.pull, *same_week]
     if same_week:
         revert = _("{pull} reverts {reverted}, merged this same week").format(pull=f"#{e.pull}", reverted=said.lang.pulls(same_week))
-    elif e.detail:
+    elif e.detail and said.lang.code != "zh":  # in Chinese the English title is the revert's own, shown once
         revert = _("{pull} reverts “{title}”").format(pull=f"#{e.pull}", title=e.detail)
     else:
         revert = _("{pull} reverts an earlier change").format(pull=f"#{e.pull}")

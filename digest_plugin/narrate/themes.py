@@ -4,9 +4,10 @@ change led it."""
 
 from __future__ import annotations
 
-from digest_plugin.analysis.model import TYPES, Theme, WeekAnalysis
+from digest_plugin.analysis.model import TYPES, AnalysedPull, Theme, WeekAnalysis
+from digest_plugin.narrate.describe import chinese_mention
 from digest_plugin.narrate.model import ThemeLine
-from digest_plugin.narrate.titles import chinese_title, display_title, english_predicate
+from digest_plugin.narrate.titles import display_title, english_predicate
 from digest_plugin.narrate.wording import Language, StatedNumbers
 
 THEME_PULLS = 3  # PRs a theme sentence names
@@ -15,11 +16,11 @@ TYPES_SAID = 3  # kinds of change a theme sentence counts
 
 
 def theme_lines(week: WeekAnalysis, lang: Language) -> tuple[ThemeLine, ...]:
-    titles = {p.pull.number: p.pull.title for p in week.pulls}
-    return tuple(ThemeLine(theme.name, _theme_sentence(theme, week, titles, lang)) for theme in week.themes if theme.pulls)
+    by_number = {p.pull.number: p for p in week.pulls}
+    return tuple(ThemeLine(theme.name, _theme_sentence(theme, week, by_number, lang)) for theme in week.themes if theme.pulls)
 
 
-def _theme_sentence(theme: Theme, week: WeekAnalysis, titles: dict[int, str], lang: Language):
+def _theme_sentence(theme: Theme, week: WeekAnalysis, by_number: dict[int, AnalysedPull], lang: Language):
     _, ngettext, said = lang.gettext, lang.ngettext, StatedNumbers(lang)
     count = len(theme.pulls)
     values = {  # the name stands before the sentence wherever it is shown
@@ -51,7 +52,7 @@ def _theme_sentence(theme: Theme, week: WeekAnalysis, titles: dict[int, str], la
     if kinds:
         sentences.append(_("What its PRs did: {kinds}.").format(kinds=kinds))
     lead = (theme.key_pulls or theme.pulls)[0]
-    sentences.append(_led_by(lead, titles[lead], lang) if lead in titles else "")
+    sentences.append(_led_by(by_number[lead], lang) if lead in by_number else "")
     others = [n for n in theme.pulls if n != lead][: THEME_PULLS - 1]
     if others:
         sentences.append(ngettext("See also {pulls}.", "See also {pulls}.", len(others)).format(pulls=lang.pulls(others)))
@@ -90,10 +91,10 @@ def _kinds_of_change(theme: Theme, said: StatedNumbers) -> str:
     return said.lang.join(phrases[kind](n).format(count=said.number(f"theme:{theme.name}:type:{kind}", n)) for kind, n in counted)
 
 
-def _led_by(number: int, title: str, lang: Language) -> str:
-    _ = lang.gettext
-    if lang.code == "zh":
-        return _("Its main change: {pull} {change}.").format(pull=f"#{number}", change=chinese_title(title))
+def _led_by(analysed: AnalysedPull, lang: Language) -> str:
+    _, number, title = lang.gettext, analysed.pull.number, analysed.pull.title
+    if lang.code == "zh":  # the English title is shown once, in its key change or the list of every PR
+        return _("Its main change: {pull} {change}.").format(pull=f"#{number}", change=chinese_mention(analysed, lang, sized=False))
     predicate = english_predicate(title)
     if predicate:
         return _("Its main change: {pull} {change}.").format(pull=f"#{number}", change=predicate)

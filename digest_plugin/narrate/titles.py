@@ -84,6 +84,13 @@ def _verb_of(text: str) -> str | None:
     return base if base in VERBS else None
 
 
+def merged_branch(title: str) -> str | None:
+    """The branch a merge commit's title names ("Merge pull request #12 from owner/feature/x" ->
+    "feature/x"); None for any other title."""
+    merged = _MERGE_TITLE.match(title.strip())
+    return merged["branch"] if merged else None
+
+
 def display_title(title: str) -> str:
     """A PR title for an English list: without its "[module] type:" prefix, as written otherwise."""
     text = clause(title).text

@@ -126,7 +126,12 @@ def _key_changes(view: WeekView, lang: Language) -> list[str]:
         if change.importance.reading:
             lines.append("   " + escape(change.importance.reading))
         items.append("\n\n".join(lines))
-    return [heading(2, view.headings["key_changes"]), "\n\n".join(items)]
+    blocks = [heading(2, view.headings["key_changes"]), "\n\n".join(items)]
+    if view.brief_key_changes:
+        blocks.append(heading(3, view.more_key_changes))
+        score = _("importance {score}")
+        blocks.append("\n".join(f"- {_ref(b.ref)} {escape(b.text)} · {escape(score.format(score=b.importance))}" for b in view.brief_key_changes))
+    return blocks
 
 
 def _risks(view: WeekView, lang: Language) -> list[str]:

@@ -10,6 +10,7 @@ from dataclasses import asdict
 from digest_plugin.analysis.model import AnalysedPull, Evidence, Risk, Theme, WeekAnalysis
 from digest_plugin.narrate import writer_credit
 from digest_plugin.narrate.wording import Language
+from digest_plugin.publish.week_view import KEY_CHANGES_IN_FULL
 from digest_plugin.store.records import format_time
 
 
@@ -88,7 +89,8 @@ def _add_texts(data: dict, narrative) -> None:
     for theme in data["themes"]:
         if theme["name"] in themes:
             theme["text"] = themes[theme["name"]].text
-    changes = {change.number: change for change in narrative.key_changes}
+    # the key changes the page tells in full; the others are key PRs told in brief, by their summary
+    changes = {change.number: change for change in narrative.key_changes[:KEY_CHANGES_IN_FULL]}
     for pull in data["pulls"]:
         if pull["number"] in changes:
             pull["text"] = changes[pull["number"]].summary  # the key change's line, as the page shows it

@@ -23,6 +23,7 @@ from digest_plugin.analysis.model import AnalysedPull, PathCount, WeekAnalysis
 from digest_plugin.analysis.stats import ranked
 from digest_plugin.charts import Chart
 from digest_plugin.narrate import Narrative, writer_credit
+from digest_plugin.narrate.describe import brief
 from digest_plugin.narrate.model import Cited, HighlightGroup
 from digest_plugin.narrate.wording import Language, factor_names, week_status
 from digest_plugin.store.frozen_record import frozen_record
@@ -36,9 +37,9 @@ FEED_SECTIONS = ("note", "summary", "highlights", "key_changes", "risks", "recom
 # titles come again in the key changes and the list of every PR), the charts, and the PRs as a
 # short list ("pull_list"); not the page's tables (statistics, the bot updates, every PR's row).
 PRINT_SECTIONS = ("note", "summary", "key_changes", "risks", "recommendations", "trends", "pull_list")
-# Key changes told in full on paper, most important first; the others are in bold in the list of
-# every PR after them. A busy week has thirty, seven pages that nobody prints to read.
-PRINT_KEY_CHANGES = 10
+# Key changes told in full, most important first, on the page, on paper and in the Markdown; the
+# others follow in brief (number, a few words, importance). Thirty in full were seven printed pages.
+KEY_CHANGES_IN_FULL = 10
 TABLE_ROWS = 10  # names per statistics table
 _CHINESE = re.compile(r"[\u4e00-\u9fff]")  # an author's words with Chinese characters are marked lang="zh"
 
@@ -88,6 +89,16 @@ class KeyChangeView:
     quote: str = ""  # the author's words, shown apart after `summary` (untrusted, may be empty)
     quote_lang: str = "en"  # the language the author wrote `quote` in, for the element's lang attribute
     details: Cited | None = None  # a writer's own sentence about it; None where it would only repeat modules and size
+    brief: str = ""  # the PR in a few words (narrate.describe.brief), where it is told in brief
+
+
+@frozen_record
+class BriefKeyView:
+    """A key PR after the first KEY_CHANGES_IN_FULL: its number, a few words and its importance."""
+
+    ref: PullRef
+    text: str  # the title as a list shows it; in Chinese the title translated, or the PR's facts
+    importance: str  # "6.8"
 
 
 @frozen_record
@@ -160,7 +171,8 @@ class WeekView:
     note: EditorNote | None = None
     themes: tuple[ThemeView, ...] = ()
     highlights: tuple[HighlightGroup, ...] = ()
-    key_changes: tuple[KeyChangeView, ...] = ()
+    key_changes: tuple[KeyChangeView, ...] = ()  # the first KEY_CHANGES_IN_FULL, told in full
+    brief_key_changes: tuple[BriefKeyView, ...] = ()  # the others, in brief
     risks: tuple[RiskView, ...] = ()
     recommendations: tuple[Cited, ...] = ()
     trends: tuple[Cited, ...] = ()
@@ -170,7 +182,7 @@ class WeekView:
     statistics: tuple[CountTable, ...] = ()
     pulls: tuple[PullRow, ...] = ()
     headings: dict[str, str] = field(default_factory=dict)  # section -> its heading, in the site's language
-    more_key_changes: str = ""  # on paper, after the first PRINT_KEY_CHANGES: how many more, and where they are
+    more_key_changes: str = ""  # the heading of `brief_key_changes`: how many more key PRs are told in brief
     credit: str = ""  # which writer wrote the words, and how many of a language model's sentences were kept
 
     @property
@@ -207,10 +219,6 @@ class WeekView:
         return tuple(name for name in PRINT_SECTIONS if name in present)
 
     @property
-    def print_key_changes(self) -> tuple[KeyChangeView, ...]:
-        return self.key_changes[:PRINT_KEY_CHANGES]
-
-    @property
     def feed_chart(self) -> Chart | None:
         """The one chart a feed entry and the link preview show: the one drawn as PNG too."""
         return next((chart for chart in self.charts if chart.raster), None)
@@ -223,6 +231,11 @@ def week_view(week: WeekAnalysis, narrative: Narrative, charts: Sequence[Chart],
     status, status_text, status_short = week_status(week, _)
     busy = not narrative.quiet
     key_changes = _key_changes(week, narrative, refs, lang) if busy else ()
+    told = {change.ref.number for change in key_changes[:KEY_CHANGES_IN_FULL]}
+    brief_changes = tuple(BriefKeyView(c.ref, c.brief, c.importance.text) for c in key_changes[KEY_CHANGES_IN_FULL:])
+    # In Chinese an English title is shown once: a PR told in full in the key changes is said by its
+    # facts in the tables below it.
+    shown_above = told if lang.code == "zh" else set()
     return WeekView(
         repo=week.repo,
         week=week.week,
@@ -239,26 +252,42 @@ def week_view(week: WeekAnalysis, narrative: Narrative, charts: Sequence[Chart],
         note=note,
         themes=tuple(ThemeView(t.name, t.sentence) for t in getattr(narrative, "themes", ())) if busy else (),
         highlights=narrative.highlights if busy else (),
-        key_changes=key_changes,
+        key_changes=key_changes[:KEY_CHANGES_IN_FULL],
+        brief_key_changes=brief_changes,
         risks=_risks(narrative, refs) if busy else (),
         recommendations=narrative.recommendations if busy else (),
         trends=narrative.trends if busy else (),
         charts=tuple(charts),
         newcomers=_newcomers(week, refs),
-        updates=tuple(_pull_row(p, refs, lang) for p in week.pulls if _is_update(p)),
+        updates=tuple(_pull_row(p, refs, lang, titled=False) for p in week.pulls if _is_update(p)),
         statistics=_statistics(week, lang) if week.stats.merged_count else (),
-        pulls=tuple(_pull_row(p, refs, lang) for p in week.pulls),
+        pulls=tuple(_pull_row(p, refs, lang, titled=p.pull.number not in shown_above) for p in week.pulls),
         headings=section_headings(_),
         credit=writer_credit(narrative, lang),
-        more_key_changes=_more_key_changes(len(key_changes) - PRINT_KEY_CHANGES, lang),
+        more_key_changes=_more_key_changes(len(brief_changes), lang),
     )
+
+
+def narrative_texts(view: WeekView) -> list[str]:
+    """The week's narrative as a reader sees it, each text plain: the summary, the themes, the
+    highlights, the key changes' own lines (the author's words quoted apart left out: they are in
+    the author's language) and those told in brief, the risks and the recommendations. Not the
+    titles, tables, figures or trends. What `narrate.chinese.chinese_share` is measured over."""
+    return [
+        view.summary.text,
+        *(theme.sentence.text for theme in view.themes),
+        *(item.text for group in view.highlights for item in group.items),
+        *(text for change in view.key_changes for text in (change.summary, change.details.text if change.details else "") if text),
+        *(brief.text for brief in view.brief_key_changes),
+        *(risk.sentence.text for risk in view.risks),
+        *(recommendation.text for recommendation in view.recommendations),
+    ]
 
 
 def _more_key_changes(count: int, lang: Language) -> str:
     if count <= 0:
         return ""
-    return lang.ngettext("{count} more key PR is in the list of every PR below, its number in bold.",
-                         "{count} more key PRs are in the list of every PR below, their numbers in bold.", count).format(count=lang.number(count))
+    return lang.ngettext("{count} more key PR, in brief", "{count} more key PRs, in brief", count).format(count=lang.number(count))
 
 
 def section_headings(_) -> dict[str, str]:
@@ -368,6 +397,7 @@ def _key_changes(week: WeekAnalysis, narrative: Narrative, refs, lang: Language)
             importance=importance(analysed, lang),
             # the built-in writer's sentence restates the modules and size shown beside it
             details=change.details if narrative.writer != "builtin" else None,
+            brief=brief(analysed, lang),
         ))
     return tuple(changes)
 
@@ -437,12 +467,14 @@ def _paths(paths: Sequence[PathCount], lang: Language) -> tuple[tuple[str, str],
     return _counted([(p.path, p.count) for p in paths], lang)
 
 
-def _pull_row(analysed: AnalysedPull, refs, lang: Language) -> PullRow:
+def _pull_row(analysed: AnalysedPull, refs, lang: Language, titled: bool = True) -> PullRow:
+    """A PR's row of a table; where not `titled` (in Chinese, its title already shown on the page),
+    said by its facts instead (narrate.describe.brief)."""
     _, kind = lang.gettext, analysed.classification
     badge = _("bot") if kind.bot else _("first PR") if analysed.first_time else ""
     return PullRow(
         ref=refs[analysed.pull.number],
-        title=analysed.pull.title,
+        title=analysed.pull.title if titled or lang.code != "zh" else brief(analysed, lang),
         author=analysed.pull.author.login,
         badge=badge,
         kind=kind_name(analysed, _),

@@ -15,11 +15,13 @@ from datetime import UTC, datetime
 import pytest
 
 from digest_plugin.narrate import BuiltinWriter, check_grounding, narrate
+from digest_plugin.narrate.chinese import chinese_share
 from digest_plugin.narrate.overview import SUMMARY_THEMES
 from digest_plugin.narrate.titles import chinese_title, display_title
 from digest_plugin.narrate.wording import Language
 from digest_plugin.narrate.writers import RECENT_WEEKS
 from digest_plugin.publish.history import analysis_options
+from digest_plugin.publish.week_view import narrative_texts, week_view
 from tests.narrate_fixtures import REAL_WEEKS, english_left, real_week
 
 EN, ZH = Language.of("en"), Language.of("zh")
@@ -112,6 +114,25 @@ def test_chinese_real_weeks_leave_no_english_but_names_titles_and_code(name):
     texts += [g.heading for g in narrative.highlights] + [r.name for r in narrative.risks] + [r.impact for r in narrative.risks]
     leftovers = [left for left in (english_left(week, t) for t in texts) if left]
     assert leftovers == []
+
+
+@pytest.mark.parametrize("name", sorted(REPOSITORIES))
+def test_every_chinese_week_page_shows_an_english_title_once_and_its_narrative_is_at_least_38_percent_chinese(name):
+    """Over every week: a title (of 12 characters or more, shorter ones occur inside other words) is
+    in at most one text of the page besides the rows and headings of other PRs that share it (a
+    revert's own title holds the one it reverts); the narrative's Chinese share, as defined."""
+    repo = REPOSITORIES[name][0]
+    for week, _previous, narratives in narrated(name):
+        if not week.pulls:
+            continue
+        view = week_view(week, narratives["zh"], (), ZH, f"https://github.com/{repo}", "")
+        texts = [*((None, t) for t in narrative_texts(view)), *((c.ref.number, c.title) for c in view.key_changes),
+                 *((row.ref.number, row.title) for row in (*view.updates, *view.pulls))]
+        for analysed in week.pulls:
+            forms = {f for f in (analysed.pull.title.strip(), display_title(analysed.pull.title)) if len(f) >= 12}
+            shown = [t for owner, t in texts if owner in (None, analysed.pull.number) and any(form in t for form in forms)]
+            assert len(shown) <= 1, (week.week, analysed.pull.number, shown)
+        assert chinese_share(narrative_texts(view)) >= 0.38, week.week
 
 
 def test_every_risk_of_the_analysis_is_told_with_all_its_pulls():

@@ -337,7 +337,7 @@ def test_a_pdf_is_the_report_a_reader_prints_not_every_table_of_the_page(site):
     assert f"Importance {week.select_one('ol.key-pulls .score').get_text()} / 10: {factor}" in text
 
 
-def test_a_pdf_tells_the_first_ten_key_changes_and_points_to_the_others_in_its_list(tmp_path):
+def test_the_page_and_the_pdf_tell_the_first_ten_key_changes_and_the_others_in_brief(tmp_path):
     monday = datetime(2026, 5, 4, 9, tzinfo=UTC)
     pulls = [make_pull(n, monday + timedelta(hours=n), f"feat: part {n} of the engine", author=f"dev{n % 4}",
                        files=[(f"core/part{n}.py", 100 + n, 2, "modified")]) for n in range(1, 15)]
@@ -347,13 +347,16 @@ def test_a_pdf_tells_the_first_ten_key_changes_and_points_to_the_others_in_its_l
     output = build_site(tmp_path, DIGEST_PDF=True, DIGEST_KEY_THRESHOLD=0)  # every PR is key
     week = page(output, "acme/widget/2026-W19/index.html")
     key_titles = [h3.select_one("bdi").get_text() for h3 in week.select("ol.key-pulls h3")]
-    assert len(key_titles) == 14  # the page tells all of them
+    assert len(key_titles) == 10  # the ten most important in full
+    assert week.select_one("h3.more-key-changes").get_text() == "4 more key PRs, in brief"
+    briefly = [li.get_text(" ", strip=True) for li in week.select("ul.brief-key-pulls li")]
+    listed = [row.select_one("a").get_text() for row in week.select("table.pulls tbody tr")]  # every PR, most important first
+    assert [line.split()[0] for line in briefly] == listed[10:14]
+    assert all("importance" in line for line in briefly)
     text = pdf_text(output / "acme/widget/2026-W19/digest.pdf")
-    key_section = text[text.index("Key changes"):text.index("All merged PRs")]
-    assert [title for title in key_titles if title in key_section] == key_titles[:10]
-    assert "4 more key PRs are in the list of every PR below, their numbers in bold." in " ".join(key_section.split())
-    every_pr = text[text.index("All merged PRs"):]
-    assert all(title in every_pr for title in key_titles)
+    key_section = " ".join(text[text.index("Key changes"):text.index("All merged PRs")].split())
+    assert [title for title in key_titles if title in key_section] == key_titles
+    assert "4 more key PRs, in brief" in key_section and all(number in key_section for number in listed[10:14])
 
 
 def test_a_pdf_shows_the_charts_of_its_page(site):

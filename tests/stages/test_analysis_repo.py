@@ -181,7 +181,7 @@ def test_real_weeks_statistics_are_exact_recounts():
         assert {p.pull.number for p in week.pulls} == {p.number for p in mine}
         assert stats.additions == sum(p.additions for p in mine)
         assert stats.deletions == sum(p.deletions for p in mine)
-        assert stats.key_count == sum(1 for p in week.pulls if p.score.value >= 6.0)
+        assert stats.key_count == sum(1 for p in week.pulls if p.key)
         assert sum(a.count for a in (*stats.authors, *stats.bots)) == len(mine)
         assert Counter({a.login: a.count for a in (*stats.authors, *stats.bots)}) == Counter(p.author.login for p in mine)
         assert sum(stats.types.values()) <= len(mine)

@@ -64,11 +64,12 @@ def test_the_english_summary_leads_with_the_main_moves_then_the_risk_then_the_fi
     assert text.index("export") < text.index("main risk") < text.index("In all")
 
 
-def test_the_chinese_summary_quotes_titles_it_cannot_translate_and_leaves_the_authors_english_to_the_key_changes():
+def test_the_chinese_summary_says_prs_it_cannot_translate_by_their_facts_and_leaves_english_to_the_key_changes():
     text = narrate(busy_week(), [previous_week()], ZH).summary.text
-    assert text.startswith("本周较为突出的主题是 export（2 个 PR）。本周最重要的改动：#101「Add *streaming* <export> support」。")
-    assert "Adds streaming export" not in text  # quoted apart under the key change, not spliced into the summary
-    assert "此外，#102「Split the reader [part 1]」。还有 #103「Crash when `path` is empty」。" in text  # "[part 1]" is words, not code
+    # the English titles are shown once, in the key changes or the list of every PR, not quoted here again
+    assert text.startswith("本周较为突出的主题是 export（2 个 PR）。本周最重要的改动：#101 core 模块的新功能。")
+    assert "Adds streaming export" not in text and "streaming" not in text
+    assert "此外，#102 io 模块的重构。还有 #103 io 模块的修复。" in text
     assert text.endswith("本周共有 3 位作者合入了 6 个 PR（其中 3 个重点 PR），多于上周的 2 个。")
     assert ".”" not in text and ". " not in text
 
@@ -182,7 +183,8 @@ def test_recommendations_name_their_object_and_the_finding_that_calls_for_them()
                                                                           count=1, evidence=revert),))
     assert [r.text for r in narrate(one, [], EN).recommendations] == [
         "Decide whether to land “feat: async rollout” again, which #102 reverted: no PR of the following four weeks re-landed or replaced it."]
-    assert [r.text for r in narrate(one, [], ZH).recommendations] == ["决定是否重新合入被 #102 回退的「feat: async rollout」：之后四周内没有 PR 重新合入或替代它。"]
+    # in Chinese the reverted English title is not quoted: it is in the revert's own title, shown once on the page
+    assert [r.text for r in narrate(one, [], ZH).recommendations] == ["决定是否重新合入被 #102 回退的改动：之后四周内没有 PR 重新合入或替代它。"]
     assert narrate(dataclasses.replace(busy_week(), recommendations=()), [], EN).recommendations == ()  # nothing found, nothing to do
 
 
@@ -213,7 +215,7 @@ def test_themes_have_a_sentence_each_with_true_shares(language):
     expected = {"en": "2 of the week's 5 PRs by people (40%), up from 5% in recent weeks. What its PRs did: 1 new feature and 1 speed-up. "
                       "Its main change: #101 adds *streaming* <export> support. See also #106.",
                 "zh": "本周非机器人提交的 5 个 PR 中有 2 个属于这一方向（占 40%），高于近几周的 5%。这些 PR 的内容：1 项新功能和 1 项性能优化。"
-                      "其中最重要的改动是 #101「Add *streaming* <export> support」。另见 #106。"}
+                      "其中最重要的改动是 #101 core 模块的新功能。另见 #106。"}
     assert narrative.themes[0].text == expected[language]
     assert narrative.themes[0].sentence.pulls == (101, 106)
 

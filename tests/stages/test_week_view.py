@@ -9,9 +9,11 @@ import pytest
 from digest_plugin.analysis.importance import scaled
 from digest_plugin.analysis.model import Score
 from digest_plugin.narrate import narrate
+from digest_plugin.narrate.chinese import chinese_share
+from digest_plugin.narrate.titles import display_title
 from digest_plugin.narrate.wording import Language
 from digest_plugin.publish.markdown import render_markdown
-from digest_plugin.publish.week_view import FEED_SECTIONS, SECTION_ORDER, EditorNote, week_view
+from digest_plugin.publish.week_view import FEED_SECTIONS, SECTION_ORDER, EditorNote, narrative_texts, week_view
 from tests.narrate_fixtures import REPO_URL, analysed, busy_week, previous_week, quiet_week, week_of
 
 
@@ -104,3 +106,38 @@ def test_the_authors_words_quoted_on_a_chinese_page_are_marked_in_the_language_t
     changes = {change.ref.number: change for change in view_of(week_of([english, chinese]), "zh").key_changes}
     assert (changes[1].quote, changes[1].quote_lang) == ("The parser now recovers and reports every error in the file.", "en")
     assert (changes[2].quote, changes[2].quote_lang) == ("回滚时的错误现在会逐一报告，而不是只报告第一个。", "zh")
+
+
+def key_week(count: int, others=()):
+    """A week of `count` key features of falling importance (titles no rule translates), and `others`."""
+    keys = [analysed(n, f"feat: Wire the quux frobnicator number {n} into the baz pipeline", score=round(9.5 - n / 10, 1), key=True,
+                     modules=("engine",), additions=100 + n, deletions=n) for n in range(1, count + 1)]
+    return week_of([*keys, *others])
+
+
+def test_a_busy_week_tells_its_ten_most_important_key_changes_in_full_and_the_others_in_brief():
+    view = view_of(key_week(14))
+    assert [c.ref.number for c in view.key_changes] == list(range(1, 11))
+    assert [(b.ref.number, b.text, b.importance) for b in view.brief_key_changes] == [
+        (n, f"Wire the quux frobnicator number {n} into the baz pipeline", f"{9.5 - n / 10:.1f}") for n in range(11, 15)]
+    assert view.more_key_changes == "4 more key PRs, in brief"
+    markdown = render_markdown(view, "https://example.org/week/", Language.of("en"))
+    assert "### 4 more key PRs, in brief" in markdown
+    assert f"- [#12](<{REPO_URL}/pull/12>) Wire the quux frobnicator number 12 into the baz pipeline · importance 8.3" in markdown
+    assert markdown.count(". **[#") == 10  # each told in full has its numbered bold title line
+    assert view_of(key_week(10)).brief_key_changes == ()
+
+
+def test_a_chinese_page_shows_each_english_title_once_and_says_the_rest_in_chinese():
+    others = [analysed(20 + n, f"fix: Stop the quux frobnicator {n} from eating the baz cache", type="fix", modules=("cache",),
+                       score=4.0, additions=7, deletions=3) for n in range(3)]
+    week = key_week(12, others)
+    view = view_of(week, "zh")
+    markdown = render_markdown(view, "https://example.org/week/", Language.of("zh"))
+    for p in week.pulls:
+        assert markdown.count(display_title(p.pull.title)) == 1, p.pull.title
+    # outside its key change or its row a PR is its number and its facts: kind, module and size
+    assert "- [#11](<https://github.com/octo/widgets/pull/11>) engine 模块的新功能，+111 −11 行 · 重要度 8.4" in markdown
+    assert any("cache 模块的修复，+7 −3 行" in item.text for group in view.highlights for item in group.items)
+    assert "engine 模块的新功能" in view.summary.text
+    assert chinese_share(narrative_texts(view)) >= 0.38
