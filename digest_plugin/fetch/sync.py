@@ -154,7 +154,7 @@ class RepoSync:
         floor = state.complete_since or present
         watermark = min(present, max([floor, *merges])) if state.complete_since is not None else None
         self.progress.note(
-            f"{self.store.repo_dir(self.repo) / 'state.json'}: the watermark {format_time(state.watermark)} is ahead of GitHub's present "
+            f"{self.store.repo_dir(self.repo) / 'state.json'}: the watermark {format_time(state.watermark)} is ahead of the present "
             f"({format_time(present)}); it is set back to {format_time(watermark) or 'nothing'}, and the fetch goes on from there."
         )
         return replace(state, watermark=watermark, fetched_at=min(state.fetched_at or present, present))

@@ -17,7 +17,7 @@ import pytest
 
 from digest_plugin.store.folder import Store
 from tests.github_server import GitHubServer
-from tests.io.test_robustness import REPO, UNTIL, errors, fetch, pulls, run, show, stored
+from tests.io.test_robustness import REPO, SINCE, errors, fetch, pulls, run, show, stored
 
 MONTH = "2026-03.jsonl"  # the month of every PR of `pulls()`
 
@@ -121,3 +121,110 @@ def test_an_export_with_a_byte_order_mark_keeps_its_first_record(tmp_path):
     done = run(tmp_path, "import", str(export), "--repo", REPO)
     assert done.returncode == 0 and "not a JSON object" not in done.stderr, done.stderr
     assert len(stored(tmp_path)) == 12
+
+
+# -- 2. the watermark is GitHub's time, not this machine's ---------------------------------------
+
+
+def _state(folder: Path, repo: str = REPO) -> dict:
+    return json.loads((folder / "data" / repo / "state.json").read_text())
+
+
+def _fetch_to_now(folder: Path, server: GitHubServer, since: str | None = SINCE):
+    """`repo-digest fetch` up to the present, whichever that is."""
+    return run(folder, "fetch", REPO, *(["--since", since] if since else []), env=server.env())
+
+
+def _time(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def test_a_clock_that_runs_ahead_of_githubs_does_not_move_the_watermark_past_githubs_present(tmp_path):
+    behind = timedelta(days=100)  # GitHub's Date is 100 days before this machine's clock
+    with GitHubServer({REPO: pulls()}) as server:
+        server.date_offset = -behind.total_seconds()
+        done = _fetch_to_now(tmp_path, server)
+        github_now = datetime.now(UTC) - behind
+    assert done.returncode == 0, done.stderr
+    state = _state(tmp_path)
+    assert _time(state["watermark"]) <= github_now and _time(state["fetched_at"]) <= github_now + timedelta(minutes=1)
+
+
+def test_a_watermark_ahead_of_the_present_is_set_back_with_one_warning_and_the_merges_in_between_are_fetched(tmp_path):
+    with GitHubServer({REPO: pulls()}) as server:
+        assert _fetch_to_now(tmp_path, server).returncode == 0
+        state_file = tmp_path / "data" / REPO / "state.json"
+        state = _state(tmp_path)
+        state_file.write_text(json.dumps({**state, "watermark": "2030-01-01T00:00:00Z"}))  # a clock that ran ahead, or a hand edit
+        later = datetime.now(UTC) - timedelta(days=2)
+        server.add_pulls(REPO, [dict(p, merged_at=later.strftime("%Y-%m-%dT%H:%M:%SZ")) for p in pulls(2, first=300)])
+        done = _fetch_to_now(tmp_path, server, since=None)
+    assert done.returncode == 0, done.stderr
+    warnings = [line for line in done.stderr.splitlines() if "is ahead of the present" in line]
+    assert len(warnings) == 1 and warnings[0].startswith(f"fetch: {state_file}: the watermark 2030-01-01T00:00:00Z is ahead"), done.stderr
+    assert {300, 301} <= set(stored(tmp_path)) and _time(_state(tmp_path)["watermark"]) < datetime.now(UTC)
+    assert "2030" not in done.stdout
+
+
+# -- 7. one odd node costs that node ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("number", [None, "abc"])
+def test_a_node_without_a_readable_number_on_a_pr_of_many_files_costs_that_pr_not_the_window(tmp_path, number):
+    from tests.github_server import handmade_pull
+
+    many = [{"filename": f"src/f{i}.py", "status": "modified", "additions": 1, "deletions": 0} for i in range(150)]
+    big = handmade_pull(150, datetime(2026, 3, 4, 9, tzinfo=UTC), repo=REPO, files=many)
+
+    def spoil(answer: dict) -> dict:
+        for node in ((answer.get("data") or {}).get("search") or {}).get("nodes") or ():
+            if isinstance(node, dict) and node.get("number") == 150:
+                node.pop("number") if number is None else node.update(number=number)
+        return answer
+
+    with GitHubServer({REPO: [*pulls(), big]}) as server:
+        server.graphql_rewrite = spoil
+        done = fetch(tmp_path, server)
+    assert done.returncode == 0, done.stderr
+    assert sorted(stored(tmp_path)) == list(range(100, 112))  # every other PR of the window is kept
+    assert "only 12 of 13 PRs merged" in done.stderr and "Traceback" not in done.stderr
+    assert show(tmp_path, "2026-W10")["complete"] is False  # and the week says it lacks one
+
+
+# -- 9 and 11. GitHub somewhere else, and answers that are not GitHub's -----------------------------
+
+
+def test_graphql_on_another_host_than_the_rest_api_is_fetched_from_there(tmp_path):
+    with GitHubServer({REPO: pulls()}) as server:
+        other_host = server.url.replace("127.0.0.1", "localhost") + "/graphql"
+        done = fetch(tmp_path, server, env={"GITHUB_GRAPHQL_URL": other_host})
+    assert done.returncode == 0, done.stderr
+    assert len(stored(tmp_path)) == 12 and "AssertionError" not in done.stderr
+
+
+def test_a_graphql_url_that_is_not_a_web_address_is_one_sentence_naming_it(tmp_path):
+    with GitHubServer({REPO: pulls()}) as server:
+        done = fetch(tmp_path, server, env={"GITHUB_GRAPHQL_URL": "ftp://example.org/graphql"})
+    assert done.returncode != 0
+    assert errors(done) == ["repo-digest: GITHUB_GRAPHQL_URL must be an http(s) URL such as https://api.github.com/graphql, "
+                            "not 'ftp://example.org/graphql'."]
+
+
+def test_a_web_page_in_place_of_graphqls_answer_is_named_a_web_page_not_a_truncated_answer(tmp_path):
+    with GitHubServer({REPO: pulls()}) as server:
+        server.faults.add("html", on="graphql", times=100)
+        done = fetch(tmp_path, server)
+        asked = server.count("graphql")
+    assert done.returncode != 0
+    assert errors(done) == [f"repo-digest: {server.url}/graphql answered with a web page, not GitHub's JSON, while fetching {REPO}; "
+                            "check GITHUB_GRAPHQL_URL and GITHUB_API_URL."]
+    assert asked == 1  # asking again changes nothing
+
+
+def test_a_redirect_to_another_host_is_named_a_redirect(tmp_path):
+    with GitHubServer({REPO: pulls()}) as server:
+        server.faults.add("redirect", on="graphql", times=100)
+        done = fetch(tmp_path, server)
+    assert done.returncode != 0
+    assert errors(done) == [f"repo-digest: GitHub's API at {server.url} redirected the request for {REPO} (host 127.0.0.1 to localhost), "
+                            "which is not followed; set GITHUB_API_URL (and GITHUB_GRAPHQL_URL) to where the API is now."]
