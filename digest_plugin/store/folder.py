@@ -24,7 +24,7 @@ from digest_plugin.errors import DigestError
 from digest_plugin.settings import check_repo_name, repo_name_problem
 from digest_plugin.store.atomic import atomic_write, remove_leftovers
 from digest_plugin.store.records import Pull, format_time, read_line
-from digest_plugin.store.state import SCHEMA_VERSION, RepoState, Window
+from digest_plugin.store.state import SCHEMA_VERSION, RepoState, StateError, Window
 
 logger = logging.getLogger(__name__)
 
@@ -211,6 +211,9 @@ class Store:
                 return None
             data = json.loads(raw.decode("utf-8"))
             state = RepoState.from_json(data)
+        except StateError as error:
+            raise DigestError(f"{path} has a bad value in {error.field}: {error.problem}; correct it, restore it from version control, "
+                              "or delete it to refetch.") from None
         except (ValueError, KeyError, TypeError, IndexError, AttributeError, OverflowError, RecursionError) as error:
             raise DigestError(f"{path} is not a valid state file ({_short(error)}); restore it from version control or delete it to refetch.") from None
         except OSError as error:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -228,3 +229,96 @@ def test_a_redirect_to_another_host_is_named_a_redirect(tmp_path):
     assert done.returncode != 0
     assert errors(done) == [f"repo-digest: GitHub's API at {server.url} redirected the request for {REPO} (host 127.0.0.1 to localhost), "
                             "which is not followed; set GITHUB_API_URL (and GITHUB_GRAPHQL_URL) to where the API is now."]
+
+
+# -- 3 and 5. settings that would publish nothing, or fail deep in the build ------------------------
+
+
+def _plain(log: str) -> str:
+    """Pelican's log as words, without the columns its terminal layout wraps them in."""
+    return " ".join(re.sub(r"\S+\.py:\d+|\[\d\d:\d\d:\d\d\]", "", log).split())
+
+
+def _settings(folder: Path, **values) -> None:
+    (folder / "pelicanconf.py").write_text('DIGEST_DATA_PATH = "data"\n' + "".join(f"{k} = {v!r}\n" for k, v in values.items()))
+
+
+def test_a_digest_since_after_today_is_one_sentence_and_no_fetch(tmp_path):
+    later = (datetime.now(UTC) + timedelta(days=40)).date().isoformat()
+    _settings(tmp_path, DIGEST_SINCE=later)
+    with GitHubServer({REPO: pulls()}) as server:
+        done = run(tmp_path, "fetch", REPO, env=server.env())
+        asked = server.count()
+    assert done.returncode != 0 and asked == 0
+    assert errors(done) == [f"repo-digest: DIGEST_SINCE is {later}, which is after today: nothing would be fetched or published; "
+                            "set a date in the past, or none."]
+
+
+def test_a_digest_since_after_today_stops_the_build_so_nothing_is_deployed(tmp_path):
+    from tests.tiny_project import make, tiny_project
+
+    later = (datetime.now(UTC) + timedelta(days=40)).date().isoformat()
+    project = tiny_project(tmp_path / "project", DIGEST_SINCE=later)
+    build = make(project, "html", "OUTPUTDIR=out")
+    out, err = build.communicate()
+    assert build.returncode != 0 and not (project / "out").exists()
+    assert f"DIGEST_SINCE is {later}, which is after today: nothing would be fetched or published" in _plain(out + err)
+    assert "Traceback" not in out + err
+
+
+def test_a_timezone_that_is_a_folder_of_the_timezone_data_is_one_sentence_naming_the_setting(tmp_path):
+    with GitHubServer({REPO: pulls()}) as server:
+        assert fetch(tmp_path, server).returncode == 0
+    _settings(tmp_path, DIGEST_TIMEZONE="America")
+    done = run(tmp_path, "show", REPO, "--week", "2026-W10")
+    assert done.returncode != 0
+    assert errors(done) == ["repo-digest: DIGEST_TIMEZONE 'America' is not a known timezone name, such as UTC or Asia/Shanghai."]
+
+
+def test_a_timezone_that_is_a_folder_stops_the_build_with_the_sentence(tmp_path):
+    from tests.tiny_project import make, tiny_project
+
+    project = tiny_project(tmp_path / "project", DIGEST_TIMEZONE="America")
+    build = make(project, "html", "OUTPUTDIR=out")
+    out, err = build.communicate()
+    assert build.returncode != 0 and not (project / "out").exists()
+    assert "DIGEST_TIMEZONE 'America' is not a known timezone name" in _plain(out + err)
+    assert "Traceback" not in out + err and "IsADirectoryError" not in out + err
+
+
+# -- 6. a hand-edited state file ------------------------------------------------------------------
+
+
+EDITS = {  # field: (value written by hand, what the sentence says of it)
+    "progress": ("abc", "progress: 'abc' is not an object"),
+    "progress ": (["since"], "progress: \"['since']\" is not an object"),
+    "fetched_at": ("9999-12-31T23:59:59Z", "fetched_at: 9999-12-31T23:59:59Z is before 2008 or in the future"),
+    "fetched_at ": ("0001-01-01T00:00:00Z", "fetched_at: 0001-01-01T00:00:00Z is before 2008 or in the future"),
+    "created_at": ("2031-01-01T00:00:00Z", "created_at: 2031-01-01T00:00:00Z is before 2008 or in the future"),
+}
+
+
+@pytest.mark.parametrize("edit", EDITS)
+@pytest.mark.parametrize("command", ["fetch", "show"])
+def test_a_hand_edited_state_field_is_one_sentence_naming_the_file_the_field_and_the_value(tmp_path, edit, command):
+    value, said = EDITS[edit]
+    with GitHubServer({REPO: pulls()}) as server:
+        assert fetch(tmp_path, server).returncode == 0
+        state_file = tmp_path / "data" / REPO / "state.json"
+        state_file.write_text(json.dumps({**_state(tmp_path), edit.strip(): value}, indent=2))
+        done = fetch(tmp_path, server, since=None) if command == "fetch" else run(tmp_path, "show", REPO, "--week", "2026-W10")
+    assert done.returncode != 0
+    assert errors(done) == [f"repo-digest: {state_file} has a bad value in {said}; correct it, restore it from version control, "
+                            "or delete it to refetch."]
+
+
+# -- 11. a week that is not on the calendar --------------------------------------------------------
+
+
+@pytest.mark.parametrize("week", ["0000-W01", "9999-W52"])
+def test_a_week_outside_the_calendar_is_one_sentence(tmp_path, week):
+    with GitHubServer({REPO: pulls()}) as server:
+        assert fetch(tmp_path, server).returncode == 0
+    done = run(tmp_path, "show", REPO, "--week", week)
+    assert done.returncode != 0
+    assert errors(done) == [f"repo-digest: '{week}' is not a week: its year is outside 0001 to 9998."]
