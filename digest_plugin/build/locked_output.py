@@ -19,6 +19,7 @@ says "interrupted; the previous site is unchanged" and exits with 128 + the sign
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import errno
 import fcntl
@@ -119,17 +120,13 @@ def _quiet_tracker(env) -> dict[str, str]:
 def _adopt_orphans() -> None:
     """Become the subreaper of the build's processes (Linux), so that workers whose parent died are
     handed to this process, which can tell when they are gone; elsewhere their group is watched."""
-    try:
+    with contextlib.suppress(OSError, AttributeError):
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-    except (OSError, AttributeError):
-        pass
 
 
 def _signal_group(group: int, signum: int) -> None:
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(group, signum)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 def _wait_for_group(group: int) -> None:

@@ -101,6 +101,7 @@ def fetch_repos(
     """
     options = options or FetchOptions()
     repos = [r if owner_of(r) else check_repo_name(r) for r in repos]
+    repos = [r for i, r in enumerate(repos) if r.lower() not in {earlier.lower() for earlier in repos[:i]}]  # named twice, in any case: once
     if not repos:
         raise DigestError("No repository to fetch: name one (OWNER/NAME) or set DIGEST_REPOS.")
     now = datetime.now(UTC)

@@ -374,6 +374,12 @@ class RepoSync:
             raise NotFound(
                 f"GitHub has no repository {self.repo}, or the token cannot see it; check the name and the token's access."
             )
+        spelled = repository.get("nameWithOwner")
+        if isinstance(spelled, str) and spelled != self.repo and spelled.lower() == self.repo.lower():
+            # GitHub's names ignore case: the store keeps GitHub's own spelling, whichever the user typed
+            self.store.respell(self.repo, spelled)
+            self.repo = spelled
+            self.state = replace(self.state, repo=spelled)
         created = repository.get("createdAt")
         try:
             created_at = parse_time(created) if isinstance(created, str) else None

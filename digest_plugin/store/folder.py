@@ -8,11 +8,13 @@ fsynced and renamed over the old one, so a kill at any moment leaves the previou
 from __future__ import annotations
 
 import codecs
+import contextlib
 import hashlib
 import json
 import logging
 import os
 import re
+import shutil
 import stat
 from collections import defaultdict
 from collections.abc import Iterable
@@ -36,17 +38,71 @@ class Store:
         self.root = Path(root)
 
     def repo_dir(self, repo: str) -> Path:
-        return self.root / check_repo_name(repo)
+        return self.root / self.spelling(check_repo_name(repo))
+
+    def spelling(self, repo: str) -> str:
+        """`repo` as the store spells it: GitHub's names ignore case, so `Owner/NAME` is the folder
+        `owner/name` where that is the one there (the one spelled exactly so, where both are)."""
+        owner, name = repo.split("/")
+        owner = _folder_named(self.root, owner)
+        return f"{owner}/{_folder_named(self.root / owner, name)}"
+
+    def respell(self, repo: str, spelled: str) -> None:
+        """Rename the folders of `repo` to `spelled`, the same name as GitHub spells it."""
+        current = self.spelling(repo)
+        if current == spelled or current.lower() != spelled.lower() or not (self.root / current).is_dir():
+            return
+        (old_owner, old_name), (owner, name) = current.split("/"), spelled.split("/")
+        if old_owner != owner:
+            os.rename(self.root / old_owner, self.root / owner)  # the owner's every repository: one owner, one spelling
+        if old_name != name:
+            os.rename(self.root / owner / old_name, self.root / owner / name)
 
     def repos(self) -> list[str]:
         """Repositories that have a state file, as OWNER/NAME (a folder whose name the site cannot
-        publish, written before such names were refused, is left out with a warning)."""
+        publish, written before such names were refused, is left out with a warning; so is a second
+        spelling of one repository, until a fetch or an import merges it)."""
         if not self.root.is_dir():
             return []
         names = sorted(f"{p.parent.parent.name}/{p.parent.name}" for p in self.root.glob("*/*/state.json"))
         refused = {name: problem for name in names if (problem := repo_name_problem(name))}
         report_rejected([f"{self.root / name} holds {name!r}, which {problem}; it is left out, so move it away" for name, problem in refused.items()])
-        return [name for name in names if name not in refused]
+        kept: dict[str, str] = {}
+        for name in names:
+            if name in refused:
+                continue
+            if name.lower() in kept:
+                logger.warning("%s holds %s again, spelled otherwise (GitHub's names ignore case); it is left out until "
+                               "the next fetch or import merges it.", self.root / name, kept[name.lower()])
+                continue
+            kept[name.lower()] = name
+        return list(kept.values())
+
+    def merge_spellings(self) -> None:
+        """Merge the folders that hold one repository under two spellings (`owner/name` and
+        `Owner/NAME`, which are one on GitHub and collide on a file system that ignores case) into
+        the one fetched last, with a warning; its records win where both have a PR."""
+        groups: dict[str, list[str]] = defaultdict(list)
+        for state_file in sorted(self.root.glob("*/*/state.json")):
+            name = f"{state_file.parent.parent.name}/{state_file.parent.name}"
+            if repo_name_problem(name) is None:
+                groups[name.lower()].append(name)
+        for spellings in groups.values():
+            if len(spellings) < 2:
+                continue
+            states = {name: self.read_state(name) for name in spellings}
+            keep = max(spellings, key=lambda n: (states[n] is not None and states[n].fetched_at is not None,
+                                                 (states[n] and states[n].fetched_at) or datetime.min.replace(tzinfo=UTC)))
+            for other in (n for n in spellings if n != keep):
+                folder = self.root / other
+                self.upsert(keep, self.read_pulls(other) + self.read_pulls(keep))  # the kept folder's records win
+                if states[keep] is None and states[other] is not None:
+                    atomic_write(self.root / keep / "state.json", json.dumps(replace(states[other], repo=keep).to_json(), indent=2) + "\n")
+                shutil.rmtree(folder)
+                with contextlib.suppress(OSError):
+                    folder.parent.rmdir()  # the owner's folder, when nothing else is in it
+                logger.warning("%s and %s held one repository under two spellings (GitHub's names ignore case); %s was merged "
+                               "into %s and removed.", folder, self.root / keep, folder, self.root / keep)
 
     def check_folder(self, then: str) -> None:
         """DigestError unless the store's folder is there; `then` says how to make one."""
@@ -64,6 +120,7 @@ class Store:
             self.check_folder("")
         if self.root.is_dir():
             remove_leftovers(self.root)
+            self.merge_spellings()
 
     # -- pulls ------------------------------------------------------------------------------
 
@@ -103,7 +160,7 @@ class Store:
     def content_hash(self, repo: str) -> str:
         """A hash of everything stored for `repo` (its month files and state): equal hashes, equal data."""
         digest = hashlib.sha256()
-        files = self._month_files(repo) + [self.repo_dir(repo) / "state.json"]
+        files = [*self._month_files(repo), self.repo_dir(repo) / "state.json"]
         for path in files:
             data = read_own_file(path, report=False)
             if data is None:
@@ -238,6 +295,14 @@ class Store:
         atomic_write(directory / "state.json", text)
 
 
+def _folder_named(parent: Path, name: str) -> str:
+    """`name`, or the name of the folder in `parent` that is `name` but for case."""
+    if os.path.lexists(parent / name) or not parent.is_dir():
+        return name
+    folded = name.lower()
+    return next((entry.name for entry in sorted(parent.iterdir()) if entry.name.lower() == folded and entry.is_dir()), name)
+
+
 def not_a_regular_file(path: Path) -> str | None:
     """What `path` is where a file of the store belongs ("a symbolic link", "a named pipe", ...),
     or None for a regular file (or nothing there)."""
@@ -274,16 +339,16 @@ def read_own_file(path: Path, report: bool = True) -> bytes | None:
         if kind is None:
             raise
         if report:
-            report_rejected([f"{path} is {kind} where a file of the store should be; it is skipped and nothing of it is read, "
-                             "so remove it"])
+            report_rejected([(f"{path} is {kind} where a file of the store should be; it is skipped and nothing of it is read, "
+                             "so remove it")])
         del error
         return None
     with os.fdopen(fd, "rb") as handle:
         mode = os.fstat(handle.fileno()).st_mode
         if not stat.S_ISREG(mode):
             if report:
-                report_rejected([f"{path} is {_kind_of(mode)} where a file of the store should be; it is skipped and nothing "
-                                 "of it is read, so remove it"])
+                report_rejected([(f"{path} is {_kind_of(mode)} where a file of the store should be; it is skipped and nothing "
+                                 "of it is read, so remove it")])
             return None
         return handle.read()
 

@@ -10,13 +10,12 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
+import shutil
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from digest_plugin.store.folder import Store
 from tests.github_server import GitHubServer
 from tests.io.test_robustness import REPO, SINCE, errors, fetch, pulls, run, show, stored
 
@@ -75,8 +74,8 @@ def test_a_state_file_that_is_a_link_is_one_sentence_and_is_not_read(tmp_path):
     state.symlink_to(tmp_path / "elsewhere.json")
     done = run(tmp_path, "show", REPO, "--week", "2026-W10")
     assert done.returncode != 0
-    assert errors(done) == [f"repo-digest: {state} is a symbolic link, not a state file; nothing of it is read, so remove it "
-                            "(the next fetch writes a new one)."]
+    assert errors(done) == [(f"repo-digest: {state} is a symbolic link, not a state file; nothing of it is read, so remove it "
+                            "(the next fetch writes a new one).")]
 
 
 def test_a_repository_folder_that_is_a_link_is_refused(tmp_path):
@@ -87,8 +86,8 @@ def test_a_repository_folder_that_is_a_link_is_refused(tmp_path):
     (tmp_path / "data" / REPO).symlink_to(elsewhere)
     done = run(tmp_path, "show", REPO, "--week", "2026-W10")
     assert done.returncode != 0
-    assert errors(done) == [f"repo-digest: {tmp_path / 'data' / REPO} is a symbolic link, not a folder of the store; nothing is "
-                            "read through it, so remove it (a fetch makes the folder again)."]
+    assert errors(done) == [(f"repo-digest: {tmp_path / 'data' / REPO} is a symbolic link, not a folder of the store; nothing is "
+                            "read through it, so remove it (a fetch makes the folder again).")]
 
 
 def test_a_month_file_that_is_a_named_pipe_is_named_so_and_the_fetch_does_not_wait_on_it(tmp_path):
@@ -207,8 +206,8 @@ def test_a_graphql_url_that_is_not_a_web_address_is_one_sentence_naming_it(tmp_p
     with GitHubServer({REPO: pulls()}) as server:
         done = fetch(tmp_path, server, env={"GITHUB_GRAPHQL_URL": "ftp://example.org/graphql"})
     assert done.returncode != 0
-    assert errors(done) == ["repo-digest: GITHUB_GRAPHQL_URL must be an http(s) URL such as https://api.github.com/graphql, "
-                            "not 'ftp://example.org/graphql'."]
+    assert errors(done) == [("repo-digest: GITHUB_GRAPHQL_URL must be an http(s) URL such as https://api.github.com/graphql, "
+                            "not 'ftp://example.org/graphql'.")]
 
 
 def test_a_web_page_in_place_of_graphqls_answer_is_named_a_web_page_not_a_truncated_answer(tmp_path):
@@ -217,8 +216,8 @@ def test_a_web_page_in_place_of_graphqls_answer_is_named_a_web_page_not_a_trunca
         done = fetch(tmp_path, server)
         asked = server.count("graphql")
     assert done.returncode != 0
-    assert errors(done) == [f"repo-digest: {server.url}/graphql answered with a web page, not GitHub's JSON, while fetching {REPO}; "
-                            "check GITHUB_GRAPHQL_URL and GITHUB_API_URL."]
+    assert errors(done) == [(f"repo-digest: {server.url}/graphql answered with a web page, not GitHub's JSON, while fetching {REPO}; "
+                            "check GITHUB_GRAPHQL_URL and GITHUB_API_URL.")]
     assert asked == 1  # asking again changes nothing
 
 
@@ -227,8 +226,8 @@ def test_a_redirect_to_another_host_is_named_a_redirect(tmp_path):
         server.faults.add("redirect", on="graphql", times=100)
         done = fetch(tmp_path, server)
     assert done.returncode != 0
-    assert errors(done) == [f"repo-digest: GitHub's API at {server.url} redirected the request for {REPO} (host 127.0.0.1 to localhost), "
-                            "which is not followed; set GITHUB_API_URL (and GITHUB_GRAPHQL_URL) to where the API is now."]
+    assert errors(done) == [(f"repo-digest: GitHub's API at {server.url} redirected the request for {REPO} (host 127.0.0.1 to localhost), "
+                            "which is not followed; set GITHUB_API_URL (and GITHUB_GRAPHQL_URL) to where the API is now.")]
 
 
 # -- 3 and 5. settings that would publish nothing, or fail deep in the build ------------------------
@@ -250,8 +249,8 @@ def test_a_digest_since_after_today_is_one_sentence_and_no_fetch(tmp_path):
         done = run(tmp_path, "fetch", REPO, env=server.env())
         asked = server.count()
     assert done.returncode != 0 and asked == 0
-    assert errors(done) == [f"repo-digest: DIGEST_SINCE is {later}, which is after today: nothing would be fetched or published; "
-                            "set a date in the past, or none."]
+    assert errors(done) == [(f"repo-digest: DIGEST_SINCE is {later}, which is after today: nothing would be fetched or published; "
+                            "set a date in the past, or none.")]
 
 
 def test_a_digest_since_after_today_stops_the_build_so_nothing_is_deployed(tmp_path):
@@ -308,8 +307,8 @@ def test_a_hand_edited_state_field_is_one_sentence_naming_the_file_the_field_and
         state_file.write_text(json.dumps({**_state(tmp_path), edit.strip(): value}, indent=2))
         done = fetch(tmp_path, server, since=None) if command == "fetch" else run(tmp_path, "show", REPO, "--week", "2026-W10")
     assert done.returncode != 0
-    assert errors(done) == [f"repo-digest: {state_file} has a bad value in {said}; correct it, restore it from version control, "
-                            "or delete it to refetch."]
+    assert errors(done) == [(f"repo-digest: {state_file} has a bad value in {said}; correct it, restore it from version control, "
+                            "or delete it to refetch.")]
 
 
 # -- 11. a week that is not on the calendar --------------------------------------------------------
@@ -322,3 +321,33 @@ def test_a_week_outside_the_calendar_is_one_sentence(tmp_path, week):
     done = run(tmp_path, "show", REPO, "--week", week)
     assert done.returncode != 0
     assert errors(done) == [f"repo-digest: '{week}' is not a week: its year is outside 0001 to 9998."]
+
+
+# -- 8. one repository, two spellings --------------------------------------------------------------
+
+
+def _folders(folder: Path) -> list[str]:
+    return sorted(f"{p.parent.name}/{p.name}" for p in (folder / "data").glob("*/*") if p.is_dir())
+
+
+def test_a_repository_fetched_under_another_spelling_keeps_one_folder_spelled_as_github_spells_it(tmp_path):
+    with GitHubServer({REPO: pulls()}) as server:
+        first = fetch(tmp_path, server, REPO.upper())  # as a user may type it
+        second = fetch(tmp_path, server, "Octo-Org/Widgets", since=None)
+    assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
+    assert _folders(tmp_path) == [REPO] and _state(tmp_path)["repo"] == REPO
+    assert len(stored(tmp_path)) == 12 and show(tmp_path, "2026-W10", repo="OCTO-ORG/widgets")["merged_count"] == 5
+
+
+def test_a_second_folder_of_one_repository_is_merged_with_a_warning(tmp_path):
+    with GitHubServer({REPO: pulls()}) as server:
+        assert fetch(tmp_path, server).returncode == 0
+        twin = tmp_path / "data/Octo-Org/Widgets"  # what an earlier repo-digest made of `fetch Octo-Org/Widgets`
+        twin.parent.mkdir()
+        shutil.copytree(tmp_path / "data" / REPO, twin)
+        (twin / "state.json").write_text(json.dumps({**_state(tmp_path), "repo": "Octo-Org/Widgets", "fetched_at": "2026-01-01T00:00:00Z"}))
+        done = fetch(tmp_path, server, since=None)
+    assert done.returncode == 0, done.stderr
+    assert _folders(tmp_path) == [REPO] and len(stored(tmp_path)) == 12
+    assert (f"{twin} and {tmp_path / 'data' / REPO} held one repository under two spellings (GitHub's names ignore case); "
+            f"{twin} was merged into {tmp_path / 'data' / REPO} and removed.") in done.stderr

@@ -300,7 +300,7 @@ def test_a_link_in_the_store_is_never_committed_and_saving_says_which(project, b
     before = {ref: git(origin, "for-each-ref", "--format=%(objectname)", f"refs/heads/{ref}") for ref in ("main", "digest-data")}
     saved = _store_script(work, "save", branch)
     assert saved.returncode != 0
-    assert saved.stdout.strip() == (f"::error::The store data holds what is not a regular file (data/brackenforge/glassfinch/2020-01.jsonl); "
+    assert saved.stdout.strip() == ("::error::The store data holds what is not a regular file (data/brackenforge/glassfinch/2020-01.jsonl); "
                                     "nothing was committed, so remove it and run again.")
     assert {ref: git(origin, "for-each-ref", "--format=%(objectname)", f"refs/heads/{ref}") for ref in before} == before
     assert git(work, "status", "--porcelain", "--", "data").startswith("??")  # not even staged
