@@ -217,11 +217,12 @@ def test_a_wrapper_killed_alone_leaves_the_lock_held_while_its_build_runs(busy_p
     running = _cold_build_with_workers(project, build)
     wrapper = next(pid for pid, command in running.items() if "digest_plugin.build.locked_output" in command and "/bin/sh" not in command)
     os.kill(wrapper, signal.SIGKILL)  # it cannot pass this one on
-    build.communicate(timeout=60)
+    build.wait(timeout=60)  # make, whose pipes Pelican still holds
     with open(project / "out.lock", "a") as lock:
-        if _processes_in(project):  # Pelican still runs: the lock is still the build's
-            with pytest.raises(BlockingIOError):
-                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        assert any("pelican" in command for command in _processes_in(project).values())  # Pelican runs on...
+        with pytest.raises(BlockingIOError):  # ...and the lock is still the build's
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    build.communicate()
     second = make(project, "html", "OUTPUTDIR=out")  # waits for the orphaned build, then builds whole
     status, _, err = _finish(second)
     assert status == 0, err
