@@ -100,8 +100,7 @@ def fetch_repos(
     key PRs of the weeks just fetched get a diff excerpt (fetch/diffs.py); none without it.
     """
     options = options or FetchOptions()
-    repos = [r if owner_of(r) else check_repo_name(r) for r in repos]
-    repos = [r for i, r in enumerate(repos) if r.lower() not in {earlier.lower() for earlier in repos[:i]}]  # named twice, in any case: once
+    repos = _once_each([r if owner_of(r) else check_repo_name(r) for r in repos])
     if not repos:
         raise DigestError("No repository to fetch: name one (OWNER/NAME) or set DIGEST_REPOS.")
     now = datetime.now(UTC)
@@ -150,6 +149,12 @@ def fetch_repos(
         error.report = report
         raise error
     return report
+
+
+def _once_each(repos: list[str]) -> list[str]:
+    """`repos` in order, a repository named twice (in any case: GitHub's names ignore it) once."""
+    seen: set[str] = set()
+    return [r for r in repos if not (r.lower() in seen or seen.add(r.lower()))]
 
 
 def _fetch_diffs(client: GitHubClient, store: Store, fetched: RepoReport, diff_targets: DiffTargets | None) -> None:
