@@ -91,8 +91,8 @@ class Store:
             if len(spellings) < 2:
                 continue
             states = {name: self.read_state(name) for name in spellings}
-            keep = max(spellings, key=lambda n: (states[n] is not None and states[n].fetched_at is not None,
-                                                 (states[n] and states[n].fetched_at) or datetime.min.replace(tzinfo=UTC)))
+            never = datetime.min.replace(tzinfo=UTC)
+            keep = max(spellings, key=lambda n: (states[n].fetched_at or never) if states[n] is not None else never)
             for other in (n for n in spellings if n != keep):
                 folder = self.root / other
                 self.upsert(keep, self.read_pulls(other) + self.read_pulls(keep))  # the kept folder's records win
