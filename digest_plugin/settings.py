@@ -85,7 +85,7 @@ def check_timezone(name: object) -> ZoneInfo:
         return name
     try:
         return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError, TypeError):
+    except (ZoneInfoNotFoundError, ValueError, TypeError, OSError):  # OSError: a folder of the timezone data ("America")
         raise DigestError(f"DIGEST_TIMEZONE {name!r} is not a known timezone name, such as UTC or Asia/Shanghai.") from None
 
 
@@ -149,13 +149,20 @@ def _number(low: float, high: float, kind: type = float, optional: bool = False)
     return check
 
 
-def _date(value, name, base) -> dt.date | None:
-    if value is None or isinstance(value, dt.date):
+def _past_date(value, name, base) -> dt.date | None:
+    """A date written YYYY-MM-DD that has begun somewhere on Earth: one after it would leave
+    nothing to fetch or publish, and the site would be deployed empty without a word."""
+    if value is None:
         return value
     try:
-        return dt.date.fromisoformat(str(value))
+        day = value.date() if isinstance(value, dt.datetime) else value if isinstance(value, dt.date) else dt.date.fromisoformat(str(value))
     except ValueError:
         raise DigestError(f"{name} must be a date written YYYY-MM-DD, not {value!r}.") from None
+    earliest_today = (dt.datetime.now(dt.UTC) + dt.timedelta(hours=14)).date()  # the date in UTC+14
+    if day > earliest_today:
+        raise DigestError(f"{name} is {day.isoformat()}, which is after today: nothing would be fetched or published; "
+                          "set a date in the past, or none.")
+    return day
 
 
 @dataclass(frozen=True)
@@ -323,7 +330,7 @@ class DigestSettings:
     fetch: str = option(
         "auto", _one_of("auto", "never", "always"), "`auto`: fetch before building when a token is set; `never`; `always`")
     since: dt.date | None = option(
-        None, _date, "`YYYY-MM-DD`: how far back a first fetch goes")
+        None, _past_date, "`YYYY-MM-DD`, not after today: how far back a first fetch goes")
     lookback_days: int = option(
         7, _number(0, 365, int), "a refresh refetches this many days before its watermark, for late label edits")
     trend_weeks: int = option(

@@ -9,16 +9,24 @@ LOCK_WAIT, or the environment's LOCK_WAIT, which the Makefile passes on), then s
 sentence naming the lock file. A build that fails
 or is killed leaves the previous site as it was; readers of OUTPUT see the old site or the new one,
 never a mixture (the swap is one `renameat2(RENAME_EXCHANGE)` on Linux, two renames elsewhere).
+
+The lock belongs to the build's whole process group: the commands run in a group of their own that
+holds the lock too, so that a wrapper killed alone leaves it held while Pelican runs on. SIGTERM,
+SIGINT (Ctrl-C) or SIGHUP to the wrapper is passed to the whole group (Pelican, its fork server and
+chart workers), and the lock is released only when every one of them has exited; the wrapper then
+says "interrupted; the previous site is unchanged" and exits with 128 + the signal's number.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import errno
 import fcntl
 import itertools
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -33,6 +41,17 @@ _AT_FDCWD = -100
 # build is stuck (a lock held by a dead process is released by the system, so it is never stale).
 LOCK_WAIT = 1800
 _LOCK_POLL = 0.25
+GROUP_GRACE = 10.0  # seconds the build's processes have to exit after SIGTERM before SIGKILL
+_PR_SET_CHILD_SUBREAPER = 36
+INTERRUPTED = "interrupted; the previous site is unchanged"
+
+
+class Interrupted(Exception):
+    """The build was stopped by a signal; its processes have all exited, and the previous site stands."""
+
+    def __init__(self, signum: int):
+        super().__init__(INTERRUPTED)
+        self.signum = signum
 
 
 def locked_build(output: Path, command: list[str], announce=print, then: list[str] | None = None,
@@ -48,15 +67,87 @@ def locked_build(output: Path, command: list[str], announce=print, then: list[st
             announce(f"Another build is writing {output}; waiting for it to finish.")
             _wait_for_lock(lock, lock_path, wait)
         _remove(staging)  # what a killed build left behind
-        status = subprocess.call([*command, "-o", str(staging)])
-        if status == 0 and then:
-            status = subprocess.call([*then, str(staging)])
+        try:
+            status = run_as_group([*command, "-o", str(staging)], lock.fileno())
+            if status == 0 and then:
+                status = run_as_group([*then, str(staging)], lock.fileno())
+        except Interrupted:
+            _remove(staging)
+            raise
         if status != 0:
             _remove(staging)
             return status
         swap(staging, output)
         _remove(staging)  # now the previous site
     return 0
+
+
+def run_as_group(command: list[str], lock_fd: int) -> int:
+    """Run `command` in a process group of its own that holds the lock (`lock_fd`) too, and wait
+    until every process of it has exited; its exit status. Interrupted when a signal stopped it."""
+    _adopt_orphans()
+    received: list[int] = []
+    child: subprocess.Popen | None = None
+
+    def forward(signum, _frame) -> None:
+        received.append(signum)
+        if child is not None:
+            _signal_group(child.pid, signal.SIGTERM)  # not SIGINT: Pelican would print a traceback for it
+
+    stops = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+    previous = {stop: signal.signal(stop, forward) for stop in stops}
+    try:
+        child = subprocess.Popen(command, process_group=0, pass_fds=(lock_fd,), env=_quiet_tracker(os.environ))
+        if received:  # a signal came while it was starting
+            _signal_group(child.pid, signal.SIGTERM)
+        status = child.wait()
+        _wait_for_group(child.pid)
+    finally:
+        for stop, handler in previous.items():
+            signal.signal(stop, handler)
+    if received:
+        raise Interrupted(received[0])
+    return status
+
+
+def _quiet_tracker(env) -> dict[str, str]:
+    """`env` with multiprocessing's resource tracker quiet about the semaphores of workers that a
+    signal stopped: it frees them all the same, and its warning would be the build's last words."""
+    quiet = "ignore::UserWarning:multiprocessing.resource_tracker"
+    return {**env, "PYTHONWARNINGS": ",".join(filter(None, (env.get("PYTHONWARNINGS"), quiet)))}
+
+
+def _adopt_orphans() -> None:
+    """Become the subreaper of the build's processes (Linux), so that workers whose parent died are
+    handed to this process, which can tell when they are gone; elsewhere their group is watched."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
+def _signal_group(group: int, signum: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(group, signum)
+
+
+def _wait_for_group(group: int) -> None:
+    """Until no process of `group` is left: SIGKILL for those still there after GROUP_GRACE seconds."""
+    deadline, killed = time.monotonic() + GROUP_GRACE, False
+    while True:
+        try:
+            while os.waitpid(-1, os.WNOHANG)[0] > 0:
+                pass  # an orphan handed to this process, gone now
+        except ChildProcessError:
+            pass
+        try:
+            os.killpg(group, 0)
+        except (ProcessLookupError, PermissionError):
+            return
+        if time.monotonic() > deadline:
+            if killed:
+                return  # what is left cannot be stopped from here (a zombie no one reaps)
+            _signal_group(group, signal.SIGKILL)
+            deadline, killed = time.monotonic() + 2.0, True
+        time.sleep(0.02)
 
 
 def _try_lock(lock) -> bool:
@@ -171,6 +262,12 @@ def main(argv: list[str] | None = None) -> int:
     except DigestError as error:
         print(f"make: {error}", file=sys.stderr)
         return 1
+    except Interrupted as stop:
+        print(INTERRUPTED, file=sys.stderr)
+        return 128 + stop.signum
+    except KeyboardInterrupt:  # Ctrl-C while waiting for another build's lock: nothing was started
+        print(INTERRUPTED, file=sys.stderr)
+        return 128 + signal.SIGINT
 
 
 if __name__ == "__main__":

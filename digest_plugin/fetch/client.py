@@ -7,17 +7,19 @@ request, so that `GitHubClient.requests` counts exactly what GitHub sees. Failur
 
 from __future__ import annotations
 
+import email.utils
 import os
 import re
+import time
 import urllib.parse
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from github import Auth, Github, GithubException
 
 from digest_plugin.errors import DigestError
-from digest_plugin.fetch.retry import GraphQLErrors, RetryPolicy, Verdict, verdict
+from digest_plugin.fetch.retry import GraphQLErrors, NotJSON, RetryPolicy, Verdict, verdict
 
 DEFAULT_API_URL = "https://api.github.com"
 TOKEN_VARIABLES = ("GITHUB_TOKEN", "GH_TOKEN")
@@ -43,6 +45,10 @@ class Endpoint:
         if urllib.parse.urlparse(api_url).scheme not in ("http", "https"):
             raise DigestError(f"GITHUB_API_URL must be an http(s) URL such as {DEFAULT_API_URL}, not {_without_userinfo(api_url)!r}.")
         graphql_url = (env.get("GITHUB_GRAPHQL_URL") or graphql_url_for(api_url)).strip()
+        for name, url in (("GITHUB_API_URL", api_url), ("GITHUB_GRAPHQL_URL", graphql_url)):
+            if not _web_address(url):
+                raise DigestError(f"{name} must be an http(s) URL such as {DEFAULT_API_URL}{'/graphql' * (name != 'GITHUB_API_URL')}, "
+                                  f"not {_without_userinfo(url)!r}.")
         token = env.get(variable, "").strip() or None
         return cls(api_url, graphql_url, token, variable)
 
@@ -113,19 +119,38 @@ class GitHubClient:
         self.limits: dict[str, tuple[int, datetime]] = {}
         self.on_response = on_response  # called after each answered request, for progress
         # retry=None: PyGithub's own retries would hide attempts from our count and our waits.
-        self.github = Github(
-            auth=Auth.Token(endpoint.token),
-            base_url=endpoint.api_url,
-            timeout=timeout,
-            retry=None,
-            user_agent=USER_AGENT,
-            # PyGithub waits a second between POSTs, meant for writes; our POSTs are GraphQL reads.
-            seconds_between_requests=pace or None,
-            seconds_between_writes=pace or None,
-        )
+        self._github_time: tuple[datetime, float] | None = None  # the Date of GitHub's latest answer, and when it came
+
+        def connect(base_url: str) -> Github:
+            return Github(
+                auth=Auth.Token(endpoint.token),
+                base_url=base_url,
+                timeout=timeout,
+                retry=None,
+                user_agent=USER_AGENT,
+                # PyGithub waits a second between POSTs, meant for writes; our POSTs are GraphQL reads.
+                seconds_between_requests=pace or None,
+                seconds_between_writes=pace or None,
+            )
+
+        self.github = connect(endpoint.api_url)
+        # PyGithub sends requests to the host of its base URL only: GraphQL served from another
+        # host (a proxy, an Enterprise set-up) gets a connection of its own
+        graphql_origin = _origin(endpoint.graphql_url)
+        self.graphql_github = self.github if graphql_origin == _origin(endpoint.api_url) else connect(graphql_origin)
 
     def close(self) -> None:
         self.github.close()
+        if self.graphql_github is not self.github:
+            self.graphql_github.close()
+
+    def github_now(self) -> datetime | None:
+        """GitHub's own time (the Date of its latest answer, plus the time since), never this
+        machine's clock, which may run ahead; None before the first answer."""
+        if self._github_time is None:
+            return None
+        date, received = self._github_time
+        return date + timedelta(seconds=time.monotonic() - received)
 
     def graphql(self, query: str, variables: dict | Callable[[int], dict], subject: str) -> dict:
         """The `data` of a GraphQL answer; `subject` (owner/name) names what failed in errors.
@@ -143,9 +168,11 @@ class GitHubClient:
 
         def send(failures: int):
             values = variables(failures) if callable(variables) else variables
-            headers, answer = self.github.requester.requestJsonAndCheck(
+            headers, answer = self.graphql_github.requester.requestJsonAndCheck(
                 "POST", self.endpoint.graphql_url, input={"query": query, "variables": values}
             )
+            if isinstance(answer, dict) and isinstance(answer.get("data"), str) and set(answer) <= {"data", "url"}:
+                raise NotJSON()  # PyGithub's wrapping of an answer that is not JSON
             if not isinstance(answer, dict):
                 raise ValueError("empty GraphQL answer")
             errors = answer.get("errors") or []
@@ -194,6 +221,7 @@ class GitHubClient:
                     raise self._failure(error, judged, subject) from None
             else:
                 self._note_limits(headers, resource)
+                self._note_time(headers)
                 if self.on_response:
                     self.on_response(self)
                 return headers, data
@@ -210,6 +238,15 @@ class GitHubClient:
             raise RateLimitStop(reset)
         self.policy.sleep(wait)
         del self.limits[resource]
+
+    def _note_time(self, headers: dict) -> None:
+        date = next((v for k, v in headers.items() if k.lower() == "date"), None)
+        try:
+            moment = email.utils.parsedate_to_datetime(date) if isinstance(date, str) else None
+        except (TypeError, ValueError, IndexError):
+            moment = None
+        if moment is not None and moment.tzinfo is not None:
+            self._github_time = (moment.astimezone(UTC), time.monotonic())
 
     def _note_limits(self, headers: dict, resource: str) -> None:
         headers = {k.lower(): v for k, v in headers.items()}
@@ -243,6 +280,17 @@ class GitHubClient:
                 f"GitHub rejected the token in {self.endpoint.token_variable} (401 Bad credentials); "
                 f"create a new token and set {self.endpoint.token_variable} again.", detail
             )
+        if isinstance(error, NotJSON):
+            return Refused(
+                f"{_without_userinfo(self.endpoint.graphql_url)} answered with a web page, not GitHub's JSON, while fetching {subject}; "
+                "check GITHUB_GRAPHQL_URL and GITHUB_API_URL.", detail
+            )
+        if isinstance(error, RuntimeError) and (moved := re.search(r"redirected from (.+?), please", str(error))):
+            return Refused(
+                f"GitHub's API at {_without_userinfo(self.endpoint.api_url)} redirected the request for {subject} "
+                f"({moved[1]}), which is not followed; set GITHUB_API_URL (and GITHUB_GRAPHQL_URL) to where the API is now.",
+                detail,
+            )
         if status == 404 or (isinstance(error, GraphQLErrors) and "NOT_FOUND" in error.types):
             return NotFound(
                 f"GitHub has no repository {subject}, or the token cannot see it; check the name and the token's access.", detail
@@ -270,6 +318,20 @@ def item_of(error, items: tuple[str, ...]) -> int | None:
 
 def redact(text: str, token: str | None) -> str:
     return text.replace(token, "[token]") if token else text
+
+
+def _web_address(url: str) -> bool:
+    try:
+        parts = urllib.parse.urlparse(url)
+        return parts.scheme in ("http", "https") and bool(parts.hostname) and (parts.port or 0) >= 0
+    except ValueError:  # a port that is not a number
+        return False
+
+
+def _origin(url: str) -> str:
+    """scheme://host:port of `url`, without its path or credentials."""
+    parts = urllib.parse.urlparse(url)
+    return f"{parts.scheme}://{parts.hostname or ''}" + (f":{parts.port}" if parts.port else "")
 
 
 def _without_userinfo(url: str) -> str:

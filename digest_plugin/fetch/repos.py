@@ -15,7 +15,7 @@ from digest_plugin.fetch.owner_listing import resolve_owners
 from digest_plugin.fetch.progress import LineProgress, Progress, make_progress
 from digest_plugin.fetch.queries import PAGE_SIZE
 from digest_plugin.fetch.retry import RetryPolicy
-from digest_plugin.fetch.sync import RepoReport, RepoSync
+from digest_plugin.fetch.sync import SEARCH_LAG, RepoReport, RepoSync
 from digest_plugin.settings import DigestSettings, check_repo_name
 from digest_plugin.store.folder import Store
 from digest_plugin.store.owner_index import owner_of
@@ -25,7 +25,6 @@ from digest_plugin.weeks import week_of_date
 logger = logging.getLogger(__name__)
 
 DEFAULT_HISTORY = timedelta(weeks=26)  # how far back a first fetch goes without DIGEST_SINCE
-SEARCH_LAG = timedelta(minutes=5)  # GitHub's search index trails merges; newer ones wait for the next fetch
 
 
 @dataclass(frozen=True)
@@ -101,7 +100,7 @@ def fetch_repos(
     key PRs of the weeks just fetched get a diff excerpt (fetch/diffs.py); none without it.
     """
     options = options or FetchOptions()
-    repos = [r if owner_of(r) else check_repo_name(r) for r in repos]
+    repos = _once_each([r if owner_of(r) else check_repo_name(r) for r in repos])
     if not repos:
         raise DigestError("No repository to fetch: name one (OWNER/NAME) or set DIGEST_REPOS.")
     now = datetime.now(UTC)
@@ -127,7 +126,9 @@ def fetch_repos(
                 if stop is not None:
                     raise stop
                 start = _history_start(store.read_state(repo), since, settings, now)
-                fetched = sync.run(start, upper, timedelta(days=settings.lookback_days))
+                github_now = client.github_now()  # GitHub's time, once an answer gave it: this machine's clock may run ahead
+                repo_upper = upper if github_now is None else min(upper, (github_now - SEARCH_LAG).replace(microsecond=0))
+                fetched = sync.run(start, repo_upper, timedelta(days=settings.lookback_days))
                 _fetch_diffs(client, store, fetched, diff_targets)
                 report.repos.append(fetched)
             except DigestError as error:
@@ -148,6 +149,12 @@ def fetch_repos(
         error.report = report
         raise error
     return report
+
+
+def _once_each(repos: list[str]) -> list[str]:
+    """`repos` in order, a repository named twice (in any case: GitHub's names ignore it) once."""
+    seen: set[str] = set()
+    return [r for r in repos if not (r.lower() in seen or seen.add(r.lower()))]
 
 
 def _fetch_diffs(client: GitHubClient, store: Store, fetched: RepoReport, diff_targets: DiffTargets | None) -> None:

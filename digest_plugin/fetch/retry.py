@@ -58,6 +58,11 @@ class GraphQLErrors(Exception):
         return {str(e.get("type", "")) for e in self.errors}
 
 
+class NotJSON(Exception):
+    """An answer with status 200 that is not JSON at all (a sign-in page, a proxy's error page):
+    the address is not GitHub's API, and asking again changes nothing."""
+
+
 @dataclass(frozen=True)
 class Verdict:
     action: str  # "retry" (back off), "wait" (a secondary limit), "reset" (the primary limit), "fail"
@@ -73,6 +78,8 @@ def verdict(error: BaseException, now: datetime, policy: RetryPolicy) -> Verdict
         return Verdict("retry", "truncated response")
     if isinstance(error, requests.ConnectionError | urllib3.exceptions.ProtocolError | ConnectionError):
         return Verdict("retry", "connection failed")
+    if isinstance(error, NotJSON):
+        return Verdict("fail", "a web page, not JSON")
     if isinstance(error, ValueError):  # json.JSONDecodeError: a body cut short
         return Verdict("retry", "truncated response")
     if isinstance(error, GraphQLErrors):

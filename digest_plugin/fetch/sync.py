@@ -47,6 +47,7 @@ from digest_plugin.store.jsonl_import import pull_from_rest
 from digest_plugin.store.records import FILES_LIMIT, Pull, RecordError, format_time, parse_time
 from digest_plugin.store.state import PullFailure, RepoState, Window
 
+SEARCH_LAG = timedelta(minutes=5)  # GitHub's search index trails merges; newer ones wait for the next fetch
 PLAN_STEP = timedelta(days=7)  # long spans are counted week by week before fetching
 COUNT_FIRST_SPAN = timedelta(days=35)  # shorter spans are fetched straight away
 MIN_PAGE_SIZE = 10
@@ -97,11 +98,13 @@ class RepoSync:
             return self.report
         first_requests = self.client.requests
         previous = state
+        if state is not None:
+            state = self._in_the_present(state)
         state, forward, backward = _plan(self.repo, state, since, until, lookback)
         if state.fetched_at is None:
             # the store's own "now" (Store.data_time) from the start: a first fetch that stops part-way
             # must not leave its newest merge as "now", which would show that week as in progress for good
-            state = replace(state, fetched_at=datetime.now(UTC))
+            state = replace(state, fetched_at=self._now())
         self.state = state
         self.earlier_failures = dict(state.failed_pulls)
         # The target and what is already done are on disk before the first request, so that a
@@ -116,7 +119,7 @@ class RepoSync:
             if backward is not None:
                 self._fetch_span(backward, newest_first=True)
                 self.state = replace(self.state, progress={k: v for k, v in self.state.progress.items() if k != "since"})
-            self.state = replace(self.state, fetched_at=datetime.now(UTC))
+            self.state = replace(self.state, fetched_at=self._now())
             self.store.write_state(self.state)
         except (Refused, Unreachable):
             if not self._pending and not self.report.windows:
@@ -128,6 +131,33 @@ class RepoSync:
             self.report.complete_since = self.state.complete_since
             self.report.watermark = self.state.watermark
         return self.report
+
+    # -- GitHub's time ----------------------------------------------------------------------
+
+    def _now(self) -> datetime:
+        """GitHub's time where an answer gave it, else this machine's: a clock that runs ahead must
+        not date the data, nor move the watermark past what GitHub has."""
+        return (self.client.github_now() or datetime.now(UTC)).replace(microsecond=0)
+
+    def _searched_to(self, end: datetime) -> datetime:
+        """How far a search that asked up to `end` is complete: never past GitHub's own present."""
+        return min(end, self._now() - SEARCH_LAG)
+
+    def _in_the_present(self, state: RepoState) -> RepoState:
+        """`state` with a watermark ahead of the present (a clock that ran ahead, a hand edit) set
+        back to the newest merge stored before it, with one warning: else every later fetch would
+        take the merges in between as fetched."""
+        present = self._now() - SEARCH_LAG
+        if state.watermark is None or state.watermark <= present:
+            return state
+        merges = [p.merged_at for p in self._stored_pulls().values() if p.merged_at <= present]
+        floor = state.complete_since or present
+        watermark = min(present, max([floor, *merges])) if state.complete_since is not None else None
+        self.progress.note(
+            f"{self.store.repo_dir(self.repo) / 'state.json'}: the watermark {format_time(state.watermark)} is ahead of the present "
+            f"({format_time(present)}); it is set back to {format_time(watermark) or 'nothing'}, and the fetch goes on from there."
+        )
+        return replace(state, watermark=watermark, fetched_at=min(state.fetched_at or present, present))
 
     # -- planning ---------------------------------------------------------------------------
 
@@ -252,7 +282,9 @@ class RepoSync:
         if not node or not node.get("mergedAt"):
             return None
         with _unreadable(""):
-            return pull_from_node(node, self._rest_files(node) if needs_rest_files(node) else None)
+            if number is None:
+                raise RecordError("number", "is missing or not a whole number")
+            return pull_from_node(node, self._rest_files(node, number) if needs_rest_files(node) else None)
 
     def _numbers(self, asked: dict) -> dict[int, tuple[int | None, datetime | None]]:
         """The number and merge time of each PR on the page asked with `asked`, by position: what
@@ -287,26 +319,26 @@ class RepoSync:
             self.page_size = max(MIN_PAGE_SIZE, self.page_size // 2)
         return self.page_size
 
-    def _rest_files(self, node: dict) -> list[dict]:
+    def _rest_files(self, node: dict, number: int) -> list[dict]:
         """All files of a PR with more than GraphQL's page of them (up to the store's cap), as REST items.
 
         GraphQL brought the first 100; REST pages 2, 3, ... bring the rest. Should the two orders
         ever disagree (a path twice, or too few paths), REST is asked from page 1 instead.
         """
         if not isinstance(node.get("files"), dict):  # null: GitHub would not list a diff that large
-            return self._rest_file_pages(node["number"], 100, 1, FILES_LIMIT)
+            return self._rest_file_pages(number, 100, 1, FILES_LIMIT)
         total = int(node["files"]["totalCount"])
         wanted = min(total, FILES_LIMIT)
         first = [rest_file_item(f) for f in node["files"]["nodes"]]
-        kept = self._stored_files(int(node["number"]), total, first)
+        kept = self._stored_files(number, total, first)
         if kept is not None:
             return kept
         per_page = len(first)
-        rest = self._rest_file_pages(int(node["number"]), per_page, 2, wanted)
+        rest = self._rest_file_pages(number, per_page, 2, wanted)
         files = first + rest
         if per_page == 100 and len({f["filename"] for f in files}) == len(files) >= wanted:
             return files
-        return self._rest_file_pages(int(node["number"]), 100, 1, wanted)
+        return self._rest_file_pages(number, 100, 1, wanted)
 
     def _stored_files(self, number: int, total: int, first: list[dict]) -> list[dict] | None:
         """The files already stored for a merged PR (a look-back refetch): they cannot have changed."""
@@ -342,6 +374,12 @@ class RepoSync:
             raise NotFound(
                 f"GitHub has no repository {self.repo}, or the token cannot see it; check the name and the token's access."
             )
+        spelled = repository.get("nameWithOwner")
+        if isinstance(spelled, str) and spelled != self.repo and spelled.lower() == self.repo.lower():
+            # GitHub's names ignore case: the store keeps GitHub's own spelling, whichever the user typed
+            self.store.respell(self.repo, spelled)
+            self.repo = spelled
+            self.state = replace(self.state, repo=spelled)
         created = repository.get("createdAt")
         try:
             created_at = parse_time(created) if isinstance(created, str) else None
@@ -369,16 +407,17 @@ class RepoSync:
         pulls = len(self._pending)
         self._save_pending()
         state = self.state
+        end = self._searched_to(window.end)
         if newest_first:
-            state = replace(state, complete_since=window.start, watermark=state.watermark or window.end)
+            state = replace(state, complete_since=window.start, watermark=state.watermark or end)
         else:
-            state = replace(state, watermark=max(state.watermark or window.end, window.end))
+            state = replace(state, watermark=max(state.watermark or end, end))
             if state.complete_since is None:
                 state = replace(state, complete_since=window.start)
         if window not in self.report.incomplete:
             # a window fetched in full heals what earlier fetches marked incomplete inside it
             state = replace(state, incomplete=tuple(w for w in state.incomplete if not (window.start <= w.start and w.end <= window.end)))
-        self.state = replace(state, fetched_at=datetime.now(UTC))
+        self.state = replace(state, fetched_at=self._now())
         self.store.write_state(self.state)
         self.report.windows += 1
         self.progress.window_done(window, pulls)
@@ -451,3 +490,5 @@ def _unreadable(before: str) -> Iterator[None]:
         raise Unreadable(f"{before}its {refused.field} cannot be read: {refused.problem}") from None
     except Refused as refusal:
         raise Unreadable(f"{before}GitHub refused it ({refusal.detail})") from None
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as odd:  # a node not in the shape asked for
+        raise Unreadable(f"{before}GitHub's answer for it is not in the shape asked for ({type(odd).__name__})") from None

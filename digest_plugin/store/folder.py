@@ -7,10 +7,15 @@ fsynced and renamed over the old one, so a kill at any moment leaves the previou
 
 from __future__ import annotations
 
+import codecs
+import contextlib
 import hashlib
 import json
 import logging
+import os
 import re
+import shutil
+import stat
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
@@ -21,7 +26,7 @@ from digest_plugin.errors import DigestError
 from digest_plugin.settings import check_repo_name, repo_name_problem
 from digest_plugin.store.atomic import atomic_write, remove_leftovers
 from digest_plugin.store.records import Pull, format_time, read_line
-from digest_plugin.store.state import SCHEMA_VERSION, RepoState, Window
+from digest_plugin.store.state import SCHEMA_VERSION, RepoState, StateError, Window
 
 logger = logging.getLogger(__name__)
 
@@ -33,17 +38,71 @@ class Store:
         self.root = Path(root)
 
     def repo_dir(self, repo: str) -> Path:
-        return self.root / check_repo_name(repo)
+        return self.root / self.spelling(check_repo_name(repo))
+
+    def spelling(self, repo: str) -> str:
+        """`repo` as the store spells it: GitHub's names ignore case, so `Owner/NAME` is the folder
+        `owner/name` where that is the one there (the one spelled exactly so, where both are)."""
+        owner, name = repo.split("/")
+        owner = _folder_named(self.root, owner)
+        return f"{owner}/{_folder_named(self.root / owner, name)}"
+
+    def respell(self, repo: str, spelled: str) -> None:
+        """Rename the folders of `repo` to `spelled`, the same name as GitHub spells it."""
+        current = self.spelling(repo)
+        if current == spelled or current.lower() != spelled.lower() or not (self.root / current).is_dir():
+            return
+        (old_owner, old_name), (owner, name) = current.split("/"), spelled.split("/")
+        if old_owner != owner:
+            os.rename(self.root / old_owner, self.root / owner)  # the owner's every repository: one owner, one spelling
+        if old_name != name:
+            os.rename(self.root / owner / old_name, self.root / owner / name)
 
     def repos(self) -> list[str]:
         """Repositories that have a state file, as OWNER/NAME (a folder whose name the site cannot
-        publish, written before such names were refused, is left out with a warning)."""
+        publish, written before such names were refused, is left out with a warning; so is a second
+        spelling of one repository, until a fetch or an import merges it)."""
         if not self.root.is_dir():
             return []
         names = sorted(f"{p.parent.parent.name}/{p.parent.name}" for p in self.root.glob("*/*/state.json"))
         refused = {name: problem for name in names if (problem := repo_name_problem(name))}
         report_rejected([f"{self.root / name} holds {name!r}, which {problem}; it is left out, so move it away" for name, problem in refused.items()])
-        return [name for name in names if name not in refused]
+        kept: dict[str, str] = {}
+        for name in names:
+            if name in refused:
+                continue
+            if name.lower() in kept:
+                logger.warning("%s holds %s again, spelled otherwise (GitHub's names ignore case); it is left out until "
+                               "the next fetch or import merges it.", self.root / name, kept[name.lower()])
+                continue
+            kept[name.lower()] = name
+        return list(kept.values())
+
+    def merge_spellings(self) -> None:
+        """Merge the folders that hold one repository under two spellings (`owner/name` and
+        `Owner/NAME`, which are one on GitHub and collide on a file system that ignores case) into
+        the one fetched last, with a warning; its records win where both have a PR."""
+        groups: dict[str, list[str]] = defaultdict(list)
+        for state_file in sorted(self.root.glob("*/*/state.json")):
+            name = f"{state_file.parent.parent.name}/{state_file.parent.name}"
+            if repo_name_problem(name) is None:
+                groups[name.lower()].append(name)
+        for spellings in groups.values():
+            if len(spellings) < 2:
+                continue
+            states = {name: self.read_state(name) for name in spellings}
+            never = datetime.min.replace(tzinfo=UTC)
+            keep = max(spellings, key=lambda n: (states[n].fetched_at or never) if states[n] is not None else never)
+            for other in (n for n in spellings if n != keep):
+                folder = self.root / other
+                self.upsert(keep, self.read_pulls(other) + self.read_pulls(keep))  # the kept folder's records win
+                if states[keep] is None and states[other] is not None:
+                    atomic_write(self.root / keep / "state.json", json.dumps(replace(states[other], repo=keep).to_json(), indent=2) + "\n")
+                shutil.rmtree(folder)
+                with contextlib.suppress(OSError):
+                    folder.parent.rmdir()  # the owner's folder, when nothing else is in it
+                logger.warning("%s and %s held one repository under two spellings (GitHub's names ignore case); %s was merged "
+                               "into %s and removed.", folder, self.root / keep, folder, self.root / keep)
 
     def check_folder(self, then: str) -> None:
         """DigestError unless the store's folder is there; `then` says how to make one."""
@@ -61,6 +120,7 @@ class Store:
             self.check_folder("")
         if self.root.is_dir():
             remove_leftovers(self.root)
+            self.merge_spellings()
 
     # -- pulls ------------------------------------------------------------------------------
 
@@ -79,7 +139,9 @@ class Store:
         rejected: list[str] = []
         earlier, read = dict(months or {}), {}
         for path in self._month_files(repo):
-            data = path.read_bytes()
+            data = read_own_file(path)
+            if data is None:
+                continue  # replaced by something else since it was listed: told, and nothing of it read
             digest = hashlib.sha256(data).hexdigest()
             month = earlier[path.name][1] if earlier.get(path.name, ("",))[0] == digest else _read_month(path, data)
             read[path.name] = (digest, month)
@@ -98,9 +160,11 @@ class Store:
     def content_hash(self, repo: str) -> str:
         """A hash of everything stored for `repo` (its month files and state): equal hashes, equal data."""
         digest = hashlib.sha256()
-        files = self._month_files(repo) + [p for p in [self.repo_dir(repo) / "state.json"] if p.is_file()]
+        files = [*self._month_files(repo), self.repo_dir(repo) / "state.json"]
         for path in files:
-            data = path.read_bytes()
+            data = read_own_file(path, report=False)
+            if data is None:
+                continue
             digest.update(f"{path.name}\0{len(data)}\0".encode() + data)
         return digest.hexdigest()
 
@@ -135,13 +199,13 @@ class Store:
             by_month[_month_of(pull)][pull.number] = pull
         if not by_month:
             return 0
-        directory = self.repo_dir(repo)
-        directory.mkdir(parents=True, exist_ok=True)
+        directory = self._folder_for_writing(repo)
         incoming_numbers = {n for month in by_month.values() for n in month}
         changed = 0
         for path in self._month_files(repo):
             month = path.stem
-            stored = _read_month(path)
+            data = read_own_file(path)
+            stored = _read_month(path, data if data is not None else b"")
             existing = {p.number: p for p in stored.pulls}
             updated = dict(existing)
             for number in incoming_numbers & existing.keys():
@@ -158,23 +222,55 @@ class Store:
         return changed
 
     def _month_files(self, repo: str) -> list[Path]:
+        """The repository's month files that are regular files of the store's own; anything else
+        under a month file's name (a link, which could point at any file of the machine, a named
+        pipe, a device, a folder) is skipped with a sentence naming it, and nothing of it is read."""
         directory = self.repo_dir(repo)
-        if not directory.is_dir():
+        if not self._own_folder(directory):
             return []
         files = sorted(p for p in directory.iterdir() if _MONTH_FILE.match(p.name))
-        folders = [p for p in files if not p.is_file()]
-        report_rejected([f"{p} is a folder where a month file should be; it is skipped, so move it away" for p in folders])
-        return [p for p in files if p.is_file()]
+        refused = {p: kind for p in files if (kind := not_a_regular_file(p))}
+        report_rejected([f"{p} is {kind} where a month file should be; it is skipped and nothing of it is read, so remove it"
+                         for p, kind in refused.items()])
+        return [p for p in files if p not in refused]
+
+    def _folder_for_writing(self, repo: str) -> Path:
+        directory = self.repo_dir(repo)
+        directory.mkdir(parents=True, exist_ok=True)
+        self._own_folder(directory)
+        return directory
+
+    def _own_folder(self, directory: Path) -> bool:
+        """Whether a repository's folder is there as a folder of the store itself: a link in its
+        place (owner or name) could lead anywhere on the machine, so it is refused with one sentence."""
+        for folder in (directory.parent, directory):
+            try:
+                mode = folder.lstat().st_mode
+            except OSError:
+                return False
+            if stat.S_ISLNK(mode) or not stat.S_ISDIR(mode):
+                raise DigestError(f"{folder} is {_kind_of(mode)}, not a folder of the store; nothing is read through it, so remove it "
+                                  "(a fetch makes the folder again).")
+        return True
 
     # -- state ------------------------------------------------------------------------------
 
     def read_state(self, repo: str) -> RepoState | None:
         path = self.repo_dir(repo) / "state.json"
-        if not path.exists():
+        if not self._own_folder(path.parent) or not os.path.lexists(path):
             return None
+        if kind := not_a_regular_file(path):
+            raise DigestError(f"{path} is {kind}, not a state file; nothing of it is read, so remove it "
+                              "(the next fetch writes a new one).")
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            raw = read_own_file(path, report=False)
+            if raw is None:
+                return None
+            data = json.loads(raw.decode("utf-8"))
             state = RepoState.from_json(data)
+        except StateError as error:
+            raise DigestError(f"{path} has a bad value in {error.field}: {error.problem}; correct it, restore it from version control, "
+                              "or delete it to refetch.") from None
         except (ValueError, KeyError, TypeError, IndexError, AttributeError, OverflowError, RecursionError) as error:
             raise DigestError(f"{path} is not a valid state file ({_short(error)}); restore it from version control or delete it to refetch.") from None
         except OSError as error:
@@ -194,10 +290,67 @@ class Store:
                 break  # not empty, or not there: keep it
 
     def write_state(self, state: RepoState) -> None:
-        directory = self.repo_dir(state.repo)
-        directory.mkdir(parents=True, exist_ok=True)
+        directory = self._folder_for_writing(state.repo)
         text = json.dumps(state.to_json(), indent=2, ensure_ascii=False) + "\n"
         atomic_write(directory / "state.json", text)
+
+
+def _folder_named(parent: Path, name: str) -> str:
+    """`name`, or the name of the folder in `parent` that is `name` but for case."""
+    if os.path.lexists(parent / name) or not parent.is_dir():
+        return name
+    folded = name.lower()
+    return next((entry.name for entry in sorted(parent.iterdir()) if entry.name.lower() == folded and entry.is_dir()), name)
+
+
+def not_a_regular_file(path: Path) -> str | None:
+    """What `path` is where a file of the store belongs ("a symbolic link", "a named pipe", ...),
+    or None for a regular file (or nothing there)."""
+    try:
+        mode = path.lstat().st_mode
+    except FileNotFoundError:
+        return None
+    return None if stat.S_ISREG(mode) else _kind_of(mode)
+
+
+def _kind_of(mode: int) -> str:
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+def read_own_file(path: Path, report: bool = True) -> bytes | None:
+    """The bytes of a regular file of the store, or None where something else took its place
+    (a link is not followed, a named pipe is not waited on); said once when `report`."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        kind = not_a_regular_file(path)
+        if kind is None:
+            raise
+        if report:
+            report_rejected([(f"{path} is {kind} where a file of the store should be; it is skipped and nothing of it is read, "
+                             "so remove it")])
+        del error
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        mode = os.fstat(handle.fileno()).st_mode
+        if not stat.S_ISREG(mode):
+            if report:
+                report_rejected([(f"{path} is {_kind_of(mode)} where a file of the store should be; it is skipped and nothing "
+                                 "of it is read, so remove it")])
+            return None
+        return handle.read()
 
 
 def _keeping_diff(pull: Pull, stored: Pull | None) -> Pull:
@@ -220,10 +373,11 @@ class MonthFile:
     problems: list[str] = field(default_factory=list)  # one sentence per damaged line
 
 
-def _read_month(path: Path, data: bytes | None = None) -> MonthFile:
-    """The month file at `path`, whose bytes are `data` where they were read already."""
+def _read_month(path: Path, data: bytes) -> MonthFile:
+    """The month file at `path`, whose bytes are `data`. A byte order mark in front (an editor on
+    Windows writes one) is not part of the first record."""
     month = MonthFile()
-    for line_number, line in enumerate((path.read_bytes() if data is None else data).splitlines(), 1):
+    for line_number, line in enumerate(data.removeprefix(codecs.BOM_UTF8).splitlines(), 1):
         if not line.strip():
             continue
         pull, problem = read_line(line, Pull.from_json)

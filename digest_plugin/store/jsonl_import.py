@@ -6,6 +6,7 @@ uses it too where it falls back to REST.
 
 from __future__ import annotations
 
+import codecs
 import gzip
 import logging
 import zlib
@@ -92,6 +93,8 @@ def read_export(path: Path, rejected: list[str] | None = None, life: Window | No
     try:
         with opener(path, "rb") as lines:
             for line_number, raw in enumerate(lines, 1):
+                if line_number == 1:
+                    raw = raw.removeprefix(codecs.BOM_UTF8)  # written by an editor on Windows: not part of the record
                 if not raw.strip():
                     continue
                 pull, problem = read_line(raw, pull_from_rest)

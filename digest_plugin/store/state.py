@@ -8,12 +8,48 @@ week is complete without importing the store. `to_json`/`from_json` are the stat
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 
 from digest_plugin.store.records import CLOCK_SKEW, EARLIEST_TIME, format_time, parse_time
 
 SCHEMA_VERSION = 1  # fields added since are optional, so that older readers still read newer files
 SKIP_AFTER = 2  # fetches in which a PR failed the same way before it is skipped for good
+STATE_SOURCES = ("github", "import", "sample")
+LATEST_WATERMARK = datetime(9000, 1, 1, tzinfo=UTC)  # far enough for any arithmetic on it; a later one is repaired by the fetch
+
+
+class StateError(ValueError):
+    """A field of a state file that cannot be read as written: `field` names it, `problem` says why."""
+
+    def __init__(self, field: str, problem: str):
+        super().__init__(f"{field}: {problem}")
+        self.field = field
+        self.problem = problem
+
+
+def _state_time(data: dict, name: str, latest: datetime | None = None) -> datetime | None:
+    """A time field of a state file, or None where it has none. It is a time like GitHub's, no
+    earlier than pull requests exist and no later than `latest` (default: now, with a day's room):
+    a fetch time of year 1 or a creation in the future would hide every PR without a word."""
+    value = data.get(name)
+    if value is None:
+        return None
+    try:
+        moment = parse_time(value) if isinstance(value, str) else None
+    except (ValueError, OverflowError):
+        moment = None
+    if moment is None:
+        raise StateError(name, f"{str(value)[:40]!r} is not a time like 2026-05-18T09:00:00Z")
+    latest = latest or datetime.now(UTC) + CLOCK_SKEW
+    if not EARLIEST_TIME <= moment <= latest:
+        raise StateError(name, f"{value} is before {EARLIEST_TIME:%Y} or in the future")
+    return moment
+
+
+def _whole(value, name: str, least: int = 0) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise StateError(name, f"{str(value)[:40]!r} is not a whole number of at least {least}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -27,8 +63,14 @@ class Window:
         return [format_time(self.start), format_time(self.end)]
 
     @classmethod
-    def from_json(cls, data: list[str]) -> Window:
-        return cls(parse_time(data[0]), parse_time(data[1]))
+    def from_json(cls, data: list[str], name: str = "incomplete") -> Window:
+        if not isinstance(data, list) or len(data) != 2:
+            raise StateError(name, f"{str(data)[:60]!r} is not a pair of times [start, end]")
+        pair = {"start": data[0], "end": data[1]}
+        start, end = _state_time(pair, "start", LATEST_WATERMARK), _state_time(pair, "end", LATEST_WATERMARK)
+        if start is None or end is None or not start < end:
+            raise StateError(name, f"{str(data)[:60]!r} is not a pair of times [start, end], the start first")
+        return cls(start, end)
 
     def overlaps(self, start: datetime, end: datetime) -> bool:
         return self.start < end and start < self.end
@@ -56,8 +98,10 @@ class PullFailure:
         return {"reason": self.reason, "times": self.times, "merged_at": format_time(self.merged_at)}
 
     @classmethod
-    def from_json(cls, data: dict) -> PullFailure:
-        return cls(str(data["reason"]), int(data["times"]), parse_time(data.get("merged_at")))
+    def from_json(cls, data: dict, name: str = "failed_pulls") -> PullFailure:
+        if not isinstance(data, dict) or not isinstance(data.get("reason"), str):
+            raise StateError(name, f"{str(data)[:60]!r} is not an object with a reason")
+        return cls(data["reason"], _whole(data.get("times"), f"{name}.times", 1), _state_time(data, "merged_at"))
 
 
 @dataclass(frozen=True)
@@ -94,17 +138,35 @@ class RepoState:
 
     @classmethod
     def from_json(cls, data: dict) -> RepoState:
+        """The state a state file's JSON holds; StateError naming the first field that cannot be read."""
+        if not isinstance(data, dict):
+            raise StateError("the file", "is not a JSON object")
+        if not isinstance(data.get("repo"), str):
+            raise StateError("repo", f"{str(data.get('repo'))[:60]!r} is not a repository name")
+        if data.get("source") not in STATE_SOURCES:
+            raise StateError("source", f"{str(data.get('source'))[:40]!r} is not one of {', '.join(STATE_SOURCES)}")
+        progress = data.get("progress") or {}
+        if not isinstance(progress, dict):
+            raise StateError("progress", f"{str(progress)[:40]!r} is not an object")
+        if "since" in progress:
+            _state_time(progress, "since")
+        incomplete = data.get("incomplete") or []
+        failed = data.get("failed_pulls") or {}
+        if not isinstance(incomplete, list):
+            raise StateError("incomplete", f"{str(incomplete)[:40]!r} is not a list of windows")
+        if not isinstance(failed, dict) or not all(isinstance(n, str) and n.isdigit() and n.isascii() for n in failed):
+            raise StateError("failed_pulls", f"{str(failed)[:40]!r} is not an object by PR number")
         return cls(
             repo=data["repo"],
             source=data["source"],
-            fetched_at=parse_time(data.get("fetched_at")),
-            complete_since=parse_time(data.get("complete_since")),
-            watermark=parse_time(data.get("watermark")),
-            incomplete=tuple(Window.from_json(w) for w in data.get("incomplete") or ()),
-            progress=data.get("progress") or {},
-            schema=int(data.get("schema", SCHEMA_VERSION)),
-            created_at=parse_time(data.get("created_at")),
-            failed_pulls={int(n): PullFailure.from_json(f) for n, f in (data.get("failed_pulls") or {}).items()},
+            fetched_at=_state_time(data, "fetched_at"),
+            complete_since=_state_time(data, "complete_since", LATEST_WATERMARK),
+            watermark=_state_time(data, "watermark", LATEST_WATERMARK),
+            incomplete=tuple(Window.from_json(w) for w in incomplete),
+            progress=progress,
+            schema=_whole(data.get("schema", SCHEMA_VERSION), "schema", 1),
+            created_at=_state_time(data, "created_at"),
+            failed_pulls={int(n): PullFailure.from_json(f, f"failed_pulls.{n}") for n, f in failed.items()},
         )
 
     def is_complete(self, start: datetime, end: datetime) -> bool:

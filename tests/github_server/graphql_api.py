@@ -9,6 +9,7 @@ Search behaves like GitHub's: `issueCount` is the real total, pages stop at resu
 from __future__ import annotations
 
 import base64
+import dataclasses
 import functools
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -155,11 +156,18 @@ def _error(error: GraphQLError) -> dict:
     return formatted
 
 
+def spelled(repos, name: str | None) -> str | None:
+    """The repository's own spelling of `name`, matched as GitHub matches names: ignoring case."""
+    if name is None or name in repos:
+        return name
+    return next((known for known in repos if known.lower() == name.lower()), name)
+
+
 def _repository(repos, owner: str, name: str):
-    full = f"{owner}/{name}"
+    full = spelled(repos, f"{owner}/{name}")
     if full not in repos:
         raise NotFoundError(f"Could not resolve to a Repository with the name '{full}'.")
-    return {"name": name, "nameWithOwner": full, "url": f"https://github.com/{full}", "createdAt": created_at(repos[full])}
+    return {"name": full.split("/")[1], "nameWithOwner": full, "url": f"https://github.com/{full}", "createdAt": created_at(repos[full])}
 
 
 def created_at(pulls: list[dict]) -> str:
@@ -212,7 +220,7 @@ def _slice(items: list, first, after, connection: str, available: int | None = N
 
 def _search(repos, text: str, first, last, after, faults: dict, hidden: frozenset) -> dict:
     _check_page("search", first, last)
-    parsed = search.parse(text)
+    parsed = dataclasses.replace(search.parse(text), repo=spelled(repos, search.parse(text).repo))
     pulls = [p for p in repos.get(parsed.repo or "", ()) if search.matches(parsed, p)]
     pulls.sort(key=lambda p: (p["created_at"], p["number"]), reverse=parsed.descending)
     nodes = [_spoiled(_pull_node(p), faults.get((parsed.repo, p["number"]))) for p in pulls if (parsed.repo, p["number"]) not in hidden]

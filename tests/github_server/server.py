@@ -37,7 +37,7 @@ LEFT_OUT = object()  # a repository field (repo_fields) that GitHub's listing le
 class Fault:
     """What to do to the matching requests: skip `skip` of them, then spoil `times` of them."""
 
-    kind: str  # 502 | 500 | secondary | secondary-429 | primary | reset | timeout | truncated | cut | graphql-timeout | stall
+    kind: str  # 502 | 500 | secondary | secondary-429 | primary | reset | timeout | truncated | cut | graphql-timeout | stall | html | redirect
     on: str = "any"  # graphql | rest | search | files | any
     skip: int = 0
     times: int = 1
@@ -157,6 +157,11 @@ class GitHubServer(LocalServer):
         self.node_faults: dict[tuple[str, int], graphql_api.NodeFault] = {}
         self.failing_files: set[tuple[str, int]] = set()
         self.hidden: set[tuple[str, int]] = set()
+        # seconds this GitHub's Date header runs ahead of the wall clock (negative: behind), as a
+        # machine whose own clock runs ahead of GitHub's sees it
+        self.date_offset = 0.0
+        # what every GraphQL answer goes through before it is sent (a node GitHub's schema would not give)
+        self.graphql_rewrite = None
         self.log: list[Logged] = []
         self._log_lock = threading.Lock()
         self._requests_seen = threading.Condition()
@@ -200,6 +205,9 @@ class _Handler(LocalHandler):
     @property
     def github(self) -> GitHubServer:
         return self.server.owner
+
+    def date_time_string(self, timestamp=None):
+        return super().date_time_string(time.time() + self.github.date_offset if timestamp is None else timestamp)
 
     def do_GET(self):
         self._serve("GET")
@@ -250,7 +258,8 @@ class _Handler(LocalHandler):
             view = self.github.limits.view("graphql")
             rate = {"cost": 1, "limit": view["limit"], "nodeCount": 0, "remaining": view["remaining"],
                     "used": view["used"], "resetAt": graphql_api.reset_time(view["reset"])}
-            return self._json(200, graphql_api.execute(request, self.github.repos, rate, self.github.node_faults, frozenset(self.github.hidden)))
+            answer = graphql_api.execute(request, self.github.repos, rate, self.github.node_faults, frozenset(self.github.hidden))
+            return self._json(200, self.github.graphql_rewrite(answer) if self.github.graphql_rewrite else answer)
         return self._rest(method, path, urllib.parse.parse_qs(parsed.query))
 
     def _token(self) -> str | None:
@@ -286,6 +295,12 @@ class _Handler(LocalHandler):
             self._record(0, kind)
             self.github.stall(fault.delay)
             self.close_connection = True
+        elif kind == "html":  # a sign-in page or a proxy's, with status 200
+            self._raw(200, b"<!DOCTYPE html><html><head><title>Sign in</title></head><body>Sign in to continue</body></html>",
+                      "text/html; charset=utf-8", fault=kind)
+        elif kind == "redirect":  # moved for good, to another host
+            moved = self.github.url.replace("127.0.0.1", "localhost") + self.path
+            self._raw(301, b"", "text/plain", {"Location": moved}, fault=kind)
         elif kind in ("truncated", "cut"):
             self._spoil_next_answer = kind
             return False
@@ -433,6 +448,16 @@ class _Handler(LocalHandler):
         if spoil == "cut":
             self.close_connection = True
         self._record(status, fault or spoil)
+
+    def _raw(self, status: int, body: bytes, content_type: str, headers: dict | None = None, fault: str | None = None) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+        self._record(status, fault)
 
     def _record(self, status: int, fault: str | None) -> None:
         self.github.record(Logged(self._method, self._path, self._kind, status, fault, self._detail))

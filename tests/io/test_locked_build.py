@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import fcntl
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -151,3 +153,77 @@ def test_an_output_folder_in_a_missing_folder_is_one_sentence(project, target):
     assert lines == [(f"make: OUTPUTDIR missing/site is in a folder that does not exist ({project / 'missing'}); create it first, "
                       "or name another folder.")]
     assert not (project / "missing").exists()
+
+
+# -- a build stopped by a signal: the lock is the whole build's, and nothing is left running ---------
+
+
+def _processes_in(folder: Path) -> dict[int, str]:
+    """The processes working in `folder` (make, the wrapper, Pelican, its fork server and workers)."""
+    found = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if os.readlink(f"/proc/{entry}/cwd") == str(folder):
+                    found[int(entry)] = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode()[:400]
+            except OSError:
+                pass  # gone meanwhile, or another user's
+    return found
+
+
+def _cold_build_with_workers(project: Path, build: subprocess.Popen) -> dict[int, str]:
+    """Wait until the build's chart workers run (the fork server and the workers it forked)."""
+    while build.poll() is None:
+        running = _processes_in(project)
+        if sum("multiprocessing.forkserver" in command for command in running.values()) >= 2:
+            return running
+        time.sleep(0.05)
+    pytest.fail("the build finished before its workers were seen")
+
+
+@pytest.fixture
+def busy_project(tmp_path) -> Path:
+    from tests.tiny_project import small_history
+
+    project = tiny_project(tmp_path / "busy", pulls=small_history(count=60))  # charts enough for worker processes
+    assert _finish(make(project, "html", "OUTPUTDIR=out"))[0] == 0
+    shutil.rmtree(project / "cache")  # the next build is cold: it starts the workers again
+    return project
+
+
+@pytest.mark.parametrize("how", ["SIGTERM to the wrapper alone", "Ctrl-C"])
+def test_a_build_stopped_by_a_signal_stops_whole_says_one_line_and_then_releases_the_lock(busy_project, how):
+    project = busy_project
+    before = site_files(project / "out")
+    build = make(project, "html", "OUTPUTDIR=out", start_new_session=True)
+    running = _cold_build_with_workers(project, build)
+    if how == "Ctrl-C":
+        os.killpg(build.pid, signal.SIGINT)  # what the terminal does: make's whole foreground group
+    else:
+        wrapper = next(pid for pid, command in running.items() if "digest_plugin.build.locked_output" in command and "/bin/sh" not in command)
+        os.kill(wrapper, signal.SIGTERM)
+    _, err = build.communicate(timeout=60)
+    lines = [line for line in err.splitlines() if not line.startswith("make: ***")]
+    assert lines == ["interrupted; the previous site is unchanged"], err
+    assert _processes_in(project) == {}  # not Pelican, its fork server, its workers nor the resource tracker
+    with open(project / "out.lock", "a") as lock:  # released, now that nothing of the build runs
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    assert site_files(project / "out") == before and not (project / "out.new").exists()
+
+
+def test_a_wrapper_killed_alone_leaves_the_lock_held_while_its_build_runs(busy_project):
+    project = busy_project
+    build = make(project, "html", "OUTPUTDIR=out", start_new_session=True)
+    running = _cold_build_with_workers(project, build)
+    wrapper = next(pid for pid, command in running.items() if "digest_plugin.build.locked_output" in command and "/bin/sh" not in command)
+    os.kill(wrapper, signal.SIGKILL)  # it cannot pass this one on
+    build.wait(timeout=60)  # make, whose pipes Pelican still holds
+    with open(project / "out.lock", "a") as lock:
+        assert any("pelican" in command for command in _processes_in(project).values())  # Pelican runs on...
+        with pytest.raises(BlockingIOError):  # ...and the lock is still the build's
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    build.communicate()
+    second = make(project, "html", "OUTPUTDIR=out")  # waits for the orphaned build, then builds whole
+    status, _, err = _finish(second)
+    assert status == 0, err
+    _whole(project / "out")

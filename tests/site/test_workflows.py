@@ -291,6 +291,22 @@ def test_the_store_can_live_on_a_data_branch_and_comes_back_from_it(project):
     assert month.read_text() == '{"number": 1}\n'  # ...gets the saved store back
 
 
+@pytest.mark.parametrize("branch", ["", "digest-data"])
+def test_a_link_in_the_store_is_never_committed_and_saving_says_which(project, branch):
+    work, origin = project
+    marker = "marker-" + os.urandom(6).hex()
+    (work / "secret.txt").write_text(marker)  # any file of the runner, its environment included
+    link = work / "data/brackenforge/glassfinch/2020-01.jsonl"
+    link.symlink_to(work / "secret.txt")
+    before = {ref: git(origin, "for-each-ref", "--format=%(objectname)", f"refs/heads/{ref}") for ref in ("main", "digest-data")}
+    saved = _store_script(work, "save", branch)
+    assert saved.returncode != 0
+    assert saved.stdout.strip() == ("::error::The store data holds what is not a regular file (data/brackenforge/glassfinch/2020-01.jsonl); "
+                                    "nothing was committed, so remove it and run again.")
+    assert {ref: git(origin, "for-each-ref", "--format=%(objectname)", f"refs/heads/{ref}") for ref in before} == before
+    assert git(work, "status", "--porcelain", "--", "data").startswith("??")  # not even staged
+
+
 def test_a_failed_push_is_a_warning_not_a_failure(project):
     work, origin = project
     (work / "data/brackenforge/glassfinch/new-month.jsonl").write_text('{"number": 2}\n')
