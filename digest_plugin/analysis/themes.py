@@ -279,17 +279,6 @@ def _merged_names(edges: Sequence[tuple], counts: tuple[Counter, Counter, Counte
     return strands
 
 
-def strands_of(names: Iterable[tuple[str, str]], vocabulary: Vocabulary) -> dict[str, str]:
-    """The strands a PR belongs to -> the most deliberate source that named it (one of SOURCES),
-    from its (name, source) pairs (`subject_names`)."""
-    found: dict[str, str] = {}
-    for name, source in names:
-        strand = vocabulary.strand_of(name)
-        if strand is not None and (strand not in found or SOURCES.index(source) < SOURCES.index(found[strand])):
-            found[strand] = source
-    return found
-
-
 WeekNames = tuple[tuple[int, tuple[tuple[str, str], ...]], ...]  # (PR number, its (name, source) pairs) of a week's people's PRs
 
 
@@ -326,27 +315,148 @@ def vocabulary_used(weeks: Sequence[WeekNames], vocabulary: Vocabulary) -> str:
 def week_themes(pulls: Sequence[AnalysedPull], names: WeekNames, baseline: Sequence[WeekNames], rules: Rules,
                 vocabulary: Vocabulary = NO_VOCABULARY) -> tuple[Theme, ...]:
     """The themes of a week. `pulls` in importance order; `names` is their `week_names`;
-    `baseline` is `baseline_weeks` of the previous weeks; `vocabulary` makes strands of names."""
+    `baseline` is `baseline_weeks` of the previous weeks; `vocabulary` makes strands of names.
+
+    A PR is in a strand when its own words say so: its title, labels, scopes or modules, or its
+    description for a strand its folders name (a folder alone is no reason: verl's AMD docs index
+    is not Ascend work for sitting beside Ascend's docs). A strand named as one of the week's
+    modules is made of the PRs the module table counts under it, so that the two agree; one
+    named by a title word that its titles nearly always write inside a longer phrase is named by
+    the phrase ("language server", not "language")."""
     thresholds = rules.thresholds
     people = [p for p in pulls if not p.classification.bot]  # bot bumps are no theme of the week
     if len(people) < thresholds.theme_min_pulls:
         return ()
-    keys = {number: strands_of(pairs, vocabulary) for number, pairs in names}
-    recent = [(Counter(strand for _, pairs in week for strand in strands_of(pairs, vocabulary)), len(week)) for week in baseline]
+    pairs_of = dict(names)
+    module_table = Counter(module for p in pulls for module in p.classification.modules)
+    recent = [(Counter(strand for _, pairs in week for strand in said_strands(pairs, vocabulary)), len(week)) for week in baseline]
     members: dict[str, list[AnalysedPull]] = {}
     sources: dict[str, str] = {}
+    said: dict[str, list[frozenset[str]]] = defaultdict(list)  # strand -> the names each of its PRs said it by
     for pull in people:
-        for name, source in keys.get(pull.pull.number, {}).items():
-            members.setdefault(name, []).append(pull)
-            sources[name] = min(sources.get(name, source), source, key=SOURCES.index)
+        pairs = pairs_of.get(pull.pull.number, ())
+        own = said_strands(pairs, vocabulary)
+        for strand, (source, words) in (*own.items(), *_described(pull, pairs, own, vocabulary).items()):
+            members.setdefault(strand, []).append(pull)
+            sources[strand] = min(sources.get(strand, source), source, key=SOURCES.index)
+            said[strand].append(words)
+    display: dict[str, str] = {}
+    for strand, group in list(members.items()):
+        if sources[strand] in ("word", "verb"):
+            display[strand], members[strand] = _phrase_named(strand, group, said[strand], vocabulary, rules)
+        else:
+            display[strand] = _said_name(strand, said[strand])
+        if display[strand] in module_table:  # the module table's own count, whatever else says the name
+            members[strand] = [p for p in people if display[strand] in p.classification.modules]
+            sources[strand] = "scope" if sources[strand] == "scope" else "module"
+        if not members[strand]:
+            del members[strand]
     candidates = _strands(members, sources, (len(people), sum(p.footprint.core_lines for p in people)), recent, rules)
     chosen: list[Theme] = []
     for _, _, name, group, shares, base_share, trend in sorted(candidates, key=lambda c: (-c[0], -c[1], SOURCES.index(sources[c[2]]), c[2])):
         numbers = tuple(p.pull.number for p in group)
-        if any(_overlap(numbers, theme.pulls) >= SAME_STORY for theme in chosen):
+        if any(_overlap(numbers, theme.pulls) >= SAME_STORY for theme in chosen) or any(display[name] == theme.name for theme in chosen):
             continue  # nearly the same PRs as a theme already chosen: the same story
-        chosen.append(_theme(name, sources[name], group, shares, base_share, len(recent), trend))
+        chosen.append(_theme(display[name], sources[name], group, shares, base_share, len(recent), trend))
     return tuple(chosen[: thresholds.themes_max])
+
+
+PATH_SOURCES = frozenset({"folder", "file"})  # where a name says only where a PR's files sit, not what it is about
+ALIAS_SAID_SHARE = 1 / 3  # of a strand's PRs that say a second name of it, from which the theme shows both ("npu/ascend")
+SUMMARY_SCAN = 1000  # characters of a summary read for a strand's names
+PHRASE_SHARE = 0.75  # of a title word's occurrences in its strand's titles inside the same phrase, from which the phrase names it
+# Words that make no phrase with a subject: the little words around it
+_FUNCTION_WORDS = frozenset("""
+a an the and or of for to in on at by with from into onto via per as is are be not no all any this that it its when if
+than then also only out up new more less some non
+""".split())
+
+
+def said_strands(pairs: Iterable[tuple[str, str]], vocabulary: Vocabulary) -> dict[str, tuple[str, frozenset[str]]]:
+    """The strands a PR's own words put it in -> (the most deliberate source, the names it said
+    them by), from its (name, source) pairs (`subject_names`); folder and file names left out."""
+    found: dict[str, tuple[str, frozenset[str]]] = {}
+    for name, source in pairs:
+        strand = vocabulary.strand_of(name)
+        if strand is None or source in PATH_SOURCES:
+            continue
+        best, words = found.get(strand, (source, frozenset()))
+        found[strand] = (min(best, source, key=SOURCES.index), words | {name})
+    return found
+
+
+def _described(pull: AnalysedPull, pairs: Iterable[tuple[str, str]], own: dict, vocabulary: Vocabulary) -> dict[str, tuple[str, frozenset[str]]]:
+    """The strands a PR's folders or file names offer that its title (file names in it too:
+    "Update ascend_sglang_best_practices.rst") or its description (the summary quoted from its
+    body) names as well, beyond those its own words put it in."""
+    offered = {strand for name, source in pairs if source in PATH_SOURCES and (strand := vocabulary.strand_of(name)) and strand not in own}
+    if not offered:
+        return {}
+    found: dict[str, tuple[str, frozenset[str]]] = {}
+    for raw in _PATH_PART.split(f"{pull.pull.title} {pull.summary[:SUMMARY_SCAN]}".lower()):
+        word = _name(raw) if raw else None
+        strand = vocabulary.strand_of(word) if word else None
+        if strand in offered:
+            found[strand] = ("folder", found.get(strand, ("folder", frozenset()))[1] | {word})
+    return found
+
+
+def _said_name(strand: str, said: Sequence[frozenset[str]]) -> str:
+    """A strand's name as its PRs say it (`said`: the names each said it by): the name they use
+    most (the strand's own on a tie), with a second name a good share of them use instead of it
+    ("npu/ascend"; not "async/fully", which they only write together)."""
+    counts = Counter(name for names in said for name in names)
+    if not counts:
+        return strand
+    first = min(counts, key=lambda n: (-counts[n], n != strand, n))
+    instead = Counter(name for names in said if first not in names for name in names)
+    second = min((n for n in instead if " " not in n and instead[n] >= max(2, ALIAS_SAID_SHARE * len(said))),
+                 key=lambda n: (-instead[n], n), default=None)
+    return f"{first}/{second}" if second else first
+
+
+def _phrase_named(strand: str, group: Sequence[AnalysedPull], said: Sequence[frozenset[str]], vocabulary: Vocabulary,
+                  rules: Rules) -> tuple[str, list[AnalysedPull]]:
+    """A title-word strand's name and PRs: when its titles nearly always write its word inside the
+    same phrase ("language server"), the phrase, and the PRs that say it or another of its names."""
+    word = _said_name(strand, said).split("/")[0]
+    beside: Counter[str] = Counter()
+    phrases_of: dict[int, set[str]] = {}
+    seen = 0
+    for pull in group:
+        tokens = _title_tokens(parse_title(pull.pull.title, rules).description)
+        found: set[str] = set()
+        for i, token in enumerate(tokens):
+            if token != word:
+                continue
+            seen += 1
+            for phrase in ((tokens[i - 1], token) if i else None, (token, tokens[i + 1]) if i + 1 < len(tokens) else None):
+                if phrase and all(_phrase_word(w, strand, vocabulary, rules) for w in phrase if w != word):
+                    found.add(" ".join(phrase))
+        beside.update(found)
+        phrases_of[pull.pull.number] = found
+    if seen < 2 or not beside:
+        return _said_name(strand, said), list(group)
+    phrase, count = max(beside.items(), key=lambda item: (item[1], item[0]))
+    if count < PHRASE_SHARE * seen:
+        return _said_name(strand, said), list(group)
+    # a PR whose title says the word outside the phrase speaks of something else
+    kept = [p for p in group if phrase in phrases_of[p.pull.number] or word not in _title_tokens(parse_title(p.pull.title, rules).description)]
+    return phrase, kept
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _title_tokens(description: str) -> tuple[str, ...]:
+    """A title's words in order, lower case, without version digits, plurals as singulars."""
+    return tuple(singular(_VERSION_TAIL.sub("", raw.lower()).strip("-_+")) for raw in _WORD.findall(description))
+
+
+def _phrase_word(word: str, strand: str, vocabulary: Vocabulary, rules: Rules) -> bool:
+    """Whether a word can stand beside a strand's name in a phrase naming it: a word of some
+    length, without digits, neither a little word nor a verb ("add", "fix"), and not another name
+    of the same strand."""
+    return (len(word) >= MIN_WORD and not any(c.isdigit() for c in word) and word not in _FUNCTION_WORDS and word not in rules.verbs
+            and vocabulary.strand_of(word) != strand)
 
 
 def _strands(members: dict[str, list[AnalysedPull]], sources: dict[str, str], totals: tuple[int, int],
