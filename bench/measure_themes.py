@@ -41,7 +41,7 @@ a an the and or of for to in on at by with from into via as is are be not no new
 add adds added adding support supports fix fixes fixed update updates updated remove removes removed use uses using make
 makes allow allows improve improves handle refactor rename move set get avoid ensure enable disable implement introduce
 test tests doc docs bump chore feat misc more better some also
-""".split())
+""".split())  # noqa: SIM905
 
 
 def main() -> None:
@@ -164,7 +164,7 @@ def _phrase_of(name: str, pulls: list[dict]) -> str | None:
     beside: Counter = Counter()
     seen = 0
     for pull in pulls:
-        words = [w for w in _words(re.sub(r"^\s*(\[[^\]]*\]\s*)+", "", pull["title"]))]
+        words = _words(re.sub(r"^\s*(\[[^\]]*\]\s*)+", "", pull["title"]))
         for i, word in enumerate(words):
             if word != name:
                 continue

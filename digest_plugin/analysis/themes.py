@@ -15,7 +15,13 @@ scope, a label or a folder, and go with no other name in particular ("attribute"
 strand is named by its most deliberate name: a scope or a label before a folder, a folder before
 a title word.
 
-A week's strands are its PRs grouped by those names. A strand is a theme of the week when it groups
+A week's strands are its PRs grouped by those names, each PR by what its own words say: its title,
+labels, scopes and modules, or its description where its folders name a strand (a folder alone
+puts no PR in a strand: verl's AMD docs index sits beside the Ascend docs and is no Ascend work).
+A strand is named as its PRs say it ("npu/ascend" when many say one and many the other); a title
+word they always write inside one phrase is named by the phrase ("language server"); and a strand
+named as one of the week's modules holds the PRs the module table counts under it, so that the two
+agree. A strand is a theme of the week when it groups
 enough of the week's PRs (`thresholds.theme_min_pulls`, `theme_min_share`; a strand named in titles
 may instead have enough of the week's lines) and either stands out against the repository's recent
 weeks (`theme_lift` times its share of the last `theme_baseline_weeks` weeks: "new" or "rising")
@@ -94,6 +100,16 @@ ALIAS_MIN_PULLS = 3
 SATELLITE = (0.75, 5.0)  # a name merges into a larger one that this share of its PRs also name, this many times chance ...
 MUTUAL = (0.25, 0.2, 4.0, 5)  # ... or two names that each name a share of the other's PRs, this many times chance, this often
 DECLARED_SHARE = 0.3  # a name the authors write as a scope, label or topic in this share of its PRs is a strand of its own
+# A week's strands
+PATH_SOURCES = frozenset({"folder", "file"})  # where a name says only where a PR's files sit, not what it is about
+ALIAS_SAID_SHARE = 1 / 3  # of a strand's PRs that say a second name of it, from which the theme shows both ("npu/ascend")
+SUMMARY_SCAN = 1000  # characters of a summary read for a strand's names
+PHRASE_SHARE = 0.75  # of a title word's occurrences in its strand's titles inside the same phrase, from which the phrase names it
+# Words that make no phrase with a subject: the little words around it
+_FUNCTION_WORDS = frozenset("""
+a an the and or of for to in on at by with from into onto via per as is are be not no all any this that it its when if
+than then also only out up new more less some non
+""".split())  # noqa: SIM905
 
 
 @dataclass(frozen=True)
@@ -327,31 +343,11 @@ def week_themes(pulls: Sequence[AnalysedPull], names: WeekNames, baseline: Seque
     people = [p for p in pulls if not p.classification.bot]  # bot bumps are no theme of the week
     if len(people) < thresholds.theme_min_pulls:
         return ()
-    pairs_of = dict(names)
-    module_table = Counter(module for p in pulls for module in p.classification.modules)
     recent = [(Counter(strand for _, pairs in week for strand in said_strands(pairs, vocabulary)), len(week)) for week in baseline]
-    members: dict[str, list[AnalysedPull]] = {}
-    sources: dict[str, str] = {}
-    said: dict[str, list[frozenset[str]]] = defaultdict(list)  # strand -> the names each of its PRs said it by
-    for pull in people:
-        pairs = pairs_of.get(pull.pull.number, ())
-        own = said_strands(pairs, vocabulary)
-        for strand, (source, words) in (*own.items(), *_described(pull, pairs, own, vocabulary).items()):
-            members.setdefault(strand, []).append(pull)
-            sources[strand] = min(sources.get(strand, source), source, key=SOURCES.index)
-            said[strand].append(words)
-    display: dict[str, str] = {}
-    for strand, group in list(members.items()):
-        if sources[strand] in ("word", "verb"):
-            display[strand], members[strand] = _phrase_named(strand, group, said[strand], vocabulary, rules)
-        else:
-            display[strand] = _said_name(strand, said[strand])
-        if display[strand] in module_table:  # the module table's own count, whatever else says the name
-            members[strand] = [p for p in people if display[strand] in p.classification.modules]
-            sources[strand] = "scope" if sources[strand] == "scope" else "module"
-        if not members[strand]:
-            del members[strand]
-    candidates = _strands(members, sources, (len(people), sum(p.footprint.core_lines for p in people)), recent, rules)
+    members, sources, said = _said_members(people, names, vocabulary)
+    display = _named(members, sources, said, pulls, rules)
+    candidates = _strands(members, sources, {bots: (len(counted), sum(p.footprint.core_lines for p in counted))
+                                             for bots, counted in ((False, people), (True, pulls))}, recent, rules)
     chosen: list[Theme] = []
     for _, _, name, group, shares, base_share, trend in sorted(candidates, key=lambda c: (-c[0], -c[1], SOURCES.index(sources[c[2]]), c[2])):
         numbers = tuple(p.pull.number for p in group)
@@ -361,15 +357,41 @@ def week_themes(pulls: Sequence[AnalysedPull], names: WeekNames, baseline: Seque
     return tuple(chosen[: thresholds.themes_max])
 
 
-PATH_SOURCES = frozenset({"folder", "file"})  # where a name says only where a PR's files sit, not what it is about
-ALIAS_SAID_SHARE = 1 / 3  # of a strand's PRs that say a second name of it, from which the theme shows both ("npu/ascend")
-SUMMARY_SCAN = 1000  # characters of a summary read for a strand's names
-PHRASE_SHARE = 0.75  # of a title word's occurrences in its strand's titles inside the same phrase, from which the phrase names it
-# Words that make no phrase with a subject: the little words around it
-_FUNCTION_WORDS = frozenset("""
-a an the and or of for to in on at by with from into onto via per as is are be not no all any this that it its when if
-than then also only out up new more less some non
-""".split())
+def _said_members(people: Sequence[AnalysedPull], names: WeekNames, vocabulary: Vocabulary) -> tuple[dict, dict, dict]:
+    """(strand -> its PRs, strand -> its most deliberate source, strand -> the names each of its PRs
+    said it by): the strands the PRs' own words put them in (`said_strands`, `_described`)."""
+    pairs_of = dict(names)
+    members: dict[str, list[AnalysedPull]] = {}
+    sources: dict[str, str] = {}
+    said: dict[str, list[frozenset[str]]] = defaultdict(list)
+    for pull in people:
+        pairs = pairs_of.get(pull.pull.number, ())
+        own = said_strands(pairs, vocabulary)
+        for strand, (source, words) in (*own.items(), *_described(pull, pairs, own, vocabulary).items()):
+            members.setdefault(strand, []).append(pull)
+            sources[strand] = min(sources.get(strand, source), source, key=SOURCES.index)
+            said[strand].append(words)
+    return members, sources, said
+
+
+def _named(members: dict[str, list[AnalysedPull]], sources: dict[str, str], said: dict[str, list[frozenset[str]]],
+           pulls: Sequence[AnalysedPull], rules: Rules) -> dict[str, str]:
+    """Each strand's name as the week's PRs say it, `members` and `sources` set to match: a title
+    word's phrase keeps the PRs that say it (`_phrase_named`), a module's name the PRs the module
+    table counts under it (bots' too), whatever else says the name; a strand left empty goes."""
+    module_table = Counter(module for p in pulls for module in p.classification.modules)
+    display: dict[str, str] = {}
+    for strand, group in list(members.items()):
+        if sources[strand] in ("word", "verb"):
+            display[strand], members[strand] = _phrase_named(strand, group, said[strand], rules)
+        else:
+            display[strand] = _said_name(strand, said[strand])
+        if display[strand] in module_table:
+            members[strand] = [p for p in pulls if display[strand] in p.classification.modules]
+            sources[strand] = "scope" if sources[strand] == "scope" else "module"
+        if not members[strand]:
+            del members[strand]
+    return display
 
 
 def said_strands(pairs: Iterable[tuple[str, str]], vocabulary: Vocabulary) -> dict[str, tuple[str, frozenset[str]]]:
@@ -415,8 +437,7 @@ def _said_name(strand: str, said: Sequence[frozenset[str]]) -> str:
     return f"{first}/{second}" if second else first
 
 
-def _phrase_named(strand: str, group: Sequence[AnalysedPull], said: Sequence[frozenset[str]], vocabulary: Vocabulary,
-                  rules: Rules) -> tuple[str, list[AnalysedPull]]:
+def _phrase_named(strand: str, group: Sequence[AnalysedPull], said: Sequence[frozenset[str]], rules: Rules) -> tuple[str, list[AnalysedPull]]:
     """A title-word strand's name and PRs: when its titles nearly always write its word inside the
     same phrase ("language server"), the phrase, and the PRs that say it or another of its names."""
     word = _said_name(strand, said).split("/")[0]
@@ -431,7 +452,7 @@ def _phrase_named(strand: str, group: Sequence[AnalysedPull], said: Sequence[fro
                 continue
             seen += 1
             for phrase in ((tokens[i - 1], token) if i else None, (token, tokens[i + 1]) if i + 1 < len(tokens) else None):
-                if phrase and all(_phrase_word(w, strand, vocabulary, rules) for w in phrase if w != word):
+                if phrase and all(_phrase_word(w, rules) for w in phrase if w != word):
                     found.add(" ".join(phrase))
         beside.update(found)
         phrases_of[pull.pull.number] = found
@@ -451,28 +472,28 @@ def _title_tokens(description: str) -> tuple[str, ...]:
     return tuple(singular(_VERSION_TAIL.sub("", raw.lower()).strip("-_+")) for raw in _WORD.findall(description))
 
 
-def _phrase_word(word: str, strand: str, vocabulary: Vocabulary, rules: Rules) -> bool:
+def _phrase_word(word: str, rules: Rules) -> bool:
     """Whether a word can stand beside a strand's name in a phrase naming it: a word of some
-    length, without digits, neither a little word nor a verb ("add", "fix"), and not another name
-    of the same strand."""
-    return (len(word) >= MIN_WORD and not any(c.isdigit() for c in word) and word not in _FUNCTION_WORDS and word not in rules.verbs
-            and vocabulary.strand_of(word) != strand)
+    length, without digits, neither a little word nor a verb ("add", "fix")."""
+    return len(word) >= MIN_WORD and not any(c.isdigit() for c in word) and word not in _FUNCTION_WORDS and word not in rules.verbs
 
 
-def _strands(members: dict[str, list[AnalysedPull]], sources: dict[str, str], totals: tuple[int, int],
+def _strands(members: dict[str, list[AnalysedPull]], sources: dict[str, str], totals: dict[bool, tuple[int, int]],
              recent: Sequence[tuple[Counter, int]], rules: Rules) -> list[tuple]:
     """(size, lift, name, PRs, (share, line share), baseline share, trend) of each strand that is a
     theme of the week: its size is the mean of its share of the week's PRs and of their core lines
-    (generated and vendored files left out), its lift that share of PRs against the previous weeks'."""
+    (generated and vendored files left out), its lift that share of PRs against the previous weeks'.
+    `totals` are the (PRs, core lines) of the week's people (False) and of all its PRs (True): a
+    module's strand that holds a bot's PR is a share of all of them."""
     thresholds = rules.thresholds
     before: Counter = Counter()
     for counts, _ in recent:
         before.update(counts)
     before_total = sum(n for _, n in recent)
-    total, total_lines = totals
-    needed = max(thresholds.theme_min_pulls, math.ceil(thresholds.theme_min_share * total))
     found = []
     for name, group in members.items():
+        total, total_lines = totals[any(p.classification.bot for p in group)]
+        needed = max(thresholds.theme_min_pulls, math.ceil(thresholds.theme_min_share * total))
         share = len(group) / total
         line_share = sum(p.footprint.core_lines for p in group) / total_lines if total_lines else share
         size = (share + line_share) / 2
@@ -516,7 +537,7 @@ def _theme(name: str, source: str, group: Sequence[AnalysedPull], shares: tuple[
         line_share=round(line_share, 3),
         baseline_share=round(base_share, 3),
         baseline_weeks=weeks,
-        authors=len({p.pull.author.login for p in group}),
+        authors=len({p.pull.author.login for p in group if not p.classification.bot}),
         additions=sum(p.pull.additions for p in group),
         deletions=sum(p.pull.deletions for p in group),
         types=dict(sorted(types.items(), key=lambda item: (-item[1], item[0]))),
