@@ -170,7 +170,7 @@ def _phrase_of(name: str, pulls: list[dict]) -> str | None:
                 continue
             seen += 1
             for phrase in ((words[i - 1], word) if i else None, (word, words[i + 1]) if i + 1 < len(words) else None):
-                if phrase and not set(phrase) & _AROUND and not any(w.isdigit() for w in phrase):
+                if phrase and not set(phrase) & _AROUND and all(len(w) >= 3 and not any(c.isdigit() for c in w) for w in phrase):
                     beside[" ".join(phrase)] += 1
     if seen < 2 or not beside:
         return None

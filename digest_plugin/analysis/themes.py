@@ -382,7 +382,7 @@ def _named(members: dict[str, list[AnalysedPull]], sources: dict[str, str], said
     module_table = Counter(module for p in pulls for module in p.classification.modules)
     display: dict[str, str] = {}
     for strand, group in list(members.items()):
-        if sources[strand] in ("word", "verb"):
+        if sources[strand] not in ("topic", "scope", "label"):  # a name the authors declare is theirs as it stands
             display[strand], members[strand] = _phrase_named(strand, group, said[strand], rules)
         else:
             display[strand] = _said_name(strand, said[strand])
@@ -442,21 +442,22 @@ def _phrase_named(strand: str, group: Sequence[AnalysedPull], said: Sequence[fro
     same phrase ("language server"), the phrase, and the PRs that say it or another of its names."""
     word = _said_name(strand, said).split("/")[0]
     beside: Counter[str] = Counter()
-    phrases_of: dict[int, set[str]] = {}
+    phrases_of: dict[int, Counter[str]] = {}
     seen = 0
     for pull in group:
         tokens = _title_tokens(parse_title(pull.pull.title, rules).description)
-        found: set[str] = set()
+        found: Counter[str] = Counter()  # each time the word stands in a phrase
         for i, token in enumerate(tokens):
             if token != word:
                 continue
             seen += 1
-            for phrase in ((tokens[i - 1], token) if i else None, (token, tokens[i + 1]) if i + 1 < len(tokens) else None):
-                if phrase and all(_phrase_word(w, rules) for w in phrase if w != word):
-                    found.add(" ".join(phrase))
+            if i and _phrase_word(tokens[i - 1], i == 1, rules):
+                found[f"{tokens[i - 1]} {token}"] += 1
+            if i + 1 < len(tokens) and _phrase_word(tokens[i + 1], False, rules):
+                found[f"{token} {tokens[i + 1]}"] += 1
         beside.update(found)
         phrases_of[pull.pull.number] = found
-    if seen < 2 or not beside:
+    if seen < 2 or not beside or not word.isalnum():  # a compound name ("flake8-bugbear") is whole already
         return _said_name(strand, said), list(group)
     phrase, count = max(beside.items(), key=lambda item: (item[1], item[0]))
     if count < PHRASE_SHARE * seen:
@@ -468,14 +469,16 @@ def _phrase_named(strand: str, group: Sequence[AnalysedPull], said: Sequence[fro
 
 @functools.lru_cache(maxsize=1 << 14)
 def _title_tokens(description: str) -> tuple[str, ...]:
-    """A title's words in order, lower case, without version digits, plurals as singulars."""
-    return tuple(singular(_VERSION_TAIL.sub("", raw.lower()).strip("-_+")) for raw in _WORD.findall(description))
+    """A title's words in order, lower case, names written as one split up ("tool_agent_loop",
+    "agent-loop": agent, loop), without version digits, plurals as singulars."""
+    return tuple(singular(_VERSION_TAIL.sub("", part)) for raw in _WORD.findall(description.lower()) for part in re.split(r"[-_+]+", raw) if part)
 
 
-def _phrase_word(word: str, rules: Rules) -> bool:
+def _phrase_word(word: str, first: bool, rules: Rules) -> bool:
     """Whether a word can stand beside a strand's name in a phrase naming it: a word of some
-    length, without digits, neither a little word nor a verb ("add", "fix")."""
-    return len(word) >= MIN_WORD and not any(c.isdigit() for c in word) and word not in _FUNCTION_WORDS and word not in rules.verbs
+    length, without digits, not a little word, and not the verb a title starts with ("Correct
+    attention FLOPS"; elsewhere "model" is a noun: "support FSDP model engine")."""
+    return len(word) >= MIN_WORD and not any(c.isdigit() for c in word) and word not in _FUNCTION_WORDS and not (first and word in rules.verbs)
 
 
 def _strands(members: dict[str, list[AnalysedPull]], sources: dict[str, str], totals: dict[bool, tuple[int, int]],
