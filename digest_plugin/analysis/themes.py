@@ -384,6 +384,7 @@ def _named(members: dict[str, list[AnalysedPull]], sources: dict[str, str], said
     for strand, group in list(members.items()):
         if sources[strand] not in ("topic", "scope", "label"):  # a name the authors declare is theirs as it stands
             display[strand], members[strand] = _phrase_named(strand, group, said[strand], rules)
+            sources[strand] = "word" if " " in display[strand] else sources[strand]  # a phrase of its titles
         else:
             display[strand] = _said_name(strand, said[strand])
         if display[strand] in module_table:
@@ -439,7 +440,7 @@ def _said_name(strand: str, said: Sequence[frozenset[str]]) -> str:
 
 def _phrase_named(strand: str, group: Sequence[AnalysedPull], said: Sequence[frozenset[str]], rules: Rules) -> tuple[str, list[AnalysedPull]]:
     """A title-word strand's name and PRs: when its titles nearly always write its word inside the
-    same phrase ("language server"), the phrase, and the PRs that say it or another of its names."""
+    same phrase ("language server"), the phrase, and the PRs that say it."""
     word = _said_name(strand, said).split("/")[0]
     beside: Counter[str] = Counter()
     phrases_of: dict[int, Counter[str]] = {}
@@ -462,9 +463,8 @@ def _phrase_named(strand: str, group: Sequence[AnalysedPull], said: Sequence[fro
     phrase, count = max(beside.items(), key=lambda item: (item[1], item[0]))
     if count < PHRASE_SHARE * seen:
         return _said_name(strand, said), list(group)
-    # a PR whose title says the word outside the phrase speaks of something else
-    kept = [p for p in group if phrase in phrases_of[p.pull.number] or word not in _title_tokens(parse_title(p.pull.title, rules).description)]
-    return phrase, kept
+    # a theme named by a phrase holds the PRs that say it, in their titles or descriptions
+    return phrase, [p for p in group if phrase in phrases_of[p.pull.number] or f" {phrase} " in f" {' '.join(_title_tokens(p.summary[:SUMMARY_SCAN]))} "]
 
 
 @functools.lru_cache(maxsize=1 << 14)
