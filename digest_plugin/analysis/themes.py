@@ -105,6 +105,7 @@ PATH_SOURCES = frozenset({"folder", "file"})  # where a name says only where a P
 ALIAS_SAID_SHARE = 1 / 3  # of a strand's PRs that say a second name of it, from which the theme shows both ("npu/ascend")
 SUMMARY_SCAN = 1000  # characters of a summary read for a strand's names
 PHRASE_SHARE = 0.75  # of a title word's occurrences in its strand's titles inside the same phrase, from which the phrase names it
+_VERB_ENDINGS = ("ize", "ise", "ify")  # "initialize", "normalise", "simplify": verbs whether or not the rules list them
 # Words that make no phrase with a subject: the little words around it
 _FUNCTION_WORDS = frozenset("""
 a an the and or of for to in on at by with from into onto via per as is are be not no all any this that it its when if
@@ -386,7 +387,7 @@ def _named(members: dict[str, list[AnalysedPull]], sources: dict[str, str], said
             display[strand], members[strand] = _phrase_named(strand, group, said[strand], rules)
             sources[strand] = "word" if " " in display[strand] else sources[strand]  # a phrase of its titles
         else:
-            display[strand] = _said_name(strand, said[strand])
+            display[strand] = _said_name(strand, said[strand], rules)
         if display[strand] in module_table:
             members[strand] = [p for p in pulls if display[strand] in p.classification.modules]
             sources[strand] = "scope" if sources[strand] == "scope" else "module"
@@ -424,14 +425,15 @@ def _described(pull: AnalysedPull, pairs: Iterable[tuple[str, str]], own: dict, 
     return found
 
 
-def _said_name(strand: str, said: Sequence[frozenset[str]]) -> str:
+def _said_name(strand: str, said: Sequence[frozenset[str]], rules: Rules) -> str:
     """A strand's name as its PRs say it (`said`: the names each said it by): the name they use
     most (the strand's own on a tie), with a second name a good share of them use instead of it
     ("npu/ascend"; not "async/fully", which they only write together)."""
     counts = Counter(name for names in said for name in names)
     if not counts:
         return strand
-    first = min(counts, key=lambda n: (-counts[n], n != strand, n))
+    # of names said as often, a noun before a verb, and one that holds the strand's own name ("unionbuilder" of `builder/`)
+    first = min(counts, key=lambda n: (-counts[n], _verb(n, rules), strand not in n, n != strand, n))
     instead = Counter(name for names in said if first not in names for name in names)
     second = min((n for n in instead if " " not in n and instead[n] >= max(2, ALIAS_SAID_SHARE * len(said))),
                  key=lambda n: (-instead[n], n), default=None)
@@ -441,7 +443,7 @@ def _said_name(strand: str, said: Sequence[frozenset[str]]) -> str:
 def _phrase_named(strand: str, group: Sequence[AnalysedPull], said: Sequence[frozenset[str]], rules: Rules) -> tuple[str, list[AnalysedPull]]:
     """A title-word strand's name and PRs: when its titles nearly always write its word inside the
     same phrase ("language server"), the phrase, and the PRs that say it."""
-    word = _said_name(strand, said).split("/")[0]
+    word = _said_name(strand, said, rules).split("/")[0]
     beside: Counter[str] = Counter()
     phrases_of: dict[int, Counter[str]] = {}
     seen = 0
@@ -452,17 +454,17 @@ def _phrase_named(strand: str, group: Sequence[AnalysedPull], said: Sequence[fro
             if token != word:
                 continue
             seen += 1
-            if i and _phrase_word(tokens[i - 1], i == 1, rules):
+            if i and _phrase_word(tokens[i - 1], True, rules):
                 found[f"{tokens[i - 1]} {token}"] += 1
-            if i + 1 < len(tokens) and _phrase_word(tokens[i + 1], False, rules):
+            if i + 1 < len(tokens) and not _verb(token, rules) and _phrase_word(tokens[i + 1], False, rules):
                 found[f"{token} {tokens[i + 1]}"] += 1
         beside.update(found)
         phrases_of[pull.pull.number] = found
     if seen < 2 or not beside or not word.isalnum():  # a compound name ("flake8-bugbear") is whole already
-        return _said_name(strand, said), list(group)
+        return _said_name(strand, said, rules), list(group)
     phrase, count = max(beside.items(), key=lambda item: (item[1], item[0]))
     if count < PHRASE_SHARE * seen:
-        return _said_name(strand, said), list(group)
+        return _said_name(strand, said, rules), list(group)
     # a theme named by a phrase holds the PRs that say it, in their titles or descriptions
     return phrase, [p for p in group if phrase in phrases_of[p.pull.number] or f" {phrase} " in f" {' '.join(_title_tokens(p.summary[:SUMMARY_SCAN]))} "]
 
@@ -474,11 +476,17 @@ def _title_tokens(description: str) -> tuple[str, ...]:
     return tuple(singular(_VERSION_TAIL.sub("", part)) for raw in _WORD.findall(description.lower()) for part in re.split(r"[-_+]+", raw) if part)
 
 
-def _phrase_word(word: str, first: bool, rules: Rules) -> bool:
+def _phrase_word(word: str, before: bool, rules: Rules) -> bool:
     """Whether a word can stand beside a strand's name in a phrase naming it: a word of some
-    length, without digits, not a little word, and not the verb a title starts with ("Correct
-    attention FLOPS"; elsewhere "model" is a noun: "support FSDP model engine")."""
-    return len(word) >= MIN_WORD and not any(c.isdigit() for c in word) and word not in _FUNCTION_WORDS and not (first and word in rules.verbs)
+    length, without digits, not a little word, and not a verb before it ("Correct attention
+    FLOPS", "Lazily initialize `UnionBuilder`"; a word the verbs share with nouns, such as
+    "model", is given up with them)."""
+    return len(word) >= MIN_WORD and not any(c.isdigit() for c in word) and word not in _FUNCTION_WORDS and not (before and _verb(word, rules))
+
+
+def _verb(word: str, rules: Rules) -> bool:
+    """A verb starts no phrase that names a subject ("initialize `UnionBuilder`")."""
+    return word in rules.verbs or word.endswith(_VERB_ENDINGS)
 
 
 def _strands(members: dict[str, list[AnalysedPull]], sources: dict[str, str], totals: dict[bool, tuple[int, int]],
