@@ -119,6 +119,9 @@ class Vocabulary:
 
     strands: dict[str, str]  # name -> the name of the strand it is merged into (names that stand alone are absent)
     generic: frozenset[str]  # names that never name a strand
+    # merged names that only go along with their strand's ("dummy" of rollout), not other names for it ("npu" of
+    # ascend): a title word among them says nothing of the strand
+    satellites: frozenset[str] = frozenset()
 
     def strand_of(self, name: str) -> str | None:
         return None if name in self.generic else self.strands.get(name, name)
@@ -222,7 +225,15 @@ def vocabulary(pulls: Sequence[Pull], rules: Rules) -> Vocabulary:
     edges = _edges(offered, candidates, (pulls_of, declared), total)
     steady = _steady(edges, pulls_of, named, weeks, len({p.merged_at.isocalendar()[:2] for p in pulls}) or 1)
     edges = [edge for edge in edges if edge[0] not in steady and edge[1] not in steady]
-    return Vocabulary(_merged_names(edges, (pulls_of, named, declared)), everywhere | steady)
+    strands = _merged_names(edges, (pulls_of, named, declared))
+    return Vocabulary(strands, everywhere | steady, _satellites(strands, edges))
+
+
+def _satellites(strands: dict[str, str], edges: Sequence[tuple]) -> frozenset[str]:
+    """The merged names that are no other name for their strand: each went with a larger name
+    (`_edges`), which never went with it as often."""
+    synonyms = {name for small, large, _, _, mutual in edges if mutual for name in (small, large)}
+    return frozenset(name for name in strands if name not in synonyms)
 
 
 def _name_counts(pulls: Sequence[Pull], offered: Sequence[dict[str, str]]) -> tuple[Counter, Counter, Counter, dict[str, set]]:
@@ -326,7 +337,7 @@ def vocabulary_used(weeks: Sequence[WeekNames], vocabulary: Vocabulary) -> str:
     """A digest of what the vocabulary says of every name of these weeks: a remembered week's
     themes still hold while its and its baseline's names are merged and set aside alike."""
     names = sorted({name for week in weeks for _, pairs in week for name, _ in pairs})
-    return hashlib.sha1(repr([(name, vocabulary.strand_of(name)) for name in names]).encode("utf-8")).hexdigest()
+    return hashlib.sha1(repr([(name, vocabulary.strand_of(name), name in vocabulary.satellites) for name in names]).encode("utf-8")).hexdigest()
 
 
 def week_themes(pulls: Sequence[AnalysedPull], names: WeekNames, baseline: Sequence[WeekNames], rules: Rules,
@@ -402,7 +413,7 @@ def said_strands(pairs: Iterable[tuple[str, str]], vocabulary: Vocabulary) -> di
     found: dict[str, tuple[str, frozenset[str]]] = {}
     for name, source in pairs:
         strand = vocabulary.strand_of(name)
-        if strand is None or source in PATH_SOURCES:
+        if strand is None or source in PATH_SOURCES or (source in ("word", "verb") and name in vocabulary.satellites):
             continue
         best, words = found.get(strand, (source, frozenset()))
         found[strand] = (min(best, source, key=SOURCES.index), words | {name})
@@ -419,7 +430,7 @@ def _described(pull: AnalysedPull, pairs: Iterable[tuple[str, str]], own: dict, 
     found: dict[str, tuple[str, frozenset[str]]] = {}
     for raw in _PATH_PART.split(f"{pull.pull.title} {pull.summary[:SUMMARY_SCAN]}".lower()):
         word = _name(raw) if raw else None
-        strand = vocabulary.strand_of(word) if word else None
+        strand = vocabulary.strand_of(word) if word and word not in vocabulary.satellites else None
         if strand in offered:
             found[strand] = ("folder", found.get(strand, ("folder", frozenset()))[1] | {word})
     return found

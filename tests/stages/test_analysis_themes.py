@@ -49,9 +49,10 @@ def test_a_platform_named_by_its_chip_vendor_sdk_and_folders_is_one_strand():
     ascend = [FileChange("widget/ascend/kernels.py", 20, 2)]
     earlier = [("[trainer] feat: NPU kernels for step {n}", ascend), ("[worker] fix: Ascend NPU hang {n}", ascend),
                ("[trainer] feat: run on NPU {n}", ascend), ("[rollout] fix: Ascend memory {n}", ascend),
-               ("[worker] fix: NPU stream {n}", ascend), ("[ci] feat: Ascend runner {n}", ascend)]
+               ("[worker] fix: NPU stream {n}", ascend), ("[ci] feat: Ascend runner {n}", ascend),
+               ("[trainer] fix: NPU memory {n}", ascend), ("[api] feat: NPU graph mode {n}", ascend)]
     week = history([("[trainer] feat: NPU support for the optimizer {n}", [CORE]), ("[worker] fix: Ascend hang in pools {n}", [CORE]),
-                    ("[rollout] feat: faster kernels {n}", ascend), "[trainer] fix: step {n}", "[worker] feat: pool {n}",
+                    ("[rollout] feat: faster Ascend kernels {n}", ascend), "[trainer] fix: step {n}", "[worker] feat: pool {n}",
                     "[docs] fix: page {n}", "[api] fix: call {n}", "[trainer] fix: step {n}", "[docs] fix: page {n}"], earlier=earlier)[-1]
     first = min(p.pull.number for p in week.pulls)
     platform = [t for t in week.themes if t.name in ("ascend", "npu")]  # one strand, by one of the names it goes by
@@ -127,6 +128,18 @@ def test_a_folder_alone_puts_no_pr_in_a_theme_its_title_or_description_does():
     (theme,) = [t for t in week.themes if "ascend" in t.name]
     numbers = [p.number for p in pulls[first:]]
     assert sorted(theme.pulls) == [*numbers[:4], numbers[5]]
+
+
+def test_a_word_that_only_goes_along_with_a_strand_puts_no_pr_in_it():
+    """"dummy" was only ever written beside "rollout" (dummy rollout weights): the history merges it
+    into rollout's strand, but a PR that says "dummy loader" says nothing of rollout."""
+    earlier = [("[worker] feat: dummy rollout weights {n}", [CORE])] * 3 + [("[worker] fix: rollout step {n}", [CORE])]
+    last = ["[trainer] feat: rollout speed {n}", "[api] fix: rollout hang {n}", "[docs] feat: rollout cache {n}",
+            "[worker] fix: dummy loader {n}", "[trainer] fix: step {n}", "[docs] fix: page {n}", "[api] fix: call {n}"]
+    week = history(last, earlier=earlier)[-1]
+    first = min(p.pull.number for p in week.pulls)
+    rollout = next(t for t in week.themes if t.name == "rollout")
+    assert sorted(rollout.pulls) == [first, first + 1, first + 2]
 
 
 def test_a_theme_named_as_a_module_counts_what_the_module_table_counts():
