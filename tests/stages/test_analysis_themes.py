@@ -151,6 +151,24 @@ def test_a_theme_named_as_a_module_counts_what_the_module_table_counts():
     assert len(trainer.pulls) == dict(week.stats.modules)["trainer"] == 6
 
 
+def test_a_modules_theme_with_a_bots_pr_counts_it_as_the_table_does_and_says_a_share_of_all_prs():
+    """A bot's `[trainer]` bump sits in the module table's trainer row: the theme counts it too, and
+    says its share of all the week's PRs, not of the people's."""
+    from digest_plugin.narrate import narrate
+    from digest_plugin.narrate.wording import Language
+    from digest_plugin.store.records import Author
+
+    last = ["[trainer] feat: checkpoint {n}"] * 5 + ["[trainer] chore: bump the scheduler {n}"] + ["[api] fix: call {n}"] * 3
+    pulls = history(last, usual=("[worker] feat: pool {n}", "[docs] fix: page {n}", "[api] fix: call {n}"), raw=True)
+    bump = len(pulls) - 4
+    pulls[bump] = replace(pulls[bump], author=Author("renovate[bot]", "Bot"))
+    weeks = analyse_repo("acme/widget", pulls, None, analysis_options(DigestSettings()), NOW)
+    trainer = next(t for t in weeks[-1].themes if t.name == "trainer")
+    assert pulls[bump].number in trainer.pulls and len(trainer.pulls) == dict(weeks[-1].stats.modules)["trainer"] == 6
+    (line,) = [t for t in narrate(weeks[-1], weeks[:-1], Language.of("en")).themes if t.name == "trainer"]
+    assert "6 of the week's 9 PRs (67%)" in line.sentence.text
+
+
 def test_a_title_word_always_written_in_one_phrase_is_named_by_the_phrase():
     """"language" in four titles, each time as "language server": the theme is the language server."""
     last = ["[ty] feat: language server hover {n}", "[ty] feat: document highlights in the language server {n}",
