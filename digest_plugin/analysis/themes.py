@@ -15,7 +15,13 @@ scope, a label or a folder, and go with no other name in particular ("attribute"
 strand is named by its most deliberate name: a scope or a label before a folder, a folder before
 a title word.
 
-A week's strands are its PRs grouped by those names. A strand is a theme of the week when it groups
+A week's strands are its PRs grouped by those names, each PR by what its own words say: its title,
+labels, scopes and modules, or its description where its folders name a strand (a folder alone
+puts no PR in a strand: verl's AMD docs index sits beside the Ascend docs and is no Ascend work).
+A strand is named as its PRs say it ("npu/ascend" when many say one and many the other); a title
+word they always write inside one phrase is named by the phrase ("language server"); and a strand
+named as one of the week's modules holds the PRs the module table counts under it, so that the two
+agree. A strand is a theme of the week when it groups
 enough of the week's PRs (`thresholds.theme_min_pulls`, `theme_min_share`; a strand named in titles
 may instead have enough of the week's lines) and either stands out against the repository's recent
 weeks (`theme_lift` times its share of the last `theme_baseline_weeks` weeks: "new" or "rising")
@@ -94,6 +100,17 @@ ALIAS_MIN_PULLS = 3
 SATELLITE = (0.75, 5.0)  # a name merges into a larger one that this share of its PRs also name, this many times chance ...
 MUTUAL = (0.25, 0.2, 4.0, 5)  # ... or two names that each name a share of the other's PRs, this many times chance, this often
 DECLARED_SHARE = 0.3  # a name the authors write as a scope, label or topic in this share of its PRs is a strand of its own
+# A week's strands
+PATH_SOURCES = frozenset({"folder", "file"})  # where a name says only where a PR's files sit, not what it is about
+ALIAS_SAID_SHARE = 1 / 3  # of a strand's PRs that say a second name of it, from which the theme shows both ("npu/ascend")
+SUMMARY_SCAN = 1000  # characters of a summary read for a strand's names
+PHRASE_SHARE = 0.75  # of a title word's occurrences in its strand's titles inside the same phrase, from which the phrase names it
+_VERB_ENDINGS = ("ize", "ise", "ify")  # "initialize", "normalise", "simplify": verbs whether or not the rules list them
+# Words that make no phrase with a subject: the little words around it
+_FUNCTION_WORDS = frozenset("""
+a an the and or of for to in on at by with from into onto via per as is are be not no all any this that it its when if
+than then also only out up new more less some non
+""".split())  # noqa: SIM905
 
 
 @dataclass(frozen=True)
@@ -102,6 +119,9 @@ class Vocabulary:
 
     strands: dict[str, str]  # name -> the name of the strand it is merged into (names that stand alone are absent)
     generic: frozenset[str]  # names that never name a strand
+    # merged names that only go along with their strand's ("dummy" of rollout), not other names for it ("npu" of
+    # ascend): a title word among them says nothing of the strand
+    satellites: frozenset[str] = frozenset()
 
     def strand_of(self, name: str) -> str | None:
         return None if name in self.generic else self.strands.get(name, name)
@@ -205,7 +225,15 @@ def vocabulary(pulls: Sequence[Pull], rules: Rules) -> Vocabulary:
     edges = _edges(offered, candidates, (pulls_of, declared), total)
     steady = _steady(edges, pulls_of, named, weeks, len({p.merged_at.isocalendar()[:2] for p in pulls}) or 1)
     edges = [edge for edge in edges if edge[0] not in steady and edge[1] not in steady]
-    return Vocabulary(_merged_names(edges, (pulls_of, named, declared)), everywhere | steady)
+    strands = _merged_names(edges, (pulls_of, named, declared))
+    return Vocabulary(strands, everywhere | steady, _satellites(strands, edges))
+
+
+def _satellites(strands: dict[str, str], edges: Sequence[tuple]) -> frozenset[str]:
+    """The merged names that are no other name for their strand: each went with a larger name
+    (`_edges`), which never went with it as often."""
+    synonyms = {name for small, large, _, _, mutual in edges if mutual for name in (small, large)}
+    return frozenset(name for name in strands if name not in synonyms)
 
 
 def _name_counts(pulls: Sequence[Pull], offered: Sequence[dict[str, str]]) -> tuple[Counter, Counter, Counter, dict[str, set]]:
@@ -279,17 +307,6 @@ def _merged_names(edges: Sequence[tuple], counts: tuple[Counter, Counter, Counte
     return strands
 
 
-def strands_of(names: Iterable[tuple[str, str]], vocabulary: Vocabulary) -> dict[str, str]:
-    """The strands a PR belongs to -> the most deliberate source that named it (one of SOURCES),
-    from its (name, source) pairs (`subject_names`)."""
-    found: dict[str, str] = {}
-    for name, source in names:
-        strand = vocabulary.strand_of(name)
-        if strand is not None and (strand not in found or SOURCES.index(source) < SOURCES.index(found[strand])):
-            found[strand] = source
-    return found
-
-
 WeekNames = tuple[tuple[int, tuple[tuple[str, str], ...]], ...]  # (PR number, its (name, source) pairs) of a week's people's PRs
 
 
@@ -320,49 +337,185 @@ def vocabulary_used(weeks: Sequence[WeekNames], vocabulary: Vocabulary) -> str:
     """A digest of what the vocabulary says of every name of these weeks: a remembered week's
     themes still hold while its and its baseline's names are merged and set aside alike."""
     names = sorted({name for week in weeks for _, pairs in week for name, _ in pairs})
-    return hashlib.sha1(repr([(name, vocabulary.strand_of(name)) for name in names]).encode("utf-8")).hexdigest()
+    return hashlib.sha1(repr([(name, vocabulary.strand_of(name), name in vocabulary.satellites) for name in names]).encode("utf-8")).hexdigest()
 
 
 def week_themes(pulls: Sequence[AnalysedPull], names: WeekNames, baseline: Sequence[WeekNames], rules: Rules,
                 vocabulary: Vocabulary = NO_VOCABULARY) -> tuple[Theme, ...]:
     """The themes of a week. `pulls` in importance order; `names` is their `week_names`;
-    `baseline` is `baseline_weeks` of the previous weeks; `vocabulary` makes strands of names."""
+    `baseline` is `baseline_weeks` of the previous weeks; `vocabulary` makes strands of names.
+
+    A PR is in a strand when its own words say so: its title, labels, scopes or modules, or its
+    description for a strand its folders name (a folder alone is no reason: verl's AMD docs index
+    is not Ascend work for sitting beside Ascend's docs). A strand named as one of the week's
+    modules is made of the PRs the module table counts under it, so that the two agree; one
+    named by a title word that its titles nearly always write inside a longer phrase is named by
+    the phrase ("language server", not "language")."""
     thresholds = rules.thresholds
     people = [p for p in pulls if not p.classification.bot]  # bot bumps are no theme of the week
     if len(people) < thresholds.theme_min_pulls:
         return ()
-    keys = {number: strands_of(pairs, vocabulary) for number, pairs in names}
-    recent = [(Counter(strand for _, pairs in week for strand in strands_of(pairs, vocabulary)), len(week)) for week in baseline]
-    members: dict[str, list[AnalysedPull]] = {}
-    sources: dict[str, str] = {}
-    for pull in people:
-        for name, source in keys.get(pull.pull.number, {}).items():
-            members.setdefault(name, []).append(pull)
-            sources[name] = min(sources.get(name, source), source, key=SOURCES.index)
-    candidates = _strands(members, sources, (len(people), sum(p.footprint.core_lines for p in people)), recent, rules)
+    recent = [(Counter(strand for _, pairs in week for strand in said_strands(pairs, vocabulary)), len(week)) for week in baseline]
+    members, sources, said = _said_members(people, names, vocabulary)
+    display = _named(members, sources, said, pulls, rules)
+    candidates = _strands(members, sources, {bots: (len(counted), sum(p.footprint.core_lines for p in counted))
+                                             for bots, counted in ((False, people), (True, pulls))}, recent, rules)
     chosen: list[Theme] = []
     for _, _, name, group, shares, base_share, trend in sorted(candidates, key=lambda c: (-c[0], -c[1], SOURCES.index(sources[c[2]]), c[2])):
         numbers = tuple(p.pull.number for p in group)
-        if any(_overlap(numbers, theme.pulls) >= SAME_STORY for theme in chosen):
+        if any(_overlap(numbers, theme.pulls) >= SAME_STORY for theme in chosen) or any(display[name] == theme.name for theme in chosen):
             continue  # nearly the same PRs as a theme already chosen: the same story
-        chosen.append(_theme(name, sources[name], group, shares, base_share, len(recent), trend))
+        chosen.append(_theme(display[name], sources[name], group, shares, base_share, len(recent), trend))
     return tuple(chosen[: thresholds.themes_max])
 
 
-def _strands(members: dict[str, list[AnalysedPull]], sources: dict[str, str], totals: tuple[int, int],
+def _said_members(people: Sequence[AnalysedPull], names: WeekNames, vocabulary: Vocabulary) -> tuple[dict, dict, dict]:
+    """(strand -> its PRs, strand -> its most deliberate source, strand -> the names each of its PRs
+    said it by): the strands the PRs' own words put them in (`said_strands`, `_described`)."""
+    pairs_of = dict(names)
+    members: dict[str, list[AnalysedPull]] = {}
+    sources: dict[str, str] = {}
+    said: dict[str, list[frozenset[str]]] = defaultdict(list)
+    for pull in people:
+        pairs = pairs_of.get(pull.pull.number, ())
+        own = said_strands(pairs, vocabulary)
+        for strand, (source, words) in (*own.items(), *_described(pull, pairs, own, vocabulary).items()):
+            members.setdefault(strand, []).append(pull)
+            sources[strand] = min(sources.get(strand, source), source, key=SOURCES.index)
+            said[strand].append(words)
+    return members, sources, said
+
+
+def _named(members: dict[str, list[AnalysedPull]], sources: dict[str, str], said: dict[str, list[frozenset[str]]],
+           pulls: Sequence[AnalysedPull], rules: Rules) -> dict[str, str]:
+    """Each strand's name as the week's PRs say it, `members` and `sources` set to match: a title
+    word's phrase keeps the PRs that say it (`_phrase_named`), a module's name the PRs the module
+    table counts under it (bots' too), whatever else says the name; a strand left empty goes."""
+    module_table = Counter(module for p in pulls for module in p.classification.modules)
+    display: dict[str, str] = {}
+    for strand, group in list(members.items()):
+        if sources[strand] not in ("topic", "scope", "label"):  # a name the authors declare is theirs as it stands
+            display[strand], members[strand] = _phrase_named(strand, group, said[strand], rules)
+            sources[strand] = "word" if " " in display[strand] else sources[strand]  # a phrase of its titles
+        else:
+            display[strand] = _said_name(strand, said[strand], rules)
+        if display[strand] in module_table:
+            members[strand] = [p for p in pulls if display[strand] in p.classification.modules]
+            sources[strand] = "scope" if sources[strand] == "scope" else "module"
+        if not members[strand]:
+            del members[strand]
+    return display
+
+
+def said_strands(pairs: Iterable[tuple[str, str]], vocabulary: Vocabulary) -> dict[str, tuple[str, frozenset[str]]]:
+    """The strands a PR's own words put it in -> (the most deliberate source, the names it said
+    them by), from its (name, source) pairs (`subject_names`); folder and file names left out."""
+    found: dict[str, tuple[str, frozenset[str]]] = {}
+    for name, source in pairs:
+        strand = vocabulary.strand_of(name)
+        if strand is None or source in PATH_SOURCES or (source in ("word", "verb") and name in vocabulary.satellites):
+            continue
+        best, words = found.get(strand, (source, frozenset()))
+        found[strand] = (min(best, source, key=SOURCES.index), words | {name})
+    return found
+
+
+def _described(pull: AnalysedPull, pairs: Iterable[tuple[str, str]], own: dict, vocabulary: Vocabulary) -> dict[str, tuple[str, frozenset[str]]]:
+    """The strands a PR's folders or file names offer that its title (file names in it too:
+    "Update ascend_sglang_best_practices.rst") or its description (the summary quoted from its
+    body) names as well, beyond those its own words put it in."""
+    offered = {strand for name, source in pairs if source in PATH_SOURCES and (strand := vocabulary.strand_of(name)) and strand not in own}
+    if not offered:
+        return {}
+    found: dict[str, tuple[str, frozenset[str]]] = {}
+    for raw in _PATH_PART.split(f"{pull.pull.title} {pull.summary[:SUMMARY_SCAN]}".lower()):
+        word = _name(raw) if raw else None
+        strand = vocabulary.strand_of(word) if word and word not in vocabulary.satellites else None
+        if strand in offered:
+            found[strand] = ("folder", found.get(strand, ("folder", frozenset()))[1] | {word})
+    return found
+
+
+def _said_name(strand: str, said: Sequence[frozenset[str]], rules: Rules) -> str:
+    """A strand's name as its PRs say it (`said`: the names each said it by): the name they use
+    most (the strand's own on a tie), with a second name a good share of them use instead of it
+    ("npu/ascend"; not "async/fully", which they only write together)."""
+    counts = Counter(name for names in said for name in names)
+    if not counts:
+        return strand
+    # of names said as often, a noun before a verb, and one that holds the strand's own name ("unionbuilder" of `builder/`)
+    first = min(counts, key=lambda n: (-counts[n], _verb(n, rules), strand not in n, n != strand, n))
+    instead = Counter(name for names in said if first not in names for name in names)
+    second = min((n for n in instead if " " not in n and instead[n] >= max(2, ALIAS_SAID_SHARE * len(said))),
+                 key=lambda n: (-instead[n], n), default=None)
+    return f"{first}/{second}" if second else first
+
+
+def _phrase_named(strand: str, group: Sequence[AnalysedPull], said: Sequence[frozenset[str]], rules: Rules) -> tuple[str, list[AnalysedPull]]:
+    """A title-word strand's name and PRs: when its titles nearly always write its word inside the
+    same phrase ("language server"), the phrase, and the PRs that say it."""
+    word = _said_name(strand, said, rules).split("/")[0]
+    beside: Counter[str] = Counter()
+    phrases_of: dict[int, Counter[str]] = {}
+    seen = 0
+    for pull in group:
+        tokens = _title_tokens(parse_title(pull.pull.title, rules).description)
+        found: Counter[str] = Counter()  # each time the word stands in a phrase
+        for i, token in enumerate(tokens):
+            if token != word:
+                continue
+            seen += 1
+            if i and _phrase_word(tokens[i - 1], True, rules):
+                found[f"{tokens[i - 1]} {token}"] += 1
+            if i + 1 < len(tokens) and not _verb(token, rules) and _phrase_word(tokens[i + 1], False, rules):
+                found[f"{token} {tokens[i + 1]}"] += 1
+        beside.update(found)
+        phrases_of[pull.pull.number] = found
+    if seen < 2 or not beside or not word.isalnum():  # a compound name ("flake8-bugbear") is whole already
+        return _said_name(strand, said, rules), list(group)
+    phrase, count = max(beside.items(), key=lambda item: (item[1], item[0]))
+    if count < PHRASE_SHARE * seen:
+        return _said_name(strand, said, rules), list(group)
+    # a theme named by a phrase holds the PRs that say it, in their titles or descriptions
+    return phrase, [p for p in group if phrase in phrases_of[p.pull.number] or f" {phrase} " in f" {' '.join(_title_tokens(p.summary[:SUMMARY_SCAN]))} "]
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _title_tokens(description: str) -> tuple[str, ...]:
+    """A title's words in order, lower case, names written as one split up ("tool_agent_loop",
+    "agent-loop": agent, loop), without version digits, plurals as singulars."""
+    return tuple(singular(_VERSION_TAIL.sub("", part)) for raw in _WORD.findall(description.lower()) for part in re.split(r"[-_+]+", raw) if part)
+
+
+def _phrase_word(word: str, before: bool, rules: Rules) -> bool:
+    """Whether a word can stand beside a strand's name in a phrase naming it: a word of some
+    length, without digits, not a little word, and not a verb before it ("Correct attention
+    FLOPS", "Lazily initialize `UnionBuilder`"; a word the verbs share with nouns, such as
+    "model", is given up with them)."""
+    return len(word) >= MIN_WORD and not any(c.isdigit() for c in word) and word not in _FUNCTION_WORDS and not (before and _verb(word, rules))
+
+
+def _verb(word: str, rules: Rules) -> bool:
+    """A verb starts no phrase that names a subject ("initialize `UnionBuilder`")."""
+    return word in rules.verbs or word.endswith(_VERB_ENDINGS)
+
+
+def _strands(members: dict[str, list[AnalysedPull]], sources: dict[str, str], totals: dict[bool, tuple[int, int]],
              recent: Sequence[tuple[Counter, int]], rules: Rules) -> list[tuple]:
     """(size, lift, name, PRs, (share, line share), baseline share, trend) of each strand that is a
     theme of the week: its size is the mean of its share of the week's PRs and of their core lines
-    (generated and vendored files left out), its lift that share of PRs against the previous weeks'."""
+    (generated and vendored files left out), its lift that share of PRs against the previous weeks'.
+    `totals` are the (PRs, core lines) of the week's people (False) and of all its PRs (True): a
+    module's strand that holds a bot's PR is a share of all of them."""
     thresholds = rules.thresholds
     before: Counter = Counter()
     for counts, _ in recent:
         before.update(counts)
     before_total = sum(n for _, n in recent)
-    total, total_lines = totals
-    needed = max(thresholds.theme_min_pulls, math.ceil(thresholds.theme_min_share * total))
     found = []
     for name, group in members.items():
+        total, total_lines = totals[any(p.classification.bot for p in group)]
+        needed = max(thresholds.theme_min_pulls, math.ceil(thresholds.theme_min_share * total))
         share = len(group) / total
         line_share = sum(p.footprint.core_lines for p in group) / total_lines if total_lines else share
         size = (share + line_share) / 2
@@ -406,7 +559,7 @@ def _theme(name: str, source: str, group: Sequence[AnalysedPull], shares: tuple[
         line_share=round(line_share, 3),
         baseline_share=round(base_share, 3),
         baseline_weeks=weeks,
-        authors=len({p.pull.author.login for p in group}),
+        authors=len({p.pull.author.login for p in group if not p.classification.bot}),
         additions=sum(p.pull.additions for p in group),
         deletions=sum(p.pull.deletions for p in group),
         types=dict(sorted(types.items(), key=lambda item: (-item[1], item[0]))),

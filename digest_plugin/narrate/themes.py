@@ -25,7 +25,7 @@ def _theme_sentence(theme: Theme, week: WeekAnalysis, by_number: dict[int, Analy
     count = len(theme.pulls)
     values = {  # the name stands before the sentence wherever it is shown
         "count": said.number(f"theme:{theme.name}", count),
-        "pulls": _of_the_week(week, said, lang),
+        "pulls": _of_the_week(week, said, lang, theme),
         "share": said.percent(f"theme:{theme.name}:share", theme.share),
     }
     if theme.trend == "new" and theme.baseline_weeks:
@@ -59,11 +59,13 @@ def _theme_sentence(theme: Theme, week: WeekAnalysis, by_number: dict[int, Analy
     return said.cited(lang.sentences(s for s in sentences if s), (lead, *others))
 
 
-def _of_the_week(week: WeekAnalysis, said: StatedNumbers, lang: Language) -> str:
+def _of_the_week(week: WeekAnalysis, said: StatedNumbers, lang: Language, theme: Theme) -> str:
     """What a theme's share is a share of: the week's PRs, or its people's PRs when bots merged
-    some, as a theme is made of people's PRs only (bot bumps are no theme)."""
+    some, as a theme is made of people's PRs only (bot bumps are no theme), unless it is a module
+    counted as the module table counts it, with a bot's PR among them."""
     bot_pulls = sum(bot.count for bot in week.stats.bots)
-    if not bot_pulls:
+    bots = {p.pull.number for p in week.pulls if p.classification.bot}
+    if not bot_pulls or bots & set(theme.pulls):
         total = week.stats.merged_count
         return lang.ngettext("the week's {total} PR", "the week's {total} PRs", total).format(total=said.number("merged", total))
     total = week.stats.merged_count - bot_pulls

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -22,9 +23,10 @@ CORE = FileChange("widget/core.py", 10, 2)
 
 
 def history(last_week, usual=("[trainer] fix: step {n}", "[worker] feat: pool {n}", "[docs] fix: page {n}", "[api] fix: call {n}"),
-            sizes=None, earlier=()):
+            sizes=None, earlier=(), raw=False):
     """Nine ordinary weeks of `usual` titles (and `earlier` PRs: (title, files) spread over them), then
-    a last week of `last_week`: titles, or (title, files) pairs, with the lines of `sizes` where given."""
+    a last week of `last_week`: titles, or (title, files) pairs, with the lines of `sizes` where given;
+    analysed, or with `raw` the PRs themselves."""
     pulls, number = [], 1
     extra = list(earlier)
     for week in range(9):
@@ -38,7 +40,7 @@ def history(last_week, usual=("[trainer] fix: step {n}", "[worker] feat: pool {n
         title, files = item if isinstance(item, tuple) else (item, [FileChange("widget/core.py", sizes[index] if sizes else 10, 2)])
         pulls.append(make_pull(number, MONDAY + timedelta(weeks=9, hours=index), title.format(n=number), files=list(files)))
         number += 1
-    return analyse_repo("acme/widget", pulls, None, analysis_options(DigestSettings()), NOW)
+    return pulls if raw else analyse_repo("acme/widget", pulls, None, analysis_options(DigestSettings()), NOW)
 
 
 def test_a_platform_named_by_its_chip_vendor_sdk_and_folders_is_one_strand():
@@ -47,9 +49,10 @@ def test_a_platform_named_by_its_chip_vendor_sdk_and_folders_is_one_strand():
     ascend = [FileChange("widget/ascend/kernels.py", 20, 2)]
     earlier = [("[trainer] feat: NPU kernels for step {n}", ascend), ("[worker] fix: Ascend NPU hang {n}", ascend),
                ("[trainer] feat: run on NPU {n}", ascend), ("[rollout] fix: Ascend memory {n}", ascend),
-               ("[worker] fix: NPU stream {n}", ascend), ("[ci] feat: Ascend runner {n}", ascend)]
+               ("[worker] fix: NPU stream {n}", ascend), ("[ci] feat: Ascend runner {n}", ascend),
+               ("[trainer] fix: NPU memory {n}", ascend), ("[api] feat: NPU graph mode {n}", ascend)]
     week = history([("[trainer] feat: NPU support for the optimizer {n}", [CORE]), ("[worker] fix: Ascend hang in pools {n}", [CORE]),
-                    ("[rollout] feat: faster kernels {n}", ascend), "[trainer] fix: step {n}", "[worker] feat: pool {n}",
+                    ("[rollout] feat: faster Ascend kernels {n}", ascend), "[trainer] fix: step {n}", "[worker] feat: pool {n}",
                     "[docs] fix: page {n}", "[api] fix: call {n}", "[trainer] fix: step {n}", "[docs] fix: page {n}"], earlier=earlier)[-1]
     first = min(p.pull.number for p in week.pulls)
     platform = [t for t in week.themes if t.name in ("ascend", "npu")]  # one strand, by one of the names it goes by
@@ -109,13 +112,95 @@ def test_plural_and_singular_titles_are_one_subject():
 # -- the real repositories ------------------------------------------------------------------
 
 
+def test_a_folder_alone_puts_no_pr_in_a_theme_its_title_or_description_does():
+    """Four PRs say "Ascend"; a fifth only sits in `ascend/` beside them, a sixth sits there and its
+    description says it is Ascend work: the theme holds the four and the sixth."""
+    ascend = [FileChange("widget/ascend/index.py", 20, 2)]
+    earlier = [(f"[{scope}] feat: Ascend runner {{n}}", ascend) for scope in ("trainer", "worker", "api", "docs")]
+    last = [(title, [CORE]) for title in ("[trainer] fix: Ascend hang {n}", "[worker] feat: kernels on Ascend {n}",
+                                          "[api] fix: memory of the Ascend pools {n}", "[docs] feat: run the optimizer on Ascend {n}")]
+    last += [("[docs] fix: update the listing {n}", ascend), ("[api] fix: update the listing {n}", ascend)]
+    last += ["[trainer] fix: step {n}", "[worker] feat: pool {n}", "[docs] fix: page {n}", "[api] fix: call {n}"]
+    pulls = history(last, earlier=earlier, raw=True)
+    first = len(pulls) - len(last)
+    pulls[first + 5] = replace(pulls[first + 5], body="### What does this PR do?\n\nThe Ascend index lists the new NPU guide.")
+    week = analyse_repo("acme/widget", pulls, None, analysis_options(DigestSettings()), NOW)[-1]
+    (theme,) = [t for t in week.themes if "ascend" in t.name]
+    numbers = [p.number for p in pulls[first:]]
+    assert sorted(theme.pulls) == [*numbers[:4], numbers[5]]
+
+
+def test_a_word_that_only_goes_along_with_a_strand_puts_no_pr_in_it():
+    """"dummy" was only ever written beside "rollout" (dummy rollout weights): the history merges it
+    into rollout's strand, but a PR that says "dummy loader" says nothing of rollout."""
+    earlier = [("[worker] feat: dummy rollout weights {n}", [CORE])] * 3 + [("[worker] fix: rollout step {n}", [CORE])]
+    last = ["[trainer] feat: rollout speed {n}", "[api] fix: rollout hang {n}", "[docs] feat: rollout cache {n}",
+            "[worker] fix: dummy loader {n}", "[trainer] fix: step {n}", "[docs] fix: page {n}", "[api] fix: call {n}"]
+    week = history(last, earlier=earlier)[-1]
+    first = min(p.pull.number for p in week.pulls)
+    rollout = next(t for t in week.themes if t.name == "rollout")
+    assert sorted(rollout.pulls) == [first, first + 1, first + 2]
+
+
+def test_a_theme_named_as_a_module_counts_what_the_module_table_counts():
+    """Six `[trainer]` PRs; four more say "trainer" in titles of other modules (launch scripts of a
+    GRPO trainer): the module table says trainer 6, and so does its theme."""
+    last = ["[trainer] feat: checkpoint {n}"] * 6 + ["[example] feat: grpo trainer launch script {n}"] * 4 + ["[api] fix: call {n}"] * 2
+    week = history(last, usual=("[worker] feat: pool {n}", "[docs] fix: page {n}", "[api] fix: call {n}"))[-1]
+    trainer = next(t for t in week.themes if t.name == "trainer")
+    assert len(trainer.pulls) == dict(week.stats.modules)["trainer"] == 6
+
+
+def test_a_modules_theme_with_a_bots_pr_counts_it_as_the_table_does_and_says_a_share_of_all_prs():
+    """A bot's `[trainer]` bump sits in the module table's trainer row: the theme counts it too, and
+    says its share of all the week's PRs, not of the people's."""
+    from digest_plugin.narrate import narrate
+    from digest_plugin.narrate.wording import Language
+    from digest_plugin.store.records import Author
+
+    last = ["[trainer] feat: checkpoint {n}"] * 5 + ["[trainer] chore: bump the scheduler {n}"] + ["[api] fix: call {n}"] * 3
+    pulls = history(last, usual=("[worker] feat: pool {n}", "[docs] fix: page {n}", "[api] fix: call {n}"), raw=True)
+    bump = len(pulls) - 4
+    pulls[bump] = replace(pulls[bump], author=Author("renovate[bot]", "Bot"))
+    weeks = analyse_repo("acme/widget", pulls, None, analysis_options(DigestSettings()), NOW)
+    trainer = next(t for t in weeks[-1].themes if t.name == "trainer")
+    assert pulls[bump].number in trainer.pulls and len(trainer.pulls) == dict(weeks[-1].stats.modules)["trainer"] == 6
+    (line,) = [t for t in narrate(weeks[-1], weeks[:-1], Language.of("en")).themes if t.name == "trainer"]
+    assert "6 of the week's 9 PRs (67%)" in line.sentence.text
+
+
+def test_a_title_word_always_written_in_one_phrase_is_named_by_the_phrase():
+    """"language" in four titles, each time as "language server": the theme is the language server."""
+    last = ["[ty] feat: language server hover {n}", "[ty] feat: document highlights in the language server {n}",
+            "[ty] fix: language server crash {n}", "[ty] feat: add language server rename {n}"] + ["[api] fix: call {n}"] * 4
+    week = history(last, usual=("[worker] feat: pool {n}", "[docs] fix: page {n}", "[api] fix: call {n}", "[ty] fix: narrowing {n}"))[-1]
+    names = [t.name for t in week.themes]
+    assert "language server" in names and "language" not in names
+
+
 @pytest.mark.realdata
 def test_verl_names_its_npu_platform_one_way_whatever_the_title_says():
     """verl's titles say "NPU" or "Ascend", its folders `ascend/`: one strand, learned from the history."""
     learned = vocabulary(real_pulls("verl-project/verl"), load_rules(repo="verl-project/verl"))
     assert learned.strand_of("npu") == learned.strand_of("ascend") == "ascend"
     week = next(w for w in real_weeks("verl-project/verl") if w.week == "2026-W23")
-    assert week.themes[0].name == "ascend" and len(week.themes[0].pulls) >= 10
+    (platform,) = [t for t in week.themes if set(t.name.split("/")) & {"npu", "ascend"}]
+    assert {6562, 6520, 6535, 6588, 6582, 6600, 6606} <= set(platform.pulls)
+
+
+@pytest.mark.realdata
+def test_the_three_themes_issue_39_found_wrong_are_strands_now():
+    """ruff 2025-W30 named four language-server PRs "language"; verl 2026-W21 counted 12 PRs under
+    "trainer" (launch scripts under examples/grpo_trainer) beside a module table saying 4; verl
+    2026-W23's Ascend theme held #6622, an index of AMD ROCm docs."""
+    ruff = next(w for w in real_weeks("astral-sh/ruff") if w.week == "2025-W30")
+    assert "language" not in {t.name for t in ruff.themes}
+    server = next(t for t in ruff.themes if t.name == "language server")
+    assert {19391, 19475, 19515, 19567} <= set(server.pulls) and 19464 not in server.pulls  # #19464 only touches crates/ruff_server
+    verl = {w.week: w for w in real_weeks("verl-project/verl")}
+    modules = dict(verl["2026-W21"].stats.modules)
+    assert all(len(t.pulls) == modules[t.name] for t in verl["2026-W21"].themes if t.name in modules)
+    assert all(6622 not in t.pulls and 6617 not in t.pulls for t in verl["2026-W23"].themes)
 
 
 @pytest.mark.realdata
