@@ -159,7 +159,7 @@ def _followed(outcomes: tuple[str, ...], follows: tuple[str, ...], check_by: boo
         e = _revert_evidence(analysed)
         claimed = e is not None and e.outcome in outcomes
         follow = label.get("follow") if label["revert"] else None
-        right = follow in follows and (not check_by or label.get("by") is None or e.by == label.get("by"))
+        right = claimed and follow in follows and (not check_by or label.get("by") is None or e.by == label.get("by"))
         return claimed, claimed and right, follow in follows, f"{e.outcome} by {e.by}" if claimed else ""
     return check
 
@@ -310,6 +310,7 @@ JUDGES: dict[str, dict[str, Callable]] = {
         "revert.undoes": _undoes,
         "revert.relanded": _followed(("relanded",), ("relanded",), check_by=True),
         "revert.replaced": _followed(("replaced",), ("replaced",), check_by=True),
+        "revert.followed-up": _followed(("relanded", "replaced"), ("relanded", "replaced"), check_by=True),
         "revert.nothing-followed": _followed(("none", "pending"), ("permanent", "unknown"), check_by=False),
         "revert.needs-nothing": _followed(("accidental", "peripheral"), ("permanent",), check_by=False),
     },
