@@ -164,6 +164,7 @@ def highlight_headings(_) -> dict[str, str]:
         "performance": _("Performance"),
         "docs": _("Docs and ecosystem"),
         "deprecations": _("Deprecations"),
+        "other": _("Other notable changes"),
     }
 
 
