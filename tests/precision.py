@@ -27,6 +27,7 @@ of the PR, is held out: rules are tuned on the rest and the held-out figures tel
 from __future__ import annotations
 
 import json
+import re
 import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -90,16 +91,26 @@ def held_out(repo: str, number: int) -> bool:
     return zlib.crc32(f"{repo}#{number}".encode()) % 3 == 0
 
 
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "github"
+REPOS = {
+    "verl-project/verl": "verl-project__verl.pulls.jsonl.gz",
+    "astral-sh/ruff": "astral-sh__ruff.pulls.jsonl.gz",
+    "getpelican/pelican": "getpelican__pelican.pulls.jsonl.gz",
+}
+
+
 def analysed_index(repos: Iterable[str] | None = None) -> dict[tuple[str, int], tuple]:
-    """(repo, number) -> (AnalysedPull, WeekAnalysis) for every merged PR of ../shared/data."""
+    """(repo, number) -> (AnalysedPull, WeekAnalysis) for every merged PR of ../shared/data (beside
+    this checkout, whichever checkout's digest_plugin is imported)."""
     from digest_plugin.analysis import analyse_repo
     from digest_plugin.publish.history import analysis_options
     from digest_plugin.settings import DigestSettings
-    from tests.analysis_fixtures import REPOS, real_pulls
+    from digest_plugin.store.jsonl_import import read_export
 
     index = {}
     for repo in repos or REPOS:
-        for week in analyse_repo(repo, real_pulls(repo), None, analysis_options(DigestSettings()), NOW):
+        pulls = sorted(read_export(DATA / REPOS[repo]), key=lambda p: (p.merged_at, p.number))
+        for week in analyse_repo(repo, pulls, None, analysis_options(DigestSettings()), NOW):
             for analysed in week.pulls:
                 index[repo, analysed.pull.number] = (analysed, week)
     return index
@@ -168,7 +179,7 @@ def _followed(outcomes: tuple[str, ...], follows: tuple[str, ...], check_by: boo
 
 def _package(name: str | None) -> str:
     """A package name as two spellings of it compare: case, `-`/`_`/`.`, a toolchain's suffix."""
-    name = (name or "").lower().removesuffix(" toolchain").strip()
+    name = re.sub(r"\[[^\]]*\]", "", (name or "").lower()).removesuffix(" toolchain").strip()  # `sglang[all]` is sglang
     for sep in ("_", "."):
         name = name.replace(sep, "-")
     return name
