@@ -381,7 +381,11 @@ def test_recommendations_come_from_findings_and_name_their_object():
     # a runtime dependency raised in a manifest whose lock file the PR leaves as it was
     lock = make_pull(5, MONDAY - timedelta(weeks=2), "chore: lock", files=[FileChange("uv.lock", 300, 0, "added"), FileChange("pyproject.toml", 5, 0)])
     raised = make_pull(6, MONDAY, "chore: bump httpx to 0.28.1", files=[FileChange("pyproject.toml", 1, 1)])
-    (update,) = [r for r in weeks_of(lock, raised)["2026-W10"].recommendations if r.action == "lock-file"]
+    updates = [r for r in weeks_of(lock, raised)["2026-W10"].recommendations if r.action == "lock-file"]
+    if not (speaks("version.package") and speaks("version.direction")):
+        assert updates == []  # the package and its move are not told reliably: nothing to recommend by name
+        return
+    (update,) = updates
     assert (update.path, update.detail, update.package, update.new) == ("pyproject.toml", "uv.lock", "httpx", "0.28.1")
 
 
