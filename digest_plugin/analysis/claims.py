@@ -30,7 +30,7 @@ CLAIMS: dict[str, bool] = {
     "version.own-release": False,  # 0 claims: not measured
     # config.jsonl
     "config.user-changed": False,  # 54/78 69% (17/30): settings.py edited as code, ecosystem-check defaults
-    "config.default-changed": False,  # 22/33 67% (6/10): "default" in a title about code, the playground, CI
+    "config.default-changed": False,  # 22/27 81.5% (6/7): "default" in a title about code (a fix's applicability, a server's fallback)
     # tests.jsonl
     "tests.missing": True,  # 71/71 100% (22/22) with end-to-end workflows, corpora and truth files counted as tests
     "tests.with-tests": True,  # 26/26 100% (13/13)
