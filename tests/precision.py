@@ -177,12 +177,18 @@ def _followed(outcomes: tuple[str, ...], follows: tuple[str, ...], check_by: boo
 
 # --- versions ------------------------------------------------------------------------------------
 
+# names a reader of the repository takes for one package (the sentence says the first, the label the second)
+_ALIASES = {"mcore": "megatron-core", "trtllm": "tensorrt-llm", "toolchain": "rust", "rust-msrv": "msrv"}
+
+
 def _package(name: str | None) -> str:
-    """A package name as two spellings of it compare: case, `-`/`_`/`.`, a toolchain's suffix."""
+    """A package name as two spellings of it compare: case, `-`/`_`/`.`, extras, a toolchain's suffix,
+    a label's note in brackets ("rust (MSRV)" is the minimum supported Rust version)."""
     name = re.sub(r"\[[^\]]*\]", "", (name or "").lower()).removesuffix(" toolchain").strip()  # `sglang[all]` is sglang
-    for sep in ("_", "."):
+    name = "msrv" if "(msrv)" in name else re.sub(r"\s*\(.*\)\s*", "", name).strip()
+    for sep in ("_", ".", " "):
         name = name.replace(sep, "-")
-    return name
+    return _ALIASES.get(name, name)
 
 
 def _labelled_changes(label) -> dict[str, str]:
@@ -194,11 +200,23 @@ def _versions_said(analysed):
     return [e for e in _evidence(analysed, "version", "dependency-upgrade") if e.package]
 
 
+def _labelled_as(name: str, labelled: dict[str, str]) -> str | None:
+    """The labelled package a said name stands for: the same, the label's without its owner
+    (`actions/download-artifact` said `download-artifact`); for "a/b", a's when both are labelled."""
+    if name in labelled:
+        return name
+    owners = {key.rpartition("/")[2]: key for key in labelled}
+    if name in owners:
+        return owners[name]
+    parts = name.split("/")
+    return parts[0] if len(parts) > 1 and all(p in labelled for p in parts) else None
+
+
 def _package_named(analysed, week, label):
     said = _versions_said(analysed)
     labelled = _labelled_changes(label)
     names = [_package(e.package) for e in said]
-    return bool(said), all(n in labelled for n in names), bool(labelled), ", ".join(names)
+    return bool(said), all(_labelled_as(n, labelled) for n in names), bool(labelled), ", ".join(names)
 
 
 # the direction a version sentence says (narrate.risks._moved), and the labelled kinds it may be right for
@@ -225,7 +243,7 @@ def _direction(analysed, week, label):
     labelled = _labelled_changes(label)
     said = [(e, direction_said(e)) for e in _versions_said(analysed)]
     said = [(e, d) for e, d in said if d is not None]
-    right = all(labelled.get(_package(e.package)) in _DIRECTION_KINDS[d] for e, d in said)
+    right = all(labelled.get(_labelled_as(_package(e.package), labelled) or "") in _DIRECTION_KINDS[d] for e, d in said)
     return bool(said), right, bool(labelled), ", ".join(f"{e.package} {d}" for e, d in said)
 
 
