@@ -124,8 +124,8 @@ def _package_marker(path: str, change) -> bool:
 def _breaking(facts: PullFacts) -> tuple[Evidence, ...]:
     """A change marked breaking, and whether it tells users what to change: a docs or changelog
     file among its files, or migration words in its description (missing "migration-notes" if not)."""
-    if not facts.classification.breaking:
-        return ()
+    if not facts.classification.breaking or _peripheral_only(facts):
+        return ()  # a marker on docs, CI or a PR template alone (an upstream change it describes) breaks nothing users run
     rules = facts.rules
     if parse_title(facts.pull.title, rules).breaking:
         how = "title"
