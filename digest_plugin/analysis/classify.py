@@ -281,7 +281,8 @@ def classify(pull: Pull, rules: Rules, scheme: ModuleScheme = PATH_SCHEME) -> Cl
         topics=_topics(title, labels, rules),
         breaking=title.breaking or _labelled(rules.label_breaking, labels) or bool(_BREAKING_FOOTER.search(pull.body)),
         bot=is_bot(pull, rules),
-        reverts=title.reverted_number or reverted_number_in_body(pull.body) if title.revert or title.reverted_title else None,
+        # the body's "Reverts owner/name#12" (GitHub's revert button) before the (#N) of a quoted title, which may be of a port
+        reverts=reverted_number_in_body(pull.body) or title.reverted_number if title.revert or title.reverted_title else None,
         is_revert=title.revert,
     )
 

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
+from digest_plugin.analysis.claims import speaks
 from digest_plugin.analysis.model import IMPACTS, MAX_RECOMMENDATION_PULLS, MAX_RECOMMENDATIONS, RECOMMENDATION_ACTIONS, Recommendation, Risk
 
 # what a security finding must name for a review to be worth asking: code that runs or loads input
@@ -40,12 +41,18 @@ def _security_review(risk: Risk) -> list[Recommendation]:
 
 
 def _revert(risk: Risk) -> list[Recommendation]:
-    """Each revert of a known PR that nothing re-landed or replaced, named by the title of what it undid."""
+    """Each revert of a known PR that nothing re-landed or replaced, named by the title of what it undid
+    (when that finding is precise: analysis/claims.py)."""
+    if not (speaks("revert.nothing-followed") and speaks("revert.undoes")):
+        return []
     return [Recommendation("re-land-or-drop", (e.pull,), risk.kind, detail=e.detail, count=1, evidence=e)
             for e in risk.evidence if e.outcome in ("none", "pending") and e.detail]
 
 
 def _lock_file(risk: Risk) -> list[Recommendation]:
+    """A package raised in a manifest whose lock file stayed as it was, when the package and its move are told precisely."""
+    if not (speaks("version.package") and speaks("version.direction")):
+        return []
     return [Recommendation("lock-file", (e.pull,), risk.kind, path=e.paths[0], detail=e.paths[1], package=e.package, new=e.new, count=1,
                            evidence=e) for e in risk.evidence if e.missing == "lock-file"]
 
@@ -56,15 +63,18 @@ def _tests_for_new_file(risk: Risk) -> list[Recommendation]:
 
 
 def _tests_for_large_change(risk: Risk) -> list[Recommendation]:
-    """A key change of hundreds of untested lines (the risk is high only then)."""
-    if risk.impact != "high":
+    """A key change of hundreds of untested lines (the risk is high only then), when "untested" is precise."""
+    if risk.impact != "high" or not speaks("tests.missing"):
         return []
     first = risk.evidence[0]  # the most untested lines
     return [Recommendation("add-tests", (first.pull,), risk.kind, path=first.paths[0] if first.paths else None, count=first.lines, evidence=first)]
 
 
 def _defaults(risk: Risk) -> list[Recommendation]:
-    """A default the title names (`detail`) that the PR's configuration files change too (`paths`)."""
+    """A default the title names (`detail`) that the PR's configuration files change too (`paths`),
+    when a title's "default" is precise."""
+    if not (speaks("config.default-changed") and speaks("consequence.default-flip")):
+        return []
     changed = [e for e in risk.evidence if e.fact == "default-changed" and e.detail and e.paths]
     return [Recommendation("check-defaults", (e.pull,), risk.kind, detail=e.detail, path=e.paths[0], count=1, evidence=e) for e in changed[:1]]
 

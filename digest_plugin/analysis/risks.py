@@ -5,7 +5,7 @@ at a `PullFacts` and returns the evidence it found (model.EVIDENCE_FACTS), none 
 not apply. `week_risks` gathers the evidence per kind, adds the week-level hotspot kind, groups
 routine bot bumps into one fact and sets an impact a reviewer would defend (`IMPACT_RULES`): a risk
 shown only by tests, docs, examples, scripts or generated files is low, whatever its kind.
-`main_risk` picks the week's main one by what it can break for users. Each check looks at the data
+`main_risk` picks the week's main one by what it does to users (CONSEQUENCE_ORDER). Each check looks at the data
 before it claims: the versions an upgrade moves between, what happened after a revert, whether a
 deprecation is the project's own. A fixed vulnerability is good news, not a risk: it goes to
 `good_news` as `security-fix`. Thresholds are in rules.yaml (`thresholds`).
@@ -19,6 +19,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from digest_plugin.analysis.claims import speaks
 from digest_plugin.analysis.classify import (
     TITLE_LIMIT,
     is_code_move,
@@ -123,8 +124,8 @@ def _package_marker(path: str, change) -> bool:
 def _breaking(facts: PullFacts) -> tuple[Evidence, ...]:
     """A change marked breaking, and whether it tells users what to change: a docs or changelog
     file among its files, or migration words in its description (missing "migration-notes" if not)."""
-    if not facts.classification.breaking:
-        return ()
+    if not facts.classification.breaking or _peripheral_only(facts):
+        return ()  # a marker on docs, CI or a PR template alone (an upstream change it describes) breaks nothing users run
     rules = facts.rules
     if parse_title(facts.pull.title, rules).breaking:
         how = "title"
@@ -252,7 +253,9 @@ def _large_beyond_kept(pull: Pull, core_lines: int, core_files: int, thresholds)
 
 
 def _config_change(facts: PullFacts) -> tuple[Evidence, ...]:
-    if facts.classification.type in ("docs", "test"):
+    """A default the title says changed, or configuration files edited, in what users run: a PR of
+    only tooling, lint, CI, tests, docs, examples (the playground) or generated files changes none."""
+    if facts.classification.type in ("docs", "test") or _peripheral_only(facts):
         return ()
     title = parse_title(facts.pull.title, facts.rules).description
     edited = tuple(path for path, k, change in facts.changes()
@@ -266,6 +269,11 @@ def _config_change(facts: PullFacts) -> tuple[Evidence, ...]:
         lines = sum((c.additions or 0) + (c.deletions or 0) for path, _, c in facts.changes() if path in edited)
         found.append(Evidence("config-files", facts.number, paths=edited[:LISTED_PATHS], files=len(edited), lines=lines))
     return tuple(found)
+
+
+def _peripheral_only(facts: PullFacts) -> bool:
+    """Only tooling, lint, CI, tests, docs, examples or generated files: nothing users run."""
+    return bool(facts.kinds) and all(k & PERIPHERAL_KINDS for k in facts.kinds)
 
 
 def _ci_change(facts: PullFacts) -> tuple[Evidence, ...]:
@@ -392,19 +400,52 @@ def _peripheral(pull: AnalysedPull) -> bool:
     return bool(pull.pull.files) and not pull.pull.files_truncated and pull.footprint.core_lines == 0
 
 
-# What a risk can break for users, most first: the public API, then configuration and defaults, the
-# runtime dependencies, what was undone or deprecated, the size and testing of the change; the CI's
-# own configuration breaks nothing a user runs and is never the week's main risk.
-USER_ORDER = ("security", "breaking-change", "config-change", "dependency-upgrade", "revert", "deprecation", "large-change",
-              "missing-tests", "hotspot")
+# What a change does to users, most first (the week's main risk is the first of these it shows): a
+# change its author marks breaking, something removed, a default flipped, a core runtime moved across
+# a major version, users' configuration edited. Each is a piece of evidence whose claim rule is
+# precise enough to be said (analysis/claims.py). Untested or large code, reverts, hot files, CI,
+# lint, tooling, test requirements and ecosystem scripts do nothing to users by themselves: never the main risk.
+CONSEQUENCE_ORDER: tuple[tuple[str, str, str | None], ...] = (  # (risk kind, evidence fact, the claim rule it needs)
+    ("breaking-change", "breaking-marker", None),  # the author's own marker: a fact, whatever follows from it
+    ("deprecation", "deprecated", "consequence.removes-deprecated"),  # detail "removes"
+    ("large-change", "files-removed", "consequence.files-removed"),
+    ("config-change", "default-changed", "consequence.default-flip"),
+    ("dependency-upgrade", "version", "version.direction"),  # a core runtime forward across a major version, for users
+    ("config-change", "config-files", "config.user-changed"),
+)
+_USER_MANIFEST = re.compile(r"(?:^|/)(?:pyproject\.toml|setup\.py|setup\.cfg|requirements\.txt|Cargo\.toml|package\.json|environment\.ya?ml)$")
 
 
 def main_risk(risks: Sequence[Risk]) -> Risk | None:
-    """The week's main risk: of those above low impact, the most severe, then what it can break for
-    users (USER_ORDER); None when every risk is low or is about CI."""
-    ranked = sorted((r for r in risks if r.impact != "low" and r.kind in USER_ORDER and r.pulls),
-                    key=lambda r: (IMPACTS.index(r.impact), USER_ORDER.index(r.kind)))
-    return ranked[0] if ranked else None
+    """The week's main risk, by what it does to users (CONSEQUENCE_ORDER), then impact: the risk with
+    the piece of evidence that shows it first. None when no risk of the week does anything to users
+    (or only at low impact, in tests, docs, examples or scripts alone)."""
+    found = []
+    for risk in risks:
+        if risk.impact == "low" or not risk.pulls:
+            continue
+        for evidence in risk.evidence:
+            rank = _consequence_rank(risk.kind, evidence)
+            if rank is not None:
+                found.append((rank, IMPACTS.index(risk.impact), risk, evidence))
+    if not found:
+        return None
+    _, _, risk, evidence = min(found, key=lambda f: (f[0], f[1]))
+    return replace(risk, evidence=(evidence, *(e for e in risk.evidence if e is not evidence)))
+
+
+def _consequence_rank(kind: str, evidence: Evidence) -> int | None:
+    """Where a piece of evidence stands in CONSEQUENCE_ORDER; None when it does nothing to users."""
+    for rank, (risk_kind, fact, rule) in enumerate(CONSEQUENCE_ORDER):
+        if kind != risk_kind or evidence.fact != fact or (rule is not None and not speaks(rule)):
+            continue
+        if fact == "deprecated" and evidence.detail != "removes":
+            return None
+        if fact == "version" and not (evidence.core and evidence.major and evidence.detail not in BACK_MOVES
+                                      and any(_USER_MANIFEST.search(path) for path in evidence.paths)):
+            return None  # a test requirement, a CI action, a minor step: nothing users run changes much
+        return rank
+    return None
 
 
 def _telling(evidence: Evidence) -> tuple:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from digest_plugin.analysis.claims import speaks
 from digest_plugin.analysis.model import AnalysedPull, WeekAnalysis
 from digest_plugin.narrate.activity import trends
 from digest_plugin.narrate.advice import recommendations
@@ -26,7 +27,7 @@ from digest_plugin.narrate.wording import Language, StatedNumbers, highlight_hea
 HIGHLIGHTS_PER_GROUP = 5
 # Highlight groups in reading order, and the change types that feed each one.
 HIGHLIGHT_TYPES = {"features": "feat", "fixes": "fix", "refactors": "refactor", "performance": "perf", "docs": "docs"}
-HIGHLIGHT_ORDER = ("features", "upgrades", "fixes", "refactors", "performance", "docs", "deprecations")
+HIGHLIGHT_ORDER = ("notable", "features", "upgrades", "fixes", "refactors", "performance", "docs", "deprecations")
 
 
 class BuiltinWriter:
@@ -100,8 +101,21 @@ def _highlight(analysed: AnalysedPull, lang: Language) -> Cited:
     return Cited(lang.gettext("{title} ({pull})").format(title=display_title(analysed.pull.title), pull=f"#{number}"), (number,))
 
 
+# highlight group -> the claim rule it makes of its PRs (analysis/claims.py); an imprecise one's PRs are "notable"
+HIGHLIGHT_CLAIMS = {"features": "type.feature", "fixes": "type.fix", "refactors": "type.refactor",
+                    "deprecations": "consequence.deprecates", "upgrades": "version.package"}
+
+
 def _highlight_kind(analysed: AnalysedPull) -> str | None:
-    """The one highlight group a PR belongs to; bots' PRs only ever as upgrades."""
+    """The one highlight group a PR is told under: its bucket, or "notable" (no kind said) where the bucket's claim is imprecise."""
+    kind = highlight_bucket(analysed)
+    if kind in HIGHLIGHT_CLAIMS and not speaks(HIGHLIGHT_CLAIMS[kind]):
+        return None if analysed.classification.bot else "notable"
+    return kind
+
+
+def highlight_bucket(analysed: AnalysedPull) -> str | None:
+    """The one highlight group a PR belongs to by its kind; bots' PRs only ever as upgrades."""
     if "deprecation" in analysed.risks and not analysed.classification.bot:
         return "deprecations"
     if "dependency-upgrade" in analysed.risks:

@@ -283,15 +283,20 @@ def _split_place(rest: str) -> tuple[str, str, str] | None:
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 
 
+_CODE_SPAN = re.compile(r"`[^`]*`")
+
+
 def chinese_share(texts: Iterable[str], digits: bool = False) -> float | None:
     """The share of Chinese characters among the letters of `texts` (what `str.isalpha` holds:
     Chinese characters and the letters of other scripts, Latin above all; not digits, which read
     the same in both languages, nor spaces, punctuation or symbols such as #, + or backticks), over
     all the texts together; with `digits`, among letters and digits. None when they hold none. How
     Chinese a Chinese report reads: its narrative (week_view.narrative_texts) is held to at least
-    38%, the share of hand-written Chinese weekly reports of such projects."""
+    38%, the share of hand-written Chinese weekly reports of such projects. Code in backticks is
+    left out: an identifier reads the same in both languages, as a digit does."""
     han = counted = 0
     for text in texts:
+        text = _CODE_SPAN.sub(" ", text)
         han += len(_HAN.findall(text))
         counted += sum(1 for char in text if char.isalnum()) if digits else sum(1 for char in text if char.isalpha())
     return han / counted if counted else None

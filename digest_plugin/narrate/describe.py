@@ -21,6 +21,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 
+from digest_plugin.analysis.claims import speaks
 from digest_plugin.analysis.description import capitalised
 from digest_plugin.analysis.model import AnalysedPull
 from digest_plugin.narrate.model import Cited
@@ -163,6 +164,8 @@ def title_sentence(analysed: AnalysedPull, lang: Language) -> Cited:
     elif footprint.core_lines and len(analysed.pull.files) > 1 and not _FILES_WORD.search(analysed.pull.title):
         said = _("{title}, across several files").format(title=said)  # not after "Move 250 files"
     tested = _tested(analysed)
+    if tested is not None and not speaks("tests.with-tests" if tested else "tests.no-test-changed"):
+        tested = None  # whether tests came with it is not told reliably (end-to-end jobs, resources elsewhere)
     endings = {True: _("{said}, with tests."), False: _("{said}; no test changed."), None: _("{said}.")}
     return Cited(lang.tidy(endings[tested].format(said=said)))
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from digest_plugin.analysis.claims import speaks
 from digest_plugin.analysis.model import AnalysedPull, WeekAnalysis
 from digest_plugin.narrate.describe import body_sentences, chinese_mention
 from digest_plugin.narrate.model import Cited
@@ -45,7 +46,7 @@ def summary(week: WeekAnalysis, before: WeekAnalysis | None, lang: Language) -> 
         for position, change in enumerate(main_changes(week)):
             sentences.append(change_sentence(change, position, lang))
             pulls.append(change.pull.number)
-    if week.releases:
+    if week.releases and speaks("version.own-release"):
         sentences.append(_releases_sentence(week, lang))
         pulls.extend(r.pull for r in week.releases)
     for told in summary_risks(week, lang):

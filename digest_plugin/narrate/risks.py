@@ -8,8 +8,10 @@ with the evidence field it comes from.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
+from digest_plugin.analysis.claims import speaks
 from digest_plugin.analysis.model import BACK_MOVES, GOOD_NEWS_KINDS, IMPACTS, RISK_KINDS, Evidence, Risk, WeekAnalysis
 from digest_plugin.analysis.risks import main_risk
 from digest_plugin.narrate.model import Cited, RiskLine
@@ -77,7 +79,8 @@ def lead_sentence(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited:
 
 
 def _with_consequence(clause: str, evidence: Evidence, kind: str, lang: Language) -> str:
-    consequence = consequences(lang.gettext).get(_consequence_of(evidence, kind))
+    said = _consequence_of(evidence, kind)
+    consequence = consequences(lang.gettext).get(said) if speaks_consequence(said) else None
     if consequence is None:
         return lang.gettext("{evidence}.").format(evidence=clause)
     return lang.gettext("{evidence}: {consequence}").format(evidence=clause, consequence=consequence)
@@ -94,6 +97,26 @@ def _consequence_of(evidence: Evidence, kind: str) -> str:
     if evidence.fact == "reverted":  # only a change nothing brought back leaves something to say
         return "reverted-open" if evidence.outcome in ("none", "pending") else "reverted-settled"
     return evidence.fact
+
+
+# consequence -> the claim rule (analysis/claims.py) it rests on: an imprecise rule's consequence is not said
+CONSEQUENCE_CLAIMS = {
+    "untested-code": "tests.missing",
+    "breaking-marker": "consequence.breaking",
+    "version": "version.package",
+    "version-back": "version.direction",
+    "deprecated-removed": "consequence.removes-deprecated",
+    "deprecated": "consequence.deprecates",
+    "files-removed": "consequence.files-removed",
+    "default-changed": "consequence.default-flip",
+    "config-files": "config.user-changed",
+    "reverted-open": "revert.nothing-followed",
+}
+
+
+def speaks_consequence(key: str) -> bool:
+    """Whether the consequence `key` (of `consequences`) may be said: its claim rule is precise."""
+    return key not in CONSEQUENCE_CLAIMS or speaks(CONSEQUENCE_CLAIMS[key])
 
 
 def consequences(_) -> dict[str, str]:
@@ -158,7 +181,7 @@ def evidence_clause(kind: str, index: int, evidence: Evidence, week: WeekAnalysi
     writer = _EVIDENCE.get(evidence.fact)
     if writer is None:
         return said.cited(_kind_sentence(Risk(kind, (evidence.pull,)), said).rstrip("。."), (evidence.pull,))
-    in_week = {p.pull.number for p in week.pulls}
+    in_week = {p.pull.number: p for p in week.pulls}  # the writers look PRs of the week up by number
     text, pulls = writer(EvidenceRef(kind, index), evidence, said, in_week)
     return said.cited(text, pulls)
 
@@ -178,10 +201,18 @@ def _paths(evidence: Evidence, lang: Language) -> str:
     return lang.join(evidence.paths[:PATHS_NAMED])
 
 
+_TEST_FOLDER = re.compile(r"(?:^|/)tests?/")
+
+
 def _untested(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
+    """Untested source code; when the missing-tests claim is imprecise (end-to-end CI jobs, test
+    resources elsewhere), only the lines added and, where exactly true, that no file under a tests/
+    folder changed."""
     lang = said.lang
     values = {"pull": f"#{e.pull}", "lines": said.number(kind.key("lines"), e.lines), "files": said.number(kind.key("files"), e.files),
               "path": e.paths[0] if e.paths else ""}
+    if not speaks("tests.missing"):
+        return _added_source(e, values, in_week.get(e.pull), lang), (e.pull,)
     if e.paths:
         template = lang.ngettext(
             "{pull} adds {lines} lines of source code in {files} file ({path}) and changes no test",
@@ -193,6 +224,20 @@ def _untested(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
             "{pull} adds {lines} lines of source code in {files} files and changes no test",
             e.files)
     return template.format(**values), (e.pull,)
+
+
+def _added_source(e: Evidence, values: dict, analysed, lang: Language) -> str:
+    if e.paths:
+        template = lang.ngettext("{pull} adds {lines} lines of source code in {files} file ({path})",
+                                 "{pull} adds {lines} lines of source code in {files} files, {path} the largest", e.files)
+    else:
+        template = lang.ngettext("{pull} adds {lines} lines of source code in {files} file",
+                                 "{pull} adds {lines} lines of source code in {files} files", e.files)
+    text = template.format(**values)
+    known = analysed is not None and analysed.pull.files and not analysed.pull.files_truncated
+    if known and not any(_TEST_FOLDER.search(f.path) for f in analysed.pull.files):
+        text = lang.gettext("{added}, and changes no file under a tests/ folder").format(added=text)
+    return text
 
 
 def _breaking(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
@@ -208,7 +253,12 @@ def _version(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     _ = said.lang.gettext
     toolchain = (e.package or "").endswith(" toolchain")  # "rust toolchain": said as the language's toolchain
     package = _("the {language} toolchain").format(language=e.package.split()[0].capitalize()) if toolchain else e.package or ""
-    values = {"pull": f"#{e.pull}", "package": package, "old": e.old or "", "new": e.new or ""}
+    values = {"pull": f"#{e.pull}", "package": package, "old": e.old or "", "new": e.new or "", "paths": _paths(e, said.lang)}
+    if not speaks("version.package"):  # which package moved is not told reliably: the files that say versions changed
+        text = _("{pull} changes dependency versions ({paths})") if e.paths else _("{pull} changes dependency versions")
+        return text.format(**values), (e.pull,)
+    if not speaks("version.direction"):  # nor which way: the versions as they are written
+        return _unmoved(e, _).format(**values), (e.pull,)
     moved = _moved(e, _).format(**values)
     steps = {"major": _(", a new major version"), "minor": _(", a minor version"), "patch": _(", a patch release")}
     weight = steps.get(e.detail, "") if e.old and e.new else ""
@@ -220,6 +270,15 @@ def _version(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     if e.reason:
         text = _("{moved}; its description says why: “{reason}”").format(moved=text, reason=e.reason.rstrip("."))
     return text, (e.pull,)
+
+
+def _unmoved(e: Evidence, _) -> str:
+    """What a PR does to a dependency without saying which way it moves it."""
+    if e.old and e.new:
+        return _("{pull} moves {package} from {old} to {new}")
+    if e.new:
+        return _("{pull} sets {package} to {new}")
+    return _("{pull} changes the version of {package}")
 
 
 def _moved(e: Evidence, _) -> str:
@@ -279,32 +338,48 @@ def _reverted(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     """What a revert undid (the PR of this week, or the reverted title) and what happened next:
     re-landed or replaced (by whom, when of this week), nothing due, or nothing yet."""
     _ = said.lang.gettext
-    same_week = [n for n in e.pulls if n in in_week]
+    undoes = speaks("revert.undoes")
+    same_week = [n for n in e.pulls if n in in_week] if undoes else []
     cited = [e.pull, *same_week]
     if same_week:
         revert = _("{pull} reverts {reverted}, merged this same week").format(pull=f"#{e.pull}", reverted=said.lang.pulls(same_week))
-    elif e.detail and said.lang.code != "zh":  # in Chinese the English title is the revert's own, shown once
+    elif e.detail and undoes and said.lang.code != "zh":  # in Chinese the English title is the revert's own, shown once
         revert = _("{pull} reverts “{title}”").format(pull=f"#{e.pull}", title=e.detail)
     else:
         revert = _("{pull} reverts an earlier change").format(pull=f"#{e.pull}")
     if e.reason and e.outcome in ("none", "pending"):
         revert = _("{revert} (its description says: “{reason}”)").format(revert=revert, reason=e.reason.rstrip("."))
+    if not _follow_up_speaks(e.outcome):
+        return revert, tuple(cited)  # what followed is not told reliably: the revert, and no more
     if e.outcome in ("accidental", "peripheral"):
         settled = {"accidental": _("an accidental change that needs no follow-up"),
                    "peripheral": _("a change to tests, docs, examples, scripts, CI or generated files that needs no follow-up")}
         return _("{revert}, {settled}").format(revert=revert, settled=settled[e.outcome]), tuple(cited)
+    outcome = e.outcome if e.outcome not in ("relanded", "replaced") or speaks(f"revert.{e.outcome}") else "followed-up"
     if e.outcome in ("relanded", "replaced") and e.by in in_week:
         cited.append(e.by)
-        then = (_("{by} re-landed it the same week") if e.outcome == "relanded" else _("{by} replaced it the same week")).format(by=f"#{e.by}")
+        then = {"relanded": _("{by} re-landed it the same week"), "replaced": _("{by} replaced it the same week"),
+                "followed-up": _("{by} re-landed or replaced it the same week")}[outcome].format(by=f"#{e.by}")
     else:
         then = {"relanded": _("a PR of a later week re-landed it"), "replaced": _("a PR of a later week replaced it"),
+                "followed-up": _("a PR of a later week re-landed or replaced it"),
                 "none": _("no PR of the following four weeks re-landed or replaced it"),
-                "pending": _("nothing has re-landed or replaced it so far")}.get(e.outcome or "", "")
+                "pending": _("nothing has re-landed or replaced it so far")}.get(outcome or "", "")
     return (_("{revert}; {then}").format(revert=revert, then=then) if then else revert), tuple(dict.fromkeys(cited))
+
+
+def _follow_up_speaks(outcome: str | None) -> bool:
+    """Whether what followed a revert (REVERT_OUTCOMES) may be said: its claim rule is precise."""
+    rule = {"relanded": ("revert.relanded", "revert.followed-up"), "replaced": ("revert.replaced", "revert.followed-up"),
+            "none": ("revert.nothing-followed",), "pending": ("revert.nothing-followed",),
+            "accidental": ("revert.needs-nothing",), "peripheral": ("revert.needs-nothing",)}.get(outcome or "", ())
+    return any(speaks(r) for r in rule)
 
 
 def _deprecated(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     _ = said.lang.gettext
+    if not speaks("consequence.removes-deprecated" if e.detail == "removes" else "consequence.deprecates"):
+        return _core_lines(kind, e, said), (e.pull,)  # whether it deprecates or removes is not told reliably
     if e.detail == "removes":
         if e.lines:
             text = _("{pull} removes something the project had deprecated ({lines} lines of core code changed)")
@@ -314,6 +389,13 @@ def _deprecated(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
         text = _("{pull} deprecates existing behaviour ({lines} lines of core code changed)")
         return text.format(pull=f"#{e.pull}", lines=said.number(kind.key("lines"), e.lines)), (e.pull,)
     return _("{pull} deprecates existing behaviour").format(pull=f"#{e.pull}"), (e.pull,)
+
+
+def _core_lines(kind: EvidenceRef, e: Evidence, said: StatedNumbers) -> str:
+    _ = said.lang.gettext
+    if e.lines:
+        return _("{pull} changes {lines} lines of core code").format(pull=f"#{e.pull}", lines=said.number(kind.key("lines"), e.lines))
+    return _("{pull} changes no line of core code").format(pull=f"#{e.pull}")
 
 
 def _removed(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
@@ -341,6 +423,10 @@ def _size(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
 
 def _default(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     _ = said.lang.gettext
+    if not speaks("config.default-changed"):  # a title's "default" is not told reliably: the files it changes
+        if e.paths:
+            return _changed_files(kind, e, said), (e.pull,)
+        return _("{pull} speaks of a default in its title").format(pull=f"#{e.pull}"), (e.pull,)
     if e.detail:
         text = _("{pull} changes the default of {setting}")
     else:
@@ -350,11 +436,21 @@ def _default(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
 
 def _config(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     _ = said.lang.gettext
+    if not speaks("config.user-changed"):  # whether users' configuration changed is not told reliably: the files
+        return _changed_files(kind, e, said), (e.pull,)
     if e.paths:
         text = _("{pull} edits configuration ({paths})")
     else:
         text = _("{pull} edits configuration")
     return text.format(pull=f"#{e.pull}", paths=_paths(e, said.lang)), (e.pull,)
+
+
+def _changed_files(kind: EvidenceRef, e: Evidence, said: StatedNumbers) -> str:
+    lang = said.lang
+    if e.files > min(len(e.paths), PATHS_NAMED):
+        count = said.number(kind.key("files"), e.files)
+        return lang.gettext("{pull} changes {count} files, among them {paths}").format(pull=f"#{e.pull}", count=count, paths=_paths(e, lang))
+    return lang.gettext("{pull} changes {paths}").format(pull=f"#{e.pull}", paths=_paths(e, lang))
 
 
 def _workflows(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
