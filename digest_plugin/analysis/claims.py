@@ -45,6 +45,7 @@ CLAIMS: dict[str, bool] = {
     "consequence.deprecates": False,
     "consequence.files-removed": False,
     "consequence.default-flip": False,
+    "consequence.stated": True,
 }
 
 

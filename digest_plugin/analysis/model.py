@@ -142,6 +142,22 @@ class Upgrade:
     files: tuple[str, ...] = ()  # the dependency and manifest files it changes (none for a version checked in code)
 
 
+CONSEQUENCE_KINDS = ("default-flip", "removal", "rename", "new-dependency", "format-change")
+
+
+@frozen_record
+class Consequence:
+    """What a PR changes for its users, as its title or its own "Breaking changes" / "Migration"
+    section says it (analysis/consequences.py). Quoted from GitHub: untrusted, verbatim."""
+
+    kind: str | None  # one of CONSEQUENCE_KINDS; None when the author's section says it without a kind to tell
+    source: str  # "title" or "body": where it is said
+    what: str | None = None  # the setting, option or thing (a title's words), when named
+    old: str | None = None  # a rename's old name, a default's old value, when said
+    new: str | None = None  # a rename's new name, a default's new value, when said
+    quote: str = ""  # the author's sentence (the title, or the section's first sentences)
+
+
 @frozen_record
 class Footprint:
     """What the files of a PR show, for saying what it does when its body does not."""
@@ -190,6 +206,7 @@ class AnalysedPull:
     themes: tuple[str, ...] = ()  # names of the week's themes it belongs to (set per week)
     evidence: tuple[Evidence, ...] = ()  # the facts behind its risk kinds (and good news), `kind` set
     review: ReviewOutcome = ReviewOutcome()  # its reviewers' verdicts, where the store has them
+    consequences: tuple[Consequence, ...] = ()  # what it breaks or changes for users, as it says (analysis/consequences.py)
 
 
 @dataclass(frozen=True)

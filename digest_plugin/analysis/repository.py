@@ -16,6 +16,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Protocol
 
 from digest_plugin.analysis.classify import ModuleScheme, classify, module_scheme, parse_title
+from digest_plugin.analysis.consequences import consequences_of
 from digest_plugin.analysis.description import description_text, summary_of, template_lines
 from digest_plugin.analysis.file_history import Added, FileHistory, file_history
 from digest_plugin.analysis.footprint import footprint
@@ -153,6 +154,7 @@ def analyse_pull(pull: Pull, context: RepoContext) -> AnalysedPull:
         upgrades=facts.upgrades,
         evidence=evidence,
         review=facts.review,
+        consequences=consequences_of(pull, title.description or pull.title, kinds, context.template, _repo_of(pull.url)),
     )
 
 

@@ -1,0 +1,126 @@
+"""Consequences: what a PR changes for its users (a default flipped, something removed or renamed), as
+the PR itself says it, never guessed from its files.
+
+Two places say it precisely enough to repeat (tests/corpora/consequences.jsonl measures them, rule
+"consequence.stated" of claims.py):
+
+- the title, when it leads with the change and names what users set: "Rename setting A → B",
+  "Rename `src.root` setting to `environment.root`", "Change default REVERSE_ARCHIVE_ORDER to true",
+  "Remove `--reference-links` parameter from pelican-import", "Drop Python 3.3 support",
+  "Stabilize `UP044`" (out of preview: on for every user who selects it);
+- the body's own "Breaking changes" or "Migration" section: its first sentences, quoted as the
+  author's words, with no kind read into them.
+
+A change only to docs, tests, examples or CI changes nothing users run: no consequence. Nor does a
+change the body says is behind preview or not yet released.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from digest_plugin.analysis.classify import says_default_change
+from digest_plugin.analysis.description import plain, section_sentences, summary_of
+from digest_plugin.analysis.model import Consequence
+from digest_plugin.store.records import Pull
+
+# a name users write: in backticks or quotes, a SETTING_NAME, a dotted key, a --flag
+_NAME = r"`[^`=]{1,60}`|\"[^\"=]{1,60}\"|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[A-Z]{4,}\b|\b[a-z][\w-]*(?:\.[\w*-]+)+\b|--[\w-]+"
+_SETTING = r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[A-Z]{4,}\b|`?\b[a-z][\w-]*(?:\.[\w*-]+)+\b`?|`?--[\w-]+`?"  # a setting's own spelling
+# what users set or select, said beside the name
+_USER_THING = r"settings?|options?|flags?|arg(?:ument)?s?|parameters?|config(?:uration)?|keys?|rules?|lints?|error codes?|diagnostics?|directives?|(?:sub)?commands?|severity"
+# code of the project's own insides: renaming or removing it changes nothing a user writes
+_INTERNAL = re.compile(r"::|(?<![\w-])(?:internal\w*|struct|traits?|crates?|methods?|functions?|class(?:es)?|tests?|fields?|redundant|unused|dead|"
+                       r"non-?existing|hack|(?:dead|legacy|deprecated|old) codes?|helpers?|modules?|types?|imports?|prefix|suffix)(?![\w-])", re.IGNORECASE)
+_QUOTED = re.compile(r"`[^`]*`|\"[^\"]*\"")
+_RENAME = re.compile(rf"^renam\w*\s+(?:the\s+)?(?:misleading\s+)?(?:(?:{_USER_THING})\s+)?(?P<old>{_NAME})(?:\s+[\w-]+){{0,3}}?\s*(?:to|→|->|=>)\s+(?P<new>{_NAME})",
+                     re.IGNORECASE)
+_USER_WORD = re.compile(rf"\b(?:{_USER_THING})\b", re.IGNORECASE)
+_REMOVAL = re.compile(r"(?:^|\band\s+)(?:remov\w*|drop\w*|delet\w*)\s+(?P<what>.{2,80}?)\s*(?:[;(]|\.(?:\s|$)|$)", re.IGNORECASE)
+# what a removal must name to be something users had: a setting, an option, support for a version, a part of the core
+_REMOVED_USER_THING = re.compile(rf"\b(?:{_USER_THING}|support|reader|importer)\b|\bpython\s+\d|\bfrom\s+(?:\w+\s+)?core\b|\bdeprecated\s+(?:{_NAME})"
+                                 rf"|^(?:{_SETTING})$|^(?:{_SETTING})\s+(?:from|in)\b", re.IGNORECASE)
+_STABILISE = re.compile(r"^stabili[sz]\w*\s+(?P<what>.{2,100})$", re.IGNORECASE)
+_PREVIEW = re.compile(r"\bpreview\b", re.IGNORECASE)
+_RULE_NAMED = re.compile(r"`[^`]+`|\b[A-Z]{1,4}\d{3,4}\b")  # what is stabilised is named: a rule, an option
+_NOT_RUN = frozenset({"tests", "docs", "ci"})  # files no user runs (examples and their configuration are copied)
+# a default change that reaches no user yet: behind preview, or of something not released
+_NOT_FOR_USERS_YET = re.compile(r"\b(?:in|under|behind|with|only in)\s+(?:global\s+)?(?:the\s+)?preview\b|--preview\b|not (?:yet )?(?:been )?released|"
+                                r"\bunreleased\b|\bfor now\b.{0,40}\bpreview\b", re.IGNORECASE)
+# the setting a title names beside "default": `max_num_seqs`, "default of X", "X by default"
+# (or "default content status to": what comes between), never a value in backticks (`None`, `true`, `0`)
+DEFAULT_SETTING = re.compile(r"`([^`]{1,60})`|\bdefault(?:\s+value)?\s+(?:of|for)\s+([\w.-]+)|\b(?:enable|disable|use)s?\s+([\w.-]+)\s+by default"
+                             r"|\bdefault\s+(?!values?\b)((?:[A-Za-z][\w.-]*\s+){0,2}[A-Za-z][\w.-]*)\s+(?:to|from)\b", re.IGNORECASE)
+LITERAL = re.compile(r"none|null|nil|true|false|yes|no|-?\d[\d.]*|[\"'].*[\"']|\[\]|\{\}|", re.IGNORECASE)
+_DEFAULT_VALUES = re.compile(r"\bfrom\s+(?P<old>`[^`]+`|[\w.-]+)\s+to\s+(?P<new>`[^`]+`|[\w.-]+)|\bto\s+(?P<to>`[^`]+`|[\w.'\"-]+)\s*$", re.IGNORECASE)
+# the body's own section on what breaks or what to do: "Breaking changes", "⚠️ Breaking", "Migration guide"
+BREAKING_SECTION = re.compile(r"^\W*(?:(?:api changes \()?breaking(?: changes?| apis?)?\)?(?: affecting all users)?(?:\s*/\s*migration(?: notes?)?)?"
+                              r"|migration(?: guide| notes?| required)?)\W*$", re.IGNORECASE)
+# a section that says nothing breaks
+_NOTHING = re.compile(r"^(?:none|n/?a|no\b|nothing|not applicable|-+$)|\bno breaking\b|\bbackwards?[- ]compatible\b|\bnot a breaking\b|"
+                      r"\bno (?:user-facing|api) changes?\b", re.IGNORECASE)
+
+
+def consequences_of(pull: Pull, title: str, kinds: Sequence[frozenset[str]], template: frozenset[str] = frozenset(),
+                    repo: str = "") -> tuple[Consequence, ...]:
+    """What `pull` says it changes for users: from its title (`title`, without its prefixes) and its
+    body's breaking or migration section. `kinds` are its files' kinds (rules.files_of): a PR that
+    changes only docs, tests, examples, scripts or CI changes nothing users run."""
+    if kinds and all(k & _NOT_RUN and "config" not in k for k in kinds):
+        return ()
+    found = [c for c in (_from_title(title.strip(), pull.body or "", pull.files),) if c is not None]
+    said = section_sentences(pull.body or "", BREAKING_SECTION, template, repo) or _footer(pull.body or "")
+    if said and not _NOTHING.search(said):
+        found.append(Consequence(None, "body", quote=said))
+    return tuple(found)
+
+
+def _from_title(title: str, body: str, files) -> Consequence | None:
+    if "::" in title or _INTERNAL.search(_QUOTED.sub("", title)):
+        return None
+    if rename := _RENAME.match(title):
+        if _USER_WORD.search(title) or _dotted_or_setting(rename["old"]):
+            return Consequence("rename", "title", what=_bare(rename["old"]), old=_bare(rename["old"]), new=_bare(rename["new"]), quote=title)
+        return None
+    if says_default_change(title):
+        if _NOT_FOR_USERS_YET.search(body):
+            return None
+        return Consequence("default-flip", "title", what=default_setting(title), new=_default_value(title), quote=title)
+    if stabilised := _STABILISE.match(title):  # out of preview: what users had to opt into is on for all who select it
+        if _PREVIEW.search(body) or _RULE_NAMED.search(stabilised["what"]) or any("preview" in f.path for f in files):
+            return Consequence("default-flip", "title", what=stabilised["what"].strip(), quote=title)
+        return None
+    if (removed := _REMOVAL.match(title)) and _REMOVED_USER_THING.search(removed["what"]):
+        return Consequence("removal", "title", what=removed["what"].strip(), quote=title)
+    return None
+
+
+# a Conventional Commits footer: "BREAKING CHANGE: Removes backward compatibility."
+_FOOTER = re.compile(r"^\W{0,4}BREAKING[ -]CHANGES?\W{0,4}:\W{0,4}(?P<said>\w.{10,})$", re.MULTILINE)
+
+
+def _footer(body: str) -> str:
+    found = _FOOTER.search(body)
+    return summary_of(plain(found["said"]), "") if found else ""
+
+
+def default_setting(title: str) -> str | None:
+    """The setting a title names beside "default", never a value (`None`, `true`, `0`)."""
+    named = (next(g for g in match.groups() if g) for match in DEFAULT_SETTING.finditer(title))
+    return next((name for name in named if not LITERAL.fullmatch(name.strip())), None)
+
+
+def _default_value(title: str) -> str | None:
+    match = _DEFAULT_VALUES.search(title)
+    if match is None:
+        return None
+    return _bare(match["new"] or match["to"])
+
+
+def _dotted_or_setting(name: str) -> bool:
+    return bool(re.fullmatch(r"[A-Z][A-Z0-9_]+|[a-z][\w-]*(?:\.[\w*-]+)+|--[\w-]+", _bare(name)))
+
+
+def _bare(name: str) -> str:
+    return name.strip().strip("`\"").strip()
