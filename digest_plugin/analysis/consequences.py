@@ -26,13 +26,15 @@ from digest_plugin.analysis.model import Consequence
 from digest_plugin.store.records import Pull
 
 # a name users write: in backticks or quotes, a SETTING_NAME, a dotted key, a --flag
-_NAME = r"`[^`=]{1,60}`|\"[^\"=]{1,60}\"|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[A-Z]{4,}\b|\b[a-z][\w-]*(?:\.[\w*-]+)+\b|--[\w-]+"
-_SETTING = r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[A-Z]{4,}\b|`?\b[a-z][\w-]*(?:\.[\w*-]+)+\b`?|`?--[\w-]+`?"  # a setting's own spelling
+_NAME = r"`[^`=]{1,60}`|\"[^\"=]{1,60}\"|(?-i:\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[A-Z]{4,}\b)|\b[a-z][\w-]*(?:\.[\w*-]+)+\b|--[\w-]+"
+_SETTING = r"(?-i:\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[A-Z]{4,}\b)|`?\b[a-z][\w-]*(?:\.[\w*-]+)+\b`?|`?--[\w-]+`?"  # a setting's own spelling
 # what users set or select, said beside the name
 _USER_THING = r"settings?|options?|flags?|arg(?:ument)?s?|parameters?|config(?:uration)?|keys?|rules?|lints?|error codes?|diagnostics?|directives?|(?:sub)?commands?|severity"
 # code of the project's own insides: renaming or removing it changes nothing a user writes
 _INTERNAL = re.compile(r"::|(?<![\w-])(?:internal\w*|struct|traits?|crates?|methods?|functions?|class(?:es)?|tests?|fields?|redundant|unused|dead|"
-                       r"non-?existing|hack|(?:dead|legacy|deprecated|old) codes?|helpers?|modules?|types?|imports?|prefix|suffix)(?![\w-])", re.IGNORECASE)
+                       r"non-?existing|hack|references|mentions|comments|typos?|(?:dead|legacy|deprecated|old) codes?|helpers?|modules?|types?|imports?|prefix|suffix)(?![\w-])", re.IGNORECASE)
+_CALL = re.compile(r"\w\(\)")  # `symbol_by_id()`: a function of the code
+_FILE_NAME = re.compile(r"\.(?:toml|py|pyi|rs|txt|md|rst|ya?ml|json|cfg|ini|lock|sh|js|ts|html|css)\b`?(?!\w)", re.IGNORECASE)  # a file, not a setting
 _QUOTED = re.compile(r"`[^`]*`|\"[^\"]*\"")
 _RENAME = re.compile(rf"^renam\w*\s+(?:the\s+)?(?:misleading\s+)?(?:(?:{_USER_THING})\s+)?(?P<old>{_NAME})(?:\s+[\w-]+){{0,3}}?\s*(?:to|→|->|=>)\s+(?P<new>{_NAME})",
                      re.IGNORECASE)
@@ -77,13 +79,13 @@ def consequences_of(pull: Pull, title: str, kinds: Sequence[frozenset[str]], tem
 
 
 def _from_title(title: str, body: str, files) -> Consequence | None:
-    if "::" in title or _INTERNAL.search(_QUOTED.sub("", title)):
+    if "::" in title or _CALL.search(title) or _FILE_NAME.search(title) or _INTERNAL.search(_QUOTED.sub("", title)):
         return None
     if rename := _RENAME.match(title):
         if _USER_WORD.search(title) or _dotted_or_setting(rename["old"]):
             return Consequence("rename", "title", what=_bare(rename["old"]), old=_bare(rename["old"]), new=_bare(rename["new"]), quote=title)
         return None
-    if says_default_change(title):
+    if says_default_change(_QUOTED.sub("X", title)):  # "default" of the title's words, not of a `--default-index` it names
         if _NOT_FOR_USERS_YET.search(body):
             return None
         return Consequence("default-flip", "title", what=default_setting(title), new=_default_value(title), quote=title)
