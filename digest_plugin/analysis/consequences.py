@@ -21,7 +21,7 @@ import re
 from collections.abc import Sequence
 
 from digest_plugin.analysis.classify import says_default_change
-from digest_plugin.analysis.description import plain, section_sentences, summary_of
+from digest_plugin.analysis.description import description_text, plain, section_sentences, summary_of, whole_sentence
 from digest_plugin.analysis.model import Consequence
 from digest_plugin.store.records import Pull
 
@@ -34,7 +34,7 @@ _USER_THING = r"settings?|options?|flags?|arg(?:ument)?s?|parameters?|config(?:u
 _INTERNAL = re.compile(r"::|(?<![\w-])(?:internal\w*|struct|traits?|crates?|methods?|functions?|class(?:es)?|tests?|fields?|redundant|unused|dead|"
                        r"non-?existing|hack|references|mentions|comments|typos?|(?:dead|legacy|deprecated|old) codes?|helpers?|modules?|types?|imports?|prefix|suffix)(?![\w-])", re.IGNORECASE)
 _CALL = re.compile(r"\w\(\)")  # `symbol_by_id()`: a function of the code
-_FILE_NAME = re.compile(r"\.(?:toml|py|pyi|rs|txt|md|rst|ya?ml|json|cfg|ini|lock|sh|js|ts|html|css)\b`?(?!\w)", re.IGNORECASE)  # a file, not a setting
+_FILE_NAME = re.compile(r"\.(?:toml|py|pyi|rs|txt|md|rst|ya?ml|json|cfg|ini|lock|sh|js|ts|html|css|ipynb)\b`?(?!\w)", re.IGNORECASE)  # a file, not a setting
 _QUOTED = re.compile(r"`[^`]*`|\"[^\"]*\"")
 _RENAME = re.compile(rf"^renam\w*\s+(?:the\s+)?(?:misleading\s+)?(?:(?:{_USER_THING})\s+)?(?P<old>{_NAME})(?:\s+[\w-]+){{0,3}}?\s*(?:to|→|->|=>)\s+(?P<new>{_NAME})",
                      re.IGNORECASE)
@@ -43,6 +43,8 @@ _REMOVAL = re.compile(r"(?:^|\band\s+)(?:remov\w*|drop\w*|delet\w*)\s+(?P<what>.
 # what a removal must name to be something users had: a setting, an option, support for a version, a part of the core
 _REMOVED_USER_THING = re.compile(rf"\b(?:{_USER_THING}|support|reader|importer)\b|\bpython\s+\d|\bfrom\s+(?:\w+\s+)?core\b|\bdeprecated\s+(?:{_NAME})"
                                  rf"|^(?:{_SETTING})$|^(?:{_SETTING})\s+(?:from|in)\b", re.IGNORECASE)
+_REMOVAL_END = re.compile(r",|;|\s+in favou?r of\s|\s+and\s+(?:use|only|move)\b", re.IGNORECASE)  # what follows the removed thing
+_CONDITION = re.compile(r"\b(?:when|if|unless|while)\b", re.IGNORECASE)  # "remove a call when …": a fix of what code it writes
 _STABILISE = re.compile(r"^stabili[sz]\w*\s+(?P<what>.{2,100})$", re.IGNORECASE)
 _PREVIEW = re.compile(r"\bpreview\b", re.IGNORECASE)
 _RULE_NAMED = re.compile(r"`[^`]+`|\b[A-Z]{1,4}\d{3,4}\b")  # what is stabilised is named: a rule, an option
@@ -91,10 +93,10 @@ def _from_title(title: str, body: str, files) -> Consequence | None:
         return Consequence("default-flip", "title", what=default_setting(title), new=_default_value(title), quote=title)
     if stabilised := _STABILISE.match(title):  # out of preview: what users had to opt into is on for all who select it
         if _PREVIEW.search(body) or _RULE_NAMED.search(stabilised["what"]) or any("preview" in f.path for f in files):
-            return Consequence("default-flip", "title", what=stabilised["what"].strip(), quote=title)
+            return Consequence("default-flip", "title", what=stabilised["what"].strip(), old="preview", quote=title)
         return None
-    if (removed := _REMOVAL.match(title)) and _REMOVED_USER_THING.search(removed["what"]):
-        return Consequence("removal", "title", what=removed["what"].strip(), quote=title)
+    if (removed := _REMOVAL.match(title)) and _REMOVED_USER_THING.search(removed["what"]) and not _CONDITION.search(removed["what"]):
+        return Consequence("removal", "title", what=_REMOVAL_END.split(removed["what"])[0].strip(), quote=title)
     return None
 
 
@@ -105,6 +107,27 @@ _FOOTER = re.compile(r"^\W{0,4}BREAKING[ -]CHANGES?\W{0,4}:\W{0,4}(?P<said>\w.{1
 def _footer(body: str) -> str:
     found = _FOOTER.search(body)
     return summary_of(plain(found["said"]), "") if found else ""
+
+
+# a sentence telling users what to do: run a script, set or use something instead, migrate
+_DOES = re.compile(r"\b(?:users?|you) (?:should|must|need to|have to|can|will need to)\b|\bplease (?:use|set|run|migrate|update|switch)\b|"
+                   r"\bto migrate\b|\bmigrat\w+ (?:by|with|using)\b|\brun (?:`[^`]+`|[\w./-]+\.(?:py|sh))|\buse `[^`]+` instead\b|"
+                   r"\bset `[^`]+`|\binstead,? (?:use|set)\b", re.IGNORECASE)
+MIGRATION_SECTION = re.compile(r"^\W*(?:breaking\s*/\s*)?migration(?: guide| notes?| required| steps?)?\W*$|^\W*how to (?:migrate|upgrade)\W*$", re.IGNORECASE)
+
+
+def mitigation_of(pull: Pull, template: frozenset[str] = frozenset(), repo: str = "") -> str:
+    """The author's own words on what users do about the change: the first sentences of a
+    "Migration" section, else the first sentence of the body that tells users to run, set or use
+    something; "" when the PR says nothing of it (no advice is made up)."""
+    said = section_sentences(pull.body or "", MIGRATION_SECTION, template, repo)
+    if said:
+        return said
+    prose = description_text(pull.body or "", template, repo)
+    for sentence in re.split(r"(?<=[.!?])\s+", prose):
+        if _DOES.search(sentence) and (whole := whole_sentence(sentence.strip())) and len(whole) <= 280:
+            return whole
+    return ""
 
 
 def default_setting(title: str) -> str | None:

@@ -67,6 +67,9 @@ EVIDENCE_FACTS = (
     "workflows",        # ci-change: paths = workflow files, files = how many
     "hot-file",         # hotspot: paths = (the file,), pulls = every PR of the week that touched it, authors = theirs;
                         #   missing = "tests" for a file added lately without tests that none of them tested, by = the PR that added it
+    "consequence",      # breaking-change: what the PR says it changes for users (model.Consequence): detail = its kind
+                        #   (CONSEQUENCE_KINDS, or "stated" for the author's breaking or migration section), package = what,
+                        #   old, new = a rename's names or a default's new value, reason = the author's words
     "changes-requested",  # unresolved-review: authors = the reviewers whose change request no approval followed before the merge
 )
 
@@ -207,6 +210,7 @@ class AnalysedPull:
     evidence: tuple[Evidence, ...] = ()  # the facts behind its risk kinds (and good news), `kind` set
     review: ReviewOutcome = ReviewOutcome()  # its reviewers' verdicts, where the store has them
     consequences: tuple[Consequence, ...] = ()  # what it breaks or changes for users, as it says (analysis/consequences.py)
+    mitigation: str = ""  # the body's own sentence telling users what to do (a migration step, a flag, a script); untrusted
 
 
 @dataclass(frozen=True)

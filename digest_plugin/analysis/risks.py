@@ -38,6 +38,7 @@ from digest_plugin.analysis.model import (
     RISK_KINDS,
     AnalysedPull,
     Classification,
+    Consequence,
     Evidence,
     Footprint,
     ReviewOutcome,
@@ -302,6 +303,15 @@ def pull_evidence(facts: PullFacts) -> tuple[Evidence, ...]:
     return tuple(replace(evidence, kind=kind) for kind, check in PULL_CHECKS.items() for evidence in check(facts))
 
 
+def consequence_evidence(number: int, consequences: Sequence[Consequence]) -> tuple[Evidence, ...]:
+    """What a PR says it changes for users (analysis/consequences.py), as breaking-change evidence,
+    when that claim is precise enough to be said (analysis/claims.py)."""
+    if not speaks("consequence.stated"):
+        return ()
+    return tuple(Evidence("consequence", number, detail=c.kind or "stated", package=c.what, old=c.old, new=c.new, reason=c.quote or None,
+                          kind="breaking-change") for c in consequences)
+
+
 def kinds_of(evidence: Sequence[Evidence]) -> tuple[str, ...]:
     """The risk kinds evidence shows, in RISK_KINDS order (good news left out)."""
     found = {e.kind for e in evidence}
@@ -399,6 +409,7 @@ def _peripheral(pull: AnalysedPull) -> bool:
 # precise enough to be said (analysis/claims.py). Untested or large code, reverts, hot files, CI,
 # lint, tooling, test requirements and ecosystem scripts do nothing to users by themselves: never the main risk.
 CONSEQUENCE_ORDER: tuple[tuple[str, str, str | None], ...] = (  # (risk kind, evidence fact, the claim rule it needs)
+    ("breaking-change", "consequence", "consequence.stated"),  # what the PR says it removes, renames, flips or breaks
     ("breaking-change", "breaking-marker", None),  # the author's own marker: a fact, whatever follows from it
     ("deprecation", "deprecated", "consequence.removes-deprecated"),  # detail "removes"
     ("large-change", "files-removed", "consequence.files-removed"),
@@ -530,7 +541,7 @@ def _fixed(level: str) -> Callable[..., str]:
 
 IMPACT_RULES: dict[str, Callable[[Sequence[AnalysedPull], Sequence[Evidence]], str]] = {
     "missing-tests": _missing_tests_impact,
-    "breaking-change": _fixed("high"),
+    "breaking-change": lambda members, evidence: "high" if any(e.fact != "consequence" or e.detail != "default-flip" for e in evidence) else "medium",
     "dependency-upgrade": _upgrade_impact,
     "security": _fixed("high"),
     "revert": _revert_impact,

@@ -28,14 +28,14 @@ from digest_plugin.narrate.wording import Language, factor_names, week_status
 from digest_plugin.store.frozen_record import frozen_record
 
 SECTION_ORDER = (
-    "note", "summary", "highlights", "key_changes", "risks", "recommendations", "trends",
+    "note", "summary", "highlights", "key_changes", "breaking", "risks", "recommendations", "trends",
     "newcomers", "updates", "statistics", "pulls",
 )
-FEED_SECTIONS = ("note", "summary", "highlights", "key_changes", "risks", "recommendations")
+FEED_SECTIONS = ("note", "summary", "highlights", "key_changes", "breaking", "risks", "recommendations")
 # The PDF: the report a reader prints, the feed's sections but the highlights (on paper, their
 # titles come again in the key changes and the list of every PR), the charts, and the PRs as a
 # short list ("pull_list"); not the page's tables (statistics, the bot updates, every PR's row).
-PRINT_SECTIONS = ("note", "summary", "key_changes", "risks", "recommendations", "trends", "pull_list")
+PRINT_SECTIONS = ("note", "summary", "key_changes", "breaking", "risks", "recommendations", "trends", "pull_list")
 # Key changes told in full on paper, most important first; the others are in bold in the list of
 # every PR after them. A busy week has thirty, seven pages that nobody prints to read.
 PRINT_KEY_CHANGES = 10
@@ -97,6 +97,7 @@ class RiskView:
     level: str  # "high", "medium", "low", for styling
     pulls: tuple[PullRef, ...]
     sentence: Cited
+    mitigation: Cited | None = None  # what a maintainer can do about it, as its PRs say; None when they say nothing
 
 
 @frozen_record
@@ -162,6 +163,7 @@ class WeekView:
     highlights: tuple[HighlightGroup, ...] = ()
     key_changes: tuple[KeyChangeView, ...] = ()
     risks: tuple[RiskView, ...] = ()
+    breaking: tuple[Cited, ...] = ()  # what PRs say they remove, rename, flip or break, each citing its PR
     recommendations: tuple[Cited, ...] = ()
     trends: tuple[Cited, ...] = ()
     charts: tuple[Chart, ...] = ()
@@ -181,6 +183,7 @@ class WeekView:
             "summary": True,
             "highlights": bool(self.highlights),
             "key_changes": bool(self.key_changes),
+            "breaking": bool(self.breaking),
             "risks": bool(self.risks),
             "recommendations": bool(self.recommendations),
             "trends": bool(self.trends or self.charts),
@@ -241,6 +244,7 @@ def week_view(week: WeekAnalysis, narrative: Narrative, charts: Sequence[Chart],
         highlights=narrative.highlights if busy else (),
         key_changes=key_changes,
         risks=_risks(narrative, refs) if busy else (),
+        breaking=getattr(narrative, "breaking", ()) if busy else (),
         recommendations=narrative.recommendations if busy else (),
         trends=narrative.trends if busy else (),
         charts=tuple(charts),
@@ -268,6 +272,7 @@ def section_headings(_) -> dict[str, str]:
         "themes": _("Themes"),
         "highlights": _("Highlights"),
         "key_changes": _("Key changes"),
+        "breaking": _("Breaking and user-facing changes"),
         "risks": _("Risks"),
         "recommendations": _("Recommendations"),
         "trends": _("Trends"),
@@ -386,7 +391,7 @@ def _size(analysed: AnalysedPull, lang: Language) -> str:
 
 def _risks(narrative: Narrative, refs) -> tuple[RiskView, ...]:
     return tuple(
-        RiskView(r.name, r.impact, r.level, tuple(refs.get(n, PullRef(n, "")) for n in r.pulls), r.sentence)
+        RiskView(r.name, r.impact, r.level, tuple(refs.get(n, PullRef(n, "")) for n in r.pulls), r.sentence, r.mitigation)
         for r in narrative.risks
     )
 

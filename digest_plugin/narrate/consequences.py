@@ -1,0 +1,83 @@
+"""What a PR changes for its users, in words: the key line's last sentence, the "Breaking and
+user-facing changes" section, the breaking-change risk's evidence and the risk table's mitigation.
+
+Only what the PR says (analysis/consequences.py, claim "consequence.stated"): a rename's two names,
+a default and its new value, what a removal names, and otherwise the author's own sentence,
+quoted ("In the author's words: …") where a paraphrase could get it wrong. The names and sentences
+are GitHub's, untrusted: whoever renders the text escapes it.
+"""
+
+from __future__ import annotations
+
+from digest_plugin.analysis.claims import speaks
+from digest_plugin.analysis.model import AnalysedPull, Evidence, Risk, WeekAnalysis
+from digest_plugin.narrate.model import Cited
+from digest_plugin.narrate.wording import Language
+
+
+def consequence_text(kind: str, what: str | None, old: str | None, new: str | None, quote: str, lang: Language, pull: int | None = None) -> str:
+    """One consequence as a clause without its full stop; led by "#N" when `pull` is given (a
+    risk, the breaking section), else said of the PR whose line it ends."""
+    _ = lang.gettext
+    values = {"pull": f"#{pull}" if pull is not None else "", "what": what or "", "old": old or "", "new": new or "", "quote": quote}
+    if kind == "rename" and old and new:
+        template = _("{pull} renames {old} to {new}") if pull is not None else _("Renames {old} to {new}")
+    elif kind == "default-flip" and what and old == "preview":
+        template = _("{pull} takes {what} out of preview") if pull is not None else _("Takes {what} out of preview")
+    elif kind == "default-flip" and what and new:
+        template = _("{pull} changes the default of {what} to {new}") if pull is not None else _("Changes the default of {what} to {new}")
+    elif kind == "default-flip" and what:
+        template = _("{pull} changes the default of {what}") if pull is not None else _("Changes the default of {what}")
+    elif kind == "removal" and what:
+        template = _("{pull} removes {what}") if pull is not None else _("Removes {what}")
+    elif pull is not None:
+        template = _("{pull}, in the author's words: “{quote}”")
+    else:
+        template = _("In the author's words: “{quote}”")
+    return template.format(**values).rstrip(".。")
+
+
+def key_line_consequences(analysed: AnalysedPull, lang: Language) -> str:
+    """The sentences a key line ends with: what the PR changes for users, as it says; "" when it says nothing
+    (or the claim is not precise enough to be said)."""
+    if not speaks("consequence.stated"):
+        return ""
+    said = [consequence_text(c.kind or "stated", c.what, c.old, c.new, c.quote, lang) for c in analysed.consequences
+            if c.source == "body" or c.what]  # a title's own words are the line's title already
+    return lang.sentences(tuple(lang.gettext("{evidence}.").format(evidence=s) for s in said)) if said else ""
+
+
+def breaking_changes(week: WeekAnalysis, lang: Language) -> tuple[Cited, ...]:
+    """The week's "Breaking and user-facing changes": each consequence a PR states, most important PR first."""
+    if not speaks("consequence.stated"):
+        return ()
+    told = []
+    for analysed in week.pulls:
+        n = analysed.pull.number
+        for c in analysed.consequences:
+            text = consequence_text(c.kind or "stated", c.what, c.old, c.new, c.quote, lang, pull=n)
+            told.append(Cited(lang.gettext("{evidence}.").format(evidence=text), (n,)))
+    return tuple(told)
+
+
+def evidence_text(e: Evidence, lang: Language) -> str:
+    """A consequence evidence (model.EVIDENCE_FACTS "consequence") as a risk's clause."""
+    return consequence_text(e.detail or "stated", e.package, e.old, e.new, e.reason or "", lang, pull=e.pull)
+
+
+def mitigation(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited | None:
+    """What a maintainer can do about a risk, from its PRs: the author's migration step or what the
+    body tells users to run, set or use, quoted; for a rename, to use the new name. None when the
+    PRs say nothing (no advice is made up)."""
+    in_week = {p.pull.number: p for p in week.pulls}
+    for n in risk.pulls:
+        analysed = in_week.get(n)
+        if analysed is None:
+            continue
+        if analysed.mitigation:
+            return Cited(lang.gettext("{pull}, in the author's words: “{quote}”").format(pull=f"#{n}", quote=analysed.mitigation), (n,))
+    if risk.kind == "breaking-change":
+        for e in risk.evidence:
+            if e.fact == "consequence" and e.detail == "rename" and e.old and e.new and e.pull in in_week:
+                return Cited(lang.gettext("Use {new} where {old} was set ({pull}).").format(new=e.new, old=e.old, pull=f"#{e.pull}"), (e.pull,))
+    return None
