@@ -65,10 +65,15 @@ def evidence_text(e: Evidence, lang: Language) -> str:
     return consequence_text(e.detail or "stated", e.package, e.old, e.new, e.reason or "", lang, pull=e.pull)
 
 
+USER_FACING_RISKS = ("breaking-change", "config-change", "deprecation", "dependency-upgrade")
+
+
 def mitigation(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited | None:
     """What a maintainer can do about a risk, from its PRs: the author's migration step or what the
     body tells users to run, set or use, quoted; for a rename, to use the new name. None when the
     PRs say nothing (no advice is made up)."""
+    if risk.kind not in USER_FACING_RISKS:
+        return None  # untested code, hot files, CI: what an author tells users to do is no answer to them
     in_week = {p.pull.number: p for p in week.pulls}
     for n in risk.pulls:
         analysed = in_week.get(n)

@@ -1,0 +1,139 @@
+"""Consequences a PR states (a renamed setting, a flipped default, a removal, its own "Breaking
+changes" section), and what its description tells users to do: found on hand-made PRs, said in the
+key line, the "Breaking and user-facing changes" section, the main risk and the risk table (page,
+Markdown, JSON), and never made up where the PR says nothing."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from digest_plugin.analysis import analyse_repo
+from digest_plugin.analysis.consequences import consequences_of, mitigation_of
+from digest_plugin.analysis.risks import main_risk
+from digest_plugin.narrate import narrate
+from digest_plugin.narrate.wording import Language
+from digest_plugin.publish.history import analysis_options
+from digest_plugin.publish.markdown import render_markdown
+from digest_plugin.publish.week_json import week_json
+from digest_plugin.publish.week_view import week_view
+from digest_plugin.settings import DigestSettings
+from digest_plugin.store.records import FileChange
+from tests.conftest import make_pull
+
+NOW = datetime(2026, 11, 30, 12, tzinfo=UTC)
+MONDAY = datetime(2026, 5, 19, 10, tzinfo=UTC)
+SRC = FileChange("widget/settings.py", 40, 12)
+DOCS = FileChange("docs/settings.rst", 10, 2)
+
+
+def said(title: str, body: str = "", files=(SRC,)):
+    pull = make_pull(1, MONDAY, title, body=body, files=files)
+    kinds = tuple(frozenset({"docs"}) if f.path.startswith("docs/") else frozenset({"source"}) for f in pull.files)
+    return [(c.kind, c.what, c.old, c.new) for c in consequences_of(pull, title, kinds)]
+
+
+@pytest.mark.parametrize(("title", "expected"), [
+    ("Rename setting SUMMARY_END_MARKER → SUMMARY_END_SUFFIX", ("rename", "SUMMARY_END_MARKER", "SUMMARY_END_MARKER", "SUMMARY_END_SUFFIX")),
+    ("Rename `src.root` setting to `environment.root`", ("rename", "src.root", "src.root", "environment.root")),
+    ("Change default REVERSE_ARCHIVE_ORDER to true", ("default-flip", "REVERSE_ARCHIVE_ORDER", None, "true")),
+    ("set the default value of actor.entropy_coeff to 0", ("default-flip", "actor.entropy_coeff", None, "0")),
+    ("Remove `--reference-links` parameter from pelican-import", ("removal", "`--reference-links` parameter from pelican-import", None, None)),
+    ("Remove WITH_PAGINATION, only have a DEFAULT_PAGINATION setting", ("removal", "WITH_PAGINATION", None, None)),
+    ("Drop Python 3.3 support", ("removal", "Python 3.3 support", None, None)),
+])
+def test_a_title_that_leads_with_a_user_facing_change_says_what_changed(title, expected):
+    assert said(title) == [expected]
+
+
+@pytest.mark.parametrize("title", [
+    "Rename summary references to formatted_fields",  # no name a user sets
+    "Remove `Message::to_rule`",  # code of the project's insides
+    "Remove redundant `settings` field from `Checker`",
+    "Remove a parameter from the `symbol_by_id()` query",
+    "Remove rust-toolchain.toml from sdist",  # a file, not a setting
+    "Removed `PDF_GENERATOR=False`",  # a value in a sample, not a setting removed
+    "Remove unnecessary call when removing final argument from `format`",  # what a fix writes
+    "Set `--preview` and `--default-index` for the `uv-lock` hook",  # "default" only inside a name
+    "Add a retry to the fetcher",
+])
+def test_a_title_that_names_nothing_users_set_says_no_consequence(title):
+    assert said(title) == []
+
+
+def test_a_default_changed_only_in_preview_or_before_any_release_is_no_consequence():
+    assert said("Include `.pyw` files by default", "In global preview mode, default configuration selects `*.pyw`.") == []
+    assert said("Default `ty.inlayHints.*` server settings to true", "This is marked as `internal` because it's not yet released.") == []
+
+
+def test_stabilising_a_rule_takes_it_out_of_preview():
+    assert said("Stabilize `dataclass-enum` (`RUF049`)") == [("default-flip", "`dataclass-enum` (`RUF049`)", "preview", None)]
+    assert said("Stabilize the nightly e2e test") == []  # nothing named, no preview: a fix of flakiness
+
+
+def test_a_change_of_docs_alone_has_no_consequence():
+    assert said("Change default REVERSE_ARCHIVE_ORDER to true", files=(DOCS,)) == []
+
+
+def test_the_bodys_breaking_section_is_quoted_and_a_section_saying_none_is_not():
+    body = "## Summary\n\nReworks the reward config.\n\n## Breaking changes\n\n`use_reward_loop` is removed; set `reward.loop` instead.\n"
+    pull = make_pull(1, MONDAY, "[BREAKING] refactor reward config", body=body, files=(SRC,))
+    found = consequences_of(pull, "refactor reward config", (frozenset({"source"}),))
+    assert [(c.kind, c.source, c.quote) for c in found] == [(None, "body", "use_reward_loop is removed; set reward.loop instead.")]
+    quiet = make_pull(2, MONDAY, "refactor reward config", body="## Breaking changes\n\nNone.\n", files=(SRC,))
+    assert consequences_of(quiet, "refactor reward config", (frozenset({"source"}),)) == ()
+
+
+def test_a_mitigation_is_the_authors_own_migration_step_or_nothing():
+    migration = make_pull(1, MONDAY, "x", body="## Summary\n\nNew checkpoint layout.\n\n## Migration\n\nRun scripts/convert_ckpt.py on v1 checkpoints before loading them.\n")
+    assert mitigation_of(migration) == "Run scripts/convert_ckpt.py on v1 checkpoints before loading them."
+    told = make_pull(2, MONDAY, "x", body="The old flag is gone. Users should set `use_mbridge=True` to keep the previous behaviour.")
+    assert mitigation_of(told) == "Users should set use_mbridge=True to keep the previous behaviour."
+    assert mitigation_of(make_pull(3, MONDAY, "x", body="Adds a faster sampler for long prompts.")) == ""
+
+
+def _week():
+    pulls = [
+        make_pull(10, MONDAY, "Rename setting SUMMARY_END_MARKER → SUMMARY_END_SUFFIX", files=(SRC, DOCS),
+                  body="Users should set SUMMARY_END_SUFFIX in their pelicanconf.py from now on."),
+        make_pull(11, MONDAY, "Add a retry to the fetcher", files=(FileChange("widget/fetch.py", 900, 10),)),
+    ]
+    settings = DigestSettings.from_pelican({}, ".")
+    weeks = analyse_repo("acme/widget", pulls, None, analysis_options(settings), NOW)
+    return next(w for w in weeks if w.pulls)
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_the_week_says_the_consequence_in_its_section_main_risk_and_risk_table(language):
+    week = _week()
+    risk = main_risk(week.risks)
+    assert risk.kind == "breaking-change" and risk.evidence[0].fact == "consequence" and risk.evidence[0].pull == 10
+    lang = Language.of(language)
+    narrative = narrate(week, [], lang)
+    assert [c.pulls for c in narrative.breaking] == [(10,)]
+    assert "SUMMARY_END_MARKER" in narrative.breaking[0].text and "SUMMARY_END_SUFFIX" in narrative.breaking[0].text
+    line = next(r for r in narrative.risks if r.kind == "breaking-change")
+    assert line.mitigation is not None and "Users should set SUMMARY_END_SUFFIX" in line.mitigation.text and line.mitigation.pulls == (10,)
+    assert all(r.mitigation is None for r in narrative.risks if r.kind != "breaking-change")  # the PRs say nothing else to do
+
+    view = week_view(week, narrative, (), lang, "https://github.com/acme/widget", "")
+    assert "breaking" in view.sections and view.sections.index("breaking") < view.sections.index("risks")
+    markdown = render_markdown(view, "https://example.org/acme/widget/2026-W21/", lang)
+    assert view.headings["breaking"] in markdown
+    table = markdown.split("| " + lang.gettext("Risk"))[1].split("\n\n")[0]
+    assert lang.gettext("What to do") in table and "Users should set SUMMARY\\_END\\_SUFFIX" in table
+
+    data = week_json(week, narrative, lang)
+    assert data["breaking"] == [{"text": narrative.breaking[0].text, "pulls": [10]}]
+    breaking = next(r for r in data["risks"] if r["kind"] == "breaking-change")
+    assert breaking["mitigation"]["pulls"] == [10] and "SUMMARY_END_SUFFIX" in breaking["mitigation"]["text"]
+    assert {"kind", "pulls", "impact", "text", "evidence"} <= set(breaking)  # DESIGN.md's fields stay
+
+
+def test_a_key_line_ends_with_what_its_pr_changes_for_users():
+    week = _week()
+    pulls = [p if p.pull.number != 10 else type(p)(**{**p.__dict__, "key": True}) for p in week.pulls]
+    week = type(week)(**{**week.__dict__, "pulls": tuple(pulls)})
+    change = next(c for c in narrate(week, [], Language.of("en")).key_changes if c.number == 10)
+    assert change.summary.endswith("Renames SUMMARY_END_MARKER to SUMMARY_END_SUFFIX.")
