@@ -82,7 +82,7 @@ def _row(figures: dict) -> str:
 
 def print_table(after: dict, before: dict | None = None) -> None:
     spoken = _spoken()
-    head = f"{'rule':32} {'labels':>6} {'pos':>5} " + (f"{'BEFORE claims':>13} {'prec':>7} {'recall':>7} | " if before else "")
+    head = f"{'rule':32} {'labels':>6} {'pos':>5} " + (f"{'BEFORE claims':>13} {'prec':>7} {'recall':>7} {'held':>6} | " if before else "")
     head += f"{'claims':>6} {'prec':>7} {'recall':>7} | {'held-out':>8} {'prec':>7} | speaks"
     current = None
     for rule, row in after["rules"].items():
@@ -92,8 +92,9 @@ def print_table(after: dict, before: dict | None = None) -> None:
         figures, held = row["all"], row["held_out"]
         line = f"{rule:32} {figures['labels']:>6} {figures['positives']:>5} "
         if before:
-            old = before["rules"].get(rule, {}).get("all")
-            line += (f"{old['claims']:>13} {_percent(precision(old)):>7} {_percent(recall(old)):>7} | " if old else f"{'(no rule)':>29} | ")
+            old, old_held = before["rules"].get(rule, {}).get("all"), before["rules"].get(rule, {}).get("held_out")
+            line += (f"{old['claims']:>13} {_percent(precision(old)):>7} {_percent(recall(old)):>7} {_percent(precision(old_held)):>6} | "
+                     if old else f"{'(no rule)':>36} | ")
         line += f"{_row(figures)} | {held['claims']:>8} {_percent(precision(held)):>7} | {spoken.get(rule, '?')}"
         print(line)
 

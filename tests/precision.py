@@ -27,6 +27,7 @@ of the PR, is held out: rules are tuned on the rest and the held-out figures tel
 from __future__ import annotations
 
 import json
+import re
 import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -90,16 +91,26 @@ def held_out(repo: str, number: int) -> bool:
     return zlib.crc32(f"{repo}#{number}".encode()) % 3 == 0
 
 
+DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "github"
+REPOS = {
+    "verl-project/verl": "verl-project__verl.pulls.jsonl.gz",
+    "astral-sh/ruff": "astral-sh__ruff.pulls.jsonl.gz",
+    "getpelican/pelican": "getpelican__pelican.pulls.jsonl.gz",
+}
+
+
 def analysed_index(repos: Iterable[str] | None = None) -> dict[tuple[str, int], tuple]:
-    """(repo, number) -> (AnalysedPull, WeekAnalysis) for every merged PR of ../shared/data."""
+    """(repo, number) -> (AnalysedPull, WeekAnalysis) for every merged PR of ../shared/data (beside
+    this checkout, whichever checkout's digest_plugin is imported)."""
     from digest_plugin.analysis import analyse_repo
     from digest_plugin.publish.history import analysis_options
     from digest_plugin.settings import DigestSettings
-    from tests.analysis_fixtures import REPOS, real_pulls
+    from digest_plugin.store.jsonl_import import read_export
 
     index = {}
     for repo in repos or REPOS:
-        for week in analyse_repo(repo, real_pulls(repo), None, analysis_options(DigestSettings()), NOW):
+        pulls = sorted(read_export(DATA / REPOS[repo]), key=lambda p: (p.merged_at, p.number))
+        for week in analyse_repo(repo, pulls, None, analysis_options(DigestSettings()), NOW):
             for analysed in week.pulls:
                 index[repo, analysed.pull.number] = (analysed, week)
     return index
@@ -166,12 +177,18 @@ def _followed(outcomes: tuple[str, ...], follows: tuple[str, ...], check_by: boo
 
 # --- versions ------------------------------------------------------------------------------------
 
+# names a reader of the repository takes for one package (the sentence says the first, the label the second)
+_ALIASES = {"mcore": "megatron-core", "trtllm": "tensorrt-llm", "toolchain": "rust", "rust-msrv": "msrv"}
+
+
 def _package(name: str | None) -> str:
-    """A package name as two spellings of it compare: case, `-`/`_`/`.`, a toolchain's suffix."""
-    name = (name or "").lower().removesuffix(" toolchain").strip()
-    for sep in ("_", "."):
+    """A package name as two spellings of it compare: case, `-`/`_`/`.`, extras, a toolchain's suffix,
+    a label's note in brackets ("rust (MSRV)" is the minimum supported Rust version)."""
+    name = re.sub(r"\[[^\]]*\]", "", (name or "").lower()).removesuffix(" toolchain").strip()  # `sglang[all]` is sglang
+    name = "msrv" if "(msrv)" in name else re.sub(r"\s*\(.*\)\s*", "", name).strip()
+    for sep in ("_", ".", " "):
         name = name.replace(sep, "-")
-    return name
+    return _ALIASES.get(name, name)
 
 
 def _labelled_changes(label) -> dict[str, str]:
@@ -183,11 +200,23 @@ def _versions_said(analysed):
     return [e for e in _evidence(analysed, "version", "dependency-upgrade") if e.package]
 
 
+def _labelled_as(name: str, labelled: dict[str, str]) -> str | None:
+    """The labelled package a said name stands for: the same, the label's without its owner
+    (`actions/download-artifact` said `download-artifact`); for "a/b", a's when both are labelled."""
+    if name in labelled:
+        return name
+    owners = {key.rpartition("/")[2]: key for key in labelled}
+    if name in owners:
+        return owners[name]
+    parts = name.split("/")
+    return parts[0] if len(parts) > 1 and all(p in labelled for p in parts) else None
+
+
 def _package_named(analysed, week, label):
     said = _versions_said(analysed)
     labelled = _labelled_changes(label)
     names = [_package(e.package) for e in said]
-    return bool(said), all(n in labelled for n in names), bool(labelled), ", ".join(names)
+    return bool(said), all(_labelled_as(n, labelled) for n in names), bool(labelled), ", ".join(names)
 
 
 # the direction a version sentence says (narrate.risks._moved), and the labelled kinds it may be right for
@@ -214,7 +243,7 @@ def _direction(analysed, week, label):
     labelled = _labelled_changes(label)
     said = [(e, direction_said(e)) for e in _versions_said(analysed)]
     said = [(e, d) for e, d in said if d is not None]
-    right = all(labelled.get(_package(e.package)) in _DIRECTION_KINDS[d] for e, d in said)
+    right = all(labelled.get(_labelled_as(_package(e.package), labelled) or "") in _DIRECTION_KINDS[d] for e, d in said)
     return bool(said), right, bool(labelled), ", ".join(f"{e.package} {d}" for e, d in said)
 
 

@@ -14,38 +14,38 @@ from __future__ import annotations
 
 PRECISION_BAR = 0.98
 
-# rule -> whether it speaks
+# rule -> whether it speaks; beside it, right claims / claims on its whole corpus (and on the held-out third)
 CLAIMS: dict[str, bool] = {
     # reverts.jsonl
-    "revert.is-revert": True,
-    "revert.undoes": True,
-    "revert.relanded": False,
-    "revert.replaced": False,
-    "revert.followed-up": False,
-    "revert.nothing-followed": False,
-    "revert.needs-nothing": False,
+    "revert.is-revert": True,  # 69/70 98.6% (held out 22/22)
+    "revert.undoes": True,  # 44/44 100.0% (held out 14/14), the body's "Reverts owner/name#N" before a quoted title's (#N)
+    "revert.relanded": True,  # 8/8 100.0% (held out 2/2)
+    "revert.replaced": False,  # 5/10 50.0% (held out 0/3): most of them re-landed it; said as "re-landed or replaced" (followed-up)
+    "revert.followed-up": True,  # 18/18 100.0% (held out 5/5): re-landed or replaced, by the PR named
+    "revert.nothing-followed": True,  # 20/20 100.0% (held out 9/9)
+    "revert.needs-nothing": False,  # 2/13 15.4% (held out 0/4): reverts of CI or docs were re-landed too
     # versions.jsonl
-    "version.package": False,
-    "version.direction": False,
-    "version.own-release": False,
+    "version.package": False,  # 65/90 72.2% (held out 28/37): image names (trtllm, ascend), misread words (formers, py, bumped)
+    "version.direction": False,  # 61/86 70.9% (held out 26/34)
+    "version.own-release": True,  # 7/7 100.0% (held out 3/3)
     # config.jsonl
-    "config.user-changed": False,
-    "config.default-changed": False,
+    "config.user-changed": False,  # 54/78 69.2% (held out 17/30): settings.py edited as code, ecosystem-check defaults
+    "config.default-changed": False,  # PRs of only tooling, CI, tests or the playground left out: 22/27 81.5% (held out 6/7): "default" in a title about code (a fix's applicability, a server's fallback)
     # tests.jsonl
-    "tests.missing": False,
-    "tests.with-tests": False,
-    "tests.no-test-changed": False,
+    "tests.missing": True,  # 96/96 100.0% (held out 30/30), end-to-end CI workflows, corpora and truth files counted as tests
+    "tests.with-tests": True,  # 53/53 100.0% (held out 23/23)
+    "tests.no-test-changed": True,  # 106/106 100.0% (held out 32/32)
     # types.jsonl
-    "type.feature": False,
-    "type.fix": False,
-    "type.refactor": False,
+    "type.feature": False,  # 37/72 51.4% (held out 14/21): refactors and behaviour changes titled feat
+    "type.fix": False,  # 18/23 78.3% (held out 4/7)
+    "type.refactor": False,  # 18/50 36.0% (held out 9/20)
     # consequences.jsonl
-    "consequence.breaking": False,
-    "consequence.removes-deprecated": False,
-    "consequence.deprecates": False,
-    "consequence.files-removed": False,
-    "consequence.default-flip": False,
-    "consequence.stated": True,
+    "consequence.breaking": False,  # 35/39 89.7% (held out 13/14): marked breaking, nothing users see changes
+    "consequence.removes-deprecated": False,  # 2/4 50.0% (held out 0/1)
+    "consequence.deprecates": False,  # 12/14 85.7% (held out 4/4)
+    "consequence.files-removed": False,  # 0 claims: not measured
+    "consequence.default-flip": False,  # 28/29 96.6% (held out 9/9)
+    "consequence.stated": True,  # 57/57 100.0% (held out 19/19; first measured on the 34 PRs labelled after it: 95.0%, held out 17/20): a title leading with a rename, default, removal or stabilisation, or the body's Breaking/Migration section
 }
 
 

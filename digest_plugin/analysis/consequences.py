@@ -40,13 +40,17 @@ _RENAME = re.compile(rf"^renam\w*\s+(?:the\s+)?(?:misleading\s+)?(?:(?:{_USER_TH
                      re.IGNORECASE)
 _USER_WORD = re.compile(rf"\b(?:{_USER_THING})\b", re.IGNORECASE)
 _REMOVAL = re.compile(r"(?:^|\band\s+)(?:remov\w*|drop\w*|delet\w*)\s+(?P<what>.{2,80}?)\s*(?:[;(]|\.(?:\s|$)|$)", re.IGNORECASE)
-# what a removal must name to be something users had: a setting, an option, support for a version, a part of the core
-_REMOVED_USER_THING = re.compile(rf"\b(?:{_USER_THING}|support|reader|importer)\b|\bpython\s+\d|\bfrom\s+(?:\w+\s+)?core\b|\bdeprecated\s+(?:{_NAME})"
-                                 rf"|^(?:{_SETTING})$|^(?:{_SETTING})\s+(?:from|in)\b", re.IGNORECASE)
+# what a removal must name to be something users had, its last word saying what it is ("`--x` parameter",
+# "PDF generation settings", "Python 3.3 support", not "`Preview` rule status"), or support for a
+# version, a part of the core, a setting by its own spelling
+_REMOVED_HEAD = re.compile(rf"\b(?:{_USER_THING}|support|reader|importer)`?$", re.IGNORECASE)
+_REMOVED_ANYWHERE = re.compile(rf"^(?:explicit\s+)?support\s+for\b|\bpython\s+\d|\bfrom\s+(?:\w+\s+)?core\b|^(?:{_SETTING})$", re.IGNORECASE)
+_OBJECT_END = re.compile(r"\s+(?:from|in|of)\s+", re.IGNORECASE)
 _REMOVAL_END = re.compile(r",|;|\s+in favou?r of\s|\s+and\s+(?:use|only|move)\b", re.IGNORECASE)  # what follows the removed thing
 _CONDITION = re.compile(r"\b(?:when|if|unless|while)\b", re.IGNORECASE)  # "remove a call when …": a fix of what code it writes
 _STABILISE = re.compile(r"^stabili[sz]\w*\s+(?P<what>.{2,100})$", re.IGNORECASE)
 _PREVIEW = re.compile(r"\bpreview\b", re.IGNORECASE)
+_OUTPUT = re.compile(r"\boutput\b|\bformats?\b", re.IGNORECASE)
 _RULE_NAMED = re.compile(r"`[^`]+`|\b[A-Z]{1,4}\d{3,4}\b")  # what is stabilised is named: a rule, an option
 _NOT_RUN = frozenset({"tests", "docs", "ci"})  # files no user runs (examples and their configuration are copied)
 # a default change that reaches no user yet: behind preview, or of something not released
@@ -93,9 +97,10 @@ def _from_title(title: str, body: str, files) -> Consequence | None:
         return Consequence("default-flip", "title", what=default_setting(title), new=_default_value(title), quote=title)
     if stabilised := _STABILISE.match(title):  # out of preview: what users had to opt into is on for all who select it
         if _PREVIEW.search(body) or _RULE_NAMED.search(stabilised["what"]) or any("preview" in f.path for f in files):
-            return Consequence("default-flip", "title", what=stabilised["what"].strip(), old="preview", quote=title)
+            kind = "format-change" if _OUTPUT.search(_QUOTED.sub("", stabilised["what"])) else "default-flip"  # what users get out changes shape
+            return Consequence(kind, "title", what=stabilised["what"].strip(), old="preview", quote=title)
         return None
-    if (removed := _REMOVAL.match(title)) and _REMOVED_USER_THING.search(removed["what"]) and not _CONDITION.search(removed["what"]):
+    if (removed := _REMOVAL.match(title)) and _removes_what_users_had(removed["what"]):
         return Consequence("removal", "title", what=_REMOVAL_END.split(removed["what"])[0].strip(), quote=title)
     return None
 
@@ -128,6 +133,13 @@ def mitigation_of(pull: Pull, template: frozenset[str] = frozenset(), repo: str 
         if _DOES.search(sentence) and (whole := whole_sentence(sentence.strip())) and len(whole) <= 280:
             return whole
     return ""
+
+
+def _removes_what_users_had(what: str) -> bool:
+    if _CONDITION.search(what):
+        return False
+    removed = _OBJECT_END.split(_REMOVAL_END.split(what)[0].strip())[0].strip()
+    return bool(_REMOVED_HEAD.search(removed) or _REMOVED_ANYWHERE.search(what) or _REMOVED_ANYWHERE.search(removed))
 
 
 def default_setting(title: str) -> str | None:

@@ -50,6 +50,9 @@ def _revert(risk: Risk) -> list[Recommendation]:
 
 
 def _lock_file(risk: Risk) -> list[Recommendation]:
+    """A package raised in a manifest whose lock file stayed as it was, when the package and its move are told precisely."""
+    if not (speaks("version.package") and speaks("version.direction")):
+        return []
     return [Recommendation("lock-file", (e.pull,), risk.kind, path=e.paths[0], detail=e.paths[1], package=e.package, new=e.new, count=1,
                            evidence=e) for e in risk.evidence if e.missing == "lock-file"]
 

@@ -254,7 +254,9 @@ def _large_beyond_kept(pull: Pull, core_lines: int, core_files: int, thresholds)
 
 
 def _config_change(facts: PullFacts) -> tuple[Evidence, ...]:
-    if facts.classification.type in ("docs", "test"):
+    """A default the title says changed, or configuration files edited, in what users run: a PR of
+    only tooling, lint, CI, tests, docs, examples (the playground) or generated files changes none."""
+    if facts.classification.type in ("docs", "test") or (facts.kinds and all(k & PERIPHERAL_KINDS for k in facts.kinds)):
         return ()
     title = parse_title(facts.pull.title, facts.rules).description
     edited = tuple(path for path, k, change in facts.changes()

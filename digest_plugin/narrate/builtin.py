@@ -28,7 +28,7 @@ from digest_plugin.narrate.wording import Language, StatedNumbers, highlight_hea
 HIGHLIGHTS_PER_GROUP = 5
 # Highlight groups in reading order, and the change types that feed each one.
 HIGHLIGHT_TYPES = {"features": "feat", "fixes": "fix", "refactors": "refactor", "performance": "perf", "docs": "docs"}
-HIGHLIGHT_ORDER = ("features", "upgrades", "fixes", "refactors", "performance", "docs", "deprecations", "other")
+HIGHLIGHT_ORDER = ("notable", "features", "upgrades", "fixes", "refactors", "performance", "docs", "deprecations")
 
 
 class BuiltinWriter:
@@ -95,16 +95,16 @@ def _highlights(week: WeekAnalysis, lang: Language) -> tuple[HighlightGroup, ...
     )
 
 
-# highlight group -> the claim rule it makes of its PRs (analysis/claims.py); an imprecise one's PRs are "other"
+# highlight group -> the claim rule it makes of its PRs (analysis/claims.py); an imprecise one's PRs are "notable"
 HIGHLIGHT_CLAIMS = {"features": "type.feature", "fixes": "type.fix", "refactors": "type.refactor",
                     "deprecations": "consequence.deprecates", "upgrades": "version.package"}
 
 
 def _highlight_kind(analysed: AnalysedPull) -> str | None:
-    """The one highlight group a PR is told under: its bucket, or "other" where the bucket's claim is imprecise."""
+    """The one highlight group a PR is told under: its bucket, or "notable" (no kind said) where the bucket's claim is imprecise."""
     kind = highlight_bucket(analysed)
     if kind in HIGHLIGHT_CLAIMS and not speaks(HIGHLIGHT_CLAIMS[kind]):
-        return None if analysed.classification.bot else "other"
+        return None if analysed.classification.bot else "notable"
     return kind
 
 

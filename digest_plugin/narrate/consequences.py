@@ -22,7 +22,7 @@ def consequence_text(kind: str, what: str | None, old: str | None, new: str | No
     values = {"pull": f"#{pull}" if pull is not None else "", "what": what or "", "old": old or "", "new": new or "", "quote": quote}
     if kind == "rename" and old and new:
         template = _("{pull} renames {old} to {new}") if pull is not None else _("Renames {old} to {new}")
-    elif kind == "default-flip" and what and old == "preview":
+    elif kind in ("default-flip", "format-change") and what and old == "preview":
         template = _("{pull} takes {what} out of preview") if pull is not None else _("Takes {what} out of preview")
     elif kind == "default-flip" and what and new:
         template = _("{pull} changes the default of {what} to {new}") if pull is not None else _("Changes the default of {what} to {new}")

@@ -157,6 +157,7 @@ def type_names(_) -> dict[str | None, str]:
 
 def highlight_headings(_) -> dict[str, str]:
     return {
+        "notable": _("Notable changes"),
         "features": _("New capabilities"),
         "upgrades": _("Upgrades"),
         "fixes": _("Key fixes"),
@@ -164,7 +165,6 @@ def highlight_headings(_) -> dict[str, str]:
         "performance": _("Performance"),
         "docs": _("Docs and ecosystem"),
         "deprecations": _("Deprecations"),
-        "other": _("Other notable changes"),
     }
 
 
