@@ -45,6 +45,7 @@ _REMOVAL = re.compile(r"(?:^|\band\s+)(?:remov\w*|drop\w*|delet\w*)\s+(?P<what>.
 # version, a part of the core, a setting by its own spelling
 _REMOVED_HEAD = re.compile(rf"\b(?:{_USER_THING}|support|reader|importer)`?$", re.IGNORECASE)
 _REMOVED_ANYWHERE = re.compile(rf"^(?:explicit\s+)?support\s+for\b|\bpython\s+\d|\bfrom\s+(?:\w+\s+)?core\b|^(?:{_SETTING})$", re.IGNORECASE)
+_ELSEWHERE = re.compile(r"\b(?:in|from)\s+(?:the\s+|all\s+)?(?:scripts?|examples?|docs?|documentation|tests?|ci|recipes?|notebooks?)\b", re.IGNORECASE)
 _OBJECT_END = re.compile(r"\s+(?:from|in|of)\s+", re.IGNORECASE)
 _REMOVAL_END = re.compile(r",|;|\s+in favou?r of\s|\s+and\s+(?:use|only|move)\b", re.IGNORECASE)  # what follows the removed thing
 _CONDITION = re.compile(r"\b(?:when|if|unless|while)\b", re.IGNORECASE)  # "remove a call when …": a fix of what code it writes
@@ -77,14 +78,14 @@ def consequences_of(pull: Pull, title: str, kinds: Sequence[frozenset[str]], tem
     changes only docs, tests, examples, scripts or CI changes nothing users run."""
     if kinds and all(k & _NOT_RUN and "config" not in k for k in kinds):
         return ()
-    found = [c for c in (_from_title(title.strip(), pull.body or "", pull.files),) if c is not None]
+    found = [c for c in (_from_title(title.strip(), pull.body or "", pull.files, kinds),) if c is not None]
     said = section_sentences(pull.body or "", BREAKING_SECTION, template, repo) or _footer(pull.body or "")
     if said and not _NOTHING.search(said):
         found.append(Consequence(None, "body", quote=said))
     return tuple(found)
 
 
-def _from_title(title: str, body: str, files) -> Consequence | None:
+def _from_title(title: str, body: str, files, kinds: Sequence[frozenset[str]]) -> Consequence | None:
     if "::" in title or _CALL.search(title) or _FILE_NAME.search(title) or _INTERNAL.search(_QUOTED.sub("", title)):
         return None
     if rename := _RENAME.match(title):
@@ -100,7 +101,8 @@ def _from_title(title: str, body: str, files) -> Consequence | None:
             kind = "format-change" if _OUTPUT.search(_QUOTED.sub("", stabilised["what"])) else "default-flip"  # what users get out changes shape
             return Consequence(kind, "title", what=stabilised["what"].strip(), old="preview", quote=title)
         return None
-    if (removed := _REMOVAL.match(title)) and _removes_what_users_had(removed["what"]):
+    if (removed := _REMOVAL.match(title)) and _removes_what_users_had(removed["what"]) and not _ELSEWHERE.search(title) \
+            and any(not k & _NOT_RUN and "examples" not in k for k in kinds):  # a clean-up of examples removes nothing users have
         return Consequence("removal", "title", what=_REMOVAL_END.split(removed["what"])[0].strip(), quote=title)
     return None
 
@@ -115,7 +117,7 @@ def _footer(body: str) -> str:
 
 
 # a sentence telling users what to do: run a script, set or use something instead, migrate
-_DOES = re.compile(r"\b(?:users?|you) (?:should|must|need to|have to|can|will need to)\b|\bplease (?:use|set|run|migrate|update|switch)\b|"
+_DOES = re.compile(r"\b(?:users?|you) (?:should|must|need to|have to|will need to)\b|\bplease (?:use|set|run|migrate|update|switch)\b|"
                    r"\bto migrate\b|\bmigrat\w+ (?:by|with|using)\b|\brun (?:`[^`]+`|[\w./-]+\.(?:py|sh))|\buse `[^`]+` instead\b|"
                    r"\bset `[^`]+`|\binstead,? (?:use|set)\b", re.IGNORECASE)
 MIGRATION_SECTION = re.compile(r"^\W*(?:breaking\s*/\s*)?migration(?: guide| notes?| required| steps?)?\W*$|^\W*how to (?:migrate|upgrade)\W*$", re.IGNORECASE)

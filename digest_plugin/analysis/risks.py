@@ -447,6 +447,8 @@ def _consequence_rank(kind: str, evidence: Evidence) -> int | None:
             continue
         if fact == "deprecated" and evidence.detail != "removes":
             return None
+        if fact == "consequence" and not _breaks(evidence):
+            return len(CONSEQUENCE_ORDER)  # a default flipped, a rule out of preview: after whatever breaks, before nothing
         if fact == "version" and not (evidence.core and evidence.major and evidence.detail not in BACK_MOVES
                                       and any(_USER_MANIFEST.search(path) for path in evidence.paths)):
             return None  # a test requirement, a CI action, a minor step: nothing users run changes much
@@ -537,13 +539,19 @@ def _unresolved_review_impact(members, evidence) -> str:
     return "high" if any(p.key for p in members) else "medium"  # a key change merged over a reviewer's objection
 
 
+def _breaks(evidence: Evidence) -> bool:
+    """Marked breaking, or a stated removal, rename or format change: what users have stops working as
+    it did. A default flipped, or something taken out of preview, changes what they get without breaking it."""
+    return evidence.fact != "consequence" or (evidence.detail not in ("default-flip",) and evidence.old != "preview")
+
+
 def _fixed(level: str) -> Callable[..., str]:
     return lambda members, evidence: level
 
 
 IMPACT_RULES: dict[str, Callable[[Sequence[AnalysedPull], Sequence[Evidence]], str]] = {
     "missing-tests": _missing_tests_impact,
-    "breaking-change": lambda members, evidence: "high" if any(e.fact != "consequence" or e.detail != "default-flip" for e in evidence) else "medium",
+    "breaking-change": lambda members, evidence: "high" if any(_breaks(e) for e in evidence) else "medium",
     "dependency-upgrade": _upgrade_impact,
     "security": _fixed("high"),
     "revert": _revert_impact,

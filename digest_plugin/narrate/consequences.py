@@ -47,16 +47,28 @@ def key_line_consequences(analysed: AnalysedPull, lang: Language) -> str:
     return lang.sentences(tuple(lang.gettext("{evidence}.").format(evidence=s) for s in said)) if said else ""
 
 
+GROUPED_PREVIEWS = 3  # more PRs than this taking things out of preview are said in one line
+
+
 def breaking_changes(week: WeekAnalysis, lang: Language) -> tuple[Cited, ...]:
     """The week's "Breaking and user-facing changes": each consequence a PR states, most important PR first."""
     if not speaks("consequence.stated"):
         return ()
-    told = []
+    told, previews = [], []
     for analysed in week.pulls:
         n = analysed.pull.number
         for c in analysed.consequences:
+            if c.old == "preview" and c.what:
+                previews.append((n, c.what))
+                continue
             text = consequence_text(c.kind or "stated", c.what, c.old, c.new, c.quote, lang, pull=n)
             told.append(Cited(lang.gettext("{evidence}.").format(evidence=text), (n,)))
+    if len(previews) > GROUPED_PREVIEWS:  # a release's many stabilisations: one line, not a page
+        listed = lang.gettext("; ").join(lang.gettext("{what} ({pull})").format(what=what, pull=f"#{n}") for n, what in previews)
+        told.append(Cited(lang.gettext("Out of preview: {listed}.").format(listed=listed), tuple(n for n, _ in previews)))
+    else:
+        told.extend(Cited(lang.gettext("{evidence}.").format(evidence=consequence_text("default-flip", what, "preview", None, "", lang, pull=n)), (n,))
+                    for n, what in previews)
     return tuple(told)
 
 

@@ -137,3 +137,37 @@ def test_a_key_line_ends_with_what_its_pr_changes_for_users():
     week = replace(week, pulls=tuple(replace(p, key=True) if p.pull.number == 10 else p for p in week.pulls))
     change = next(c for c in narrate(week, [], Language.of("en")).key_changes if c.number == 10)
     assert change.summary.endswith("Renames SUMMARY_END_MARKER to SUMMARY_END_SUFFIX.")
+
+
+def test_what_a_pr_says_users_can_see_is_no_advice():
+    assert mitigation_of(make_pull(4, MONDAY, "x", body="I'll stack another PR on this, but you can see the issue in a snapshot.")) == ""
+
+
+def test_a_removal_from_scripts_or_examples_alone_removes_nothing_users_have():
+    assert said("remove the old model.enable_gradient_checkpointing flags in the script") == []
+    example = FileChange("examples/run_ppo.sh", 0, 4)
+    pull = make_pull(5, MONDAY, "Remove `--legacy` flag", files=(example,))
+    assert consequences_of(pull, "Remove `--legacy` flag", (frozenset({"examples"}),)) == ()
+
+
+def _analysed_week(pulls):
+    weeks = analyse_repo("acme/widget", pulls, None, analysis_options(DigestSettings.from_pelican({}, ".")), NOW)
+    return next(w for w in weeks if w.pulls)
+
+
+def test_what_breaks_is_the_main_risk_before_a_default_flipped():
+    week = _analysed_week([
+        make_pull(20, MONDAY, "Change default REVERSE_ARCHIVE_ORDER to true", files=(SRC,)),
+        make_pull(21, MONDAY, "Remove the WRITE_SELECTED setting", files=(FileChange("widget/writers.py", 3, 40),)),
+    ])
+    risk = main_risk(week.risks)
+    assert risk.impact == "high" and risk.evidence[0].pull == 21 and risk.evidence[0].detail == "removal"
+
+
+def test_many_rules_out_of_preview_are_one_line_of_the_section():
+    rules = [make_pull(30 + i, MONDAY, f"Stabilize `rule-{i}` (`RUF10{i}`)", files=(FileChange(f"crates/rules/rule_{i}.rs", 5, 5),)) for i in range(5)]
+    narrative = narrate(_analysed_week(rules), [], Language.of("en"))
+    assert len(narrative.breaking) == 1 and sorted(narrative.breaking[0].pulls) == [30, 31, 32, 33, 34]
+    assert narrative.breaking[0].text.startswith("Out of preview: `rule-") and "(#34)" in narrative.breaking[0].text
+    line = next(r for r in narrative.risks if r.kind == "breaking-change")
+    assert line.level == "medium"  # taken out of preview: what users get changes, nothing of theirs breaks
