@@ -132,8 +132,9 @@ def mitigation_of(pull: Pull, template: frozenset[str] = frozenset(), repo: str 
         return said
     prose = description_text(pull.body or "", template, repo)
     for sentence in re.split(r"(?<=[.!?])\s+", prose):
-        if _DOES.search(sentence) and (whole := whole_sentence(sentence.strip())) and len(whole) <= 280:
-            return whole
+        sentence = sentence.strip()
+        if _DOES.search(sentence) and whole_sentence(sentence) == sentence and len(sentence) <= 280:
+            return sentence  # the author's sentence as written, never one cut where a link or code was
     return ""
 
 

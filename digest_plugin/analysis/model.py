@@ -118,6 +118,7 @@ class Evidence:
     authors: tuple[str, ...] = ()  # logins involved (a hot file's authors)
     packages: tuple[str, ...] = ()  # routine-bumps: the packages bumped
     kind: str = ""  # the risk (or good-news) kind it supports
+    advice: str | None = None  # consequence: the PR's own words on what users do about it (AnalysedPull.mitigation), quoted
 
 
 UPGRADE_MOVES = (  # how a PR moves a dependency (Upgrade.move), as its versions and words say
@@ -287,6 +288,8 @@ class Recommendation:
 RECOMMENDATION_ACTIONS = (  # in the order they rank among recommendations of the same impact; each from a finding
     "release-advisory",   # security-fix: an advisory (detail: its id) and a release for the fix
     "migration-notes",    # breaking-change without migration notes in its description or files: write them before the release
+    "release-notes",      # breaking-change a PR states (a removal, a rename, its Breaking section): tell users, with the step
+                          #   its author gives (evidence: the consequence; detail: the author's step, when there is one)
     "security-review",    # security: code that runs or loads untrusted input (detail: what), for a security review
     "re-land-or-drop",    # revert that nothing re-landed or replaced (detail: the reverted title): decide its fate
     "lock-file",          # dependency-upgrade raised in a manifest (path) whose lock file (detail) it left as it was

@@ -143,7 +143,8 @@ def analyse_pull(pull: Pull, context: RepoContext) -> AnalysedPull:
     score = importance(pull, classification, rules, facts.upgrades, description)
     evidence = tuple(_reverted(e, pull, context) if e.fact == "reverted" else e for e in pull_evidence(facts))
     said = consequences_of(pull, title.description or pull.title, kinds, context.template, _repo_of(pull.url))
-    evidence = (*evidence, *consequence_evidence(pull.number, said))
+    advice = mitigation_of(pull, context.template, _repo_of(pull.url))
+    evidence = (*evidence, *consequence_evidence(pull.number, said, advice))
     return AnalysedPull(
         pull=pull,
         classification=classification,
@@ -157,7 +158,7 @@ def analyse_pull(pull: Pull, context: RepoContext) -> AnalysedPull:
         evidence=evidence,
         review=facts.review,
         consequences=said,
-        mitigation=mitigation_of(pull, context.template, _repo_of(pull.url)),
+        mitigation=advice,
     )
 
 

@@ -305,13 +305,13 @@ def pull_evidence(facts: PullFacts) -> tuple[Evidence, ...]:
     return tuple(replace(evidence, kind=kind) for kind, check in PULL_CHECKS.items() for evidence in check(facts))
 
 
-def consequence_evidence(number: int, consequences: Sequence[Consequence]) -> tuple[Evidence, ...]:
+def consequence_evidence(number: int, consequences: Sequence[Consequence], advice: str = "") -> tuple[Evidence, ...]:
     """What a PR says it changes for users (analysis/consequences.py), as breaking-change evidence,
     when that claim is precise enough to be said (analysis/claims.py)."""
     if not speaks("consequence.stated"):
         return ()
     return tuple(Evidence("consequence", number, detail=c.kind or "stated", package=c.what, old=c.old, new=c.new, reason=c.quote or None,
-                          kind="breaking-change") for c in consequences)
+                          advice=advice or None, kind="breaking-change") for c in consequences)
 
 
 def kinds_of(evidence: Sequence[Evidence]) -> tuple[str, ...]:

@@ -24,7 +24,7 @@ def recommendations(week: WeekAnalysis, lang: Language) -> tuple[Cited, ...]:
 def _recommendation(index: int, r: Recommendation, pulls: tuple[int, ...], in_week: set[int], said: StatedNumbers) -> Cited | None:
     lang = said.lang
     shown = lang.pulls(pulls) if r.count <= len(pulls) or r.action != "migration-notes" else lang.gettext("{pulls} and others").format(pulls=lang.pulls(pulls))
-    values = {"pulls": shown, "path": r.path or "", "package": r.package or "", "new": r.new or "",
+    values = {"pulls": shown, "path": r.path or "", "package": r.package or "", "old": r.old or "", "new": r.new or "",
               "detail": lang.term(r.detail or "") if r.action == "check-defaults" else r.detail or ""}  # the others quote it
     cited = list(pulls)
     if r.action == "add-tests":
@@ -39,6 +39,21 @@ def _recommendation(index: int, r: Recommendation, pulls: tuple[int, ...], in_we
     return said.cited(template.format(**values), tuple(dict.fromkeys(cited)))
 
 
+def _release_note(r: Recommendation, lang: Language) -> str:
+    """Tell users what a PR says it changes for them, naming the thing, and the author's step when it gives one."""
+    _ = lang.gettext
+    e = r.evidence
+    if e is not None and e.detail == "rename" and e.old and e.new:
+        said = _("Say in the release notes that {old} is now {new} ({pulls})")
+    elif e is not None and e.detail == "removal" and e.package:
+        said = _("Say in the release notes that {pulls} removes {package}")
+    else:
+        said = _("Say in the release notes what {pulls} changes for users")
+    if r.detail:
+        said = _("{said}, with its author's step: “{detail}”").format(said=said, detail="{detail}")
+    return _("{evidence}.").format(evidence=said)
+
+
 def _template(r: Recommendation, n: int, added_this_week: bool, lang: Language) -> str | None:
     """The sentence of each action: what to do, about what, and the finding that calls for it."""
     _, ngettext = lang.gettext, lang.ngettext
@@ -49,6 +64,8 @@ def _template(r: Recommendation, n: int, added_this_week: bool, lang: Language) 
                         "its files say what users must change.",
                         "Write migration notes for {pulls} before the next release: they are marked breaking, and neither their "
                         "descriptions nor their files say what users must change.", n)
+    if r.action == "release-notes":
+        return _release_note(r, lang)
     if r.action == "security-review":
         return _("Have someone who knows the security model review {pulls}: its title or description mentions “{detail}”.")
     if r.action == "re-land-or-drop" and r.detail:

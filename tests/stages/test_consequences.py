@@ -97,7 +97,7 @@ def test_a_mitigation_is_the_authors_own_migration_step_or_nothing():
 def _week():
     pulls = [
         make_pull(10, MONDAY, "Rename setting SUMMARY_END_MARKER → SUMMARY_END_SUFFIX", files=(SRC, DOCS),
-                  body="Users should set SUMMARY_END_SUFFIX in their pelicanconf.py from now on."),
+                  body="Users should set SUMMARY_END_SUFFIX in their pelicanconf.py instead."),
         make_pull(11, MONDAY, "Add a retry to the fetcher", files=(FileChange("widget/fetch.py", 900, 10),)),
     ]
     settings = DigestSettings.from_pelican({}, ".")
@@ -171,3 +171,20 @@ def test_many_rules_out_of_preview_are_one_line_of_the_section():
     assert narrative.breaking[0].text.startswith("Out of preview: `rule-") and "(#34)" in narrative.breaking[0].text
     line = next(r for r in narrative.risks if r.kind == "breaking-change")
     assert line.level == "medium"  # taken out of preview: what users get changes, nothing of theirs breaks
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_stated_rename_is_a_recommendation_that_names_it_with_the_authors_step(language):
+    week = _week()
+    assert [(r.action, r.pulls, r.old, r.new) for r in week.recommendations if r.action == "release-notes"] == [
+        ("release-notes", (10,), "SUMMARY_END_MARKER", "SUMMARY_END_SUFFIX")]
+    told = narrate(week, [], Language.of(language)).recommendations
+    said = next(c for c in told if 10 in c.pulls)
+    assert "SUMMARY_END_MARKER" in said.text and "SUMMARY_END_SUFFIX" in said.text
+    assert "Users should set SUMMARY_END_SUFFIX in their pelicanconf.py instead." in said.text
+
+
+def test_a_default_flipped_or_a_rule_out_of_preview_calls_for_no_release_note():
+    week = _analysed_week([make_pull(40, MONDAY, "Stabilize `rule-x` (`RUF200`)", files=(FileChange("crates/rules/x.rs", 5, 5),)),
+                           make_pull(41, MONDAY, "Change default REVERSE_ARCHIVE_ORDER to true", files=(SRC,))])
+    assert not [r for r in week.recommendations if r.action == "release-notes"]
