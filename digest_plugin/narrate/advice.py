@@ -9,10 +9,13 @@ from digest_plugin.narrate.model import Cited
 from digest_plugin.narrate.wording import Language, StatedNumbers
 
 
-def recommendations(week: WeekAnalysis, lang: Language) -> tuple[Cited, ...]:
+def recommendations(week: WeekAnalysis, lang: Language, risk: str | None = None) -> tuple[Cited, ...]:
+    """The week's recommendations in words; with `risk`, only those that come from that risk kind."""
     in_week = {p.pull.number for p in week.pulls}
     told = []
     for index, recommendation in enumerate(week.recommendations[:MAX_RECOMMENDATIONS]):
+        if risk is not None and recommendation.risk != risk:
+            continue
         pulls = tuple(n for n in recommendation.pulls if n in in_week)[:MAX_RECOMMENDATION_PULLS]
         if pulls:
             text = _recommendation(index, recommendation, pulls, in_week, StatedNumbers(lang))

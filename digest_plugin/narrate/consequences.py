@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from digest_plugin.analysis.claims import speaks
 from digest_plugin.analysis.model import AnalysedPull, Evidence, Risk, WeekAnalysis
+from digest_plugin.narrate.advice import recommendations
 from digest_plugin.narrate.model import Cited
 from digest_plugin.narrate.wording import Language
 
@@ -84,10 +85,8 @@ def mitigation(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited | None:
     """What a maintainer can do about a risk, from its PRs: the author's migration step or what the
     body tells users to run, set or use, quoted; for a rename, to use the new name. None when the
     PRs say nothing (no advice is made up)."""
-    if risk.kind not in USER_FACING_RISKS:
-        return None  # untested code, hot files, CI: what an author tells users to do is no answer to them
     in_week = {p.pull.number: p for p in week.pulls}
-    for n in risk.pulls:
+    for n in risk.pulls if risk.kind in USER_FACING_RISKS else ():  # untested code, hot files, CI: an author's advice to users answers none
         analysed = in_week.get(n)
         if analysed is None:
             continue
@@ -97,4 +96,11 @@ def mitigation(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited | None:
         for e in risk.evidence:
             if e.fact == "consequence" and e.detail == "rename" and e.old and e.new and e.pull in in_week:
                 return Cited(lang.gettext("Use {new} where {old} was set ({pull}).").format(new=e.new, old=e.old, pull=f"#{e.pull}"), (e.pull,))
-    return None
+    followed = [e for e in risk.evidence if e.fact == "reverted" and e.outcome in ("relanded", "replaced") and e.by is not None]
+    if risk.kind == "revert" and followed and speaks("revert.followed-up"):
+        e = followed[0]
+        template = lang.gettext("{by} re-landed it: read it rather than {pull}.") if speaks("revert.relanded") and e.outcome == "relanded" \
+            else lang.gettext("{by} re-landed or replaced it: read it rather than {pull}.")
+        return Cited(template.format(by=f"#{e.by}", pull=f"#{e.pull}"), (e.by, e.pull) if e.by in in_week else (e.pull,))
+    advised = recommendations(week, lang, risk=risk.kind)  # a recommendation the risk's own finding calls for, naming its object
+    return advised[0] if advised else None

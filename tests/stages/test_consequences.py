@@ -188,3 +188,15 @@ def test_a_default_flipped_or_a_rule_out_of_preview_calls_for_no_release_note():
     week = _analysed_week([make_pull(40, MONDAY, "Stabilize `rule-x` (`RUF200`)", files=(FileChange("crates/rules/x.rs", 5, 5),)),
                            make_pull(41, MONDAY, "Change default REVERSE_ARCHIVE_ORDER to true", files=(SRC,))])
     assert not [r for r in week.recommendations if r.action == "release-notes"]
+
+
+def test_a_revert_that_was_re_landed_says_which_pr_to_read():
+    code = (FileChange("widget/engine.py", 60, 5),)
+    week = _analysed_week([
+        make_pull(50, MONDAY, "Add async engine", files=code),
+        make_pull(51, MONDAY.replace(hour=12), 'Revert "Add async engine"', body="Reverts acme/widget#50", files=code),
+        make_pull(52, MONDAY.replace(hour=14), "Add async engine", body="Re-lands #50 with the deadlock fixed.", files=code),
+    ])
+    narrative = narrate(week, [], Language.of("en"))
+    line = next(r for r in narrative.risks if r.kind == "revert")
+    assert line.mitigation is not None and line.mitigation.text.startswith("#52 re-landed") and "#51" in line.mitigation.text
