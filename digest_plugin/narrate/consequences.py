@@ -96,11 +96,11 @@ def mitigation(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited | None:
         for e in risk.evidence:
             if e.fact == "consequence" and e.detail == "rename" and e.old and e.new and e.pull in in_week:
                 return Cited(lang.gettext("Use {new} where {old} was set ({pull}).").format(new=e.new, old=e.old, pull=f"#{e.pull}"), (e.pull,))
-    followed = [e for e in risk.evidence if e.fact == "reverted" and e.outcome in ("relanded", "replaced") and e.by is not None]
+    followed = [e for e in risk.evidence if e.fact == "reverted" and e.outcome in ("relanded", "replaced") and e.by in in_week]  # a later week's PR is that week's to cite
     if risk.kind == "revert" and followed and speaks("revert.followed-up"):
         e = followed[0]
         template = lang.gettext("{by} re-landed it: read it rather than {pull}.") if speaks("revert.relanded") and e.outcome == "relanded" \
             else lang.gettext("{by} re-landed or replaced it: read it rather than {pull}.")
-        return Cited(template.format(by=f"#{e.by}", pull=f"#{e.pull}"), (e.by, e.pull) if e.by in in_week else (e.pull,))
+        return Cited(template.format(by=f"#{e.by}", pull=f"#{e.pull}"), (e.by, e.pull))
     advised = recommendations(week, lang, risk=risk.kind)  # a recommendation the risk's own finding calls for, naming its object
     return advised[0] if advised else None
