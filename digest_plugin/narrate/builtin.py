@@ -128,7 +128,7 @@ def _key_changes(week: WeekAnalysis, lang: Language) -> tuple[KeyChange, ...]:
         if not p.key:
             continue
         what = what_it_does(p, lang)
-        consequences = key_line_consequences(p, lang)  # what it breaks or changes for users, as it says
+        consequences = key_line_consequences(p, lang, what.text.text)  # what it breaks or changes for users, as it says
         changes.append(KeyChange(
             number=p.pull.number,
             title=p.pull.title,

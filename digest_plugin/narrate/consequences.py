@@ -38,13 +38,14 @@ def consequence_text(kind: str, what: str | None, old: str | None, new: str | No
     return template.format(**values).rstrip(".。")
 
 
-def key_line_consequences(analysed: AnalysedPull, lang: Language) -> str:
+def key_line_consequences(analysed: AnalysedPull, lang: Language, line: str = "") -> str:
     """The sentences a key line ends with: what the PR changes for users, as it says; "" when it says nothing
     (or the claim is not precise enough to be said)."""
     if not speaks("consequence.stated"):
         return ""
     said = [consequence_text(c.kind or "stated", c.what, c.old, c.new, c.quote, lang) for c in analysed.consequences
             if c.source == "body" or c.what]  # a title's own words are the line's title already
+    said = [s for s in said if s.lower() not in line.lower()]  # "Removes workspace support." said once
     return lang.sentences(tuple(lang.gettext("{evidence}.").format(evidence=s) for s in said)) if said else ""
 
 

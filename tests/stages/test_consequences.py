@@ -200,3 +200,10 @@ def test_a_revert_that_was_re_landed_says_which_pr_to_read():
     narrative = narrate(week, [], Language.of("en"))
     line = next(r for r in narrative.risks if r.kind == "revert")
     assert line.mitigation is not None and line.mitigation.text.startswith("#52 re-landed") and "#51" in line.mitigation.text
+
+
+def test_a_key_line_that_says_the_removal_already_does_not_say_it_again():
+    week = _analysed_week([make_pull(60, MONDAY, "Remove workspace support", files=(FileChange("widget/workspace.py", 0, 300, "removed"), SRC))])
+    week = replace(week, pulls=tuple(replace(p, key=True) for p in week.pulls))
+    change = narrate(week, [], Language.of("en")).key_changes[0]
+    assert change.summary.lower().count("removes workspace support") == 1
