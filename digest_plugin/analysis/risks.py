@@ -125,8 +125,8 @@ def _package_marker(path: str, change) -> bool:
 def _breaking(facts: PullFacts) -> tuple[Evidence, ...]:
     """A change marked breaking, and whether it tells users what to change: a docs or changelog
     file among its files, or migration words in its description (missing "migration-notes" if not)."""
-    if not facts.classification.breaking:
-        return ()
+    if not facts.classification.breaking or _peripheral_only(facts):
+        return ()  # a marker on docs, CI or a PR template alone (an upstream change it describes) breaks nothing users run
     rules = facts.rules
     if parse_title(facts.pull.title, rules).breaking:
         how = "title"
@@ -256,7 +256,7 @@ def _large_beyond_kept(pull: Pull, core_lines: int, core_files: int, thresholds)
 def _config_change(facts: PullFacts) -> tuple[Evidence, ...]:
     """A default the title says changed, or configuration files edited, in what users run: a PR of
     only tooling, lint, CI, tests, docs, examples (the playground) or generated files changes none."""
-    if facts.classification.type in ("docs", "test") or (facts.kinds and all(k & PERIPHERAL_KINDS for k in facts.kinds)):
+    if facts.classification.type in ("docs", "test") or _peripheral_only(facts):
         return ()
     title = parse_title(facts.pull.title, facts.rules).description
     edited = tuple(path for path, k, change in facts.changes()
@@ -270,6 +270,11 @@ def _config_change(facts: PullFacts) -> tuple[Evidence, ...]:
         lines = sum((c.additions or 0) + (c.deletions or 0) for path, _, c in facts.changes() if path in edited)
         found.append(Evidence("config-files", facts.number, paths=edited[:LISTED_PATHS], files=len(edited), lines=lines))
     return tuple(found)
+
+
+def _peripheral_only(facts: PullFacts) -> bool:
+    """Only tooling, lint, CI, tests, docs, examples or generated files: nothing users run."""
+    return bool(facts.kinds) and all(k & PERIPHERAL_KINDS for k in facts.kinds)
 
 
 def _ci_change(facts: PullFacts) -> tuple[Evidence, ...]:

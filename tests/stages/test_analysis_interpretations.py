@@ -451,3 +451,16 @@ def test_pelicans_pygments_upgrade_in_the_test_requirements_is_not_the_main_risk
     main = main_risk(week.risks)
     assert main is None or 3386 not in main.pulls
     assert "#3386" not in narrate(week, [], Language.of("en")).summary.text.partition("The main risk")[2]
+
+
+def test_a_breaking_marker_on_docs_or_ci_alone_is_no_breaking_change():
+    """verl #1160 "[BREAKING] rewrite the multi-node guide" (an upstream Ray change) and #2126 (a CI
+    channel and the PR template): nothing users run changes, so neither is the week's main risk."""
+    docs = make_pull(1, MONDAY, "[BREAKING][doc] rewrite the multi-node guide", files=[FileChange("docs/multinode.rst", 80, 60)])
+    ci = make_pull(2, MONDAY, "[BREAKING][ci] a request channel", files=[FileChange(".github/PULL_REQUEST_TEMPLATE.md", 5, 1),
+                                                                           FileChange(".github/workflows/request.yml", 20, 0)])
+    code = make_pull(3, MONDAY, "[BREAKING][trainer] feat: a new config layout", files=[SRC, TEST])
+    week = weeks_of(docs, ci, code)["2026-W10"]
+    assert [r.pulls for r in week.risks if r.kind == "breaking-change"] == [(3,)]
+    assert main_risk(week.risks).evidence[0].pull == 3
+    assert main_risk(weeks_of(docs, ci)["2026-W10"].risks) is None
