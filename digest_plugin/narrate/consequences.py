@@ -96,7 +96,7 @@ def mitigation(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited | None:
     if risk.kind == "breaking-change":
         for e in risk.evidence:
             if e.fact == "consequence" and e.detail == "rename" and e.old and e.new and e.pull in in_week:
-                return Cited(lang.gettext("Use {new} where {old} was set ({pull}).").format(new=e.new, old=e.old, pull=f"#{e.pull}"), (e.pull,))
+                return Cited(lang.gettext("{new} replaces {old}: update what refers to {old} ({pull}).").format(new=e.new, old=e.old, pull=f"#{e.pull}"), (e.pull,))
     followed = [e for e in risk.evidence if e.fact == "reverted" and e.outcome in ("relanded", "replaced") and e.by in in_week]  # a later week's PR is that week's to cite
     if risk.kind == "revert" and followed and speaks("revert.followed-up"):
         e = followed[0]

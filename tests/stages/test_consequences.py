@@ -207,3 +207,8 @@ def test_a_key_line_that_says_the_removal_already_does_not_say_it_again():
     week = replace(week, pulls=tuple(replace(p, key=True) for p in week.pulls))
     change = narrate(week, [], Language.of("en")).key_changes[0]
     assert change.summary.lower().count("removes workspace support") == 1
+
+
+def test_what_a_pr_did_with_instead_is_no_step_for_users():
+    assert mitigation_of(make_pull(6, MONDAY, "x", body="Updates the sampling tests to use true_cfg_scale instead of guidance_scale.")) == ""
+    assert mitigation_of(make_pull(7, MONDAY, "x", body="Use `reward.loop` instead.")) == "Use reward.loop instead."
