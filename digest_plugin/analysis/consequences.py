@@ -86,25 +86,53 @@ def consequences_of(pull: Pull, title: str, kinds: Sequence[frozenset[str]], tem
 
 
 def _from_title(title: str, body: str, files, kinds: Sequence[frozenset[str]]) -> Consequence | None:
+    """The consequence of the first form the title takes (a rename, a default, a stabilisation, a
+    removal), or None: a title of one form that fails that form's checks is not read as another."""
     if "::" in title or _CALL.search(title) or _FILE_NAME.search(title) or _INTERNAL.search(_QUOTED.sub("", title)):
         return None
-    if rename := _RENAME.match(title):
-        if _USER_WORD.search(title) or _dotted_or_setting(rename["old"]):
-            return Consequence("rename", "title", what=_bare(rename["old"]), old=_bare(rename["old"]), new=_bare(rename["new"]), quote=title)
-        return None
-    if says_default_change(_QUOTED.sub("X", title)):  # "default" of the title's words, not of a `--default-index` it names
-        if _NOT_FOR_USERS_YET.search(body):
-            return None
-        return Consequence("default-flip", "title", what=default_setting(title), new=_default_value(title), quote=title)
-    if stabilised := _STABILISE.match(title):  # out of preview: what users had to opt into is on for all who select it
-        if _PREVIEW.search(body) or _RULE_NAMED.search(stabilised["what"]) or any("preview" in f.path for f in files):
-            kind = "format-change" if _OUTPUT.search(_QUOTED.sub("", stabilised["what"])) else "default-flip"  # what users get out changes shape
-            return Consequence(kind, "title", what=stabilised["what"].strip(), old="preview", quote=title)
-        return None
-    if (removed := _REMOVAL.match(title)) and _removes_what_users_had(removed["what"]) and not _ELSEWHERE.search(title) \
-            and any(not k & _NOT_RUN and "examples" not in k for k in kinds):  # a clean-up of examples removes nothing users have
-        return Consequence("removal", "title", what=_REMOVAL_END.split(removed["what"])[0].strip(), quote=title)
+    for form in (_renamed, _default_flipped, _stabilised, _removed):
+        taken, consequence = form(title, body, files, kinds)
+        if taken:
+            return consequence
     return None
+
+
+def _renamed(title: str, body: str, files, kinds) -> tuple[bool, Consequence | None]:
+    rename = _RENAME.match(title)
+    if rename is None:
+        return False, None
+    if not (_USER_WORD.search(title) or _dotted_or_setting(rename["old"])):
+        return True, None
+    old, new = _bare(rename["old"]), _bare(rename["new"])
+    return True, Consequence("rename", "title", what=old, old=old, new=new, quote=title)
+
+
+def _default_flipped(title: str, body: str, files, kinds) -> tuple[bool, Consequence | None]:
+    if not says_default_change(_QUOTED.sub("X", title)):  # "default" of the title's words, not of a `--default-index` it names
+        return False, None
+    if _NOT_FOR_USERS_YET.search(body):
+        return True, None
+    return True, Consequence("default-flip", "title", what=default_setting(title), new=_default_value(title), quote=title)
+
+
+def _stabilised(title: str, body: str, files, kinds) -> tuple[bool, Consequence | None]:
+    """Out of preview: what users had to opt into is on for all who select it."""
+    stabilised = _STABILISE.match(title)
+    if stabilised is None:
+        return False, None
+    if not (_PREVIEW.search(body) or _RULE_NAMED.search(stabilised["what"]) or any("preview" in f.path for f in files)):
+        return True, None
+    kind = "format-change" if _OUTPUT.search(_QUOTED.sub("", stabilised["what"])) else "default-flip"  # what users get out changes shape
+    return True, Consequence(kind, "title", what=stabilised["what"].strip(), old="preview", quote=title)
+
+
+def _removed(title: str, body: str, files, kinds) -> tuple[bool, Consequence | None]:
+    removed = _REMOVAL.match(title)
+    if removed is None or not _removes_what_users_had(removed["what"]) or _ELSEWHERE.search(title):
+        return False, None
+    if not any(not k & _NOT_RUN and "examples" not in k for k in kinds):  # a clean-up of examples removes nothing users have
+        return True, None
+    return True, Consequence("removal", "title", what=_REMOVAL_END.split(removed["what"])[0].strip(), quote=title)
 
 
 # a Conventional Commits footer: "BREAKING CHANGE: Removes backward compatibility."

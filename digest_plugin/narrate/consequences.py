@@ -20,22 +20,29 @@ def consequence_text(kind: str, what: str | None, old: str | None, new: str | No
     """One consequence as a clause without its full stop; led by "#N" when `pull` is given (a
     risk, the breaking section), else said of the PR whose line it ends."""
     _ = lang.gettext
+    led, alone = {
+        "rename": (_("{pull} renames {old} to {new}"), _("Renames {old} to {new}")),
+        "preview": (_("{pull} takes {what} out of preview"), _("Takes {what} out of preview")),
+        "default-to": (_("{pull} changes the default of {what} to {new}"), _("Changes the default of {what} to {new}")),
+        "default": (_("{pull} changes the default of {what}"), _("Changes the default of {what}")),
+        "removal": (_("{pull} removes {what}"), _("Removes {what}")),
+        "quote": (_("{pull}, in the author's words: “{quote}”"), _("In the author's words: “{quote}”")),
+    }[_form(kind, what, old, new)]
     values = {"pull": f"#{pull}" if pull is not None else "", "what": what or "", "old": old or "", "new": new or "", "quote": quote}
+    return (led if pull is not None else alone).format(**values).rstrip(".。")
+
+
+def _form(kind: str, what: str | None, old: str | None, new: str | None) -> str:
+    """Which sentence says a consequence: what it names, else the author's words."""
     if kind == "rename" and old and new:
-        template = _("{pull} renames {old} to {new}") if pull is not None else _("Renames {old} to {new}")
-    elif kind in ("default-flip", "format-change") and what and old == "preview":
-        template = _("{pull} takes {what} out of preview") if pull is not None else _("Takes {what} out of preview")
-    elif kind == "default-flip" and what and new:
-        template = _("{pull} changes the default of {what} to {new}") if pull is not None else _("Changes the default of {what} to {new}")
-    elif kind == "default-flip" and what:
-        template = _("{pull} changes the default of {what}") if pull is not None else _("Changes the default of {what}")
-    elif kind == "removal" and what:
-        template = _("{pull} removes {what}") if pull is not None else _("Removes {what}")
-    elif pull is not None:
-        template = _("{pull}, in the author's words: “{quote}”")
-    else:
-        template = _("In the author's words: “{quote}”")
-    return template.format(**values).rstrip(".。")
+        return "rename"
+    if kind in ("default-flip", "format-change") and what and old == "preview":
+        return "preview"
+    if kind == "default-flip" and what:
+        return "default-to" if new else "default"
+    if kind == "removal" and what:
+        return "removal"
+    return "quote"
 
 
 def key_line_consequences(analysed: AnalysedPull, lang: Language, line: str = "") -> str:
@@ -84,24 +91,44 @@ USER_FACING_RISKS = ("breaking-change", "config-change", "deprecation", "depende
 
 def mitigation(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited | None:
     """What a maintainer can do about a risk, from its PRs: the author's migration step or what the
-    body tells users to run, set or use, quoted; for a rename, to use the new name. None when the
-    PRs say nothing (no advice is made up)."""
+    body tells users to run, set or use, quoted; for a rename, the new name; for a revert, the PR
+    of the week that re-landed it; else the recommendation the risk's own finding calls for. None
+    when none of these says anything (no advice is made up)."""
     in_week = {p.pull.number: p for p in week.pulls}
-    for n in risk.pulls if risk.kind in USER_FACING_RISKS else ():  # untested code, hot files, CI: an author's advice to users answers none
-        analysed = in_week.get(n)
-        if analysed is None:
-            continue
-        if analysed.mitigation:
-            return Cited(lang.gettext("{pull}, in the author's words: “{quote}”").format(pull=f"#{n}", quote=analysed.mitigation), (n,))
-    if risk.kind == "breaking-change":
-        for e in risk.evidence:
-            if e.fact == "consequence" and e.detail == "rename" and e.old and e.new and e.pull in in_week:
-                return Cited(lang.gettext("{new} replaces {old}: update what refers to {old} ({pull}).").format(new=e.new, old=e.old, pull=f"#{e.pull}"), (e.pull,))
-    followed = [e for e in risk.evidence if e.fact == "reverted" and e.outcome in ("relanded", "replaced") and e.by in in_week]  # a later week's PR is that week's to cite
-    if risk.kind == "revert" and followed and speaks("revert.followed-up"):
-        e = followed[0]
-        template = lang.gettext("{by} re-landed it: read it rather than {pull}.") if speaks("revert.relanded") and e.outcome == "relanded" \
-            else lang.gettext("{by} re-landed or replaced it: read it rather than {pull}.")
-        return Cited(template.format(by=f"#{e.by}", pull=f"#{e.pull}"), (e.by, e.pull))
+    for step in (_authors_step, _new_name, _relanded):
+        cited = step(risk, in_week, lang)
+        if cited is not None:
+            return cited
     advised = recommendations(week, lang, risk=risk.kind)  # a recommendation the risk's own finding calls for, naming its object
     return advised[0] if advised else None
+
+
+def _authors_step(risk: Risk, in_week: dict, lang: Language) -> Cited | None:
+    if risk.kind not in USER_FACING_RISKS:
+        return None  # untested code, hot files, CI: an author's advice to users answers none of them
+    for n in risk.pulls:
+        analysed = in_week.get(n)
+        if analysed is not None and analysed.mitigation:
+            return Cited(lang.gettext("{pull}, in the author's words: “{quote}”").format(pull=f"#{n}", quote=analysed.mitigation), (n,))
+    return None
+
+
+def _new_name(risk: Risk, in_week: dict, lang: Language) -> Cited | None:
+    renamed = [e for e in risk.evidence if e.fact == "consequence" and e.detail == "rename" and e.old and e.new and e.pull in in_week]
+    if risk.kind != "breaking-change" or not renamed:
+        return None
+    e = renamed[0]
+    return Cited(lang.gettext("{new} replaces {old}: update what refers to {old} ({pull}).").format(new=e.new, old=e.old, pull=f"#{e.pull}"), (e.pull,))
+
+
+def _relanded(risk: Risk, in_week: dict, lang: Language) -> Cited | None:
+    """A revert that a PR of the same week re-landed or replaced (a later week's PR is that week's to cite)."""
+    followed = [e for e in risk.evidence if e.fact == "reverted" and e.outcome in ("relanded", "replaced") and e.by in in_week]
+    if risk.kind != "revert" or not followed or not speaks("revert.followed-up"):
+        return None
+    e = followed[0]
+    if speaks("revert.relanded") and e.outcome == "relanded":
+        template = lang.gettext("{by} re-landed it: read it rather than {pull}.")
+    else:
+        template = lang.gettext("{by} re-landed or replaced it: read it rather than {pull}.")
+    return Cited(template.format(by=f"#{e.by}", pull=f"#{e.pull}"), (e.by, e.pull))
