@@ -336,6 +336,15 @@ def _default_flip(analysed, week, label):
     return bool(said), holds, holds, ", ".join(e.detail or "a default" for e in said)
 
 
+def _stated(analysed, week, label):
+    """What the key line, the breaking section and the main risk say of a PR's consequences
+    (analysis/consequences.py): right when the label has a consequence, of the kind said where one is."""
+    said = getattr(analysed, "consequences", ())
+    labelled = _kinds(label)
+    right = bool(labelled) and all(c.kind is None or c.kind in labelled for c in said)
+    return bool(said), right, bool(labelled), ", ".join(f"{c.kind or 'stated'}: {c.what or c.quote}" for c in said)
+
+
 JUDGES: dict[str, dict[str, Callable]] = {
     "reverts": {
         "revert.is-revert": _is_revert,
@@ -371,6 +380,7 @@ JUDGES: dict[str, dict[str, Callable]] = {
         "consequence.deprecates": _deprecated("deprecates", None),
         "consequence.files-removed": _files_removed,
         "consequence.default-flip": _default_flip,
+        "consequence.stated": _stated,
     },
 }
 RULES = tuple(rule for rules in JUDGES.values() for rule in rules)

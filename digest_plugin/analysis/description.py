@@ -447,3 +447,16 @@ def cap(text: str, limit: int = SUMMARY_CHARS) -> str:
     if " " in cut[limit // 2 :]:
         cut = cut[: cut.rindex(" ")]
     return cut.rstrip(" ,;:.-") + "…"
+
+
+def section_sentences(body: str, heading: re.Pattern, template: frozenset[str] = frozenset(), repo: str = "",
+                      limit: int = SUMMARY_CHARS) -> str:
+    """The first whole sentences of the first section whose heading matches `heading` ("Breaking
+    changes", "Migration guide"), as plain text; "" when no such section says anything."""
+    if not body or not body.strip():
+        return ""
+    for name, lines, _skipped in _sections(clean_body(body, template, repo)):
+        if name and heading.search(name) and (text := _paragraph_text(lines, checked=True)):
+            said = summary_of(text, "", limit)
+            return said if said else ""
+    return ""

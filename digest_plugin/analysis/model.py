@@ -67,6 +67,9 @@ EVIDENCE_FACTS = (
     "workflows",        # ci-change: paths = workflow files, files = how many
     "hot-file",         # hotspot: paths = (the file,), pulls = every PR of the week that touched it, authors = theirs;
                         #   missing = "tests" for a file added lately without tests that none of them tested, by = the PR that added it
+    "consequence",      # breaking-change: what the PR says it changes for users (model.Consequence): detail = its kind
+                        #   (CONSEQUENCE_KINDS, or "stated" for the author's breaking or migration section), package = what,
+                        #   old, new = a rename's names or a default's new value, reason = the author's words
     "changes-requested",  # unresolved-review: authors = the reviewers whose change request no approval followed before the merge
 )
 
@@ -115,6 +118,8 @@ class Evidence:
     authors: tuple[str, ...] = ()  # logins involved (a hot file's authors)
     packages: tuple[str, ...] = ()  # routine-bumps: the packages bumped
     kind: str = ""  # the risk (or good-news) kind it supports
+    advice: str | None = None  # consequence: the PR's own words on what users do about it (AnalysedPull.mitigation), quoted
+    titled: bool = False  # consequence: `reason` is the PR's own title (a Chinese page shows it once, in its row)
 
 
 UPGRADE_MOVES = (  # how a PR moves a dependency (Upgrade.move), as its versions and words say
@@ -140,6 +145,22 @@ class Upgrade:
     move: str | None = None  # one of UPGRADE_MOVES; None when nothing says which way
     reason: str | None = None  # for a pin or a downgrade, the description's sentence saying why (quoted, untrusted)
     files: tuple[str, ...] = ()  # the dependency and manifest files it changes (none for a version checked in code)
+
+
+CONSEQUENCE_KINDS = ("default-flip", "removal", "rename", "new-dependency", "format-change")
+
+
+@frozen_record
+class Consequence:
+    """What a PR changes for its users, as its title or its own "Breaking changes" / "Migration"
+    section says it (analysis/consequences.py). Quoted from GitHub: untrusted, verbatim."""
+
+    kind: str | None  # one of CONSEQUENCE_KINDS; None when the author's section says it without a kind to tell
+    source: str  # "title" or "body": where it is said
+    what: str | None = None  # the setting, option or thing (a title's words), when named
+    old: str | None = None  # a rename's old name, a default's old value, when said
+    new: str | None = None  # a rename's new name, a default's new value, when said
+    quote: str = ""  # the author's sentence (the title, or the section's first sentences)
 
 
 @frozen_record
@@ -190,6 +211,8 @@ class AnalysedPull:
     themes: tuple[str, ...] = ()  # names of the week's themes it belongs to (set per week)
     evidence: tuple[Evidence, ...] = ()  # the facts behind its risk kinds (and good news), `kind` set
     review: ReviewOutcome = ReviewOutcome()  # its reviewers' verdicts, where the store has them
+    consequences: tuple[Consequence, ...] = ()  # what it breaks or changes for users, as it says (analysis/consequences.py)
+    mitigation: str = ""  # the body's own sentence telling users what to do (a migration step, a flag, a script); untrusted
 
 
 @dataclass(frozen=True)
@@ -266,6 +289,8 @@ class Recommendation:
 RECOMMENDATION_ACTIONS = (  # in the order they rank among recommendations of the same impact; each from a finding
     "release-advisory",   # security-fix: an advisory (detail: its id) and a release for the fix
     "migration-notes",    # breaking-change without migration notes in its description or files: write them before the release
+    "release-notes",      # breaking-change a PR states (a removal, a rename, its Breaking section): tell users, with the step
+                          #   its author gives (evidence: the consequence; detail: the author's step, when there is one)
     "security-review",    # security: code that runs or loads untrusted input (detail: what), for a security review
     "re-land-or-drop",    # revert that nothing re-landed or replaced (detail: the reverted title): decide its fate
     "lock-file",          # dependency-upgrade raised in a manifest (path) whose lock file (detail) it left as it was

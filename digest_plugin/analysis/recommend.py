@@ -79,10 +79,22 @@ def _defaults(risk: Risk) -> list[Recommendation]:
     return [Recommendation("check-defaults", (e.pull,), risk.kind, detail=e.detail, path=e.paths[0], count=1, evidence=e) for e in changed[:1]]
 
 
+def _release_notes(risk: Risk) -> list[Recommendation]:
+    """What a PR states it removes, renames or breaks (not a default flipped, nor a rule out of
+    preview): tell users in the release notes, with the step its author gives, if any."""
+    stated = [e for e in risk.evidence if e.fact == "consequence" and e.detail not in ("default-flip",) and e.old != "preview"]
+    return [Recommendation("release-notes", (e.pull,), risk.kind, package=e.package, old=e.old, new=e.new, detail=e.advice, count=1, evidence=e)
+            for e in stated[:2]]
+
+
+def _breaking(risk: Risk) -> list[Recommendation]:
+    return [*_release_notes(risk), *_migration(risk)]
+
+
 # risk (or good-news) kind -> the recommendations its findings call for (most often none)
 FOLLOW_UPS: dict[str, Callable[[Risk], list[Recommendation]]] = {
     "security-fix": _advisory,
-    "breaking-change": _migration,
+    "breaking-change": _breaking,
     "security": _security_review,
     "revert": _revert,
     "dependency-upgrade": _lock_file,

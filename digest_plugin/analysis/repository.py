@@ -16,6 +16,7 @@ from datetime import UTC, date, datetime, timedelta
 from typing import Protocol
 
 from digest_plugin.analysis.classify import ModuleScheme, classify, module_scheme, parse_title
+from digest_plugin.analysis.consequences import consequences_of, mitigation_of
 from digest_plugin.analysis.description import description_text, summary_of, template_lines
 from digest_plugin.analysis.file_history import Added, FileHistory, file_history
 from digest_plugin.analysis.footprint import footprint
@@ -27,7 +28,7 @@ from digest_plugin.analysis.recommend import recommendations
 from digest_plugin.analysis.remarks import without_draft_remarks
 from digest_plugin.analysis.reverts import FollowUps, follow_ups
 from digest_plugin.analysis.reviews import review_outcome
-from digest_plugin.analysis.risks import PullFacts, hotspots, kinds_of, pull_evidence, untested_new_files, week_risks
+from digest_plugin.analysis.risks import PullFacts, consequence_evidence, hotspots, kinds_of, pull_evidence, untested_new_files, week_risks
 from digest_plugin.analysis.rules import Rules, compile_rules
 from digest_plugin.analysis.stats import first_time_pulls, week_stats
 from digest_plugin.analysis.themes import Vocabulary, WeekNames, baseline_weeks, vocabulary, vocabulary_used, week_names, week_themes
@@ -142,6 +143,9 @@ def analyse_pull(pull: Pull, context: RepoContext) -> AnalysedPull:
     facts = PullFacts(pull, classification, paths, kinds, description, footprint(pull, rules), moved, rules, review_outcome(pull), locks)
     score = importance(pull, classification, rules, facts.upgrades, description)
     evidence = tuple(_reverted(e, pull, context) if e.fact == "reverted" else e for e in pull_evidence(facts))
+    said = consequences_of(pull, title.description or pull.title, kinds, context.template, _repo_of(pull.url))
+    advice = mitigation_of(pull, context.template, _repo_of(pull.url))
+    evidence = (*evidence, *consequence_evidence(pull.number, said, advice))
     return AnalysedPull(
         pull=pull,
         classification=classification,
@@ -154,6 +158,8 @@ def analyse_pull(pull: Pull, context: RepoContext) -> AnalysedPull:
         upgrades=facts.upgrades,
         evidence=evidence,
         review=facts.review,
+        consequences=said,
+        mitigation=advice,
     )
 
 

@@ -38,6 +38,7 @@ from digest_plugin.analysis.model import (
     RISK_KINDS,
     AnalysedPull,
     Classification,
+    Consequence,
     Evidence,
     Footprint,
     ReviewOutcome,
@@ -309,6 +310,15 @@ def pull_evidence(facts: PullFacts) -> tuple[Evidence, ...]:
     return tuple(replace(evidence, kind=kind) for kind, check in PULL_CHECKS.items() for evidence in check(facts))
 
 
+def consequence_evidence(number: int, consequences: Sequence[Consequence], advice: str = "") -> tuple[Evidence, ...]:
+    """What a PR says it changes for users (analysis/consequences.py), as breaking-change evidence,
+    when that claim is precise enough to be said (analysis/claims.py)."""
+    if not speaks("consequence.stated"):
+        return ()
+    return tuple(Evidence("consequence", number, detail=c.kind or "stated", package=c.what, old=c.old, new=c.new, reason=c.quote or None,
+                          advice=advice or None, titled=c.source == "title", kind="breaking-change") for c in consequences)
+
+
 def kinds_of(evidence: Sequence[Evidence]) -> tuple[str, ...]:
     """The risk kinds evidence shows, in RISK_KINDS order (good news left out)."""
     found = {e.kind for e in evidence}
@@ -406,6 +416,7 @@ def _peripheral(pull: AnalysedPull) -> bool:
 # precise enough to be said (analysis/claims.py). Untested or large code, reverts, hot files, CI,
 # lint, tooling, test requirements and ecosystem scripts do nothing to users by themselves: never the main risk.
 CONSEQUENCE_ORDER: tuple[tuple[str, str, str | None], ...] = (  # (risk kind, evidence fact, the claim rule it needs)
+    ("breaking-change", "consequence", "consequence.stated"),  # what the PR says it removes, renames, flips or breaks
     ("breaking-change", "breaking-marker", None),  # the author's own marker: a fact, whatever follows from it
     ("deprecation", "deprecated", "consequence.removes-deprecated"),  # detail "removes"
     ("large-change", "files-removed", "consequence.files-removed"),
@@ -441,6 +452,8 @@ def _consequence_rank(kind: str, evidence: Evidence) -> int | None:
             continue
         if fact == "deprecated" and evidence.detail != "removes":
             return None
+        if fact == "consequence" and not _breaks(evidence):
+            return len(CONSEQUENCE_ORDER)  # a default flipped, a rule out of preview: after whatever breaks, before nothing
         if fact == "version" and not (evidence.core and evidence.major and evidence.detail not in BACK_MOVES
                                       and any(_USER_MANIFEST.search(path) for path in evidence.paths)):
             return None  # a test requirement, a CI action, a minor step: nothing users run changes much
@@ -531,13 +544,19 @@ def _unresolved_review_impact(members, evidence) -> str:
     return "high" if any(p.key for p in members) else "medium"  # a key change merged over a reviewer's objection
 
 
+def _breaks(evidence: Evidence) -> bool:
+    """Marked breaking, or a stated removal, rename or format change: what users have stops working as
+    it did. A default flipped, or something taken out of preview, changes what they get without breaking it."""
+    return evidence.fact != "consequence" or (evidence.detail not in ("default-flip",) and evidence.old != "preview")
+
+
 def _fixed(level: str) -> Callable[..., str]:
     return lambda members, evidence: level
 
 
 IMPACT_RULES: dict[str, Callable[[Sequence[AnalysedPull], Sequence[Evidence]], str]] = {
     "missing-tests": _missing_tests_impact,
-    "breaking-change": _fixed("high"),
+    "breaking-change": lambda members, evidence: "high" if any(_breaks(e) for e in evidence) else "medium",
     "dependency-upgrade": _upgrade_impact,
     "security": _fixed("high"),
     "revert": _revert_impact,

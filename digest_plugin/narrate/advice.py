@@ -9,10 +9,13 @@ from digest_plugin.narrate.model import Cited
 from digest_plugin.narrate.wording import Language, StatedNumbers
 
 
-def recommendations(week: WeekAnalysis, lang: Language) -> tuple[Cited, ...]:
+def recommendations(week: WeekAnalysis, lang: Language, risk: str | None = None) -> tuple[Cited, ...]:
+    """The week's recommendations in words; with `risk`, only those that come from that risk kind."""
     in_week = {p.pull.number for p in week.pulls}
     told = []
     for index, recommendation in enumerate(week.recommendations[:MAX_RECOMMENDATIONS]):
+        if risk is not None and recommendation.risk != risk:
+            continue
         pulls = tuple(n for n in recommendation.pulls if n in in_week)[:MAX_RECOMMENDATION_PULLS]
         if pulls:
             text = _recommendation(index, recommendation, pulls, in_week, StatedNumbers(lang))
@@ -24,7 +27,7 @@ def recommendations(week: WeekAnalysis, lang: Language) -> tuple[Cited, ...]:
 def _recommendation(index: int, r: Recommendation, pulls: tuple[int, ...], in_week: set[int], said: StatedNumbers) -> Cited | None:
     lang = said.lang
     shown = lang.pulls(pulls) if r.count <= len(pulls) or r.action != "migration-notes" else lang.gettext("{pulls} and others").format(pulls=lang.pulls(pulls))
-    values = {"pulls": shown, "path": r.path or "", "package": r.package or "", "new": r.new or "",
+    values = {"pulls": shown, "path": r.path or "", "package": r.package or "", "old": r.old or "", "new": r.new or "",
               "detail": lang.term(r.detail or "") if r.action == "check-defaults" else r.detail or ""}  # the others quote it
     cited = list(pulls)
     if r.action == "add-tests":
@@ -39,6 +42,21 @@ def _recommendation(index: int, r: Recommendation, pulls: tuple[int, ...], in_we
     return said.cited(template.format(**values), tuple(dict.fromkeys(cited)))
 
 
+def _release_note(r: Recommendation, lang: Language) -> str:
+    """Tell users what a PR says it changes for them, naming the thing, and the author's step when it gives one."""
+    _ = lang.gettext
+    e = r.evidence
+    if e is not None and e.detail == "rename" and e.old and e.new:
+        said = _("Say in the release notes that {old} is now {new} ({pulls})")
+    elif e is not None and e.detail == "removal" and e.package:
+        said = _("Say in the release notes that {pulls} removes {package}")
+    else:
+        said = _("Say in the release notes what {pulls} changes for users")
+    if r.detail:
+        said = _("{said}, with its author's step: “{detail}”").format(said=said, detail="{detail}")
+    return _("{evidence}.").format(evidence=said)
+
+
 def _template(r: Recommendation, n: int, added_this_week: bool, lang: Language) -> str | None:
     """The sentence of each action: what to do, about what, and the finding that calls for it."""
     _, ngettext = lang.gettext, lang.ngettext
@@ -49,6 +67,8 @@ def _template(r: Recommendation, n: int, added_this_week: bool, lang: Language) 
                         "its files say what users must change.",
                         "Write migration notes for {pulls} before the next release: they are marked breaking, and neither their "
                         "descriptions nor their files say what users must change.", n)
+    if r.action == "release-notes":
+        return _release_note(r, lang)
     if r.action == "security-review":
         return _("Have someone who knows the security model review {pulls}: its title or description mentions “{detail}”.")
     if r.action == "re-land-or-drop" and lang.code == "zh":  # the reverted title is in the revert's own, shown once

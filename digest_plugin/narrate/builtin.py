@@ -14,6 +14,7 @@ from digest_plugin.analysis.claims import speaks
 from digest_plugin.analysis.model import AnalysedPull, WeekAnalysis
 from digest_plugin.narrate.activity import trends
 from digest_plugin.narrate.advice import recommendations
+from digest_plugin.narrate.consequences import breaking_changes, key_line_consequences
 from digest_plugin.narrate.describe import chinese_mention, what_it_does
 from digest_plugin.narrate.grounding import week_before
 from digest_plugin.narrate.model import Cited, HighlightGroup, KeyChange, Narrative
@@ -50,6 +51,7 @@ class BuiltinWriter:
             key_changes=_key_changes(week, lang),
             trends=trends(week, before, lang),
             risks=risk_lines(week, lang),
+            breaking=breaking_changes(week, lang),
             recommendations=recommendations(week, lang),
             writer=self.name,
         )
@@ -134,14 +136,18 @@ def _key_changes(week: WeekAnalysis, lang: Language) -> tuple[KeyChange, ...]:
         if not p.key:
             continue
         what = what_it_does(p, lang)
+        consequences = key_line_consequences(p, lang, what.text.text)  # what it breaks or changes for users, as it says
+        details = _key_details(p, lang, sized=not what.text.figures)
+        if consequences and what.quote:  # the summary leads into the author's words: the consequences follow them
+            details = Cited(lang.sentences((consequences, details.text)), details.pulls, details.figures)
         changes.append(KeyChange(
             number=p.pull.number,
             title=p.pull.title,
             url=p.pull.url,
-            summary=what.text.text,
+            summary=lang.sentences((what.text.text, consequences)) if consequences and not what.quote else what.text.text,
             modules=p.classification.modules,
             importance=p.score.value,
-            details=_key_details(p, lang, sized=not what.text.figures),
+            details=details,
             summary_figures=what.text.figures,
             quote=what.quote,
         ))

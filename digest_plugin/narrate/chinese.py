@@ -283,7 +283,7 @@ def _split_place(rest: str) -> tuple[str, str, str] | None:
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 
 
-_CODE_SPAN = re.compile(r"`[^`]*`")
+_CODE_SPAN = re.compile(r"`[^`]*`|“[^”]*”|[\w-]*[_./]\w[\w./-]*", re.ASCII)
 
 
 def chinese_share(texts: Iterable[str], digits: bool = False) -> float | None:
@@ -292,8 +292,10 @@ def chinese_share(texts: Iterable[str], digits: bool = False) -> float | None:
     the same in both languages, nor spaces, punctuation or symbols such as #, + or backticks), over
     all the texts together; with `digits`, among letters and digits. None when they hold none. How
     Chinese a Chinese report reads: its narrative (week_view.narrative_texts) is held to at least
-    38%, the share of hand-written Chinese weekly reports of such projects. Code in backticks is
-    left out: an identifier reads the same in both languages, as a digit does."""
+    38%, the share of hand-written Chinese weekly reports of such projects. Code in backticks,
+    names written as code (a path, a dotted or snake_case name: pelican/settings.py,
+    SUMMARY_END_MARKER) and an author's words quoted in “…” are left out: an identifier reads the
+    same in both languages, as a digit does, and a quotation is in its author's language."""
     han = counted = 0
     for text in texts:
         text = _CODE_SPAN.sub(" ", text)

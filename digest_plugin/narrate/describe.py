@@ -216,6 +216,8 @@ def quoted_forms(analysed: AnalysedPull, chinese: bool) -> set[str]:
         forms.update((sentences, sentences.rstrip(".")))
         continued = continues_title(sentences, title)
         forms.update((continued, continued[0].upper() + continued[1:]) if continued else ())
+    forms.update(part for c in analysed.consequences for part in (c.what, c.old, c.new, c.quote) if part)
+    forms.add(analysed.mitigation)
     forms.add(new_folder(analysed) or "")
     forms.update(f.path for f in analysed.pull.files)
     return {f for f in forms if f}

@@ -80,6 +80,7 @@ class RiskLine:
     level: str  # the impact as the analysis gives it: "high", "medium" or "low" (for styling)
     pulls: tuple[int, ...]
     sentence: Cited  # what could go wrong and why these PRs show it
+    mitigation: Cited | None = None  # what a maintainer can do about it, as its PRs say (narrate/consequences.py); None when they say nothing
 
 
 @frozen_record
@@ -125,6 +126,7 @@ class Narrative:
     key_changes: tuple[KeyChange, ...] = ()
     trends: tuple[Cited, ...] = ()
     risks: tuple[RiskLine, ...] = ()
+    breaking: tuple[Cited, ...] = ()  # "Breaking and user-facing changes": what PRs say they remove, rename, flip or break
     recommendations: tuple[Cited, ...] = ()
     quiet: bool = False  # no PRs merged: the summary is the whole story
     writer: str = "builtin"  # which Writer produced it
@@ -145,5 +147,10 @@ class Narrative:
             yield f"trends[{i}]", cited
         for i, risk in enumerate(self.risks):
             yield f"risks[{i}]", risk.sentence
+        for i, risk in enumerate(self.risks):
+            if risk.mitigation is not None:
+                yield f"risks[{i}].mitigation", risk.mitigation
+        for i, cited in enumerate(self.breaking):
+            yield f"breaking[{i}]", cited
         for i, cited in enumerate(self.recommendations):
             yield f"recommendations[{i}]", cited

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from digest_plugin.analysis.claims import speaks
 from digest_plugin.analysis.model import BACK_MOVES, GOOD_NEWS_KINDS, IMPACTS, RISK_KINDS, Evidence, Risk, WeekAnalysis
 from digest_plugin.analysis.risks import main_risk
+from digest_plugin.narrate.consequences import evidence_text, mitigation
 from digest_plugin.narrate.model import Cited, RiskLine
 from digest_plugin.narrate.reviews import reviewers
 from digest_plugin.narrate.wording import Language, StatedNumbers, impact_names, risk_names
@@ -37,7 +38,7 @@ def risk_lines(week: WeekAnalysis, lang: Language) -> tuple[RiskLine, ...]:
     ]
     lines += [
         RiskLine(kind=risk.kind, name=names.get(risk.kind, risk.kind), impact=impacts.get(risk.impact, risk.impact), level=risk.impact,
-                 pulls=risk.pulls, sentence=risk_sentence(risk, week, lang))
+                 pulls=risk.pulls, sentence=risk_sentence(risk, week, lang), mitigation=mitigation(risk, week, lang))
         for risk in ordered
     ]
     return tuple(lines)
@@ -481,7 +482,12 @@ def _changes_requested(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_w
     return text.format(pull=f"#{e.pull}", reviewers=reviewers(e.authors, said.lang)), (e.pull,)
 
 
+def _consequence(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
+    return evidence_text(e, said.lang), (e.pull,)
+
+
 _EVIDENCE = {
+    "consequence": _consequence,
     "untested-code": _untested,
     "breaking-marker": _breaking,
     "version": _version,

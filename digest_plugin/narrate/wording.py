@@ -171,7 +171,7 @@ def highlight_headings(_) -> dict[str, str]:
 def risk_names(_) -> dict[str, str]:
     return {
         "missing-tests": _("No tests"),
-        "breaking-change": _("Breaking change"),
+        "breaking-change": _("Breaking or user-facing change"),
         "dependency-upgrade": _("Dependency upgrade"),
         "security": _("Security"),
         "security-fix": _("Security fix"),

@@ -137,11 +137,20 @@ def _key_changes(view: WeekView, lang: Language) -> list[str]:
 def _risks(view: WeekView, lang: Language) -> list[str]:
     _ = lang.gettext
     rows = [[escape(r.name), escape(r.impact), _(", ").join(_ref(p) for p in r.pulls)] for r in view.risks]
+    heads = [_("Risk"), _("Impact"), _("PRs")]
+    if any(r.mitigation is not None for r in view.risks):  # a column only where a PR says what to do
+        heads.append(_("What to do"))
+        rows = [[*row, linked(r.mitigation, view.links) if r.mitigation is not None else "—"]
+                for row, r in zip(rows, view.risks, strict=True)]
     return [
         heading(2, view.headings["risks"]),
-        _table([_("Risk"), _("Impact"), _("PRs")], rows, escaped=True),
+        _table(heads, rows, escaped=True),
         "\n".join(f"- {linked(r.sentence, view.links)}" for r in view.risks),
     ]
+
+
+def _breaking(view: WeekView, lang: Language) -> list[str]:
+    return [heading(2, view.headings["breaking"]), "\n".join(f"- {linked(c, view.links)}" for c in view.breaking)]
 
 
 def _recommendations(view: WeekView, lang: Language) -> list[str]:
@@ -185,7 +194,7 @@ def _pulls(view: WeekView, lang: Language) -> list[str]:
 
 
 _SECTIONS = {
-    "note": _note, "summary": _summary, "highlights": _highlights, "key_changes": _key_changes, "risks": _risks,
+    "note": _note, "summary": _summary, "highlights": _highlights, "key_changes": _key_changes, "breaking": _breaking, "risks": _risks,
     "recommendations": _recommendations, "trends": _trends, "newcomers": _newcomers, "updates": _updates,
     "statistics": _statistics, "pulls": _pulls,
 }

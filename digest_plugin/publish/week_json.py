@@ -57,6 +57,7 @@ def week_json(week: WeekAnalysis, narrative=None, lang: Language | None = None) 
         data["summary"] = narrative.summary.text
         data["highlights"] = [_cited_json(c) for c in narrative.highlights]
         data["recommendations"] = [_cited_json(c) for c in narrative.recommendations]
+        data["breaking"] = [_cited_json(c) for c in getattr(narrative, "breaking", ())]
         _add_texts(data, narrative)
         data["writer"] = _writer_json(narrative, lang)
     else:
@@ -85,6 +86,8 @@ def _add_texts(data: dict, narrative) -> None:
     for risk in (*data["risks"], *data["good_news"]):
         if risk["kind"] in lines:
             risk["text"] = lines[risk["kind"]].sentence.text
+            if lines[risk["kind"]].mitigation is not None:
+                risk["mitigation"] = _cited_json(lines[risk["kind"]].mitigation)  # what to do about it, as its PRs say
     themes = {theme.name: theme for theme in getattr(narrative, "themes", ())}
     for theme in data["themes"]:
         if theme["name"] in themes:

@@ -29,14 +29,14 @@ from digest_plugin.narrate.wording import Language, factor_names, week_status
 from digest_plugin.store.frozen_record import frozen_record
 
 SECTION_ORDER = (
-    "note", "summary", "highlights", "key_changes", "risks", "recommendations", "trends",
+    "note", "summary", "highlights", "key_changes", "breaking", "risks", "recommendations", "trends",
     "newcomers", "updates", "statistics", "pulls",
 )
-FEED_SECTIONS = ("note", "summary", "highlights", "key_changes", "risks", "recommendations")
+FEED_SECTIONS = ("note", "summary", "highlights", "key_changes", "breaking", "risks", "recommendations")
 # The PDF: the report a reader prints, the feed's sections but the highlights (on paper, their
 # titles come again in the key changes and the list of every PR), the charts, and the PRs as a
 # short list ("pull_list"); not the page's tables (statistics, the bot updates, every PR's row).
-PRINT_SECTIONS = ("note", "summary", "key_changes", "risks", "recommendations", "trends", "pull_list")
+PRINT_SECTIONS = ("note", "summary", "key_changes", "breaking", "risks", "recommendations", "trends", "pull_list")
 # Key changes told in full, most important first, on the page, on paper and in the Markdown; the
 # others follow in brief (number, a few words, importance). Thirty in full were seven printed pages.
 KEY_CHANGES_IN_FULL = 10
@@ -108,6 +108,7 @@ class RiskView:
     level: str  # "high", "medium", "low", for styling
     pulls: tuple[PullRef, ...]
     sentence: Cited
+    mitigation: Cited | None = None  # what a maintainer can do about it, as its PRs say; None when they say nothing
 
 
 @frozen_record
@@ -174,6 +175,7 @@ class WeekView:
     key_changes: tuple[KeyChangeView, ...] = ()  # the first KEY_CHANGES_IN_FULL, told in full
     brief_key_changes: tuple[BriefKeyView, ...] = ()  # the others, in brief
     risks: tuple[RiskView, ...] = ()
+    breaking: tuple[Cited, ...] = ()  # what PRs say they remove, rename, flip or break, each citing its PR
     recommendations: tuple[Cited, ...] = ()
     trends: tuple[Cited, ...] = ()
     charts: tuple[Chart, ...] = ()
@@ -193,6 +195,7 @@ class WeekView:
             "summary": True,
             "highlights": bool(self.highlights),
             "key_changes": bool(self.key_changes),
+            "breaking": bool(self.breaking),
             "risks": bool(self.risks),
             "recommendations": bool(self.recommendations),
             "trends": bool(self.trends or self.charts),
@@ -255,6 +258,7 @@ def week_view(week: WeekAnalysis, narrative: Narrative, charts: Sequence[Chart],
         key_changes=key_changes[:KEY_CHANGES_IN_FULL],
         brief_key_changes=brief_changes,
         risks=_risks(narrative, refs) if busy else (),
+        breaking=getattr(narrative, "breaking", ()) if busy else (),
         recommendations=narrative.recommendations if busy else (),
         trends=narrative.trends if busy else (),
         charts=tuple(charts),
@@ -297,6 +301,7 @@ def section_headings(_) -> dict[str, str]:
         "themes": _("Themes"),
         "highlights": _("Highlights"),
         "key_changes": _("Key changes"),
+        "breaking": _("Breaking and user-facing changes"),
         "risks": _("Risks"),
         "recommendations": _("Recommendations"),
         "trends": _("Trends"),
@@ -416,7 +421,7 @@ def _size(analysed: AnalysedPull, lang: Language) -> str:
 
 def _risks(narrative: Narrative, refs) -> tuple[RiskView, ...]:
     return tuple(
-        RiskView(r.name, r.impact, r.level, tuple(refs.get(n, PullRef(n, "")) for n in r.pulls), r.sentence)
+        RiskView(r.name, r.impact, r.level, tuple(refs.get(n, PullRef(n, "")) for n in r.pulls), r.sentence, r.mitigation)
         for r in narrative.risks
     )
 
