@@ -14,10 +14,11 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
+from importlib import metadata
 from itertools import compress
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from jinja2 import ChoiceLoader, FileSystemLoader
 from pelican.contents import Article, Static
 from pelican.readers import METADATA_PROCESSORS
 from pelican.utils import order_content
+from pelican.writers import Writer
 
 from digest_plugin.build import cache, gc_pause
 from digest_plugin.charts.draw import pixel_size
@@ -36,7 +38,7 @@ from digest_plugin.publish.files import PACKAGE_TEMPLATES, chart_drawing, copy_s
 from digest_plugin.publish.history import analysis_options, diff_targets
 from digest_plugin.publish.host_theme import host_theme
 from digest_plugin.publish.notes import exclude_notes, read_notes
-from digest_plugin.publish.pelican_internals import WeekArticle, check_pelican, feed_writer
+from digest_plugin.publish.pelican_internals import DigestWriter, WeekArticle, check_pelican
 from digest_plugin.publish.report_text import report_renderer
 from digest_plugin.publish.sections import SECTION_FEEDS, repo_category, repo_feeds, write_section
 from digest_plugin.publish.site_digest import SiteDigest, WeekPage, build_site_digest
@@ -55,7 +57,8 @@ TAG_SLUG_LIMIT = 100  # characters of a label's slug: its feeds' file names stay
 
 
 def connect() -> None:
-    logging.getLogger("pelican").addFilter(without_traceback_for_user_errors)
+    """Connect every hook. Installed, the namespace plugin is loaded by every Pelican site of the
+    environment whose PLUGINS is unset: each hook does nothing in a site that is not `configured`."""
     signals.initialized.connect(check_settings)
     signals.generator_init.connect(prepare_templates)
     signals.article_generator_pretaxonomy.connect(add_week_articles)
@@ -100,21 +103,42 @@ class BuildSetup:
     clock: Callable[[], datetime] | None = None
 
 
+def configured(pelican_settings: Mapping) -> bool:
+    """Whether the site asks for the digest: it has at least one DIGEST_* setting. (Pelican replaces
+    PLUGINS with the plugins it loaded, so a site that names the plugin cannot be told from one
+    that merely has it installed.)"""
+    return any(isinstance(key, str) and key.startswith("DIGEST_") for key in pelican_settings)
+
+
 def check_settings(pelican) -> None:
     """Check the DIGEST_* settings, DIGEST_RULES included, before Pelican touches the output folder,
     and keep them with the language in the settings dict every generator shares. Pelican reads the
     settings file afresh (a new dict, a new signal) whenever it changes under --autoreload."""
+    if not configured(pelican.settings):
+        logger.debug("repo-digest: installed, but this site has no DIGEST_* setting, so it publishes nothing (DIGEST_REPOS names "
+                     "the repositories to publish)")
+        return
+    logging.getLogger("pelican").addFilter(without_traceback_for_user_errors)
     check_pelican()
     pelican.settings[SETUP_KEY] = _set_up(pelican.settings)
     exclude_notes(pelican.settings)
 
 
-def build_setup(pelican_settings: dict) -> BuildSetup:
-    """The setup made at `initialized`; made now if the caller skipped that signal."""
+def version() -> str:
+    """The installed distribution's version (pyproject.toml's), as `repo-digest --version` prints it."""
+    try:
+        return metadata.version("pelican-repo-digest")
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "(not installed)"
+
+
+def build_setup(pelican_settings: dict) -> BuildSetup | None:
+    """The setup made at `initialized`; made now if the caller skipped that signal. None in a site
+    that is not `configured`: every hook then does nothing."""
     setup = pelican_settings.get(SETUP_KEY)
-    if not isinstance(setup, BuildSetup):
+    if not isinstance(setup, BuildSetup) and configured(pelican_settings):
         setup = pelican_settings[SETUP_KEY] = _set_up(pelican_settings)
-    return setup
+    return setup if isinstance(setup, BuildSetup) else None
 
 
 def _set_up(pelican_settings: dict) -> BuildSetup:
@@ -139,7 +163,10 @@ def settings_folder() -> Path:
 def prepare_templates(generator) -> None:
     """Give every template `_()`/`ngettext()` in DIGEST_LANGUAGE, the filters the theme uses, and
     the plugin's own templates after the theme's (so a theme may override any of them)."""
-    language = build_setup(generator.settings).language
+    setup = build_setup(generator.settings)
+    if setup is None:
+        return
+    language = setup.language
     generator.env.loader = ChoiceLoader([generator.env.loader, FileSystemLoader(str(PACKAGE_TEMPLATES))])
     generator.env.autoescape = _escaping_ours(generator.env.autoescape)
     generator.env.add_extension("jinja2.ext.i18n")
@@ -171,6 +198,8 @@ def _escaping_ours(site_autoescape):
 def add_week_articles(generator) -> None:
     """One Article per (repository, week), added before Pelican builds categories, tags and feeds."""
     setup = build_setup(generator.settings)
+    if setup is None:
+        return
     store = Store(setup.settings.data_path)
     warnings = _fetch_first(store, setup.settings)
     now = setup.clock() if setup.clock else source_date() or _data_time(store, setup.settings) or datetime.now(UTC)
@@ -212,13 +241,18 @@ def add_week_articles(generator) -> None:
     if not generator.env.globals["digest_theme"].head_block:
         logger.warning("repo-digest: the theme's base.html has no `head` block, so the week and repository pages link the plugin's "
                        "stylesheet, and offer their feeds, from inside their content block.")
-    # A week not yet final gets its page but stays out of the index, tags and feeds (Pelican's
-    # hidden articles), as every week does when the weeks have a section of their own (DIGEST_IN_BLOG = False).
+    _list_or_hide(generator, articles, in_blog)
+    logger.info("repo-digest %s: %d week pages for %d repositories, from %s", version(), len(articles), len(digest.repos),
+                setup.settings.data_path)
+
+
+def _list_or_hide(generator, articles: list[Article], in_blog: bool) -> None:
+    """A week not yet final gets its page but stays out of the index, tags and feeds (Pelican's
+    hidden articles), as every week does when the weeks have a section of their own (DIGEST_IN_BLOG = False)."""
     order = generator.settings["ARTICLE_ORDER_BY"]
     listed = [in_blog and a.status == "published" for a in articles]
     generator.articles = order_content(generator.articles + list(compress(articles, listed)), order)
     generator.hidden_articles = order_content(generator.hidden_articles + [a for a, shown in zip(articles, listed) if not shown], order)
-    logger.info("repo-digest: %d week pages for %d repositories", len(articles), len(digest.repos))
 
 
 @dataclass
@@ -321,7 +355,7 @@ def write_files(generator, writer) -> None:
     write_week_files(digest, output, cache_folder, texts)
     if digest.settings.pdf:
         drawn = write_week_pdfs(digest, pdf_html(generator), output, cache_folder, site=generator.context["digest_site_key"])
-        logger.info("repo-digest: %d PDFs drawn, the others unchanged", drawn)
+        logger.debug("repo-digest: %d PDFs drawn, the others unchanged", drawn)
     texts.prune()
 
 
@@ -362,14 +396,21 @@ def write_pages_around_weeks(generator, writer) -> None:
 
 def write_site_map(pelican) -> None:
     """The sitemap, unless pelican-sitemap writes it (the finished weeks are published pages there)."""
-    if not sitemap_plugin_active(pelican.settings):
+    if build_setup(pelican.settings) is not None and not sitemap_plugin_active(pelican.settings):
         write_sitemap(Path(pelican.output_path), pelican.settings.get("SITEURL", ""), pelican.settings.get(PAGE_DATES_KEY, {}))
 
 
 def start_collecting(pelican) -> None:
     """Full garbage collections wait for the end of the build (build/gc_pause.py); no generator to add."""
-    gc_pause.start_build()
+    if build_setup(pelican.settings) is not None:
+        gc_pause.start_build()
 
 
 def stop_collecting(pelican) -> None:
-    gc_pause.end_build()
+    if build_setup(pelican.settings) is not None:
+        gc_pause.end_build()
+
+
+def feed_writer(pelican) -> type[Writer] | None:
+    """The plugin's writer (pelican_internals.DigestWriter) in a site it publishes in; Pelican's own elsewhere."""
+    return DigestWriter if build_setup(pelican.settings) is not None else None

@@ -62,13 +62,58 @@ def _site(folder: Path, theme: str, in_blog: bool | None) -> Path:
     return folder
 
 
-def _build(pelican: Path, folder: Path) -> Path:
+def _build(pelican: Path, folder: Path, *options: str, output: str = "output") -> Path:
+    return _run(pelican, folder, *options, output=output)[0]
+
+
+def _run(pelican: Path, folder: Path, *options: str, output: str = "output") -> tuple[Path, str]:
+    """Build the site in `folder` with `pelican`; its output folder and its log."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_", "DIGEST_", "SITEURL", "PYTHONPATH"))}
-    done = subprocess.run([str(pelican), "content", "-o", "output", "-s", "pelicanconf.py"], cwd=folder, env=env,
+    env["COLUMNS"] = "1000"  # one log line a message
+    done = subprocess.run([str(pelican), "content", "-o", output, "-s", "pelicanconf.py", *options], cwd=folder, env=env,
                           capture_output=True, text=True, timeout=900)
     log = done.stdout + done.stderr
-    assert done.returncode == 0 and "ERROR" not in log and "Traceback" not in log, log
-    return folder / "output"
+    assert done.returncode == 0 and "ERROR" not in log and "CRITICAL" not in log and "Traceback" not in log, log
+    return folder / output, log
+
+
+# pelican-quickstart's pelicanconf.py, and no PLUGINS: Pelican loads every namespace plugin installed.
+QUICKSTART = """AUTHOR = 'Ann'
+SITENAME = 'My site'
+SITEURL = ''
+PATH = 'content'
+TIMEZONE = 'Europe/Rome'
+DEFAULT_LANG = 'en'
+FEED_ALL_ATOM = None
+CATEGORY_FEED_ATOM = None
+TRANSLATION_FEED_ATOM = None
+AUTHOR_FEED_ATOM = None
+AUTHOR_FEED_RSS = None
+LINKS = (('Pelican', 'https://getpelican.com/'), ('Python.org', 'https://www.python.org/'))
+SOCIAL = (('You can add links in your config file', '#'),)
+DEFAULT_PAGINATION = 10
+"""
+
+
+def _files(output: Path) -> dict[str, bytes]:
+    return {p.relative_to(output).as_posix(): p.read_bytes() for p in sorted(output.rglob("*")) if p.is_file()}
+
+
+def test_installed_but_unconfigured_the_plugin_leaves_another_site_as_pelican_builds_it(fresh_pelican, tmp_path):
+    """A quickstart site of two posts in the environment the plugin is installed in: with no
+    DIGEST_* setting it builds as with no plugin at all, and the plugin says so in one debug line."""
+    folder = tmp_path / "quickstart"
+    (folder / "content").mkdir(parents=True)
+    (folder / "content/one.md").write_text("Title: One\nDate: 2026-01-01\nCategory: Notes\n\nThe first post.\n")
+    (folder / "content/two.md").write_text("Title: Two\nDate: 2026-01-08\nTags: news\n\nThe second post.\n")
+    (folder / "pelicanconf.py").write_text(QUICKSTART)
+    output, log = _run(fresh_pelican, folder, "--debug")
+    assert "Registering plugin `pelican.plugins.repo_digest`" in log  # it was loaded
+    assert len([line for line in log.splitlines() if "repo-digest" in line]) == 1, log
+    (folder / "pelicanconf.py").write_text(QUICKSTART + "PLUGINS = []\n")
+    without_plugins = _build(fresh_pelican, folder, output="without")
+    assert _files(output) == _files(without_plugins)
+    assert not (output / "sitemap.xml").exists() and not (output / "theme/repo-digest").exists()
 
 
 def _pages(output: Path) -> dict[str, BeautifulSoup]:
@@ -113,7 +158,8 @@ def test_weeks_in_the_blog_of_a_site_with_a_builtin_theme(fresh_pelican, tmp_pat
 
 
 def test_weeks_in_a_section_of_their_own_by_default(fresh_pelican, tmp_path):
-    output = _build(fresh_pelican, _site(tmp_path / "own", "simple", in_blog=None))
+    output, log = _run(fresh_pelican, _site(tmp_path / "own", "simple", in_blog=None), "--verbose")
+    assert len([line for line in log.splitlines() if "repo-digest" in line]) == 1, log  # configured, it says so once
     pages = _check_every_page(output)
     assert "2026-W" not in pages["index.html"].get_text()  # the blog's index is the blog's
     assert "2026-W" not in (output / "feeds/all.atom.xml").read_text()
