@@ -18,7 +18,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
-from importlib import metadata
 from itertools import compress
 from pathlib import Path
 
@@ -29,6 +28,7 @@ from pelican.utils import order_content
 from pelican.writers import Writer
 
 from digest_plugin.build import cache, gc_pause
+from digest_plugin.build.installed import version
 from digest_plugin.charts.draw import pixel_size
 from digest_plugin.errors import DigestError
 from digest_plugin.i18n import format_date
@@ -122,14 +122,6 @@ def check_settings(pelican) -> None:
     check_pelican()
     pelican.settings[SETUP_KEY] = _set_up(pelican.settings)
     exclude_notes(pelican.settings)
-
-
-def version() -> str:
-    """The installed distribution's version (pyproject.toml's), as `repo-digest --version` prints it."""
-    try:
-        return metadata.version("pelican-repo-digest")
-    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
-        return "(not installed)"
 
 
 def build_setup(pelican_settings: dict) -> BuildSetup | None:

@@ -33,7 +33,10 @@ NODE24_MAJORS = {
     "actions/configure-pages": 6,
     "actions/upload-pages-artifact": 5,
     "actions/deploy-pages": 5,
+    "actions/upload-artifact": 6,
+    "actions/download-artifact": 7,
 }
+NOT_NODE = {"pypa/gh-action-pypi-publish"}  # a container action: no Node to outlive
 SITE = "https://octo.github.io/widgets-digest"
 
 
@@ -44,9 +47,9 @@ def _actionlint() -> str:
     return found
 
 
-def test_both_workflows_pass_actionlint():
+def test_every_workflow_passes_actionlint():
     files = sorted(str(p) for p in WORKFLOWS.glob("*.yml"))
-    assert len(files) == 2
+    assert len(files) == 3
     done = subprocess.run([_actionlint(), "-no-color", *files], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
 
@@ -55,7 +58,7 @@ def test_every_action_is_at_its_node24_major():
     for path in WORKFLOWS.glob("*.yml"):
         for job in load_workflow(path)["jobs"].values():
             for step in job.get("steps", []):
-                if "uses" in step:
+                if "uses" in step and step["uses"].split("@")[0] not in NOT_NODE:
                     name, version = step["uses"].split("@")
                     assert name in NODE24_MAJORS, f"{path.name}: {name} has no known Node 24 major"
                     assert int(version.lstrip("v").split(".")[0]) >= NODE24_MAJORS[name], f"{path.name}: {step['uses']}"
@@ -66,6 +69,27 @@ def test_each_job_has_only_the_permissions_it_needs():
     assert DEPLOY["jobs"]["build"]["permissions"] == {"contents": "write", "models": "read"}  # models: the GitHub Models writer
     assert DEPLOY["jobs"]["deploy"]["permissions"] == {"pages": "write", "id-token": "write"}
     assert load_workflow(WORKFLOWS / "tests.yml")["permissions"] == {"contents": "read"}
+
+
+def test_a_pushed_version_tag_is_published_to_pypi_by_trusted_publishing_alone():
+    """The release workflow: built in a job that cannot publish, published by a job whose only
+    permission is the OIDC token PyPI trusts (no password or token anywhere), and only when the tag
+    is pyproject.toml's version."""
+    release = load_workflow(WORKFLOWS / "release.yml")
+    assert release["on"] == {"push": {"tags": ["v*"]}} and release["permissions"] == {}
+    build, publish = release["jobs"]["build"], release["jobs"]["publish"]
+    assert build["permissions"] == {"contents": "read"}
+    assert publish["permissions"] == {"id-token": "write"} and publish["needs"] == "build"
+    assert publish["environment"]["name"] == "pypi"
+    uploads = [step for step in publish["steps"] if step.get("uses", "").startswith("pypa/gh-action-pypi-publish@")]
+    assert len(uploads) == 1 and not uploads[0].get("with")  # no password: trusted publishing
+    assert "python -m build" in "\n".join(step.get("run", "") for step in build["steps"])
+    script = next(step for step in build["steps"] if "python -m build" in step.get("run", ""))
+    assert '"$TAG" != "v$version"' in script["run"] and script["env"]["TAG"] == "${{ github.ref_name }}"
+    checkout = next(step for step in build["steps"] if step.get("uses", "").startswith("actions/checkout@"))
+    assert checkout["with"]["persist-credentials"] is False
+    assert all(job.get("timeout-minutes") for job in release["jobs"].values())
+    assert "## Unreleased" in (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
 
 
 def test_deploy_runs_weekly_on_push_and_by_hand_and_tests_run_on_pull_requests():
