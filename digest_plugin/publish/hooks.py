@@ -21,7 +21,7 @@ from functools import partial
 from itertools import compress
 from pathlib import Path
 
-from jinja2 import ChoiceLoader, FileSystemLoader
+from jinja2 import ChoiceLoader, FileSystemLoader, meta
 from pelican.contents import Article, Static
 from pelican.readers import METADATA_PROCESSORS
 from pelican.utils import order_content
@@ -39,7 +39,7 @@ from digest_plugin.publish.history import analysis_options, diff_targets
 from digest_plugin.publish.host_theme import host_theme
 from digest_plugin.publish.notes import exclude_notes, read_notes
 from digest_plugin.publish.pelican_internals import DigestWriter, WeekArticle, check_pelican
-from digest_plugin.publish.report_text import report_renderer
+from digest_plugin.publish.report_text import REPORT_TEMPLATE, report_renderer
 from digest_plugin.publish.sections import SECTION_FEEDS, repo_category, repo_feeds, write_section
 from digest_plugin.publish.site_digest import SiteDigest, WeekPage, build_site_digest
 from digest_plugin.publish.site_files import sitemap_plugin_active, write_site_pages, write_sitemap
@@ -53,6 +53,7 @@ logger = logging.getLogger(__name__)
 SETUP_KEY = "DIGEST"  # the BuildSetup, in Pelican's settings dict
 PAGE_DATES_KEY = "digest_page_dates"  # this build's pages' last changes, by path, in the same dict, for the sitemap
 
+PDF_TEMPLATE = "digest_week_pdf.html"  # a week's PDF, as HTML
 TAG_SLUG_LIMIT = 100  # characters of a label's slug: its feeds' file names stay under 255 bytes
 
 
@@ -177,7 +178,7 @@ def _escaping_ours(site_autoescape):
     """Autoescape for the plugin's templates (they show untrusted text from GitHub) whatever the
     site's JINJA_ENVIRONMENT says; the site's own templates keep the site's choice, since themes
     such as notmyidea print article content without `|safe`."""
-    ours = {p.relative_to(PACKAGE_TEMPLATES).as_posix() for p in PACKAGE_TEMPLATES.rglob("*.html")}
+    ours = set(_package_templates())
 
     def autoescape(name: str | None) -> bool:
         if name in ours:
@@ -210,8 +211,9 @@ def add_week_articles(generator) -> None:
     generator.context["digest_feeds"] = {name: repo_feeds(name, generator.settings, in_blog) for name in repos}
     generator.context["digest_section_feeds"] = {} if in_blog else SECTION_FEEDS
     texts = generator.context["digest_texts"] = cache.TextCache(Path(generator.settings["CACHE_PATH"]), cache.code_salt())
-    site = generator.context["digest_site_key"] = cache.key("site", _templates_and_settings(generator, stylesheets()))
-    generator.env.globals["digest_report"] = report_renderer(generator.env, texts, site)
+    report = cache.key("report", _what_it_shows(generator, REPORT_TEMPLATE))
+    generator.context["digest_pdf_key"] = cache.key("pdf", _what_it_shows(generator, PDF_TEMPLATE, stylesheets()))
+    generator.env.globals["digest_report"] = report_renderer(generator.env, texts, report)
 
     entry = generator.get_template("digest_feed_entry")  # an article's content is what its feed entry carries
     label_entry = generator.get_template("digest_label_feed_entry")
@@ -346,14 +348,14 @@ def write_files(generator, writer) -> None:
     texts = generator.context["digest_texts"]
     write_week_files(digest, output, cache_folder, texts)
     if digest.settings.pdf:
-        drawn = write_week_pdfs(digest, pdf_html(generator), output, cache_folder, site=generator.context["digest_site_key"])
+        drawn = write_week_pdfs(digest, pdf_html(generator), output, cache_folder, site=generator.context["digest_pdf_key"])
         logger.debug("repo-digest: %d PDFs drawn, the others unchanged", drawn)
     texts.prune()
 
 
 def pdf_html(generator) -> Callable[[WeekPage], str]:
     """A week's PDF as HTML: the `digest_week_pdf` template, with the plugin's stylesheets inline."""
-    template, css = generator.get_template("digest_week_pdf"), stylesheets()
+    template, css = generator.get_template(PDF_TEMPLATE.removesuffix(".html")), stylesheets()
     return lambda week: template.render(**generator.context, **css, week=week, view=week.view, digest_pdf=True)
 
 
@@ -362,13 +364,38 @@ def pdf_html(generator) -> Callable[[WeekPage], str]:
 _FOLDERS = frozenset({"PATH", "OUTPUT_PATH", "CACHE_PATH", "THEME", "THEME_TEMPLATES_OVERRIDES", "PLUGIN_PATHS", "DIGEST_DATA_PATH"})
 
 
-def _templates_and_settings(generator, css: dict[str, str]) -> bytes:
-    """What a week's PDF depends on besides the week: every template's source, the settings (those
-    with plain values: the others name objects) and the stylesheets."""
-    env = generator.env
-    sources = {name: env.loader.get_source(env, name)[0] for name in env.list_templates()}
-    settings = {key: value for key, value in generator.context.items() if key.isupper() and key not in _FOLDERS and _plain(value)}
-    return json.dumps([sources, settings, css], sort_keys=True).encode("utf-8")
+def _what_it_shows(generator, template: str, css: dict[str, str] | None = None) -> bytes:
+    """What an output rendered from `template` (a week's report, its PDF) depends on besides the
+    week: the source of every template it renders, the settings those templates read and the
+    DIGEST_* settings (as the theme resolves them: a theme may override any of the plugin's), and
+    the stylesheets it inlines. A change to anything else of the host site (its LINKS, its other
+    plugins, its own templates) leaves the output as it was, and so its cache."""
+    sources = templates_rendered(generator.env, template)
+    read = set().union(*(meta.find_undeclared_variables(generator.env.parse(source)) for source in sources.values()))
+    settings = {key: value for key, value in generator.context.items()
+                if isinstance(key, str) and key.isupper() and (key in read or key.startswith("DIGEST_")) and key not in _FOLDERS and _plain(value)}
+    return json.dumps([sources, settings, css or {}], sort_keys=True).encode("utf-8")
+
+
+def templates_rendered(env, root: str) -> dict[str, str]:
+    """The source of `root` and of every template it includes, imports or extends, by name. An
+    include whose name is computed (`"partials/week_" ~ section ~ ".html"`) may be any of the
+    plugin's templates."""
+    sources: dict[str, str] = {}
+    waiting = [root]
+    while waiting:
+        name = waiting.pop()
+        if name in sources:
+            continue
+        sources[name] = env.loader.get_source(env, name)[0]
+        for referenced in meta.find_referenced_templates(env.parse(sources[name])):
+            waiting += [referenced] if referenced is not None else _package_templates()
+    return sources
+
+
+@functools.cache
+def _package_templates() -> list[str]:
+    return sorted(p.relative_to(PACKAGE_TEMPLATES).as_posix() for p in PACKAGE_TEMPLATES.rglob("*.html"))
 
 
 def _plain(value) -> bool:
