@@ -40,7 +40,7 @@ from digest_plugin.publish.host_theme import host_theme
 from digest_plugin.publish.notes import exclude_notes, read_notes
 from digest_plugin.publish.pelican_internals import DigestWriter, WeekArticle, check_pelican
 from digest_plugin.publish.report_text import REPORT_TEMPLATE, report_renderer
-from digest_plugin.publish.sections import SECTION_FEEDS, repo_category, repo_feeds, write_section
+from digest_plugin.publish.sections import repo_category, repo_feeds, section_feeds, write_section
 from digest_plugin.publish.site_digest import SiteDigest, WeekPage, build_site_digest
 from digest_plugin.publish.site_files import sitemap_plugin_active, write_site_pages, write_sitemap
 from digest_plugin.publish.site_index import author_path, page_dates, pulls_by_tag, repo_summaries, week_pulls_by_tag
@@ -209,7 +209,7 @@ def add_week_articles(generator) -> None:
     tag_rows = [(week, week_pulls_by_tag(week)) for repo in digest.repos for week in repo.weeks]
     generator.context["digest_pulls_by_tag"] = pulls_by_tag(tag_rows)
     generator.context["digest_feeds"] = {name: repo_feeds(name, generator.settings, in_blog) for name in repos}
-    generator.context["digest_section_feeds"] = {} if in_blog else SECTION_FEEDS
+    generator.context["digest_section_feeds"] = {} if in_blog else section_feeds(generator.settings)
     texts = generator.context["digest_texts"] = cache.TextCache(Path(generator.settings["CACHE_PATH"]), cache.code_salt())
     report = cache.key("report", _what_it_shows(generator, REPORT_TEMPLATE))
     generator.context["digest_pdf_key"] = cache.key("pdf", _what_it_shows(generator, PDF_TEMPLATE, stylesheets()))
@@ -275,7 +275,9 @@ def _data_time(store: Store, settings: DigestSettings) -> datetime | None:
 
 def _article(generator, week: WeekPage, entry: Callable[[], str], in_blog: bool, label_entries: LabelEntries) -> Article:
     settings = generator.settings
-    raw = {"tags": list(week.tags), "authors": ["repo-digest"], "slug": week.slug}
+    author = build_setup(settings).settings.author
+    # DIGEST_AUTHOR, else none of the plugin's: Pelican gives the article the site's AUTHOR, if any.
+    raw = {"tags": list(week.tags), "authors": [author] if author else [], "slug": week.slug}
     processed = {name: METADATA_PROCESSORS[name](value, settings) for name, value in raw.items() if value}
     processed["category"] = repo_category(week.repo, settings)
     for tag in processed.get("tags", ()):
@@ -414,9 +416,12 @@ def write_pages_around_weeks(generator, writer) -> None:
 
 
 def write_site_map(pelican) -> None:
-    """The sitemap, unless pelican-sitemap writes it (the finished weeks are published pages there)."""
-    if build_setup(pelican.settings) is not None and not sitemap_plugin_active(pelican.settings):
-        write_sitemap(Path(pelican.output_path), pelican.settings.get("SITEURL", ""), pelican.settings.get(PAGE_DATES_KEY, {}))
+    """The sitemap where DIGEST_SITEMAP asks for it and SITEURL makes its addresses absolute, as the
+    protocol wants them; not where pelican-sitemap writes it (the finished weeks are published pages there)."""
+    setup = build_setup(pelican.settings)
+    site_url = pelican.settings.get("SITEURL", "")
+    if setup is not None and setup.settings.sitemap and site_url.startswith(("https://", "http://")) and not sitemap_plugin_active(pelican.settings):
+        write_sitemap(Path(pelican.output_path), site_url, pelican.settings.get(PAGE_DATES_KEY, {}))
 
 
 def start_collecting(pelican) -> None:

@@ -4,6 +4,7 @@ PLUGINS setting (Pelican finds the namespace plugin), Pelican's own themes, the 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import urllib.parse
@@ -45,6 +46,17 @@ def _site(folder: Path, theme: str, in_blog: bool | None) -> Path:
     (None: not set, the plugin's default)."""
     (folder / "content").mkdir(parents=True)
     (folder / "content/hello.md").write_text("Title: Hello\nDate: 2026-05-01\nCategory: Notes\nTags: news\n\nThe blog's own post.\n")
+    _store(folder)
+    # A site with Pelican's default URLs (category/{slug}.html, tag/{slug}.html) and no PLUGINS.
+    (folder / "pelicanconf.py").write_text(
+        f'SITENAME = "A blog"\nSITEURL = "{SITEURL}"\nRELATIVE_URLS = False\nFEED_DOMAIN = SITEURL\n'
+        f'PATH = "content"\nTHEME = "{theme}"\nTIMEZONE = "UTC"\nDEFAULT_DATE = "fs"\n'
+        f'FEED_ALL_ATOM = "feeds/all.atom.xml"\nDIGEST_FETCH = "never"\n' + ("" if in_blog is None else f"DIGEST_IN_BLOG = {in_blog}\n")
+    )
+    return folder
+
+
+def _store(folder: Path) -> None:
     store = Store(folder / "data")
     store.upsert("acme/widget", [
         make_pull(1, MONDAY, "feat: add the widget cache", files=[("core/cache.py", 120, 4, "modified")], labels=("area/core",)),
@@ -53,13 +65,6 @@ def _site(folder: Path, theme: str, in_blog: bool | None) -> Path:
         make_pull(4, MONDAY + timedelta(days=9), "[1/n] feat: split the parser"),  # no files: its modules are its title's
     ])
     store.write_state(RepoState(repo="acme/widget", source="import", fetched_at=MONDAY + timedelta(days=14)))
-    # A site with Pelican's default URLs (category/{slug}.html, tag/{slug}.html) and no PLUGINS.
-    (folder / "pelicanconf.py").write_text(
-        f'SITENAME = "A blog"\nSITEURL = "{SITEURL}"\nRELATIVE_URLS = False\nFEED_DOMAIN = SITEURL\n'
-        f'PATH = "content"\nTHEME = "{theme}"\nTIMEZONE = "UTC"\nDEFAULT_DATE = "fs"\n'
-        f'FEED_ALL_ATOM = "feeds/all.atom.xml"\nDIGEST_FETCH = "never"\n' + ("" if in_blog is None else f"DIGEST_IN_BLOG = {in_blog}\n")
-    )
-    return folder
 
 
 def _build(pelican: Path, folder: Path, *options: str, output: str = "output") -> Path:
@@ -166,7 +171,9 @@ def test_weeks_in_a_section_of_their_own_by_default(fresh_pelican, tmp_path):
     assert not (output / "tag/area-core.html").exists()
     repo = pages["acme/widget/index.html"]
     assert [a.text for a in repo.select("table.weeks tbody a")] == ["2026-W20", "2026-W19"]
-    for path in ("feeds/digest.atom.xml", "feeds/acme/widget.atom.xml", "feeds/acme/widget.rss.xml"):
+    # Atom feeds, as the site's own (FEED_ALL_ATOM, and Pelican's default CATEGORY_FEED_ATOM), and no RSS.
+    assert not list(output.rglob("*.rss.xml"))
+    for path in ("feeds/digest.atom.xml", "feeds/acme/widget.atom.xml"):
         feed = feedparser.parse((output / path).read_bytes())
         assert not feed.bozo and [e.link for e in feed.entries] == [f"{SITEURL}/acme/widget/2026-W20/", f"{SITEURL}/acme/widget/2026-W19/"], path
     assert pages["acme/widget/2026-W19/index.html"].select_one("article.week .status")
@@ -214,3 +221,41 @@ def test_the_readme_names_what_comes_with_the_showcase_theme_only(fresh_pelican,
     }
     assert all(absent.values()), absent
     assert [name for name in absent if name not in " ".join(section.split())] == []
+
+
+def _quickstart_with_the_digest(folder: Path, *lines: str) -> Path:
+    """pelican-quickstart's settings (every feed off), two posts, PLUGINS unset, and the digest."""
+    (folder / "content").mkdir(parents=True)
+    (folder / "content/one.md").write_text("Title: One\nDate: 2026-01-01\n\nThe first post.\n")
+    (folder / "content/two.md").write_text("Title: Two\nDate: 2026-01-08\n\nThe second post.\n")
+    _store(folder)
+    settings = QUICKSTART.replace("SITEURL = ''", f"SITEURL = {SITEURL!r}\nRELATIVE_URLS = False")
+    (folder / "pelicanconf.py").write_text(settings + 'THEME = "notmyidea"\nDIGEST_FETCH = "never"\n' + "\n".join(lines) + "\n")
+    return folder
+
+
+def test_a_host_site_gets_no_sitemap_nor_feeds_it_turned_off_and_links_the_digest_from_its_menu(fresh_pelican, tmp_path):
+    """A host's development settings turn its feeds off: the digest's follow them. No sitemap unless
+    asked for, and an asked one only with absolute addresses. The README's MENUITEMS line links the digest."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    menu = re.search(r"^MENUITEMS = .*$", readme, re.M)[0].replace("owner/name", "acme/widget")
+    output = _build(fresh_pelican, _quickstart_with_the_digest(tmp_path / "host", 'DIGEST_REPOS = ["acme/widget"]', menu))
+    assert (output / "acme/widget/2026-W19/index.html").exists()
+    assert sorted(p.relative_to(output).as_posix() for p in output.rglob("*.xml")) == []  # no feed, no sitemap
+    pages = _check_every_page(output)
+    home = pages["index.html"]
+    assert [a["href"] for a in home.select("nav a") if a.get_text(strip=True) == "Digest"] == [f"{SITEURL}/acme/widget/"]
+    assert "feeds/" not in str(pages["acme/widget/index.html"])  # no link to a feed that is not there
+    asked = _build(fresh_pelican, _quickstart_with_the_digest(tmp_path / "asked", "DIGEST_SITEMAP = True", "FEED_ALL_RSS = 'rss.xml'"))
+    locs = re.findall(r"<loc>(.*?)</loc>", (asked / "sitemap.xml").read_text(encoding="utf-8"))
+    assert f"{SITEURL}/acme/widget/2026-W19/" in locs and all(loc.startswith(SITEURL + "/") for loc in locs)
+    assert (asked / "feeds/digest.rss.xml").exists() and not (asked / "feeds/digest.atom.xml").exists()  # RSS, as the site's
+
+
+@pytest.mark.parametrize(("line", "author"), [("AUTHOR = 'Ann'", "Ann"), ("DIGEST_AUTHOR = 'Widget team'", "Widget team")])
+def test_in_the_blog_the_weeks_are_by_the_sites_author_or_the_one_set(fresh_pelican, tmp_path, line, author):
+    folder = _quickstart_with_the_digest(tmp_path / "blog", "DIGEST_IN_BLOG = True", line)
+    pages = _pages(_build(fresh_pelican, folder))
+    assert not [path for path in pages if "repo-digest" in path]
+    slug = author.lower().replace(" ", "-")
+    assert "acme/widget" in pages[f"author/{slug}.html"].get_text()  # Pelican's page of the author lists the weeks
