@@ -63,8 +63,9 @@ github: publish
 constraints: $(VENV)/.installed-test
 	$(BIN)/python -m pip freeze --exclude-editable --local > constraints.txt
 
+# Pelican's server, answering a missing address with the site's 404 page (digest_plugin/publish/serve.py).
 serve: install
-	"$(PELICAN)" --listen --bind 127.0.0.1 --port "$(PORT)" -o "$(OUTPUTDIR)" -s "$(CONFFILE)"
+	"$(BIN)/python" -m digest_plugin.publish.serve "$(OUTPUTDIR)" --bind 127.0.0.1 --port "$(PORT)"
 
 # Pelican's --autoreload and --listen, watching the store too (digest_plugin/publish/devserver.py).
 devserver: install

@@ -58,11 +58,12 @@ def newest_weeks_only(elements: list, path: str | None, settings: dict) -> list:
     """The items of the feed Pelican writes at `path`; in the blog's own feeds (FEED_ALL_*, FEED_*,
     TRANSLATION_FEED_*), each repository's newest finished week stands for the digest: a subscriber
     to the blog gets one entry a week per repository, never the digest's history. The repository's
-    and the labels' feeds keep every week."""
+    and the labels' feeds keep every week, and so does a blog of weeks alone (a site that is the
+    digest, as this repository's showcase): there is no post of its own for the weeks to drown."""
     patterns = [settings.get(name) for name in ("FEED_ALL_ATOM", "FEED_ALL_RSS", "FEED_ATOM", "FEED_RSS",
                                                 "TRANSLATION_FEED_ATOM", "TRANSLATION_FEED_RSS")]
     blog_feeds = {str(pattern).format(lang=getattr(item, "lang", "")) for pattern in patterns if pattern for item in elements}
-    if path not in blog_feeds:
+    if path not in blog_feeds or all(getattr(item, "digest_week", None) is not None for item in elements):
         return elements
     newest: dict[str, object] = {}
     for item in elements:

@@ -28,12 +28,19 @@ def test_sample_builds_every_week_of_both_repositories(sample_site):
     for repo in repos:
         assert len([p for p in weeks if p.parent.parent.relative_to(sample_site).as_posix() == repo]) >= 16
         assert (sample_site / repo / "index.html").exists()
-    feed = feedparser.parse((sample_site / "feeds/all.atom.xml").read_bytes())
-    assert not feed.bozo and len(feed.entries) == len(repos)  # each repository's newest finished week
+    finished = [p for p in weeks if "status-in-progress" not in p.read_text(encoding="utf-8")]
     for repo in repos:
         feed = feedparser.parse((sample_site / "feeds" / f"{repo}.atom.xml").read_bytes())
-        finished = [p for p in weeks if f"/{repo}/" in p.as_posix() and "status-in-progress" not in p.read_text(encoding="utf-8")]
-        assert not feed.bozo and len(feed.entries) == min(len(finished), 20)
+        assert not feed.bozo and len(feed.entries) == min(len([p for p in finished if f"/{repo}/" in p.as_posix()]), 20)
+    # The site is the digest: its own feed has an entry per repository and week, as the About page says, the newest 20.
+    about = (sample_site / "pages/about/index.html").read_text(encoding="utf-8")
+    assert "Every complete week is also an entry in the site's Atom and RSS feeds" in " ".join(about.split())
+    feed = feedparser.parse((sample_site / "feeds/all.atom.xml").read_bytes())
+    entries = {tuple(e.link.rstrip("/").rsplit("/", 3)[-3:]) for e in feed.entries}
+    oldest_kept = sorted((p.parent.name for p in finished), reverse=True)[19]
+    assert not feed.bozo and len(entries) == len(feed.entries) == min(len(finished), 20)
+    assert entries <= {p.parent.relative_to(sample_site).parts for p in finished} and min(e[-1] for e in entries) >= oldest_kept
+    assert {e[:2] for e in entries} == {tuple(r.split("/")) for r in repos}
 
 
 def test_sample_week_pages_have_charts_and_downloads(sample_site):
