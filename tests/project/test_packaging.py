@@ -111,3 +111,25 @@ def test_repo_digest_says_its_version():
     command = Path(sys.executable).parent / "repo-digest"
     done = subprocess.run([str(command), "--version"], capture_output=True, text=True)
     assert done.returncode == 0 and done.stdout.strip() == f"repo-digest {PROJECT['version']}"
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def test_the_constraints_pin_every_package_the_workflows_install():
+    """The workflows install with PIP_CONSTRAINT=constraints.txt: a package it leaves out (pagefind,
+    the openai client) is whatever version the index has that day."""
+    pinned = {_normal(line.split("==")[0]) for line in (ROOT / "constraints.txt").read_text().splitlines() if "==" in line}
+    needed, waiting = set(), [(PROJECT["name"], {"test", "llm", "github"})]
+    while waiting:
+        name, extras = waiting.pop()
+        for line in metadata.requires(name) or []:
+            requirement = Requirement(line)
+            environments = [{"extra": extra} for extra in extras or {""}]
+            if requirement.marker and not any(requirement.marker.evaluate(env) for env in environments):
+                continue
+            if _normal(requirement.name) not in needed:
+                needed.add(_normal(requirement.name))
+                waiting.append((requirement.name, set(requirement.extras)))
+    assert sorted(needed - pinned) == []
