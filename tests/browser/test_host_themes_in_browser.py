@@ -5,6 +5,7 @@ post digests the bundled sample (a busy week with an editor's note is the page c
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -112,4 +113,36 @@ def test_a_theme_without_a_head_block_still_gets_the_stylesheet_and_the_feeds(ho
         assert feeds.count() == 1 and feeds.get_attribute("href").endswith("feeds/quillmoss/fernwheel.atom.xml")
         page.goto(f"{base}/{feeds.get_attribute('href')}")  # the feed it offers is there
         assert "<feed" in page.content()
+        page.close()
+
+
+def _luminance(css: str) -> float:
+    red, green, blue = (int(part) / 255 for part in re.findall(r"[\d.]+", css)[:3])
+    return sum(weight * (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4)
+               for weight, c in zip((0.2126, 0.7152, 0.0722), (red, green, blue)))
+
+
+def _contrast(one: str, other: str) -> float:
+    light, dark = sorted((_luminance(one), _luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_charts_text_reads_on_a_theme_that_stays_light_in_dark_mode(host_sites, scheme):
+    """Simple stays white when the reader's system is dark; an SVG shown by <img> follows the
+    system's scheme, not the page: its dark-scheme ink (#b1bac4) was 2:1 on simple's white page. Its
+    text is measured against what is behind it: the chart's own background, or the page's."""
+    output, _log = host_sites["simple"]
+    with chromium() as browser, serve_folder(output) as base:
+        page, _errors, _failed = open_page(browser, f"{base}/{WEEK}", DESKTOP, scheme=scheme)
+        page_background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        page_background = "rgb(255, 255, 255)" if "0, 0, 0, 0" in page_background else page_background  # transparent: the canvas
+        charts = page.eval_on_selector_all(".chart img", "images => images.map(image => image.src)")
+        assert charts
+        for chart in charts:
+            page.goto(chart)  # the SVG as its own document, in the same scheme: its styles follow it as in the <img>
+            ink, own = page.evaluate("[getComputedStyle(document.querySelector('text')).fill, getComputedStyle(document.documentElement).backgroundColor]")
+            behind = page_background if own in ("rgba(0, 0, 0, 0)", "transparent") else own
+            assert _contrast(ink, behind) >= 4.5, (chart, ink, behind)
         page.close()
