@@ -17,7 +17,7 @@ from tests.browser_harness import ROOT, axe_findings, chromium, open_page, page_
 WEEK = "quillmoss/fernwheel/2026-W47/"
 PHONE, DESKTOP = 375, 1280
 # A theme in the manner of Flex: its head holds a `meta` block and no `head` block; its content
-# block sits in a <main> of its own.
+# block sits in a <main> of its own; its links are told from text by nothing but a shade.
 HEADLESS_BASE = """<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -26,7 +26,8 @@ HEADLESS_BASE = """<!DOCTYPE html>
   <link rel="icon" href="data:,">
   {% block meta %}{% endblock %}
   <title>{{ SITENAME }}{% block title %}{% endblock %}</title>
-  <style>body { margin: 0 auto; max-width: 60rem; padding: 0 1rem; font-family: sans-serif; }</style>
+  <style>body { margin: 0 auto; max-width: 60rem; padding: 0 1rem; font-family: sans-serif; color: #222; }
+         a { color: #333; text-decoration: none; }</style>
 </head>
 <body><main>{% block content %}{% endblock %}</main></body>
 </html>
@@ -146,3 +147,15 @@ def test_the_charts_text_reads_on_a_theme_that_stays_light_in_dark_mode(host_sit
             behind = page_background if own in ("rgba(0, 0, 0, 0)", "transparent") else own
             assert _contrast(ink, behind) >= 4.5, (chart, ink, behind)
         page.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_pr_link_inside_a_sentence_is_told_from_the_text_in_a_theme_that_removes_underlines(host_sites, scheme):
+    output, _log = host_sites["headless"]
+    with chromium() as browser, serve_folder(output) as base:
+        page, _errors, _failed = open_page(browser, f"{base}/{WEEK}", DESKTOP, scheme=scheme, bypass_csp=True)
+        found = [node["target"] for finding in axe_findings(page, within="article.week") if finding["id"] == "link-in-text-block"
+                 for node in finding["nodes"]]
+        page.close()
+    assert found == [], f"{len(found)} links: {found[:5]}"
