@@ -159,3 +159,32 @@ def test_a_pr_link_inside_a_sentence_is_told_from_the_text_in_a_theme_that_remov
                  for node in finding["nodes"]]
         page.close()
     assert found == [], f"{len(found)} links: {found[:5]}"
+
+
+SPLIT_WORDS = """heading => {
+  const split = [];
+  const walker = document.createTreeWalker(heading, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const match of node.data.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const tops = new Set([...range.getClientRects()].map(rect => Math.round(rect.top)));
+      if (tops.size > 1) split.push(match[0]);
+    }
+  }
+  return split;
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("theme", ["notmyidea", "simple", "headless"])
+def test_the_weeks_heading_breaks_between_words_or_at_a_slash_on_a_small_phone(host_sites, theme):
+    """"quillmoss/fernwheel," is one word to the browser, wider than a small phone's line in a
+    theme's big heading: it broke mid-word ("quillmoss/fernwh" over "eel,"); it may break after its slash."""
+    output, _log = host_sites[theme]
+    with chromium() as browser, serve_folder(output) as base:
+        page, _errors, _failed = open_page(browser, f"{base}/{WEEK}", 320)
+        split = page.eval_on_selector("article.week h1", SPLIT_WORDS)
+        page.close()
+    assert split == []
