@@ -188,3 +188,21 @@ def test_the_weeks_heading_breaks_between_words_or_at_a_slash_on_a_small_phone(h
         split = page.eval_on_selector("article.week h1", SPLIT_WORDS)
         page.close()
     assert split == []
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("theme", ["notmyidea", "simple", "headless"])
+def test_the_six_figures_come_in_even_rows_at_every_width(host_sites, theme):
+    """Six tiles in rows of 6, 3 or 2: at some widths they wrapped five and one."""
+    output, _log = host_sites[theme]
+    rows_seen = {}
+    with chromium() as browser, serve_folder(output) as base:
+        page, _errors, _failed = open_page(browser, f"{base}/{WEEK}", 320)
+        for width in range(320, 1300, 20):
+            page.set_viewport_size({"width": width, "height": 900})
+            tops = page.eval_on_selector_all(".figures > div", "tiles => tiles.map(tile => Math.round(tile.getBoundingClientRect().top))")
+            rows = sorted({top: tops.count(top) for top in tops}.values())
+            rows_seen[width] = rows
+        page.close()
+    uneven = {width: rows for width, rows in rows_seen.items() if len(set(rows)) > 1}
+    assert uneven == {}
