@@ -75,7 +75,7 @@ test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -n auto
 
 # The tiers a change to a stage needs first: the pure stages on hand-made records, and the checks
-# on the project itself (layers, lint, complexity); README.md, "Tests", lists every tier.
+# on the project itself (layers, lint, complexity); docs/development.md, "Tests", lists every tier.
 test-fast: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -n auto -m "not realdata" tests/stages tests/project
 

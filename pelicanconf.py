@@ -26,7 +26,7 @@ DIGEST_FETCH = "auto"
 DIGEST_SITEMAP = True  # sitemap.xml of every page, in a build with an absolute SITEURL (make publish)
 DIGEST_IN_BLOG = True  # this site is the digest: the weeks are its blog (another site keeps them in a section)
 # Who words the weeks: "builtin", or "github-models" (the DIGEST_WRITER environment variable; the
-# Pages workflow passes the repository variable of that name). README.md, "A language model as writer".
+# Pages workflow passes the repository variable of that name). docs/language-model.md.
 DIGEST_WRITER = os.environ.get("DIGEST_WRITER") or "builtin"
 
 # URLs (DESIGN.md): a repository's page is Pelican's category page, at /{owner}/{name}/.

@@ -15,7 +15,7 @@ without structured outputs do, `temperature=False` a temperature other than 1 th
 models do. Queued `replies` go first, then `script`.
 
 `limits=FreeTier()` makes it answer as GitHub Models' free tier does (https://models.github.ai/inference,
-whose figures README.md cites): a request over `max_input_tokens` gets 413 `tokens_limit_reached`,
+whose figures docs/language-model.md cites): a request over `max_input_tokens` gets 413 `tokens_limit_reached`,
 and past `per_minute` or `per_day` requests a 429 `RateLimitReached` with `Retry-After` (seconds to
 the minute's end, or hours to the day's). It counts tokens more densely than the writer does (three
 ASCII characters a token), as a real tokenizer may; its `clock` may be the tests' fake one.
