@@ -206,3 +206,16 @@ def test_the_six_figures_come_in_even_rows_at_every_width(host_sites, theme):
         page.close()
     uneven = {width: rows for width, rows in rows_seen.items() if len(set(rows)) > 1}
     assert uneven == {}
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("theme", ["notmyidea", "simple", "headless"])
+def test_a_weeks_title_names_the_site_once(host_sites, theme):
+    """A theme in the manner of Flex writes SITENAME before its title block: the week's title said "A blog" twice."""
+    output, _log = host_sites[theme]
+    with chromium() as browser, serve_folder(output) as base:
+        for path in (WEEK, "quillmoss/fernwheel/"):
+            page, _errors, _failed = open_page(browser, f"{base}/{path}", DESKTOP)
+            title = page.title()
+            page.close()
+            assert title.count("A blog") == 1 and "quillmoss/fernwheel" in title, (path, title)
