@@ -63,8 +63,9 @@ github: publish
 constraints: $(VENV)/.installed-test
 	$(BIN)/python -m pip freeze --exclude-editable --local > constraints.txt
 
+# Pelican's server, answering a missing address with the site's 404 page (digest_plugin/publish/serve.py).
 serve: install
-	"$(PELICAN)" --listen --bind 127.0.0.1 --port "$(PORT)" -o "$(OUTPUTDIR)" -s "$(CONFFILE)"
+	"$(BIN)/python" -m digest_plugin.publish.serve "$(OUTPUTDIR)" --bind 127.0.0.1 --port "$(PORT)"
 
 # Pelican's --autoreload and --listen, watching the store too (digest_plugin/publish/devserver.py).
 devserver: install
@@ -74,7 +75,7 @@ test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -n auto
 
 # The tiers a change to a stage needs first: the pure stages on hand-made records, and the checks
-# on the project itself (layers, lint, complexity); README.md, "Tests", lists every tier.
+# on the project itself (layers, lint, complexity); docs/development.md, "Tests", lists every tier.
 test-fast: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -n auto -m "not realdata" tests/stages tests/project
 

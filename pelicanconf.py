@@ -23,6 +23,7 @@ DIGEST_DATA_PATH = "data"
 DIGEST_TIMEZONE = "UTC"
 DIGEST_LANGUAGE = "en"
 DIGEST_FETCH = "auto"
+DIGEST_SITEMAP = True  # sitemap.xml of every page, in a build with an absolute SITEURL (make publish)
 DIGEST_IN_BLOG = True  # this site is the digest: the weeks are its blog (another site keeps them in a section)
 # Who words the weeks: "builtin", "copilot" or "llm" (the DIGEST_WRITER environment variable; the Pages
 # workflow passes the repository variable of that name). "llm" needs DIGEST_LLM here: docs/model-writer.md.

@@ -16,6 +16,7 @@ from dataclasses import replace
 from datetime import UTC, date, datetime
 from pathlib import Path
 
+from digest_plugin.build.installed import version
 from digest_plugin.build.settings_file import load_settings
 from digest_plugin.errors import DigestError
 from digest_plugin.settings import check_repo_name
@@ -50,6 +51,7 @@ def _parser() -> argparse.ArgumentParser:
     common.add_argument("--debug", action="store_true", help="show tracebacks")
 
     parser = argparse.ArgumentParser(prog="repo-digest", description="Weekly digests of a GitHub repository's merged pull requests.")
+    parser.add_argument("--version", action="version", version=f"repo-digest {version()}")
     commands = parser.add_subparsers(required=True, metavar="COMMAND")
 
     fetch = commands.add_parser("fetch", parents=[common], help="fetch or refresh the store from GitHub")

@@ -129,6 +129,12 @@ def _folder(value, name, base) -> Path:
     return path if path.is_absolute() else base / path
 
 
+def _author(value, name, base) -> str | None:
+    if value is not None and (not isinstance(value, str) or not value.strip()):
+        raise DigestError(f"{name} must be a name, such as \"Ann Smith\", or None for the site's AUTHOR, not {value!r}.")
+    return value.strip() if value is not None else None
+
+
 def _one_of(*choices: str) -> Check:
     def check(value, name, base):
         if value not in choices:
@@ -357,8 +363,15 @@ class DigestSettings:
         "`requests_per_day` (0: none); with `\"copilot\"`, optional: `{\"model\": \"gpt-5-mini\", \"max_requests\": 4}`")
 
     in_blog: bool = option(
-        False, _flag, "`False`: the weeks are a section of their own, with their own feeds; `True`: they join the blog's index, "
+        False, _flag, "`False`: the weeks are a section of their own, with their own feeds of the kinds the site has (`FEED_ALL_ATOM`, "
+        "`FEED_ALL_RSS`; `CATEGORY_FEED_ATOM`, `CATEGORY_FEED_RSS` for each repository's); `True`: they join the blog's index, "
         "tags (labels) and archives, and its feed gets each repository's newest finished week")
+
+    author: str | None = option(
+        None, _author, "with `DIGEST_IN_BLOG = True`, the author the weeks are the articles of; `None`: the site's `AUTHOR` (none if unset)")
+    sitemap: bool = option(
+        False, _flag, "`True`: write `sitemap.xml` of every page, when `SITEURL` is an absolute address (a sitemap's addresses "
+        "must be) and pelican-sitemap, which lists the weeks itself, is not in `PLUGINS`")
 
     base_path: Path = Path(".")  # where relative paths start: the settings file's folder
 

@@ -33,12 +33,13 @@ from digest_plugin.charts import layout as geometry
 from digest_plugin.charts.chart import Chart
 from digest_plugin.charts.layout import FONT_SIZE, TICK_LENGTH, Layout
 
-RENDERER_VERSION = "10"  # bump when a change here changes the pictures: it invalidates the cache
+RENDERER_VERSION = "11"  # bump when a change here changes the pictures: it invalidates the cache
 WIDTH, HEIGHT = geometry.WIDTH / 72, geometry.HEIGHT / 72  # inches
 PNG_DPI = 150
 CSS_DPI = 96  # what an SVG's size in points comes to in CSS pixels
 INK = "#595959"  # text and axes: 7:1 on white; an SVG swaps it for DARK_INK on a dark page
 DARK_INK = "#b1bac4"  # 9:1 on the theme's dark page
+DARK_BACKGROUND = "#0d1117"  # the showcase theme's dark page (theme/static/css), behind the dark ink
 HATCH_INK = "#333333"
 PNG_BACKGROUND = "#ffffff"
 AXIS_LINE_WIDTH = TICK_WIDTH = 0.8  # points, as matplotlib draws axes
@@ -52,9 +53,12 @@ CJK_FONTS = (
 FONT_STACK = (
     BASE_FONT, "Verdana", *CJK_FONTS[:4], "PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", *CJK_FONTS[5:],
 )
-# In an SVG shown by <img>, prefers-color-scheme follows the page, so one file serves both schemes.
+# In an SVG shown by <img>, prefers-color-scheme follows the reader's system, not the page: a theme
+# that stays light in a dark system (Pelican's simple) would show the dark ink on white, so in the
+# dark scheme the chart paints the dark page behind its own ink (the showcase's page colour, so it
+# does not show there).
 SVG_STYLE = (
-    f"svg{{--ink:{INK}}}@media (prefers-color-scheme: dark){{svg{{--ink:{DARK_INK}}}}}"
+    f"svg{{--ink:{INK}}}@media (prefers-color-scheme: dark){{svg{{--ink:{DARK_INK};background:{DARK_BACKGROUND}}}}}"
     "text{font-family:" + ",".join(f"'{name}'" for name in FONT_STACK) + ",sans-serif}"
 )
 _ATTRIBUTE = re.compile(r'\s[\w:-]+="[^"<>]*"')

@@ -5,7 +5,7 @@
 Pelican's own `--autoreload` watches the settings file, the theme, PATH and its STATIC_PATHS, and
 has no setting to watch anything else (`pelican.utils.wait_for_changes`). The store lives outside
 PATH, and naming it in STATIC_PATHS would copy it into the site. So this runs what
-`pelican --autoreload --listen` runs, Pelican's builds and Pelican's server (`pelican.listen`),
+`pelican --autoreload --listen` runs, Pelican's builds and Pelican's server (serve.py: with the 404 page),
 and watches DIGEST_DATA_PATH too: a `repo-digest fetch` or `import` in another terminal builds the
 site again, even one that lands while a build runs (the watch goes on during builds). The
 development server builds from the store as it is (DIGEST_FETCH = "never"), so that a build never
@@ -29,7 +29,8 @@ from pelican.utils import FileChangeFilter
 from digest_plugin.build.cache import ANSWERS
 from digest_plugin.errors import DigestError
 from digest_plugin.publish.hooks import build_setup
-from pelican import LOG_HANDLERS, get_instance, listen, parse_arguments
+from digest_plugin.publish.serve import listen
+from pelican import LOG_HANDLERS, get_instance, parse_arguments
 
 logger = logging.getLogger(__name__)
 

@@ -14,19 +14,21 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
 from itertools import compress
 from pathlib import Path
 
-from jinja2 import ChoiceLoader, FileSystemLoader
+from jinja2 import ChoiceLoader, FileSystemLoader, meta
 from pelican.contents import Article, Static
 from pelican.readers import METADATA_PROCESSORS
 from pelican.utils import order_content
+from pelican.writers import Writer
 
 from digest_plugin.build import cache, gc_pause
+from digest_plugin.build.installed import version
 from digest_plugin.charts.draw import pixel_size
 from digest_plugin.errors import DigestError
 from digest_plugin.i18n import format_date
@@ -36,9 +38,9 @@ from digest_plugin.publish.files import PACKAGE_TEMPLATES, chart_drawing, copy_s
 from digest_plugin.publish.history import analysis_options, diff_targets
 from digest_plugin.publish.host_theme import host_theme
 from digest_plugin.publish.notes import exclude_notes, read_notes
-from digest_plugin.publish.pelican_internals import WeekArticle, check_pelican, feed_writer
-from digest_plugin.publish.report_text import report_renderer
-from digest_plugin.publish.sections import SECTION_FEEDS, repo_category, repo_feeds, write_section
+from digest_plugin.publish.pelican_internals import DigestWriter, WeekArticle, check_pelican
+from digest_plugin.publish.report_text import REPORT_TEMPLATE, report_renderer
+from digest_plugin.publish.sections import repo_category, repo_feeds, section_feeds, write_section
 from digest_plugin.publish.site_digest import SiteDigest, WeekPage, build_site_digest
 from digest_plugin.publish.site_files import sitemap_plugin_active, write_site_pages, write_sitemap
 from digest_plugin.publish.site_index import author_path, page_dates, pulls_by_tag, repo_summaries, week_pulls_by_tag
@@ -51,11 +53,13 @@ logger = logging.getLogger(__name__)
 SETUP_KEY = "DIGEST"  # the BuildSetup, in Pelican's settings dict
 PAGE_DATES_KEY = "digest_page_dates"  # this build's pages' last changes, by path, in the same dict, for the sitemap
 
+PDF_TEMPLATE = "digest_week_pdf.html"  # a week's PDF, as HTML
 TAG_SLUG_LIMIT = 100  # characters of a label's slug: its feeds' file names stay under 255 bytes
 
 
 def connect() -> None:
-    logging.getLogger("pelican").addFilter(without_traceback_for_user_errors)
+    """Connect every hook. Installed, the namespace plugin is loaded by every Pelican site of the
+    environment whose PLUGINS is unset: each hook does nothing in a site that is not `configured`."""
     signals.initialized.connect(check_settings)
     signals.generator_init.connect(prepare_templates)
     signals.article_generator_pretaxonomy.connect(add_week_articles)
@@ -100,21 +104,34 @@ class BuildSetup:
     clock: Callable[[], datetime] | None = None
 
 
+def configured(pelican_settings: Mapping) -> bool:
+    """Whether the site asks for the digest: it has at least one DIGEST_* setting. (Pelican replaces
+    PLUGINS with the plugins it loaded, so a site that names the plugin cannot be told from one
+    that merely has it installed.)"""
+    return any(isinstance(key, str) and key.startswith("DIGEST_") for key in pelican_settings)
+
+
 def check_settings(pelican) -> None:
     """Check the DIGEST_* settings, DIGEST_RULES included, before Pelican touches the output folder,
     and keep them with the language in the settings dict every generator shares. Pelican reads the
     settings file afresh (a new dict, a new signal) whenever it changes under --autoreload."""
+    if not configured(pelican.settings):
+        logger.debug("repo-digest: installed, but this site has no DIGEST_* setting, so it publishes nothing (DIGEST_REPOS names "
+                     "the repositories to publish)")
+        return
+    logging.getLogger("pelican").addFilter(without_traceback_for_user_errors)
     check_pelican()
     pelican.settings[SETUP_KEY] = _set_up(pelican.settings)
     exclude_notes(pelican.settings)
 
 
-def build_setup(pelican_settings: dict) -> BuildSetup:
-    """The setup made at `initialized`; made now if the caller skipped that signal."""
+def build_setup(pelican_settings: dict) -> BuildSetup | None:
+    """The setup made at `initialized`; made now if the caller skipped that signal. None in a site
+    that is not `configured`: every hook then does nothing."""
     setup = pelican_settings.get(SETUP_KEY)
-    if not isinstance(setup, BuildSetup):
+    if not isinstance(setup, BuildSetup) and configured(pelican_settings):
         setup = pelican_settings[SETUP_KEY] = _set_up(pelican_settings)
-    return setup
+    return setup if isinstance(setup, BuildSetup) else None
 
 
 def _set_up(pelican_settings: dict) -> BuildSetup:
@@ -139,7 +156,10 @@ def settings_folder() -> Path:
 def prepare_templates(generator) -> None:
     """Give every template `_()`/`ngettext()` in DIGEST_LANGUAGE, the filters the theme uses, and
     the plugin's own templates after the theme's (so a theme may override any of them)."""
-    language = build_setup(generator.settings).language
+    setup = build_setup(generator.settings)
+    if setup is None:
+        return
+    language = setup.language
     generator.env.loader = ChoiceLoader([generator.env.loader, FileSystemLoader(str(PACKAGE_TEMPLATES))])
     generator.env.autoescape = _escaping_ours(generator.env.autoescape)
     generator.env.add_extension("jinja2.ext.i18n")
@@ -158,7 +178,7 @@ def _escaping_ours(site_autoescape):
     """Autoescape for the plugin's templates (they show untrusted text from GitHub) whatever the
     site's JINJA_ENVIRONMENT says; the site's own templates keep the site's choice, since themes
     such as notmyidea print article content without `|safe`."""
-    ours = {p.relative_to(PACKAGE_TEMPLATES).as_posix() for p in PACKAGE_TEMPLATES.rglob("*.html")}
+    ours = set(_package_templates())
 
     def autoescape(name: str | None) -> bool:
         if name in ours:
@@ -171,6 +191,8 @@ def _escaping_ours(site_autoescape):
 def add_week_articles(generator) -> None:
     """One Article per (repository, week), added before Pelican builds categories, tags and feeds."""
     setup = build_setup(generator.settings)
+    if setup is None:
+        return
     store = Store(setup.settings.data_path)
     warnings = _fetch_first(store, setup.settings)
     now = setup.clock() if setup.clock else source_date() or _data_time(store, setup.settings) or datetime.now(UTC)
@@ -187,10 +209,11 @@ def add_week_articles(generator) -> None:
     tag_rows = [(week, week_pulls_by_tag(week)) for repo in digest.repos for week in repo.weeks]
     generator.context["digest_pulls_by_tag"] = pulls_by_tag(tag_rows)
     generator.context["digest_feeds"] = {name: repo_feeds(name, generator.settings, in_blog) for name in repos}
-    generator.context["digest_section_feeds"] = {} if in_blog else SECTION_FEEDS
+    generator.context["digest_section_feeds"] = {} if in_blog else section_feeds(generator.settings)
     texts = generator.context["digest_texts"] = cache.TextCache(Path(generator.settings["CACHE_PATH"]), cache.code_salt())
-    site = generator.context["digest_site_key"] = cache.key("site", _templates_and_settings(generator, stylesheets()))
-    generator.env.globals["digest_report"] = report_renderer(generator.env, texts, site)
+    report = cache.key("report", _what_it_shows(generator, REPORT_TEMPLATE))
+    generator.context["digest_pdf_key"] = cache.key("pdf", _what_it_shows(generator, PDF_TEMPLATE, stylesheets()))
+    generator.env.globals["digest_report"] = report_renderer(generator.env, texts, report)
 
     entry = generator.get_template("digest_feed_entry")  # an article's content is what its feed entry carries
     label_entry = generator.get_template("digest_label_feed_entry")
@@ -212,13 +235,18 @@ def add_week_articles(generator) -> None:
     if not generator.env.globals["digest_theme"].head_block:
         logger.warning("repo-digest: the theme's base.html has no `head` block, so the week and repository pages link the plugin's "
                        "stylesheet, and offer their feeds, from inside their content block.")
-    # A week not yet final gets its page but stays out of the index, tags and feeds (Pelican's
-    # hidden articles), as every week does when the weeks have a section of their own (DIGEST_IN_BLOG = False).
+    _list_or_hide(generator, articles, in_blog)
+    logger.info("repo-digest %s: %d week pages for %d repositories, from %s", version(), len(articles), len(digest.repos),
+                setup.settings.data_path)
+
+
+def _list_or_hide(generator, articles: list[Article], in_blog: bool) -> None:
+    """A week not yet final gets its page but stays out of the index, tags and feeds (Pelican's
+    hidden articles), as every week does when the weeks have a section of their own (DIGEST_IN_BLOG = False)."""
     order = generator.settings["ARTICLE_ORDER_BY"]
     listed = [in_blog and a.status == "published" for a in articles]
     generator.articles = order_content(generator.articles + list(compress(articles, listed)), order)
     generator.hidden_articles = order_content(generator.hidden_articles + [a for a, shown in zip(articles, listed) if not shown], order)
-    logger.info("repo-digest: %d week pages for %d repositories", len(articles), len(digest.repos))
 
 
 @dataclass
@@ -247,7 +275,9 @@ def _data_time(store: Store, settings: DigestSettings) -> datetime | None:
 
 def _article(generator, week: WeekPage, entry: Callable[[], str], in_blog: bool, label_entries: LabelEntries) -> Article:
     settings = generator.settings
-    raw = {"tags": list(week.tags), "authors": ["repo-digest"], "slug": week.slug}
+    author = build_setup(settings).settings.author
+    # DIGEST_AUTHOR, else none of the plugin's: Pelican gives the article the site's AUTHOR, if any.
+    raw = {"tags": list(week.tags), "authors": [author] if author else [], "slug": week.slug}
     processed = {name: METADATA_PROCESSORS[name](value, settings) for name, value in raw.items() if value}
     processed["category"] = repo_category(week.repo, settings)
     for tag in processed.get("tags", ()):
@@ -320,14 +350,14 @@ def write_files(generator, writer) -> None:
     texts = generator.context["digest_texts"]
     write_week_files(digest, output, cache_folder, texts)
     if digest.settings.pdf:
-        drawn = write_week_pdfs(digest, pdf_html(generator), output, cache_folder, site=generator.context["digest_site_key"])
-        logger.info("repo-digest: %d PDFs drawn, the others unchanged", drawn)
+        drawn = write_week_pdfs(digest, pdf_html(generator), output, cache_folder, site=generator.context["digest_pdf_key"])
+        logger.debug("repo-digest: %d PDFs drawn, the others unchanged", drawn)
     texts.prune()
 
 
 def pdf_html(generator) -> Callable[[WeekPage], str]:
     """A week's PDF as HTML: the `digest_week_pdf` template, with the plugin's stylesheets inline."""
-    template, css = generator.get_template("digest_week_pdf"), stylesheets()
+    template, css = generator.get_template(PDF_TEMPLATE.removesuffix(".html")), stylesheets()
     return lambda week: template.render(**generator.context, **css, week=week, view=week.view, digest_pdf=True)
 
 
@@ -336,13 +366,38 @@ def pdf_html(generator) -> Callable[[WeekPage], str]:
 _FOLDERS = frozenset({"PATH", "OUTPUT_PATH", "CACHE_PATH", "THEME", "THEME_TEMPLATES_OVERRIDES", "PLUGIN_PATHS", "DIGEST_DATA_PATH"})
 
 
-def _templates_and_settings(generator, css: dict[str, str]) -> bytes:
-    """What a week's PDF depends on besides the week: every template's source, the settings (those
-    with plain values: the others name objects) and the stylesheets."""
-    env = generator.env
-    sources = {name: env.loader.get_source(env, name)[0] for name in env.list_templates()}
-    settings = {key: value for key, value in generator.context.items() if key.isupper() and key not in _FOLDERS and _plain(value)}
-    return json.dumps([sources, settings, css], sort_keys=True).encode("utf-8")
+def _what_it_shows(generator, template: str, css: dict[str, str] | None = None) -> bytes:
+    """What an output rendered from `template` (a week's report, its PDF) depends on besides the
+    week: the source of every template it renders, the settings those templates read and the
+    DIGEST_* settings (as the theme resolves them: a theme may override any of the plugin's), and
+    the stylesheets it inlines. A change to anything else of the host site (its LINKS, its other
+    plugins, its own templates) leaves the output as it was, and so its cache."""
+    sources = templates_rendered(generator.env, template)
+    read = set().union(*(meta.find_undeclared_variables(generator.env.parse(source)) for source in sources.values()))
+    settings = {key: value for key, value in generator.context.items()
+                if isinstance(key, str) and key.isupper() and (key in read or key.startswith("DIGEST_")) and key not in _FOLDERS and _plain(value)}
+    return json.dumps([sources, settings, css or {}], sort_keys=True).encode("utf-8")
+
+
+def templates_rendered(env, root: str) -> dict[str, str]:
+    """The source of `root` and of every template it includes, imports or extends, by name. An
+    include whose name is computed (`"partials/week_" ~ section ~ ".html"`) may be any of the
+    plugin's templates."""
+    sources: dict[str, str] = {}
+    waiting = [root]
+    while waiting:
+        name = waiting.pop()
+        if name in sources:
+            continue
+        sources[name] = env.loader.get_source(env, name)[0]
+        for referenced in meta.find_referenced_templates(env.parse(sources[name])):
+            waiting += [referenced] if referenced is not None else _package_templates()
+    return sources
+
+
+@functools.cache
+def _package_templates() -> list[str]:
+    return sorted(p.relative_to(PACKAGE_TEMPLATES).as_posix() for p in PACKAGE_TEMPLATES.rglob("*.html"))
 
 
 def _plain(value) -> bool:
@@ -361,15 +416,25 @@ def write_pages_around_weeks(generator, writer) -> None:
 
 
 def write_site_map(pelican) -> None:
-    """The sitemap, unless pelican-sitemap writes it (the finished weeks are published pages there)."""
-    if not sitemap_plugin_active(pelican.settings):
-        write_sitemap(Path(pelican.output_path), pelican.settings.get("SITEURL", ""), pelican.settings.get(PAGE_DATES_KEY, {}))
+    """The sitemap where DIGEST_SITEMAP asks for it and SITEURL makes its addresses absolute, as the
+    protocol wants them; not where pelican-sitemap writes it (the finished weeks are published pages there)."""
+    setup = build_setup(pelican.settings)
+    site_url = pelican.settings.get("SITEURL", "")
+    if setup is not None and setup.settings.sitemap and site_url.startswith(("https://", "http://")) and not sitemap_plugin_active(pelican.settings):
+        write_sitemap(Path(pelican.output_path), site_url, pelican.settings.get(PAGE_DATES_KEY, {}))
 
 
 def start_collecting(pelican) -> None:
     """Full garbage collections wait for the end of the build (build/gc_pause.py); no generator to add."""
-    gc_pause.start_build()
+    if build_setup(pelican.settings) is not None:
+        gc_pause.start_build()
 
 
 def stop_collecting(pelican) -> None:
-    gc_pause.end_build()
+    if build_setup(pelican.settings) is not None:
+        gc_pause.end_build()
+
+
+def feed_writer(pelican) -> type[Writer] | None:
+    """The plugin's writer (pelican_internals.DigestWriter) in a site it publishes in; Pelican's own elsewhere."""
+    return DigestWriter if build_setup(pelican.settings) is not None else None

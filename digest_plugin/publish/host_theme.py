@@ -4,6 +4,8 @@
   pages add the plugin's stylesheet and feeds there; a theme without one (the Flex family names
   its block `meta`) gets them from inside the content block instead: the stylesheet as a link
   there, the feeds as visible links.
+- Whether its `<title>` names SITENAME outside the `title` block (Flex's `{{ SITENAME }}{% block
+  title %}{% endblock %}`): a week's title block then adds the week alone, not the site's name again.
 - The element the theme's own pages sit in: the first tag of `page.html`'s content block when it
   is a container with a class or an id (notmyidea's `<section id="content" class="body">`, Flex's
   `<article class="single">`), which the week then sits in too. A theme whose `base.html` holds the
@@ -19,6 +21,8 @@ from jinja2 import Environment, TemplateNotFound, nodes
 from markupsafe import Markup
 
 _CONTAINER = re.compile(r"\s*<(section|div|main|article)\b([^<>]*)>")
+_TITLE = re.compile(r"<title>(.*?)</title>", re.S)
+_TITLE_BLOCK = re.compile(r"{%-?\s*block title\s*-?%}.*?{%-?\s*endblock\b[^%]*%}", re.S)
 
 
 @dataclass(frozen=True)
@@ -26,12 +30,22 @@ class HostTheme:
     head_block: bool = True
     column_open: str = ""  # the element the theme's pages sit in, opened (Markup: the theme's own text)
     column_close: str = ""
+    title_names_site: bool = False  # the theme's <title> shows SITENAME beside the title block
 
 
 def host_theme(env: Environment) -> HostTheme:
     column = _page_column(env)
     return HostTheme("head" in _blocks(env, "base.html"), Markup(column[0]) if column else Markup(""),
-                     Markup(f"</{column[1]}>") if column else Markup(""))
+                     Markup(f"</{column[1]}>") if column else Markup(""), _title_names_site(env))
+
+
+def _title_names_site(env: Environment) -> bool:
+    try:
+        source = env.loader.get_source(env, "base.html")[0]
+    except TemplateNotFound:
+        return False
+    title = _TITLE.search(source)
+    return title is not None and "SITENAME" in _TITLE_BLOCK.sub("", title[1])
 
 
 def _parsed(env: Environment, name: str) -> nodes.Template | None:

@@ -82,10 +82,6 @@ class WeekArticle(Article):
         return self._entry()
 
 
-def feed_writer(pelican) -> type[Writer]:
-    return DigestWriter
-
-
 class DigestWriter(Writer):
     """Pelican's writer, with a week's feed entry id taken from its repository and week alone, and
     a label's (or module's) feed carrying that label's PRs of each week rather than the week's

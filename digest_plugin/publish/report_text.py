@@ -3,8 +3,8 @@ back from the report texts an earlier build kept (build/cache.py's TextCache).
 
 Rendering them again was the largest part of a warm build: on 2,600 weeks the report bodies
 alone took 34 of 82 s. The body is rendered from the week's view, the charts' folder and the
-page's SITEURL alone, so that those, with every template's source and the settings, are all its
-key needs to hash.
+page's SITEURL alone, so that those, with the source of the templates it renders and the settings
+they read (publish/hooks.py, `_what_it_shows`), are all its key needs to hash.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def report_renderer(env, texts: TextCache, site: str) -> Callable:
     """The templates' `digest_report(week, base)`: the week's report body (REPORT_TEMPLATE),
     rendered from its view, `base` (the charts' folder, relative to the page) and the page's
     SITEURL, or read back when a build before rendered the same. `site` is the key of the
-    templates and the settings."""
+    templates it renders and the settings they read."""
     template, chart_size = env.get_template(REPORT_TEMPLATE), repr(env.globals["digest_chart_size"])
 
     @pass_context

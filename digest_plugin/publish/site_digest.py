@@ -152,6 +152,11 @@ class RepoPage:
     merged_by_week: tuple[tuple[str, int], ...] = ()  # every week's merged count, quiet ones too, oldest first
 
     @property
+    def sample(self) -> bool:
+        """Whether its data is the bundled sample's (`repo-digest sample`): a fictional repository."""
+        return any(week.analysis.fetch.source == "sample" for week in self.weeks)
+
+    @property
     def listing(self) -> list[WeekPage | QuietWeeks]:
         """The repository's weeks, newest first: a page each, or a line for a run of quiet ones."""
         return sorted([*self.weeks, *self.quiet], key=lambda row: row.week if isinstance(row, WeekPage) else row.first, reverse=True)
@@ -210,7 +215,7 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
         if history:
             pages = _week_pages(name, [a for a, page in zip(history, shown) if page], unstyled[name].weeks, history, memo, writer,
                                 notes, settings, language, pelican_settings.get("SITEURL", ""))
-            repos.append(RepoPage(name, repo_path(name), pages, unstyled[name].page, _overview(history, settings, _),
+            repos.append(RepoPage(name, repo_path(name), pages, unstyled[name].page, _overview(history, language),
                                   quiet_runs(history, language), tuple((a.week, a.stats.merged_count) for a in history)))
         else:
             warnings.append(_("{repo} has no merged pull requests in the store yet, so it has no pages.").format(repo=name))
@@ -383,14 +388,15 @@ def _provenance(analysis: WeekAnalysis, language: Language) -> str:
     return language.sentences(sentences)
 
 
-def _overview(history: list[WeekAnalysis], settings: DigestSettings, _) -> str:
+def _overview(history: list[WeekAnalysis], language: Language) -> str:
+    _ = language.gettext
     if not history:
         return _("No merged pull requests yet.")
     merged = sum(w.stats.merged_count for w in history)
     key = sum(w.stats.key_count for w in history)
     return _("{merged} merged pull requests ({key} key) over {weeks} weeks, {first} to {last}.").format(
-        merged=merged, key=key, weeks=len(history), first=history[0].week, last=history[-1].week
-    )
+        merged=language.number(merged), key=language.number(key), weeks=language.number(len(history)), first=history[0].week,
+        last=history[-1].week)
 
 
 def _publication_date(analysis: WeekAnalysis, settings: DigestSettings) -> datetime:

@@ -5,6 +5,7 @@ post digests the bundled sample (a busy week with an editor's note is the page c
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -16,7 +17,7 @@ from tests.browser_harness import ROOT, axe_findings, chromium, open_page, page_
 WEEK = "quillmoss/fernwheel/2026-W47/"
 PHONE, DESKTOP = 375, 1280
 # A theme in the manner of Flex: its head holds a `meta` block and no `head` block; its content
-# block sits in a <main> of its own.
+# block sits in a <main> of its own; its links are told from text by nothing but a shade.
 HEADLESS_BASE = """<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -25,7 +26,8 @@ HEADLESS_BASE = """<!DOCTYPE html>
   <link rel="icon" href="data:,">
   {% block meta %}{% endblock %}
   <title>{{ SITENAME }}{% block title %}{% endblock %}</title>
-  <style>body { margin: 0 auto; max-width: 60rem; padding: 0 1rem; font-family: sans-serif; }</style>
+  <style>body { margin: 0 auto; max-width: 60rem; padding: 0 1rem; font-family: sans-serif; color: #222; }
+         a { color: #333; text-decoration: none; }</style>
 </head>
 <body><main>{% block content %}{% endblock %}</main></body>
 </html>
@@ -113,3 +115,107 @@ def test_a_theme_without_a_head_block_still_gets_the_stylesheet_and_the_feeds(ho
         page.goto(f"{base}/{feeds.get_attribute('href')}")  # the feed it offers is there
         assert "<feed" in page.content()
         page.close()
+
+
+def _luminance(css: str) -> float:
+    red, green, blue = (int(part) / 255 for part in re.findall(r"[\d.]+", css)[:3])
+    return sum(weight * (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4)
+               for weight, c in zip((0.2126, 0.7152, 0.0722), (red, green, blue)))
+
+
+def _contrast(one: str, other: str) -> float:
+    light, dark = sorted((_luminance(one), _luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_charts_text_reads_on_a_theme_that_stays_light_in_dark_mode(host_sites, scheme):
+    """Simple stays white when the reader's system is dark; an SVG shown by <img> follows the
+    system's scheme, not the page: its dark-scheme ink (#b1bac4) was 2:1 on simple's white page. Its
+    text is measured against what is behind it: the chart's own background, or the page's."""
+    output, _log = host_sites["simple"]
+    with chromium() as browser, serve_folder(output) as base:
+        page, _errors, _failed = open_page(browser, f"{base}/{WEEK}", DESKTOP, scheme=scheme)
+        page_background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+        page_background = "rgb(255, 255, 255)" if "0, 0, 0, 0" in page_background else page_background  # transparent: the canvas
+        charts = page.eval_on_selector_all(".chart img", "images => images.map(image => image.src)")
+        assert charts
+        for chart in charts:
+            page.goto(chart)  # the SVG as its own document, in the same scheme: its styles follow it as in the <img>
+            ink, own = page.evaluate("[getComputedStyle(document.querySelector('text')).fill, getComputedStyle(document.documentElement).backgroundColor]")
+            behind = page_background if own in ("rgba(0, 0, 0, 0)", "transparent") else own
+            assert _contrast(ink, behind) >= 4.5, (chart, ink, behind)
+        page.close()
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_pr_link_inside_a_sentence_is_told_from_the_text_in_a_theme_that_removes_underlines(host_sites, scheme):
+    output, _log = host_sites["headless"]
+    with chromium() as browser, serve_folder(output) as base:
+        page, _errors, _failed = open_page(browser, f"{base}/{WEEK}", DESKTOP, scheme=scheme, bypass_csp=True)
+        found = [node["target"] for finding in axe_findings(page, within="article.week") if finding["id"] == "link-in-text-block"
+                 for node in finding["nodes"]]
+        page.close()
+    assert found == [], f"{len(found)} links: {found[:5]}"
+
+
+SPLIT_WORDS = """heading => {
+  const split = [];
+  const walker = document.createTreeWalker(heading, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const match of node.data.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, match.index);
+      range.setEnd(node, match.index + match[0].length);
+      const tops = new Set([...range.getClientRects()].map(rect => Math.round(rect.top)));
+      if (tops.size > 1) split.push(match[0]);
+    }
+  }
+  return split;
+}"""
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("theme", ["notmyidea", "simple", "headless"])
+def test_the_weeks_heading_breaks_between_words_or_at_a_slash_on_a_small_phone(host_sites, theme):
+    """"quillmoss/fernwheel," is one word to the browser, wider than a small phone's line in a
+    theme's big heading: it broke mid-word ("quillmoss/fernwh" over "eel,"); it may break after its slash."""
+    output, _log = host_sites[theme]
+    with chromium() as browser, serve_folder(output) as base:
+        page, _errors, _failed = open_page(browser, f"{base}/{WEEK}", 320)
+        split = page.eval_on_selector("article.week h1", SPLIT_WORDS)
+        page.close()
+    assert split == []
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("theme", ["notmyidea", "simple", "headless"])
+def test_the_six_figures_come_in_even_rows_at_every_width(host_sites, theme):
+    """Six tiles in rows of 6, 3 or 2: at some widths they wrapped five and one."""
+    output, _log = host_sites[theme]
+    rows_seen = {}
+    with chromium() as browser, serve_folder(output) as base:
+        page, _errors, _failed = open_page(browser, f"{base}/{WEEK}", 320)
+        for width in range(320, 1300, 20):
+            page.set_viewport_size({"width": width, "height": 900})
+            tops = page.eval_on_selector_all(".figures > div", "tiles => tiles.map(tile => Math.round(tile.getBoundingClientRect().top))")
+            rows = sorted({top: tops.count(top) for top in tops}.values())
+            rows_seen[width] = rows
+        page.close()
+    uneven = {width: rows for width, rows in rows_seen.items() if len(set(rows)) > 1}
+    assert uneven == {}
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("theme", ["notmyidea", "simple", "headless"])
+def test_a_weeks_title_names_the_site_once(host_sites, theme):
+    """A theme in the manner of Flex writes SITENAME before its title block: the week's title said "A blog" twice."""
+    output, _log = host_sites[theme]
+    with chromium() as browser, serve_folder(output) as base:
+        for path in (WEEK, "quillmoss/fernwheel/"):
+            page, _errors, _failed = open_page(browser, f"{base}/{path}", DESKTOP)
+            title = page.title()
+            page.close()
+            assert title.count("A blog") == 1 and "quillmoss/fernwheel" in title, (path, title)

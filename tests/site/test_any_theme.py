@@ -4,6 +4,7 @@ PLUGINS setting (Pelican finds the namespace plugin), Pelican's own themes, the 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import urllib.parse
@@ -45,14 +46,7 @@ def _site(folder: Path, theme: str, in_blog: bool | None) -> Path:
     (None: not set, the plugin's default)."""
     (folder / "content").mkdir(parents=True)
     (folder / "content/hello.md").write_text("Title: Hello\nDate: 2026-05-01\nCategory: Notes\nTags: news\n\nThe blog's own post.\n")
-    store = Store(folder / "data")
-    store.upsert("acme/widget", [
-        make_pull(1, MONDAY, "feat: add the widget cache", files=[("core/cache.py", 120, 4, "modified")], labels=("area/core",)),
-        make_pull(2, MONDAY + timedelta(days=1), HOSTILE, author="bob", files=[("core/parse.py", 5, 2, "modified")]),
-        make_pull(3, MONDAY + timedelta(days=8), "docs: explain the cache", files=[("docs/cache.md", 30, 0, "added")]),
-        make_pull(4, MONDAY + timedelta(days=9), "[1/n] feat: split the parser"),  # no files: its modules are its title's
-    ])
-    store.write_state(RepoState(repo="acme/widget", source="import", fetched_at=MONDAY + timedelta(days=14)))
+    _store(folder)
     # A site with Pelican's default URLs (category/{slug}.html, tag/{slug}.html) and no PLUGINS.
     (folder / "pelicanconf.py").write_text(
         f'SITENAME = "A blog"\nSITEURL = "{SITEURL}"\nRELATIVE_URLS = False\nFEED_DOMAIN = SITEURL\n'
@@ -62,13 +56,69 @@ def _site(folder: Path, theme: str, in_blog: bool | None) -> Path:
     return folder
 
 
-def _build(pelican: Path, folder: Path) -> Path:
+def _store(folder: Path) -> None:
+    store = Store(folder / "data")
+    store.upsert("acme/widget", [
+        make_pull(1, MONDAY, "feat: add the widget cache", files=[("core/cache.py", 120, 4, "modified")], labels=("area/core",)),
+        make_pull(2, MONDAY + timedelta(days=1), HOSTILE, author="bob", files=[("core/parse.py", 5, 2, "modified")]),
+        make_pull(3, MONDAY + timedelta(days=8), "docs: explain the cache", files=[("docs/cache.md", 30, 0, "added")]),
+        make_pull(4, MONDAY + timedelta(days=9), "[1/n] feat: split the parser"),  # no files: its modules are its title's
+    ])
+    store.write_state(RepoState(repo="acme/widget", source="import", fetched_at=MONDAY + timedelta(days=14)))
+
+
+def _build(pelican: Path, folder: Path, *options: str, output: str = "output") -> Path:
+    return _run(pelican, folder, *options, output=output)[0]
+
+
+def _run(pelican: Path, folder: Path, *options: str, output: str = "output") -> tuple[Path, str]:
+    """Build the site in `folder` with `pelican`; its output folder and its log."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_", "DIGEST_", "SITEURL", "PYTHONPATH"))}
-    done = subprocess.run([str(pelican), "content", "-o", "output", "-s", "pelicanconf.py"], cwd=folder, env=env,
+    env["COLUMNS"] = "1000"  # one log line a message
+    done = subprocess.run([str(pelican), "content", "-o", output, "-s", "pelicanconf.py", *options], cwd=folder, env=env,
                           capture_output=True, text=True, timeout=900)
     log = done.stdout + done.stderr
-    assert done.returncode == 0 and "ERROR" not in log and "Traceback" not in log, log
-    return folder / "output"
+    assert done.returncode == 0 and "ERROR" not in log and "CRITICAL" not in log and "Traceback" not in log, log
+    return folder / output, log
+
+
+# pelican-quickstart's pelicanconf.py, and no PLUGINS: Pelican loads every namespace plugin installed.
+QUICKSTART = """AUTHOR = 'Ann'
+SITENAME = 'My site'
+SITEURL = ''
+PATH = 'content'
+TIMEZONE = 'Europe/Rome'
+DEFAULT_LANG = 'en'
+FEED_ALL_ATOM = None
+CATEGORY_FEED_ATOM = None
+TRANSLATION_FEED_ATOM = None
+AUTHOR_FEED_ATOM = None
+AUTHOR_FEED_RSS = None
+LINKS = (('Pelican', 'https://getpelican.com/'), ('Python.org', 'https://www.python.org/'))
+SOCIAL = (('You can add links in your config file', '#'),)
+DEFAULT_PAGINATION = 10
+"""
+
+
+def _files(output: Path) -> dict[str, bytes]:
+    return {p.relative_to(output).as_posix(): p.read_bytes() for p in sorted(output.rglob("*")) if p.is_file()}
+
+
+def test_installed_but_unconfigured_the_plugin_leaves_another_site_as_pelican_builds_it(fresh_pelican, tmp_path):
+    """A quickstart site of two posts in the environment the plugin is installed in: with no
+    DIGEST_* setting it builds as with no plugin at all, and the plugin says so in one debug line."""
+    folder = tmp_path / "quickstart"
+    (folder / "content").mkdir(parents=True)
+    (folder / "content/one.md").write_text("Title: One\nDate: 2026-01-01\nCategory: Notes\n\nThe first post.\n")
+    (folder / "content/two.md").write_text("Title: Two\nDate: 2026-01-08\nTags: news\n\nThe second post.\n")
+    (folder / "pelicanconf.py").write_text(QUICKSTART)
+    output, log = _run(fresh_pelican, folder, "--debug")
+    assert "Registering plugin `pelican.plugins.repo_digest`" in log  # it was loaded
+    assert len([line for line in log.splitlines() if "repo-digest" in line]) == 1, log
+    (folder / "pelicanconf.py").write_text(QUICKSTART + "PLUGINS = []\n")
+    without_plugins = _build(fresh_pelican, folder, output="without")
+    assert _files(output) == _files(without_plugins)
+    assert not (output / "sitemap.xml").exists() and not (output / "theme/repo-digest").exists()
 
 
 def _pages(output: Path) -> dict[str, BeautifulSoup]:
@@ -113,14 +163,17 @@ def test_weeks_in_the_blog_of_a_site_with_a_builtin_theme(fresh_pelican, tmp_pat
 
 
 def test_weeks_in_a_section_of_their_own_by_default(fresh_pelican, tmp_path):
-    output = _build(fresh_pelican, _site(tmp_path / "own", "simple", in_blog=None))
+    output, log = _run(fresh_pelican, _site(tmp_path / "own", "simple", in_blog=None), "--verbose")
+    assert len([line for line in log.splitlines() if "repo-digest" in line]) == 1, log  # configured, it says so once
     pages = _check_every_page(output)
     assert "2026-W" not in pages["index.html"].get_text()  # the blog's index is the blog's
     assert "2026-W" not in (output / "feeds/all.atom.xml").read_text()
     assert not (output / "tag/area-core.html").exists()
     repo = pages["acme/widget/index.html"]
     assert [a.text for a in repo.select("table.weeks tbody a")] == ["2026-W20", "2026-W19"]
-    for path in ("feeds/digest.atom.xml", "feeds/acme/widget.atom.xml", "feeds/acme/widget.rss.xml"):
+    # Atom feeds, as the site's own (FEED_ALL_ATOM, and Pelican's default CATEGORY_FEED_ATOM), and no RSS.
+    assert not list(output.rglob("*.rss.xml"))
+    for path in ("feeds/digest.atom.xml", "feeds/acme/widget.atom.xml"):
         feed = feedparser.parse((output / path).read_bytes())
         assert not feed.bozo and [e.link for e in feed.entries] == [f"{SITEURL}/acme/widget/2026-W20/", f"{SITEURL}/acme/widget/2026-W19/"], path
     assert pages["acme/widget/2026-W19/index.html"].select_one("article.week .status")
@@ -168,3 +221,41 @@ def test_the_readme_names_what_comes_with_the_showcase_theme_only(fresh_pelican,
     }
     assert all(absent.values()), absent
     assert [name for name in absent if name not in " ".join(section.split())] == []
+
+
+def _quickstart_with_the_digest(folder: Path, *lines: str) -> Path:
+    """pelican-quickstart's settings (every feed off), two posts, PLUGINS unset, and the digest."""
+    (folder / "content").mkdir(parents=True)
+    (folder / "content/one.md").write_text("Title: One\nDate: 2026-01-01\n\nThe first post.\n")
+    (folder / "content/two.md").write_text("Title: Two\nDate: 2026-01-08\n\nThe second post.\n")
+    _store(folder)
+    settings = QUICKSTART.replace("SITEURL = ''", f"SITEURL = {SITEURL!r}\nRELATIVE_URLS = False")
+    (folder / "pelicanconf.py").write_text(settings + 'THEME = "notmyidea"\nDIGEST_FETCH = "never"\n' + "\n".join(lines) + "\n")
+    return folder
+
+
+def test_a_host_site_gets_no_sitemap_nor_feeds_it_turned_off_and_links_the_digest_from_its_menu(fresh_pelican, tmp_path):
+    """A host's development settings turn its feeds off: the digest's follow them. No sitemap unless
+    asked for, and an asked one only with absolute addresses. The README's MENUITEMS line links the digest."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    menu = re.search(r"^MENUITEMS = .*$", readme, re.M)[0].replace("owner/name", "acme/widget")
+    output = _build(fresh_pelican, _quickstart_with_the_digest(tmp_path / "host", 'DIGEST_REPOS = ["acme/widget"]', menu))
+    assert (output / "acme/widget/2026-W19/index.html").exists()
+    assert sorted(p.relative_to(output).as_posix() for p in output.rglob("*.xml")) == []  # no feed, no sitemap
+    pages = _check_every_page(output)
+    home = pages["index.html"]
+    assert [a["href"] for a in home.select("nav a") if a.get_text(strip=True) == "Digest"] == [f"{SITEURL}/acme/widget/"]
+    assert "feeds/" not in str(pages["acme/widget/index.html"])  # no link to a feed that is not there
+    asked = _build(fresh_pelican, _quickstart_with_the_digest(tmp_path / "asked", "DIGEST_SITEMAP = True", "FEED_ALL_RSS = 'rss.xml'"))
+    locs = re.findall(r"<loc>(.*?)</loc>", (asked / "sitemap.xml").read_text(encoding="utf-8"))
+    assert f"{SITEURL}/acme/widget/2026-W19/" in locs and all(loc.startswith(SITEURL + "/") for loc in locs)
+    assert (asked / "feeds/digest.rss.xml").exists() and not (asked / "feeds/digest.atom.xml").exists()  # RSS, as the site's
+
+
+@pytest.mark.parametrize(("line", "author"), [("AUTHOR = 'Ann'", "Ann"), ("DIGEST_AUTHOR = 'Widget team'", "Widget team")])
+def test_in_the_blog_the_weeks_are_by_the_sites_author_or_the_one_set(fresh_pelican, tmp_path, line, author):
+    folder = _quickstart_with_the_digest(tmp_path / "blog", "DIGEST_IN_BLOG = True", line)
+    pages = _pages(_build(fresh_pelican, folder))
+    assert not [path for path in pages if "repo-digest" in path]
+    slug = author.lower().replace(" ", "-")
+    assert "acme/widget" in pages[f"author/{slug}.html"].get_text()  # Pelican's page of the author lists the weeks

@@ -65,3 +65,26 @@ def test_an_import_while_the_devserver_runs_builds_the_new_week(tmp_path):
             server.wait()
         log.close()
         print((tmp_path / "devserver.log").read_text())
+
+
+def test_make_serve_answers_a_missing_address_with_the_sites_404_page(tmp_path):
+    """Pelican's server closed the connection on a missing address, with no reply: the 404 page never showed."""
+    project = tiny_project(tmp_path / "project")
+    built = make(project, "html")
+    _out, err = built.communicate(timeout=600)
+    assert built.returncode == 0, err
+    port = _free_port()
+    log = (tmp_path / "serve.log").open("w")
+    server = make(project, "serve", f"PORT={port}", start_new_session=True, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        assert "2026-W11" in _served(f"{base}/{REPO}/", server)
+        try:
+            urllib.request.urlopen(f"{base}/{REPO}/2019-W01/", timeout=10)
+            raise AssertionError("a missing week was served")
+        except urllib.error.HTTPError as error:
+            assert error.code == 404
+            page = error.read().decode("utf-8")
+        assert page == (project / "output/404.html").read_text(encoding="utf-8") and "<title>" in page
+    finally:
+        os.killpg(server.pid, signal.SIGINT)

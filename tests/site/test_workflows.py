@@ -32,7 +32,10 @@ NODE24_MAJORS = {
     "actions/configure-pages": 6,
     "actions/upload-pages-artifact": 5,
     "actions/deploy-pages": 5,
+    "actions/upload-artifact": 6,
+    "actions/download-artifact": 7,
 }
+NOT_NODE = {"pypa/gh-action-pypi-publish"}  # a container action: no Node to outlive
 SITE = "https://octo.github.io/widgets-digest"
 
 
@@ -43,9 +46,9 @@ def _actionlint() -> str:
     return found
 
 
-def test_both_workflows_pass_actionlint():
+def test_every_workflow_passes_actionlint():
     files = sorted(str(p) for p in WORKFLOWS.glob("*.yml"))
-    assert len(files) == 2
+    assert len(files) == 3
     done = subprocess.run([_actionlint(), "-no-color", *files], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
 
@@ -54,7 +57,7 @@ def test_every_action_is_at_its_node24_major():
     for path in WORKFLOWS.glob("*.yml"):
         for job in load_workflow(path)["jobs"].values():
             for step in job.get("steps", []):
-                if "uses" in step:
+                if "uses" in step and step["uses"].split("@")[0] not in NOT_NODE:
                     name, version = step["uses"].split("@")
                     assert name in NODE24_MAJORS, f"{path.name}: {name} has no known Node 24 major"
                     assert int(version.lstrip("v").split(".")[0]) >= NODE24_MAJORS[name], f"{path.name}: {step['uses']}"
@@ -68,12 +71,78 @@ def test_each_job_has_only_the_permissions_it_needs():
     assert load_workflow(WORKFLOWS / "tests.yml")["permissions"] == {"contents": "read"}
 
 
+def test_a_pushed_version_tag_is_published_to_pypi_by_trusted_publishing_alone():
+    """The release workflow: built in a job that cannot publish, published by a job whose only
+    permission is the OIDC token PyPI trusts (no password or token anywhere), and only when the tag
+    is pyproject.toml's version."""
+    release = load_workflow(WORKFLOWS / "release.yml")
+    assert release["on"] == {"push": {"tags": ["v*"]}} and release["permissions"] == {}
+    build, publish = release["jobs"]["build"], release["jobs"]["publish"]
+    assert build["permissions"] == {"contents": "read"}
+    assert publish["permissions"] == {"id-token": "write"} and publish["needs"] == "build"
+    assert publish["environment"]["name"] == "pypi"
+    uploads = [step for step in publish["steps"] if step.get("uses", "").startswith("pypa/gh-action-pypi-publish@")]
+    assert len(uploads) == 1 and not uploads[0].get("with")  # no password: trusted publishing
+    assert "python -m build" in "\n".join(step.get("run", "") for step in build["steps"])
+    script = next(step for step in build["steps"] if "python -m build" in step.get("run", ""))
+    assert '"$TAG" != "v$version"' in script["run"] and script["env"]["TAG"] == "${{ github.ref_name }}"
+    checkout = next(step for step in build["steps"] if step.get("uses", "").startswith("actions/checkout@"))
+    assert checkout["with"]["persist-credentials"] is False
+    assert all(job.get("timeout-minutes") for job in release["jobs"].values())
+    assert "## Unreleased" in (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+
+
 def test_deploy_runs_weekly_on_push_and_by_hand_and_tests_run_on_pull_requests():
     assert set(DEPLOY["on"]) == {"schedule", "push", "workflow_dispatch"}
     assert DEPLOY["on"]["push"]["branches"] == ["main"]
     tests = load_workflow(WORKFLOWS / "tests.yml")
     assert "pull_request" in tests["on"]
-    assert any(step.get("run", "").strip().endswith("make test") for step in tests["jobs"]["test"]["steps"])
+    assert any(step.get("run", "").strip() == ".ci/run" for step in tests["jobs"]["test"]["steps"])
+    assert (ROOT / ".ci/run").read_text().strip().endswith("make test")
+
+
+def _matches(path: str, pattern: str) -> bool:
+    """GitHub's paths filter, as far as these workflows use it: `folder/**` or a file name."""
+    return path.startswith(pattern[:-2]) if pattern.endswith("/**") else path == pattern
+
+
+def test_the_tests_run_with_every_checker_and_only_when_the_code_changed():
+    """The browser checkers (axe, Nu) and pdftotext are installed, so that those tests run on
+    GitHub instead of skipping; a template copy's own settings, notes, pages or store do not run the suite."""
+    tests = load_workflow(WORKFLOWS / "tests.yml")
+    run = (ROOT / ".ci/run").read_text()
+    assert "poppler-utils" in run and "npm ci --prefix .ci/node" in run and "default-jre-headless" in run
+    for event in ("pull_request", "push"):
+        paths = tests["on"][event]["paths"]
+        for copy_change in ("pelicanconf.py", "content/pages/about.md", "content/notes/a/b/2026-W01.md", "data/a/b/2026-05.jsonl"):
+            assert not any(_matches(copy_change, p) for p in paths), (event, copy_change)
+        for code_change in ("digest_plugin/cli.py", "tests/site/test_workflows.py", "theme/templates/base.html", "constraints.txt"):
+            assert any(_matches(code_change, p) for p in paths), (event, code_change)
+
+
+def test_every_job_has_a_timeout_and_no_checkout_keeps_the_token():
+    for path in WORKFLOWS.glob("*.yml"):
+        for name, job in load_workflow(path)["jobs"].items():
+            assert 0 < job["timeout-minutes"] <= 120, f"{path.name}: {name}"
+            for step in job.get("steps", []):
+                if step.get("uses", "").startswith("actions/checkout@"):
+                    assert step["with"]["persist-credentials"] is False, f"{path.name}: {name}"
+    steps = DEPLOY["jobs"]["build"]["steps"]
+    with_token = [s for s in steps if s.get("run", "").startswith(".ci/store")]
+    assert with_token and all(s["env"]["STORE_TOKEN"] == "${{ secrets.GITHUB_TOKEN }}" for s in with_token)
+    assert "STORE_TOKEN" in (ROOT / ".ci/store").read_text()
+
+
+def test_an_unconfigured_copy_is_told_so_before_the_whole_install_and_a_private_repository_has_its_secret():
+    steps = DEPLOY["jobs"]["build"]["steps"]
+    names = [step.get("name") for step in steps]
+    read, install = names.index("Read the settings"), names.index("Install")
+    assert read < install and steps[install]["if"] == "steps.settings.outputs.configured == 'true'"
+    assert "pelican PyYAML" in steps[names.index("Install what reading the settings needs")]["run"]
+    fetch = next(step for step in steps if step.get("id") == "fetch")
+    assert fetch["env"]["GITHUB_TOKEN"] == "${{ secrets.DIGEST_TOKEN || secrets.GITHUB_TOKEN }}"
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert "DIGEST_TOKEN" in readme and "makes public" in readme and "60 days" in readme
 
 
 def test_apt_get_update_comes_before_every_install_and_dependencies_are_pinned():
@@ -196,7 +265,8 @@ def _runner(work: Path, github: GitHubServer | None, repos: str) -> Runner:
         env["GITHUB_API_URL"] = github.url  # the runner sets it; GitHub Enterprise has its own
     return Runner(work, env, vars={"DIGEST_REPOS": repos}, secrets={"GITHUB_TOKEN": GOOD_TOKEN},
                   github={"ref_name": "main"}, actions=_stand_ins(SITE),
-                  machine_steps={"Install system packages": _installed})
+                  machine_steps={"Install system packages": _installed,
+                                 "Install what reading the settings needs": lambda env: None})  # the project's .venv has it
 
 
 def _installed(env: dict) -> None:
