@@ -49,6 +49,15 @@ CLAIMS: dict[str, bool] = {
 }
 
 
+# a PR's type (analysis/classify.py) -> the claim saying it makes ("a fix", "3 new features")
+TYPE_CLAIMS = {"feat": "type.feature", "fix": "type.fix", "refactor": "type.refactor"}
+
+
+def type_speaks(type_: str | None) -> bool:
+    """Whether a sentence may call a PR of this type by its kind (a docs or CI change is its files)."""
+    return type_ not in TYPE_CLAIMS or speaks(TYPE_CLAIMS[type_])
+
+
 def speaks(rule: str) -> bool:
     """Whether the claim `rule` may be said; a name not in CLAIMS is a mistake in the code."""
     return CLAIMS[rule]

@@ -21,7 +21,7 @@ import posixpath
 import re
 from dataclasses import dataclass
 
-from digest_plugin.analysis.claims import speaks
+from digest_plugin.analysis.claims import speaks, type_speaks
 from digest_plugin.analysis.description import capitalised
 from digest_plugin.analysis.model import AnalysedPull
 from digest_plugin.narrate.model import Cited
@@ -231,11 +231,12 @@ MODULES_SAID = 2  # a PR of more modules is said by its first two
 def chinese_facts(analysed: AnalysedPull, lang: Language, sized: bool = True, said: StatedNumbers | None = None) -> str:
     """A PR in Chinese from its facts, for where its English title is not to be quoted again: its
     kind, its modules and, when `sized`, its size ("ascend 模块的修复，+120 −30 行"), its figures
-    recorded in `said` when given. The kind is the word the type column of the page uses."""
+    recorded in `said` when given. The kind is the word the type column of the page uses, where its
+    claim is precise enough to be said (analysis/claims.py); else "改动", a change."""
     _, kind = lang.gettext, analysed.classification
     words = {"feat": _("feature"), "fix": _("fix"), "refactor": _("refactor"), "perf": _("performance"), "docs": _("documentation"),
              "test": _("test"), "ci": _("CI"), "build": _("build"), "chore": _("chore"), "revert": _("revert")}
-    what = words.get(kind.type or "", "改动")
+    what = words.get(kind.type or "", "改动") if type_speaks(kind.type) else "改动"  # an imprecise kind is not said
     modules = "、".join(kind.modules[:MODULES_SAID])
     what_said = f"{modules} 模块的{what}" if modules else what
     pull = analysed.pull

@@ -4,6 +4,7 @@ change led it."""
 
 from __future__ import annotations
 
+from digest_plugin.analysis.claims import type_speaks
 from digest_plugin.analysis.model import TYPES, AnalysedPull, Theme, WeekAnalysis
 from digest_plugin.narrate.describe import chinese_mention
 from digest_plugin.narrate.model import ThemeLine
@@ -90,6 +91,8 @@ def _kinds_of_change(theme: Theme, said: StatedNumbers) -> str:
         "revert": lambda n: ngettext("{count} revert", "{count} reverts", n),
     }
     counted = [(kind, n) for kind, n in theme.types.items() if kind in TYPES][:TYPES_SAID]
+    if not all(type_speaks(kind) for kind, _ in counted):
+        return ""  # a kind whose claim is imprecise is not said, and a list without it would mislead
     return said.lang.join(phrases[kind](n).format(count=said.number(f"theme:{theme.name}:type:{kind}", n)) for kind, n in counted)
 
 

@@ -137,7 +137,7 @@ def test_files_say_what_was_removed_added_or_changed_in_ci_with_their_figures():
     workflows = tuple(f".github/workflows/w{i}.yml" for i in range(8))
     ci = analysed(3, "Move CI to uv", files=workflows, footprint=Footprint(workflows=workflows))
     assert what_it_does(ci, EN).text.text == "Moves CI to uv. Changes 8 CI workflows."
-    assert what_it_does(ci, ZH).text.text == "core 模块的新功能。修改了 8 个 CI 工作流。"  # "uv" is not a word the rules know: the facts, the title being above
+    assert what_it_does(ci, ZH).text.text == "core 模块的改动。修改了 8 个 CI 工作流。"  # "uv" is not a word the rules know: the facts, the title being above
     added = ("src/plugins/__init__.py", "src/plugins/loader.py", "src/plugins/registry.py")
     module = analysed(4, "Plugins", files=(*(FileChange(p, 50, 0, "added") for p in added), FileChange("src/app.py", 5, 1)),
                       footprint=Footprint(added_files=added, added_count=3))

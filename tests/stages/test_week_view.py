@@ -137,9 +137,9 @@ def test_a_chinese_page_shows_each_english_title_once_and_says_the_rest_in_chine
     for p in week.pulls:
         assert markdown.count(display_title(p.pull.title)) == 1, p.pull.title
     # outside its key change or its row a PR is its number and its facts: kind, module and size
-    assert "- [#11](<https://github.com/octo/widgets/pull/11>) engine 模块的新功能，+111 −11 行 · 重要度 8.4" in markdown
+    assert "- [#11](<https://github.com/octo/widgets/pull/11>) engine 模块的改动，+111 −11 行 · 重要度 8.4" in markdown
     highlighted = [item.text for group in view.highlights for item in group.items]
     assert highlighted and all("模块的" in text for text in highlighted)
-    assert any("engine 模块的新功能，+101 −1 行" in text for text in highlighted)
-    assert "engine 模块的新功能" in view.summary.text
+    assert any("engine 模块的改动，+101 −1 行" in text for text in highlighted)
+    assert "engine 模块的改动" in view.summary.text
     assert chinese_share(narrative_texts(view)) >= 0.38
