@@ -33,6 +33,9 @@ MONDAY = datetime(2026, 3, 2, 9, tzinfo=UTC)
 TERMINAL_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
+RTL_PAYLOAD = next(payload for payload in PAYLOADS if "\u05ea" in payload)
+
+
 def hostile_pulls() -> list[dict]:
     """One PR per payload, the payload in its title, body, labels, login, file path and branch."""
     pulls = []
@@ -43,7 +46,8 @@ def hostile_pulls() -> list[dict]:
             title=f"fix: {payload}", body=f"Fixes {payload}\n\n{payload}",
             labels=[{"name": payload}, {"name": "bug"}],
             user={"login": payload, "id": 1, "type": "User"},
-            files=[{"filename": f"src/{payload}.py", "status": "modified", "additions": 3, "deletions": 1},
+            # the right-to-left one the largest, so that its week tells it in full (ten are, the rest in brief)
+            files=[{"filename": f"src/{payload}.py", "status": "modified", "additions": 30 if payload == RTL_PAYLOAD else 3, "deletions": 1},
                    {"filename": "tests/test_x.py", "status": "added", "additions": 2, "deletions": 0}],
             head={"ref": payload, "label": f"stranger:{payload}"},
         ))
@@ -59,7 +63,7 @@ def hostile_site(tmp_path_factory):
                              progress=False, options=quick_options(server))
     assert report.pulls == len(PAYLOADS)
     output = build_site(folder, SITEURL=SITEURL, RELATIVE_URLS=False, FEED_DOMAIN=SITEURL, DIGEST_PDF=True,
-                        DIGEST_KEY_THRESHOLD=0)  # every PR key: every payload in the key-PR details too
+                        DIGEST_KEY_THRESHOLD=0)  # every PR key: every payload in a key change, told in full or in brief
     return folder, output
 
 
@@ -202,8 +206,6 @@ def _pdf_objects(pdf) -> bytes:
             continue  # an image or a font kept as it is
     return b"\n".join([data, *inflated])
 
-
-RTL_PAYLOAD = next(payload for payload in PAYLOADS if "\u05ea" in payload)
 
 
 def test_right_to_left_text_reads_as_written_without_moving_the_words_around_it(hostile_site):
