@@ -33,7 +33,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from digest_plugin import cli  # noqa: E402
+from measure_words import REPOS, import_store  # noqa: E402  (the three exports, imported by the command line)
+
 from digest_plugin.narrate import narrate  # noqa: E402
 from digest_plugin.narrate.titles import display_title  # noqa: E402
 from digest_plugin.narrate.wording import Language  # noqa: E402
@@ -42,12 +43,6 @@ from digest_plugin.publish.history import analysis_options, load_weeks  # noqa: 
 from digest_plugin.settings import DigestSettings  # noqa: E402
 from digest_plugin.store.folder import Store  # noqa: E402
 
-DATA = ROOT.parent / "shared" / "data" / "github"
-REPOS = {
-    "verl-project/verl": "verl-project__verl.pulls.jsonl.gz",
-    "astral-sh/ruff": "astral-sh__ruff.pulls.jsonl.gz",
-    "getpelican/pelican": "getpelican__pelican.pulls.jsonl.gz",
-}
 LEAST = 0.38
 SHORTEST_TITLE = 12
 _HAN = re.compile(r"[\u4e00-\u9fff]")
@@ -95,14 +90,6 @@ def most_repeated_title(week, view) -> int:
     return most
 
 
-def import_store(folder: Path) -> Path:
-    settings = folder / "pelicanconf.py"
-    settings.write_text('DIGEST_DATA_PATH = "data"\n', encoding="utf-8")
-    for repo, name in REPOS.items():
-        if cli.main(["import", str(DATA / name), "--repo", repo, "--settings", str(settings)]) != 0:
-            sys.exit(f"Importing {name} failed.")
-    return folder / "data"
-
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -115,7 +102,7 @@ def main() -> None:
           "| most times one English title is shown on a page |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     with tempfile.TemporaryDirectory(prefix="measure-chinese-") as folder:
-        store = Store(args.store if args.store else import_store(Path(folder)))
+        store = Store(args.store if args.store else import_store(Path(folder)).parent / "data")
         for repo in REPOS:
             weeks = load_weeks(store, repo, analysis_options(DigestSettings(data_path=store.root)), store.data_time([repo]))
             shares, with_digits, repeats = [], [], []

@@ -19,28 +19,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from digest_plugin import cli  # noqa: E402
+from measure_words import REPOS, import_store  # noqa: E402  (the three exports, imported by the command line)
+
 from digest_plugin.analysis.key import KEY_FLOOR  # noqa: E402
 from digest_plugin.publish.history import analysis_options, load_weeks  # noqa: E402
 from digest_plugin.settings import DigestSettings  # noqa: E402
 from digest_plugin.store.folder import Store  # noqa: E402
-
-DATA = ROOT.parent / "shared" / "data" / "github"
-REPOS = {
-    "verl-project/verl": "verl-project__verl.pulls.jsonl.gz",
-    "astral-sh/ruff": "astral-sh__ruff.pulls.jsonl.gz",
-    "getpelican/pelican": "getpelican__pelican.pulls.jsonl.gz",
-}
-
-
-def import_store(folder: Path) -> Path:
-    """The three exports imported into a store under `folder`, by the command line; the store's folder."""
-    settings = folder / "pelicanconf.py"
-    settings.write_text('DIGEST_DATA_PATH = "data"\n', encoding="utf-8")
-    for repo, name in REPOS.items():
-        if cli.main(["import", str(DATA / name), "--repo", repo, "--settings", str(settings)]) != 0:
-            sys.exit(f"Importing {name} failed.")
-    return folder / "data"
 
 
 def measure(store: Store, repo: str, threshold: float | None) -> tuple[int, int, str, int, int]:
@@ -57,7 +41,7 @@ def main() -> None:
     args = parser.parse_args()
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="measure-key-") as folder:
-        store = Store(args.store if args.store else import_store(Path(folder)))
+        store = Store(args.store if args.store else import_store(Path(folder)).parent / "data")
         print(f"| repository | PRs | key, fixed {KEY_FLOOR:g} | key, relative | busiest week | its key PRs, fixed → relative | most key PRs of a week |")
         print("| --- | ---: | ---: | ---: | --- | ---: | ---: |")
         for repo in REPOS:
