@@ -44,7 +44,7 @@ DISCUSS_FIELDS = ("owner", "name", "week")
 
 def option(default: object, check: Check, doc: str) -> Any:
     """One DIGEST_* option: its value when unset (as written in pelicanconf.py), its check, its help line.
-    A dataclasses.Field, typed Any as `field()` is, so that it can stand for any setting's value."""
+    A dataclasses.Field, typed Any as `field()` is: it stands for the value of any setting."""
     return field(default_factory=partial(check, default, "default", Path(".")),
                  metadata={"default": default, "check": check, "doc": doc})
 

@@ -239,7 +239,7 @@ def compare_versions(old: str, new: str) -> int | None:
 def version_step(old: str, new: str) -> str:
     """"major", "minor" or "patch": the first part of the version that moved (a pre-release or post-release, patch)."""
     old_key, new_key = version_key(old), version_key(new)
-    assert old_key is not None and new_key is not None  # called for versions that compare_versions reads
+    assert old_key is not None and new_key is not None  # versions compare_versions has read
     first, second = old_key[0], new_key[0]
     width = max(len(first), len(second))
     first, second = first + (0,) * (width - len(first)), second + (0,) * (width - len(second))
