@@ -145,11 +145,16 @@ def fetch_repos(
         shown.close()
         client.close()
     if report.failed:
-        failure = report.failed[0].error if len(report.failed) == 1 else FetchFailed(report)
-        assert failure is not None  # a failed repository's error
-        failure.report = report  # type: ignore[attr-defined]  # any error's: the command line reads it with getattr
-        raise failure
+        raise _failure(report)
     return report
+
+
+def _failure(report: FetchReport) -> DigestError:
+    """The error of a fetch some repositories failed, holding `report` (the command line reads it)."""
+    failure = report.failed[0].error if len(report.failed) == 1 else FetchFailed(report)
+    assert failure is not None  # a failed repository's error
+    failure.report = report  # type: ignore[attr-defined]  # any error's: read with getattr
+    return failure
 
 
 def _once_each(repos: list[str]) -> list[str]:
