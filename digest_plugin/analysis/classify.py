@@ -153,6 +153,7 @@ def _parse_title(title: str, rules: Rules) -> Title:
     text = " ".join(title[:TITLE_LIMIT].split())
     merge = _MERGE_PR.match(text) or _MERGE_BRANCH.match(text)
     if merge:
+        assert merge.lastindex is not None  # both patterns end in a group
         branch = merge[merge.lastindex]
         words = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", branch.split("/", 1)[-1])
         words = re.sub(r"[-_]+", " ", words).strip()
@@ -257,7 +258,7 @@ def module_scheme(pulls: Sequence[Pull], rules: Rules) -> ModuleScheme:
     scoped = [parse_title(p.title, rules).modules for p in people]
     if not people or sum(1 for s in scoped if s) < SCOPE_SHARE * len(people):
         return PATH_SCHEME
-    counts = defaultdict(int)
+    counts: defaultdict[str, int] = defaultdict(int)
     for scopes in scoped:
         for scope in scopes:
             counts[scope] += 1

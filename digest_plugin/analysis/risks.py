@@ -375,7 +375,8 @@ def week_risks(pulls: Sequence[AnalysedPull], hot: dict[str, tuple[int, ...]],
     for pull in pulls:  # highest importance first, so evidence is too
         for evidence in pull.evidence:
             by_kind[evidence.kind].append((pull, evidence))
-    risks, good_news = [], []
+    risks: list[Risk] = []
+    good_news: list[Risk] = []
     for kind in (*RISK_KINDS, *GOOD_NEWS_KINDS):
         risk = _kind_risk(kind, pulls, by_kind.get(kind, ()), hot, untested)
         if risk is not None:
@@ -486,11 +487,11 @@ def _group_routine_bumps(members: Sequence[AnalysedPull], evidence: Sequence[Evi
 def _one_package_of_each_first(routine: Sequence[Evidence]) -> tuple[str, ...]:
     """The bumped packages, the first of each PR before the second of any: a sentence that names
     only the first few then speaks for as many PRs as it can (one PR may bump a dozen hooks)."""
-    named = [e for e in routine if e.package]
+    named = [(e.pull, e.package) for e in routine if e.package]
     firsts: dict[int, str] = {}
-    for e in named:
-        firsts.setdefault(e.pull, e.package)
-    return tuple(dict.fromkeys([*firsts.values(), *(e.package for e in named)]))
+    for pull, package in named:
+        firsts.setdefault(pull, package)
+    return tuple(dict.fromkeys([*firsts.values(), *(package for _, package in named)]))
 
 
 # Impact a reviewer would defend, per kind, from the members and their evidence.

@@ -155,7 +155,7 @@ def _title_versions(title: str, rules: Rules) -> list[tuple[str, str | None, str
 
 
 def _body_versions(body: str) -> list[tuple[str, str | None, str | None]]:
-    found = {}
+    found: dict[str, tuple[str, str | None, str | None]] = {}
     for pattern in (_BODY_TABLE, _BODY_BUMPS):
         for match in pattern.finditer(body or ""):
             package = match["package"].lower()
@@ -206,7 +206,7 @@ def _versions_of(package: str, text: str) -> list[str]:
     """The versions a text gives near the package's name ("cargo-shear released v1.12.0 today")."""
     if not package or not text:
         return []
-    found = []
+    found: list[str] = []
     for mention in re.finditer(re.escape(package), text, re.IGNORECASE):
         found.extend(m[0] for m in re.finditer(_VERSION_TEXT, text[mention.end(): mention.end() + 40]))
     return found
@@ -238,7 +238,9 @@ def compare_versions(old: str, new: str) -> int | None:
 
 def version_step(old: str, new: str) -> str:
     """"major", "minor" or "patch": the first part of the version that moved (a pre-release or post-release, patch)."""
-    first, second = version_key(old)[0], version_key(new)[0]
+    old_key, new_key = version_key(old), version_key(new)
+    assert old_key is not None and new_key is not None  # versions compare_versions has read
+    first, second = old_key[0], new_key[0]
     width = max(len(first), len(second))
     first, second = first + (0,) * (width - len(first)), second + (0,) * (width - len(second))
     moved = next((index for index, (a, b) in enumerate(zip(first, second, strict=True)) if a != b), width)

@@ -17,7 +17,7 @@ def trends(week: WeekAnalysis, before: WeekAnalysis | None, lang: Language) -> t
     lines = [line for line in (_merged_movement(week, before, lang), _key_movement(week, before, lang)) if line]
     earlier = before.stats if before else None
     names = type_names(_)
-    tables = (
+    tables: tuple[tuple[str, str, dict, dict | None, dict], ...] = (
         ("module", _("Busiest modules: {items}."), stats.modules, earlier.modules if earlier else None, {}),
         ("label", _("Most used labels: {items}."), stats.labels, earlier.labels if earlier else None, {}),
         ("type", _("By type: {items}."), {str(k): v for k, v in stats.types.items()}, {str(k): v for k, v in earlier.types.items()} if earlier else None,
@@ -83,7 +83,9 @@ def _counted_items(kind: str, current: dict, previous: dict | None, shown: dict,
 
 
 def _hot_files(week: WeekAnalysis, lang: Language) -> Cited:
-    said, items, cited = StatedNumbers(lang), [], []
+    said = StatedNumbers(lang)
+    items: list[str] = []
+    cited: list[int] = []
     for hot in week.stats.hot_files[:TREND_NAMES]:
         pulls, shown = lang.some_pulls(hot.pulls, TREND_PULLS)
         cited.extend(shown)

@@ -139,6 +139,7 @@ def _relanded(risk: Risk, in_week: dict, lang: Language) -> Cited | None:
     if risk.kind != "revert" or not followed or not speaks("revert.followed-up"):
         return None
     e = followed[0]
+    assert e.by is not None  # followed up by a PR of the week
     if speaks("revert.relanded") and e.outcome == "relanded":
         template = lang.gettext("{by} re-landed it: read it rather than {pull}.")
     else:

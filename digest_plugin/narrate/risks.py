@@ -51,7 +51,9 @@ def _kind_order(kind: str) -> int:
 def risk_sentence(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited:
     """What the evidence shows, PR by PR, then once what could go wrong, then how many PRs show the
     risk in all when that is more than the evidence named."""
-    said, pulls, clauses = StatedNumbers(lang), [], []
+    said = StatedNumbers(lang)
+    pulls: list[int] = []
+    clauses: list[str] = []
     for index, evidence in enumerate(risk.evidence[:EVIDENCE_PER_RISK]):
         cited = evidence_clause(risk.kind, index, evidence, week, lang)
         clauses.append(cited.text)
@@ -252,8 +254,9 @@ def _version(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     """How a PR moves a dependency, as the analysis checked it: the step between two versions, a
     downgrade, a pin (back) or a cap, with the author's reason for holding it back."""
     _ = said.lang.gettext
-    toolchain = (e.package or "").endswith(" toolchain")  # "rust toolchain": said as the language's toolchain
-    package = _("the {language} toolchain").format(language=e.package.split()[0].capitalize()) if toolchain else e.package or ""
+    named = e.package or ""
+    toolchain = named.endswith(" toolchain")  # "rust toolchain": said as the language's toolchain
+    package = _("the {language} toolchain").format(language=named.split()[0].capitalize()) if toolchain else named
     values = {"pull": f"#{e.pull}", "package": package, "old": e.old or "", "new": e.new or "", "paths": _paths(e, said.lang)}
     if not speaks("version.package"):  # which package moved is not told reliably: the files that say versions changed
         text = _("{pull} changes dependency versions ({paths})") if e.paths else _("{pull} changes dependency versions")
@@ -262,7 +265,7 @@ def _version(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
         return _unmoved(e, _).format(**values), (e.pull,)
     moved = _moved(e, _).format(**values)
     steps = {"major": _(", a new major version"), "minor": _(", a minor version"), "patch": _(", a patch release")}
-    weight = steps.get(e.detail, "") if e.old and e.new else ""
+    weight = steps.get(e.detail or "", "") if e.old and e.new else ""
     if toolchain:
         weight += _(", the compiler the project is built with")
     elif e.core and e.package != "msrv":
@@ -358,6 +361,7 @@ def _reverted(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
         return _("{revert}, {settled}").format(revert=revert, settled=settled[e.outcome]), tuple(cited)
     outcome = e.outcome if e.outcome not in ("relanded", "replaced") or speaks(f"revert.{e.outcome}") else "followed-up"
     if e.outcome in ("relanded", "replaced") and e.by in in_week:
+        assert outcome is not None and e.by is not None  # relanded or replaced, by a PR of the week
         cited.append(e.by)
         then = {"relanded": _("{by} re-landed it the same week"), "replaced": _("{by} replaced it the same week"),
                 "followed-up": _("{by} re-landed or replaced it the same week")}[outcome].format(by=f"#{e.by}")

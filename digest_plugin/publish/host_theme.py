@@ -40,6 +40,7 @@ def host_theme(env: Environment) -> HostTheme:
 
 
 def _title_names_site(env: Environment) -> bool:
+    assert env.loader is not None  # Pelican's environment has its theme's loader
     try:
         source = env.loader.get_source(env, "base.html")[0]
     except TemplateNotFound:
@@ -49,6 +50,7 @@ def _title_names_site(env: Environment) -> bool:
 
 
 def _parsed(env: Environment, name: str) -> nodes.Template | None:
+    assert env.loader is not None  # Pelican's environment has its theme's loader
     try:
         source = env.loader.get_source(env, name)[0]
     except TemplateNotFound:

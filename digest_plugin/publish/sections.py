@@ -5,6 +5,8 @@ either way, whatever the site's own CATEGORY_URL.
 
 from __future__ import annotations
 
+from typing import Any
+
 from pelican.urlwrappers import Category
 
 from digest_plugin.publish.site_digest import SiteDigest
@@ -65,7 +67,7 @@ def newest_weeks_only(elements: list, path: str | None, settings: dict) -> list:
     blog_feeds = {str(pattern).format(lang=getattr(item, "lang", "")) for pattern in patterns if pattern for item in elements}
     if path not in blog_feeds or all(getattr(item, "digest_week", None) is not None for item in elements):
         return elements
-    newest: dict[str, object] = {}
+    newest: dict[str, Any] = {}  # Pelican's contents
     for item in elements:
         week = getattr(item, "digest_week", None)
         if week is not None and week.final and (week.repo not in newest or week.date > newest[week.repo].digest_week.date):

@@ -452,6 +452,7 @@ def _statistics(week: WeekAnalysis, lang: Language) -> tuple[CountTable, ...]:
         CountTable(_("Hot directories"), _("Path"), _paths(stats.hot_dirs, lang), paths=True),
     ]
     if stats.merge_hours_median is not None:
+        assert stats.merge_hours_p90 is not None  # measured with the median
         tables.append(CountTable(_("Time to merge"), _("Measure"), value_head=_("Hours"), rows=(
             (_("Median"), lang.decimal(stats.merge_hours_median)),
             (_("90th percentile"), lang.decimal(stats.merge_hours_p90)),
