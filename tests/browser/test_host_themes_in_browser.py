@@ -222,13 +222,14 @@ SPLIT_WORDS = """heading => {
 
 
 @pytest.mark.browser
-@pytest.mark.parametrize("theme", ["notmyidea", "simple", "headless"])
-def test_the_weeks_heading_breaks_between_words_or_at_a_slash_on_a_small_phone(host_sites, theme):
+@pytest.mark.parametrize("width", [320, 390])
+@pytest.mark.parametrize("theme", ["notmyidea", "simple", "headless", "reflex"])
+def test_the_weeks_heading_breaks_between_words_or_at_a_slash_on_a_small_phone(host_sites, theme, width):
     """"quillmoss/fernwheel," is one word to the browser, wider than a small phone's line in a
     theme's big heading: it broke mid-word ("quillmoss/fernwh" over "eel,"); it may break after its slash."""
     output, _log = host_sites(theme)
     with chromium() as browser, serve_folder(output) as base:
-        page, _errors, _failed = open_page(browser, f"{base}/{WEEK}", 320)
+        page, _errors, _failed = open_page(browser, f"{base}/{WEEK}", width)
         split = page.eval_on_selector("article.week h1", SPLIT_WORDS)
         page.close()
     assert split == []
