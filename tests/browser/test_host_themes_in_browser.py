@@ -264,3 +264,28 @@ def test_a_weeks_title_names_the_site_once(host_sites, theme):
             title = page.title()
             page.close()
             assert title.count("A blog") == 1 and "quillmoss/fernwheel" in title, (path, title)
+
+
+def _contrast_of(node: dict) -> str:
+    """"#999999 on #ffffff, 2.84:1" from axe's color-contrast node."""
+    data = next((check["data"] for check in node["any"] if isinstance(check.get("data"), dict)), {})
+    return f"{data.get('fgColor')} on {data.get('bgColor')}, {data.get('contrastRatio')}:1"
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("width", [390, DESKTOP])
+def test_every_text_of_the_week_reads_in_reflex(host_sites, width, scheme):
+    """Reflex greys the paragraphs of an article's <header> (#999 on white, 2.84:1), where the week's
+    status line sits; in dark mode it paints code #c25 on #080808 (3.74:1), the path cells' code.
+    Unlike in Pelican's themes, nothing of the theme's own pages is excused: its text reads."""
+    output, _log = host_sites("reflex")
+    failing = []
+    with chromium() as browser, serve_folder(output) as base:
+        for path in (WEEK, "quillmoss/fernwheel/"):
+            page, _errors, _failed = open_page(browser, f"{base}/{path}", width, scheme=scheme, bypass_csp=True)
+            failing += [f"{path} {' '.join(map(str, node['target']))}: {_contrast_of(node)}"
+                        for finding in axe_findings(page, within=".week") if finding["id"] == "color-contrast"
+                        for node in finding["nodes"]]
+            page.close()
+    assert failing == [], f"{len(failing)} texts: {failing[:6]}"
