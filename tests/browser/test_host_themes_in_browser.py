@@ -289,3 +289,28 @@ def test_every_text_of_the_week_reads_in_reflex(host_sites, width, scheme):
                         for node in finding["nodes"]]
             page.close()
     assert failing == [], f"{len(failing)} texts: {failing[:6]}"
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("theme", ["notmyidea", "reflex"])
+def test_the_weeks_breadcrumbs_and_week_links_show_all_their_words(host_sites, theme):
+    """Reflex styles every <nav> in its <main> as its menu, text at font-size 0 and links at 12 px:
+    the breadcrumbs read "MY SITE QUILLMOSS/FERNWHEEL", the week itself ("› 2026-W47") gone."""
+    output, _log = host_sites(theme)
+    with chromium() as browser, serve_folder(output) as base:
+        page, _errors, _failed = open_page(browser, f"{base}/{WEEK}", PHONE)
+        hidden = page.eval_on_selector_all(".week nav", """navs => navs.flatMap(nav => {
+            const walker = document.createTreeWalker(nav, NodeFilter.SHOW_TEXT);
+            const words = [];
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+              const range = document.createRange();
+              range.selectNodeContents(node);
+              const size = parseFloat(getComputedStyle(node.parentElement).fontSize);
+              if (node.data.trim() && (range.getBoundingClientRect().width === 0 || size < 12)) words.push(node.data.trim());
+            }
+            return words;
+        })""")
+        shown = page.locator(".week nav.breadcrumbs").inner_text()
+        page.close()
+    assert hidden == [], hidden
+    assert "2026-W47" in shown and "quillmoss/fernwheel" in shown, shown  # as written, not in capitals
