@@ -292,6 +292,29 @@ def test_every_text_of_the_week_reads_in_reflex(host_sites, width, scheme):
 
 
 @pytest.mark.browser
+def test_a_week_shared_from_reflex_says_what_it_is_and_where(host_sites):
+    """Reflex fills Open Graph from the site alone (og:url SITEURL, empty in quickstart's settings;
+    og:description SITEDESCRIPTION, unset): a week or repository shared was an empty card. Now
+    each says its own title, description, address and chart."""
+    output, _log = host_sites("reflex")
+    with chromium() as browser, serve_folder(output) as base:
+        for path in (WEEK, "quillmoss/fernwheel/"):
+            page, _errors, _failed = open_page(browser, f"{base}/{path}", DESKTOP)
+            tags = page.eval_on_selector_all("meta[property^='og:'], meta[name=description]",
+                                             "metas => metas.map(m => [m.getAttribute('property') || m.name, m.content])")
+            images = [page.request.get(f"{base}{content}") for name, content in tags if name == "og:image"]
+            page.close()
+            assert len(images) == 1 and images[0].ok and images[0].headers["content-type"] == "image/png", (path, tags)
+            by_name = {}
+            for name, content in tags:
+                by_name.setdefault(name, []).append(content)
+            assert by_name["og:url"] == [f"/{path}"], (path, by_name)  # quickstart's SITEURL is empty
+            assert len(by_name["og:description"]) == 1 and len(by_name["og:description"][0]) > 40, (path, by_name)
+            assert by_name["description"] == by_name["og:description"], (path, by_name)
+            assert by_name["og:title"] != ["A blog"] and "quillmoss/fernwheel" in by_name["og:title"][0], (path, by_name)
+
+
+@pytest.mark.browser
 @pytest.mark.parametrize("theme", ["notmyidea", "reflex"])
 def test_the_weeks_breadcrumbs_and_week_links_show_all_their_words(host_sites, theme):
     """Reflex styles every <nav> in its <main> as its menu, text at font-size 0 and links at 12 px:
