@@ -337,3 +337,16 @@ def test_the_weeks_breadcrumbs_and_week_links_show_all_their_words(host_sites, t
         page.close()
     assert hidden == [], hidden
     assert "2026-W47" in shown and "quillmoss/fernwheel" in shown, shown  # as written, not in capitals
+
+
+@pytest.mark.browser
+def test_a_week_in_a_theme_without_a_head_block_offers_no_feeds_where_the_site_writes_none(host_sites):
+    """Quickstart's settings turn every feed off: the week in reflex, and the repository's page in
+    any theme, ended on a "Follow this repository" heading with nothing under it."""
+    output, _log = host_sites("reflex")
+    with chromium() as browser, serve_folder(output) as base:
+        for path, other in ((WEEK, "Downloads"), ("quillmoss/fernwheel/", "History")):
+            page, _errors, _failed = open_page(browser, f"{base}/{path}", PHONE)
+            headings = page.locator(".week h2").all_inner_texts()
+            page.close()
+            assert "Follow this repository" not in headings and other in headings, (path, headings)
