@@ -44,8 +44,20 @@ CLAIMS: dict[str, bool] = {
     "consequence.removes-deprecated": False,  # 2/4 50.0% (held out 0/1)
     "consequence.deprecates": False,  # 12/14 85.7% (held out 4/4)
     "consequence.files-removed": False,  # 0 claims: not measured
-    "consequence.default-flip": False,  # 28/29 96.6% (held out 9/9)
-    "consequence.stated": True,  # 57/57 100.0% (held out 19/19; first measured on the 34 PRs labelled after it: 95.0%, held out 17/20): a title leading with a rename, default, removal or stabilisation, or the body's Breaking/Migration section
+    # 33/37 89.2% (held out 10/11) with the 71 PRs labelled after it; 28/29 before them
+    "consequence.default-flip": False,
+    # 64/64 100.0% (held out 20/20). On the 71 PRs labelled after it, before the fixes that came of
+    # them: 9/15 60.0% (tooling and playground defaults, preview-only ones, "No API change", a default
+    # given where none was, a fallback the code computes). 2 of those misfires were held out: that
+    # third is no longer clean for this rule
+    "consequence.stated": True,
+    # the body's prose, one rule per kind (analysis/consequences.py `claim_of`)
+    # 2/2 (held out 1/1); silent on the 20 internal renames labelled (helpers, types, methods, CI
+    # jobs): few claims, the hard negatives are most of the evidence
+    "consequence.prose-rename": True,
+    "consequence.prose-default": False,  # 0 claims: prose rarely says "`x` now defaults to"
+    "consequence.prose-removal": False,  # 2/5 40.0% (held out 1/4)
+    "consequence.prose-format": True,  # 1/1 (held out 0/0): "Loading a v1 checkpoint raises …"
 }
 
 
