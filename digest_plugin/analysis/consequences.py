@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from digest_plugin.analysis.claims import speaks
 from digest_plugin.analysis.classify import says_default_change
 from digest_plugin.analysis.description import (
     body_sections,
@@ -34,7 +35,6 @@ from digest_plugin.analysis.description import (
     summary_of,
     whole_sentence,
 )
-from digest_plugin.analysis.claims import speaks
 from digest_plugin.analysis.model import Consequence
 from digest_plugin.store.records import Pull
 
