@@ -279,6 +279,9 @@ def _default_flipped(title: str, body: str, files, kinds) -> tuple[bool, Consequ
         return True, None
     if not any(not k & _NOT_RUN and "examples" not in k for k in kinds):  # a playground's or an example's own default
         return True, None
+    assigned = _ASSIGNED_DEFAULT.search(title)  # "change default to calculate_log_probs=True"
+    if assigned:
+        return True, Consequence("default-flip", "title", what=assigned["what"], new=assigned["new"], quote=title)
     return True, Consequence("default-flip", "title", what=default_setting(title), new=_default_value(title), quote=title)
 
 
@@ -287,6 +290,7 @@ def _default_flipped(title: str, body: str, files, kinds) -> tuple[bool, Consequ
 # the body's "API and Usage" section saying nothing users write changes
 _API_SECTION = re.compile(r"^\W*api(?: changes?)?(?: and usage(?: example)?)?\W*$", re.IGNORECASE)
 _NO_API_CHANGE = re.compile(r"^\W*(?:no|none|n/?a)\b(?:\s+(?:api|interface|user-facing))?(?:\s+changes?)?\W*$", re.IGNORECASE)
+_ASSIGNED_DEFAULT = re.compile(r"\bdefaults?\s+to\s+`?(?P<what>[a-z][\w.-]*)\s*=\s*(?P<new>[\w.'\"-]+)`?\s*$", re.IGNORECASE)
 _DEFAULT_GIVEN = re.compile(r"^(?:set|add)\w*\s+(?:a\s+)?default(?:\s+value)?\s+(?:(?:of|for)\s+)?[`\w.-]+\s*$", re.IGNORECASE)
 _FALLBACK = re.compile(r"^default\s+[`\w.-]+\s+to\s+(?:\S+\s+){2,}", re.IGNORECASE)
 

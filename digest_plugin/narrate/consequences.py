@@ -41,7 +41,7 @@ def consequence_text(kind: str, what: str | None, old: str | None, new: str | No
         "removal": (_("{pull} removes {what}"), _("Removes {what}")),
         "quote": (_("{pull}, in the author's words: “{quote}”"), _("In the author's words: “{quote}”")),
     }[_form(kind, what, old, new)]
-    values = {"pull": f"#{pull}" if pull is not None else "", "what": what or "", "old": old or "", "new": new or "", "quote": quote}
+    values = {"pull": f"#{pull}" if pull is not None else "", "what": what or "", "old": old or "", "new": new or "", "quote": quote.rstrip(".。")}  # the sentence's own full stop ends it, after the quote
     return (led if pull is not None else alone).format(**values).rstrip(".。")
 
 
