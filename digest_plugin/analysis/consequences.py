@@ -95,11 +95,16 @@ def consequences_of(pull: Pull, title: str, kinds: Sequence[frozenset[str]], tem
     said = section_sentences(pull.body or "", BREAKING_SECTION, template, repo) or _footer(pull.body or "")
     if said and not _NOTHING.search(said):
         found.append(Consequence(None, "body", quote=said))
-    if not _NOT_FOR_USERS_YET.search(pull.body or ""):
-        told = {(c.kind, c.what) for c in found} | {(c.kind, c.old) for c in found}
-        paths = tuple(f.path.strip('"') for f in pull.files)
-        found.extend(c for c in _from_prose(pull.body or "", template, repo, paths) if (c.kind, c.what) not in told and (c.kind, c.old) not in told)
-    return tuple(found)
+    return (*found, *_prose_not_told(pull, found, template, repo))
+
+
+def _prose_not_told(pull: Pull, told: Sequence[Consequence], template: frozenset[str], repo: str) -> list[Consequence]:
+    """What the body's prose states that the title or the section did not already say."""
+    if _NOT_FOR_USERS_YET.search(pull.body or ""):
+        return []
+    said = {(c.kind, c.what) for c in told} | {(c.kind, c.old) for c in told}
+    paths = tuple(f.path.strip('"') for f in pull.files)
+    return [c for c in _from_prose(pull.body or "", template, repo, paths) if (c.kind, c.what) not in said and (c.kind, c.old) not in said]
 
 
 # what the claim rules of analysis/claims.py call each consequence: the title's and the author's
