@@ -282,8 +282,6 @@ def _default_flipped(title: str, body: str, files, kinds) -> tuple[bool, Consequ
     if _NOT_FOR_USERS_YET.search(body) or _NOT_FOR_USERS_YET.search(title) or _DEFAULT_GIVEN.match(title) or _FALLBACK.match(title) \
             or _NO_API_CHANGE.search(section_sentences(body, _API_SECTION)):
         return True, None
-    if not any(not k & _NOT_RUN and "examples" not in k for k in kinds):  # a playground's or an example's own default
-        return True, None
     assigned = _ASSIGNED_DEFAULT.search(title)  # "change default to calculate_log_probs=True"
     if assigned:
         return True, Consequence("default-flip", "title", what=assigned["what"], new=assigned["new"], quote=title)
@@ -297,7 +295,7 @@ _API_SECTION = re.compile(r"^\W*api(?: changes?)?(?: and usage(?: example)?)?\W*
 _NO_API_CHANGE = re.compile(r"^\W*(?:no|none|n/?a)\b(?:\s+(?:api|interface|user-facing))?(?:\s+changes?)?\W*$", re.IGNORECASE)
 _ASSIGNED_DEFAULT = re.compile(r"\bdefaults?\s+to\s+`?(?P<what>[a-z][\w.-]*)\s*=\s*(?P<new>[\w.'\"-]+)`?\s*$", re.IGNORECASE)
 _DEFAULT_GIVEN = re.compile(r"^(?:set|add)\w*\s+(?:a\s+)?default(?:\s+value)?\s+(?:(?:of|for)\s+)?[`\w.-]+\s*$", re.IGNORECASE)
-_FALLBACK = re.compile(r"^default\s+[`\w.-]+\s+to\s+(?:\S+\s+){2,}", re.IGNORECASE)
+_FALLBACK = re.compile(r"^default\s+[`\w.-]+\s+to\s+(?![`'\"\d]|(?:true|false|none)\b)(?:\S+\s+){2,}", re.IGNORECASE)
 
 
 def _stabilised(title: str, body: str, files, kinds) -> tuple[bool, Consequence | None]:
