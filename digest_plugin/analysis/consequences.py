@@ -163,6 +163,9 @@ _PROSE_REMOVALS = (
 _UPSTREAM = re.compile(r"\b(?:removed|renamed|deleted|dropped|deprecated)\s+(?:in|from|by)\s+(?:(?-i:[A-Z]\w+)\s+)?v?\d|\bupstream\b|\bin (?:newer|the latest|recent|later) "
                        r"(?:\w+ )?versions?\b|\bin (?:the )?(?:commit|upstream)\b|(?-i:\b[A-Z]\w+)\s+(?:has\s+)?(?:removed|renamed|changed)\b|\b(?:vllm|sglang|torch|transformers|megatron|airflow)\s+(?:has\s+)?(?:removed|renamed|changed)\b",
                        re.IGNORECASE)
+# what another PR did or a later one will: "was removed in #284", "Future PRs will remove …"
+_NOT_THIS_PR = re.compile(r"\bwill\b|\bfuture\b|\bnext (?:pr|step)\b|\bfollow-?ups?\b|\b(?:in|by|since) (?:pr:?\s*)?(?:[\w.-]+/[\w.-]+)?#\d+|"
+                          r"\bpreviously\b|\bused to\b", re.IGNORECASE)
 # "Loading a v1 checkpoint raises …", "old checkpoints can no longer be loaded": what was saved stops loading
 _FORMAT = re.compile(r"\b(?:v\d|old|older|legacy|existing|previous)\s+(?:\w+\s+){0,2}?(?:checkpoints?|caches?|layout|format)\b.{0,80}?"
                      r"\b(?:no longer|cannot|can't|fails?|failing|raises?|incompatible|not compatible|must be (?:migrated|converted))\b"
@@ -179,7 +182,8 @@ def _from_prose(body: str, template: frozenset[str], repo: str, paths: Sequence[
         if heading and _NOT_SAID_THERE.search(heading):
             continue
         for sentence in _statements(lines):
-            if _INTERNAL.search(_QUOTED.sub("", sentence)) or "::" in sentence or _CALL.search(sentence) or _UPSTREAM.search(sentence):
+            if _INTERNAL.search(_QUOTED.sub("", sentence)) or "::" in sentence or _CALL.search(sentence) or _UPSTREAM.search(sentence) \
+                    or _NOT_THIS_PR.search(sentence):
                 continue
             for kind, read in (("rename", _prose_rename), ("default-flip", _prose_default), ("removal", _prose_removal), ("format-change", _prose_format)):
                 if kind not in found and (said := read(sentence, paths, body)) is not None:
@@ -277,7 +281,8 @@ def _renamed(title: str, body: str, files, kinds) -> tuple[bool, Consequence | N
 
 
 def _default_flipped(title: str, body: str, files, kinds) -> tuple[bool, Consequence | None]:
-    if not says_default_change(_QUOTED.sub("X", title)):  # "default" of the title's words, not of a `--default-index` it names
+    # "default" of the title's words, not of a `--default-index` it names nor of a "non-default value"
+    if not says_default_change(_NON_DEFAULT.sub("X", _QUOTED.sub("X", title))):
         return False, None
     if _NOT_FOR_USERS_YET.search(body) or _NOT_FOR_USERS_YET.search(title) or _DEFAULT_GIVEN.match(title) or _FALLBACK.match(title) \
             or _NO_API_CHANGE.search(section_sentences(body, _API_SECTION)):
@@ -294,6 +299,8 @@ def _default_flipped(title: str, body: str, files, kinds) -> tuple[bool, Consequ
 _API_SECTION = re.compile(r"^\W*api(?: changes?)?(?: and usage(?: example)?)?\W*$", re.IGNORECASE)
 _NO_API_CHANGE = re.compile(r"^\W*(?:no|none|n/?a)\b(?:\s+(?:api|interface|user-facing))?(?:\s+changes?)?\W*$", re.IGNORECASE)
 _ASSIGNED_DEFAULT = re.compile(r"\bdefaults?\s+to\s+`?(?P<what>[a-z][\w.-]*)\s*=\s*(?P<new>[\w.'\"-]+)`?\s*$", re.IGNORECASE)
+_NON_DEFAULT = re.compile(r"\bnon-?default\b", re.IGNORECASE)
+_OF_A_RULE = re.compile(r"\(`?[A-Z]{1,5}\d{3,4}`?(?:,\s*`?[A-Z]{1,5}\d{3,4}`?)*\)\s*$")  # a title ending with the rules it changes
 _DEFAULT_GIVEN = re.compile(r"^(?:set|add)\w*\s+(?:a\s+)?default(?:\s+value)?\s+(?:(?:of|for)\s+)?[`\w.-]+\s*$", re.IGNORECASE)
 _FALLBACK = re.compile(r"^default\s+[`\w.-]+\s+to\s+(?![`'\"\d]|(?:true|false|none)\b)(?:\S+\s+){2,}", re.IGNORECASE)
 
@@ -314,6 +321,8 @@ def _removed(title: str, body: str, files, kinds) -> tuple[bool, Consequence | N
     if removed is None or not _removes_what_users_had(removed["what"]) or _ELSEWHERE.search(title):
         return False, None
     if _PREVIEW.search(title):  # "from the preview default set": what only preview users had
+        return True, None
+    if "." in removed["what"] and _OF_A_RULE.search(title):  # "Remove `airflow.x.y` (`AIR301`)": a name the rule no longer flags
         return True, None
     if not any(not k & _NOT_RUN and "examples" not in k for k in kinds):  # a clean-up of examples removes nothing users have
         return True, None
