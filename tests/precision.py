@@ -337,12 +337,22 @@ def _default_flip(analysed, week, label):
 
 
 def _stated(analysed, week, label):
-    """What the key line, the breaking section and the main risk say of a PR's consequences
-    (analysis/consequences.py): right when the label has a consequence, of the kind said where one is."""
-    said = getattr(analysed, "consequences", ())
+    """What the key line, the breaking section and the main risk say of a PR's consequences from its
+    title and its Breaking/Migration section (analysis/consequences.py): right when the label has a
+    consequence, of the kind said where one is."""
+    said = [c for c in getattr(analysed, "consequences", ()) if c.source != "prose"]
     labelled = _kinds(label)
     right = bool(labelled) and all(c.kind is None or c.kind in labelled for c in said)
     return bool(said), right, bool(labelled), ", ".join(f"{c.kind or 'stated'}: {c.what or c.quote}" for c in said)
+
+
+def _prose(kind: str):
+    """A consequence of `kind` read from the body's prose: right when the label has one of that kind."""
+    def check(analysed, week, label):
+        said = [c for c in getattr(analysed, "consequences", ()) if c.source == "prose" and c.kind == kind]
+        holds = kind in _kinds(label)
+        return bool(said), holds, holds, ", ".join(f"{c.what or ''} → {c.new or ''}: {c.quote}" for c in said)
+    return check
 
 
 JUDGES: dict[str, dict[str, Callable]] = {
@@ -381,6 +391,10 @@ JUDGES: dict[str, dict[str, Callable]] = {
         "consequence.files-removed": _files_removed,
         "consequence.default-flip": _default_flip,
         "consequence.stated": _stated,
+        "consequence.prose-rename": _prose("rename"),
+        "consequence.prose-default": _prose("default-flip"),
+        "consequence.prose-removal": _prose("removal"),
+        "consequence.prose-format": _prose("format-change"),
     },
 }
 RULES = tuple(rule for rules in JUDGES.values() for rule in rules)

@@ -325,6 +325,11 @@ def _is_reference_only(line: str) -> bool:
     return bool(tokens) and all(_REFERENCE_TOKEN.fullmatch(t.rstrip(".")) for t in tokens)
 
 
+def body_sections(body: str, template: frozenset[str] = frozenset(), repo: str = "") -> list[tuple[str | None, list[str], bool]]:
+    """(heading, its lines, skipped) of a body cleaned as for a summary (clean_body), Markdown kept."""
+    return _sections(clean_body(body, template, repo)) if body and body.strip() else []
+
+
 def _sections(text: str) -> list[tuple[str | None, list[str], bool]]:
     """(heading, its lines, skipped) in order; the text before any heading has heading None. A
     section is skipped when its heading or a heading above it is (_SKIPPED): "#### rollout" under

@@ -29,6 +29,7 @@ from digest_plugin.analysis.classify import (
     renames_code,
     says_default_change,
 )
+from digest_plugin.analysis.consequences import spoken
 from digest_plugin.analysis.file_history import Added, lock_for
 from digest_plugin.analysis.footprint import beyond_kept
 from digest_plugin.analysis.model import (
@@ -313,10 +314,8 @@ def pull_evidence(facts: PullFacts) -> tuple[Evidence, ...]:
 def consequence_evidence(number: int, consequences: Sequence[Consequence], advice: str = "") -> tuple[Evidence, ...]:
     """What a PR says it changes for users (analysis/consequences.py), as breaking-change evidence,
     when that claim is precise enough to be said (analysis/claims.py)."""
-    if not speaks("consequence.stated"):
-        return ()
     return tuple(Evidence("consequence", number, detail=c.kind or "stated", package=c.what, old=c.old, new=c.new, reason=c.quote or None,
-                          advice=advice or None, titled=c.source == "title", kind="breaking-change") for c in consequences)
+                          advice=advice or None, titled=c.source == "title", kind="breaking-change") for c in spoken(consequences))
 
 
 def kinds_of(evidence: Sequence[Evidence]) -> tuple[str, ...]:
@@ -417,7 +416,7 @@ def _peripheral(pull: AnalysedPull) -> bool:
 # precise enough to be said (analysis/claims.py). Untested or large code, reverts, hot files, CI,
 # lint, tooling, test requirements and ecosystem scripts do nothing to users by themselves: never the main risk.
 CONSEQUENCE_ORDER: tuple[tuple[str, str, str | None], ...] = (  # (risk kind, evidence fact, the claim rule it needs)
-    ("breaking-change", "consequence", "consequence.stated"),  # what the PR says it removes, renames, flips or breaks
+    ("breaking-change", "consequence", None),  # what the PR says it removes, renames, flips or breaks (only what speaks is evidence)
     ("breaking-change", "breaking-marker", None),  # the author's own marker: a fact, whatever follows from it
     ("deprecation", "deprecated", "consequence.removes-deprecated"),  # detail "removes"
     ("large-change", "files-removed", "consequence.files-removed"),
