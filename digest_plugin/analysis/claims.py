@@ -45,6 +45,7 @@ CLAIMS: dict[str, bool] = {
     "consequence.deprecates": False,  # 12/14 85.7% (held out 4/4)
     "consequence.files-removed": False,  # 0 claims: not measured
     "consequence.default-flip": False,  # 28/29 96.6% (held out 9/9)
+    "consequence.new-dependency": False,  # 11/11 100.0% (held out 5/5), every PR of the data it claims; first measured on the 3 it claimed outside the corpus: 1/3 (dependency groups for CI and releases), so unproven on unseen PRs
     "consequence.stated": True,  # 57/57 100.0% (held out 19/19; first measured on the 34 PRs labelled after it: 95.0%, held out 17/20): a title leading with a rename, default, removal or stabilisation, or the body's Breaking/Migration section
 }
 
