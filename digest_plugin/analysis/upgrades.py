@@ -148,7 +148,9 @@ def _title_versions(title: str, rules: Rules) -> list[tuple[str, str | None, str
     if not found and (bare := _BARE_TO.search(text)):
         # "Bump MSRV to Rust 1.88", "upgrade to 2.7": the toolchain word, or the first noun, names it
         words = [w.lower() for w in re.findall(r"[A-Za-z][\w.+-]*", text[: bare.start()]) if w.lower() not in _NOT_PACKAGES]
-        found[""] = (words[-1] if words else "", None, _clean(bare["new"]))
+        # only a runtime or toolchain the rules know: any other last word is a guess ("Ascend Dockerfile", "cargo dist")
+        known = words[-1] if words and words[-1] in rules.core_dependencies | rules.toolchains else ""
+        found[""] = (known, None, _clean(bare["new"]))
     if "toolchain" in found and (whose := _WHOSE_TOOLCHAIN.search(text)) and whose[1].lower() in rules.toolchains:
         found["toolchain"] = (f"{whose[1].lower()} toolchain", *found["toolchain"][1:])  # "Update Rust toolchain to 1.90"
     return list(found.values())
