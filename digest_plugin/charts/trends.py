@@ -168,11 +168,7 @@ def _authors_chart(title: str, top: Sequence[str], bins: Sequence[tuple[Bin, Tal
 
 
 def _types_chart(bins: Sequence[tuple[Bin, Tally]], unit: str, palette: Palette, _: Translate) -> Chart | None:
-    # a type whose claim is imprecise (analysis/claims.py) is not drawn as such: its PRs are one bar, "kind not said"
-    counts = [Counter({name if type_speaks(name) or name == "unclassified" else "unsaid": n for name, n in tally.types.items()})
-              for _bin, tally in bins]
-    for (_bin, tally), said in zip(bins, counts, strict=True):
-        said["unsaid"] = sum(n for name, n in tally.types.items() if name != "unclassified" and not type_speaks(name))
+    counts = [_said_types(tally.types) for _bin, tally in bins]
     present = {name for c in counts for name, n in c.items() if n}
     if not present:
         return None
@@ -184,6 +180,14 @@ def _types_chart(bins: Sequence[tuple[Bin, Tally]], unit: str, palette: Palette,
     if "unclassified" in present:
         series.append(_bar("unclassified", _("unclassified"), [c["unclassified"] for c in counts], palette))
     return _chart("types", _("Pull requests by type"), bins, unit, series, None, (), _)
+
+
+def _said_types(types: Counter) -> Counter:
+    """A type whose claim is imprecise (analysis/claims.py) is not drawn as such: its PRs are one bar, "kind not said"."""
+    said = Counter()
+    for name, count in types.items():
+        said[name if type_speaks(name) or name == "unclassified" else "unsaid"] += count
+    return said
 
 
 def _activity_chart(bins: Sequence[tuple[Bin, Tally]], earlier: Sequence[int], unit: str, marked: int | None,

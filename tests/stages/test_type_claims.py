@@ -64,7 +64,7 @@ def _table(markdown: str, first_head: str) -> list[list[str]]:
 
 @pytest.mark.skipif(type_speaks("fix") and type_speaks("feat"), reason="the type claims are precise: the kinds are said")
 def test_every_pr_row_shows_the_authors_own_word_for_its_kind_or_nothing():
-    week, markdown = _week("en")
+    _, markdown = _week("en")
     kinds = {int(row[0].lstrip("#")): row[3] for row in _table(markdown, "PR")}
     assert kinds[1] == "titled fix:"  # the author's prefix, as written
     assert kinds[3] == "labelled bug"  # the label wins over the title, as it does for the type
