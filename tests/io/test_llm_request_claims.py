@@ -50,3 +50,19 @@ def test_the_model_is_told_the_authors_word_and_the_files_not_the_silent_interpr
     assert risks["dependency-upgrade"]["shows"] == "Edits requirements.txt"
     assert "config-change" not in pulls[2]["risks"] and "dependency-upgrade" not in pulls[3]["risks"]
     assert "feature, fix or refactor only where its \"type\" says so" in server.requests[0].system
+
+
+@pytest.mark.skipif(type_speaks("fix"), reason="the fix claim is precise: the model may count fixes")
+def test_a_model_sentence_counting_fixes_is_set_aside_since_the_count_is_not_a_figure_it_was_given(tmp_path):
+    week = _week()
+    fixes = week.stats.types["fix"]
+
+    def counting_fixes(request):
+        answer = answers.grounded(request.document)
+        answer["summary"] = [answers.sentence(f"This week {fixes} fixes were merged.", [], type__fix=fixes)]
+        return Reply.answer(answer)
+
+    with ChatServer(script=counting_fixes) as server:
+        narrative = narrate(week, [], Language.of("en"), writer_for(server, tmp_path))
+    assert f"{fixes} fixes" not in narrative.summary.text  # the built-in summary stands
+    assert narrative.check.rejected and "type:fix" in " ".join(str(r) for r in narrative.check.rejected)
