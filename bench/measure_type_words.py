@@ -40,21 +40,25 @@ def main() -> None:
         shown = kind_name(analysed, str)
         count["kind said now"] += shown in ("feature", "fix", "refactor")
         count["author word now"] += shown.startswith(("titled ", "labelled "))
-    print(f"{'repository':24} {'PRs':>6} {'feature/fix/refactor before':>28} {'now':>5} {'author word now':>16}")
+    print(f"{'repository':24} {'PRs':>6} {'feature/fix/refactor before':>28} {'now':>5} "
+          f"{'author word now':>16}")
     for repo, count in sorted(rows.items()):
-        print(f"{repo:24} {count['prs']:>6} {count['kind said before']:>28} {count['kind said now']:>5} {count['author word now']:>16}")
+        print(f"{repo:24} {count['prs']:>6} {count['kind said before']:>28} {count['kind said now']:>5} "
+              f"{count['author word now']:>16}")
     agree, marked = Counter(), Counter()
     for label in load_corpus("types"):
         found = index.get((label["repo"], label["number"]))
-        if found is None or found[0].classification.type_mark is None or found[0].classification.type not in LABELLED:
+        kind = found[0].classification if found else None
+        if kind is None or kind.type_mark is None or kind.type not in LABELLED:
             continue
-        kind = found[0].classification.type
+        kind = kind.type
         marked[kind] += 1
         agree[kind] += label["type"] == LABELLED[kind]
-    print("\nThe author's own word against the type corpus (PRs whose type came from their prefix or label):")
+    print("\nThe author's own word against the type corpus (PRs typed by their prefix or label):")
     for kind in LABELLED:
         if marked[kind]:
-            print(f"  {kind:9} {agree[kind]:>3}/{marked[kind]:<3} {100 * agree[kind] / marked[kind]:5.1f}% of them are labelled {LABELLED[kind]}")
+            share = 100 * agree[kind] / marked[kind]
+            print(f"  {kind:9} {agree[kind]:>3}/{marked[kind]:<3} {share:5.1f}% of them are labelled {LABELLED[kind]}")
 
 
 if __name__ == "__main__":

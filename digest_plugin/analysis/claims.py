@@ -25,7 +25,9 @@ CLAIMS: dict[str, bool] = {
     "revert.nothing-followed": True,  # 20/20 100.0% (held out 9/9)
     "revert.needs-nothing": False,  # 2/13 15.4% (held out 0/4): reverts of CI or docs were re-landed too
     # versions.jsonl
-    "version.package": False,  # 77/84 91.7% (held out 33/36), a bare "to 1.2" names only a runtime or toolchain the rules know: words misread as packages (bumped, py, formers, dist); said as the files changed
+    # 77/84 91.7% (held out 33/36), a bare "to 1.2" names only a runtime or toolchain the rules
+    # know; words misread as packages (bumped, py, formers, dist): said as the files changed
+    "version.package": False,
     "version.direction": False,  # 72/80 90.0% (held out 31/33)
     "version.own-release": True,  # 7/7 100.0% (held out 3/3)
     # config.jsonl
@@ -45,7 +47,9 @@ CLAIMS: dict[str, bool] = {
     "consequence.deprecates": False,  # 12/14 85.7% (held out 4/4)
     "consequence.files-removed": False,  # 0 claims: not measured
     "consequence.default-flip": False,  # 28/29 96.6% (held out 9/9)
-    "consequence.new-dependency": False,  # 11/11 100.0% (held out 5/5), every PR of the data it claims; first measured on the 3 it claimed outside the corpus: 1/3 (dependency groups for CI and releases), so unproven on unseen PRs
+    # 11/11 100.0% (held out 5/5), every PR of the data it claims; first measured on the 3 it
+    # claimed outside the corpus: 1/3 (dependency groups for CI and releases): unproven
+    "consequence.new-dependency": False,
     "consequence.stated": True,  # 57/57 100.0% (held out 19/19; first measured on the 34 PRs labelled after it: 95.0%, held out 17/20): a title leading with a rename, default, removal or stabilisation, or the body's Breaking/Migration section
 }
 

@@ -127,6 +127,11 @@ def says_default_change(description: str) -> bool:
     to a thing called the default ("Make the default database truly statically infallible")."""
     return bool(_DEFAULT_LEAD.match(description) and _DEFAULT_CHANGE.search(description)) and not _NOT_A_DEFAULT_CHANGE.search(description)
 
+
+# where the author said a PR's type: ("label", "bug") or ("title", "fix:"); None when nowhere
+TypeMark = tuple[str, str] | None
+
+
 @dataclass(frozen=True)
 class Title:
     """What a title says by convention, before any guessing."""
@@ -135,7 +140,7 @@ class Title:
     modules: tuple[str, ...] = ()
     rule_prefixes: tuple[str, ...] = ()  # ruff's `[`flake8-bugbear`]`: rule families, kept as topics
     explicit_type: str | None = None  # written as a type (`fix:`, `[bugfix]`, `feat(x):`)
-    type_written: str | None = None  # that type as the title wrote it: "fix:", "[bugfix]", "feat(x)!:"
+    type_written: str | None = None  # that type as written: "fix:", "[bugfix]", "feat(x)!:"
     hinted_type: str | None = None  # implied by a module name such as `[ci]` or `[doc]`
     breaking: bool = False
     merge_commit: bool = False
@@ -294,10 +299,11 @@ def classify(pull: Pull, rules: Rules, scheme: ModuleScheme = PATH_SCHEME) -> Cl
     )
 
 
-def _change_type(pull: Pull, title: Title, rules: Rules) -> tuple[str | None, tuple[str, str] | None]:
+def _change_type(pull: Pull, title: Title, rules: Rules) -> tuple[str | None, TypeMark]:
     """The type from the most trusted source that says one (see the module docstring), and where
     the author said it, when the author did: ("label", "bug") or ("title", "fix:")."""
-    labelled = next(((t, label.strip()) for t, p in rules.label_types for label in pull.labels if p.fullmatch(label.strip())), None)
+    labels = tuple(label.strip() for label in pull.labels)
+    labelled = next(((t, label) for t, p in rules.label_types for label in labels if p.fullmatch(label)), None)
     if labelled:
         return labelled[0], ("label", labelled[1])
     if title.explicit_type:

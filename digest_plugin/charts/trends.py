@@ -183,7 +183,8 @@ def _types_chart(bins: Sequence[tuple[Bin, Tally]], unit: str, palette: Palette,
 
 
 def _said_types(types: Counter) -> Counter:
-    """A type whose claim is imprecise (analysis/claims.py) is not drawn as such: its PRs are one bar, "kind not said"."""
+    """A type whose claim is imprecise (analysis/claims.py) is not drawn as such: its PRs are one
+    bar, "kind not said"."""
     said = Counter()
     for name, count in types.items():
         said[name if type_speaks(name) or name == "unclassified" else "unsaid"] += count

@@ -21,8 +21,8 @@ def trends(week: WeekAnalysis, before: WeekAnalysis | None, lang: Language) -> t
     tables = (
         ("module", _("Busiest modules: {items}."), stats.modules, earlier.modules if earlier else None, {}),
         ("label", _("Most used labels: {items}."), stats.labels, earlier.labels if earlier else None, {}),
-        ("type", _("By type: {items}."), _said_types(stats.types), _said_types(earlier.types) if earlier else None,
-         {str(k): v for k, v in names.items()}),
+        ("type", _("By type: {items}."), _said_types(stats.types),
+         _said_types(earlier.types) if earlier else None, {str(k): v for k, v in names.items()}),
     )
     for kind, template, current, previous, shown in tables:
         if current:
@@ -36,7 +36,7 @@ def trends(week: WeekAnalysis, before: WeekAnalysis | None, lang: Language) -> t
 
 
 def _said_types(types: dict) -> dict[str, int]:
-    """The types whose claim is precise (analysis/claims.py): a count of "fixes" is not said when "fix" is not."""
+    """The types whose claim is precise (analysis/claims.py): no "fixes" if "fix" is silent."""
     return {str(k): v for k, v in types.items() if type_speaks(k)}
 
 

@@ -37,7 +37,8 @@ def risk_lines(week: WeekAnalysis, lang: Language) -> tuple[RiskLine, ...]:
         for news in week.good_news if news.pulls
     ]
     lines += [
-        RiskLine(kind=risk.kind, name=risk_row_name(risk, lang), impact=impacts.get(risk.impact, risk.impact), level=risk.impact,
+        RiskLine(kind=risk.kind, name=risk_row_name(risk, lang), impact=impacts.get(risk.impact, risk.impact),
+                 level=risk.impact,
                  pulls=risk.pulls, sentence=risk_sentence(risk, week, lang), mitigation=mitigation(risk, week, lang))
         for risk in ordered
     ]
@@ -54,31 +55,33 @@ def risk_row_name(risk: Risk, lang: Language) -> str:
         return risk_names(_).get(risk.kind, risk.kind)
     silent = [e for e in risk.evidence if not speaks_consequence(_consequence_of(e, risk.kind))]
     if risk.kind == "breaking-change":
-        if len(silent) < len(risk.evidence):  # the stated consequences speak, the author's markers do not
+        if len(silent) < len(risk.evidence):  # stated consequences speak, the author's markers do not
             return _("User-facing change, or marked breaking by its author")
         return _("Marked breaking by its author")
     if risk.kind == "deprecation":
-        return _("Deprecation named in its title") if len(risk.pulls) == 1 else _("Deprecation named in their titles")
+        one = len(risk.pulls) == 1
+        return _("Deprecation named in its title") if one else _("Deprecation named in their titles")
     if not any(e.paths for e in risk.evidence):
-        return _("A default named in its title") if len(risk.pulls) == 1 else _("A default named in their titles")
+        one = len(risk.pulls) == 1
+        return _("A default named in its title") if one else _("A default named in their titles")
     if risk.kind == "dependency-upgrade" and len(silent) < len(risk.evidence):
         return _("Dependency upgrade, or edits {paths}").format(paths=_named_paths(risk, lang))
-    if not all(e.paths for e in risk.evidence):  # a PR whose title speaks of a default, and edits no such file
+    if not all(e.paths for e in risk.evidence):  # a PR whose title speaks of a default, no file
         return _("Edits {paths}, or a default named in a title").format(paths=_named_paths(risk, lang))
     return _("Edits {paths}").format(paths=_named_paths(risk, lang))
 
 
-# risk kinds whose name is an interpretation of their evidence (the others name a fact: a size, CI files, a revert)
+# risk kinds whose name interprets their evidence (the others name a fact: size, CI files, a revert)
 INTERPRETED_KINDS = ("dependency-upgrade", "config-change", "deprecation", "breaking-change")
 
 
 def risk_kind_speaks(risk: Risk) -> bool:
-    """Whether a risk may be called by its kind: every piece of its evidence rests on a claim that speaks."""
+    """Whether a risk may be called by its kind: all its evidence rests on claims that speak."""
     return risk.kind not in INTERPRETED_KINDS or all(speaks_consequence(_consequence_of(e, risk.kind)) for e in risk.evidence)
 
 
 def _named_paths(risk: Risk, lang: Language) -> str:
-    """A row's files: the first PATHS_NAMED of its evidence, then "and other files" when there are more."""
+    """A row's files: the first PATHS_NAMED of its evidence, then "and other files" if more."""
     paths = list(dict.fromkeys(p for e in risk.evidence for p in e.paths))
     more = len(paths) > PATHS_NAMED or any(e.files > len(e.paths) for e in risk.evidence)
     if not more:
@@ -297,7 +300,7 @@ def _version(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     toolchain = (e.package or "").endswith(" toolchain")  # "rust toolchain": said as the language's toolchain
     package = _("the {language} toolchain").format(language=e.package.split()[0].capitalize()) if toolchain else e.package or ""
     values = {"pull": f"#{e.pull}", "package": package, "old": e.old or "", "new": e.new or "", "paths": _paths(e, said.lang)}
-    if not speaks("version.package"):  # which package moved, or whether one did, is not told reliably: the files changed
+    if not speaks("version.package"):  # which package moved, or whether one did, is unsure: the files
         if not e.paths:
             return _("{pull} names a version in its title or description").format(**values), (e.pull,)
         if len(e.paths) > PATHS_NAMED:

@@ -354,7 +354,7 @@ def kind_name(analysed: AnalysedPull, _) -> str:
 
 
 def author_type_mark(mark: tuple[str, str] | None, _) -> str:
-    """Where the author called the change a kind: ("title", "fix:") -> "titled fix:"; "" for none."""
+    """Where the author said the kind: ("title", "fix:") -> "titled fix:"; "" if nowhere."""
     if mark is None:
         return ""
     source, written = mark
@@ -473,7 +473,7 @@ def _statistics(week: WeekAnalysis, lang: Language) -> tuple[CountTable, ...]:
 
 
 def _kinds_said(pulls: Sequence[AnalysedPull], _) -> dict[str, int]:
-    """PRs by their type as the table of every PR says it (kind_name); those it says nothing of are left out."""
+    """PRs by their type as the table of every PR says it (kind_name); unsaid ones left out."""
     counts: dict[str, int] = {}
     for analysed in pulls:
         if name := kind_name(analysed, _):

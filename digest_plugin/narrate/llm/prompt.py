@@ -20,7 +20,7 @@ from digest_plugin.narrate.risks import risk_kind_speaks, risk_row_name
 from digest_plugin.narrate.wording import Language
 from digest_plugin.store.records import Pull
 
-PROMPT_VERSION = "5"  # change whenever the messages or the schema change: cached answers are keyed by it
+PROMPT_VERSION = "5"  # change with the messages or the schema: cached answers are keyed by it
 BODY_CHARACTERS = 1000  # of a key or risky PR's body; enough for its "what" and "why"
 REVIEW_COMMENTS_PER_PULL = 3  # what a key or risky PR's reviewers said: its verdicts' bodies, then its threads' first comments
 REVIEW_COMMENT_CHARACTERS = 300
@@ -112,7 +112,7 @@ def week_document(week: WeekAnalysis, previous: Sequence[WeekAnalysis], language
     """The week as the model reads it: the analysis' facts and the PRs' public text, nothing else."""
     stats = week.stats
     risky = {n for risk in week.risks for n in risk.pulls[:BODIES_PER_RISK]}
-    # an interpretation the built-in text does not say (analysis/claims.py) is not handed over as a fact either
+    # an interpretation the built-in text does not say (analysis/claims.py) is no fact for the model
     silent = {risk.kind for risk in week.risks if not risk_kind_speaks(risk)}
     shown = week.pulls[:PULLS_IN_DOCUMENT]
     diffs = {p.pull.number for p in diff_pulls(week)}  # the ones a fetch asked GitHub for
@@ -122,7 +122,8 @@ def week_document(week: WeekAnalysis, previous: Sequence[WeekAnalysis], language
         "week": week.week,
         "figures": figures(week, previous),
         "key_pulls": [p.pull.number for p in week.pulls if p.key],
-        "pull_requests": [_pull(p, with_body=p.key or p.pull.number in risky, with_diff=p.pull.number in diffs, silent=silent) for p in shown],
+        "pull_requests": [_pull(p, with_body=p.key or p.pull.number in risky, with_diff=p.pull.number in diffs, silent=silent)
+                          for p in shown],
         "more_pull_requests": len(week.pulls) - len(shown),
         "modules": dict(stats.modules),
         "labels": dict(stats.labels),
@@ -133,8 +134,9 @@ def week_document(week: WeekAnalysis, previous: Sequence[WeekAnalysis], language
 
 
 def _risk(risk) -> dict:
-    entry = {"kind": risk.kind, "impact": risk.impact, "pulls": list(risk.pulls), "paths": list(risk.paths)}
-    if not risk_kind_speaks(risk):  # "Edits requirements.txt", as the built-in risk table names the row
+    entry = {"kind": risk.kind, "impact": risk.impact, "pulls": list(risk.pulls),
+             "paths": list(risk.paths)}
+    if not risk_kind_speaks(risk):  # "Edits requirements.txt", as the built-in table names the row
         entry["shows"] = risk_row_name(risk, Language.of("en"))
     return entry
 
@@ -152,7 +154,8 @@ def _figure_names(week: WeekAnalysis, before: WeekAnalysis | None) -> list[str]:
     names = ["merged", "key", "average", "additions", "deletions", "authors", "newcomers", "bot_pulls"]
     if before is not None:
         names += ["previous:merged", "previous:key"]
-    types = {name: n for name, n in stats.types.items() if type_speaks(name)}  # a count of "fixes" only where "fix" is said
+    # no count of "fixes" where "fix" is silent
+    types = {name: n for name, n in stats.types.items() if type_speaks(name)}
     for table, counts in (("type", types), ("module", stats.modules), ("label", stats.labels)):
         names += [f"{table}:{name}" for name in counts if name]
     for theme in week.themes:
@@ -165,7 +168,8 @@ def _figure_names(week: WeekAnalysis, before: WeekAnalysis | None) -> list[str]:
     return names
 
 
-def _pull(analysed: AnalysedPull, with_body: bool, with_diff: bool = False, silent: set[str] | frozenset[str] = frozenset()) -> dict:
+def _pull(analysed: AnalysedPull, with_body: bool, with_diff: bool = False,
+          silent: set[str] | frozenset[str] = frozenset()) -> dict:
     """A PR as the model reads it; its type only where the type claim speaks, else the author's own
     word for it, and only the risks that may be called by their kind (`silent` may not)."""
     pull, kind = analysed.pull, analysed.classification
@@ -175,7 +179,7 @@ def _pull(analysed: AnalysedPull, with_body: bool, with_diff: bool = False, sile
         "title": pull.title,
         "author": pull.author.login,
         **({"type": kind.type} if type_speaks(kind.type) else {}),
-        **({"marked_by_author": {"where": kind.type_mark[0], "as": kind.type_mark[1]}} if kind.type_mark else {}),
+        **({"marked_by_author": dict(zip(("where", "as"), kind.type_mark, strict=True))} if kind.type_mark else {}),
         "modules": list(kind.modules),
         "labels": list(kind.labels),
         "key": analysed.key,
