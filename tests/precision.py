@@ -17,7 +17,8 @@ rule names are those of digest_plugin/analysis/claims.py):
 - types: the highlight buckets "New capabilities", "Key fixes", "Refactors".
 - consequences: "marked as a breaking change: users will have to change …", "removes something
   deprecated: users who still rely on it will break", "removes N files: anything that imports them
-  will break", "deprecates existing behaviour", "changes the default of X".
+  will break", "deprecates existing behaviour", "changes the default of X", "adds a new required
+  dependency".
 
 A rule's analysis runs over the whole repository, each PR in its real week and history, as a build
 analyses it (analysis.analyse_repo with the default rules). A third of each corpus, chosen by a hash
@@ -355,6 +356,17 @@ def _prose(kind: str):
     return check
 
 
+def _new_dependency(analysed, week, label):
+    """A new required dependency (analysis/upgrades.adds_required_dependency), right when the label has one."""
+    try:
+        from digest_plugin.analysis.upgrades import adds_required_dependency
+    except ImportError:  # the code before the rule: it never claimed one
+        return False, False, "new-dependency" in _kinds(label), ""
+    holds = "new-dependency" in _kinds(label)
+    claimed = adds_required_dependency(analysed.pull)
+    return claimed, holds, holds, "new required dependency" if claimed else ""
+
+
 JUDGES: dict[str, dict[str, Callable]] = {
     "reverts": {
         "revert.is-revert": _is_revert,
@@ -395,6 +407,7 @@ JUDGES: dict[str, dict[str, Callable]] = {
         "consequence.prose-default": _prose("default-flip"),
         "consequence.prose-removal": _prose("removal"),
         "consequence.prose-format": _prose("format-change"),
+        "consequence.new-dependency": _new_dependency,
     },
 }
 RULES = tuple(rule for rules in JUDGES.values() for rule in rules)
