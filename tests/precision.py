@@ -356,18 +356,19 @@ def _themes_of(analysed, week) -> list:
     return [theme for theme in getattr(week, "themes", ()) if analysed.pull.number in theme.pulls]
 
 
-def _theme_name(name: str) -> str:
-    """A theme's name as two spellings of it compare: "npu/ascend" is "ascend/npu"."""
-    return "/".join(sorted(name.split("/")))
+def _theme_label(name: str, labelled: dict) -> dict | None:
+    """The label of a theme named `name`: the one of that name, or of a name made of the same
+    names or more ("ascend" and "ascend/npu" are labelled as "npu/ascend" is)."""
+    parts = set(name.split("/"))
+    return labelled.get(name) or next((v for n, v in labelled.items() if parts <= set(n.split("/"))), None)
 
 
 def _theme_judge(key: str):
     """A PR's themes against its labels (`themes`: name -> {member, name}): right when every theme
     it is in is labelled so; a theme the corpus does not label for the PR is wrong until read."""
     def check(analysed, week, label):
-        themes = _themes_of(analysed, week)
-        labelled = {_theme_name(name): value for name, value in (label.get("themes") or {}).items()}
-        right = all((labelled.get(_theme_name(theme.name)) or {}).get(key) is True for theme in themes)
+        themes, labelled = _themes_of(analysed, week), label.get("themes") or {}
+        right = all((_theme_label(theme.name, labelled) or {}).get(key) is True for theme in themes)
         positive = any(v.get("member") and v.get("name") for v in labelled.values())
         return bool(themes), right, positive, ", ".join(theme.name for theme in themes)
     return check
