@@ -2,12 +2,13 @@
 
 A PR names its subjects in many places (`subject_names`): its title's scopes (`[trainer, vllm]`,
 `[ty]`) and ruff-style rule families, its labels (beyond type labels), DIGEST_RULES topics, the
-names in its title (a model family such as `qwen`, a tool such as `sglang`; version digits dropped,
-plurals made singular), the modules it changes, and the folder and file names its files share
+names in its title (only the words it writes as names, `written_as_names`: a model family such as
+`Qwen3`, a platform such as Ascend, a type such as `Enum`; version digits dropped, plurals made
+singular), the modules it changes, and the folder and file names its files share
 (`docker/ascend/…`, `npu_utils.py`). One subject often goes by several names: a hardware platform
-by its chip in one title, its vendor in another, its SDK in a third and its folders in yet
-another. So the repository's whole history is read once (`vocabulary`, kept in RepoContext) to
-merge the names that go together in the same PRs far more often than chance (each name into the
+by its chip in one title and its vendor in another. So the repository's whole history is read once
+(`vocabulary`, kept in RepoContext) to merge the names that go together in what the same PRs say
+(not in their paths) far more often than chance (each name into the
 one it goes with most; a name the authors write as a scope or label stays its own), and to set
 aside the generic ones: a stop list ("tool", "argument", "union"), folder names in a large part of
 all PRs ("src"), and title words that run through most of the repository's weeks, are never a
@@ -16,12 +17,14 @@ strand is named by its most deliberate name: a scope or a label before a folder,
 a title word.
 
 A week's strands are its PRs grouped by those names, each PR by what its own words say: its title,
-labels, scopes and modules, or its description where its folders name a strand (a folder alone
-puts no PR in a strand: verl's AMD docs index sits beside the Ascend docs and is no Ascend work).
+labels, scopes and modules, never its body or its folders alone (verl's AMD docs index sits beside
+the Ascend docs and is no Ascend work; its platform layer's body mentions transformers); a file or
+folder name its title writes (`ascend_sglang_best_practices.rst`) counts for a strand that some
+PR's own words name. A verb ("Stabilize …") is what was done, never a theme.
 A strand is named as its PRs say it ("npu/ascend" when many say one and many the other); a title
-word they always write inside one phrase is named by the phrase ("language server"); and a strand
-named as one of the week's modules holds the PRs the module table counts under it, so that the two
-agree. A strand is a theme of the week when it groups
+word they always write inside one phrase beside an ordinary word is named by the phrase ("Markdown
+tests"); and a strand named as one of the week's modules holds the PRs the module table counts
+under it, so that the two agree. A strand is a theme of the week when it groups
 enough of the week's PRs (`thresholds.theme_min_pulls`, `theme_min_share`; a strand named in titles
 may instead have enough of the week's lines) and either stands out against the repository's recent
 weeks (`theme_lift` times its share of the last `theme_baseline_weeks` weeks: "new" or "rising")
@@ -189,8 +192,8 @@ def written_as_names(description: str) -> tuple[str, ...]:
     first = True  # the first word is capitalised as any sentence's is: that says nothing
     for i, part in enumerate(re.split(r"(`[^`]*`)", description)):
         for raw in _WORD.findall(part):
-            if i % 2 or any(c.isdigit() for c in raw) or "_" in raw or any(c.isupper() for c in raw[1:]) \
-                    or (raw[0].isupper() and not first):
+            if i % 2 or any(c.isdigit() or c == "_" for c in raw) \
+                    or any(c.isupper() for c in raw[1:]) or (raw[0].isupper() and not first):
                 found.append(raw)
             first = False
     return tuple(found)
@@ -239,8 +242,9 @@ def vocabulary(pulls: Sequence[Pull], rules: Rules) -> Vocabulary:
     verbs = frozenset(name for names in offered for name, source in names.items() if source == "verb")
     candidates = {name for name, count in pulls_of.items() if count >= ALIAS_MIN_PULLS and name not in everywhere | verbs}
     # which names go together is read from what PRs say, not where their files sit: folders and file
-    # names (`ascend_tutorial/…_optimization_practice.md`, `run_qwen3_grpo.sh`) tie unrelated words
-    said = [{name: source for name, source in names.items() if source not in PATH_SOURCES} for names in offered]
+    # names (`ascend_tutorial/…_practice.md`, `run_qwen3_grpo.sh`) tie unrelated words
+    said = [{name: source for name, source in names.items() if source not in PATH_SOURCES}
+            for names in offered]
     edges = _edges(said, candidates, (pulls_of, declared), total)
     steady = _steady(edges, pulls_of, named, weeks, len({p.merged_at.isocalendar()[:2] for p in pulls}) or 1)
     edges = [edge for edge in edges if edge[0] not in steady and edge[1] not in steady]
@@ -364,12 +368,12 @@ def week_themes(pulls: Sequence[AnalysedPull], names: WeekNames, baseline: Seque
     """The themes of a week. `pulls` in importance order; `names` is their `week_names`;
     `baseline` is `baseline_weeks` of the previous weeks; `vocabulary` makes strands of names.
 
-    A PR is in a strand when its own words say so: its title, labels, scopes or modules, or its
-    description for a strand its folders name (a folder alone is no reason: verl's AMD docs index
-    is not Ascend work for sitting beside Ascend's docs). A strand named as one of the week's
+    A PR is in a strand when its own words say so: its title, labels, scopes or modules (a folder
+    alone is no reason: verl's AMD docs index is not Ascend work for sitting beside Ascend's docs;
+    nor is a word of its body). A strand named as one of the week's
     modules is made of the PRs the module table counts under it, so that the two agree; one
     named by a title word that its titles nearly always write inside a longer phrase is named by
-    the phrase ("language server", not "language")."""
+    the phrase ("markdown test", not "markdown")."""
     thresholds = rules.thresholds
     people = [p for p in pulls if not p.classification.bot]  # bot bumps are no theme of the week
     if len(people) < thresholds.theme_min_pulls:
@@ -401,7 +405,8 @@ def _said_members(people: Sequence[AnalysedPull], names: WeekNames, vocabulary: 
         pairs = pairs_of.get(pull.pull.number, ())
         own = said_strands(pairs, vocabulary)
         spoken.update(own)
-        for strand, (source, words) in (*own.items(), *_described(pull, pairs, own, vocabulary, rules).items()):
+        described = _described(pull, pairs, own, vocabulary, rules)
+        for strand, (source, words) in (*own.items(), *described.items()):
             members.setdefault(strand, []).append(pull)
             sources[strand] = min(sources.get(strand, source), source, key=SOURCES.index)
             said[strand].append(words)
@@ -445,8 +450,8 @@ def said_strands(pairs: Iterable[tuple[str, str]], vocabulary: Vocabulary) -> di
     return found
 
 
-def _described(pull: AnalysedPull, pairs: Iterable[tuple[str, str]], own: dict, vocabulary: Vocabulary,
-               rules: Rules) -> dict[str, tuple[str, frozenset[str]]]:
+def _described(pull: AnalysedPull, pairs: Iterable[tuple[str, str]], own: dict,
+               vocabulary: Vocabulary, rules: Rules) -> dict[str, tuple[str, frozenset[str]]]:
     """The strands a PR's folders or file names offer that its title writes as names as well (file
     names in it too: "Update ascend_sglang_best_practices.rst"), beyond those its own words put it
     in. Its body is not read: a word somewhere in a long description says little of what the PR is
@@ -481,7 +486,7 @@ def _said_name(strand: str, said: Sequence[frozenset[str]], rules: Rules) -> str
 
 def _phrase_named(strand: str, group: Sequence[AnalysedPull], said: Sequence[frozenset[str]], rules: Rules) -> tuple[str, list[AnalysedPull]]:
     """A title-word strand's name and PRs: when its titles nearly always write its word inside the
-    same phrase ("language server"), the phrase, and the PRs that say it."""
+    same phrase beside an ordinary word ("Markdown tests"), the phrase, and the PRs that say it."""
     word = _said_name(strand, said, rules).split("/")[0]
     beside: Counter[str] = Counter()
     phrases_of: dict[int, Counter[str]] = {}
@@ -566,7 +571,8 @@ def _big_enough(count: int, total: int, needed: int, source: str, size: float, t
     """Whether a subject of `count` of the week's `total` PRs is big enough to be a theme. A subject
     named in titles may also qualify by the lines its PRs changed (ruff's five "pattern" PRs of
     3,000 lines in a week of 171); a path module may not: a folder one large PR touched is no story.
-    Every PR of the week says nothing about the week; a verb ("stabilize") names what was done, never a subject."""
+    Every PR of the week says nothing about the week; a verb ("stabilize") names what was done,
+    never a subject."""
     enough = count >= needed or (source not in ("module", "folder", "file") and count >= BY_LINES_PULLS and size >= thresholds.theme_min_share)
     return enough and count < total and source != "verb"
 

@@ -14,7 +14,7 @@ from digest_plugin.build.cache import Memo
 from digest_plugin.publish.history import analysis_options
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store.records import FileChange
-from tests.analysis_fixtures import load_rules, real_pulls, real_weeks
+from tests.analysis_fixtures import load_rules, real_weeks
 from tests.conftest import make_pull
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
