@@ -13,6 +13,9 @@ Prints, per repository and in all:
   count is not the table's;
 - members that say nothing of it: PRs of a theme whose own title, labels and modules name none of
   the theme's names (the parts of "npu/ascend" each count);
+- members that say it only in English: of those whose title says it, the PRs whose labels and
+  modules do not name it and whose title writes it only as an ordinary lower-case word ("a
+  `SupportedPythonVersion` enum", "compact retained data"), never as a name (`Enum`, Ascend, NPU);
 then `--sample N` themes (20 unless told), drawn with a fixed seed, each with its PRs' titles and
 modules, to be judged by hand.
 """
@@ -62,14 +65,15 @@ def main() -> None:
         with tempfile.TemporaryDirectory(prefix="measure-") as folder:
             found = {repo: _themes(Path(folder), repo, imported=False) for repo in REPOS}
     totals: Counter = Counter()
-    print(f"{'repository':20} {'weeks':>6} {'themed':>7} {'themes':>7} {'fragment':>9} {'module≠':>8} {'members':>8} {'unsaid':>7}")
+    print(f"{'repository':20} {'weeks':>6} {'themed':>7} {'themes':>7} {'fragment':>9} {'module≠':>8} {'members':>8} "
+          f"{'unsaid':>7} {'english':>8}")
     for repo, weeks in found.items():
         figures = _figures(weeks)
         totals.update(figures)
         print(f"{repo:20} {figures['weeks']:6} {figures['themed']:7} {figures['themes']:7} {figures['fragment']:9} "
-              f"{figures['module_disagrees']:8} {figures['members']:8} {figures['unsaid']:7}")
+              f"{figures['module_disagrees']:8} {figures['members']:8} {figures['unsaid']:7} {figures['english']:8}")
     print(f"{'all':20} {totals['weeks']:6} {totals['themed']:7} {totals['themes']:7} {totals['fragment']:9} "
-          f"{totals['module_disagrees']:8} {totals['members']:8} {totals['unsaid']:7}")
+          f"{totals['module_disagrees']:8} {totals['members']:8} {totals['unsaid']:7} {totals['english']:8}")
     for repo, weeks in found.items():
         for week, theme, _ in weeks:
             for problem in _problems(theme, week):
@@ -117,6 +121,8 @@ def _figures(weeks: list[tuple[dict, dict | None, None]]) -> Counter:
         figures["module_disagrees"] += any(p.startswith("module") for p in problems)
         figures["members"] += len(theme["pulls"])
         figures["unsaid"] += sum(1 for n in theme["pulls"] if not _says(week["pulls"][n], theme["name"]))
+        figures["english"] += sum(1 for n in theme["pulls"] if _says(week["pulls"][n], theme["name"])
+                                  and _only_in_english(week["pulls"][n], theme["name"]))
     return figures
 
 
@@ -154,6 +160,21 @@ def _says(pull: dict, name: str) -> bool:
         if part in own or (wanted and any(words[i:i + len(wanted)] == wanted for i in range(len(words)))):
             return True
     return False
+
+
+def _only_in_english(pull: dict, name: str) -> bool:
+    """Whether a PR says none of a theme's names by a label, a module or a word its title writes as
+    a name: as code, with capitals past its first word, digits or underscores."""
+    own = {*pull["labels"], *pull["modules"]}
+    scopes = re.match(r"^\s*(\[[^\]]*\]\s*)*", pull["title"]).group(0)  # "[ty]", "[`refurb`]": the authors' own names
+    title = re.sub(r"^[a-z]+(\([^)]*\))?!?:\s*", "", pull["title"][len(scopes):])  # "feat: ", "fix(ci): "
+    named = set(_words(scopes))
+    for i, part in enumerate(re.split(r"(`[^`]*`)", title)):
+        for position, word in enumerate(re.findall(r"[A-Za-z][A-Za-z0-9_.+-]*", part)):
+            if i % 2 or any(c.isdigit() or c == "_" for c in word) or any(c.isupper() for c in word[1:]) \
+                    or (word[0].isupper() and (i or position)):
+                named.update(_words(word))
+    return not any(part in own or set(_words(part)) & named for part in name.split("/"))
 
 
 def _phrase_of(name: str, pulls: list[dict]) -> str | None:

@@ -15,6 +15,10 @@ rule names are those of digest_plugin/analysis/claims.py):
 - tests: "changes no test: nothing shows the new code works" (missing tests), "with tests" and
   "no test changed" (the key line's ending).
 - types: the highlight buckets "New capabilities", "Key fixes", "Refactors".
+- themes: a week's theme sentence, "megatron: 6 of the week's 40 PRs …": each PR a theme holds is
+  about the theme's subject ("theme.member"), and the theme's name names a real subject, a product
+  area, technology, platform or feature, not a path fragment, a generic word or an inflection
+  ("theme.name"). A theme the corpus does not label for a labelled PR counts as wrong.
 - consequences: "marked as a breaking change: users will have to change …", "removes something
   deprecated: users who still rely on it will break", "removes N files: anything that imports them
   will break", "deprecates existing behaviour", "changes the default of X", "adds a new required
@@ -22,7 +26,8 @@ rule names are those of digest_plugin/analysis/claims.py):
 
 A rule's analysis runs over the whole repository, each PR in its real week and history, as a build
 analyses it (analysis.analyse_repo with the default rules). A third of each corpus, chosen by a hash
-of the PR, is held out: rules are tuned on the rest and the held-out figures tell overfitting.
+of the PR, is held out: rules are tuned on the rest and the held-out figures tell overfitting (a
+corpus may say so itself, as themes.jsonl does by week: `held_out`).
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 CORPORA = Path(__file__).resolve().parent / "corpora"
-CLASSES = ("reverts", "versions", "config", "tests", "types", "consequences")
+CLASSES = ("reverts", "versions", "config", "tests", "types", "consequences", "themes")
 NOW = datetime(2026, 11, 30, tzinfo=UTC)  # after every PR of ../shared/data: every follow-up window is closed
 
 
@@ -128,7 +133,7 @@ def judge(corpus: str, labels: list[dict], index: dict) -> list[Verdict]:
         for rule, check in JUDGES[corpus].items():
             claimed, right, positive, said = check(analysed, week, label)
             verdicts.append(Verdict(rule, label["repo"], label["number"], claimed, claimed and right, positive, said,
-                                    label.get("why", ""), held_out(label["repo"], label["number"])))
+                                    label.get("why", ""), label.get("held_out", held_out(label["repo"], label["number"]))))
     return verdicts
 
 
@@ -367,6 +372,30 @@ def _new_dependency(analysed, week, label):
     return claimed, holds, holds, "new required dependency" if claimed else ""
 
 
+# --- themes --------------------------------------------------------------------------------------
+
+def _themes_of(analysed, week) -> list:
+    return [theme for theme in getattr(week, "themes", ()) if analysed.pull.number in theme.pulls]
+
+
+def _theme_label(name: str, labelled: dict) -> dict | None:
+    """The label of a theme named `name`: the one of that name, or of a name made of the same
+    names or more ("ascend" and "ascend/npu" are labelled as "npu/ascend" is)."""
+    parts = set(name.split("/"))
+    return labelled.get(name) or next((v for n, v in labelled.items() if parts <= set(n.split("/"))), None)
+
+
+def _theme_judge(key: str):
+    """A PR's themes against its labels (`themes`: name -> {member, name}): right when every theme
+    it is in is labelled so; a theme the corpus does not label for the PR is wrong until read."""
+    def check(analysed, week, label):
+        themes, labelled = _themes_of(analysed, week), label.get("themes") or {}
+        right = all((_theme_label(theme.name, labelled) or {}).get(key) is True for theme in themes)
+        positive = any(v.get("member") and v.get("name") for v in labelled.values())
+        return bool(themes), right, positive, ", ".join(theme.name for theme in themes)
+    return check
+
+
 JUDGES: dict[str, dict[str, Callable]] = {
     "reverts": {
         "revert.is-revert": _is_revert,
@@ -408,6 +437,10 @@ JUDGES: dict[str, dict[str, Callable]] = {
         "consequence.prose-removal": _prose("removal"),
         "consequence.prose-format": _prose("format-change"),
         "consequence.new-dependency": _new_dependency,
+    },
+    "themes": {
+        "theme.member": _theme_judge("member"),
+        "theme.name": _theme_judge("name"),
     },
 }
 RULES = tuple(rule for rules in JUDGES.values() for rule in rules)

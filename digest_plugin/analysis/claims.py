@@ -65,6 +65,10 @@ CLAIMS: dict[str, bool] = {
     # 11/11 100.0% (held out 5/5), every PR of the data it claims; first measured on the 3 it
     # claimed outside the corpus: 1/3 (dependency groups for CI and releases): unproven
     "consequence.new-dependency": False,
+    # themes.jsonl (149 of its PRs labelled after the last rule change): title words only where
+    # written as names, no body, no folder fragment, no verb; before: 277/329 84.2%, 258/329 78.4%
+    "theme.member": True,  # 283/283 100.0% (held out 92/92)
+    "theme.name": True,  # 283/283 100.0% (held out 92/92)
 }
 
 
@@ -75,6 +79,11 @@ TYPE_CLAIMS = {"feat": "type.feature", "fix": "type.fix", "refactor": "type.refa
 def type_speaks(type_: str | None) -> bool:
     """Whether a sentence may call a PR of this type by its kind (a docs or CI change is its files)."""
     return type_ not in TYPE_CLAIMS or speaks(TYPE_CLAIMS[type_])
+
+
+def themes_speak() -> bool:
+    """Whether a week's themes may be said: their membership and their names are both precise."""
+    return speaks("theme.member") and speaks("theme.name")
 
 
 def speaks(rule: str) -> bool:

@@ -2,12 +2,13 @@
 
 A PR names its subjects in many places (`subject_names`): its title's scopes (`[trainer, vllm]`,
 `[ty]`) and ruff-style rule families, its labels (beyond type labels), DIGEST_RULES topics, the
-names in its title (a model family such as `qwen`, a tool such as `sglang`; version digits dropped,
-plurals made singular), the modules it changes, and the folder and file names its files share
+names in its title (only the words it writes as names, `written_as_names`: a model family such as
+`Qwen3`, a platform such as Ascend, a type such as `Enum`; version digits dropped, plurals made
+singular), the modules it changes, and the folder and file names its files share
 (`docker/ascend/…`, `npu_utils.py`). One subject often goes by several names: a hardware platform
-by its chip in one title, its vendor in another, its SDK in a third and its folders in yet
-another. So the repository's whole history is read once (`vocabulary`, kept in RepoContext) to
-merge the names that go together in the same PRs far more often than chance (each name into the
+by its chip in one title and its vendor in another. So the repository's whole history is read once
+(`vocabulary`, kept in RepoContext) to merge the names that go together in what the same PRs say
+(not in their paths) far more often than chance (each name into the
 one it goes with most; a name the authors write as a scope or label stays its own), and to set
 aside the generic ones: a stop list ("tool", "argument", "union"), folder names in a large part of
 all PRs ("src"), and title words that run through most of the repository's weeks, are never a
@@ -16,12 +17,14 @@ strand is named by its most deliberate name: a scope or a label before a folder,
 a title word.
 
 A week's strands are its PRs grouped by those names, each PR by what its own words say: its title,
-labels, scopes and modules, or its description where its folders name a strand (a folder alone
-puts no PR in a strand: verl's AMD docs index sits beside the Ascend docs and is no Ascend work).
+labels, scopes and modules, never its body or its folders alone (verl's AMD docs index sits beside
+the Ascend docs and is no Ascend work; its platform layer's body mentions transformers); a file or
+folder name its title writes (`ascend_sglang_best_practices.rst`) counts for a strand that some
+PR's own words name. A verb ("Stabilize …") is what was done, never a theme.
 A strand is named as its PRs say it ("npu/ascend" when many say one and many the other); a title
-word they always write inside one phrase is named by the phrase ("language server"); and a strand
-named as one of the week's modules holds the PRs the module table counts under it, so that the two
-agree. A strand is a theme of the week when it groups
+word they always write inside one phrase beside an ordinary word is named by the phrase ("Markdown
+tests"); and a strand named as one of the week's modules holds the PRs the module table counts
+under it, so that the two agree. A strand is a theme of the week when it groups
 enough of the week's PRs (`thresholds.theme_min_pulls`, `theme_min_share`; a strand named in titles
 may instead have enough of the week's lines) and either stands out against the repository's recent
 weeks (`theme_lift` times its share of the last `theme_baseline_weeks` weeks: "new" or "rising")
@@ -51,7 +54,6 @@ SOURCES = ("topic", "scope", "label", "module", "folder", "word", "file", "verb"
 NAMING = frozenset({"topic", "scope", "label", "module", "folder"})  # sources that name a part of the project
 # rules.yaml's keyword topics that mark risks and scores, not strands of work
 KEYWORD_TOPICS = frozenset({"security", "crash", "deprecation"})
-VERB_SHARE = 0.15  # a verb ("stabilize") is a theme only when this share of the week does it
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_+-]*(?:\.\d+)*")
 _RULE_CODE = re.compile(r"[A-Z]{1,4}\d{2,4}")  # a linter rule code (E501, RUF100): no subject of its own
 _VERSION_TAIL = re.compile(r"[-_.]?v?\d+(?:\.\d+)*[a-z]?$")
@@ -103,7 +105,6 @@ DECLARED_SHARE = 0.3  # a name the authors write as a scope, label or topic in t
 # A week's strands
 PATH_SOURCES = frozenset({"folder", "file"})  # where a name says only where a PR's files sit, not what it is about
 ALIAS_SAID_SHARE = 1 / 3  # of a strand's PRs that say a second name of it, from which the theme shows both ("npu/ascend")
-SUMMARY_SCAN = 1000  # characters of a summary read for a strand's names
 PHRASE_SHARE = 0.75  # of a title word's occurrences in its strand's titles inside the same phrase, from which the phrase names it
 _VERB_ENDINGS = ("ize", "ise", "ify")  # "initialize", "normalise", "simplify": verbs whether or not the rules list them
 # Words that make no phrase with a subject: the little words around it
@@ -169,15 +170,33 @@ def _topic_of(name: str, rules: Rules) -> str | None:
 
 @functools.lru_cache(maxsize=1 << 16)  # pure; every title is read three times a build (vocabulary, week, baseline)
 def _title_words(description: str) -> frozenset[str]:
-    """Names in a title, without version digits: "Qwen3.5" -> "qwen", "FSDP2" -> "fsdp"."""
+    """Names in a title, without version digits: "Qwen3.5" -> "qwen", "FSDP2" -> "fsdp"; only the
+    words it writes as names (`written_as_names`)."""
     words = set()
-    for raw in _WORD.findall(description):
+    for raw in written_as_names(description):
         if _RULE_CODE.fullmatch(raw):
             continue
         word = _name(raw)
         if word:
             words.add(word)
     return frozenset(words)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def written_as_names(description: str) -> tuple[str, ...]:
+    """The words a title writes as names: as code (`Enum(...)`), with capitals past its first word
+    (Ascend, TypedDict, NPU), digits (qwen3) or underscores (fully_async). An ordinary lower-case
+    word is English, whatever else it may name: "a `SupportedPythonVersion` enum", "compact
+    retained data", "add GPU memory to script names" are no Enum, retained or memory work."""
+    found = []
+    first = True  # the first word is capitalised as any sentence's is: that says nothing
+    for i, part in enumerate(re.split(r"(`[^`]*`)", description)):
+        for raw in _WORD.findall(part):
+            if i % 2 or any(c.isdigit() or c == "_" for c in raw) \
+                    or any(c.isupper() for c in raw[1:]) or (raw[0].isupper() and not first):
+                found.append(raw)
+            first = False
+    return tuple(found)
 
 
 @functools.lru_cache(maxsize=1 << 16)  # pure, and the same words recur in thousands of titles and paths
@@ -222,7 +241,11 @@ def vocabulary(pulls: Sequence[Pull], rules: Rules) -> Vocabulary:
     everywhere = frozenset(name for name, count in pulls_of.items() if count >= COMMON_PULLS * total and declared[name] < NAMED_SHARE * count)
     verbs = frozenset(name for names in offered for name, source in names.items() if source == "verb")
     candidates = {name for name, count in pulls_of.items() if count >= ALIAS_MIN_PULLS and name not in everywhere | verbs}
-    edges = _edges(offered, candidates, (pulls_of, declared), total)
+    # which names go together is read from what PRs say, not where their files sit: folders and file
+    # names (`ascend_tutorial/…_practice.md`, `run_qwen3_grpo.sh`) tie unrelated words
+    said = [{name: source for name, source in names.items() if source not in PATH_SOURCES}
+            for names in offered]
+    edges = _edges(said, candidates, (pulls_of, declared), total)
     steady = _steady(edges, pulls_of, named, weeks, len({p.merged_at.isocalendar()[:2] for p in pulls}) or 1)
     edges = [edge for edge in edges if edge[0] not in steady and edge[1] not in steady]
     strands = _merged_names(edges, (pulls_of, named, declared))
@@ -345,18 +368,18 @@ def week_themes(pulls: Sequence[AnalysedPull], names: WeekNames, baseline: Seque
     """The themes of a week. `pulls` in importance order; `names` is their `week_names`;
     `baseline` is `baseline_weeks` of the previous weeks; `vocabulary` makes strands of names.
 
-    A PR is in a strand when its own words say so: its title, labels, scopes or modules, or its
-    description for a strand its folders name (a folder alone is no reason: verl's AMD docs index
-    is not Ascend work for sitting beside Ascend's docs). A strand named as one of the week's
+    A PR is in a strand when its own words say so: its title, labels, scopes or modules (a folder
+    alone is no reason: verl's AMD docs index is not Ascend work for sitting beside Ascend's docs;
+    nor is a word of its body). A strand named as one of the week's
     modules is made of the PRs the module table counts under it, so that the two agree; one
     named by a title word that its titles nearly always write inside a longer phrase is named by
-    the phrase ("language server", not "language")."""
+    the phrase ("markdown test", not "markdown")."""
     thresholds = rules.thresholds
     people = [p for p in pulls if not p.classification.bot]  # bot bumps are no theme of the week
     if len(people) < thresholds.theme_min_pulls:
         return ()
     recent = [(Counter(strand for _, pairs in week for strand in said_strands(pairs, vocabulary)), len(week)) for week in baseline]
-    members, sources, said = _said_members(people, names, vocabulary)
+    members, sources, said = _said_members(people, names, vocabulary, rules)
     display = _named(members, sources, said, pulls, rules)
     candidates = _strands(members, sources, {bots: (len(counted), sum(p.footprint.core_lines for p in counted))
                                              for bots, counted in ((False, people), (True, pulls))}, recent, rules)
@@ -369,20 +392,27 @@ def week_themes(pulls: Sequence[AnalysedPull], names: WeekNames, baseline: Seque
     return tuple(chosen[: thresholds.themes_max])
 
 
-def _said_members(people: Sequence[AnalysedPull], names: WeekNames, vocabulary: Vocabulary) -> tuple[dict, dict, dict]:
+def _said_members(people: Sequence[AnalysedPull], names: WeekNames, vocabulary: Vocabulary,
+                  rules: Rules) -> tuple[dict, dict, dict]:
     """(strand -> its PRs, strand -> its most deliberate source, strand -> the names each of its PRs
     said it by): the strands the PRs' own words put them in (`said_strands`, `_described`)."""
     pairs_of = dict(names)
     members: dict[str, list[AnalysedPull]] = {}
     sources: dict[str, str] = {}
     said: dict[str, list[frozenset[str]]] = defaultdict(list)
+    spoken: set[str] = set()
     for pull in people:
         pairs = pairs_of.get(pull.pull.number, ())
         own = said_strands(pairs, vocabulary)
-        for strand, (source, words) in (*own.items(), *_described(pull, pairs, own, vocabulary).items()):
+        spoken.update(own)
+        described = _described(pull, pairs, own, vocabulary, rules)
+        for strand, (source, words) in (*own.items(), *described.items()):
             members.setdefault(strand, []).append(pull)
             sources[strand] = min(sources.get(strand, source), source, key=SOURCES.index)
             said[strand].append(words)
+    # a strand only ever met as part of a file or folder name in titles ("policy" of
+    # `one_step_off_policy`) is a fragment of other names, not a subject of its own
+    members = {strand: group for strand, group in members.items() if strand in spoken}
     return members, sources, said
 
 
@@ -420,15 +450,18 @@ def said_strands(pairs: Iterable[tuple[str, str]], vocabulary: Vocabulary) -> di
     return found
 
 
-def _described(pull: AnalysedPull, pairs: Iterable[tuple[str, str]], own: dict, vocabulary: Vocabulary) -> dict[str, tuple[str, frozenset[str]]]:
-    """The strands a PR's folders or file names offer that its title (file names in it too:
-    "Update ascend_sglang_best_practices.rst") or its description (the summary quoted from its
-    body) names as well, beyond those its own words put it in."""
+def _described(pull: AnalysedPull, pairs: Iterable[tuple[str, str]], own: dict,
+               vocabulary: Vocabulary, rules: Rules) -> dict[str, tuple[str, frozenset[str]]]:
+    """The strands a PR's folders or file names offer that its title writes as names as well (file
+    names in it too: "Update ascend_sglang_best_practices.rst"), beyond those its own words put it
+    in. Its body is not read: a word somewhere in a long description says little of what the PR is
+    about (verl's platform layer mentions transformers)."""
     offered = {strand for name, source in pairs if source in PATH_SOURCES and (strand := vocabulary.strand_of(name)) and strand not in own}
     if not offered:
         return {}
     found: dict[str, tuple[str, frozenset[str]]] = {}
-    for raw in _PATH_PART.split(f"{pull.pull.title} {pull.summary[:SUMMARY_SCAN]}".lower()):
+    written = " ".join(written_as_names(parse_title(pull.pull.title, rules).description)).lower()
+    for raw in _PATH_PART.split(written):
         word = _name(raw) if raw else None
         strand = vocabulary.strand_of(word) if word and word not in vocabulary.satellites else None
         if strand in offered and word:
@@ -453,21 +486,25 @@ def _said_name(strand: str, said: Sequence[frozenset[str]], rules: Rules) -> str
 
 def _phrase_named(strand: str, group: Sequence[AnalysedPull], said: Sequence[frozenset[str]], rules: Rules) -> tuple[str, list[AnalysedPull]]:
     """A title-word strand's name and PRs: when its titles nearly always write its word inside the
-    same phrase ("language server"), the phrase, and the PRs that say it."""
+    same phrase beside an ordinary word ("Markdown tests"), the phrase, and the PRs that say it."""
     word = _said_name(strand, said, rules).split("/")[0]
     beside: Counter[str] = Counter()
     phrases_of: dict[int, Counter[str]] = {}
     seen = 0
     for pull in group:
-        tokens = _title_tokens(parse_title(pull.pull.title, rules).description)
+        description = parse_title(pull.pull.title, rules).description
+        tokens = _title_tokens(description)
+        # a word beside it that is written as a name is a second subject ("NPU GRPO"), no phrase
+        names = set(_title_tokens(" ".join(written_as_names(description))))
         found: Counter[str] = Counter()  # each time the word stands in a phrase
         for i, token in enumerate(tokens):
             if token != word:
                 continue
             seen += 1
-            if i and _phrase_word(tokens[i - 1], True, rules):
+            if i and tokens[i - 1] not in names and _phrase_word(tokens[i - 1], True, rules):
                 found[f"{tokens[i - 1]} {token}"] += 1
-            if i + 1 < len(tokens) and not _verb(token, rules) and _phrase_word(tokens[i + 1], False, rules):
+            if i + 1 < len(tokens) and tokens[i + 1] not in names and not _verb(token, rules) \
+                    and _phrase_word(tokens[i + 1], False, rules):
                 found[f"{token} {tokens[i + 1]}"] += 1
         beside.update(found)
         phrases_of[pull.pull.number] = found
@@ -476,8 +513,8 @@ def _phrase_named(strand: str, group: Sequence[AnalysedPull], said: Sequence[fro
     phrase, count = max(beside.items(), key=lambda item: (item[1], item[0]))
     if count < PHRASE_SHARE * seen:
         return _said_name(strand, said, rules), list(group)
-    # a theme named by a phrase holds the PRs that say it, in their titles or descriptions
-    return phrase, [p for p in group if phrase in phrases_of[p.pull.number] or f" {phrase} " in f" {' '.join(_title_tokens(p.summary[:SUMMARY_SCAN]))} "]
+    # a theme named by a phrase holds the PRs whose titles say it
+    return phrase, [p for p in group if phrase in phrases_of[p.pull.number]]
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -534,9 +571,10 @@ def _big_enough(count: int, total: int, needed: int, source: str, size: float, t
     """Whether a subject of `count` of the week's `total` PRs is big enough to be a theme. A subject
     named in titles may also qualify by the lines its PRs changed (ruff's five "pattern" PRs of
     3,000 lines in a week of 171); a path module may not: a folder one large PR touched is no story.
-    Every PR of the week says nothing about the week; a verb is a theme only when much of the week does it."""
+    Every PR of the week says nothing about the week; a verb ("stabilize") names what was done,
+    never a subject."""
     enough = count >= needed or (source not in ("module", "folder", "file") and count >= BY_LINES_PULLS and size >= thresholds.theme_min_share)
-    return enough and count < total and (source != "verb" or count / total >= VERB_SHARE)
+    return enough and count < total and source != "verb"
 
 
 def _overlap(first: Sequence[int], second: Sequence[int]) -> float:

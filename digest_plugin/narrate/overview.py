@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from digest_plugin.analysis.claims import speaks
+from digest_plugin.analysis.claims import speaks, themes_speak
 from digest_plugin.analysis.model import AnalysedPull, WeekAnalysis
 from digest_plugin.narrate.describe import body_sentences, chinese_mention
 from digest_plugin.narrate.model import Cited
@@ -87,7 +87,7 @@ def _bot_only_sentence(week: WeekAnalysis, said: StatedNumbers) -> str:
 
 def _themes_sentence(week: WeekAnalysis, said: StatedNumbers) -> str | None:
     lang = said.lang
-    themes = week.themes[:SUMMARY_THEMES]
+    themes = week.themes[:SUMMARY_THEMES] if themes_speak() else ()
     if not themes:
         return None
     items = [

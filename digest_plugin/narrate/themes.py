@@ -4,7 +4,7 @@ change led it."""
 
 from __future__ import annotations
 
-from digest_plugin.analysis.claims import type_speaks
+from digest_plugin.analysis.claims import themes_speak, type_speaks
 from digest_plugin.analysis.model import TYPES, AnalysedPull, Theme, WeekAnalysis
 from digest_plugin.narrate.describe import chinese_mention
 from digest_plugin.narrate.model import ThemeLine
@@ -17,6 +17,10 @@ TYPES_SAID = 3  # kinds of change a theme sentence counts
 
 
 def theme_lines(week: WeekAnalysis, lang: Language) -> tuple[ThemeLine, ...]:
+    """One line a theme; none while the theme claims are imprecise (analysis/claims.py): the module
+    table beside them states the week's modules as facts."""
+    if not themes_speak():
+        return ()
     by_number = {p.pull.number: p for p in week.pulls}
     return tuple(ThemeLine(theme.name, _theme_sentence(theme, week, by_number, lang)) for theme in week.themes if theme.pulls)
 

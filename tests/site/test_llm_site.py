@@ -25,10 +25,10 @@ WEEK = "acme/widget/2026-W19/index.html"
 def _store(folder):
     monday = datetime(2026, 5, 4, 9, tzinfo=UTC)  # 2026-W19, long complete
     pulls = [
-        make_pull(1, monday, "[engine] feat: add the widget cache", author="alice",
+        make_pull(1, monday, "[engine] feat: add the widget `cache`", author="alice",
                   files=[("engine/cache.py", 420, 4, "modified"), ("docs/r&d.md", 40, 0, "added")]),
         make_pull(2, monday + timedelta(days=1), "fix: crash on empty input", author="bob", files=[("engine/parse.py", 5, 2, "modified")]),
-        make_pull(3, monday + timedelta(days=2), "docs: explain the cache", author="carol", files=[("docs/cache.md", 30, 0, "added")],
+        make_pull(3, monday + timedelta(days=2), "docs: explain the `cache`", author="carol", files=[("docs/cache.md", 30, 0, "added")],
                   body=answers.INJECTION),
         make_pull(5, monday + timedelta(days=3), "[cache] fix: evict stale entries", author="dave", files=[("engine/cache.py", 12, 3, "modified")]),
         make_pull(4, monday + timedelta(days=8), "feat: next week's change", author="alice", files=[("engine/new.py", 10, 0, "added")]),
@@ -127,7 +127,7 @@ def test_the_page_says_which_writer_wrote_it_and_how_many_sentences_were_kept(bu
 def test_a_theme_sentence_is_the_models_where_it_checks_out_and_the_builtin_writers_where_not(built):
     _, output, log, _, _, _ = built
     themes = [" ".join(li.get_text().split()) for li in _page(output).select("section.summary li")]
-    assert themes == [("engine: 3 of the week's 4 PRs (75%). Its main change: #1 adds the widget cache. "
+    assert themes == [("engine: 3 of the week's 4 PRs (75%). Its main change: #1 adds the widget `cache`. "
                        "See also #2, #5."),  # the built-in writer's
                       "cache: The cache theme took 3 of the week's pull requests, led by #1."]
     assert ("acme/widget 2026-W19: the language model's sentence in the theme engine was rejected, it gives theme:engine as 4, "
