@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from digest_plugin.analysis.claims import CLAIMS
 from digest_plugin.build.cache import key
 from digest_plugin.narrate import Cited, Narrative, check_grounding
 from digest_plugin.narrate.llm.answer import AnswerError, Figure, Sentence, parse_answer, read_answer
@@ -198,3 +199,12 @@ def test_retry_after_is_read_as_servers_write_it(headers, seconds):
     from digest_plugin.llm.endpoint import retry_after
 
     assert retry_after(headers, now=60.0) == seconds
+
+
+def test_the_model_is_told_no_theme_while_a_themes_claim_is_silent(monkeypatch):
+    """A theme the built-in text may not say (claims.py) is no fact the model may state either."""
+    week, previous = busy_week(), [previous_week()]
+    assert week.themes and week_document(week, previous, "en")["themes"]
+    monkeypatch.setitem(CLAIMS, "theme.member", False)
+    assert week_document(week, previous, "en")["themes"] == []
+    assert not any(name.startswith("theme:") for name in figures(week, previous))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from digest_plugin.analysis.claims import type_speaks
+from digest_plugin.analysis.claims import themes_speak, type_speaks
 from digest_plugin.analysis.model import AnalysedPull, ReviewOutcome, WeekAnalysis
 from digest_plugin.analysis.repository import diff_pulls
 from digest_plugin.narrate.grounding import PERCENTAGES, figure_value, week_before
@@ -127,7 +127,7 @@ def week_document(week: WeekAnalysis, previous: Sequence[WeekAnalysis], language
         "more_pull_requests": len(week.pulls) - len(shown),
         "modules": dict(stats.modules),
         "labels": dict(stats.labels),
-        "themes": [{"name": t.name, "pulls": list(t.pulls), "key_pulls": list(t.key_pulls)} for t in week.themes if t.pulls],
+        "themes": [{"name": t.name, "pulls": list(t.pulls), "key_pulls": list(t.key_pulls)} for t in _themes(week)],
         "risks": [_risk(risk) for risk in week.risks if risk.pulls],
         "hot_files": [{"path": f.path, "pulls": list(f.pulls)} for f in stats.hot_files],
     }
@@ -149,6 +149,11 @@ def figures(week: WeekAnalysis, previous: Sequence[WeekAnalysis]) -> dict[str, f
     return {name: round(value) if name.endswith(PERCENTAGES) else value for name, value in values.items() if value is not None}
 
 
+def _themes(week: WeekAnalysis) -> list:
+    """The week's themes the model is told of: none while a theme's claims are silent (claims.py)."""
+    return [t for t in week.themes if t.pulls] if themes_speak() else []
+
+
 def _figure_names(week: WeekAnalysis, before: WeekAnalysis | None) -> list[str]:
     stats = week.stats
     names = ["merged", "key", "average", "additions", "deletions", "authors", "newcomers", "bot_pulls"]
@@ -158,7 +163,7 @@ def _figure_names(week: WeekAnalysis, before: WeekAnalysis | None) -> list[str]:
     types = {name: n for name, n in stats.types.items() if type_speaks(name)}
     for table, counts in (("type", types), ("module", stats.modules), ("label", stats.labels)):
         names += [f"{table}:{name}" for name in counts if name]
-    for theme in week.themes:
+    for theme in _themes(week):
         if theme.pulls:
             names += [f"theme:{theme.name}", f"theme:{theme.name}:share", f"theme:{theme.name}:authors"]
             names += [f"theme:{theme.name}:baseline"] if theme.baseline_weeks else []
