@@ -212,6 +212,8 @@ def english_left(week, text: str) -> str | None:
         names.update((*p.classification.modules, *p.classification.labels))
         if p.classification.type_mark:  # the author's own "fix:" or label, shown as theirs
             names.add(p.classification.type_mark[1])
+        for said in p.consequences:  # the author's words and the names they give
+            names.update(v for v in (said.quote.rstrip("."), said.what, said.old, said.new) if v)
         names.update((*p.footprint.added_files, *p.footprint.removed_files, *p.footprint.workflows, *p.footprint.config_files))
     for stats in (week.stats,):
         names.update((*stats.modules, *stats.labels, *(a.login for a in (*stats.authors, *stats.bots))))

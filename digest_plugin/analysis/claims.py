@@ -73,12 +73,14 @@ CLAIMS: dict[str, bool] = {
 
 
 # a PR's type (analysis/classify.py) -> the claim saying it makes ("a fix", "3 new features")
-TYPE_CLAIMS = {"feat": "type.feature", "fix": "type.fix", "refactor": "type.refactor"}
+TYPE_CLAIMS = {"feat": "type.feature", "fix": "type.fix", "refactor": "type.refactor", "revert": "revert.is-revert"}
 
 
 def type_speaks(type_: str | None) -> bool:
-    """Whether a sentence may call a PR of this type by its kind (a docs or CI change is its files)."""
-    return type_ not in TYPE_CLAIMS or speaks(TYPE_CLAIMS[type_])
+    """Whether a sentence may call a PR of this type by its kind. A kind no corpus measures is not
+    said either: on types.jsonl, 2 of the 14 PRs typed chore were maintenance (most flip a default
+    under a "chore:" title) and 1 of the 11 typed perf."""
+    return type_ in TYPE_CLAIMS and speaks(TYPE_CLAIMS[type_])
 
 
 def themes_speak() -> bool:

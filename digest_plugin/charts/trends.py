@@ -170,7 +170,7 @@ def _authors_chart(title: str, top: Sequence[str], bins: Sequence[tuple[Bin, Tal
 def _types_chart(bins: Sequence[tuple[Bin, Tally]], unit: str, palette: Palette, _: Translate) -> Chart | None:
     counts = [_said_types(tally.types) for _bin, tally in bins]
     present = {name for c in counts for name, n in c.items() if n}
-    if not present:
+    if not present - {"unclassified", "unsaid"}:  # no kind may be said: nothing to chart
         return None
     known = [t for t in TYPES if t in present]
     names = known + sorted(present - set(TYPES) - {"unclassified", "unsaid"})
