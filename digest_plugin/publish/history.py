@@ -9,7 +9,6 @@ from collections.abc import Collection, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from logging.handlers import BufferingHandler
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from digest_plugin.analysis import AnalysisOptions, analyse_repo, checked_rules
 from digest_plugin.analysis.model import WeekAnalysis
@@ -23,9 +22,6 @@ from digest_plugin.store.records import Pull
 from digest_plugin.store.state import RepoState, Window, repo_life
 from digest_plugin.weeks import week_of
 
-if TYPE_CHECKING:  # the fetch, and PyGithub with it, is imported only by a build that fetches
-    from digest_plugin.fetch.diffs import DiffTargets
-
 logger = logging.getLogger(__name__)
 PARALLEL_FROM = 2  # repositories to analyse afresh before worker processes pay for their start-up
 
@@ -38,18 +34,17 @@ def analysis_options(settings: DigestSettings) -> AnalysisOptions:
     return AnalysisOptions(rules, settings.timezone, settings.since, settings.trend_weeks, settings.key_threshold, settings.bots)
 
 
-def diff_targets(settings: DigestSettings) -> DiffTargets | None:
-    """What a fetch asks of the analysis for its diff excerpts (fetch/diffs.py): the PRs of the weeks it
-    just fetched whose excerpt a model request shows (analysis.repository.diff_pulls), with the files
-    each is about. None for the built-in writer, which shows no diff: its fetch asks for none."""
+def diff_targets(store: Store, settings: DigestSettings,
+                 fetched: Mapping[str, Collection[int]]) -> dict[str, dict[int, tuple[str, ...]]]:
+    """What the orchestrator (`repo-digest fetch`, a build's DIGEST_FETCH) hands fetch's diff step
+    (fetch.fetch_key_diffs) once the PRs are fetched, by repository: the PRs of the weeks holding
+    those `fetched` whose excerpt a model request shows (analysis.repository.diff_pulls), with the
+    files each is about. Nothing for the built-in writer, which shows no diff."""
     if settings.writer == "builtin":
-        return None
+        return {}
     options = analysis_options(settings)
-
-    def targets(repo: str, pulls: Sequence[Pull], numbers: Collection[int]) -> Mapping[int, tuple[str, ...]]:
-        return key_pull_files(analyse_repo(repo, pulls, None, options, datetime.now(UTC)), numbers)
-
-    return targets
+    return {repo: key_pull_files(analyse_repo(repo, store.read_pulls(repo), None, options, datetime.now(UTC)), numbers)
+            for repo, numbers in fetched.items() if numbers}
 
 
 def load_weeks(store: Store, repo: str, options: AnalysisOptions, now: datetime, memo: Memo | None = None,
