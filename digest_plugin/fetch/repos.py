@@ -239,7 +239,7 @@ def fetch_before_build(store: Store, settings: DigestSettings, *, options: Fetch
             report = fetch_repos(store, settings, [repo], progress=LineProgress(logger.info), options=options)
             if fetched is not None:
                 fetched.repos += report.repos
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001 (logged with its traceback by _build_warning; the build goes on)
             if isinstance(error, Unreachable):
                 unreachable = error
             warnings.append(_build_warning(store, repo, error))
