@@ -37,7 +37,8 @@ def backfill(server: GitHubServer, values: dict) -> dict:
     store = Store(tempfile.mkdtemp(prefix="bench-diffs-"))
     first = server.count()
     options = FetchOptions(pace=0, env=server.env())
-    report = fetch_repos(store, settings, [REPO], since=SINCE, until=UNTIL, progress=Progress(), options=options)
+    report = fetch_repos(store, settings, [REPO], since=SINCE, until=UNTIL, progress=Progress(),
+                         options=options)
     fetch_key_diffs(store, report, diff_targets(store, settings, report.fetched), options=options)
     return {"pulls": report.pulls, "requests": server.count() - first, "files": report.repos[0].diffs}
 

@@ -99,7 +99,8 @@ def _fetch(args) -> int:
         if report is None or args.debug:
             raise
     # then the diff excerpts of the key PRs of the weeks just fetched, which the analysis picks
-    fetch_key_diffs(store, report, diff_targets(store, settings, report.fetched), progress=make_progress(False))
+    targets = diff_targets(store, settings, report.fetched)
+    fetch_key_diffs(store, report, targets, progress=make_progress(False))
     for line in report.lines():
         print(line)
     for failed in report.failed:

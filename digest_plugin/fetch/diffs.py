@@ -3,7 +3,7 @@ its record so that a rebuild needs no network, and never asked for twice.
 
 Which PRs are key, and which of their files they are about, is the analysis' to say, and this stage
 sits below it: the orchestrator (`repo-digest fetch`, a build's DIGEST_FETCH) asks it once the PRs
-are fetched (publish/history.diff_targets) and hands the answer over as data (repos.fetch_key_diffs).
+are fetched (publish/history.diff_targets) and hands the answer over as data (fetch_key_diffs).
 Each target costs one REST request, the first page of `/pulls/N/files` (what PyGithub's
 `PullRequest.get_files()` asks first), whose items carry each file's `patch`; only the hunks of the
 PR's main files are kept, shared fairly between them, up to DIFF_LIMIT characters. A PR whose diff

@@ -135,7 +135,8 @@ def fetch_repos(
                 start = _history_start(store.read_state(repo), since, settings, now)
                 github_now = client.github_now()  # GitHub's time, once an answer gave it: this machine's clock may run ahead
                 repo_upper = upper if github_now is None else min(upper, (github_now - SEARCH_LAG).replace(microsecond=0))
-                report.repos.append(sync.run(start, repo_upper, timedelta(days=settings.lookback_days)))
+                lookback = timedelta(days=settings.lookback_days)
+                report.repos.append(sync.run(start, repo_upper, lookback))
             except DigestError as error:
                 # this repository failed; what it fetched is saved, and the others are fetched all the same
                 sync.report.error = error
@@ -172,7 +173,7 @@ def fetch_key_diffs(store: Store, report: FetchReport, targets: DiffTargets, *,
     """The diff step, after `fetch_repos` made `report`: an excerpt (fetch/diffs.py) for each PR of
     `targets` that has none yet, counted in its repository's report. The caller asked the analysis
     for the targets (publish/history.diff_targets). A repository whose excerpts fail keeps those
-    stored and gets the error in its report; a spent rate limit or no answer fails the rest alike."""
+    stored and gets the error in its report; a spent rate limit or no answer fails the rest too."""
     wanted = [r for r in report.repos if r.error is None and targets.get(r.repo)]
     if not wanted:
         return
@@ -185,7 +186,8 @@ def fetch_key_diffs(store: Store, report: FetchReport, targets: DiffTargets, *,
                 if stop is not None:
                     raise stop
                 if progress is not None:
-                    progress.note(f"{fetched.repo}: diff excerpts of up to {len(targets[fetched.repo])} key PRs")
+                    wanted_here = len(targets[fetched.repo])
+                    progress.note(f"{fetched.repo}: diff excerpts of up to {wanted_here} key PRs")
                 fetched.diffs = fetch_diffs(client, store, fetched.repo, targets[fetched.repo])
             except DigestError as error:
                 fetched.error = error
@@ -236,10 +238,11 @@ def fetch_before_build(store: Store, settings: DigestSettings, *, options: Fetch
                 continue
             if unreachable is not None:
                 raise unreachable  # no need to wait for the same silence once per repository
-            report = fetch_repos(store, settings, [repo], progress=LineProgress(logger.info), options=options)
+            report = fetch_repos(store, settings, [repo], progress=LineProgress(logger.info),
+                                 options=options)
             if fetched is not None:
                 fetched.repos += report.repos
-        except Exception as error:  # noqa: BLE001 (logged with its traceback by _build_warning; the build goes on)
+        except Exception as error:  # noqa: BLE001 (_build_warning logs its traceback)
             if isinstance(error, Unreachable):
                 unreachable = error
             warnings.append(_build_warning(store, repo, error))
@@ -248,14 +251,16 @@ def fetch_before_build(store: Store, settings: DigestSettings, *, options: Fetch
 
 def diffs_before_build(store: Store, fetched: FetchReport, targets: DiffTargets, *,
                        options: FetchOptions | None = None) -> list[str]:
-    """`fetch_key_diffs` after `fetch_before_build`: warnings for the site, never raises for GitHub trouble."""
+    """`fetch_key_diffs` after `fetch_before_build`: warnings for the site, never raises for
+    GitHub trouble."""
     fetch_key_diffs(store, fetched, targets, options=options, progress=LineProgress(logger.info))
     return [_build_warning(store, r.repo, r.error) for r in fetched.failed]
 
 
 def _build_warning(store: Store, repo: str, error: BaseException) -> str:
     # The whole sentence (it may name the API's host) goes to the build log only.
-    logger.warning("Fetching %s from GitHub failed: %s", repo, error, exc_info=not isinstance(error, DigestError))
+    logger.warning("Fetching %s from GitHub failed: %s", repo, error,
+                   exc_info=not isinstance(error, DigestError))
     return f"Fetching {repo} from GitHub failed: {public_reason(error)} {_showing(store, repo)}"
 
 

@@ -43,8 +43,13 @@ def diff_targets(store: Store, settings: DigestSettings,
     if settings.writer == "builtin":
         return {}
     options = analysis_options(settings)
-    return {repo: key_pull_files(analyse_repo(repo, store.read_pulls(repo), None, options, datetime.now(UTC)), numbers)
-            for repo, numbers in fetched.items() if numbers}
+    now = datetime.now(UTC)
+    targets = {}
+    for repo, numbers in fetched.items():
+        if numbers:
+            weeks = analyse_repo(repo, store.read_pulls(repo), None, options, now)
+            targets[repo] = key_pull_files(weeks, numbers)
+    return targets
 
 
 def load_weeks(store: Store, repo: str, options: AnalysisOptions, now: datetime, memo: Memo | None = None,

@@ -325,7 +325,8 @@ def _fetch_first(store: Store, settings: DigestSettings) -> list[str]:
 
     fetched = FetchReport()
     warnings = fetch_before_build(store, settings, fetched=fetched)
-    return warnings + diffs_before_build(store, fetched, diff_targets(store, settings, fetched.fetched))
+    targets = diff_targets(store, settings, fetched.fetched)  # the analysis picks the key PRs
+    return warnings + diffs_before_build(store, fetched, targets)
 
 
 def source_date() -> datetime | None:

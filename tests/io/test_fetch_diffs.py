@@ -73,9 +73,11 @@ def store(tmp_path) -> Store:
 
 def fetch(store: Store, settings: DigestSettings, server: GitHubServer, since: date,
           until: date | None = None) -> FetchReport:
-    """`repo-digest fetch`: the PRs, then the diff excerpts of the key PRs the analysis picks among them."""
-    report = fetch_repos(store, settings, [REPO], since=since, until=until, progress=False, options=quick_options(server))
-    fetch_key_diffs(store, report, diff_targets(store, settings, report.fetched), options=quick_options(server))
+    """As `repo-digest fetch`: the PRs, then the excerpts of the key PRs the analysis picks."""
+    options = quick_options(server)
+    report = fetch_repos(store, settings, [REPO], since=since, until=until, progress=False,
+                         options=options)
+    fetch_key_diffs(store, report, diff_targets(store, settings, report.fetched), options=options)
     return report
 
 
@@ -157,33 +159,39 @@ def test_the_excerpt_shares_the_cap_between_the_main_files_and_cuts_at_a_line():
 
 
 def stored_targets(store: Store) -> dict[int, tuple[str, ...]]:
-    weeks = analyse_repo(REPO, store.read_pulls(REPO), None, analysis_options(SETTINGS), datetime.now(UTC))
+    options = analysis_options(SETTINGS)
+    weeks = analyse_repo(REPO, store.read_pulls(REPO), None, options, datetime.now(UTC))
     return key_pull_files(weeks, {p.number for p in store.read_pulls(REPO)})
 
 
 def test_repo_digest_fetch_stores_the_excerpts_of_the_key_prs_it_fetched(tmp_path):
-    (tmp_path / "pelicanconf.py").write_text(f'DIGEST_DATA_PATH = "data"\nDIGEST_WRITER = "copilot"\nDIGEST_REPOS = ["{REPO}"]\n')
+    (tmp_path / "pelicanconf.py").write_text(
+        f'DIGEST_DATA_PATH = "data"\nDIGEST_WRITER = "copilot"\nDIGEST_REPOS = ["{REPO}"]\n')
+    command = [str(Path(sys.executable).with_name("repo-digest")), "fetch",
+               "--since", "2026-03-01", "--until", "2026-03-08"]
     with GitHubServer({REPO: pulls()[:40]}) as server:
-        result = subprocess.run([str(Path(sys.executable).with_name("repo-digest")), "fetch", "--since", "2026-03-01",
-                                 "--until", "2026-03-08"], cwd=tmp_path, capture_output=True, text=True,
+        result = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True,
                                 env={**os.environ, **server.env()})
         asked = server.count("files")
     store = Store(tmp_path / "data")
     targets = stored_targets(store)
     assert result.returncode == 0, result.stderr
-    assert f"{len(targets)} diff excerpts of key PRs" in result.stdout and f"up to {len(targets)} key PRs" in result.stderr
-    assert asked == len(targets) >= 2 and {p.number for p in store.read_pulls(REPO) if p.diff} == set(targets)
+    assert f"{len(targets)} diff excerpts of key PRs" in result.stdout
+    assert f"up to {len(targets)} key PRs" in result.stderr
+    assert asked == len(targets) >= 2
+    assert {p.number for p in store.read_pulls(REPO) if p.diff} == set(targets)
 
 
 def test_a_build_that_fetches_stores_the_excerpts_of_the_key_prs_it_fetched(store, monkeypatch):
     from digest_plugin.publish.hooks import _fetch_first
 
     with GitHubServer({REPO: pulls()[:40]}) as server:
-        for name, value in server.env().items():  # the build reads GitHub's address and token from its environment
+        for name, value in server.env().items():  # the build reads GitHub's address and token here
             monkeypatch.setenv(name, value)
         settings = DigestSettings.from_pelican({"DIGEST_WRITER": "copilot", "DIGEST_REPOS": [REPO],
                                                 "DIGEST_SINCE": "2026-03-01"}, ".")
         assert _fetch_first(store, settings) == []
         asked = server.count("files")
     targets = stored_targets(store)
-    assert asked == len(targets) >= 2 and {p.number for p in store.read_pulls(REPO) if p.diff} == set(targets)
+    assert asked == len(targets) >= 2
+    assert {p.number for p in store.read_pulls(REPO) if p.diff} == set(targets)
