@@ -14,7 +14,7 @@ from digest_plugin.analysis import AnalysisOptions, analyse_repo, checked_rules
 from digest_plugin.analysis.model import WeekAnalysis
 from digest_plugin.analysis.repository import key_pull_files
 from digest_plugin.build.cache import AnalysisMemos, Memo
-from digest_plugin.build.workers import WORKER_PRELOAD, cores, forked_map, parallel_stream
+from digest_plugin.build.workers import WORKER_PRELOAD, cores, parallel_stream
 from digest_plugin.errors import DigestError
 from digest_plugin.settings import DigestSettings, default_rules
 from digest_plugin.store.folder import Store
@@ -52,15 +52,14 @@ def diff_targets(store: Store, settings: DigestSettings,
     return targets
 
 
-def load_weeks(store: Store, repo: str, options: AnalysisOptions, now: datetime, memo: Memo | None = None,
-               spread: bool = False) -> list[WeekAnalysis]:
+def load_weeks(store: Store, repo: str, options: AnalysisOptions, now: datetime,
+               memo: Memo | None = None) -> list[WeekAnalysis]:
     """Every week of `repo` in the store, analysed; one clear error when the store lacks it.
 
     A build of a moment before the data was fetched (SOURCE_DATE_EPOCH, a reproducible rebuild)
     shows the repository as it was then: the PRs merged later are left out, with one line saying
     how many. With a `memo` of earlier builds, a store unchanged since one of them is not even read
-    again. With `spread`, its PRs are analysed on every core (in forked copies of this process:
-    `forked_map`), as is worth it for a repository analysed afresh."""
+    again."""
     store.check_folder("run 'repo-digest fetch' or 'repo-digest sample' first.")
     if now.tzinfo is None:
         now = now.replace(tzinfo=UTC)
@@ -82,7 +81,7 @@ def load_weeks(store: Store, repo: str, options: AnalysisOptions, now: datetime,
         state = RepoState(repo, "github")
     shown = [pull for pull in pulls if pull.merged_at <= now] if past else pulls
     _say_left_out(repo, len(pulls) - len(shown), now)
-    weeks = analyse_repo(repo, shown, state, options, now, memo.week_chain() if memo is not None else None, forked_map if spread else None)
+    weeks = analyse_repo(repo, shown, state, options, now, memo.week_chain() if memo is not None else None)
     if key is not None:
         memo.remember_weeks(key, weeks)
         memo.put(memo.key("left out", key), len(pulls) - len(shown))
@@ -114,8 +113,8 @@ def stream_histories(store: Store, names: Sequence[str], options: AnalysisOption
 
     A repository with nothing remembered (a first build, a new one, or the first after an upgrade)
     takes seconds a thousand PRs, so when there are several they are analysed in worker processes,
-    one a core, while the rest, mostly recalled, are loaded here; one alone has its PRs analysed on
-    every core."""
+    one a core, while the rest, mostly recalled, are loaded here (build/workers.py says why one
+    alone is analysed here)."""
     fresh = [name for name in names if memos is None or not memos.remembers(name)]
     if len(fresh) < PARALLEL_FROM or cores() < 2:
         fresh = []
@@ -131,7 +130,7 @@ def stream_histories(store: Store, names: Sequence[str], options: AnalysisOption
                 logging.getLogger(logger_name).log(level, "%s", message)
         else:
             memo = memos.load(name) if memos is not None else None
-            weeks = load_weeks(store, name, options, now, memo, spread=memo is None or not memo.remembers_anything)
+            weeks = load_weeks(store, name, options, now, memo)
         yield name, weeks, memo
         del weeks, memo  # before the next repository's are loaded
 
