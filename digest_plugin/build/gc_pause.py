@@ -14,22 +14,18 @@ from __future__ import annotations
 import gc
 
 DEFERRED = 10**9  # middle-generation collections before a full one: none within a build
-_host: tuple[tuple[int, int, int], bool] | None = None  # thresholds and switch while a build runs
+_host: list[tuple[tuple[int, int, int], bool]] = []  # thresholds and switch while a build runs
 
 
 def start_build() -> None:
-    global _host
-    if _host is None:  # else a build that failed left the full collections held: the host's are kept
-        _host = gc.get_threshold(), gc.isenabled()
-    young, middle, _full = _host[0]
+    if not _host:  # else a build that failed left the full collections held: the host's are kept
+        _host.append((gc.get_threshold(), gc.isenabled()))
+    young, middle, _full = _host[0][0]
     gc.set_threshold(young, middle, DEFERRED)
 
 
 def end_build() -> None:
-    global _host
-    if _host is None:
-        return
-    thresholds, enabled = _host
-    _host = None
-    gc.set_threshold(*thresholds)
-    gc.enable() if enabled else gc.disable()
+    if _host:
+        thresholds, enabled = _host.pop()
+        gc.set_threshold(*thresholds)
+        gc.enable() if enabled else gc.disable()
