@@ -30,3 +30,18 @@ def test_a_build_in_process_leaves_the_hosts_collector_as_it_was(tmp_path):
     finally:
         gc.set_threshold(*before[0])
         gc.enable() if before[1] else gc.disable()
+
+
+def test_a_build_that_failed_before_its_end_does_not_leave_its_thresholds_as_the_hosts():
+    from digest_plugin.build import gc_pause
+
+    before = gc.get_threshold()
+    try:
+        gc.set_threshold(*HOST_THRESHOLDS)
+        gc_pause.start_build()  # a build that raised: Pelican sends no `finalized`
+        gc_pause.start_build()  # the next build of the same process (pelican --autoreload)
+        assert gc.get_threshold() == (*HOST_THRESHOLDS[:2], gc_pause.DEFERRED)
+        gc_pause.end_build()
+        assert gc.get_threshold() == HOST_THRESHOLDS
+    finally:
+        gc.set_threshold(*before)
