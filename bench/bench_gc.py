@@ -31,10 +31,13 @@ UNFROZEN = ("import atexit, gc, sys\nfrom pelican import main\nsys.argv[0] = 'pe
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repo", choices=sorted(REPOS), default="ruff", help="a real repository (default ruff)")
-    parser.add_argument("--sample", type=sample_size, metavar="REPOSxWEEKSxPRS", help="a synthetic store instead")
+    parser.add_argument("--repo", choices=sorted(REPOS), default="ruff",
+                        help="a real repository (default ruff)")
+    parser.add_argument("--sample", type=sample_size, metavar="REPOSxWEEKSxPRS",
+                        help="a synthetic store instead")
     parser.add_argument("--rounds", type=int, default=3, help="warm builds of each kind (default 3)")
-    parser.add_argument("--keep", type=Path, help="work in this folder and keep it (default: a temporary one)")
+    parser.add_argument("--keep", type=Path,
+                        help="work in this folder and keep it (default: a temporary one)")
     args = parser.parse_args()
     work = args.keep or Path(tempfile.mkdtemp(prefix="bench-gc-"))
     shutil.rmtree(work, ignore_errors=True)
@@ -57,7 +60,8 @@ def main() -> None:
           f"{len(os.sched_getaffinity(0))} cores")
     print(f"{'full collections':20}{'CPU s':>8}{'wall s':>8}")
     for kind, measured in runs.items():
-        print(f"{kind:20}{min(r.cpu_seconds for r in measured):8.2f}{fastest(measured).seconds:8.2f}")
+        cpu = min(r.cpu_seconds for r in measured)
+        print(f"{kind:20}{cpu:8.2f}{fastest(measured).seconds:8.2f}")
     held, unheld = (min(r.cpu_seconds for r in runs[k]) for k in ("held", "not held"))
     print(f"the hold saves {100 * (unheld - held) / unheld:.0f}% of a warm build's CPU")
     if not args.keep:

@@ -81,7 +81,8 @@ def load_weeks(store: Store, repo: str, options: AnalysisOptions, now: datetime,
         state = RepoState(repo, "github")
     shown = [pull for pull in pulls if pull.merged_at <= now] if past else pulls
     _say_left_out(repo, len(pulls) - len(shown), now)
-    weeks = analyse_repo(repo, shown, state, options, now, memo.week_chain() if memo is not None else None)
+    chain = memo.week_chain() if memo is not None else None
+    weeks = analyse_repo(repo, shown, state, options, now, chain)
     if key is not None:
         memo.remember_weeks(key, weeks)
         memo.put(memo.key("left out", key), len(pulls) - len(shown))
