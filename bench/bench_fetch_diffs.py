@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from digest_plugin.errors import DigestError  # noqa: E402
-from digest_plugin.fetch import FetchOptions, fetch_repos  # noqa: E402
+from digest_plugin.fetch import FetchOptions, fetch_key_diffs, fetch_repos  # noqa: E402
 from digest_plugin.fetch.progress import Progress  # noqa: E402
 from digest_plugin.publish.history import diff_targets  # noqa: E402
 from digest_plugin.settings import DigestSettings  # noqa: E402
@@ -36,8 +36,10 @@ def backfill(server: GitHubServer, values: dict) -> dict:
     settings = DigestSettings.from_pelican(values, ".")
     store = Store(tempfile.mkdtemp(prefix="bench-diffs-"))
     first = server.count()
+    options = FetchOptions(pace=0, env=server.env())
     report = fetch_repos(store, settings, [REPO], since=SINCE, until=UNTIL, progress=Progress(),
-                         options=FetchOptions(pace=0, env=server.env()), diff_targets=diff_targets(settings))
+                         options=options)
+    fetch_key_diffs(store, report, diff_targets(store, settings, report.fetched), options=options)
     return {"pulls": report.pulls, "requests": server.count() - first, "files": report.repos[0].diffs}
 
 

@@ -83,21 +83,25 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _fetch(args) -> int:
-    from digest_plugin.fetch import fetch_repos
+    from digest_plugin.fetch import fetch_key_diffs, fetch_repos
+    from digest_plugin.fetch.progress import make_progress
     from digest_plugin.publish.history import diff_targets
 
     settings, _ = load_settings(args.settings)
     repos = list(args.repos) or list(settings.repos)  # fetch_repos checks each name (and resolves owner/*)
     if not repos:
         raise DigestError("No repository to fetch: name one (OWNER/NAME) or set DIGEST_REPOS.")
+    store = Store(settings.data_path)
     try:
-        report = fetch_repos(Store(settings.data_path), settings, repos, since=args.since, until=args.until,
-                             diff_targets=diff_targets(settings))
+        report = fetch_repos(store, settings, repos, since=args.since, until=args.until)
     except DigestError as error:
         failed_report = getattr(error, "report", None)  # which repositories were fetched, which failed and why
         if failed_report is None or args.debug:
             raise
         report = failed_report
+    # then the diff excerpts of the key PRs of the weeks just fetched, which the analysis picks
+    targets = diff_targets(store, settings, report.fetched)
+    fetch_key_diffs(store, report, targets, progress=make_progress(False))
     for line in report.lines():
         print(line)
     for failed in report.failed:

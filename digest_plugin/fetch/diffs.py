@@ -1,9 +1,10 @@
 """Fetch stage: a capped diff excerpt for each key PR of the weeks a fetch just brought, stored with
 its record so that a rebuild needs no network, and never asked for twice.
 
-Which PRs are key, and which of their files they are about, is the analysis' to say: the caller
-hands `fetch_diffs` those targets (publish/history.diff_targets), since this stage sits below the
-analysis. Each target costs one REST request, the first page of `/pulls/N/files` (what PyGithub's
+Which PRs are key, and which of their files they are about, is the analysis' to say, and this stage
+sits below it: the orchestrator (`repo-digest fetch`, a build's DIGEST_FETCH) asks it once the PRs
+are fetched (publish/history.diff_targets) and hands the answer over as data (fetch_key_diffs).
+Each target costs one REST request, the first page of `/pulls/N/files` (what PyGithub's
 `PullRequest.get_files()` asks first), whose items carry each file's `patch`; only the hunks of the
 PR's main files are kept, shared fairly between them, up to DIFF_LIMIT characters. A PR whose diff
 GitHub will not show (422: too large to generate) gets an empty excerpt, so it is not asked again.
@@ -11,16 +12,13 @@ GitHub will not show (422: too large to generate) gets an empty excerpt, so it i
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from digest_plugin.fetch.client import GitHubClient, Refused, TokenRejected
 from digest_plugin.store.folder import Store
 from digest_plugin.store.records import DIFF_LIMIT, Pull
 
-# The key PRs of the weeks holding the PRs just fetched (`numbers`), among the repository's stored
-# records, each with the files its excerpt should show (analysis.repository.key_pull_files)
-DiffTargets = Callable[[str, Sequence[Pull], Collection[int]], Mapping[int, tuple[str, ...]]]
 CUT = "…"
 
 

@@ -10,7 +10,7 @@ from datetime import UTC, date, datetime, time, timedelta
 
 from digest_plugin.errors import DigestError
 from digest_plugin.fetch.client import Endpoint, GitHubClient, NotFound, RateLimitStop, Refused, TokenRejected, Unreachable
-from digest_plugin.fetch.diffs import DiffTargets, fetch_diffs
+from digest_plugin.fetch.diffs import fetch_diffs
 from digest_plugin.fetch.owner_listing import resolve_owners
 from digest_plugin.fetch.progress import LineProgress, Progress, make_progress
 from digest_plugin.fetch.queries import PAGE_SIZE
@@ -39,10 +39,19 @@ class FetchOptions:
     env: Mapping[str, str] | None = None  # the environment to read it from (default os.environ)
 
 
+# What a fetch's diff step is handed: repository -> key PR number -> the files its excerpt shows
+DiffTargets = Mapping[str, Mapping[int, tuple[str, ...]]]
+
+
 @dataclass
 class FetchReport:
     repos: list[RepoReport] = field(default_factory=list)
     requests: int = 0
+
+    @property
+    def fetched(self) -> dict[str, set[int]]:
+        """The numbers of the PRs received, by repository, of the repositories fetched in full."""
+        return {r.repo: r.fetched for r in self.repos if r.error is None and r.fetched}
 
     @property
     def pulls(self) -> int:
@@ -87,7 +96,6 @@ def fetch_repos(
     progress: bool | Progress | None = None,
     *,
     options: FetchOptions | None = None,
-    diff_targets: DiffTargets | None = None,
 ) -> FetchReport:
     """Fetch or refresh each repository, each on its own: a repository that fails (its fetched part
     saved) does not stop the others. Once all were tried, a failure is raised: the one repository's
@@ -96,8 +104,8 @@ def fetch_repos(
     `since`/`until` are dates in DIGEST_TIMEZONE; `since` is taken back to the Monday of its
     week so that the first week is whole. Without `since`, an interrupted backfill resumes, then
     DIGEST_SINCE, then 26 weeks back for a repository new to the store. `progress`: True for a
-    bar, False for plain lines, None to pick by whether stderr is a terminal. `diff_targets`: which
-    key PRs of the weeks just fetched get a diff excerpt (fetch/diffs.py); none without it.
+    bar, False for plain lines, None to pick by whether stderr is a terminal. The diff excerpts of
+    key PRs are a step of their own, after this one: `fetch_key_diffs`.
     """
     options = options or FetchOptions()
     repos = _once_each([r if owner_of(r) else check_repo_name(r) for r in repos])
@@ -110,9 +118,8 @@ def fetch_repos(
     upper = upper.replace(microsecond=0)
     if since is not None and since >= (until or now.date()) + timedelta(days=1):
         raise DigestError(f"--since {since} is after --until {until or now.date()}: nothing to fetch.")
-    endpoint = options.endpoint or Endpoint.from_environment(options.env)
     store.open_for_writing()
-    client = GitHubClient(endpoint, options.policy, options.timeout, pace=options.pace)
+    client = _client(options)
     shown = progress if isinstance(progress, Progress) else make_progress(progress)
     client.on_response = lambda c: shown.request_done(c.requests, c.rate_remaining)
     report = FetchReport()
@@ -128,9 +135,8 @@ def fetch_repos(
                 start = _history_start(store.read_state(repo), since, settings, now)
                 github_now = client.github_now()  # GitHub's time, once an answer gave it: this machine's clock may run ahead
                 repo_upper = upper if github_now is None else min(upper, (github_now - SEARCH_LAG).replace(microsecond=0))
-                fetched = sync.run(start, repo_upper, timedelta(days=settings.lookback_days))
-                _fetch_diffs(client, store, fetched, diff_targets)
-                report.repos.append(fetched)
+                lookback = timedelta(days=settings.lookback_days)
+                report.repos.append(sync.run(start, repo_upper, lookback))
             except DigestError as error:
                 # this repository failed; what it fetched is saved, and the others are fetched all the same
                 sync.report.error = error
@@ -165,15 +171,41 @@ def _once_each(repos: list[str]) -> list[str]:
     return list(firsts.values())
 
 
-def _fetch_diffs(client: GitHubClient, store: Store, fetched: RepoReport, diff_targets: DiffTargets | None) -> None:
-    """The diff excerpts of the key PRs of the weeks `fetched` brought, counted in its report."""
-    if diff_targets is None or not fetched.fetched:
+def _client(options: FetchOptions) -> GitHubClient:
+    endpoint = options.endpoint or Endpoint.from_environment(options.env)
+    return GitHubClient(endpoint, options.policy, options.timeout, pace=options.pace)
+
+
+def fetch_key_diffs(store: Store, report: FetchReport, targets: DiffTargets, *,
+                    options: FetchOptions | None = None, progress: Progress | None = None) -> None:
+    """The diff step, after `fetch_repos` made `report`: an excerpt (fetch/diffs.py) for each PR of
+    `targets` that has none yet, counted in its repository's report. The caller asked the analysis
+    for the targets (publish/history.diff_targets). A repository whose excerpts fail keeps those
+    stored and gets the error in its report; a spent rate limit or no answer fails the rest too."""
+    wanted = [r for r in report.repos if r.error is None and targets.get(r.repo)]
+    if not wanted:
         return
-    requests = client.requests
+    client = _client(options or FetchOptions())
+    stop: DigestError | None = None
     try:
-        fetched.diffs = fetch_diffs(client, store, fetched.repo, diff_targets(fetched.repo, store.read_pulls(fetched.repo), fetched.fetched))
+        for fetched in wanted:
+            requests = client.requests
+            try:
+                if stop is not None:
+                    raise stop
+                if progress is not None:
+                    wanted_here = len(targets[fetched.repo])
+                    progress.note(f"{fetched.repo}: diff excerpts of up to {wanted_here} key PRs")
+                fetched.diffs = fetch_diffs(client, store, fetched.repo, targets[fetched.repo])
+            except DigestError as error:
+                fetched.error = error
+                if isinstance(error, RateLimitStop | Unreachable):
+                    stop = error
+            finally:
+                fetched.requests += client.requests - requests
     finally:
-        fetched.requests += client.requests - requests
+        report.requests += client.requests
+        client.close()
 
 
 class FetchFailed(DigestError):
@@ -185,11 +217,12 @@ class FetchFailed(DigestError):
 
 
 def fetch_before_build(store: Store, settings: DigestSettings, *, options: FetchOptions | None = None,
-                       diff_targets: DiffTargets | None = None) -> list[str]:
+                       fetched: FetchReport | None = None) -> list[str]:
     """Run DIGEST_FETCH before a build; returns warnings for the site, never raises for GitHub trouble.
 
     auto: fetch when a token is set; always: fetch, and warn when no token is set; never: nothing.
     Repositories: DIGEST_REPOS, else every repository the store has fetched from GitHub before.
+    `fetched` gains the report of each repository fetched, for the diff step (`diffs_before_build`).
     """
     if settings.fetch == "never":
         return []
@@ -213,14 +246,30 @@ def fetch_before_build(store: Store, settings: DigestSettings, *, options: Fetch
                 continue
             if unreachable is not None:
                 raise unreachable  # no need to wait for the same silence once per repository
-            fetch_repos(store, settings, [repo], progress=LineProgress(logger.info), options=options, diff_targets=diff_targets)
-        except Exception as error:
+            report = fetch_repos(store, settings, [repo], progress=LineProgress(logger.info),
+                                 options=options)
+            if fetched is not None:
+                fetched.repos += report.repos
+        except Exception as error:  # noqa: BLE001 (_build_warning logs its traceback)
             if isinstance(error, Unreachable):
                 unreachable = error
-            # The whole sentence (it may name the API's host) goes to the build log only.
-            logger.warning("Fetching %s from GitHub failed: %s", repo, error, exc_info=not isinstance(error, DigestError))
-            warnings.append(f"Fetching {repo} from GitHub failed: {public_reason(error)} {_showing(store, repo)}")
+            warnings.append(_build_warning(store, repo, error))
     return warnings
+
+
+def diffs_before_build(store: Store, fetched: FetchReport, targets: DiffTargets, *,
+                       options: FetchOptions | None = None) -> list[str]:
+    """`fetch_key_diffs` after `fetch_before_build`: warnings for the site, never raises for
+    GitHub trouble."""
+    fetch_key_diffs(store, fetched, targets, options=options, progress=LineProgress(logger.info))
+    return [_build_warning(store, r.repo, r.error) for r in fetched.failed]
+
+
+def _build_warning(store: Store, repo: str, error: BaseException) -> str:
+    # The whole sentence (it may name the API's host) goes to the build log only.
+    logger.warning("Fetching %s from GitHub failed: %s", repo, error,
+                   exc_info=not isinstance(error, DigestError))
+    return f"Fetching {repo} from GitHub failed: {public_reason(error)} {_showing(store, repo)}"
 
 
 def public_reason(error: BaseException) -> str:

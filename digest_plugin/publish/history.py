@@ -9,22 +9,18 @@ from collections.abc import Collection, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from logging.handlers import BufferingHandler
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from digest_plugin.analysis import AnalysisOptions, analyse_repo, checked_rules
 from digest_plugin.analysis.model import WeekAnalysis
 from digest_plugin.analysis.repository import key_pull_files
 from digest_plugin.build.cache import AnalysisMemos, Memo
-from digest_plugin.build.workers import WORKER_PRELOAD, cores, forked_map, parallel_stream
+from digest_plugin.build.workers import WORKER_PRELOAD, cores, parallel_stream
 from digest_plugin.errors import DigestError
 from digest_plugin.settings import DigestSettings, default_rules
 from digest_plugin.store.folder import Store
 from digest_plugin.store.records import Pull
 from digest_plugin.store.state import RepoState, Window, repo_life
 from digest_plugin.weeks import week_of
-
-if TYPE_CHECKING:  # the fetch, and PyGithub with it, is imported only by a build that fetches
-    from digest_plugin.fetch.diffs import DiffTargets
 
 logger = logging.getLogger(__name__)
 PARALLEL_FROM = 2  # repositories to analyse afresh before worker processes pay for their start-up
@@ -38,29 +34,32 @@ def analysis_options(settings: DigestSettings) -> AnalysisOptions:
     return AnalysisOptions(rules, settings.timezone, settings.since, settings.trend_weeks, settings.key_threshold, settings.bots)
 
 
-def diff_targets(settings: DigestSettings) -> DiffTargets | None:
-    """What a fetch asks of the analysis for its diff excerpts (fetch/diffs.py): the PRs of the weeks it
-    just fetched whose excerpt a model request shows (analysis.repository.diff_pulls), with the files
-    each is about. None for the built-in writer, which shows no diff: its fetch asks for none."""
+def diff_targets(store: Store, settings: DigestSettings,
+                 fetched: Mapping[str, Collection[int]]) -> dict[str, dict[int, tuple[str, ...]]]:
+    """What the orchestrator (`repo-digest fetch`, a build's DIGEST_FETCH) hands fetch's diff step
+    (fetch.fetch_key_diffs) once the PRs are fetched, by repository: the PRs of the weeks holding
+    those `fetched` whose excerpt a model request shows (analysis.repository.diff_pulls), with the
+    files each is about. Nothing for the built-in writer, which shows no diff."""
     if settings.writer == "builtin":
-        return None
+        return {}
     options = analysis_options(settings)
-
-    def targets(repo: str, pulls: Sequence[Pull], numbers: Collection[int]) -> Mapping[int, tuple[str, ...]]:
-        return key_pull_files(analyse_repo(repo, pulls, None, options, datetime.now(UTC)), numbers)
-
+    now = datetime.now(UTC)
+    targets = {}
+    for repo, numbers in fetched.items():
+        if numbers:
+            weeks = analyse_repo(repo, store.read_pulls(repo), None, options, now)
+            targets[repo] = key_pull_files(weeks, numbers)
     return targets
 
 
-def load_weeks(store: Store, repo: str, options: AnalysisOptions, now: datetime, memo: Memo | None = None,
-               spread: bool = False) -> list[WeekAnalysis]:
+def load_weeks(store: Store, repo: str, options: AnalysisOptions, now: datetime,
+               memo: Memo | None = None) -> list[WeekAnalysis]:
     """Every week of `repo` in the store, analysed; one clear error when the store lacks it.
 
     A build of a moment before the data was fetched (SOURCE_DATE_EPOCH, a reproducible rebuild)
     shows the repository as it was then: the PRs merged later are left out, with one line saying
     how many. With a `memo` of earlier builds, a store unchanged since one of them is not even read
-    again. With `spread`, its PRs are analysed on every core (in forked copies of this process:
-    `forked_map`), as is worth it for a repository analysed afresh."""
+    again."""
     store.check_folder("run 'repo-digest fetch' or 'repo-digest sample' first.")
     if now.tzinfo is None:
         now = now.replace(tzinfo=UTC)
@@ -82,7 +81,8 @@ def load_weeks(store: Store, repo: str, options: AnalysisOptions, now: datetime,
         state = RepoState(repo, "github")
     shown = [pull for pull in pulls if pull.merged_at <= now] if past else pulls
     _say_left_out(repo, len(pulls) - len(shown), now)
-    weeks = analyse_repo(repo, shown, state, options, now, memo.week_chain() if memo is not None else None, forked_map if spread else None)
+    chain = memo.week_chain() if memo is not None else None
+    weeks = analyse_repo(repo, shown, state, options, now, chain)
     if key is not None:
         memo.remember_weeks(key, weeks)
         memo.put(memo.key("left out", key), len(pulls) - len(shown))
@@ -114,8 +114,8 @@ def stream_histories(store: Store, names: Sequence[str], options: AnalysisOption
 
     A repository with nothing remembered (a first build, a new one, or the first after an upgrade)
     takes seconds a thousand PRs, so when there are several they are analysed in worker processes,
-    one a core, while the rest, mostly recalled, are loaded here; one alone has its PRs analysed on
-    every core."""
+    one a core, while the rest, mostly recalled, are loaded here (build/workers.py says why one
+    alone is analysed here)."""
     fresh = [name for name in names if memos is None or not memos.remembers(name)]
     if len(fresh) < PARALLEL_FROM or cores() < 2:
         fresh = []
@@ -131,7 +131,7 @@ def stream_histories(store: Store, names: Sequence[str], options: AnalysisOption
                 logging.getLogger(logger_name).log(level, "%s", message)
         else:
             memo = memos.load(name) if memos is not None else None
-            weeks = load_weeks(store, name, options, now, memo, spread=memo is None or not memo.remembers_anything)
+            weeks = load_weeks(store, name, options, now, memo)
         yield name, weeks, memo
         del weeks, memo  # before the next repository's are loaded
 

@@ -321,9 +321,12 @@ def _fetch_first(store: Store, settings: DigestSettings) -> list[str]:
     """DIGEST_FETCH before the build; the warnings for the site."""
     if settings.fetch == "never":  # nor imported: PyGithub takes 0.2 s of every build to import
         return []
-    from digest_plugin.fetch import fetch_before_build
+    from digest_plugin.fetch import FetchReport, diffs_before_build, fetch_before_build
 
-    return fetch_before_build(store, settings, diff_targets=diff_targets(settings))
+    fetched = FetchReport()
+    warnings = fetch_before_build(store, settings, fetched=fetched)
+    targets = diff_targets(store, settings, fetched.fetched)  # the analysis picks the key PRs
+    return warnings + diffs_before_build(store, fetched, targets)
 
 
 def source_date() -> datetime | None:

@@ -175,3 +175,32 @@ def test_the_plugin_loads_without_pygithub():
     code = "import sys, digest_plugin.publish.hooks; print(sorted(m for m in sys.modules if m.split('.')[0] == 'github'))"
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
     assert loaded == "[]"
+
+
+def test_fetch_calls_no_analysis_not_even_back_through_what_it_is_handed():
+    """The orchestrator (the command line, the build) asks the analysis which PRs need a diff
+    excerpt and hands fetch the answer as data: fetch reaches no later stage, and no fetch function
+    that the rest of the package calls takes a function to call back."""
+    later = ("analysis", "narrate", "llm", "charts", "publish", "cli")
+    reached = [f"{by} imports {name}" for name, by in reachable("digest_plugin.fetch").items()
+               if layer_of(name) is not None and name.split(".")[1] in later]
+    trees = {path: ast.parse(path.read_text(encoding="utf-8"))
+             for path in (PACKAGE / "fetch").glob("*.py")}
+    # Callable, and the names of the fetch package bound to a function type (`X = Callable[...]`)
+    callables = {"Callable"} | {target.id for tree in trees.values() for node in tree.body
+                                if isinstance(node, ast.Assign)
+                                and "Callable" in ast.unparse(node.value)
+                                for target in node.targets if isinstance(target, ast.Name)}
+    called = {alias.name for path in PACKAGE.rglob("*.py") if path.parent.name != "fetch"
+              for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+              if isinstance(node, ast.ImportFrom)
+              and (node.module or "").startswith("digest_plugin.fetch")
+              for alias in node.names}
+    callbacks = [f"{path.name}: {node.name}({arg.arg}: {ast.unparse(arg.annotation)})"
+                 for path, tree in trees.items() for node in tree.body
+                 if isinstance(node, ast.FunctionDef) and node.name in called
+                 for arg in [*node.args.args, *node.args.kwonlyargs] if arg.annotation is not None
+                 and callables & {n.id for n in ast.walk(arg.annotation)
+                                  if isinstance(n, ast.Name)}]
+    assert {"fetch_repos", "fetch_key_diffs", "fetch_before_build"} <= called
+    assert not reached + callbacks, "\n".join(reached + callbacks)
