@@ -251,7 +251,7 @@ def test_a_new_week_analyses_only_that_week(site, tmp_path, monkeypatch):
     analysed = []
     analyse_pull = repository.analyse_pull
     build(site)  # a build with nothing new in between keeps what the new week's build looks up
-    monkeypatch.setattr(repository, "analyse_pull", lambda pull, context: analysed.append(pull.number) or analyse_pull(pull, context))
+    monkeypatch.setattr(repository, "analyse_pull", lambda pull, *args: analysed.append(pull.number) or analyse_pull(pull, *args))
     reports = []
     render = Template.render
     monkeypatch.setattr(Template, "render", lambda template, *args, **kwargs: (
@@ -299,7 +299,7 @@ def test_a_new_week_that_changes_what_the_vocabulary_says_of_an_earlier_name_wor
 def test_an_earlier_week_changed_redoes_the_weeks_after_it(site, tmp_path, monkeypatch):
     analysed = []
     analyse_pull = repository.analyse_pull
-    monkeypatch.setattr(repository, "analyse_pull", lambda pull, context: analysed.append(pull.number) or analyse_pull(pull, context))
+    monkeypatch.setattr(repository, "analyse_pull", lambda pull, *args: analysed.append(pull.number) or analyse_pull(pull, *args))
     edited = pulls()
     edited[2] = make_pull(11, MONDAY + timedelta(weeks=1), "feat: add widget part 1, reworded", author="alice",
                           files=[("core/cache.py", 120, 4, "modified")])
@@ -324,7 +324,7 @@ def with_reverts(records: list) -> list:
 def test_a_week_of_reverts_is_remembered_while_what_they_name_is_unchanged(site, tmp_path, monkeypatch):
     analysed = []
     analyse_pull = repository.analyse_pull
-    monkeypatch.setattr(repository, "analyse_pull", lambda pull, context: analysed.append(pull.number) or analyse_pull(pull, context))
+    monkeypatch.setattr(repository, "analyse_pull", lambda pull, *args: analysed.append(pull.number) or analyse_pull(pull, *args))
     write_store(site, with_reverts(pulls()))
     build(site)
     analysed.clear()
