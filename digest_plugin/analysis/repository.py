@@ -15,7 +15,7 @@ from collections import defaultdict
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta, tzinfo
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any
 
 from digest_plugin.analysis.classify import ModuleScheme, classify, module_scheme, parse_title
 from digest_plugin.analysis.consequences import consequences_of, mitigation_of
@@ -35,12 +35,12 @@ from digest_plugin.analysis.rules import Rules, compile_rules
 from digest_plugin.analysis.stats import first_time_pulls, week_stats
 from digest_plugin.analysis.themes import BASELINE_MAX_WEEKS, Vocabulary, WeekNames, baseline_weeks, vocabulary, week_names, week_themes
 from digest_plugin.analysis.upgrades import own_release, upgrades
+from digest_plugin.stages import Made, Recording, Runner, run_directly
 from digest_plugin.store.records import Pull, format_time
 from digest_plugin.store.state import RepoState
 from digest_plugin.weeks import Week, week_of, week_of_date, weeks_between
 
 NEW_FILE_WEEKS = 12  # a file added this recently is new: untested and busy, it calls for tests
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -98,26 +98,6 @@ class History:
         return self._file_history.added_since(path, since, until)
 
 
-class Recording:
-    """A `History` as one stage run reads it: each question asked, with its answer, in `asked`."""
-
-    def __init__(self, history: History | Recording):
-        self._history = history
-        self.asked: list[tuple[str, tuple, Any]] = []
-
-    def __getattr__(self, name: str) -> Callable:
-        question = getattr(self._history, name)
-        if name.startswith("_") or not callable(question):
-            raise AttributeError(f"a stage asks the history questions; {name!r} is none")
-
-        def ask(*args: Any) -> Any:
-            answer = question(*args)
-            self.asked.append((name, args, answer))
-            return answer
-
-        return ask
-
-
 @dataclass(frozen=True)
 class RepoContext:
     """What analysing one PR or week needs to know about its repository, computed once. A cache
@@ -160,25 +140,6 @@ class ThemeContext:
     @property
     def inputs(self) -> tuple:
         return self.repo, self.options, self.vocabulary
-
-
-@dataclass(frozen=True)
-class Made(Generic[T]):
-    """A stage's output, with the key a cache knows it by ("" without a cache): an input that
-    holds it is keyed by that, not by the whole output."""
-
-    value: T
-    key: str = ""
-
-
-class Runner(Protocol):
-    """Calls `stage(input, context)` under `name`, and says what it made."""
-
-    def __call__(self, name: str, stage: Callable[[Any, Any], T], input: Any, context: Any) -> Made[T]: ...
-
-
-def run_directly(name: str, stage: Callable[[Any, Any], T], input: Any, context: Any) -> Made[T]:
-    return Made(stage(input, context))
 
 
 def repo_context(repo: str, pulls: Sequence[Pull], options: AnalysisOptions) -> RepoContext:

@@ -34,7 +34,7 @@ from typing import Any, TypeVar
 
 import babel
 
-from digest_plugin.analysis.repository import Made, Recording
+from digest_plugin.stages import Made, Recording
 from digest_plugin.store.atomic import atomic_file, atomic_write
 from digest_plugin.store.frozen_record import is_frozen_record
 

@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING
 
 from digest_plugin.analysis import AnalysisOptions, analyse_repo, checked_rules
 from digest_plugin.analysis.model import WeekAnalysis
-from digest_plugin.analysis.repository import Made, analysed_weeks, key_pull_files, run_directly
+from digest_plugin.analysis.repository import analysed_weeks, key_pull_files
 from digest_plugin.build.cache import AnalysisMemos, Memo, Stages
 from digest_plugin.build.workers import WORKER_PRELOAD, cores, forked_map, parallel_stream
 from digest_plugin.errors import DigestError
 from digest_plugin.settings import DigestSettings, default_rules
+from digest_plugin.stages import Made, run_directly
 from digest_plugin.store.folder import Store
 from digest_plugin.store.records import Pull
 from digest_plugin.store.state import RepoState, Window, repo_life

@@ -16,7 +16,6 @@ from itertools import groupby, pairwise
 from pathlib import Path
 
 from digest_plugin.analysis.model import AnalysedPull, Footprint, Score, WeekAnalysis
-from digest_plugin.analysis.repository import Made
 from digest_plugin.build.cache import AnalysisMemos, Memo, code_salt, key
 from digest_plugin.charts import Chart, Palette, RepoCharts, in_site_palette, repo_charts, site_palette, unstyled_charts, week_charts
 from digest_plugin.charts.trends import trend_window
@@ -28,6 +27,7 @@ from digest_plugin.narrate.writers import RECENT_WEEKS
 from digest_plugin.publish.history import analysis_options, stream_histories
 from digest_plugin.publish.week_view import EditorNote, WeekView, week_view
 from digest_plugin.settings import DigestSettings
+from digest_plugin.stages import Made
 from digest_plugin.store.folder import Store
 from digest_plugin.store.owner_index import expand_repos
 from digest_plugin.store.records import parse_time

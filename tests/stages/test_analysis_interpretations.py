@@ -11,8 +11,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from digest_plugin.analysis import analyse_pull, analyse_repo, repo_context
-from digest_plugin.analysis.repository import analysed_weeks
 from digest_plugin.analysis.claims import speaks
+from digest_plugin.analysis.repository import analysed_weeks
 from digest_plugin.analysis.risks import main_risk
 from digest_plugin.build.cache import Memo, Stages
 from digest_plugin.narrate import Language, narrate

@@ -9,10 +9,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from digest_plugin.analysis import repository
-from digest_plugin.analysis.repository import History, Recording, analyse_repo
+from digest_plugin.analysis.repository import History, analyse_repo
 from digest_plugin.build.cache import Memo, Stages
 from digest_plugin.publish.history import analysis_options
 from digest_plugin.settings import DigestSettings
+from digest_plugin.stages import Recording
 from tests.conftest import make_pull
 
 MONDAY = datetime(2026, 3, 2, 9, tzinfo=UTC)  # 2026-W10
