@@ -67,8 +67,8 @@ class History:
         self._vocabulary = vocabulary(pulls, rules)
 
     def vocabulary(self) -> Vocabulary:
-        """The names of the repository's strands of work, and its generic words (themes.vocabulary):
-        what `ThemeContext` holds, keyed whole."""
+        """The names of its strands of work, and its generic words (themes.vocabulary): what the
+        themes' context holds, keyed whole."""
         return self._vocabulary
 
     def first_time(self, number: int) -> bool:
@@ -101,17 +101,19 @@ class History:
 @dataclass(frozen=True)
 class RepoContext:
     """What analysing one PR or week needs to know about its repository, computed once. A cache
-    keys `inputs` whole (the rules are compiled from the options); `history` it asks again."""
+    keys `inputs` whole (the rules are compiled from the options) and asks `history` again. The
+    themes' context (`theme_context`) has the vocabulary instead of the history."""
 
     repo: str
     options: AnalysisOptions
     rules: Rules
     conventions: Conventions
-    history: History | Recording
+    history: History | Recording | None
+    vocabulary: Vocabulary | None = None
 
     @property
     def inputs(self) -> tuple:
-        return self.repo, self.options, self.conventions
+        return self.repo, self.options, self.conventions, self.vocabulary
 
     @property
     def template(self) -> frozenset[str]:
@@ -126,22 +128,6 @@ class RepoContext:
         return self.options.key_threshold
 
 
-@dataclass(frozen=True)
-class ThemeContext:
-    """What a week's themes read of the repository: the rules and the vocabulary of its whole
-    history (themes.vocabulary), which a cache keys whole, once a build."""
-
-    repo: str
-    options: AnalysisOptions
-    rules: Rules
-    vocabulary: Vocabulary
-    history: None = None
-
-    @property
-    def inputs(self) -> tuple:
-        return self.repo, self.options, self.vocabulary
-
-
 def repo_context(repo: str, pulls: Sequence[Pull], options: AnalysisOptions) -> RepoContext:
     rules = compile_rules(options.rules, repo, options.bots)
     thresholds = rules.thresholds
@@ -152,8 +138,8 @@ def repo_context(repo: str, pulls: Sequence[Pull], options: AnalysisOptions) -> 
     return RepoContext(repo, options, rules, conventions, History(pulls, rules, options.timezone))
 
 
-def theme_context(context: RepoContext) -> ThemeContext:
-    return ThemeContext(context.repo, context.options, context.rules, context.history.vocabulary())
+def theme_context(context: RepoContext) -> RepoContext:
+    return replace(context, history=None, vocabulary=context.history.vocabulary())
 
 
 def analyse_pull(pull: Pull, context: RepoContext, first_time: bool | None = None) -> AnalysedPull:
@@ -265,7 +251,7 @@ def _taken(made: tuple[AnalysedPull, tuple], pull: Pull, context: RepoContext) -
     return replace(analysed, pull=pull)
 
 
-def theme_week(input: ThemeInput, context: ThemeContext) -> tuple[Theme, ...]:
+def theme_week(input: ThemeInput, context: RepoContext) -> tuple[Theme, ...]:
     analysed = input.week.value
     baseline = [week.value.names for week in input.baseline]
     return week_themes(analysed.analysis.pulls, analysed.names, baseline, context.rules, context.vocabulary)

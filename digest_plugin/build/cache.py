@@ -3,7 +3,7 @@ else makes it stale. Nothing else in the package computes a cache key.
 
 | memo | where | its key hashes |
 | --- | --- | --- |
-| analyses and narratives | `CACHE_PATH/digest-analysis/{owner}/{name}.pickle` | a repository: its stored files, the analysis options and the week `now` falls in; a week: its pulls, whether it is complete or in progress, and the key of the week before (which hashes the repository's options and conventions), so a change anywhere in the history changes the weeks after it; a narrative: its week's key and the language; a week's charts: the keys of the weeks they show, and the language; a month file as read: its bytes |
+| analyses and narratives | `CACHE_PATH/digest-analysis/{owner}/{name}.pickle` | a repository: its stored files, the analysis options and the week `now` falls in; a stage of a week (`Stages`): its input (a week's pulls, progress and figures of the weeks before it; the keys of the stages it is made of), its context's inputs (options, conventions; vocabulary), and it is taken while each question it asked of the history answers the same; a narrative: the keys of its week and the four before, and the language; a week's charts: the keys of the weeks they show, and the language; a month file as read: its bytes |
 | report texts | `CACHE_PATH/digest-text/` | the week's view (or what it is made of: the keys of its analysis and narrative, its charts, words and note), the templates and settings, the page's SITEURL, the charts' folder |
 | PDFs | `CACHE_PATH/digest-pdf/` | the week page's report, the templates, settings and stylesheets, the charts beside it, WeasyPrint's version |
 | charts | `CACHE_PATH/digest-charts/` | the chart's data, the format and the renderer (its version, matplotlib's, the fonts, the sizes) |

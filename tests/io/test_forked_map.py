@@ -113,6 +113,6 @@ def test_a_repository_analysed_on_every_core_is_the_one_analysed_here(tmp_path):
             forked.clear()
             for repo, weeks, memo in history.stream_histories(store, ["acme/widget"], options, NOW, memos):
                 memos.save(repo, memo)
-            print(forked, weeks == here)
+            print(forked, [week.value for week in weeks] == here)
     """)
     assert out.splitlines() == ["[24] True True", "[24] True", "[] True"]
