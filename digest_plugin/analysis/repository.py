@@ -115,18 +115,6 @@ class RepoContext:
     def inputs(self) -> tuple:
         return self.repo, self.options, self.conventions, self.vocabulary
 
-    @property
-    def template(self) -> frozenset[str]:
-        return self.conventions.template
-
-    @property
-    def scheme(self) -> ModuleScheme:
-        return self.conventions.scheme
-
-    @property
-    def key_threshold(self) -> float | None:
-        return self.options.key_threshold
-
 
 def repo_context(repo: str, pulls: Sequence[Pull], options: AnalysisOptions) -> RepoContext:
     rules = compile_rules(options.rules, repo, options.bots)
@@ -145,28 +133,28 @@ def theme_context(context: RepoContext) -> RepoContext:
 def analyse_pull(pull: Pull, context: RepoContext, first_time: bool | None = None) -> AnalysedPull:
     """Classification, score, summary, footprint and risk evidence of one PR (hotspots and themes
     are added per week). `first_time`, where the caller knows it, is not asked of the history."""
-    rules, history = context.rules, context.history
-    classification = classify(pull, rules, context.scheme)
+    rules, history, template = context.rules, context.history, context.conventions.template
+    classification = classify(pull, rules, context.conventions.scheme)
     title = parse_title(pull.title, rules)
     if classification.is_revert and classification.reverts is None and title.reverted_title:
         reverted = history.last_titled(title.reverted_title, pull.merged_at)
         if reverted is not None:
             classification = replace(classification, reverts=reverted)
-    description = description_text(pull.body, context.template, _repo_of(pull.url))
+    description = description_text(pull.body, template, _repo_of(pull.url))
     paths, kinds = rules.files_of(pull)
     moved = upgrades(pull, classification, rules, description)
     locks = frozenset(history.locks_before(pull.merged_at)) if moved else frozenset()
     facts = PullFacts(pull, classification, paths, kinds, description, footprint(pull, rules), moved, rules, review_outcome(pull), locks)
     score = importance(pull, classification, rules, facts.upgrades, description)
     evidence = tuple(_reverted(e, pull, history) if e.fact == "reverted" else e for e in pull_evidence(facts))
-    said = consequences_of(pull, title.description or pull.title, kinds, context.template, _repo_of(pull.url))
-    advice = mitigation_of(pull, context.template, _repo_of(pull.url))
+    said = consequences_of(pull, title.description or pull.title, kinds, template, _repo_of(pull.url))
+    advice = mitigation_of(pull, template, _repo_of(pull.url))
     evidence = (*evidence, *consequence_evidence(pull.number, said, advice))
     return AnalysedPull(
         pull=pull,
         classification=classification,
         score=score,
-        key=score.value >= least_key_score(context.key_threshold),  # narrowed by its week (analyse_week)
+        key=score.value >= least_key_score(context.options.key_threshold),  # narrowed by its week (analyse_week)
         summary=summary_of(without_draft_remarks(description), title.description or pull.title, rules.thresholds.summary_chars),
         risks=kinds_of(evidence),
         first_time=history.first_time(pull.number) if first_time is None else first_time,
@@ -313,12 +301,8 @@ def _assembled(week: Week, pulls: Sequence[AnalysedPull], context: RepoContext, 
 
 def _keyed(pulls: Sequence[AnalysedPull], earlier_scores: Sequence[Sequence[float]], context: RepoContext) -> list[AnalysedPull]:
     """The week's pulls, each key when its score clears the week's bar (key.key_cutoff)."""
-    cutoff = key_cutoff([p.score.value for p in pulls], earlier_scores, context.key_threshold)
+    cutoff = key_cutoff([p.score.value for p in pulls], earlier_scores, context.options.key_threshold)
     return [p if p.key == (p.score.value >= cutoff) else replace(p, key=not p.key) for p in pulls]
-
-
-def _scores(pulls: Sequence[AnalysedPull]) -> tuple[float, ...]:
-    return tuple(p.score.value for p in pulls)
 
 
 def _added_lately(history: History | Recording, week: Week, tz, path: str) -> Added | None:
@@ -413,7 +397,7 @@ def analysed_weeks(repo: str, pulls: Sequence[Pull], state: RepoState | None, op
         fetch = fetch_info(week, state, tz)
         inputs = WeekInput(week, week_pulls, progress_of(week, state, now, tz), replace(fetch, fetched_at=None),
                            tuple((m.value.analysis.stats.merged_count, m.value.analysis.stats.key_count) for m in made[-options.trend_weeks:]),
-                           tuple(_scores(m.value.analysis.pulls) for m in made[-(KEY_WEEKS - 1):]))
+                           tuple(tuple(p.score.value for p in m.value.analysis.pulls) for m in made[-(KEY_WEEKS - 1):]))
         analysed = run("week", stage, inputs, context)
         if week >= first:
             window = made[-BASELINE_MAX_WEEKS:]

@@ -145,18 +145,6 @@ class Memo:
     def remembers_anything(self) -> bool:
         return bool(self._entries)
 
-    @property
-    def hits(self) -> int:
-        return sum(1 for key in self._used if key in self._entries)
-
-    def month_files(self, repo: str) -> dict:
-        """The repository's month files as an earlier build read them (Store.read_pulls's
-        `months`): the next build keeps them unless `read_month_files` gives it others."""
-        return self.get(self.key("months", repo)) or {}
-
-    def read_month_files(self, repo: str, months: dict) -> None:
-        self.put(self.key("months", repo), months)
-
 
 # A stage whose output is small is known by it, not by its input: a week whose vocabulary changed
 # (every new week changes it a little) but whose themes did not keeps its narrative and report.

@@ -105,9 +105,9 @@ def _read_pulls(store: Store, repo: str, life: Window, memo: Memo | None) -> lis
     parsed again where they are the same."""
     if memo is None:
         return store.read_pulls(repo, life)
-    months = dict(memo.month_files(repo))
+    months = dict(memo.get(memo.key("months", repo)) or {})
     pulls = store.read_pulls(repo, life, months)
-    memo.read_month_files(repo, months)
+    memo.put(memo.key("months", repo), months)  # as read now: the next build's
     return pulls
 
 

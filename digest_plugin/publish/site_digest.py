@@ -14,10 +14,11 @@ from datetime import datetime
 from functools import partial
 from itertools import groupby, pairwise
 from pathlib import Path
+from typing import TypeVar
 
 from digest_plugin.analysis.model import AnalysedPull, Footprint, Score, WeekAnalysis
 from digest_plugin.build.cache import AnalysisMemos, Memo, code_salt, key
-from digest_plugin.charts import Chart, Palette, RepoCharts, in_site_palette, repo_charts, site_palette, unstyled_charts, week_charts
+from digest_plugin.charts import Chart, Palette, RepoCharts, in_site_palette, repo_charts, site_palette, week_charts
 from digest_plugin.charts.trends import trend_window
 from digest_plugin.errors import DigestError
 from digest_plugin.llm import language_model_writer, requests_made
@@ -36,6 +37,7 @@ from digest_plugin.weeks import Week
 
 logger = logging.getLogger(__name__)
 NO_FOOTPRINT = Footprint()
+T = TypeVar("T")
 
 
 @dataclass
@@ -271,25 +273,25 @@ def _narrative(memo: Memo | None, weeks: list[Made[WeekAnalysis]], language: Lan
     def make() -> Narrative:
         return narrate(weeks[-1].value, [week.value for week in weeks[:-1]], language, writer)
 
-    if memo is None or writer is not None:
-        return Made(make())
-    return memo.made(("narrative", language.code, tuple(weeks)), make)
+    return Made(make()) if writer is not None else _made_by(memo)(("narrative", language.code, tuple(weeks)), make)
 
 
 def _unstyled_charts(made: list[Made[WeekAnalysis]], memo: Memo | None, trend_weeks: int,
                      language: Language) -> tuple[list[Made[list[Chart]]], Made[list[Chart]]]:
     """Every chart of a repository (charts.unstyled_charts), each week's and its page's, as an
     earlier build made them of the same weeks in the same language."""
-    _, history = language.gettext, [week.value for week in made]
-    if memo is None:
-        charts = unstyled_charts(history, trend_weeks, _)
-        return [Made(week) for week in charts.weeks], Made(charts.page)
+    _, history, made_by = language.gettext, [week.value for week in made], _made_by(memo)
     weeks = []
     for index, week in enumerate(made):
         window = made[trend_window(index, trend_weeks)]
-        weeks.append(memo.made(("week charts", trend_weeks, language.code, tuple(window)),
-                               partial(week_charts, week.value, [w.value for w in window], trend_weeks, Palette(), _)))
-    return weeks, memo.made(("repository charts", language.code, tuple(made)), partial(repo_charts, history, Palette(), _))
+        weeks.append(made_by(("week charts", trend_weeks, language.code, tuple(window)),
+                             partial(week_charts, week.value, [w.value for w in window], trend_weeks, Palette(), _)))
+    return weeks, made_by(("repository charts", language.code, tuple(made)), partial(repo_charts, history, Palette(), _))
+
+
+def _made_by(memo: Memo | None) -> Callable[[tuple, Callable[[], T]], Made[T]]:
+    """`memo.made`; for a build that keeps no memo, everything made now."""
+    return memo.made if memo is not None else lambda _parts, make: Made(make())
 
 
 def _slim(analysis: WeekAnalysis) -> WeekAnalysis:
@@ -322,7 +324,7 @@ def _week_page(repo, made: Made[WeekAnalysis], narrative: Made[Narrative], chart
     # provenance, and only while it matters.
     fetch = replace(analysis.fetch, fetched_at=None)
     made_of = (made, fetch, narrative, charts, language.code, repo_url, provenance, note)
-    slim = memo.made(("slim", made, analysis.fetch), partial(_slim, analysis)).value if memo is not None else _slim(analysis)
+    slim = _made_by(memo)(("slim", made, analysis.fetch), partial(_slim, analysis)).value
     return WeekPage(
         repo=repo,
         analysis=slim,
