@@ -113,7 +113,8 @@ def test_nothing_changed_nothing_analysed_narrated_or_rewritten(site, tmp_path, 
     before = {path: path.stat().st_mtime_ns for path in output.rglob("*") if path.suffix in (".md", ".svg", ".png", ".html", ".xml")}
     before[memo] = memo.stat().st_mtime_ns  # the memo is not written again either
     forbid(monkeypatch, repository, "analyse_pull")
-    forbid(monkeypatch, repository, "analyse_week")
+    forbid(monkeypatch, repository, "week_stage")
+    forbid(monkeypatch, repository, "theme_week")
     forbid(monkeypatch, site_digest, "narrate")
     forbid(monkeypatch, trends, "week_charts")
     forbid(monkeypatch, trends, "repo_charts")
