@@ -160,8 +160,7 @@ class Stages:
 
     def __init__(self, memo: Memo):
         self.memo = memo
-        self._context: object = Stages  # no context yet
-        self._context_key = ""
+        self._contexts: list[tuple[object, str]] = []  # each context this runner was given, with its key
 
     def __call__(self, name: str, stage: Callable[[Any, Any], T], input: Any, context: Any) -> Made[T]:
         input_key = self.memo.key("stage", name, self._key_of(context), input)
@@ -177,11 +176,12 @@ class Stages:
         return Made(output, key(name, output) if name in KNOWN_BY_OUTPUT else key(input_key, asked))
 
     def _key_of(self, context: object) -> str:
-        """The key of a context's `inputs`, hashed once for each context a build makes."""
-        if context is not self._context:
-            self._context = context
-            self._context_key = key(getattr(context, "inputs", None))
-        return self._context_key
+        """The key of a context's `inputs`, hashed once for each of the few contexts a build makes."""
+        found = next((context_key for known, context_key in self._contexts if known is context), None)
+        if found is None:
+            found = key(getattr(context, "inputs", None))
+            self._contexts.append((context, found))
+        return found
 
 
 @dataclass(frozen=True)
