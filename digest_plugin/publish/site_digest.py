@@ -324,10 +324,9 @@ def _week_page(repo, made: Made[WeekAnalysis], narrative: Made[Narrative], chart
     # provenance, and only while it matters.
     fetch = replace(analysis.fetch, fetched_at=None)
     made_of = (made, fetch, narrative, charts, language.code, repo_url, provenance, note)
-    slim = _made_by(memo)(("slim", made, analysis.fetch), partial(_slim, analysis)).value
     return WeekPage(
         repo=repo,
-        analysis=slim,
+        analysis=_slim(analysis),
         narrative=narrative.value,
         view=view,
         date=_publication_date(analysis, settings),
