@@ -24,7 +24,9 @@ class Made(Generic[T]):
 class Runner(Protocol):
     """Calls `stage(input, context)` under `name`, and says what it made."""
 
-    def __call__(self, name: str, stage: Callable[[Any, Any], T], input: Any, context: Any) -> Made[T]: ...
+    def __call__(
+        self, name: str, stage: Callable[[Any, Any], T], input: Any, context: Any
+    ) -> Made[T]: ...
 
 
 def run_directly(name: str, stage: Callable[[Any, Any], T], input: Any, context: Any) -> Made[T]:

@@ -146,8 +146,12 @@ def analyse_pull(pull: Pull, context: RepoContext, first_time: bool | None = Non
     locks = frozenset(history.locks_before(pull.merged_at)) if moved else frozenset()
     facts = PullFacts(pull, classification, paths, kinds, description, footprint(pull, rules), moved, rules, review_outcome(pull), locks)
     score = importance(pull, classification, rules, facts.upgrades, description)
-    evidence = tuple(_reverted(e, pull, history) if e.fact == "reverted" else e for e in pull_evidence(facts))
-    said = consequences_of(pull, title.description or pull.title, kinds, template, _repo_of(pull.url))
+    evidence = tuple(
+        _reverted(e, pull, history) if e.fact == "reverted" else e for e in pull_evidence(facts)
+    )
+    said = consequences_of(
+        pull, title.description or pull.title, kinds, template, _repo_of(pull.url)
+    )
     advice = mitigation_of(pull, template, _repo_of(pull.url))
     evidence = (*evidence, *consequence_evidence(pull.number, said, advice))
     return AnalysedPull(
@@ -217,17 +221,31 @@ class AnalysedWeek:
 @dataclass(frozen=True)
 class ThemeInput:
     week: Made[AnalysedWeek]
-    baseline: tuple[Made[AnalysedWeek], ...]  # the weeks its themes compare with (themes.baseline_weeks), oldest first
+    # the weeks its themes compare with (themes.baseline_weeks), oldest first
+    baseline: tuple[Made[AnalysedWeek], ...]
 
 
-Ahead = dict[int, tuple[AnalysedPull, tuple]]  # PR number -> its analysis without its record, and what it asked
+# PR number -> its analysis without its record, and what it asked
+Ahead = dict[int, tuple[AnalysedPull, tuple]]
 
 
 def week_stage(input: WeekInput, context: RepoContext, ahead: Ahead | None = None) -> AnalysedWeek:
     """A week's analysis but its themes; `ahead` holds PRs analysed before (`_analysed_ahead`)."""
-    analysed = [_taken(made, pull, context) if (made := (ahead or {}).get(pull.number)) else analyse_pull(pull, context, first)
-                for pull, first in input.pulls]
-    analysis = _assembled(input.week, analysed, context, input.progress, input.fetch, input.previous, input.earlier_scores)
+    analysed = [
+        _taken(made, pull, context)
+        if (made := (ahead or {}).get(pull.number))
+        else analyse_pull(pull, context, first)
+        for pull, first in input.pulls
+    ]
+    analysis = _assembled(
+        input.week,
+        analysed,
+        context,
+        input.progress,
+        input.fetch,
+        input.previous,
+        input.earlier_scores,
+    )
     return AnalysedWeek(analysis, week_names(analysis.pulls, context.rules))
 
 
@@ -242,14 +260,22 @@ def _taken(made: tuple[AnalysedPull, tuple], pull: Pull, context: RepoContext) -
 def theme_week(input: ThemeInput, context: RepoContext) -> tuple[Theme, ...]:
     analysed = input.week.value
     baseline = [week.value.names for week in input.baseline]
-    return week_themes(analysed.analysis.pulls, analysed.names, baseline, context.rules, context.vocabulary)
+    return week_themes(
+        analysed.analysis.pulls, analysed.names, baseline, context.rules, context.vocabulary
+    )
 
 
-def with_themes(input: tuple[Made[AnalysedWeek], Made[tuple[Theme, ...]]], context: None = None) -> WeekAnalysis:
+def with_themes(
+    input: tuple[Made[AnalysedWeek], Made[tuple[Theme, ...]]], context: None = None
+) -> WeekAnalysis:
     """The week's analysis, and each of its pulls, with the week's themes."""
     week, themes = input[0].value.analysis, input[1].value
-    pulls = tuple(replace(p, themes=named) if (named := tuple(t.name for t in themes if p.pull.number in t.pulls)) else p
-                  for p in week.pulls)
+    pulls = tuple(
+        replace(p, themes=named)
+        if (named := tuple(t.name for t in themes if p.pull.number in t.pulls))
+        else p
+        for p in week.pulls
+    )
     return replace(week, themes=themes, pulls=pulls)
 
 
@@ -262,14 +288,35 @@ def analyse_week(repo: str, week: Week, pulls: Sequence[AnalysedPull], context: 
     weeks before, for themes; `earlier_scores` the importance of the PRs of the weeks before,
     oldest first, which the bar for key PRs is relative to."""
     tz = options.timezone
-    analysis = _assembled(week, pulls, context, progress_of(week, state, now, tz), fetch_info(week, state, tz), previous, earlier_scores)
+    analysis = _assembled(
+        week,
+        pulls,
+        context,
+        progress_of(week, state, now, tz),
+        fetch_info(week, state, tz),
+        previous,
+        earlier_scores,
+    )
     names = week_names(analysis.pulls, context.rules) if names is None else names
-    themes = week_themes(analysis.pulls, names, baseline_weeks(subjects, context.rules), context.rules, context.history.vocabulary())
+    themes = week_themes(
+        analysis.pulls,
+        names,
+        baseline_weeks(subjects, context.rules),
+        context.rules,
+        context.history.vocabulary(),
+    )
     return with_themes((Made(AnalysedWeek(analysis, names)), Made(themes)))
 
 
-def _assembled(week: Week, pulls: Sequence[AnalysedPull], context: RepoContext, progress: tuple[bool, bool], fetch: FetchInfo,
-               previous: Sequence[tuple[int, int]], earlier_scores: Sequence[Sequence[float]]) -> WeekAnalysis:
+def _assembled(
+    week: Week,
+    pulls: Sequence[AnalysedPull],
+    context: RepoContext,
+    progress: tuple[bool, bool],
+    fetch: FetchInfo,
+    previous: Sequence[tuple[int, int]],
+    earlier_scores: Sequence[Sequence[float]],
+) -> WeekAnalysis:
     tz, rules = context.options.timezone, context.rules
     pulls = _keyed(pulls, earlier_scores, context)
     hot = hotspots([p.pull for p in pulls], rules)
@@ -277,7 +324,9 @@ def _assembled(week: Week, pulls: Sequence[AnalysedPull], context: RepoContext, 
     pulls = [replace(p, risks=kinds_of((*p.evidence, Evidence("hot-file", p.pull.number, kind="hotspot"))))
              if p.pull.number in hot_numbers else p for p in pulls]
     ordered = tuple(sorted(pulls, key=by_importance))
-    untested = untested_new_files(hot, ordered, functools.partial(_added_lately, context.history, week, tz), rules)
+    untested = untested_new_files(
+        hot, ordered, functools.partial(_added_lately, context.history, week, tz), rules
+    )
     in_progress, complete = progress
     risks, good_news = week_risks(ordered, hot, untested)
     return WeekAnalysis(
@@ -293,8 +342,11 @@ def _assembled(week: Week, pulls: Sequence[AnalysedPull], context: RepoContext, 
         risks=risks,
         good_news=good_news,
         recommendations=recommendations(risks, good_news),
-        releases=tuple(Release(p.pull.number, version) for p in sorted(ordered, key=lambda p: (p.pull.merged_at, p.pull.number))
-                       if (version := own_release(p.pull, rules))),
+        releases=tuple(
+            Release(p.pull.number, version)
+            for p in sorted(ordered, key=lambda p: (p.pull.merged_at, p.pull.number))
+            if (version := own_release(p.pull, rules))
+        ),
         fetch=fetch,
     )
 
@@ -352,14 +404,28 @@ def key_pull_files(weeks: Sequence[WeekAnalysis], numbers: Collection[int]) -> d
 Spread = Callable[[Callable[[Pull], Any], Sequence[Pull]], list]
 
 
-def analyse_repo(repo: str, pulls: Sequence[Pull], state: RepoState | None, options: AnalysisOptions,
-                 now: datetime, run: Runner = run_directly, spread: Spread | None = None) -> list[WeekAnalysis]:
+def analyse_repo(
+    repo: str,
+    pulls: Sequence[Pull],
+    state: RepoState | None,
+    options: AnalysisOptions,
+    now: datetime,
+    run: Runner = run_directly,
+    spread: Spread | None = None,
+) -> list[WeekAnalysis]:
     """Every week of a repository, chronological, quiet weeks included (`analysed_weeks`)."""
     return [made.value for made in analysed_weeks(repo, pulls, state, options, now, run, spread)]
 
 
-def analysed_weeks(repo: str, pulls: Sequence[Pull], state: RepoState | None, options: AnalysisOptions,
-                   now: datetime, run: Runner = run_directly, spread: Spread | None = None) -> list[Made[WeekAnalysis]]:
+def analysed_weeks(
+    repo: str,
+    pulls: Sequence[Pull],
+    state: RepoState | None,
+    options: AnalysisOptions,
+    now: datetime,
+    run: Runner = run_directly,
+    spread: Spread | None = None,
+) -> list[Made[WeekAnalysis]]:
     """Every week of a repository, chronological, quiet weeks included, each as `run` made it.
 
     From the week of the first stored PR (or of options.since, if later) to the week containing
@@ -387,7 +453,9 @@ def analysed_weeks(repo: str, pulls: Sequence[Pull], state: RepoState | None, op
     earliest = max(earliest, min(by_week, default=first))
     stage: Callable[[WeekInput, RepoContext], AnalysedWeek] = week_stage
     if spread:
-        ahead = _analysed_ahead([week for week in by_week if earliest <= week <= weeks[-1]], by_week, context, spread)
+        ahead = _analysed_ahead(
+            [week for week in by_week if earliest <= week <= weeks[-1]], by_week, context, spread
+        )
         stage = functools.partial(week_stage, ahead=ahead)
 
     made: list[Made[AnalysedWeek]] = []
@@ -395,14 +463,30 @@ def analysed_weeks(repo: str, pulls: Sequence[Pull], state: RepoState | None, op
     for week in weeks_between(earliest, weeks[-1]):
         week_pulls = tuple((p, context.history.first_time(p.number)) for p in by_week.get(week, ()))
         fetch = fetch_info(week, state, tz)
-        inputs = WeekInput(week, week_pulls, progress_of(week, state, now, tz), replace(fetch, fetched_at=None),
-                           tuple((m.value.analysis.stats.merged_count, m.value.analysis.stats.key_count) for m in made[-options.trend_weeks:]),
-                           tuple(tuple(p.score.value for p in m.value.analysis.pulls) for m in made[-(KEY_WEEKS - 1):]))
+        inputs = WeekInput(
+            week,
+            week_pulls,
+            progress_of(week, state, now, tz),
+            replace(fetch, fetched_at=None),
+            tuple(
+                (m.value.analysis.stats.merged_count, m.value.analysis.stats.key_count)
+                for m in made[-options.trend_weeks :]
+            ),
+            tuple(
+                tuple(p.score.value for p in m.value.analysis.pulls)
+                for m in made[-(KEY_WEEKS - 1) :]
+            ),
+        )
         analysed = run("week", stage, inputs, context)
         if week >= first:
             window = made[-BASELINE_MAX_WEEKS:]
             chosen = len(baseline_weeks([m.value.names for m in window], context.rules))
-            themed = run("themes", theme_week, ThemeInput(analysed, tuple(window[len(window) - chosen:])), themes)
+            themed = run(
+                "themes",
+                theme_week,
+                ThemeInput(analysed, tuple(window[len(window) - chosen :])),
+                themes,
+            )
             week_made = run("themed week", with_themes, (analysed, themed), None)
             if week_made.value.fetch != fetch:
                 week_made = Made(replace(week_made.value, fetch=fetch), week_made.key)
@@ -411,16 +495,25 @@ def analysed_weeks(repo: str, pulls: Sequence[Pull], state: RepoState | None, op
     return results
 
 
-def _analysed_ahead(weeks: Collection[Week], by_week: dict[Week, list[Pull]], context: RepoContext, spread: Spread) -> Ahead:
+def _analysed_ahead(
+    weeks: Collection[Week], by_week: dict[Week, list[Pull]], context: RepoContext, spread: Spread
+) -> Ahead:
     """Every PR of `weeks` analysed by `spread`, by number, without its record (which `spread`
     then need not carry back), with the questions it asked of the history."""
     pulls = [pull for week in sorted(weeks) for pull in by_week[week]]
-    return {pull.number: made for pull, made in zip(pulls, spread(functools.partial(_analysed_lean, context=context), pulls), strict=True)}
+    return {
+        pull.number: made
+        for pull, made in zip(
+            pulls, spread(functools.partial(_analysed_lean, context=context), pulls), strict=True
+        )
+    }
 
 
 def _analysed_lean(pull: Pull, context: RepoContext) -> tuple[AnalysedPull, tuple]:
     recording = Recording(context.history)
-    analysed = analyse_pull(pull, replace(context, history=recording), context.history.first_time(pull.number))
+    analysed = analyse_pull(
+        pull, replace(context, history=recording), context.history.first_time(pull.number)
+    )
     return replace(analysed, pull=None), tuple(recording.asked)
 
 

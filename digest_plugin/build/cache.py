@@ -160,24 +160,36 @@ class Stages:
 
     def __init__(self, memo: Memo):
         self.memo = memo
-        self._contexts: list[tuple[object, str]] = []  # each context this runner was given, with its key
+        self._contexts: list[tuple[object, str]] = []  # each context given, with its key
 
-    def __call__(self, name: str, stage: Callable[[Any, Any], T], input: Any, context: Any) -> Made[T]:
+    def __call__(
+        self, name: str, stage: Callable[[Any, Any], T], input: Any, context: Any
+    ) -> Made[T]:
         input_key = self.memo.key("stage", name, self._key_of(context), input)
         history = getattr(context, "history", None)
         kept = self.memo.get(input_key)
-        if kept is not None and all(key(getattr(history, question)(*args)) == answer for question, args, answer in kept[1]):
+        if kept is not None and all(
+            key(getattr(history, question)(*args)) == answer for question, args, answer in kept[1]
+        ):
             output, asked = kept
         else:
             recording = Recording(history) if history is not None else None
-            output = stage(input, replace(context, history=recording) if recording is not None else context)
-            asked = tuple((question, args, key(answer)) for question, args, answer in recording.asked) if recording else ()
+            output = stage(
+                input, replace(context, history=recording) if recording is not None else context
+            )
+            asked = (
+                tuple((question, args, key(answer)) for question, args, answer in recording.asked)
+                if recording
+                else ()
+            )
         self.memo.put(input_key, (output, asked))
         return Made(output, key(name, output) if name in KNOWN_BY_OUTPUT else key(input_key, asked))
 
     def _key_of(self, context: object) -> str:
         """The key of a context's `inputs`, hashed once for each of the few contexts a build makes."""
-        found = next((context_key for known, context_key in self._contexts if known is context), None)
+        found = next(
+            (context_key for known, context_key in self._contexts if known is context), None
+        )
         if found is None:
             found = key(getattr(context, "inputs", None))
             self._contexts.append((context, found))

@@ -96,7 +96,10 @@ class RepoCharts:
 def unstyled_charts(history: Sequence[WeekAnalysis], trend_weeks: int, _: Translate) -> RepoCharts:
     """Every chart of a repository (`week_charts` and `repo_charts`), with no style yet: the site's
     palette, which `in_site_palette` gives them, is known once every repository's charts are."""
-    weeks = [week_charts(week, history[trend_window(index, trend_weeks)], trend_weeks, Palette(), _) for index, week in enumerate(history)]
+    weeks = [
+        week_charts(week, history[trend_window(index, trend_weeks)], trend_weeks, Palette(), _)
+        for index, week in enumerate(history)
+    ]
     return RepoCharts(weeks, repo_charts(history, Palette(), _))
 
 

@@ -59,8 +59,14 @@ def load_weeks(store: Store, repo: str, options: AnalysisOptions, now: datetime,
     return [made.value for made in made_weeks(store, repo, options, now, memo, spread)]
 
 
-def made_weeks(store: Store, repo: str, options: AnalysisOptions, now: datetime, memo: Memo | None = None,
-               spread: bool = False) -> list[Made[WeekAnalysis]]:
+def made_weeks(
+    store: Store,
+    repo: str,
+    options: AnalysisOptions,
+    now: datetime,
+    memo: Memo | None = None,
+    spread: bool = False,
+) -> list[Made[WeekAnalysis]]:
     """Every week of `repo` in the store, analysed, each with its key; one clear error when the
     store lacks it.
 
@@ -77,7 +83,11 @@ def made_weeks(store: Store, repo: str, options: AnalysisOptions, now: datetime,
     past = state is not None and state.fetched_at is not None and now < state.fetched_at
     # the data as this build sees it: all of the store, or what had merged by a past moment
     seen = store.content_hash(repo) + (f" until {now.isoformat()}" if past else "")
-    key = memo.key("repo", repo, seen, options, str(week_of(now, options.timezone))) if memo is not None else None
+    key = (
+        memo.key("repo", repo, seen, options, str(week_of(now, options.timezone)))
+        if memo is not None
+        else None
+    )
     if key is not None and (remembered := memo.get(key)) is not None:
         weeks, used, left_out = remembered
         for entry in used:  # kept for the next build, which may analyse some weeks again
@@ -93,8 +103,15 @@ def made_weeks(store: Store, repo: str, options: AnalysisOptions, now: datetime,
         state = RepoState(repo, "github")
     shown = [pull for pull in pulls if pull.merged_at <= now] if past else pulls
     _say_left_out(repo, len(pulls) - len(shown), now)
-    weeks = analysed_weeks(repo, shown, state, options, now, Stages(memo) if memo is not None else run_directly,
-                           forked_map if spread else None)
+    weeks = analysed_weeks(
+        repo,
+        shown,
+        state,
+        options,
+        now,
+        Stages(memo) if memo is not None else run_directly,
+        forked_map if spread else None,
+    )
     if key is not None:
         memo.put(key, (tuple(weeks), memo.used_keys(), len(pulls) - len(shown)))
     return weeks
@@ -117,8 +134,13 @@ def _say_left_out(repo: str, count: int, now: datetime) -> None:
                        repo, count, f"{now.astimezone(UTC):%Y-%m-%d %H:%M}")
 
 
-def stream_histories(store: Store, names: Sequence[str], options: AnalysisOptions, now: datetime,
-                     memos: AnalysisMemos | None) -> Iterator[tuple[str, list[Made[WeekAnalysis]], Memo | None]]:
+def stream_histories(
+    store: Store,
+    names: Sequence[str],
+    options: AnalysisOptions,
+    now: datetime,
+    memos: AnalysisMemos | None,
+) -> Iterator[tuple[str, list[Made[WeekAnalysis]], Memo | None]]:
     """`made_weeks` for each repository, by name in the order given, one at a time, with the memo
     it used (where the build keeps memos, in `memos`), which the caller saves when it is done with
     it: a large site's analyses, bodies and files included, need not all be in memory at once.

@@ -18,7 +18,15 @@ from typing import TypeVar
 
 from digest_plugin.analysis.model import AnalysedPull, Footprint, Score, WeekAnalysis
 from digest_plugin.build.cache import AnalysisMemos, Memo, code_salt, key
-from digest_plugin.charts import Chart, Palette, RepoCharts, in_site_palette, repo_charts, site_palette, week_charts
+from digest_plugin.charts import (
+    Chart,
+    Palette,
+    RepoCharts,
+    in_site_palette,
+    repo_charts,
+    site_palette,
+    week_charts,
+)
 from digest_plugin.charts.trends import trend_window
 from digest_plugin.errors import DigestError
 from digest_plugin.llm import language_model_writer, requests_made
@@ -221,8 +229,17 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
             if start_drawing:
                 charts_drawn = start_drawing([chart for repo in site_charts.values() for chart in repo.every_chart()])
         if history:
-            pages = _week_pages(name, made, [charts for charts, page in zip(every_week[0], shown) if page], memo, writer, notes,
-                                settings, language, pelican_settings.get("SITEURL", ""))
+            pages = _week_pages(
+                name,
+                made,
+                [charts for charts, page in zip(every_week[0], shown) if page],
+                memo,
+                writer,
+                notes,
+                settings,
+                language,
+                pelican_settings.get("SITEURL", ""),
+            )
             repos.append(RepoPage(name, repo_path(name), pages, unstyled[name].page, _overview(history, language),
                                   quiet_runs(history, language), tuple((a.week, a.stats.merged_count) for a in history)))
         else:
@@ -258,7 +275,10 @@ def _week_pages(name: str, made: list[Made[WeekAnalysis]], charts_by_week: list[
     shown = [index for index, analysis in enumerate(history) if not is_quiet(analysis)]
     # Newest first: a language model's requests for the day go to the weeks readers open first, and
     # a backfill fills in backwards over the scheduled runs.
-    narratives = {index: _narrative(memo, made[max(0, index - RECENT_WEEKS): index + 1], language, writer) for index in reversed(shown)}
+    narratives = {
+        index: _narrative(memo, made[max(0, index - RECENT_WEEKS) : index + 1], language, writer)
+        for index in reversed(shown)
+    }
     for index, charts in zip(shown, charts_by_week, strict=True):
         note = notes.pop((name, history[index].week), None)
         pages.append(_week_page(name, made[index], narratives[index], charts, repo_url, settings, language, site_url, note, memo))
@@ -267,26 +287,42 @@ def _week_pages(name: str, made: list[Made[WeekAnalysis]], charts_by_week: list[
     return pages
 
 
-def _narrative(memo: Memo | None, weeks: list[Made[WeekAnalysis]], language: Language, writer) -> Made[Narrative]:
+def _narrative(
+    memo: Memo | None, weeks: list[Made[WeekAnalysis]], language: Language, writer
+) -> Made[Narrative]:
     """`narrate` of the last of `weeks` (the RECENT_WEEKS before it are all it reads), which checks
     its grounding and logs any problem; the built-in writer's narrative is remembered."""
     def make() -> Narrative:
         return narrate(weeks[-1].value, [week.value for week in weeks[:-1]], language, writer)
 
-    return Made(make()) if writer is not None else _made_by(memo)(("narrative", language.code, tuple(weeks)), make)
+    return (
+        Made(make())
+        if writer is not None
+        else _made_by(memo)(("narrative", language.code, tuple(weeks)), make)
+    )
 
 
-def _unstyled_charts(made: list[Made[WeekAnalysis]], memo: Memo | None, trend_weeks: int,
-                     language: Language) -> tuple[list[Made[list[Chart]]], Made[list[Chart]]]:
+def _unstyled_charts(
+    made: list[Made[WeekAnalysis]], memo: Memo | None, trend_weeks: int, language: Language
+) -> tuple[list[Made[list[Chart]]], Made[list[Chart]]]:
     """Every chart of a repository (charts.unstyled_charts), each week's and its page's, as an
     earlier build made them of the same weeks in the same language."""
     _, history, made_by = language.gettext, [week.value for week in made], _made_by(memo)
     weeks = []
     for index, week in enumerate(made):
         window = made[trend_window(index, trend_weeks)]
-        weeks.append(made_by(("week charts", trend_weeks, language.code, tuple(window)),
-                             partial(week_charts, week.value, [w.value for w in window], trend_weeks, Palette(), _)))
-    return weeks, made_by(("repository charts", language.code, tuple(made)), partial(repo_charts, history, Palette(), _))
+        weeks.append(
+            made_by(
+                ("week charts", trend_weeks, language.code, tuple(window)),
+                partial(
+                    week_charts, week.value, [w.value for w in window], trend_weeks, Palette(), _
+                ),
+            )
+        )
+    return weeks, made_by(
+        ("repository charts", language.code, tuple(made)),
+        partial(repo_charts, history, Palette(), _),
+    )
 
 
 def _made_by(memo: Memo | None) -> Callable[[tuple, Callable[[], T]], Made[T]]:
@@ -299,9 +335,21 @@ def _slim(analysis: WeekAnalysis) -> WeekAnalysis:
     feeds) needs it: each PR's number, title, author, classes and score, without its body, files,
     branch, reviewers, quoted summary, footprint, evidence, upgrades and score factors, most of
     the memory a PR takes."""
-    return replace(analysis, pulls=tuple(
-        replace(p, pull=replace(p.pull, body="", files=(), created_at=None, reviewers=(), branch=""), summary="", footprint=NO_FOOTPRINT,
-                evidence=(), upgrades=(), score=Score(p.score.value, ())) for p in analysis.pulls))
+    return replace(
+        analysis,
+        pulls=tuple(
+            replace(
+                p,
+                pull=replace(p.pull, body="", files=(), created_at=None, reviewers=(), branch=""),
+                summary="",
+                footprint=NO_FOOTPRINT,
+                evidence=(),
+                upgrades=(),
+                score=Score(p.score.value, ()),
+            )
+            for p in analysis.pulls
+        ),
+    )
 
 
 def week_report_view(week: WeekAnalysis, narrative: Narrative, history: list[WeekAnalysis], settings: DigestSettings,
@@ -312,8 +360,18 @@ def week_report_view(week: WeekAnalysis, narrative: Narrative, history: list[Wee
     return week_view(week, narrative, charts, language, _repo_url(week.repo, history), _provenance(week, language), note)
 
 
-def _week_page(repo, made: Made[WeekAnalysis], narrative: Made[Narrative], charts: Made[list[Chart]], repo_url, settings: DigestSettings,
-               language: Language, site_url, note: EditorNote | None, memo: Memo | None = None) -> WeekPage:
+def _week_page(
+    repo,
+    made: Made[WeekAnalysis],
+    narrative: Made[Narrative],
+    charts: Made[list[Chart]],
+    repo_url,
+    settings: DigestSettings,
+    language: Language,
+    site_url,
+    note: EditorNote | None,
+    memo: Memo | None = None,
+) -> WeekPage:
     analysis = made.value
     path = week_path(repo, analysis.week)
     provenance = _provenance(analysis, language)

@@ -26,7 +26,9 @@ class HistoryWithMentions(History):
 
     def __init__(self, pulls, *args):
         super().__init__(pulls, *args)
-        self._mentioning = {p.number: [q.number for q in pulls if f"#{p.number}" in q.title] for p in pulls}
+        self._mentioning = {
+            p.number: [q.number for q in pulls if f"#{p.number}" in q.title] for p in pulls
+        }
 
     def mentioned_by(self, number: int) -> tuple[int, ...]:
         return tuple(self._mentioning.get(number, ()))
@@ -44,9 +46,13 @@ def test_a_question_added_to_the_history_is_asked_again_by_the_next_build(monkey
 
     monkeypatch.setattr(repository, "History", HistoryWithMentions)
     monkeypatch.setattr(repository, "analyse_pull", analyse_with_mentions)
-    early = [make_pull(1, MONDAY, "feat: fold block headers", files=[("src/fold.py", 40, 2)]),
-             make_pull(2, MONDAY + timedelta(days=1), "fix: a typo", files=[("src/typo.py", 1, 1)])]
-    later = make_pull(3, MONDAY + timedelta(weeks=2), "fix: a crash left by #1", files=[("src/fold.py", 3, 1)])
+    early = [
+        make_pull(1, MONDAY, "feat: fold block headers", files=[("src/fold.py", 40, 2)]),
+        make_pull(2, MONDAY + timedelta(days=1), "fix: a typo", files=[("src/typo.py", 1, 1)]),
+    ]
+    later = make_pull(
+        3, MONDAY + timedelta(weeks=2), "fix: a crash left by #1", files=[("src/fold.py", 3, 1)]
+    )
     memo = Memo("salt")
     first = analyse_repo("acme/widget", early, None, OPTIONS, NOW, Stages(memo))
     assert [p.summary for p in first[0].pulls] == ["named by []", "named by []"]
@@ -59,13 +65,20 @@ def test_a_question_added_to_the_history_is_asked_again_by_the_next_build(monkey
     assert again == analyse_repo("acme/widget", [*early, later], None, OPTIONS, NOW)
 
     analysed.clear()  # nothing asked answers otherwise now: nothing is analysed again
-    assert analyse_repo("acme/widget", [*early, later], None, OPTIONS, NOW, Stages(Memo("salt", memo.kept()))) == again
+    assert (
+        analyse_repo(
+            "acme/widget", [*early, later], None, OPTIONS, NOW, Stages(Memo("salt", memo.kept()))
+        )
+        == again
+    )
     assert analysed == []
 
 
 def test_a_stage_reads_the_history_only_by_asking():
     pull = make_pull(1, MONDAY, "feat: fold block headers")
-    recording = Recording(History([pull], repository.compile_rules(OPTIONS.rules, "acme/widget", ()), UTC))
+    recording = Recording(
+        History([pull], repository.compile_rules(OPTIONS.rules, "acme/widget", ()), UTC)
+    )
     assert recording.title_of(1) == "feat: fold block headers"
     assert recording.asked == [("title_of", (1,), "feat: fold block headers")]
     with pytest.raises(AttributeError, match="asks the history questions"):
