@@ -9,9 +9,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
-from functools import partial
+from functools import cache, partial
 from itertools import groupby, pairwise
 from pathlib import Path
 from typing import TypeVar
@@ -44,7 +44,9 @@ from digest_plugin.urls import absolute, feed_entry_id, repo_path, week_path
 from digest_plugin.weeks import Week
 
 logger = logging.getLogger(__name__)
-NO_FOOTPRINT = Footprint()
+# What a week page's slim analysis (`_slim`) empties of each PR's record, and of its analysis
+SLIM_PULL = {"body": "", "files": (), "created_at": None, "reviewers": (), "branch": ""}
+SLIM_ANALYSED = {"summary": "", "footprint": Footprint(), "evidence": (), "upgrades": ()}
 T = TypeVar("T")
 
 
@@ -335,21 +337,26 @@ def _slim(analysis: WeekAnalysis) -> WeekAnalysis:
     feeds) needs it: each PR's number, title, author, classes and score, without its body, files,
     branch, reviewers, quoted summary, footprint, evidence, upgrades and score factors, most of
     the memory a PR takes."""
-    return replace(
-        analysis,
-        pulls=tuple(
-            replace(
-                p,
-                pull=replace(p.pull, body="", files=(), created_at=None, reviewers=(), branch=""),
-                summary="",
-                footprint=NO_FOOTPRINT,
-                evidence=(),
-                upgrades=(),
-                score=Score(p.score.value, ()),
-            )
-            for p in analysis.pulls
-        ),
+    pulls = tuple(
+        _remade(p, pull=_remade(p.pull, **SLIM_PULL), score=Score(p.score.value, ()), **SLIM_ANALYSED)
+        for p in analysis.pulls
     )
+    return replace(analysis, pulls=pulls)
+
+
+def _remade(record: T, **changes: object) -> T:
+    """A new frozen record like `record` but for `changes`, made as the memo restores records
+    (frozen_record's __setstate__): its values were checked when it was read, and checking a
+    200,000 PRs' records again took seconds of a warm build."""
+    copy = object.__new__(type(record))
+    values = zip(_field_names(type(record)), record.__getstate__(), strict=True)
+    copy.__setstate__(tuple(changes.get(name, value) for name, value in values))
+    return copy
+
+
+@cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))
 
 
 def week_report_view(week: WeekAnalysis, narrative: Narrative, history: list[WeekAnalysis], settings: DigestSettings,
