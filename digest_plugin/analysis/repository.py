@@ -1,19 +1,20 @@
 """Running the analysis over a repository: every week from its stored pulls, in order.
 
-`analyse_repo` is the stage's entry point (see the package docstring); `repo_context` computes
-once what every PR's analysis needs to know about the whole repository. A memo of earlier builds
-(`Reuse`, build/cache.py) may hand back weeks whose inputs it has seen: the analysis says what
-those inputs are, the memo keys them.
+`analyse_repo` is the stage's entry point (see the package docstring). A week is analysed in
+stages, each a pure function of one input (`WeekInput`, `ThemeInput`) and of the repository's
+context, which the runner given to `analysed_weeks` calls as it likes: directly, or through a cache
+(build/cache.py's `Stages`). What a stage knows of the repository beyond its input it asks of
+`RepoContext.history` (`History`): a cache records the questions and their answers (`Recording`)
+and trusts a kept output only while every question it asked answers the same.
 """
 
 from __future__ import annotations
 
 import functools
 from collections import defaultdict
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, date, datetime, timedelta
-from typing import Protocol
+from datetime import UTC, date, datetime, timedelta, tzinfo
 
 from digest_plugin.analysis.classify import ModuleScheme, classify, module_scheme, parse_title
 from digest_plugin.analysis.consequences import consequences_of, mitigation_of
@@ -31,8 +32,9 @@ from digest_plugin.analysis.reviews import review_outcome
 from digest_plugin.analysis.risks import PullFacts, consequence_evidence, hotspots, kinds_of, pull_evidence, untested_new_files, week_risks
 from digest_plugin.analysis.rules import Rules, compile_rules
 from digest_plugin.analysis.stats import first_time_pulls, week_stats
-from digest_plugin.analysis.themes import Vocabulary, WeekNames, baseline_weeks, vocabulary, vocabulary_used, week_names, week_themes
+from digest_plugin.analysis.themes import BASELINE_MAX_WEEKS, Vocabulary, WeekNames, baseline_weeks, vocabulary, week_names, week_themes
 from digest_plugin.analysis.upgrades import own_release, upgrades
+from digest_plugin.stages import Made, Recording, Runner, run_directly
 from digest_plugin.store.records import Pull, format_time
 from digest_plugin.store.state import RepoState
 from digest_plugin.weeks import Week, week_of, week_of_date, weeks_between
@@ -42,118 +44,123 @@ NEW_FILE_WEEKS = 12  # a file added this recently is new: untested and busy, it 
 
 @dataclass(frozen=True)
 class Conventions:
-    """How a repository writes, learned from its whole history, read by every week's analysis: a
-    memo of earlier builds hashes it whole (build/cache.py), so a field added here is keyed too."""
+    """How a repository writes, learned from its whole history, read by every week's analysis."""
 
     template: frozenset[str]  # the repository's PR template lines (description.template_lines)
     scheme: ModuleScheme  # how the repository names its modules (classify.module_scheme)
 
 
-@dataclass(frozen=True)
-class RepoContext:
-    """What analysing one PR needs to know about its whole repository, computed once. Besides the
-    rules and the conventions, single facts about other PRs, which a week asks PR by PR: the memo
-    of earlier builds recalls a week only while those answers are the same (`lookups`)."""
+class History:
+    """What the rest of a repository's history says, as questions a stage asks about single facts
+    (their answers change as the history grows). Its methods are the only way in: `Recording`
+    keeps every question asked, so a question added here is one a cache asks again."""
 
-    rules: Rules
-    conventions: Conventions
-    first_time: frozenset[int]  # numbers of first-time contributors' PRs (stats.first_time_pulls)
-    titles: dict[int, str]  # number -> title of every stored PR, to name what reverts undo (Evidence.detail)
-    numbers_by_title: dict[str, list[tuple[datetime, int]]]  # title -> (merged_at, number), oldest first
-    key_threshold: float | None  # DIGEST_KEY_THRESHOLD; None: relative to the weeks before (key.py)
-    follow_ups: FollowUps  # what later PRs did after a revert (reverts.follow_ups)
-    file_history: FileHistory  # lock files kept and source files added, over time (file_history.file_history)
-    vocabulary: Vocabulary  # the names of its strands of work, and its generic words (themes.vocabulary)
+    def __init__(self, pulls: Sequence[Pull], rules: Rules, timezone: tzinfo):
+        self._numbers_by_title: dict[str, list[tuple[datetime, int]]] = defaultdict(list)
+        for pull in sorted(pulls, key=lambda p: (p.merged_at, p.number)):
+            self._numbers_by_title[_title_key(pull.title)].append((pull.merged_at, pull.number))
+        self._titles = {p.number: p.title for p in pulls}
+        self._first_time = first_time_pulls(pulls, rules, timezone)
+        self._follow_ups: FollowUps = follow_ups(pulls)
+        self._file_history: FileHistory = file_history(pulls, rules)
+        self._vocabulary = vocabulary(pulls, rules)
 
-    @property
-    def template(self) -> frozenset[str]:
-        return self.conventions.template
+    def vocabulary(self) -> Vocabulary:
+        """The names of its strands of work, and its generic words (themes.vocabulary): what the
+        themes' context holds, keyed whole."""
+        return self._vocabulary
 
-    @property
-    def scheme(self) -> ModuleScheme:
-        return self.conventions.scheme
+    def first_time(self, number: int) -> bool:
+        """Whether PR `number` is its author's first merged PR (stats.first_time_pulls)."""
+        return number in self._first_time
 
     def title_of(self, number: int) -> str | None:
-        return self.titles.get(number)
+        """The title of stored PR `number` (what a revert undoes: Evidence.detail)."""
+        return self._titles.get(number)
 
     def last_titled(self, title: str, before: datetime) -> int | None:
         """The last PR of `title` merged before `before`: what a revert naming that title undoes
         (a re-landed change may share the title)."""
-        earlier = [n for merged, n in self.numbers_by_title.get(_title_key(title), ()) if merged < before]
+        earlier = [n for merged, n in self._numbers_by_title.get(_title_key(title), ()) if merged < before]
         return earlier[-1] if earlier else None
 
+    def follow_up(self, revert: Pull, reverted: int | None) -> tuple[str | None, int | None]:
+        """What later PRs did after a revert (reverts.FollowUps.after)."""
+        return self._follow_ups.after(revert, reverted)
 
-class Reuse(Protocol):
-    """A memo of earlier builds' weeks (build/cache.py's WeekChain): told the repository's inputs
-    `(repo, options, conventions)`, then every week in order, oldest first, by the week's inputs
-    `(week, (in progress, complete), ((pull, first time), ...))`."""
+    def locks_before(self, when: datetime) -> tuple[str, ...]:
+        """The lock files kept just before `when`, sorted."""
+        return tuple(sorted(self._file_history.locks_before(when)))
 
-    def repository(self, inputs: tuple) -> None:
-        """The repository's inputs, which every week's analysis reads."""
+    def added_since(self, path: str, since: datetime, until: datetime) -> Added | None:
+        """The last addition of `path` merged in [since, until), or None."""
+        return self._file_history.added_since(path, since, until)
 
-    def earlier_week(self, inputs: tuple) -> None:
-        """A week before the weeks analysed, whose inputs still count for the weeks after it."""
 
-    def lookup(self, inputs: tuple) -> tuple[WeekAnalysis, WeekNames, tuple[str, tuple]] | None:
-        """(analysis, week_names, lookups) kept by an earlier build for these inputs, if any."""
+@dataclass(frozen=True)
+class RepoContext:
+    """What analysing one PR or week needs to know about its repository, computed once. A cache
+    keys `inputs` whole (the rules are compiled from the options) and asks `history` again. The
+    themes' context (`theme_context`) has the vocabulary instead of the history."""
 
-    def keep(self, remembered: tuple[WeekAnalysis, WeekNames, tuple[str, tuple]], made_of: tuple) -> None:
-        """The week just analysed (or looked up) from the inputs last given to `lookup`; what is
-        made from the analysis (its narrative) depends on `made_of` too, not only on the inputs:
-        the answers of its lookups and the themes the vocabulary gave it."""
+    repo: str
+    options: AnalysisOptions
+    rules: Rules
+    conventions: Conventions
+    history: History | Recording | None
+    vocabulary: Vocabulary | None = None
+
+    @property
+    def inputs(self) -> tuple:
+        return self.repo, self.options, self.conventions, self.vocabulary
 
 
 def repo_context(repo: str, pulls: Sequence[Pull], options: AnalysisOptions) -> RepoContext:
     rules = compile_rules(options.rules, repo, options.bots)
     thresholds = rules.thresholds
-    numbers_by_title: dict[str, list[tuple[datetime, int]]] = defaultdict(list)
-    for pull in sorted(pulls, key=lambda p: (p.merged_at, p.number)):
-        numbers_by_title[_title_key(pull.title)].append((pull.merged_at, pull.number))
     conventions = Conventions(
         template=template_lines((p.body for p in pulls), thresholds.template_share, thresholds.template_min_pulls),
         scheme=module_scheme(pulls, rules),
     )
-    return RepoContext(
-        rules=rules,
-        conventions=conventions,
-        first_time=first_time_pulls(pulls, rules, options.timezone),
-        titles={p.number: p.title for p in pulls},
-        numbers_by_title=numbers_by_title,
-        key_threshold=options.key_threshold,
-        follow_ups=follow_ups(pulls),
-        file_history=file_history(pulls, rules),
-        vocabulary=vocabulary(pulls, rules),
-    )
+    return RepoContext(repo, options, rules, conventions, History(pulls, rules, options.timezone))
 
 
-def analyse_pull(pull: Pull, context: RepoContext) -> AnalysedPull:
+def theme_context(context: RepoContext) -> RepoContext:
+    return replace(context, history=None, vocabulary=context.history.vocabulary())
+
+
+def analyse_pull(pull: Pull, context: RepoContext, first_time: bool | None = None) -> AnalysedPull:
     """Classification, score, summary, footprint and risk evidence of one PR (hotspots and themes
-    are added per week)."""
-    rules = context.rules
-    classification = classify(pull, rules, context.scheme)
+    are added per week). `first_time`, where the caller knows it, is not asked of the history."""
+    rules, history, template = context.rules, context.history, context.conventions.template
+    classification = classify(pull, rules, context.conventions.scheme)
     title = parse_title(pull.title, rules)
     if classification.is_revert and classification.reverts is None and title.reverted_title:
-        reverted = context.last_titled(title.reverted_title, pull.merged_at)
+        reverted = history.last_titled(title.reverted_title, pull.merged_at)
         if reverted is not None:
             classification = replace(classification, reverts=reverted)
-    description = description_text(pull.body, context.template, _repo_of(pull.url))
+    description = description_text(pull.body, template, _repo_of(pull.url))
     paths, kinds = rules.files_of(pull)
     moved = upgrades(pull, classification, rules, description)
-    locks = context.file_history.locks_before(pull.merged_at) if moved else frozenset()
+    locks = frozenset(history.locks_before(pull.merged_at)) if moved else frozenset()
     facts = PullFacts(pull, classification, paths, kinds, description, footprint(pull, rules), moved, rules, review_outcome(pull), locks)
     score = importance(pull, classification, rules, facts.upgrades, description)
-    evidence = tuple(_reverted(e, pull, context) if e.fact == "reverted" else e for e in pull_evidence(facts))
-    said = consequences_of(pull, title.description or pull.title, kinds, context.template, _repo_of(pull.url))
-    advice = mitigation_of(pull, context.template, _repo_of(pull.url))
+    evidence = tuple(
+        _reverted(e, pull, history) if e.fact == "reverted" else e for e in pull_evidence(facts)
+    )
+    said = consequences_of(
+        pull, title.description or pull.title, kinds, template, _repo_of(pull.url)
+    )
+    advice = mitigation_of(pull, template, _repo_of(pull.url))
     evidence = (*evidence, *consequence_evidence(pull.number, said, advice))
     return AnalysedPull(
         pull=pull,
         classification=classification,
         score=score,
-        key=score.value >= least_key_score(context.key_threshold),  # narrowed by its week (analyse_week)
+        key=score.value >= least_key_score(context.options.key_threshold),  # narrowed by its week (analyse_week)
         summary=summary_of(without_draft_remarks(description), title.description or pull.title, rules.thresholds.summary_chars),
         risks=kinds_of(evidence),
-        first_time=pull.number in context.first_time,
+        first_time=history.first_time(pull.number) if first_time is None else first_time,
         footprint=facts.footprint,
         upgrades=facts.upgrades,
         evidence=evidence,
@@ -163,17 +170,19 @@ def analyse_pull(pull: Pull, context: RepoContext) -> AnalysedPull:
     )
 
 
-def _reverted(evidence: Evidence, pull: Pull, context: RepoContext) -> Evidence:
+def _reverted(evidence: Evidence, pull: Pull, history: History | Recording) -> Evidence:
     """A revert's evidence with what the history knows: the reverted PR named by its title (quoted
     from GitHub, for it may lie outside the week), and what happened next, when the revert needed
     a follow-up at all."""
     reverted = evidence.pulls[0] if evidence.pulls else None
     if reverted is not None:
-        evidence = replace(evidence, detail=context.title_of(reverted))
+        evidence = replace(evidence, detail=history.title_of(reverted))
     if evidence.outcome is None:  # neither accidental nor peripheral
-        outcome, by = context.follow_ups.after(pull, reverted)
+        outcome, by = history.follow_up(pull, reverted)
         evidence = replace(evidence, outcome=outcome, by=by)
     return evidence
+
+
 def _repo_of(url: str) -> str:
     """ "owner/name" from a PR's address (https://github.com/owner/name/pull/12); "" otherwise."""
     parts = url.split("/")
@@ -184,72 +193,156 @@ def _title_key(title: str) -> str:
     return " ".join(title.split()).lower()
 
 
+# -- a week's stages -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class WeekInput:
+    """What a week's analysis reads besides the history: its pulls, each with whether it is its
+    author's first; whether it is in progress, and complete; its fetch, without the time (which
+    every fetch changes: `analysed_weeks` sets it); and of the weeks before it, oldest first, the
+    (merged, key) counts its movement figures compare with and the scores its key bar is set by."""
+
+    week: Week
+    pulls: tuple[tuple[Pull, bool], ...]
+    progress: tuple[bool, bool]
+    fetch: FetchInfo
+    previous: tuple[tuple[int, int], ...] = ()
+    earlier_scores: tuple[tuple[float, ...], ...] = ()
+
+
+@dataclass(frozen=True)
+class AnalysedWeek:
+    analysis: WeekAnalysis  # without themes (`theme_week`)
+    names: WeekNames  # what its themes, and later weeks' baselines, are made of (themes.week_names)
+
+
+@dataclass(frozen=True)
+class ThemeInput:
+    week: Made[AnalysedWeek]
+    # the weeks its themes compare with (themes.baseline_weeks), oldest first
+    baseline: tuple[Made[AnalysedWeek], ...]
+
+
+def week_stage(input: WeekInput, context: RepoContext) -> AnalysedWeek:
+    """A week's analysis but its themes."""
+    analysed = [analyse_pull(pull, context, first) for pull, first in input.pulls]
+    analysis = _assembled(
+        input.week,
+        analysed,
+        context,
+        input.progress,
+        input.fetch,
+        input.previous,
+        input.earlier_scores,
+    )
+    return AnalysedWeek(analysis, week_names(analysis.pulls, context.rules))
+
+
+def theme_week(input: ThemeInput, context: RepoContext) -> tuple[Theme, ...]:
+    analysed = input.week.value
+    baseline = [week.value.names for week in input.baseline]
+    return week_themes(
+        analysed.analysis.pulls, analysed.names, baseline, context.rules, context.vocabulary
+    )
+
+
+def with_themes(
+    input: tuple[Made[AnalysedWeek], Made[tuple[Theme, ...]]], context: None = None
+) -> WeekAnalysis:
+    """The week's analysis, and each of its pulls, with the week's themes."""
+    week, themes = input[0].value.analysis, input[1].value
+    pulls = tuple(
+        replace(p, themes=named)
+        if (named := tuple(t.name for t in themes if p.pull.number in t.pulls))
+        else p
+        for p in week.pulls
+    )
+    return replace(week, themes=themes, pulls=pulls)
+
+
 def analyse_week(repo: str, week: Week, pulls: Sequence[AnalysedPull], context: RepoContext, options: AnalysisOptions,
                  state: RepoState | None, now: datetime, previous: Sequence[tuple[int, int]] = (),
                  subjects: Sequence[WeekNames] = (), names: WeekNames | None = None,
                  earlier_scores: Sequence[Sequence[float]] = ()) -> WeekAnalysis:
-    """One week from its analysed pulls. `previous` is (merged, key) of the weeks before, oldest
-    first, for the movement figures; `subjects` is `week_names` of the weeks before, and `names`
-    the week's own (worked out when not given), for themes; `earlier_scores` the importance of
-    the PRs of the weeks before, oldest first, which the bar for key PRs is relative to."""
+    """One week from its analysed pulls, themes included, in one call. `previous` is (merged, key)
+    of the weeks before, oldest first, for the movement figures; `subjects` is `week_names` of the
+    weeks before, for themes; `earlier_scores` the importance of the PRs of the weeks before,
+    oldest first, which the bar for key PRs is relative to."""
     tz = options.timezone
+    analysis = _assembled(
+        week,
+        pulls,
+        context,
+        progress_of(week, state, now, tz),
+        fetch_info(week, state, tz),
+        previous,
+        earlier_scores,
+    )
+    names = week_names(analysis.pulls, context.rules) if names is None else names
+    themes = week_themes(
+        analysis.pulls,
+        names,
+        baseline_weeks(subjects, context.rules),
+        context.rules,
+        context.history.vocabulary(),
+    )
+    return with_themes((Made(AnalysedWeek(analysis, names)), Made(themes)))
+
+
+def _assembled(
+    week: Week,
+    pulls: Sequence[AnalysedPull],
+    context: RepoContext,
+    progress: tuple[bool, bool],
+    fetch: FetchInfo,
+    previous: Sequence[tuple[int, int]],
+    earlier_scores: Sequence[Sequence[float]],
+) -> WeekAnalysis:
+    tz, rules = context.options.timezone, context.rules
     pulls = _keyed(pulls, earlier_scores, context)
-    hot = hotspots([p.pull for p in pulls], context.rules)
+    hot = hotspots([p.pull for p in pulls], rules)
     hot_numbers = {n for numbers in hot.values() for n in numbers}
     pulls = [replace(p, risks=kinds_of((*p.evidence, Evidence("hot-file", p.pull.number, kind="hotspot"))))
              if p.pull.number in hot_numbers else p for p in pulls]
     ordered = tuple(sorted(pulls, key=by_importance))
-    untested = untested_new_files(hot, ordered, functools.partial(_added_lately, context, week, tz), context.rules)
-    themes, ordered = _themed(ordered, week_names(ordered, context.rules) if names is None else names, subjects, context)
-    in_progress, complete = progress_of(week, state, now, tz)
+    untested = untested_new_files(
+        hot, ordered, functools.partial(_added_lately, context.history, week, tz), rules
+    )
+    in_progress, complete = progress
     risks, good_news = week_risks(ordered, hot, untested)
     return WeekAnalysis(
-        repo=repo,
+        repo=context.repo,
         week=str(week),
         start=week.monday,
         end=week.sunday,
-        timezone=str(options.timezone),
+        timezone=str(tz),
         complete=complete,
         in_progress=in_progress,
         pulls=ordered,
-        stats=week_stats(ordered, context.rules, previous, options.trend_weeks),
+        stats=week_stats(ordered, rules, previous, context.options.trend_weeks),
         risks=risks,
         good_news=good_news,
-        themes=themes,
         recommendations=recommendations(risks, good_news),
-        releases=tuple(Release(p.pull.number, version) for p in sorted(ordered, key=lambda p: (p.pull.merged_at, p.pull.number))
-                       if (version := own_release(p.pull, context.rules))),
-        fetch=fetch_info(week, state, tz),
+        releases=tuple(
+            Release(p.pull.number, version)
+            for p in sorted(ordered, key=lambda p: (p.pull.merged_at, p.pull.number))
+            if (version := own_release(p.pull, rules))
+        ),
+        fetch=fetch,
     )
 
 
 def _keyed(pulls: Sequence[AnalysedPull], earlier_scores: Sequence[Sequence[float]], context: RepoContext) -> list[AnalysedPull]:
     """The week's pulls, each key when its score clears the week's bar (key.key_cutoff)."""
-    cutoff = key_cutoff([p.score.value for p in pulls], earlier_scores, context.key_threshold)
+    cutoff = key_cutoff([p.score.value for p in pulls], earlier_scores, context.options.key_threshold)
     return [p if p.key == (p.score.value >= cutoff) else replace(p, key=not p.key) for p in pulls]
 
 
-def _scores(pulls: Sequence[AnalysedPull]) -> tuple[float, ...]:
-    return tuple(p.score.value for p in pulls)
-
-
-def _themed(pulls: tuple[AnalysedPull, ...], names: WeekNames, before: Sequence[WeekNames],
-            context: RepoContext) -> tuple[tuple[Theme, ...], tuple[AnalysedPull, ...]]:
-    """The week's themes, and its pulls each with the themes it belongs to."""
-    themes = week_themes(pulls, names, baseline_weeks(before, context.rules), context.rules, context.vocabulary)
-    return themes, tuple(replace(p, themes=tuple(t.name for t in themes if p.pull.number in t.pulls)) for p in pulls)
-
-
-def _rethemed(analysis: WeekAnalysis, names: WeekNames, before: Sequence[WeekNames], context: RepoContext) -> WeekAnalysis:
-    """A remembered week with its themes made again: all it needs when only the vocabulary changed."""
-    themes, pulls = _themed(analysis.pulls, names, before, context)
-    return replace(analysis, themes=themes, pulls=pulls)
-
-
-def _added_lately(context: RepoContext, week: Week, tz, path: str) -> Added | None:
+def _added_lately(history: History | Recording, week: Week, tz, path: str) -> Added | None:
     """The addition of `path` in the NEW_FILE_WEEKS up to the week's end, if the store saw one."""
     end = week.end(tz)
-    return context.file_history.added_since(path, end - timedelta(weeks=NEW_FILE_WEEKS), end)
+    return history.added_since(path, end - timedelta(weeks=NEW_FILE_WEEKS), end)
 
 
 def progress_of(week: Week, state: RepoState | None, now: datetime, tz) -> tuple[bool, bool]:
@@ -287,18 +380,36 @@ def key_pull_files(weeks: Sequence[WeekAnalysis], numbers: Collection[int]) -> d
             for p in diff_pulls(week)}
 
 
-Spread = Callable[[Callable[[Pull], AnalysedPull], Sequence[Pull]], list[AnalysedPull]]
+# -- a repository ----------------------------------------------------------------------------------
 
 
-def analyse_repo(repo: str, pulls: Sequence[Pull], state: RepoState | None, options: AnalysisOptions,
-                 now: datetime, reuse: Reuse | None = None, spread: Spread | None = None) -> list[WeekAnalysis]:
-    """Every week of a repository, chronological, quiet weeks included.
+
+
+def analyse_repo(
+    repo: str,
+    pulls: Sequence[Pull],
+    state: RepoState | None,
+    options: AnalysisOptions,
+    now: datetime,
+    run: Runner = run_directly,
+) -> list[WeekAnalysis]:
+    """Every week of a repository, chronological, quiet weeks included (`analysed_weeks`)."""
+    return [made.value for made in analysed_weeks(repo, pulls, state, options, now, run)]
+
+
+def analysed_weeks(
+    repo: str,
+    pulls: Sequence[Pull],
+    state: RepoState | None,
+    options: AnalysisOptions,
+    now: datetime,
+    run: Runner = run_directly,
+) -> list[Made[WeekAnalysis]]:
+    """Every week of a repository, chronological, quiet weeks included, each as `run` made it.
 
     From the week of the first stored PR (or of options.since, if later) to the week containing
-    min(now, watermark) for GitHub-fetched stores, else the week of the last stored PR.
-    With `reuse`, a memo of earlier builds, a week whose inputs it has seen is taken from it; the
-    result is the same either way. `spread(function, pulls)`, which the caller gives when nothing
-    is remembered, maps `function` over every PR at once, spread over the cores as it likes.
+    min(now, watermark) for GitHub-fetched stores, else the week of the last stored PR. Each week
+    goes through `week_stage`, `theme_week` and `with_themes`, called by `run`. A week's key leaves out the time of its fetch, which is set last.
     """
     tz = options.timezone
     if now.tzinfo is None:
@@ -308,113 +419,51 @@ def analyse_repo(repo: str, pulls: Sequence[Pull], state: RepoState | None, opti
         return []
     first = weeks[0]
     context = repo_context(repo, pulls, options)
-    if reuse is not None:
-        reuse.repository((repo, options, context.conventions))
+    themes = theme_context(context)
     by_week: dict[Week, list[Pull]] = defaultdict(list)
     for pull in pulls:
         by_week[week_of(pull.merged_at, tz)].append(pull)
-
-    def inputs(week: Week) -> tuple:
-        week_pulls = by_week.get(week, ())
-        return str(week), progress_of(week, state, now, tz), tuple((p, p.number in context.first_time) for p in week_pulls)
-
-    # Weeks before `first` (DIGEST_SINCE) still feed the movement figures and the themes' baseline.
-    history: list[tuple[int, int]] = []
-    subjects: list[WeekNames] = []
-    scores: list[tuple[float, ...]] = []  # each week's PRs' importance, for the bar of key PRs
+    # Weeks before `first` (DIGEST_SINCE) still feed the movement figures, the key bar and the themes' baseline.
     earliest = first
     for _ in range(max(options.trend_weeks, context.rules.thresholds.theme_baseline_weeks, KEY_WEEKS - 1)):
         earliest = earliest.previous()
     earliest = max(earliest, min(by_week, default=first))
-    ahead = _analysed_ahead([week for week in by_week if earliest <= week <= weeks[-1]], by_week, context, spread) if spread else {}
 
-    def analysed_pulls(week: Week) -> list[AnalysedPull]:
-        return [ahead.pop(p.number, None) or analyse_pull(p, context) for p in by_week.get(week, ())]
-
-    for week in weeks_between(earliest, first.previous()) if earliest < first else []:
-        analysed = _keyed(analysed_pulls(week), scores, context)
-        history.append((len(analysed), sum(1 for p in analysed if p.key)))
-        subjects.append(week_names(analysed, context.rules))
-        scores.append(_scores(analysed))
-        if reuse is not None:
-            reuse.earlier_week(inputs(week))
-
+    made: list[Made[AnalysedWeek]] = []
     results = []
-    for week in weeks:
-        remembered = reuse.lookup(inputs(week)) if reuse is not None else None
-        recalled = _recalled(remembered, week, state, subjects, scores, context, tz) if remembered is not None else None
-        if recalled is not None:
-            analysis, names, lookups = recalled
-        else:
-            analysed = analysed_pulls(week)
-            names = week_names(analysed, context.rules)
-            analysis = analyse_week(repo, week, analysed, context, options, state, now, history, subjects, names, scores)
-            lookups = _history_lookups(analysis, names, subjects, scores, context, tz)
-        if reuse is not None:
-            # Not the vocabulary's digest: a new week changes what it says of some name of nearly
-            # every week, and most weeks' themes come out the same (ruff: 84 of 85 weeks).
-            reuse.keep((analysis, names, lookups), made_of=(lookups[1], analysis.themes))
-        results.append(analysis)
-        history.append((analysis.stats.merged_count, analysis.stats.key_count))
-        subjects.append(names)
-        scores.append(_scores(analysis.pulls))
+    for week in weeks_between(earliest, weeks[-1]):
+        week_pulls = tuple((p, context.history.first_time(p.number)) for p in by_week.get(week, ()))
+        fetch = fetch_info(week, state, tz)
+        inputs = WeekInput(
+            week,
+            week_pulls,
+            progress_of(week, state, now, tz),
+            replace(fetch, fetched_at=None),
+            tuple(
+                (m.value.analysis.stats.merged_count, m.value.analysis.stats.key_count)
+                for m in made[-options.trend_weeks :]
+            ),
+            tuple(
+                tuple(p.score.value for p in m.value.analysis.pulls)
+                for m in made[-(KEY_WEEKS - 1) :]
+            ),
+        )
+        analysed = run("week", week_stage, inputs, context)
+        if week >= first:
+            window = made[-BASELINE_MAX_WEEKS:]
+            chosen = len(baseline_weeks([m.value.names for m in window], context.rules))
+            themed = run(
+                "themes",
+                theme_week,
+                ThemeInput(analysed, tuple(window[len(window) - chosen :])),
+                themes,
+            )
+            week_made = run("themed week", with_themes, (analysed, themed), None)
+            if week_made.value.fetch != fetch:
+                week_made = Made(replace(week_made.value, fetch=fetch), week_made.key)
+            results.append(week_made)
+        made.append(analysed)
     return results
-
-
-def _analysed_ahead(weeks: Collection[Week], by_week: dict[Week, list[Pull]], context: RepoContext, spread: Spread) -> dict[int, AnalysedPull]:
-    """Every PR of `weeks` analysed by `spread`, by number. Each comes back without its record,
-    which `spread` then need not carry: it is put back here."""
-    pulls = [pull for week in sorted(weeks) for pull in by_week[week]]
-    lean = spread(functools.partial(_analysed_without_record, context=context), pulls)
-    return {pull.number: replace(analysed, pull=pull) for pull, analysed in zip(pulls, lean, strict=True)}
-
-
-def _analysed_without_record(pull: Pull, context: RepoContext) -> AnalysedPull:
-    return replace(analyse_pull(pull, context), pull=None)
-
-
-def _recalled(remembered: tuple[WeekAnalysis, WeekNames, tuple[str, tuple]], week: Week, state: RepoState | None,
-              before: Sequence[WeekNames], earlier_scores: Sequence[Sequence[float]], context: RepoContext, tz) -> tuple[WeekAnalysis, WeekNames, tuple[str, tuple]] | None:
-    """A week an earlier build analysed, as `analyse_repo` keeps it (analysis, names, lookups), if
-    what it looked up in the history still gives the same; `before` is `week_names` of the weeks
-    before it, `earlier_scores` their PRs' importance. When only the vocabulary says something else of its names (a new week changes it a
-    little), it is given its themes again, which costs a fraction of analysing it again. The fetch
-    time is no input (every refresh changes it): the week gets the current one."""
-    analysis, names, (vocabulary_then, lookups_then) = remembered
-    lookups = _history_lookups(analysis, names, before, earlier_scores, context, tz)
-    if lookups[1] != lookups_then:
-        return None
-    analysis = replace(analysis, fetch=fetch_info(week, state, tz))
-    if lookups[0] != vocabulary_then:
-        analysis = _rethemed(analysis, names, before, context)
-    return analysis, names, lookups
-
-
-def _history_lookups(analysis: WeekAnalysis, names: WeekNames, before: Sequence[WeekNames], earlier_scores: Sequence[Sequence[float]],
-                     context: RepoContext, tz) -> tuple[str, tuple]:
-    """What the analysis of a week looked up in the rest of the history, as the context answers
-    now: (what the vocabulary makes of the names of its PRs, `names`, and of the weeks its themes
-    compare with, of `before`; the rest:) for its reverts, the title of each PR they undo, which PR
-    a reverted title names, and what later PRs did after each (the weeks after it may have grown
-    since); the lock files kept when its upgrades merged; when its hot files were added; the bar
-    its key PRs cleared, which the scores of the weeks before it set."""
-    week = Week.parse(analysis.week)
-    lookups: list = [("key cutoff", key_cutoff(_scores(analysis.pulls), earlier_scores, context.key_threshold))]
-    lookups += [(path, _added_lately(context, week, tz, path)) for risk in analysis.risks for path in risk.paths]
-    for analysed in analysis.pulls:
-        if analysed.upgrades:
-            lookups.append((analysed.pull.number, tuple(sorted(context.file_history.locks_before(analysed.pull.merged_at)))))
-        pull = analysed.pull
-        reverted_title = parse_title(pull.title, context.rules).reverted_title if analysed.classification.is_revert else None
-        if reverted_title:
-            lookups.append((reverted_title, pull.merged_at, context.last_titled(reverted_title, pull.merged_at)))
-        for evidence in analysed.evidence:
-            if evidence.fact == "reverted":
-                reverted = evidence.pulls[0] if evidence.pulls else None
-                lookups.append((reverted, context.title_of(reverted) if reverted is not None else None))
-                if evidence.outcome not in ("accidental", "peripheral"):  # what later PRs did: the history after the week
-                    lookups.append((pull.number, context.follow_ups.after(pull, reverted)))
-    return vocabulary_used((names, *baseline_weeks(before, context.rules)), context.vocabulary), tuple(lookups)
 
 
 def week_range(pulls: Sequence[Pull], state: RepoState | None, since: date | None, now: datetime, tz) -> list[Week]:

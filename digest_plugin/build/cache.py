@@ -3,7 +3,7 @@ else makes it stale. Nothing else in the package computes a cache key.
 
 | memo | where | its key hashes |
 | --- | --- | --- |
-| analyses and narratives | `CACHE_PATH/digest-analysis/{owner}/{name}.pickle` | a repository: its stored files, the analysis options and the week `now` falls in; a week: its pulls, whether it is complete or in progress, and the key of the week before (which hashes the repository's options and conventions), so a change anywhere in the history changes the weeks after it; a narrative: its week's key and the language; a week's charts: the keys of the weeks they show, and the language; a month file as read: its bytes |
+| analyses and narratives | `CACHE_PATH/digest-analysis/{owner}/{name}.pickle` | a repository: its stored files, the analysis options and the week `now` falls in; a stage of a week (`Stages`): its input (a week's pulls, progress and figures of the weeks before it; the keys of the stages it is made of), its context's inputs (options, conventions; vocabulary), and it is taken while each question it asked of the history answers the same; a narrative: the keys of its week and the four before, and the language; a week's charts: the keys of the weeks they show, and the language; a month file as read: its bytes |
 | report texts | `CACHE_PATH/digest-text/` | the week's view (or what it is made of: the keys of its analysis and narrative, its charts, words and note), the templates and settings, the page's SITEURL, the charts' folder |
 | PDFs | `CACHE_PATH/digest-pdf/` | the week page's report, the templates, settings and stylesheets, the charts beside it, WeasyPrint's version |
 | charts | `CACHE_PATH/digest-charts/` | the chart's data, the format and the renderer (its version, matplotlib's, the fonts, the sizes) |
@@ -28,11 +28,13 @@ import pickle
 import sys
 import zlib
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass, fields, is_dataclass, replace
 from pathlib import Path
+from typing import Any, TypeVar
 
 import babel
 
+from digest_plugin.stages import Made, Recording
 from digest_plugin.store.atomic import atomic_file, atomic_write
 from digest_plugin.store.frozen_record import is_frozen_record
 
@@ -43,6 +45,7 @@ UNREADABLE = (OSError, EOFError, ValueError, TypeError, AttributeError, ImportEr
 
 ANALYSES, TEXTS, PDFS, CHARTS = "digest-analysis", "digest-text", "digest-pdf", "digest-charts"  # under CACHE_PATH
 ANSWERS = ".llm-cache"  # under DIGEST_DATA_PATH
+T = TypeVar("T")
 
 
 # -- the key ---------------------------------------------------------------------------------------
@@ -69,6 +72,8 @@ def canonical(value: object) -> bytes:
     if isinstance(value, dict):
         items = sorted((canonical(k), canonical(v)) for k, v in value.items())
         return b"<" + b"".join(_framed(k) + _framed(v) for k, v in items) + b">"
+    if isinstance(value, Made):  # a stage's output, known by its key (by itself, made with no key)
+        return b"m" + _framed(value.key.encode("utf-8")) if value.key else canonical(value.value)
     if is_dataclass(value) and not isinstance(value, type) and not is_frozen_record(type(value)):
         return b"d" + canonical((type(value).__qualname__, tuple(getattr(value, f.name) for f in fields(value))))
     return b"r" + _framed(repr(value).encode("utf-8"))
@@ -93,16 +98,13 @@ def code_salt() -> str:
 
 class Memo:
     """One repository's analyses and narratives of earlier builds, by key, in memory. Keys start
-    with the code's salt. `tag` says which key a value was made under, so that what is made from
-    it (its narrative) can be keyed by it."""
+    with the code's salt."""
 
     def __init__(self, salt: str, entries: dict[str, object] | None = None):
         self.salt = salt
         self._entries = dict(entries or {})
         self._used: dict[str, object] = {}
         self._changed = False
-        # id -> (the object, kept so the id stays its, its key, other keys it is kept under)
-        self._tags: dict[int, tuple[object, str, tuple[str, ...]]] = {}
 
     def key(self, *parts: object) -> str:
         return key(self.salt, *parts)
@@ -117,147 +119,77 @@ class Memo:
         self._used[key] = value
         self._changed = self._changed or self._entries.get(key) is not value
 
-    def tag(self, value: object, key: str, *kept_with: str) -> None:
-        """`value` was made under `key`; `kept_with` are other keys it is kept under, which the
-        next build keeps as long as it keeps `key`."""
-        self._tags[id(value)] = (value, key, kept_with)
-
-    def tag_of(self, value: object) -> str | None:
-        tagged = self._tags.get(id(value))
-        return tagged[1] if tagged is not None and tagged[0] is value else None
-
-    def _keys_of(self, value: object) -> tuple[str, ...]:
-        tagged = self._tags.get(id(value))
-        return (tagged[1], *tagged[2]) if tagged is not None and tagged[0] is value else ()
+    def made(self, parts: tuple, make: Callable[[], T]) -> Made[T]:
+        """What `make()` makes, which depends on `parts` alone (a stage's input), as an earlier
+        build made it, with its key."""
+        made_key = self.key("made", parts)
+        value = self.get(made_key)
+        if value is None:
+            value = make()
+        self.put(made_key, value)
+        return Made(value, made_key)
 
     def kept(self) -> dict[str, object]:
         """The entries this build used or made: the next build's memo."""
         return dict(self._used)
+
+    def used_keys(self) -> tuple[str, ...]:
+        return tuple(self._used)
 
     @property
     def changed(self) -> bool:
         """Whether `kept()` differs from the entries it was given (else there is nothing to save)."""
         return self._changed or self._used.keys() != self._entries.keys()
 
-    @property
-    def remembers_anything(self) -> bool:
-        return bool(self._entries)
 
-    @property
-    def hits(self) -> int:
-        return sum(1 for key in self._used if key in self._entries)
-
-    def __getstate__(self) -> dict:
-        """Picklable, tags included: a tag is kept by its object's id, which another process's copy does not share."""
-        state = dict(self.__dict__)
-        state["_tags"] = list(self._tags.values())
-        return state
-
-    def __setstate__(self, state: dict) -> None:
-        tags = state.pop("_tags")
-        self.__dict__.update(state)
-        self._tags = {id(tagged[0]): tagged for tagged in tags}
-
-    # -- what the analysis and the narratives ask --
-
-    def repo_key(self, repo: str, data_hash: str, options: object, week: str) -> str:
-        """A repository's whole analysis: its stored files (hashed by the store), the options, and
-        the week `now` falls in (all that `now` decides)."""
-        return self.key("repo", repo, data_hash, options, week)
-
-    def remembered_weeks(self, repo_key: str) -> list | None:
-        """The weeks analysed under `repo_key` (see `remember_weeks`), or None if any is gone."""
-        week_keys = self.get(repo_key)
-        if week_keys is None:
-            return None
-        weeks = []
-        for week_key, *kept_with in week_keys:
-            remembered = self.get(week_key)
-            if remembered is None:
-                return None
-            for other in kept_with:  # the week's key in the chain, which a new week's build looks up
-                self.get(other)
-            weeks.append(remembered[0])
-            self.tag(remembered[0], week_key, *kept_with)
-        return weeks
-
-    def remember_weeks(self, repo_key: str, weeks: list) -> None:
-        self.put(repo_key, tuple(self._keys_of(week) for week in weeks))
-
-    def month_files(self, repo: str) -> dict:
-        """The repository's month files as an earlier build read them (Store.read_pulls's
-        `months`): the next build keeps them unless `read_month_files` gives it others."""
-        return self.get(self.key("months", repo)) or {}
-
-    def read_month_files(self, repo: str, months: dict) -> None:
-        self.put(self.key("months", repo), months)
-
-    def week_chain(self) -> WeekChain:
-        return WeekChain(self)
-
-    def narrative(self, analysis: object, language: str, make: Callable[[], object]) -> object:
-        """The narrative of a week analysed in this build (else `make()`, not remembered)."""
-        week_key = self.tag_of(analysis)
-        if week_key is None:
-            return make()
-        narrative_key = self.key("narrative", language, week_key)
-        narrative = self.get(narrative_key)
-        if narrative is None:
-            narrative = make()
-        self.put(narrative_key, narrative)
-        self.tag(narrative, narrative_key)
-        return narrative
-
-    def recall(self, parts: tuple, values: Sequence[object], make: Callable[[], object]) -> object:
-        """What `make()` makes of `values` (objects this memo knows by their keys: `tag`) and
-        `parts`, as an earlier build made it; made now when a value has no key."""
-        tags = tuple(self.tag_of(value) for value in values)
-        if None in tags:
-            return make()
-        made_key = self.key("made", parts, tags)
-        made = self.get(made_key)
-        if made is None:
-            made = make()
-        self.put(made_key, made)
-        self.tag(made, made_key)  # what is made of it in turn (a week's view of its charts) is keyed by this
-        return made
+# A stage whose output is small is known by it, not by its input: a week whose vocabulary changed
+# (every new week changes it a little) but whose themes did not keeps its narrative and report.
+KNOWN_BY_OUTPUT = frozenset({"themes"})
 
 
-class WeekChain:
-    """The memo's side of `analysis.repository.Reuse`: the keys of a repository's weeks, told of
-    every week in order, oldest first. A week's key hashes what the analysis says its inputs are and
-    the key of the week before, which starts from the repository's inputs (options, conventions)."""
+class Stages:
+    """A memo as the analysis's runner (analysis.repository.Runner): a stage's output is kept by
+    its name, its context's `inputs` and its input, with the questions it asked of the context's
+    `history` (`Recording`) and a digest of each answer. A kept output is taken while every one
+    of those questions answers the same; otherwise the stage runs again. A stage cannot read the
+    history any other way, so no entry outlives what it read."""
 
     def __init__(self, memo: Memo):
-        self.memo, self._key = memo, ""
+        self.memo = memo
+        self._contexts: list[tuple[object, str]] = []  # each context given, with its key
 
-    def repository(self, inputs: object) -> None:
-        self._key = self.memo.key("repo", inputs)
+    def __call__(
+        self, name: str, stage: Callable[[Any, Any], T], input: Any, context: Any
+    ) -> Made[T]:
+        input_key = self.memo.key("stage", name, self._key_of(context), input)
+        history = getattr(context, "history", None)
+        kept = self.memo.get(input_key)
+        if kept is not None and all(
+            key(getattr(history, question)(*args)) == answer for question, args, answer in kept[1]
+        ):
+            output, asked = kept
+        else:
+            recording = Recording(history) if history is not None else None
+            output = stage(
+                input, replace(context, history=recording) if recording is not None else context
+            )
+            asked = (
+                tuple((question, args, key(answer)) for question, args, answer in recording.asked)
+                if recording
+                else ()
+            )
+        self.memo.put(input_key, (output, asked))
+        return Made(output, key(name, output) if name in KNOWN_BY_OUTPUT else key(input_key, asked))
 
-    def earlier_week(self, inputs: object) -> None:
-        self._next(inputs)
-
-    def lookup(self, inputs: object) -> object | None:
-        self._next(inputs)
-        remembered = self.memo.get(self._key)
-        if remembered is not None:
-            self.memo.tag(remembered[0], self._key)
-        return remembered
-
-    def keep(self, remembered: tuple, made_of: object) -> None:
-        """`remembered`: the week's analysis first, then whatever else the analysis needs back
-        (what it looked up in the rest of the history). The analysis is tagged with a key of
-        `made_of` too, what else than its inputs it is made of: its narrative is made again when a
-        lookup gave another answer, though the week's own inputs are the same (a revert's
-        re-landing merged since, say)."""
-        made = self.memo.key("analysed", self._key, made_of)
-        self.memo.put(self._key, remembered)
-        self.memo.put(made, remembered)  # `remembered_weeks` finds it by its tag
-        self.memo.tag(remembered[0], made, self._key)
-
-    def _next(self, inputs: object) -> None:
-        """The key of the week whose inputs these are, from the key of the week before."""
-        self._key = self.memo.key("week", self._key, inputs)
+    def _key_of(self, context: object) -> str:
+        """The key of a context's `inputs`, hashed once for each of the few contexts a build makes."""
+        found = next(
+            (context_key for known, context_key in self._contexts if known is context), None
+        )
+        if found is None:
+            found = key(getattr(context, "inputs", None))
+            self._contexts.append((context, found))
+        return found
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import partial
 
 from digest_plugin.analysis.claims import type_speaks
 from digest_plugin.analysis.model import TYPES, WeekAnalysis
@@ -95,25 +94,20 @@ class RepoCharts:
         return [*(chart for charts in self.weeks for chart in charts), *self.page]
 
 
-def unstyled_charts(history: Sequence[WeekAnalysis], trend_weeks: int, _: Translate, recall: Recall | None = None) -> RepoCharts:
+def unstyled_charts(history: Sequence[WeekAnalysis], trend_weeks: int, _: Translate) -> RepoCharts:
     """Every chart of a repository (`week_charts` and `repo_charts`), with no style yet: the site's
-    palette, which `in_site_palette` gives them, is known once every repository's charts are.
-
-    `recall(what, weeks, make)`, a memo of earlier builds, may give back what `make()` made of the
-    same `weeks` (the weeks a chart shows) and `what` (which charts, in which words) before."""
-    recall = recall or _made_now
-    weeks = []
-    for index, week in enumerate(history):
-        shown = history[max(0, index + 1 - trend_weeks - (TRAILING_BINS - 1)): index + 1]  # with its first average's lead-in
-        weeks.append(recall(("week charts", trend_weeks), shown, partial(week_charts, week, shown, trend_weeks, Palette(), _)))
-    return RepoCharts(weeks, recall(("repository charts",), history, partial(repo_charts, history, Palette(), _)))
+    palette, which `in_site_palette` gives them, is known once every repository's charts are."""
+    weeks = [
+        week_charts(week, history[trend_window(index, trend_weeks)], trend_weeks, Palette(), _)
+        for index, week in enumerate(history)
+    ]
+    return RepoCharts(weeks, repo_charts(history, Palette(), _))
 
 
-Recall = Callable[[tuple, Sequence[WeekAnalysis], Callable[[], list[Chart]]], list[Chart]]
-
-
-def _made_now(what: tuple, weeks: Sequence[WeekAnalysis], make: Callable[[], list[Chart]]) -> list[Chart]:
-    return make()
+def trend_window(index: int, trend_weeks: int) -> slice:
+    """The weeks of a history that the charts of its `index`-th week show, with their first
+    average's lead-in: all that `week_charts` reads of it."""
+    return slice(max(0, index + 1 - trend_weeks - (TRAILING_BINS - 1)), index + 1)
 
 
 def in_site_palette(charts: Mapping[str, RepoCharts]) -> dict[str, RepoCharts]:

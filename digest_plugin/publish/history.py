@@ -12,11 +12,12 @@ from pathlib import Path
 
 from digest_plugin.analysis import AnalysisOptions, analyse_repo, checked_rules
 from digest_plugin.analysis.model import WeekAnalysis
-from digest_plugin.analysis.repository import key_pull_files
-from digest_plugin.build.cache import AnalysisMemos, Memo
+from digest_plugin.analysis.repository import analysed_weeks, key_pull_files
+from digest_plugin.build.cache import AnalysisMemos, Memo, Stages
 from digest_plugin.build.workers import WORKER_PRELOAD, cores, parallel_stream
 from digest_plugin.errors import DigestError
 from digest_plugin.settings import DigestSettings, default_rules
+from digest_plugin.stages import Made, run_directly
 from digest_plugin.store.folder import Store
 from digest_plugin.store.records import Pull
 from digest_plugin.store.state import RepoState, Window, repo_life
@@ -54,12 +55,24 @@ def diff_targets(store: Store, settings: DigestSettings,
 
 def load_weeks(store: Store, repo: str, options: AnalysisOptions, now: datetime,
                memo: Memo | None = None) -> list[WeekAnalysis]:
-    """Every week of `repo` in the store, analysed; one clear error when the store lacks it.
+    """Every week of `repo` in the store, analysed (`made_weeks`)."""
+    return [made.value for made in made_weeks(store, repo, options, now, memo)]
+
+
+def made_weeks(
+    store: Store,
+    repo: str,
+    options: AnalysisOptions,
+    now: datetime,
+    memo: Memo | None = None,
+) -> list[Made[WeekAnalysis]]:
+    """Every week of `repo` in the store, analysed, each with its key; one clear error when the
+    store lacks it.
 
     A build of a moment before the data was fetched (SOURCE_DATE_EPOCH, a reproducible rebuild)
     shows the repository as it was then: the PRs merged later are left out, with one line saying
-    how many. With a `memo` of earlier builds, a store unchanged since one of them is not even read
-    again."""
+    how many. With a `memo` of earlier builds, each stage of a week is run through it (`Stages`),
+    and a store unchanged since one of them is not even read again."""
     store.check_folder("run 'repo-digest fetch' or 'repo-digest sample' first.")
     if now.tzinfo is None:
         now = now.replace(tzinfo=UTC)
@@ -67,11 +80,17 @@ def load_weeks(store: Store, repo: str, options: AnalysisOptions, now: datetime,
     past = state is not None and state.fetched_at is not None and now < state.fetched_at
     # the data as this build sees it: all of the store, or what had merged by a past moment
     seen = store.content_hash(repo) + (f" until {now.isoformat()}" if past else "")
-    key = memo.repo_key(repo, seen, options, str(week_of(now, options.timezone))) if memo is not None else None
-    if key is not None and (weeks := memo.remembered_weeks(key)) is not None:
-        memo.month_files(repo)  # kept for the next build, which may read the store again
-        _say_left_out(repo, memo.get(memo.key("left out", key)) or 0, now)
-        return weeks
+    key = (
+        memo.key("repo", repo, seen, options, str(week_of(now, options.timezone)))
+        if memo is not None
+        else None
+    )
+    if key is not None and (remembered := memo.get(key)) is not None:
+        weeks, used, left_out = remembered
+        for entry in used:  # kept for the next build, which may analyse some weeks again
+            memo.get(entry)
+        _say_left_out(repo, left_out, now)
+        return list(weeks)
     pulls = _read_pulls(store, repo, repo_life(state, now), memo)
     if state is None and not pulls:
         known = ", ".join(store.repos()) or "none"
@@ -81,11 +100,16 @@ def load_weeks(store: Store, repo: str, options: AnalysisOptions, now: datetime,
         state = RepoState(repo, "github")
     shown = [pull for pull in pulls if pull.merged_at <= now] if past else pulls
     _say_left_out(repo, len(pulls) - len(shown), now)
-    chain = memo.week_chain() if memo is not None else None
-    weeks = analyse_repo(repo, shown, state, options, now, chain)
+    weeks = analysed_weeks(
+        repo,
+        shown,
+        state,
+        options,
+        now,
+        Stages(memo) if memo is not None else run_directly,
+    )
     if key is not None:
-        memo.remember_weeks(key, weeks)
-        memo.put(memo.key("left out", key), len(pulls) - len(shown))
+        memo.put(key, (tuple(weeks), memo.used_keys(), len(pulls) - len(shown)))
     return weeks
 
 
@@ -94,9 +118,9 @@ def _read_pulls(store: Store, repo: str, life: Window, memo: Memo | None) -> lis
     parsed again where they are the same."""
     if memo is None:
         return store.read_pulls(repo, life)
-    months = dict(memo.month_files(repo))
+    months = dict(memo.get(memo.key("months", repo)) or {})
     pulls = store.read_pulls(repo, life, months)
-    memo.read_month_files(repo, months)
+    memo.put(memo.key("months", repo), months)  # as read now: the next build's
     return pulls
 
 
@@ -106,9 +130,14 @@ def _say_left_out(repo: str, count: int, now: datetime) -> None:
                        repo, count, f"{now.astimezone(UTC):%Y-%m-%d %H:%M}")
 
 
-def stream_histories(store: Store, names: Sequence[str], options: AnalysisOptions, now: datetime,
-                     memos: AnalysisMemos | None) -> Iterator[tuple[str, list[WeekAnalysis], Memo | None]]:
-    """`load_weeks` for each repository, by name in the order given, one at a time, with the memo
+def stream_histories(
+    store: Store,
+    names: Sequence[str],
+    options: AnalysisOptions,
+    now: datetime,
+    memos: AnalysisMemos | None,
+) -> Iterator[tuple[str, list[Made[WeekAnalysis]], Memo | None]]:
+    """`made_weeks` for each repository, by name in the order given, one at a time, with the memo
     it used (where the build keeps memos, in `memos`), which the caller saves when it is done with
     it: a large site's analyses, bodies and files included, need not all be in memory at once.
 
@@ -131,13 +160,13 @@ def stream_histories(store: Store, names: Sequence[str], options: AnalysisOption
                 logging.getLogger(logger_name).log(level, "%s", message)
         else:
             memo = memos.load(name) if memos is not None else None
-            weeks = load_weeks(store, name, options, now, memo)
+            weeks = made_weeks(store, name, options, now, memo)
         yield name, weeks, memo
         del weeks, memo  # before the next repository's are loaded
 
 
 def _analyse_afresh(root: Path, repo: str, options: AnalysisOptions, now: datetime,
-                    salt: str | None) -> tuple[list[WeekAnalysis], Memo | None, list[tuple[str, int, str]]]:
+                    salt: str | None) -> tuple[list[Made[WeekAnalysis]], Memo | None, list[tuple[str, int, str]]]:
     """In a worker: the repository's weeks, the memo that remembers them (None without a salt: the
     build keeps none), and the warnings logged on the way, kept rather than printed by the worker."""
     memo = Memo(salt) if salt is not None else None
@@ -145,7 +174,7 @@ def _analyse_afresh(root: Path, repo: str, options: AnalysisOptions, now: dateti
     kept.setLevel(logging.WARNING)
     logging.getLogger().addHandler(kept)
     try:
-        weeks = load_weeks(Store(root), repo, options, now, memo)
+        weeks = made_weeks(Store(root), repo, options, now, memo)
     finally:
         logging.getLogger().removeHandler(kept)
     return weeks, memo, [(record.name, record.levelno, record.getMessage()) for record in kept.buffer]

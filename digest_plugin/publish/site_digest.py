@@ -9,21 +9,34 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
+from functools import cache, partial
 from itertools import groupby, pairwise
 from pathlib import Path
+from typing import TypeVar
 
 from digest_plugin.analysis.model import AnalysedPull, Footprint, Score, WeekAnalysis
 from digest_plugin.build.cache import AnalysisMemos, Memo, code_salt, key
-from digest_plugin.charts import Chart, RepoCharts, in_site_palette, site_palette, unstyled_charts, week_charts
+from digest_plugin.charts import (
+    Chart,
+    Palette,
+    RepoCharts,
+    in_site_palette,
+    repo_charts,
+    site_palette,
+    week_charts,
+)
+from digest_plugin.charts.trends import trend_window
 from digest_plugin.errors import DigestError
 from digest_plugin.llm import language_model_writer, requests_made
 from digest_plugin.narrate import Narrative, narrate
 from digest_plugin.narrate.wording import Language
+from digest_plugin.narrate.writers import RECENT_WEEKS
 from digest_plugin.publish.history import analysis_options, stream_histories
 from digest_plugin.publish.week_view import EditorNote, WeekView, week_view
 from digest_plugin.settings import DigestSettings
+from digest_plugin.stages import Made
 from digest_plugin.store.folder import Store
 from digest_plugin.store.owner_index import expand_repos
 from digest_plugin.store.records import parse_time
@@ -31,6 +44,10 @@ from digest_plugin.urls import absolute, feed_entry_id, repo_path, week_path
 from digest_plugin.weeks import Week
 
 logger = logging.getLogger(__name__)
+# What a week page's slim analysis (`_slim`) empties of each PR's record, and of its analysis
+SLIM_PULL = {"body": "", "files": (), "created_at": None, "reviewers": (), "branch": ""}
+SLIM_ANALYSED = {"summary": "", "footprint": Footprint(), "evidence": (), "upgrades": ()}
+T = TypeVar("T")
 
 
 @dataclass
@@ -201,11 +218,12 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
     _ = language.gettext
     repos, unstyled, warnings = [], {}, list(warnings or ())
     site_charts, charts_drawn = {}, None
-    for name, history, memo in stream_histories(store, names, analysis_options(settings), now, memos):
+    for name, made, memo in stream_histories(store, names, analysis_options(settings), now, memos):
+        history = [week.value for week in made]
         _check_note_weeks(notes, name, history)  # before any week is narrated: a language model's requests are counted
-        every_week = unstyled_charts(history, settings.trend_weeks, _, _recall(memo, language))
+        every_week = _unstyled_charts(made, memo, settings.trend_weeks, language)
         shown = [not is_quiet(analysis) for analysis in history]
-        unstyled[name] = RepoCharts([charts for charts, page in zip(every_week.weeks, shown) if page], every_week.page)
+        unstyled[name] = RepoCharts([charts.value for charts, page in zip(every_week[0], shown) if page], every_week[1].value)
         if len(unstyled) == len(names):
             # Every chart of the site is known: drawing starts on the idle cores while the last
             # repository is put into words (for a site of one repository, its whole narration).
@@ -213,16 +231,24 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
             if start_drawing:
                 charts_drawn = start_drawing([chart for repo in site_charts.values() for chart in repo.every_chart()])
         if history:
-            pages = _week_pages(name, [a for a, page in zip(history, shown) if page], unstyled[name].weeks, history, memo, writer,
-                                notes, settings, language, pelican_settings.get("SITEURL", ""))
+            pages = _week_pages(
+                name,
+                made,
+                [charts for charts, page in zip(every_week[0], shown) if page],
+                memo,
+                writer,
+                notes,
+                settings,
+                language,
+                pelican_settings.get("SITEURL", ""),
+            )
             repos.append(RepoPage(name, repo_path(name), pages, unstyled[name].page, _overview(history, language),
                                   quiet_runs(history, language), tuple((a.week, a.stats.merged_count) for a in history)))
         else:
             warnings.append(_("{repo} has no merged pull requests in the store yet, so it has no pages.").format(repo=name))
         if memo is not None:  # saved as soon as it is complete, and let go before the next repository's is loaded
             memos.save(name, memo)
-        del memo
-        _drop_details(history)
+        del memo, made, history
     requests_made(writer)
     for repo in repos:
         repo.charts = site_charts[repo.name].page
@@ -242,54 +268,95 @@ def _repo_names(settings: DigestSettings, store: Store) -> list[str]:
     return names
 
 
-def _week_pages(name: str, shown: list[WeekAnalysis], charts_by_week: list[list[Chart]], history: list[WeekAnalysis], memo: Memo | None,
+def _week_pages(name: str, made: list[Made[WeekAnalysis]], charts_by_week: list[Made[list[Chart]]], memo: Memo | None,
                 writer, notes: dict[tuple[str, str], EditorNote], settings: DigestSettings, language: Language, site_url: str) -> list[WeekPage]:
-    """The pages of a repository's `shown` weeks (of its whole `history`), narrated and prepared,
-    each linked to the pages beside it; the notes they show are taken out of `notes`."""
+    """The pages of a repository's weeks with a page (of its whole history, `made`), narrated and
+    prepared, each linked to the pages beside it; the notes they show are taken out of `notes`."""
+    history = [week.value for week in made]
     pages, repo_url = [], _repo_url(name, history)
-    position = {analysis.week: index for index, analysis in enumerate(history)}
+    shown = [index for index, analysis in enumerate(history) if not is_quiet(analysis)]
     # Newest first: a language model's requests for the day go to the weeks readers open first, and
     # a backfill fills in backwards over the scheduled runs.
-    narratives = {analysis.week: _narrative(memo, analysis, history[: position[analysis.week]], language, writer) for analysis in reversed(shown)}
-    for analysis, charts in zip(shown, charts_by_week, strict=True):
-        narrative = narratives[analysis.week]
-        note = notes.pop((name, analysis.week), None)
-        pages.append(_week_page(name, analysis, narrative, charts, repo_url, settings, language, site_url, note, memo))
+    narratives = {
+        index: _narrative(memo, made[max(0, index - RECENT_WEEKS) : index + 1], language, writer)
+        for index in reversed(shown)
+    }
+    for index, charts in zip(shown, charts_by_week, strict=True):
+        note = notes.pop((name, history[index].week), None)
+        pages.append(_week_page(name, made[index], narratives[index], charts, repo_url, settings, language, site_url, note, memo))
     for before, after in pairwise(pages):
         before.next_week, after.previous_week = after.week, before.week
     return pages
 
 
-def _drop_details(history: list[WeekAnalysis]) -> None:
-    """Drop from a repository's analyses what its week views have put into words already: each
-    PR's body, files, branch, reviewers, quoted summary, footprint, evidence, upgrades and score
-    factors, most of the memory a PR takes. What reads the analyses from here on (the index, the
-    label and author pages, the feeds) reads PRs' numbers, titles, authors, classes and scores.
-    In place, once the memo that remembers them whole is saved, since copying 200,000 checked
-    records would take seconds of every build; the empty values, and the scores (a tenth of a point
-    apart), are shared."""
-    pull_details = (("body", ""), ("files", ()), ("created_at", None), ("reviewers", ()), ("branch", ""))
-    analysis_details = (("summary", ""), ("footprint", Footprint()), ("evidence", ()), ("upgrades", ()))
-    scores: dict[float, Score] = {}
-    for week in history:
-        for analysed in week.pulls:
-            for name, empty in pull_details:
-                object.__setattr__(analysed.pull, name, empty)
-            for name, empty in analysis_details:
-                object.__setattr__(analysed, name, empty)
-            value = analysed.score.value
-            if value not in scores:
-                scores[value] = Score(value, ())
-            object.__setattr__(analysed, "score", scores[value])
-
-
-def _narrative(memo: Memo | None, analysis: WeekAnalysis, previous: list[WeekAnalysis], language: Language, writer) -> Narrative:
-    """`narrate`, which checks its grounding and logs any problem; the built-in writer's narrative
-    is remembered with the analysis, whose key hashes every week before it."""
+def _narrative(
+    memo: Memo | None, weeks: list[Made[WeekAnalysis]], language: Language, writer
+) -> Made[Narrative]:
+    """`narrate` of the last of `weeks` (the RECENT_WEEKS before it are all it reads), which checks
+    its grounding and logs any problem; the built-in writer's narrative is remembered."""
     def make() -> Narrative:
-        return narrate(analysis, previous, language, writer)
+        return narrate(weeks[-1].value, [week.value for week in weeks[:-1]], language, writer)
 
-    return memo.narrative(analysis, language.code, make) if memo is not None and writer is None else make()
+    return (
+        Made(make())
+        if writer is not None
+        else _made_by(memo)(("narrative", language.code, tuple(weeks)), make)
+    )
+
+
+def _unstyled_charts(
+    made: list[Made[WeekAnalysis]], memo: Memo | None, trend_weeks: int, language: Language
+) -> tuple[list[Made[list[Chart]]], Made[list[Chart]]]:
+    """Every chart of a repository (charts.unstyled_charts), each week's and its page's, as an
+    earlier build made them of the same weeks in the same language."""
+    _, history, made_by = language.gettext, [week.value for week in made], _made_by(memo)
+    weeks = []
+    for index, week in enumerate(made):
+        window = made[trend_window(index, trend_weeks)]
+        weeks.append(
+            made_by(
+                ("week charts", trend_weeks, language.code, tuple(window)),
+                partial(
+                    week_charts, week.value, [w.value for w in window], trend_weeks, Palette(), _
+                ),
+            )
+        )
+    return weeks, made_by(
+        ("repository charts", language.code, tuple(made)),
+        partial(repo_charts, history, Palette(), _),
+    )
+
+
+def _made_by(memo: Memo | None) -> Callable[[tuple, Callable[[], T]], Made[T]]:
+    """`memo.made`; for a build that keeps no memo, everything made now."""
+    return memo.made if memo is not None else lambda _parts, make: Made(make())
+
+
+def _slim(analysis: WeekAnalysis) -> WeekAnalysis:
+    """A week as what reads it once its view is made (the index, the label and author pages, the
+    feeds) needs it: each PR's number, title, author, classes and score, without its body, files,
+    branch, reviewers, quoted summary, footprint, evidence, upgrades and score factors, most of
+    the memory a PR takes."""
+    pulls = tuple(
+        _remade(p, pull=_remade(p.pull, **SLIM_PULL), score=Score(p.score.value, ()), **SLIM_ANALYSED)
+        for p in analysis.pulls
+    )
+    return replace(analysis, pulls=pulls)
+
+
+def _remade(record: T, **changes: object) -> T:
+    """A new frozen record like `record` but for `changes`, made as the memo restores records
+    (frozen_record's __setstate__): its values were checked when it was read, and checking a
+    200,000 PRs' records again took seconds of a warm build."""
+    copy = object.__new__(type(record))
+    values = zip(_field_names(type(record)), record.__getstate__(), strict=True)
+    copy.__setstate__(tuple(changes.get(name, value) for name, value in values))
+    return copy
+
+
+@cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))
 
 
 def week_report_view(week: WeekAnalysis, narrative: Narrative, history: list[WeekAnalysis], settings: DigestSettings,
@@ -300,22 +367,32 @@ def week_report_view(week: WeekAnalysis, narrative: Narrative, history: list[Wee
     return week_view(week, narrative, charts, language, _repo_url(week.repo, history), _provenance(week, language), note)
 
 
-def _week_page(repo, analysis: WeekAnalysis, narrative, charts, repo_url, settings: DigestSettings, language: Language,
-               site_url, note: EditorNote | None, memo: Memo | None = None) -> WeekPage:
+def _week_page(
+    repo,
+    made: Made[WeekAnalysis],
+    narrative: Made[Narrative],
+    charts: Made[list[Chart]],
+    repo_url,
+    settings: DigestSettings,
+    language: Language,
+    site_url,
+    note: EditorNote | None,
+    memo: Memo | None = None,
+) -> WeekPage:
+    analysis = made.value
     path = week_path(repo, analysis.week)
     provenance = _provenance(analysis, language)
-    view = week_view(analysis, narrative, charts, language, repo_url, provenance, note)
-    # What the view is made of (week_view's arguments), hashed with the analysis and the narrative
-    # by the keys the memo knows them by: hashing the view itself, every PR row of it, took 6 s of
-    # a warm build of 2,600 weeks. The analysis's fetch is no part of its key (see `_recalled`);
-    # its time, which every fetch changes, shows only in the provenance, and only while it matters.
+    view = week_view(analysis, narrative.value, charts.value, language, repo_url, provenance, note)
+    # What the view is made of (week_view's arguments), hashed with the analysis, the narrative and
+    # the charts by their keys: hashing the view itself, every PR row of it, took 6 s of a warm
+    # build of 2,600 weeks. A week's key leaves its fetch's time out; it shows only in the
+    # provenance, and only while it matters.
     fetch = replace(analysis.fetch, fetched_at=None)
-    made_of = (memo.tag_of(analysis), fetch, memo.tag_of(narrative) or narrative, memo.tag_of(charts) or charts, language.code,
-               repo_url, provenance, note) if memo is not None and memo.tag_of(analysis) else None
+    made_of = (made, fetch, narrative, charts, language.code, repo_url, provenance, note)
     return WeekPage(
         repo=repo,
-        analysis=analysis,
-        narrative=narrative,
+        analysis=_slim(analysis),
+        narrative=narrative.value,
         view=view,
         date=_publication_date(analysis, settings),
         url=path,
@@ -323,17 +400,9 @@ def _week_page(repo, analysis: WeekAnalysis, narrative, charts, repo_url, settin
         repo_url=repo_url,
         discuss_url=_discuss_url(settings, repo, analysis.week),
         pdf=settings.pdf,
-        charts=tuple(charts),  # until the site's palette is known
-        view_key=memo.key("view", made_of) if made_of else key(view),
+        charts=tuple(charts.value),  # until the site's palette is known
+        view_key=memo.key("view", made_of) if memo is not None and made.key else key(view),
     )
-
-
-def _recall(memo: Memo | None, language: Language):
-    """`unstyled_charts`'s recall: a week's charts (or the repository page's) as an earlier build
-    made them of the same weeks, in the same language."""
-    if memo is None:
-        return None
-    return lambda what, weeks, make: memo.recall((*what, language.code), weeks, make)
 
 
 def _discuss_url(settings: DigestSettings, repo: str, week: str) -> str:

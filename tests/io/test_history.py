@@ -37,9 +37,9 @@ def test_repositories_analysed_in_workers_are_those_analysed_here_and_remembered
     memos = AnalysisMemos(tmp_path / "cache", "salt")
     histories = {}
     for repo, weeks, memo in stream_histories(store, REPOS, settings, NOW, memos):
-        histories[repo] = weeks
-        # each week keyed as the narratives' memo needs it, although the objects crossed processes
-        assert all(memo.tag_of(week) is not None for week in weeks)
+        histories[repo] = [week.value for week in weeks]
+        # each week with its key, which what is made of it (its narrative) is kept by, although it crossed processes
+        assert all(week.key for week in weeks)
         memos.save(repo, memo)
     assert in_workers == list(REPOS)
     assert list(histories) == list(REPOS)
@@ -47,7 +47,7 @@ def test_repositories_analysed_in_workers_are_those_analysed_here_and_remembered
         assert histories[repo] == here[repo] and len(histories[repo]) > 1
     # remembered: the next build finds every week in the memo and analyses nothing in workers
     in_workers.clear()
-    again = {repo: weeks for repo, weeks, _memo in stream_histories(store, REPOS, settings, NOW, memos)}
+    again = {repo: [week.value for week in weeks] for repo, weeks, _memo in stream_histories(store, REPOS, settings, NOW, memos)}
     assert in_workers == [] and again == histories
 
 

@@ -30,7 +30,7 @@ FILE_CALLS = {"open", "read_text", "read_bytes", "write_text", "write_bytes", "i
               "safe_load", "listdir", "scandir", "walk", "stat", "exists", "is_file", "is_dir", "mkdir", "unlink", "remove"}
 # The pipeline, bottom up: a package may import from its own layer and the layers before it.
 LAYERS = (
-    ("errors", "weeks", "i18n", "urls"),  # shared by every stage
+    ("errors", "weeks", "i18n", "urls", "stages"),  # shared by every stage
     ("settings",),
     ("store",),
     ("build",),  # the machinery every stage may use (workers, the cache), and what runs a build
@@ -42,7 +42,7 @@ LAYERS = (
     ("publish",),
     ("cli", "__init__"),
 )
-ROOT_MODULES = {"__init__", "cli", "errors", "i18n", "settings", "urls", "weeks"}
+ROOT_MODULES = {"__init__", "cli", "errors", "i18n", "settings", "stages", "urls", "weeks"}
 PAIRS = {"analysis", "narrate"}  # analysis/X.py holds X's facts, narrate/X.py its words
 
 

@@ -113,7 +113,8 @@ def test_nothing_changed_nothing_analysed_narrated_or_rewritten(site, tmp_path, 
     before = {path: path.stat().st_mtime_ns for path in output.rglob("*") if path.suffix in (".md", ".svg", ".png", ".html", ".xml")}
     before[memo] = memo.stat().st_mtime_ns  # the memo is not written again either
     forbid(monkeypatch, repository, "analyse_pull")
-    forbid(monkeypatch, repository, "analyse_week")
+    forbid(monkeypatch, repository, "week_stage")
+    forbid(monkeypatch, repository, "theme_week")
     forbid(monkeypatch, site_digest, "narrate")
     forbid(monkeypatch, trends, "week_charts")
     forbid(monkeypatch, trends, "repo_charts")
@@ -251,7 +252,7 @@ def test_a_new_week_analyses_only_that_week(site, tmp_path, monkeypatch):
     analysed = []
     analyse_pull = repository.analyse_pull
     build(site)  # a build with nothing new in between keeps what the new week's build looks up
-    monkeypatch.setattr(repository, "analyse_pull", lambda pull, context: analysed.append(pull.number) or analyse_pull(pull, context))
+    monkeypatch.setattr(repository, "analyse_pull", lambda pull, *args: analysed.append(pull.number) or analyse_pull(pull, *args))
     reports = []
     render = Template.render
     monkeypatch.setattr(Template, "render", lambda template, *args, **kwargs: (
@@ -268,9 +269,9 @@ def test_a_new_week_analyses_only_that_week(site, tmp_path, monkeypatch):
 
 def test_a_new_week_that_changes_what_the_vocabulary_says_of_an_earlier_name_words_only_itself(tmp_path, monkeypatch):
     # "lexer" is in one of W20's PRs; two more in the new week make it a name in a quarter of all
-    # PRs, which the vocabulary sets aside as generic. Every week since W20 has it in its own
-    # names or its baseline's, so each is given its themes again; they come out the same, and so
-    # the narratives and reports are kept.
+    # PRs, which the vocabulary sets aside as generic. The vocabulary changed, so every week is
+    # given its themes again, and none is analysed again; they come out the same, and so the
+    # narratives and reports are kept.
     def lexer(number, monday):
         return make_pull(number, monday, "feat: add widget part 1", author="alice",
                          files=[("core/cache.py", 120, 4, "modified"), ("core/lexer.py", 10, 0, "modified")])
@@ -280,9 +281,10 @@ def test_a_new_week_that_changes_what_the_vocabulary_says_of_an_earlier_name_wor
     write_store(folder, earlier)
     (folder / "rules.yaml").write_text(RULES.format(module="engine"))
     build(folder)
-    rethemed, reports = [], []
-    themed_again, render = repository._rethemed, Template.render
-    monkeypatch.setattr(repository, "_rethemed", lambda analysis, *args: rethemed.append(analysis.week) or themed_again(analysis, *args))
+    rethemed, reports, analysed = [], [], []
+    themed_again, render, analyse_pull = repository.theme_week, Template.render, repository.analyse_pull
+    monkeypatch.setattr(repository, "theme_week", lambda week, *args: rethemed.append(week.week.value.analysis.week) or themed_again(week, *args))
+    monkeypatch.setattr(repository, "analyse_pull", lambda pull, *args: analysed.append(pull.number) or analyse_pull(pull, *args))
     monkeypatch.setattr(Template, "render", lambda template, *args, **kwargs: (
         reports.append(kwargs["view"].week) if template.name == report_text.REPORT_TEMPLATE else None) or render(template, *args, **kwargs))
     new_week = MONDAY + timedelta(weeks=3)
@@ -290,7 +292,8 @@ def test_a_new_week_that_changes_what_the_vocabulary_says_of_an_earlier_name_wor
                          make_pull(32, new_week, "fix: tokens", author="bob", files=[("core/lexer.py", 5, 2, "modified")])],
                 fetched=datetime(2026, 6, 2, tzinfo=UTC))
     build(folder)
-    assert rethemed == ["2026-W20", "2026-W21"]
+    assert rethemed == ["2026-W19", "2026-W20", "2026-W21", "2026-W22"]
+    assert sorted(analysed) == [31, 32]
     assert reports == ["2026-W22"]
     monkeypatch.undo()
     assert_same_as_fresh(folder, tmp_path)
@@ -299,7 +302,7 @@ def test_a_new_week_that_changes_what_the_vocabulary_says_of_an_earlier_name_wor
 def test_an_earlier_week_changed_redoes_the_weeks_after_it(site, tmp_path, monkeypatch):
     analysed = []
     analyse_pull = repository.analyse_pull
-    monkeypatch.setattr(repository, "analyse_pull", lambda pull, context: analysed.append(pull.number) or analyse_pull(pull, context))
+    monkeypatch.setattr(repository, "analyse_pull", lambda pull, *args: analysed.append(pull.number) or analyse_pull(pull, *args))
     edited = pulls()
     edited[2] = make_pull(11, MONDAY + timedelta(weeks=1), "feat: add widget part 1, reworded", author="alice",
                           files=[("core/cache.py", 120, 4, "modified")])
@@ -324,7 +327,7 @@ def with_reverts(records: list) -> list:
 def test_a_week_of_reverts_is_remembered_while_what_they_name_is_unchanged(site, tmp_path, monkeypatch):
     analysed = []
     analyse_pull = repository.analyse_pull
-    monkeypatch.setattr(repository, "analyse_pull", lambda pull, context: analysed.append(pull.number) or analyse_pull(pull, context))
+    monkeypatch.setattr(repository, "analyse_pull", lambda pull, *args: analysed.append(pull.number) or analyse_pull(pull, *args))
     write_store(site, with_reverts(pulls()))
     build(site)
     analysed.clear()

@@ -12,8 +12,9 @@ import pytest
 
 from digest_plugin.analysis import analyse_pull, analyse_repo, repo_context
 from digest_plugin.analysis.claims import speaks
+from digest_plugin.analysis.repository import analysed_weeks
 from digest_plugin.analysis.risks import main_risk
-from digest_plugin.build.cache import Memo
+from digest_plugin.build.cache import Memo, Stages
 from digest_plugin.narrate import Language, narrate
 from digest_plugin.publish.history import analysis_options
 from digest_plugin.settings import DigestSettings
@@ -421,8 +422,8 @@ def test_a_revert_relanded_after_an_earlier_build_is_said_so_by_the_next_builds_
     options, english = analysis_options(DigestSettings()), Language.of("en")
 
     def build(memo, *pulls):
-        weeks = analyse_repo("acme/widget", list(pulls), None, options, NOW, memo.week_chain())
-        return {w.week: memo.narrative(w, "en", lambda w=w: narrate(w, [], english)) for w in weeks}
+        weeks = analysed_weeks("acme/widget", list(pulls), None, options, NOW, Stages(memo))
+        return {w.value.week: memo.made(("narrative", w), lambda w=w: narrate(w.value, [], english)).value for w in weeks}
 
     first = Memo("salt")
     said = build(first, original, revert)["2026-W10"]

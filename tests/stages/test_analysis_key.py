@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 from digest_plugin.analysis import analyse_repo
 from digest_plugin.analysis.key import KEY_FLOOR, KEY_RANK, KEY_WEEKS, key_cutoff
-from digest_plugin.build.cache import Memo
+from digest_plugin.build.cache import Memo, Stages
 from digest_plugin.publish.history import analysis_options
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store.records import FileChange
@@ -25,9 +25,9 @@ def week_of_features(week: int, copies: int = 1, first: int = 0) -> list:
             for copy in range(copies) for i, size in enumerate(SIZES)]
 
 
-def analyse(pulls, threshold=None, reuse=None):
+def analyse(pulls, threshold=None, memo=None):
     options = analysis_options(DigestSettings(key_threshold=threshold))
-    return analyse_repo("acme/widget", pulls, None, options, NOW, reuse)
+    return analyse_repo("acme/widget", pulls, None, options, NOW, Stages(memo)) if memo else analyse_repo("acme/widget", pulls, None, options, NOW)
 
 
 def keys(weeks) -> dict[str, list[int]]:
@@ -71,10 +71,10 @@ def test_a_weeks_key_prs_do_not_change_when_later_weeks_come():
 def test_a_remembered_week_is_taken_again_only_while_the_weeks_before_it_set_the_same_bar():
     memo = Memo("salt")
     quiet = [p for week in range(KEY_WEEKS) for p in week_of_features(week)]
-    analyse(quiet, reuse=memo.week_chain())
+    analyse(quiet, memo=memo)
     memo = Memo("salt", memo.kept())
     # the first week grows busy: the last week's bar rises, though its own PRs are the same
     busier = [*week_of_features(0, copies=5, first=50_000), *quiet]
-    remembered, fresh = analyse(busier, reuse=memo.week_chain()), analyse(busier)
+    remembered, fresh = analyse(busier, memo=memo), analyse(busier)
     assert keys(remembered) == keys(fresh)
     assert len(keys(fresh)["2026-W13"]) < 7

@@ -10,7 +10,7 @@ import pytest
 
 from digest_plugin.analysis import analyse_repo
 from digest_plugin.analysis.themes import vocabulary
-from digest_plugin.build.cache import Memo
+from digest_plugin.build.cache import Memo, Stages
 from digest_plugin.publish.history import analysis_options
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store.records import FileChange
@@ -265,11 +265,11 @@ def test_a_new_week_that_changes_the_vocabulary_gives_earlier_weeks_new_themes_w
     later = [make_pull(900 + n, MONDAY + timedelta(weeks=6, hours=n), f"[trainer] feat: NPU and Ascend together {n}", files=ascend) for n in range(6)]
     options = analysis_options(DigestSettings())
     memo = Memo("salt")
-    analyse_repo("acme/widget", weeks, None, options, NOW, memo.week_chain())
+    analyse_repo("acme/widget", weeks, None, options, NOW, Stages(memo))
     analysed = []
     analyse_pull = repository.analyse_pull
-    monkeypatch.setattr(repository, "analyse_pull", lambda pull, context: analysed.append(pull.number) or analyse_pull(pull, context))
-    remembered = analyse_repo("acme/widget", weeks + later, None, options, NOW, Memo("salt", memo.kept()).week_chain())
+    monkeypatch.setattr(repository, "analyse_pull", lambda pull, *args: analysed.append(pull.number) or analyse_pull(pull, *args))
+    remembered = analyse_repo("acme/widget", weeks + later, None, options, NOW, Stages(Memo("salt", memo.kept())))
     assert sorted(analysed) == [p.number for p in later]  # only the new week is analysed
     monkeypatch.undo()
     assert remembered == analyse_repo("acme/widget", weeks + later, None, options, NOW)
