@@ -1,5 +1,5 @@
-"""The weeks' feed entries, made with feedgenerator (Pelican's own feed library) and Pelican's public
-API only: the host's Writer stays Pelican's.
+"""The weeks' feed entries, made with feedgenerator (Pelican's own feed library) and Pelican's
+public API only: the host's Writer stays Pelican's.
 
 - The feeds of the weeks' section (DIGEST_IN_BLOG = False), the site's and each repository's, are
   the digest's own files: `write_week_feed` makes them and writes a feed only when its text changed.
@@ -34,7 +34,7 @@ REF_SUFFIX = "?ref=feed"  # what FEED_APPEND_REF adds to every link
 
 
 def joined(settings: Mapping, base: str | None, path: str) -> str:
-    """`path` under `base` as Pelican's writer joins a feed's links (posix paths with RELATIVE_URLS)."""
+    """`path` under `base`, as Pelican's writer joins a feed's links (RELATIVE_URLS: as paths)."""
     base = base or ""
     if settings.get("RELATIVE_URLS"):
         return posixpath.join(base, path)
@@ -47,33 +47,39 @@ def write_week_feed(output: Path, path: str, kind: str, articles: list, context:
     Pelican would write it but with the weeks' own entries; untouched when its text is the same.
     `context` is the generator's, which holds the site's settings."""
     site_url = context.get("SITEURL", "")
-    feed = FEED_CLASSES[kind](**feed_header(context, joined(context, context.get("FEED_DOMAIN"), path), title))
+    feed_url = joined(context, context.get("FEED_DOMAIN"), path)
+    feed = FEED_CLASSES[kind](**feed_header(context, feed_url, title))
     for article in articles:
         feed.add_item(**week_item(article, site_url, kind, context))
     text = io.StringIO()
     feed.write(text, "utf-8")
     target = output / path
     target.parent.mkdir(parents=True, exist_ok=True)
-    # As a file opened in text mode, which Pelican writes feeds to, has it.
-    write_if_changed(target, text.getvalue().replace("\n", os.linesep).encode("utf-8"), durable=False)
+    lines = text.getvalue().replace("\n", os.linesep)  # as a file Pelican opens in text mode has it
+    write_if_changed(target, lines.encode("utf-8"), durable=False)
 
 
 def feed_header(context: Mapping, feed_url: str, title: str | None) -> dict:
     """A feed's title, links and description, as Pelican gives them."""
-    site_name = context["SITENAME"]
+    site_name, subtitle = context["SITENAME"], context.get("SITESUBTITLE")
     return {"title": Markup(f"{site_name} - {title}" if title else site_name).striptags(),
             "link": context.get("SITEURL", "") + "/", "feed_url": feed_url,
-            "description": context.get("SITESUBTITLE", ""), "subtitle": context.get("SITESUBTITLE", None)}
+            "description": subtitle or "", "subtitle": subtitle}
 
 
 def week_item(article, site_url: str, kind: str, settings: Mapping) -> dict:
-    """A week article's entry (feedgenerator's `add_item` arguments): Pelican's, with the week's own id."""
-    link = joined(settings, site_url, article.url) + (REF_SUFFIX if settings.get("FEED_APPEND_REF") else "")
+    """A week article's entry (feedgenerator's `add_item` arguments): Pelican's, with the week's
+    own id."""
+    link = joined(settings, site_url, article.url)
+    if settings.get("FEED_APPEND_REF"):
+        link += REF_SUFFIX
     zone = settings.get("TIMEZONE")
-    return {"title": Markup(article.title).striptags(), "link": link, "author_name": getattr(article, "author", ""),
+    modified = getattr(article, "modified", None)
+    return {"title": Markup(article.title).striptags(), "link": link,
+            "author_name": getattr(article, "author", ""),
             "categories": [article.category, *getattr(article, "tags", ())],
             "pubdate": set_date_tzinfo(article.date, zone),
-            "updateddate": set_date_tzinfo(article.modified, zone) if hasattr(article, "modified") else None,
+            "updateddate": set_date_tzinfo(modified, zone) if modified else None,
             **entry_text(kind, article.get_content(site_url), article.summary, settings),
             **week_entry(article, kind, None)}
 
@@ -82,7 +88,8 @@ def entry_text(kind: str, body: str, summary: str, settings: Mapping) -> dict:
     """An entry's text as Pelican's writer gives it: RSS has one body, the description; Atom the
     content, and the summary where it differs."""
     if kind == "rss":
-        return {"description": summary if settings.get("RSS_FEED_SUMMARY_ONLY") else body, "content": None}
+        brief = settings.get("RSS_FEED_SUMMARY_ONLY")
+        return {"description": summary if brief else body, "content": None}
     return {"content": body, "description": None if summary == body else summary}
 
 
@@ -90,12 +97,13 @@ def week_entry(article, kind: str, label: str | None) -> dict:
     """A week's entry id, from its repository and week alone; in a label's feed, the label's PRs
     of the week, under an id of its own (the entry differs from the week's, which a reader may
     also follow)."""
-    week = article.digest_week
+    feed_id = article.digest_week.feed_id
     light = article.digest_label_entries.get(label)
     if light is None:
-        return {"unique_id": week.feed_id, "unique_id_is_permalink": False}
+        return {"unique_id": feed_id, "unique_id_is_permalink": False}
     text = {"description": light} if kind == "rss" else {"content": light, "description": None}
-    return {"unique_id": f"{week.feed_id}#{quote(label, safe='')}", "unique_id_is_permalink": False, **text}
+    label_id = f"{feed_id}#{quote(label, safe='')}"
+    return {"unique_id": label_id, "unique_id_is_permalink": False, **text}
 
 
 def shape_feed(context: Mapping, feed: SyndicationFeed) -> None:
@@ -117,7 +125,8 @@ def shape_feed(context: Mapping, feed: SyndicationFeed) -> None:
             item.update(week_entry(article, kind, label))
     if not all(weeks) and feed_url in blog_feed_urls(context):
         kept = newest_weeks_only(weeks)
-        feed.items[:] = [item for item, article in zip(feed.items, weeks) if article is None or id(article) in kept]
+        feed.items[:] = [item for item, article in zip(feed.items, weeks)
+                         if article is None or id(article) in kept]
 
 
 def _site_path(link: str, site_link: str) -> str:
@@ -128,18 +137,21 @@ def _site_path(link: str, site_link: str) -> str:
 def blog_feed_urls(context: Mapping) -> set[str]:
     """The addresses of the blog's own feeds (FEED_ALL_*, FEED_*, TRANSLATION_FEED_*), as the
     feeds name themselves; `context` the generator's, with the site's settings and articles."""
-    settings, articles = context, context.get("articles", ())
-    languages = {settings.get("DEFAULT_LANG", "")} | {t.lang for a in articles for t in [a, *a.translations]}
-    paths = {str(settings.get(f"{name}_URL") or settings[name]).format(lang=lang)
-             for name in BLOG_FEEDS if settings.get(name) for lang in languages}
-    return {joined(settings, settings.get("FEED_DOMAIN"), path) for path in paths}
+    articles = context.get("articles", ())
+    languages = {context.get("DEFAULT_LANG", "")}
+    languages |= {each.lang for article in articles for each in [article, *article.translations]}
+    paths = {str(context.get(f"{name}_URL") or context[name]).format(lang=lang)
+             for name in BLOG_FEEDS if context.get(name) for lang in languages}
+    return {joined(context, context.get("FEED_DOMAIN"), path) for path in paths}
 
 
 def label_of_feed(feed_url: str, tags, settings: Mapping) -> str | None:
-    """The label (or module) whose feed (TAG_FEED_ATOM, TAG_FEED_RSS) is at `feed_url`, else None."""
-    patterns = [str(settings.get(f"{name}_URL") or settings[name]) for name in TAG_FEEDS if settings.get(name)]
+    """The label (or module) whose feed (TAG_FEED_ATOM, TAG_FEED_RSS) is at `feed_url`, or None."""
+    patterns = [str(settings.get(f"{name}_URL") or settings[name])
+                for name in TAG_FEEDS if settings.get(name)]
+    domain = settings.get("FEED_DOMAIN")
     for tag in dict(tags):  # Pelican's context["tags"]: (tag, articles) pairs
-        if any(joined(settings, settings.get("FEED_DOMAIN"), p.format(slug=tag.slug)) == feed_url for p in patterns):
+        if any(joined(settings, domain, p.format(slug=tag.slug)) == feed_url for p in patterns):
             return tag.name
     return None
 
@@ -151,6 +163,8 @@ def newest_weeks_only(weeks: list) -> set[int]:
     newest: dict[str, object] = {}
     for article in weeks:
         week = getattr(article, "digest_week", None)
-        if week is not None and week.final and (week.repo not in newest or week.date > newest[week.repo].digest_week.date):
+        if week is None or not week.final:
+            continue
+        if week.repo not in newest or week.date > newest[week.repo].digest_week.date:
             newest[week.repo] = article
     return {id(article) for article in newest.values()}
