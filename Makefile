@@ -15,11 +15,11 @@ SEARCH_INDEX = "$(BIN)/python" -m pagefind --quiet --site
 EXTRAS ?=
 GITHUB_PAGES_BRANCH ?= gh-pages
 
-.PHONY: help install html serve devserver publish github constraints test test-fast test-oldest-pelican bench golden sample clean
+.PHONY: help install html serve devserver publish github constraints typecheck test test-fast test-oldest-pelican bench golden sample clean
 
 help:
 	@echo "make html       build the site into $(OUTPUTDIR)/ (creates $(VENV) on first use)"
-	@echo "make test       run the test suite"
+	@echo "make test       type-check digest_plugin/, then run the test suite"
 	@echo "make test-fast  run the tests of the pure stages and the project's own checks (under a minute)"
 	@echo "make test-oldest-pelican  run tests/site and tests/stages on the oldest Pelican pyproject.toml allows"
 	@echo "make serve      serve $(OUTPUTDIR)/ on http://127.0.0.1:$(PORT)"
@@ -72,7 +72,11 @@ serve: install
 devserver: install
 	"$(BIN)/python" -m digest_plugin.publish.devserver "$(INPUTDIR)" -o "$(OUTPUTDIR)" -s "$(CONFFILE)" --bind 127.0.0.1 --port "$(PORT)"
 
-test: $(VENV)/.installed-test
+# The type checker over digest_plugin/ (settings in pyproject.toml, [tool.mypy]), before the tests.
+typecheck: $(VENV)/.installed-test
+	$(BIN)/python -m mypy
+
+test: typecheck
 	$(BIN)/python -m pytest -n auto
 
 # The tiers a change to a stage needs first: the pure stages on hand-made records, and the checks

@@ -94,9 +94,10 @@ def _fetch(args) -> int:
         report = fetch_repos(Store(settings.data_path), settings, repos, since=args.since, until=args.until,
                              diff_targets=diff_targets(settings))
     except DigestError as error:
-        report = getattr(error, "report", None)  # which repositories were fetched, which failed and why
-        if report is None or args.debug:
+        failed_report = getattr(error, "report", None)  # which repositories were fetched, which failed and why
+        if failed_report is None or args.debug:
             raise
+        report = failed_report
     for line in report.lines():
         print(line)
     for failed in report.failed:

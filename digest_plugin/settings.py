@@ -25,6 +25,7 @@ from dataclasses import Field, dataclass, field, fields
 from functools import partial
 from importlib import resources
 from pathlib import Path
+from typing import Any, TypeGuard
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import yaml
@@ -32,7 +33,8 @@ import yaml
 from digest_plugin.errors import DigestError
 
 # check(value as written, its setting's name, the folder relative paths start from) -> typed value
-Check = Callable[[object, str, Path], object]
+# (Any: each check's own type, the type of its setting's field)
+Check = Callable[[object, str, Path], Any]
 
 _REPO_NAME = re.compile(r"^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$")
 _OWNER_PATTERN = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9_.-]*/\*$")
@@ -40,8 +42,9 @@ _ENVIRONMENT_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 DISCUSS_FIELDS = ("owner", "name", "week")
 
 
-def option(default: object, check: Check, doc: str) -> Field:
-    """One DIGEST_* option: its value when unset (as written in pelicanconf.py), its check, its help line."""
+def option(default: object, check: Check, doc: str) -> Any:
+    """One DIGEST_* option: its value when unset (as written in pelicanconf.py), its check, its help line.
+    A dataclasses.Field, typed Any as `field()` is: it stands for the value of any setting."""
     return field(default_factory=partial(check, default, "default", Path(".")),
                  metadata={"default": default, "check": check, "doc": doc})
 
@@ -57,7 +60,7 @@ SITE_FOLDERS = frozenset({
 })
 
 
-def is_repo_name(repo: object) -> bool:
+def is_repo_name(repo: object) -> TypeGuard[str]:
     return repo_name_problem(repo) is None
 
 
@@ -77,6 +80,7 @@ def check_repo_name(repo: object) -> str:
     problem = repo_name_problem(repo)
     if problem is not None:
         raise DigestError(f"{repo!r} {problem}.")
+    assert isinstance(repo, str)  # no problem: a name, text
     return repo
 
 
@@ -84,7 +88,7 @@ def check_timezone(name: object) -> ZoneInfo:
     if isinstance(name, ZoneInfo):
         return name
     try:
-        return ZoneInfo(name)
+        return ZoneInfo(name)  # type: ignore[arg-type]  # what is not text raises TypeError, said below
     except (ZoneInfoNotFoundError, ValueError, TypeError, OSError):  # OSError: a folder of the timezone data ("America")
         raise DigestError(f"DIGEST_TIMEZONE {name!r} is not a known timezone name, such as UTC or Asia/Shanghai.") from None
 

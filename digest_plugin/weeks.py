@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta
-from zoneinfo import ZoneInfo
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
 
 from digest_plugin.errors import DigestError
 
@@ -44,12 +43,12 @@ class Week:
     def sunday(self) -> date:
         return self.monday + timedelta(days=6)
 
-    def start(self, tz: ZoneInfo) -> datetime:
+    def start(self, tz: tzinfo) -> datetime:
         """Monday 00:00 in `tz`, as UTC: arithmetic on aware datetimes that share a tzinfo
         ignores daylight-saving changes, so bounds are kept in UTC."""
         return datetime.combine(self.monday, time(), tz).astimezone(UTC)
 
-    def end(self, tz: ZoneInfo) -> datetime:
+    def end(self, tz: tzinfo) -> datetime:
         """The exclusive end: the next Monday at 00:00 local time."""
         return self.next().start(tz)
 
@@ -65,7 +64,7 @@ def week_of_date(day: date) -> Week:
     return Week(iso.year, iso.week)
 
 
-def week_of(moment: datetime, tz: ZoneInfo) -> Week:
+def week_of(moment: datetime, tz: tzinfo) -> Week:
     """The week an aware datetime (a PR's merged_at) falls in, seen from timezone `tz`."""
     return week_of_date(moment.astimezone(tz).date())
 

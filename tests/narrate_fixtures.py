@@ -210,6 +210,8 @@ def english_left(week, text: str) -> str | None:
     for p in week.pulls:
         names.update(quoted_forms(p, chinese=True))
         names.update((*p.classification.modules, *p.classification.labels))
+        if p.classification.type_mark:  # the author's own "fix:" or label, shown as theirs
+            names.add(p.classification.type_mark[1])
         names.update((*p.footprint.added_files, *p.footprint.removed_files, *p.footprint.workflows, *p.footprint.config_files))
     for stats in (week.stats,):
         names.update((*stats.modules, *stats.labels, *(a.login for a in (*stats.authors, *stats.bots))))

@@ -17,7 +17,8 @@ rule names are those of digest_plugin/analysis/claims.py):
 - types: the highlight buckets "New capabilities", "Key fixes", "Refactors".
 - consequences: "marked as a breaking change: users will have to change …", "removes something
   deprecated: users who still rely on it will break", "removes N files: anything that imports them
-  will break", "deprecates existing behaviour", "changes the default of X".
+  will break", "deprecates existing behaviour", "changes the default of X", "adds a new required
+  dependency".
 
 A rule's analysis runs over the whole repository, each PR in its real week and history, as a build
 analyses it (analysis.analyse_repo with the default rules). A third of each corpus, chosen by a hash
@@ -337,12 +338,33 @@ def _default_flip(analysed, week, label):
 
 
 def _stated(analysed, week, label):
-    """What the key line, the breaking section and the main risk say of a PR's consequences
-    (analysis/consequences.py): right when the label has a consequence, of the kind said where one is."""
-    said = getattr(analysed, "consequences", ())
+    """What the key line, the breaking section and the main risk say of a PR's consequences from its
+    title and its Breaking/Migration section (analysis/consequences.py): right when the label has a
+    consequence, of the kind said where one is."""
+    said = [c for c in getattr(analysed, "consequences", ()) if c.source != "prose"]
     labelled = _kinds(label)
     right = bool(labelled) and all(c.kind is None or c.kind in labelled for c in said)
     return bool(said), right, bool(labelled), ", ".join(f"{c.kind or 'stated'}: {c.what or c.quote}" for c in said)
+
+
+def _prose(kind: str):
+    """A consequence of `kind` read from the body's prose: right when the label has one of that kind."""
+    def check(analysed, week, label):
+        said = [c for c in getattr(analysed, "consequences", ()) if c.source == "prose" and c.kind == kind]
+        holds = kind in _kinds(label)
+        return bool(said), holds, holds, ", ".join(f"{c.what or ''} → {c.new or ''}: {c.quote}" for c in said)
+    return check
+
+
+def _new_dependency(analysed, week, label):
+    """A new required dependency (analysis/upgrades.adds_required_dependency), right when the label has one."""
+    try:
+        from digest_plugin.analysis.upgrades import adds_required_dependency
+    except ImportError:  # the code before the rule: it never claimed one
+        return False, False, "new-dependency" in _kinds(label), ""
+    holds = "new-dependency" in _kinds(label)
+    claimed = adds_required_dependency(analysed.pull)
+    return claimed, holds, holds, "new required dependency" if claimed else ""
 
 
 JUDGES: dict[str, dict[str, Callable]] = {
@@ -381,6 +403,11 @@ JUDGES: dict[str, dict[str, Callable]] = {
         "consequence.files-removed": _files_removed,
         "consequence.default-flip": _default_flip,
         "consequence.stated": _stated,
+        "consequence.prose-rename": _prose("rename"),
+        "consequence.prose-default": _prose("default-flip"),
+        "consequence.prose-removal": _prose("removal"),
+        "consequence.prose-format": _prose("format-change"),
+        "consequence.new-dependency": _new_dependency,
     },
 }
 RULES = tuple(rule for rules in JUDGES.values() for rule in rules)

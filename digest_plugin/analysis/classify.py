@@ -127,6 +127,11 @@ def says_default_change(description: str) -> bool:
     to a thing called the default ("Make the default database truly statically infallible")."""
     return bool(_DEFAULT_LEAD.match(description) and _DEFAULT_CHANGE.search(description)) and not _NOT_A_DEFAULT_CHANGE.search(description)
 
+
+# where the author said a PR's type: ("label", "bug") or ("title", "fix:"); None when nowhere
+TypeMark = tuple[str, str] | None
+
+
 @dataclass(frozen=True)
 class Title:
     """What a title says by convention, before any guessing."""
@@ -135,6 +140,7 @@ class Title:
     modules: tuple[str, ...] = ()
     rule_prefixes: tuple[str, ...] = ()  # ruff's `[`flake8-bugbear`]`: rule families, kept as topics
     explicit_type: str | None = None  # written as a type (`fix:`, `[bugfix]`, `feat(x):`)
+    type_written: str | None = None  # that type as written: "fix:", "[bugfix]", "feat(x)!:"
     hinted_type: str | None = None  # implied by a module name such as `[ci]` or `[doc]`
     breaking: bool = False
     merge_commit: bool = False
@@ -153,6 +159,7 @@ def _parse_title(title: str, rules: Rules) -> Title:
     text = " ".join(title[:TITLE_LIMIT].split())
     merge = _MERGE_PR.match(text) or _MERGE_BRANCH.match(text)
     if merge:
+        assert merge.lastindex is not None  # both patterns end in a group
         branch = merge[merge.lastindex]
         words = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", branch.split("/", 1)[-1])
         words = re.sub(r"[-_]+", " ", words).strip()
@@ -162,6 +169,7 @@ def _parse_title(title: str, rules: Rules) -> Title:
     conventional = _CONVENTIONAL.match(text)
     if conventional and conventional[1].strip().lower() in rules.title_types:
         found.explicit_type = rules.title_types[conventional[1].strip().lower()]
+        found.type_written = " ".join(conventional[0].split())
         if conventional[2] and not found.modules:
             found.modules = [s.strip().lower() for s in re.split(r"[,/]", conventional[2]) if s.strip()]
         found.breaking = found.breaking or bool(conventional[3])
@@ -180,6 +188,7 @@ def _parse_title(title: str, rules: Rules) -> Title:
         modules=tuple(dict.fromkeys(found.modules)),
         rule_prefixes=tuple(dict.fromkeys(found.rule_prefixes)),
         explicit_type=found.explicit_type,
+        type_written=found.type_written,
         hinted_type=found.hinted_type,
         breaking=found.breaking,
         revert=bool(re.match(r"^revert(s|ed)?\b", description, re.IGNORECASE)),
@@ -195,6 +204,7 @@ class _Prefixes:
     modules: list[str] = field(default_factory=list)
     rule_prefixes: list[str] = field(default_factory=list)
     explicit_type: str | None = None
+    type_written: str | None = None
     hinted_type: str | None = None
     breaking: bool = False
 
@@ -211,7 +221,8 @@ def _brackets(text: str, rules: Rules) -> tuple[str, _Prefixes]:
             if word in rules.markers:
                 found.breaking = found.breaking or word == "breaking"
             elif word in rules.title_types and word not in rules.module_types:
-                found.explicit_type = found.explicit_type or rules.title_types[word]
+                if found.explicit_type is None:
+                    found.explicit_type, found.type_written = rules.title_types[word], f"[{item}]"
             elif item.startswith("`"):
                 found.rule_prefixes.append(word)
             else:
@@ -257,7 +268,7 @@ def module_scheme(pulls: Sequence[Pull], rules: Rules) -> ModuleScheme:
     scoped = [parse_title(p.title, rules).modules for p in people]
     if not people or sum(1 for s in scoped if s) < SCOPE_SHARE * len(people):
         return PATH_SCHEME
-    counts = defaultdict(int)
+    counts: defaultdict[str, int] = defaultdict(int)
     for scopes in scoped:
         for scope in scopes:
             counts[scope] += 1
@@ -273,8 +284,10 @@ def classify(pull: Pull, rules: Rules, scheme: ModuleScheme = PATH_SCHEME) -> Cl
         match.expand(module) for label in labels for pattern, module in rules.label_modules if (match := pattern.fullmatch(label.strip()))
     ))
     modules, from_title = (label_modules, False) if label_modules else _modules(title, pull, rules, scheme)
+    change_type, mark = _change_type(pull, title, rules)
     return Classification(
-        type=_change_type(pull, title, rules),
+        type=change_type,
+        type_mark=mark,
         modules=modules,
         modules_from_title=from_title,
         labels=labels,
@@ -287,19 +300,23 @@ def classify(pull: Pull, rules: Rules, scheme: ModuleScheme = PATH_SCHEME) -> Cl
     )
 
 
-def _change_type(pull: Pull, title: Title, rules: Rules) -> str | None:
-    """The type from the most trusted source that says one (see the module docstring)."""
-    label_type = next((t for t, p in rules.label_types for label in pull.labels if p.fullmatch(label.strip())), None)
+def _change_type(pull: Pull, title: Title, rules: Rules) -> tuple[str | None, TypeMark]:
+    """The type from the most trusted source that says one (see the module docstring), and where
+    the author said it, when the author did: ("label", "bug") or ("title", "fix:")."""
+    labels = tuple(label.strip() for label in pull.labels)
+    labelled = next(((t, label) for t, p in rules.label_types for label in labels if p.fullmatch(label)), None)
+    if labelled:
+        return labelled[0], ("label", labelled[1])
+    if title.explicit_type:
+        return title.explicit_type, ("title", title.type_written or title.explicit_type)
     kinds = rules.files_of(pull)[1]
     return (
-        label_type
-        or title.explicit_type
-        or ("revert" if title.revert else None)
+        ("revert" if title.revert else None)
         or title.hinted_type
         or type_from_paths(kinds)
         or type_from_words(title.description, rules)
         or type_of_noun_phrase(kinds, rules)
-    )
+    ), None
 
 
 def _topics(title: Title, labels: tuple[str, ...], rules: Rules) -> tuple[str, ...]:

@@ -9,7 +9,12 @@ Two places say it precisely enough to repeat (tests/corpora/consequences.jsonl m
   "Remove `--reference-links` parameter from pelican-import", "Drop Python 3.3 support",
   "Stabilize `UP044`" (out of preview: on for every user who selects it);
 - the body's own "Breaking changes" or "Migration" section: its first sentences, quoted as the
-  author's words, with no kind read into them.
+  author's words, with no kind read into them;
+- a plain statement in the body's prose, outside its test, design, motivation and checklist sections
+  (source "prose", one claim rule per kind, `claim_of`): "Backend flag renamed: `a` → `b`", "renames
+  TID254 to `lazy-import-mismatch`", "`x` now defaults to `true`", "remove legacy rolloutSkip", "the
+  `--x` option has been removed", "Loading a v1 checkpoint raises a clear error" (a format change; the
+  migration script the PR adds and names is its `new`).
 
 A change only to docs, tests, examples or CI changes nothing users run: no consequence. Nor does a
 change the body says is behind preview or not yet released.
@@ -20,8 +25,16 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from digest_plugin.analysis.claims import speaks
 from digest_plugin.analysis.classify import says_default_change
-from digest_plugin.analysis.description import description_text, plain, section_sentences, summary_of, whole_sentence
+from digest_plugin.analysis.description import (
+    body_sections,
+    description_text,
+    plain,
+    section_sentences,
+    summary_of,
+    whole_sentence,
+)
 from digest_plugin.analysis.model import Consequence
 from digest_plugin.store.records import Pull
 
@@ -53,7 +66,7 @@ _STABILISE = re.compile(r"^stabili[sz]\w*\s+(?P<what>.{2,100})$", re.IGNORECASE)
 _PREVIEW = re.compile(r"\bpreview\b", re.IGNORECASE)
 _OUTPUT = re.compile(r"\boutput\b|\bformats?\b", re.IGNORECASE)
 _RULE_NAMED = re.compile(r"`[^`]+`|\b[A-Z]{1,4}\d{3,4}\b")  # what is stabilised is named: a rule, an option
-_NOT_RUN = frozenset({"tests", "docs", "ci"})  # files no user runs (examples and their configuration are copied)
+_NOT_RUN = frozenset({"tests", "docs", "ci", "tooling"})  # files no user runs (examples and their configuration are copied)
 # a default change that reaches no user yet: behind preview, or of something not released
 _NOT_FOR_USERS_YET = re.compile(r"\b(?:in|under|behind|with|only in)\s+(?:global\s+)?(?:the\s+)?preview\b|--preview\b|not (?:yet )?(?:been )?released|"
                                 r"\bunreleased\b|\bfor now\b.{0,40}\bpreview\b", re.IGNORECASE)
@@ -82,7 +95,167 @@ def consequences_of(pull: Pull, title: str, kinds: Sequence[frozenset[str]], tem
     said = section_sentences(pull.body or "", BREAKING_SECTION, template, repo) or _footer(pull.body or "")
     if said and not _NOTHING.search(said):
         found.append(Consequence(None, "body", quote=said))
-    return tuple(found)
+    return (*found, *_prose_not_told(pull, found, template, repo))
+
+
+def _prose_not_told(pull: Pull, told: Sequence[Consequence], template: frozenset[str], repo: str) -> list[Consequence]:
+    """What the body's prose states that the title or the section did not already say."""
+    if _NOT_FOR_USERS_YET.search(pull.body or ""):
+        return []
+    said = {(c.kind, c.what) for c in told} | {(c.kind, c.old) for c in told}
+    paths = tuple(f.path.strip('"') for f in pull.files)
+    return [c for c in _from_prose(pull.body or "", template, repo, paths) if (c.kind, c.what) not in said and (c.kind, c.old) not in said]
+
+
+# what the claim rules of analysis/claims.py call each consequence: the title's and the author's
+# section's are "consequence.stated"; a statement of the prose is measured per kind
+PROSE_CLAIMS = {"rename": "consequence.prose-rename", "default-flip": "consequence.prose-default", "removal": "consequence.prose-removal",
+                "format-change": "consequence.prose-format"}
+
+
+def claim_of(consequence: Consequence) -> str:
+    """The claim rule (analysis/claims.py) that says `consequence`."""
+    return PROSE_CLAIMS.get(consequence.kind or "", "consequence.stated") if consequence.source == "prose" else "consequence.stated"
+
+
+def spoken(consequences: Sequence[Consequence]) -> tuple[Consequence, ...]:
+    """The consequences whose claim rule is precise enough to be said."""
+    return tuple(c for c in consequences if speaks(claim_of(c)))
+
+
+# --- the body's prose -----------------------------------------------------------------------------
+
+# sections that tell why, how it was built or tested, not what changes for users
+_NOT_SAID_THERE = re.compile(r"test|checklist|motivation|problem|background|context|\bwhy\b|design|code changes?|implementation|internal|"
+                             r"how it works|root cause|benchmark|result|performance|reviewer|todo|follow|future|acknowledg|screenshot|related|"
+                             r"timeline|bug|fix|before|alternative|discussion|note", re.IGNORECASE)
+# a name users write: `in backticks` (no spaces), a --flag, a snake_case key (said beside what it
+# is: "the use_x flag"), a dotted key, a SETTING_NAME, a rule code
+_PROSE_NAME = r"`[^`\s]{1,60}`|--[a-z][\w-]+|\b[a-z][a-z0-9]*_[a-z0-9_]+\b|(?-i:\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[A-Z]{1,4}\d{3,4}\b)|\b[a-z][a-z0-9_]*(?:\.[a-z][\w-]*)+\b"
+_PROSE_RENAMES = (
+    # "Backend flag renamed: `a` → `b`"
+    re.compile(rf"\b(?P<thing>{_USER_THING})\s+(?:was\s+|is\s+|has been\s+)?renamed\s*:?\s*(?:from\s+)?(?P<old>{_PROSE_NAME})\s*(?:→|->|=>|to)\s*(?P<new>{_PROSE_NAME})", re.IGNORECASE),
+    # "renames TID254 to `lazy-import-mismatch`", "Rename PYI033 from `a` to `b`", "rename the `x` option to `y`"
+    re.compile(rf"\brenam(?:e[sd]?|ing)\s+(?:the\s+)?(?:(?P<thing>{_USER_THING})\s+)?(?P<old>{_PROSE_NAME})(?:\s+(?P<thing2>{_USER_THING}))?"
+               rf"\s+(?:from\s+(?P<was>{_PROSE_NAME})\s+)?(?:to|→|->|=>)\s+(?P<new>{_PROSE_NAME})", re.IGNORECASE),
+    # "the `x` option has been renamed to `y`"
+    re.compile(rf"(?P<old>{_PROSE_NAME})\s+(?:(?P<thing>{_USER_THING})\s+)?(?:is|was|has been|have been)\s+renamed\s+to\s+(?P<new>{_PROSE_NAME})", re.IGNORECASE),
+)
+_PROSE_DEFAULTS = (
+    # "`x` now defaults to `true`", "`x` is now enabled by default"
+    re.compile(rf"(?P<what>{_PROSE_NAME})\s+(?:(?:{_USER_THING})\s+)?now\s+defaults\s+to\s+(?P<new>`[^`]+`|[\w.'\"-]+)", re.IGNORECASE),
+    re.compile(rf"(?P<what>{_PROSE_NAME})\s+(?:(?:{_USER_THING})\s+)?is\s+now\s+(?P<new>enabled|disabled|on|off)\s+by\s+default", re.IGNORECASE),
+    # "changes the default of `x` from `a` to `b`", "the default value of `x` is changed to `b`"
+    re.compile(rf"\bdefault(?:\s+value)?\s+(?:of|for)\s+(?P<what>{_PROSE_NAME})\s+(?:is\s+|was\s+|has been\s+)?(?:changed|switched|flipped|moved)\s+"
+               rf"(?:from\s+(?P<old>`[^`]+`|[\w.'\"-]+)\s+)?to\s+(?P<new>`[^`]+`|[\w.'\"-]+)", re.IGNORECASE),
+    re.compile(rf"\b(?:change[sd]?|switch(?:es|ed)?|flip(?:s|ped)?)\s+the\s+default(?:\s+value)?\s+(?:of|for)\s+(?P<what>{_PROSE_NAME})\s+"
+               rf"(?:from\s+(?P<old>`[^`]+`|[\w.'\"-]+)\s+)?to\s+(?P<new>`[^`]+`|[\w.'\"-]+)", re.IGNORECASE),
+)
+# "remove the `--x` option", "remove legacy rolloutSkip" (what was deprecated or legacy is what users had)
+_LEGACY_NAME = r"`[^`\s]{1,60}`|\b[A-Za-z][a-z0-9]+(?:[A-Z][a-z0-9]+)+\b"
+_PROSE_REMOVALS = (
+    re.compile(rf"\b(?:remov(?:e[sd]?|ing)|drop(?:s|ped)?|delet(?:e[sd]?|ing))\s+(?:the\s+)?(?:(?P<thing>{_USER_THING})\s+)?(?P<what>{_PROSE_NAME})"
+               rf"(?:\s+(?P<thing2>{_USER_THING}))?", re.IGNORECASE),
+    re.compile(rf"\b(?:remov(?:e[sd]?|ing)|drop(?:s|ped)?|delet(?:e[sd]?|ing))\s+(?:the\s+)?(?:deprecated|legacy)\s+(?P<what>{_LEGACY_NAME})", re.IGNORECASE),
+    re.compile(rf"(?P<what>{_PROSE_NAME})\s+(?:(?P<thing>{_USER_THING})\s+)?(?:has been|have been|is|was|are)\s+(?:now\s+)?(?:removed|dropped|deleted)\b", re.IGNORECASE),
+)
+# what another project removed or renamed (a rule that detects it, an upstream API): not this PR's doing
+_UPSTREAM = re.compile(r"\b(?:removed|renamed|deleted|dropped|deprecated)\s+(?:in|from|by)\s+(?:(?-i:[A-Z]\w+)\s+)?v?\d|\bupstream\b|\bin (?:newer|the latest|recent|later) "
+                       r"(?:\w+ )?versions?\b|\bin (?:the )?(?:commit|upstream)\b|(?-i:\b[A-Z]\w+)\s+(?:has\s+)?(?:removed|renamed|changed)\b|\b(?:vllm|sglang|torch|transformers|megatron|airflow)\s+(?:has\s+)?(?:removed|renamed|changed)\b",
+                       re.IGNORECASE)
+# what another PR did or a later one will: "was removed in #284", "Future PRs will remove …"
+_NOT_THIS_PR = re.compile(r"\bwill\b|\bfuture\b|\bnext (?:pr|step)\b|\bfollow-?ups?\b|\b(?:in|by|since) (?:pr:?\s*)?(?:[\w.-]+/[\w.-]+)?#\d+|"
+                          r"\bpreviously\b|\bused to\b", re.IGNORECASE)
+# "Loading a v1 checkpoint raises …", "old checkpoints can no longer be loaded": what was saved stops loading
+_FORMAT = re.compile(r"\b(?:v\d|old|older|legacy|existing|previous)\s+(?:\w+\s+){0,2}?(?:checkpoints?|caches?|layout|format)\b.{0,80}?"
+                     r"\b(?:no longer|cannot|can't|fails?|failing|raises?|incompatible|not compatible|must be (?:migrated|converted))\b"
+                     r"|\b(?:loading|reading|resuming from)\s+(?:an?\s+)?(?:v\d|old|older|legacy|existing|previous)\s+(?:\w+\s+)?(?:checkpoints?|caches?)\b.{0,40}?\b(?:raises|fails|errors?)\b",
+                     re.IGNORECASE)
+_MIGRATION_SCRIPT = re.compile(r"(?:^|/)[\w.-]*(?:migrat|convert|upgrade)[\w.-]*\.(?:py|sh)$", re.IGNORECASE)
+_LITERAL_NAME = re.compile(r"`?(?:none|null|true|false|yes|no|on|off|-?\d[\d.]*)`?", re.IGNORECASE)
+
+
+def _from_prose(body: str, template: frozenset[str], repo: str, paths: Sequence[str]) -> list[Consequence]:
+    """What the body's prose states plainly, each kind once: a rename, a default, a removal, a format change."""
+    found: dict[str, Consequence] = {}
+    for heading, lines, _skipped in body_sections(body, template, repo):
+        if heading and _NOT_SAID_THERE.search(heading):
+            continue
+        for sentence in _statements(lines):
+            if _INTERNAL.search(_QUOTED.sub("", sentence)) or "::" in sentence or _CALL.search(sentence) or _UPSTREAM.search(sentence) \
+                    or _NOT_THIS_PR.search(sentence):
+                continue
+            for kind, read in (("rename", _prose_rename), ("default-flip", _prose_default), ("removal", _prose_removal), ("format-change", _prose_format)):
+                if kind not in found and (said := read(sentence, paths, body)) is not None:
+                    found[kind] = said
+    return list(found.values())
+
+
+def _statements(lines: Sequence[str]) -> list[str]:
+    """A section's lines as sentences, Markdown kept: a list item or a paragraph, split at full stops."""
+    items: list[list[str]] = [[]]
+    for line in lines:
+        line = line.replace("\ue001", "")
+        if not line.strip() or re.match(r"\s*(?:[-*+•]|\d+[.)])\s+", line):
+            items.append([])
+        items[-1].append(re.sub(r"^\s*(?:[-*+•]|\d+[.)])\s+", "", line).strip())
+    sentences = []
+    for item in items:
+        text = " ".join(part for part in item if part).replace("**", "")
+        sentences.extend(s.strip() for s in re.split(r"(?<=[.!?;])\s+(?=[A-Z`(])", text) if s.strip())
+    return sentences
+
+
+def _user_name(name: str) -> bool:
+    """A name users write by its form: a dotted key, a SETTING_NAME, a --flag, a rule code."""
+    return bool(re.fullmatch(r"[a-z][a-z0-9_]*(?:\.[a-z][\w-]*)+|[A-Z][A-Z0-9]*_[A-Z0-9_]+|--[a-z][\w-]+|[A-Z]{1,4}\d{3,4}", _bare(name)))
+
+
+def _names_a_file(name: str) -> bool:
+    return bool(_FILE_NAME.search(name) or "/" in name)
+
+
+def _prose_rename(sentence: str, paths, body: str) -> Consequence | None:
+    for pattern in _PROSE_RENAMES:
+        for match in pattern.finditer(sentence):
+            old, new = match["old"], match["new"]
+            if any(_names_a_file(n) or _LITERAL_NAME.fullmatch(n) for n in (old, new)):
+                continue
+            named = match.groupdict()
+            if named.get("thing") or named.get("thing2") or _user_name(old):
+                return Consequence("rename", "prose", what=_bare(old), old=_bare(old), new=_bare(new), quote=plain(sentence))
+    return None
+
+
+def _prose_default(sentence: str, paths, body: str) -> Consequence | None:
+    for pattern in _PROSE_DEFAULTS:
+        match = pattern.search(sentence)
+        if match and not _names_a_file(match["what"]) and not _LITERAL_NAME.fullmatch(match["what"]):
+            old = match.groupdict().get("old")
+            return Consequence("default-flip", "prose", what=_bare(match["what"]), old=_bare(old) if old else None, new=_bare(match["new"]),
+                               quote=plain(sentence))
+    return None
+
+
+def _prose_removal(sentence: str, paths, body: str) -> Consequence | None:
+    if _CONDITION.search(sentence) or _ELSEWHERE.search(sentence):
+        return None
+    for index, pattern in enumerate(_PROSE_REMOVALS):
+        for match in pattern.finditer(sentence):
+            what = match["what"]
+            if _names_a_file(what) or _LITERAL_NAME.fullmatch(what):
+                continue
+            named = match.groupdict()
+            if index == 1 or named.get("thing") or named.get("thing2") or _user_name(what):
+                return Consequence("removal", "prose", what=_bare(what), quote=plain(sentence))
+    return None
+
+
+def _prose_format(sentence: str, paths, body: str) -> Consequence | None:
+    if not _FORMAT.search(sentence):
+        return None
+    script = next((p for p in paths if _MIGRATION_SCRIPT.search(p) and p.rpartition("/")[2] in body), None)
+    return Consequence("format-change", "prose", new=script, quote=plain(sentence))
 
 
 def _from_title(title: str, body: str, files, kinds: Sequence[frozenset[str]]) -> Consequence | None:
@@ -108,11 +281,28 @@ def _renamed(title: str, body: str, files, kinds) -> tuple[bool, Consequence | N
 
 
 def _default_flipped(title: str, body: str, files, kinds) -> tuple[bool, Consequence | None]:
-    if not says_default_change(_QUOTED.sub("X", title)):  # "default" of the title's words, not of a `--default-index` it names
+    # "default" of the title's words, not of a `--default-index` it names nor of a "non-default value"
+    if not says_default_change(_NON_DEFAULT.sub("X", _QUOTED.sub("X", title))):
         return False, None
-    if _NOT_FOR_USERS_YET.search(body):
+    if _NOT_FOR_USERS_YET.search(body) or _NOT_FOR_USERS_YET.search(title) or _DEFAULT_GIVEN.match(title) or _FALLBACK.match(title) \
+            or _NO_API_CHANGE.search(section_sentences(body, _API_SECTION)):
         return True, None
+    assigned = _ASSIGNED_DEFAULT.search(title)  # "change default to calculate_log_probs=True"
+    if assigned:
+        return True, Consequence("default-flip", "title", what=assigned["what"], new=assigned["new"], quote=title)
     return True, Consequence("default-flip", "title", what=default_setting(title), new=_default_value(title), quote=title)
+
+
+# "Set default max_model_len": a default given to what had none, no value said; "default X to the
+# processor's real patch_size in f": a fallback the code computes, not a value users see
+# the body's "API and Usage" section saying nothing users write changes
+_API_SECTION = re.compile(r"^\W*api(?: changes?)?(?: and usage(?: example)?)?\W*$", re.IGNORECASE)
+_NO_API_CHANGE = re.compile(r"^\W*(?:no|none|n/?a)\b(?:\s+(?:api|interface|user-facing))?(?:\s+changes?)?\W*$", re.IGNORECASE)
+_ASSIGNED_DEFAULT = re.compile(r"\bdefaults?\s+to\s+`?(?P<what>[a-z][\w.-]*)\s*=\s*(?P<new>[\w.'\"-]+)`?\s*$", re.IGNORECASE)
+_NON_DEFAULT = re.compile(r"\bnon-?default\b", re.IGNORECASE)
+_OF_A_RULE = re.compile(r"\(`?[A-Z]{1,5}\d{3,4}`?(?:,\s*`?[A-Z]{1,5}\d{3,4}`?)*\)\s*$")  # a title ending with the rules it changes
+_DEFAULT_GIVEN = re.compile(r"^(?:set|add)\w*\s+(?:a\s+)?default(?:\s+value)?\s+(?:(?:of|for)\s+)?[`\w.-]+\s*$", re.IGNORECASE)
+_FALLBACK = re.compile(r"^default\s+[`\w.-]+\s+to\s+(?![`'\"\d]|(?:true|false|none)\b)(?:\S+\s+){2,}", re.IGNORECASE)
 
 
 def _stabilised(title: str, body: str, files, kinds) -> tuple[bool, Consequence | None]:
@@ -130,6 +320,10 @@ def _removed(title: str, body: str, files, kinds) -> tuple[bool, Consequence | N
     removed = _REMOVAL.match(title)
     if removed is None or not _removes_what_users_had(removed["what"]) or _ELSEWHERE.search(title):
         return False, None
+    if _PREVIEW.search(title):  # "from the preview default set": what only preview users had
+        return True, None
+    if "." in removed["what"] and _OF_A_RULE.search(title):  # "Remove `airflow.x.y` (`AIR301`)": a name the rule no longer flags
+        return True, None
     if not any(not k & _NOT_RUN and "examples" not in k for k in kinds):  # a clean-up of examples removes nothing users have
         return True, None
     return True, Consequence("removal", "title", what=_REMOVAL_END.split(removed["what"])[0].strip(), quote=title)

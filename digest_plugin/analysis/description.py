@@ -134,11 +134,12 @@ def summary_of(description: str, title: str, limit: int = SUMMARY_CHARS) -> str:
     first whole sentence, and the one right after it when both are short; the title when it has none."""
     sentences = [whole_sentence(sentence) for joined in _SENTENCE_END.split(description) for sentence in _unjoined(joined)]
     first = next((i for i, sentence in enumerate(sentences) if sentence), None)
-    summary = shortened(sentences[first], limit) if first is not None else None
-    if summary is None:
+    lead = sentences[first] if first is not None else None
+    summary = shortened(lead, limit) if lead else None
+    if summary is None or first is None:
         return cap(plain(title), limit)
     following = sentences[first + 1] if first + 1 < len(sentences) else None  # never one that skips a sentence left out
-    if following and summary == sentences[first] and len(summary) + len(following) < limit * 0.8:
+    if following and summary == lead and len(summary) + len(following) < limit * 0.8:
         joiner = "" if summary.endswith(("。", "！", "？")) else " "
         summary = f"{summary}{joiner}{following}"
     return summary
@@ -223,7 +224,8 @@ def shortened(sentence: str, limit: int) -> str | None:
 def _outside_brackets(text: str, separator: str, most: int = -1) -> list[str]:
     """`text` split at `separator` where it stands outside brackets ("(see: #12)" holds no clause
     boundary), at most `most` times; with `most` 1, always [before, separator or "", after]."""
-    parts, depth, start = [], 0, 0
+    parts: list[str] = []
+    depth = start = 0
     for index, character in enumerate(text):
         depth += (character in "([{") - (character in ")]}")
         if depth <= 0 and text.startswith(separator, index) and index >= start and (most < 0 or len(parts) < most):
@@ -321,6 +323,11 @@ def _is_reference_only(line: str) -> bool:
     rest = line[lead.end():] if lead else line
     tokens = [t for t in re.split(r"[\s,;()]+", rest.strip(" .")) if t]
     return bool(tokens) and all(_REFERENCE_TOKEN.fullmatch(t.rstrip(".")) for t in tokens)
+
+
+def body_sections(body: str, template: frozenset[str] = frozenset(), repo: str = "") -> list[tuple[str | None, list[str], bool]]:
+    """(heading, its lines, skipped) of a body cleaned as for a summary (clean_body), Markdown kept."""
+    return _sections(clean_body(body, template, repo)) if body and body.strip() else []
 
 
 def _sections(text: str) -> list[tuple[str | None, list[str], bool]]:

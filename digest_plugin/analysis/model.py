@@ -85,6 +85,8 @@ class Classification:
     reverts: int | None = None  # the PR number a revert reverts, where it can be told
     is_revert: bool = False  # the title says it reverts something (whatever its type)
     modules_from_title: bool = False  # the modules are scopes its title wrote (`[1/n]` too), not labels or paths
+    # where the author said the type, when it came from there: ("title", "fix:"), ("label", "bug")
+    type_mark: tuple[str, str] | None = None
 
 
 @frozen_record

@@ -106,7 +106,7 @@ FOLLOW_UPS: dict[str, Callable[[Risk], list[Recommendation]]] = {
 
 def recommendations(risks: Sequence[Risk], good_news: Sequence[Risk] = ()) -> tuple[Recommendation, ...]:
     """The week's follow-ups, at most MAX_RECOMMENDATIONS, most pressing first; one per file."""
-    found = []
+    found: list[Recommendation] = []
     for risk in (*good_news, *risks):
         follow_up = FOLLOW_UPS.get(risk.kind)
         found.extend(replace(r, impact=risk.impact) for r in (follow_up(risk) if follow_up else ()))

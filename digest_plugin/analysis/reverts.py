@@ -56,7 +56,7 @@ class FollowUps:
         original = reverted if reverted in self.titles else None
         undone = self.titles[original] if original is not None else _inner_title(revert.title)
         subject = _words(undone)
-        subject_files = self.files.get(original) or self.files.get(revert.number, frozenset())
+        subject_files = (original is not None and self.files.get(original)) or self.files.get(revert.number, frozenset())
         cited_by_revert = self.mentions.get(revert.number, frozenset())
         start = bisect.bisect_right(self.times, revert.merged_at)
         for index in range(start, bisect.bisect_right(self.times, end)):
@@ -70,11 +70,11 @@ class FollowUps:
             return None, None  # without the reverted PR, no later one can be said to be missing
         return ("none" if self.last is not None and self.last >= end else "pending"), None
 
-    def _follows(self, number: int, undone: tuple[int, int | None], subject: tuple[str, frozenset[str]], subject_files: frozenset[str],
+    def _follows(self, number: int, undone: tuple[int, int | None], undone_subject: tuple[str, frozenset[str]], subject_files: frozenset[str],
                  cited_by_revert: bool) -> str | None:
         """"relanded", "replaced" or None: what PR `number` is to the revert and the PR it undid
-        (`undone`), whose title and title words are `subject`."""
-        (revert, original), (undone_title, subject) = undone, subject
+        (`undone`), whose title and title words are `undone_subject`."""
+        (revert, original), (undone_title, subject) = undone, undone_subject
         title = self.titles[number]
         mentions = self.mentions.get(number, frozenset())
         cites = revert in mentions or (original is not None and original in mentions)

@@ -29,6 +29,7 @@ from digest_plugin.analysis.classify import (
     renames_code,
     says_default_change,
 )
+from digest_plugin.analysis.consequences import spoken
 from digest_plugin.analysis.file_history import Added, lock_for
 from digest_plugin.analysis.footprint import beyond_kept
 from digest_plugin.analysis.model import (
@@ -313,10 +314,8 @@ def pull_evidence(facts: PullFacts) -> tuple[Evidence, ...]:
 def consequence_evidence(number: int, consequences: Sequence[Consequence], advice: str = "") -> tuple[Evidence, ...]:
     """What a PR says it changes for users (analysis/consequences.py), as breaking-change evidence,
     when that claim is precise enough to be said (analysis/claims.py)."""
-    if not speaks("consequence.stated"):
-        return ()
     return tuple(Evidence("consequence", number, detail=c.kind or "stated", package=c.what, old=c.old, new=c.new, reason=c.quote or None,
-                          advice=advice or None, titled=c.source == "title", kind="breaking-change") for c in consequences)
+                          advice=advice or None, titled=c.source == "title", kind="breaking-change") for c in spoken(consequences))
 
 
 def kinds_of(evidence: Sequence[Evidence]) -> tuple[str, ...]:
@@ -375,7 +374,8 @@ def week_risks(pulls: Sequence[AnalysedPull], hot: dict[str, tuple[int, ...]],
     for pull in pulls:  # highest importance first, so evidence is too
         for evidence in pull.evidence:
             by_kind[evidence.kind].append((pull, evidence))
-    risks, good_news = [], []
+    risks: list[Risk] = []
+    good_news: list[Risk] = []
     for kind in (*RISK_KINDS, *GOOD_NEWS_KINDS):
         risk = _kind_risk(kind, pulls, by_kind.get(kind, ()), hot, untested)
         if risk is not None:
@@ -416,7 +416,7 @@ def _peripheral(pull: AnalysedPull) -> bool:
 # precise enough to be said (analysis/claims.py). Untested or large code, reverts, hot files, CI,
 # lint, tooling, test requirements and ecosystem scripts do nothing to users by themselves: never the main risk.
 CONSEQUENCE_ORDER: tuple[tuple[str, str, str | None], ...] = (  # (risk kind, evidence fact, the claim rule it needs)
-    ("breaking-change", "consequence", "consequence.stated"),  # what the PR says it removes, renames, flips or breaks
+    ("breaking-change", "consequence", None),  # what the PR says it removes, renames, flips or breaks (only what speaks is evidence)
     ("breaking-change", "breaking-marker", None),  # the author's own marker: a fact, whatever follows from it
     ("deprecation", "deprecated", "consequence.removes-deprecated"),  # detail "removes"
     ("large-change", "files-removed", "consequence.files-removed"),
@@ -486,11 +486,11 @@ def _group_routine_bumps(members: Sequence[AnalysedPull], evidence: Sequence[Evi
 def _one_package_of_each_first(routine: Sequence[Evidence]) -> tuple[str, ...]:
     """The bumped packages, the first of each PR before the second of any: a sentence that names
     only the first few then speaks for as many PRs as it can (one PR may bump a dozen hooks)."""
-    named = [e for e in routine if e.package]
+    named = [(e.pull, e.package) for e in routine if e.package]
     firsts: dict[int, str] = {}
-    for e in named:
-        firsts.setdefault(e.pull, e.package)
-    return tuple(dict.fromkeys([*firsts.values(), *(e.package for e in named)]))
+    for pull, package in named:
+        firsts.setdefault(pull, package)
+    return tuple(dict.fromkeys([*firsts.values(), *(package for _, package in named)]))
 
 
 # Impact a reviewer would defend, per kind, from the members and their evidence.

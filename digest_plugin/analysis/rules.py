@@ -308,7 +308,7 @@ def _typed(kind, values: dict, section: str):
     missing = [name for name in names if name not in values]
     if missing:
         raise DigestError(f"rules section '{section}' lacks {', '.join(missing)}.")
-    typed = {}
+    typed: dict[str, object] = {}
     for name, spec in names.items():
         value = values[name]
         if name == "type":

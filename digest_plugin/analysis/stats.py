@@ -13,8 +13,7 @@ import posixpath
 import statistics
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from datetime import timedelta
-from zoneinfo import ZoneInfo
+from datetime import timedelta, tzinfo
 
 from digest_plugin.analysis.classify import is_bot
 from digest_plugin.analysis.model import AnalysedPull, AuthorCount, Movement, PathCount, WeekStats
@@ -26,7 +25,7 @@ FIRST_TIME_ASSOCIATIONS = frozenset({"FIRST_TIME_CONTRIBUTOR", "FIRST_TIMER"})
 KNOWN_ASSOCIATIONS = frozenset({"OWNER", "MEMBER", "COLLABORATOR"})  # people with a history here
 
 
-def first_time_pulls(pulls: Sequence[Pull], rules: Rules, tz: ZoneInfo) -> frozenset[int]:
+def first_time_pulls(pulls: Sequence[Pull], rules: Rules, tz: tzinfo) -> frozenset[int]:
     """Numbers of PRs that are their author's first merged PR, in one pass over the store.
 
     GitHub's author_association decides where it is telling: FIRST_TIME_CONTRIBUTOR or

@@ -431,7 +431,7 @@ def _described(pull: AnalysedPull, pairs: Iterable[tuple[str, str]], own: dict, 
     for raw in _PATH_PART.split(f"{pull.pull.title} {pull.summary[:SUMMARY_SCAN]}".lower()):
         word = _name(raw) if raw else None
         strand = vocabulary.strand_of(word) if word and word not in vocabulary.satellites else None
-        if strand in offered:
+        if strand in offered and word:
             found[strand] = ("folder", found.get(strand, ("folder", frozenset()))[1] | {word})
     return found
 

@@ -148,14 +148,16 @@ def _title_versions(title: str, rules: Rules) -> list[tuple[str, str | None, str
     if not found and (bare := _BARE_TO.search(text)):
         # "Bump MSRV to Rust 1.88", "upgrade to 2.7": the toolchain word, or the first noun, names it
         words = [w.lower() for w in re.findall(r"[A-Za-z][\w.+-]*", text[: bare.start()]) if w.lower() not in _NOT_PACKAGES]
-        found[""] = (words[-1] if words else "", None, _clean(bare["new"]))
+        # a runtime or toolchain the rules know; another last word is a guess ("Ascend Dockerfile")
+        known = words[-1] if words and words[-1] in rules.core_dependencies | rules.toolchains else ""
+        found[""] = (known, None, _clean(bare["new"]))
     if "toolchain" in found and (whose := _WHOSE_TOOLCHAIN.search(text)) and whose[1].lower() in rules.toolchains:
         found["toolchain"] = (f"{whose[1].lower()} toolchain", *found["toolchain"][1:])  # "Update Rust toolchain to 1.90"
     return list(found.values())
 
 
 def _body_versions(body: str) -> list[tuple[str, str | None, str | None]]:
-    found = {}
+    found: dict[str, tuple[str, str | None, str | None]] = {}
     for pattern in (_BODY_TABLE, _BODY_BUMPS):
         for match in pattern.finditer(body or ""):
             package = match["package"].lower()
@@ -206,7 +208,7 @@ def _versions_of(package: str, text: str) -> list[str]:
     """The versions a text gives near the package's name ("cargo-shear released v1.12.0 today")."""
     if not package or not text:
         return []
-    found = []
+    found: list[str] = []
     for mention in re.finditer(re.escape(package), text, re.IGNORECASE):
         found.extend(m[0] for m in re.finditer(_VERSION_TEXT, text[mention.end(): mention.end() + 40]))
     return found
@@ -238,7 +240,9 @@ def compare_versions(old: str, new: str) -> int | None:
 
 def version_step(old: str, new: str) -> str:
     """"major", "minor" or "patch": the first part of the version that moved (a pre-release or post-release, patch)."""
-    first, second = version_key(old)[0], version_key(new)[0]
+    old_key, new_key = version_key(old), version_key(new)
+    assert old_key is not None and new_key is not None  # versions compare_versions has read
+    first, second = old_key[0], new_key[0]
     width = max(len(first), len(second))
     first, second = first + (0,) * (width - len(first)), second + (0,) * (width - len(second))
     moved = next((index for index, (a, b) in enumerate(zip(first, second, strict=True)) if a != b), width)
@@ -258,3 +262,42 @@ def _across_major(old: str | None, new: str | None) -> bool:
         return int(new_match[1]) > int(old_match[1])
     return new_match[1] == "0" and new_match[2] is not None and old_match[2] is not None and int(new_match[2]) > int(old_match[2])
 
+
+# A manifest users install from, at the top of the repository: requirements.txt (or a platform's
+# requirements-npu.txt), setup.py, setup.cfg, pyproject.toml; not docs', tests' or an extra's file
+_INSTALLED_MANIFEST = re.compile(r"^(?:requirements(?:-(?!docs?\b|tests?\b|dev\b|lint\b)[\w]+)?\.txt"
+                                 r"|setup\.py|setup\.cfg|pyproject\.toml)$")
+# the author says a package is added to what is installed ("Added `peft` package to
+# requirements.txt", "Make TransferQueue a default dependency", "supplement the dependencies that
+# are missing", "missing-dependency")
+_ADDS_DEPENDENCY = re.compile(
+    r"\b(?:add\w*|supplement\w*|mov(?:e|es|ed|ing)|introduc\w*|mak(?:e|es|ing))\b[^.\n]{0,80}?"
+    r"\b(?:dependenc\w*|dependances|requirements?|deps)\b"
+    r"|\brequirements?(?:[-\w]*\.txt)?\s+add\b|\bmissing[- ]dependenc\w*",
+    re.IGNORECASE)
+_NOT_REQUIRED = re.compile(
+    r"\b(?:optional\w*|extras?|upgrad\w*|bump\w*|downgrad\w*|pin\w*|cooldowns?|remov\w*|drop\w*)\b",
+    re.IGNORECASE)
+# ... and the words say for whom: a dependency group, or one for development, tests, CI, a release
+# or the docs, is not what users install
+_NOT_INSTALLED = re.compile(r"\b(?:groups?|dev|develop\w*|tests?|testing|ci|release|lint\w*|docs?|lock(?:ed)?)\b",
+                            re.IGNORECASE)
+NEW_DEPENDENCY_BODY = 600  # of the description: its first words say what the PR does
+
+
+def adds_required_dependency(pull: Pull) -> bool:
+    """Whether a PR adds a package its users must now install: its title or the start of its
+    description says it adds a dependency or requirement (and not an optional one, nor a new
+    version of one already there), and a manifest users install from gains lines. The data holds
+    no diffs: which package, and whether every install needs it, the words alone tell."""
+    grows = (_INSTALLED_MANIFEST.match(f.path) and (f.additions or 0) > (f.deletions or 0) for f in pull.files)
+    if not any(grows):
+        return False
+    title = pull.title[:TITLE_LIMIT]
+    if _NOT_REQUIRED.search(title):
+        return False
+    for text in (title, (pull.body or "")[:NEW_DEPENDENCY_BODY]):
+        said = _ADDS_DEPENDENCY.search(text)
+        if said and not (_NOT_REQUIRED.search(said[0]) or _NOT_INSTALLED.search(said[0])):
+            return True
+    return False

@@ -60,8 +60,8 @@ def activity_alt(title: str, unit: str, bins: Sequence[Bin], series: Sequence[Se
                 name=s.name, total=number(sum(counts)), peak_bin=bins[peak].label, peak=number(counts[peak]),
                 last=number(counts[-1]), last_bin=bins[-1].label))
     if marked is not None:
-        values = [(s.name, s.values[marked]) for s in series]
-        sentences.append(_("{bin}, highlighted: {items}.").format(bin=bins[marked].label, items=_items(values, _)))
+        marked_values = [(s.name, s.values[marked]) for s in series]
+        sentences.append(_("{bin}, highlighted: {items}.").format(bin=bins[marked].label, items=_items(marked_values, _)))
     return sentences_joined([*sentences, *notes])
 
 

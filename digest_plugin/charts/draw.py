@@ -131,7 +131,8 @@ def draw(chart: Chart, formats: tuple[str, ...] = ("svg", "png")) -> Drawing:
     """The chart in each format, and which characters (if any) no font had."""
     if unknown := set(formats) - {"svg", "png"}:
         raise ValueError(f"unknown chart format {sorted(unknown)[0]!r}")
-    files, missing = {}, set()
+    files: dict[str, bytes] = {}
+    missing: set[str] = set()
     with mpl.rc_context(_rc()), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         place = geometry.layout(chart, _text_size)
@@ -163,7 +164,8 @@ def _missing_glyphs(caught: list[warnings.WarningMessage]) -> set[str]:
 def _with_texts(svg: str, texts: Sequence[geometry.Text]) -> tuple[str, set[str]]:
     """The SVG with each text drawn over everything else, as matplotlib draws a figure's texts
     last, and the characters no font had."""
-    pieces, missing = [], set()
+    pieces: list[str] = []
+    missing: set[str] = set()
     for text in texts:
         elements, text_missing = _svg_text(text.text, text.size, text.ha, text.va, text.bold, text.rotation)
         if elements:  # an empty text has none

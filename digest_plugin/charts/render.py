@@ -77,7 +77,8 @@ def _draw_missing(charts: Iterable[tuple[Chart, Sequence[tuple[str, str]]]], cac
         if missing:
             to_draw.setdefault("+".join(key for _, key in missing), (chart, missing))
     jobs = list(to_draw.values())
-    drawn_keys, missing_glyphs = set(), set()
+    drawn_keys: set[str] = set()
+    missing_glyphs: set[str] = set()
     for (_chart, missing), drawing in zip(jobs, _draw_all([(chart, [fmt for fmt, _ in missing]) for chart, missing in jobs], workers)):
         missing_glyphs.update(drawing.missing_glyphs)
         for fmt, key in missing:

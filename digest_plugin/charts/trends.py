@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 
+from digest_plugin.analysis.claims import type_speaks
 from digest_plugin.analysis.model import TYPES, WeekAnalysis
 from digest_plugin.analysis.stats import ranked
 from digest_plugin.charts import alt_text as describe
@@ -167,16 +168,27 @@ def _authors_chart(title: str, top: Sequence[str], bins: Sequence[tuple[Bin, Tal
 
 
 def _types_chart(bins: Sequence[tuple[Bin, Tally]], unit: str, palette: Palette, _: Translate) -> Chart | None:
-    counts = [tally.types for _bin, tally in bins]
-    present = set(sum(counts, Counter()))
+    counts = [_said_types(tally.types) for _bin, tally in bins]
+    present = {name for c in counts for name, n in c.items() if n}
     if not present:
         return None
     known = [t for t in TYPES if t in present]
-    names = known + sorted(present - set(TYPES) - {"unclassified"})
+    names = known + sorted(present - set(TYPES) - {"unclassified", "unsaid"})
     series = [_bar(f"type:{name}", name, [c[name] for c in counts], palette) for name in names]
+    if "unsaid" in present:
+        series.append(_bar("unsaid", _("kind not said"), [c["unsaid"] for c in counts], palette))
     if "unclassified" in present:
         series.append(_bar("unclassified", _("unclassified"), [c["unclassified"] for c in counts], palette))
     return _chart("types", _("Pull requests by type"), bins, unit, series, None, (), _)
+
+
+def _said_types(types: Counter) -> Counter:
+    """A type whose claim is imprecise (analysis/claims.py) is not drawn as such: its PRs are one
+    bar, "kind not said"."""
+    said = Counter()
+    for name, count in types.items():
+        said[name if type_speaks(name) or name == "unclassified" else "unsaid"] += count
+    return said
 
 
 def _activity_chart(bins: Sequence[tuple[Bin, Tally]], earlier: Sequence[int], unit: str, marked: int | None,

@@ -121,9 +121,12 @@ class GitHubClient:
         # retry=None: PyGithub's own retries would hide attempts from our count and our waits.
         self._github_time: tuple[datetime, float] | None = None  # the Date of GitHub's latest answer, and when it came
 
+        token = endpoint.token
+        assert token is not None  # has_token
+
         def connect(base_url: str) -> Github:
             return Github(
-                auth=Auth.Token(endpoint.token),
+                auth=Auth.Token(token),
                 base_url=base_url,
                 timeout=timeout,
                 retry=None,
@@ -231,6 +234,7 @@ class GitHubClient:
         remaining, reset = self.limits.get(resource, (None, None))
         if remaining != 0:
             return
+        assert reset is not None  # noted with its count
         wait = self.policy.seconds_until(reset) + 1
         if wait <= 1:
             return

@@ -6,6 +6,8 @@ Every text here is validated against GitHub's public schema by tests/stages/test
 
 from __future__ import annotations
 
+from typing import Any
+
 from digest_plugin.fetch.windows import search_qualifier
 from digest_plugin.store.records import FILES_LIMIT, REVIEWS_LIMIT, THREADS_LIMIT, Author, Pull, RecordError, Review, ThreadComment, files_from_rest
 from digest_plugin.store.state import Window
@@ -120,14 +122,14 @@ def pull_from_node(node: dict, rest_files: list[dict] | None = None) -> Pull:
     if isinstance(changed_files, int) and node.get("files") is None:
         changed_files = max(changed_files, len(files))  # GitHub counts 0 where it would not list them
     return Pull(
-        number=node.get("number"),
+        number=node.get("number"),  # type: ignore[arg-type]  # None too: the gate names it
         title=node.get("title") or "",
         url=node.get("url") or "",
         author=_author(node),
         created_at=node.get("createdAt"),
-        merged_at=node.get("mergedAt"),
+        merged_at=node.get("mergedAt"),  # type: ignore[arg-type]  # None too: the gate names it
         body=node.get("body") or "",
-        labels=[label.get("name") if isinstance(label, dict) else label for label in _connection(node, "labels")["nodes"] if label],
+        labels=_label_names(node),
         additions=node.get("additions") or 0,
         deletions=node.get("deletions") or 0,
         changed_files=changed_files,
@@ -137,11 +139,17 @@ def pull_from_node(node: dict, rest_files: list[dict] | None = None) -> Pull:
         reviews=_total(node, "reviews"),
         commits=_total(node, "commits"),
         source="github",
-        branch=node.get("headRefName"),
+        branch=node.get("headRefName", ""),
         verdicts=_made(_connection(node, "verdicts")["nodes"], "verdicts",
                        lambda r: Review(_login(r), r.get("state"), r.get("submittedAt"), r.get("body"))),
         threads=_made(_connection(node, "reviewThreads")["nodes"], "reviewThreads", _first_comment),
     )
+
+
+def _label_names(node: dict) -> Any:
+    """The names of a node's labels as GitHub gave them (a list): the record's gate checks them."""
+    labels = _connection(node, "labels")["nodes"]
+    return [label.get("name") if isinstance(label, dict) else label for label in labels if label]
 
 
 def _author(node: dict) -> Author:
@@ -165,7 +173,7 @@ def _first_comment(thread: dict) -> ThreadComment | None:
     comments = _connection(thread, "comments")["nodes"]
     if not comments or not isinstance(comments[0], dict):
         return None  # a thread whose comments were all deleted
-    return ThreadComment(_login(comments[0]), thread.get("path"), comments[0].get("body"))
+    return ThreadComment(_login(comments[0]), thread.get("path"), comments[0].get("body", ""))  # type: ignore[arg-type]  # None too: the gate names it
 
 
 def _made(nodes: list, field: str, make) -> tuple:
@@ -192,7 +200,7 @@ def rest_file_item(changed_file: dict) -> dict | None:
         "filename": changed_file.get("path"),
         "additions": changed_file.get("additions"),
         "deletions": changed_file.get("deletions"),
-        "status": _CHANGE_TYPES.get(changed_file.get("changeType"), "modified"),
+        "status": _CHANGE_TYPES.get(changed_file.get("changeType", ""), "modified"),
     }
 
 

@@ -145,16 +145,24 @@ def fetch_repos(
         shown.close()
         client.close()
     if report.failed:
-        error = report.failed[0].error if len(report.failed) == 1 else FetchFailed(report)
-        error.report = report
-        raise error
+        raise _failure(report)
     return report
+
+
+def _failure(report: FetchReport) -> DigestError:
+    """The error of a fetch some repositories failed, holding `report` (the command line reads it)."""
+    failure = report.failed[0].error if len(report.failed) == 1 else FetchFailed(report)
+    assert failure is not None  # a failed repository's error
+    failure.report = report  # type: ignore[attr-defined]  # any error's: read with getattr
+    return failure
 
 
 def _once_each(repos: list[str]) -> list[str]:
     """`repos` in order, a repository named twice (in any case: GitHub's names ignore it) once."""
-    seen: set[str] = set()
-    return [r for r in repos if not (r.lower() in seen or seen.add(r.lower()))]
+    firsts: dict[str, str] = {}
+    for repo in repos:
+        firsts.setdefault(repo.lower(), repo)
+    return list(firsts.values())
 
 
 def _fetch_diffs(client: GitHubClient, store: Store, fetched: RepoReport, diff_targets: DiffTargets | None) -> None:
@@ -239,8 +247,8 @@ def _history_start(state, since: date | None, settings: DigestSettings, now: dat
     if since is not None:
         return _week_start(since, tz)
     wanted = []
-    if state is not None and state.progress.get("since"):
-        wanted.append(parse_time(state.progress["since"]))
+    if state is not None and (interrupted := parse_time(state.progress.get("since"))) is not None:
+        wanted.append(interrupted)
     if settings.since is not None:
         wanted.append(_week_start(settings.since, tz))
     if wanted:

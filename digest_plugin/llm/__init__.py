@@ -18,6 +18,7 @@ import logging
 import os
 import time
 from collections.abc import Callable, Mapping
+from typing import Any
 
 from digest_plugin.build.cache import AnswerCache
 from digest_plugin.llm.endpoint import Endpoint, RequestBudget
@@ -37,8 +38,9 @@ def language_model_writer(settings: DigestSettings, *, environ: Mapping[str, str
     if settings.writer not in ("llm", "copilot"):
         return None
     config = settings.llm
+    assert config is not None  # DigestSettings refuses these writers without DIGEST_LLM
     cache = AnswerCache(settings.data_path)
-    caps = {"max_input_tokens": config.max_input_tokens, "max_output_tokens": config.max_output_tokens}  # the requests' plan: the cache's keys
+    caps: dict[str, Any] = {"max_input_tokens": config.max_input_tokens, "max_output_tokens": config.max_output_tokens}  # the requests' plan: the cache's keys
     copilot = settings.writer == "copilot"
     unavailable = _copilot_unavailable(config, environ) if copilot else _unavailable(config, environ)
     if unavailable:
@@ -48,7 +50,9 @@ def language_model_writer(settings: DigestSettings, *, environ: Mapping[str, str
     if copilot:
         from digest_plugin.llm.copilot import CopilotEndpoint, cli_path
 
-        endpoint = CopilotEndpoint(config, _key(config, environ), budget, cli_path(environ))
+        cli = cli_path(environ)
+        assert cli is not None  # else _copilot_unavailable said so
+        endpoint: CopilotEndpoint | Endpoint = CopilotEndpoint(config, _key(config, environ), budget, cli)
     else:
         endpoint = Endpoint(config, _key(config, environ), budget, clock, sleep)
     return LanguageModelWriter(config.model, endpoint, cache, **caps)

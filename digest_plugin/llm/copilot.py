@@ -25,11 +25,15 @@ import shutil
 import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from digest_plugin.llm.endpoint import RequestBudget, _short
 from digest_plugin.narrate.llm.answer import ModelFault
 from digest_plugin.narrate.llm.prompt import answer_schema
 from digest_plugin.settings import LLMConfig
+
+if TYPE_CHECKING:  # the SDK, an optional extra, is imported where a request is sent
+    from copilot import ProviderConfig
 
 CLI = "copilot"  # on PATH, as `npm install @github/copilot` puts it (or COPILOT_CLI_PATH)
 CLI_ARGS = ("--disable-builtin-mcps", "--disable-client-telemetry")
@@ -124,7 +128,7 @@ class CopilotEndpoint:
             environment["COPILOT_GITHUB_TOKEN"] = self.credential
         return environment
 
-    def _provider(self) -> dict | None:
+    def _provider(self) -> ProviderConfig | None:
         if not self.config.base_url:
             return None
         return {"type": "openai", "base_url": self.config.base_url, "api_key": self.credential}

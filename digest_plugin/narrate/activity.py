@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from digest_plugin.analysis.claims import type_speaks
 from digest_plugin.analysis.model import WeekAnalysis
 from digest_plugin.analysis.stats import ranked
 from digest_plugin.narrate.model import Cited
@@ -17,11 +18,11 @@ def trends(week: WeekAnalysis, before: WeekAnalysis | None, lang: Language) -> t
     lines = [line for line in (_merged_movement(week, before, lang), _key_movement(week, before, lang)) if line]
     earlier = before.stats if before else None
     names = type_names(_)
-    tables = (
+    tables: tuple[tuple[str, str, dict, dict | None, dict], ...] = (
         ("module", _("Busiest modules: {items}."), stats.modules, earlier.modules if earlier else None, {}),
         ("label", _("Most used labels: {items}."), stats.labels, earlier.labels if earlier else None, {}),
-        ("type", _("By type: {items}."), {str(k): v for k, v in stats.types.items()}, {str(k): v for k, v in earlier.types.items()} if earlier else None,
-         {str(k): v for k, v in names.items()}),
+        ("type", _("By type: {items}."), _said_types(stats.types),
+         _said_types(earlier.types) if earlier else None, {str(k): v for k, v in names.items()}),
     )
     for kind, template, current, previous, shown in tables:
         if current:
@@ -32,6 +33,11 @@ def trends(week: WeekAnalysis, before: WeekAnalysis | None, lang: Language) -> t
         lines.append(_hot_files(week, lang))
     lines.extend(_author_trends(week, before, lang))
     return tuple(lines)
+
+
+def _said_types(types: dict) -> dict[str, int]:
+    """The types whose claim is precise (analysis/claims.py): no "fixes" if "fix" is silent."""
+    return {str(k): v for k, v in types.items() if type_speaks(k)}
 
 
 def _merged_movement(week: WeekAnalysis, before: WeekAnalysis | None, lang: Language) -> Cited | None:
@@ -83,7 +89,9 @@ def _counted_items(kind: str, current: dict, previous: dict | None, shown: dict,
 
 
 def _hot_files(week: WeekAnalysis, lang: Language) -> Cited:
-    said, items, cited = StatedNumbers(lang), [], []
+    said = StatedNumbers(lang)
+    items: list[str] = []
+    cited: list[int] = []
     for hot in week.stats.hot_files[:TREND_NAMES]:
         pulls, shown = lang.some_pulls(hot.pulls, TREND_PULLS)
         cited.extend(shown)

@@ -158,8 +158,8 @@ def noun_phrase(text: str, sentence_start: bool = False, names: frozenset[str] =
     if not text or (sentence_start and first.isalpha() and first.lower() not in WORDS and not first.isupper()):
         return None
     parts = [p for p in _outside_brackets(re.split(r"(,\s*(?:and\s+)?|\s+and\s+)", text)) if p.strip()]
-    said = [_one_phrase(part, names) for part in parts]
-    if any(s is None for s in said):
+    said = [phrase for part in parts if (phrase := _one_phrase(part, names)) is not None]
+    if len(said) < len(parts):
         return None
     if len(said) == 1:
         return said[0]

@@ -19,8 +19,7 @@ from digest_plugin.narrate.model import Cited, Narrative, Rejection
 def keep_grounded(week: WeekAnalysis, previous: Sequence[WeekAnalysis], narrative: Narrative, fallback: Narrative) -> tuple[Narrative, list[str]]:
     """`narrative` with each ungrounded part replaced by `fallback`'s, and the problems found."""
     if _shape(narrative) != _shape(fallback):
-        problems = check_grounding(week, narrative, previous)
-        return fallback, problems
+        return fallback, check_grounding(week, narrative, previous)
 
     problems: list[str] = []
     failed: list[tuple[str, str, Sequence[Cited]]] = []  # (place in texts(), part, its texts)

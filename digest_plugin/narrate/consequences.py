@@ -1,7 +1,7 @@
 """What a PR changes for its users, in words: the key line's last sentence, the "Breaking and
 user-facing changes" section, the breaking-change risk's evidence and the risk table's mitigation.
 
-Only what the PR says (analysis/consequences.py, claim "consequence.stated"): a rename's two names,
+Only what the PR says (analysis/consequences.py, its claims by `claim_of`): a rename's two names,
 a default and its new value, what a removal names, and otherwise the author's own sentence,
 quoted ("In the author's words: …") where a paraphrase could get it wrong. The names and sentences
 are GitHub's, untrusted: whoever renders the text escapes it.
@@ -10,6 +10,7 @@ are GitHub's, untrusted: whoever renders the text escapes it.
 from __future__ import annotations
 
 from digest_plugin.analysis.claims import speaks
+from digest_plugin.analysis.consequences import spoken
 from digest_plugin.analysis.model import AnalysedPull, Evidence, Risk, WeekAnalysis
 from digest_plugin.narrate.advice import recommendations
 from digest_plugin.narrate.model import Cited
@@ -40,7 +41,7 @@ def consequence_text(kind: str, what: str | None, old: str | None, new: str | No
         "removal": (_("{pull} removes {what}"), _("Removes {what}")),
         "quote": (_("{pull}, in the author's words: “{quote}”"), _("In the author's words: “{quote}”")),
     }[_form(kind, what, old, new)]
-    values = {"pull": f"#{pull}" if pull is not None else "", "what": what or "", "old": old or "", "new": new or "", "quote": quote}
+    values = {"pull": f"#{pull}" if pull is not None else "", "what": what or "", "old": old or "", "new": new or "", "quote": quote.rstrip(".。")}  # the sentence's own full stop ends it, after the quote
     return (led if pull is not None else alone).format(**values).rstrip(".。")
 
 
@@ -60,10 +61,9 @@ def _form(kind: str, what: str | None, old: str | None, new: str | None) -> str:
 def key_line_consequences(analysed: AnalysedPull, lang: Language, line: str = "") -> str:
     """The sentences a key line ends with: what the PR changes for users, as it says; "" when it says nothing
     (or the claim is not precise enough to be said)."""
-    if not speaks("consequence.stated"):
-        return ""
-    said = [consequence_text(c.kind or "stated", c.what, c.old, c.new, c.quote, lang, titled=c.source == "title") for c in analysed.consequences
-            if c.source == "body" or c.what]  # a title's own words are the line's title already
+    said = [consequence_text(c.kind or "stated", c.what, c.old, c.new, c.quote, lang, titled=c.source == "title")
+            for c in spoken(analysed.consequences)
+            if c.source != "title" or c.what]  # a title's own words are the line's title already
     said = [s for s in said if s.lower() not in line.lower()]  # "Removes workspace support." said once
     return lang.sentences(tuple(lang.gettext("{evidence}.").format(evidence=s) for s in said)) if said else ""
 
@@ -73,12 +73,10 @@ GROUPED_PREVIEWS = 3  # more PRs than this taking things out of preview are said
 
 def breaking_changes(week: WeekAnalysis, lang: Language) -> tuple[Cited, ...]:
     """The week's "Breaking and user-facing changes": each consequence a PR states, most important PR first."""
-    if not speaks("consequence.stated"):
-        return ()
     told, previews = [], []
     for analysed in week.pulls:
         n = analysed.pull.number
-        for c in analysed.consequences:
+        for c in spoken(analysed.consequences):
             if c.old == "preview" and c.what:
                 previews.append((n, c.what))
                 continue
@@ -107,7 +105,7 @@ def mitigation(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited | None:
     of the week that re-landed it; else the recommendation the risk's own finding calls for. None
     when none of these says anything (no advice is made up)."""
     in_week = {p.pull.number: p for p in week.pulls}
-    for step in (_authors_step, _new_name, _relanded):
+    for step in (_authors_step, _migration_script, _new_name, _relanded):
         cited = step(risk, in_week, lang)
         if cited is not None:
             return cited
@@ -125,6 +123,16 @@ def _authors_step(risk: Risk, in_week: dict, lang: Language) -> Cited | None:
     return None
 
 
+def _migration_script(risk: Risk, in_week: dict, lang: Language) -> Cited | None:
+    """A format change whose PR adds the migration script its body names: run it."""
+    scripts = [e for e in risk.evidence if e.fact == "consequence" and e.detail == "format-change" and e.new and e.pull in in_week]
+    if risk.kind != "breaking-change" or not scripts:
+        return None
+    e = scripts[0]
+    return Cited(lang.gettext("Run {script}, the migration script {pull} adds, on what was saved before it.").format(script=e.new, pull=f"#{e.pull}"),
+                 (e.pull,))
+
+
 def _new_name(risk: Risk, in_week: dict, lang: Language) -> Cited | None:
     renamed = [e for e in risk.evidence if e.fact == "consequence" and e.detail == "rename" and e.old and e.new and e.pull in in_week]
     if risk.kind != "breaking-change" or not renamed:
@@ -139,6 +147,7 @@ def _relanded(risk: Risk, in_week: dict, lang: Language) -> Cited | None:
     if risk.kind != "revert" or not followed or not speaks("revert.followed-up"):
         return None
     e = followed[0]
+    assert e.by is not None  # followed up by a PR of the week
     if speaks("revert.relanded") and e.outcome == "relanded":
         template = lang.gettext("{by} re-landed it: read it rather than {pull}.")
     else:

@@ -29,6 +29,7 @@ def writer_credit(narrative: Narrative, lang: Language) -> str:
 def _parts(narrative: Narrative, lang: Language) -> list[str]:
     """The parts the model's words fill, as "the summary", "2 of 3 key changes", ..."""
     _ = lang.gettext
+    assert narrative.check is not None  # asked for a model's writing only
     filled = Counter(where.split("[")[0] for where, _sentences in narrative.check.parts)
     parts = [_("the summary")] if filled["summary"] else []
     for section, total, words in (("themes", len(narrative.themes), _("{count} of {total} themes")),

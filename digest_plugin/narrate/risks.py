@@ -37,11 +37,56 @@ def risk_lines(week: WeekAnalysis, lang: Language) -> tuple[RiskLine, ...]:
         for news in week.good_news if news.pulls
     ]
     lines += [
-        RiskLine(kind=risk.kind, name=names.get(risk.kind, risk.kind), impact=impacts.get(risk.impact, risk.impact), level=risk.impact,
+        RiskLine(kind=risk.kind, name=risk_row_name(risk, lang), impact=impacts.get(risk.impact, risk.impact),
+                 level=risk.impact,
                  pulls=risk.pulls, sentence=risk_sentence(risk, week, lang), mitigation=mitigation(risk, week, lang))
         for risk in ordered
     ]
     return tuple(lines)
+
+
+def risk_row_name(risk: Risk, lang: Language) -> str:
+    """The name of a risk's row: its kind ("Dependency upgrade") where every piece of its evidence
+    rests on a claim that speaks (analysis/claims.py); otherwise what the evidence shows as a fact
+    ("Edits requirements.txt", "Marked breaking by its author"), since the kind's name is itself
+    the claim that is not precise."""
+    _ = lang.gettext
+    if risk_kind_speaks(risk):
+        return risk_names(_).get(risk.kind, risk.kind)
+    silent = [e for e in risk.evidence if not speaks_consequence(_consequence_of(e, risk.kind))]
+    if risk.kind == "breaking-change":
+        if len(silent) < len(risk.evidence):  # stated consequences speak, the author's markers do not
+            return _("User-facing change, or marked breaking by its author")
+        return _("Marked breaking by its author")
+    if risk.kind == "deprecation":
+        one = len(risk.pulls) == 1
+        return _("Deprecation named in its title") if one else _("Deprecation named in their titles")
+    if not any(e.paths for e in risk.evidence):
+        one = len(risk.pulls) == 1
+        return _("A default named in its title") if one else _("A default named in their titles")
+    if risk.kind == "dependency-upgrade" and len(silent) < len(risk.evidence):
+        return _("Dependency upgrade, or edits {paths}").format(paths=_named_paths(risk, lang))
+    if not all(e.paths for e in risk.evidence):  # a PR whose title speaks of a default, no file
+        return _("Edits {paths}, or a default named in a title").format(paths=_named_paths(risk, lang))
+    return _("Edits {paths}").format(paths=_named_paths(risk, lang))
+
+
+# risk kinds whose name interprets their evidence (the others name a fact: size, CI files, a revert)
+INTERPRETED_KINDS = ("dependency-upgrade", "config-change", "deprecation", "breaking-change")
+
+
+def risk_kind_speaks(risk: Risk) -> bool:
+    """Whether a risk may be called by its kind: all its evidence rests on claims that speak."""
+    return risk.kind not in INTERPRETED_KINDS or all(speaks_consequence(_consequence_of(e, risk.kind)) for e in risk.evidence)
+
+
+def _named_paths(risk: Risk, lang: Language) -> str:
+    """A row's files: the first PATHS_NAMED of its evidence, then "and other files" if more."""
+    paths = list(dict.fromkeys(p for e in risk.evidence for p in e.paths))
+    more = len(paths) > PATHS_NAMED or any(e.files > len(e.paths) for e in risk.evidence)
+    if not more:
+        return lang.join(paths)
+    return lang.gettext("{paths} and other files").format(paths=lang.gettext(", ").join(paths[:PATHS_NAMED]))
 
 
 def _kind_order(kind: str) -> int:
@@ -51,7 +96,9 @@ def _kind_order(kind: str) -> int:
 def risk_sentence(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited:
     """What the evidence shows, PR by PR, then once what could go wrong, then how many PRs show the
     risk in all when that is more than the evidence named."""
-    said, pulls, clauses = StatedNumbers(lang), [], []
+    said = StatedNumbers(lang)
+    pulls: list[int] = []
+    clauses: list[str] = []
     for index, evidence in enumerate(risk.evidence[:EVIDENCE_PER_RISK]):
         cited = evidence_clause(risk.kind, index, evidence, week, lang)
         clauses.append(cited.text)
@@ -252,17 +299,22 @@ def _version(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     """How a PR moves a dependency, as the analysis checked it: the step between two versions, a
     downgrade, a pin (back) or a cap, with the author's reason for holding it back."""
     _ = said.lang.gettext
-    toolchain = (e.package or "").endswith(" toolchain")  # "rust toolchain": said as the language's toolchain
-    package = _("the {language} toolchain").format(language=e.package.split()[0].capitalize()) if toolchain else e.package or ""
+    named = e.package or ""
+    toolchain = named.endswith(" toolchain")  # "rust toolchain": said as the language's toolchain
+    package = _("the {language} toolchain").format(language=named.split()[0].capitalize()) if toolchain else named
     values = {"pull": f"#{e.pull}", "package": package, "old": e.old or "", "new": e.new or "", "paths": _paths(e, said.lang)}
-    if not speaks("version.package"):  # which package moved is not told reliably: the files that say versions changed
-        text = _("{pull} changes dependency versions ({paths})") if e.paths else _("{pull} changes dependency versions")
-        return text.format(**values), (e.pull,)
+    if not speaks("version.package"):  # which package moved, or whether one did, is unsure: the files
+        if not e.paths:
+            return _("{pull} names a version in its title or description").format(**values), (e.pull,)
+        if len(e.paths) > PATHS_NAMED:
+            count = said.number(kind.key("paths"), len(e.paths))
+            return _("{pull} changes {count} dependency files, among them {paths}").format(count=count, **values), (e.pull,)
+        return _("{pull} changes {paths}").format(**values), (e.pull,)
     if not speaks("version.direction"):  # nor which way: the versions as they are written
         return _unmoved(e, _).format(**values), (e.pull,)
     moved = _moved(e, _).format(**values)
     steps = {"major": _(", a new major version"), "minor": _(", a minor version"), "patch": _(", a patch release")}
-    weight = steps.get(e.detail, "") if e.old and e.new else ""
+    weight = steps.get(e.detail or "", "") if e.old and e.new else ""
     if toolchain:
         weight += _(", the compiler the project is built with")
     elif e.core and e.package != "msrv":
@@ -358,6 +410,7 @@ def _reverted(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
         return _("{revert}, {settled}").format(revert=revert, settled=settled[e.outcome]), tuple(cited)
     outcome = e.outcome if e.outcome not in ("relanded", "replaced") or speaks(f"revert.{e.outcome}") else "followed-up"
     if e.outcome in ("relanded", "replaced") and e.by in in_week:
+        assert outcome is not None and e.by is not None  # relanded or replaced, by a PR of the week
         cited.append(e.by)
         then = {"relanded": _("{by} re-landed it the same week"), "replaced": _("{by} replaced it the same week"),
                 "followed-up": _("{by} re-landed or replaced it the same week")}[outcome].format(by=f"#{e.by}")

@@ -171,7 +171,9 @@ def _chinese_predicate(verb: str, rest: str) -> str | None:
     joined = _AND_VERB.search(rest)
     if joined and joined[2].lower() in _CLEAR_VERBS:  # "add X and fix Y": each said, joined by 并
         first = _chinese_predicate(verb, rest[:joined.start()].rstrip(" ,"))
-        second = _chinese_predicate(_verb_of(joined[2]), rest[joined.end():].strip())
+        second_verb = _verb_of(joined[2])
+        assert second_verb is not None  # a clear verb is one of VERBS
+        second = _chinese_predicate(second_verb, rest[joined.end():].strip())
         return f"{first}，并{second}" if first and second else None
     if chinese is None:
         return None
@@ -257,7 +259,7 @@ def _towards(verb: str, rest: str) -> str | None:
     if moved:
         what, new = noun_phrase(moved["what"]), noun_phrase(moved["new"])
         return f"将 {what} {chinese} {new}" if what and new else None
-    return predicate(verb, VERBS[verb][1], rest) if VERBS[verb][1] else None
+    return predicate(verb, own, rest) if (own := VERBS[verb][1]) else None
 
 
 def title_in(title: str, language: str) -> str:

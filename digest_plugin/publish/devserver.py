@@ -71,7 +71,9 @@ def watched(settings_file: str, settings: dict) -> tuple[list[str], list[str]]:
     """What to watch: what Pelican's --autoreload watches (the settings file, THEME, PATH and its
     STATIC_PATHS) and the store; and what not to (IGNORE_FILES, the language model's answers)."""
     content = settings.get("PATH", "")
-    store = os.path.abspath(build_setup(settings).settings.data_path)
+    setup = build_setup(settings)
+    assert setup is not None  # `serve` sets DIGEST_FETCH: a digest site
+    store = os.path.abspath(setup.settings.data_path)
     paths = [settings_file, settings.get("THEME", ""), content, *(os.path.join(content, p) for p in settings.get("STATIC_PATHS", [])), store]
     ignored = [*settings.get("IGNORE_FILES", []), os.path.join(store, ANSWERS, "*")]
     return [os.path.abspath(path) for path in paths if path and os.path.exists(path)], ignored

@@ -52,9 +52,10 @@ def write_week_files(digest: SiteDigest, output: Path, cache: Path, texts: TextC
             parts = ("markdown", page.view_key, page.absolute_url, digest.language.code)
             markdown = texts.text(parts, partial(render_markdown, page.view, page.absolute_url, digest.language))
             write_if_changed(output / page.url / "digest.md", markdown)
-    pictures = {output / repo.url: repo.charts for repo in digest.repos}
+    pictures: dict[Path, Sequence[Chart]] = {output / repo.url: repo.charts for repo in digest.repos}
     pictures.update((output / page.url, page.charts) for repo in digest.repos for page in repo.weeks)
-    charts, used = ChartCache.under(cache), set()
+    charts = ChartCache.under(cache)
+    used: set[str] = set()
     for folder, files in render_many(pictures, charts, used=used).items():  # SVG, and PNG for a feed's chart (Chart.formats)
         _remove_other_charts(folder, {file.path.name for file in files})
     charts.prune(used)

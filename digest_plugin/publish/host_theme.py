@@ -4,6 +4,9 @@
   pages add the plugin's stylesheet and feeds there; a theme without one (the Flex family names
   its block `meta`) gets them from inside the content block instead: the stylesheet as a link
   there, the feeds as visible links.
+- Whether its `<head>` holds a `meta` block (Flex, reflex), which the theme fills from the site's
+  settings alone (an empty og:url and og:description in pelican-quickstart's): a week and a
+  repository fill it with their own description and Open Graph tags instead.
 - Whether its `<title>` names SITENAME outside the `title` block (Flex's `{{ SITENAME }}{% block
   title %}{% endblock %}`): a week's title block then adds the week alone, not the site's name again.
 - The element the theme's own pages sit in: the first tag of `page.html`'s content block when it
@@ -22,6 +25,8 @@ from markupsafe import Markup
 
 _CONTAINER = re.compile(r"\s*<(section|div|main|article)\b([^<>]*)>")
 _TITLE = re.compile(r"<title>(.*?)</title>", re.S)
+_HEAD = re.compile(r"<head\b.*?</head>", re.S)
+_META_BLOCK = re.compile(r"{%-?\s*block meta\s*-?%}")
 _TITLE_BLOCK = re.compile(r"{%-?\s*block title\s*-?%}.*?{%-?\s*endblock\b[^%]*%}", re.S)
 
 
@@ -31,24 +36,37 @@ class HostTheme:
     column_open: str = ""  # the element the theme's pages sit in, opened (Markup: the theme's own text)
     column_close: str = ""
     title_names_site: bool = False  # the theme's <title> shows SITENAME beside the title block
+    head_meta: bool = False  # the theme's <head> has a `meta` block
 
 
 def host_theme(env: Environment) -> HostTheme:
     column = _page_column(env)
+    base = _source(env, "base.html")
     return HostTheme("head" in _blocks(env, "base.html"), Markup(column[0]) if column else Markup(""),
-                     Markup(f"</{column[1]}>") if column else Markup(""), _title_names_site(env))
+                     Markup(f"</{column[1]}>") if column else Markup(""), _title_names_site(base),
+                     _head_has_meta_block(base))
 
 
-def _title_names_site(env: Environment) -> bool:
+def _source(env: Environment, name: str) -> str:
+    assert env.loader is not None  # Pelican's environment has its theme's loader
     try:
-        source = env.loader.get_source(env, "base.html")[0]
+        return env.loader.get_source(env, name)[0]
     except TemplateNotFound:
-        return False
-    title = _TITLE.search(source)
+        return ""
+
+
+def _title_names_site(base: str) -> bool:
+    title = _TITLE.search(base)
     return title is not None and "SITENAME" in _TITLE_BLOCK.sub("", title[1])
 
 
+def _head_has_meta_block(base: str) -> bool:
+    head = _HEAD.search(base)
+    return head is not None and _META_BLOCK.search(head[0]) is not None
+
+
 def _parsed(env: Environment, name: str) -> nodes.Template | None:
+    assert env.loader is not None  # Pelican's environment has its theme's loader
     try:
         source = env.loader.get_source(env, name)[0]
     except TemplateNotFound:

@@ -81,6 +81,7 @@ def _page_link(page_url: str, lang: Language) -> str:
 def _note(view: WeekView, lang: Language) -> list[str]:
     """The editor's words, as they wrote them (their own Markdown), marked as theirs."""
     note = view.note
+    assert note is not None  # asked for a week with a note
     by = escape(lang.gettext("The editor's words ({author})").format(author=note.author) if note.author else lang.gettext("The editor's words"))
     body = (f"**{escape(note.title)}**\n\n" if note.title else "") + note.markdown.strip()
     quoted = "\n".join(f"> {line}" if line.strip() else ">" for line in body.splitlines())

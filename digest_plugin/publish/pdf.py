@@ -117,7 +117,8 @@ class _FontSet(ctypes.Structure):
 
 
 _POINTER = ctypes.c_void_p
-_FONTCONFIG = (  # (function, result type, argument types): the few of fontconfig's that font_has calls
+# (function, result type, argument types): the few of fontconfig's that font_has calls
+_FONTCONFIG: tuple[tuple[str, type | None, list[type]], ...] = (
     ("FcPatternCreate", _POINTER, []), ("FcCharSetCreate", _POINTER, []), ("FcObjectSetCreate", _POINTER, []),
     ("FcCharSetAddChar", ctypes.c_int, [_POINTER, ctypes.c_uint32]),
     ("FcPatternAddCharSet", ctypes.c_int, [_POINTER, ctypes.c_char_p, _POINTER]),

@@ -158,8 +158,8 @@ class AcrossWeeks:
     def on_page(self, articles: Iterable, first: bool = True) -> list[WeekPulls]:
         """The weeks among `articles` (one page of the weeks, as Pelican paginates them), and on
         the `first` page a week not yet published, newest first."""
-        shown = {self._position.get(id(week)) for week in (getattr(article, "digest_week", None) for article in articles)}
-        shown.discard(None)
+        weeks = (getattr(article, "digest_week", None) for article in articles)
+        shown = {position for week in weeks if (position := self._position.get(id(week))) is not None}
         if first:
             shown.update(self._unpublished)
         return [self.weeks[position] for position in sorted(shown)]
@@ -168,7 +168,8 @@ class AcrossWeeks:
     def newest(self) -> tuple[WeekPulls, ...]:
         """The weeks whose PRs the page lists: the newest few, with no more than NEWEST_PULLS PRs
         unless the newest week alone has more."""
-        shown, count = [], 0
+        shown: list[WeekPulls] = []
+        count = 0
         for week in self.weeks[:NEWEST_WEEKS]:
             count += len(week.rows)
             if shown and count > NEWEST_PULLS:

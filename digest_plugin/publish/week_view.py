@@ -17,6 +17,7 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from digest_plugin.analysis.claims import type_speaks
 from digest_plugin.analysis.footprint import mostly_generated
 from digest_plugin.analysis.importance import SOFT_CAP
 from digest_plugin.analysis.model import AnalysedPull, PathCount, WeekAnalysis
@@ -343,8 +344,21 @@ def _score_reading(total: float, score: float, lang: Language) -> str:
 
 
 def kind_name(analysed: AnalysedPull, _) -> str:
-    """The PR's type as one word ("feature", "fix"); "" when unclassified."""
-    return type_words(_).get(analysed.classification.type, "")
+    """The PR's type as one word ("feature", "fix"); "" when unclassified. A type whose claim is
+    imprecise (analysis/claims.py) is not said: the author's own word for it is, as theirs
+    ("titled fix:", "labelled bug"), or nothing when the type was read from the files or words."""
+    kind = analysed.classification
+    if type_speaks(kind.type):
+        return type_words(_).get(kind.type, "")
+    return author_type_mark(kind.type_mark, _)
+
+
+def author_type_mark(mark: tuple[str, str] | None, _) -> str:
+    """Where the author said the kind: ("title", "fix:") -> "titled fix:"; "" if nowhere."""
+    if mark is None:
+        return ""
+    source, written = mark
+    return (_("labelled {label}") if source == "label" else _("titled {prefix}")).format(label=written, prefix=written)
 
 
 @functools.lru_cache(maxsize=4)  # a site's language: asked for each of its PRs, every build
@@ -441,9 +455,8 @@ def _is_update(analysed: AnalysedPull) -> bool:
 
 def _statistics(week: WeekAnalysis, lang: Language) -> tuple[CountTable, ...]:
     _, stats = lang.gettext, week.stats
-    words = type_words(_)
     tables = [
-        CountTable(_("Types"), _("Type"), _counted(ranked({words.get(k, _("unclassified")): v for k, v in stats.types.items()}), lang)),
+        CountTable(_("Types"), _("Type"), _counted(ranked(_kinds_said(week.pulls, _)), lang)),
         CountTable(_("Modules"), _("Module"), _counted(ranked(stats.modules), lang)),
         CountTable(_("Labels"), _("Label"), _counted(ranked(stats.labels), lang)),
         CountTable(_("Authors"), _("Author"), _counted(
@@ -452,11 +465,21 @@ def _statistics(week: WeekAnalysis, lang: Language) -> tuple[CountTable, ...]:
         CountTable(_("Hot directories"), _("Path"), _paths(stats.hot_dirs, lang), paths=True),
     ]
     if stats.merge_hours_median is not None:
+        assert stats.merge_hours_p90 is not None  # measured with the median
         tables.append(CountTable(_("Time to merge"), _("Measure"), value_head=_("Hours"), rows=(
             (_("Median"), lang.decimal(stats.merge_hours_median)),
             (_("90th percentile"), lang.decimal(stats.merge_hours_p90)),
         )))
     return tuple(replace(table, value_head=table.value_head or _("PRs")) for table in tables if table.rows)
+
+
+def _kinds_said(pulls: Sequence[AnalysedPull], _) -> dict[str, int]:
+    """PRs by their type as the table of every PR says it (kind_name); unsaid ones left out."""
+    counts: dict[str, int] = {}
+    for analysed in pulls:
+        if name := kind_name(analysed, _):
+            counts[name] = counts.get(name, 0) + 1
+    return counts
 
 
 def _bot_name(login: str, _) -> str:

@@ -92,12 +92,12 @@ class Store:
                 continue
             states = {name: self.read_state(name) for name in spellings}
             never = datetime.min.replace(tzinfo=UTC)
-            keep = max(spellings, key=lambda n: (states[n].fetched_at or never) if states[n] is not None else never)
+            keep = max(spellings, key=lambda n: (state.fetched_at or never) if (state := states[n]) is not None else never)
             for other in (n for n in spellings if n != keep):
                 folder = self.root / other
                 self.upsert(keep, self.read_pulls(other) + self.read_pulls(keep))  # the kept folder's records win
-                if states[keep] is None and states[other] is not None:
-                    atomic_write(self.root / keep / "state.json", json.dumps(replace(states[other], repo=keep).to_json(), indent=2) + "\n")
+                if states[keep] is None and (moved := states[other]) is not None:
+                    atomic_write(self.root / keep / "state.json", json.dumps(replace(moved, repo=keep).to_json(), indent=2) + "\n")
                 shutil.rmtree(folder)
                 with contextlib.suppress(OSError):
                     folder.parent.rmdir()  # the owner's folder, when nothing else is in it
@@ -382,6 +382,7 @@ def _read_month(path: Path, data: bytes) -> MonthFile:
             continue
         pull, problem = read_line(line, Pull.from_json)
         if problem is None:
+            assert pull is not None  # no problem: a record
             month.pulls.append(pull)
             month.line_numbers.append(line_number)
             continue

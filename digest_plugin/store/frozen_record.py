@@ -18,13 +18,13 @@ from collections import deque
 from dataclasses import dataclass, fields
 from itertools import repeat
 from operator import attrgetter
-from typing import dataclass_transform
+from typing import Any, dataclass_transform
 
 _SET = re.compile(r"\b(frozen)?set\b|\b(Abstract)?Set\[")
 
 
 @dataclass_transform(frozen_default=True)
-def frozen_record(cls: type) -> type:
+def frozen_record(cls: type[Any]) -> type[Any]:
     cls = dataclass(frozen=True, slots=True)(cls)
     sets = [field.name for field in fields(cls) if _SET.search(str(field.type))]
     if sets:
@@ -45,7 +45,8 @@ def frozen_record(cls: type) -> type:
         # The loop in C (map, drained by a deque of length 0): a memo restores 200,000 records.
         deque(map(object.__setattr__, repeat(self), names, state), 0)
 
-    cls.__getstate__, cls.__setstate__ = __getstate__, __setstate__
+    # Functions set on the class, where they become its methods.
+    cls.__getstate__, cls.__setstate__ = __getstate__, __setstate__  # type: ignore[assignment]
     return cls
 
 

@@ -13,6 +13,7 @@ import zlib
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from digest_plugin.errors import DigestError
 from digest_plugin.settings import check_repo_name
@@ -36,7 +37,7 @@ def pull_from_rest(data: dict, source: str = "import") -> Pull | None:
     files = files_from_rest(data.get("files") or ())
     additions, deletions, changed_files = data.get("additions"), data.get("deletions"), data.get("changed_files")
     return Pull(
-        number=data.get("number"),
+        number=data.get("number"),  # type: ignore[arg-type]  # None too: the gate names it
         title=data.get("title") or "",
         url=data.get("html_url") or "",
         author=_author(data),
@@ -78,7 +79,7 @@ def _head_branch(head):
     return head.get("ref")
 
 
-def _label_names(labels) -> list:
+def _label_names(labels) -> Any:
     """REST gives label objects; some exports give bare names. Anything else fails at the gate."""
     if not isinstance(labels, list):
         return labels

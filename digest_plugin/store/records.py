@@ -19,7 +19,7 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
-from typing import TypeVar
+from typing import Any, TypeVar, overload
 
 from digest_plugin.store.frozen_record import frozen_record
 
@@ -338,17 +338,21 @@ class Pull:
         if not isinstance(author, dict):
             raise RecordError("author", f"expected an object, found {_kind(author)}")
         try:
-            author = Author(author.get("login"), author.get("type") or "User", author.get("association"))
+            author = Author(
+                author.get("login"),  # type: ignore[arg-type]  # None too: the gate names it
+                author.get("type") or "User",
+                author.get("association"),
+            )
         except RecordError as error:
             raise error.within("author") from None
         return cls(
             number=data["number"],
-            title=data.get("title"),
-            url=data.get("url"),
+            title=data.get("title", ""),
+            url=data.get("url", ""),
             author=author,
             created_at=data.get("created_at"),
             merged_at=data["merged_at"],
-            body=data.get("body"),
+            body=data.get("body", ""),
             labels=data.get("labels") or (),
             additions=data.get("additions") or 0,
             deletions=data.get("deletions") or 0,
@@ -360,7 +364,7 @@ class Pull:
             commits=data.get("commits"),
             reviewers=data.get("reviewers") or (),
             source=data.get("source") or "github",
-            branch=data.get("branch"),
+            branch=data.get("branch", ""),
             verdicts=_made_from(data.get("verdicts") or (), "verdicts", Review, _stored_list(4), "[author, state, submitted_at, body]"),
             threads=_made_from(data.get("threads") or (), "threads", ThreadComment, _stored_list(3), "[author, path, body]"),
             diff=data.get("diff"),
@@ -425,11 +429,17 @@ def parse_time(value: str | None) -> datetime | None:
     return parsed.astimezone(UTC)
 
 
+@overload
+def format_time(value: datetime) -> str: ...
+@overload
+def format_time(value: None) -> None: ...
+@overload
+def format_time(value: datetime | None) -> str | None: ...
 def format_time(value: datetime | None) -> str | None:
     return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") if value else None
 
 
-def read_line(raw: bytes, make: Callable[[object], T]) -> tuple[T | None, str | None]:
+def read_line(raw: bytes, make: Callable[[Any], T]) -> tuple[T | None, str | None]:
     """`make` applied to one JSON line, or why the line is bad: the same words for the store's
     month files and for import files."""
     try:

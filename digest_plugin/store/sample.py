@@ -257,7 +257,7 @@ class History:
         reviewers = self.rng.sample(maintainers, 2 if not bot and self.rng.random() < 0.35 else 1)
         merged = self.merge_time(week, reviewers[0][2], days)
         waited = min(max(self.rng.lognormvariate(0, 0.9) * hours, 0.3), 24 * 12)
-        lines = sum(f.additions + f.deletions for f in files)
+        lines = sum((f.additions or 0) + (f.deletions or 0) for f in files)
         draft = Draft(
             title, author[0], author[1], [label for label in dict.fromkeys(labels) if label], files,
             merged, merged - timedelta(seconds=round(waited * 3600)), body,
@@ -342,9 +342,9 @@ class History:
         package, first, manifest, lock = self.rng.choice(self.repo.packages)
         if bot == "pre-commit-ci[bot]":
             package, first, manifest, lock = "astral-sh/ruff-pre-commit", "0.8.4", ".pre-commit-config.yaml", None
-        major, minor, patch = old = self.versions.get(package) or tuple(int(part) for part in first.split("."))
-        new = self.versions[package] = (major, minor, patch + self.rng.randint(1, 3)) if self.rng.random() < 0.7 else (major, minor + 1, 0)
-        old, new = ".".join(map(str, old)), ".".join(map(str, new))
+        major, minor, patch = old_parts = self.versions.get(package) or tuple(int(part) for part in first.split("."))
+        new_parts = self.versions[package] = (major, minor, patch + self.rng.randint(1, 3)) if self.rng.random() < 0.7 else (major, minor + 1, 0)
+        old, new = ".".join(map(str, old_parts)), ".".join(map(str, new_parts))
         files = [FileChange(manifest, 1, 1)] + ([FileChange(lock, self.rng.randint(3, 240), self.rng.randint(3, 240))] if lock else [])
         if bot == "pre-commit-ci[bot]":
             title = "[pre-commit.ci] pre-commit autoupdate"
@@ -391,6 +391,7 @@ class History:
 
     def event_revert(self, week: Week) -> None:
         original = self.to_revert  # merged Monday to Wednesday a week earlier, so the revert is opened after it
+        assert original is not None  # event_feature_to_revert comes first in the script
         swapped = {"added": "removed", "removed": "added"}
         files = [FileChange(f.path, f.deletions, f.additions, swapped.get(f.status, f.status)) for f in original.files]
         reason = self.repo.revert_reason
@@ -441,7 +442,7 @@ class History:
             author=Author(draft.login, "Bot" if draft.login.endswith("[bot]") else "User", draft.association),
             merged_at=draft.merged_at, created_at=draft.created_at,
             body=draft.body(draft.number, draft.issue, draft.reverts.number if draft.reverts else None),
-            labels=tuple(draft.labels), additions=sum(f.additions for f in draft.files),
-            deletions=sum(f.deletions for f in draft.files), changed_files=len(draft.files), files=tuple(draft.files),
+            labels=tuple(draft.labels), additions=sum(f.additions or 0 for f in draft.files),
+            deletions=sum(f.deletions or 0 for f in draft.files), changed_files=len(draft.files), files=tuple(draft.files),
             comments=draft.comments, reviews=draft.reviews, commits=draft.commits, reviewers=draft.reviewers, source="sample",
         )

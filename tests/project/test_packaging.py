@@ -19,7 +19,7 @@ from packaging.requirements import Requirement
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-TEST_TOOLS = ("pytest", "playwright", "hypothesis", "ruff", "radon", "openai")
+TEST_TOOLS = ("pytest", "playwright", "hypothesis", "ruff", "mypy", "radon", "openai")
 
 
 def test_the_distribution_has_a_name_of_its_own_in_pelicans_convention():
@@ -62,6 +62,15 @@ def test_make_html_installs_what_a_build_needs_and_make_test_adds_the_test_tools
     assert _installs(_dry_run("html", fresh)) == []
     runtime = " ".join(PROJECT["dependencies"]).lower()
     assert not [tool for tool in TEST_TOOLS if tool in runtime]
+
+
+def test_make_test_type_checks_the_package_before_running_the_tests(tmp_path):
+    commands = _dry_run("test", tmp_path / "venv").splitlines()
+    typecheck = [i for i, command in enumerate(commands) if command.endswith("python -m mypy")]
+    tests = [i for i, command in enumerate(commands) if "python -m pytest" in command]
+    assert typecheck and tests and typecheck[0] < tests[0], commands
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["mypy"]
+    assert config["packages"] == ["digest_plugin"]  # what `python -m mypy` checks, with no argument
 
 
 def test_the_plugin_has_one_name_everywhere():

@@ -121,7 +121,7 @@ def test_a_minimum_supported_version_raised_alone_is_no_dependency_upgrade():
     if speaks("version.direction") and speaks("version.package"):
         assert text.startswith("#1 raises the minimum supported Rust version to 1.91") and "core dependency" not in text
     else:  # which package moved, and which way, are not told reliably: the files that say versions changed
-        assert text == "#1 changes dependency versions (Cargo.toml and rust-toolchain.toml)."
+        assert text == "#1 changes Cargo.toml and rust-toolchain.toml."
 
 
 def test_a_toolchain_upgrade_names_the_languages_toolchain_and_calls_it_the_compiler():
@@ -129,8 +129,8 @@ def test_a_toolchain_upgrade_names_the_languages_toolchain_and_calls_it_the_comp
     week = weeks_of(make_pull(1, MONDAY, "Update rust toolchain to 1.90", files=[FileChange("rust-toolchain.toml", 1, 1), SRC]))
     told = speaks("version.direction") and speaks("version.package")
     for language, expected in (("en", "#1 upgrades the Rust toolchain to 1.90, the compiler the project is built with" if told else
-                                "#1 changes dependency versions (rust-toolchain.toml)."),
-                               ("zh", "#1 将 Rust 工具链升级到 1.90，即项目构建所用的编译器" if told else "#1 修改了依赖版本（rust-toolchain.toml）。")):
+                                "#1 changes rust-toolchain.toml."),
+                               ("zh", "#1 将 Rust 工具链升级到 1.90，即项目构建所用的编译器" if told else "#1 修改了 rust-toolchain.toml。")):
         risks = narrate(week["2026-W10"], [], Language.of(language)).risks
         assert next(line.sentence.text for line in risks if line.kind == "dependency-upgrade").startswith(expected)
 

@@ -212,3 +212,50 @@ def test_a_key_line_that_says_the_removal_already_does_not_say_it_again():
 def test_what_a_pr_did_with_instead_is_no_step_for_users():
     assert mitigation_of(make_pull(6, MONDAY, "x", body="Updates the sampling tests to use true_cfg_scale instead of guidance_scale.")) == ""
     assert mitigation_of(make_pull(7, MONDAY, "x", body="Use `reward.loop` instead.")) == "Use reward.loop instead."
+
+
+# --- the body's prose ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("body", "expected"), [
+    ("## What does this PR do?\n\n- Backend flag renamed: `use_dist_checkpointing` → `use_mbridge`.\n",
+     ("rename", "use_dist_checkpointing", "use_dist_checkpointing", "use_mbridge")),
+    ("## Summary\n\nThis PR renames TID254 to `lazy-import-mismatch` and adds two settings.\n",
+     ("rename", "TID254", "TID254", "lazy-import-mismatch")),
+    ("### What does this PR do?\n\nThe `trainer.save_freq` option has been renamed to `trainer.save_interval`.\n",
+     ("rename", "trainer.save_freq", "trainer.save_freq", "trainer.save_interval")),
+    ("## Summary\n\n`rollout.calculate_log_probs` now defaults to `true`.\n",
+     ("default-flip", "rollout.calculate_log_probs", None, "true")),
+])
+def test_a_plain_statement_in_the_bodys_prose_is_a_consequence(body, expected):
+    assert said("Refactor the checkpoint manager", body) == [expected]
+
+
+@pytest.mark.parametrize("body", [
+    "## Summary\n\nThis renames an internal helper function `foo_bar` to `foo_baz`.\n",  # the code's insides
+    "## Summary\n\nRename `Diagnostic::primary_message` to `headline_message`.\n",
+    "## Summary\n\n`apply_vllm_fp8_patches` is renamed to `apply_vllm_quant_patches`.\n",  # a function: no user word
+    "## Summary\n\n`airflow.datasets.DatasetEvent` has been removed in Airflow 3 and the rule now flags it.\n",  # another project's
+    "## Summary\n\nvLLM removed the `vllm_config` argument upstream; we adapt.\n",
+    "## Test Plan\n\nThe `x.y` option has been renamed to `x.z` in the fixture.\n",  # a test section says nothing of users
+    "## Design & Code Changes\n\n- Backend flag renamed: `a_b` → `a_c`.\n",  # how it was built
+    "## Summary\n\nRenames `old-name` to `new-name` in the docs.\n",
+])
+def test_prose_about_the_code_another_project_tests_or_design_is_no_consequence(body):
+    assert [c for c in said("Refactor the checkpoint manager", body) if c[0] != "removal"] == []
+
+
+def test_a_format_change_names_the_migration_script_the_pr_adds_and_the_risk_row_says_to_run_it():
+    body = ("## What does this PR do?\n\nNew checkpoint layout.\n\n## New input behavior\n\n"
+            "- Loading a v1 checkpoint raises a clear error with a pointer to the migration script.\n\n"
+            "## Converter\n\n`scripts/migrate_layout.py`:\n")
+    files = (SRC, FileChange("scripts/migrate_layout.py", 200, 0))
+    assert said("Refactor the checkpoint manager", body, files) == [("format-change", None, None, "scripts/migrate_layout.py")]
+    pull = make_pull(7, MONDAY, "Refactor the checkpoint manager", body=body, files=files)
+    week = _analysed_week([pull])
+    risk = main_risk(week.risks)
+    assert risk is not None and risk.kind == "breaking-change" and risk.pulls == (7,)
+    lang = Language.of("en")
+    view = week_view(week, narrate(week, [], lang), (), lang, "https://github.com/acme/widget", "")
+    markdown = render_markdown(view, "https://example.org/acme/widget/2026-W21/", lang)
+    assert "Run scripts/migrate\\_layout.py, the migration script [#7]" in markdown
+    assert "“Loading a v1 checkpoint raises a clear error with a pointer to the migration script”." in markdown

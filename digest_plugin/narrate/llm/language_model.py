@@ -62,7 +62,8 @@ class LanguageModelWriter:
         for name in requests.left_out:
             log.warning("%s %s: the %s fits in no request of at most %d tokens; the built-in writer's text is used for it.",
                         week.repo, week.week, name, self.max_input_tokens)
-        sections, why = {}, "no part of the week fits in a request"
+        sections: dict[str, list] = {}
+        why = "no part of the week fits in a request"
         keys = [self._request(part) for part in requests.parts]
         for part in requests.parts:
             data, why = self._answer(week, part, language.code, keys)
@@ -72,6 +73,7 @@ class LanguageModelWriter:
             return self._unused(base, why)
         answer = read_answer({"language": language.code, **sections})
         narrative = compose(base, answer, WeekFacts.of(week, document["figures"]), language, self.model)
+        assert narrative.check is not None  # compose checks every sentence
         for rejection in narrative.check.rejected:
             log.warning("%s %s: the language model's sentence in the %s was rejected, %s: %r",
                         week.repo, week.week, rejection.part, rejection.reason, _clipped(rejection.text))
@@ -87,9 +89,10 @@ class LanguageModelWriter:
         asked = data is None
         where = f"{week.repo} {week.week}" + ("" if part.name == WHOLE_WEEK else f" ({part.name})")
         try:
-            if asked:
+            if data is None:  # not cached: ask
                 if self.stopped:
                     return None, self.stopped
+                assert self.endpoint is not None  # without one, `stopped` says why
                 data = parse_answer(self.endpoint.complete(part.messages(), part.schema()))
             answer = read_answer(data)
             if answer.language and answer.language != language:

@@ -11,13 +11,16 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+from digest_plugin.analysis.claims import type_speaks
 from digest_plugin.analysis.model import AnalysedPull, ReviewOutcome, WeekAnalysis
 from digest_plugin.analysis.repository import diff_pulls
 from digest_plugin.narrate.grounding import PERCENTAGES, figure_value, week_before
 from digest_plugin.narrate.llm.answer import SECTIONS
+from digest_plugin.narrate.risks import risk_kind_speaks, risk_row_name
+from digest_plugin.narrate.wording import Language
 from digest_plugin.store.records import Pull
 
-PROMPT_VERSION = "4"  # change whenever the messages or the schema change: cached answers are keyed by it
+PROMPT_VERSION = "5"  # change with the messages or the schema: cached answers are keyed by it
 BODY_CHARACTERS = 1000  # of a key or risky PR's body; enough for its "what" and "why"
 REVIEW_COMMENTS_PER_PULL = 3  # what a key or risky PR's reviewers said: its verdicts' bodies, then its threads' first comments
 REVIEW_COMMENT_CHARACTERS = 300
@@ -41,6 +44,7 @@ Rules for every sentence:
 - Write each pull request you mention as #N and list every such N in "pulls". Mention only pull requests of the document (of the theme, for a theme; of the risk, for a risk).
 - State a number only if it is the value of one of the document's "figures", written as that value (a share as a whole percentage such as 33%). For every number you write, list in "figures" which figure it is: that figure's exact name from "figures" and its value. A sentence is rejected when a number it writes is not exactly the value of a figure it lists, or when a figure it lists has another value in "figures". Do not write dates or any other number.
 - Name files, versions, functions and tools only as they appear in the pull requests the sentence cites.
+- Call a pull request a feature, fix or refactor only where its "type" says so; "marked_by_author" is the author's own word, to be given as theirs. A risk with "shows" is only what "shows" says: its "kind" names the entry, it is not a finding.
 - Say who approved a pull request or requested changes only as its "reviews" say, and write that pull request as #N in the same sentence; name reviewers as @login.
 - Plain text: no links, no Markdown, no HTML."""
 
@@ -108,6 +112,8 @@ def week_document(week: WeekAnalysis, previous: Sequence[WeekAnalysis], language
     """The week as the model reads it: the analysis' facts and the PRs' public text, nothing else."""
     stats = week.stats
     risky = {n for risk in week.risks for n in risk.pulls[:BODIES_PER_RISK]}
+    # an interpretation the built-in text does not say (analysis/claims.py) is no fact for the model
+    silent = {risk.kind for risk in week.risks if not risk_kind_speaks(risk)}
     shown = week.pulls[:PULLS_IN_DOCUMENT]
     diffs = {p.pull.number for p in diff_pulls(week)}  # the ones a fetch asked GitHub for
     return {
@@ -116,18 +122,23 @@ def week_document(week: WeekAnalysis, previous: Sequence[WeekAnalysis], language
         "week": week.week,
         "figures": figures(week, previous),
         "key_pulls": [p.pull.number for p in week.pulls if p.key],
-        "pull_requests": [_pull(p, with_body=p.key or p.pull.number in risky, with_diff=p.pull.number in diffs) for p in shown],
+        "pull_requests": [_pull(p, with_body=p.key or p.pull.number in risky, with_diff=p.pull.number in diffs, silent=silent)
+                          for p in shown],
         "more_pull_requests": len(week.pulls) - len(shown),
         "modules": dict(stats.modules),
         "labels": dict(stats.labels),
         "themes": [{"name": t.name, "pulls": list(t.pulls), "key_pulls": list(t.key_pulls)} for t in week.themes if t.pulls],
-        "risks": [
-            {"kind": risk.kind, "impact": risk.impact, "pulls": list(risk.pulls), "paths": list(risk.paths)}
-            for risk in week.risks
-            if risk.pulls
-        ],
+        "risks": [_risk(risk) for risk in week.risks if risk.pulls],
         "hot_files": [{"path": f.path, "pulls": list(f.pulls)} for f in stats.hot_files],
     }
+
+
+def _risk(risk) -> dict:
+    entry = {"kind": risk.kind, "impact": risk.impact, "pulls": list(risk.pulls),
+             "paths": list(risk.paths)}
+    if not risk_kind_speaks(risk):  # "Edits requirements.txt", as the built-in table names the row
+        entry["shows"] = risk_row_name(risk, Language.of("en"))
+    return entry
 
 
 def figures(week: WeekAnalysis, previous: Sequence[WeekAnalysis]) -> dict[str, float]:
@@ -143,7 +154,9 @@ def _figure_names(week: WeekAnalysis, before: WeekAnalysis | None) -> list[str]:
     names = ["merged", "key", "average", "additions", "deletions", "authors", "newcomers", "bot_pulls"]
     if before is not None:
         names += ["previous:merged", "previous:key"]
-    for table, counts in (("type", stats.types), ("module", stats.modules), ("label", stats.labels)):
+    # no count of "fixes" where "fix" is silent
+    types = {name: n for name, n in stats.types.items() if type_speaks(name)}
+    for table, counts in (("type", types), ("module", stats.modules), ("label", stats.labels)):
         names += [f"{table}:{name}" for name in counts if name]
     for theme in week.themes:
         if theme.pulls:
@@ -155,18 +168,22 @@ def _figure_names(week: WeekAnalysis, before: WeekAnalysis | None) -> list[str]:
     return names
 
 
-def _pull(analysed: AnalysedPull, with_body: bool, with_diff: bool = False) -> dict:
+def _pull(analysed: AnalysedPull, with_body: bool, with_diff: bool = False,
+          silent: set[str] | frozenset[str] = frozenset()) -> dict:
+    """A PR as the model reads it; its type only where the type claim speaks, else the author's own
+    word for it, and only the risks that may be called by their kind (`silent` may not)."""
     pull, kind = analysed.pull, analysed.classification
     files = FILES_PER_PULL if analysed.key else FILES_PER_OTHER_PULL
     data = {
         "number": pull.number,
         "title": pull.title,
         "author": pull.author.login,
-        "type": kind.type,
+        **({"type": kind.type} if type_speaks(kind.type) else {}),
+        **({"marked_by_author": dict(zip(("where", "as"), kind.type_mark, strict=True))} if kind.type_mark else {}),
         "modules": list(kind.modules),
         "labels": list(kind.labels),
         "key": analysed.key,
-        "risks": list(analysed.risks),
+        "risks": [r for r in analysed.risks if r not in silent],
         "files": [f.path for f in pull.files[:files]],
         "more_files": max(0, pull.changed_files - min(len(pull.files), files)),
     }
