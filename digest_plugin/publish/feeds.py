@@ -17,6 +17,7 @@ import os
 import posixpath
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote, urljoin
 
 from feedgenerator import Atom1Feed, Rss201rev2Feed, SyndicationFeed
@@ -99,7 +100,7 @@ def week_entry(article, kind: str, label: str | None) -> dict:
     also follow)."""
     feed_id = article.digest_week.feed_id
     light = article.digest_label_entries.get(label)
-    if light is None:
+    if label is None or light is None:
         return {"unique_id": feed_id, "unique_id_is_permalink": False}
     text = {"description": light} if kind == "rss" else {"content": light, "description": None}
     label_id = f"{feed_id}#{quote(label, safe='')}"
@@ -160,7 +161,7 @@ def newest_weeks_only(weeks: list) -> set[int]:
     """The ids of the week articles a blog's feed keeps: each repository's newest finished week.
     A subscriber to the blog gets one entry a week per repository, never the digest's history;
     the repository's and the labels' feeds keep every week, and so does a blog of weeks alone."""
-    newest: dict[str, object] = {}
+    newest: dict[str, Any] = {}  # Pelican's articles
     for article in weeks:
         week = getattr(article, "digest_week", None)
         if week is None or not week.final:
