@@ -15,12 +15,13 @@ SEARCH_INDEX = "$(BIN)/python" -m pagefind --quiet --site
 EXTRAS ?=
 GITHUB_PAGES_BRANCH ?= gh-pages
 
-.PHONY: help install html serve devserver publish github constraints typecheck test test-fast bench golden sample clean
+.PHONY: help install html serve devserver publish github constraints typecheck test test-fast test-oldest-pelican bench golden sample clean
 
 help:
 	@echo "make html       build the site into $(OUTPUTDIR)/ (creates $(VENV) on first use)"
 	@echo "make test       type-check digest_plugin/, then run the test suite"
 	@echo "make test-fast  run the tests of the pure stages and the project's own checks (under a minute)"
+	@echo "make test-oldest-pelican  run tests/site and tests/stages on the oldest Pelican pyproject.toml allows"
 	@echo "make serve      serve $(OUTPUTDIR)/ on http://127.0.0.1:$(PORT)"
 	@echo "make devserver  rebuild on every change (the store's too) and serve"
 	@echo "make publish    build for deployment: SITEURL=https://USER.github.io/SITE make publish"
@@ -82,6 +83,22 @@ test: typecheck
 # on the project itself (layers, lint, complexity); docs/development.md, "Tests", lists every tier.
 test-fast: $(VENV)/.installed-test
 	$(BIN)/python -m pytest -n auto -m "not realdata" tests/stages tests/project
+
+# The oldest Pelican that pyproject.toml allows, in a virtual environment of its own, with the
+# other versions of constraints.txt; `make test` runs on the newest (the pinned set).
+OLDEST_PELICAN := 4.9.0
+OLDEST_VENV := .venv-oldest-pelican
+$(OLDEST_VENV)/.installed: pyproject.toml setup.py constraints.txt
+	test -x $(OLDEST_VENV)/bin/python || $(PY) -m venv $(OLDEST_VENV)
+	grep -v -i '^pelican==' constraints.txt > $(OLDEST_VENV)/constraints.txt
+	PIP_CONSTRAINT=$(OLDEST_VENV)/constraints.txt $(OLDEST_VENV)/bin/python -m pip install --quiet -e '.[test]' 'pelican==$(OLDEST_PELICAN)'
+	touch $@
+
+# The builds (tests/site; not the fresh install of test_any_theme.py, which takes the pinned set,
+# nor the workflows) and the stages, on that Pelican.
+test-oldest-pelican: $(OLDEST_VENV)/.installed
+	$(OLDEST_VENV)/bin/python -m pytest -n auto -m "not realdata" tests/site tests/stages \
+		--ignore=tests/site/test_any_theme.py --ignore=tests/site/test_workflows.py
 
 bench: $(VENV)/.installed-test
 	for script in bench/bench_*.py; do $(BIN)/python $$script || exit 1; done

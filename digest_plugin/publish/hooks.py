@@ -25,7 +25,6 @@ from jinja2 import ChoiceLoader, FileSystemLoader, meta
 from pelican.contents import Article, Static
 from pelican.readers import METADATA_PROCESSORS
 from pelican.utils import order_content
-from pelican.writers import Writer
 
 from digest_plugin.build import cache, gc_pause
 from digest_plugin.build.installed import version
@@ -34,11 +33,12 @@ from digest_plugin.errors import DigestError
 from digest_plugin.i18n import format_date
 from digest_plugin.narrate import cite
 from digest_plugin.narrate.wording import Language
+from digest_plugin.publish.feeds import shape_feed
 from digest_plugin.publish.files import PACKAGE_TEMPLATES, chart_drawing, copy_static, stylesheets, write_week_files, write_week_pdfs
 from digest_plugin.publish.history import analysis_options, diff_targets
 from digest_plugin.publish.host_theme import host_theme
 from digest_plugin.publish.notes import exclude_notes, read_notes
-from digest_plugin.publish.pelican_internals import DigestWriter, WeekArticle, check_pelican
+from digest_plugin.publish.pelican_internals import WeekArticle, check_pelican
 from digest_plugin.publish.report_text import REPORT_TEMPLATE, report_renderer
 from digest_plugin.publish.sections import repo_category, repo_feeds, section_feeds, write_section
 from digest_plugin.publish.site_digest import SiteDigest, WeekPage, build_site_digest
@@ -66,7 +66,7 @@ def connect() -> None:
     signals.article_writer_finalized.connect(write_files)
     signals.article_writer_finalized.connect(write_pages_around_weeks)
     signals.finalized.connect(write_site_map)
-    signals.get_writer.connect(feed_writer)
+    signals.feed_generated.connect(shape_feed)  # the weeks' entries in the feeds Pelican writes
     signals.get_generators.connect(start_collecting)  # sent as every build starts, --autoreload's too
     signals.finalized.connect(stop_collecting)
 
@@ -437,7 +437,3 @@ def stop_collecting(pelican) -> None:
     if build_setup(pelican.settings) is not None:
         gc_pause.end_build()
 
-
-def feed_writer(pelican) -> type[Writer] | None:
-    """The plugin's writer (pelican_internals.DigestWriter) in a site it publishes in; Pelican's own elsewhere."""
-    return DigestWriter if build_setup(pelican.settings) is not None else None

@@ -5,10 +5,11 @@ either way, whatever the site's own CATEGORY_URL.
 
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
 
 from pelican.urlwrappers import Category
 
+from digest_plugin.publish.feeds import write_week_feed
 from digest_plugin.publish.site_digest import SiteDigest
 from digest_plugin.urls import repo_path
 
@@ -56,39 +57,19 @@ def repo_feeds(repo: str, settings: dict, in_blog: bool) -> dict[str, str]:
     return {kind: str(path).format(slug=repo) for kind, path in found.items() if path}
 
 
-def newest_weeks_only(elements: list, path: str | None, settings: dict) -> list:
-    """The items of the feed Pelican writes at `path`; in the blog's own feeds (FEED_ALL_*, FEED_*,
-    TRANSLATION_FEED_*), each repository's newest finished week stands for the digest: a subscriber
-    to the blog gets one entry a week per repository, never the digest's history. The repository's
-    and the labels' feeds keep every week, and so does a blog of weeks alone (a site that is the
-    digest, as this repository's showcase): there is no post of its own for the weeks to drown."""
-    patterns = [settings.get(name) for name in ("FEED_ALL_ATOM", "FEED_ALL_RSS", "FEED_ATOM", "FEED_RSS",
-                                                "TRANSLATION_FEED_ATOM", "TRANSLATION_FEED_RSS")]
-    blog_feeds = {str(pattern).format(lang=getattr(item, "lang", "")) for pattern in patterns if pattern for item in elements}
-    if path not in blog_feeds or all(getattr(item, "digest_week", None) is not None for item in elements):
-        return elements
-    newest: dict[str, Any] = {}  # Pelican's contents
-    for item in elements:
-        week = getattr(item, "digest_week", None)
-        if week is not None and week.final and (week.repo not in newest or week.date > newest[week.repo].digest_week.date):
-            newest[week.repo] = item
-    kept = {id(item) for item in newest.values()}
-    return [item for item in elements if getattr(item, "digest_week", None) is None or id(item) in kept]
-
-
 def write_section(digest: SiteDigest, articles: list, generator, writer) -> None:
     """With DIGEST_IN_BLOG = False, Pelican lists none of the weeks: write the repository pages
-    and the section's feeds here (finished weeks only, newest first)."""
-    context = generator.context
+    and the section's feeds (the digest's own files) here: finished weeks only, newest first."""
+    context, output = generator.context, Path(generator.output_path)
     template = generator.get_template("digest_repo")
     final = [a for a in articles if a.digest_week.final]
     final.sort(key=lambda a: a.date, reverse=True)
     limit = generator.settings.get("FEED_MAX_ITEMS") or None
     for kind, path in section_feeds(generator.settings).items():
-        writer.write_feed(final[:limit], context, path, feed_type=kind)
+        write_week_feed(output, path, kind, final[:limit], context)
     for repo in digest.repos:
         writer.write_file(repo.url + "index.html", template, context, repo=repo, relative_urls=generator.settings["RELATIVE_URLS"],
                           url=repo.url, template_name="digest_repo")
         weeks = [a for a in final if a.digest_week.repo == repo.name]
         for kind, path in repo_feeds(repo.name, generator.settings, in_blog=False).items():
-            writer.write_feed(weeks[:limit], context, path, feed_type=kind, feed_title=repo.name)
+            write_week_feed(output, path, kind, weeks[:limit], context, title=repo.name)

@@ -97,8 +97,9 @@ def test_deploy_runs_weekly_on_push_and_by_hand_and_tests_run_on_pull_requests()
     assert DEPLOY["on"]["push"]["branches"] == ["main"]
     tests = load_workflow(WORKFLOWS / "tests.yml")
     assert "pull_request" in tests["on"]
-    assert any(step.get("run", "").strip() == ".ci/run" for step in tests["jobs"]["test"]["steps"])
-    assert (ROOT / ".ci/run").read_text().strip().endswith("make test")
+    runs = [step.get("run", "").strip() for step in tests["jobs"]["test"]["steps"]]
+    assert ".ci/run test" in runs and ".ci/run test-oldest-pelican" in runs  # the newest Pelican and the oldest allowed
+    assert (ROOT / ".ci/run").read_text().strip().endswith('make "${targets[@]}"')
 
 
 def _matches(path: str, pattern: str) -> bool:
