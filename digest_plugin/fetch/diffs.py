@@ -47,8 +47,8 @@ def diff_excerpt(files: Sequence[dict], paths: Sequence[str], limit: int = DIFF_
     others), whole hunks while they fit, then the next one cut at a line ("…"); "" when none of them
     has a text patch (a binary file, or one GitHub would not diff)."""
     patches = {f.get("filename"): f.get("patch") for f in files if isinstance(f, dict)}
-    shown = [(f"diff --git a/{path} b/{path}", patches[path]) for path in dict.fromkeys(paths)
-             if isinstance(patches.get(path), str) and patches[path].strip()]
+    shown = [(f"diff --git a/{path} b/{path}", text) for path in dict.fromkeys(paths)
+             if isinstance(text := patches.get(path), str) and text.strip()]
     needs = [len(header) + len(patch) + 2 for header, patch in shown]  # with the line breaks around it
     shares, left = [0] * len(shown), limit
     for rank, index in enumerate(sorted(range(len(shown)), key=lambda i: needs[i])):

@@ -262,7 +262,7 @@ def diffs_before_build(store: Store, fetched: FetchReport, targets: DiffTargets,
     """`fetch_key_diffs` after `fetch_before_build`: warnings for the site, never raises for
     GitHub trouble."""
     fetch_key_diffs(store, fetched, targets, options=options, progress=LineProgress(logger.info))
-    return [_build_warning(store, r.repo, r.error) for r in fetched.failed]
+    return [_build_warning(store, r.repo, r.error) for r in fetched.failed if r.error is not None]
 
 
 def _build_warning(store: Store, repo: str, error: BaseException) -> str:

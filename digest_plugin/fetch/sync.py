@@ -22,7 +22,7 @@ skipped (`state.failed_pulls`): its window completes without it, and its week's 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
@@ -162,6 +162,7 @@ class RepoSync:
     # -- planning ---------------------------------------------------------------------------
 
     def _fetch_span(self, span: Window, newest_first: bool) -> None:
+        plan: Sequence[tuple[Window, int | None]]
         if newest_first and span.end - span.start > COUNT_FIRST_SPAN:
             plan = pack(self._counted(steps(span, PLAN_STEP)))
         else:
@@ -200,8 +201,9 @@ class RepoSync:
         """Fetch one window into the pending pulls; or, when it is over the cap, the parts to fetch instead."""
         if count == 0:
             return None
+        assert self.state is not None  # run() sets it before any window is fetched
         found: dict[int, Pull] = {}
-        total = None
+        total = 0
         for _ in range(2):  # search occasionally delivers fewer than it counted: try once more
             found, total, unread = self._search_pages(window)
             if total > SEARCH_CAP and can_split(window):
@@ -229,9 +231,10 @@ class RepoSync:
         unread: dict[int, tuple[str, datetime | None]] = {}
         after, total = None, 0
         query = search_text(self.repo, window)
+        assert self.state is not None  # run() sets it before any window is fetched
         while True:
             variables = {"owner": self.owner, "name": self.name, "search": query, "after": after}
-            asked = {}
+            asked: dict = {}
 
             def page(failures: int, variables=variables, asked=asked) -> dict:
                 asked.update(variables, first=self._page_size(failures))
@@ -246,7 +249,8 @@ class RepoSync:
                 return found, total, unread  # not worth paging: the window will be split
             nodes = search["nodes"]
             failed = {item_of(error, NODES): self._said(error) for error in errors}
-            identified = self._numbers(asked) if any(not nodes[i] for i in failed if i < len(nodes)) else {}
+            nulled = any(not nodes[i] for i in failed if i is not None and i < len(nodes))
+            identified = self._numbers(asked) if nulled else {}
             for index, node in enumerate(nodes):
                 number, merged_at = identified.get(index) or _identity(node)
                 try:
@@ -305,6 +309,7 @@ class RepoSync:
         earlier = self.earlier_failures.get(number)
         failure = earlier.again(reason, merged_at) if earlier is not None else PullFailure(reason, 1, merged_at)
         self.report.set_aside[number] = failure
+        assert self.state is not None  # run() sets it before any window is fetched
         self.state = replace(self.state, failed_pulls={**self.state.failed_pulls, number: failure})
         then = ("it failed the same way in the fetch before, so it is skipped and its week is complete without it"
                 if failure.skipped else "it is set aside, and the next fetch tries it again")
@@ -335,12 +340,15 @@ class RepoSync:
             return kept
         per_page = len(first)
         rest = self._rest_file_pages(number, per_page, 2, wanted)
-        files = first + rest
-        if per_page == 100 and len({f["filename"] for f in files}) == len(files) >= wanted:
-            return files
+        if per_page == 100:
+            if None in first:
+                raise TypeError("a file that is not an object")  # a node not in the shape asked for
+            files = [f for f in first if f is not None] + rest
+            if len({f["filename"] for f in files}) == len(files) >= wanted:
+                return files
         return self._rest_file_pages(number, 100, 1, wanted)
 
-    def _stored_files(self, number: int, total: int, first: list[dict]) -> list[dict] | None:
+    def _stored_files(self, number: int, total: int, first: list[dict | None]) -> list[dict] | None:
         """The files already stored for a merged PR (a look-back refetch): they cannot have changed."""
         stored = self._stored_pulls().get(number)
         if stored is None or stored.source != "github" or stored.changed_files != total:
@@ -361,14 +369,18 @@ class RepoSync:
             _, items = self.client.rest_get(
                 f"/repos/{self.repo}/pulls/{number}/files", {"per_page": per_page, "page": page}, self.repo
             )
-            files.extend(items or [])
-            if len(items or []) < per_page:
+            page_items = items or []
+            if not isinstance(page_items, Collection):  # as extend() would: not the shape asked for
+                raise TypeError("a page of files that is not a collection")
+            files.extend(page_items)
+            if len(page_items) < per_page:
                 break
             page += 1
         return files
 
     def _check_repository(self, data: dict) -> None:
         """Raise NotFound for an unknown repository; note when it was created (saved with the state)."""
+        assert self.state is not None  # run() sets it before any request
         repository = data.get("repository")
         if repository is None:
             raise NotFound(
@@ -407,6 +419,7 @@ class RepoSync:
         pulls = len(self._pending)
         self._save_pending()
         state = self.state
+        assert state is not None  # run() sets it before any window is fetched
         end = self._searched_to(window.end)
         if newest_first:
             state = replace(state, complete_since=window.start, watermark=state.watermark or end)
