@@ -199,7 +199,7 @@ def _statements(lines: Sequence[str]) -> list[str]:
         if not line.strip() or re.match(r"\s*(?:[-*+•]|\d+[.)])\s+", line):
             items.append([])
         items[-1].append(re.sub(r"^\s*(?:[-*+•]|\d+[.)])\s+", "", line).strip())
-    sentences = []
+    sentences: list[str] = []
     for item in items:
         text = " ".join(part for part in item if part).replace("**", "")
         sentences.extend(s.strip() for s in re.split(r"(?<=[.!?;])\s+(?=[A-Z`(])", text) if s.strip())

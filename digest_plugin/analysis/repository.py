@@ -126,6 +126,7 @@ def repo_context(repo: str, pulls: Sequence[Pull], options: AnalysisOptions) -> 
 
 
 def theme_context(context: RepoContext) -> RepoContext:
+    assert context.history is not None  # a repository's context (repo_context)
     return replace(context, history=None, vocabulary=context.history.vocabulary())
 
 
@@ -133,6 +134,7 @@ def analyse_pull(pull: Pull, context: RepoContext, first_time: bool | None = Non
     """Classification, score, summary, footprint and risk evidence of one PR (hotspots and themes
     are added per week). `first_time`, where the caller knows it, is not asked of the history."""
     rules, history, template = context.rules, context.history, context.conventions.template
+    assert history is not None  # a repository's context: only the themes' has no history
     classification = classify(pull, rules, context.conventions.scheme)
     title = parse_title(pull.title, rules)
     if classification.is_revert and classification.reverts is None and title.reverted_title:
@@ -242,6 +244,7 @@ def week_stage(input: WeekInput, context: RepoContext) -> AnalysedWeek:
 def theme_week(input: ThemeInput, context: RepoContext) -> tuple[Theme, ...]:
     analysed = input.week.value
     baseline = [week.value.names for week in input.baseline]
+    assert context.vocabulary is not None  # the themes' context (theme_context)
     return week_themes(
         analysed.analysis.pulls, analysed.names, baseline, context.rules, context.vocabulary
     )
@@ -280,6 +283,7 @@ def analyse_week(repo: str, week: Week, pulls: Sequence[AnalysedPull], context: 
         earlier_scores,
     )
     names = week_names(analysis.pulls, context.rules) if names is None else names
+    assert context.history is not None  # a repository's context (repo_context)
     themes = week_themes(
         analysis.pulls,
         names,
@@ -306,6 +310,7 @@ def _assembled(
     pulls = [replace(p, risks=kinds_of((*p.evidence, Evidence("hot-file", p.pull.number, kind="hotspot"))))
              if p.pull.number in hot_numbers else p for p in pulls]
     ordered = tuple(sorted(pulls, key=by_importance))
+    assert context.history is not None  # a repository's context (repo_context)
     untested = untested_new_files(
         hot, ordered, functools.partial(_added_lately, context.history, week, tz), rules
     )
@@ -419,6 +424,7 @@ def analysed_weeks(
         return []
     first = weeks[0]
     context = repo_context(repo, pulls, options)
+    assert context.history is not None  # as repo_context makes it
     themes = theme_context(context)
     by_week: dict[Week, list[Pull]] = defaultdict(list)
     for pull in pulls:
@@ -473,13 +479,13 @@ def week_range(pulls: Sequence[Pull], state: RepoState | None, since: date | Non
         first = min(week_of(p.merged_at, tz) for p in pulls)
     elif since is not None and fetched:
         first = week_of_date(since)
-    elif fetched and state.complete_since is not None:
+    elif fetched and state is not None and state.complete_since is not None:
         first = week_of(state.complete_since, tz)  # fetched, and nothing merged: quiet weeks, not no weeks
     else:
         return []
     if since is not None:
         first = max(first, week_of_date(since))
-    if fetched and state.watermark is not None:
+    if fetched and state is not None and state.watermark is not None:
         # the watermark is an exclusive end: a history complete up to Monday 00:00 ends the week before
         last = week_of(min(now, state.watermark - timedelta(microseconds=1)), tz)
     elif pulls:

@@ -30,7 +30,7 @@ import zlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, fields, is_dataclass, replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import babel
 
@@ -123,9 +123,8 @@ class Memo:
         """What `make()` makes, which depends on `parts` alone (a stage's input), as an earlier
         build made it, with its key."""
         made_key = self.key("made", parts)
-        value = self.get(made_key)
-        if value is None:
-            value = make()
+        kept = self.get(made_key)
+        value = make() if kept is None else cast(T, kept)  # kept under this key by `make`
         self.put(made_key, value)
         return Made(value, made_key)
 
@@ -163,7 +162,8 @@ class Stages:
     ) -> Made[T]:
         input_key = self.memo.key("stage", name, self._key_of(context), input)
         history = getattr(context, "history", None)
-        kept = self.memo.get(input_key)
+        # kept under this key by this method: (output, asked)
+        kept = cast("tuple[T, tuple[tuple[str, tuple, str], ...]] | None", self.memo.get(input_key))
         if kept is not None and all(
             key(getattr(history, question)(*args)) == answer for question, args, answer in kept[1]
         ):

@@ -59,7 +59,7 @@ def repo_charts(history: Sequence[WeekAnalysis], palette: Palette, _: Translate)
         return []
     unit = unit_for(len(history))
     bins = weekly_bins(history) if unit == "week" else calendar_bins(history, unit)
-    totals = Counter()
+    totals: Counter[str] = Counter()
     for _bin, tally in bins:
         totals.update(tally.people)
     top = [login for login, _count in ranked(totals)[:TOP_AUTHORS]]
@@ -131,7 +131,7 @@ def _styled(chart: Chart, palette: Palette) -> Chart:
 def _groups_chart(field: str, namespace: str, bins: Sequence[tuple[Bin, Tally]], unit: str, marked: int | None,
                   palette: Palette, _: Translate) -> Chart | None:
     counts = [getattr(tally, field) for _bin, tally in bins]
-    totals = sum(counts, Counter())
+    totals: Counter[str] = sum(counts, Counter())
     if not totals:
         return None
     names = _top(totals, TOP_GROUPS)
@@ -179,7 +179,7 @@ def _types_chart(bins: Sequence[tuple[Bin, Tally]], unit: str, palette: Palette,
 def _said_types(types: Counter) -> Counter:
     """A type whose claim is imprecise (analysis/claims.py) is not drawn as such: its PRs are one
     bar, "kind not said"."""
-    said = Counter()
+    said: Counter[str] = Counter()
     for name, count in types.items():
         said[name if type_speaks(name) or name == "unclassified" else "unsaid"] += count
     return said

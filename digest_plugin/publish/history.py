@@ -9,6 +9,7 @@ from collections.abc import Collection, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from logging.handlers import BufferingHandler
 from pathlib import Path
+from typing import cast
 
 from digest_plugin.analysis import AnalysisOptions, analyse_repo, checked_rules
 from digest_plugin.analysis.model import WeekAnalysis
@@ -18,7 +19,7 @@ from digest_plugin.build.workers import WORKER_PRELOAD, cores, parallel_stream
 from digest_plugin.errors import DigestError
 from digest_plugin.settings import DigestSettings, default_rules
 from digest_plugin.stages import Made, run_directly
-from digest_plugin.store.folder import Store
+from digest_plugin.store.folder import MonthFile, Store
 from digest_plugin.store.records import Pull
 from digest_plugin.store.state import RepoState, Window, repo_life
 from digest_plugin.weeks import week_of
@@ -85,12 +86,14 @@ def made_weeks(
         if memo is not None
         else None
     )
-    if key is not None and (remembered := memo.get(key)) is not None:
-        weeks, used, left_out = remembered
+    if memo is not None and key is not None and (remembered := memo.get(key)) is not None:
+        # as put below: (weeks, the memo's keys they used, how many PRs were left out)
+        kept, used, left_out = cast("tuple[tuple[Made[WeekAnalysis], ...], tuple[str, ...], int]",
+                                    remembered)
         for entry in used:  # kept for the next build, which may analyse some weeks again
             memo.get(entry)
         _say_left_out(repo, left_out, now)
-        return list(weeks)
+        return list(kept)
     pulls = _read_pulls(store, repo, repo_life(state, now), memo)
     if state is None and not pulls:
         known = ", ".join(store.repos()) or "none"
@@ -108,7 +111,7 @@ def made_weeks(
         now,
         Stages(memo) if memo is not None else run_directly,
     )
-    if key is not None:
+    if memo is not None and key is not None:
         memo.put(key, (tuple(weeks), memo.used_keys(), len(pulls) - len(shown)))
     return weeks
 
@@ -118,7 +121,8 @@ def _read_pulls(store: Store, repo: str, life: Window, memo: Memo | None) -> lis
     parsed again where they are the same."""
     if memo is None:
         return store.read_pulls(repo, life)
-    months = dict(memo.get(memo.key("months", repo)) or {})
+    read = cast("dict[str, tuple[str, MonthFile]] | None", memo.get(memo.key("months", repo)))
+    months = dict(read or {})
     pulls = store.read_pulls(repo, life, months)
     memo.put(memo.key("months", repo), months)  # as read now: the next build's
     return pulls

@@ -89,6 +89,7 @@ DISK_ERRORS = {errno.ENOSPC: "the disk is full", errno.EDQUOT: "the disk quota i
 def disk_error_sentence(error: OSError) -> str:
     """One sentence for a write that the disk refused, naming the file where the error does."""
     where = f"{error.filename} could not be written" if error.filename else "a file could not be written"
+    assert error.errno is not None  # a disk error: its errno is one of DISK_ERRORS
     return f"The build stopped: {where} because {DISK_ERRORS[error.errno]}; make room and build again."
 
 
@@ -275,7 +276,9 @@ def _data_time(store: Store, settings: DigestSettings) -> datetime | None:
 
 def _article(generator, week: WeekPage, entry: Callable[[], str], in_blog: bool, label_entries: LabelEntries) -> Article:
     settings = generator.settings
-    author = build_setup(settings).settings.author
+    setup = build_setup(settings)
+    assert setup is not None  # the setup that made the digest this article is of
+    author = setup.settings.author
     # DIGEST_AUTHOR, else none of the plugin's: Pelican gives the article the site's AUTHOR, if any.
     raw = {"tags": list(week.tags), "authors": [author] if author else [], "slug": week.slug}
     processed = {name: METADATA_PROCESSORS[name](value, settings) for name, value in raw.items() if value}

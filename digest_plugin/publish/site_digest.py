@@ -14,7 +14,7 @@ from datetime import datetime
 from functools import cache, partial
 from itertools import groupby, pairwise
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar, cast
 
 from digest_plugin.analysis.model import AnalysedPull, Footprint, Score, WeekAnalysis
 from digest_plugin.build.cache import AnalysisMemos, Memo, code_salt, key
@@ -247,6 +247,7 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
         else:
             warnings.append(_("{repo} has no merged pull requests in the store yet, so it has no pages.").format(repo=name))
         if memo is not None:  # saved as soon as it is complete, and let go before the next repository's is loaded
+            assert memos is not None  # where the memo came from
             memos.save(name, memo)
         del memo, made, history
     requests_made(writer)
@@ -348,8 +349,9 @@ def _remade(record: T, **changes: object) -> T:
     """A new frozen record like `record` but for `changes`, made as the memo restores records
     (frozen_record's __setstate__): its values were checked when it was read, and checking a
     200,000 PRs' records again took seconds of a warm build."""
-    copy = object.__new__(type(record))
-    values = zip(_field_names(type(record)), record.__getstate__(), strict=True)
+    cls: type = type(record)
+    copy: Any = object.__new__(cls)  # a frozen record: it has __setstate__
+    values = zip(_field_names(cls), cast(tuple, record.__getstate__()), strict=True)
     copy.__setstate__(tuple(changes.get(name, value) for name, value in values))
     return copy
 

@@ -179,7 +179,7 @@ def _pull(analysed: AnalysedPull, with_body: bool, with_diff: bool = False,
     word for it, and only the risks that may be called by their kind (`silent` may not)."""
     pull, kind = analysed.pull, analysed.classification
     files = FILES_PER_PULL if analysed.key else FILES_PER_OTHER_PULL
-    data = {
+    data: dict[str, object] = {
         "number": pull.number,
         "title": pull.title,
         "author": pull.author.login,
