@@ -85,7 +85,7 @@ def adversarial() -> None:
         worst = max(worst, time.process_time() - started)
     titles = {"repeated verbs": "update to " * 1_000, "unclosed brackets": "[" * 10_000}
     from digest_plugin.analysis.classify import classify
-    from digest_plugin.store.records import Author, FileChange, Pull
+    from digest_plugin.records.pull import Author, FileChange, Pull
 
     rules = compile_rules(analysis_options(DigestSettings()).rules)
     for title in titles.values():

@@ -26,9 +26,9 @@ from digest_plugin.charts import render_many, repo_charts, site_palette, week_ch
 from digest_plugin.charts.draw import cjk_font, draw  # noqa: E402
 from digest_plugin.i18n import translations  # noqa: E402
 from digest_plugin.publish.history import analysis_options  # noqa: E402
+from digest_plugin.records.state import RepoState  # noqa: E402
 from digest_plugin.settings import DigestSettings  # noqa: E402
 from digest_plugin.store.jsonl_import import read_export  # noqa: E402
-from digest_plugin.store.state import RepoState  # noqa: E402
 
 DATA = ROOT.parent / "shared" / "data" / "github" / "verl-project__verl.pulls.jsonl.gz"
 

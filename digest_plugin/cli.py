@@ -1,4 +1,4 @@
-"""The `repo-digest` command line: fetch, import, show, sample (DESIGN.md, "Command line").
+"""The `repo-digest` command line: fetch, import, show, sample (docs/architecture.md, "The command line").
 
 Every command reads the same settings file as the build. Errors are one sentence on stderr and a
 non-zero exit; `--debug` shows the traceback instead.

@@ -52,7 +52,7 @@ def option(default: object, check: Check, doc: str) -> Any:
 # -- checks ---------------------------------------------------------------------------------------
 
 
-# The site's own top-level folders (Pelican's defaults and this project's, DESIGN.md "Output URLs"):
+# The site's own top-level folders (Pelican's defaults and this project's, docs/architecture.md, "Output URLs"):
 # a repository's pages live at /OWNER/NAME/, so an owner named so would be published over them.
 SITE_FOLDERS = frozenset({
     "archives", "author", "authors", "categories", "category", "drafts", "feeds", "images", "labels", "pagefind",

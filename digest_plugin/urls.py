@@ -1,4 +1,4 @@
-"""Where things live on the site (DESIGN.md, "Output URLs"). Paths are relative to SITEURL."""
+"""Where things live on the site (docs/architecture.md, "Output URLs"). Paths are relative to SITEURL."""
 
 from __future__ import annotations
 

@@ -10,10 +10,10 @@ import pytest
 
 from digest_plugin.analysis.rules import Rules, compile_rules
 from digest_plugin.publish.history import analysis_options
+from digest_plugin.records.pull import Pull
 from digest_plugin.settings import DigestSettings
 from digest_plugin.settings import check_timezone as zone
 from digest_plugin.store.jsonl_import import read_export
-from digest_plugin.store.records import Pull
 from digest_plugin.weeks import Week, week_of
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "github"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from digest_plugin.store.records import Author, FileChange, Pull
+from digest_plugin.records.pull import Author, FileChange, Pull
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = ROOT.parent / "shared" / "data" / "github"

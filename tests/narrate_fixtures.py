@@ -23,7 +23,7 @@ from digest_plugin.analysis.model import (
     WeekStats,
 )
 from digest_plugin.publish.history import analysis_options
-from digest_plugin.store.records import Author, FileChange, Pull
+from digest_plugin.records.pull import Author, FileChange, Pull
 
 REPO = "octo/widgets"
 REPO_URL = "https://github.com/octo/widgets"

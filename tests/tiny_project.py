@@ -9,8 +9,8 @@ import subprocess
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+from digest_plugin.records.state import RepoState
 from digest_plugin.store.folder import Store
-from digest_plugin.store.state import RepoState
 from tests.conftest import make_pull
 
 ROOT = Path(__file__).resolve().parents[1]

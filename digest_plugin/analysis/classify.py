@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from digest_plugin.analysis.model import Classification
 from digest_plugin.analysis.rules import PERIPHERAL_KINDS, Rules
-from digest_plugin.store.records import Pull
+from digest_plugin.records.pull import Pull
 
 # GitHub caps titles at 256 characters; an imported record may not, and the rules only need the start
 TITLE_LIMIT = 300

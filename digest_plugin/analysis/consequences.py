@@ -36,7 +36,7 @@ from digest_plugin.analysis.description import (
     whole_sentence,
 )
 from digest_plugin.analysis.model import Consequence
-from digest_plugin.store.records import Pull
+from digest_plugin.records.pull import Pull
 
 # a name users write: in backticks or quotes, a SETTING_NAME, a dotted key, a --flag
 _NAME = r"`[^`=]{1,60}`|\"[^\"=]{1,60}\"|(?-i:\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[A-Z]{4,}\b)|\b[a-z][\w-]*(?:\.[\w*-]+)+\b|--[\w-]+"

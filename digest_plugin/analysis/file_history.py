@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from digest_plugin.analysis.rules import PERIPHERAL_KINDS, Rules
-from digest_plugin.store.records import Pull
+from digest_plugin.records.pull import Pull
 
 # manifest -> the lock files that pin what it declares
 LOCKS_OF = {

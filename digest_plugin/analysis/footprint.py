@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from digest_plugin.analysis.model import Footprint
 from digest_plugin.analysis.rules import PERIPHERAL_KINDS, Rules
-from digest_plugin.store.records import Pull
+from digest_plugin.records.pull import Pull
 
 LISTED_PATHS = 5  # paths kept per list: enough to name the main ones
 PLACE_SHARE = 2 / 3  # of a PR's core lines, in one file or folder for it to be where the PR works

@@ -37,7 +37,7 @@ from digest_plugin.analysis.footprint import beyond_kept
 from digest_plugin.analysis.model import TYPES, AnalysedPull, Classification, Score, Upgrade
 from digest_plugin.analysis.rules import PERIPHERAL_KINDS, Rules
 from digest_plugin.analysis.upgrades import upgrades as upgrades_of
-from digest_plugin.store.records import Pull
+from digest_plugin.records.pull import Pull
 
 # Ties are broken by substance: the weightier kind of change first (a feature before a chore)
 _TYPE_RANK = {name: rank for rank, name in enumerate(("feat", "perf", "fix", "revert", "refactor", "build", None, "chore", "ci", "test", "docs"))}

@@ -6,7 +6,7 @@ versions, figures and an impact level, and narrate words them in the build's lan
 free text is quoted from GitHub (titles, and `AnalysedPull.summary`, which is cut from the PR body),
 untrusted and verbatim.
 
-Field names follow the JSON of `repo-digest show --format json` (DESIGN.md), which is assembled
+Field names follow the JSON of `repo-digest show --format json` (docs/architecture.md), which is assembled
 from these by `digest_plugin.report`.
 """
 
@@ -15,8 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import date
 
-from digest_plugin.store.frozen_record import frozen_record
-from digest_plugin.store.records import Pull
+from digest_plugin.records.frozen import frozen_record
+from digest_plugin.records.pull import Pull
 
 TYPES = ("feat", "fix", "refactor", "perf", "docs", "test", "ci", "build", "chore", "revert")
 IMPACTS = ("high", "medium", "low")  # most severe first: the one impact order

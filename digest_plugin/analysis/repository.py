@@ -34,9 +34,9 @@ from digest_plugin.analysis.rules import Rules, compile_rules
 from digest_plugin.analysis.stats import first_time_pulls, week_stats
 from digest_plugin.analysis.themes import BASELINE_MAX_WEEKS, Vocabulary, WeekNames, baseline_weeks, vocabulary, week_names, week_themes
 from digest_plugin.analysis.upgrades import own_release, upgrades
+from digest_plugin.records.pull import Pull, format_time
+from digest_plugin.records.state import RepoState
 from digest_plugin.stages import Made, Recording, Runner, run_directly
-from digest_plugin.store.records import Pull, format_time
-from digest_plugin.store.state import RepoState
 from digest_plugin.weeks import Week, week_of, week_of_date, weeks_between
 
 NEW_FILE_WEEKS = 12  # a file added this recently is new: untested and busy, it calls for tests

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from digest_plugin.analysis.model import REVERT_FOLLOW_UP_DAYS
-from digest_plugin.store.records import Pull
+from digest_plugin.records.pull import Pull
 
 # "#12", ".../pull/12", ".../issues/12" (starting at the character class, which keeps the search fast)
 _REFERENCE = re.compile(r"[#/](pull/|issues/)?(\d{1,7})\b")

@@ -1,5 +1,5 @@
 """Review verdicts: who approved a PR, whose change request an approval settled, and whose was still
-open when it merged, from the verdicts the store keeps (store/records.py `Pull.verdicts`).
+open when it merged, from the verdicts the store keeps (records/pull.py `Pull.verdicts`).
 
 Pure, and silent where the data cannot tell: a PR without verdicts (an import, a store fetched
 before they were kept) has an empty outcome. A reviewer's verdict is their latest review that gives
@@ -12,7 +12,7 @@ another; one that no approval followed was outstanding when the PR merged.
 from __future__ import annotations
 
 from digest_plugin.analysis.model import ReviewOutcome
-from digest_plugin.store.records import Pull
+from digest_plugin.records.pull import Pull
 
 
 def review_outcome(pull: Pull) -> ReviewOutcome:

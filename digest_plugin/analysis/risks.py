@@ -47,7 +47,7 @@ from digest_plugin.analysis.model import (
     Upgrade,
 )
 from digest_plugin.analysis.rules import PERIPHERAL_KINDS, Rules
-from digest_plugin.store.records import FileChange, Pull
+from digest_plugin.records.pull import FileChange, Pull
 
 # the setting a title names beside "default": `max_num_seqs`, "default of X", "X by default"
 # (or "default content status to": what comes between), never a value in backticks (`None`, `true`, `0`)

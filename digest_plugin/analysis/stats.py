@@ -1,7 +1,7 @@
 """Statistics of a week: counts, authors, hot files, time to merge, movement against past weeks.
 
 Every figure is computed from the week's analysed pulls, exactly; nothing is estimated. Time to
-merge is only given from records whose source is GitHub (store/records.py: other sources approximate
+merge is only given from records whose source is GitHub (records/pull.py: other sources approximate
 created_at). `types` counts classified PRs only: merged_count minus its sum is the number of PRs
 no rule could type.
 """
@@ -18,7 +18,7 @@ from datetime import timedelta, tzinfo
 from digest_plugin.analysis.classify import is_bot
 from digest_plugin.analysis.model import AnalysedPull, AuthorCount, Movement, PathCount, WeekStats
 from digest_plugin.analysis.rules import Rules
-from digest_plugin.store.records import Pull
+from digest_plugin.records.pull import Pull
 from digest_plugin.weeks import week_of
 
 FIRST_TIME_ASSOCIATIONS = frozenset({"FIRST_TIME_CONTRIBUTOR", "FIRST_TIMER"})

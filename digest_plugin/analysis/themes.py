@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from digest_plugin.analysis.classify import parse_title
 from digest_plugin.analysis.model import AnalysedPull, Classification, Theme
 from digest_plugin.analysis.rules import Rules
-from digest_plugin.store.records import Pull
+from digest_plugin.records.pull import Pull
 
 # Source of a subject, the more deliberate first: a name the author wrote as a scope wins a tie
 SOURCES = ("topic", "scope", "label", "module", "folder", "word", "file", "verb")

@@ -22,7 +22,7 @@ import re
 from digest_plugin.analysis.classify import TITLE_LIMIT, parse_title, reason_of
 from digest_plugin.analysis.model import BACK_MOVES, Classification, Upgrade
 from digest_plugin.analysis.rules import Rules
-from digest_plugin.store.records import Pull
+from digest_plugin.records.pull import Pull
 
 _VERSION = re.compile(r"v?(\d+)(?:\.(\d+))?(?:\.(\d+))?")
 # "2.7", "1.3.0rc13", "2.7.1.post2", Renovate's "v5"; not a commit digest ("9c9c13b") nor an address

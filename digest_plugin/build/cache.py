@@ -34,9 +34,9 @@ from typing import Any, TypeVar, cast
 
 import babel
 
+from digest_plugin.atomic import atomic_file, atomic_write
+from digest_plugin.records.frozen import is_frozen_record
 from digest_plugin.stages import Made, Recording
-from digest_plugin.store.atomic import atomic_file, atomic_write
-from digest_plugin.store.frozen_record import is_frozen_record
 
 log = logging.getLogger(__name__)
 PACKAGE = Path(__file__).resolve().parents[1]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from digest_plugin.store.frozen_record import frozen_record
+from digest_plugin.records.frozen import frozen_record
 
 
 @frozen_record

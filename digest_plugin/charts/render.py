@@ -13,11 +13,11 @@ import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
+from digest_plugin.atomic import write_if_changed
 from digest_plugin.build.cache import ChartCache
 from digest_plugin.build.workers import WORKER_PRELOAD, parallel_stream
 from digest_plugin.charts.chart import Chart, ChartFile
 from digest_plugin.charts.draw import PICTOGRAPH, Drawing, draw, pixel_size, renderer_identity
-from digest_plugin.store.atomic import write_if_changed
 
 log = logging.getLogger(__name__)
 FORMATS = ("svg", "png")

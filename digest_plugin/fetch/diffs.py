@@ -16,8 +16,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from digest_plugin.fetch.client import GitHubClient, Refused, TokenRejected
+from digest_plugin.records.pull import DIFF_LIMIT, Pull
 from digest_plugin.store.folder import Store
-from digest_plugin.store.records import DIFF_LIMIT, Pull
 
 CUT = "…"
 

@@ -10,8 +10,8 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
-from digest_plugin.store.records import format_time
-from digest_plugin.store.state import Window
+from digest_plugin.records.pull import format_time
+from digest_plugin.records.state import Window
 
 
 class Progress:

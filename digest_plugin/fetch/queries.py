@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from digest_plugin.fetch.windows import search_qualifier
-from digest_plugin.store.records import FILES_LIMIT, REVIEWS_LIMIT, THREADS_LIMIT, Author, Pull, RecordError, Review, ThreadComment, files_from_rest
-from digest_plugin.store.state import Window
+from digest_plugin.records.pull import FILES_LIMIT, REVIEWS_LIMIT, THREADS_LIMIT, Author, Pull, RecordError, Review, ThreadComment, files_from_rest
+from digest_plugin.records.state import Window
 
 # GitHub's maximum for `first`: one request carries up to 100 PRs with their files, labels and
 # reviews. What a page asks of GitHub, by its published rules (docs: "Rate limits and node limits

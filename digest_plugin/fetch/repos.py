@@ -16,10 +16,10 @@ from digest_plugin.fetch.progress import LineProgress, Progress, make_progress
 from digest_plugin.fetch.queries import PAGE_SIZE
 from digest_plugin.fetch.retry import RetryPolicy
 from digest_plugin.fetch.sync import SEARCH_LAG, RepoReport, RepoSync
+from digest_plugin.records.pull import parse_time
 from digest_plugin.settings import DigestSettings, check_repo_name
 from digest_plugin.store.folder import Store
 from digest_plugin.store.owner_index import owner_of
-from digest_plugin.store.records import parse_time
 from digest_plugin.weeks import week_of_date
 
 logger = logging.getLogger(__name__)

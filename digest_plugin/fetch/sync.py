@@ -42,10 +42,10 @@ from digest_plugin.fetch.queries import (
     search_text,
 )
 from digest_plugin.fetch.windows import SEARCH_CAP, can_split, pack, parts_needed, split, steps
+from digest_plugin.records.pull import FILES_LIMIT, Pull, RecordError, format_time, parse_time
+from digest_plugin.records.state import PullFailure, RepoState, Window
 from digest_plugin.store.folder import Store
 from digest_plugin.store.jsonl_import import pull_from_rest
-from digest_plugin.store.records import FILES_LIMIT, Pull, RecordError, format_time, parse_time
-from digest_plugin.store.state import PullFailure, RepoState, Window
 
 SEARCH_LAG = timedelta(minutes=5)  # GitHub's search index trails merges; newer ones wait for the next fetch
 PLAN_STEP = timedelta(days=7)  # long spans are counted week by week before fetching

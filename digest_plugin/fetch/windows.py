@@ -14,7 +14,7 @@ import math
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
-from digest_plugin.store.state import Window
+from digest_plugin.records.state import Window
 
 SEARCH_CAP = 1_000  # results GitHub's search will page through
 SECOND = timedelta(seconds=1)

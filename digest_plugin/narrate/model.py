@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from digest_plugin.store.frozen_record import frozen_record
+from digest_plugin.records.frozen import frozen_record
 
 CITATION = re.compile(r"(?<![\w&])#(\d+)\b")  # "#1234" in a text, not "&#39;" nor "abc#12"
 

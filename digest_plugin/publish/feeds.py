@@ -24,7 +24,7 @@ from feedgenerator import Atom1Feed, Rss201rev2Feed, SyndicationFeed
 from markupsafe import Markup
 from pelican.utils import set_date_tzinfo
 
-from digest_plugin.store.atomic import write_if_changed
+from digest_plugin.atomic import write_if_changed
 
 FEED_CLASSES: dict[str, type[SyndicationFeed]] = {"atom": Atom1Feed, "rss": Rss201rev2Feed}
 # The blog's own feeds, in which each repository's newest finished week stands for the digest.

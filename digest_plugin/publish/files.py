@@ -8,12 +8,12 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from functools import partial
 from pathlib import Path
 
+from digest_plugin.atomic import write_if_changed
 from digest_plugin.build.cache import ChartCache, PdfCache, TextCache
 from digest_plugin.charts import Chart, draw_into_cache, render_many
 from digest_plugin.publish.markdown import render_markdown
 from digest_plugin.publish.pdf import PdfJob, write_pdfs
 from digest_plugin.publish.site_digest import SiteDigest, WeekPage
-from digest_plugin.store.atomic import write_if_changed
 
 PACKAGE = Path(__file__).resolve().parents[1]
 PACKAGE_TEMPLATES = PACKAGE / "templates"  # the week page and its partials; a theme may override them

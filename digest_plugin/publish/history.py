@@ -17,11 +17,11 @@ from digest_plugin.analysis.repository import analysed_weeks, key_pull_files
 from digest_plugin.build.cache import AnalysisMemos, Memo, Stages
 from digest_plugin.build.workers import WORKER_PRELOAD, cores, parallel_stream
 from digest_plugin.errors import DigestError
+from digest_plugin.records.pull import Pull
+from digest_plugin.records.state import RepoState, Window, repo_life
 from digest_plugin.settings import DigestSettings, default_rules
 from digest_plugin.stages import Made, run_directly
 from digest_plugin.store.folder import MonthFile, Store
-from digest_plugin.store.records import Pull
-from digest_plugin.store.state import RepoState, Window, repo_life
 from digest_plugin.weeks import week_of
 
 logger = logging.getLogger(__name__)

@@ -22,11 +22,11 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
+from digest_plugin.atomic import atomic_write
 from digest_plugin.build.cache import PDFS, PdfCache
 from digest_plugin.build.workers import parallel_stream
 from digest_plugin.charts.draw import PICTOGRAPH
 from digest_plugin.errors import DigestError
-from digest_plugin.store.atomic import atomic_write
 
 log = logging.getLogger(__name__)
 PDF_NAME = "digest.pdf"

@@ -35,11 +35,11 @@ from digest_plugin.narrate.wording import Language
 from digest_plugin.narrate.writers import RECENT_WEEKS
 from digest_plugin.publish.history import analysis_options, stream_histories
 from digest_plugin.publish.week_view import EditorNote, WeekView, week_view
+from digest_plugin.records.pull import parse_time
 from digest_plugin.settings import DigestSettings
 from digest_plugin.stages import Made
 from digest_plugin.store.folder import Store
 from digest_plugin.store.owner_index import expand_repos
-from digest_plugin.store.records import parse_time
 from digest_plugin.urls import absolute, feed_entry_id, repo_path, week_path
 from digest_plugin.weeks import Week
 
@@ -217,7 +217,8 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
     writer = language_model_writer(settings)  # None for the built-in writer; one per build, with its request budget
     _ = language.gettext
     repos, unstyled, warnings = [], {}, list(warnings or ())
-    site_charts, charts_drawn = {}, None
+    site_charts: dict[str, RepoCharts] = {}
+    charts_drawn: Future | None = None
     for name, made, memo in stream_histories(store, names, analysis_options(settings), now, memos):
         history = [week.value for week in made]
         _check_note_weeks(notes, name, history)  # before any week is narrated: a language model's requests are counted
@@ -225,11 +226,7 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
         shown = [not is_quiet(analysis) for analysis in history]
         unstyled[name] = RepoCharts([charts.value for charts, page in zip(every_week[0], shown) if page], every_week[1].value)
         if len(unstyled) == len(names):
-            # Every chart of the site is known: drawing starts on the idle cores while the last
-            # repository is put into words (for a site of one repository, its whole narration).
-            site_charts = in_site_palette(unstyled)
-            if start_drawing:
-                charts_drawn = start_drawing([chart for repo in site_charts.values() for chart in repo.every_chart()])
+            site_charts, charts_drawn = _every_chart_known(unstyled, start_drawing)
         if history:
             pages = _week_pages(
                 name,
@@ -256,6 +253,16 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
         for page, styled in zip(repo.weeks, site_charts[repo.name].weeks, strict=True):
             page.charts = tuple(styled)
     return SiteDigest(settings, language, repos, warnings, charts_drawn)
+
+
+def _every_chart_known(unstyled: dict[str, RepoCharts], start_drawing: Callable[[list[Chart]], Future] | None,
+                       ) -> tuple[dict[str, RepoCharts], Future | None]:
+    """The site's charts in its palette, and their drawing started on the idle cores while the last
+    repository is put into words (for a site of one repository, its whole narration)."""
+    site_charts = in_site_palette(unstyled)
+    if start_drawing is None:
+        return site_charts, None
+    return site_charts, start_drawing([chart for repo in site_charts.values() for chart in repo.every_chart()])
 
 
 def _repo_names(settings: DigestSettings, store: Store) -> list[str]:

@@ -10,9 +10,9 @@ from pathlib import Path
 
 from pelican.generators import PelicanTemplateNotFound
 
+from digest_plugin.atomic import write_if_changed
 from digest_plugin.publish.site_digest import SiteDigest
 from digest_plugin.publish.site_index import author_path, pulls_by_author, site_feeds, sitemap_xml
-from digest_plugin.store.atomic import write_if_changed
 
 FEEDS_PAGE = "feeds/index.html"
 SEARCH_PAGE = "search/index.html"  # Pagefind's index, beside it at /pagefind/, is built after Pelican (Makefile)

@@ -1,4 +1,4 @@
-"""The week as plain data: the JSON of `repo-digest show --format json` (DESIGN.md, "Interfaces").
+"""The week as plain data: the JSON of `repo-digest show --format json` (docs/architecture.md, "The week as JSON").
 
 Built from the analysis and the narrative; the Markdown report and the pages use the same inputs.
 """
@@ -11,7 +11,7 @@ from digest_plugin.analysis.model import AnalysedPull, Evidence, Risk, Theme, We
 from digest_plugin.narrate import writer_credit
 from digest_plugin.narrate.wording import Language
 from digest_plugin.publish.week_view import KEY_CHANGES_IN_FULL
-from digest_plugin.store.records import format_time
+from digest_plugin.records.pull import format_time
 
 
 def week_json(week: WeekAnalysis, narrative=None, lang: Language | None = None) -> dict:
@@ -75,7 +75,7 @@ def _risk_json(risk: Risk) -> dict:
 
 
 def _evidence_json(evidence: Evidence) -> dict:
-    """The facts an evidence fills (empty fields left out), under DESIGN.md's `pull`."""
+    """The facts an evidence fills (empty fields left out), under the JSON's `pulls` (docs/architecture.md)."""
     return {name: list(value) if isinstance(value, tuple) else value for name, value in asdict(evidence).items()
             if value not in (None, (), 0, False) and name != "kind"}  # the risk it sits in says the kind
 

@@ -27,7 +27,7 @@ from digest_plugin.narrate import Narrative, writer_credit
 from digest_plugin.narrate.describe import brief
 from digest_plugin.narrate.model import Cited, HighlightGroup
 from digest_plugin.narrate.wording import Language, factor_names, week_status
-from digest_plugin.store.frozen_record import frozen_record
+from digest_plugin.records.frozen import frozen_record
 
 SECTION_ORDER = (
     "note", "summary", "highlights", "key_changes", "breaking", "risks", "recommendations", "trends",

@@ -1,6 +1,6 @@
 """The store: plain JSON Lines files under DIGEST_DATA_PATH, one per repository and UTC month.
 
-Layout (see DESIGN.md): `{root}/{owner}/{name}/{YYYY-MM}.jsonl`, one pull per line sorted by
+Layout (docs/architecture.md, "The store"): `{root}/{owner}/{name}/{YYYY-MM}.jsonl`, one pull per line sorted by
 number, and `{root}/{owner}/{name}/state.json`. Every write goes to a temporary file that is
 fsynced and renamed over the old one, so a kill at any moment leaves the previous file whole.
 """
@@ -22,11 +22,11 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
+from digest_plugin.atomic import atomic_write, remove_leftovers
 from digest_plugin.errors import DigestError
+from digest_plugin.records.pull import Pull, format_time, read_line
+from digest_plugin.records.state import SCHEMA_VERSION, RepoState, StateError, Window
 from digest_plugin.settings import check_repo_name, repo_name_problem
-from digest_plugin.store.atomic import atomic_write, remove_leftovers
-from digest_plugin.store.records import Pull, format_time, read_line
-from digest_plugin.store.state import SCHEMA_VERSION, RepoState, StateError, Window
 
 logger = logging.getLogger(__name__)
 
@@ -128,7 +128,7 @@ class Store:
         """Every stored pull of a repository that passes the gate, sorted by merge time then number.
 
         A line that fails is reported (file, line, field) and skipped, as is one merged outside
-        `life` (store/state.repo_life); a PR stored twice counts once, the later record winning
+        `life` (records/state.repo_life); a PR stored twice counts once, the later record winning
         (later month file, then later line).
 
         `months`, month file name -> (a digest of its bytes, what it held), is what an earlier

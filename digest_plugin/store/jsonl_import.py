@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from digest_plugin.errors import DigestError
+from digest_plugin.records.pull import Author, Pull, RecordError, files_from_rest, read_line
+from digest_plugin.records.state import RepoState, Window, repo_life
 from digest_plugin.settings import check_repo_name
 from digest_plugin.store.folder import Store, outside_life, report_rejected
-from digest_plugin.store.records import Author, Pull, RecordError, files_from_rest, read_line
-from digest_plugin.store.state import RepoState, Window, repo_life
 
 logger = logging.getLogger(__name__)
 
@@ -88,7 +88,7 @@ def _label_names(labels) -> Any:
 
 def read_export(path: Path, rejected: list[str] | None = None, life: Window | None = None) -> Iterator[Pull]:
     """Merged pulls from a JSON Lines export. A line that fails the gate, or was merged outside
-    `life` (store/state.repo_life), is described in `rejected` (file, line, field) and skipped;
+    `life` (records/state.repo_life), is described in `rejected` (file, line, field) and skipped;
     without `rejected` it is an error."""
     opener = gzip.open if path.suffix == ".gz" else open
     try:

@@ -11,11 +11,11 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 
+from digest_plugin.atomic import atomic_write
 from digest_plugin.errors import DigestError
+from digest_plugin.records.pull import format_time
 from digest_plugin.settings import is_owner_pattern, is_repo_name
-from digest_plugin.store.atomic import atomic_write
 from digest_plugin.store.folder import Store
-from digest_plugin.store.records import format_time
 
 
 def owner_of(entry: str) -> str | None:

@@ -27,9 +27,9 @@ from zoneinfo import ZoneInfo
 import yaml
 
 from digest_plugin.errors import DigestError
+from digest_plugin.records.pull import Author, FileChange, Pull
+from digest_plugin.records.state import RepoState
 from digest_plugin.store.folder import Store
-from digest_plugin.store.records import Author, FileChange, Pull
-from digest_plugin.store.state import RepoState
 from digest_plugin.weeks import Week, week_of_date, weeks_between
 
 SAMPLE_SEED = 20261122

@@ -6,8 +6,8 @@ import dataclasses
 
 from digest_plugin.fetch import FetchOptions
 from digest_plugin.fetch.retry import RetryPolicy
+from digest_plugin.records.pull import REVIEWS_LIMIT, THREADS_LIMIT, Pull, Review, ThreadComment, parse_time
 from digest_plugin.store.jsonl_import import pull_from_rest
-from digest_plugin.store.records import REVIEWS_LIMIT, THREADS_LIMIT, Pull, Review, ThreadComment, parse_time
 from tests.github_server.server import GitHubServer
 
 

@@ -115,8 +115,8 @@ def test_fetch_then_show_then_build_says_where_the_data_came_from(github, tmp_pa
     assert result.returncode == 0, result.stderr
     assert f"{repo}: {len(pulls)} PRs fetched" in result.stdout
     week = max(p["merged_at"] for p in pulls)
+    from digest_plugin.records.pull import parse_time
     from digest_plugin.settings import check_timezone as timezone
-    from digest_plugin.store.records import parse_time
     from digest_plugin.weeks import week_of
 
     week_id = str(week_of(parse_time(week), timezone("UTC")))

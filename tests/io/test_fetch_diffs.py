@@ -20,9 +20,9 @@ from digest_plugin.fetch import FetchReport, fetch_key_diffs, fetch_repos
 from digest_plugin.fetch.diffs import diff_excerpt
 from digest_plugin.narrate.llm.prompt import week_document
 from digest_plugin.publish.history import analysis_options, diff_targets
+from digest_plugin.records.pull import DIFF_LIMIT
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store.folder import Store
-from digest_plugin.store.records import DIFF_LIMIT
 from tests.github_server import GitHubServer, handmade_pull
 from tests.github_server.expect import quick_options
 

@@ -13,10 +13,10 @@ import pytest
 
 from digest_plugin.fetch import fetch_repos
 from digest_plugin.fetch.progress import BarProgress
+from digest_plugin.records.pull import parse_time
+from digest_plugin.records.state import RepoState
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store.folder import Store
-from digest_plugin.store.records import parse_time
-from digest_plugin.store.state import RepoState
 from digest_plugin.weeks import week_of
 from tests.github_server import HANDMADE_REPO, GitHubServer, burst_pulls, graphql_api, handmade_pull, handmade_pulls, shared_file, shared_pulls
 from tests.github_server.expect import expected_pulls, quick_options

@@ -9,11 +9,11 @@ from datetime import UTC, datetime
 import pytest
 
 from digest_plugin.cli import main
+from digest_plugin.records.pull import TITLE_LIMIT, clean_text
+from digest_plugin.records.state import RepoState
 from digest_plugin.settings import check_timezone as timezone
 from digest_plugin.store.folder import Store
 from digest_plugin.store.jsonl_import import read_export
-from digest_plugin.store.records import TITLE_LIMIT, clean_text
-from digest_plugin.store.state import RepoState
 from digest_plugin.weeks import week_of
 from tests.conftest import real_data
 

@@ -70,7 +70,7 @@ def test_only_owner_star_is_a_pattern():
 def test_the_index_groups_repositories_by_owner(tmp_path):
     from bs4 import BeautifulSoup
 
-    from digest_plugin.store.state import RepoState
+    from digest_plugin.records.state import RepoState
     from tests.conftest import make_pull
     from tests.site_builder import build_site
 

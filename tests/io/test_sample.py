@@ -11,11 +11,11 @@ from pathlib import Path, PurePosixPath
 import pytest
 
 from digest_plugin.errors import DigestError
+from digest_plugin.records.pull import Author, Pull
+from digest_plugin.records.state import RepoState
 from digest_plugin.settings import check_timezone as timezone
 from digest_plugin.store.folder import Store
-from digest_plugin.store.records import Author, Pull
 from digest_plugin.store.sample import SAMPLE_REPO_NAMES, SAMPLE_SEED, generate_sample
-from digest_plugin.store.state import RepoState
 from digest_plugin.weeks import Week, week_of, weeks_between
 
 UTC_ZONE = timezone("UTC")

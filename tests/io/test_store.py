@@ -9,9 +9,9 @@ from datetime import UTC, datetime
 import pytest
 
 from digest_plugin.errors import DigestError
+from digest_plugin.records.pull import Author, Pull
+from digest_plugin.records.state import RepoState, Window
 from digest_plugin.store.folder import Store
-from digest_plugin.store.records import Author, Pull
-from digest_plugin.store.state import RepoState, Window
 from tests.conftest import make_pull
 
 

@@ -74,7 +74,7 @@ def test_make_test_type_checks_the_package_before_running_the_tests(tmp_path):
 
 
 def test_the_plugin_has_one_name_everywhere():
-    """DESIGN.md: the namespace plugin `pelican.plugins.repo_digest`, or PLUGINS = ["digest_plugin"]."""
+    """docs/architecture.md: the namespace plugin `pelican.plugins.repo_digest`, or PLUGINS = ["digest_plugin"]."""
     places = {"README.md": README, "pelicanconf.py": (ROOT / "pelicanconf.py").read_text(encoding="utf-8"),
               **{str(p.relative_to(ROOT)): p.read_text(encoding="utf-8") for p in (ROOT / "pelican").rglob("*.py")},
               "digest_plugin/__init__.py": (ROOT / "digest_plugin/__init__.py").read_text(encoding="utf-8")}

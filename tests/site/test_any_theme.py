@@ -15,8 +15,8 @@ import feedparser
 import pytest
 from bs4 import BeautifulSoup
 
+from digest_plugin.records.state import RepoState
 from digest_plugin.store.folder import Store
-from digest_plugin.store.state import RepoState
 from tests.conftest import make_pull
 from tests.links import check_links, page_address, references, target
 

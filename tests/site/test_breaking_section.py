@@ -8,8 +8,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from bs4 import BeautifulSoup
 
+from digest_plugin.records.state import RepoState
 from digest_plugin.store.folder import Store
-from digest_plugin.store.state import RepoState
 from tests.conftest import make_pull
 from tests.site_builder import build_site
 

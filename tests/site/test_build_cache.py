@@ -21,9 +21,9 @@ from digest_plugin.charts import trends
 from digest_plugin.narrate.wording import Language
 from digest_plugin.publish import files, pdf, report_text, site_digest
 from digest_plugin.publish.files import PACKAGE_TEMPLATES
+from digest_plugin.records.state import RepoState
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store.folder import Store
-from digest_plugin.store.state import RepoState
 from tests.conftest import make_pull
 from tests.site_builder import ROOT, build_site
 from tests.tiny_project import site_files

@@ -12,8 +12,8 @@ import feedparser
 import pytest
 from pelican.writers import Writer
 
+from digest_plugin.records.state import RepoState
 from digest_plugin.store.folder import Store
-from digest_plugin.store.state import RepoState
 from pelican import signals
 from tests.conftest import make_pull
 from tests.site_builder import build_site

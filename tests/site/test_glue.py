@@ -14,9 +14,9 @@ from pelican.settings import read_settings
 from digest_plugin import register
 from digest_plugin.narrate.wording import Language
 from digest_plugin.publish.hooks import SETUP_KEY, BuildSetup, build_setup, check_settings, write_files
+from digest_plugin.records.state import RepoState
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store.folder import Store
-from digest_plugin.store.state import RepoState
 from tests.conftest import make_pull
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -18,9 +18,9 @@ from bs4 import BeautifulSoup
 from markdown_it import MarkdownIt
 
 from digest_plugin.fetch import fetch_repos
+from digest_plugin.records.pull import BRANCH_LIMIT, clean_text
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store.folder import Store
-from digest_plugin.store.records import BRANCH_LIMIT, clean_text
 from tests.browser_harness import serve_in_browser
 from tests.github_server import GitHubServer, handmade_pull
 from tests.github_server.expect import quick_options

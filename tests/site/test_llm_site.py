@@ -12,8 +12,8 @@ import pytest
 from bs4 import BeautifulSoup
 
 from digest_plugin.cli import main
+from digest_plugin.records.state import RepoState, Window
 from digest_plugin.store.folder import Store
-from digest_plugin.store.state import RepoState, Window
 from tests.conftest import make_pull
 from tests.llm_server import GOOD_KEY, ChatServer, Reply, answers
 from tests.site_builder import build_site

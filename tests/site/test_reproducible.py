@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from digest_plugin.records.state import RepoState
 from digest_plugin.store.folder import Store
-from digest_plugin.store.state import RepoState
 from tests.conftest import make_pull
 from tests.tiny_project import REPO, make, site_files, small_history, tiny_project
 

@@ -11,9 +11,9 @@ import pytest
 from bs4 import BeautifulSoup
 
 from digest_plugin.errors import DigestError
+from digest_plugin.records.pull import Author
+from digest_plugin.records.state import RepoState
 from digest_plugin.store.folder import Store
-from digest_plugin.store.records import Author
-from digest_plugin.store.state import RepoState
 from tests.browser_harness import open_page, page_width, serve_in_browser
 from tests.conftest import make_pull
 from tests.site_builder import build_site
@@ -222,7 +222,7 @@ def test_week_page_fits_a_phone_and_loads_cleanly(site):
 
 
 def test_an_incomplete_week_says_so_and_names_its_source(tmp_path):
-    from digest_plugin.store.state import Window
+    from digest_plugin.records.state import Window
 
     _store(tmp_path)
     store = Store(tmp_path / "data")

@@ -14,8 +14,8 @@ import pytest
 from bs4 import BeautifulSoup
 
 from digest_plugin.publish.site_index import NEWEST_WEEKS
+from digest_plugin.records.state import RepoState
 from digest_plugin.store.folder import Store
-from digest_plugin.store.state import RepoState
 from tests.browser_harness import shared_sample
 from tests.conftest import make_pull
 from tests.site.test_site_build import HOSTILE, SITEURL, _store

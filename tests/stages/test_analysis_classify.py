@@ -9,7 +9,7 @@ import pytest
 from digest_plugin.analysis.classify import PATH_SCHEME, ModuleScheme, classify, module_scheme, parse_title, says_default_change
 from digest_plugin.analysis.model import TYPES
 from digest_plugin.analysis.upgrades import upgrades
-from digest_plugin.store.records import Author, FileChange
+from digest_plugin.records.pull import Author, FileChange
 from tests.analysis_fixtures import by_week, load_rules, real_pulls
 from tests.conftest import make_pull
 

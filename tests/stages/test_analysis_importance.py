@@ -13,8 +13,8 @@ from digest_plugin.analysis import analyse_pull, analyse_repo, repo_context
 from digest_plugin.analysis.classify import classify
 from digest_plugin.analysis.importance import by_importance, importance, scaled
 from digest_plugin.publish.history import analysis_options
+from digest_plugin.records.pull import Author, FileChange, Pull
 from digest_plugin.settings import DigestSettings
-from digest_plugin.store.records import Author, FileChange, Pull
 from tests.analysis_fixtures import load_rules, real_pulls
 from tests.conftest import make_pull
 

@@ -17,8 +17,8 @@ from digest_plugin.analysis.risks import main_risk
 from digest_plugin.build.cache import Memo, Stages
 from digest_plugin.narrate import Language, narrate
 from digest_plugin.publish.history import analysis_options
+from digest_plugin.records.pull import FileChange
 from digest_plugin.settings import DigestSettings
-from digest_plugin.store.records import FileChange
 from tests.analysis_fixtures import real_week, real_weeks
 from tests.conftest import make_pull
 

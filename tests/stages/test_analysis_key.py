@@ -8,8 +8,8 @@ from digest_plugin.analysis import analyse_repo
 from digest_plugin.analysis.key import KEY_FLOOR, KEY_RANK, KEY_WEEKS, key_cutoff
 from digest_plugin.build.cache import Memo, Stages
 from digest_plugin.publish.history import analysis_options
+from digest_plugin.records.pull import FileChange
 from digest_plugin.settings import DigestSettings
-from digest_plugin.store.records import FileChange
 from tests.conftest import make_pull
 
 MONDAY = datetime(2026, 1, 5, 9, tzinfo=UTC)  # 2026-W02

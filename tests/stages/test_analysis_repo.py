@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 from digest_plugin.analysis import analyse_repo
 from digest_plugin.errors import DigestError
 from digest_plugin.publish.history import analysis_options
+from digest_plugin.records.pull import Author, FileChange
+from digest_plugin.records.state import RepoState, Window
 from digest_plugin.settings import DigestSettings
 from digest_plugin.settings import check_timezone as timezone
-from digest_plugin.store.records import Author, FileChange
-from digest_plugin.store.state import RepoState, Window
 from tests.analysis_fixtures import by_week, real_pulls
 from tests.conftest import make_pull
 

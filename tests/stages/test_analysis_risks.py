@@ -8,8 +8,8 @@ from digest_plugin.analysis import analyse_pull, analyse_week, repo_context
 from digest_plugin.analysis.model import GOOD_NEWS_KINDS, RISK_KINDS
 from digest_plugin.analysis.risks import IMPACT_RULES, PULL_CHECKS, hotspots
 from digest_plugin.publish.history import analysis_options
+from digest_plugin.records.pull import Author, FileChange
 from digest_plugin.settings import DigestSettings
-from digest_plugin.store.records import Author, FileChange
 from digest_plugin.weeks import Week
 from tests.analysis_fixtures import load_rules
 from tests.conftest import make_pull

@@ -9,8 +9,8 @@ import pytest
 from digest_plugin.analysis.classify import classify
 from digest_plugin.analysis.importance import importance
 from digest_plugin.errors import DigestError
+from digest_plugin.records.pull import FileChange
 from digest_plugin.settings import default_rules
-from digest_plugin.store.records import FileChange
 from tests.analysis_fixtures import load_rules
 from tests.conftest import make_pull
 

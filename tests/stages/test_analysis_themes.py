@@ -12,8 +12,8 @@ from digest_plugin.analysis import analyse_repo
 from digest_plugin.analysis.themes import vocabulary
 from digest_plugin.build.cache import Memo, Stages
 from digest_plugin.publish.history import analysis_options
+from digest_plugin.records.pull import FileChange
 from digest_plugin.settings import DigestSettings
-from digest_plugin.store.records import FileChange
 from tests.analysis_fixtures import load_rules, real_weeks
 from tests.conftest import make_pull
 
@@ -190,7 +190,7 @@ def test_a_modules_theme_with_a_bots_pr_counts_it_as_the_table_does_and_says_a_s
     says its share of all the week's PRs, not of the people's."""
     from digest_plugin.narrate import narrate
     from digest_plugin.narrate.wording import Language
-    from digest_plugin.store.records import Author
+    from digest_plugin.records.pull import Author
 
     last = ["[trainer] feat: checkpoint {n}"] * 5 + ["[trainer] chore: bump the scheduler {n}"] + ["[api] fix: call {n}"] * 3
     pulls = history(last, usual=("[worker] feat: pool {n}", "[docs] fix: page {n}", "[api] fix: call {n}"), raw=True)

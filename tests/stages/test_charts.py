@@ -24,7 +24,7 @@ from digest_plugin.analysis.model import (
 from digest_plugin.charts import Palette, pixel_size, repo_charts, site_palette, week_charts
 from digest_plugin.charts.draw import CSS_DPI, DARK_INK, FONT_SIZE, INK, PNG_BACKGROUND
 from digest_plugin.charts.palette import FIXED, PAGE_BACKGROUNDS, SLOTS, TYPE_STYLES
-from digest_plugin.store.records import Author, Pull
+from digest_plugin.records.pull import Author, Pull
 from digest_plugin.weeks import Week
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
@@ -371,9 +371,9 @@ def verl_weeks():
     except ImportError:
         pytest.skip("digest_plugin.analysis.analyse_repo is not there yet")
     from digest_plugin.publish.history import analysis_options
+    from digest_plugin.records.state import RepoState
     from digest_plugin.settings import DigestSettings
     from digest_plugin.store.jsonl_import import read_export
-    from digest_plugin.store.state import RepoState
 
     cutoff = datetime(2026, 1, 1, tzinfo=UTC)  # half a year keeps the test fast
     pulls = [p for p in read_export(path) if p.merged_at >= cutoff]

@@ -19,8 +19,8 @@ from digest_plugin.publish.history import analysis_options
 from digest_plugin.publish.markdown import render_markdown
 from digest_plugin.publish.week_json import week_json
 from digest_plugin.publish.week_view import week_view
+from digest_plugin.records.pull import FileChange
 from digest_plugin.settings import DigestSettings
-from digest_plugin.store.records import FileChange
 from tests.conftest import make_pull
 
 NOW = datetime(2026, 11, 30, 12, tzinfo=UTC)
@@ -129,7 +129,7 @@ def test_the_week_says_the_consequence_in_its_section_main_risk_and_risk_table(l
     assert data["breaking"] == [{"text": narrative.breaking[0].text, "pulls": [10]}]
     breaking = next(r for r in data["risks"] if r["kind"] == "breaking-change")
     assert breaking["mitigation"]["pulls"] == [10] and "SUMMARY_END_SUFFIX" in breaking["mitigation"]["text"]
-    assert {"kind", "pulls", "impact", "text", "evidence"} <= set(breaking)  # DESIGN.md's fields stay
+    assert {"kind", "pulls", "impact", "text", "evidence"} <= set(breaking)  # the JSON contract's fields stay
 
 
 def test_a_key_line_ends_with_what_its_pr_changes_for_users():

@@ -20,8 +20,8 @@ from digest_plugin.narrate.llm.parts import INPUT_SHARE, plan, request_tokens
 from digest_plugin.narrate.llm.prompt import DIFF_CHARACTERS, REVIEW_COMMENT_CHARACTERS, figures, week_document
 from digest_plugin.narrate.wording import Language
 from digest_plugin.publish.history import analysis_options
+from digest_plugin.records.pull import Review, ThreadComment
 from digest_plugin.settings import DigestSettings
-from digest_plugin.store.records import Review, ThreadComment
 from tests.conftest import make_pull
 
 MERGED = datetime(2026, 5, 20, 12, tzinfo=UTC)

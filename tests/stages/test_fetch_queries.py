@@ -9,8 +9,8 @@ import pytest
 from graphql import build_schema, parse, validate
 
 from digest_plugin.fetch.queries import MERGED_PULLS, all_query_texts, merged_count_query, pull_from_node, search_text
-from digest_plugin.store.records import BODY_LIMIT, FILES_LIMIT, Author, FileChange, RecordError, Review, ThreadComment
-from digest_plugin.store.state import Window
+from digest_plugin.records.pull import BODY_LIMIT, FILES_LIMIT, Author, FileChange, RecordError, Review, ThreadComment
+from digest_plugin.records.state import Window
 from tests.github_server import graphql_api
 
 SCHEMA = Path(__file__).resolve().parents[2].parent / "shared" / "github" / "schema.graphql"

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from digest_plugin.fetch.windows import SEARCH_CAP, can_split, pack, parts_needed, search_qualifier, split, steps
-from digest_plugin.store.state import Window
+from digest_plugin.records.state import Window
 
 T0 = datetime(2026, 1, 5, tzinfo=UTC)
 

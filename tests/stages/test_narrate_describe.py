@@ -9,7 +9,7 @@ from digest_plugin.analysis.model import Footprint
 from digest_plugin.narrate.describe import body_sentences, chinese_sentence, what_it_does
 from digest_plugin.narrate.titles import chinese_title, display_title, english_predicate, title_in, translated_title
 from digest_plugin.narrate.wording import Language
-from digest_plugin.store.records import FileChange
+from digest_plugin.records.pull import FileChange
 from tests.narrate_fixtures import analysed
 
 EN, ZH = Language.of("en"), Language.of("zh")

@@ -15,9 +15,7 @@ from hypothesis import strategies as st
 from digest_plugin.analysis import analyse_repo
 from digest_plugin.cli import main
 from digest_plugin.publish.history import analysis_options
-from digest_plugin.settings import DigestSettings
-from digest_plugin.store.folder import Store
-from digest_plugin.store.records import (
+from digest_plugin.records.pull import (
     BODY_LIMIT,
     COMMENT_BODY_LIMIT,
     DIFF_LIMIT,
@@ -31,7 +29,9 @@ from digest_plugin.store.records import (
     ThreadComment,
     clean_text,
 )
-from digest_plugin.store.state import RepoState, repo_life
+from digest_plugin.records.state import RepoState, repo_life
+from digest_plugin.settings import DigestSettings
+from digest_plugin.store.folder import Store
 from tests.conftest import make_pull
 
 REPO = "acme/widget"

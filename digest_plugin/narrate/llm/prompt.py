@@ -18,7 +18,7 @@ from digest_plugin.narrate.grounding import PERCENTAGES, figure_value, week_befo
 from digest_plugin.narrate.llm.answer import SECTIONS
 from digest_plugin.narrate.risks import risk_kind_speaks, risk_row_name
 from digest_plugin.narrate.wording import Language
-from digest_plugin.store.records import Pull
+from digest_plugin.records.pull import Pull
 
 PROMPT_VERSION = "5"  # change with the messages or the schema: cached answers are keyed by it
 BODY_CHARACTERS = 1000  # of a key or risky PR's body; enough for its "what" and "why"

@@ -1,8 +1,8 @@
 """What the store knows about one repository's history: how complete it is, and where from.
 
-Plain frozen values beside the records (store/records.py), so that the analysis stage can ask whether a
+Plain frozen values beside the records (records/pull.py), so that the analysis stage can ask whether a
 week is complete without importing the store. `to_json`/`from_json` are the state file's format
-(`{root}/{owner}/{name}/state.json`, see DESIGN.md, "The store").
+(`{root}/{owner}/{name}/state.json`, see docs/architecture.md, "The store").
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from digest_plugin.store.records import CLOCK_SKEW, EARLIEST_TIME, format_time, parse_time
+from digest_plugin.records.pull import CLOCK_SKEW, EARLIEST_TIME, format_time, parse_time
 
 SCHEMA_VERSION = 1  # fields added since are optional, so that older readers still read newer files
 SKIP_AFTER = 2  # fetches in which a PR failed the same way before it is skipped for good

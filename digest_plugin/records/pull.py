@@ -1,7 +1,7 @@
 """The record model: one merged pull request as the store keeps it, and the gate it passes.
 
 Every stage after the store works on these frozen dataclasses; nothing downstream sees raw
-GitHub JSON. `to_json`/`from_json` are the store's line format (see DESIGN.md, "The store").
+GitHub JSON. `to_json`/`from_json` are the store's line format (see docs/architecture.md, "The store").
 
 The constructors are the one gate for stored data: a record is checked and normalised whenever
 it is made, whether fetched, imported or read back from the store. Types and ranges are checked
@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar, overload
 
-from digest_plugin.store.frozen_record import frozen_record
+from digest_plugin.records.frozen import frozen_record
 
 BODY_LIMIT = 10_000  # characters kept of a PR body; templates rarely exceed this
 FILES_LIMIT = 300  # files kept per PR; totals stay exact in additions/deletions/changed_files
