@@ -23,8 +23,12 @@ DIGEST_DATA_PATH = "data"
 DIGEST_TIMEZONE = "UTC"
 DIGEST_LANGUAGE = "en"
 DIGEST_FETCH = "auto"
-DIGEST_SITEMAP = True  # sitemap.xml of every page, in a build with an absolute SITEURL (make publish)
-DIGEST_IN_BLOG = True  # this site is the digest: the weeks are its blog (another site keeps them in a section)
+DIGEST_SITEMAP = (
+    True  # sitemap.xml of every page, in a build with an absolute SITEURL (make publish)
+)
+DIGEST_IN_BLOG = (
+    True  # this site is the digest: the weeks are its blog (another site keeps them in a section)
+)
 # Who words the weeks: "builtin", "copilot" or "llm" (the DIGEST_WRITER environment variable; the Pages
 # workflow passes the repository variable of that name). "llm" needs DIGEST_LLM here: docs/model-writer.md.
 DIGEST_WRITER = os.environ.get("DIGEST_WRITER") or "builtin"
@@ -38,7 +42,13 @@ CATEGORY_URL = "{slug}/"
 CATEGORY_SAVE_AS = "{slug}/index.html"
 CATEGORIES_SAVE_AS = "repositories/index.html"
 # Labels and modules such as "area/api" or "src/core" keep a readable slug: area-api, src-core.
-TAG_REGEX_SUBSTITUTIONS = [(r"[/.]", "-"), (r"[^\w\s-]", ""), (r"(?u)\A[-\s]*", ""), (r"(?u)\s*\Z", ""), (r"[-\s]+", "-")]
+TAG_REGEX_SUBSTITUTIONS = [
+    (r"[/.]", "-"),
+    (r"[^\w\s-]", ""),
+    (r"(?u)\A[-\s]*", ""),
+    (r"(?u)\s*\Z", ""),
+    (r"[-\s]+", "-"),
+]
 TAG_URL = "labels/{slug}/"
 TAG_SAVE_AS = "labels/{slug}/index.html"
 TAGS_SAVE_AS = "labels/index.html"

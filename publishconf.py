@@ -7,7 +7,9 @@ host `SITEURL=https://USER.github.io/SITE make publish`. It may end in a sub-pat
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # pelicanconf.py beside this file, from any folder
+sys.path.insert(
+    0, os.path.dirname(os.path.abspath(__file__))
+)  # pelicanconf.py beside this file, from any folder
 from pelicanconf import *  # noqa: F403
 
 SITEURL = os.environ.get("SITEURL", "").strip().rstrip("/")

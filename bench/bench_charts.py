@@ -35,8 +35,12 @@ DATA = ROOT.parent / "shared" / "data" / "github" / "verl-project__verl.pulls.js
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--workers", type=int, default=None, help="drawing processes (default: one per core)")
-    parser.add_argument("--sample", type=int, default=30, help="charts timed one by one for the median")
+    parser.add_argument(
+        "--workers", type=int, default=None, help="drawing processes (default: one per core)"
+    )
+    parser.add_argument(
+        "--sample", type=int, default=30, help="charts timed one by one for the median"
+    )
     parser.add_argument("--formats", default="svg,png")
     parser.add_argument("--language", default="en", choices=("en", "zh"))
     args = parser.parse_args()
@@ -48,20 +52,31 @@ def main() -> None:
     pulls = list(read_export(DATA))
     now = max(p.merged_at for p in pulls) + timedelta(days=1)
     settings = DigestSettings(language=args.language)
-    history = analyse_repo("verl-project/verl", pulls, RepoState("verl-project/verl", "import"), analysis_options(settings), now)
+    history = analyse_repo(
+        "verl-project/verl",
+        pulls,
+        RepoState("verl-project/verl", "import"),
+        analysis_options(settings),
+        now,
+    )
     analysed = time.perf_counter()
 
     _ = translations(args.language).gettext
     palette = site_palette([history], settings.trend_weeks)
     palette_done = time.perf_counter()
-    pages = {Path(w.week): week_charts(w, history[: i + 1], settings.trend_weeks, palette, _) for i, w in enumerate(history)}
+    pages = {
+        Path(w.week): week_charts(w, history[: i + 1], settings.trend_weeks, palette, _)
+        for i, w in enumerate(history)
+    }
     pages[Path(".")] = repo_charts(history, palette, _)
     prepared = time.perf_counter()
     charts = [chart for page in pages.values() for chart in page]
 
     print(f"cores: {len(os.sched_getaffinity(0))}, load average {os.getloadavg()[0]:.1f}")
-    print(f"verl: {len(pulls)} merged PRs, {len(history)} weeks, {len(charts)} charts x {len(formats)} formats"
-          f" = {len(charts) * len(formats)} files; CJK font: {cjk_font() and cjk_font()[0]}")
+    print(
+        f"verl: {len(pulls)} merged PRs, {len(history)} weeks, {len(charts)} charts x {len(formats)} formats"
+        f" = {len(charts) * len(formats)} files; CJK font: {cjk_font() and cjk_font()[0]}"
+    )
     print(f"analysis            {analysed - started:8.2f} s  (not chart time)")
     print(f"site palette        {palette_done - analysed:8.2f} s")
     print(f"chart data          {prepared - palette_done:8.2f} s")
@@ -70,11 +85,18 @@ def main() -> None:
         out, cache = Path(scratch) / "out", Path(scratch) / "cache"
         for label in ("cold", "warm"):
             begin = time.perf_counter()
-            written = render_many({out / folder: page for folder, page in pages.items()}, ChartCache.under(cache), formats, args.workers)
+            written = render_many(
+                {out / folder: page for folder, page in pages.items()},
+                ChartCache.under(cache),
+                formats,
+                args.workers,
+            )
             elapsed = time.perf_counter() - begin
             files = [f for page in written.values() for f in page]
             renders = len({(f.path.parent, f.name) for f in files if f.drawn})
-            print(f"{label} build          {elapsed:8.2f} s  charts drawn: {renders:4d}  files written: {len(files)}")
+            print(
+                f"{label} build          {elapsed:8.2f} s  charts drawn: {renders:4d}  files written: {len(files)}"
+            )
             if label == "warm" and renders:
                 sys.exit("FAIL: the warm build drew charts")
         size = sum(f.stat().st_size for f in out.rglob("*") if f.is_file())
@@ -87,8 +109,10 @@ def main() -> None:
         draw(chart, formats)
         timings.append(time.perf_counter() - begin)
         cpu.append(time.process_time() - begin_cpu)  # steadier than wall time on a shared machine
-    print(f"per chart (serial)  median {statistics.median(timings) * 1000:6.0f} ms wall, {statistics.median(cpu) * 1000:6.0f} ms CPU;"
-          f" max {max(timings) * 1000:6.0f} ms wall; {len(timings)} charts, all formats drawn from one figure")
+    print(
+        f"per chart (serial)  median {statistics.median(timings) * 1000:6.0f} ms wall, {statistics.median(cpu) * 1000:6.0f} ms CPU;"
+        f" max {max(timings) * 1000:6.0f} ms wall; {len(timings)} charts, all formats drawn from one figure"
+    )
 
 
 if __name__ == "__main__":

@@ -37,15 +37,22 @@ def backfill(server: GitHubServer, values: dict) -> dict:
     store = Store(tempfile.mkdtemp(prefix="bench-diffs-"))
     first = server.count()
     options = FetchOptions(pace=0, env=server.env())
-    report = fetch_repos(store, settings, [REPO], since=SINCE, until=UNTIL, progress=Progress(),
-                         options=options)
+    report = fetch_repos(
+        store, settings, [REPO], since=SINCE, until=UNTIL, progress=Progress(), options=options
+    )
     fetch_key_diffs(store, report, diff_targets(store, settings, report.fetched), options=options)
-    return {"pulls": report.pulls, "requests": server.count() - first, "files": report.repos[0].diffs}
+    return {
+        "pulls": report.pulls,
+        "requests": server.count() - first,
+        "files": report.repos[0].diffs,
+    }
 
 
 def main() -> int:
     if not shared_file(REPO).exists():
-        print(f"skipped: real data {shared_file(REPO)} is absent (it lives in ../shared, beside the checkout)")
+        print(
+            f"skipped: real data {shared_file(REPO)} is absent (it lives in ../shared, beside the checkout)"
+        )
         return 0
     end = datetime.combine(UNTIL + timedelta(days=1), datetime.min.time(), UTC)
     pulls = shared_pulls(REPO, merged_before=end.strftime("%Y-%m-%dT%H:%M:%SZ"))
@@ -58,7 +65,9 @@ def main() -> int:
             except DigestError as error:  # a version without that writer
                 print(f"{name:26}{'':>7}{str(error)[:60]}")
                 continue
-            print(f"{name:26}{result['pulls']:>7}{result['requests']:>10}{100 * result['requests'] / result['pulls']:>13.2f}{result['files']:>15}")
+            print(
+                f"{name:26}{result['pulls']:>7}{result['requests']:>10}{100 * result['requests'] / result['pulls']:>13.2f}{result['files']:>15}"
+            )
     return 0
 
 

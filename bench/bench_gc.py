@@ -19,25 +19,45 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench_build import BIN, DATA, REPOS, Run, Site, fastest, read_export, run, sample_pulls, sample_size
+from bench_build import (
+    BIN,
+    DATA,
+    REPOS,
+    Run,
+    Site,
+    fastest,
+    read_export,
+    run,
+    sample_pulls,
+    sample_size,
+)
 
 PELICAN = "import sys\nfrom pelican import main\nsys.argv[0] = 'pelican'\nmain()\n"
-UNHELD = ("from digest_plugin.build import gc_pause\n"
-          "gc_pause.start_build = gc_pause.end_build = lambda: None\n") + PELICAN
+UNHELD = (
+    "from digest_plugin.build import gc_pause\n"
+    "gc_pause.start_build = gc_pause.end_build = lambda: None\n"
+) + PELICAN
 # the hold without freezing what is left at the interpreter's exit
-UNFROZEN = ("import atexit, gc, sys\nfrom pelican import main\nsys.argv[0] = 'pelican'\n"
-            "try:\n    main()\nfinally:\n    atexit.unregister(gc.freeze)\n")
+UNFROZEN = (
+    "import atexit, gc, sys\nfrom pelican import main\nsys.argv[0] = 'pelican'\n"
+    "try:\n    main()\nfinally:\n    atexit.unregister(gc.freeze)\n"
+)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repo", choices=sorted(REPOS), default="ruff",
-                        help="a real repository (default ruff)")
-    parser.add_argument("--sample", type=sample_size, metavar="REPOSxWEEKSxPRS",
-                        help="a synthetic store instead")
-    parser.add_argument("--rounds", type=int, default=3, help="warm builds of each kind (default 3)")
-    parser.add_argument("--keep", type=Path,
-                        help="work in this folder and keep it (default: a temporary one)")
+    parser.add_argument(
+        "--repo", choices=sorted(REPOS), default="ruff", help="a real repository (default ruff)"
+    )
+    parser.add_argument(
+        "--sample", type=sample_size, metavar="REPOSxWEEKSxPRS", help="a synthetic store instead"
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="warm builds of each kind (default 3)"
+    )
+    parser.add_argument(
+        "--keep", type=Path, help="work in this folder and keep it (default: a temporary one)"
+    )
     args = parser.parse_args()
     work = args.keep or Path(tempfile.mkdtemp(prefix="bench-gc-"))
     shutil.rmtree(work, ignore_errors=True)
@@ -56,8 +76,10 @@ def main() -> None:
     for _ in range(args.rounds):
         for kind, code in kinds.items():
             runs[kind].append(build(code, site))
-    print(f"{name}: warm builds, fastest of {args.rounds}; load average {os.getloadavg()[0]:.1f}, "
-          f"{len(os.sched_getaffinity(0))} cores")
+    print(
+        f"{name}: warm builds, fastest of {args.rounds}; load average {os.getloadavg()[0]:.1f}, "
+        f"{len(os.sched_getaffinity(0))} cores"
+    )
     print(f"{'full collections':20}{'CPU s':>8}{'wall s':>8}")
     for kind, measured in runs.items():
         cpu = min(r.cpu_seconds for r in measured)
@@ -69,8 +91,19 @@ def main() -> None:
 
 
 def build(code: str, site: Site) -> Run:
-    return run([str(BIN / "python"), "-c", code, str(site.content), "-o", str(site.output),
-                "-s", str(site.settings)], site.folder)
+    return run(
+        [
+            str(BIN / "python"),
+            "-c",
+            code,
+            str(site.content),
+            "-o",
+            str(site.output),
+            "-s",
+            str(site.settings),
+        ],
+        site.folder,
+    )
 
 
 if __name__ == "__main__":

@@ -36,8 +36,22 @@ HOST_CHANGE = 'LINKS = (("Pelican", "https://getpelican.com/"),)\nSITEMAP = {"fo
 def build(folder: Path) -> tuple[float, int]:
     """Seconds of one build, and how many PDFs it drew (from its debug log)."""
     start = time.perf_counter()
-    done = subprocess.run([str(PELICAN), str(ROOT / "content"), "-o", str(folder / "output"), "-s", str(folder / "settings.py"),
-                           "-t", str(ROOT / "theme"), "--debug"], capture_output=True, text=True, env={"COLUMNS": "1000", "PATH": ""})
+    done = subprocess.run(
+        [
+            str(PELICAN),
+            str(ROOT / "content"),
+            "-o",
+            str(folder / "output"),
+            "-s",
+            str(folder / "settings.py"),
+            "-t",
+            str(ROOT / "theme"),
+            "--debug",
+        ],
+        capture_output=True,
+        text=True,
+        env={"COLUMNS": "1000", "PATH": ""},
+    )
     seconds = time.perf_counter() - start
     if done.returncode != 0:
         sys.exit(done.stdout[-2000:] + done.stderr[-2000:])
@@ -47,12 +61,19 @@ def build(folder: Path) -> tuple[float, int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=ROOT / "data", help="the store to build (default: the bundled sample)")
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=ROOT / "data",
+        help="the store to build (default: the bundled sample)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         folder = Path(scratch)
         shutil.copytree(args.data, folder / "data")
-        settings = SETTINGS.format(root=str(ROOT), cache=str(folder / "cache"), data=str(folder / "data"))
+        settings = SETTINGS.format(
+            root=str(ROOT), cache=str(folder / "cache"), data=str(folder / "data")
+        )
         (folder / "settings.py").write_text(settings)
         rows = [("cold", *build(folder)), ("warm, nothing changed", *build(folder))]
         (folder / "settings.py").write_text(settings + HOST_CHANGE)

@@ -39,14 +39,20 @@ def run(weeks, newest_first: bool, **overrides) -> dict:
     order = list(reversed(range(len(weeks)))) if newest_first else list(range(len(weeks)))
     with free_tier(clock) as server, tempfile.TemporaryDirectory() as data:
         writer = capped_writer(server, Path(data), clock, **overrides)
-        written = {i: narrate(weeks[i], weeks[max(0, i - 4):i], Language.of("en"), writer).writer == "llm" for i in order}
+        written = {
+            i: narrate(weeks[i], weeks[max(0, i - 4) : i], Language.of("en"), writer).writer
+            == "llm"
+            for i in order
+        }
     refused = [r.refused for r in server.requests]
     first_day_limit = refused.index("429 day") if "429 day" in refused else len(refused)
     finished = [i for i, w in enumerate(weeks) if w.complete and not w.in_progress and w.pulls]
     return {
         "requests": len(refused),
         "over the cap (413)": refused.count("413"),
-        "after the day's limit": len(refused) - first_day_limit - 1 if first_day_limit < len(refused) else 0,
+        "after the day's limit": len(refused) - first_day_limit - 1
+        if first_day_limit < len(refused)
+        else 0,
         "newest 10 finished weeks written": sum(written[i] for i in finished[-10:]),
         "weeks written": sum(written.values()),
         "largest request (tokens)": max(r.tokens for r in server.requests),
@@ -56,10 +62,18 @@ def run(weeks, newest_first: bool, **overrides) -> dict:
 def main() -> None:
     logging.disable(logging.WARNING)
     pulls = list(read_export(DATA))
-    weeks = analyse_repo("verl-project/verl", pulls, None, analysis_options(DigestSettings()), datetime(2026, 11, 30, tzinfo=UTC))
+    weeks = analyse_repo(
+        "verl-project/verl",
+        pulls,
+        None,
+        analysis_options(DigestSettings()),
+        datetime(2026, 11, 30, tzinfo=UTC),
+    )
     print(f"verl-project/verl: {len(weeks)} weeks, {len(pulls)} PRs")
-    results = {"one request a week": run(weeks, False, max_input_tokens=0, requests_per_minute=0),
-               "the caps": run(weeks, True)}
+    results = {
+        "one request a week": run(weeks, False, max_input_tokens=0, requests_per_minute=0),
+        "the caps": run(weeks, True),
+    }
     rows = list(next(iter(results.values())))
     print("| | " + " | ".join(results) + " |")
     print("| --- |" + " --- |" * len(results))

@@ -29,7 +29,9 @@ from digest_plugin.settings import DigestSettings  # noqa: E402
 from tests.llm_server import GOOD_KEY, ChatServer, Reply, answers  # noqa: E402
 from tests.narrate_fixtures import busy_week, previous_week  # noqa: E402
 
-PATH = os.pathsep.join([str(ROOT / ".ci/node/node_modules/.bin"), os.environ.get("PATH", os.defpath)])
+PATH = os.pathsep.join(
+    [str(ROOT / ".ci/node/node_modules/.bin"), os.environ.get("PATH", os.defpath)]
+)
 
 
 def prompt_mode(server: ChatServer, cli: str) -> None:
@@ -37,29 +39,67 @@ def prompt_mode(server: ChatServer, cli: str) -> None:
     [part] = plan(week_document(busy_week(), [previous_week()], "en")).parts
     system, user = (m["content"] for m in part.messages())
     with tempfile.TemporaryDirectory() as home:
-        env = {"PATH": PATH, "HOME": home, "COPILOT_OFFLINE": "true", "COPILOT_PROVIDER_BASE_URL": server.url,
-               "COPILOT_MODEL": "local-model", "COPILOT_PROVIDER_API_KEY": GOOD_KEY}
-        subprocess.run([cli, "-p", f"{system}\n\n{user}", "-s", "--model", "local-model", "--no-color"], cwd=home, env=env,
-                       capture_output=True, text=True, timeout=300)
+        env = {
+            "PATH": PATH,
+            "HOME": home,
+            "COPILOT_OFFLINE": "true",
+            "COPILOT_PROVIDER_BASE_URL": server.url,
+            "COPILOT_MODEL": "local-model",
+            "COPILOT_PROVIDER_API_KEY": GOOD_KEY,
+        }
+        subprocess.run(
+            [cli, "-p", f"{system}\n\n{user}", "-s", "--model", "local-model", "--no-color"],
+            cwd=home,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
 
 
 def writer_route(server: ChatServer) -> None:
     with tempfile.TemporaryDirectory() as data:
-        settings = DigestSettings.from_pelican({"DIGEST_WRITER": "copilot", "DIGEST_DATA_PATH": data, "DIGEST_LLM": {
-            "base_url": server.url, "model": "local-model", "api_key_env": "KEY"}}, data)
-        narrate(busy_week(), [previous_week()], Language.of("en"), language_model_writer(settings, environ={"PATH": PATH, "KEY": GOOD_KEY}))
+        settings = DigestSettings.from_pelican(
+            {
+                "DIGEST_WRITER": "copilot",
+                "DIGEST_DATA_PATH": data,
+                "DIGEST_LLM": {
+                    "base_url": server.url,
+                    "model": "local-model",
+                    "api_key_env": "KEY",
+                },
+            },
+            data,
+        )
+        narrate(
+            busy_week(),
+            [previous_week()],
+            Language.of("en"),
+            language_model_writer(settings, environ={"PATH": PATH, "KEY": GOOD_KEY}),
+        )
 
 
 def main() -> int:
     cli = cli_path({"PATH": PATH})
     if cli is None:
-        print("skipped: the Copilot CLI is not installed (npm ci --prefix .ci/node --ignore-scripts)")
+        print(
+            "skipped: the Copilot CLI is not installed (npm ci --prefix .ci/node --ignore-scripts)"
+        )
         return 0
-    version = subprocess.run([cli, "--version"], capture_output=True, text=True).stdout.split("\n")[0]
+    version = subprocess.run([cli, "--version"], capture_output=True, text=True).stdout.split("\n")[
+        0
+    ]
     print(f"what the model receives, {version}, one busy week")
-    print(f"{'':28}{'requests':>9}{'tools':>7}{'system chars':>14}{'our rules only':>16}{'streamed':>10}")
-    for name, run in (("copilot -p (prompt mode)", lambda s: prompt_mode(s, cli)), ("the writer (SDK session)", writer_route)):
-        with ChatServer(script=lambda request: Reply.answer(answers.grounded(request.document))) as server:
+    print(
+        f"{'':28}{'requests':>9}{'tools':>7}{'system chars':>14}{'our rules only':>16}{'streamed':>10}"
+    )
+    for name, run in (
+        ("copilot -p (prompt mode)", lambda s: prompt_mode(s, cli)),
+        ("the writer (SDK session)", writer_route),
+    ):
+        with ChatServer(
+            script=lambda request: Reply.answer(answers.grounded(request.document))
+        ) as server:
             run(server)
         if not server.requests:
             print(f"{name:28}{0:>9}")
@@ -67,10 +107,14 @@ def main() -> int:
         first = server.requests[0]
         tools = first.body.get("tools") or []
         ours = first.system.startswith("You write")
-        print(f"{name:28}{len(server.requests):>9}{len(tools):>7}{len(first.system):>14,}{'yes' if ours else 'no':>16}"
-              f"{'yes' if first.body.get('stream') else 'no':>10}")
+        print(
+            f"{name:28}{len(server.requests):>9}{len(tools):>7}{len(first.system):>14,}{'yes' if ours else 'no':>16}"
+            f"{'yes' if first.body.get('stream') else 'no':>10}"
+        )
         if tools:
-            print(f"{'':28}tools offered: {', '.join(sorted(t.get('function', {}).get('name', '?') for t in tools))}")
+            print(
+                f"{'':28}tools offered: {', '.join(sorted(t.get('function', {}).get('name', '?') for t in tools))}"
+            )
     return 0
 
 

@@ -38,10 +38,21 @@ class Drawn:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repo", action="append", choices=sorted(REPOS), help="repositories (default: all three)")
-    parser.add_argument("--busiest", type=int, default=3, help="the busiest weeks of each repository drawn (default 3)")
-    parser.add_argument("--all", action="store_true", help="also draw every week, for the total a cold build pays")
-    parser.add_argument("--keep", type=Path, help="work in this folder and keep it (default: a temporary one)")
+    parser.add_argument(
+        "--repo", action="append", choices=sorted(REPOS), help="repositories (default: all three)"
+    )
+    parser.add_argument(
+        "--busiest",
+        type=int,
+        default=3,
+        help="the busiest weeks of each repository drawn (default 3)",
+    )
+    parser.add_argument(
+        "--all", action="store_true", help="also draw every week, for the total a cold build pays"
+    )
+    parser.add_argument(
+        "--keep", type=Path, help="work in this folder and keep it (default: a temporary one)"
+    )
     args = parser.parse_args()
     if not DATA.exists():
         sys.exit(f"{DATA} is absent: the benchmark needs ../shared/data beside the checkout.")
@@ -52,18 +63,28 @@ def main() -> None:
     for key in keys:
         site.import_pulls(REPOS[key][0], read_export(DATA / REPOS[key][1]))
     pages = pdf_pages(site)
-    print(f"load average {os.getloadavg()[0]:.1f} before drawing, on {len(os.sched_getaffinity(0))} cores")
+    print(
+        f"load average {os.getloadavg()[0]:.1f} before drawing, on {len(os.sched_getaffinity(0))} cores"
+    )
     draw(pages[0][1])  # WeasyPrint's first drawing loads its fonts: not a week's cost
-    busiest = [p for key in keys for p in sorted((p for p in pages if p[0].repo == REPOS[key][0]),
-                                                 key=lambda p: -p[0].analysis.stats.merged_count)[: args.busiest]]
+    busiest = [
+        p
+        for key in keys
+        for p in sorted(
+            (p for p in pages if p[0].repo == REPOS[key][0]),
+            key=lambda p: -p[0].analysis.stats.merged_count,
+        )[: args.busiest]
+    ]
     print_table("the busiest weeks", [measure(week, html) for week, html in busiest])
     if args.all:
         every = [measure(week, html) for week, html in pages]
         for key in keys:
             drawn = [d for d in every if d.repo == REPOS[key][0]]
-            print(f"{key}: {len(drawn)} weeks, {sum(d.cpu_seconds for d in drawn):.1f} CPU s and {sum(d.pages for d in drawn)} pages"
-                  f" in all; per week median {statistics.median(d.cpu_seconds for d in drawn):.2f} s,"
-                  f" {statistics.median(d.pages for d in drawn):.0f} pages")
+            print(
+                f"{key}: {len(drawn)} weeks, {sum(d.cpu_seconds for d in drawn):.1f} CPU s and {sum(d.pages for d in drawn)} pages"
+                f" in all; per week median {statistics.median(d.cpu_seconds for d in drawn):.2f} s,"
+                f" {statistics.median(d.pages for d in drawn):.0f} pages"
+            )
     print(f"load average {os.getloadavg()[0]:.1f} after")
     if not args.keep:
         shutil.rmtree(work, ignore_errors=True)
@@ -77,14 +98,21 @@ def pdf_pages(site: Site) -> list[tuple[object, str]]:
     from digest_plugin.publish.pdf import printable
     from pelican import Pelican, signals
 
-    settings = read_settings(str(site.settings), override={"DIGEST_PDF": False, "OUTPUT_PATH": str(site.output)})
-    pelican = Pelican(settings)  # registers the plugin's handlers first: the charts are written before ours runs
+    settings = read_settings(
+        str(site.settings), override={"DIGEST_PDF": False, "OUTPUT_PATH": str(site.output)}
+    )
+    pelican = Pelican(
+        settings
+    )  # registers the plugin's handlers first: the charts are written before ours runs
     pages: list[tuple[object, str]] = []
 
     def collect(generator, writer) -> None:
         render, output = pdf_html(generator), Path(generator.output_path)
-        pages.extend((week, printable(render(week), output / week.url))
-                     for repo in generator.context["digest"].repos for week in repo.weeks)
+        pages.extend(
+            (week, printable(render(week), output / week.url))
+            for repo in generator.context["digest"].repos
+            for week in repo.weeks
+        )
 
     signals.article_writer_finalized.connect(collect)
     started = time.perf_counter()
@@ -105,7 +133,14 @@ def measure(week, html: str) -> Drawn:
     started = time.process_time()
     document, pdf = draw(html)
     cpu = time.process_time() - started
-    return Drawn(week.repo, week.week, week.analysis.stats.merged_count, len(document.pages), cpu, len(pdf) / 1024)
+    return Drawn(
+        week.repo,
+        week.week,
+        week.analysis.stats.merged_count,
+        len(document.pages),
+        cpu,
+        len(pdf) / 1024,
+    )
 
 
 def print_table(title: str, rows: list[Drawn]) -> None:

@@ -50,6 +50,7 @@ _HAN = re.compile(r"[\u4e00-\u9fff]")
 try:
     from digest_plugin.narrate.chinese import chinese_share
 except ImportError:  # an older checkout: the same definition
+
     def chinese_share(texts, digits=False):
         han = counted = 0
         for text in texts:
@@ -62,9 +63,17 @@ def narrative_texts(view) -> list[str]:
     if hasattr(views, "narrative_texts"):
         return views.narrative_texts(view)
     return [  # an older checkout: the same parts, as far as it has them
-        view.summary.text, *(t.sentence.text for t in view.themes), *(i.text for g in view.highlights for i in g.items),
-        *(t for c in view.key_changes for t in (c.summary, c.details.text if c.details else "") if t),
-        *(r.sentence.text for r in view.risks), *(r.text for r in view.recommendations),
+        view.summary.text,
+        *(t.sentence.text for t in view.themes),
+        *(i.text for g in view.highlights for i in g.items),
+        *(
+            t
+            for c in view.key_changes
+            for t in (c.summary, c.details.text if c.details else "")
+            if t
+        ),
+        *(r.sentence.text for r in view.risks),
+        *(r.text for r in view.recommendations),
     ]
 
 
@@ -73,8 +82,12 @@ def page_texts(view) -> list[tuple[int | None, str]]:
     for the others): the narrative, the trends, the key changes' titles, the rows of the tables.
     Not the author's words quoted apart under a key change: they are the author's own, and may
     begin as the title does."""
-    return [*((None, t) for t in narrative_texts(view)), *((None, t.text) for t in view.trends), *((c.ref.number, c.title) for c in view.key_changes),
-            *((row.ref.number, row.title) for row in (*view.updates, *view.pulls))]
+    return [
+        *((None, t) for t in narrative_texts(view)),
+        *((None, t.text) for t in view.trends),
+        *((c.ref.number, c.title) for c in view.key_changes),
+        *((row.ref.number, row.title) for row in (*view.updates, *view.pulls)),
+    ]
 
 
 def most_repeated_title(week, view) -> int:
@@ -83,41 +96,77 @@ def most_repeated_title(week, view) -> int:
     texts = page_texts(view)
     most = 0
     for analysed in week.pulls:
-        forms = {f for f in (analysed.pull.title.strip(), display_title(analysed.pull.title)) if len(f) >= SHORTEST_TITLE}
+        forms = {
+            f
+            for f in (analysed.pull.title.strip(), display_title(analysed.pull.title))
+            if len(f) >= SHORTEST_TITLE
+        }
         if forms:
             number = analysed.pull.number
-            most = max(most, sum(1 for owner, text in texts if owner in (None, number) and any(form in text for form in forms)))
+            most = max(
+                most,
+                sum(
+                    1
+                    for owner, text in texts
+                    if owner in (None, number) and any(form in text for form in forms)
+                ),
+            )
     return most
-
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--store", type=Path, help="a store holding the three repositories (default: import ../shared/data)")
-    parser.add_argument("--lowest", type=int, default=0, metavar="N", help="print the N weeks of lowest share of each repository")
+    parser.add_argument(
+        "--store",
+        type=Path,
+        help="a store holding the three repositories (default: import ../shared/data)",
+    )
+    parser.add_argument(
+        "--lowest",
+        type=int,
+        default=0,
+        metavar="N",
+        help="print the N weeks of lowest share of each repository",
+    )
     args = parser.parse_args()
     started = time.perf_counter()
     lang = Language.of("zh")
-    print(f"| repository | weeks with PRs | Chinese share: min | median | weeks below {LEAST:.0%} | digits counted too: min | median "
-          "| most times one English title is shown on a page |")
+    print(
+        f"| repository | weeks with PRs | Chinese share: min | median | weeks below {LEAST:.0%} | digits counted too: min | median "
+        "| most times one English title is shown on a page |"
+    )
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     with tempfile.TemporaryDirectory(prefix="measure-chinese-") as folder:
         store = Store(args.store if args.store else import_store(Path(folder)).parent / "data")
         for repo in REPOS:
-            weeks = load_weeks(store, repo, analysis_options(DigestSettings(data_path=store.root)), store.data_time([repo]))
+            weeks = load_weeks(
+                store,
+                repo,
+                analysis_options(DigestSettings(data_path=store.root)),
+                store.data_time([repo]),
+            )
             shares, with_digits, repeats = [], [], []
             for index, week in enumerate(weeks):
                 if not week.pulls:
                     continue
-                view = views.week_view(week, narrate(week, weeks[:index], lang), (), lang, f"https://github.com/{repo}", "")
+                view = views.week_view(
+                    week,
+                    narrate(week, weeks[:index], lang),
+                    (),
+                    lang,
+                    f"https://github.com/{repo}",
+                    "",
+                )
                 texts = narrative_texts(view)
                 shares.append((chinese_share(texts) or 0.0, week.week))
                 with_digits.append(chinese_share(texts, digits=True) or 0.0)
                 repeats.append(most_repeated_title(week, view))
             low = sorted(shares)
-            print(f"| {repo} | {len(shares)} | {low[0][0]:.1%} ({low[0][1]}) | {statistics.median(s for s, _ in shares):.1%} | "
-                  f"{sum(1 for s, _ in shares if s < LEAST)} | {min(with_digits):.1%} | {statistics.median(with_digits):.1%} | {max(repeats)} |")
-            for share, name in low[:args.lowest]:
+            print(
+                f"| {repo} | {len(shares)} | {low[0][0]:.1%} ({low[0][1]}) | {statistics.median(s for s, _ in shares):.1%} | "
+                f"{sum(1 for s, _ in shares if s < LEAST)} | {min(with_digits):.1%} | {statistics.median(with_digits):.1%} | {max(repeats)} |"
+            )
+            for share, name in low[: args.lowest]:
                 print(f"  {name}: {share:.1%}")
     print(f"\n({time.perf_counter() - started:.0f} s)")
 

@@ -43,12 +43,26 @@ MEASURE = """[document.querySelector('section[aria-labelledby^="key-"]').getBoun
 def build(tree: Path, store: Path, language: str, folder: Path) -> Path:
     """The site of REPO from SINCE, built by `tree`'s code (run from it, so that its package is imported)."""
     settings = folder / f"conf-{language}.py"
-    settings.write_text(SETTINGS.format(conf=str(tree / "pelicanconf.py"), content=str(tree / "content"), theme=str(tree / "theme"),
-                                        cache=str(folder / f"cache-{language}"), repo=REPO, store=str(store), since=SINCE,
-                                        language=language), encoding="utf-8")
+    settings.write_text(
+        SETTINGS.format(
+            conf=str(tree / "pelicanconf.py"),
+            content=str(tree / "content"),
+            theme=str(tree / "theme"),
+            cache=str(folder / f"cache-{language}"),
+            repo=REPO,
+            store=str(store),
+            since=SINCE,
+            language=language,
+        ),
+        encoding="utf-8",
+    )
     output = folder / f"site-{language}"
-    result = subprocess.run([sys.executable, "-m", "pelican", "content", "-o", str(output), "-s", str(settings), "-q"],
-                            cwd=tree, capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "pelican", "content", "-o", str(output), "-s", str(settings), "-q"],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+    )
     if result.returncode:
         sys.exit(result.stdout + result.stderr)
     return output
@@ -57,10 +71,18 @@ def build(tree: Path, store: Path, language: str, folder: Path) -> Path:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--store", type=Path, required=True, help="a store holding astral-sh/ruff")
-    parser.add_argument("--tree", type=Path, default=ROOT, help="the checkout whose code builds the site (default: this one)")
+    parser.add_argument(
+        "--tree",
+        type=Path,
+        default=ROOT,
+        help="the checkout whose code builds the site (default: this one)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="measure-key-section-") as folder:
-        sites = {language: build(args.tree.resolve(), args.store.resolve(), language, Path(folder)) for language in ("en", "zh")}
+        sites = {
+            language: build(args.tree.resolve(), args.store.resolve(), language, Path(folder))
+            for language in ("en", "zh")
+        }
         print(f"{REPO} {WEEK} on a phone ({PHONE} px wide), built by {args.tree.resolve()}:")
         with chromium() as browser:
             for language, site in sites.items():
@@ -68,8 +90,10 @@ def main() -> None:
                     page, errors, failed = open_page(browser, f"{base}/{REPO}/{WEEK}/", PHONE)
                     height, full, brief, whole = page.evaluate(MEASURE)
                     page.close()
-                print(f"  {language}: key changes {height:,.0f} px ({full} in full, {brief} in brief); the whole page {whole:,} px"
-                      + (f"; errors {errors + failed}" if errors or failed else ""))
+                print(
+                    f"  {language}: key changes {height:,.0f} px ({full} in full, {brief} in brief); the whole page {whole:,} px"
+                    + (f"; errors {errors + failed}" if errors or failed else "")
+                )
 
 
 if __name__ == "__main__":

@@ -30,7 +30,9 @@ ROOT = Path(__file__).resolve().parents[1]
 def _judges(code: Path):
     """tests/precision.py of this checkout, judging the digest_plugin of `code`."""
     sys.path.insert(0, str(code.resolve()))
-    spec = importlib.util.spec_from_file_location("precision_judges", ROOT / "tests" / "precision.py")
+    spec = importlib.util.spec_from_file_location(
+        "precision_judges", ROOT / "tests" / "precision.py"
+    )
     module = importlib.util.module_from_spec(spec)
     sys.modules["precision_judges"] = module  # dataclasses look their module up
     spec.loader.exec_module(module)
@@ -48,7 +50,11 @@ def measured(code: Path, corpora: Path) -> dict:
         verdicts = judges.judge(name, labels[name], index)
         every, held = judges.measure(verdicts), judges.measure(verdicts, lambda v: v.held_out)
         for rule in judges.JUDGES[name]:
-            rules[rule] = {"class": name, "all": _figures(every.get(rule)), "held_out": _figures(held.get(rule))}
+            rules[rule] = {
+                "class": name,
+                "all": _figures(every.get(rule)),
+                "held_out": _figures(held.get(rule)),
+            }
         for v in verdicts:
             row = {"rule": v.rule, "pull": f"{v.repo}#{v.number}", "said": v.said, "why": v.why}
             if v.claimed and not v.right:
@@ -61,7 +67,13 @@ def measured(code: Path, corpora: Path) -> dict:
 def _figures(figures) -> dict:
     if figures is None:
         return {"labels": 0, "positives": 0, "claims": 0, "right": 0, "found": 0}
-    return {"labels": figures.labels, "positives": figures.positives, "claims": figures.claims, "right": figures.right, "found": figures.found}
+    return {
+        "labels": figures.labels,
+        "positives": figures.positives,
+        "claims": figures.claims,
+        "right": figures.right,
+        "found": figures.found,
+    }
 
 
 def precision(figures: dict) -> float | None:
@@ -77,12 +89,16 @@ def _percent(value: float | None) -> str:
 
 
 def _row(figures: dict) -> str:
-    return (f"{figures['claims']:>6} {_percent(precision(figures)):>7} {_percent(recall(figures)):>7}")
+    return (
+        f"{figures['claims']:>6} {_percent(precision(figures)):>7} {_percent(recall(figures)):>7}"
+    )
 
 
 def print_table(after: dict, before: dict | None = None) -> None:
     spoken = _spoken()
-    head = f"{'rule':32} {'labels':>6} {'pos':>5} " + (f"{'BEFORE claims':>13} {'prec':>7} {'recall':>7} {'held':>6} | " if before else "")
+    head = f"{'rule':32} {'labels':>6} {'pos':>5} " + (
+        f"{'BEFORE claims':>13} {'prec':>7} {'recall':>7} {'held':>6} | " if before else ""
+    )
     head += f"{'claims':>6} {'prec':>7} {'recall':>7} | {'held-out':>8} {'prec':>7} | speaks"
     current = None
     for rule, row in after["rules"].items():
@@ -92,9 +108,15 @@ def print_table(after: dict, before: dict | None = None) -> None:
         figures, held = row["all"], row["held_out"]
         line = f"{rule:32} {figures['labels']:>6} {figures['positives']:>5} "
         if before:
-            old, old_held = before["rules"].get(rule, {}).get("all"), before["rules"].get(rule, {}).get("held_out")
-            line += (f"{old['claims']:>13} {_percent(precision(old)):>7} {_percent(recall(old)):>7} {_percent(precision(old_held)):>6} | "
-                     if old else f"{'(no rule)':>36} | ")
+            old, old_held = (
+                before["rules"].get(rule, {}).get("all"),
+                before["rules"].get(rule, {}).get("held_out"),
+            )
+            line += (
+                f"{old['claims']:>13} {_percent(precision(old)):>7} {_percent(recall(old)):>7} {_percent(precision(old_held)):>6} | "
+                if old
+                else f"{'(no rule)':>36} | "
+            )
         line += f"{_row(figures)} | {held['claims']:>8} {_percent(precision(held)):>7} | {spoken.get(rule, '?')}"
         print(line)
 
@@ -111,28 +133,84 @@ def _against(rev: str, corpora: Path) -> dict:
     """The table of a saved JSON file, or of the code of git revision `rev`."""
     if rev.endswith(".json") and Path(rev).exists():
         return json.loads(Path(rev).read_text(encoding="utf-8"))
-    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--verify", f"{rev}^{{commit}}"], capture_output=True, text=True)
+    commit = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--verify", f"{rev}^{{commit}}"],
+        capture_output=True,
+        text=True,
+    )
     if commit.returncode:
         sys.exit(f"--against {rev}: neither a saved table (.json) nor a git revision of {ROOT}.")
     with tempfile.TemporaryDirectory(prefix="precision-") as folder:
         tree = Path(folder) / "code"
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet", str(tree), commit.stdout.strip()], check=True)
+        subprocess.run(
+            [
+                "git",
+                "-C",
+                str(ROOT),
+                "worktree",
+                "add",
+                "--detach",
+                "--quiet",
+                str(tree),
+                commit.stdout.strip(),
+            ],
+            check=True,
+        )
         try:
             saved = Path(folder) / "table.json"
-            subprocess.run([sys.executable, __file__, "--code", str(tree), "--corpora", str(corpora), "--save", str(saved), "--quiet"], check=True)
+            subprocess.run(
+                [
+                    sys.executable,
+                    __file__,
+                    "--code",
+                    str(tree),
+                    "--corpora",
+                    str(corpora),
+                    "--save",
+                    str(saved),
+                    "--quiet",
+                ],
+                check=True,
+            )
             return json.loads(saved.read_text(encoding="utf-8"))
         finally:
-            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=False)
+            subprocess.run(
+                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=False
+            )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--code", type=Path, default=ROOT, help="the checkout whose digest_plugin is measured (default: this one)")
-    parser.add_argument("--corpora", type=Path, default=ROOT / "tests" / "corpora", help="the folder of the labelled corpora")
-    parser.add_argument("--against", metavar="REV|FILE.json", help="print this revision's (or saved) table beside the current one")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--code",
+        type=Path,
+        default=ROOT,
+        help="the checkout whose digest_plugin is measured (default: this one)",
+    )
+    parser.add_argument(
+        "--corpora",
+        type=Path,
+        default=ROOT / "tests" / "corpora",
+        help="the folder of the labelled corpora",
+    )
+    parser.add_argument(
+        "--against",
+        metavar="REV|FILE.json",
+        help="print this revision's (or saved) table beside the current one",
+    )
     parser.add_argument("--save", type=Path, metavar="FILE", help="write the table as JSON")
-    parser.add_argument("--wrong", metavar="PREFIX", help="list the wrong claims of the rules whose name starts with PREFIX")
-    parser.add_argument("--misses", metavar="PREFIX", help="list the positives that rules whose name starts with PREFIX did not claim")
+    parser.add_argument(
+        "--wrong",
+        metavar="PREFIX",
+        help="list the wrong claims of the rules whose name starts with PREFIX",
+    )
+    parser.add_argument(
+        "--misses",
+        metavar="PREFIX",
+        help="list the positives that rules whose name starts with PREFIX did not claim",
+    )
     parser.add_argument("--quiet", action="store_true", help="print nothing (with --save)")
     args = parser.parse_args()
     if not (ROOT.parent / "shared" / "data").exists():
@@ -149,9 +227,13 @@ def main() -> None:
     for flag, key in ((args.wrong, "wrong"), (args.misses, "misses")):
         if flag is not None:
             rows = [r for r in after[key] if r["rule"].startswith(flag)]
-            print(f"\n{len(rows)} {'wrong claims' if key == 'wrong' else 'misses'} of rules starting with {flag!r}:")
+            print(
+                f"\n{len(rows)} {'wrong claims' if key == 'wrong' else 'misses'} of rules starting with {flag!r}:"
+            )
             for r in rows:
-                print(f"  {r['rule']:28} {r['pull']:28} said: {r['said'][:60]!r}\n      label: {r['why'][:300]}")
+                print(
+                    f"  {r['rule']:28} {r['pull']:28} said: {r['said'][:60]!r}\n      label: {r['why'][:300]}"
+                )
 
 
 if __name__ == "__main__":

@@ -40,11 +40,15 @@ def main() -> None:
         shown = kind_name(analysed, str)
         count["kind said now"] += shown in ("feature", "fix", "refactor")
         count["author word now"] += shown.startswith(("titled ", "labelled "))
-    print(f"{'repository':24} {'PRs':>6} {'feature/fix/refactor before':>28} {'now':>5} "
-          f"{'author word now':>16}")
+    print(
+        f"{'repository':24} {'PRs':>6} {'feature/fix/refactor before':>28} {'now':>5} "
+        f"{'author word now':>16}"
+    )
     for repo, count in sorted(rows.items()):
-        print(f"{repo:24} {count['prs']:>6} {count['kind said before']:>28} {count['kind said now']:>5} "
-              f"{count['author word now']:>16}")
+        print(
+            f"{repo:24} {count['prs']:>6} {count['kind said before']:>28} {count['kind said now']:>5} "
+            f"{count['author word now']:>16}"
+        )
     agree, marked = Counter(), Counter()
     for label in load_corpus("types"):
         found = index.get((label["repo"], label["number"]))
@@ -58,7 +62,9 @@ def main() -> None:
     for kind in LABELLED:
         if marked[kind]:
             share = 100 * agree[kind] / marked[kind]
-            print(f"  {kind:9} {agree[kind]:>3}/{marked[kind]:<3} {share:5.1f}% of them are labelled {LABELLED[kind]}")
+            print(
+                f"  {kind:9} {agree[kind]:>3}/{marked[kind]:<3} {share:5.1f}% of them are labelled {LABELLED[kind]}"
+            )
 
 
 if __name__ == "__main__":

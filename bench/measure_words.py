@@ -67,8 +67,10 @@ except ImportError:
 try:  # what the analysis reads of the settings; older checkouts passed the settings themselves
     from digest_plugin.publish.history import analysis_options
 except ImportError:
+
     def analysis_options(settings):
         return settings
+
 
 try:  # the title verbs; older checkouts kept them in titles.py
     from digest_plugin.narrate.verbs import VERBS
@@ -86,35 +88,74 @@ LANGUAGES = ("en", "zh")
 # --- key PR lines ----------------------------------------------------------------------------------
 
 _WORD = re.compile(r"[a-z0-9_]+")
-_FILLER = frozenset(("a", "an", "the", "in", "on", "of", "to", "for", "and", "or", "with", "by", "from", "this", "that", "is", "are",
-                     "be", "it", "its", "pr"))
+_FILLER = frozenset(
+    (
+        "a",
+        "an",
+        "the",
+        "in",
+        "on",
+        "of",
+        "to",
+        "for",
+        "and",
+        "or",
+        "with",
+        "by",
+        "from",
+        "this",
+        "that",
+        "is",
+        "are",
+        "be",
+        "it",
+        "its",
+        "pr",
+    )
+)
 _SENTENCE_END = re.compile(r"[.!?。！？][”\"’'」)）]*$")
 # words a sentence cannot end on; "please refer." is what is left when a link was taken out
 _DANGLING_END = re.compile(
     r"(?:\b(?:a|an|the|to|of|in|on|at|by|for|from|with|via|and|or|see|refer|please refer|here|below|following|like|such as|e\.g|i\.e|"
-    r"this pr|pr|issue|link|as)|[,:;(\[])\s*[.。]$", re.IGNORECASE)
+    r"this pr|pr|issue|link|as)|[,:;(\[])\s*[.。]$",
+    re.IGNORECASE,
+)
 # a hole where a link was: a preposition followed by a conjunction or punctuation ("As discussed in and")
-_HOLE = re.compile(r"(?<=\s)(?:in|on|at|by|from|with|of|see|via|refer to)\s+(?:and|or|but)\b|(?<=\s)(?:in|on|at|by|from|with|of|see|via|refer to)\s*[,;)]",
-                   re.IGNORECASE)
+_HOLE = re.compile(
+    r"(?<=\s)(?:in|on|at|by|from|with|of|see|via|refer to)\s+(?:and|or|but)\b|(?<=\s)(?:in|on|at|by|from|with|of|see|via|refer to)\s*[,;)]",
+    re.IGNORECASE,
+)
 # a first sentence that leans on context the line does not show
-_LEANING_START = re.compile(r"^(?:building on (?:this|that|top)|following (?:up )?(?:on )?(?:this|that|the above)|this is a follow[- ]?up\.|"
-                            r"continuing|similar to (?:the )?above|same as (?:the )?above|see above|as above)", re.IGNORECASE)
+_LEANING_START = re.compile(
+    r"^(?:building on (?:this|that|top)|following (?:up )?(?:on )?(?:this|that|the above)|this is a follow[- ]?up\.|"
+    r"continuing|similar to (?:the )?above|same as (?:the )?above|see above|as above)",
+    re.IGNORECASE,
+)
 # text of a pull request template ("Add one-line overview of what this PR aims to achieve or accomplish")
-_TEMPLATE = re.compile(r"aims to achieve or accomplish|thank you for contributing|describe your change|please describe|"
-                       r"paste at least one query link|format the pr title|contribute guide|what does this pr do", re.IGNORECASE)
+_TEMPLATE = re.compile(
+    r"aims to achieve or accomplish|thank you for contributing|describe your change|please describe|"
+    r"paste at least one query link|format the pr title|contribute guide|what does this pr do",
+    re.IGNORECASE,
+)
 
 
 def file_list_patterns(lang: Language) -> list[re.Pattern]:
     """The sentences the files alone make ("Mostly changes {path}; no test changed."), as patterns."""
     _, ngettext = lang.gettext, lang.ngettext
     templates = [
-        _("Changes {path}, with tests."), _("Changes {path}; no test changed."),
-        _("Mostly changes {path}, with tests."), _("Mostly changes {path}; no test changed."),
+        _("Changes {path}, with tests."),
+        _("Changes {path}; no test changed."),
+        _("Mostly changes {path}, with tests."),
+        _("Mostly changes {path}; no test changed."),
         _("Removes {files} with {lines} lines."),
     ]
     for count in (1, 2):
         templates += [
-            ngettext("Adds {folder}, a new folder of {count} file.", "Adds {folder}, a new folder of {count} files.", count),
+            ngettext(
+                "Adds {folder}, a new folder of {count} file.",
+                "Adds {folder}, a new folder of {count} files.",
+                count,
+            ),
             ngettext("Changes {count} CI workflow.", "Changes {count} CI workflows.", count),
             ngettext("Adds {count} source file.", "Adds {count} source files.", count),
         ]
@@ -125,7 +166,9 @@ def file_list_patterns(lang: Language) -> list[re.Pattern]:
     return patterns
 
 
-def key_line_fault(line: str, title: str, chinese_title: str, file_lists: list[re.Pattern]) -> str | None:
+def key_line_fault(
+    line: str, title: str, chinese_title: str, file_lists: list[re.Pattern]
+) -> str | None:
     """Why a key PR's line says nothing ("empty", "file list", "template", "title again", "cut"), or None."""
     text = " ".join(line.split())
     if not text:
@@ -163,16 +206,67 @@ def _is_cut(text: str) -> bool:
 
 # --- Chinese sentences -----------------------------------------------------------------------------
 
-_QUOTED = re.compile(r"「[^」]*」|“[^”]*”|\"[^\"]*\"|《[^》]*》|『[^』]*』|`[^`]*`|<[^<>\s]+>|\w+\[[^\]\s]*\]")
+_QUOTED = re.compile(
+    r"「[^」]*」|“[^”]*”|\"[^\"]*\"|《[^》]*》|『[^』]*』|`[^`]*`|<[^<>\s]+>|\w+\[[^\]\s]*\]"
+)
 _URL = re.compile(r"https?://\S+")
 _REF = re.compile(r"#\d+")
 _LATIN_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.\-/:@+=()'’]*")
 _CHINESE_SENTENCE = re.compile(r"[^。！？；\n]+[。！？；]?")
-_FUNCTION_WORDS = _FILLER | frozenset((
-    "but", "not", "no", "at", "via", "into", "onto", "over", "under", "than", "as", "if", "when", "while", "so", "these", "those",
-    "been", "being", "was", "were", "has", "have", "had", "do", "does", "can", "will", "should", "may", "must", "new", "old", "all",
-    "any", "some", "more", "less", "only", "also", "per", "each", "every", "other", "both",
-)) | frozenset(VERBS) | frozenset(forms[0] for forms in VERBS.values())
+_FUNCTION_WORDS = (
+    _FILLER
+    | frozenset(
+        (
+            "but",
+            "not",
+            "no",
+            "at",
+            "via",
+            "into",
+            "onto",
+            "over",
+            "under",
+            "than",
+            "as",
+            "if",
+            "when",
+            "while",
+            "so",
+            "these",
+            "those",
+            "been",
+            "being",
+            "was",
+            "were",
+            "has",
+            "have",
+            "had",
+            "do",
+            "does",
+            "can",
+            "will",
+            "should",
+            "may",
+            "must",
+            "new",
+            "old",
+            "all",
+            "any",
+            "some",
+            "more",
+            "less",
+            "only",
+            "also",
+            "per",
+            "each",
+            "every",
+            "other",
+            "both",
+        )
+    )
+    | frozenset(VERBS)
+    | frozenset(forms[0] for forms in VERBS.values())
+)
 _PROSE_WORD = re.compile(r"(?<![\w`/.-])[a-z]{2,}(?![\w`/.(-])")
 _CODE_BLOCK = re.compile(r"```.*?(?:```|$)|`[^`\n]*`|https?://\S+", re.DOTALL)
 
@@ -206,19 +300,29 @@ def _proper_nouns(texts_by_repo: dict[str, list[str]]) -> set[str]:
 def is_code_like(token: str) -> bool:
     """An identifier, path, version or code: digits, separators, an inner capital, or all capitals."""
     core = token.strip("'’.-:")
-    return bool(re.search(r"[0-9_./:@=()+]|-", core) or re.search(r"[a-z][A-Z]", core) or (len(core) >= 2 and core.isupper()))
+    return bool(
+        re.search(r"[0-9_./:@=()+]|-", core)
+        or re.search(r"[a-z][A-Z]", core)
+        or (len(core) >= 2 and core.isupper())
+    )
 
 
-def english_outside_quotes(sentence: str, names: frozenset[str], vocabulary: frozenset[str]) -> list[str]:
+def english_outside_quotes(
+    sentence: str, names: frozenset[str], vocabulary: frozenset[str]
+) -> list[str]:
     """The English of a Chinese sentence that is not quoted, a name, an identifier or code: runs of
     two or more Latin words with a lowercase or common one among them, and single common words."""
     text = _REF.sub(" ", _QUOTED.sub(" ", _URL.sub(" ", sentence)))
-    for name in (n for n in names if " " in n or not n.isascii()):  # logins such as "kang sheng", "Martín Gaitán"
+    for name in (
+        n for n in names if " " in n or not n.isascii()
+    ):  # logins such as "kang sheng", "Martín Gaitán"
         text = text.replace(name, " ")
     runs: list[list[str]] = [[]]
     position = 0
     for match in _LATIN_TOKEN.finditer(text):
-        if text[position:match.start()].strip(" ,"):  # a Chinese character or other punctuation ends a run
+        if text[position : match.start()].strip(
+            " ,"
+        ):  # a Chinese character or other punctuation ends a run
             runs.append([])
         position = match.end()
         token = match[0].rstrip(".,:;'’")
@@ -259,18 +363,26 @@ def week_names(week, repo: str) -> frozenset[str]:
 # --- titles ----------------------------------------------------------------------------------------
 
 
-def title_rendering(title: str, names: frozenset[str], vocabulary: frozenset[str]) -> tuple[str, str]:
+def title_rendering(
+    title: str, names: frozenset[str], vocabulary: frozenset[str]
+) -> tuple[str, str]:
     """(kind, the title as a Chinese list shows it): kind "translated", "quoted" or "mixed"."""
     rendered = chinese_title_of(title)
     if not re.search(r"[\u4e00-\u9fff]", rendered):
         return "quoted", rendered  # the original alone, as written
     if english_outside_quotes(rendered, names, vocabulary):
         return "mixed", rendered
-    return ("quoted" if _QUOTED.sub("", rendered) != rendered and _quotes_title(rendered, title) else "translated"), rendered
+    return (
+        "quoted"
+        if _QUOTED.sub("", rendered) != rendered and _quotes_title(rendered, title)
+        else "translated"
+    ), rendered
 
 
 def _quotes_title(rendered: str, title: str) -> bool:
-    return any(q.strip("「」“”\"").lower() in title.lower() for q in _QUOTED.findall(rendered) if len(q) > 6)
+    return any(
+        q.strip('「」“”"').lower() in title.lower() for q in _QUOTED.findall(rendered) if len(q) > 6
+    )
 
 
 def chinese_title_of(title: str) -> str:
@@ -308,13 +420,19 @@ def read_repo(repo: str, weeks: list, tally: Tally, vocabulary: frozenset[str]) 
         names = week_names(week, repo)
         for code, lang in languages.items():
             narrative = narrate(week, weeks[:index], lang)
-            view = week_view(week, narrative, (), lang, repo_url, "")  # as the site's pages, without charts
+            view = week_view(
+                week, narrative, (), lang, repo_url, ""
+            )  # as the site's pages, without charts
             for change in view.key_changes:
                 title = titles[change.ref.number]
-                fault = key_line_fault(key_line(change), title, chinese_title_of(title), file_lists[code])
+                fault = key_line_fault(
+                    key_line(change), title, chinese_title_of(title), file_lists[code]
+                )
                 tally.key_lines[code, fault or "good"] += 1
                 if fault:
-                    tally.examples[f"key line, {code}, {fault}"].append(f"{repo} {week.week} #{change.ref.number} {title!r}: {key_line(change)}")
+                    tally.examples[f"key line, {code}, {fault}"].append(
+                        f"{repo} {week.week} #{change.ref.number} {title!r}: {key_line(change)}"
+                    )
             if code == "zh":
                 for text in view_texts(view):
                     for sentence in chinese_sentences(text):
@@ -322,7 +440,9 @@ def read_repo(repo: str, weeks: list, tally: Tally, vocabulary: frozenset[str]) 
                         english = english_outside_quotes(sentence, names, vocabulary)
                         if english:
                             tally.chinese["mixed"] += 1
-                            tally.examples["zh sentence"].append(f"{repo} {week.week}: {sentence}   [{'; '.join(english)}]")
+                            tally.examples["zh sentence"].append(
+                                f"{repo} {week.week}: {sentence}   [{'; '.join(english)}]"
+                            )
         for analysed in week.pulls:
             kind, rendered = title_rendering(analysed.pull.title, names, vocabulary)
             tally.titles[kind] += 1
@@ -348,10 +468,16 @@ def view_texts(view) -> list[str]:
 
 
 def report(tally: Tally, weeks: int, vocabulary: frozenset[str], examples: int) -> None:
-    print(f"{weeks} weeks of {', '.join(REPOS)}; {len(vocabulary)} common English words learned from their titles and descriptions")
+    print(
+        f"{weeks} weeks of {', '.join(REPOS)}; {len(vocabulary)} common English words learned from their titles and descriptions"
+    )
     print()
     faults = ("file list", "template", "title again", "cut", "empty")
-    print(f"{'key PR lines':14} {'lines':>7} " + " ".join(f"{fault:>11}" for fault in faults) + f" {'bad':>6} {'share':>7}")
+    print(
+        f"{'key PR lines':14} {'lines':>7} "
+        + " ".join(f"{fault:>11}" for fault in faults)
+        + f" {'bad':>6} {'share':>7}"
+    )
     for code in (*LANGUAGES, "both"):
         counts = Counter()
         for (language, fault), n in tally.key_lines.items():
@@ -359,13 +485,24 @@ def report(tally: Tally, weeks: int, vocabulary: frozenset[str], examples: int) 
                 counts[fault] += n
         total = sum(counts.values())
         bad = total - counts["good"]
-        print(f"{code:14} {total:7} " + " ".join(f"{counts[fault]:11}" for fault in faults) + f" {bad:6} {bad / total if total else 0:7.1%}")
+        print(
+            f"{code:14} {total:7} "
+            + " ".join(f"{counts[fault]:11}" for fault in faults)
+            + f" {bad:6} {bad / total if total else 0:7.1%}"
+        )
     print()
     sentences, mixed = tally.chinese["sentences"], tally.chinese["mixed"]
-    print(f"Chinese sentences: {sentences}; with English outside quotations: {mixed} ({mixed / sentences if sentences else 0:.1%})")
+    print(
+        f"Chinese sentences: {sentences}; with English outside quotations: {mixed} ({mixed / sentences if sentences else 0:.1%})"
+    )
     total = sum(tally.titles.values())
-    print(f"Titles in Chinese: {total}; " + ", ".join(f"{kind} {tally.titles[kind]} ({tally.titles[kind] / total:.1%})"
-                                                  for kind in ("translated", "quoted", "mixed")))
+    print(
+        f"Titles in Chinese: {total}; "
+        + ", ".join(
+            f"{kind} {tally.titles[kind]} ({tally.titles[kind] / total:.1%})"
+            for kind in ("translated", "quoted", "mixed")
+        )
+    )
     if examples:
         for kind, found in sorted(tally.examples.items()):
             print(f"\n## {kind} ({len(found)})")
@@ -376,8 +513,16 @@ def report(tally: Tally, weeks: int, vocabulary: frozenset[str], examples: int) 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--examples", type=int, default=0, metavar="N", help="print up to N offending texts of each kind")
-    parser.add_argument("--repo", choices=sorted(REPOS), action="append", help="only this repository (repeatable)")
+    parser.add_argument(
+        "--examples",
+        type=int,
+        default=0,
+        metavar="N",
+        help="print up to N offending texts of each kind",
+    )
+    parser.add_argument(
+        "--repo", choices=sorted(REPOS), action="append", help="only this repository (repeatable)"
+    )
     args = parser.parse_args()
     missing = [name for name in REPOS.values() if not (DATA / name).exists()]
     if missing:
@@ -388,8 +533,18 @@ def main() -> None:
         settings_file = import_store(Path(folder))
         store = Store(settings_file.parent / "data")
         for repo in REPOS:
-            histories[repo] = load_weeks(store, repo, analysis_options(DigestSettings(data_path=store.root)), store.data_time([repo]))
-    vocabulary = prose_vocabulary({repo: [f"{p.pull.title}\n{p.pull.body}" for w in weeks for p in w.pulls] for repo, weeks in histories.items()})
+            histories[repo] = load_weeks(
+                store,
+                repo,
+                analysis_options(DigestSettings(data_path=store.root)),
+                store.data_time([repo]),
+            )
+    vocabulary = prose_vocabulary(
+        {
+            repo: [f"{p.pull.title}\n{p.pull.body}" for w in weeks for p in w.pulls]
+            for repo, weeks in histories.items()
+        }
+    )
     for repo in args.repo or REPOS:
         read_repo(repo, histories[repo], tally, vocabulary)
     weeks = sum(len(histories[repo]) for repo in args.repo or REPOS)

@@ -53,7 +53,20 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     sorter = Sorter()
     xdist = ["-n", args.n] if args.n != "1" else []
-    pytest.main([str(PROBES), "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "--no-header", "-rN", *xdist], plugins=[sorter])
+    pytest.main(
+        [
+            str(PROBES),
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:randomly",
+            "--no-header",
+            "-rN",
+            *xdist,
+        ],
+        plugins=[sorter],
+    )
     counts = Counter(sorter.outcomes.values())
     width = max(map(len, sorter.outcomes), default=10)
     print()
@@ -63,7 +76,9 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print("| probes tried | survived | tracebacks | wrong silently | skipped |")
     print("| ---: | ---: | ---: | ---: | ---: |")
-    print(f"| {tried} | {counts['survived']} | {counts['traceback']} | {counts['wrong silently']} | {counts['skipped']} |")
+    print(
+        f"| {tried} | {counts['survived']} | {counts['traceback']} | {counts['wrong silently']} | {counts['skipped']} |"
+    )
     return 0
 
 

@@ -34,11 +34,15 @@ def atomic_file(path: Path, durable: bool = True) -> Iterator[BinaryIO]:
     writer left can be told from what a running one is writing (`remove_leftovers`)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=TEMPORARY)
+        fd, temporary = tempfile.mkstemp(
+            dir=path.parent, prefix=f".{path.name}.{os.getpid()}.", suffix=TEMPORARY
+        )
     except OSError as error:
         raise _naming(error, path) from None
     try:
-        os.fchmod(fd, 0o644)  # mkstemp makes owner-only files; the store and the site are meant to be shared
+        os.fchmod(
+            fd, 0o644
+        )  # mkstemp makes owner-only files; the store and the site are meant to be shared
         with os.fdopen(fd, "wb") as handle:
             yield handle
             if durable:

@@ -47,20 +47,34 @@ def main(argv: list[str] | None = None) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--settings", default="pelicanconf.py", metavar="FILE", help="Pelican settings file (default: pelicanconf.py)")
+    common.add_argument(
+        "--settings",
+        default="pelicanconf.py",
+        metavar="FILE",
+        help="Pelican settings file (default: pelicanconf.py)",
+    )
     common.add_argument("--debug", action="store_true", help="show tracebacks")
 
-    parser = argparse.ArgumentParser(prog="repo-digest", description="Weekly digests of a GitHub repository's merged pull requests.")
+    parser = argparse.ArgumentParser(
+        prog="repo-digest",
+        description="Weekly digests of a GitHub repository's merged pull requests.",
+    )
     parser.add_argument("--version", action="version", version=f"repo-digest {version()}")
     commands = parser.add_subparsers(required=True, metavar="COMMAND")
 
-    fetch = commands.add_parser("fetch", parents=[common], help="fetch or refresh the store from GitHub")
-    fetch.add_argument("repos", nargs="*", metavar="OWNER/NAME", help="repositories (default: DIGEST_REPOS)")
+    fetch = commands.add_parser(
+        "fetch", parents=[common], help="fetch or refresh the store from GitHub"
+    )
+    fetch.add_argument(
+        "repos", nargs="*", metavar="OWNER/NAME", help="repositories (default: DIGEST_REPOS)"
+    )
     fetch.add_argument("--since", type=_date, metavar="YYYY-MM-DD", help="backfill from this date")
     fetch.add_argument("--until", type=_date, metavar="YYYY-MM-DD", help="stop at this date")
     fetch.set_defaults(run=_fetch)
 
-    load = commands.add_parser("import", parents=[common], help="import a JSON Lines file of GitHub REST pull objects")
+    load = commands.add_parser(
+        "import", parents=[common], help="import a JSON Lines file of GitHub REST pull objects"
+    )
     load.add_argument("file", type=Path, metavar="FILE")
     load.add_argument("--repo", required=True, metavar="OWNER/NAME")
     load.set_defaults(run=_import)
@@ -69,15 +83,34 @@ def _parser() -> argparse.ArgumentParser:
     show.add_argument("repo", metavar="OWNER/NAME")
     show.add_argument("--week", required=True, metavar="YYYY-Www")
     show.add_argument("--format", choices=("json", "markdown"), default="json")
-    show.add_argument("--writer", choices=("builtin", "llm", "copilot"), help="the writer (default: DIGEST_WRITER); with a model, stderr lists "
-                      "each sentence the language model wrote, kept or rejected and why")
+    show.add_argument(
+        "--writer",
+        choices=("builtin", "llm", "copilot"),
+        help="the writer (default: DIGEST_WRITER); with a model, stderr lists "
+        "each sentence the language model wrote, kept or rejected and why",
+    )
     show.set_defaults(run=_show)
 
-    sample = commands.add_parser("sample", parents=[common], help="regenerate the bundled sample data")
-    sample.add_argument("--repos", type=_positive, default=2, metavar="N", help="a larger sample, to measure builds: N repositories")
+    sample = commands.add_parser(
+        "sample", parents=[common], help="regenerate the bundled sample data"
+    )
+    sample.add_argument(
+        "--repos",
+        type=_positive,
+        default=2,
+        metavar="N",
+        help="a larger sample, to measure builds: N repositories",
+    )
     sample.add_argument("--weeks", type=_positive, default=20, metavar="N", help="of N weeks each")
-    sample.add_argument("--prs-per-week", type=_positive, metavar="N", help="with about N merged PRs a week each")
-    sample.add_argument("--seed", type=int, metavar="N", help="another seed gives other data (the same seed, the same bytes)")
+    sample.add_argument(
+        "--prs-per-week", type=_positive, metavar="N", help="with about N merged PRs a week each"
+    )
+    sample.add_argument(
+        "--seed",
+        type=int,
+        metavar="N",
+        help="another seed gives other data (the same seed, the same bytes)",
+    )
     sample.set_defaults(run=_sample)
     return parser
 
@@ -88,14 +121,18 @@ def _fetch(args) -> int:
     from digest_plugin.publish.history import diff_targets
 
     settings, _ = load_settings(args.settings)
-    repos = list(args.repos) or list(settings.repos)  # fetch_repos checks each name (and resolves owner/*)
+    repos = list(args.repos) or list(
+        settings.repos
+    )  # fetch_repos checks each name (and resolves owner/*)
     if not repos:
         raise DigestError("No repository to fetch: name one (OWNER/NAME) or set DIGEST_REPOS.")
     store = Store(settings.data_path)
     try:
         report = fetch_repos(store, settings, repos, since=args.since, until=args.until)
     except DigestError as error:
-        failed_report = getattr(error, "report", None)  # which repositories were fetched, which failed and why
+        failed_report = getattr(
+            error, "report", None
+        )  # which repositories were fetched, which failed and why
         if failed_report is None or args.debug:
             raise
         report = failed_report
@@ -106,7 +143,9 @@ def _fetch(args) -> int:
         print(line)
     for failed in report.failed:
         print(f"repo-digest: {failed.error}", file=sys.stderr)
-    if os.environ.get("GITHUB_STEP_SUMMARY"):  # in a GitHub Actions job: its summary says what happened
+    if os.environ.get(
+        "GITHUB_STEP_SUMMARY"
+    ):  # in a GitHub Actions job: its summary says what happened
         from digest_plugin.build.actions_outputs import append_to
 
         append_to(os.environ["GITHUB_STEP_SUMMARY"], fetch_summary(report))
@@ -118,7 +157,10 @@ def fetch_summary(report) -> str:
     from digest_plugin.publish.markdown import escape
 
     lines = ["## repo-digest fetch", "", *(f"- {escape(line)}" for line in report.lines())]
-    lines += [f"- :x: `{failed.repo}` was not fetched: {escape(str(failed.error))}" for failed in report.failed]
+    lines += [
+        f"- :x: `{failed.repo}` was not fetched: {escape(str(failed.error))}"
+        for failed in report.failed
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -126,9 +168,13 @@ def _import(args) -> int:
     from digest_plugin.store.jsonl_import import import_file
 
     settings, _ = load_settings(args.settings)
-    read, changed, rejected = import_file(args.file, check_repo_name(args.repo), Store(settings.data_path))
+    read, changed, rejected = import_file(
+        args.file, check_repo_name(args.repo), Store(settings.data_path)
+    )
     skipped = f"; {rejected} lines skipped, named above" if rejected else ""
-    print(f"Imported {read} merged pull requests into {settings.data_path / args.repo} ({changed} records added or changed{skipped}).")
+    print(
+        f"Imported {read} merged pull requests into {settings.data_path / args.repo} ({changed} records added or changed{skipped})."
+    )
     return 0
 
 
@@ -151,8 +197,14 @@ def _show(args) -> int:
         raise DigestError(f"{args.repo} has no data for {week_id}: the store covers {span}.")
     week, previous = weeks[index], weeks[:index]
     language = Language.of(settings.language)
-    with _quiet("digest_plugin.llm", "digest_plugin.narrate.llm") if (args.writer or settings.writer) != "builtin" else nullcontext():
-        writer = _writer(args.writer or settings.writer, settings)  # the report below says what it did, once
+    with (
+        _quiet("digest_plugin.llm", "digest_plugin.narrate.llm")
+        if (args.writer or settings.writer) != "builtin"
+        else nullcontext()
+    ):
+        writer = _writer(
+            args.writer or settings.writer, settings
+        )  # the report below says what it did, once
         narrative = narrate(week, previous, language, writer)
     if writer:
         print("\n".join(_check_report(narrative)), file=sys.stderr)
@@ -160,7 +212,14 @@ def _show(args) -> int:
         from digest_plugin.publish.site_digest import week_report_view
 
         view = week_report_view(week, narrative, weeks, settings, language)
-        print(render_markdown(view, absolute(pelican_settings.get("SITEURL", ""), week_path(week.repo, week.week)), language), end="")
+        print(
+            render_markdown(
+                view,
+                absolute(pelican_settings.get("SITEURL", ""), week_path(week.repo, week.week)),
+                language,
+            ),
+            end="",
+        )
     else:
         from digest_plugin.publish.week_json import week_json
 
@@ -174,9 +233,13 @@ def _writer(name: str, settings):
     if name == "builtin":
         return None
     if name == "copilot" and settings.writer != "copilot":
-        raise DigestError('--writer copilot needs DIGEST_WRITER = "copilot" in the settings file (docs/model-writer.md).')
+        raise DigestError(
+            '--writer copilot needs DIGEST_WRITER = "copilot" in the settings file (docs/model-writer.md).'
+        )
     if settings.llm is None:
-        raise DigestError('--writer llm needs DIGEST_LLM in the settings file, such as {"base_url": "https://…/v1", "model": "…"}.')
+        raise DigestError(
+            '--writer llm needs DIGEST_LLM in the settings file, such as {"base_url": "https://…/v1", "model": "…"}.'
+        )
     return language_model_writer(replace(settings, writer=name))
 
 
@@ -197,7 +260,9 @@ def _check_report(narrative) -> list[str]:
     """What the language model wrote for the week and what the check made of it, a line per sentence."""
     check = narrative.check
     if check.unused:
-        return [f"Language model {check.model}: nothing used for this week ({check.unused}); the built-in writer's text is shown."]
+        return [
+            f"Language model {check.model}: nothing used for this week ({check.unused}); the built-in writer's text is shown."
+        ]
     lines = [f"Language model {check.model}: {check.kept} of {check.checked} sentences kept."]
     kept = dict(check.parts)
     for where, cited in narrative.texts():
@@ -213,7 +278,9 @@ def _sample(args) -> int:
 
     settings, _ = load_settings(args.settings)
     size = SampleSize(args.repos, args.weeks, args.prs_per_week)
-    repos = generate_sample(Store(settings.data_path), SAMPLE_SEED if args.seed is None else args.seed, size)
+    repos = generate_sample(
+        Store(settings.data_path), SAMPLE_SEED if args.seed is None else args.seed, size
+    )
     print(f"Wrote the sample repositories {', '.join(repos)} to {settings.data_path}.")
     return 0
 

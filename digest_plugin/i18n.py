@@ -41,15 +41,19 @@ def translations(language: str) -> gettext.NullTranslations:
         with mo.open("rb") as compiled:
             return gettext.GNUTranslations(compiled)
     except FileNotFoundError:
-        raise DigestError(f"The {language} translation catalogue {mo} is missing: it is compiled when repo-digest is "
-                          "installed, so reinstall it (`make install`, or `pip install -e .` in a checkout).") from None
+        raise DigestError(
+            f"The {language} translation catalogue {mo} is missing: it is compiled when repo-digest is "
+            "installed, so reinstall it (`make install`, or `pip install -e .` in a checkout)."
+        ) from None
 
 
 def babel_locale(language: str) -> str:
     try:
         return LOCALES[language]
     except KeyError:
-        raise DigestError(f"Language {language!r} is not available; choose one of {', '.join(LOCALES)}.") from None
+        raise DigestError(
+            f"Language {language!r} is not available; choose one of {', '.join(LOCALES)}."
+        ) from None
 
 
 def format_number(value: int, language: str) -> str:
@@ -62,7 +66,9 @@ def format_decimal(value: float, language: str, digits: int = 1) -> str:
     return format_pattern(value, "#,##0." + "0" * digits if digits > 0 else "#,##0", language)
 
 
-@lru_cache(maxsize=65536, typed=True)  # a site formats the same few thousand numbers hundreds of thousands of times
+@lru_cache(
+    maxsize=65536, typed=True
+)  # a site formats the same few thousand numbers hundreds of thousands of times
 def format_pattern(value: float, pattern: str, language: str) -> str:
     """A number in a CLDR pattern ("#,##0.0#"), with the language's symbols (Babel's format_decimal, cached)."""
     return _number_pattern(pattern).apply(value, _locale(language))
@@ -70,7 +76,9 @@ def format_pattern(value: float, pattern: str, language: str) -> str:
 
 @lru_cache(maxsize=64)
 def _number_pattern(pattern: str) -> NumberPattern:
-    return parse_pattern(pattern)  # parsing a pattern costs more than applying it, and narratives format thousands
+    return parse_pattern(
+        pattern
+    )  # parsing a pattern costs more than applying it, and narratives format thousands
 
 
 @lru_cache(maxsize=8)
@@ -87,4 +95,3 @@ def format_date(value: date, language: str, form: str = "medium") -> str:
 def format_date_range(start: date, end: date, language: str) -> str:
     """A week's span: "May 18 – 24, 2026" / "2026年5月18日至24日"-style, as CLDR writes it."""
     return format_interval(start, end, "yMMMd", locale=babel_locale(language))
-

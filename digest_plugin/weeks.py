@@ -27,12 +27,18 @@ class Week:
     def parse(cls, text: str) -> Week:
         match = _WEEK_ID.match(text.strip())
         if not match:
-            raise DigestError(f"'{text}' is not a week: write it as YYYY-Www, for example 2026-W21.")
+            raise DigestError(
+                f"'{text}' is not a week: write it as YYYY-Www, for example 2026-W21."
+            )
         year, number = int(match[1]), int(match[2])
-        if not 1 <= year <= 9998:  # the calendar's own range, less a year's room for the weeks around a date
+        if (
+            not 1 <= year <= 9998
+        ):  # the calendar's own range, less a year's room for the weeks around a date
             raise DigestError(f"'{text}' is not a week: its year is outside 0001 to 9998.")
         if not 1 <= number <= weeks_in_year(year):
-            raise DigestError(f"{year} has no week {number}: ISO year {year} has {weeks_in_year(year)} weeks.")
+            raise DigestError(
+                f"{year} has no week {number}: ISO year {year} has {weeks_in_year(year)} weeks."
+            )
         return cls(year, number)
 
     @property
@@ -80,4 +86,3 @@ def weeks_between(first: Week, last: Week) -> list[Week]:
 
 def weeks_in_year(year: int) -> int:
     return date(year, 12, 28).isocalendar().week
-

@@ -51,16 +51,30 @@ def real_weeks(repo: str) -> tuple:
 
     from digest_plugin.analysis import analyse_repo
 
-    return tuple(analyse_repo(repo, real_pulls(repo), None, analysis_options(DigestSettings()), datetime(2026, 11, 30, tzinfo=UTC)))
+    return tuple(
+        analyse_repo(
+            repo,
+            real_pulls(repo),
+            None,
+            analysis_options(DigestSettings()),
+            datetime(2026, 11, 30, tzinfo=UTC),
+        )
+    )
 
 
 def real_week(repo: str, week: str):
     return next(w for w in real_weeks(repo) if w.week == week)
 
 
-def load_rules(rules: dict | str | Path | None = None, base_path: Path | str = ".", repo: str | None = None,
-               bots: tuple[str, ...] = ()) -> Rules:
+def load_rules(
+    rules: dict | str | Path | None = None,
+    base_path: Path | str = ".",
+    repo: str | None = None,
+    bots: tuple[str, ...] = (),
+) -> Rules:
     """The compiled rules of a site whose DIGEST_RULES is `rules` (a dict or a YAML file under
     `base_path`), read and checked as a build does, for `repo`."""
-    settings = DigestSettings.from_pelican({"DIGEST_RULES": rules, "DIGEST_BOTS": list(bots)}, base_path)
+    settings = DigestSettings.from_pelican(
+        {"DIGEST_RULES": rules, "DIGEST_BOTS": list(bots)}, base_path
+    )
     return compile_rules(analysis_options(settings).rules, repo, settings.bots)

@@ -23,7 +23,14 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"]
+FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 NODE_TOOLS = ROOT / ".ci" / "node" / "node_modules"
 AXE = NODE_TOOLS / "axe-core" / "axe.min.js"
 VNU = NODE_TOOLS / "vnu-jar" / "build" / "dist" / "vnu.jar"
@@ -42,12 +49,22 @@ def build_sample(folder: Path, *overrides: str, search: bool = True) -> Path:
     pelican = Path(sys.executable).with_name("pelican")
     extra = [arg for setting in overrides for arg in ("-e", setting)]
     environment = {"PATH": "/usr/bin:/bin", "HOME": str(folder)}
-    result = subprocess.run([str(pelican), "content", "-o", str(output), "-s", "pelicanconf.py", *extra],
-                            cwd=ROOT, capture_output=True, text=True, env=environment)
+    result = subprocess.run(
+        [str(pelican), "content", "-o", str(output), "-s", "pelicanconf.py", *extra],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=environment,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     if search:  # the Makefile's SEARCH_INDEX
-        result = subprocess.run([sys.executable, "-m", "pagefind", "--quiet", "--site", str(output)],
-                                cwd=ROOT, capture_output=True, text=True, env=environment)
+        result = subprocess.run(
+            [sys.executable, "-m", "pagefind", "--quiet", "--site", str(output)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            env=environment,
+        )
         assert result.returncode == 0, result.stdout + result.stderr
     return output
 
@@ -79,7 +96,9 @@ def serve_in_browser(site: Path):
 def chromium():
     """Headless Chromium through Playwright; skips when either is absent."""
     if not CHROMIUM:
-        pytest.skip("Chromium is not installed (Debian: apt-get install chromium); .ci/run installs it")
+        pytest.skip(
+            "Chromium is not installed (Debian: apt-get install chromium); .ci/run installs it"
+        )
     playwright = pytest.importorskip("playwright.sync_api")
     with playwright.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
@@ -90,7 +109,9 @@ def chromium():
 @contextlib.contextmanager
 def serve_folder(site: Path):
     """Serves `site` on 127.0.0.1 (a free port); yields its base URL."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(site)))
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(site))
+    )
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         yield f"http://127.0.0.1:{server.server_port}"
@@ -99,17 +120,30 @@ def serve_folder(site: Path):
         server.server_close()
 
 
-def open_page(browser, url: str, width: int, published: tuple[str, Path] | None = None, scheme: str = "light",
-              bypass_csp: bool = False):
+def open_page(
+    browser,
+    url: str,
+    width: int,
+    published: tuple[str, Path] | None = None,
+    scheme: str = "light",
+    bypass_csp: bool = False,
+):
     """The page, plus the console errors and failed requests seen while it loaded.
 
     `published` = (SITEURL, output folder) serves a site built with absolute URLs from that folder.
     `bypass_csp` lets a test inject a checker's script; without it a CSP violation is a console error.
     """
-    page = browser.new_page(viewport={"width": width, "height": 900}, color_scheme=scheme, bypass_csp=bypass_csp)
+    page = browser.new_page(
+        viewport={"width": width, "height": 900}, color_scheme=scheme, bypass_csp=bypass_csp
+    )
     if published:
         site_url, folder = published
-        page.route(f"{site_url}/**", lambda route: route.fulfill(path=_local_file(folder, route.request.url[len(site_url):])))
+        page.route(
+            f"{site_url}/**",
+            lambda route: route.fulfill(
+                path=_local_file(folder, route.request.url[len(site_url) :])
+            ),
+        )
     errors, failed = [], []
     page.on("console", lambda message: message.type == "error" and errors.append(message.text))
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -138,14 +172,22 @@ def vnu_errors(files: list[Path]) -> list[str]:
     """The Nu HTML Checker's errors on `files`, as "file:line: message"."""
     java = shutil.which("java")
     if not java:
-        pytest.skip("Java is not installed (Debian: apt-get install default-jre-headless); .ci/run installs it")
+        pytest.skip(
+            "Java is not installed (Debian: apt-get install default-jre-headless); .ci/run installs it"
+        )
     if not VNU.exists():
         pytest.skip(f"vnu-jar is not installed at {VNU}: {INSTALL_NODE_TOOLS}")
-    result = subprocess.run([java, "-jar", str(VNU), "--errors-only", "--format", "json", *map(str, files)],
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [java, "-jar", str(VNU), "--errors-only", "--format", "json", *map(str, files)],
+        capture_output=True,
+        text=True,
+    )
     messages = json.loads(result.stderr or result.stdout or '{"messages": []}')["messages"]
-    return [f"{m.get('url', '').rsplit('/output/', 1)[-1]}:{m.get('lastLine', '?')}: {m['message']}" for m in messages
-            if m.get("type") == "error" or m.get("subType") == "fatal"]
+    return [
+        f"{m.get('url', '').rsplit('/output/', 1)[-1]}:{m.get('lastLine', '?')}: {m['message']}"
+        for m in messages
+        if m.get("type") == "error" or m.get("subType") == "fatal"
+    ]
 
 
 def _local_file(folder: Path, path: str) -> Path:

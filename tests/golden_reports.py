@@ -77,7 +77,10 @@ def imported_store() -> Iterator[Store]:
         settings = Path(folder) / "pelicanconf.py"
         settings.write_text('DIGEST_DATA_PATH = "data"\n', encoding="utf-8")
         for repo, name in EXPORTS.items():
-            if cli.main(["import", str(DATA / name), "--repo", repo, "--settings", str(settings)]) != 0:
+            if (
+                cli.main(["import", str(DATA / name), "--repo", repo, "--settings", str(settings)])
+                != 0
+            ):
                 raise RuntimeError(f"Importing {name} failed.")
         yield Store(Path(folder) / "data")
 
@@ -91,7 +94,7 @@ def reports() -> dict[Path, str]:
             history = load_weeks(store, repo, analysis_options(settings), store.data_time([repo]))
             index = {week.week: i for i, week in enumerate(history)}
             for week_id in weeks:
-                week, previous = history[index[week_id]], history[:index[week_id]]
+                week, previous = history[index[week_id]], history[: index[week_id]]
                 for code in LANGUAGES:
                     language = Language.of(code)
                     narrative = narrate(week, previous, language)
@@ -107,16 +110,27 @@ def differences(found: dict[Path, str]) -> dict[Path, str]:
         kept = path.read_text(encoding="utf-8") if path.exists() else ""
         if kept != text:
             name = str(path.relative_to(ROOT))
-            differ[path] = "".join(difflib.unified_diff(kept.splitlines(True), text.splitlines(True), name, f"{name} (now)"))
+            differ[path] = "".join(
+                difflib.unified_diff(
+                    kept.splitlines(True), text.splitlines(True), name, f"{name} (now)"
+                )
+            )
     return differ
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Compare (or with --update, rewrite) the golden reports under tests/golden/.")
-    parser.add_argument("--update", action="store_true", help="write the reports as the code words them now")
+    parser = argparse.ArgumentParser(
+        description="Compare (or with --update, rewrite) the golden reports under tests/golden/."
+    )
+    parser.add_argument(
+        "--update", action="store_true", help="write the reports as the code words them now"
+    )
     args = parser.parse_args(argv)
     if missing_data():
-        print(f"The real data is absent: {DATA} should hold {', '.join(EXPORTS.values())}.", file=sys.stderr)
+        print(
+            f"The real data is absent: {DATA} should hold {', '.join(EXPORTS.values())}.",
+            file=sys.stderr,
+        )
         return 1
     found = reports()
     differ = differences(found)
@@ -128,7 +142,10 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     for path in differ:
         print(path.relative_to(ROOT))
-    print(f"{len(differ)} of {len(found)} golden reports differ" + ("; `make golden` rewrites them." if differ else "."))
+    print(
+        f"{len(differ)} of {len(found)} golden reports differ"
+        + ("; `make golden` rewrites them." if differ else ".")
+    )
     return 1 if differ else 0
 
 

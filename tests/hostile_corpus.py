@@ -19,15 +19,15 @@ PAYLOADS = [
     "'><svg onload=alert(1)>",
     "<body onload=alert(1)>",
     "<details open ontoggle=alert(1)>",
-    "<a href=\"javascript:alert(1)\">click</a>",
+    '<a href="javascript:alert(1)">click</a>',
     "javascript:alert(1)",
     "data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==",
-    "<iframe src=\"data:text/html,<script>alert(1)</script>\"></iframe>",
+    '<iframe src="data:text/html,<script>alert(1)</script>"></iframe>',
     # SVG and MathML
     "<svg><script>alert(1)</script></svg>",
-    "<svg><a xlink:href=\"javascript:alert(1)\"><text x=0 y=20>x</text></a></svg>",
+    '<svg><a xlink:href="javascript:alert(1)"><text x=0 y=20>x</text></a></svg>',
     "<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>",
-    "<math href=\"javascript:alert(1)\">x</math>",
+    '<math href="javascript:alert(1)">x</math>',
     # broken and nested markup
     "<scr<script>ipt>alert(1)</scr</script>ipt>",
     "<<script>alert(1)//<</script>",
@@ -38,7 +38,7 @@ PAYLOADS = [
     # Markdown link tricks
     "[click](javascript:alert(1))",
     "[x](data:text/html,<script>alert(1)</script>)",
-    "![img](x\" onerror=\"alert(1))",
+    '![img](x" onerror="alert(1))',
     "<javascript:alert(1)>",
     "[a]: javascript:alert(1)\n[ref][a]",
     "```\n</code></pre><script>alert(1)</script>\n```",
@@ -65,7 +65,18 @@ PAYLOADS = [
     "{attach}x {category}y {tag}z {index}",
 ]
 
-_URL_ATTRIBUTES = {"href", "src", "action", "formaction", "xlink:href", "poster", "data", "srcset", "background", "lowsrc"}
+_URL_ATTRIBUTES = {
+    "href",
+    "src",
+    "action",
+    "formaction",
+    "xlink:href",
+    "poster",
+    "data",
+    "srcset",
+    "background",
+    "lowsrc",
+}
 _DANGEROUS_SCHEME = re.compile(r"^\s*(javascript|vbscript|data):", re.I)
 _FRAMES = {"iframe", "object", "embed", "base", "frame", "frameset", "applet"}
 _MARKER = re.compile(r"alert\(|__pwned|onerror|onload")
@@ -88,13 +99,17 @@ class LiveMarkup(HTMLParser):
             value = value or ""
             if name.startswith("on"):
                 self.found.append(f"<{tag} {name}=...>")
-            if name in _URL_ATTRIBUTES and _DANGEROUS_SCHEME.match(value) and value != "data:,":  # data:, is the theme's empty icon
+            if (
+                name in _URL_ATTRIBUTES and _DANGEROUS_SCHEME.match(value) and value != "data:,"
+            ):  # data:, is the theme's empty icon
                 self.found.append(f"<{tag} {name}={value[:40]!r}>")
         mentions_payload = any(_MARKER.search(value or "") for _, value in attrs)
         # A <meta> carries text (description, og:title) except with http-equiv, where refresh can navigate;
         # a <link> is dangerous only through its URL, checked above (a slug may spell "onerror" harmlessly).
         acting_meta = tag == "meta" and any(name == "http-equiv" for name, _ in attrs)
-        if tag in _FRAMES or ((tag in ("script", "form", "svg", "math", "style") or acting_meta) and mentions_payload):
+        if tag in _FRAMES or (
+            (tag in ("script", "form", "svg", "math", "style") or acting_meta) and mentions_payload
+        ):
             self.found.append(f"<{tag} {str(attrs)[:60]}>")
         self._in_script = tag in ("script", "style")
 
@@ -107,8 +122,21 @@ class LiveMarkup(HTMLParser):
 
 
 # Openings of the payloads' own elements: in a page's source, any of them means a payload is markup.
-RAW_OPENINGS = ["<script>alert", "<img src=x", "<svg onload", "<svg><script", "<svg><a", "<math><mtext", "<math href",
-                "<iframe src=", "<details open", "<body onload", "<scr<script>", '<a href="javascript', "<b><i>unclosed"]
+RAW_OPENINGS = [
+    "<script>alert",
+    "<img src=x",
+    "<svg onload",
+    "<svg><script",
+    "<svg><a",
+    "<math><mtext",
+    "<math href",
+    "<iframe src=",
+    "<details open",
+    "<body onload",
+    "<scr<script>",
+    '<a href="javascript',
+    "<b><i>unclosed",
+]
 
 
 def live_markup(html: str) -> list[str]:

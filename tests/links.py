@@ -8,7 +8,14 @@ from pathlib import Path
 import feedparser
 from bs4 import BeautifulSoup
 
-_ATTRIBUTES = {"a": "href", "link": "href", "img": "src", "script": "src", "source": "srcset", "iframe": "src"}
+_ATTRIBUTES = {
+    "a": "href",
+    "link": "href",
+    "img": "src",
+    "script": "src",
+    "source": "srcset",
+    "iframe": "src",
+}
 
 
 def page_address(output: Path, file: Path, site_url: str) -> str:
@@ -25,7 +32,9 @@ def references(html: str) -> list[str]:
         for element in soup.find_all(tag):
             value = element.get(attribute)
             if value:
-                found.extend(part.split()[0] for part in value.split(",")) if attribute == "srcset" else found.append(value)
+                found.extend(
+                    part.split()[0] for part in value.split(",")
+                ) if attribute == "srcset" else found.append(value)
     return found
 
 
@@ -35,7 +44,7 @@ def target(output: Path, site_url: str, address: str) -> Path | None:
     prefix = urllib.parse.urlsplit(site_url).path.rstrip("/")
     if not (path + "/").startswith(prefix + "/"):
         return None
-    inside = urllib.parse.unquote(path[len(prefix):]).lstrip("/")
+    inside = urllib.parse.unquote(path[len(prefix) :]).lstrip("/")
     file = output / inside
     return file / "index.html" if inside == "" or inside.endswith("/") or file.is_dir() else file
 

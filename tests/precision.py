@@ -42,7 +42,9 @@ from pathlib import Path
 
 CORPORA = Path(__file__).resolve().parent / "corpora"
 CLASSES = ("reverts", "versions", "config", "tests", "types", "consequences", "themes")
-NOW = datetime(2026, 11, 30, tzinfo=UTC)  # after every PR of ../shared/data: every follow-up window is closed
+NOW = datetime(
+    2026, 11, 30, tzinfo=UTC
+)  # after every PR of ../shared/data: every follow-up window is closed
 
 
 @dataclass(frozen=True)
@@ -132,20 +134,40 @@ def judge(corpus: str, labels: list[dict], index: dict) -> list[Verdict]:
         analysed, week = found
         for rule, check in JUDGES[corpus].items():
             claimed, right, positive, said = check(analysed, week, label)
-            verdicts.append(Verdict(rule, label["repo"], label["number"], claimed, claimed and right, positive, said,
-                                    label.get("why", ""), label.get("held_out", held_out(label["repo"], label["number"]))))
+            verdicts.append(
+                Verdict(
+                    rule,
+                    label["repo"],
+                    label["number"],
+                    claimed,
+                    claimed and right,
+                    positive,
+                    said,
+                    label.get("why", ""),
+                    label.get("held_out", held_out(label["repo"], label["number"])),
+                )
+            )
     return verdicts
 
 
-def measure(verdicts: Iterable[Verdict], part: Callable[[Verdict], bool] = lambda v: True) -> dict[str, Figures]:
+def measure(
+    verdicts: Iterable[Verdict], part: Callable[[Verdict], bool] = lambda v: True
+) -> dict[str, Figures]:
     """Each rule's figures over the verdicts `part` keeps (all, or the held-out third)."""
     table: dict[str, list[Verdict]] = {}
     for verdict in verdicts:
         if part(verdict):
             table.setdefault(verdict.rule, []).append(verdict)
-    return {rule: Figures(labels=len(vs), positives=sum(v.positive for v in vs), claims=sum(v.claimed for v in vs),
-                          right=sum(v.right for v in vs), found=sum(v.claimed and v.right and v.positive for v in vs))
-            for rule, vs in table.items()}
+    return {
+        rule: Figures(
+            labels=len(vs),
+            positives=sum(v.positive for v in vs),
+            claims=sum(v.claimed for v in vs),
+            right=sum(v.right for v in vs),
+            found=sum(v.claimed and v.right and v.positive for v in vs),
+        )
+        for rule, vs in table.items()
+    }
 
 
 def _evidence(analysed, fact: str, kind: str | None = None) -> list:
@@ -153,6 +175,7 @@ def _evidence(analysed, fact: str, kind: str | None = None) -> list:
 
 
 # --- reverts -------------------------------------------------------------------------------------
+
 
 def _revert_evidence(analysed):
     found = _evidence(analysed, "reverted", "revert")
@@ -168,7 +191,12 @@ def _undoes(analysed, week, label):
     e = _revert_evidence(analysed)
     claimed = e is not None and bool(e.pulls)
     undone = set(label.get("reverts") or ())
-    return claimed, claimed and set(e.pulls) <= undone, bool(label["revert"] and undone), f"undoes {list(e.pulls) if claimed else []}"
+    return (
+        claimed,
+        claimed and set(e.pulls) <= undone,
+        bool(label["revert"] and undone),
+        f"undoes {list(e.pulls) if claimed else []}",
+    )
 
 
 def _followed(outcomes: tuple[str, ...], follows: tuple[str, ...], check_by: bool):
@@ -176,21 +204,38 @@ def _followed(outcomes: tuple[str, ...], follows: tuple[str, ...], check_by: boo
         e = _revert_evidence(analysed)
         claimed = e is not None and e.outcome in outcomes
         follow = label.get("follow") if label["revert"] else None
-        right = claimed and follow in follows and (not check_by or label.get("by") is None or e.by == label.get("by"))
-        return claimed, claimed and right, follow in follows, f"{e.outcome} by {e.by}" if claimed else ""
+        right = (
+            claimed
+            and follow in follows
+            and (not check_by or label.get("by") is None or e.by == label.get("by"))
+        )
+        return (
+            claimed,
+            claimed and right,
+            follow in follows,
+            f"{e.outcome} by {e.by}" if claimed else "",
+        )
+
     return check
 
 
 # --- versions ------------------------------------------------------------------------------------
 
 # names a reader of the repository takes for one package (the sentence says the first, the label the second)
-_ALIASES = {"mcore": "megatron-core", "trtllm": "tensorrt-llm", "toolchain": "rust", "rust-msrv": "msrv"}
+_ALIASES = {
+    "mcore": "megatron-core",
+    "trtllm": "tensorrt-llm",
+    "toolchain": "rust",
+    "rust-msrv": "msrv",
+}
 
 
 def _package(name: str | None) -> str:
     """A package name as two spellings of it compare: case, `-`/`_`/`.`, extras, a toolchain's suffix,
     a label's note in brackets ("rust (MSRV)" is the minimum supported Rust version)."""
-    name = re.sub(r"\[[^\]]*\]", "", (name or "").lower()).removesuffix(" toolchain").strip()  # `sglang[all]` is sglang
+    name = (
+        re.sub(r"\[[^\]]*\]", "", (name or "").lower()).removesuffix(" toolchain").strip()
+    )  # `sglang[all]` is sglang
     name = "msrv" if "(msrv)" in name else re.sub(r"\s*\(.*\)\s*", "", name).strip()
     for sep in ("_", ".", " "):
         name = name.replace(sep, "-")
@@ -199,7 +244,11 @@ def _package(name: str | None) -> str:
 
 def _labelled_changes(label) -> dict[str, str]:
     """package -> kind of a version label's changes, the project's own release left out."""
-    return {_package(c.get("package")): c.get("kind") for c in label.get("changes") or () if c.get("kind") != "own-release"}
+    return {
+        _package(c.get("package")): c.get("kind")
+        for c in label.get("changes") or ()
+        if c.get("kind") != "own-release"
+    }
 
 
 def _versions_said(analysed):
@@ -222,7 +271,12 @@ def _package_named(analysed, week, label):
     said = _versions_said(analysed)
     labelled = _labelled_changes(label)
     names = [_package(e.package) for e in said]
-    return bool(said), all(_labelled_as(n, labelled) for n in names), bool(labelled), ", ".join(names)
+    return (
+        bool(said),
+        all(_labelled_as(n, labelled) for n in names),
+        bool(labelled),
+        ", ".join(names),
+    )
 
 
 # the direction a version sentence says (narrate.risks._moved), and the labelled kinds it may be right for
@@ -242,14 +296,21 @@ def direction_said(e) -> str | None:
     return "upgrade"  # "{pull} upgrades {package}"
 
 
-_DIRECTION_KINDS = {"upgrade": {"upgrade"}, "downgrade": {"downgrade", "pin"}, "pin": {"pin", "downgrade"}}
+_DIRECTION_KINDS = {
+    "upgrade": {"upgrade"},
+    "downgrade": {"downgrade", "pin"},
+    "pin": {"pin", "downgrade"},
+}
 
 
 def _direction(analysed, week, label):
     labelled = _labelled_changes(label)
     said = [(e, direction_said(e)) for e in _versions_said(analysed)]
     said = [(e, d) for e, d in said if d is not None]
-    right = all(labelled.get(_labelled_as(_package(e.package), labelled) or "") in _DIRECTION_KINDS[d] for e, d in said)
+    right = all(
+        labelled.get(_labelled_as(_package(e.package), labelled) or "") in _DIRECTION_KINDS[d]
+        for e, d in said
+    )
     return bool(said), right, bool(labelled), ", ".join(f"{e.package} {d}" for e, d in said)
 
 
@@ -261,17 +322,29 @@ def _own_release(analysed, week, label):
 
 # --- config --------------------------------------------------------------------------------------
 
+
 def _config_user(analysed, week, label):
     said = _evidence(analysed, "config-files", "config-change")
-    return bool(said), label["config"] == "user", label["config"] == "user", ", ".join(p for e in said for p in e.paths)
+    return (
+        bool(said),
+        label["config"] == "user",
+        label["config"] == "user",
+        ", ".join(p for e in said for p in e.paths),
+    )
 
 
 def _default_changed(analysed, week, label):
     said = _evidence(analysed, "default-changed", "config-change")
-    return bool(said), bool(label.get("defaults")), bool(label.get("defaults")), ", ".join(e.detail or "a default" for e in said)
+    return (
+        bool(said),
+        bool(label.get("defaults")),
+        bool(label.get("defaults")),
+        ", ".join(e.detail or "a default" for e in said),
+    )
 
 
 # --- tests ---------------------------------------------------------------------------------------
+
 
 def _untested(label) -> bool:
     return label["tests"] == "none" and not label.get("e2e")
@@ -291,7 +364,12 @@ def _tested_ending(analysed) -> bool | None:
 
 
 def _with_tests(analysed, week, label):
-    return _tested_ending(analysed) is True, not _untested(label), not _untested(label), "with tests"
+    return (
+        _tested_ending(analysed) is True,
+        not _untested(label),
+        not _untested(label),
+        "with tests",
+    )
 
 
 def _no_test_changed(analysed, week, label):
@@ -300,18 +378,23 @@ def _no_test_changed(analysed, week, label):
 
 # --- types ---------------------------------------------------------------------------------------
 
+
 def _bucket(name: str, kind: str):
     def check(analysed, week, label):
         try:
             from digest_plugin.narrate.builtin import highlight_bucket
-        except ImportError:  # the code before claims were measured, where the bucket was always told
+        except (
+            ImportError
+        ):  # the code before claims were measured, where the bucket was always told
             from digest_plugin.narrate.builtin import _highlight_kind as highlight_bucket
         claimed = highlight_bucket(analysed) == name
         return claimed, label["type"] == kind, label["type"] == kind, name
+
     return check
 
 
 # --- consequences --------------------------------------------------------------------------------
+
 
 def _kinds(label) -> set[str]:
     return {c.get("kind") for c in label.get("consequences") or ()}
@@ -327,6 +410,7 @@ def _deprecated(detail: str, kinds: set[str] | None):
         said = [e for e in _evidence(analysed, "deprecated", "deprecation") if e.detail == detail]
         holds = bool(_kinds(label) & kinds) if kinds else bool(_kinds(label))
         return bool(said), holds, holds, detail
+
     return check
 
 
@@ -349,15 +433,31 @@ def _stated(analysed, week, label):
     said = [c for c in getattr(analysed, "consequences", ()) if c.source != "prose"]
     labelled = _kinds(label)
     right = bool(labelled) and all(c.kind is None or c.kind in labelled for c in said)
-    return bool(said), right, bool(labelled), ", ".join(f"{c.kind or 'stated'}: {c.what or c.quote}" for c in said)
+    return (
+        bool(said),
+        right,
+        bool(labelled),
+        ", ".join(f"{c.kind or 'stated'}: {c.what or c.quote}" for c in said),
+    )
 
 
 def _prose(kind: str):
     """A consequence of `kind` read from the body's prose: right when the label has one of that kind."""
+
     def check(analysed, week, label):
-        said = [c for c in getattr(analysed, "consequences", ()) if c.source == "prose" and c.kind == kind]
+        said = [
+            c
+            for c in getattr(analysed, "consequences", ())
+            if c.source == "prose" and c.kind == kind
+        ]
         holds = kind in _kinds(label)
-        return bool(said), holds, holds, ", ".join(f"{c.what or ''} → {c.new or ''}: {c.quote}" for c in said)
+        return (
+            bool(said),
+            holds,
+            holds,
+            ", ".join(f"{c.what or ''} → {c.new or ''}: {c.quote}" for c in said),
+        )
+
     return check
 
 
@@ -374,6 +474,7 @@ def _new_dependency(analysed, week, label):
 
 # --- themes --------------------------------------------------------------------------------------
 
+
 def _themes_of(analysed, week) -> list:
     return [theme for theme in getattr(week, "themes", ()) if analysed.pull.number in theme.pulls]
 
@@ -382,17 +483,21 @@ def _theme_label(name: str, labelled: dict) -> dict | None:
     """The label of a theme named `name`: the one of that name, or of a name made of the same
     names or more ("ascend" and "ascend/npu" are labelled as "npu/ascend" is)."""
     parts = set(name.split("/"))
-    return labelled.get(name) or next((v for n, v in labelled.items() if parts <= set(n.split("/"))), None)
+    return labelled.get(name) or next(
+        (v for n, v in labelled.items() if parts <= set(n.split("/"))), None
+    )
 
 
 def _theme_judge(key: str):
     """A PR's themes against its labels (`themes`: name -> {member, name}): right when every theme
     it is in is labelled so; a theme the corpus does not label for the PR is wrong until read."""
+
     def check(analysed, week, label):
         themes, labelled = _themes_of(analysed, week), label.get("themes") or {}
         right = all((_theme_label(theme.name, labelled) or {}).get(key) is True for theme in themes)
         positive = any(v.get("member") and v.get("name") for v in labelled.values())
         return bool(themes), right, positive, ", ".join(theme.name for theme in themes)
+
     return check
 
 
@@ -402,9 +507,15 @@ JUDGES: dict[str, dict[str, Callable]] = {
         "revert.undoes": _undoes,
         "revert.relanded": _followed(("relanded",), ("relanded",), check_by=True),
         "revert.replaced": _followed(("replaced",), ("replaced",), check_by=True),
-        "revert.followed-up": _followed(("relanded", "replaced"), ("relanded", "replaced"), check_by=True),
-        "revert.nothing-followed": _followed(("none", "pending"), ("permanent", "unknown"), check_by=False),
-        "revert.needs-nothing": _followed(("accidental", "peripheral"), ("permanent",), check_by=False),
+        "revert.followed-up": _followed(
+            ("relanded", "replaced"), ("relanded", "replaced"), check_by=True
+        ),
+        "revert.nothing-followed": _followed(
+            ("none", "pending"), ("permanent", "unknown"), check_by=False
+        ),
+        "revert.needs-nothing": _followed(
+            ("accidental", "peripheral"), ("permanent",), check_by=False
+        ),
     },
     "versions": {
         "version.package": _package_named,

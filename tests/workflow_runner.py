@@ -19,7 +19,9 @@ from pathlib import Path
 
 import yaml
 
-_CONTEXT = re.compile(r"\b(steps|needs|vars|secrets|github)\.([\w-]+)(?:\.([\w-]+))?(?:\.([\w-]+))?")
+_CONTEXT = re.compile(
+    r"\b(steps|needs|vars|secrets|github)\.([\w-]+)(?:\.([\w-]+))?(?:\.([\w-]+))?"
+)
 _EXPRESSION = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
 
 
@@ -31,7 +33,9 @@ def load_workflow(path: Path) -> dict:
 
 @dataclass
 class JobRun:
-    steps: dict[str, dict] = field(default_factory=dict)  # step id -> {"outputs": {...}, "outcome": ...}
+    steps: dict[str, dict] = field(
+        default_factory=dict
+    )  # step id -> {"outputs": {...}, "outcome": ...}
     ran: list[str] = field(default_factory=list)  # names of the steps that ran
     logs: list[str] = field(default_factory=list)
     summary: str = ""
@@ -39,8 +43,16 @@ class JobRun:
 
 
 class Runner:
-    def __init__(self, workdir: Path, env: dict[str, str], vars: dict[str, str], secrets: dict[str, str],
-                 github: dict[str, str], actions: dict, machine_steps: dict | None = None):
+    def __init__(
+        self,
+        workdir: Path,
+        env: dict[str, str],
+        vars: dict[str, str],
+        secrets: dict[str, str],
+        github: dict[str, str],
+        actions: dict,
+        machine_steps: dict | None = None,
+    ):
         self.workdir, self.base_env = workdir, env
         self.contexts = {"vars": vars, "secrets": secrets, "github": github, "needs": {}}
         self.actions = actions
@@ -55,16 +67,27 @@ class Runner:
         summary.write_text("")
         for index, step in enumerate(job["steps"]):
             name = step.get("name") or step.get("uses") or f"step {index}"
-            record = run.steps.setdefault(step.get("id", f"_{index}"), {"outputs": {}, "outcome": "skipped"})
+            record = run.steps.setdefault(
+                step.get("id", f"_{index}"), {"outputs": {}, "outcome": "skipped"}
+            )
             if "if" in step and not self.condition(step["if"], run):
                 continue
             run.ran.append(name)
-            env = {**self.base_env, **job_env, **{k: self._substitute(str(v), run) for k, v in (step.get("env") or {}).items()}}
+            env = {
+                **self.base_env,
+                **job_env,
+                **{k: self._substitute(str(v), run) for k, v in (step.get("env") or {}).items()},
+            }
             if "uses" in step:
                 action = step["uses"].split("@")[0]
                 if action not in self.actions:
-                    raise AssertionError(f"the workflow uses {action}, which this test does not stand in for")
-                inputs = {k: self._substitute(str(v), run, strict=False) for k, v in (step.get("with") or {}).items()}
+                    raise AssertionError(
+                        f"the workflow uses {action}, which this test does not stand in for"
+                    )
+                inputs = {
+                    k: self._substitute(str(v), run, strict=False)
+                    for k, v in (step.get("with") or {}).items()
+                }
                 record["outputs"] = self.actions[action](inputs, self.workdir)
                 record["outcome"] = "success"
                 continue
@@ -74,16 +97,25 @@ class Runner:
                 continue
             outputs = self.workdir.parent / f"output-{index}"
             outputs.write_text("")
-            done = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", self._substitute(step["run"], run)], cwd=self.workdir,
-                                  env={**env, "GITHUB_OUTPUT": str(outputs), "GITHUB_STEP_SUMMARY": str(summary)},
-                                  capture_output=True, text=True, timeout=600)
+            done = subprocess.run(
+                ["bash", "-e", "-o", "pipefail", "-c", self._substitute(step["run"], run)],
+                cwd=self.workdir,
+                env={**env, "GITHUB_OUTPUT": str(outputs), "GITHUB_STEP_SUMMARY": str(summary)},
+                capture_output=True,
+                text=True,
+                timeout=600,
+            )
             run.logs.append(f"== {name} (exit {done.returncode})\n{done.stdout}{done.stderr}")
-            record["outputs"] = dict(line.split("=", 1) for line in outputs.read_text().splitlines() if "=" in line)
+            record["outputs"] = dict(
+                line.split("=", 1) for line in outputs.read_text().splitlines() if "=" in line
+            )
             record["outcome"] = "success" if done.returncode == 0 else "failure"
             if done.returncode and not step.get("continue-on-error"):
                 raise AssertionError(f"step '{name}' failed:\n" + "\n".join(run.logs))
         run.summary = summary.read_text()
-        run.outputs = {k: self._substitute(str(v), run) for k, v in (job.get("outputs") or {}).items()}
+        run.outputs = {
+            k: self._substitute(str(v), run) for k, v in (job.get("outputs") or {}).items()
+        }
         return run
 
     def condition(self, text: str, run: JobRun) -> bool:
@@ -91,7 +123,11 @@ class Runner:
 
     def _evaluate(self, expression: str, run: JobRun):
         """==, !=, &&, || over contexts and 'strings', with GitHub's value semantics (`a && b || c` is b or c)."""
-        python = _CONTEXT.sub(lambda m: repr(self._value(m, run)), expression).replace("&&", " and ").replace("||", " or ")
+        python = (
+            _CONTEXT.sub(lambda m: repr(self._value(m, run)), expression)
+            .replace("&&", " and ")
+            .replace("||", " or ")
+        )
         if re.search(r"[A-Za-z_]\w*\s*\(", python):
             raise AssertionError(f"the runner cannot evaluate {expression!r}")
         return eval(python, {"__builtins__": {}}, {})
@@ -123,6 +159,17 @@ class Runner:
 
 
 def git(folder: Path, *args: str) -> str:
-    return subprocess.run(["git", *args], cwd=folder, check=True, capture_output=True, text=True,
-                          env={**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.org",
-                               "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.org"}).stdout
+    return subprocess.run(
+        ["git", *args],
+        cwd=folder,
+        check=True,
+        capture_output=True,
+        text=True,
+        env={
+            **os.environ,
+            "GIT_AUTHOR_NAME": "t",
+            "GIT_AUTHOR_EMAIL": "t@example.org",
+            "GIT_COMMITTER_NAME": "t",
+            "GIT_COMMITTER_EMAIL": "t@example.org",
+        },
+    ).stdout

@@ -12,8 +12,24 @@ Everything arrives as data (`options.py`): the stage reads no file and no settin
 from digest_plugin.analysis.classify import classify
 from digest_plugin.analysis.importance import importance
 from digest_plugin.analysis.options import AnalysisOptions
-from digest_plugin.analysis.repository import RepoContext, analyse_pull, analyse_repo, analyse_week, repo_context
+from digest_plugin.analysis.repository import (
+    RepoContext,
+    analyse_pull,
+    analyse_repo,
+    analyse_week,
+    repo_context,
+)
 from digest_plugin.analysis.rules import checked_rules, compile_rules
 
-__all__ = ["AnalysisOptions", "RepoContext", "analyse_pull", "analyse_repo", "analyse_week", "checked_rules", "classify",
-           "compile_rules", "importance", "repo_context"]
+__all__ = [
+    "AnalysisOptions",
+    "RepoContext",
+    "analyse_pull",
+    "analyse_repo",
+    "analyse_week",
+    "checked_rules",
+    "classify",
+    "compile_rules",
+    "importance",
+    "repo_context",
+]

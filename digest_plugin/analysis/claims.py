@@ -73,7 +73,12 @@ CLAIMS: dict[str, bool] = {
 
 
 # a PR's type (analysis/classify.py) -> the claim saying it makes ("a fix", "3 new features")
-TYPE_CLAIMS = {"feat": "type.feature", "fix": "type.fix", "refactor": "type.refactor", "revert": "revert.is-revert"}
+TYPE_CLAIMS = {
+    "feat": "type.feature",
+    "fix": "type.fix",
+    "refactor": "type.refactor",
+    "revert": "revert.is-revert",
+}
 
 
 def type_speaks(type_: str | None) -> bool:

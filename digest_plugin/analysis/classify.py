@@ -21,13 +21,17 @@ from digest_plugin.records.pull import Pull
 # GitHub caps titles at 256 characters; an imported record may not, and the rules only need the start
 TITLE_LIMIT = 300
 _BRACKET = re.compile(r"^\s*\[([^\[\]]*)\]\s*:?\s*")
-_CONVENTIONAL = re.compile(r"^([A-Za-z][A-Za-z ]{0,15}?)\s*(?:\(([^()]*)\))?\s*(!)?\s*[:：]\s*(?=\S)")
+_CONVENTIONAL = re.compile(
+    r"^([A-Za-z][A-Za-z ]{0,15}?)\s*(?:\(([^()]*)\))?\s*(!)?\s*[:：]\s*(?=\S)"
+)
 _SCOPE_PREFIX = re.compile(r"^([A-Za-z][\w./-]{0,40})\s*[:：]\s+(?=\S)")
 _MERGE_PR = re.compile(r"^Merge pull request #(\d+) from (\S+)", re.IGNORECASE)
 _MERGE_BRANCH = re.compile(r"^Merge (?:remote-tracking )?branch '([^']+)'", re.IGNORECASE)
 _REVERT_QUOTED = re.compile(r"^revert(?:s|ed)?\s*:?\s*[\"“'](.+)[\"”']\s*$", re.IGNORECASE)
 _PR_REF = re.compile(r"\(#(\d+)\)\s*$")
-_REVERTS_BODY = re.compile(r"\b(?:this )?reverts?\s+(?:(?:pull request|pr)\s+)?(?:[\w.-]+/[\w.-]+)?#(\d+)", re.IGNORECASE)
+_REVERTS_BODY = re.compile(
+    r"\b(?:this )?reverts?\s+(?:(?:pull request|pr)\s+)?(?:[\w.-]+/[\w.-]+)?#(\d+)", re.IGNORECASE
+)
 _REVERTS_URL = re.compile(r"\breverts?\b[^\n]{0,40}?/pull/(\d+)", re.IGNORECASE)
 _BREAKING_FOOTER = re.compile(r"^BREAKING[ -]CHANGES?:", re.MULTILINE)
 _DEFAULT_CHANGE = re.compile(
@@ -35,13 +39,19 @@ _DEFAULT_CHANGE = re.compile(
     r"|\bdefaults?\b.{0,30}\b(to|value|changed?|now|from|is|no longer|not)\b|\bby default\b",
     re.IGNORECASE,
 )
-_NOT_A_DEFAULT_CHANGE = re.compile(r"\badd(?:s|ed|ing)?\s+(?:a\s+|the\s+)?default(?:\s+values?)?\s+(?:for|to)\b|\btests?\s+defaults?\b"
-                                   r"|\b(?:in|for)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+)?tests?\b"
-                                   r"|^use[sd]?\s+(?:a\s+|the\s+)?default\s+(?!values?\b|versions?\b|to\b)\S+"
-                                   r"|^makes?\s+the\s+default\s+(?!values?\b|versions?\b|to\b)\w+\b(?!\s*(?:to\b|=))", re.IGNORECASE)
+_NOT_A_DEFAULT_CHANGE = re.compile(
+    r"\badd(?:s|ed|ing)?\s+(?:a\s+|the\s+)?default(?:\s+values?)?\s+(?:for|to)\b|\btests?\s+defaults?\b"
+    r"|\b(?:in|for)\s+(?:the\s+|our\s+)?(?:[\w-]+\s+)?tests?\b"
+    r"|^use[sd]?\s+(?:a\s+|the\s+)?default\s+(?!values?\b|versions?\b|to\b)\S+"
+    r"|^makes?\s+the\s+default\s+(?!values?\b|versions?\b|to\b)\w+\b(?!\s*(?:to\b|=))",
+    re.IGNORECASE,
+)
 # the title leads with the change ("Default to X", "Enable Y by default"), not with something done about defaults elsewhere
-_DEFAULT_LEAD = re.compile(r"^(?:chang\w*|set|sets|setting|switch\w*|make|makes|enabl\w*|disabl\w*|turn\w*|flip\w*|use[sd]?|updat\w*|"
-                           r"defaults?|includ\w*|exclud\w*|ignor\w*|reset\w*|revert\w*|modif\w*|now)\b", re.IGNORECASE)
+_DEFAULT_LEAD = re.compile(
+    r"^(?:chang\w*|set|sets|setting|switch\w*|make|makes|enabl\w*|disabl\w*|turn\w*|flip\w*|use[sd]?|updat\w*|"
+    r"defaults?|includ\w*|exclud\w*|ignor\w*|reset\w*|revert\w*|modif\w*|now)\b",
+    re.IGNORECASE,
+)
 
 
 # The project deprecating its own API, option or behaviour: "Deprecate X", "prototype deprecate X",
@@ -56,7 +66,10 @@ _WARNS_OF_DEPRECATION = re.compile(
     re.IGNORECASE,
 )
 # ... or removing what it deprecated before: "Remove deprecated X"
-_REMOVES_DEPRECATED = re.compile(r"^(?:remove|removes|removed|drop|drops|delete|deletes|clean\s*up|cleanup)\s+(?:the\s+|all\s+|some\s+|a\s+)?deprecated\b", re.IGNORECASE)
+_REMOVES_DEPRECATED = re.compile(
+    r"^(?:remove|removes|removed|drop|drops|delete|deletes|clean\s*up|cleanup)\s+(?:the\s+|all\s+|some\s+|a\s+)?deprecated\b",
+    re.IGNORECASE,
+)
 # ... not following someone else's deprecation: an upstream warning, a library's deprecated API
 _UPSTREAM_DEPRECATION = re.compile(
     r"\bdeprecation\s*warnings?\b|\b(?:Deprecation|Future)Warning\b|\b(?:is|are|was|were|been|being|now|gets?)\s+deprecated\b"
@@ -68,11 +81,14 @@ _UPSTREAM_DEPRECATION = re.compile(
 # ... in the author's words: not any "remove" ("an example to remove padding" deprecates nothing)
 _SPEAKS_OF_DEPRECATION = re.compile(
     r"\bdeprecat|\b(?:remov|drop|delet)\w*\s+(?:the\s+|all\s+)?(?:legacy|old|obsolete|outdated)\b|\b(?:no|any)\s+longer\b|\bin\s+favou?r\s+of\b",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 
 
-def own_deprecation(description: str, prose: str, kinds: Sequence[frozenset[str]], rules: Rules) -> str | None:
-    """"deprecates" or "removes" when a PR deprecates, or removes after deprecating, the project's
+def own_deprecation(
+    description: str, prose: str, kinds: Sequence[frozenset[str]], rules: Rules
+) -> str | None:
+    """ "deprecates" or "removes" when a PR deprecates, or removes after deprecating, the project's
     own API, option or behaviour; None otherwise. Its title must say so (the title's `description`,
     in its first words), its core code change (a deprecation lives in code, not in docs or
     examples), and neither its title nor, for a removal, its `prose` (description.description_text)
@@ -87,7 +103,11 @@ def own_deprecation(description: str, prose: str, kinds: Sequence[frozenset[str]
     if _UPSTREAM_DEPRECATION.search(text):
         return None
     if _REMOVES_DEPRECATED.search(text):
-        return "removes" if not _UPSTREAM_DEPRECATION.search(prose) and not _names_a_dependency(text, rules) else None
+        return (
+            "removes"
+            if not _UPSTREAM_DEPRECATION.search(prose) and not _names_a_dependency(text, rules)
+            else None
+        )
     if not _DEPRECATES.search(text):
         return None
     # the author's own account of the PR decides: one that never speaks of a deprecation is about
@@ -101,8 +121,11 @@ def _names_a_dependency(text: str, rules: Rules) -> bool:
 
 
 # A sentence that says why: a bug, a breakage, a regression
-_WHY = re.compile(r"\b(?:bug|bugs|broke|breaks|broken|breaking|regress\w*|incompatib\w*|incorrect\w*|wrong|fail\w*|errors?|crash\w*|"
-                  r"issues?|problems?|because|due to|avoid\w*|unblock\w*)\b", re.IGNORECASE)
+_WHY = re.compile(
+    r"\b(?:bug|bugs|broke|breaks|broken|breaking|regress\w*|incompatib\w*|incorrect\w*|wrong|fail\w*|errors?|crash\w*|"
+    r"issues?|problems?|because|due to|avoid\w*|unblock\w*)\b",
+    re.IGNORECASE,
+)
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(\[])")
 REASON_CHARS = 240
 
@@ -125,7 +148,9 @@ def says_default_change(description: str) -> bool:
     change about defaults elsewhere ("Detect invalid default value type for `os.environ.get`", "Use
     default `HashSet` for X") changes none, nor does a change
     to a thing called the default ("Make the default database truly statically infallible")."""
-    return bool(_DEFAULT_LEAD.match(description) and _DEFAULT_CHANGE.search(description)) and not _NOT_A_DEFAULT_CHANGE.search(description)
+    return bool(
+        _DEFAULT_LEAD.match(description) and _DEFAULT_CHANGE.search(description)
+    ) and not _NOT_A_DEFAULT_CHANGE.search(description)
 
 
 # where the author said a PR's type: ("label", "bug") or ("title", "fix:"); None when nowhere
@@ -138,7 +163,9 @@ class Title:
 
     description: str  # the title without its prefixes
     modules: tuple[str, ...] = ()
-    rule_prefixes: tuple[str, ...] = ()  # ruff's `[`flake8-bugbear`]`: rule families, kept as topics
+    rule_prefixes: tuple[
+        str, ...
+    ] = ()  # ruff's `[`flake8-bugbear`]`: rule families, kept as topics
     explicit_type: str | None = None  # written as a type (`fix:`, `[bugfix]`, `feat(x):`)
     type_written: str | None = None  # that type as written: "fix:", "[bugfix]", "feat(x)!:"
     hinted_type: str | None = None  # implied by a module name such as `[ci]` or `[doc]`
@@ -171,15 +198,21 @@ def _parse_title(title: str, rules: Rules) -> Title:
         found.explicit_type = rules.title_types[conventional[1].strip().lower()]
         found.type_written = " ".join(conventional[0].split())
         if conventional[2] and not found.modules:
-            found.modules = [s.strip().lower() for s in re.split(r"[,/]", conventional[2]) if s.strip()]
+            found.modules = [
+                s.strip().lower() for s in re.split(r"[,/]", conventional[2]) if s.strip()
+            ]
         found.breaking = found.breaking or bool(conventional[3])
-        text = text[conventional.end():]
-    elif not found.modules and (scope := _SCOPE_PREFIX.match(text)) and "://" not in text[: scope.end() + 3]:
+        text = text[conventional.end() :]
+    elif (
+        not found.modules
+        and (scope := _SCOPE_PREFIX.match(text))
+        and "://" not in text[: scope.end() + 3]
+    ):
         found.modules = [scope[1].lower()]
-        text = text[scope.end():]
+        text = text[scope.end() :]
     # `[mod] type: ...` written twice, e.g. `[trainer] fix: [BREAKING] ...`
     if match := re.match(r"^\[breaking\]\s*", text, re.IGNORECASE):
-        found.breaking, text = True, text[match.end():]
+        found.breaking, text = True, text[match.end() :]
 
     description = text.strip()
     reverted_title, reverted_number = _reverted(description)
@@ -228,7 +261,7 @@ def _brackets(text: str, rules: Rules) -> tuple[str, _Prefixes]:
             else:
                 found.modules.append(word)
                 found.hinted_type = found.hinted_type or rules.module_types.get(word)
-        text = text[match.end():]
+        text = text[match.end() :]
     return text, found
 
 
@@ -273,17 +306,29 @@ def module_scheme(pulls: Sequence[Pull], rules: Rules) -> ModuleScheme:
         for scope in scopes:
             counts[scope] += 1
     # the project's own name as a scope (ruff's `[ruff]` rules) would swallow every crate named after it
-    return ModuleScheme("scope", frozenset(s for s, n in counts.items() if n >= SCOPE_MIN_PULLS and s not in rules.source_roots))
+    return ModuleScheme(
+        "scope",
+        frozenset(
+            s for s, n in counts.items() if n >= SCOPE_MIN_PULLS and s not in rules.source_roots
+        ),
+    )
 
 
 def classify(pull: Pull, rules: Rules, scheme: ModuleScheme = PATH_SCHEME) -> Classification:
     """The type, modules, labels, topics and markers of one PR (see the module docstring)."""
     title = parse_title(pull.title, rules)
     labels = tuple(pull.labels)
-    label_modules = tuple(dict.fromkeys(
-        match.expand(module) for label in labels for pattern, module in rules.label_modules if (match := pattern.fullmatch(label.strip()))
-    ))
-    modules, from_title = (label_modules, False) if label_modules else _modules(title, pull, rules, scheme)
+    label_modules = tuple(
+        dict.fromkeys(
+            match.expand(module)
+            for label in labels
+            for pattern, module in rules.label_modules
+            if (match := pattern.fullmatch(label.strip()))
+        )
+    )
+    modules, from_title = (
+        (label_modules, False) if label_modules else _modules(title, pull, rules, scheme)
+    )
     change_type, mark = _change_type(pull, title, rules)
     return Classification(
         type=change_type,
@@ -292,10 +337,14 @@ def classify(pull: Pull, rules: Rules, scheme: ModuleScheme = PATH_SCHEME) -> Cl
         modules_from_title=from_title,
         labels=labels,
         topics=_topics(title, labels, rules),
-        breaking=title.breaking or _labelled(rules.label_breaking, labels) or bool(_BREAKING_FOOTER.search(pull.body)),
+        breaking=title.breaking
+        or _labelled(rules.label_breaking, labels)
+        or bool(_BREAKING_FOOTER.search(pull.body)),
         bot=is_bot(pull, rules),
         # the body's "Reverts owner/name#12" (GitHub's revert button) before the (#N) of a quoted title, which may be of a port
-        reverts=reverted_number_in_body(pull.body) or title.reverted_number if title.revert or title.reverted_title else None,
+        reverts=reverted_number_in_body(pull.body) or title.reverted_number
+        if title.revert or title.reverted_title
+        else None,
         is_revert=title.revert,
     )
 
@@ -304,7 +353,9 @@ def _change_type(pull: Pull, title: Title, rules: Rules) -> tuple[str | None, Ty
     """The type from the most trusted source that says one (see the module docstring), and where
     the author said it, when the author did: ("label", "bug") or ("title", "fix:")."""
     labels = tuple(label.strip() for label in pull.labels)
-    labelled = next(((t, label) for t, p in rules.label_types for label in labels if p.fullmatch(label)), None)
+    labelled = next(
+        ((t, label) for t, p in rules.label_types for label in labels if p.fullmatch(label)), None
+    )
     if labelled:
         return labelled[0], ("label", labelled[1])
     if title.explicit_type:
@@ -321,7 +372,11 @@ def _change_type(pull: Pull, title: Title, rules: Rules) -> tuple[str | None, Ty
 
 def _topics(title: Title, labels: tuple[str, ...], rules: Rules) -> tuple[str, ...]:
     """Keyword topics of the title and labels, a security label, then ruff-style rule families."""
-    topics = [name for name, pattern in rules.topics if pattern.search(title.description) or any(pattern.search(label) for label in labels)]
+    topics = [
+        name
+        for name, pattern in rules.topics
+        if pattern.search(title.description) or any(pattern.search(label) for label in labels)
+    ]
     if _labelled(rules.label_security, labels) and "security" not in topics:
         topics.append("security")
     topics.extend(p for p in title.rule_prefixes if p not in topics)
@@ -353,7 +408,11 @@ def type_from_words(description: str, rules: Rules) -> str | None:
     for change_type, pattern in rules.keyword_types:
         if pattern.search(description):
             return change_type
-    words = [w for w in re.findall(r"[\w'-]+", description.lower().replace("’", "'")) if re.search(r"[a-z]", w)]
+    words = [
+        w
+        for w in re.findall(r"[\w'-]+", description.lower().replace("’", "'"))
+        if re.search(r"[a-z]", w)
+    ]
     for word in words[:2]:  # "Also fix ...", "Correctly handle ..."
         if word in rules.verbs:
             return rules.verbs[word]
@@ -371,14 +430,20 @@ def type_of_noun_phrase(kinds: Sequence[frozenset[str]], rules: Rules) -> str | 
     return rules.noun_phrase_type if core and any("tests" in k for k in kinds) else None
 
 
-def _modules(title: Title, pull: Pull, rules: Rules, scheme: ModuleScheme) -> tuple[tuple[str, ...], bool]:
+def _modules(
+    title: Title, pull: Pull, rules: Rules, scheme: ModuleScheme
+) -> tuple[tuple[str, ...], bool]:
     """The PR's modules, and whether they are its title's scopes."""
     if scheme.kind != "scope":
         paths = path_modules(pull, rules)
-        return (paths, False) if paths else (title.modules, bool(title.modules))  # scopes only when no files are known
+        return (
+            (paths, False) if paths else (title.modules, bool(title.modules))
+        )  # scopes only when no files are known
     if title.modules:
         return title.modules, True
-    return tuple(dict.fromkeys(_as_scope(module, scheme.scopes) for module in path_modules(pull, rules))), False
+    return tuple(
+        dict.fromkeys(_as_scope(module, scheme.scopes) for module in path_modules(pull, rules))
+    ), False
 
 
 def _as_scope(module: str, scopes: frozenset[str]) -> str:
@@ -432,7 +497,13 @@ def module_of(path: str, rules: Rules) -> str:
 def _root_module(kinds: frozenset[str]) -> str:
     """Files at the top of the repository have no folder: name them by what they are, so that
     README.md and pyproject.toml do not each become a module of their own."""
-    for kind, module in (("ci", "ci"), ("docs", "docs"), ("tooling", "tooling"), ("dependencies", "build"), ("manifests", "build")):
+    for kind, module in (
+        ("ci", "ci"),
+        ("docs", "docs"),
+        ("tooling", "tooling"),
+        ("dependencies", "build"),
+        ("manifests", "build"),
+    ):
         if kind in kinds:
             return module
     return "(root)"

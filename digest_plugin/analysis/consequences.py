@@ -44,78 +44,145 @@ _SETTING = r"(?-i:\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[A-Z]{4,}\b)|`?\b[a-z][\w-]*(?
 # what users set or select, said beside the name
 _USER_THING = r"settings?|options?|flags?|arg(?:ument)?s?|parameters?|config(?:uration)?|keys?|rules?|lints?|error codes?|diagnostics?|directives?|(?:sub)?commands?|severity"
 # code of the project's own insides: renaming or removing it changes nothing a user writes
-_INTERNAL = re.compile(r"::|(?<![\w-])(?:internal\w*|struct|traits?|crates?|methods?|functions?|class(?:es)?|tests?|fields?|redundant|unused|dead|"
-                       r"non-?existing|hack|references|mentions|comments|typos?|(?:dead|legacy|deprecated|old) codes?|helpers?|modules?|types?|imports?|prefix|suffix)(?![\w-])", re.IGNORECASE)
+_INTERNAL = re.compile(
+    r"::|(?<![\w-])(?:internal\w*|struct|traits?|crates?|methods?|functions?|class(?:es)?|tests?|fields?|redundant|unused|dead|"
+    r"non-?existing|hack|references|mentions|comments|typos?|(?:dead|legacy|deprecated|old) codes?|helpers?|modules?|types?|imports?|prefix|suffix)(?![\w-])",
+    re.IGNORECASE,
+)
 _CALL = re.compile(r"\w\(\)")  # `symbol_by_id()`: a function of the code
-_FILE_NAME = re.compile(r"\.(?:toml|py|pyi|rs|txt|md|rst|ya?ml|json|cfg|ini|lock|sh|js|ts|html|css|ipynb)\b`?(?!\w)", re.IGNORECASE)  # a file, not a setting
+_FILE_NAME = re.compile(
+    r"\.(?:toml|py|pyi|rs|txt|md|rst|ya?ml|json|cfg|ini|lock|sh|js|ts|html|css|ipynb)\b`?(?!\w)",
+    re.IGNORECASE,
+)  # a file, not a setting
 _QUOTED = re.compile(r"`[^`]*`|\"[^\"]*\"")
-_RENAME = re.compile(rf"^renam\w*\s+(?:the\s+)?(?:misleading\s+)?(?:(?:{_USER_THING})\s+)?(?P<old>{_NAME})(?:\s+[\w-]+){{0,3}}?\s*(?:to|→|->|=>)\s+(?P<new>{_NAME})",
-                     re.IGNORECASE)
+_RENAME = re.compile(
+    rf"^renam\w*\s+(?:the\s+)?(?:misleading\s+)?(?:(?:{_USER_THING})\s+)?(?P<old>{_NAME})(?:\s+[\w-]+){{0,3}}?\s*(?:to|→|->|=>)\s+(?P<new>{_NAME})",
+    re.IGNORECASE,
+)
 _USER_WORD = re.compile(rf"\b(?:{_USER_THING})\b", re.IGNORECASE)
-_REMOVAL = re.compile(r"(?:^|\band\s+)(?:remov\w*|drop\w*|delet\w*)\s+(?P<what>.{2,80}?)\s*(?:[;(]|\.(?:\s|$)|$)", re.IGNORECASE)
+_REMOVAL = re.compile(
+    r"(?:^|\band\s+)(?:remov\w*|drop\w*|delet\w*)\s+(?P<what>.{2,80}?)\s*(?:[;(]|\.(?:\s|$)|$)",
+    re.IGNORECASE,
+)
 # what a removal must name to be something users had, its last word saying what it is ("`--x` parameter",
 # "PDF generation settings", "Python 3.3 support", not "`Preview` rule status"), or support for a
 # version, a part of the core, a setting by its own spelling
 _REMOVED_HEAD = re.compile(rf"\b(?:{_USER_THING}|support|reader|importer)`?$", re.IGNORECASE)
-_REMOVED_ANYWHERE = re.compile(rf"^(?:explicit\s+)?support\s+for\b|\bpython\s+\d|\bfrom\s+(?:\w+\s+)?core\b|^(?:{_SETTING})$", re.IGNORECASE)
-_ELSEWHERE = re.compile(r"\b(?:in|from)\s+(?:the\s+|all\s+)?(?:scripts?|examples?|docs?|documentation|tests?|ci|recipes?|notebooks?)\b", re.IGNORECASE)
+_REMOVED_ANYWHERE = re.compile(
+    rf"^(?:explicit\s+)?support\s+for\b|\bpython\s+\d|\bfrom\s+(?:\w+\s+)?core\b|^(?:{_SETTING})$",
+    re.IGNORECASE,
+)
+_ELSEWHERE = re.compile(
+    r"\b(?:in|from)\s+(?:the\s+|all\s+)?(?:scripts?|examples?|docs?|documentation|tests?|ci|recipes?|notebooks?)\b",
+    re.IGNORECASE,
+)
 _OBJECT_END = re.compile(r"\s+(?:from|in|of)\s+", re.IGNORECASE)
-_REMOVAL_END = re.compile(r",|;|\s+in favou?r of\s|\s+and\s+(?:use|only|move)\b", re.IGNORECASE)  # what follows the removed thing
-_CONDITION = re.compile(r"\b(?:when|if|unless|while)\b", re.IGNORECASE)  # "remove a call when …": a fix of what code it writes
+_REMOVAL_END = re.compile(
+    r",|;|\s+in favou?r of\s|\s+and\s+(?:use|only|move)\b", re.IGNORECASE
+)  # what follows the removed thing
+_CONDITION = re.compile(
+    r"\b(?:when|if|unless|while)\b", re.IGNORECASE
+)  # "remove a call when …": a fix of what code it writes
 _STABILISE = re.compile(r"^stabili[sz]\w*\s+(?P<what>.{2,100})$", re.IGNORECASE)
 _PREVIEW = re.compile(r"\bpreview\b", re.IGNORECASE)
 _OUTPUT = re.compile(r"\boutput\b|\bformats?\b", re.IGNORECASE)
-_RULE_NAMED = re.compile(r"`[^`]+`|\b[A-Z]{1,4}\d{3,4}\b")  # what is stabilised is named: a rule, an option
-_NOT_RUN = frozenset({"tests", "docs", "ci", "tooling"})  # files no user runs (examples and their configuration are copied)
+_RULE_NAMED = re.compile(
+    r"`[^`]+`|\b[A-Z]{1,4}\d{3,4}\b"
+)  # what is stabilised is named: a rule, an option
+_NOT_RUN = frozenset(
+    {"tests", "docs", "ci", "tooling"}
+)  # files no user runs (examples and their configuration are copied)
 # a default change that reaches no user yet: behind preview, or of something not released
-_NOT_FOR_USERS_YET = re.compile(r"\b(?:in|under|behind|with|only in)\s+(?:global\s+)?(?:the\s+)?preview\b|--preview\b|not (?:yet )?(?:been )?released|"
-                                r"\bunreleased\b|\bfor now\b.{0,40}\bpreview\b", re.IGNORECASE)
+_NOT_FOR_USERS_YET = re.compile(
+    r"\b(?:in|under|behind|with|only in)\s+(?:global\s+)?(?:the\s+)?preview\b|--preview\b|not (?:yet )?(?:been )?released|"
+    r"\bunreleased\b|\bfor now\b.{0,40}\bpreview\b",
+    re.IGNORECASE,
+)
 # the setting a title names beside "default": `max_num_seqs`, "default of X", "X by default"
 # (or "default content status to": what comes between), never a value in backticks (`None`, `true`, `0`)
-DEFAULT_SETTING = re.compile(r"`([^`]{1,60})`|\bdefault(?:\s+value)?\s+(?:of|for)\s+([\w.-]+)|\b(?:enable|disable|use)s?\s+([\w.-]+)\s+by default"
-                             r"|\bdefault\s+(?!values?\b)((?:[A-Za-z][\w.-]*\s+){0,2}[A-Za-z][\w.-]*)\s+(?:to|from)\b", re.IGNORECASE)
-LITERAL = re.compile(r"none|null|nil|true|false|yes|no|-?\d[\d.]*|[\"'].*[\"']|\[\]|\{\}|", re.IGNORECASE)
-_DEFAULT_VALUES = re.compile(r"\bfrom\s+(?P<old>`[^`]+`|[\w.-]+)\s+to\s+(?P<new>`[^`]+`|[\w.-]+)|\bto\s+(?P<to>`[^`]+`|[\w.'\"-]+)\s*$", re.IGNORECASE)
+DEFAULT_SETTING = re.compile(
+    r"`([^`]{1,60})`|\bdefault(?:\s+value)?\s+(?:of|for)\s+([\w.-]+)|\b(?:enable|disable|use)s?\s+([\w.-]+)\s+by default"
+    r"|\bdefault\s+(?!values?\b)((?:[A-Za-z][\w.-]*\s+){0,2}[A-Za-z][\w.-]*)\s+(?:to|from)\b",
+    re.IGNORECASE,
+)
+LITERAL = re.compile(
+    r"none|null|nil|true|false|yes|no|-?\d[\d.]*|[\"'].*[\"']|\[\]|\{\}|", re.IGNORECASE
+)
+_DEFAULT_VALUES = re.compile(
+    r"\bfrom\s+(?P<old>`[^`]+`|[\w.-]+)\s+to\s+(?P<new>`[^`]+`|[\w.-]+)|\bto\s+(?P<to>`[^`]+`|[\w.'\"-]+)\s*$",
+    re.IGNORECASE,
+)
 # the body's own section on what breaks or what to do: "Breaking changes", "⚠️ Breaking", "Migration guide"
-BREAKING_SECTION = re.compile(r"^\W*(?:(?:api changes \()?breaking(?: changes?| apis?)?\)?(?: affecting all users)?(?:\s*/\s*migration(?: notes?)?)?"
-                              r"|migration(?: guide| notes?| required)?)\W*$", re.IGNORECASE)
+BREAKING_SECTION = re.compile(
+    r"^\W*(?:(?:api changes \()?breaking(?: changes?| apis?)?\)?(?: affecting all users)?(?:\s*/\s*migration(?: notes?)?)?"
+    r"|migration(?: guide| notes?| required)?)\W*$",
+    re.IGNORECASE,
+)
 # a section that says nothing breaks
-_NOTHING = re.compile(r"^(?:none|n/?a|no\b|nothing|not applicable|-+$)|\bno breaking\b|\bbackwards?[- ]compatible\b|\bnot a breaking\b|"
-                      r"\bno (?:user-facing|api) changes?\b", re.IGNORECASE)
+_NOTHING = re.compile(
+    r"^(?:none|n/?a|no\b|nothing|not applicable|-+$)|\bno breaking\b|\bbackwards?[- ]compatible\b|\bnot a breaking\b|"
+    r"\bno (?:user-facing|api) changes?\b",
+    re.IGNORECASE,
+)
 
 
-def consequences_of(pull: Pull, title: str, kinds: Sequence[frozenset[str]], template: frozenset[str] = frozenset(),
-                    repo: str = "") -> tuple[Consequence, ...]:
+def consequences_of(
+    pull: Pull,
+    title: str,
+    kinds: Sequence[frozenset[str]],
+    template: frozenset[str] = frozenset(),
+    repo: str = "",
+) -> tuple[Consequence, ...]:
     """What `pull` says it changes for users: from its title (`title`, without its prefixes) and its
     body's breaking or migration section. `kinds` are its files' kinds (rules.files_of): a PR that
     changes only docs, tests, examples, scripts or CI changes nothing users run."""
     if kinds and all(k & _NOT_RUN and "config" not in k for k in kinds):
         return ()
-    found = [c for c in (_from_title(title.strip(), pull.body or "", pull.files, kinds),) if c is not None]
-    said = section_sentences(pull.body or "", BREAKING_SECTION, template, repo) or _footer(pull.body or "")
+    found = [
+        c
+        for c in (_from_title(title.strip(), pull.body or "", pull.files, kinds),)
+        if c is not None
+    ]
+    said = section_sentences(pull.body or "", BREAKING_SECTION, template, repo) or _footer(
+        pull.body or ""
+    )
     if said and not _NOTHING.search(said):
         found.append(Consequence(None, "body", quote=said))
     return (*found, *_prose_not_told(pull, found, template, repo))
 
 
-def _prose_not_told(pull: Pull, told: Sequence[Consequence], template: frozenset[str], repo: str) -> list[Consequence]:
+def _prose_not_told(
+    pull: Pull, told: Sequence[Consequence], template: frozenset[str], repo: str
+) -> list[Consequence]:
     """What the body's prose states that the title or the section did not already say."""
     if _NOT_FOR_USERS_YET.search(pull.body or ""):
         return []
     said = {(c.kind, c.what) for c in told} | {(c.kind, c.old) for c in told}
     paths = tuple(f.path.strip('"') for f in pull.files)
-    return [c for c in _from_prose(pull.body or "", template, repo, paths) if (c.kind, c.what) not in said and (c.kind, c.old) not in said]
+    return [
+        c
+        for c in _from_prose(pull.body or "", template, repo, paths)
+        if (c.kind, c.what) not in said and (c.kind, c.old) not in said
+    ]
 
 
 # what the claim rules of analysis/claims.py call each consequence: the title's and the author's
 # section's are "consequence.stated"; a statement of the prose is measured per kind
-PROSE_CLAIMS = {"rename": "consequence.prose-rename", "default-flip": "consequence.prose-default", "removal": "consequence.prose-removal",
-                "format-change": "consequence.prose-format"}
+PROSE_CLAIMS = {
+    "rename": "consequence.prose-rename",
+    "default-flip": "consequence.prose-default",
+    "removal": "consequence.prose-removal",
+    "format-change": "consequence.prose-format",
+}
 
 
 def claim_of(consequence: Consequence) -> str:
     """The claim rule (analysis/claims.py) that says `consequence`."""
-    return PROSE_CLAIMS.get(consequence.kind or "", "consequence.stated") if consequence.source == "prose" else "consequence.stated"
+    return (
+        PROSE_CLAIMS.get(consequence.kind or "", "consequence.stated")
+        if consequence.source == "prose"
+        else "consequence.stated"
+    )
 
 
 def spoken(consequences: Sequence[Consequence]) -> tuple[Consequence, ...]:
@@ -126,66 +193,120 @@ def spoken(consequences: Sequence[Consequence]) -> tuple[Consequence, ...]:
 # --- the body's prose -----------------------------------------------------------------------------
 
 # sections that tell why, how it was built or tested, not what changes for users
-_NOT_SAID_THERE = re.compile(r"test|checklist|motivation|problem|background|context|\bwhy\b|design|code changes?|implementation|internal|"
-                             r"how it works|root cause|benchmark|result|performance|reviewer|todo|follow|future|acknowledg|screenshot|related|"
-                             r"timeline|bug|fix|before|alternative|discussion|note", re.IGNORECASE)
+_NOT_SAID_THERE = re.compile(
+    r"test|checklist|motivation|problem|background|context|\bwhy\b|design|code changes?|implementation|internal|"
+    r"how it works|root cause|benchmark|result|performance|reviewer|todo|follow|future|acknowledg|screenshot|related|"
+    r"timeline|bug|fix|before|alternative|discussion|note",
+    re.IGNORECASE,
+)
 # a name users write: `in backticks` (no spaces), a --flag, a snake_case key (said beside what it
 # is: "the use_x flag"), a dotted key, a SETTING_NAME, a rule code
 _PROSE_NAME = r"`[^`\s]{1,60}`|--[a-z][\w-]+|\b[a-z][a-z0-9]*_[a-z0-9_]+\b|(?-i:\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[A-Z]{1,4}\d{3,4}\b)|\b[a-z][a-z0-9_]*(?:\.[a-z][\w-]*)+\b"
 _PROSE_RENAMES = (
     # "Backend flag renamed: `a` → `b`"
-    re.compile(rf"\b(?P<thing>{_USER_THING})\s+(?:was\s+|is\s+|has been\s+)?renamed\s*:?\s*(?:from\s+)?(?P<old>{_PROSE_NAME})\s*(?:→|->|=>|to)\s*(?P<new>{_PROSE_NAME})", re.IGNORECASE),
+    re.compile(
+        rf"\b(?P<thing>{_USER_THING})\s+(?:was\s+|is\s+|has been\s+)?renamed\s*:?\s*(?:from\s+)?(?P<old>{_PROSE_NAME})\s*(?:→|->|=>|to)\s*(?P<new>{_PROSE_NAME})",
+        re.IGNORECASE,
+    ),
     # "renames TID254 to `lazy-import-mismatch`", "Rename PYI033 from `a` to `b`", "rename the `x` option to `y`"
-    re.compile(rf"\brenam(?:e[sd]?|ing)\s+(?:the\s+)?(?:(?P<thing>{_USER_THING})\s+)?(?P<old>{_PROSE_NAME})(?:\s+(?P<thing2>{_USER_THING}))?"
-               rf"\s+(?:from\s+(?P<was>{_PROSE_NAME})\s+)?(?:to|→|->|=>)\s+(?P<new>{_PROSE_NAME})", re.IGNORECASE),
+    re.compile(
+        rf"\brenam(?:e[sd]?|ing)\s+(?:the\s+)?(?:(?P<thing>{_USER_THING})\s+)?(?P<old>{_PROSE_NAME})(?:\s+(?P<thing2>{_USER_THING}))?"
+        rf"\s+(?:from\s+(?P<was>{_PROSE_NAME})\s+)?(?:to|→|->|=>)\s+(?P<new>{_PROSE_NAME})",
+        re.IGNORECASE,
+    ),
     # "the `x` option has been renamed to `y`"
-    re.compile(rf"(?P<old>{_PROSE_NAME})\s+(?:(?P<thing>{_USER_THING})\s+)?(?:is|was|has been|have been)\s+renamed\s+to\s+(?P<new>{_PROSE_NAME})", re.IGNORECASE),
+    re.compile(
+        rf"(?P<old>{_PROSE_NAME})\s+(?:(?P<thing>{_USER_THING})\s+)?(?:is|was|has been|have been)\s+renamed\s+to\s+(?P<new>{_PROSE_NAME})",
+        re.IGNORECASE,
+    ),
 )
 _PROSE_DEFAULTS = (
     # "`x` now defaults to `true`", "`x` is now enabled by default"
-    re.compile(rf"(?P<what>{_PROSE_NAME})\s+(?:(?:{_USER_THING})\s+)?now\s+defaults\s+to\s+(?P<new>`[^`]+`|[\w.'\"-]+)", re.IGNORECASE),
-    re.compile(rf"(?P<what>{_PROSE_NAME})\s+(?:(?:{_USER_THING})\s+)?is\s+now\s+(?P<new>enabled|disabled|on|off)\s+by\s+default", re.IGNORECASE),
+    re.compile(
+        rf"(?P<what>{_PROSE_NAME})\s+(?:(?:{_USER_THING})\s+)?now\s+defaults\s+to\s+(?P<new>`[^`]+`|[\w.'\"-]+)",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        rf"(?P<what>{_PROSE_NAME})\s+(?:(?:{_USER_THING})\s+)?is\s+now\s+(?P<new>enabled|disabled|on|off)\s+by\s+default",
+        re.IGNORECASE,
+    ),
     # "changes the default of `x` from `a` to `b`", "the default value of `x` is changed to `b`"
-    re.compile(rf"\bdefault(?:\s+value)?\s+(?:of|for)\s+(?P<what>{_PROSE_NAME})\s+(?:is\s+|was\s+|has been\s+)?(?:changed|switched|flipped|moved)\s+"
-               rf"(?:from\s+(?P<old>`[^`]+`|[\w.'\"-]+)\s+)?to\s+(?P<new>`[^`]+`|[\w.'\"-]+)", re.IGNORECASE),
-    re.compile(rf"\b(?:change[sd]?|switch(?:es|ed)?|flip(?:s|ped)?)\s+the\s+default(?:\s+value)?\s+(?:of|for)\s+(?P<what>{_PROSE_NAME})\s+"
-               rf"(?:from\s+(?P<old>`[^`]+`|[\w.'\"-]+)\s+)?to\s+(?P<new>`[^`]+`|[\w.'\"-]+)", re.IGNORECASE),
+    re.compile(
+        rf"\bdefault(?:\s+value)?\s+(?:of|for)\s+(?P<what>{_PROSE_NAME})\s+(?:is\s+|was\s+|has been\s+)?(?:changed|switched|flipped|moved)\s+"
+        rf"(?:from\s+(?P<old>`[^`]+`|[\w.'\"-]+)\s+)?to\s+(?P<new>`[^`]+`|[\w.'\"-]+)",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        rf"\b(?:change[sd]?|switch(?:es|ed)?|flip(?:s|ped)?)\s+the\s+default(?:\s+value)?\s+(?:of|for)\s+(?P<what>{_PROSE_NAME})\s+"
+        rf"(?:from\s+(?P<old>`[^`]+`|[\w.'\"-]+)\s+)?to\s+(?P<new>`[^`]+`|[\w.'\"-]+)",
+        re.IGNORECASE,
+    ),
 )
 # "remove the `--x` option", "remove legacy rolloutSkip" (what was deprecated or legacy is what users had)
 _LEGACY_NAME = r"`[^`\s]{1,60}`|\b[A-Za-z][a-z0-9]+(?:[A-Z][a-z0-9]+)+\b"
 _PROSE_REMOVALS = (
-    re.compile(rf"\b(?:remov(?:e[sd]?|ing)|drop(?:s|ped)?|delet(?:e[sd]?|ing))\s+(?:the\s+)?(?:(?P<thing>{_USER_THING})\s+)?(?P<what>{_PROSE_NAME})"
-               rf"(?:\s+(?P<thing2>{_USER_THING}))?", re.IGNORECASE),
-    re.compile(rf"\b(?:remov(?:e[sd]?|ing)|drop(?:s|ped)?|delet(?:e[sd]?|ing))\s+(?:the\s+)?(?:deprecated|legacy)\s+(?P<what>{_LEGACY_NAME})", re.IGNORECASE),
-    re.compile(rf"(?P<what>{_PROSE_NAME})\s+(?:(?P<thing>{_USER_THING})\s+)?(?:has been|have been|is|was|are)\s+(?:now\s+)?(?:removed|dropped|deleted)\b", re.IGNORECASE),
+    re.compile(
+        rf"\b(?:remov(?:e[sd]?|ing)|drop(?:s|ped)?|delet(?:e[sd]?|ing))\s+(?:the\s+)?(?:(?P<thing>{_USER_THING})\s+)?(?P<what>{_PROSE_NAME})"
+        rf"(?:\s+(?P<thing2>{_USER_THING}))?",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        rf"\b(?:remov(?:e[sd]?|ing)|drop(?:s|ped)?|delet(?:e[sd]?|ing))\s+(?:the\s+)?(?:deprecated|legacy)\s+(?P<what>{_LEGACY_NAME})",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        rf"(?P<what>{_PROSE_NAME})\s+(?:(?P<thing>{_USER_THING})\s+)?(?:has been|have been|is|was|are)\s+(?:now\s+)?(?:removed|dropped|deleted)\b",
+        re.IGNORECASE,
+    ),
 )
 # what another project removed or renamed (a rule that detects it, an upstream API): not this PR's doing
-_UPSTREAM = re.compile(r"\b(?:removed|renamed|deleted|dropped|deprecated)\s+(?:in|from|by)\s+(?:(?-i:[A-Z]\w+)\s+)?v?\d|\bupstream\b|\bin (?:newer|the latest|recent|later) "
-                       r"(?:\w+ )?versions?\b|\bin (?:the )?(?:commit|upstream)\b|(?-i:\b[A-Z]\w+)\s+(?:has\s+)?(?:removed|renamed|changed)\b|\b(?:vllm|sglang|torch|transformers|megatron|airflow)\s+(?:has\s+)?(?:removed|renamed|changed)\b",
-                       re.IGNORECASE)
+_UPSTREAM = re.compile(
+    r"\b(?:removed|renamed|deleted|dropped|deprecated)\s+(?:in|from|by)\s+(?:(?-i:[A-Z]\w+)\s+)?v?\d|\bupstream\b|\bin (?:newer|the latest|recent|later) "
+    r"(?:\w+ )?versions?\b|\bin (?:the )?(?:commit|upstream)\b|(?-i:\b[A-Z]\w+)\s+(?:has\s+)?(?:removed|renamed|changed)\b|\b(?:vllm|sglang|torch|transformers|megatron|airflow)\s+(?:has\s+)?(?:removed|renamed|changed)\b",
+    re.IGNORECASE,
+)
 # what another PR did or a later one will: "was removed in #284", "Future PRs will remove …"
-_NOT_THIS_PR = re.compile(r"\bwill\b|\bfuture\b|\bnext (?:pr|step)\b|\bfollow-?ups?\b|\b(?:in|by|since) (?:pr:?\s*)?(?:[\w.-]+/[\w.-]+)?#\d+|"
-                          r"\bpreviously\b|\bused to\b", re.IGNORECASE)
+_NOT_THIS_PR = re.compile(
+    r"\bwill\b|\bfuture\b|\bnext (?:pr|step)\b|\bfollow-?ups?\b|\b(?:in|by|since) (?:pr:?\s*)?(?:[\w.-]+/[\w.-]+)?#\d+|"
+    r"\bpreviously\b|\bused to\b",
+    re.IGNORECASE,
+)
 # "Loading a v1 checkpoint raises …", "old checkpoints can no longer be loaded": what was saved stops loading
-_FORMAT = re.compile(r"\b(?:v\d|old|older|legacy|existing|previous)\s+(?:\w+\s+){0,2}?(?:checkpoints?|caches?|layout|format)\b.{0,80}?"
-                     r"\b(?:no longer|cannot|can't|fails?|failing|raises?|incompatible|not compatible|must be (?:migrated|converted))\b"
-                     r"|\b(?:loading|reading|resuming from)\s+(?:an?\s+)?(?:v\d|old|older|legacy|existing|previous)\s+(?:\w+\s+)?(?:checkpoints?|caches?)\b.{0,40}?\b(?:raises|fails|errors?)\b",
-                     re.IGNORECASE)
-_MIGRATION_SCRIPT = re.compile(r"(?:^|/)[\w.-]*(?:migrat|convert|upgrade)[\w.-]*\.(?:py|sh)$", re.IGNORECASE)
+_FORMAT = re.compile(
+    r"\b(?:v\d|old|older|legacy|existing|previous)\s+(?:\w+\s+){0,2}?(?:checkpoints?|caches?|layout|format)\b.{0,80}?"
+    r"\b(?:no longer|cannot|can't|fails?|failing|raises?|incompatible|not compatible|must be (?:migrated|converted))\b"
+    r"|\b(?:loading|reading|resuming from)\s+(?:an?\s+)?(?:v\d|old|older|legacy|existing|previous)\s+(?:\w+\s+)?(?:checkpoints?|caches?)\b.{0,40}?\b(?:raises|fails|errors?)\b",
+    re.IGNORECASE,
+)
+_MIGRATION_SCRIPT = re.compile(
+    r"(?:^|/)[\w.-]*(?:migrat|convert|upgrade)[\w.-]*\.(?:py|sh)$", re.IGNORECASE
+)
 _LITERAL_NAME = re.compile(r"`?(?:none|null|true|false|yes|no|on|off|-?\d[\d.]*)`?", re.IGNORECASE)
 
 
-def _from_prose(body: str, template: frozenset[str], repo: str, paths: Sequence[str]) -> list[Consequence]:
+def _from_prose(
+    body: str, template: frozenset[str], repo: str, paths: Sequence[str]
+) -> list[Consequence]:
     """What the body's prose states plainly, each kind once: a rename, a default, a removal, a format change."""
     found: dict[str, Consequence] = {}
     for heading, lines, _skipped in body_sections(body, template, repo):
         if heading and _NOT_SAID_THERE.search(heading):
             continue
         for sentence in _statements(lines):
-            if _INTERNAL.search(_QUOTED.sub("", sentence)) or "::" in sentence or _CALL.search(sentence) or _UPSTREAM.search(sentence) \
-                    or _NOT_THIS_PR.search(sentence):
+            if (
+                _INTERNAL.search(_QUOTED.sub("", sentence))
+                or "::" in sentence
+                or _CALL.search(sentence)
+                or _UPSTREAM.search(sentence)
+                or _NOT_THIS_PR.search(sentence)
+            ):
                 continue
-            for kind, read in (("rename", _prose_rename), ("default-flip", _prose_default), ("removal", _prose_removal), ("format-change", _prose_format)):
+            for kind, read in (
+                ("rename", _prose_rename),
+                ("default-flip", _prose_default),
+                ("removal", _prose_removal),
+                ("format-change", _prose_format),
+            ):
                 if kind not in found and (said := read(sentence, paths, body)) is not None:
                     found[kind] = said
     return list(found.values())
@@ -202,13 +323,20 @@ def _statements(lines: Sequence[str]) -> list[str]:
     sentences: list[str] = []
     for item in items:
         text = " ".join(part for part in item if part).replace("**", "")
-        sentences.extend(s.strip() for s in re.split(r"(?<=[.!?;])\s+(?=[A-Z`(])", text) if s.strip())
+        sentences.extend(
+            s.strip() for s in re.split(r"(?<=[.!?;])\s+(?=[A-Z`(])", text) if s.strip()
+        )
     return sentences
 
 
 def _user_name(name: str) -> bool:
     """A name users write by its form: a dotted key, a SETTING_NAME, a --flag, a rule code."""
-    return bool(re.fullmatch(r"[a-z][a-z0-9_]*(?:\.[a-z][\w-]*)+|[A-Z][A-Z0-9]*_[A-Z0-9_]+|--[a-z][\w-]+|[A-Z]{1,4}\d{3,4}", _bare(name)))
+    return bool(
+        re.fullmatch(
+            r"[a-z][a-z0-9_]*(?:\.[a-z][\w-]*)+|[A-Z][A-Z0-9]*_[A-Z0-9_]+|--[a-z][\w-]+|[A-Z]{1,4}\d{3,4}",
+            _bare(name),
+        )
+    )
 
 
 def _names_a_file(name: str) -> bool:
@@ -223,17 +351,34 @@ def _prose_rename(sentence: str, paths, body: str) -> Consequence | None:
                 continue
             named = match.groupdict()
             if named.get("thing") or named.get("thing2") or _user_name(old):
-                return Consequence("rename", "prose", what=_bare(old), old=_bare(old), new=_bare(new), quote=plain(sentence))
+                return Consequence(
+                    "rename",
+                    "prose",
+                    what=_bare(old),
+                    old=_bare(old),
+                    new=_bare(new),
+                    quote=plain(sentence),
+                )
     return None
 
 
 def _prose_default(sentence: str, paths, body: str) -> Consequence | None:
     for pattern in _PROSE_DEFAULTS:
         match = pattern.search(sentence)
-        if match and not _names_a_file(match["what"]) and not _LITERAL_NAME.fullmatch(match["what"]):
+        if (
+            match
+            and not _names_a_file(match["what"])
+            and not _LITERAL_NAME.fullmatch(match["what"])
+        ):
             old = match.groupdict().get("old")
-            return Consequence("default-flip", "prose", what=_bare(match["what"]), old=_bare(old) if old else None, new=_bare(match["new"]),
-                               quote=plain(sentence))
+            return Consequence(
+                "default-flip",
+                "prose",
+                what=_bare(match["what"]),
+                old=_bare(old) if old else None,
+                new=_bare(match["new"]),
+                quote=plain(sentence),
+            )
     return None
 
 
@@ -254,14 +399,23 @@ def _prose_removal(sentence: str, paths, body: str) -> Consequence | None:
 def _prose_format(sentence: str, paths, body: str) -> Consequence | None:
     if not _FORMAT.search(sentence):
         return None
-    script = next((p for p in paths if _MIGRATION_SCRIPT.search(p) and p.rpartition("/")[2] in body), None)
+    script = next(
+        (p for p in paths if _MIGRATION_SCRIPT.search(p) and p.rpartition("/")[2] in body), None
+    )
     return Consequence("format-change", "prose", new=script, quote=plain(sentence))
 
 
-def _from_title(title: str, body: str, files, kinds: Sequence[frozenset[str]]) -> Consequence | None:
+def _from_title(
+    title: str, body: str, files, kinds: Sequence[frozenset[str]]
+) -> Consequence | None:
     """The consequence of the first form the title takes (a rename, a default, a stabilisation, a
     removal), or None: a title of one form that fails that form's checks is not read as another."""
-    if "::" in title or _CALL.search(title) or _FILE_NAME.search(title) or _INTERNAL.search(_QUOTED.sub("", title)):
+    if (
+        "::" in title
+        or _CALL.search(title)
+        or _FILE_NAME.search(title)
+        or _INTERNAL.search(_QUOTED.sub("", title))
+    ):
         return None
     for form in (_renamed, _default_flipped, _stabilised, _removed):
         taken, consequence = form(title, body, files, kinds)
@@ -284,25 +438,46 @@ def _default_flipped(title: str, body: str, files, kinds) -> tuple[bool, Consequ
     # "default" of the title's words, not of a `--default-index` it names nor of a "non-default value"
     if not says_default_change(_NON_DEFAULT.sub("X", _QUOTED.sub("X", title))):
         return False, None
-    if _NOT_FOR_USERS_YET.search(body) or _NOT_FOR_USERS_YET.search(title) or _DEFAULT_GIVEN.match(title) or _FALLBACK.match(title) \
-            or _NO_API_CHANGE.search(section_sentences(body, _API_SECTION)):
+    if (
+        _NOT_FOR_USERS_YET.search(body)
+        or _NOT_FOR_USERS_YET.search(title)
+        or _DEFAULT_GIVEN.match(title)
+        or _FALLBACK.match(title)
+        or _NO_API_CHANGE.search(section_sentences(body, _API_SECTION))
+    ):
         return True, None
     assigned = _ASSIGNED_DEFAULT.search(title)  # "change default to calculate_log_probs=True"
     if assigned:
-        return True, Consequence("default-flip", "title", what=assigned["what"], new=assigned["new"], quote=title)
-    return True, Consequence("default-flip", "title", what=default_setting(title), new=_default_value(title), quote=title)
+        return True, Consequence(
+            "default-flip", "title", what=assigned["what"], new=assigned["new"], quote=title
+        )
+    return True, Consequence(
+        "default-flip", "title", what=default_setting(title), new=_default_value(title), quote=title
+    )
 
 
 # "Set default max_model_len": a default given to what had none, no value said; "default X to the
 # processor's real patch_size in f": a fallback the code computes, not a value users see
 # the body's "API and Usage" section saying nothing users write changes
 _API_SECTION = re.compile(r"^\W*api(?: changes?)?(?: and usage(?: example)?)?\W*$", re.IGNORECASE)
-_NO_API_CHANGE = re.compile(r"^\W*(?:no|none|n/?a)\b(?:\s+(?:api|interface|user-facing))?(?:\s+changes?)?\W*$", re.IGNORECASE)
-_ASSIGNED_DEFAULT = re.compile(r"\bdefaults?\s+to\s+`?(?P<what>[a-z][\w.-]*)\s*=\s*(?P<new>[\w.'\"-]+)`?\s*$", re.IGNORECASE)
+_NO_API_CHANGE = re.compile(
+    r"^\W*(?:no|none|n/?a)\b(?:\s+(?:api|interface|user-facing))?(?:\s+changes?)?\W*$",
+    re.IGNORECASE,
+)
+_ASSIGNED_DEFAULT = re.compile(
+    r"\bdefaults?\s+to\s+`?(?P<what>[a-z][\w.-]*)\s*=\s*(?P<new>[\w.'\"-]+)`?\s*$", re.IGNORECASE
+)
 _NON_DEFAULT = re.compile(r"\bnon-?default\b", re.IGNORECASE)
-_OF_A_RULE = re.compile(r"\(`?[A-Z]{1,5}\d{3,4}`?(?:,\s*`?[A-Z]{1,5}\d{3,4}`?)*\)\s*$")  # a title ending with the rules it changes
-_DEFAULT_GIVEN = re.compile(r"^(?:set|add)\w*\s+(?:a\s+)?default(?:\s+value)?\s+(?:(?:of|for)\s+)?[`\w.-]+\s*$", re.IGNORECASE)
-_FALLBACK = re.compile(r"^default\s+[`\w.-]+\s+to\s+(?![`'\"\d]|(?:true|false|none)\b)(?:\S+\s+){2,}", re.IGNORECASE)
+_OF_A_RULE = re.compile(
+    r"\(`?[A-Z]{1,5}\d{3,4}`?(?:,\s*`?[A-Z]{1,5}\d{3,4}`?)*\)\s*$"
+)  # a title ending with the rules it changes
+_DEFAULT_GIVEN = re.compile(
+    r"^(?:set|add)\w*\s+(?:a\s+)?default(?:\s+value)?\s+(?:(?:of|for)\s+)?[`\w.-]+\s*$",
+    re.IGNORECASE,
+)
+_FALLBACK = re.compile(
+    r"^default\s+[`\w.-]+\s+to\s+(?![`'\"\d]|(?:true|false|none)\b)(?:\S+\s+){2,}", re.IGNORECASE
+)
 
 
 def _stabilised(title: str, body: str, files, kinds) -> tuple[bool, Consequence | None]:
@@ -310,10 +485,18 @@ def _stabilised(title: str, body: str, files, kinds) -> tuple[bool, Consequence 
     stabilised = _STABILISE.match(title)
     if stabilised is None:
         return False, None
-    if not (_PREVIEW.search(body) or _RULE_NAMED.search(stabilised["what"]) or any("preview" in f.path for f in files)):
+    if not (
+        _PREVIEW.search(body)
+        or _RULE_NAMED.search(stabilised["what"])
+        or any("preview" in f.path for f in files)
+    ):
         return True, None
-    kind = "format-change" if _OUTPUT.search(_QUOTED.sub("", stabilised["what"])) else "default-flip"  # what users get out changes shape
-    return True, Consequence(kind, "title", what=stabilised["what"].strip(), old="preview", quote=title)
+    kind = (
+        "format-change" if _OUTPUT.search(_QUOTED.sub("", stabilised["what"])) else "default-flip"
+    )  # what users get out changes shape
+    return True, Consequence(
+        kind, "title", what=stabilised["what"].strip(), old="preview", quote=title
+    )
 
 
 def _removed(title: str, body: str, files, kinds) -> tuple[bool, Consequence | None]:
@@ -322,15 +505,23 @@ def _removed(title: str, body: str, files, kinds) -> tuple[bool, Consequence | N
         return False, None
     if _PREVIEW.search(title):  # "from the preview default set": what only preview users had
         return True, None
-    if "." in removed["what"] and _OF_A_RULE.search(title):  # "Remove `airflow.x.y` (`AIR301`)": a name the rule no longer flags
+    if "." in removed["what"] and _OF_A_RULE.search(
+        title
+    ):  # "Remove `airflow.x.y` (`AIR301`)": a name the rule no longer flags
         return True, None
-    if not any(not k & _NOT_RUN and "examples" not in k for k in kinds):  # a clean-up of examples removes nothing users have
+    if not any(
+        not k & _NOT_RUN and "examples" not in k for k in kinds
+    ):  # a clean-up of examples removes nothing users have
         return True, None
-    return True, Consequence("removal", "title", what=_REMOVAL_END.split(removed["what"])[0].strip(), quote=title)
+    return True, Consequence(
+        "removal", "title", what=_REMOVAL_END.split(removed["what"])[0].strip(), quote=title
+    )
 
 
 # a Conventional Commits footer: "BREAKING CHANGE: Removes backward compatibility."
-_FOOTER = re.compile(r"^\W{0,4}BREAKING[ -]CHANGES?\W{0,4}:\W{0,4}(?P<said>\w.{10,})$", re.MULTILINE)
+_FOOTER = re.compile(
+    r"^\W{0,4}BREAKING[ -]CHANGES?\W{0,4}:\W{0,4}(?P<said>\w.{10,})$", re.MULTILINE
+)
 
 
 def _footer(body: str) -> str:
@@ -339,11 +530,17 @@ def _footer(body: str) -> str:
 
 
 # a sentence telling users what to do: run a script, set or use something instead, migrate
-_DOES = re.compile(r"\b(?:users?|you) (?:should|must|need to|have to|will need to)\b|\bplease (?:use|set|run|migrate|update|switch)\b|"
-                   r"\bto migrate\b|\bmigrat\w+ (?:by|with|using)\b|\brun (?:`[^`]+`|[\w./-]+\.(?:py|sh))|\buse `[^`]+` instead\b|"
-                   r"\bset `[^`]+`|\binstead,? (?:use|set)\b|^use [\w.`/-]+ instead\b|\b(?:should|must) (?:now )?use\b|\bto (?:keep|restore|retain|preserve) the (?:old|previous|original|former) "
-                   r"behaviou?r\b|\bmigration (?:script|guide|tool)\b|\brun\b.{0,60}\bto (?:convert|migrate|upgrade)\b", re.IGNORECASE)
-MIGRATION_SECTION = re.compile(r"^\W*(?:breaking\s*/\s*)?migration(?: guide| notes?| required| steps?)?\W*$|^\W*how to (?:migrate|upgrade)\W*$", re.IGNORECASE)
+_DOES = re.compile(
+    r"\b(?:users?|you) (?:should|must|need to|have to|will need to)\b|\bplease (?:use|set|run|migrate|update|switch)\b|"
+    r"\bto migrate\b|\bmigrat\w+ (?:by|with|using)\b|\brun (?:`[^`]+`|[\w./-]+\.(?:py|sh))|\buse `[^`]+` instead\b|"
+    r"\bset `[^`]+`|\binstead,? (?:use|set)\b|^use [\w.`/-]+ instead\b|\b(?:should|must) (?:now )?use\b|\bto (?:keep|restore|retain|preserve) the (?:old|previous|original|former) "
+    r"behaviou?r\b|\bmigration (?:script|guide|tool)\b|\brun\b.{0,60}\bto (?:convert|migrate|upgrade)\b",
+    re.IGNORECASE,
+)
+MIGRATION_SECTION = re.compile(
+    r"^\W*(?:breaking\s*/\s*)?migration(?: guide| notes?| required| steps?)?\W*$|^\W*how to (?:migrate|upgrade)\W*$",
+    re.IGNORECASE,
+)
 
 
 def mitigation_of(pull: Pull, template: frozenset[str] = frozenset(), repo: str = "") -> str:
@@ -357,7 +554,9 @@ def mitigation_of(pull: Pull, template: frozenset[str] = frozenset(), repo: str 
     for sentence in re.split(r"(?<=[.!?])\s+", prose):
         sentence = sentence.strip()
         if _DOES.search(sentence) and whole_sentence(sentence) == sentence and len(sentence) <= 280:
-            return sentence  # the author's sentence as written, never one cut where a link or code was
+            return (
+                sentence  # the author's sentence as written, never one cut where a link or code was
+            )
     return ""
 
 
@@ -365,7 +564,11 @@ def _removes_what_users_had(what: str) -> bool:
     if _CONDITION.search(what):
         return False
     removed = _OBJECT_END.split(_REMOVAL_END.split(what)[0].strip())[0].strip()
-    return bool(_REMOVED_HEAD.search(removed) or _REMOVED_ANYWHERE.search(what) or _REMOVED_ANYWHERE.search(removed))
+    return bool(
+        _REMOVED_HEAD.search(removed)
+        or _REMOVED_ANYWHERE.search(what)
+        or _REMOVED_ANYWHERE.search(removed)
+    )
 
 
 def default_setting(title: str) -> str | None:
@@ -386,4 +589,4 @@ def _dotted_or_setting(name: str) -> bool:
 
 
 def _bare(name: str) -> str:
-    return name.strip().strip("`\"").strip()
+    return name.strip().strip('`"').strip()

@@ -29,8 +29,12 @@ _FENCE = re.compile(r"^\s*(```|~~~).*?(?:^\s*\1[^\n]*$|\Z)", re.DOTALL | re.MULT
 _DETAILS = re.compile(r"<(details|script|style)\b.*?(?:</\1\s*>|\Z)", re.DOTALL | re.IGNORECASE)
 _IMAGE = re.compile(r"!\[[^\[\]]*\]\([^()]*\)|<img\b[^<>]*>?", re.IGNORECASE)
 _TAG = re.compile(r"</?[A-Za-z][^<>]*>")
-_FOOTNOTE_MARK = re.compile(r"\[\^[\w-]+\](?!:)")  # "block[^1] folding ranges": the note itself is not shown
-_HEADING = re.compile(r"^\s{0,3}(?:#{1,6}(?=\s|$)\s*(.*?)\s*#*\s*$|\*\*([^*]{2,60})\*\*:?\s*$|([A-Z][\w &/?'-]{1,40}):?\s*$)")
+_FOOTNOTE_MARK = re.compile(
+    r"\[\^[\w-]+\](?!:)"
+)  # "block[^1] folding ranges": the note itself is not shown
+_HEADING = re.compile(
+    r"^\s{0,3}(?:#{1,6}(?=\s|$)\s*(.*?)\s*#*\s*$|\*\*([^*]{2,60})\*\*:?\s*$|([A-Z][\w &/?'-]{1,40}):?\s*$)"
+)
 _SETEXT = re.compile(r"^\s{0,3}(-{2,}|={2,})\s*$")
 _CHECKLIST = re.compile(r"^\s*(?:[-*+]|\d+\.)?\s*\[[ xX✓✔]?\]")
 _TICKED = re.compile(r"^\s*(?:[-*+]|\d+\.)?\s*\[[xX✓✔]\]\s+(?=\S)")
@@ -45,7 +49,9 @@ _LINK = re.compile(r"\[([^\[\]]*)\]\((?:[^()]|\([^()]*\))*\)")
 # an address, without the punctuation that ends the sentence or the brackets around it
 _BARE_URL = re.compile(r"<?https?://[^\s<>]*[^\s<>.,;:!?'\")\]]>?")
 # an issue or PR on GitHub, as GitHub shows its address: #12 in its own repository, owner/name#12 elsewhere
-_GITHUB_REFERENCE = re.compile(r"<?https?://github\.com/([\w.-]+/[\w.-]+)/(?:pull|issues)/(\d+)(?:[/?#][^\s<>()\[\]]*[^\s<>()\[\].,;:!?'\"])?>?")
+_GITHUB_REFERENCE = re.compile(
+    r"<?https?://github\.com/([\w.-]+/[\w.-]+)/(?:pull|issues)/(\d+)(?:[/?#][^\s<>()\[\]]*[^\s<>()\[\].,;:!?'\"])?>?"
+)
 _QUOTE_OR_HEADING_MARK = re.compile(r"^(?:>\s?|#{1,6}\s+)+")  # not the "#" of "#7144"
 _ANSI = re.compile(r"\x1b?\[\d{1,3}(?:;\d{1,3})*m")
 _REFERENCE_LEAD = re.compile(
@@ -53,48 +59,131 @@ _REFERENCE_LEAD = re.compile(
     r"follow[- ]?up (?:to|of)|cc|reverts?|supersedes|depends on|this reverts commit)\b:?",
     re.IGNORECASE,
 )
-_REFERENCE_TOKEN = re.compile(r"(?:[\w.-]+/[\w.-]+)?#\d+|https?://\S+|@[\w-]+(?:/[\w-]+)?|[0-9a-f]{7,40}|and|&|issues?|prs?|pull|requests?|also|\(?see\)?", re.IGNORECASE)
+_REFERENCE_TOKEN = re.compile(
+    r"(?:[\w.-]+/[\w.-]+)?#\d+|https?://\S+|@[\w-]+(?:/[\w-]+)?|[0-9a-f]{7,40}|and|&|issues?|prs?|pull|requests?|also|\(?see\)?",
+    re.IGNORECASE,
+)
 _SIGNATURE = re.compile(r"^(?:signed-off-by|co-authored-by|reviewed-by|change-id):", re.IGNORECASE)
-_LEADING_REFERENCE = re.compile(r"^(?:(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s+(?:[\w.-]+/[\w.-]+)?#\d+[.,;]?\s*)+", re.IGNORECASE)
-_PREFERRED = re.compile(r"what does this pr do|what does this do|what is this|summary|motivation|description|overview|what\b|why\b|purpose|changes|context|background|problem|this pr", re.IGNORECASE)
-_SKIPPED = re.compile(r"checklist|test|screenshot|api and usage|usage example|design|code changes|reviewer|release note|breaking|related issue|how to|todo|note for|additional|acknowledg", re.IGNORECASE)
+_LEADING_REFERENCE = re.compile(
+    r"^(?:(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s+(?:[\w.-]+/[\w.-]+)?#\d+[.,;]?\s*)+",
+    re.IGNORECASE,
+)
+_PREFERRED = re.compile(
+    r"what does this pr do|what does this do|what is this|summary|motivation|description|overview|what\b|why\b|purpose|changes|context|background|problem|this pr",
+    re.IGNORECASE,
+)
+_SKIPPED = re.compile(
+    r"checklist|test|screenshot|api and usage|usage example|design|code changes|reviewer|release note|breaking|related issue|how to|todo|note for|additional|acknowledg",
+    re.IGNORECASE,
+)
 # a full stop then a capital (or CJK), not after "e.g." and the like; Chinese full stops end a sentence without a space
-_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bcf\.)(?<!:\s\d\.)\s+(?=[A-Z0-9`\"'(\[\u4e00-\u9fff])"
-                           r"|(?<=[。！？])\s*(?=\S)")
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?])(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bcf\.)(?<!:\s\d\.)\s+(?=[A-Z0-9`\"'(\[\u4e00-\u9fff])"
+    r"|(?<=[。！？])\s*(?=\S)"
+)
 _FULL_STOP = re.compile(r"[.!?。！？][)\]\"'”’」）]*$")
 # where an address was taken out of a sentence, and the words before it that only pointed at it
 _HOLE = "\ue000"
 _POINTING = re.compile(
     r"(?:[\s,;]*\b(?:at|in|on|from|via|with|by|for|to|of|here|this|the|a|an|pr|prs|pull request|issue|link|commit|following|below|like|"
-    r"e\.g\.|i\.e\.|cf\.?))*[\s:]*" + _HOLE, re.IGNORECASE)
+    r"e\.g\.|i\.e\.|cf\.?))*[\s:]*" + _HOLE,
+    re.IGNORECASE,
+)
 # a sentence left pointing at nothing once its address went: "For details, please <address>."
-_POINTS_AT_NOTHING = re.compile(r"\b(?:please|refer|see|details?|documentation|docs|more information|info|here)\b[^.]*" + _HOLE + r"[\s.:;!]*$"
-                                r"|^\W*(?:please\s+)?(?:see|refer to|check(?: out)?|details?)\W*" + _HOLE, re.IGNORECASE)
+_POINTS_AT_NOTHING = re.compile(
+    r"\b(?:please|refer|see|details?|documentation|docs|more information|info|here)\b[^.]*"
+    + _HOLE
+    + r"[\s.:;!]*$"
+    r"|^\W*(?:please\s+)?(?:see|refer to|check(?: out)?|details?)\W*" + _HOLE,
+    re.IGNORECASE,
+)
 # the end of a sentence that introduced a code block the description no longer holds (", e.g.", "such as:"),
 # or that stops on a word that cannot end it (", as"): what is left is whole
-_LOST_INTRO = re.compile(r"(?:[\s,;]*\b(?:e\.g\.?|i\.e\.?|for example|for instance|such as|like|like this|like so|as follows|the following|below|"
-                         r"as|to|for|with|by|of|in|on|at|from|via|the|a|an|and|or|than))+[\s:.,]*$",
-                         re.IGNORECASE)
+_LOST_INTRO = re.compile(
+    r"(?:[\s,;]*\b(?:e\.g\.?|i\.e\.?|for example|for instance|such as|like|like this|like so|as follows|the following|below|"
+    r"as|to|for|with|by|of|in|on|at|from|via|the|a|an|and|or|than))+[\s:.,]*$",
+    re.IGNORECASE,
+)
 # a sentence whose object was the code block itself: "The code looks like this:", "It does the following:"
-_LOST_OBJECT = re.compile(r"\b(?:like this|like so|as follows|the following|below|looks like)[\s:.,]*$", re.IGNORECASE)
+_LOST_OBJECT = re.compile(
+    r"\b(?:like this|like so|as follows|the following|below|looks like)[\s:.,]*$", re.IGNORECASE
+)
 # words that only relate a PR to others: a sentence of nothing else says nothing of what it does
-_RELATION_WORDS = frozenset((
-    "this", "pr", "is", "a", "an", "the", "follow", "follows", "following", "followup", "follow-up", "up", "on", "from", "to", "of", "for",
-    "and", "depends", "depend", "based", "stacked", "part", "work", "see", "also", "related", "ref", "refs", "cc", "closes", "close",
-    "fixes", "fix", "resolves", "addresses", "partially", "in", "with", "as", "after", "before", "other", "others", "prs", "one", "step",
-))
+_RELATION_WORDS = frozenset(
+    (
+        "this",
+        "pr",
+        "is",
+        "a",
+        "an",
+        "the",
+        "follow",
+        "follows",
+        "following",
+        "followup",
+        "follow-up",
+        "up",
+        "on",
+        "from",
+        "to",
+        "of",
+        "for",
+        "and",
+        "depends",
+        "depend",
+        "based",
+        "stacked",
+        "part",
+        "work",
+        "see",
+        "also",
+        "related",
+        "ref",
+        "refs",
+        "cc",
+        "closes",
+        "close",
+        "fixes",
+        "fix",
+        "resolves",
+        "addresses",
+        "partially",
+        "in",
+        "with",
+        "as",
+        "after",
+        "before",
+        "other",
+        "others",
+        "prs",
+        "one",
+        "step",
+    )
+)
 _REFERENCE_WORD = re.compile(r"(?:[\w.-]+/[\w.-]+)?#\d+|@[\w-]+|\w+(?:[-']\w+)*")
-_DRAFT = re.compile(r"^(?:wip|draft|todo|tbd|do not merge|not ready)\b", re.IGNORECASE)  # said while it was a draft, not of the merged PR
-_LOG_LINE = re.compile(r"^(?:\(\w+ pid=\d+\)|Traceback\b|[A-Z]\w*(?:Error|Exception|Warning): )")  # a log line, not prose
+_DRAFT = re.compile(
+    r"^(?:wip|draft|todo|tbd|do not merge|not ready)\b", re.IGNORECASE
+)  # said while it was a draft, not of the merged PR
+_LOG_LINE = re.compile(
+    r"^(?:\(\w+ pid=\d+\)|Traceback\b|[A-Z]\w*(?:Error|Exception|Warning): )"
+)  # a log line, not prose
 # the few words that join a lead-in to its list: "Make X asynchronous, resolving:"
-_LEAD_IN_TAIL = re.compile(r",?\s+(?:(?:via|by|with|through|using|in|as)\s+)?(?:\w+ing|namely|including|as follows|the following|these|"
-                           r"the changes below|below|which (?:are|is|include)s?)$", re.IGNORECASE)
+_LEAD_IN_TAIL = re.compile(
+    r",?\s+(?:(?:via|by|with|through|using|in|as)\s+)?(?:\w+ing|namely|including|as follows|the following|these|"
+    r"the changes below|below|which (?:are|is|include)s?)$",
+    re.IGNORECASE,
+)
 # a lead-in that only names what the PR addresses: "This PR partially addresses #16418"
-_ADDRESSES = re.compile(r"^(?:this(?: pr| change)?\s+)?(?:partially\s+|partly\s+)?(?:address|fix|close|resolve|implement)(?:es|s)?\s+(?:part of\s+)?"
-                        r"(?:[\w.-]+/[\w.-]+)?#\d+$", re.IGNORECASE)
+_ADDRESSES = re.compile(
+    r"^(?:this(?: pr| change)?\s+)?(?:partially\s+|partly\s+)?(?:address|fix|close|resolve|implement)(?:es|s)?\s+(?:part of\s+)?"
+    r"(?:[\w.-]+/[\w.-]+)?#\d+$",
+    re.IGNORECASE,
+)
 # the middle of a sentence whose start went with a code block: "where each line is a cell."
-_CONTINUED = re.compile(r"^(?:[)\]}>,;:.]|(?:where|which|whose|and|or|but|so|then|that|because|while|with|without|than|is|are|was|were|"
-                        r"of|in|on|at|to|from|by)\b)")
+_CONTINUED = re.compile(
+    r"^(?:[)\]}>,;:.]|(?:where|which|whose|and|or|but|so|then|that|because|while|with|without|than|is|are|was|were|"
+    r"of|in|on|at|to|from|by)\b)"
+)
 _NUMBERED = re.compile(r"^\d+[.)]\s")  # an item of a list numbered inline, apart from its lead-in
 MIN_SENTENCE_WORDS = 3
 
@@ -124,7 +213,13 @@ def template_lines(bodies: Iterable[str], share: float = 0.03, minimum: int = 4)
     return frozenset(line for line, count in counts.items() if count >= needed)
 
 
-def summarise(body: str, title: str, template: frozenset[str] = frozenset(), limit: int = SUMMARY_CHARS, repo: str = "") -> str:
+def summarise(
+    body: str,
+    title: str,
+    template: frozenset[str] = frozenset(),
+    limit: int = SUMMARY_CHARS,
+    repo: str = "",
+) -> str:
     """One or two sentences from the description, else the title; plain text, at most `limit` chars."""
     return summary_of(description_text(body, template, repo), title, limit)
 
@@ -132,13 +227,19 @@ def summarise(body: str, title: str, template: frozenset[str] = frozenset(), lim
 def summary_of(description: str, title: str, limit: int = SUMMARY_CHARS) -> str:
     """The summary from an already extracted `description_text` (so it is extracted once): its
     first whole sentence, and the one right after it when both are short; the title when it has none."""
-    sentences = [whole_sentence(sentence) for joined in _SENTENCE_END.split(description) for sentence in _unjoined(joined)]
+    sentences = [
+        whole_sentence(sentence)
+        for joined in _SENTENCE_END.split(description)
+        for sentence in _unjoined(joined)
+    ]
     first = next((i for i, sentence in enumerate(sentences) if sentence), None)
     lead = sentences[first] if first is not None else None
     summary = shortened(lead, limit) if lead else None
     if summary is None or first is None:
         return cap(plain(title), limit)
-    following = sentences[first + 1] if first + 1 < len(sentences) else None  # never one that skips a sentence left out
+    following = (
+        sentences[first + 1] if first + 1 < len(sentences) else None
+    )  # never one that skips a sentence left out
     if following and summary == lead and len(summary) + len(following) < limit * 0.8:
         joiner = "" if summary.endswith(("。", "！", "？")) else " "
         summary = f"{summary}{joiner}{following}"
@@ -152,7 +253,9 @@ def _unjoined(sentence: str) -> list[str]:
     lead, colon, rest = sentence.partition(": ")
     if colon and _LOST_INTRO.search(lead):
         return [lead, rest] if rest and not _CONTINUED.match(rest) else [lead]
-    if colon and re.match(r"1[.)]\s", rest):  # "…by adding: 1. X. 2. Y.": the lead-in, its items numbered inline
+    if colon and re.match(
+        r"1[.)]\s", rest
+    ):  # "…by adding: 1. X. 2. Y.": the lead-in, its items numbered inline
         return [lead]
     return [sentence]
 
@@ -162,7 +265,14 @@ def whole_sentence(sentence: str) -> str | None:
     block left ("…, please refer to:", "…, e.g."), never one that points at nothing, follows
     nothing, is a log line or starts in the middle of something removed."""
     text = sentence.strip()
-    if not text or _CONTINUED.match(text) or _NUMBERED.match(text) or _LOG_LINE.search(text) or _DRAFT.match(text) or _only_relations(text):
+    if (
+        not text
+        or _CONTINUED.match(text)
+        or _NUMBERED.match(text)
+        or _LOG_LINE.search(text)
+        or _DRAFT.match(text)
+        or _only_relations(text)
+    ):
         return None
     if text.endswith(":"):
         return None  # it introduced a code block, table or link that is gone
@@ -172,7 +282,10 @@ def whole_sentence(sentence: str) -> str | None:
     if _LOST_OBJECT.search(core):
         return None
     trimmed = _LOST_INTRO.sub("", core).rstrip(" ,;:-—")
-    words = len(re.findall(r"[^\W\u4e00-\u9fff]+", trimmed)) + len(re.findall(r"[\u4e00-\u9fff]", trimmed)) // 2
+    words = (
+        len(re.findall(r"[^\W\u4e00-\u9fff]+", trimmed))
+        + len(re.findall(r"[\u4e00-\u9fff]", trimmed)) // 2
+    )
     if words < MIN_SENTENCE_WORDS or _ADDRESSES.match(trimmed):
         return None
     if trimmed != core or not _FULL_STOP.search(text):
@@ -195,7 +308,9 @@ def _only_relations(sentence: str) -> bool:
     besides references, at most one word that does not only relate PRs."""
     tokens = _REFERENCE_WORD.findall(sentence.lower())
     words = [w for w in tokens if "#" not in w and not w.startswith("@")]
-    relates = len(words) < len(tokens) or any(w.startswith(("follow", "depend", "stacked")) for w in words)
+    relates = len(words) < len(tokens) or any(
+        w.startswith(("follow", "depend", "stacked")) for w in words
+    )
     return relates and len([w for w in words if w not in _RELATION_WORDS]) < 2
 
 
@@ -228,7 +343,12 @@ def _outside_brackets(text: str, separator: str, most: int = -1) -> list[str]:
     depth = start = 0
     for index, character in enumerate(text):
         depth += (character in "([{") - (character in ")]}")
-        if depth <= 0 and text.startswith(separator, index) and index >= start and (most < 0 or len(parts) < most):
+        if (
+            depth <= 0
+            and text.startswith(separator, index)
+            and index >= start
+            and (most < 0 or len(parts) < most)
+        ):
             parts.append(text[start:index])
             start = index + len(separator)
     parts.append(text[start:])
@@ -258,7 +378,12 @@ def description_text(body: str, template: frozenset[str] = frozenset(), repo: st
         return ""
     sections = _sections(clean_body(body, template, repo))
     for heading, lines, skipped in sections:
-        if heading and _PREFERRED.search(heading) and not skipped and (text := _paragraph_text(lines, checked=True)):
+        if (
+            heading
+            and _PREFERRED.search(heading)
+            and not skipped
+            and (text := _paragraph_text(lines, checked=True))
+        ):
             return text
     for _heading, lines, skipped in sections:
         if not skipped and (text := _paragraph_text(lines)):
@@ -280,14 +405,28 @@ def clean_body(body: str, template: frozenset[str] = frozenset(), repo: str = ""
             continue
         ticked = _TICKED.match(line)
         if ticked:  # what the author ticked may say what the PR does: kept, marked, for a "what" section only
-            lines.append(f"{_CHECKED}- {line[ticked.end():].strip()}")
+            lines.append(f"{_CHECKED}- {line[ticked.end() :].strip()}")
             in_checklist = False
             continue
         # an unticked item wrapped over lines goes whole: its next lines are neither blank nor a new item or heading
-        in_checklist = bool(_CHECKLIST.match(line)) or (in_checklist and bool(line.strip()) and not _BULLET.match(line) and not _HEADING.match(line))
-        if in_checklist or line.lstrip().startswith("|") or line.count("|") >= 2 or _LINK_DEFINITION.match(line):
+        in_checklist = bool(_CHECKLIST.match(line)) or (
+            in_checklist
+            and bool(line.strip())
+            and not _BULLET.match(line)
+            and not _HEADING.match(line)
+        )
+        if (
+            in_checklist
+            or line.lstrip().startswith("|")
+            or line.count("|") >= 2
+            or _LINK_DEFINITION.match(line)
+        ):
             continue  # checklists, tables (and logs drawn as tables), link definitions
-        lines.extend(_kept_of_reference(line, normal, lines[-1].rstrip() if lines else "") if _is_reference_only(normal) else (line,))
+        lines.extend(
+            _kept_of_reference(line, normal, lines[-1].rstrip() if lines else "")
+            if _is_reference_only(normal)
+            else (line,)
+        )
     # "an old [review comment]" whose URL is defined elsewhere; after checklists ("- [x]") are gone
     return _REFERENCE_LINK.sub(r"\1", "\n".join(lines))
 
@@ -295,13 +434,17 @@ def clean_body(body: str, template: frozenset[str] = frozenset(), repo: str = ""
 def _without_markup(body: str, repo: str) -> str:
     """The body without comments, details, code blocks, images and colours; links as their text, and
     addresses of GitHub issues and PRs as references ("#12" in `repo`, "owner/name#12" elsewhere)."""
-    text = body.replace("\r\n", "\n").replace("\r", "\n").replace(_HOLE, "").replace(_CHECKED, "")  # the marks are ours alone
+    text = (
+        body.replace("\r\n", "\n").replace("\r", "\n").replace(_HOLE, "").replace(_CHECKED, "")
+    )  # the marks are ours alone
     text = _COMMENT.sub("", text)
     text = _DETAILS.sub("", text)
     text = _FENCE.sub("", text)
     text = _IMAGE.sub("", text)
     text = _ANSI.sub("", text)
-    text = _GITHUB_REFERENCE.sub(lambda m: f"#{m[2]}" if m[1].lower() == repo.lower() else f"{m[1]}#{m[2]}", text)
+    text = _GITHUB_REFERENCE.sub(
+        lambda m: f"#{m[2]}" if m[1].lower() == repo.lower() else f"{m[1]}#{m[2]}", text
+    )
     text = _LINK.sub(lambda m: " ".join(m[1].split()), text)  # links wrapped over lines too
     return re.sub(r"\(\s*<?https?://[^()\s]*>?\s*\)", "", text)  # "(https://...)" after a name
 
@@ -310,22 +453,29 @@ def _kept_of_reference(line: str, normal: str, before: str) -> tuple[str, ...]:
     """What stays of a line that is only a reference, after the line `before` it."""
     if before.endswith(":"):
         return (_HOLE,)  # "use mbridge with pr:" lost what it pointed at
-    if before and not before.endswith((".", "!", "?")) and not _REFERENCE_LEAD.match(normal) and not _BULLET.match(line):
+    if (
+        before
+        and not before.endswith((".", "!", "?"))
+        and not _REFERENCE_LEAD.match(normal)
+        and not _BULLET.match(line)
+    ):
         return (line,)  # "a regression test for\nastral-sh/ty#627." ends the sentence above
     return ()
 
 
 def _is_reference_only(line: str) -> bool:
-    """"Closes #12", "cc @someone", "See https://…", "#3, #4", a bare URL, a sign-off: no prose."""
+    """ "Closes #12", "cc @someone", "See https://…", "#3, #4", a bare URL, a sign-off: no prose."""
     if _SIGNATURE.match(line):
         return True
     lead = _REFERENCE_LEAD.match(line)
-    rest = line[lead.end():] if lead else line
+    rest = line[lead.end() :] if lead else line
     tokens = [t for t in re.split(r"[\s,;()]+", rest.strip(" .")) if t]
     return bool(tokens) and all(_REFERENCE_TOKEN.fullmatch(t.rstrip(".")) for t in tokens)
 
 
-def body_sections(body: str, template: frozenset[str] = frozenset(), repo: str = "") -> list[tuple[str | None, list[str], bool]]:
+def body_sections(
+    body: str, template: frozenset[str] = frozenset(), repo: str = ""
+) -> list[tuple[str | None, list[str], bool]]:
     """(heading, its lines, skipped) of a body cleaned as for a summary (clean_body), Markdown kept."""
     return _sections(clean_body(body, template, repo)) if body and body.strip() else []
 
@@ -335,10 +485,14 @@ def _sections(text: str) -> list[tuple[str | None, list[str], bool]]:
     section is skipped when its heading or a heading above it is (_SKIPPED): "#### rollout" under
     "### Test" is test output."""
     sections: list[tuple[str | None, list[str], bool]] = [(None, [], False)]
-    open_headings: list[tuple[int, bool]] = []  # (level, skipped) of the headings the current line is under
+    open_headings: list[
+        tuple[int, bool]
+    ] = []  # (level, skipped) of the headings the current line is under
     lines = text.split("\n")
     for index, line in enumerate(lines):
-        heading, level = _heading_of(line, lines[index + 1] if index + 1 < len(lines) else "", sections[-1][1])
+        heading, level = _heading_of(
+            line, lines[index + 1] if index + 1 < len(lines) else "", sections[-1][1]
+        )
         if heading is None:
             sections[-1][1].append(line)
             continue
@@ -346,7 +500,11 @@ def _sections(text: str) -> list[tuple[str | None, list[str], bool]]:
         skipped = bool(_SKIPPED.search(heading)) or any(skip for _, skip in open_headings)
         open_headings.append((level, skipped))
         sections.append((heading, [], skipped))
-    return [(heading, body, skipped) for heading, body, skipped in sections if any(line.strip() for line in body)]
+    return [
+        (heading, body, skipped)
+        for heading, body, skipped in sections
+        if any(line.strip() for line in body)
+    ]
 
 
 def _heading_of(line: str, following: str, above: list[str]) -> tuple[str | None, int]:
@@ -359,9 +517,13 @@ def _heading_of(line: str, following: str, above: list[str]) -> tuple[str | None
     if not match:
         return None, 0
     alone = not following.strip() or _SETEXT.match(following.strip())
-    if stripped.startswith(("#", "**")) or (alone and len(stripped) < 40 and _looks_like_heading(stripped)):
+    if stripped.startswith(("#", "**")) or (
+        alone and len(stripped) < 40 and _looks_like_heading(stripped)
+    ):
         heading = next(g for g in match.groups() if g is not None) or ""
-        return heading, len(stripped) - len(stripped.lstrip("#")) or 7  # bold and plain-text headings: below any "#"
+        return heading, len(stripped) - len(
+            stripped.lstrip("#")
+        ) or 7  # bold and plain-text headings: below any "#"
     return None, 0
 
 
@@ -373,7 +535,9 @@ def _looks_like_heading(line: str) -> bool:
 def _paragraph_text(lines: list[str], checked: bool = False) -> str:
     """The first paragraph (or list) of a section as one line of plain text; with `checked`, the
     items the author ticked count as the list they are ("- [x] Migrate RolloutSkip")."""
-    lines = [line.removeprefix(_CHECKED) for line in lines if checked or not line.startswith(_CHECKED)]
+    lines = [
+        line.removeprefix(_CHECKED) for line in lines if checked or not line.startswith(_CHECKED)
+    ]
     paragraphs: list[list[str]] = [[]]
     for line in lines:
         if not line.strip():
@@ -402,7 +566,7 @@ def _join(lines: list[str]) -> str:
     parts: list[str] = []
     for line in lines:
         item = _BULLET.match(line)
-        text = (line[item.end():] if item else line).strip()
+        text = (line[item.end() :] if item else line).strip()
         if not text:
             continue
         if item:
@@ -421,7 +585,10 @@ def plain(text: str) -> str:
     text = re.sub(r"^\s*#{1,6}(?=\s)\s*", "", text)
     text = text.replace("**`", "`").replace("`**", "`")  # **`bold code`**
     # emphasis marks go, but not inside `code` (a `__all__` keeps its underscores)
-    text = "".join(part if index % 2 else _unemphasise(part) for index, part in enumerate(re.split(r"`+([^`]*)`+", text)))
+    text = "".join(
+        part if index % 2 else _unemphasise(part)
+        for index, part in enumerate(re.split(r"`+([^`]*)`+", text))
+    )
     text = text.replace("`", "")
     text = html.unescape(text)
     text = _TAG.sub("", text)  # tags written as entities, now unescaped
@@ -435,9 +602,22 @@ def _without_addresses(text: str) -> str:
     if "://" not in text and _HOLE not in text:
         return text
     text = _POINTING.sub(_HOLE, _BARE_URL.sub(_HOLE, text))
-    text = re.sub(r"\s*[(\[]\s*(?:see|cf\.?|ref\.?|refer to|details)?\W*" + _HOLE + r"\s*[)\]]", "", text, flags=re.IGNORECASE)  # "(see https://…)"
-    sentences = [sentence for sentence in _SENTENCE_END.split(text) if not _POINTS_AT_NOTHING.search(sentence)]
-    return re.sub(r"\s*" + _HOLE + r"\s*", lambda m: "" if m.end() == m.endpos or m.string[m.end()] in ".,;:!?)" else " ", " ".join(sentences))
+    text = re.sub(
+        r"\s*[(\[]\s*(?:see|cf\.?|ref\.?|refer to|details)?\W*" + _HOLE + r"\s*[)\]]",
+        "",
+        text,
+        flags=re.IGNORECASE,
+    )  # "(see https://…)"
+    sentences = [
+        sentence
+        for sentence in _SENTENCE_END.split(text)
+        if not _POINTS_AT_NOTHING.search(sentence)
+    ]
+    return re.sub(
+        r"\s*" + _HOLE + r"\s*",
+        lambda m: "" if m.end() == m.endpos or m.string[m.end()] in ".,;:!?)" else " ",
+        " ".join(sentences),
+    )
 
 
 def _unemphasise(text: str) -> str:
@@ -456,8 +636,13 @@ def cap(text: str, limit: int = SUMMARY_CHARS) -> str:
     return cut.rstrip(" ,;:.-") + "…"
 
 
-def section_sentences(body: str, heading: re.Pattern, template: frozenset[str] = frozenset(), repo: str = "",
-                      limit: int = SUMMARY_CHARS) -> str:
+def section_sentences(
+    body: str,
+    heading: re.Pattern,
+    template: frozenset[str] = frozenset(),
+    repo: str = "",
+    limit: int = SUMMARY_CHARS,
+) -> str:
     """The first whole sentences of the first section whose heading matches `heading` ("Breaking
     changes", "Migration guide"), as plain text; "" when no such section says anything."""
     if not body or not body.strip():

@@ -30,7 +30,9 @@ LOCKS_OF = {
     "composer.json": ("composer.lock",),
 }
 LOCK_NAMES = frozenset(name for names in LOCKS_OF.values() for name in names)
-WORKSPACE_LOCKS = frozenset({"Cargo.lock"})  # a lock file that also covers the manifests in the folders below it
+WORKSPACE_LOCKS = frozenset(
+    {"Cargo.lock"}
+)  # a lock file that also covers the manifests in the folders below it
 
 
 @dataclass(frozen=True)
@@ -44,7 +46,9 @@ class Added:
 
 @dataclass(frozen=True)
 class FileHistory:
-    locks: dict[str, tuple[tuple[datetime, bool], ...]]  # lock file -> (when, whether it exists after) of each PR touching it
+    locks: dict[
+        str, tuple[tuple[datetime, bool], ...]
+    ]  # lock file -> (when, whether it exists after) of each PR touching it
     added: dict[str, tuple[Added, ...]]  # source file -> its additions, oldest first
 
     def locks_before(self, when: datetime) -> frozenset[str]:
@@ -77,9 +81,14 @@ def file_history(pulls: Sequence[Pull], rules: Rules) -> FileHistory:
                 kinds = rules.path_kinds_of(path)
                 if "source" in kinds and not kinds & PERIPHERAL_KINDS:
                     if tested is None:
-                        tested = any("tests" in rules.path_kinds_of(f.path.strip('"')) for f in pull.files)
+                        tested = any(
+                            "tests" in rules.path_kinds_of(f.path.strip('"')) for f in pull.files
+                        )
                     added[path].append(Added(pull.merged_at, pull.number, tested))
-    return FileHistory({path: tuple(events) for path, events in locks.items()}, {path: tuple(a) for path, a in added.items()})
+    return FileHistory(
+        {path: tuple(events) for path, events in locks.items()},
+        {path: tuple(a) for path, a in added.items()},
+    )
 
 
 def lock_for(manifest: str, locks: frozenset[str]) -> str | None:
@@ -88,6 +97,12 @@ def lock_for(manifest: str, locks: frozenset[str]) -> str | None:
     folder, names = posixpath.dirname(manifest), LOCKS_OF.get(posixpath.basename(manifest), ())
     for lock in sorted(locks, key=len, reverse=True):
         lock_folder, name = posixpath.split(lock)
-        if name in names and (lock_folder == folder or (name in WORKSPACE_LOCKS and (not lock_folder or folder.startswith(lock_folder + "/")))):
+        if name in names and (
+            lock_folder == folder
+            or (
+                name in WORKSPACE_LOCKS
+                and (not lock_folder or folder.startswith(lock_folder + "/"))
+            )
+        ):
             return lock
     return None

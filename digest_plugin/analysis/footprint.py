@@ -21,14 +21,23 @@ def _runs_in_ci(path: str) -> bool:
     """Whether a file of CI's is configuration CI runs: not a README beside the workflows, nor a
     workflow parked in a dot-folder (verl's `.github/workflows/.deprecate/`), which GitHub never runs."""
     parts = path.split("/")
-    return not parts[-1].lower().endswith((".md", ".rst", ".txt")) and not any(part.startswith(".") for part in parts[1:-1])
+    return not parts[-1].lower().endswith((".md", ".rst", ".txt")) and not any(
+        part.startswith(".") for part in parts[1:-1]
+    )
 
 
 def footprint(pull: Pull, rules: Rules) -> Footprint:
     paths, kinds = rules.files_of(pull)
     removed: list[tuple[int, str]] = []
     added: list[str] = []
-    counts = {"core_lines": 0, "test_files": 0, "doc_files": 0, "generated_files": 0, "generated_lines": 0, "inline_test_files": 0}
+    counts = {
+        "core_lines": 0,
+        "test_files": 0,
+        "doc_files": 0,
+        "generated_files": 0,
+        "generated_lines": 0,
+        "inline_test_files": 0,
+    }
     core_files: list[tuple[str, int]] = []
     for path, path_kinds, change in zip(paths, kinds, pull.files, strict=True):
         core = not path_kinds & PERIPHERAL_KINDS
@@ -54,17 +63,30 @@ def footprint(pull: Pull, rules: Rules) -> Footprint:
         workflows=workflows,
         config_files=config,
         places=main_places(core_files),
-        main_files=tuple(path for path, lines in sorted(core_files, key=lambda f: (-f[1], f[0]))[:MAIN_FILES] if lines),
+        main_files=tuple(
+            path
+            for path, lines in sorted(core_files, key=lambda f: (-f[1], f[0]))[:MAIN_FILES]
+            if lines
+        ),
         **counts,
     )
 
 
-def _workflows_and_config(paths: tuple[str, ...], kinds: tuple[frozenset[str], ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def _workflows_and_config(
+    paths: tuple[str, ...], kinds: tuple[frozenset[str], ...]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The CI workflows a PR changes (files CI runs, not a README beside them), and its
     configuration files outside tests, docs and generated code."""
-    workflows = tuple(path for path, path_kinds in zip(paths, kinds, strict=True) if "ci" in path_kinds and _runs_in_ci(path))
-    config = tuple(path for path, path_kinds in zip(paths, kinds, strict=True)
-                   if "config" in path_kinds and not path_kinds & {"tests", "docs", "generated"})
+    workflows = tuple(
+        path
+        for path, path_kinds in zip(paths, kinds, strict=True)
+        if "ci" in path_kinds and _runs_in_ci(path)
+    )
+    config = tuple(
+        path
+        for path, path_kinds in zip(paths, kinds, strict=True)
+        if "config" in path_kinds and not path_kinds & {"tests", "docs", "generated"}
+    )
     return workflows, config
 
 
@@ -87,7 +109,10 @@ def main_places(files: list[tuple[str, int]]) -> tuple[str, ...]:
     held = [folder for folder, lines in folders.items() if lines >= PLACE_SHARE * total]
     if held:
         return (max(held, key=lambda folder: (folder.count("/"), folders[folder], folder)),)
-    tops = sorted((folder for folder in folders if folder.count("/") == PLACE_DEPTH - 1), key=lambda folder: (-folders[folder], folder))
+    tops = sorted(
+        (folder for folder in folders if folder.count("/") == PLACE_DEPTH - 1),
+        key=lambda folder: (-folders[folder], folder),
+    )
     for count in range(2, MAX_PLACES + 1):
         if sum(folders[folder] for folder in tops[:count]) >= PLACE_SHARE * total:
             return tuple(sorted(tops[:count]))

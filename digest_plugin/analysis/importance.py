@@ -31,7 +31,13 @@ import math
 import re
 from collections.abc import Sequence
 
-from digest_plugin.analysis.classify import is_code_move, module_of, own_deprecation, parse_title, says_default_change
+from digest_plugin.analysis.classify import (
+    is_code_move,
+    module_of,
+    own_deprecation,
+    parse_title,
+    says_default_change,
+)
 from digest_plugin.analysis.description import description_text
 from digest_plugin.analysis.footprint import beyond_kept
 from digest_plugin.analysis.model import TYPES, AnalysedPull, Classification, Score, Upgrade
@@ -40,14 +46,22 @@ from digest_plugin.analysis.upgrades import upgrades as upgrades_of
 from digest_plugin.records.pull import Pull
 
 # Ties are broken by substance: the weightier kind of change first (a feature before a chore)
-_TYPE_RANK = {name: rank for rank, name in enumerate(("feat", "perf", "fix", "revert", "refactor", "build", None, "chore", "ci", "test", "docs"))}
+_TYPE_RANK = {
+    name: rank
+    for rank, name in enumerate(
+        ("feat", "perf", "fix", "revert", "refactor", "build", None, "chore", "ci", "test", "docs")
+    )
+}
 _WORKFLOWS_FROM = 3  # CI files changed together from which it is a migration, not an edit
 SOFT_CAP = 9.0  # sums above this bend towards 10 (see `scaled`) ...
 BEND = 2.0  # ... closing about two thirds of the way left to 10 every this many points
 DESCRIBED_FROM = 50  # words of description from which it counts
 _ISSUE = r"(?:[\w.-]+/[\w.-]+)?#\d+|https?://github\.com/[\w.-]+/[\w.-]+/issues/\d+"
 _ISSUE_REF = re.compile(_ISSUE)
-_CLOSING = re.compile(rf"\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\b:?\s+((?:{_ISSUE})(?:(?:\s*,\s*|\s+and\s+|\s+)(?:{_ISSUE}))*)", re.IGNORECASE)
+_CLOSING = re.compile(
+    rf"\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\b:?\s+((?:{_ISSUE})(?:(?:\s*,\s*|\s+and\s+|\s+)(?:{_ISSUE}))*)",
+    re.IGNORECASE,
+)
 
 MOVED_SIZE_SHARE = 0.25  # of the size points a change keeps when it moves, splits or restyles code
 _SIZE_NAMES = frozenset({"size", "files", "large", "breadth"})
@@ -56,12 +70,22 @@ _SIZE_NAMES = frozenset({"size", "files", "large", "breadth"})
 def by_importance(analysed: AnalysedPull) -> tuple:
     """The sort key of a week's PRs: score, then substance (core lines, breadth, kind of change)."""
     breadth = dict(analysed.score.factors).get("breadth", 0.0)
-    return (-analysed.score.value, -analysed.footprint.core_lines, -breadth,
-            _TYPE_RANK.get(analysed.classification.type, len(TYPES)), analysed.pull.number)
+    return (
+        -analysed.score.value,
+        -analysed.footprint.core_lines,
+        -breadth,
+        _TYPE_RANK.get(analysed.classification.type, len(TYPES)),
+        analysed.pull.number,
+    )
 
 
-def importance(pull: Pull, classification: Classification, rules: Rules, upgrades: Sequence[Upgrade] | None = None,
-               description: str | None = None) -> Score:
+def importance(
+    pull: Pull,
+    classification: Classification,
+    rules: Rules,
+    upgrades: Sequence[Upgrade] | None = None,
+    description: str | None = None,
+) -> Score:
     """The score of one PR from its record and classification; 0 <= value <= 10. `upgrades` are
     `upgrades.upgrades(...)` and `description` is `description.description_text(...)` when the
     caller has them already."""
@@ -70,7 +94,12 @@ def importance(pull: Pull, classification: Classification, rules: Rules, upgrade
         description = description_text(pull.body)
     if upgrades is None:
         upgrades = upgrades_of(pull, classification, rules, description)
-    deprecated = own_deprecation(parse_title(pull.title, rules).description, description, rules.files_of(pull)[1], rules) is not None
+    deprecated = (
+        own_deprecation(
+            parse_title(pull.title, rules).description, description, rules.files_of(pull)[1], rules
+        )
+        is not None
+    )
     factors = [
         ("type", weights.type.get(classification.type or "unknown", weights.type["unknown"])),
         *_size_factors(pull, classification, rules, upgrades, deprecated),
@@ -79,15 +108,25 @@ def importance(pull: Pull, classification: Classification, rules: Rules, upgrade
     ]
     factors += _substance_factors(pull, rules, description)
     if pull.comments is not None or pull.reviews is not None:
-        factors.append(("discussion", _log_share((pull.comments or 0) + (pull.reviews or 0), 30) * weights.discussion))
+        factors.append(
+            (
+                "discussion",
+                _log_share((pull.comments or 0) + (pull.reviews or 0), 30) * weights.discussion,
+            )
+        )
     if classification.bot:
         factors.append(("bot", weights.bot))
     named = tuple((name, round(points, 2)) for name, points in factors if points)
     return Score(value=round(scaled(sum(points for _, points in named)), 1), factors=named)
 
 
-def _size_factors(pull: Pull, classification: Classification, rules: Rules, upgrades: Sequence[Upgrade],
-                  deprecated: bool) -> list[tuple[str, float]]:
+def _size_factors(
+    pull: Pull,
+    classification: Classification,
+    rules: Rules,
+    upgrades: Sequence[Upgrade],
+    deprecated: bool,
+) -> list[tuple[str, float]]:
     """size, files, large, breadth, peripheral, moved and deprecation: how much core code the PR
     changes (a deprecation of the project's own API counts by the code it touches)."""
     weights = rules.weights
@@ -99,14 +138,23 @@ def _size_factors(pull: Pull, classification: Classification, rules: Rules, upgr
         ("breadth", min(weights.breadth_max, weights.breadth * max(0, core_modules - 1))),
     ]
     # the examples a breaking change updates, the CI an upgrade or a migration moves: its substance
-    if not (classification.breaking or any(u.core for u in upgrades) or _workflows(pull, rules) >= _WORKFLOWS_FROM):
+    if not (
+        classification.breaking
+        or any(u.core for u in upgrades)
+        or _workflows(pull, rules) >= _WORKFLOWS_FROM
+    ):
         factors.append(("peripheral", weights.peripheral * peripheral_share))
     if is_code_move(pull, classification):
         # moved, split or restyled code: its lines say little about its weight (is_code_move)
-        factors = [(name, points * MOVED_SIZE_SHARE if name in _SIZE_NAMES else points) for name, points in factors]
+        factors = [
+            (name, points * MOVED_SIZE_SHARE if name in _SIZE_NAMES else points)
+            for name, points in factors
+        ]
         factors.append(("moved", weights.moved))
     if deprecated:  # scaled by size: a few-line warning adds little
-        factors.append(("deprecation", weights.deprecation * min(1.0, core_lines / weights.deprecation_lines)))
+        factors.append(
+            ("deprecation", weights.deprecation * min(1.0, core_lines / weights.deprecation_lines))
+        )
     return factors
 
 
@@ -119,29 +167,50 @@ def _large(core_lines: int, rules: Rules) -> float:
     return rules.weights.large * (1.0 + 0.5 * min(1.0, math.log10(core_lines / threshold)))
 
 
-def _marker_factors(pull: Pull, classification: Classification, rules: Rules) -> list[tuple[str, float]]:
+def _marker_factors(
+    pull: Pull, classification: Classification, rules: Rules
+) -> list[tuple[str, float]]:
     """breaking, security, crash, default and revert: what the title, labels or body say it is."""
     weights, topics = rules.weights, classification.topics
     return [
         ("breaking", weights.breaking if classification.breaking else 0.0),
         ("security", weights.security if "security" in topics else 0.0),
-        ("crash", weights.crash if "crash" in topics and classification.type in ("fix", "revert", None) else 0.0),
-        ("default", weights.default_change if says_default_change(parse_title(pull.title, rules).description) else 0.0),
+        (
+            "crash",
+            weights.crash
+            if "crash" in topics and classification.type in ("fix", "revert", None)
+            else 0.0,
+        ),
+        (
+            "default",
+            weights.default_change
+            if says_default_change(parse_title(pull.title, rules).description)
+            else 0.0,
+        ),
         ("revert", weights.revert if classification.reverts is not None else 0.0),
     ]
 
 
-def _upgrade_factors(pull: Pull, rules: Rules, upgrades: Sequence[Upgrade]) -> list[tuple[str, float]]:
+def _upgrade_factors(
+    pull: Pull, rules: Rules, upgrades: Sequence[Upgrade]
+) -> list[tuple[str, float]]:
     """core_upgrade or upgrade, and workflows: what the project runs on and is built with."""
     weights = rules.weights
     if any(u.core for u in upgrades):
         return [("core_upgrade", weights.core_upgrade)]  # its workflow edits are part of it
     factors = []
     if upgrades:
-        factors.append(("upgrade", weights.major_upgrade if any(u.major for u in upgrades) else weights.upgrade))
+        factors.append(
+            (
+                "upgrade",
+                weights.major_upgrade if any(u.major for u in upgrades) else weights.upgrade,
+            )
+        )
     workflows = _workflows(pull, rules)
     if workflows >= _WORKFLOWS_FROM:
-        factors.append(("workflows", _log_share(workflows, weights.workflows_count) * weights.workflows))
+        factors.append(
+            ("workflows", _log_share(workflows, weights.workflows_count) * weights.workflows)
+        )
     return factors
 
 
@@ -150,9 +219,16 @@ def _substance_factors(pull: Pull, rules: Rules, description: str) -> list[tuple
     discussion. A description counts from DESCRIBED_FROM words: a line or two says nothing of weight."""
     weights = rules.weights
     words = len(description.split())
-    described = math.log(words / DESCRIBED_FROM) / math.log(weights.described_words / DESCRIBED_FROM) if words > DESCRIBED_FROM else 0.0
+    described = (
+        math.log(words / DESCRIBED_FROM) / math.log(weights.described_words / DESCRIBED_FROM)
+        if words > DESCRIBED_FROM
+        else 0.0
+    )
     return [
-        ("issues", _log_share(len(closed_issues(pull.body)), weights.issues_count) * weights.issues),
+        (
+            "issues",
+            _log_share(len(closed_issues(pull.body)), weights.issues_count) * weights.issues,
+        ),
         ("described", min(1.0, described) * weights.described),
     ]
 
@@ -204,7 +280,11 @@ def _footprint(pull: Pull, rules: Rules) -> tuple[int, float, int]:
         # the dropped files' kinds are unknown: they are taken to split as the kept files do, so a
         # bulk of snapshots or vendored code past the kept files stays that (ruff #26161)
         kept = core + tests + other
-        core, tests, other = (beyond_kept(pull, lines, kept) for lines in (core, tests, other)) if kept else (pull.additions + pull.deletions, 0, 0)
+        core, tests, other = (
+            (beyond_kept(pull, lines, kept) for lines in (core, tests, other))
+            if kept
+            else (pull.additions + pull.deletions, 0, 0)
+        )
     if core:
         share = other / (core + other)
     else:

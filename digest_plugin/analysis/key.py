@@ -19,7 +19,9 @@ from itertools import chain
 
 KEY_WEEKS = 12  # the week and the eleven before it: about a quarter, long enough to hold a busy week and quiet ones
 KEY_RANK = 7 * KEY_WEEKS  # seven key PRs a week on average where the weeks are busy
-KEY_FLOOR = 6.0  # the importance below which no PR is key (DIGEST_KEY_THRESHOLD's fixed default before)
+KEY_FLOOR = (
+    6.0  # the importance below which no PR is key (DIGEST_KEY_THRESHOLD's fixed default before)
+)
 
 
 def least_key_score(fixed: float | None) -> float:
@@ -27,13 +29,15 @@ def least_key_score(fixed: float | None) -> float:
     return KEY_FLOOR if fixed is None else fixed
 
 
-def key_cutoff(scores: Iterable[float], earlier: Sequence[Iterable[float]], fixed: float | None = None) -> float:
+def key_cutoff(
+    scores: Iterable[float], earlier: Sequence[Iterable[float]], fixed: float | None = None
+) -> float:
     """The importance from which a PR of the week is key. `scores` are the week's PRs' scores,
     `earlier` those of the weeks before it, oldest first (only the last KEY_WEEKS - 1 are read);
     `fixed` is DIGEST_KEY_THRESHOLD, which, when set, is the answer."""
     if fixed is not None:
         return fixed
-    window = sorted(chain(scores, *earlier[-(KEY_WEEKS - 1):]), reverse=True)
+    window = sorted(chain(scores, *earlier[-(KEY_WEEKS - 1) :]), reverse=True)
     if len(window) < KEY_RANK:
         return KEY_FLOOR  # fewer PRs than key places: the floor alone selects
     return max(KEY_FLOOR, window[KEY_RANK - 1])

@@ -35,12 +35,12 @@ RISK_KINDS = (
 )
 # What happened after a revert (Evidence.outcome), as the later PRs of the store show it
 REVERT_OUTCOMES = (
-    "relanded",     # a later PR brought the change back (its title, or it says so)
-    "replaced",     # a later PR took its place (it cites the revert or the reverted PR, or touches the same files on the same subject)
-    "accidental",   # the revert says the reverted edit was accidental: nothing to land again
-    "peripheral",   # the revert touches only tests, docs, examples, scripts, CI or generated files: nothing to land again
-    "pending",      # nothing has followed yet, and the store ends before the revert's follow-up window does
-    "none",         # nothing followed within REVERT_FOLLOW_UP_DAYS
+    "relanded",  # a later PR brought the change back (its title, or it says so)
+    "replaced",  # a later PR took its place (it cites the revert or the reverted PR, or touches the same files on the same subject)
+    "accidental",  # the revert says the reverted edit was accidental: nothing to land again
+    "peripheral",  # the revert touches only tests, docs, examples, scripts, CI or generated files: nothing to land again
+    "pending",  # nothing has followed yet, and the store ends before the revert's follow-up window does
+    "none",  # nothing followed within REVERT_FOLLOW_UP_DAYS
 )
 REVERT_FOLLOW_UP_DAYS = 28  # "the same or the following weeks"
 # Good news that still asks for work: a fixed vulnerability may need an advisory and a release.
@@ -49,27 +49,27 @@ GOOD_NEWS_KINDS = ("security-fix",)
 
 # What an Evidence says, by its `fact` code (the fields each one fills are listed):
 EVIDENCE_FACTS = (
-    "untested-code",    # missing-tests: lines = source lines added, files = source files, paths = the largest ones
+    "untested-code",  # missing-tests: lines = source lines added, files = source files, paths = the largest ones
     "breaking-marker",  # breaking-change: how the PR says so: detail = "title" | "label" | "footer";
-                        #   missing = "migration-notes" when neither its description nor its files tell users what to change
-    "version",          # dependency-upgrade: package, old (may be None), new, major, core (a core runtime: framework, CUDA, toolchain),
-                        #   detail = the move (UPGRADE_MOVES), reason = why, for a pin or a downgrade, paths = dependency files;
-                        #   missing = "lock-file" when it raises a version in a manifest whose lock file it leaves as it was
-    "routine-bumps",    # dependency-upgrade: bot bumps grouped: pulls = all of them, count, packages = names
-    "vulnerability",    # security / security-fix: detail = the advisory id (CVE-…, GHSA-…) or the word found
-    "reverted",         # revert: pulls = the reverted PR(s) when known, detail = its title, outcome = what happened
-                        #   next (REVERT_OUTCOMES), by = the PR that re-landed or replaced it, reason = why, as the revert says
-    "deprecated",       # deprecation: paths = files touched, lines = lines changed (a few-line warning is small), detail = "deprecates" | "removes"
-    "files-removed",    # large-change: paths = removed files (largest first), files = how many, lines = lines deleted
-    "size",             # large-change: lines = core lines changed, files = core files, modules = core modules
+    #   missing = "migration-notes" when neither its description nor its files tell users what to change
+    "version",  # dependency-upgrade: package, old (may be None), new, major, core (a core runtime: framework, CUDA, toolchain),
+    #   detail = the move (UPGRADE_MOVES), reason = why, for a pin or a downgrade, paths = dependency files;
+    #   missing = "lock-file" when it raises a version in a manifest whose lock file it leaves as it was
+    "routine-bumps",  # dependency-upgrade: bot bumps grouped: pulls = all of them, count, packages = names
+    "vulnerability",  # security / security-fix: detail = the advisory id (CVE-…, GHSA-…) or the word found
+    "reverted",  # revert: pulls = the reverted PR(s) when known, detail = its title, outcome = what happened
+    #   next (REVERT_OUTCOMES), by = the PR that re-landed or replaced it, reason = why, as the revert says
+    "deprecated",  # deprecation: paths = files touched, lines = lines changed (a few-line warning is small), detail = "deprecates" | "removes"
+    "files-removed",  # large-change: paths = removed files (largest first), files = how many, lines = lines deleted
+    "size",  # large-change: lines = core lines changed, files = core files, modules = core modules
     "default-changed",  # config-change: paths = config files edited, detail = the setting named in the title, if any
-    "config-files",     # config-change: paths, lines
-    "workflows",        # ci-change: paths = workflow files, files = how many
-    "hot-file",         # hotspot: paths = (the file,), pulls = every PR of the week that touched it, authors = theirs;
-                        #   missing = "tests" for a file added lately without tests that none of them tested, by = the PR that added it
-    "consequence",      # breaking-change: what the PR says it changes for users (model.Consequence): detail = its kind
-                        #   (CONSEQUENCE_KINDS, or "stated" for the author's breaking or migration section), package = what,
-                        #   old, new = a rename's names or a default's new value, reason = the author's words
+    "config-files",  # config-change: paths, lines
+    "workflows",  # ci-change: paths = workflow files, files = how many
+    "hot-file",  # hotspot: paths = (the file,), pulls = every PR of the week that touched it, authors = theirs;
+    #   missing = "tests" for a file added lately without tests that none of them tested, by = the PR that added it
+    "consequence",  # breaking-change: what the PR says it changes for users (model.Consequence): detail = its kind
+    #   (CONSEQUENCE_KINDS, or "stated" for the author's breaking or migration section), package = what,
+    #   old, new = a rename's names or a default's new value, reason = the author's words
     "changes-requested",  # unresolved-review: authors = the reviewers whose change request no approval followed before the merge
 )
 
@@ -84,7 +84,9 @@ class Classification:
     bot: bool = False
     reverts: int | None = None  # the PR number a revert reverts, where it can be told
     is_revert: bool = False  # the title says it reverts something (whatever its type)
-    modules_from_title: bool = False  # the modules are scopes its title wrote (`[1/n]` too), not labels or paths
+    modules_from_title: bool = (
+        False  # the modules are scopes its title wrote (`[1/n]` too), not labels or paths
+    )
     # where the author said the type, when it came from there: ("title", "fix:"), ("label", "bug")
     type_mark: tuple[str, str] | None = None
 
@@ -112,27 +114,41 @@ class Evidence:
     major: bool = False
     core: bool = False
     detail: str | None = None  # a short code or name quoted from the PR (an advisory id, a setting)
-    reason: str | None = None  # the PR's own sentence saying why (a pin back, a revert), quoted from its description
+    reason: str | None = (
+        None  # the PR's own sentence saying why (a pin back, a revert), quoted from its description
+    )
     outcome: str | None = None  # reverted: what happened next, one of REVERT_OUTCOMES
-    by: int | None = None  # reverted: the later PR that re-landed or replaced the change (maybe of a later week); hot-file: the PR that added it
-    missing: str | None = None  # what the PR lacks that its kind calls for (see EVIDENCE_FACTS): a finding to act on
-    pulls: tuple[int, ...] = ()  # other PRs it involves (the reverted PR, the others on a hot file, a group)
+    by: int | None = (
+        None  # reverted: the later PR that re-landed or replaced the change (maybe of a later week); hot-file: the PR that added it
+    )
+    missing: str | None = (
+        None  # what the PR lacks that its kind calls for (see EVIDENCE_FACTS): a finding to act on
+    )
+    pulls: tuple[
+        int, ...
+    ] = ()  # other PRs it involves (the reverted PR, the others on a hot file, a group)
     authors: tuple[str, ...] = ()  # logins involved (a hot file's authors)
     packages: tuple[str, ...] = ()  # routine-bumps: the packages bumped
     kind: str = ""  # the risk (or good-news) kind it supports
-    advice: str | None = None  # consequence: the PR's own words on what users do about it (AnalysedPull.mitigation), quoted
+    advice: str | None = (
+        None  # consequence: the PR's own words on what users do about it (AnalysedPull.mitigation), quoted
+    )
     titled: bool = False  # consequence: `reason` is the PR's own title (a Chinese page shows it once, in its row)
 
 
 UPGRADE_MOVES = (  # how a PR moves a dependency (Upgrade.move), as its versions and words say
-    "major", "minor", "patch",  # to a newer version, this far (the versions compared)
-    "up",        # to a newer version, how far unknown (only the new one is said)
-    "down",      # to an older version: a downgrade, or a revert of an upgrade
+    "major",
+    "minor",
+    "patch",  # to a newer version, this far (the versions compared)
+    "up",  # to a newer version, how far unknown (only the new one is said)
+    "down",  # to an older version: a downgrade, or a revert of an upgrade
     "pin-back",  # pinned to an older version than one out (the description names a newer one, or says "previous")
-    "pin",       # pinned to a version, whether newer or older unknown
-    "cap",       # held below a version ("pin transformers under 4.53")
+    "pin",  # pinned to a version, whether newer or older unknown
+    "cap",  # held below a version ("pin transformers under 4.53")
 )
-BACK_MOVES = frozenset({"down", "pin-back", "pin", "cap"})  # moves that hold a dependency back rather than forward
+BACK_MOVES = frozenset(
+    {"down", "pin-back", "pin", "cap"}
+)  # moves that hold a dependency back rather than forward
 
 
 @frozen_record
@@ -145,8 +161,12 @@ class Upgrade:
     major: bool  # to a newer major version (or a 0.x minor step, which semver lets break)
     core: bool  # a core runtime the project is built on (rules.yaml `core_dependencies`, `toolchains`)
     move: str | None = None  # one of UPGRADE_MOVES; None when nothing says which way
-    reason: str | None = None  # for a pin or a downgrade, the description's sentence saying why (quoted, untrusted)
-    files: tuple[str, ...] = ()  # the dependency and manifest files it changes (none for a version checked in code)
+    reason: str | None = (
+        None  # for a pin or a downgrade, the description's sentence saying why (quoted, untrusted)
+    )
+    files: tuple[
+        str, ...
+    ] = ()  # the dependency and manifest files it changes (none for a version checked in code)
 
 
 CONSEQUENCE_KINDS = ("default-flip", "removal", "rename", "new-dependency", "format-change")
@@ -157,7 +177,9 @@ class Consequence:
     """What a PR changes for its users, as its title or its own "Breaking changes" / "Migration"
     section says it (analysis/consequences.py). Quoted from GitHub: untrusted, verbatim."""
 
-    kind: str | None  # one of CONSEQUENCE_KINDS; None when the author's section says it without a kind to tell
+    kind: (
+        str | None
+    )  # one of CONSEQUENCE_KINDS; None when the author's section says it without a kind to tell
     source: str  # "title" or "body": where it is said
     what: str | None = None  # the setting, option or thing (a title's words), when named
     old: str | None = None  # a rename's old name, a default's old value, when said
@@ -169,7 +191,9 @@ class Consequence:
 class Footprint:
     """What the files of a PR show, for saying what it does when its body does not."""
 
-    added_files: tuple[str, ...] = ()  # core files added (not tests, docs, generated), the first five
+    added_files: tuple[
+        str, ...
+    ] = ()  # core files added (not tests, docs, generated), the first five
     added_count: int = 0  # how many core files were added
     removed_files: tuple[str, ...] = ()  # files removed, largest first, the first five
     removed_count: int = 0
@@ -181,9 +205,15 @@ class Footprint:
     config_files: tuple[str, ...] = ()  # configuration files edited, all of them
     generated_files: int = 0  # lock files, snapshots, generated and vendored code
     generated_lines: int = 0  # changed lines of those that are not tests (snapshots are); for a cut file list estimated (footprint.beyond_kept)
-    places: tuple[str, ...] = ()  # where the core lines are: a file or folder holding two thirds of them, or up to three folders that do
-    inline_test_files: int = 0  # core files whose tests may sit inside them (Rust): no file list says they are untested
-    main_files: tuple[str, ...] = ()  # the core files it changes most, up to footprint.MAIN_FILES: what a diff excerpt shows
+    places: tuple[
+        str, ...
+    ] = ()  # where the core lines are: a file or folder holding two thirds of them, or up to three folders that do
+    inline_test_files: int = (
+        0  # core files whose tests may sit inside them (Rust): no file list says they are untested
+    )
+    main_files: tuple[
+        str, ...
+    ] = ()  # the core files it changes most, up to footprint.MAIN_FILES: what a diff excerpt shows
 
 
 @frozen_record
@@ -191,7 +221,9 @@ class ReviewOutcome:
     """A PR's review verdicts as they stood when it merged (analysis/reviews.py); empty where the
     store has none. Logins are quoted from GitHub, untrusted."""
 
-    approved_by: tuple[str, ...] = ()  # reviewers whose verdict is an approval, in the order they approved
+    approved_by: tuple[
+        str, ...
+    ] = ()  # reviewers whose verdict is an approval, in the order they approved
     settled: tuple[str, ...] = ()  # reviewers who requested changes before the last approval
     outstanding: tuple[str, ...] = ()  # reviewers whose change request no approval followed
 
@@ -211,9 +243,13 @@ class AnalysedPull:
     footprint: Footprint = Footprint()
     upgrades: tuple[Upgrade, ...] = ()  # what it upgrades, when it does
     themes: tuple[str, ...] = ()  # names of the week's themes it belongs to (set per week)
-    evidence: tuple[Evidence, ...] = ()  # the facts behind its risk kinds (and good news), `kind` set
+    evidence: tuple[
+        Evidence, ...
+    ] = ()  # the facts behind its risk kinds (and good news), `kind` set
     review: ReviewOutcome = ReviewOutcome()  # its reviewers' verdicts, where the store has them
-    consequences: tuple[Consequence, ...] = ()  # what it breaks or changes for users, as it says (analysis/consequences.py)
+    consequences: tuple[
+        Consequence, ...
+    ] = ()  # what it breaks or changes for users, as it says (analysis/consequences.py)
     mitigation: str = ""  # the body's own sentence telling users what to do (a migration step, a flag, a script); untrusted
 
 
@@ -282,22 +318,26 @@ class Recommendation:
     package: str | None = None  # the dependency it names, with old/new
     old: str | None = None
     new: str | None = None
-    count: int = 0  # how many PRs the subject covers in all (may exceed len(pulls)), or the untested lines
-    detail: str | None = None  # the advisory id, the setting whose default changed, the reverted title, the lock file
+    count: int = (
+        0  # how many PRs the subject covers in all (may exceed len(pulls)), or the untested lines
+    )
+    detail: str | None = (
+        None  # the advisory id, the setting whose default changed, the reverted title, the lock file
+    )
     impact: str = "medium"  # of the risk it comes from
     evidence: Evidence | None = None  # the finding, when it is one piece of evidence
 
 
 RECOMMENDATION_ACTIONS = (  # in the order they rank among recommendations of the same impact; each from a finding
-    "release-advisory",   # security-fix: an advisory (detail: its id) and a release for the fix
-    "migration-notes",    # breaking-change without migration notes in its description or files: write them before the release
-    "release-notes",      # breaking-change a PR states (a removal, a rename, its Breaking section): tell users, with the step
-                          #   its author gives (evidence: the consequence; detail: the author's step, when there is one)
-    "security-review",    # security: code that runs or loads untrusted input (detail: what), for a security review
-    "re-land-or-drop",    # revert that nothing re-landed or replaced (detail: the reverted title): decide its fate
-    "lock-file",          # dependency-upgrade raised in a manifest (path) whose lock file (detail) it left as it was
-    "add-tests",          # missing-tests or hotspot: a new or large file (path) that no test covers
-    "check-defaults",     # config-change: a default changed (detail: the setting): tell the users who rely on it
+    "release-advisory",  # security-fix: an advisory (detail: its id) and a release for the fix
+    "migration-notes",  # breaking-change without migration notes in its description or files: write them before the release
+    "release-notes",  # breaking-change a PR states (a removal, a rename, its Breaking section): tell users, with the step
+    #   its author gives (evidence: the consequence; detail: the author's step, when there is one)
+    "security-review",  # security: code that runs or loads untrusted input (detail: what), for a security review
+    "re-land-or-drop",  # revert that nothing re-landed or replaced (detail: the reverted title): decide its fate
+    "lock-file",  # dependency-upgrade raised in a manifest (path) whose lock file (detail) it left as it was
+    "add-tests",  # missing-tests or hotspot: a new or large file (path) that no test covers
+    "check-defaults",  # config-change: a default changed (detail: the setting): tell the users who rely on it
 )
 MAX_RECOMMENDATIONS = 5
 MAX_RECOMMENDATION_PULLS = 5
@@ -350,7 +390,9 @@ class FetchInfo:
     source: str  # "github", "import", "sample"
     fetched_at: str | None
     truncated: bool
-    skipped: tuple[int, ...] = ()  # PRs of the week GitHub would not serve readably, left out for good (RepoState.skipped)
+    skipped: tuple[
+        int, ...
+    ] = ()  # PRs of the week GitHub would not serve readably, left out for good (RepoState.skipped)
 
 
 @dataclass(frozen=True)

@@ -15,10 +15,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from digest_plugin.analysis.claims import speaks
-from digest_plugin.analysis.model import IMPACTS, MAX_RECOMMENDATION_PULLS, MAX_RECOMMENDATIONS, RECOMMENDATION_ACTIONS, Recommendation, Risk
+from digest_plugin.analysis.model import (
+    IMPACTS,
+    MAX_RECOMMENDATION_PULLS,
+    MAX_RECOMMENDATIONS,
+    RECOMMENDATION_ACTIONS,
+    Recommendation,
+    Risk,
+)
 
 # what a security finding must name for a review to be worth asking: code that runs or loads input
-_REVIEWABLE = re.compile(r"eval|exec|pickle|shell|yaml\.load|deseriali[sz]|injection|traversal|xss|csrf|ssrf|remote code|arbitrary code", re.IGNORECASE)
+_REVIEWABLE = re.compile(
+    r"eval|exec|pickle|shell|yaml\.load|deseriali[sz]|injection|traversal|xss|csrf|ssrf|remote code|arbitrary code",
+    re.IGNORECASE,
+)
 
 
 def _top(numbers: Sequence[int]) -> tuple[int, ...]:
@@ -27,17 +37,38 @@ def _top(numbers: Sequence[int]) -> tuple[int, ...]:
 
 def _advisory(risk: Risk) -> list[Recommendation]:
     fixed = [e for e in risk.evidence if e.detail and e.detail[:3] in ("CVE", "GHS")]
-    return [Recommendation("release-advisory", _top([e.pull for e in fixed]), risk.kind, detail=fixed[0].detail, count=len(fixed))] if fixed else []
+    return (
+        [
+            Recommendation(
+                "release-advisory",
+                _top([e.pull for e in fixed]),
+                risk.kind,
+                detail=fixed[0].detail,
+                count=len(fixed),
+            )
+        ]
+        if fixed
+        else []
+    )
 
 
 def _migration(risk: Risk) -> list[Recommendation]:
     silent = [e.pull for e in risk.evidence if e.missing == "migration-notes"]
-    return [Recommendation("migration-notes", _top(silent), risk.kind, count=len(silent))] if silent else []
+    return (
+        [Recommendation("migration-notes", _top(silent), risk.kind, count=len(silent))]
+        if silent
+        else []
+    )
 
 
 def _security_review(risk: Risk) -> list[Recommendation]:
     found = [e for e in risk.evidence if e.detail and _REVIEWABLE.search(e.detail)]
-    return [Recommendation("security-review", (e.pull,), risk.kind, detail=e.detail, count=1, evidence=e) for e in found[:1]]
+    return [
+        Recommendation(
+            "security-review", (e.pull,), risk.kind, detail=e.detail, count=1, evidence=e
+        )
+        for e in found[:1]
+    ]
 
 
 def _revert(risk: Risk) -> list[Recommendation]:
@@ -45,21 +76,44 @@ def _revert(risk: Risk) -> list[Recommendation]:
     (when that finding is precise: analysis/claims.py)."""
     if not (speaks("revert.nothing-followed") and speaks("revert.undoes")):
         return []
-    return [Recommendation("re-land-or-drop", (e.pull,), risk.kind, detail=e.detail, count=1, evidence=e)
-            for e in risk.evidence if e.outcome in ("none", "pending") and e.detail]
+    return [
+        Recommendation(
+            "re-land-or-drop", (e.pull,), risk.kind, detail=e.detail, count=1, evidence=e
+        )
+        for e in risk.evidence
+        if e.outcome in ("none", "pending") and e.detail
+    ]
 
 
 def _lock_file(risk: Risk) -> list[Recommendation]:
     """A package raised in a manifest whose lock file stayed as it was, when the package and its move are told precisely."""
     if not (speaks("version.package") and speaks("version.direction")):
         return []
-    return [Recommendation("lock-file", (e.pull,), risk.kind, path=e.paths[0], detail=e.paths[1], package=e.package, new=e.new, count=1,
-                           evidence=e) for e in risk.evidence if e.missing == "lock-file"]
+    return [
+        Recommendation(
+            "lock-file",
+            (e.pull,),
+            risk.kind,
+            path=e.paths[0],
+            detail=e.paths[1],
+            package=e.package,
+            new=e.new,
+            count=1,
+            evidence=e,
+        )
+        for e in risk.evidence
+        if e.missing == "lock-file"
+    ]
 
 
 def _tests_for_new_file(risk: Risk) -> list[Recommendation]:
-    return [Recommendation("add-tests", _top(e.pulls), risk.kind, path=e.paths[0], count=len(e.pulls), evidence=e)
-            for e in risk.evidence if e.missing == "tests"]
+    return [
+        Recommendation(
+            "add-tests", _top(e.pulls), risk.kind, path=e.paths[0], count=len(e.pulls), evidence=e
+        )
+        for e in risk.evidence
+        if e.missing == "tests"
+    ]
 
 
 def _tests_for_large_change(risk: Risk) -> list[Recommendation]:
@@ -67,7 +121,16 @@ def _tests_for_large_change(risk: Risk) -> list[Recommendation]:
     if risk.impact != "high" or not speaks("tests.missing"):
         return []
     first = risk.evidence[0]  # the most untested lines
-    return [Recommendation("add-tests", (first.pull,), risk.kind, path=first.paths[0] if first.paths else None, count=first.lines, evidence=first)]
+    return [
+        Recommendation(
+            "add-tests",
+            (first.pull,),
+            risk.kind,
+            path=first.paths[0] if first.paths else None,
+            count=first.lines,
+            evidence=first,
+        )
+    ]
 
 
 def _defaults(risk: Risk) -> list[Recommendation]:
@@ -76,15 +139,42 @@ def _defaults(risk: Risk) -> list[Recommendation]:
     if not (speaks("config.default-changed") and speaks("consequence.default-flip")):
         return []
     changed = [e for e in risk.evidence if e.fact == "default-changed" and e.detail and e.paths]
-    return [Recommendation("check-defaults", (e.pull,), risk.kind, detail=e.detail, path=e.paths[0], count=1, evidence=e) for e in changed[:1]]
+    return [
+        Recommendation(
+            "check-defaults",
+            (e.pull,),
+            risk.kind,
+            detail=e.detail,
+            path=e.paths[0],
+            count=1,
+            evidence=e,
+        )
+        for e in changed[:1]
+    ]
 
 
 def _release_notes(risk: Risk) -> list[Recommendation]:
     """What a PR states it removes, renames or breaks (not a default flipped, nor a rule out of
     preview): tell users in the release notes, with the step its author gives, if any."""
-    stated = [e for e in risk.evidence if e.fact == "consequence" and e.detail not in ("default-flip",) and e.old != "preview"]
-    return [Recommendation("release-notes", (e.pull,), risk.kind, package=e.package, old=e.old, new=e.new, detail=e.advice, count=1, evidence=e)
-            for e in stated[:2]]
+    stated = [
+        e
+        for e in risk.evidence
+        if e.fact == "consequence" and e.detail not in ("default-flip",) and e.old != "preview"
+    ]
+    return [
+        Recommendation(
+            "release-notes",
+            (e.pull,),
+            risk.kind,
+            package=e.package,
+            old=e.old,
+            new=e.new,
+            detail=e.advice,
+            count=1,
+            evidence=e,
+        )
+        for e in stated[:2]
+    ]
 
 
 def _breaking(risk: Risk) -> list[Recommendation]:
@@ -104,12 +194,18 @@ FOLLOW_UPS: dict[str, Callable[[Risk], list[Recommendation]]] = {
 }
 
 
-def recommendations(risks: Sequence[Risk], good_news: Sequence[Risk] = ()) -> tuple[Recommendation, ...]:
+def recommendations(
+    risks: Sequence[Risk], good_news: Sequence[Risk] = ()
+) -> tuple[Recommendation, ...]:
     """The week's follow-ups, at most MAX_RECOMMENDATIONS, most pressing first; one per file."""
     found: list[Recommendation] = []
     for risk in (*good_news, *risks):
         follow_up = FOLLOW_UPS.get(risk.kind)
         found.extend(replace(r, impact=risk.impact) for r in (follow_up(risk) if follow_up else ()))
     found.sort(key=lambda r: (IMPACTS.index(r.impact), RECOMMENDATION_ACTIONS.index(r.action)))
-    unique = {(r.action, r.path or r.pulls): r for r in reversed(found)}  # the more pressing of two on one file
-    return tuple(r for r in found if unique[(r.action, r.path or r.pulls)] is r)[:MAX_RECOMMENDATIONS]
+    unique = {
+        (r.action, r.path or r.pulls): r for r in reversed(found)
+    }  # the more pressing of two on one file
+    return tuple(r for r in found if unique[(r.action, r.path or r.pulls)] is r)[
+        :MAX_RECOMMENDATIONS
+    ]

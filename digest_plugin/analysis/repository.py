@@ -23,16 +23,39 @@ from digest_plugin.analysis.file_history import Added, FileHistory, file_history
 from digest_plugin.analysis.footprint import footprint
 from digest_plugin.analysis.importance import by_importance, importance
 from digest_plugin.analysis.key import KEY_WEEKS, key_cutoff, least_key_score
-from digest_plugin.analysis.model import AnalysedPull, Evidence, FetchInfo, Release, Theme, WeekAnalysis
+from digest_plugin.analysis.model import (
+    AnalysedPull,
+    Evidence,
+    FetchInfo,
+    Release,
+    Theme,
+    WeekAnalysis,
+)
 from digest_plugin.analysis.options import AnalysisOptions
 from digest_plugin.analysis.recommend import recommendations
 from digest_plugin.analysis.remarks import without_draft_remarks
 from digest_plugin.analysis.reverts import FollowUps, follow_ups
 from digest_plugin.analysis.reviews import review_outcome
-from digest_plugin.analysis.risks import PullFacts, consequence_evidence, hotspots, kinds_of, pull_evidence, untested_new_files, week_risks
+from digest_plugin.analysis.risks import (
+    PullFacts,
+    consequence_evidence,
+    hotspots,
+    kinds_of,
+    pull_evidence,
+    untested_new_files,
+    week_risks,
+)
 from digest_plugin.analysis.rules import Rules, compile_rules
 from digest_plugin.analysis.stats import first_time_pulls, week_stats
-from digest_plugin.analysis.themes import BASELINE_MAX_WEEKS, Vocabulary, WeekNames, baseline_weeks, vocabulary, week_names, week_themes
+from digest_plugin.analysis.themes import (
+    BASELINE_MAX_WEEKS,
+    Vocabulary,
+    WeekNames,
+    baseline_weeks,
+    vocabulary,
+    week_names,
+    week_themes,
+)
 from digest_plugin.analysis.upgrades import own_release, upgrades
 from digest_plugin.records.pull import Pull, format_time
 from digest_plugin.records.state import RepoState
@@ -81,7 +104,9 @@ class History:
     def last_titled(self, title: str, before: datetime) -> int | None:
         """The last PR of `title` merged before `before`: what a revert naming that title undoes
         (a re-landed change may share the title)."""
-        earlier = [n for merged, n in self._numbers_by_title.get(_title_key(title), ()) if merged < before]
+        earlier = [
+            n for merged, n in self._numbers_by_title.get(_title_key(title), ()) if merged < before
+        ]
         return earlier[-1] if earlier else None
 
     def follow_up(self, revert: Pull, reverted: int | None) -> tuple[str | None, int | None]:
@@ -119,7 +144,9 @@ def repo_context(repo: str, pulls: Sequence[Pull], options: AnalysisOptions) -> 
     rules = compile_rules(options.rules, repo, options.bots)
     thresholds = rules.thresholds
     conventions = Conventions(
-        template=template_lines((p.body for p in pulls), thresholds.template_share, thresholds.template_min_pulls),
+        template=template_lines(
+            (p.body for p in pulls), thresholds.template_share, thresholds.template_min_pulls
+        ),
         scheme=module_scheme(pulls, rules),
     )
     return RepoContext(repo, options, rules, conventions, History(pulls, rules, options.timezone))
@@ -145,7 +172,18 @@ def analyse_pull(pull: Pull, context: RepoContext, first_time: bool | None = Non
     paths, kinds = rules.files_of(pull)
     moved = upgrades(pull, classification, rules, description)
     locks = frozenset(history.locks_before(pull.merged_at)) if moved else frozenset()
-    facts = PullFacts(pull, classification, paths, kinds, description, footprint(pull, rules), moved, rules, review_outcome(pull), locks)
+    facts = PullFacts(
+        pull,
+        classification,
+        paths,
+        kinds,
+        description,
+        footprint(pull, rules),
+        moved,
+        rules,
+        review_outcome(pull),
+        locks,
+    )
     score = importance(pull, classification, rules, facts.upgrades, description)
     evidence = tuple(
         _reverted(e, pull, history) if e.fact == "reverted" else e for e in pull_evidence(facts)
@@ -159,8 +197,13 @@ def analyse_pull(pull: Pull, context: RepoContext, first_time: bool | None = Non
         pull=pull,
         classification=classification,
         score=score,
-        key=score.value >= least_key_score(context.options.key_threshold),  # narrowed by its week (analyse_week)
-        summary=summary_of(without_draft_remarks(description), title.description or pull.title, rules.thresholds.summary_chars),
+        key=score.value
+        >= least_key_score(context.options.key_threshold),  # narrowed by its week (analyse_week)
+        summary=summary_of(
+            without_draft_remarks(description),
+            title.description or pull.title,
+            rules.thresholds.summary_chars,
+        ),
         risks=kinds_of(evidence),
         first_time=history.first_time(pull.number) if first_time is None else first_time,
         footprint=facts.footprint,
@@ -264,10 +307,19 @@ def with_themes(
     return replace(week, themes=themes, pulls=pulls)
 
 
-def analyse_week(repo: str, week: Week, pulls: Sequence[AnalysedPull], context: RepoContext, options: AnalysisOptions,
-                 state: RepoState | None, now: datetime, previous: Sequence[tuple[int, int]] = (),
-                 subjects: Sequence[WeekNames] = (), names: WeekNames | None = None,
-                 earlier_scores: Sequence[Sequence[float]] = ()) -> WeekAnalysis:
+def analyse_week(
+    repo: str,
+    week: Week,
+    pulls: Sequence[AnalysedPull],
+    context: RepoContext,
+    options: AnalysisOptions,
+    state: RepoState | None,
+    now: datetime,
+    previous: Sequence[tuple[int, int]] = (),
+    subjects: Sequence[WeekNames] = (),
+    names: WeekNames | None = None,
+    earlier_scores: Sequence[Sequence[float]] = (),
+) -> WeekAnalysis:
     """One week from its analysed pulls, themes included, in one call. `previous` is (merged, key)
     of the weeks before, oldest first, for the movement figures; `subjects` is `week_names` of the
     weeks before, for themes; `earlier_scores` the importance of the PRs of the weeks before,
@@ -307,8 +359,14 @@ def _assembled(
     pulls = _keyed(pulls, earlier_scores, context)
     hot = hotspots([p.pull for p in pulls], rules)
     hot_numbers = {n for numbers in hot.values() for n in numbers}
-    pulls = [replace(p, risks=kinds_of((*p.evidence, Evidence("hot-file", p.pull.number, kind="hotspot"))))
-             if p.pull.number in hot_numbers else p for p in pulls]
+    pulls = [
+        replace(
+            p, risks=kinds_of((*p.evidence, Evidence("hot-file", p.pull.number, kind="hotspot")))
+        )
+        if p.pull.number in hot_numbers
+        else p
+        for p in pulls
+    ]
     ordered = tuple(sorted(pulls, key=by_importance))
     assert context.history is not None  # a repository's context (repo_context)
     untested = untested_new_files(
@@ -338,9 +396,13 @@ def _assembled(
     )
 
 
-def _keyed(pulls: Sequence[AnalysedPull], earlier_scores: Sequence[Sequence[float]], context: RepoContext) -> list[AnalysedPull]:
+def _keyed(
+    pulls: Sequence[AnalysedPull], earlier_scores: Sequence[Sequence[float]], context: RepoContext
+) -> list[AnalysedPull]:
     """The week's pulls, each key when its score clears the week's bar (key.key_cutoff)."""
-    cutoff = key_cutoff([p.score.value for p in pulls], earlier_scores, context.options.key_threshold)
+    cutoff = key_cutoff(
+        [p.score.value for p in pulls], earlier_scores, context.options.key_threshold
+    )
     return [p if p.key == (p.score.value >= cutoff) else replace(p, key=not p.key) for p in pulls]
 
 
@@ -354,7 +416,9 @@ def progress_of(week: Week, state: RepoState | None, now: datetime, tz) -> tuple
     """(in progress at `now`, fetched through its end and closed)."""
     start, end = week.start(tz), week.end(tz)
     in_progress = start <= now < end
-    return in_progress, (state.is_complete(start, end) if state is not None else True) and not in_progress
+    return in_progress, (
+        state.is_complete(start, end) if state is not None else True
+    ) and not in_progress
 
 
 def fetch_info(week: Week, state: RepoState | None, tz) -> FetchInfo:
@@ -377,17 +441,21 @@ def diff_pulls(week: WeekAnalysis) -> list[AnalysedPull]:
     return [p for p in week.pulls if p.key and p.footprint.main_files][:DIFF_PULLS_PER_WEEK]
 
 
-def key_pull_files(weeks: Sequence[WeekAnalysis], numbers: Collection[int]) -> dict[int, tuple[str, ...]]:
+def key_pull_files(
+    weeks: Sequence[WeekAnalysis], numbers: Collection[int]
+) -> dict[int, tuple[str, ...]]:
     """The PRs whose diff the model reads (`diff_pulls`) of the weeks that hold any of `numbers` (the PRs
     a fetch just brought), each with the files a diff excerpt of it should show."""
     wanted = set(numbers)
-    return {p.pull.number: p.footprint.main_files for week in weeks if any(p.pull.number in wanted for p in week.pulls)
-            for p in diff_pulls(week)}
+    return {
+        p.pull.number: p.footprint.main_files
+        for week in weeks
+        if any(p.pull.number in wanted for p in week.pulls)
+        for p in diff_pulls(week)
+    }
 
 
 # -- a repository ----------------------------------------------------------------------------------
-
-
 
 
 def analyse_repo(
@@ -431,7 +499,9 @@ def analysed_weeks(
         by_week[week_of(pull.merged_at, tz)].append(pull)
     # Weeks before `first` (DIGEST_SINCE) still feed the movement figures, the key bar and the themes' baseline.
     earliest = first
-    for _ in range(max(options.trend_weeks, context.rules.thresholds.theme_baseline_weeks, KEY_WEEKS - 1)):
+    for _ in range(
+        max(options.trend_weeks, context.rules.thresholds.theme_baseline_weeks, KEY_WEEKS - 1)
+    ):
         earliest = earliest.previous()
     earliest = max(earliest, min(by_week, default=first))
 
@@ -472,7 +542,9 @@ def analysed_weeks(
     return results
 
 
-def week_range(pulls: Sequence[Pull], state: RepoState | None, since: date | None, now: datetime, tz) -> list[Week]:
+def week_range(
+    pulls: Sequence[Pull], state: RepoState | None, since: date | None, now: datetime, tz
+) -> list[Week]:
     """The weeks analyse_repo covers (see its docstring); empty when there is nothing to show."""
     fetched = state is not None and state.source == "github"
     if pulls:
@@ -480,7 +552,9 @@ def week_range(pulls: Sequence[Pull], state: RepoState | None, since: date | Non
     elif since is not None and fetched:
         first = week_of_date(since)
     elif fetched and state is not None and state.complete_since is not None:
-        first = week_of(state.complete_since, tz)  # fetched, and nothing merged: quiet weeks, not no weeks
+        first = week_of(
+            state.complete_since, tz
+        )  # fetched, and nothing merged: quiet weeks, not no weeks
     else:
         return []
     if since is not None:

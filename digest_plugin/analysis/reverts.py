@@ -24,15 +24,43 @@ from digest_plugin.records.pull import Pull
 
 # "#12", ".../pull/12", ".../issues/12" (starting at the character class, which keeps the search fast)
 _REFERENCE = re.compile(r"[#/](pull/|issues/)?(\d{1,7})\b")
-_REVERT_TITLE = re.compile(r"^\s*(?:\[[^\]]*\]\s*)*(?:\w+(?:\([^)]*\))?:\s*)?revert\b", re.IGNORECASE)
+_REVERT_TITLE = re.compile(
+    r"^\s*(?:\[[^\]]*\]\s*)*(?:\w+(?:\([^)]*\))?:\s*)?revert\b", re.IGNORECASE
+)
 _REVERT_OF_REVERT = re.compile(r"^\s*revert\W+revert\b", re.IGNORECASE)
-_RELAND = re.compile(r"\b(?:re-?land\w*|re-?appl\w*|redo|re-?introduc\w*|re-?enable\w*|bring back|again)\b", re.IGNORECASE)
-_RELAND_BODY = re.compile(r"(?<![a-z])re-?(?:land|appl(?:y|ies|ied)\b|introduc|submi)")  # on lower-case text: a literal start is fast
+_RELAND = re.compile(
+    r"\b(?:re-?land\w*|re-?appl\w*|redo|re-?introduc\w*|re-?enable\w*|bring back|again)\b",
+    re.IGNORECASE,
+)
+_RELAND_BODY = re.compile(
+    r"(?<![a-z])re-?(?:land|appl(?:y|ies|ied)\b|introduc|submi)"
+)  # on lower-case text: a literal start is fast
 _PREFIX = re.compile(r"^\s*(?:\[[^\]]*\]\s*)*(?:\w+(?:\([^)]*\))?!?:\s*)?")
-_WORD = re.compile(r"[a-z][a-z0-9]{3,}")  # identifiers split at "_": `resource_pool` is "resource pool"
-_COMMON = frozenset({"revert", "reland", "relanding", "again", "with", "from", "into", "that", "this", "when", "then", "than",
-                     "support", "update", "remove"})
-SAME_FILES = 0.5  # share of the reverted change's files a later PR touches to be about the same code ...
+_WORD = re.compile(
+    r"[a-z][a-z0-9]{3,}"
+)  # identifiers split at "_": `resource_pool` is "resource pool"
+_COMMON = frozenset(
+    {
+        "revert",
+        "reland",
+        "relanding",
+        "again",
+        "with",
+        "from",
+        "into",
+        "that",
+        "this",
+        "when",
+        "then",
+        "than",
+        "support",
+        "update",
+        "remove",
+    }
+)
+SAME_FILES = (
+    0.5  # share of the reverted change's files a later PR touches to be about the same code ...
+)
 SAME_WORDS = 0.5  # ... and share of title words in common to be on the same subject
 
 
@@ -56,30 +84,48 @@ class FollowUps:
         original = reverted if reverted in self.titles else None
         undone = self.titles[original] if original is not None else _inner_title(revert.title)
         subject = _words(undone)
-        subject_files = (original is not None and self.files.get(original)) or self.files.get(revert.number, frozenset())
+        subject_files = (original is not None and self.files.get(original)) or self.files.get(
+            revert.number, frozenset()
+        )
         cited_by_revert = self.mentions.get(revert.number, frozenset())
         start = bisect.bisect_right(self.times, revert.merged_at)
         for index in range(start, bisect.bisect_right(self.times, end)):
             number = self.numbers[index]
             if number in (revert.number, original):
                 continue
-            found = self._follows(number, (revert.number, original), (_plain(undone), subject), subject_files, number in cited_by_revert)
+            found = self._follows(
+                number,
+                (revert.number, original),
+                (_plain(undone), subject),
+                subject_files,
+                number in cited_by_revert,
+            )
             if found:
                 return found, number
         if original is None:
             return None, None  # without the reverted PR, no later one can be said to be missing
         return ("none" if self.last is not None and self.last >= end else "pending"), None
 
-    def _follows(self, number: int, undone: tuple[int, int | None], undone_subject: tuple[str, frozenset[str]], subject_files: frozenset[str],
-                 cited_by_revert: bool) -> str | None:
-        """"relanded", "replaced" or None: what PR `number` is to the revert and the PR it undid
+    def _follows(
+        self,
+        number: int,
+        undone: tuple[int, int | None],
+        undone_subject: tuple[str, frozenset[str]],
+        subject_files: frozenset[str],
+        cited_by_revert: bool,
+    ) -> str | None:
+        """ "relanded", "replaced" or None: what PR `number` is to the revert and the PR it undid
         (`undone`), whose title and title words are `undone_subject`."""
         (revert, original), (undone_title, subject) = undone, undone_subject
         title = self.titles[number]
         mentions = self.mentions.get(number, frozenset())
         cites = revert in mentions or (original is not None and original in mentions)
         if _REVERT_OF_REVERT.match(title):
-            return "relanded" if cites or _words(_inner_title(_inner_title(title))) == subject else None
+            return (
+                "relanded"
+                if cites or _words(_inner_title(_inner_title(title))) == subject
+                else None
+            )
         if _REVERT_TITLE.match(title):
             return None  # another revert undoes, it does not bring back
         words = _words(title)
@@ -89,7 +135,11 @@ class FollowUps:
         if cites or cited_by_revert:
             return "replaced"
         files = self.files.get(number, frozenset())
-        if same_subject and subject_files and len(files & subject_files) >= SAME_FILES * len(subject_files):
+        if (
+            same_subject
+            and subject_files
+            and len(files & subject_files) >= SAME_FILES * len(subject_files)
+        ):
             return "replaced"
         return None
 
@@ -102,7 +152,11 @@ def follow_ups(pulls: Sequence[Pull]) -> FollowUps:
         titles={p.number: p.title for p in ordered},
         files={p.number: frozenset(f.path for f in p.files) for p in ordered},
         mentions={p.number: _mentions(f"{p.title}\n{p.body}") - {p.number} for p in ordered},
-        relands=frozenset(p.number for p in ordered if _RELAND.search(p.title) or _RELAND_BODY.search(p.body[:2000].lower())),
+        relands=frozenset(
+            p.number
+            for p in ordered
+            if _RELAND.search(p.title) or _RELAND_BODY.search(p.body[:2000].lower())
+        ),
         last=ordered[-1].merged_at if ordered else None,
     )
 

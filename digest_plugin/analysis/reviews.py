@@ -17,12 +17,32 @@ from digest_plugin.records.pull import Pull
 
 def review_outcome(pull: Pull) -> ReviewOutcome:
     """The verdicts of `pull` as they stood when it merged."""
-    before_merge = [r for r in pull.verdicts if r.state != "COMMENTED" and (r.submitted_at is None or r.submitted_at <= pull.merged_at)]
-    latest = {review.author: (index, review.state) for index, review in enumerate(before_merge)}  # the later wins
-    approvals = sorted((index, login) for login, (index, state) in latest.items() if state == "APPROVED")
+    before_merge = [
+        r
+        for r in pull.verdicts
+        if r.state != "COMMENTED" and (r.submitted_at is None or r.submitted_at <= pull.merged_at)
+    ]
+    latest = {
+        review.author: (index, review.state) for index, review in enumerate(before_merge)
+    }  # the later wins
+    approvals = sorted(
+        (index, login) for login, (index, state) in latest.items() if state == "APPROVED"
+    )
     last_approval = approvals[-1][0] if approvals else -1
-    outstanding = tuple(login for login, (index, state) in sorted(latest.items(), key=lambda item: item[1])
-                        if state == "CHANGES_REQUESTED" and index > last_approval)
-    settled = tuple(dict.fromkeys(r.author for index, r in enumerate(before_merge)
-                                  if r.state == "CHANGES_REQUESTED" and index < last_approval and r.author not in outstanding))
-    return ReviewOutcome(approved_by=tuple(login for _, login in approvals), settled=settled, outstanding=outstanding)
+    outstanding = tuple(
+        login
+        for login, (index, state) in sorted(latest.items(), key=lambda item: item[1])
+        if state == "CHANGES_REQUESTED" and index > last_approval
+    )
+    settled = tuple(
+        dict.fromkeys(
+            r.author
+            for index, r in enumerate(before_merge)
+            if r.state == "CHANGES_REQUESTED"
+            and index < last_approval
+            and r.author not in outstanding
+        )
+    )
+    return ReviewOutcome(
+        approved_by=tuple(login for _, login in approvals), settled=settled, outstanding=outstanding
+    )

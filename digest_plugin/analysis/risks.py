@@ -51,9 +51,14 @@ from digest_plugin.records.pull import FileChange, Pull
 
 # the setting a title names beside "default": `max_num_seqs`, "default of X", "X by default"
 # (or "default content status to": what comes between), never a value in backticks (`None`, `true`, `0`)
-_DEFAULT_SETTING = re.compile(r"`([^`]{1,60})`|\bdefault(?:\s+value)?\s+(?:of|for)\s+([\w.-]+)|\b(?:enable|disable|use)s?\s+([\w.-]+)\s+by default"
-                              r"|\bdefault\s+(?!values?\b)((?:[A-Za-z][\w.-]*\s+){0,2}[A-Za-z][\w.-]*)\s+(?:to|from)\b", re.IGNORECASE)
-_LITERAL = re.compile(r"none|null|nil|true|false|yes|no|-?\d[\d.]*|[\"'].*[\"']|\[\]|\{\}|", re.IGNORECASE)
+_DEFAULT_SETTING = re.compile(
+    r"`([^`]{1,60})`|\bdefault(?:\s+value)?\s+(?:of|for)\s+([\w.-]+)|\b(?:enable|disable|use)s?\s+([\w.-]+)\s+by default"
+    r"|\bdefault\s+(?!values?\b)((?:[A-Za-z][\w.-]*\s+){0,2}[A-Za-z][\w.-]*)\s+(?:to|from)\b",
+    re.IGNORECASE,
+)
+_LITERAL = re.compile(
+    r"none|null|nil|true|false|yes|no|-?\d[\d.]*|[\"'].*[\"']|\[\]|\{\}|", re.IGNORECASE
+)
 _SECURITY_BODY = re.compile(
     r"\b(cve-\d{4}-\d+|ghsa-[\w-]{4,}|rce|remote code execution|arbitrary code execution|(sql|command|code|shell|template|header) injection|"
     r"xss|cross-site|csrf|ssrf|path traversal|vulnerabilit\w*|security (fix|issue|advisory|hole|vulnerability)|"
@@ -61,16 +66,32 @@ _SECURITY_BODY = re.compile(
     re.IGNORECASE,
 )
 _ADVISORY = re.compile(r"\b(cve-\d{4}-\d+|ghsa(?:-[\w]{4}){3})\b", re.IGNORECASE)
-_FIXING = re.compile(r"\b(fix\w*|patch\w*|prevent\w*|sanitiz\w*|escap\w*|harden\w*|mitigat\w*|avoid\w*|block\w*|validat\w*|restrict\w*|close[sd]?)\b", re.IGNORECASE)
+_FIXING = re.compile(
+    r"\b(fix\w*|patch\w*|prevent\w*|sanitiz\w*|escap\w*|harden\w*|mitigat\w*|avoid\w*|block\w*|validat\w*|restrict\w*|close[sd]?)\b",
+    re.IGNORECASE,
+)
 # words of a description that tells users what to change ("use X instead", "renamed to", "migrate")
-_MIGRATION = re.compile(r"\b(?:migrat\w*|upgrade guide|instead|replac\w+|renam\w+|now (?:called|named|set|uses?|defaults?|require\w*)|"
-                        r"in favou?r of|users? (?:should|need|must|can)|to update|how to|before this pr|after this pr|no longer|"
-                        r"has been|have been|moved? to|deprecat\w*|removed?)\b|→|->|=>", re.IGNORECASE)
-_NOT_RUNTIME = re.compile(r"\b(?:dev|development|test|tests|testing|docs?|documentation|lint\w*|ci|typing|stubs?|benchmarks?)\b", re.IGNORECASE)
-_ACCIDENTAL = re.compile(r"\b(?:accidental\w*|by mistake|mistaken\w*|unintended|unintentional\w*|inadvertent\w*|erroneous\w*)\b", re.IGNORECASE)
+_MIGRATION = re.compile(
+    r"\b(?:migrat\w*|upgrade guide|instead|replac\w+|renam\w+|now (?:called|named|set|uses?|defaults?|require\w*)|"
+    r"in favou?r of|users? (?:should|need|must|can)|to update|how to|before this pr|after this pr|no longer|"
+    r"has been|have been|moved? to|deprecat\w*|removed?)\b|→|->|=>",
+    re.IGNORECASE,
+)
+_NOT_RUNTIME = re.compile(
+    r"\b(?:dev|development|test|tests|testing|docs?|documentation|lint\w*|ci|typing|stubs?|benchmarks?)\b",
+    re.IGNORECASE,
+)
+_ACCIDENTAL = re.compile(
+    r"\b(?:accidental\w*|by mistake|mistaken\w*|unintended|unintentional\w*|inadvertent\w*|erroneous\w*)\b",
+    re.IGNORECASE,
+)
 LISTED_PATHS = 3
-UNTESTED_HIGH_LINES = 500  # source lines a key PR adds without tests from which missing tests is high
-MARKER_LINES = 30  # an __init__.py this short marks a package or re-exports: nothing of its own to test
+UNTESTED_HIGH_LINES = (
+    500  # source lines a key PR adds without tests from which missing tests is high
+)
+MARKER_LINES = (
+    30  # an __init__.py this short marks a package or re-exports: nothing of its own to test
+)
 
 
 @dataclass(frozen=True)
@@ -86,7 +107,9 @@ class PullFacts:
     upgrades: tuple[Upgrade, ...]
     rules: Rules
     review: ReviewOutcome  # its verdicts when it merged (reviews.review_outcome)
-    locks: frozenset[str] = frozenset()  # the lock files the repository kept when it merged (file_history.locks_before)
+    locks: frozenset[str] = (
+        frozenset()
+    )  # the lock files the repository kept when it merged (file_history.locks_before)
 
     @property
     def number(self) -> int:
@@ -106,16 +129,38 @@ def _missing_tests(facts: PullFacts) -> tuple[Evidence, ...]:
     out: the file list cannot tell that it is untested, so it claims nothing about it; so is a
     package's short `__init__.py`, a marker or a list of re-exports with nothing of its own to test."""
     pull, kind = facts.pull, facts.classification
-    if kind.bot or kind.is_revert or is_code_move(pull, kind) or pull.files_truncated or kind.type in ("docs", "test"):
+    if (
+        kind.bot
+        or kind.is_revert
+        or is_code_move(pull, kind)
+        or pull.files_truncated
+        or kind.type in ("docs", "test")
+    ):
         return ()
     if any("tests" in k for k in facts.kinds):
         return ()
-    added = sorted(((change.additions or 0, path) for path, k, change in facts.changes()
-                    if "source" in k and not k & (PERIPHERAL_KINDS | {"inline_tests"}) and not _package_marker(path, change)), reverse=True)
+    added = sorted(
+        (
+            (change.additions or 0, path)
+            for path, k, change in facts.changes()
+            if "source" in k
+            and not k & (PERIPHERAL_KINDS | {"inline_tests"})
+            and not _package_marker(path, change)
+        ),
+        reverse=True,
+    )
     lines = sum(n for n, _ in added)
     if lines < facts.rules.thresholds.missing_tests_lines:  # removed code needs no new test
         return ()
-    return (Evidence("untested-code", facts.number, paths=tuple(p for _, p in added[:LISTED_PATHS]), lines=lines, files=len(added)),)
+    return (
+        Evidence(
+            "untested-code",
+            facts.number,
+            paths=tuple(p for _, p in added[:LISTED_PATHS]),
+            lines=lines,
+            files=len(added),
+        ),
+    )
 
 
 def _package_marker(path: str, change) -> bool:
@@ -131,12 +176,21 @@ def _breaking(facts: PullFacts) -> tuple[Evidence, ...]:
     rules = facts.rules
     if parse_title(facts.pull.title, rules).breaking:
         how = "title"
-    elif rules.label_breaking and any(rules.label_breaking.fullmatch(label.strip()) for label in facts.pull.labels):
+    elif rules.label_breaking and any(
+        rules.label_breaking.fullmatch(label.strip()) for label in facts.pull.labels
+    ):
         how = "label"
     else:
         how = "footer"
     noted = any("docs" in k for k in facts.kinds) or bool(_MIGRATION.search(facts.description))
-    return (Evidence("breaking-marker", facts.number, detail=how, missing=None if noted else "migration-notes"),)
+    return (
+        Evidence(
+            "breaking-marker",
+            facts.number,
+            detail=how,
+            missing=None if noted else "migration-notes",
+        ),
+    )
 
 
 # a minimum version the project promises to support ("Update MSRV to 1.91" in Cargo.toml) is no
@@ -145,18 +199,41 @@ DECLARED_MINIMUMS = frozenset({"msrv"})
 
 
 def _dependency_upgrade(facts: PullFacts) -> tuple[Evidence, ...]:
-    builds_change = any("dependencies" in k for k in facts.kinds)  # rust-toolchain.toml, a lock file, a Dockerfile
-    return tuple(_version(facts, u) for u in facts.upgrades if u.package not in DECLARED_MINIMUMS or builds_change)
+    builds_change = any(
+        "dependencies" in k for k in facts.kinds
+    )  # rust-toolchain.toml, a lock file, a Dockerfile
+    return tuple(
+        _version(facts, u)
+        for u in facts.upgrades
+        if u.package not in DECLARED_MINIMUMS or builds_change
+    )
 
 
 def _version(facts: PullFacts, upgrade: Upgrade) -> Evidence:
     """An upgrade's evidence; a runtime dependency raised in a manifest whose lock file the PR left
     as it was is missing "lock-file" (paths: the manifest and that lock file)."""
-    evidence = Evidence("version", facts.number, package=upgrade.package or None, old=upgrade.old, new=upgrade.new, major=upgrade.major,
-                        core=upgrade.core, detail=upgrade.move, reason=upgrade.reason, paths=upgrade.files[:LISTED_PATHS])
-    if not upgrade.package or facts.rules.is_toolchain(upgrade.package) or upgrade.move in BACK_MOVES or _NOT_RUNTIME.search(facts.pull.title):
+    evidence = Evidence(
+        "version",
+        facts.number,
+        package=upgrade.package or None,
+        old=upgrade.old,
+        new=upgrade.new,
+        major=upgrade.major,
+        core=upgrade.core,
+        detail=upgrade.move,
+        reason=upgrade.reason,
+        paths=upgrade.files[:LISTED_PATHS],
+    )
+    if (
+        not upgrade.package
+        or facts.rules.is_toolchain(upgrade.package)
+        or upgrade.move in BACK_MOVES
+        or _NOT_RUNTIME.search(facts.pull.title)
+    ):
         return evidence
-    for manifest in (path for path, k in zip(facts.paths, facts.kinds, strict=True) if "manifests" in k):
+    for manifest in (
+        path for path, k in zip(facts.paths, facts.kinds, strict=True) if "manifests" in k
+    ):
         lock = lock_for(manifest, facts.locks)
         if lock is not None and lock not in facts.paths:
             return replace(evidence, missing="lock-file", paths=(manifest, lock))
@@ -169,12 +246,16 @@ def _security_words(facts: PullFacts) -> str | None:
         return advisory[1].upper()
     if "security" in facts.classification.topics:
         return "security"
-    match = _SECURITY_BODY.search(title) or (facts.description and _SECURITY_BODY.search(facts.description))
+    match = _SECURITY_BODY.search(title) or (
+        facts.description and _SECURITY_BODY.search(facts.description)
+    )
     return match[0].strip().lower() if match else None
 
 
 def _is_fix(facts: PullFacts) -> bool:
-    return facts.classification.type == "fix" or bool(_FIXING.search(facts.pull.title[:TITLE_LIMIT]))
+    return facts.classification.type == "fix" or bool(
+        _FIXING.search(facts.pull.title[:TITLE_LIMIT])
+    )
 
 
 def _security(facts: PullFacts) -> tuple[Evidence, ...]:
@@ -182,14 +263,22 @@ def _security(facts: PullFacts) -> tuple[Evidence, ...]:
     review (a security policy, a scanning workflow, a page about security, or a dependency's version
     moved for its advisories is none)."""
     word = _security_words(facts)
-    code = not facts.kinds or any(not k & (PERIPHERAL_KINDS | {"dependencies", "manifests"}) for k in facts.kinds)
-    return (Evidence("vulnerability", facts.number, detail=word),) if word and code and not _is_fix(facts) else ()
+    code = not facts.kinds or any(
+        not k & (PERIPHERAL_KINDS | {"dependencies", "manifests"}) for k in facts.kinds
+    )
+    return (
+        (Evidence("vulnerability", facts.number, detail=word),)
+        if word and code and not _is_fix(facts)
+        else ()
+    )
 
 
 def _security_fix(facts: PullFacts) -> tuple[Evidence, ...]:
     """Good news: a vulnerability fixed (an advisory and a release may be due)."""
     word = _security_words(facts)
-    return (Evidence("vulnerability", facts.number, detail=word),) if word and _is_fix(facts) else ()
+    return (
+        (Evidence("vulnerability", facts.number, detail=word),) if word and _is_fix(facts) else ()
+    )
 
 
 def _revert(facts: PullFacts) -> tuple[Evidence, ...]:
@@ -201,22 +290,45 @@ def _revert(facts: PullFacts) -> tuple[Evidence, ...]:
     if not (kind.is_revert or kind.type == "revert"):
         return ()
     peripheral = bool(facts.kinds) and all(k & PERIPHERAL_KINDS for k in facts.kinds)
-    accidental = _ACCIDENTAL.search(facts.pull.title[:TITLE_LIMIT]) or _ACCIDENTAL.search(facts.description)
-    return (Evidence("reverted", facts.number, pulls=(kind.reverts,) if kind.reverts is not None else (),
-                     outcome="accidental" if accidental else "peripheral" if peripheral else None, reason=reason_of(facts.description)),)
+    accidental = _ACCIDENTAL.search(facts.pull.title[:TITLE_LIMIT]) or _ACCIDENTAL.search(
+        facts.description
+    )
+    return (
+        Evidence(
+            "reverted",
+            facts.number,
+            pulls=(kind.reverts,) if kind.reverts is not None else (),
+            outcome="accidental" if accidental else "peripheral" if peripheral else None,
+            reason=reason_of(facts.description),
+        ),
+    )
 
 
 def _deprecation(facts: PullFacts) -> tuple[Evidence, ...]:
     """The project deprecating (or removing after deprecating) its own API, option or behaviour
     (classify.own_deprecation), not a change about deprecated things elsewhere."""
-    how = own_deprecation(parse_title(facts.pull.title, facts.rules).description, facts.description, facts.kinds, facts.rules)
+    how = own_deprecation(
+        parse_title(facts.pull.title, facts.rules).description,
+        facts.description,
+        facts.kinds,
+        facts.rules,
+    )
     if how is None:
         return ()
     core = [(path, change) for path, k, change in facts.changes() if not k & PERIPHERAL_KINDS]
     if core and not any(change.additions for _, change in core):
         how = "removes"  # "deprecate legacy code" that deletes it: it is gone, not going
     paths = tuple(path for path, _ in core)
-    return (Evidence("deprecated", facts.number, paths=paths[:LISTED_PATHS], lines=facts.footprint.core_lines, files=len(paths), detail=how),)
+    return (
+        Evidence(
+            "deprecated",
+            facts.number,
+            paths=paths[:LISTED_PATHS],
+            lines=facts.footprint.core_lines,
+            files=len(paths),
+            detail=how,
+        ),
+    )
 
 
 def _large_change(facts: PullFacts) -> tuple[Evidence, ...]:
@@ -233,25 +345,43 @@ def _large_change(facts: PullFacts) -> tuple[Evidence, ...]:
     if lines < thresholds.large_change_lines and files < thresholds.large_change_files:
         return ()
     modules = len({path.split("/")[0] for path, _ in core if "/" in path})
-    return (Evidence("size", facts.number, lines=lines, files=files, modules=modules), *_removed_files(facts.number, core))
+    return (
+        Evidence("size", facts.number, lines=lines, files=files, modules=modules),
+        *_removed_files(facts.number, core),
+    )
 
 
 def _removed_files(number: int, core: list[tuple[str, FileChange]]) -> tuple[Evidence, ...]:
     """The core files a PR removes, largest first: what users can import or configure (a test
     fixture or snapshot removed breaks none of them)."""
-    removed = sorted(((change.deletions or 0, path) for path, change in core if change.status == "removed"), key=lambda r: (-r[0], r[1]))
+    removed = sorted(
+        ((change.deletions or 0, path) for path, change in core if change.status == "removed"),
+        key=lambda r: (-r[0], r[1]),
+    )
     if not removed:
         return ()
-    return (Evidence("files-removed", number, paths=tuple(path for _, path in removed[:LISTED_PATHS]), files=len(removed),
-                     lines=sum(lines for lines, _ in removed)),)
+    return (
+        Evidence(
+            "files-removed",
+            number,
+            paths=tuple(path for _, path in removed[:LISTED_PATHS]),
+            files=len(removed),
+            lines=sum(lines for lines, _ in removed),
+        ),
+    )
 
 
 def _large_beyond_kept(pull: Pull, core_lines: int, core_files: int, thresholds) -> bool:
     """Whether a PR whose file list was cut is large in core code, taking the dropped files to
     split by kind as the kept ones do."""
     kept = sum((c.additions or 0) + (c.deletions or 0) for c in pull.files)
-    estimated_files = core_files * pull.changed_files / len(pull.files) if pull.files else pull.changed_files
-    return beyond_kept(pull, core_lines, kept) >= thresholds.large_change_lines or estimated_files >= thresholds.large_change_files
+    estimated_files = (
+        core_files * pull.changed_files / len(pull.files) if pull.files else pull.changed_files
+    )
+    return (
+        beyond_kept(pull, core_lines, kept) >= thresholds.large_change_lines
+        or estimated_files >= thresholds.large_change_files
+    )
 
 
 def _config_change(facts: PullFacts) -> tuple[Evidence, ...]:
@@ -260,16 +390,33 @@ def _config_change(facts: PullFacts) -> tuple[Evidence, ...]:
     if facts.classification.type in ("docs", "test") or _peripheral_only(facts):
         return ()
     title = parse_title(facts.pull.title, facts.rules).description
-    edited = tuple(path for path, k, change in facts.changes()
-                   if "config" in k and not k & PERIPHERAL_KINDS and (change.deletions or 0) > 0)
+    edited = tuple(
+        path
+        for path, k, change in facts.changes()
+        if "config" in k and not k & PERIPHERAL_KINDS and (change.deletions or 0) > 0
+    )
     found = []
     if says_default_change(title):
         named = (next(g for g in match.groups() if g) for match in _DEFAULT_SETTING.finditer(title))
         setting = next((name for name in named if not _LITERAL.fullmatch(name.strip())), None)
-        found.append(Evidence("default-changed", facts.number, paths=edited[:LISTED_PATHS], detail=setting))
+        found.append(
+            Evidence("default-changed", facts.number, paths=edited[:LISTED_PATHS], detail=setting)
+        )
     elif edited:
-        lines = sum((c.additions or 0) + (c.deletions or 0) for path, _, c in facts.changes() if path in edited)
-        found.append(Evidence("config-files", facts.number, paths=edited[:LISTED_PATHS], files=len(edited), lines=lines))
+        lines = sum(
+            (c.additions or 0) + (c.deletions or 0)
+            for path, _, c in facts.changes()
+            if path in edited
+        )
+        found.append(
+            Evidence(
+                "config-files",
+                facts.number,
+                paths=edited[:LISTED_PATHS],
+                files=len(edited),
+                lines=lines,
+            )
+        )
     return tuple(found)
 
 
@@ -280,13 +427,19 @@ def _peripheral_only(facts: PullFacts) -> bool:
 
 def _ci_change(facts: PullFacts) -> tuple[Evidence, ...]:
     workflows = facts.footprint.workflows
-    return (Evidence("workflows", facts.number, paths=workflows[:LISTED_PATHS], files=len(workflows)),) if workflows else ()
+    return (
+        (Evidence("workflows", facts.number, paths=workflows[:LISTED_PATHS], files=len(workflows)),)
+        if workflows
+        else ()
+    )
 
 
 def _unresolved_review(facts: PullFacts) -> tuple[Evidence, ...]:
     """Merged while a person's change request stood: no approval followed it. A bot's request
     (a review tool's) is left out: merging over it is routine."""
-    people = tuple(login for login in facts.review.outstanding if not facts.rules.is_bot_login(login))
+    people = tuple(
+        login for login in facts.review.outstanding if not facts.rules.is_bot_login(login)
+    )
     return (Evidence("changes-requested", facts.number, authors=people),) if people else ()
 
 
@@ -308,14 +461,33 @@ PULL_CHECKS: dict[str, Check] = {
 
 def pull_evidence(facts: PullFacts) -> tuple[Evidence, ...]:
     """Every check's evidence for one PR, each marked with its kind."""
-    return tuple(replace(evidence, kind=kind) for kind, check in PULL_CHECKS.items() for evidence in check(facts))
+    return tuple(
+        replace(evidence, kind=kind)
+        for kind, check in PULL_CHECKS.items()
+        for evidence in check(facts)
+    )
 
 
-def consequence_evidence(number: int, consequences: Sequence[Consequence], advice: str = "") -> tuple[Evidence, ...]:
+def consequence_evidence(
+    number: int, consequences: Sequence[Consequence], advice: str = ""
+) -> tuple[Evidence, ...]:
     """What a PR says it changes for users (analysis/consequences.py), as breaking-change evidence,
     when that claim is precise enough to be said (analysis/claims.py)."""
-    return tuple(Evidence("consequence", number, detail=c.kind or "stated", package=c.what, old=c.old, new=c.new, reason=c.quote or None,
-                          advice=advice or None, titled=c.source == "title", kind="breaking-change") for c in spoken(consequences))
+    return tuple(
+        Evidence(
+            "consequence",
+            number,
+            detail=c.kind or "stated",
+            package=c.what,
+            old=c.old,
+            new=c.new,
+            reason=c.quote or None,
+            advice=advice or None,
+            titled=c.source == "title",
+            kind="breaking-change",
+        )
+        for c in spoken(consequences)
+    )
 
 
 def kinds_of(evidence: Sequence[Evidence]) -> tuple[str, ...]:
@@ -333,41 +505,71 @@ def hotspots(pulls: Sequence[Pull], rules: Rules) -> dict[str, tuple[int, ...]]:
             if "source" in kinds and not kinds & PERIPHERAL_KINDS:
                 touched[path].append(pull.number)
     # in a busy week a few files (the type checker's core, say) are always touched: the bar grows
-    needed = max(rules.thresholds.hotspot_pulls, math.ceil(rules.thresholds.hotspot_share * len(pulls)))
-    return {path: tuple(sorted(numbers)) for path, numbers in sorted(touched.items()) if len(numbers) >= needed}
+    needed = max(
+        rules.thresholds.hotspot_pulls, math.ceil(rules.thresholds.hotspot_share * len(pulls))
+    )
+    return {
+        path: tuple(sorted(numbers))
+        for path, numbers in sorted(touched.items())
+        if len(numbers) >= needed
+    }
 
 
-def hotspot_evidence(hot: dict[str, tuple[int, ...]], pulls: Sequence[AnalysedPull], untested: dict[str, int] | None = None) -> tuple[Evidence, ...]:
+def hotspot_evidence(
+    hot: dict[str, tuple[int, ...]],
+    pulls: Sequence[AnalysedPull],
+    untested: dict[str, int] | None = None,
+) -> tuple[Evidence, ...]:
     """One `hot-file` fact per hot file, the busiest first: who touched it, in which PRs; for a file
     of `untested` (path -> the PR that added it), missing "tests"."""
     authors = {p.pull.number: p.pull.author.login for p in pulls}
     busiest = sorted(hot, key=lambda path: (-len(hot[path]), path))
     untested = untested or {}
     return tuple(
-        Evidence("hot-file", hot[path][0], paths=(path,), pulls=hot[path],
-                 authors=tuple(dict.fromkeys(authors[n] for n in hot[path] if n in authors)), kind="hotspot",
-                 missing="tests" if path in untested else None, by=untested.get(path))
+        Evidence(
+            "hot-file",
+            hot[path][0],
+            paths=(path,),
+            pulls=hot[path],
+            authors=tuple(dict.fromkeys(authors[n] for n in hot[path] if n in authors)),
+            kind="hotspot",
+            missing="tests" if path in untested else None,
+            by=untested.get(path),
+        )
         for path in busiest
     )
 
 
-def untested_new_files(hot: dict[str, tuple[int, ...]], pulls: Sequence[AnalysedPull], added: Callable[[str], Added | None],
-                       rules: Rules) -> dict[str, int]:
+def untested_new_files(
+    hot: dict[str, tuple[int, ...]],
+    pulls: Sequence[AnalysedPull],
+    added: Callable[[str], Added | None],
+    rules: Rules,
+) -> dict[str, int]:
     """The hot files that are new and that no test covers, -> the PR that added them: `added(path)`
     finds a recent addition (file_history), made without tests, and none of the week's PRs that
     changed the file changed a test either. Languages whose tests sit in the source file are left out."""
     by_number = {p.pull.number: p.pull for p in pulls}
     found = {}
     for path, numbers in hot.items():
-        if "inline_tests" in rules.path_kinds_of(path) or (addition := added(path)) is None or addition.tested:
+        if (
+            "inline_tests" in rules.path_kinds_of(path)
+            or (addition := added(path)) is None
+            or addition.tested
+        ):
             continue
-        if not any("tests" in k for n in numbers if n in by_number for k in rules.files_of(by_number[n])[1]):
+        if not any(
+            "tests" in k for n in numbers if n in by_number for k in rules.files_of(by_number[n])[1]
+        ):
             found[path] = addition.pull
     return found
 
 
-def week_risks(pulls: Sequence[AnalysedPull], hot: dict[str, tuple[int, ...]],
-               untested: dict[str, int] | None = None) -> tuple[tuple[Risk, ...], tuple[Risk, ...]]:
+def week_risks(
+    pulls: Sequence[AnalysedPull],
+    hot: dict[str, tuple[int, ...]],
+    untested: dict[str, int] | None = None,
+) -> tuple[tuple[Risk, ...], tuple[Risk, ...]]:
     """(risks, good news) of a week: one Risk per kind shown, most severe first. `pulls` carry
     their own evidence, `hot` is `hotspots(...)`, `untested` is `untested_new_files(...)`."""
     by_kind: dict[str, list[tuple[AnalysedPull, Evidence]]] = defaultdict(list)
@@ -384,8 +586,13 @@ def week_risks(pulls: Sequence[AnalysedPull], hot: dict[str, tuple[int, ...]],
     return tuple(sorted(risks, key=lambda r: order[r.impact])), tuple(good_news)
 
 
-def _kind_risk(kind: str, pulls: Sequence[AnalysedPull], shown: Sequence[tuple[AnalysedPull, Evidence]],
-               hot: dict[str, tuple[int, ...]], untested: dict[str, int] | None) -> Risk | None:
+def _kind_risk(
+    kind: str,
+    pulls: Sequence[AnalysedPull],
+    shown: Sequence[tuple[AnalysedPull, Evidence]],
+    hot: dict[str, tuple[int, ...]],
+    untested: dict[str, int] | None,
+) -> Risk | None:
     """The week's Risk of one kind from the (pull, evidence) pairs that show it, if any."""
     if kind == "hotspot":
         evidence = hotspot_evidence(hot, pulls, untested)
@@ -398,16 +605,30 @@ def _kind_risk(kind: str, pulls: Sequence[AnalysedPull], shown: Sequence[tuple[A
     if kind == "dependency-upgrade":
         evidence = _group_routine_bumps(members, evidence)
     evidence = tuple(sorted(evidence, key=_telling))  # stable: importance order among equals
-    numbers = tuple(dict.fromkeys(n for e in evidence for n in (e.pull, *(e.pulls if e.fact in ("hot-file", "routine-bumps") else ()))))
+    numbers = tuple(
+        dict.fromkeys(
+            n
+            for e in evidence
+            for n in (e.pull, *(e.pulls if e.fact in ("hot-file", "routine-bumps") else ()))
+        )
+    )
     impact = IMPACT_RULES[kind](members, evidence)
     if kind != "ci-change" and members and all(_peripheral(p) for p in members):
         impact = "low"  # examples, docs, scripts and tests alone break nothing a user runs
-    return Risk(kind, numbers, impact, evidence, paths=tuple(e.paths[0] for e in evidence if e.fact == "hot-file"))
+    return Risk(
+        kind,
+        numbers,
+        impact,
+        evidence,
+        paths=tuple(e.paths[0] for e in evidence if e.fact == "hot-file"),
+    )
 
 
 def _peripheral(pull: AnalysedPull) -> bool:
     """A PR of only tests, docs, examples, scripts, CI, tooling or generated files (its whole file list known)."""
-    return bool(pull.pull.files) and not pull.pull.files_truncated and pull.footprint.core_lines == 0
+    return (
+        bool(pull.pull.files) and not pull.pull.files_truncated and pull.footprint.core_lines == 0
+    )
 
 
 # What a change does to users, most first (the week's main risk is the first of these it shows): a
@@ -415,16 +636,32 @@ def _peripheral(pull: AnalysedPull) -> bool:
 # a major version, users' configuration edited. Each is a piece of evidence whose claim rule is
 # precise enough to be said (analysis/claims.py). Untested or large code, reverts, hot files, CI,
 # lint, tooling, test requirements and ecosystem scripts do nothing to users by themselves: never the main risk.
-CONSEQUENCE_ORDER: tuple[tuple[str, str, str | None], ...] = (  # (risk kind, evidence fact, the claim rule it needs)
-    ("breaking-change", "consequence", None),  # what the PR says it removes, renames, flips or breaks (only what speaks is evidence)
-    ("breaking-change", "breaking-marker", None),  # the author's own marker: a fact, whatever follows from it
+CONSEQUENCE_ORDER: tuple[
+    tuple[str, str, str | None], ...
+] = (  # (risk kind, evidence fact, the claim rule it needs)
+    (
+        "breaking-change",
+        "consequence",
+        None,
+    ),  # what the PR says it removes, renames, flips or breaks (only what speaks is evidence)
+    (
+        "breaking-change",
+        "breaking-marker",
+        None,
+    ),  # the author's own marker: a fact, whatever follows from it
     ("deprecation", "deprecated", "consequence.removes-deprecated"),  # detail "removes"
     ("large-change", "files-removed", "consequence.files-removed"),
     ("config-change", "default-changed", "consequence.default-flip"),
-    ("dependency-upgrade", "version", "version.direction"),  # a core runtime forward across a major version, for users
+    (
+        "dependency-upgrade",
+        "version",
+        "version.direction",
+    ),  # a core runtime forward across a major version, for users
     ("config-change", "config-files", "config.user-changed"),
 )
-_USER_MANIFEST = re.compile(r"(?:^|/)(?:pyproject\.toml|setup\.py|setup\.cfg|requirements\.txt|Cargo\.toml|package\.json|environment\.ya?ml)$")
+_USER_MANIFEST = re.compile(
+    r"(?:^|/)(?:pyproject\.toml|setup\.py|setup\.cfg|requirements\.txt|Cargo\.toml|package\.json|environment\.ya?ml)$"
+)
 
 
 def main_risk(risks: Sequence[Risk]) -> Risk | None:
@@ -453,9 +690,15 @@ def _consequence_rank(kind: str, evidence: Evidence) -> int | None:
         if fact == "deprecated" and evidence.detail != "removes":
             return None
         if fact == "consequence" and not _breaks(evidence):
-            return len(CONSEQUENCE_ORDER)  # a default flipped, a rule out of preview: after whatever breaks, before nothing
-        if fact == "version" and not (evidence.core and evidence.major and evidence.detail not in BACK_MOVES
-                                      and any(_USER_MANIFEST.search(path) for path in evidence.paths)):
+            return len(
+                CONSEQUENCE_ORDER
+            )  # a default flipped, a rule out of preview: after whatever breaks, before nothing
+        if fact == "version" and not (
+            evidence.core
+            and evidence.major
+            and evidence.detail not in BACK_MOVES
+            and any(_USER_MANIFEST.search(path) for path in evidence.paths)
+        ):
             return None  # a test requirement, a CI action, a minor step: nothing users run changes much
         return rank
     return None
@@ -464,7 +707,14 @@ def _consequence_rank(kind: str, evidence: Evidence) -> int | None:
 def _telling(evidence: Evidence) -> tuple:
     """Most telling first: a core or major upgrade, the most untested or removed lines, the most
     workflows, the file most PRs touched."""
-    return (not evidence.core, not evidence.major, evidence.fact == "routine-bumps", -evidence.lines, -evidence.files, -len(evidence.pulls))
+    return (
+        not evidence.core,
+        not evidence.major,
+        evidence.fact == "routine-bumps",
+        -evidence.lines,
+        -evidence.files,
+        -len(evidence.pulls),
+    )
 
 
 def _routine(pull: AnalysedPull, evidence: Evidence) -> bool:
@@ -472,14 +722,22 @@ def _routine(pull: AnalysedPull, evidence: Evidence) -> bool:
     return pull.classification.bot and not evidence.core
 
 
-def _group_routine_bumps(members: Sequence[AnalysedPull], evidence: Sequence[Evidence]) -> tuple[Evidence, ...]:
+def _group_routine_bumps(
+    members: Sequence[AnalysedPull], evidence: Sequence[Evidence]
+) -> tuple[Evidence, ...]:
     by_number = {p.pull.number: p for p in members}
     routine = [e for e in evidence if _routine(by_number[e.pull], e)]
     if len(routine) < 2:
         return tuple(evidence)
     numbers = tuple(dict.fromkeys(e.pull for e in routine))
-    grouped = Evidence("routine-bumps", numbers[0], pulls=numbers, files=len(numbers), kind="dependency-upgrade",
-                       packages=_one_package_of_each_first(routine))
+    grouped = Evidence(
+        "routine-bumps",
+        numbers[0],
+        pulls=numbers,
+        files=len(numbers),
+        kind="dependency-upgrade",
+        packages=_one_package_of_each_first(routine),
+    )
     return (*(e for e in evidence if e not in routine), grouped)
 
 
@@ -523,7 +781,9 @@ def _revert_impact(members, evidence) -> str:
 
 
 def _deprecation_impact(members, evidence) -> str:
-    return "medium" if any(e.lines >= 50 for e in evidence) else "low"  # a few-line warning is routine
+    return (
+        "medium" if any(e.lines >= 50 for e in evidence) else "low"
+    )  # a few-line warning is routine
 
 
 def _config_impact(members, evidence) -> str:
@@ -541,13 +801,17 @@ def _hotspot_impact(members, evidence) -> str:
 
 
 def _unresolved_review_impact(members, evidence) -> str:
-    return "high" if any(p.key for p in members) else "medium"  # a key change merged over a reviewer's objection
+    return (
+        "high" if any(p.key for p in members) else "medium"
+    )  # a key change merged over a reviewer's objection
 
 
 def _breaks(evidence: Evidence) -> bool:
     """Marked breaking, or a stated removal, rename or format change: what users have stops working as
     it did. A default flipped, or something taken out of preview, changes what they get without breaking it."""
-    return evidence.fact != "consequence" or (evidence.detail not in ("default-flip",) and evidence.old != "preview")
+    return evidence.fact != "consequence" or (
+        evidence.detail not in ("default-flip",) and evidence.old != "preview"
+    )
 
 
 def _fixed(level: str) -> Callable[..., str]:
@@ -556,7 +820,9 @@ def _fixed(level: str) -> Callable[..., str]:
 
 IMPACT_RULES: dict[str, Callable[[Sequence[AnalysedPull], Sequence[Evidence]], str]] = {
     "missing-tests": _missing_tests_impact,
-    "breaking-change": lambda members, evidence: "high" if any(_breaks(e) for e in evidence) else "medium",
+    "breaking-change": lambda members, evidence: (
+        "high" if any(_breaks(e) for e in evidence) else "medium"
+    ),
     "dependency-upgrade": _upgrade_impact,
     "security": _fixed("high"),
     "revert": _revert_impact,
@@ -566,5 +832,7 @@ IMPACT_RULES: dict[str, Callable[[Sequence[AnalysedPull], Sequence[Evidence]], s
     "ci-change": _ci_impact,
     "hotspot": _hotspot_impact,
     "unresolved-review": _unresolved_review_impact,
-    "security-fix": lambda members, evidence: "high" if any(e.detail and e.detail[:3] in ("CVE", "GHS") for e in evidence) else "medium",
+    "security-fix": lambda members, evidence: (
+        "high" if any(e.detail and e.detail[:3] in ("CVE", "GHS") for e in evidence) else "medium"
+    ),
 }

@@ -28,7 +28,19 @@ _REGEX_KEYS = {"labels.modules"}
 _TYPE_VALUES = {"title.types", "title.module_types"}
 # Paths that support the code rather than being it: they count less in importance and modules.
 PERIPHERAL_KINDS = frozenset({"tests", "docs", "examples", "ci", "generated", "tooling"})
-PATH_KINDS = ("tests", "docs", "examples", "ci", "tooling", "dependencies", "manifests", "config", "generated", "source", "inline_tests")
+PATH_KINDS = (
+    "tests",
+    "docs",
+    "examples",
+    "ci",
+    "tooling",
+    "dependencies",
+    "manifests",
+    "config",
+    "generated",
+    "source",
+    "inline_tests",
+)
 
 
 @dataclass(frozen=True)
@@ -116,6 +128,7 @@ class Rules:
     toolchains: frozenset[str]  # runtimes.toolchains
     weights: Weights
     thresholds: Thresholds
+
     def path_kinds_of(self, path: str) -> frozenset[str]:
         """Which of PATH_KINDS a file path is (a path may be several: a test written in Python)."""
         return _path_kinds(self, path)
@@ -130,7 +143,11 @@ class Rules:
 
     def is_bot_login(self, login: str) -> bool:
         lowered = login.lower()
-        return lowered.endswith("[bot]") or lowered in self.bots or lowered.removesuffix("-bot") in self.bots
+        return (
+            lowered.endswith("[bot]")
+            or lowered in self.bots
+            or lowered.removesuffix("-bot") in self.bots
+        )
 
 
 # Bounded memos of pure functions, keyed by the Rules object itself: a new build's Rules misses
@@ -144,7 +161,10 @@ def _path_kinds(rules: Rules, path: str) -> frozenset[str]:
 @functools.lru_cache(maxsize=1 << 14)
 def _files_of(rules: Rules, files: tuple) -> tuple[tuple[str, ...], tuple[frozenset[str], ...]]:
     # git quotes unusual paths ("crates/…"); the quotes are not part of the name
-    paths = tuple(f.path[1:-1] if len(f.path) > 1 and f.path[0] == f.path[-1] == '"' else f.path for f in files)
+    paths = tuple(
+        f.path[1:-1] if len(f.path) > 1 and f.path[0] == f.path[-1] == '"' else f.path
+        for f in files
+    )
     return paths, tuple(_path_kinds(rules, path) for path in paths)
 
 
@@ -156,7 +176,9 @@ def checked_rules(defaults: dict, user: dict | None = None, origin: object = Non
     try:
         return merge_rules(defaults, user)
     except DigestError as error:
-        raise (DigestError(f"{str(error).rstrip('.')} (in {origin}).") if origin else error) from None
+        raise (
+            DigestError(f"{str(error).rstrip('.')} (in {origin}).") if origin else error
+        ) from None
 
 
 def merge_rules(defaults: dict, user: dict, prefix: str = "") -> dict:
@@ -185,7 +207,9 @@ def _check_key(section: str, name: str, key, defaults: dict, entries: bool) -> N
     if section in _TYPE_KEYED or section == "weights.type":
         allowed = TYPES if section in _TYPE_KEYED else (*TYPES, "unknown")
         if key not in allowed:
-            raise DigestError(f"DIGEST_RULES key '{name}' is not a change type; the types are: {', '.join(allowed)}.")
+            raise DigestError(
+                f"DIGEST_RULES key '{name}' is not a change type; the types are: {', '.join(allowed)}."
+            )
     elif not entries and key not in defaults:
         known = ", ".join(str(k) for k in defaults) or "none"
         raise DigestError(f"DIGEST_RULES key '{name}' is not a rule; the keys there are: {known}.")
@@ -235,17 +259,23 @@ def _number(value, name: str) -> float:
 
 def _type_name(value, name: str) -> str:
     if value not in TYPES:
-        raise DigestError(f"DIGEST_RULES key '{name}' must name a change type ({', '.join(TYPES)}), not {value!r}.")
+        raise DigestError(
+            f"DIGEST_RULES key '{name}' must name a change type ({', '.join(TYPES)}), not {value!r}."
+        )
     return value
 
 
 def _compile(pattern, name: str) -> re.Pattern:
     if not isinstance(pattern, str):
-        raise DigestError(f"DIGEST_RULES key '{name}' must be a regular expression string, not {pattern!r}.")
+        raise DigestError(
+            f"DIGEST_RULES key '{name}' must be a regular expression string, not {pattern!r}."
+        )
     try:
         return re.compile(pattern, re.IGNORECASE)
     except re.error as error:
-        raise DigestError(f"DIGEST_RULES key '{name}' is not a valid regular expression ({error}).") from None
+        raise DigestError(
+            f"DIGEST_RULES key '{name}' is not a valid regular expression ({error})."
+        ) from None
 
 
 def compile_rules(data: dict, repo: str | None = None, bots: tuple[str, ...] = ()) -> Rules:
@@ -264,7 +294,9 @@ def compile_rules(data: dict, repo: str | None = None, bots: tuple[str, ...] = (
         fallback_types=_patterns(data["keywords"]["fallback"], "keywords.fallback"),
         noun_phrase_type=data["keywords"].get("noun_phrase_with_tests"),
         topics=_patterns(data["topics"], "topics"),
-        path_modules=tuple((_glob_pattern([g]), str(m)) for g, m in (paths.get("modules") or {}).items() if m),
+        path_modules=tuple(
+            (_glob_pattern([g]), str(m)) for g, m in (paths.get("modules") or {}).items() if m
+        ),
         source_roots=frozenset(roots),
         path_kinds={kind: _glob_pattern(paths[kind]) for kind in PATH_KINDS if paths.get(kind)},
         bots=frozenset(b.lower() for b in [*data["bots"], *bots]),
@@ -278,16 +310,28 @@ def compile_rules(data: dict, repo: str | None = None, bots: tuple[str, ...] = (
 def _compile_labels(labels: dict) -> dict:
     """The label rules of Rules: types, breaking and security markers, modules."""
     return {
-        "label_types": tuple((t, _full(p, f"labels.types.{t}")) for t, p in labels["types"].items() if p),
-        "label_breaking": _full(labels["breaking"], "labels.breaking") if labels.get("breaking") else None,
-        "label_security": _full(labels["security"], "labels.security") if labels.get("security") else None,
-        "label_modules": tuple((_full(p, f"labels.modules.{p}"), m) for p, m in (labels.get("modules") or {}).items() if m),
+        "label_types": tuple(
+            (t, _full(p, f"labels.types.{t}")) for t, p in labels["types"].items() if p
+        ),
+        "label_breaking": _full(labels["breaking"], "labels.breaking")
+        if labels.get("breaking")
+        else None,
+        "label_security": _full(labels["security"], "labels.security")
+        if labels.get("security")
+        else None,
+        "label_modules": tuple(
+            (_full(p, f"labels.modules.{p}"), m)
+            for p, m in (labels.get("modules") or {}).items()
+            if m
+        ),
     }
 
 
 def _patterns(section: dict, name: str) -> tuple[tuple[str, re.Pattern], ...]:
     """(key, compiled pattern) of a mapping of regular expressions, null entries left out."""
-    return tuple((key, _compile(pattern, f"{name}.{key}")) for key, pattern in section.items() if pattern)
+    return tuple(
+        (key, _compile(pattern, f"{name}.{key}")) for key, pattern in section.items() if pattern
+    )
 
 
 def _verbs(verbs: dict) -> dict[str, str]:
@@ -304,7 +348,9 @@ def _typed(kind, values: dict, section: str):
     names = {f.name: f for f in fields(kind)}
     for key in values:
         if key not in names:
-            raise DigestError(f"rules key '{section}.{key}' is not a rule; the keys there are: {', '.join(names)}.")
+            raise DigestError(
+                f"rules key '{section}.{key}' is not a rule; the keys there are: {', '.join(names)}."
+            )
     missing = [name for name in names if name not in values]
     if missing:
         raise DigestError(f"rules section '{section}' lacks {', '.join(missing)}.")
@@ -312,11 +358,15 @@ def _typed(kind, values: dict, section: str):
     for name, spec in names.items():
         value = values[name]
         if name == "type":
-            typed[name] = MappingProxyType({t: _number(v, f"{section}.type.{t}") for t, v in value.items()})
+            typed[name] = MappingProxyType(
+                {t: _number(v, f"{section}.type.{t}") for t, v in value.items()}
+            )
             continue
         number = _number(value, f"{section}.{name}")
         if spec.type == "int" and number != int(number):
-            raise DigestError(f"DIGEST_RULES key '{section}.{name}' must be a whole number, not {value!r}.")
+            raise DigestError(
+                f"DIGEST_RULES key '{section}.{name}' must be a whole number, not {value!r}."
+            )
         typed[name] = int(number) if spec.type == "int" else float(number)
     return kind(**typed)
 

@@ -57,8 +57,12 @@ def first_time_pulls(pulls: Sequence[Pull], rules: Rules, tz: tzinfo) -> frozens
     return frozenset(first)
 
 
-def week_stats(pulls: Sequence[AnalysedPull], rules: Rules, previous: Sequence[tuple[int, int]] = (),
-               trailing_weeks: int = 12) -> WeekStats:
+def week_stats(
+    pulls: Sequence[AnalysedPull],
+    rules: Rules,
+    previous: Sequence[tuple[int, int]] = (),
+    trailing_weeks: int = 12,
+) -> WeekStats:
     """The statistics of one week's analysed pulls. `previous` is (merged, key) of the weeks
     before it, oldest first, for the movement against last week and the trailing average."""
     merged = len(pulls)
@@ -118,7 +122,12 @@ def _counts(values) -> dict[str, int]:
 
 def _author_counts(groups: dict[str, list[AnalysedPull]]) -> tuple[AuthorCount, ...]:
     counts = [
-        AuthorCount(login, len(group), any(p.first_time for p in group), any(p.classification.bot for p in group))
+        AuthorCount(
+            login,
+            len(group),
+            any(p.first_time for p in group),
+            any(p.classification.bot for p in group),
+        )
         for login, group in groups.items()
     ]
     return tuple(sorted(counts, key=lambda a: by_count(a.login, a.count)))
@@ -148,7 +157,11 @@ def hot_paths(pulls: Sequence[Pull], rules: Rules) -> tuple[tuple[PathCount, ...
     needed, limit = rules.thresholds.hot_min_pulls, rules.thresholds.hot_limit
 
     def top(found: dict[str, set[int]], minimum: int = needed) -> tuple[PathCount, ...]:
-        hot = [PathCount(path, len(numbers), tuple(sorted(numbers))) for path, numbers in found.items() if len(numbers) >= minimum]
+        hot = [
+            PathCount(path, len(numbers), tuple(sorted(numbers)))
+            for path, numbers in found.items()
+            if len(numbers) >= minimum
+        ]
         return tuple(sorted(hot, key=lambda c: by_count(c.path, c.count))[:limit])
 
     return top(files), top(dirs), top(tooling, 1), top(generated, 1)
@@ -177,4 +190,3 @@ def movement(current: float, previous: Sequence[float]) -> Movement:
         previous=previous[-1] if previous else None,
         trailing_average=round(sum(previous) / len(previous), 1) if previous else None,
     )
-

@@ -51,74 +51,483 @@ from digest_plugin.records.pull import Pull
 
 # Source of a subject, the more deliberate first: a name the author wrote as a scope wins a tie
 SOURCES = ("topic", "scope", "label", "module", "folder", "word", "file", "verb")
-NAMING = frozenset({"topic", "scope", "label", "module", "folder"})  # sources that name a part of the project
+NAMING = frozenset(
+    {"topic", "scope", "label", "module", "folder"}
+)  # sources that name a part of the project
 # rules.yaml's keyword topics that mark risks and scores, not strands of work
 KEYWORD_TOPICS = frozenset({"security", "crash", "deprecation"})
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_+-]*(?:\.\d+)*")
-_RULE_CODE = re.compile(r"[A-Z]{1,4}\d{2,4}")  # a linter rule code (E501, RUF100): no subject of its own
+_RULE_CODE = re.compile(
+    r"[A-Z]{1,4}\d{2,4}"
+)  # a linter rule code (E501, RUF100): no subject of its own
 _VERSION_TAIL = re.compile(r"[-_.]?v?\d+(?:\.\d+)*[a-z]?$")
 _PATH_PART = re.compile(r"[^a-z0-9]+")
 # folders of tests, fixtures and snapshots (a cheap look, without the rules' path kinds, for the whole history)
-_TEST_PARTS = frozenset({"test", "tests", "testing", "__tests__", "spec", "specs", "fixtures", "snapshots", "__snapshots__", "mdtest",
-                         "testdata", "test_data", "test-data"})
+_TEST_PARTS = frozenset(
+    {
+        "test",
+        "tests",
+        "testing",
+        "__tests__",
+        "spec",
+        "specs",
+        "fixtures",
+        "snapshots",
+        "__snapshots__",
+        "mdtest",
+        "testdata",
+        "test_data",
+        "test-data",
+    }
+)
 # Generic words of titles and paths: they say what was done, or where, not to what
-_STOPWORDS = frozenset("""
-a an the and or of for to in on at by with from into onto via per as is are be not no new more less all any some this that
-these those it its when while if than then also only into out up down over under after before between without within
-add adds added adding support supports supported fix fixes fixed fixing update updates updated bump remove removes removed
-use uses using make makes allow allows improve improves improved handle handles refactor refactoring cleanup clean enable
-enables disable disables implement implements introduce introduces change changes rename move moves set sets get gets avoid
-ensure test tests testing docs doc documentation example examples typo typos minor misc chore feat feature features bug
-bugs error errors issue issues case cases code file files option options default defaults value values type types check
-checks run runs failing fails fail failure correct correctly properly when new old first last missing unused wrong
-version versions release pr prs readme comment comments message messages log logs logging script scripts
-model models data api config configs function functions method methods class classes call calls result results
-infer infers inferred emit emits implement implemented detect detects support add stabilise
-efficient robust better faster simple multiple single unused redundant
-during instead about within because where which other based like just now can cannot should would
-tool tools custom argument arguments union unions configuring configure configured configuration pep peps
-src lib libs util utils common core base internal main init impl mod crate crates package packages module modules
-resource resources fixture fixtures snapshot snapshots python rust py rs md misc general other others
-delete document context reference member string literal expression assignment parameter false true import format
-functional capacity accumulation loop inline self symbol manager mode start work local patch compute load forward
-align automatically training unnecessary unsafe path name names variable instance invalid ignore attribute
-none cfg step problem dynamic guide advance advanced docstring rst inside creating handling special source def implicit
-display lookup apis bool
-""".split())  # noqa: SIM905 (a paragraph of words reads better than a list of strings)
+_STOPWORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "of",
+        "for",
+        "to",
+        "in",
+        "on",
+        "at",
+        "by",
+        "with",
+        "from",
+        "into",
+        "onto",
+        "via",
+        "per",
+        "as",
+        "is",
+        "are",
+        "be",
+        "not",
+        "no",
+        "new",
+        "more",
+        "less",
+        "all",
+        "any",
+        "some",
+        "this",
+        "that",
+        "these",
+        "those",
+        "it",
+        "its",
+        "when",
+        "while",
+        "if",
+        "than",
+        "then",
+        "also",
+        "only",
+        "into",
+        "out",
+        "up",
+        "down",
+        "over",
+        "under",
+        "after",
+        "before",
+        "between",
+        "without",
+        "within",
+        "add",
+        "adds",
+        "added",
+        "adding",
+        "support",
+        "supports",
+        "supported",
+        "fix",
+        "fixes",
+        "fixed",
+        "fixing",
+        "update",
+        "updates",
+        "updated",
+        "bump",
+        "remove",
+        "removes",
+        "removed",
+        "use",
+        "uses",
+        "using",
+        "make",
+        "makes",
+        "allow",
+        "allows",
+        "improve",
+        "improves",
+        "improved",
+        "handle",
+        "handles",
+        "refactor",
+        "refactoring",
+        "cleanup",
+        "clean",
+        "enable",
+        "enables",
+        "disable",
+        "disables",
+        "implement",
+        "implements",
+        "introduce",
+        "introduces",
+        "change",
+        "changes",
+        "rename",
+        "move",
+        "moves",
+        "set",
+        "sets",
+        "get",
+        "gets",
+        "avoid",
+        "ensure",
+        "test",
+        "tests",
+        "testing",
+        "docs",
+        "doc",
+        "documentation",
+        "example",
+        "examples",
+        "typo",
+        "typos",
+        "minor",
+        "misc",
+        "chore",
+        "feat",
+        "feature",
+        "features",
+        "bug",
+        "bugs",
+        "error",
+        "errors",
+        "issue",
+        "issues",
+        "case",
+        "cases",
+        "code",
+        "file",
+        "files",
+        "option",
+        "options",
+        "default",
+        "defaults",
+        "value",
+        "values",
+        "type",
+        "types",
+        "check",
+        "checks",
+        "run",
+        "runs",
+        "failing",
+        "fails",
+        "fail",
+        "failure",
+        "correct",
+        "correctly",
+        "properly",
+        "when",
+        "new",
+        "old",
+        "first",
+        "last",
+        "missing",
+        "unused",
+        "wrong",
+        "version",
+        "versions",
+        "release",
+        "pr",
+        "prs",
+        "readme",
+        "comment",
+        "comments",
+        "message",
+        "messages",
+        "log",
+        "logs",
+        "logging",
+        "script",
+        "scripts",
+        "model",
+        "models",
+        "data",
+        "api",
+        "config",
+        "configs",
+        "function",
+        "functions",
+        "method",
+        "methods",
+        "class",
+        "classes",
+        "call",
+        "calls",
+        "result",
+        "results",
+        "infer",
+        "infers",
+        "inferred",
+        "emit",
+        "emits",
+        "implement",
+        "implemented",
+        "detect",
+        "detects",
+        "support",
+        "add",
+        "stabilise",
+        "efficient",
+        "robust",
+        "better",
+        "faster",
+        "simple",
+        "multiple",
+        "single",
+        "unused",
+        "redundant",
+        "during",
+        "instead",
+        "about",
+        "within",
+        "because",
+        "where",
+        "which",
+        "other",
+        "based",
+        "like",
+        "just",
+        "now",
+        "can",
+        "cannot",
+        "should",
+        "would",
+        "tool",
+        "tools",
+        "custom",
+        "argument",
+        "arguments",
+        "union",
+        "unions",
+        "configuring",
+        "configure",
+        "configured",
+        "configuration",
+        "pep",
+        "peps",
+        "src",
+        "lib",
+        "libs",
+        "util",
+        "utils",
+        "common",
+        "core",
+        "base",
+        "internal",
+        "main",
+        "init",
+        "impl",
+        "mod",
+        "crate",
+        "crates",
+        "package",
+        "packages",
+        "module",
+        "modules",
+        "resource",
+        "resources",
+        "fixture",
+        "fixtures",
+        "snapshot",
+        "snapshots",
+        "python",
+        "rust",
+        "py",
+        "rs",
+        "md",
+        "misc",
+        "general",
+        "other",
+        "others",
+        "delete",
+        "document",
+        "context",
+        "reference",
+        "member",
+        "string",
+        "literal",
+        "expression",
+        "assignment",
+        "parameter",
+        "false",
+        "true",
+        "import",
+        "format",
+        "functional",
+        "capacity",
+        "accumulation",
+        "loop",
+        "inline",
+        "self",
+        "symbol",
+        "manager",
+        "mode",
+        "start",
+        "work",
+        "local",
+        "patch",
+        "compute",
+        "load",
+        "forward",
+        "align",
+        "automatically",
+        "training",
+        "unnecessary",
+        "unsafe",
+        "path",
+        "name",
+        "names",
+        "variable",
+        "instance",
+        "invalid",
+        "ignore",
+        "attribute",
+        "none",
+        "cfg",
+        "step",
+        "problem",
+        "dynamic",
+        "guide",
+        "advance",
+        "advanced",
+        "docstring",
+        "rst",
+        "inside",
+        "creating",
+        "handling",
+        "special",
+        "source",
+        "def",
+        "implicit",
+        "display",
+        "lookup",
+        "apis",
+        "bool",
+    ]
+)
 BASELINE_MAX_WEEKS = 52
-LIFT_CAP = 20.0  # how much standing out can count: a name never seen before is not infinitely telling
-BY_LINES_PULLS = 5  # PRs a subject needs to be a theme by the lines it changed rather than by its share of PRs
+LIFT_CAP = (
+    20.0  # how much standing out can count: a name never seen before is not infinitely telling
+)
+BY_LINES_PULLS = (
+    5  # PRs a subject needs to be a theme by the lines it changed rather than by its share of PRs
+)
 SAME_STORY = 0.7  # share of the larger of two subjects' PRs they have in common from which they are one theme
 MIN_WORD = 3
-NO_SUBJECTS = frozenset({"(root)", "build", "tooling"})  # letters; shorter names (`ty`, `ci`) come in as scopes or paths
+NO_SUBJECTS = frozenset(
+    {"(root)", "build", "tooling"}
+)  # letters; shorter names (`ty`, `ci`) come in as scopes or paths
 # Learning the vocabulary from the history
 COMMON_WEEKS = 0.6  # a title word in this share of the history's weeks, named as a scope, label, topic or folder in
 NAMED_SHARE = 0.2  #   less than this share of its PRs and merged with no other name, is generic
-COMMON_PULLS = 0.25  # a folder or file name in this share of all PRs is generic too ("src", "tests")
+COMMON_PULLS = (
+    0.25  # a folder or file name in this share of all PRs is generic too ("src", "tests")
+)
 COMMON_MIN_PULLS = 8
 COMMON_MIN_WEEKS = 8  # a word of a short history is not yet known to be common
 PAIRED_NAMES = 40  # a PR offering more names than this (a sweeping refactor) tells nothing of which go together
 ALIAS_MIN_PULLS = 3
-SATELLITE = (0.75, 5.0)  # a name merges into a larger one that this share of its PRs also name, this many times chance ...
-MUTUAL = (0.25, 0.2, 4.0, 5)  # ... or two names that each name a share of the other's PRs, this many times chance, this often
+SATELLITE = (
+    0.75,
+    5.0,
+)  # a name merges into a larger one that this share of its PRs also name, this many times chance ...
+MUTUAL = (
+    0.25,
+    0.2,
+    4.0,
+    5,
+)  # ... or two names that each name a share of the other's PRs, this many times chance, this often
 DECLARED_SHARE = 0.3  # a name the authors write as a scope, label or topic in this share of its PRs is a strand of its own
 # A week's strands
-PATH_SOURCES = frozenset({"folder", "file"})  # where a name says only where a PR's files sit, not what it is about
-ALIAS_SAID_SHARE = 1 / 3  # of a strand's PRs that say a second name of it, from which the theme shows both ("npu/ascend")
+PATH_SOURCES = frozenset(
+    {"folder", "file"}
+)  # where a name says only where a PR's files sit, not what it is about
+ALIAS_SAID_SHARE = (
+    1 / 3
+)  # of a strand's PRs that say a second name of it, from which the theme shows both ("npu/ascend")
 PHRASE_SHARE = 0.75  # of a title word's occurrences in its strand's titles inside the same phrase, from which the phrase names it
-_VERB_ENDINGS = ("ize", "ise", "ify")  # "initialize", "normalise", "simplify": verbs whether or not the rules list them
+_VERB_ENDINGS = (
+    "ize",
+    "ise",
+    "ify",
+)  # "initialize", "normalise", "simplify": verbs whether or not the rules list them
 # Words that make no phrase with a subject: the little words around it
-_FUNCTION_WORDS = frozenset("""
-a an the and or of for to in on at by with from into onto via per as is are be not no all any this that it its when if
-than then also only out up new more less some non
-""".split())  # noqa: SIM905
+_FUNCTION_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "of",
+        "for",
+        "to",
+        "in",
+        "on",
+        "at",
+        "by",
+        "with",
+        "from",
+        "into",
+        "onto",
+        "via",
+        "per",
+        "as",
+        "is",
+        "are",
+        "be",
+        "not",
+        "no",
+        "all",
+        "any",
+        "this",
+        "that",
+        "it",
+        "its",
+        "when",
+        "if",
+        "than",
+        "then",
+        "also",
+        "only",
+        "out",
+        "up",
+        "new",
+        "more",
+        "less",
+        "some",
+        "non",
+    ]
+)
 
 
 @dataclass(frozen=True)
 class Vocabulary:
     """The repository's names for its strands of work, learned from its whole history."""
 
-    strands: dict[str, str]  # name -> the name of the strand it is merged into (names that stand alone are absent)
+    strands: dict[
+        str, str
+    ]  # name -> the name of the strand it is merged into (names that stand alone are absent)
     generic: frozenset[str]  # names that never name a strand
     # merged names that only go along with their strand's ("dummy" of rollout), not other names for it ("npu" of
     # ascend): a title word among them says nothing of the strand
@@ -131,7 +540,9 @@ class Vocabulary:
 NO_VOCABULARY = Vocabulary({}, frozenset())
 
 
-def subject_names(pull: Pull, rules: Rules, classification: Classification | None = None) -> dict[str, str]:
+def subject_names(
+    pull: Pull, rules: Rules, classification: Classification | None = None
+) -> dict[str, str]:
     """The names a PR offers for its subjects -> where each was seen (one of SOURCES), merged under
     the DIGEST_RULES topic names that match them. With its `classification`, its topics and modules
     too (the vocabulary, read before any PR is classified, does without them)."""
@@ -141,8 +552,14 @@ def subject_names(pull: Pull, rules: Rules, classification: Classification | Non
     def offer(name: str, source: str) -> None:
         name = name.strip().lower()
         # the project's own name, root files and generic words say nothing about what the week was about
-        if name and name not in rules.title_types and name not in rules.markers and name not in rules.source_roots and name not in NO_SUBJECTS \
-                and name not in _STOPWORDS:
+        if (
+            name
+            and name not in rules.title_types
+            and name not in rules.markers
+            and name not in rules.source_roots
+            and name not in NO_SUBJECTS
+            and name not in _STOPWORDS
+        ):
             topic = _topic_of(name, rules)
             found.setdefault(topic or name, "topic" if topic else source)
 
@@ -165,10 +582,20 @@ def subject_names(pull: Pull, rules: Rules, classification: Classification | Non
 
 
 def _topic_of(name: str, rules: Rules) -> str | None:
-    return next((topic for topic, pattern in rules.topics if topic not in KEYWORD_TOPICS and (pattern.fullmatch(name) or pattern.search(f" {name} "))), None)
+    return next(
+        (
+            topic
+            for topic, pattern in rules.topics
+            if topic not in KEYWORD_TOPICS
+            and (pattern.fullmatch(name) or pattern.search(f" {name} "))
+        ),
+        None,
+    )
 
 
-@functools.lru_cache(maxsize=1 << 16)  # pure; every title is read three times a build (vocabulary, week, baseline)
+@functools.lru_cache(
+    maxsize=1 << 16
+)  # pure; every title is read three times a build (vocabulary, week, baseline)
 def _title_words(description: str) -> frozenset[str]:
     """Names in a title, without version digits: "Qwen3.5" -> "qwen", "FSDP2" -> "fsdp"; only the
     words it writes as names (`written_as_names`)."""
@@ -192,14 +619,20 @@ def written_as_names(description: str) -> tuple[str, ...]:
     first = True  # the first word is capitalised as any sentence's is: that says nothing
     for i, part in enumerate(re.split(r"(`[^`]*`)", description)):
         for raw in _WORD.findall(part):
-            if i % 2 or any(c.isdigit() or c == "_" for c in raw) \
-                    or any(c.isupper() for c in raw[1:]) or (raw[0].isupper() and not first):
+            if (
+                i % 2
+                or any(c.isdigit() or c == "_" for c in raw)
+                or any(c.isupper() for c in raw[1:])
+                or (raw[0].isupper() and not first)
+            ):
                 found.append(raw)
             first = False
     return tuple(found)
 
 
-@functools.lru_cache(maxsize=1 << 16)  # pure, and the same words recur in thousands of titles and paths
+@functools.lru_cache(
+    maxsize=1 << 16
+)  # pure, and the same words recur in thousands of titles and paths
 def _name(raw: str) -> str | None:
     word = singular(_VERSION_TAIL.sub("", raw.lower()).strip("-_+"))
     return word if len(word) >= MIN_WORD and word not in _STOPWORDS and not word.isdigit() else None
@@ -212,20 +645,42 @@ def _path_names(files: tuple) -> tuple[tuple[str, str], ...]:
     counts: Counter[tuple[str, str]] = Counter()
     for change in files:
         parts = change.path.strip('"').lower().split("/")
-        if any(part in _TEST_PARTS or part.startswith(".") for part in parts[:-1]) or parts[-1].startswith("test_") or parts[-1].endswith(".snap"):
+        if (
+            any(part in _TEST_PARTS or part.startswith(".") for part in parts[:-1])
+            or parts[-1].startswith("test_")
+            or parts[-1].endswith(".snap")
+        ):
             continue  # tests and dot-folders name how, not what
-        names = {(name, "folder") for part in parts[:-1] for raw in _PATH_PART.split(part) if (name := _name(raw))}
-        names |= {(name, "file") for raw in _PATH_PART.split(parts[-1].rsplit(".", 1)[0]) if (name := _name(raw))}
+        names = {
+            (name, "folder")
+            for part in parts[:-1]
+            for raw in _PATH_PART.split(part)
+            if (name := _name(raw))
+        }
+        names |= {
+            (name, "file")
+            for raw in _PATH_PART.split(parts[-1].rsplit(".", 1)[0])
+            if (name := _name(raw))
+        }
         counts.update(names)
     needed = max(1, len(files) / 2)
-    return tuple(sorted((key for key, count in counts.items() if count >= needed), key=lambda key: (SOURCES.index(key[1]), key[0])))
+    return tuple(
+        sorted(
+            (key for key, count in counts.items() if count >= needed),
+            key=lambda key: (SOURCES.index(key[1]), key[0]),
+        )
+    )
 
 
 def singular(word: str) -> str:
     """A plural English noun as its singular, so that "patterns" and "pattern", "matches" and
     "match" are one subject; words that only look plural ("class", "alias", "status", "analysis")
     stay as they are."""
-    if len(word) <= MIN_WORD + 1 or not word.endswith("s") or word.endswith(("ss", "us", "is", "as", "ies")):
+    if (
+        len(word) <= MIN_WORD + 1
+        or not word.endswith("s")
+        or word.endswith(("ss", "us", "is", "as", "ies"))
+    ):
         return word
     if word.endswith(("ches", "shes", "xes", "sses", "iases")):  # "aliases" -> "alias"
         return word[:-2]
@@ -238,15 +693,29 @@ def vocabulary(pulls: Sequence[Pull], rules: Rules) -> Vocabulary:
     pulls_of, named, declared, weeks = _name_counts(pulls, offered)
     total = len(pulls)
     # folder and file names in a large part of all PRs ("src", "tests"), which their authors never declare
-    everywhere = frozenset(name for name, count in pulls_of.items() if count >= COMMON_PULLS * total and declared[name] < NAMED_SHARE * count)
-    verbs = frozenset(name for names in offered for name, source in names.items() if source == "verb")
-    candidates = {name for name, count in pulls_of.items() if count >= ALIAS_MIN_PULLS and name not in everywhere | verbs}
+    everywhere = frozenset(
+        name
+        for name, count in pulls_of.items()
+        if count >= COMMON_PULLS * total and declared[name] < NAMED_SHARE * count
+    )
+    verbs = frozenset(
+        name for names in offered for name, source in names.items() if source == "verb"
+    )
+    candidates = {
+        name
+        for name, count in pulls_of.items()
+        if count >= ALIAS_MIN_PULLS and name not in everywhere | verbs
+    }
     # which names go together is read from what PRs say, not where their files sit: folders and file
     # names (`ascend_tutorial/…_practice.md`, `run_qwen3_grpo.sh`) tie unrelated words
-    said = [{name: source for name, source in names.items() if source not in PATH_SOURCES}
-            for names in offered]
+    said = [
+        {name: source for name, source in names.items() if source not in PATH_SOURCES}
+        for names in offered
+    ]
     edges = _edges(said, candidates, (pulls_of, declared), total)
-    steady = _steady(edges, pulls_of, named, weeks, len({p.merged_at.isocalendar()[:2] for p in pulls}) or 1)
+    steady = _steady(
+        edges, pulls_of, named, weeks, len({p.merged_at.isocalendar()[:2] for p in pulls}) or 1
+    )
     edges = [edge for edge in edges if edge[0] not in steady and edge[1] not in steady]
     strands = _merged_names(edges, (pulls_of, named, declared))
     return Vocabulary(strands, everywhere | steady, _satellites(strands, edges))
@@ -259,7 +728,9 @@ def _satellites(strands: dict[str, str], edges: Sequence[tuple]) -> frozenset[st
     return frozenset(name for name in strands if name not in synonyms)
 
 
-def _name_counts(pulls: Sequence[Pull], offered: Sequence[dict[str, str]]) -> tuple[Counter, Counter, Counter, dict[str, set]]:
+def _name_counts(
+    pulls: Sequence[Pull], offered: Sequence[dict[str, str]]
+) -> tuple[Counter, Counter, Counter, dict[str, set]]:
     """(PRs that offer each name, PRs where it is a scope, label, topic or folder, PRs where it is a
     scope, label or topic: the authors' own word, the weeks it was offered in)."""
     pulls_of: Counter[str] = Counter()
@@ -276,15 +747,32 @@ def _name_counts(pulls: Sequence[Pull], offered: Sequence[dict[str, str]]) -> tu
     return pulls_of, named, declared, weeks
 
 
-def _steady(edges: Sequence[tuple], pulls_of: Counter, named: Counter, weeks: dict[str, set], total_weeks: int) -> frozenset[str]:
+def _steady(
+    edges: Sequence[tuple],
+    pulls_of: Counter,
+    named: Counter,
+    weeks: dict[str, set],
+    total_weeks: int,
+) -> frozenset[str]:
     """Title words that run through most weeks, are never a scope, a label or a folder, and have no
     other name for the same thing ("attribute", "false"); a platform's steady name ("npu") has one."""
     synonyms = {name for small, large, _, _, mutual in edges if mutual for name in (small, large)}
-    return frozenset(name for name, count in pulls_of.items() if count >= COMMON_MIN_PULLS and name not in synonyms
-                     and named[name] < NAMED_SHARE * count and len(weeks[name]) >= max(COMMON_MIN_WEEKS, COMMON_WEEKS * total_weeks))
+    return frozenset(
+        name
+        for name, count in pulls_of.items()
+        if count >= COMMON_MIN_PULLS
+        and name not in synonyms
+        and named[name] < NAMED_SHARE * count
+        and len(weeks[name]) >= max(COMMON_MIN_WEEKS, COMMON_WEEKS * total_weeks)
+    )
 
 
-def _edges(offered: Sequence[dict[str, str]], candidates: set[str], counts: tuple[Counter, Counter], total: int) -> list[tuple]:
+def _edges(
+    offered: Sequence[dict[str, str]],
+    candidates: set[str],
+    counts: tuple[Counter, Counter],
+    total: int,
+) -> list[tuple]:
     """(smaller name, larger name, share of the smaller's PRs that name the larger too, how many
     times chance that is, whether each names a good share of the other's PRs) of every two names
     that go together far more often than chance: the smaller is a satellite of the larger, or the
@@ -295,20 +783,29 @@ def _edges(offered: Sequence[dict[str, str]], candidates: set[str], counts: tupl
     for names in offered:
         kept = sorted(name for name in names if name in candidates)
         if len(kept) <= PAIRED_NAMES:
-            pairs.update((a, b) for i, a in enumerate(kept) for b in kept[i + 1:])
+            pairs.update((a, b) for i, a in enumerate(kept) for b in kept[i + 1 :])
     edges = []
     for (a, b), together in pairs.items():
         small, large = sorted((a, b), key=lambda n: (pulls_of[n], n))
         of_small, of_large = together / pulls_of[small], together / pulls_of[large]
         lift = of_small / (pulls_of[large] / total)
-        satellite = together >= ALIAS_MIN_PULLS and of_small >= SATELLITE[0] and lift >= SATELLITE[1]
-        mutual = together >= MUTUAL[3] and of_small >= MUTUAL[0] and of_large >= MUTUAL[1] and lift >= MUTUAL[2]
+        satellite = (
+            together >= ALIAS_MIN_PULLS and of_small >= SATELLITE[0] and lift >= SATELLITE[1]
+        )
+        mutual = (
+            together >= MUTUAL[3]
+            and of_small >= MUTUAL[0]
+            and of_large >= MUTUAL[1]
+            and lift >= MUTUAL[2]
+        )
         if (satellite or mutual) and declared[small] < DECLARED_SHARE * pulls_of[small]:
             edges.append((small, large, of_small, lift, mutual))
     return edges
 
 
-def _merged_names(edges: Sequence[tuple], counts: tuple[Counter, Counter, Counter]) -> dict[str, str]:
+def _merged_names(
+    edges: Sequence[tuple], counts: tuple[Counter, Counter, Counter]
+) -> dict[str, str]:
     """name -> its strand's name: each name goes into the one larger name it goes with most (see
     `_edges`), which goes into none itself; the strand takes its most deliberate name (a declared
     one, then one its folders use most, then the most used)."""
@@ -320,17 +817,24 @@ def _merged_names(edges: Sequence[tuple], counts: tuple[Counter, Counter, Counte
     for name in sorted(partners, key=lambda n: (-pulls_of[n], n)):  # larger names settle first
         leaders = [partner for partner in partners[name] if partner[2] not in strands]
         if leaders:
-            strands[name] = max(leaders)[2]  # the name it goes with most often, then most above chance
+            strands[name] = max(leaders)[
+                2
+            ]  # the name it goes with most often, then most above chance
     for leader in set(strands.values()):
         group = [leader, *(name for name, strand in strands.items() if strand == leader)]
-        best = max(group, key=lambda n: (declared[n] >= DECLARED_SHARE * pulls_of[n], named[n], pulls_of[n], n))
+        best = max(
+            group,
+            key=lambda n: (declared[n] >= DECLARED_SHARE * pulls_of[n], named[n], pulls_of[n], n),
+        )
         if best != leader:
             strands.update((name, best) for name in group if name != best)
             strands.pop(best, None)
     return strands
 
 
-WeekNames = tuple[tuple[int, tuple[tuple[str, str], ...]], ...]  # (PR number, its (name, source) pairs) of a week's people's PRs
+WeekNames = tuple[
+    tuple[int, tuple[tuple[str, str], ...]], ...
+]  # (PR number, its (name, source) pairs) of a week's people's PRs
 
 
 def week_names(pulls: Sequence[AnalysedPull], rules: Rules) -> WeekNames:
@@ -338,8 +842,13 @@ def week_names(pulls: Sequence[AnalysedPull], rules: Rules) -> WeekNames:
     by PR number: what its themes and later weeks' themes are made of. Kept as names, not strands,
     so that a week remembered from an earlier build can be given its themes again, without being
     analysed again, when the vocabulary learned from a grown history merges names differently."""
-    return tuple(sorted((p.pull.number, tuple(sorted(subject_names(p.pull, rules, p.classification).items())))
-                        for p in pulls if not p.classification.bot))
+    return tuple(
+        sorted(
+            (p.pull.number, tuple(sorted(subject_names(p.pull, rules, p.classification).items())))
+            for p in pulls
+            if not p.classification.bot
+        )
+    )
 
 
 def baseline_weeks(weeks: Sequence[WeekNames], rules: Rules) -> list[WeekNames]:
@@ -349,8 +858,10 @@ def baseline_weeks(weeks: Sequence[WeekNames], rules: Rules) -> list[WeekNames]:
     thresholds = rules.thresholds
     chosen: list[WeekNames] = []
     for week in reversed(weeks):
-        if len(chosen) >= BASELINE_MAX_WEEKS or (len(chosen) >= thresholds.theme_baseline_weeks
-                                                 and sum(map(len, chosen)) >= thresholds.theme_baseline_pulls):
+        if len(chosen) >= BASELINE_MAX_WEEKS or (
+            len(chosen) >= thresholds.theme_baseline_weeks
+            and sum(map(len, chosen)) >= thresholds.theme_baseline_pulls
+        ):
             break
         chosen.append(week)
     return chosen[::-1]
@@ -360,11 +871,20 @@ def vocabulary_used(weeks: Sequence[WeekNames], vocabulary: Vocabulary) -> str:
     """A digest of what the vocabulary says of every name of these weeks: a remembered week's
     themes still hold while its and its baseline's names are merged and set aside alike."""
     names = sorted({name for week in weeks for _, pairs in week for name, _ in pairs})
-    return hashlib.sha1(repr([(name, vocabulary.strand_of(name), name in vocabulary.satellites) for name in names]).encode("utf-8")).hexdigest()
+    return hashlib.sha1(
+        repr(
+            [(name, vocabulary.strand_of(name), name in vocabulary.satellites) for name in names]
+        ).encode("utf-8")
+    ).hexdigest()
 
 
-def week_themes(pulls: Sequence[AnalysedPull], names: WeekNames, baseline: Sequence[WeekNames], rules: Rules,
-                vocabulary: Vocabulary = NO_VOCABULARY) -> tuple[Theme, ...]:
+def week_themes(
+    pulls: Sequence[AnalysedPull],
+    names: WeekNames,
+    baseline: Sequence[WeekNames],
+    rules: Rules,
+    vocabulary: Vocabulary = NO_VOCABULARY,
+) -> tuple[Theme, ...]:
     """The themes of a week. `pulls` in importance order; `names` is their `week_names`;
     `baseline` is `baseline_weeks` of the previous weeks; `vocabulary` makes strands of names.
 
@@ -378,22 +898,43 @@ def week_themes(pulls: Sequence[AnalysedPull], names: WeekNames, baseline: Seque
     people = [p for p in pulls if not p.classification.bot]  # bot bumps are no theme of the week
     if len(people) < thresholds.theme_min_pulls:
         return ()
-    recent = [(Counter(strand for _, pairs in week for strand in said_strands(pairs, vocabulary)), len(week)) for week in baseline]
+    recent = [
+        (
+            Counter(strand for _, pairs in week for strand in said_strands(pairs, vocabulary)),
+            len(week),
+        )
+        for week in baseline
+    ]
     members, sources, said = _said_members(people, names, vocabulary, rules)
     display = _named(members, sources, said, pulls, rules)
-    candidates = _strands(members, sources, {bots: (len(counted), sum(p.footprint.core_lines for p in counted))
-                                             for bots, counted in ((False, people), (True, pulls))}, recent, rules)
+    candidates = _strands(
+        members,
+        sources,
+        {
+            bots: (len(counted), sum(p.footprint.core_lines for p in counted))
+            for bots, counted in ((False, people), (True, pulls))
+        },
+        recent,
+        rules,
+    )
     chosen: list[Theme] = []
-    for _, _, name, group, shares, base_share, trend in sorted(candidates, key=lambda c: (-c[0], -c[1], SOURCES.index(sources[c[2]]), c[2])):
+    for _, _, name, group, shares, base_share, trend in sorted(
+        candidates, key=lambda c: (-c[0], -c[1], SOURCES.index(sources[c[2]]), c[2])
+    ):
         numbers = tuple(p.pull.number for p in group)
-        if any(_overlap(numbers, theme.pulls) >= SAME_STORY for theme in chosen) or any(display[name] == theme.name for theme in chosen):
+        if any(_overlap(numbers, theme.pulls) >= SAME_STORY for theme in chosen) or any(
+            display[name] == theme.name for theme in chosen
+        ):
             continue  # nearly the same PRs as a theme already chosen: the same story
-        chosen.append(_theme(display[name], sources[name], group, shares, base_share, len(recent), trend))
+        chosen.append(
+            _theme(display[name], sources[name], group, shares, base_share, len(recent), trend)
+        )
     return tuple(chosen[: thresholds.themes_max])
 
 
-def _said_members(people: Sequence[AnalysedPull], names: WeekNames, vocabulary: Vocabulary,
-                  rules: Rules) -> tuple[dict, dict, dict]:
+def _said_members(
+    people: Sequence[AnalysedPull], names: WeekNames, vocabulary: Vocabulary, rules: Rules
+) -> tuple[dict, dict, dict]:
     """(strand -> its PRs, strand -> its most deliberate source, strand -> the names each of its PRs
     said it by): the strands the PRs' own words put them in (`said_strands`, `_described`)."""
     pairs_of = dict(names)
@@ -416,17 +957,28 @@ def _said_members(people: Sequence[AnalysedPull], names: WeekNames, vocabulary: 
     return members, sources, said
 
 
-def _named(members: dict[str, list[AnalysedPull]], sources: dict[str, str], said: dict[str, list[frozenset[str]]],
-           pulls: Sequence[AnalysedPull], rules: Rules) -> dict[str, str]:
+def _named(
+    members: dict[str, list[AnalysedPull]],
+    sources: dict[str, str],
+    said: dict[str, list[frozenset[str]]],
+    pulls: Sequence[AnalysedPull],
+    rules: Rules,
+) -> dict[str, str]:
     """Each strand's name as the week's PRs say it, `members` and `sources` set to match: a title
     word's phrase keeps the PRs that say it (`_phrase_named`), a module's name the PRs the module
     table counts under it (bots' too), whatever else says the name; a strand left empty goes."""
     module_table = Counter(module for p in pulls for module in p.classification.modules)
     display: dict[str, str] = {}
     for strand, group in list(members.items()):
-        if sources[strand] not in ("topic", "scope", "label"):  # a name the authors declare is theirs as it stands
+        if sources[strand] not in (
+            "topic",
+            "scope",
+            "label",
+        ):  # a name the authors declare is theirs as it stands
             display[strand], members[strand] = _phrase_named(strand, group, said[strand], rules)
-            sources[strand] = "word" if " " in display[strand] else sources[strand]  # a phrase of its titles
+            sources[strand] = (
+                "word" if " " in display[strand] else sources[strand]
+            )  # a phrase of its titles
         else:
             display[strand] = _said_name(strand, said[strand], rules)
         if display[strand] in module_table:
@@ -437,26 +989,41 @@ def _named(members: dict[str, list[AnalysedPull]], sources: dict[str, str], said
     return display
 
 
-def said_strands(pairs: Iterable[tuple[str, str]], vocabulary: Vocabulary) -> dict[str, tuple[str, frozenset[str]]]:
+def said_strands(
+    pairs: Iterable[tuple[str, str]], vocabulary: Vocabulary
+) -> dict[str, tuple[str, frozenset[str]]]:
     """The strands a PR's own words put it in -> (the most deliberate source, the names it said
     them by), from its (name, source) pairs (`subject_names`); folder and file names left out."""
     found: dict[str, tuple[str, frozenset[str]]] = {}
     for name, source in pairs:
         strand = vocabulary.strand_of(name)
-        if strand is None or source in PATH_SOURCES or (source in ("word", "verb") and name in vocabulary.satellites):
+        if (
+            strand is None
+            or source in PATH_SOURCES
+            or (source in ("word", "verb") and name in vocabulary.satellites)
+        ):
             continue
         best, words = found.get(strand, (source, frozenset()))
         found[strand] = (min(best, source, key=SOURCES.index), words | {name})
     return found
 
 
-def _described(pull: AnalysedPull, pairs: Iterable[tuple[str, str]], own: dict,
-               vocabulary: Vocabulary, rules: Rules) -> dict[str, tuple[str, frozenset[str]]]:
+def _described(
+    pull: AnalysedPull,
+    pairs: Iterable[tuple[str, str]],
+    own: dict,
+    vocabulary: Vocabulary,
+    rules: Rules,
+) -> dict[str, tuple[str, frozenset[str]]]:
     """The strands a PR's folders or file names offer that its title writes as names as well (file
     names in it too: "Update ascend_sglang_best_practices.rst"), beyond those its own words put it
     in. Its body is not read: a word somewhere in a long description says little of what the PR is
     about (verl's platform layer mentions transformers)."""
-    offered = {strand for name, source in pairs if source in PATH_SOURCES and (strand := vocabulary.strand_of(name)) and strand not in own}
+    offered = {
+        strand
+        for name, source in pairs
+        if source in PATH_SOURCES and (strand := vocabulary.strand_of(name)) and strand not in own
+    }
     if not offered:
         return {}
     found: dict[str, tuple[str, frozenset[str]]] = {}
@@ -477,14 +1044,21 @@ def _said_name(strand: str, said: Sequence[frozenset[str]], rules: Rules) -> str
     if not counts:
         return strand
     # of names said as often, a noun before a verb, and one that holds the strand's own name ("unionbuilder" of `builder/`)
-    first = min(counts, key=lambda n: (-counts[n], _verb(n, rules), strand not in n, n != strand, n))
+    first = min(
+        counts, key=lambda n: (-counts[n], _verb(n, rules), strand not in n, n != strand, n)
+    )
     instead = Counter(name for names in said if first not in names for name in names)
-    second = min((n for n in instead if " " not in n and instead[n] >= max(2, ALIAS_SAID_SHARE * len(said))),
-                 key=lambda n: (-instead[n], n), default=None)
+    second = min(
+        (n for n in instead if " " not in n and instead[n] >= max(2, ALIAS_SAID_SHARE * len(said))),
+        key=lambda n: (-instead[n], n),
+        default=None,
+    )
     return f"{first}/{second}" if second else first
 
 
-def _phrase_named(strand: str, group: Sequence[AnalysedPull], said: Sequence[frozenset[str]], rules: Rules) -> tuple[str, list[AnalysedPull]]:
+def _phrase_named(
+    strand: str, group: Sequence[AnalysedPull], said: Sequence[frozenset[str]], rules: Rules
+) -> tuple[str, list[AnalysedPull]]:
     """A title-word strand's name and PRs: when its titles nearly always write its word inside the
     same phrase beside an ordinary word ("Markdown tests"), the phrase, and the PRs that say it."""
     word = _said_name(strand, said, rules).split("/")[0]
@@ -503,12 +1077,18 @@ def _phrase_named(strand: str, group: Sequence[AnalysedPull], said: Sequence[fro
             seen += 1
             if i and tokens[i - 1] not in names and _phrase_word(tokens[i - 1], True, rules):
                 found[f"{tokens[i - 1]} {token}"] += 1
-            if i + 1 < len(tokens) and tokens[i + 1] not in names and not _verb(token, rules) \
-                    and _phrase_word(tokens[i + 1], False, rules):
+            if (
+                i + 1 < len(tokens)
+                and tokens[i + 1] not in names
+                and not _verb(token, rules)
+                and _phrase_word(tokens[i + 1], False, rules)
+            ):
                 found[f"{token} {tokens[i + 1]}"] += 1
         beside.update(found)
         phrases_of[pull.pull.number] = found
-    if seen < 2 or not beside or not word.isalnum():  # a compound name ("flake8-bugbear") is whole already
+    if (
+        seen < 2 or not beside or not word.isalnum()
+    ):  # a compound name ("flake8-bugbear") is whole already
         return _said_name(strand, said, rules), list(group)
     phrase, count = max(beside.items(), key=lambda item: (item[1], item[0]))
     if count < PHRASE_SHARE * seen:
@@ -521,7 +1101,12 @@ def _phrase_named(strand: str, group: Sequence[AnalysedPull], said: Sequence[fro
 def _title_tokens(description: str) -> tuple[str, ...]:
     """A title's words in order, lower case, names written as one split up ("tool_agent_loop",
     "agent-loop": agent, loop), without version digits, plurals as singulars."""
-    return tuple(singular(_VERSION_TAIL.sub("", part)) for raw in _WORD.findall(description.lower()) for part in re.split(r"[-_+]+", raw) if part)
+    return tuple(
+        singular(_VERSION_TAIL.sub("", part))
+        for raw in _WORD.findall(description.lower())
+        for part in re.split(r"[-_+]+", raw)
+        if part
+    )
 
 
 def _phrase_word(word: str, before: bool, rules: Rules) -> bool:
@@ -529,7 +1114,12 @@ def _phrase_word(word: str, before: bool, rules: Rules) -> bool:
     length, without digits, not a little word, and not a verb before it ("Correct attention
     FLOPS", "Lazily initialize `UnionBuilder`"; a word the verbs share with nouns, such as
     "model", is given up with them)."""
-    return len(word) >= MIN_WORD and not any(c.isdigit() for c in word) and word not in _FUNCTION_WORDS and not (before and _verb(word, rules))
+    return (
+        len(word) >= MIN_WORD
+        and not any(c.isdigit() for c in word)
+        and word not in _FUNCTION_WORDS
+        and not (before and _verb(word, rules))
+    )
 
 
 def _verb(word: str, rules: Rules) -> bool:
@@ -537,8 +1127,13 @@ def _verb(word: str, rules: Rules) -> bool:
     return word in rules.verbs or word.endswith(_VERB_ENDINGS)
 
 
-def _strands(members: dict[str, list[AnalysedPull]], sources: dict[str, str], totals: dict[bool, tuple[int, int]],
-             recent: Sequence[tuple[Counter, int]], rules: Rules) -> list[tuple]:
+def _strands(
+    members: dict[str, list[AnalysedPull]],
+    sources: dict[str, str],
+    totals: dict[bool, tuple[int, int]],
+    recent: Sequence[tuple[Counter, int]],
+    rules: Rules,
+) -> list[tuple]:
     """(size, lift, name, PRs, (share, line share), baseline share, trend) of each strand that is a
     theme of the week: its size is the mean of its share of the week's PRs and of their core lines
     (generated and vendored files left out), its lift that share of PRs against the previous weeks'.
@@ -554,16 +1149,34 @@ def _strands(members: dict[str, list[AnalysedPull]], sources: dict[str, str], to
         total, total_lines = totals[any(p.classification.bot for p in group)]
         needed = max(thresholds.theme_min_pulls, math.ceil(thresholds.theme_min_share * total))
         share = len(group) / total
-        line_share = sum(p.footprint.core_lines for p in group) / total_lines if total_lines else share
+        line_share = (
+            sum(p.footprint.core_lines for p in group) / total_lines if total_lines else share
+        )
         size = (share + line_share) / 2
         if not _big_enough(len(group), total, needed, sources[name], size, thresholds):
             continue
         # a subject never seen before counts as seen once: a new name needs more than luck
         base_share = (before[name] + 1) / (before_total + 1) if before_total else 0.0
         lift = min(share / base_share, LIFT_CAP) if base_share else LIFT_CAP
-        trend = "new" if before_total and not before[name] else "rising" if lift >= thresholds.theme_lift else "continued"
+        trend = (
+            "new"
+            if before_total and not before[name]
+            else "rising"
+            if lift >= thresholds.theme_lift
+            else "continued"
+        )
         if lift >= thresholds.theme_lift or share >= thresholds.theme_dominant_share:
-            found.append((round(size, 6), lift, name, group, (share, line_share), before[name] / before_total if before_total else 0.0, trend))
+            found.append(
+                (
+                    round(size, 6),
+                    lift,
+                    name,
+                    group,
+                    (share, line_share),
+                    before[name] / before_total if before_total else 0.0,
+                    trend,
+                )
+            )
     return found
 
 
@@ -573,7 +1186,11 @@ def _big_enough(count: int, total: int, needed: int, source: str, size: float, t
     3,000 lines in a week of 171); a path module may not: a folder one large PR touched is no story.
     Every PR of the week says nothing about the week; a verb ("stabilize") names what was done,
     never a subject."""
-    enough = count >= needed or (source not in ("module", "folder", "file") and count >= BY_LINES_PULLS and size >= thresholds.theme_min_share)
+    enough = count >= needed or (
+        source not in ("module", "folder", "file")
+        and count >= BY_LINES_PULLS
+        and size >= thresholds.theme_min_share
+    )
     return enough and count < total and source != "verb"
 
 
@@ -584,8 +1201,15 @@ def _overlap(first: Sequence[int], second: Sequence[int]) -> float:
     return common / max(len(first), len(second))
 
 
-def _theme(name: str, source: str, group: Sequence[AnalysedPull], shares: tuple[float, float], base_share: float, weeks: int,
-           trend: str) -> Theme:
+def _theme(
+    name: str,
+    source: str,
+    group: Sequence[AnalysedPull],
+    shares: tuple[float, float],
+    base_share: float,
+    weeks: int,
+    trend: str,
+) -> Theme:
     share, line_share = shares
     types = Counter(p.classification.type for p in group if p.classification.type)
     return Theme(

@@ -39,25 +39,46 @@ _PINNED = re.compile(
     re.IGNORECASE,
 )
 # "vllm 0.17->0.18"
-_ARROW = re.compile(rf"(?P<package>[A-Za-z][\w./@+-]*?)\s+(?P<old>{_VERSION_TEXT})\s*(?:->|→|=>)\s*(?P<new>{_VERSION_TEXT})", re.IGNORECASE)
+_ARROW = re.compile(
+    rf"(?P<package>[A-Za-z][\w./@+-]*?)\s+(?P<old>{_VERSION_TEXT})\s*(?:->|→|=>)\s*(?P<new>{_VERSION_TEXT})",
+    re.IGNORECASE,
+)
 # "CANN8.5.2": a name written against its version, taken only for a runtime the rules know ("Qwen3.5" is a model)
-_GLUED = re.compile(r"\b(?P<package>[A-Za-z][A-Za-z_-]*?)(?P<new>\d+\.\d+(?:\.\d+)?(?:\.?(?:post|rc|dev|a|b)\d*)*)(?![\w.])", re.IGNORECASE)
+_GLUED = re.compile(
+    r"\b(?P<package>[A-Za-z][A-Za-z_-]*?)(?P<new>\d+\.\d+(?:\.\d+)?(?:\.?(?:post|rc|dev|a|b)\d*)*)(?![\w.])",
+    re.IGNORECASE,
+)
 _MSRV = re.compile(r"\bmsrv\b|\bminimum supported rust\b", re.IGNORECASE)
 _TOOLCHAIN = re.compile(r"\btoolchain\b", re.IGNORECASE)
 _WHOSE_TOOLCHAIN = re.compile(r"\b([A-Za-z]+)\s+toolchain\b", re.IGNORECASE)
 _VERSION_TAIL_WORD = re.compile(r"(?:post|rc|dev|a|b|alpha|beta)\d*", re.IGNORECASE)
 _BARE_TO = re.compile(rf"\bto\s+(?P<new>{_VERSION_TEXT})\b", re.IGNORECASE)
 _DOCS_TITLE = re.compile(r"\b(?:docs?|documentation|readme|guide|tutorial)\s*$", re.IGNORECASE)
-_PIN_VERB = re.compile(r"\b(?:pin|pins|pinned|pinning|lock|locks|locked|hold|holds|freeze|freezes|restrict\w*|limit|limits|limited|constrain\w*)\b", re.IGNORECASE)
+_PIN_VERB = re.compile(
+    r"\b(?:pin|pins|pinned|pinning|lock|locks|locked|hold|holds|freeze|freezes|restrict\w*|limit|limits|limited|constrain\w*)\b",
+    re.IGNORECASE,
+)
 _CAP = re.compile(r"(?:\b(?:under|below|before|at most)|<=?)\s*v?\d", re.IGNORECASE)
-_BACK = re.compile(r"\b(?:downgrad\w*|roll(?:s|ed|ing)?\s*back|rollback|previous (?:version|release)|older (?:version|release)|"
-                   r"last (?:good|working|known)|go(?:es|ing)? back to|back to)\b", re.IGNORECASE)
-_UP_VERB = re.compile(r"\b(?:update[sd]?|bump(?:s|ed)?|upgrade[sd]?|move[sd]? to|raise[sd]?)\b", re.IGNORECASE)
+_BACK = re.compile(
+    r"\b(?:downgrad\w*|roll(?:s|ed|ing)?\s*back|rollback|previous (?:version|release)|older (?:version|release)|"
+    r"last (?:good|working|known)|go(?:es|ing)? back to|back to)\b",
+    re.IGNORECASE,
+)
+_UP_VERB = re.compile(
+    r"\b(?:update[sd]?|bump(?:s|ed)?|upgrade[sd]?|move[sd]? to|raise[sd]?)\b", re.IGNORECASE
+)
 
 # Renovate: "| [name](url) | ... | `v1.2.0` → `v1.3.0` |"; Dependabot: "Bumps [name](url) from 1.2 to 1.3."
-_BODY_TABLE = re.compile(r"\[`?(?P<package>[\w./@-]+?)`?\]\([^()\s]*\)[^`\n]{0,80}?(?:\n[^`\n]{0,80})?`(?P<old>[^`\s]+)`\s*(?:→|->)\s*`(?P<new>[^`\s]+)`")
-_BODY_BUMPS = re.compile(r"\bbumps\s+\[?(?P<package>[\w./@-]+)\]?(?:\([^()\s]*\))?\s+from\s+(?P<old>\S+?)\s+to\s+(?P<new>\S+?)\.?(?:\s|$)", re.IGNORECASE)
-_UPGRADE_VERB = re.compile(r"\b(?:update|updates|bump|bumps|bumped|upgrade|upgrades|upgraded|pin|pins)\b", re.IGNORECASE)
+_BODY_TABLE = re.compile(
+    r"\[`?(?P<package>[\w./@-]+?)`?\]\([^()\s]*\)[^`\n]{0,80}?(?:\n[^`\n]{0,80})?`(?P<old>[^`\s]+)`\s*(?:→|->)\s*`(?P<new>[^`\s]+)`"
+)
+_BODY_BUMPS = re.compile(
+    r"\bbumps\s+\[?(?P<package>[\w./@-]+)\]?(?:\([^()\s]*\))?\s+from\s+(?P<old>\S+?)\s+to\s+(?P<new>\S+?)\.?(?:\s|$)",
+    re.IGNORECASE,
+)
+_UPGRADE_VERB = re.compile(
+    r"\b(?:update|updates|bump|bumps|bumped|upgrade|upgrades|upgraded|pin|pins)\b", re.IGNORECASE
+)
 _UPGRADE_WORDS = re.compile(
     r"\b(update|bump|upgrade|pin)s?\b.*\b(dependenc\w*|deps?|version|image|requirements?|toolchain)\b"
     r"|\b(update|bump|upgrade|pin)s?\b.{0,40}?\b[a-z][\w.-]*\s*(==|>=|~=|to\s+)?v?\d+\.\d+",
@@ -68,14 +89,82 @@ _OWN_RELEASE = re.compile(
     r"|^.*?\b(and|then)\s+bump\s+(it\s+)?to\s+v?\d",  # "Add pyproject.toml to rooster's `version_files` and bump to 0.13.1"
     re.IGNORECASE,
 )
-_ANOTHER_VERSION = re.compile(r"\bversion\s+of\b", re.IGNORECASE)  # "bump the version of vllm-ascend to v0.11.0"
-_NOT_PACKAGES = frozenset({"to", "from", "and", "the", "a", "version", "versions", "image", "images", "dependency", "dependencies",
-                           "crate", "action", "package", "up", "bump", "update", "upgrade", "pin", "set", "with", "in", "of", "for",
-                           "v", "docker", "deps", "requirements", "limit", "lock", "it", "all", "also", "default", "minimum",
-                           "digest", "under", "below", "above", "least", "than", "dev", "is", "on", "at", "address",
-                           "workflow", "workflows", "dockerfile", "dockerfiles", "pipeline", "pipelines", "ci", "build", "file",
-                           "files", "doc", "docs", "base", "tag", "tags", "runner", "runners", "stable", "latest"})
-_RENOVATE_PREFIX = re.compile(r"^(?:update|bump)\s+(?:rust crate|dependency|npm package|module|python|(?:[\w-]+ )?dependency)\s+", re.IGNORECASE)
+_ANOTHER_VERSION = re.compile(
+    r"\bversion\s+of\b", re.IGNORECASE
+)  # "bump the version of vllm-ascend to v0.11.0"
+_NOT_PACKAGES = frozenset(
+    {
+        "to",
+        "from",
+        "and",
+        "the",
+        "a",
+        "version",
+        "versions",
+        "image",
+        "images",
+        "dependency",
+        "dependencies",
+        "crate",
+        "action",
+        "package",
+        "up",
+        "bump",
+        "update",
+        "upgrade",
+        "pin",
+        "set",
+        "with",
+        "in",
+        "of",
+        "for",
+        "v",
+        "docker",
+        "deps",
+        "requirements",
+        "limit",
+        "lock",
+        "it",
+        "all",
+        "also",
+        "default",
+        "minimum",
+        "digest",
+        "under",
+        "below",
+        "above",
+        "least",
+        "than",
+        "dev",
+        "is",
+        "on",
+        "at",
+        "address",
+        "workflow",
+        "workflows",
+        "dockerfile",
+        "dockerfiles",
+        "pipeline",
+        "pipelines",
+        "ci",
+        "build",
+        "file",
+        "files",
+        "doc",
+        "docs",
+        "base",
+        "tag",
+        "tags",
+        "runner",
+        "runners",
+        "stable",
+        "latest",
+    }
+)
+_RENOVATE_PREFIX = re.compile(
+    r"^(?:update|bump)\s+(?:rust crate|dependency|npm package|module|python|(?:[\w-]+ )?dependency)\s+",
+    re.IGNORECASE,
+)
 
 
 def own_release(pull: Pull, rules: Rules) -> str | None:
@@ -88,7 +177,9 @@ def own_release(pull: Pull, rules: Rules) -> str | None:
     return version[0] if version and "." in version[0] and "dev" not in version[0] else None
 
 
-def upgrades(pull: Pull, classification: Classification, rules: Rules, prose: str = "") -> tuple[Upgrade, ...]:
+def upgrades(
+    pull: Pull, classification: Classification, rules: Rules, prose: str = ""
+) -> tuple[Upgrade, ...]:
     """What a PR upgrades, downgrades or pins (see the module docstring); () when it moves no
     dependency. `prose` is the description's text (description.description_text), where the
     reason for a pin is read."""
@@ -97,27 +188,54 @@ def upgrades(pull: Pull, classification: Classification, rules: Rules, prose: st
     if not _moves_a_dependency(title, classification, kinds):
         return ()
     # the project's own name among them is its own version ("bump trtllm to 1.3 and verl to v0.7.1")
-    named = [n for n in _title_versions(title, rules) or _body_versions(pull.body) if n[0] not in rules.source_roots]
+    named = [
+        n
+        for n in _title_versions(title, rules) or _body_versions(pull.body)
+        if n[0] not in rules.source_roots
+    ]
     if not named:  # no versions: a move only when the title says one ("Update TQ dependency"), not a Dockerfile's other edits
-        if not (any(k & {"dependencies", "manifests"} for k in kinds) and _UPGRADE_VERB.search(title)):
+        if not (
+            any(k & {"dependencies", "manifests"} for k in kinds) and _UPGRADE_VERB.search(title)
+        ):
             return ()
         named = [("", None, None)]
-    if _MSRV.search(title) and not _TOOLCHAIN.search(title):  # "Bump MSRV to Rust 1.89" names the minimum, not the compiler
-        named = [("msrv" if package == "rust" else package, old, new) for package, old, new in named]
-    files = tuple(path for path, k in zip(paths, kinds, strict=True) if k & {"dependencies", "manifests"})
+    if _MSRV.search(title) and not _TOOLCHAIN.search(
+        title
+    ):  # "Bump MSRV to Rust 1.89" names the minimum, not the compiler
+        named = [
+            ("msrv" if package == "rust" else package, old, new) for package, old, new in named
+        ]
+    files = tuple(
+        path for path, k in zip(paths, kinds, strict=True) if k & {"dependencies", "manifests"}
+    )
     reverting = classification.is_revert or classification.type == "revert"
-    return tuple(_upgrade(package, old, new, rules, files, _Said(title, prose, reverting)) for package, old, new in named)
+    return tuple(
+        _upgrade(package, old, new, rules, files, _Said(title, prose, reverting))
+        for package, old, new in named
+    )
 
 
-def _moves_a_dependency(title: str, classification: Classification, kinds: tuple[frozenset[str], ...]) -> bool:
+def _moves_a_dependency(
+    title: str, classification: Classification, kinds: tuple[frozenset[str], ...]
+) -> bool:
     """Whether a PR of this title, type and files (their kinds) may move a dependency the project
     runs on: it says so, or changes nothing but dependencies."""
     touches_deps = any(k & {"dependencies", "manifests"} for k in kinds)
     only_deps = bool(kinds) and all("dependencies" in k for k in kinds)
-    says_upgrade = bool(_UPGRADE_WORDS.search(title)) or bool(_UPGRADE_VERB.search(title) and _BARE_TO.search(title))
-    if classification.type not in ("build", "chore", "ci", None) and not only_deps and not (says_upgrade and touches_deps):
+    says_upgrade = bool(_UPGRADE_WORDS.search(title)) or bool(
+        _UPGRADE_VERB.search(title) and _BARE_TO.search(title)
+    )
+    if (
+        classification.type not in ("build", "chore", "ci", None)
+        and not only_deps
+        and not (says_upgrade and touches_deps)
+    ):
         return False
-    if not (says_upgrade or only_deps) or _OWN_RELEASE.match(title) or (_DOCS_TITLE.search(title) and not touches_deps):
+    if (
+        not (says_upgrade or only_deps)
+        or _OWN_RELEASE.match(title)
+        or (_DOCS_TITLE.search(title) and not touches_deps)
+    ):
         return False  # not an upgrade, the project's own release, or a page about versions
     return _the_projects_own(kinds)
 
@@ -129,7 +247,9 @@ def _the_projects_own(kinds: tuple[frozenset[str], ...]) -> bool:
     if kinds and all(k & {"ci", "tooling"} for k in kinds):
         return False
     manifests = [k for k in kinds if k & {"dependencies", "manifests"}]
-    return not (manifests and all(k & {"examples", "docs", "tests", "ci", "tooling"} for k in manifests))
+    return not (
+        manifests and all(k & {"examples", "docs", "tests", "ci", "tooling"} for k in manifests)
+    )
 
 
 def _title_versions(title: str, rules: Rules) -> list[tuple[str, str | None, str | None]]:
@@ -139,7 +259,11 @@ def _title_versions(title: str, rules: Rules) -> list[tuple[str, str | None, str
     for pattern in (_ARROW, _FROM_TO, _PINNED, _GLUED):
         for match in pattern.finditer(text):
             package = match["package"].strip(".,:;`'\"").lower()
-            if package in _NOT_PACKAGES or package.isdigit() or _VERSION_TAIL_WORD.fullmatch(package):
+            if (
+                package in _NOT_PACKAGES
+                or package.isdigit()
+                or _VERSION_TAIL_WORD.fullmatch(package)
+            ):
                 continue  # "0.4.3.post3 to 0.4.4" names no package "post3"
             if pattern is _GLUED and package not in rules.core_dependencies | rules.toolchains:
                 continue
@@ -147,12 +271,25 @@ def _title_versions(title: str, rules: Rules) -> list[tuple[str, str | None, str
             found.setdefault(package, (package, _clean(old), _clean(match["new"])))
     if not found and (bare := _BARE_TO.search(text)):
         # "Bump MSRV to Rust 1.88", "upgrade to 2.7": the toolchain word, or the first noun, names it
-        words = [w.lower() for w in re.findall(r"[A-Za-z][\w.+-]*", text[: bare.start()]) if w.lower() not in _NOT_PACKAGES]
+        words = [
+            w.lower()
+            for w in re.findall(r"[A-Za-z][\w.+-]*", text[: bare.start()])
+            if w.lower() not in _NOT_PACKAGES
+        ]
         # a runtime or toolchain the rules know; another last word is a guess ("Ascend Dockerfile")
-        known = words[-1] if words and words[-1] in rules.core_dependencies | rules.toolchains else ""
+        known = (
+            words[-1] if words and words[-1] in rules.core_dependencies | rules.toolchains else ""
+        )
         found[""] = (known, None, _clean(bare["new"]))
-    if "toolchain" in found and (whose := _WHOSE_TOOLCHAIN.search(text)) and whose[1].lower() in rules.toolchains:
-        found["toolchain"] = (f"{whose[1].lower()} toolchain", *found["toolchain"][1:])  # "Update Rust toolchain to 1.90"
+    if (
+        "toolchain" in found
+        and (whose := _WHOSE_TOOLCHAIN.search(text))
+        and whose[1].lower() in rules.toolchains
+    ):
+        found["toolchain"] = (
+            f"{whose[1].lower()} toolchain",
+            *found["toolchain"][1:],
+        )  # "Update Rust toolchain to 1.90"
     return list(found.values())
 
 
@@ -176,16 +313,35 @@ class _Said:
         self.title, self.prose, self.reverting = title, prose, reverting
 
 
-def _upgrade(package: str, old: str | None, new: str | None, rules: Rules, files: tuple[str, ...], said: _Said) -> Upgrade:
+def _upgrade(
+    package: str,
+    old: str | None,
+    new: str | None,
+    rules: Rules,
+    files: tuple[str, ...],
+    said: _Said,
+) -> Upgrade:
     if said.reverting:  # a revert of "Update X to 1.2" moves X back from 1.2
         old, new = new, old
     move, reason = _move(package, old, new, said)
-    core = package in rules.core_dependencies or rules.is_toolchain(package)  # by its exact name: `@types/react` is no React
-    return Upgrade(package=package, old=old, new=new, major=move not in BACK_MOVES and _across_major(old, new), core=core,
-                   move=move, reason=reason, files=files)
+    core = package in rules.core_dependencies or rules.is_toolchain(
+        package
+    )  # by its exact name: `@types/react` is no React
+    return Upgrade(
+        package=package,
+        old=old,
+        new=new,
+        major=move not in BACK_MOVES and _across_major(old, new),
+        core=core,
+        move=move,
+        reason=reason,
+        files=files,
+    )
 
 
-def _move(package: str, old: str | None, new: str | None, said: _Said) -> tuple[str | None, str | None]:
+def _move(
+    package: str, old: str | None, new: str | None, said: _Said
+) -> tuple[str | None, str | None]:
     """(the move, of UPGRADE_MOVES, and for a move back the description's reason) from the versions and the words."""
     if said.reverting:
         return "down", reason_of(said.prose)
@@ -196,8 +352,13 @@ def _move(package: str, old: str | None, new: str | None, said: _Said) -> tuple[
         return (version_step(old, new) if order is not None and order < 0 else None), None
     if new and _CAP.search(said.title):
         return "cap", reason_of(said.prose)
-    newer = new and any((compare_versions(new, mentioned) or 0) < 0 for mentioned in _versions_of(package, said.prose))
-    if _BACK.search(said.title) or (_PIN_VERB.search(said.title) and (newer or _BACK.search(said.prose))):
+    newer = new and any(
+        (compare_versions(new, mentioned) or 0) < 0
+        for mentioned in _versions_of(package, said.prose)
+    )
+    if _BACK.search(said.title) or (
+        _PIN_VERB.search(said.title) and (newer or _BACK.search(said.prose))
+    ):
         return "pin-back" if _PIN_VERB.search(said.title) else "down", reason_of(said.prose)
     if _PIN_VERB.search(said.title):
         return "pin", None
@@ -210,7 +371,9 @@ def _versions_of(package: str, text: str) -> list[str]:
         return []
     found: list[str] = []
     for mention in re.finditer(re.escape(package), text, re.IGNORECASE):
-        found.extend(m[0] for m in re.finditer(_VERSION_TEXT, text[mention.end(): mention.end() + 40]))
+        found.extend(
+            m[0] for m in re.finditer(_VERSION_TEXT, text[mention.end() : mention.end() + 40])
+        )
     return found
 
 
@@ -234,18 +397,23 @@ def compare_versions(old: str, new: str) -> int | None:
     if first is None or second is None:
         return None
     width = max(len(first[0]), len(second[0]))
-    first, second = (first[0] + (0,) * (width - len(first[0])), first[1]), (second[0] + (0,) * (width - len(second[0])), second[1])
+    first, second = (
+        (first[0] + (0,) * (width - len(first[0])), first[1]),
+        (second[0] + (0,) * (width - len(second[0])), second[1]),
+    )
     return (first > second) - (first < second)
 
 
 def version_step(old: str, new: str) -> str:
-    """"major", "minor" or "patch": the first part of the version that moved (a pre-release or post-release, patch)."""
+    """ "major", "minor" or "patch": the first part of the version that moved (a pre-release or post-release, patch)."""
     old_key, new_key = version_key(old), version_key(new)
     assert old_key is not None and new_key is not None  # versions compare_versions has read
     first, second = old_key[0], new_key[0]
     width = max(len(first), len(second))
     first, second = first + (0,) * (width - len(first)), second + (0,) * (width - len(second))
-    moved = next((index for index, (a, b) in enumerate(zip(first, second, strict=True)) if a != b), width)
+    moved = next(
+        (index for index, (a, b) in enumerate(zip(first, second, strict=True)) if a != b), width
+    )
     return ("major", "minor")[moved] if moved < 2 else "patch"
 
 
@@ -260,13 +428,20 @@ def _across_major(old: str | None, new: str | None) -> bool:
         return new_match[2] is None and new_match[1] != "0"
     if int(new_match[1]) != int(old_match[1]):
         return int(new_match[1]) > int(old_match[1])
-    return new_match[1] == "0" and new_match[2] is not None and old_match[2] is not None and int(new_match[2]) > int(old_match[2])
+    return (
+        new_match[1] == "0"
+        and new_match[2] is not None
+        and old_match[2] is not None
+        and int(new_match[2]) > int(old_match[2])
+    )
 
 
 # A manifest users install from, at the top of the repository: requirements.txt (or a platform's
 # requirements-npu.txt), setup.py, setup.cfg, pyproject.toml; not docs', tests' or an extra's file
-_INSTALLED_MANIFEST = re.compile(r"^(?:requirements(?:-(?!docs?\b|tests?\b|dev\b|lint\b)[\w]+)?\.txt"
-                                 r"|setup\.py|setup\.cfg|pyproject\.toml)$")
+_INSTALLED_MANIFEST = re.compile(
+    r"^(?:requirements(?:-(?!docs?\b|tests?\b|dev\b|lint\b)[\w]+)?\.txt"
+    r"|setup\.py|setup\.cfg|pyproject\.toml)$"
+)
 # the author says a package is added to what is installed ("Added `peft` package to
 # requirements.txt", "Make TransferQueue a default dependency", "supplement the dependencies that
 # are missing", "missing-dependency")
@@ -274,14 +449,18 @@ _ADDS_DEPENDENCY = re.compile(
     r"\b(?:add\w*|supplement\w*|mov(?:e|es|ed|ing)|introduc\w*|mak(?:e|es|ing))\b[^.\n]{0,80}?"
     r"\b(?:dependenc\w*|dependances|requirements?|deps)\b"
     r"|\brequirements?(?:[-\w]*\.txt)?\s+add\b|\bmissing[- ]dependenc\w*",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 _NOT_REQUIRED = re.compile(
     r"\b(?:optional\w*|extras?|upgrad\w*|bump\w*|downgrad\w*|pin\w*|cooldowns?|remov\w*|drop\w*)\b",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 # ... and the words say for whom: a dependency group, or one for development, tests, CI, a release
 # or the docs, is not what users install
-_NOT_INSTALLED = re.compile(r"\b(?:groups?|dev|develop\w*|tests?|testing|ci|release|lint\w*|docs?|lock(?:ed)?)\b",
-                            re.IGNORECASE)
+_NOT_INSTALLED = re.compile(
+    r"\b(?:groups?|dev|develop\w*|tests?|testing|ci|release|lint\w*|docs?|lock(?:ed)?)\b",
+    re.IGNORECASE,
+)
 NEW_DEPENDENCY_BODY = 600  # of the description: its first words say what the PR does
 
 
@@ -290,7 +469,10 @@ def adds_required_dependency(pull: Pull) -> bool:
     description says it adds a dependency or requirement (and not an optional one, nor a new
     version of one already there), and a manifest users install from gains lines. The data holds
     no diffs: which package, and whether every install needs it, the words alone tell."""
-    grows = (_INSTALLED_MANIFEST.match(f.path) and (f.additions or 0) > (f.deletions or 0) for f in pull.files)
+    grows = (
+        _INSTALLED_MANIFEST.match(f.path) and (f.additions or 0) > (f.deletions or 0)
+        for f in pull.files
+    )
     if not any(grows):
         return False
     title = pull.title[:TITLE_LIMIT]

@@ -56,7 +56,9 @@ def summary(settings: DigestSettings) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m digest_plugin.build.actions_outputs", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m digest_plugin.build.actions_outputs", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--settings", default="pelicanconf.py", metavar="FILE")
     args = parser.parse_args(argv)
     try:
@@ -64,10 +66,15 @@ def main(argv: list[str] | None = None) -> int:
     except DigestError as error:
         print(f"::error::{error}", file=sys.stderr)
         return 1
-    append_to(os.environ.get("GITHUB_OUTPUT"), "".join(f"{k}={v}\n" for k, v in workflow_outputs(settings).items()))
+    append_to(
+        os.environ.get("GITHUB_OUTPUT"),
+        "".join(f"{k}={v}\n" for k, v in workflow_outputs(settings).items()),
+    )
     append_to(os.environ.get("GITHUB_STEP_SUMMARY"), summary(settings))
     if not settings.repos:
-        print("::notice::DIGEST_REPOS is not set: nothing to fetch or deploy (see the job summary).")
+        print(
+            "::notice::DIGEST_REPOS is not set: nothing to fetch or deploy (see the job summary)."
+        )
     return 0
 
 

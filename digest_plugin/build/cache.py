@@ -41,9 +41,22 @@ from digest_plugin.stages import Made, Recording
 log = logging.getLogger(__name__)
 PACKAGE = Path(__file__).resolve().parents[1]
 SALTED = (".py", ".yaml", ".po", ".mo")
-UNREADABLE = (OSError, EOFError, ValueError, TypeError, AttributeError, ImportError, pickle.UnpicklingError)
+UNREADABLE = (
+    OSError,
+    EOFError,
+    ValueError,
+    TypeError,
+    AttributeError,
+    ImportError,
+    pickle.UnpicklingError,
+)
 
-ANALYSES, TEXTS, PDFS, CHARTS = "digest-analysis", "digest-text", "digest-pdf", "digest-charts"  # under CACHE_PATH
+ANALYSES, TEXTS, PDFS, CHARTS = (
+    "digest-analysis",
+    "digest-text",
+    "digest-pdf",
+    "digest-charts",
+)  # under CACHE_PATH
 ANSWERS = ".llm-cache"  # under DIGEST_DATA_PATH
 T = TypeVar("T")
 
@@ -68,14 +81,20 @@ def canonical(value: object) -> bytes:
     if isinstance(value, tuple | list):
         return b"(" + b"".join(_framed(canonical(item)) for item in value) + b")"
     if isinstance(value, set | frozenset):
-        return b"{" + b"".join(_framed(item) for item in sorted(canonical(item) for item in value)) + b"}"
+        return (
+            b"{"
+            + b"".join(_framed(item) for item in sorted(canonical(item) for item in value))
+            + b"}"
+        )
     if isinstance(value, dict):
         items = sorted((canonical(k), canonical(v)) for k, v in value.items())
         return b"<" + b"".join(_framed(k) + _framed(v) for k, v in items) + b">"
     if isinstance(value, Made):  # a stage's output, known by its key (by itself, made with no key)
         return b"m" + _framed(value.key.encode("utf-8")) if value.key else canonical(value.value)
     if is_dataclass(value) and not isinstance(value, type) and not is_frozen_record(type(value)):
-        return b"d" + canonical((type(value).__qualname__, tuple(getattr(value, f.name) for f in fields(value))))
+        return b"d" + canonical(
+            (type(value).__qualname__, tuple(getattr(value, f.name) for f in fields(value)))
+        )
     return b"r" + _framed(repr(value).encode("utf-8"))
 
 
@@ -231,7 +250,9 @@ class AnalysisMemos:
         """What this build used, and nothing older: the file never grows beyond one build's worth."""
         if not memo.changed:
             return
-        with atomic_file(self._path(repo)) as handle:  # pickled into the file, never whole in memory
+        with atomic_file(
+            self._path(repo)
+        ) as handle:  # pickled into the file, never whole in memory
             pickle.dump(memo.salt, handle, protocol=pickle.HIGHEST_PROTOCOL)
             pickle.dump(memo.kept(), handle, protocol=pickle.HIGHEST_PROTOCOL)
 
@@ -241,7 +262,9 @@ class AnalysisMemos:
 
 def _say_unreadable(path: Path, error: Exception) -> None:
     # a truncated file, say: the build goes on without it
-    log.warning("repo-digest: the cached analysis %s could not be read (%s); analysing afresh.", path, error)
+    log.warning(
+        "repo-digest: the cached analysis %s could not be read (%s); analysing afresh.", path, error
+    )
 
 
 # -- report texts ----------------------------------------------------------------------------------
@@ -288,7 +311,12 @@ class PdfCache:
     def path(self, fingerprint: bytes, charts: Iterable[Path], engine: str) -> Path:
         """Where the PDF of a page goes: `fingerprint` changes whenever its HTML would, charts
         aside; the chart files are hashed by name and content; `engine` is WeasyPrint's version."""
-        pdf_key = key("pdf", engine, fingerprint, tuple((chart.name, chart.read_bytes()) for chart in sorted(charts)))
+        pdf_key = key(
+            "pdf",
+            engine,
+            fingerprint,
+            tuple((chart.name, chart.read_bytes()) for chart in sorted(charts)),
+        )
         return self.cache / PDFS / pdf_key[:2] / f"{pdf_key}.pdf"
 
 
@@ -322,7 +350,9 @@ class ChartCache:
         """Remove the charts no page uses any more (older data, settings or code); returns how many."""
         removed = 0
         for path in self.folder.glob("??/*"):
-            if len(path.name) == 64 and path.name not in used and path.is_file():  # not another build's temporary file
+            if (
+                len(path.name) == 64 and path.name not in used and path.is_file()
+            ):  # not another build's temporary file
                 path.unlink(missing_ok=True)
                 removed += 1
         return removed
@@ -356,7 +386,15 @@ class AnswerCache:
         log.warning("%s is not a readable cached answer; the week will be asked for again.", path)
         return None
 
-    def put(self, repo: str, week: str, request: object, model: str, answer: dict, requests: Sequence[object] = ()) -> None:
+    def put(
+        self,
+        repo: str,
+        week: str,
+        request: object,
+        model: str,
+        answer: dict,
+        requests: Sequence[object] = (),
+    ) -> None:
         """Keep `answer` to `request`; the week's answers to other requests than `requests` (the
         week's whole plan) go."""
         answer_key = key("answer", request)

@@ -54,8 +54,13 @@ class Interrupted(Exception):
         self.signum = signum
 
 
-def locked_build(output: Path, command: list[str], announce=print, then: list[str] | None = None,
-                 wait: float = LOCK_WAIT) -> int:
+def locked_build(
+    output: Path,
+    command: list[str],
+    announce=print,
+    then: list[str] | None = None,
+    wait: float = LOCK_WAIT,
+) -> int:
     """Run `command` (plus `-o OUTPUT.new`), then `then` (plus `OUTPUT.new`), under the lock, and swap
     the result in; the first non-zero exit status, or 0. DigestError when another build holds the
     lock for longer than `wait` seconds."""
@@ -92,12 +97,16 @@ def run_as_group(command: list[str], lock_fd: int) -> int:
     def forward(signum, _frame) -> None:
         received.append(signum)
         if child is not None:
-            _signal_group(child.pid, signal.SIGTERM)  # not SIGINT: Pelican would print a traceback for it
+            _signal_group(
+                child.pid, signal.SIGTERM
+            )  # not SIGINT: Pelican would print a traceback for it
 
     stops = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
     previous = {stop: signal.signal(stop, forward) for stop in stops}
     try:
-        child = subprocess.Popen(command, process_group=0, pass_fds=(lock_fd,), env=_quiet_tracker(os.environ))
+        child = subprocess.Popen(
+            command, process_group=0, pass_fds=(lock_fd,), env=_quiet_tracker(os.environ)
+        )
         if received:  # a signal came while it was starting
             _signal_group(child.pid, signal.SIGTERM)
         status = child.wait()
@@ -178,23 +187,33 @@ def wait_from(value: str | None) -> float:
     except ValueError:
         seconds = -1.0
     if not 0 <= seconds < float("inf"):
-        raise DigestError(f"LOCK_WAIT is {value!r}; give the seconds to wait for another build, for example LOCK_WAIT=600.")
+        raise DigestError(
+            f"LOCK_WAIT is {value!r}; give the seconds to wait for another build, for example LOCK_WAIT=600."
+        )
     return seconds
 
 
 def check_output_folder(output: Path) -> Path:
     """The output folder as an absolute path; refuses one that holds the project or is not a folder."""
     if not str(output).strip():
-        raise DigestError("OUTPUTDIR is empty; name the folder to build into, for example OUTPUTDIR=output.")
+        raise DigestError(
+            "OUTPUTDIR is empty; name the folder to build into, for example OUTPUTDIR=output."
+        )
     resolved = output.resolve()
     here = Path.cwd().resolve()
     if resolved == here or resolved in here.parents or resolved == Path.home().resolve():
-        raise DigestError(f"OUTPUTDIR {output} holds the project itself; name a folder of its own, for example OUTPUTDIR=output.")
+        raise DigestError(
+            f"OUTPUTDIR {output} holds the project itself; name a folder of its own, for example OUTPUTDIR=output."
+        )
     if resolved.exists() and not resolved.is_dir():
-        raise DigestError(f"OUTPUTDIR {output} is a file, not a folder; move it away or name another folder.")
+        raise DigestError(
+            f"OUTPUTDIR {output} is a file, not a folder; move it away or name another folder."
+        )
     if not resolved.parent.is_dir():  # the build and its lock go beside the output folder
-        raise DigestError(f"OUTPUTDIR {output} is in a folder that does not exist ({resolved.parent}); create it first, "
-                          "or name another folder.")
+        raise DigestError(
+            f"OUTPUTDIR {output} is in a folder that does not exist ({resolved.parent}); create it first, "
+            "or name another folder."
+        )
     return resolved
 
 
@@ -249,7 +268,10 @@ def main(argv: list[str] | None = None) -> int:
     if argv[1:2] == ["--wait"]:
         wait, argv = argv[2] if len(argv) > 2 else "", [argv[0], *argv[3:]]
     if len(argv) < 3 or argv[1] != "--":
-        print("usage: python -m digest_plugin.build.locked_output OUTPUT [--wait SECONDS] -- COMMAND ... [--then COMMAND ...]", file=sys.stderr)
+        print(
+            "usage: python -m digest_plugin.build.locked_output OUTPUT [--wait SECONDS] -- COMMAND ... [--then COMMAND ...]",
+            file=sys.stderr,
+        )
         return 2
     command, then = argv[2:], None
     if "--then" in command:
@@ -257,8 +279,13 @@ def main(argv: list[str] | None = None) -> int:
         command, then = command[:at], command[at + 1 :]
     try:
         check_settings_file(command)
-        return locked_build(Path(argv[0]), command, announce=lambda text: print(text, file=sys.stderr, flush=True), then=then,
-                            wait=wait_from(wait))
+        return locked_build(
+            Path(argv[0]),
+            command,
+            announce=lambda text: print(text, file=sys.stderr, flush=True),
+            then=then,
+            wait=wait_from(wait),
+        )
     except DigestError as error:
         print(f"make: {error}", file=sys.stderr)
         return 1

@@ -23,7 +23,10 @@ def read_settings_file(path: Path) -> dict:
     if not path.is_file():
         raise DigestError(f"The settings file {path} does not exist.")
     pelican_log = logging.getLogger("pelican")
-    level, pelican_log.level = pelican_log.level, logging.ERROR  # its hints are about building, not about us
+    level, pelican_log.level = (
+        pelican_log.level,
+        logging.ERROR,
+    )  # its hints are about building, not about us
     try:
         return read_settings(str(path))
     except Exception as error:  # the settings file is the user's Python: anything may fail in it
@@ -37,9 +40,15 @@ def _unreadable_settings(path: Path, error: Exception) -> str:
     if isinstance(error, SyntaxError):
         return f"The settings file {path} is not valid Python: {error.msg} on line {error.lineno}."
     if isinstance(error, ImportError):
-        return (f"The settings file {path} could not import {error.name or 'a module'} ({error}); a settings file that "
-                "imports another, like `from pelicanconf import *`, needs that file's folder on sys.path.")
-    lines = [frame.lineno for frame in traceback.extract_tb(error.__traceback__) if Path(frame.filename).resolve() == path.resolve()]
+        return (
+            f"The settings file {path} could not import {error.name or 'a module'} ({error}); a settings file that "
+            "imports another, like `from pelicanconf import *`, needs that file's folder on sys.path."
+        )
+    lines = [
+        frame.lineno
+        for frame in traceback.extract_tb(error.__traceback__)
+        if Path(frame.filename).resolve() == path.resolve()
+    ]
     where = f" on line {lines[-1]}" if lines else ""
     return f"The settings file {path} failed{where}: {type(error).__name__}: {error}."
 

@@ -23,8 +23,16 @@ from multiprocessing import get_all_start_methods, get_context
 WORKER_PRELOAD = "matplotlib.figure"
 
 
-def parallel_stream(function: Callable, jobs: Iterable[tuple], count: int, *, preload: str, parallel_from: int,
-                    window: int, workers: int | None = None) -> Iterator:
+def parallel_stream(
+    function: Callable,
+    jobs: Iterable[tuple],
+    count: int,
+    *,
+    preload: str,
+    parallel_from: int,
+    window: int,
+    workers: int | None = None,
+) -> Iterator:
     """`function(*job)` for each of `count` jobs, in order, with at most `window` jobs taken from
     `jobs` and not yet handed back: a job whose arguments are large (a page's HTML) is made only
     when a worker is about to need it, and one pool serves them all."""
@@ -32,7 +40,9 @@ def parallel_stream(function: Callable, jobs: Iterable[tuple], count: int, *, pr
     if workers == 1 or count < parallel_from:
         yield from (function(*job) for job in jobs)
         return
-    with ProcessPoolExecutor(max_workers=min(workers, count), mp_context=_worker_context(preload)) as pool:
+    with ProcessPoolExecutor(
+        max_workers=min(workers, count), mp_context=_worker_context(preload)
+    ) as pool:
         pending: deque[Future] = deque()
         for job in jobs:
             pending.append(pool.submit(function, *job))

@@ -19,10 +19,32 @@ from digest_plugin.charts.chart import Chart, ChartFile, Series, Style, Table
 from digest_plugin.charts.draw import cjk_font, pixel_size
 from digest_plugin.charts.palette import Palette
 from digest_plugin.charts.render import FORMATS, draw_into_cache, render_charts, render_many
-from digest_plugin.charts.trends import RepoCharts, in_site_palette, repo_charts, site_palette, unstyled_charts, week_charts
+from digest_plugin.charts.trends import (
+    RepoCharts,
+    in_site_palette,
+    repo_charts,
+    site_palette,
+    unstyled_charts,
+    week_charts,
+)
 
 __all__ = [
-    "FORMATS", "Chart", "ChartFile", "Palette", "RepoCharts", "Series", "Style", "Table",
-    "cjk_font", "draw_into_cache", "in_site_palette", "pixel_size", "render_charts", "render_many", "repo_charts",
-    "site_palette", "unstyled_charts", "week_charts",
+    "FORMATS",
+    "Chart",
+    "ChartFile",
+    "Palette",
+    "RepoCharts",
+    "Series",
+    "Style",
+    "Table",
+    "cjk_font",
+    "draw_into_cache",
+    "in_site_palette",
+    "pixel_size",
+    "render_charts",
+    "render_many",
+    "repo_charts",
+    "site_palette",
+    "unstyled_charts",
+    "week_charts",
 ]

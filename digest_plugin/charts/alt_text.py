@@ -24,27 +24,52 @@ def number(value: float | None) -> str:
 
 
 def unit_phrase(unit: str, _: Translate) -> str:
-    return {"week": _("per week"), "month": _("per month"), "quarter": _("per quarter"), "year": _("per year")}[unit]
+    return {
+        "week": _("per week"),
+        "month": _("per month"),
+        "quarter": _("per quarter"),
+        "year": _("per year"),
+    }[unit]
 
 
 def unit_header(unit: str, _: Translate) -> str:
-    return {"week": _("Week"), "month": _("Month"), "quarter": _("Quarter"), "year": _("Year")}[unit]
+    return {"week": _("Week"), "month": _("Month"), "quarter": _("Quarter"), "year": _("Year")}[
+        unit
+    ]
 
 
-def stacked_alt(title: str, unit: str, bins: Sequence[Bin], series: Sequence[Series], marked: int | None,
-                notes: Sequence[str], _: Translate) -> str:
+def stacked_alt(
+    title: str,
+    unit: str,
+    bins: Sequence[Bin],
+    series: Sequence[Series],
+    marked: int | None,
+    notes: Sequence[str],
+    _: Translate,
+) -> str:
     """Title and span, each series' total, and the marked bin's values."""
     sentences = [_span(title, _("stacked bars"), unit, bins, _)]
     totals = [(s.name, sum(v or 0 for v in s.values)) for s in series]
     sentences.append(_("Totals: {items}.").format(items=_items(totals, _)))
     if marked is not None:
         values = [(s.name, s.values[marked]) for s in series]
-        sentences.append(_("{bin}, highlighted: {items}.").format(bin=bins[marked].label, items=_items(values, _)))
+        sentences.append(
+            _("{bin}, highlighted: {items}.").format(
+                bin=bins[marked].label, items=_items(values, _)
+            )
+        )
     return sentences_joined([*sentences, *notes])
 
 
-def activity_alt(title: str, unit: str, bins: Sequence[Bin], series: Sequence[Series], marked: int | None,
-                 notes: Sequence[str], _: Translate) -> str:
+def activity_alt(
+    title: str,
+    unit: str,
+    bins: Sequence[Bin],
+    series: Sequence[Series],
+    marked: int | None,
+    notes: Sequence[str],
+    _: Translate,
+) -> str:
     """Title and span, then each series' values in bin order (or a summary when there are many)."""
     sentences = [_span(title, _("bars and a line"), unit, bins, _)]
     for s in series:
@@ -52,23 +77,46 @@ def activity_alt(title: str, unit: str, bins: Sequence[Bin], series: Sequence[Se
             values = _(", ").join(number(v) for v in s.values)
             sentences.append(_("{name}: {values}.").format(name=s.name, values=values))
         elif s.kind == "line":
-            sentences.append(_("{name}: {value} in {bin}.").format(name=s.name, value=number(s.values[-1]), bin=bins[-1].label))
+            sentences.append(
+                _("{name}: {value} in {bin}.").format(
+                    name=s.name, value=number(s.values[-1]), bin=bins[-1].label
+                )
+            )
         else:
             counts = [v or 0 for v in s.values]
             peak = counts.index(max(counts))
-            sentences.append(_("{name}: {total} in all, most in {peak_bin} ({peak}), {last} in {last_bin}.").format(
-                name=s.name, total=number(sum(counts)), peak_bin=bins[peak].label, peak=number(counts[peak]),
-                last=number(counts[-1]), last_bin=bins[-1].label))
+            sentences.append(
+                _(
+                    "{name}: {total} in all, most in {peak_bin} ({peak}), {last} in {last_bin}."
+                ).format(
+                    name=s.name,
+                    total=number(sum(counts)),
+                    peak_bin=bins[peak].label,
+                    peak=number(counts[peak]),
+                    last=number(counts[-1]),
+                    last_bin=bins[-1].label,
+                )
+            )
     if marked is not None:
         marked_values = [(s.name, s.values[marked]) for s in series]
-        sentences.append(_("{bin}, highlighted: {items}.").format(bin=bins[marked].label, items=_items(marked_values, _)))
+        sentences.append(
+            _("{bin}, highlighted: {items}.").format(
+                bin=bins[marked].label, items=_items(marked_values, _)
+            )
+        )
     return sentences_joined([*sentences, *notes])
 
 
 def table(unit: str, bins: Sequence[Bin], series: Sequence[Series], _: Translate) -> Table:
     """One row per bin (a '*' marks a partial one), then a row of totals for the bar series."""
-    rows = [(b.label + ("*" if b.partial else ""), *(number(s.values[i]) for s in series)) for i, b in enumerate(bins)]
-    totals = (_("Total"), *(number(sum(v or 0 for v in s.values)) if s.kind == "bar" else "" for s in series))
+    rows = [
+        (b.label + ("*" if b.partial else ""), *(number(s.values[i]) for s in series))
+        for i, b in enumerate(bins)
+    ]
+    totals = (
+        _("Total"),
+        *(number(sum(v or 0 for v in s.values)) if s.kind == "bar" else "" for s in series),
+    )
     return Table((unit_header(unit, _), *(s.name for s in series)), (*rows, totals))
 
 
@@ -76,14 +124,22 @@ def partial_notes(bins: Sequence[Bin], unit: str, _: Translate) -> tuple[str, ..
     """Why a bin is starred: the numbers of a week in progress or not fully fetched are not final."""
     notes = []
     in_progress = [b.label for b in bins if b.in_progress]
-    incomplete = [b.label for b in bins if b.incomplete and not b.in_progress]  # in progress says it already
+    incomplete = [
+        b.label for b in bins if b.incomplete and not b.in_progress
+    ]  # in progress says it already
     cut = [b.label for b in bins if b.partial and not b.in_progress and not b.incomplete]
     if in_progress:
         notes.append(_("* Still in progress: {bins}.").format(bins=_(", ").join(in_progress)))
     if incomplete:
-        notes.append(_("* Not fully fetched, so the numbers may be low: {bins}.").format(bins=_(", ").join(incomplete)))
+        notes.append(
+            _("* Not fully fetched, so the numbers may be low: {bins}.").format(
+                bins=_(", ").join(incomplete)
+            )
+        )
     if cut and unit != "week":
-        notes.append(_("* Only partly covered by the history: {bins}.").format(bins=_(", ").join(cut)))
+        notes.append(
+            _("* Only partly covered by the history: {bins}.").format(bins=_(", ").join(cut))
+        )
     return tuple(notes)
 
 
@@ -97,8 +153,15 @@ def sentences_joined(sentences: Sequence[str]) -> str:
 
 def _span(title: str, drawing: str, unit: str, bins: Sequence[Bin], _: Translate) -> str:
     return _("{title}: {drawing} {per_unit}, {first} to {last}.").format(
-        title=title, drawing=drawing, per_unit=unit_phrase(unit, _), first=bins[0].label, last=bins[-1].label)
+        title=title,
+        drawing=drawing,
+        per_unit=unit_phrase(unit, _),
+        first=bins[0].label,
+        last=bins[-1].label,
+    )
 
 
 def _items(pairs: Sequence[tuple[str, float | None]], _: Translate) -> str:
-    return _(", ").join(_("{name}: {count}").format(name=name, count=number(count)) for name, count in pairs)
+    return _(", ").join(
+        _("{name}: {count}").format(name=name, count=number(count)) for name, count in pairs
+    )

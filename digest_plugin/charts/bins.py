@@ -45,7 +45,9 @@ class Tally:
 
 def tally_of_week(week: WeekAnalysis) -> Tally:
     stats = week.stats
-    types = Counter({name if name else "unclassified": count for name, count in stats.types.items() if count})
+    types = Counter(
+        {name if name else "unclassified": count for name, count in stats.types.items() if count}
+    )
     # Every PR has at most one type, so what the type counts miss is the unclassified PRs.
     untyped = stats.merged_count - sum(types.values())
     if untyped > 0:
@@ -96,10 +98,19 @@ def weekly_bins(weeks: Sequence[WeekAnalysis]) -> list[tuple[Bin, Tally]]:
         tick = week.week[5:] + (f"\n{year}" if year != previous_year else "")
         previous_year = year
         partial = week.in_progress or not week.complete
-        bins.append((
-            Bin(week.week, _starred(tick, partial), week.start, partial, week.in_progress, not week.complete),
-            tally_of_week(week),
-        ))
+        bins.append(
+            (
+                Bin(
+                    week.week,
+                    _starred(tick, partial),
+                    week.start,
+                    partial,
+                    week.in_progress,
+                    not week.complete,
+                ),
+                tally_of_week(week),
+            )
+        )
     return bins
 
 
@@ -127,10 +138,19 @@ def calendar_bins(history: Sequence[WeekAnalysis], unit: str) -> list[tuple[Bin,
         partial = cut or bool(flags[start])
         label, tick = _names(start, unit, start.year != previous_year)
         previous_year = start.year
-        bins.append((
-            Bin(label, _starred(tick, partial), start, partial, "in_progress" in flags[start], "incomplete" in flags[start]),
-            tally_of_pulls(pulls[start]),
-        ))
+        bins.append(
+            (
+                Bin(
+                    label,
+                    _starred(tick, partial),
+                    start,
+                    partial,
+                    "in_progress" in flags[start],
+                    "incomplete" in flags[start],
+                ),
+                tally_of_pulls(pulls[start]),
+            )
+        )
     return bins
 
 

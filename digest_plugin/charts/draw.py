@@ -39,19 +39,33 @@ PNG_DPI = 150
 CSS_DPI = 96  # what an SVG's size in points comes to in CSS pixels
 INK = "#595959"  # text and axes: 7:1 on white; an SVG swaps it for DARK_INK on a dark page
 DARK_INK = "#b1bac4"  # 9:1 on the theme's dark page
-DARK_BACKGROUND = "#0d1117"  # the showcase theme's dark page (theme/static/css), behind the dark ink
+DARK_BACKGROUND = (
+    "#0d1117"  # the showcase theme's dark page (theme/static/css), behind the dark ink
+)
 HATCH_INK = "#333333"
 PNG_BACKGROUND = "#ffffff"
 AXIS_LINE_WIDTH = TICK_WIDTH = 0.8  # points, as matplotlib draws axes
 BASE_FONT = "DejaVu Sans"  # ships with matplotlib
 CJK_FONTS = (
-    "Noto Sans CJK SC", "Noto Sans SC", "Source Han Sans SC", "Source Han Sans CN", "Noto Sans CJK JP",
-    "WenQuanYi Zen Hei", "WenQuanYi Micro Hei", "Droid Sans Fallback",
+    "Noto Sans CJK SC",
+    "Noto Sans SC",
+    "Source Han Sans SC",
+    "Source Han Sans CN",
+    "Noto Sans CJK JP",
+    "WenQuanYi Zen Hei",
+    "WenQuanYi Micro Hei",
+    "Droid Sans Fallback",
 )
 # The fonts an SVG's text asks the reader's browser for: the ones it was measured with first, then
 # the Chinese fonts of common systems, then whatever sans-serif the system has.
 FONT_STACK = (
-    BASE_FONT, "Verdana", *CJK_FONTS[:4], "PingFang SC", "Hiragino Sans GB", "Microsoft YaHei", *CJK_FONTS[5:],
+    BASE_FONT,
+    "Verdana",
+    *CJK_FONTS[:4],
+    "PingFang SC",
+    "Hiragino Sans GB",
+    "Microsoft YaHei",
+    *CJK_FONTS[5:],
 )
 # In an SVG shown by <img>, prefers-color-scheme follows the reader's system, not the page: a theme
 # that stays light in a dark system (Pelican's simple) would show the dark ink on white, so in the
@@ -67,8 +81,12 @@ _INDENT = re.compile(r"\n[ \t]+")
 _LINE_BREAK = re.compile(r"\s*\n\s*")
 _FONT_FAMILY = re.compile(r"font-family: [^;\"]*(?:; |(?=\"))")  # per text; SVG_STYLE names it once
 _METADATA = re.compile(r"<metadata>.*?</metadata>\n", re.DOTALL)
-_TEXT_ELEMENT = re.compile(r"<text\b.*?</text>", re.DOTALL)  # what matplotlib writes of a text, with svg.fonttype none
-_NO_ROTATION = re.compile(r' transform="rotate\(-0 [^"]*\)"')  # matplotlib's rotate(-0 x y): nothing
+_TEXT_ELEMENT = re.compile(
+    r"<text\b.*?</text>", re.DOTALL
+)  # what matplotlib writes of a text, with svg.fonttype none
+_NO_ROTATION = re.compile(
+    r' transform="rotate\(-0 [^"]*\)"'
+)  # matplotlib's rotate(-0 x y): nothing
 _GLYPH_MISSING = re.compile(r"Glyph (\d+) .*missing from")
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")  # characters XML 1.0 cannot hold
 # Pictographs (emoji: Miscellaneous Symbols and Dingbats, the supplementary planes' pictographs,
@@ -87,6 +105,7 @@ def cjk_font() -> tuple[str, str] | None:
     """(family, file) of an installed font with Chinese glyphs, or None. The file is the regular
     weight matplotlib draws with: a family has several (Noto Sans CJK's Bold and Regular), and the
     font list's order, which a process lists the system's fonts in by its hash seed, must not pick."""
+
     def known() -> set[str]:
         return {f.name for f in font_manager.fontManager.ttflist}
 
@@ -100,7 +119,9 @@ def cjk_font() -> tuple[str, str] | None:
     name = next((name for name in CJK_FONTS if name in names), None)
     if name is None:
         return None
-    return name, str(font_manager.findfont(font_manager.FontProperties(family=name), fallback_to_default=False))
+    return name, str(
+        font_manager.findfont(font_manager.FontProperties(family=name), fallback_to_default=False)
+    )
 
 
 def fonts() -> tuple[str, ...]:
@@ -117,7 +138,9 @@ def renderer_identity() -> dict:
         "renderer": RENDERER_VERSION,
         "matplotlib": mpl.__version__,
         "fonts": fonts(),
-        "cjk_file": [str(font_file), font_file.stat().st_size] if font_file and font_file.exists() else None,
+        "cjk_file": [str(font_file), font_file.stat().st_size]
+        if font_file and font_file.exists()
+        else None,
         "size": [WIDTH, HEIGHT, PNG_DPI],
     }
 
@@ -157,7 +180,9 @@ def _missing_glyphs(caught: list[warnings.WarningMessage]) -> set[str]:
         if match:
             missing.add(chr(int(match[1])))
         else:
-            warnings.warn_explicit(warning.message, warning.category, warning.filename, warning.lineno)
+            warnings.warn_explicit(
+                warning.message, warning.category, warning.filename, warning.lineno
+            )
     return missing
 
 
@@ -167,7 +192,9 @@ def _with_texts(svg: str, texts: Sequence[geometry.Text]) -> tuple[str, set[str]
     pieces: list[str] = []
     missing: set[str] = set()
     for text in texts:
-        elements, text_missing = _svg_text(text.text, text.size, text.ha, text.va, text.bold, text.rotation)
+        elements, text_missing = _svg_text(
+            text.text, text.size, text.ha, text.va, text.bold, text.rotation
+        )
         if elements:  # an empty text has none
             pieces.append(f'<g transform="translate({text.x:.1f} {-text.y:.1f})">{elements}</g>\n')
         missing |= text_missing
@@ -176,14 +203,20 @@ def _with_texts(svg: str, texts: Sequence[geometry.Text]) -> tuple[str, set[str]
 
 
 @functools.lru_cache(maxsize=16384)
-def _svg_text(text: str, size: float, ha: str, va: str, bold: bool, rotation: int) -> tuple[str, frozenset[str]]:
+def _svg_text(
+    text: str, size: float, ha: str, va: str, bold: bool, rotation: int
+) -> tuple[str, frozenset[str]]:
     """The <text> elements matplotlib writes for a text anchored at the figure's lower left
     corner, and the characters no font had. Remembered, since tick labels, titles and names recur
     in chart after chart: laying out each chart's texts anew was two thirds of drawing an SVG."""
     with mpl.rc_context(_rc()), warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         figure = _blank_figure()
-        _add_texts(figure, [geometry.Text(text, 0.0, 0.0, size, ha, va, bold, rotation)], figure.transFigure)
+        _add_texts(
+            figure,
+            [geometry.Text(text, 0.0, 0.0, size, ha, va, bold, rotation)],
+            figure.transFigure,
+        )
         buffer = io.BytesIO()
         figure.savefig(buffer, format="svg", metadata={"Date": None})
     elements = "".join(_TEXT_ELEMENT.findall(buffer.getvalue().decode("utf-8")))
@@ -203,14 +236,18 @@ def _png(figure) -> bytes:
     figure.patch.set_facecolor(PNG_BACKGROUND)
     canvas = FigureCanvasAgg(figure)
     canvas.draw()
-    image = Image.frombuffer("RGBA", canvas.get_width_height(), canvas.buffer_rgba(), "raw", "RGBA", 0, 1).convert("RGB")
+    image = Image.frombuffer(
+        "RGBA", canvas.get_width_height(), canvas.buffer_rgba(), "raw", "RGBA", 0, 1
+    ).convert("RGB")
     figure.set_dpi(dpi)  # as it was, for a format drawn after this one
     figure.patch.set_facecolor(background)
     buffer = io.BytesIO()
     # Level 6 (zlib's default) rather than Pillow's `optimize`: 10% larger files, in a tenth of the time.
     # Maximum coverage keeps the series' exact colours, as median cut does, in two thirds of the time
     # (the fast octree, faster still, shifts them by a shade).
-    image.quantize(256, method=Image.Quantize.MAXCOVERAGE, dither=Image.Dither.NONE).save(buffer, format="PNG", compress_level=6)
+    image.quantize(256, method=Image.Quantize.MAXCOVERAGE, dither=Image.Dither.NONE).save(
+        buffer, format="PNG", compress_level=6
+    )
     return buffer.getvalue()
 
 
@@ -235,8 +272,15 @@ def _figure(chart: Chart, place: Layout):
     from matplotlib.transforms import Affine2D
 
     figure = _blank_figure()
-    points = Affine2D().scale(1 / geometry.WIDTH, 1 / geometry.HEIGHT) + figure.transFigure  # layout's points to the figure
-    data = Affine2D().scale(place.bin_width, place.height / place.top_value).translate(place.x(0), place.bottom) + points
+    points = (
+        Affine2D().scale(1 / geometry.WIDTH, 1 / geometry.HEIGHT) + figure.transFigure
+    )  # layout's points to the figure
+    data = (
+        Affine2D()
+        .scale(place.bin_width, place.height / place.top_value)
+        .translate(place.x(0), place.bottom)
+        + points
+    )
     _draw_plot(figure, chart, place, data, points)
     _draw_legend(figure, chart, place, points)
     return figure, points
@@ -244,9 +288,19 @@ def _figure(chart: Chart, place: Layout):
 
 def _add_texts(figure, texts: Sequence[geometry.Text], points) -> None:
     for text in texts:
-        figure.text(text.x, text.y, text.text, transform=points, fontsize=text.size, ha=text.ha, va=text.va,
-                    fontweight="bold" if text.bold else "normal", rotation=text.rotation, rotation_mode="anchor",
-                    multialignment="center")
+        figure.text(
+            text.x,
+            text.y,
+            text.text,
+            transform=points,
+            fontsize=text.size,
+            ha=text.ha,
+            va=text.va,
+            fontweight="bold" if text.bold else "normal",
+            rotation=text.rotation,
+            rotation_mode="anchor",
+            multialignment="center",
+        )
 
 
 def _draw_plot(figure, chart: Chart, place: Layout, data, points) -> None:
@@ -256,31 +310,80 @@ def _draw_plot(figure, chart: Chart, place: Layout, data, points) -> None:
     from matplotlib.patches import PathPatch, Rectangle
 
     add, right = figure.add_artist, place.left + place.width
-    add(LineCollection([[(place.left, place.y(v)), (right, place.y(v))] for v in place.y_ticks], colors=INK, alpha=0.3,
-                       linewidths=0.6, transform=points, zorder=0.5))
+    add(
+        LineCollection(
+            [[(place.left, place.y(v)), (right, place.y(v))] for v in place.y_ticks],
+            colors=INK,
+            alpha=0.3,
+            linewidths=0.6,
+            transform=points,
+            zorder=0.5,
+        )
+    )
     if chart.marked is not None:
-        add(Rectangle((chart.marked - 0.5, 0), 1, place.top_value, facecolor=INK, alpha=0.15, linewidth=0, transform=data, zorder=0))
+        add(
+            Rectangle(
+                (chart.marked - 0.5, 0),
+                1,
+                place.top_value,
+                facecolor=INK,
+                alpha=0.15,
+                linewidth=0,
+                transform=data,
+                zorder=0,
+            )
+        )
     base = [0.0] * chart.bins
     bars_drawn = 0
     for series in chart.series:
         values = [float("nan") if v is None else float(v) for v in series.values]
         style = series.style
         if series.kind == "line":
-            add(Line2D(range(chart.bins), values, color=style.color, linewidth=2, marker=_marker(chart), markersize=4,
-                       transform=data, zorder=3))
+            add(
+                Line2D(
+                    range(chart.bins),
+                    values,
+                    color=style.color,
+                    linewidth=2,
+                    marker=_marker(chart),
+                    markersize=4,
+                    transform=data,
+                    zorder=3,
+                )
+            )
             continue
         # Overlaid bars (key PRs within merged PRs) narrow so the one behind stays visible.
         width = place.bar_width if chart.stacked or bars_drawn == 0 else place.bar_width * 0.5
         bars = _bars(values, width, base if chart.stacked else [0.0] * chart.bins)
         if bars is not None:  # one path for the series: a <path> in the SVG, not one per bar
-            add(PathPatch(bars, facecolor=style.color, hatch=style.hatch or None, hatchcolor=HATCH_INK, linewidth=0,
-                          transform=data, zorder=2))
+            add(
+                PathPatch(
+                    bars,
+                    facecolor=style.color,
+                    hatch=style.hatch or None,
+                    hatchcolor=HATCH_INK,
+                    linewidth=0,
+                    transform=data,
+                    zorder=2,
+                )
+            )
         if chart.stacked:
             base = [b + (v if v == v else 0.0) for b, v in zip(base, values)]
         bars_drawn += 1
-    axes = [[(place.left, place.bottom + place.height), (place.left, place.bottom), (right, place.bottom)]]
-    ticks = [[(place.x(p), place.bottom), (place.x(p), place.bottom - TICK_LENGTH)] for p in place.x_ticks]
-    ticks += [[(place.left, place.y(v)), (place.left - TICK_LENGTH, place.y(v))] for v in place.y_ticks]
+    axes = [
+        [
+            (place.left, place.bottom + place.height),
+            (place.left, place.bottom),
+            (right, place.bottom),
+        ]
+    ]
+    ticks = [
+        [(place.x(p), place.bottom), (place.x(p), place.bottom - TICK_LENGTH)]
+        for p in place.x_ticks
+    ]
+    ticks += [
+        [(place.left, place.y(v)), (place.left - TICK_LENGTH, place.y(v))] for v in place.y_ticks
+    ]
     add(LineCollection(axes, colors=INK, linewidths=AXIS_LINE_WIDTH, transform=points, zorder=2.5))
     add(LineCollection(ticks, colors=INK, linewidths=TICK_WIDTH, transform=points, zorder=2.5))
 
@@ -295,12 +398,39 @@ def _draw_legend(figure, chart: Chart, place: Layout, points) -> None:
         color, hatch = series.style.color, series.style.hatch or None
         if series.kind == "line":
             middle = entry.x + entry.length / 2
-            figure.add_artist(Line2D([entry.x, entry.x + entry.length], [entry.y, entry.y], color=color, linewidth=2, transform=points))
+            figure.add_artist(
+                Line2D(
+                    [entry.x, entry.x + entry.length],
+                    [entry.y, entry.y],
+                    color=color,
+                    linewidth=2,
+                    transform=points,
+                )
+            )
             if _marker(chart):
-                figure.add_artist(Line2D([middle], [entry.y], color=color, marker=_marker(chart), markersize=4, transform=points))
+                figure.add_artist(
+                    Line2D(
+                        [middle],
+                        [entry.y],
+                        color=color,
+                        marker=_marker(chart),
+                        markersize=4,
+                        transform=points,
+                    )
+                )
         else:
-            figure.add_artist(Rectangle((entry.x, entry.y - entry.height / 2), entry.length, entry.height, facecolor=color,
-                                        hatch=hatch, hatchcolor=HATCH_INK, linewidth=0, transform=points))
+            figure.add_artist(
+                Rectangle(
+                    (entry.x, entry.y - entry.height / 2),
+                    entry.length,
+                    entry.height,
+                    facecolor=color,
+                    hatch=hatch,
+                    hatchcolor=HATCH_INK,
+                    linewidth=0,
+                    transform=points,
+                )
+            )
 
 
 def _marker(chart: Chart) -> str | None:
@@ -327,7 +457,9 @@ def _text_size(text: str, size: float, bold: bool) -> tuple[float, float, float]
     remembered, since the same tick labels, titles and names recur in chart after chart."""
     figure, renderer = _measuring()
     with mpl.rc_context(_rc()):
-        artist = figure.text(0, 0, text, fontsize=size, fontweight="bold" if bold else "normal", va="baseline")
+        artist = figure.text(
+            0, 0, text, fontsize=size, fontweight="bold" if bold else "normal", va="baseline"
+        )
         box = artist.get_window_extent(renderer)
         artist.remove()
     return float(box.width), float(box.height), float(-box.y0)
@@ -352,11 +484,13 @@ def _blank_figure():
 def _with_description(text: str, chart: Chart) -> bytes:
     """Add <title> and <desc> (the alt text) as the SVG's first children, for readers that open it."""
     end = text.index(">", text.index("<svg")) + 1
-    opening = text[:end].replace("<svg ", '<svg role="img" aria-labelledby="chart-title chart-desc" ', 1)
+    opening = text[:end].replace(
+        "<svg ", '<svg role="img" aria-labelledby="chart-title chart-desc" ', 1
+    )
     description = (
         f'\n <title id="chart-title">{_xml_text(chart.title)}</title>'
         f'\n <desc id="chart-desc">{_xml_text(chart.alt)}</desc>'
-        f'\n <style>{SVG_STYLE}</style>'
+        f"\n <style>{SVG_STYLE}</style>"
     )
     return _compact(opening + description + text[end:].replace(INK, "var(--ink)")).encode("utf-8")
 
@@ -366,6 +500,7 @@ def _compact(svg: str) -> str:
     data on one line, the font named once (SVG_STYLE), no indentation and no metadata. Text (the
     title, the alt text, the words drawn) is left as it is, and so are scale factors, should a
     marker or hatch carry one: rounded, scale(0.015625) would draw at size zero."""
+
     def attribute(match: re.Match) -> str:
         value = _LINE_BREAK.sub(" ", match[0]).replace(' "', '"')
         return value if "scale(" in value else _LONG_DECIMAL.sub(r"\1", value)

@@ -19,7 +19,10 @@ from dataclasses import dataclass, replace
 
 from digest_plugin.charts.chart import Chart, printable
 
-WIDTH, HEIGHT = 4.4 * 72, 3.4 * 72  # points: about a phone's column, so a phone barely scales the text down
+WIDTH, HEIGHT = (
+    4.4 * 72,
+    3.4 * 72,
+)  # points: about a phone's column, so a phone barely scales the text down
 FONT_SIZE = 11  # titles; axis labels the same, ticks and legends one point smaller
 TITLE_SIZE = FONT_SIZE + 1
 SMALL_SIZE = FONT_SIZE - 1
@@ -35,8 +38,14 @@ HANDLE_LENGTH, HANDLE_HEIGHT, HANDLE_TEXT_PAD = 1.2, 0.7, 0.8
 COLUMN_SPACING, ROW_SPACING, BORDER_PAD, BORDER_AXES_PAD = 1.2, 0.5, 0.4, 0.5
 LEGEND_COLUMNS = 3
 LEGEND_NAME_LIMIT = 24  # characters of a label or login shown in a legend; tables show it whole
-BAR_WIDTH, CROWDED_BAR_WIDTH, CROWDED = 0.8, 0.9, 40  # bins a bar fills; wider bars past CROWDED bins
-X_MARGIN = 0.6  # bins of room before the first bin's centre and after the last (less the last's half bar)
+BAR_WIDTH, CROWDED_BAR_WIDTH, CROWDED = (
+    0.8,
+    0.9,
+    40,
+)  # bins a bar fills; wider bars past CROWDED bins
+X_MARGIN = (
+    0.6  # bins of room before the first bin's centre and after the last (less the last's half bar)
+)
 
 # text, font size, bold -> (width, height, descent) in points; height counts every line
 Measure = Callable[[str, float, bool], tuple[float, float, float]]
@@ -96,8 +105,19 @@ def layout(chart: Chart, measure: Measure) -> Layout:
     x_ticks = tick_positions(chart.ticks)
     sizes = _Sizes.of(chart, x_ticks, y_ticks, measure)
     left, bottom, width, height = _plot_area(chart, x_ticks, sizes)
-    area = Layout(left, bottom, width, height, chart.bins, top_value, tuple(x_ticks), tuple(y_ticks),
-                  CROWDED_BAR_WIDTH if chart.bins > CROWDED else BAR_WIDTH, (), ())
+    area = Layout(
+        left,
+        bottom,
+        width,
+        height,
+        chart.bins,
+        top_value,
+        tuple(x_ticks),
+        tuple(y_ticks),
+        CROWDED_BAR_WIDTH if chart.bins > CROWDED else BAR_WIDTH,
+        (),
+        (),
+    )
     texts, entries = _legend(sizes)
     return replace(area, texts=(*_axis_texts(chart, area, sizes), *texts), legend=entries)
 
@@ -121,24 +141,44 @@ class _Sizes:
 
     @classmethod
     def of(cls, chart: Chart, x_ticks: list[int], y_ticks: list[int], measure: Measure) -> _Sizes:
-        x_labels = tuple(zip(tick_labels(chart.ticks, x_ticks), (p == chart.marked for p in x_ticks)))
+        x_labels = tuple(
+            zip(tick_labels(chart.ticks, x_ticks), (p == chart.marked for p in x_ticks))
+        )
         title_width, title_height, title_descent = measure(chart.title, TITLE_SIZE, False)
         names = tuple(legend_name(series.name) for series in chart.series)
         columns = legend_columns(list(names))
         handle = (HANDLE_LENGTH + HANDLE_TEXT_PAD) * SMALL_SIZE
         return cls(
             x_labels=x_labels,
-            y_labels_width=max((measure(str(value), SMALL_SIZE, False)[0] for value in y_ticks), default=0.0),
-            x_labels_height=max((measure(label, SMALL_SIZE, bold)[1] for label, bold in x_labels), default=0.0),
-            last_label_width=measure(x_labels[-1][0], SMALL_SIZE, x_labels[-1][1])[0] if x_labels else 0.0,
+            y_labels_width=max(
+                (measure(str(value), SMALL_SIZE, False)[0] for value in y_ticks), default=0.0
+            ),
+            x_labels_height=max(
+                (measure(label, SMALL_SIZE, bold)[1] for label, bold in x_labels), default=0.0
+            ),
+            last_label_width=measure(x_labels[-1][0], SMALL_SIZE, x_labels[-1][1])[0]
+            if x_labels
+            else 0.0,
             title_width=title_width,
             title_ascent=title_height - title_descent,
-            y_label_room=measure(chart.y_label, FONT_SIZE, False)[1] + LABEL_PAD if chart.y_label else 0.0,
-            x_label_room=measure(chart.x_label, FONT_SIZE, False)[1] + LABEL_PAD if chart.x_label else 0.0,
+            y_label_room=measure(chart.y_label, FONT_SIZE, False)[1] + LABEL_PAD
+            if chart.y_label
+            else 0.0,
+            x_label_room=measure(chart.x_label, FONT_SIZE, False)[1] + LABEL_PAD
+            if chart.x_label
+            else 0.0,
             names=names,
             columns=tuple(tuple(column) for column in columns),
-            column_widths=tuple(handle + max(measure(names[i], SMALL_SIZE, False)[0] for i in column) for column in columns),
-            row_height=max([HANDLE_HEIGHT * SMALL_SIZE, *(measure(name, SMALL_SIZE, False)[1] for name in names)]),
+            column_widths=tuple(
+                handle + max(measure(names[i], SMALL_SIZE, False)[0] for i in column)
+                for column in columns
+            ),
+            row_height=max(
+                [
+                    HANDLE_HEIGHT * SMALL_SIZE,
+                    *(measure(name, SMALL_SIZE, False)[1] for name in names),
+                ]
+            ),
         )
 
     @property
@@ -148,12 +188,22 @@ class _Sizes:
     @property
     def legend_block(self) -> float:
         """The height of the legend's rows."""
-        return self.rows * self.row_height + (self.rows - 1) * ROW_SPACING * SMALL_SIZE if self.rows else 0.0
+        return (
+            self.rows * self.row_height + (self.rows - 1) * ROW_SPACING * SMALL_SIZE
+            if self.rows
+            else 0.0
+        )
 
 
-def _plot_area(chart: Chart, x_ticks: list[int], sizes: _Sizes) -> tuple[float, float, float, float]:
+def _plot_area(
+    chart: Chart, x_ticks: list[int], sizes: _Sizes
+) -> tuple[float, float, float, float]:
     """(left, bottom, width, height) of the plot area: the figure less what goes around it."""
-    legend_room = sizes.legend_block + (2 * BORDER_PAD + BORDER_AXES_PAD) * SMALL_SIZE + PAD if sizes.rows else 0.0
+    legend_room = (
+        sizes.legend_block + (2 * BORDER_PAD + BORDER_AXES_PAD) * SMALL_SIZE + PAD
+        if sizes.rows
+        else 0.0
+    )
     ticks_room = TICK_LENGTH + TICK_PAD
     left = PAD + sizes.y_label_room + sizes.y_labels_width + ticks_room
     bottom = PAD + legend_room + sizes.x_label_room + sizes.x_labels_height + ticks_room
@@ -162,7 +212,11 @@ def _plot_area(chart: Chart, x_ticks: list[int], sizes: _Sizes) -> tuple[float, 
     right = PAD
     for _ in range(2):  # the overhang depends on the width it leaves; twice is as good as solved
         width = WIDTH - left - right
-        after_last = (chart.bins - 1 - x_ticks[-1] + X_MARGIN) * _bin_width(width, chart.bins) if x_ticks else 0.0
+        after_last = (
+            (chart.bins - 1 - x_ticks[-1] + X_MARGIN) * _bin_width(width, chart.bins)
+            if x_ticks
+            else 0.0
+        )
         right = PAD + max(sizes.last_label_width / 2 - after_last, 0.0)
     return left, bottom, WIDTH - left - right, HEIGHT - bottom - top
 
@@ -170,18 +224,49 @@ def _plot_area(chart: Chart, x_ticks: list[int], sizes: _Sizes) -> tuple[float, 
 def _axis_texts(chart: Chart, area: Layout, sizes: _Sizes) -> list[Text]:
     """The tick labels, the axis labels and the title."""
     below, beside = area.bottom - TICK_LENGTH - TICK_PAD, area.left - TICK_LENGTH - TICK_PAD
-    texts = [Text(label, area.x(position), below, SMALL_SIZE, "center", "top", bold)
-             for position, (label, bold) in zip(area.x_ticks, sizes.x_labels)]
-    texts += [Text(str(value), beside, area.y(value), SMALL_SIZE, "right", "center_baseline") for value in area.y_ticks]
+    texts = [
+        Text(label, area.x(position), below, SMALL_SIZE, "center", "top", bold)
+        for position, (label, bold) in zip(area.x_ticks, sizes.x_labels)
+    ]
+    texts += [
+        Text(str(value), beside, area.y(value), SMALL_SIZE, "right", "center_baseline")
+        for value in area.y_ticks
+    ]
     if chart.x_label:
-        texts.append(Text(chart.x_label, area.left + area.width / 2, below - sizes.x_labels_height - LABEL_PAD, FONT_SIZE,
-                          "center", "top"))
+        texts.append(
+            Text(
+                chart.x_label,
+                area.left + area.width / 2,
+                below - sizes.x_labels_height - LABEL_PAD,
+                FONT_SIZE,
+                "center",
+                "top",
+            )
+        )
     if chart.y_label:
-        texts.append(Text(chart.y_label, beside - sizes.y_labels_width - LABEL_PAD, area.bottom + area.height / 2, FONT_SIZE,
-                          "center", "bottom", rotation=90))
+        texts.append(
+            Text(
+                chart.y_label,
+                beside - sizes.y_labels_width - LABEL_PAD,
+                area.bottom + area.height / 2,
+                FONT_SIZE,
+                "center",
+                "bottom",
+                rotation=90,
+            )
+        )
     # The title starts over the plot area, or further left where it would not fit that way.
     title_x = max(PAD, min(area.left, WIDTH - PAD - sizes.title_width))
-    texts.append(Text(chart.title, title_x, area.bottom + area.height + TITLE_PAD, TITLE_SIZE, "left", "baseline"))
+    texts.append(
+        Text(
+            chart.title,
+            title_x,
+            area.bottom + area.height + TITLE_PAD,
+            TITLE_SIZE,
+            "left",
+            "baseline",
+        )
+    )
     return texts
 
 
@@ -190,13 +275,28 @@ def _legend(sizes: _Sizes) -> tuple[tuple[Text, ...], tuple[LegendEntry, ...]]:
     texts, entries = [], []
     spacing = COLUMN_SPACING * SMALL_SIZE
     x = WIDTH / 2 - (sum(sizes.column_widths) + spacing * (len(sizes.columns) - 1)) / 2
-    first_row = PAD + (BORDER_AXES_PAD + BORDER_PAD) * SMALL_SIZE + sizes.legend_block - sizes.row_height / 2
+    first_row = (
+        PAD
+        + (BORDER_AXES_PAD + BORDER_PAD) * SMALL_SIZE
+        + sizes.legend_block
+        - sizes.row_height / 2
+    )
     for column, column_width in zip(sizes.columns, sizes.column_widths):
         for row, index in enumerate(column):
             y = first_row - row * (sizes.row_height + ROW_SPACING * SMALL_SIZE)
-            entries.append(LegendEntry(index, x, y, HANDLE_LENGTH * SMALL_SIZE, HANDLE_HEIGHT * SMALL_SIZE))
-            texts.append(Text(sizes.names[index], x + (HANDLE_LENGTH + HANDLE_TEXT_PAD) * SMALL_SIZE, y, SMALL_SIZE, "left",
-                              "center_baseline"))
+            entries.append(
+                LegendEntry(index, x, y, HANDLE_LENGTH * SMALL_SIZE, HANDLE_HEIGHT * SMALL_SIZE)
+            )
+            texts.append(
+                Text(
+                    sizes.names[index],
+                    x + (HANDLE_LENGTH + HANDLE_TEXT_PAD) * SMALL_SIZE,
+                    y,
+                    SMALL_SIZE,
+                    "left",
+                    "center_baseline",
+                )
+            )
         x += column_width + spacing
     return tuple(texts), tuple(entries)
 
@@ -205,8 +305,12 @@ def nice_ticks(top_value: float) -> list[int]:
     """Integer ticks from 0 up to `top_value` at a round step, at most Y_TICKS intervals (the
     steps matplotlib's MaxNLocator takes: 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 times a power of ten)."""
     step = 1
-    for magnitude in (10 ** power for power in range(12)):
-        candidates = [int(m * magnitude) for m in (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8) if m * magnitude == int(m * magnitude)]
+    for magnitude in (10**power for power in range(12)):
+        candidates = [
+            int(m * magnitude)
+            for m in (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8)
+            if m * magnitude == int(m * magnitude)
+        ]
         found = next((s for s in candidates if top_value / s <= Y_TICKS), None)
         if found:
             step = found
@@ -230,7 +334,11 @@ def tick_labels(ticks: tuple[str, ...], shown: list[int]) -> list[str]:
     labels, previous = [], -1
     for position in shown:
         label = ticks[position]
-        years = [ticks[i].partition("\n")[2] for i in range(previous + 1, position + 1) if "\n" in ticks[i]]
+        years = [
+            ticks[i].partition("\n")[2]
+            for i in range(previous + 1, position + 1)
+            if "\n" in ticks[i]
+        ]
         if years and "\n" not in label:
             label = f"{label}\n{years[-1]}"
         labels.append(label)

@@ -67,5 +67,7 @@ def assign_styles(groups: Iterable[Sequence[str]]) -> Palette:
         taken = [slot_of[n] for n in neighbours[key] if n in slot_of]
         free = next((slot for slot in range(len(SLOTS)) if slot not in taken), None)
         # More than len(SLOTS) series on one chart cannot all differ: reuse the least shared style.
-        slot_of[key] = free if free is not None else min(range(len(SLOTS)), key=lambda s: (taken.count(s), s))
+        slot_of[key] = (
+            free if free is not None else min(range(len(SLOTS)), key=lambda s: (taken.count(s), s))
+        )
     return Palette({key: SLOTS[slot] for key, slot in slot_of.items()})

@@ -23,11 +23,18 @@ from digest_plugin.charts.palette import Palette, assign_styles
 Translate = Callable[[str], str]
 TOP_GROUPS = 6  # labels or modules drawn by name; the rest are "other"
 TOP_AUTHORS = 5
-TRAILING_BINS = 4  # the trailing average of merged PRs spans this many bins, the current one included
+TRAILING_BINS = (
+    4  # the trailing average of merged PRs spans this many bins, the current one included
+)
 
 
-def week_charts(week: WeekAnalysis, history: Sequence[WeekAnalysis], trend_weeks: int, palette: Palette,
-                _: Translate) -> list[Chart]:
+def week_charts(
+    week: WeekAnalysis,
+    history: Sequence[WeekAnalysis],
+    trend_weeks: int,
+    palette: Palette,
+    _: Translate,
+) -> list[Chart]:
     """The charts of a week page: labels and modules (each where there are any), the week's top
     authors (when it has merged PRs), and merged and key PRs with their trailing average (the one
     chart with `raster` set).
@@ -35,8 +42,10 @@ def week_charts(week: WeekAnalysis, history: Sequence[WeekAnalysis], trend_weeks
     `history` is the repository's analysed weeks in order, quiet weeks included; weeks after
     `week` are ignored, and `week` itself need not be in it."""
     before = [w for w in history if w.start < week.start]
-    shown = before[max(0, len(before) - (trend_weeks - 1)):]
-    lead_in = before[:len(before) - len(shown)][-(TRAILING_BINS - 1):]  # for the first weeks' averages
+    shown = before[max(0, len(before) - (trend_weeks - 1)) :]
+    lead_in = before[: len(before) - len(shown)][
+        -(TRAILING_BINS - 1) :
+    ]  # for the first weeks' averages
     bins = weekly_bins([*shown, week])
     earlier = [w.stats.merged_count for w in lead_in]
     marked = len(bins) - 1
@@ -46,7 +55,11 @@ def week_charts(week: WeekAnalysis, history: Sequence[WeekAnalysis], trend_weeks
     ]
     if week.stats.merged_count:
         top = [a.login for a in week.stats.authors[:TOP_AUTHORS]]  # ranked by the statistics
-        charts.append(_authors_chart(_("Pull requests of this week's top authors"), top, bins, "week", marked, palette, _))
+        charts.append(
+            _authors_chart(
+                _("Pull requests of this week's top authors"), top, bins, "week", marked, palette, _
+            )
+        )
     # The activity chart is the week's picture outside the page (feed entry, PDF, link preview): drawn as PNG too.
     charts.append(replace(_activity_chart(bins, earlier, "week", marked, _), raster=True))
     return [replace(chart, name=f"{chart.name}-trend") for chart in charts if chart]
@@ -76,7 +89,13 @@ def repo_charts(history: Sequence[WeekAnalysis], palette: Palette, _: Translate)
 def site_palette(histories: Iterable[Sequence[WeekAnalysis]], trend_weeks: int = 12) -> Palette:
     """One style per label, module, type and author for a whole site, deterministic for the same
     histories (in any order), and with no two series of any one chart alike where possible."""
-    return _palette_of({history[0].repo: unstyled_charts(history, trend_weeks, str) for history in histories if history})
+    return _palette_of(
+        {
+            history[0].repo: unstyled_charts(history, trend_weeks, str)
+            for history in histories
+            if history
+        }
+    )
 
 
 @dataclass(frozen=True)
@@ -114,42 +133,77 @@ def in_site_palette(charts: Mapping[str, RepoCharts]) -> dict[str, RepoCharts]:
     """Every repository's charts in the site's palette (`site_palette`): each chart made once,
     then styled, rather than made once more for the palette alone."""
     palette = _palette_of(charts)
-    return {name: RepoCharts([[_styled(chart, palette) for chart in week] for week in repo.weeks],
-                             [_styled(chart, palette) for chart in repo.page])
-            for name, repo in charts.items()}
+    return {
+        name: RepoCharts(
+            [[_styled(chart, palette) for chart in week] for week in repo.weeks],
+            [_styled(chart, palette) for chart in repo.page],
+        )
+        for name, repo in charts.items()
+    }
 
 
 def _palette_of(charts: Mapping[str, RepoCharts]) -> Palette:
     """The styles that keep the series of every chart apart, repositories taken by name."""
-    return assign_styles([series.key for series in chart.series] for name in sorted(charts) for chart in charts[name].every_chart())
+    return assign_styles(
+        [series.key for series in chart.series]
+        for name in sorted(charts)
+        for chart in charts[name].every_chart()
+    )
 
 
 def _styled(chart: Chart, palette: Palette) -> Chart:
-    return replace(chart, series=tuple(replace(series, style=palette.style(series.key)) for series in chart.series))
+    return replace(
+        chart,
+        series=tuple(replace(series, style=palette.style(series.key)) for series in chart.series),
+    )
 
 
-def _groups_chart(field: str, namespace: str, bins: Sequence[tuple[Bin, Tally]], unit: str, marked: int | None,
-                  palette: Palette, _: Translate) -> Chart | None:
+def _groups_chart(
+    field: str,
+    namespace: str,
+    bins: Sequence[tuple[Bin, Tally]],
+    unit: str,
+    marked: int | None,
+    palette: Palette,
+    _: Translate,
+) -> Chart | None:
     counts = [getattr(tally, field) for _bin, tally in bins]
     totals: Counter[str] = sum(counts, Counter())
     if not totals:
         return None
     names = _top(totals, TOP_GROUPS)
-    series = [_bar(f"{namespace}:{name}", name, [c[name] for c in counts], palette) for name in names]
+    series = [
+        _bar(f"{namespace}:{name}", name, [c[name] for c in counts], palette) for name in names
+    ]
     rest = [sum(v for k, v in c.items() if k not in names) for c in counts]
     if any(rest):
         series.append(_bar("other", _("other"), rest, palette))
     if field == "labels":
-        title, note = _("Pull requests by label"), _("A pull request with several labels counts once under each.")
+        title, note = (
+            _("Pull requests by label"),
+            _("A pull request with several labels counts once under each."),
+        )
     else:
-        title, note = _("Pull requests by module"), _("A pull request in several modules counts once under each.")
+        title, note = (
+            _("Pull requests by module"),
+            _("A pull request in several modules counts once under each."),
+        )
     return _chart(field, title, bins, unit, series, marked, (note,), _)
 
 
-def _authors_chart(title: str, top: Sequence[str], bins: Sequence[tuple[Bin, Tally]], unit: str, marked: int | None,
-                   palette: Palette, _: Translate) -> Chart | None:
+def _authors_chart(
+    title: str,
+    top: Sequence[str],
+    bins: Sequence[tuple[Bin, Tally]],
+    unit: str,
+    marked: int | None,
+    palette: Palette,
+    _: Translate,
+) -> Chart | None:
     tallies = [tally for _bin, tally in bins]
-    series = [_bar(f"author:{login}", login, [t.people[login] for t in tallies], palette) for login in top]
+    series = [
+        _bar(f"author:{login}", login, [t.people[login] for t in tallies], palette) for login in top
+    ]
     others = [sum(t.people.values()) - sum(t.people[login] for login in top) for t in tallies]
     if any(others):
         series.append(_bar("other", _("other people"), others, palette))
@@ -161,7 +215,9 @@ def _authors_chart(title: str, top: Sequence[str], bins: Sequence[tuple[Bin, Tal
     return _chart("authors", title, bins, unit, series, marked, (), _)
 
 
-def _types_chart(bins: Sequence[tuple[Bin, Tally]], unit: str, palette: Palette, _: Translate) -> Chart | None:
+def _types_chart(
+    bins: Sequence[tuple[Bin, Tally]], unit: str, palette: Palette, _: Translate
+) -> Chart | None:
     counts = [_said_types(tally.types) for _bin, tally in bins]
     present = {name for c in counts for name, n in c.items() if n}
     if not present - {"unclassified", "unsaid"}:  # no kind may be said: nothing to chart
@@ -172,7 +228,9 @@ def _types_chart(bins: Sequence[tuple[Bin, Tally]], unit: str, palette: Palette,
     if "unsaid" in present:
         series.append(_bar("unsaid", _("kind not said"), [c["unsaid"] for c in counts], palette))
     if "unclassified" in present:
-        series.append(_bar("unclassified", _("unclassified"), [c["unclassified"] for c in counts], palette))
+        series.append(
+            _bar("unclassified", _("unclassified"), [c["unclassified"] for c in counts], palette)
+        )
     return _chart("types", _("Pull requests by type"), bins, unit, series, None, (), _)
 
 
@@ -185,14 +243,21 @@ def _said_types(types: Counter) -> Counter:
     return said
 
 
-def _activity_chart(bins: Sequence[tuple[Bin, Tally]], earlier: Sequence[int], unit: str, marked: int | None,
-                    _: Translate) -> Chart:
+def _activity_chart(
+    bins: Sequence[tuple[Bin, Tally]],
+    earlier: Sequence[int],
+    unit: str,
+    marked: int | None,
+    _: Translate,
+) -> Chart:
     merged = [tally.merged for _bin, tally in bins]
     key = [tally.key for _bin, tally in bins]
     every = [*earlier, *merged]
     offset = len(earlier)
     average = [
-        sum(every[i - TRAILING_BINS + 1:i + 1]) / TRAILING_BINS if i + 1 >= TRAILING_BINS else None
+        sum(every[i - TRAILING_BINS + 1 : i + 1]) / TRAILING_BINS
+        if i + 1 >= TRAILING_BINS
+        else None
         for i in range(offset, len(every))
     ]
     palette = Palette()
@@ -205,14 +270,38 @@ def _activity_chart(bins: Sequence[tuple[Bin, Tally]], earlier: Sequence[int], u
     series = [
         _bar("activity:merged", _("merged"), merged, palette),
         _bar("activity:key", _("key"), key, palette),
-        Series("activity:average", average_name, tuple(average),
-               palette.style("activity:average"), kind="line"),
+        Series(
+            "activity:average",
+            average_name,
+            tuple(average),
+            palette.style("activity:average"),
+            kind="line",
+        ),
     ]
-    return _chart("activity", _("Merged and key pull requests"), bins, unit, series, marked, (), _, stacked=False)
+    return _chart(
+        "activity",
+        _("Merged and key pull requests"),
+        bins,
+        unit,
+        series,
+        marked,
+        (),
+        _,
+        stacked=False,
+    )
 
 
-def _chart(name: str, title: str, bins: Sequence[tuple[Bin, Tally]], unit: str, series: Sequence[Series],
-           marked: int | None, notes: Sequence[str], _: Translate, stacked: bool = True) -> Chart:
+def _chart(
+    name: str,
+    title: str,
+    bins: Sequence[tuple[Bin, Tally]],
+    unit: str,
+    series: Sequence[Series],
+    marked: int | None,
+    notes: Sequence[str],
+    _: Translate,
+    stacked: bool = True,
+) -> Chart:
     """A chart of `series` over `bins`: stacked bars (parts of a whole) or overlaid activity."""
     only_bins = [b for b, _tally in bins]
     notes = (*notes, *describe.partial_notes(only_bins, unit, _))

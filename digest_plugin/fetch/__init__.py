@@ -22,5 +22,15 @@ from digest_plugin.fetch.repos import (
 )
 from digest_plugin.fetch.sync import RepoReport
 
-__all__ = ["SEARCH_LAG", "Endpoint", "FetchOptions", "FetchReport", "RateLimitStop", "RepoReport",
-           "diffs_before_build", "fetch_before_build", "fetch_key_diffs", "fetch_repos"]
+__all__ = [
+    "SEARCH_LAG",
+    "Endpoint",
+    "FetchOptions",
+    "FetchReport",
+    "RateLimitStop",
+    "RepoReport",
+    "diffs_before_build",
+    "fetch_before_build",
+    "fetch_key_diffs",
+    "fetch_repos",
+]

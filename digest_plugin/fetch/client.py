@@ -40,15 +40,21 @@ class Endpoint:
     def from_environment(cls, env: Mapping[str, str] | None = None) -> Endpoint:
         """GITHUB_TOKEN or GH_TOKEN; GITHUB_API_URL (Enterprise: https://HOST/api/v3); GITHUB_GRAPHQL_URL."""
         env = os.environ if env is None else env
-        variable = next((name for name in TOKEN_VARIABLES if env.get(name, "").strip()), TOKEN_VARIABLES[0])
+        variable = next(
+            (name for name in TOKEN_VARIABLES if env.get(name, "").strip()), TOKEN_VARIABLES[0]
+        )
         api_url = (env.get("GITHUB_API_URL") or DEFAULT_API_URL).strip().rstrip("/")
         if urllib.parse.urlparse(api_url).scheme not in ("http", "https"):
-            raise DigestError(f"GITHUB_API_URL must be an http(s) URL such as {DEFAULT_API_URL}, not {_without_userinfo(api_url)!r}.")
+            raise DigestError(
+                f"GITHUB_API_URL must be an http(s) URL such as {DEFAULT_API_URL}, not {_without_userinfo(api_url)!r}."
+            )
         graphql_url = (env.get("GITHUB_GRAPHQL_URL") or graphql_url_for(api_url)).strip()
         for name, url in (("GITHUB_API_URL", api_url), ("GITHUB_GRAPHQL_URL", graphql_url)):
             if not _web_address(url):
-                raise DigestError(f"{name} must be an http(s) URL such as {DEFAULT_API_URL}{'/graphql' * (name != 'GITHUB_API_URL')}, "
-                                  f"not {_without_userinfo(url)!r}.")
+                raise DigestError(
+                    f"{name} must be an http(s) URL such as {DEFAULT_API_URL}{'/graphql' * (name != 'GITHUB_API_URL')}, "
+                    f"not {_without_userinfo(url)!r}."
+                )
         token = env.get(variable, "").strip() or None
         return cls(api_url, graphql_url, token, variable)
 
@@ -119,7 +125,9 @@ class GitHubClient:
         self.limits: dict[str, tuple[int, datetime]] = {}
         self.on_response = on_response  # called after each answered request, for progress
         # retry=None: PyGithub's own retries would hide attempts from our count and our waits.
-        self._github_time: tuple[datetime, float] | None = None  # the Date of GitHub's latest answer, and when it came
+        self._github_time: tuple[datetime, float] | None = (
+            None  # the Date of GitHub's latest answer, and when it came
+        )
 
         token = endpoint.token
         assert token is not None  # has_token
@@ -140,7 +148,9 @@ class GitHubClient:
         # PyGithub sends requests to the host of its base URL only: GraphQL served from another
         # host (a proxy, an Enterprise set-up) gets a connection of its own
         graphql_origin = _origin(endpoint.graphql_url)
-        self.graphql_github = self.github if graphql_origin == _origin(endpoint.api_url) else connect(graphql_origin)
+        self.graphql_github = (
+            self.github if graphql_origin == _origin(endpoint.api_url) else connect(graphql_origin)
+        )
 
     def close(self) -> None:
         self.github.close()
@@ -163,8 +173,13 @@ class GitHubClient:
         """
         return self.graphql_in_part(query, variables, subject, ())[0]
 
-    def graphql_in_part(self, query: str, variables: dict | Callable[[int], dict], subject: str,
-                        items: tuple[str, ...]) -> tuple[dict, list[dict]]:
+    def graphql_in_part(
+        self,
+        query: str,
+        variables: dict | Callable[[int], dict],
+        subject: str,
+        items: tuple[str, ...],
+    ) -> tuple[dict, list[dict]]:
         """As `graphql`, but an error about one item of the list at the path `items` (such as
         ("search", "nodes")) comes back beside the data rather than failing the request: GitHub
         answers what it could serve and nulls the rest, and one PR must not stop the others."""
@@ -174,14 +189,22 @@ class GitHubClient:
             headers, answer = self.graphql_github.requester.requestJsonAndCheck(
                 "POST", self.endpoint.graphql_url, input={"query": query, "variables": values}
             )
-            if isinstance(answer, dict) and isinstance(answer.get("data"), str) and set(answer) <= {"data", "url"}:
+            if (
+                isinstance(answer, dict)
+                and isinstance(answer.get("data"), str)
+                and set(answer) <= {"data", "url"}
+            ):
                 raise NotJSON()  # PyGithub's wrapping of an answer that is not JSON
             if not isinstance(answer, dict):
                 raise ValueError("empty GraphQL answer")
             errors = answer.get("errors") or []
             partial = items and isinstance(answer.get("data"), dict) and isinstance(errors, list)
-            if errors and not (partial and all(item_of(error, items) is not None for error in errors)):
-                raise GraphQLErrors(errors if isinstance(errors, list) else [{"message": str(errors)}], headers)
+            if errors and not (
+                partial and all(item_of(error, items) is not None for error in errors)
+            ):
+                raise GraphQLErrors(
+                    errors if isinstance(errors, list) else [{"message": str(errors)}], headers
+                )
             if not isinstance(answer.get("data"), dict):
                 raise ValueError("GraphQL answer without data")
             return headers, (answer["data"], errors)
@@ -190,7 +213,11 @@ class GitHubClient:
 
     def rest_get(self, url: str, parameters: dict, subject: str) -> tuple[dict, object]:
         """(headers, JSON) of a REST GET; `url` is a path under the API root or a full Link URL."""
-        return self._call(lambda _: self.github.requester.requestJsonAndCheck("GET", url, parameters), subject, "core")
+        return self._call(
+            lambda _: self.github.requester.requestJsonAndCheck("GET", url, parameters),
+            subject,
+            "core",
+        )
 
     @property
     def rate_remaining(self) -> int | None:
@@ -216,7 +243,11 @@ class GitHubClient:
                     self.policy.sleep(self.policy.backoff_for(failures))
                 elif judged.action in ("wait", "reset"):
                     limit_waits += 1
-                    wait = judged.wait if judged.action == "wait" else self.policy.seconds_until(judged.reset_at) + 1
+                    wait = (
+                        judged.wait
+                        if judged.action == "wait"
+                        else self.policy.seconds_until(judged.reset_at) + 1
+                    )
                     if wait > self.policy.max_wait or limit_waits > MAX_LIMIT_WAITS:
                         raise RateLimitStop(judged.reset_at or self.policy.after(wait)) from None
                     self.policy.sleep(wait)
@@ -282,14 +313,18 @@ class GitHubClient:
         if status == 401:
             return TokenRejected(
                 f"GitHub rejected the token in {self.endpoint.token_variable} (401 Bad credentials); "
-                f"create a new token and set {self.endpoint.token_variable} again.", detail
+                f"create a new token and set {self.endpoint.token_variable} again.",
+                detail,
             )
         if isinstance(error, NotJSON):
             return Refused(
                 f"{_without_userinfo(self.endpoint.graphql_url)} answered with a web page, not GitHub's JSON, while fetching {subject}; "
-                "check GITHUB_GRAPHQL_URL and GITHUB_API_URL.", detail
+                "check GITHUB_GRAPHQL_URL and GITHUB_API_URL.",
+                detail,
             )
-        if isinstance(error, RuntimeError) and (moved := re.search(r"redirected from (.+?), please", str(error))):
+        if isinstance(error, RuntimeError) and (
+            moved := re.search(r"redirected from (.+?), please", str(error))
+        ):
             return Refused(
                 f"GitHub's API at {_without_userinfo(self.endpoint.api_url)} redirected the request for {subject} "
                 f"({moved[1]}), which is not followed; set GITHUB_API_URL (and GITHUB_GRAPHQL_URL) to where the API is now.",
@@ -297,7 +332,8 @@ class GitHubClient:
             )
         if status == 404 or (isinstance(error, GraphQLErrors) and "NOT_FOUND" in error.types):
             return NotFound(
-                f"GitHub has no repository {subject}, or the token cannot see it; check the name and the token's access.", detail
+                f"GitHub has no repository {subject}, or the token cannot see it; check the name and the token's access.",
+                detail,
             )
         return Refused(f"GitHub refused the request for {subject} ({detail}).", detail)
 

@@ -22,20 +22,35 @@ from digest_plugin.store.folder import Store
 CUT = "…"
 
 
-def fetch_diffs(client: GitHubClient, store: Store, repo: str, targets: Mapping[int, tuple[str, ...]]) -> int:
+def fetch_diffs(
+    client: GitHubClient, store: Store, repo: str, targets: Mapping[int, tuple[str, ...]]
+) -> int:
     """Store an excerpt for each target that has none yet; returns how many were stored. What was
     fetched is saved even when a later request fails (a spent rate limit stops the rest)."""
-    wanted = [p for p in store.read_pulls(repo) if p.number in targets and p.diff is None and p.source == "github"]
+    wanted = [
+        p
+        for p in store.read_pulls(repo)
+        if p.number in targets and p.diff is None and p.source == "github"
+    ]
     done: list[Pull] = []
     try:
         for pull in wanted:
             try:
-                _, files = client.rest_get(f"/repos/{repo}/pulls/{pull.number}/files", {"per_page": 100}, repo)
+                _, files = client.rest_get(
+                    f"/repos/{repo}/pulls/{pull.number}/files", {"per_page": 100}, repo
+                )
             except TokenRejected:
                 raise
             except Refused:
                 files = []  # GitHub will not show this diff: nothing to excerpt, now or later
-            done.append(replace(pull, diff=diff_excerpt(files if isinstance(files, list) else [], targets[pull.number])))
+            done.append(
+                replace(
+                    pull,
+                    diff=diff_excerpt(
+                        files if isinstance(files, list) else [], targets[pull.number]
+                    ),
+                )
+            )
     finally:
         store.upsert(repo, done)
     return len(done)
@@ -47,9 +62,14 @@ def diff_excerpt(files: Sequence[dict], paths: Sequence[str], limit: int = DIFF_
     others), whole hunks while they fit, then the next one cut at a line ("…"); "" when none of them
     has a text patch (a binary file, or one GitHub would not diff)."""
     patches = {f.get("filename"): f.get("patch") for f in files if isinstance(f, dict)}
-    shown = [(f"diff --git a/{path} b/{path}", text) for path in dict.fromkeys(paths)
-             if isinstance(text := patches.get(path), str) and text.strip()]
-    needs = [len(header) + len(patch) + 2 for header, patch in shown]  # with the line breaks around it
+    shown = [
+        (f"diff --git a/{path} b/{path}", text)
+        for path in dict.fromkeys(paths)
+        if isinstance(text := patches.get(path), str) and text.strip()
+    ]
+    needs = [
+        len(header) + len(patch) + 2 for header, patch in shown
+    ]  # with the line breaks around it
     shares, left = [0] * len(shown), limit
     for rank, index in enumerate(sorted(range(len(shown)), key=lambda i: needs[i])):
         shares[index] = min(needs[index], left // (len(shown) - rank))

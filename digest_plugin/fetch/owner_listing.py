@@ -24,20 +24,32 @@ def public_repos(client: GitHubClient, owner: str) -> list[str]:
     An item that names no repository of `owner` is left out with a warning."""
     names, page = [], 1
     while True:
-        _, items = client.rest_get(f"/users/{owner}/repos", {"type": "owner", "sort": "full_name", "per_page": PER_PAGE, "page": page}, f"{owner}/*")
+        _, items = client.rest_get(
+            f"/users/{owner}/repos",
+            {"type": "owner", "sort": "full_name", "per_page": PER_PAGE, "page": page},
+            f"{owner}/*",
+        )
         items = items if isinstance(items, list) else []
         for position, item in enumerate(items, PER_PAGE * (page - 1) + 1):
             name = listed_name(item, owner)
             if name is None:
-                logger.warning("GitHub's list of %s's repositories has an item %d that names no repository of %s "
-                               "(full_name %s); it is left out.", owner, position, owner, _shown(item))
+                logger.warning(
+                    "GitHub's list of %s's repositories has an item %d that names no repository of %s "
+                    "(full_name %s); it is left out.",
+                    owner,
+                    position,
+                    owner,
+                    _shown(item),
+                )
             elif not (item.get("private") or item.get("archived") or item.get("disabled")):
                 names.append(name)
         if len(items) < PER_PAGE:
             break
         page += 1
     if not names:
-        raise DigestError(f"GitHub lists no public, non-archived repository of {owner}, so {owner}/* matches nothing.")
+        raise DigestError(
+            f"GitHub lists no public, non-archived repository of {owner}, so {owner}/* matches nothing."
+        )
     return sorted(names)
 
 
@@ -49,8 +61,13 @@ def listed_name(item, owner: str) -> str | None:
     return name
 
 
-def resolve_owners(client: GitHubClient, store: Store, entries: Sequence[str], now: datetime,
-                   failed: list[RepoReport] | None = None) -> list[str]:
+def resolve_owners(
+    client: GitHubClient,
+    store: Store,
+    entries: Sequence[str],
+    now: datetime,
+    failed: list[RepoReport] | None = None,
+) -> list[str]:
     """DIGEST_REPOS with each `owner/*` replaced by the owner's repositories, once each, recorded.
     An owner whose list cannot be had is reported in `failed` (as `owner/*`) and matches nothing."""
 

@@ -117,7 +117,9 @@ class BarProgress(Progress):
 
     def _refresh_detail(self) -> None:
         left = "" if self._remaining is None else f", limit left {self._remaining}"
-        self._bar.update(self._windows, detail=f"{self._pulls} PRs, {self._requests} requests{left}")
+        self._bar.update(
+            self._windows, detail=f"{self._pulls} PRs, {self._requests} requests{left}"
+        )
 
 
 def make_progress(show_bar: bool | None, stream: TextIO | None = None) -> Progress:

@@ -9,7 +9,17 @@ from __future__ import annotations
 from typing import Any
 
 from digest_plugin.fetch.windows import search_qualifier
-from digest_plugin.records.pull import FILES_LIMIT, REVIEWS_LIMIT, THREADS_LIMIT, Author, Pull, RecordError, Review, ThreadComment, files_from_rest
+from digest_plugin.records.pull import (
+    FILES_LIMIT,
+    REVIEWS_LIMIT,
+    THREADS_LIMIT,
+    Author,
+    Pull,
+    RecordError,
+    Review,
+    ThreadComment,
+    files_from_rest,
+)
 from digest_plugin.records.state import Window
 
 # GitHub's maximum for `first`: one request carries up to 100 PRs with their files, labels and
@@ -21,7 +31,11 @@ from digest_plugin.records.state import Window
 PAGE_SIZE = 100
 FILES_PER_PULL = 100  # files that come with each PR; the rest come from REST
 LABELS_PER_PULL = 100
-VERDICTS = ("APPROVED", "CHANGES_REQUESTED", "DISMISSED")  # the reviews that give one: not the COMMENTED of every reply in a thread
+VERDICTS = (
+    "APPROVED",
+    "CHANGES_REQUESTED",
+    "DISMISSED",
+)  # the reviews that give one: not the COMMENTED of every reply in a thread
 COUNTS_PER_QUERY = 30  # windows counted in one request (aliases of one query)
 
 _RATE_LIMIT = "rateLimit { cost limit remaining resetAt }"
@@ -61,8 +75,14 @@ query MergedPulls($owner: String!, $name: String!, $search: String!, $first: Int
     }
   }
 }
-""" % {"rate_limit": _RATE_LIMIT, "labels": LABELS_PER_PULL, "files": FILES_PER_PULL,  # noqa: UP031 - GraphQL braces
-       "verdicts": REVIEWS_LIMIT, "states": ", ".join(VERDICTS), "threads": THREADS_LIMIT}
+""" % {
+    "rate_limit": _RATE_LIMIT,
+    "labels": LABELS_PER_PULL,
+    "files": FILES_PER_PULL,
+    "verdicts": REVIEWS_LIMIT,
+    "states": ", ".join(VERDICTS),
+    "threads": THREADS_LIMIT,
+}
 
 
 # The numbers on a page of MERGED_PULLS, asked for when GitHub's answer nulled a PR's node beside
@@ -80,7 +100,10 @@ query MergedNumbers($owner: String!, $name: String!, $search: String!, $first: I
 def merged_count_query(windows: int) -> str:
     """One request that counts the merged PRs of `windows` searches ($q0, $q1, ...)."""
     variables = ", ".join(f"$q{i}: String!" for i in range(windows))
-    searches = "\n".join(f"  w{i}: search(type: ISSUE, query: $q{i}, first: 1) {{ issueCount }}" for i in range(windows))
+    searches = "\n".join(
+        f"  w{i}: search(type: ISSUE, query: $q{i}, first: 1) {{ issueCount }}"
+        for i in range(windows)
+    )
     return (
         f"query MergedCounts($owner: String!, $name: String!, {variables}) {{\n"
         "  repository(owner: $owner, name: $name) { nameWithOwner createdAt }\n"
@@ -90,7 +113,9 @@ def merged_count_query(windows: int) -> str:
 
 def all_query_texts() -> list[str]:
     """Every query text the fetcher can send (count queries for each batch size)."""
-    return [MERGED_PULLS, MERGED_NUMBERS] + [merged_count_query(n) for n in range(1, COUNTS_PER_QUERY + 1)]
+    return [MERGED_PULLS, MERGED_NUMBERS] + [
+        merged_count_query(n) for n in range(1, COUNTS_PER_QUERY + 1)
+    ]
 
 
 def search_text(repo: str, window: Window) -> str:
@@ -117,10 +142,16 @@ def pull_from_node(node: dict, rest_files: list[dict] | None = None) -> Pull:
     list). GraphQL names bots without REST's `[bot]` suffix; it is added back so that a login reads
     the same whatever the source.
     """
-    files = files_from_rest(rest_files if rest_files is not None else [rest_file_item(f) for f in _connection(node, "files")["nodes"]])
+    files = files_from_rest(
+        rest_files
+        if rest_files is not None
+        else [rest_file_item(f) for f in _connection(node, "files")["nodes"]]
+    )
     changed_files = node.get("changedFiles") or 0
     if isinstance(changed_files, int) and node.get("files") is None:
-        changed_files = max(changed_files, len(files))  # GitHub counts 0 where it would not list them
+        changed_files = max(
+            changed_files, len(files)
+        )  # GitHub counts 0 where it would not list them
     return Pull(
         number=node.get("number"),  # type: ignore[arg-type]  # None too: the gate names it
         title=node.get("title") or "",
@@ -134,14 +165,18 @@ def pull_from_node(node: dict, rest_files: list[dict] | None = None) -> Pull:
         deletions=node.get("deletions") or 0,
         changed_files=changed_files,
         files=files,  # the record keeps the first FILES_LIMIT
-        files_truncated=isinstance(changed_files, int) and changed_files > min(len(files), FILES_LIMIT),
+        files_truncated=isinstance(changed_files, int)
+        and changed_files > min(len(files), FILES_LIMIT),
         comments=_total(node, "comments"),
         reviews=_total(node, "reviews"),
         commits=_total(node, "commits"),
         source="github",
         branch=node.get("headRefName", ""),
-        verdicts=_made(_connection(node, "verdicts")["nodes"], "verdicts",
-                       lambda r: Review(_login(r), r.get("state"), r.get("submittedAt"), r.get("body"))),
+        verdicts=_made(
+            _connection(node, "verdicts")["nodes"],
+            "verdicts",
+            lambda r: Review(_login(r), r.get("state"), r.get("submittedAt"), r.get("body")),
+        ),
         threads=_made(_connection(node, "reviewThreads")["nodes"], "reviewThreads", _first_comment),
     )
 

@@ -9,7 +9,15 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, time, timedelta
 
 from digest_plugin.errors import DigestError
-from digest_plugin.fetch.client import Endpoint, GitHubClient, NotFound, RateLimitStop, Refused, TokenRejected, Unreachable
+from digest_plugin.fetch.client import (
+    Endpoint,
+    GitHubClient,
+    NotFound,
+    RateLimitStop,
+    Refused,
+    TokenRejected,
+    Unreachable,
+)
 from digest_plugin.fetch.diffs import fetch_diffs
 from digest_plugin.fetch.owner_listing import resolve_owners
 from digest_plugin.fetch.progress import LineProgress, Progress, make_progress
@@ -34,7 +42,9 @@ class FetchOptions:
     policy: RetryPolicy = field(default_factory=RetryPolicy)
     timeout: int = 30  # seconds per HTTP request (PyGithub takes whole seconds)
     page_size: int = PAGE_SIZE
-    pace: float = 0.25  # seconds between requests, PyGithub's default for reads; GraphQL queries are reads
+    pace: float = (
+        0.25  # seconds between requests, PyGithub's default for reads; GraphQL queries are reads
+    )
     endpoint: Endpoint | None = None  # default: read from the environment
     env: Mapping[str, str] | None = None  # the environment to read it from (default os.environ)
 
@@ -80,10 +90,15 @@ class FetchReport:
             gaps = f"; {len(r.incomplete)} window(s) incomplete" if r.incomplete else ""
             unread = ""
             if r.set_aside:
-                numbers = ", ".join(f"#{n}" + (" (skipped)" if f.skipped else "") for n, f in sorted(r.set_aside.items()))
+                numbers = ", ".join(
+                    f"#{n}" + (" (skipped)" if f.skipped else "")
+                    for n, f in sorted(r.set_aside.items())
+                )
                 unread = f"; could not read {numbers}"
             diffs = f", {r.diffs} diff excerpts of key PRs" if r.diffs else ""
-            lines.append(f"{r.repo}: {r.pulls} PRs fetched, {r.changed} new or changed{diffs}, {r.requests} requests{span}{gaps}{unread}.")
+            lines.append(
+                f"{r.repo}: {r.pulls} PRs fetched, {r.changed} new or changed{diffs}, {r.requests} requests{span}{gaps}{unread}."
+            )
         return lines
 
 
@@ -114,10 +129,15 @@ def fetch_repos(
     now = datetime.now(UTC)
     upper = now - SEARCH_LAG
     if until is not None:
-        upper = min(upper, datetime.combine(until + timedelta(days=1), time(), settings.timezone).astimezone(UTC))
+        upper = min(
+            upper,
+            datetime.combine(until + timedelta(days=1), time(), settings.timezone).astimezone(UTC),
+        )
     upper = upper.replace(microsecond=0)
     if since is not None and since >= (until or now.date()) + timedelta(days=1):
-        raise DigestError(f"--since {since} is after --until {until or now.date()}: nothing to fetch.")
+        raise DigestError(
+            f"--since {since} is after --until {until or now.date()}: nothing to fetch."
+        )
     store.open_for_writing()
     client = _client(options)
     shown = progress if isinstance(progress, Progress) else make_progress(progress)
@@ -125,7 +145,9 @@ def fetch_repos(
     report = FetchReport()
     try:
         repos = resolve_owners(client, store, repos, now, report.repos)
-        stop: DigestError | None = None  # a spent rate limit or no answer: every repository after it would fail alike
+        stop: DigestError | None = (
+            None  # a spent rate limit or no answer: every repository after it would fail alike
+        )
         for index, repo in enumerate(repos, 1):
             shown.repo_started(repo, index, len(repos))
             sync = RepoSync(store, client, repo, shown, options.page_size)
@@ -133,8 +155,14 @@ def fetch_repos(
                 if stop is not None:
                     raise stop
                 start = _history_start(store.read_state(repo), since, settings, now)
-                github_now = client.github_now()  # GitHub's time, once an answer gave it: this machine's clock may run ahead
-                repo_upper = upper if github_now is None else min(upper, (github_now - SEARCH_LAG).replace(microsecond=0))
+                github_now = (
+                    client.github_now()
+                )  # GitHub's time, once an answer gave it: this machine's clock may run ahead
+                repo_upper = (
+                    upper
+                    if github_now is None
+                    else min(upper, (github_now - SEARCH_LAG).replace(microsecond=0))
+                )
                 lookback = timedelta(days=settings.lookback_days)
                 report.repos.append(sync.run(start, repo_upper, lookback))
             except DigestError as error:
@@ -176,8 +204,14 @@ def _client(options: FetchOptions) -> GitHubClient:
     return GitHubClient(endpoint, options.policy, options.timeout, pace=options.pace)
 
 
-def fetch_key_diffs(store: Store, report: FetchReport, targets: DiffTargets, *,
-                    options: FetchOptions | None = None, progress: Progress | None = None) -> None:
+def fetch_key_diffs(
+    store: Store,
+    report: FetchReport,
+    targets: DiffTargets,
+    *,
+    options: FetchOptions | None = None,
+    progress: Progress | None = None,
+) -> None:
     """The diff step, after `fetch_repos` made `report`: an excerpt (fetch/diffs.py) for each PR of
     `targets` that has none yet, counted in its repository's report. The caller asked the analysis
     for the targets (publish/history.diff_targets). A repository whose excerpts fail keeps those
@@ -212,12 +246,20 @@ class FetchFailed(DigestError):
     """Several repositories could not be fetched (the others were); `report` says which and why."""
 
     def __init__(self, report: FetchReport):
-        super().__init__(f"{len(report.failed)} repositories could not be fetched: " + " ".join(str(r.error) for r in report.failed))
+        super().__init__(
+            f"{len(report.failed)} repositories could not be fetched: "
+            + " ".join(str(r.error) for r in report.failed)
+        )
         self.report = report
 
 
-def fetch_before_build(store: Store, settings: DigestSettings, *, options: FetchOptions | None = None,
-                       fetched: FetchReport | None = None) -> list[str]:
+def fetch_before_build(
+    store: Store,
+    settings: DigestSettings,
+    *,
+    options: FetchOptions | None = None,
+    fetched: FetchReport | None = None,
+) -> list[str]:
     """Run DIGEST_FETCH before a build; returns warnings for the site, never raises for GitHub trouble.
 
     auto: fetch when a token is set; always: fetch, and warn when no token is set; never: nothing.
@@ -231,10 +273,14 @@ def fetch_before_build(store: Store, settings: DigestSettings, *, options: Fetch
         endpoint = options.endpoint or Endpoint.from_environment(options.env)
     except DigestError as error:
         logger.warning("%s", error)
-        return ["Fetching from GitHub was skipped: GITHUB_API_URL is not a web address; the site shows the data already in the store."]
+        return [
+            "Fetching from GitHub was skipped: GITHUB_API_URL is not a web address; the site shows the data already in the store."
+        ]
     if not endpoint.has_token:
         if settings.fetch == "always":
-            return ["DIGEST_FETCH is 'always' but neither GITHUB_TOKEN nor GH_TOKEN is set; the site shows the data already in the store."]
+            return [
+                "DIGEST_FETCH is 'always' but neither GITHUB_TOKEN nor GH_TOKEN is set; the site shows the data already in the store."
+            ]
         return []
     options = replace(options, endpoint=endpoint)
     repos = list(settings.repos) or [r for r in store.repos() if _source(store, r) == "github"]
@@ -246,8 +292,9 @@ def fetch_before_build(store: Store, settings: DigestSettings, *, options: Fetch
                 continue
             if unreachable is not None:
                 raise unreachable  # no need to wait for the same silence once per repository
-            report = fetch_repos(store, settings, [repo], progress=LineProgress(logger.info),
-                                 options=options)
+            report = fetch_repos(
+                store, settings, [repo], progress=LineProgress(logger.info), options=options
+            )
             if fetched is not None:
                 fetched.repos += report.repos
         except Exception as error:  # noqa: BLE001 (_build_warning logs its traceback)
@@ -257,8 +304,9 @@ def fetch_before_build(store: Store, settings: DigestSettings, *, options: Fetch
     return warnings
 
 
-def diffs_before_build(store: Store, fetched: FetchReport, targets: DiffTargets, *,
-                       options: FetchOptions | None = None) -> list[str]:
+def diffs_before_build(
+    store: Store, fetched: FetchReport, targets: DiffTargets, *, options: FetchOptions | None = None
+) -> list[str]:
     """`fetch_key_diffs` after `fetch_before_build`: warnings for the site, never raises for
     GitHub trouble."""
     fetch_key_diffs(store, fetched, targets, options=options, progress=LineProgress(logger.info))
@@ -267,8 +315,12 @@ def diffs_before_build(store: Store, fetched: FetchReport, targets: DiffTargets,
 
 def _build_warning(store: Store, repo: str, error: BaseException) -> str:
     # The whole sentence (it may name the API's host) goes to the build log only.
-    logger.warning("Fetching %s from GitHub failed: %s", repo, error,
-                   exc_info=not isinstance(error, DigestError))
+    logger.warning(
+        "Fetching %s from GitHub failed: %s",
+        repo,
+        error,
+        exc_info=not isinstance(error, DigestError),
+    )
     return f"Fetching {repo} from GitHub failed: {public_reason(error)} {_showing(store, repo)}"
 
 
@@ -328,4 +380,3 @@ def _showing(store: Store, repo: str) -> str:
 def _week_start(day: date, tz) -> datetime:
     """Monday 00:00 (in the site's timezone) of the week holding `day`, in UTC."""
     return week_of_date(day).start(tz)
-

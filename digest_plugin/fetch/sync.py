@@ -28,7 +28,15 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 
 from digest_plugin.errors import DigestError
-from digest_plugin.fetch.client import GitHubClient, NotFound, Refused, TokenRejected, Unreachable, item_of, redact
+from digest_plugin.fetch.client import (
+    GitHubClient,
+    NotFound,
+    Refused,
+    TokenRejected,
+    Unreachable,
+    item_of,
+    redact,
+)
 from digest_plugin.fetch.progress import Progress
 from digest_plugin.fetch.queries import (
     COUNTS_PER_QUERY,
@@ -47,7 +55,9 @@ from digest_plugin.records.state import PullFailure, RepoState, Window
 from digest_plugin.store.folder import Store
 from digest_plugin.store.jsonl_import import pull_from_rest
 
-SEARCH_LAG = timedelta(minutes=5)  # GitHub's search index trails merges; newer ones wait for the next fetch
+SEARCH_LAG = timedelta(
+    minutes=5
+)  # GitHub's search index trails merges; newer ones wait for the next fetch
 PLAN_STEP = timedelta(days=7)  # long spans are counted week by week before fetching
 COUNT_FIRST_SPAN = timedelta(days=35)  # shorter spans are fetched straight away
 MIN_PAGE_SIZE = 10
@@ -67,7 +77,9 @@ class RepoReport:
     fetched: set[int] = field(default_factory=set)  # the numbers of the PRs received
     diffs: int = 0  # diff excerpts of key PRs stored (fetch/diffs.py)
     incomplete: list[Window] = field(default_factory=list)  # windows found incomplete in this fetch
-    set_aside: dict[int, PullFailure] = field(default_factory=dict)  # PRs that could not be read in this fetch
+    set_aside: dict[int, PullFailure] = field(
+        default_factory=dict
+    )  # PRs that could not be read in this fetch
     complete_since: datetime | None = None
     watermark: datetime | None = None
     error: DigestError | None = None  # why the fetch of this repository failed, if it did
@@ -76,7 +88,14 @@ class RepoReport:
 class RepoSync:
     """One repository's fetch; holds the state as it advances window by window."""
 
-    def __init__(self, store: Store, client: GitHubClient, repo: str, progress: Progress, page_size: int = PAGE_SIZE):
+    def __init__(
+        self,
+        store: Store,
+        client: GitHubClient,
+        repo: str,
+        progress: Progress,
+        page_size: int = PAGE_SIZE,
+    ):
         self.store = store
         self.client = client
         self.repo = repo
@@ -94,7 +113,9 @@ class RepoSync:
         """Fetch what the complete history [since, until) lacks, saving window by window."""
         state = self.store.read_state(self.repo)
         if state is not None and state.source == "sample":
-            self.report.skipped = f"{self.repo} holds the bundled sample, which is never fetched from GitHub."
+            self.report.skipped = (
+                f"{self.repo} holds the bundled sample, which is never fetched from GitHub."
+            )
             return self.report
         first_requests = self.client.requests
         previous = state
@@ -118,7 +139,10 @@ class RepoSync:
                 self._fetch_span(forward, newest_first=False)
             if backward is not None:
                 self._fetch_span(backward, newest_first=True)
-                self.state = replace(self.state, progress={k: v for k, v in self.state.progress.items() if k != "since"})
+                self.state = replace(
+                    self.state,
+                    progress={k: v for k, v in self.state.progress.items() if k != "since"},
+                )
             self.state = replace(self.state, fetched_at=self._now())
             self.store.write_state(self.state)
         except (Refused, Unreachable):
@@ -152,12 +176,16 @@ class RepoSync:
             return state
         merges = [p.merged_at for p in self._stored_pulls().values() if p.merged_at <= present]
         floor = state.complete_since or present
-        watermark = min(present, max([floor, *merges])) if state.complete_since is not None else None
+        watermark = (
+            min(present, max([floor, *merges])) if state.complete_since is not None else None
+        )
         self.progress.note(
             f"{self.store.repo_dir(self.repo) / 'state.json'}: the watermark {format_time(state.watermark)} is ahead of the present "
             f"({format_time(present)}); it is set back to {format_time(watermark) or 'nothing'}, and the fetch goes on from there."
         )
-        return replace(state, watermark=watermark, fetched_at=min(state.fetched_at or present, present))
+        return replace(
+            state, watermark=watermark, fetched_at=min(state.fetched_at or present, present)
+        )
 
     # -- planning ---------------------------------------------------------------------------
 
@@ -210,21 +238,32 @@ class RepoSync:
                 return pack(self._counted(split(window, parts_needed(total))))
             if len(found) + len(unread) >= min(total, SEARCH_CAP):
                 break  # what is missing is known by number: searching again would not bring it
-        kept = {n for n in unread if n in self._stored_pulls()}  # fetched before: that record stands
+        kept = {
+            n for n in unread if n in self._stored_pulls()
+        }  # fetched before: that record stands
         for number in sorted(kept):
-            self.progress.note(f"{self.repo}: PR #{number} could not be read again ({unread[number][0]}); the record fetched before is kept.")
-        skipped = sum(1 for number, (reason, merged_at) in unread.items()
-                      if number not in kept and self._set_aside(number, reason, merged_at).skipped)
+            self.progress.note(
+                f"{self.repo}: PR #{number} could not be read again ({unread[number][0]}); the record fetched before is kept."
+            )
+        skipped = sum(
+            1
+            for number, (reason, merged_at) in unread.items()
+            if number not in kept and self._set_aside(number, reason, merged_at).skipped
+        )
         if len(found) + len(kept) + skipped < total:
             self.report.incomplete.append(window)
-            self.state = replace(self.state, incomplete=_merge_windows(self.state.incomplete, window))
+            self.state = replace(
+                self.state, incomplete=_merge_windows(self.state.incomplete, window)
+            )
             self.progress.note(
                 f"{self.repo}: only {len(found)} of {total} PRs merged {window.start:%Y-%m-%d %H:%M:%S} to "
                 f"{window.end:%Y-%m-%d %H:%M:%S} UTC could be fetched; that span is marked incomplete, and the next fetch tries it again."
             )
         return None
 
-    def _search_pages(self, window: Window) -> tuple[dict[int, Pull], int, dict[int, tuple[str, datetime | None]]]:
+    def _search_pages(
+        self, window: Window
+    ) -> tuple[dict[int, Pull], int, dict[int, tuple[str, datetime | None]]]:
         """The window's PRs, GitHub's count of them, and the PRs that could not be read (number ->
         (why, when merged)); a PR whose number GitHub's answer did not give is simply not found."""
         found: dict[int, Pull] = {}
@@ -242,7 +281,9 @@ class RepoSync:
 
             data, errors = self.client.graphql_in_part(MERGED_PULLS, page, self.repo, NODES)
             self._check_repository(data)
-            self.page_size = min(self.full_page_size, self.page_size * 2)  # the fault has passed: grow back
+            self.page_size = min(
+                self.full_page_size, self.page_size * 2
+            )  # the fault has passed: grow back
             search = data["search"]
             total = int(search["issueCount"])
             if total > SEARCH_CAP and can_split(window):
@@ -265,7 +306,12 @@ class RepoSync:
                 unread.pop(pull.number, None)
                 self._pending[pull.number] = pull  # saved even if a later page fails
                 if pull.number in self.state.failed_pulls:  # GitHub serves it again
-                    self.state = replace(self.state, failed_pulls={n: f for n, f in self.state.failed_pulls.items() if n != pull.number})
+                    self.state = replace(
+                        self.state,
+                        failed_pulls={
+                            n: f for n, f in self.state.failed_pulls.items() if n != pull.number
+                        },
+                    )
             if not search["pageInfo"]["hasNextPage"]:
                 return found, total, unread
             after = search["pageInfo"]["endCursor"]
@@ -281,14 +327,23 @@ class RepoSync:
                 if not isinstance(data, dict):
                     raise RecordError("record", "expected a pull request object")
                 changed = data.get("changed_files")
-                wanted = min(changed, FILES_LIMIT) if isinstance(changed, int) and changed >= 0 else FILES_LIMIT
-                return pull_from_rest({**data, "files": self._rest_file_pages(number, 100, 1, wanted)}, source="github")
+                wanted = (
+                    min(changed, FILES_LIMIT)
+                    if isinstance(changed, int) and changed >= 0
+                    else FILES_LIMIT
+                )
+                return pull_from_rest(
+                    {**data, "files": self._rest_file_pages(number, 100, 1, wanted)},
+                    source="github",
+                )
         if not node or not node.get("mergedAt"):
             return None
         with _unreadable(""):
             if number is None:
                 raise RecordError("number", "is missing or not a whole number")
-            return pull_from_node(node, self._rest_files(node, number) if needs_rest_files(node) else None)
+            return pull_from_node(
+                node, self._rest_files(node, number) if needs_rest_files(node) else None
+            )
 
     def _numbers(self, asked: dict) -> dict[int, tuple[int | None, datetime | None]]:
         """The number and merge time of each PR on the page asked with `asked`, by position: what
@@ -299,20 +354,31 @@ class RepoSync:
 
     def _said(self, error: dict) -> str:
         """What GitHub's error on one PR says, short, as a reason that can be compared from one fetch to the next."""
-        message = " ".join(str(error.get("message") or error.get("type") or "an error").split())[:160]
-        return f"GitHub's answer gave an error for it ({redact(message, self.client.endpoint.token)})"
+        message = " ".join(str(error.get("message") or error.get("type") or "an error").split())[
+            :160
+        ]
+        return (
+            f"GitHub's answer gave an error for it ({redact(message, self.client.endpoint.token)})"
+        )
 
     def _set_aside(self, number: int, reason: str, merged_at: datetime | None) -> PullFailure:
         """Record that `number` could not be read in this fetch, counted against what earlier fetches saw."""
         if number in self.report.set_aside:
             return self.report.set_aside[number]
         earlier = self.earlier_failures.get(number)
-        failure = earlier.again(reason, merged_at) if earlier is not None else PullFailure(reason, 1, merged_at)
+        failure = (
+            earlier.again(reason, merged_at)
+            if earlier is not None
+            else PullFailure(reason, 1, merged_at)
+        )
         self.report.set_aside[number] = failure
         assert self.state is not None  # run() sets it before any window is fetched
         self.state = replace(self.state, failed_pulls={**self.state.failed_pulls, number: failure})
-        then = ("it failed the same way in the fetch before, so it is skipped and its week is complete without it"
-                if failure.skipped else "it is set aside, and the next fetch tries it again")
+        then = (
+            "it failed the same way in the fetch before, so it is skipped and its week is complete without it"
+            if failure.skipped
+            else "it is set aside, and the next fetch tries it again"
+        )
         self.progress.note(f"{self.repo}: PR #{number} could not be read: {reason}; {then}.")
         return failure
 
@@ -353,7 +419,15 @@ class RepoSync:
         stored = self._stored_pulls().get(number)
         if stored is None or stored.source != "github" or stored.changed_files != total:
             return None
-        files = [{"filename": f.path, "additions": f.additions, "deletions": f.deletions, "status": f.status} for f in stored.files]
+        files = [
+            {
+                "filename": f.path,
+                "additions": f.additions,
+                "deletions": f.deletions,
+                "status": f.status,
+            }
+            for f in stored.files
+        ]
         if len(files) != min(total, FILES_LIMIT) or files[: len(first)] != first:
             return None
         return files
@@ -367,7 +441,9 @@ class RepoSync:
         files: list[dict] = []
         while per_page * (page - 1) < wanted:
             _, items = self.client.rest_get(
-                f"/repos/{self.repo}/pulls/{number}/files", {"per_page": per_page, "page": page}, self.repo
+                f"/repos/{self.repo}/pulls/{number}/files",
+                {"per_page": per_page, "page": page},
+                self.repo,
             )
             page_items = items or []
             if not isinstance(page_items, Collection):  # as extend() would: not the shape asked for
@@ -387,7 +463,11 @@ class RepoSync:
                 f"GitHub has no repository {self.repo}, or the token cannot see it; check the name and the token's access."
             )
         spelled = repository.get("nameWithOwner")
-        if isinstance(spelled, str) and spelled != self.repo and spelled.lower() == self.repo.lower():
+        if (
+            isinstance(spelled, str)
+            and spelled != self.repo
+            and spelled.lower() == self.repo.lower()
+        ):
             # GitHub's names ignore case: the store keeps GitHub's own spelling, whichever the user typed
             self.store.respell(self.repo, spelled)
             self.repo = spelled
@@ -429,22 +509,40 @@ class RepoSync:
                 state = replace(state, complete_since=window.start)
         if window not in self.report.incomplete:
             # a window fetched in full heals what earlier fetches marked incomplete inside it
-            state = replace(state, incomplete=tuple(w for w in state.incomplete if not (window.start <= w.start and w.end <= window.end)))
+            state = replace(
+                state,
+                incomplete=tuple(
+                    w
+                    for w in state.incomplete
+                    if not (window.start <= w.start and w.end <= window.end)
+                ),
+            )
         self.state = replace(state, fetched_at=self._now())
         self.store.write_state(self.state)
         self.report.windows += 1
         self.progress.window_done(window, pulls)
 
 
-def _plan(repo: str, state: RepoState | None, since: datetime, until: datetime,
-          lookback: timedelta) -> tuple[RepoState, Window | None, Window | None]:
+def _plan(
+    repo: str, state: RepoState | None, since: datetime, until: datetime, lookback: timedelta
+) -> tuple[RepoState, Window | None, Window | None]:
     """The state to start from, and the spans to fetch forward and backward from it.
 
     The backfill's target goes into the state's progress, so that it is saved before anything else.
     """
-    if state is None or state.source != "github" or state.watermark is None or state.complete_since is None:
+    if (
+        state is None
+        or state.source != "github"
+        or state.watermark is None
+        or state.complete_since is None
+    ):
         # An import or a never-finished first fetch promises nothing about GitHub's history.
-        state = RepoState(repo, "github", incomplete=state.incomplete if state else (), failed_pulls=state.failed_pulls if state else {})
+        state = RepoState(
+            repo,
+            "github",
+            incomplete=state.incomplete if state else (),
+            failed_pulls=state.failed_pulls if state else {},
+        )
         forward, backward = None, Window(since, until) if since < until else None
     else:
         start = max(state.complete_since, state.watermark - lookback)
@@ -475,7 +573,9 @@ def _identity(node) -> tuple[int | None, datetime | None]:
         return None, None
     number = node.get("number")
     try:
-        merged_at = parse_time(node.get("mergedAt")) if isinstance(node.get("mergedAt"), str) else None
+        merged_at = (
+            parse_time(node.get("mergedAt")) if isinstance(node.get("mergedAt"), str) else None
+        )
     except ValueError:
         merged_at = None
     return (number if isinstance(number, int) and not isinstance(number, bool) else None), merged_at
@@ -486,7 +586,11 @@ def _retried(state: RepoState, forward: Window | None, backward: Window | None) 
     if state.complete_since is None:
         return []  # a first fetch that never finished: its backward span is the whole history
     inside = [span for span in (forward, backward) if span is not None]
-    return [w for w in state.incomplete if not any(s.start <= w.start and w.end <= s.end for s in inside)]
+    return [
+        w
+        for w in state.incomplete
+        if not any(s.start <= w.start and w.end <= s.end for s in inside)
+    ]
 
 
 @contextmanager
@@ -503,5 +607,13 @@ def _unreadable(before: str) -> Iterator[None]:
         raise Unreadable(f"{before}its {refused.field} cannot be read: {refused.problem}") from None
     except Refused as refusal:
         raise Unreadable(f"{before}GitHub refused it ({refusal.detail})") from None
-    except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as odd:  # a node not in the shape asked for
-        raise Unreadable(f"{before}GitHub's answer for it is not in the shape asked for ({type(odd).__name__})") from None
+    except (
+        KeyError,
+        TypeError,
+        ValueError,
+        AttributeError,
+        OverflowError,
+    ) as odd:  # a node not in the shape asked for
+        raise Unreadable(
+            f"{before}GitHub's answer for it is not in the shape asked for ({type(odd).__name__})"
+        ) from None

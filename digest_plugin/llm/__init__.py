@@ -28,8 +28,13 @@ from digest_plugin.settings import DigestSettings, LLMConfig
 log = logging.getLogger(__name__)
 
 
-def language_model_writer(settings: DigestSettings, *, environ: Mapping[str, str] = os.environ,
-                          clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep) -> LanguageModelWriter | None:
+def language_model_writer(
+    settings: DigestSettings,
+    *,
+    environ: Mapping[str, str] = os.environ,
+    clock: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], None] = time.sleep,
+) -> LanguageModelWriter | None:
     """The build's language-model writer when DIGEST_WRITER = "llm" or "copilot", else None (the built-in writer).
 
     Make one per build: it holds the build's request budget. `clock` and `sleep` are injectable so
@@ -40,11 +45,19 @@ def language_model_writer(settings: DigestSettings, *, environ: Mapping[str, str
     config = settings.llm
     assert config is not None  # DigestSettings refuses these writers without DIGEST_LLM
     cache = AnswerCache(settings.data_path)
-    caps: dict[str, Any] = {"max_input_tokens": config.max_input_tokens, "max_output_tokens": config.max_output_tokens}  # the requests' plan: the cache's keys
+    caps: dict[str, Any] = {
+        "max_input_tokens": config.max_input_tokens,
+        "max_output_tokens": config.max_output_tokens,
+    }  # the requests' plan: the cache's keys
     copilot = settings.writer == "copilot"
-    unavailable = _copilot_unavailable(config, environ) if copilot else _unavailable(config, environ)
+    unavailable = (
+        _copilot_unavailable(config, environ) if copilot else _unavailable(config, environ)
+    )
     if unavailable:
-        log.warning("The language-model writer sends no request in this build: %s; cached answers are still used.", unavailable)
+        log.warning(
+            "The language-model writer sends no request in this build: %s; cached answers are still used.",
+            unavailable,
+        )
         return LanguageModelWriter(config.model, None, cache, unavailable, **caps)
     budget = RequestBudget(min(config.max_requests, config.requests_per_day or config.max_requests))
     if copilot:
@@ -52,19 +65,27 @@ def language_model_writer(settings: DigestSettings, *, environ: Mapping[str, str
 
         cli = cli_path(environ)
         assert cli is not None  # else _copilot_unavailable said so
-        endpoint: CopilotEndpoint | Endpoint = CopilotEndpoint(config, _key(config, environ), budget, cli)
+        endpoint: CopilotEndpoint | Endpoint = CopilotEndpoint(
+            config, _key(config, environ), budget, cli
+        )
     else:
         endpoint = Endpoint(config, _key(config, environ), budget, clock, sleep)
     return LanguageModelWriter(config.model, endpoint, cache, **caps)
 
 
-def requests_made(writer: LanguageModelWriter | None, environ: Mapping[str, str] = os.environ) -> str:
+def requests_made(
+    writer: LanguageModelWriter | None, environ: Mapping[str, str] = os.environ
+) -> str:
     """One line on the requests the build's writer sent, logged and, in a GitHub Actions job, added to its
     summary (each one may be billed); "" for the built-in writer."""
     if writer is None:
         return ""
     budget = getattr(writer.endpoint, "budget", None)
-    sent = f"sent {budget.used} of at most {budget.limit} requests" if budget is not None else "sent no request"
+    sent = (
+        f"sent {budget.used} of at most {budget.limit} requests"
+        if budget is not None
+        else "sent no request"
+    )
     line = f"The language-model writer ({writer.model}) {sent} in this build"
     line += f"; {writer.stopped}." if writer.stopped else "."
     log.info("%s", line)
@@ -77,7 +98,9 @@ def requests_made(writer: LanguageModelWriter | None, environ: Mapping[str, str]
 
 def _key(config: LLMConfig, environ: Mapping[str, str]) -> str:
     """The first of the variables `api_key_env` names that holds a key; "" when none does."""
-    return next((environ[name].strip() for name in config.api_key_env if environ.get(name, "").strip()), "")
+    return next(
+        (environ[name].strip() for name in config.api_key_env if environ.get(name, "").strip()), ""
+    )
 
 
 def _copilot_unavailable(config: LLMConfig, environ: Mapping[str, str]) -> str:
@@ -88,7 +111,9 @@ def _copilot_unavailable(config: LLMConfig, environ: Mapping[str, str]) -> str:
     if cli_path(environ) is None:
         return "the Copilot CLI is not installed: no `copilot` on PATH (npm install @github/copilot, docs/model-writer.md)"
     if not _key(config, environ):
-        what = "the endpoint's key" if config.base_url else "a GitHub token allowed Copilot requests"
+        what = (
+            "the endpoint's key" if config.base_url else "a GitHub token allowed Copilot requests"
+        )
         return f"none of the environment variables {', '.join(config.api_key_env)} holds {what}"
     if config.max_requests == 0:
         return "DIGEST_LLM['max_requests'] is 0"
@@ -100,8 +125,11 @@ def _unavailable(config: LLMConfig, environ: Mapping[str, str]) -> str:
         return "the openai package is not installed (pip install 'pelican-repo-digest[llm]')"
     if not _key(config, environ):
         names = " nor ".join(config.api_key_env)
-        return f"the environment variable {names} that DIGEST_LLM names holds no key" if len(config.api_key_env) == 1 else \
-            f"neither of the environment variables {names} that DIGEST_LLM names holds a key"
+        return (
+            f"the environment variable {names} that DIGEST_LLM names holds no key"
+            if len(config.api_key_env) == 1
+            else f"neither of the environment variables {names} that DIGEST_LLM names holds a key"
+        )
     if config.max_requests == 0:
         return "DIGEST_LLM['max_requests'] is 0"
     return ""

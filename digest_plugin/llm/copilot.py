@@ -66,22 +66,32 @@ class CopilotEndpoint:
         system = next(m["content"] for m in messages if m["role"] == "system")
         user = next(m["content"] for m in messages if m["role"] == "user")
         # No response_format through the CLI: the schema is in the rules, and the answer is read as JSON all the same.
-        rules = (f"{system}\n\nAnswer with one JSON object and nothing else, valid against this JSON schema:\n"
-                 f"{json.dumps(schema or answer_schema(), ensure_ascii=False)}")
+        rules = (
+            f"{system}\n\nAnswer with one JSON object and nothing else, valid against this JSON schema:\n"
+            f"{json.dumps(schema or answer_schema(), ensure_ascii=False)}"
+        )
         with tempfile.TemporaryDirectory(prefix="repo-digest-copilot-") as empty, _sdk_quiet():
             try:
-                reply, error = asyncio.run(asyncio.wait_for(self._ask(rules, user, empty), self.config.timeout + 30))
+                reply, error = asyncio.run(
+                    asyncio.wait_for(self._ask(rules, user, empty), self.config.timeout + 30)
+                )
             except TimeoutError:
-                raise self.budget.stop(f"the Copilot CLI gave no answer within {self.config.timeout:g} seconds, "
-                                       "so it is not asked again in this build") from None
+                raise self.budget.stop(
+                    f"the Copilot CLI gave no answer within {self.config.timeout:g} seconds, "
+                    "so it is not asked again in this build"
+                ) from None
             except Exception as failure:  # noqa: BLE001 the CLI would not start, or its connection broke: every later request would fail alike
-                raise self.budget.stop(f"the Copilot CLI failed ({self._said(str(failure))})") from None
+                raise self.budget.stop(
+                    f"the Copilot CLI failed ({self._said(str(failure))})"
+                ) from None
         if error is not None:
             raise self._fault(error)
         if not reply or not reply.strip():
             raise ModelFault("the answer is empty")
         if NO_RESPONSE in reply:
-            raise self.budget.stop(f"the Copilot CLI got no answer from the model ({self._said(reply)})")
+            raise self.budget.stop(
+                f"the Copilot CLI got no answer from the model ({self._said(reply)})"
+            )
         return reply
 
     async def _ask(self, rules: str, user: str, folder: str) -> tuple[str | None, object]:
@@ -91,16 +101,35 @@ class CopilotEndpoint:
         from copilot.generated.session_events import SessionErrorData
 
         errors = []
-        client = CopilotClient(connection=RuntimeConnection.for_stdio(path=self.cli, args=CLI_ARGS), working_directory=folder,
-                               env=self._environment(folder), use_logged_in_user=False, log_level="error")
+        client = CopilotClient(
+            connection=RuntimeConnection.for_stdio(path=self.cli, args=CLI_ARGS),
+            working_directory=folder,
+            env=self._environment(folder),
+            use_logged_in_user=False,
+            log_level="error",
+        )
         await client.start()
         try:
             session = await client.create_session(
-                on_permission_request=_refuse, model=self.config.model, provider=self._provider(),
-                system_message={"mode": "replace", "content": rules}, available_tools=[], working_directory=folder,
-                enable_config_discovery=False, skip_custom_instructions=True, enable_skills=False, enable_session_telemetry=False,
-                mcp_servers={}, memory={"enabled": False}, streaming=False)
-            session.on(lambda event: errors.append(event.data) if isinstance(event.data, SessionErrorData) else None)
+                on_permission_request=_refuse,
+                model=self.config.model,
+                provider=self._provider(),
+                system_message={"mode": "replace", "content": rules},
+                available_tools=[],
+                working_directory=folder,
+                enable_config_discovery=False,
+                skip_custom_instructions=True,
+                enable_skills=False,
+                enable_session_telemetry=False,
+                mcp_servers={},
+                memory={"enabled": False},
+                streaming=False,
+            )
+            session.on(
+                lambda event: (
+                    errors.append(event.data) if isinstance(event.data, SessionErrorData) else None
+                )
+            )
             try:
                 event = await session.send_and_wait(user, timeout=self.config.timeout)
             except TimeoutError:
@@ -119,11 +148,20 @@ class CopilotEndpoint:
 
     def _environment(self, folder: str) -> dict[str, str]:
         """All the CLI is given: PATH, the empty folder as its home, the credential, and the endpoint when there is one."""
-        environment = {"PATH": os.environ.get("PATH", os.defpath), "HOME": folder, "XDG_CONFIG_HOME": folder,
-                       "XDG_STATE_HOME": folder, "XDG_CACHE_HOME": folder}
+        environment = {
+            "PATH": os.environ.get("PATH", os.defpath),
+            "HOME": folder,
+            "XDG_CONFIG_HOME": folder,
+            "XDG_STATE_HOME": folder,
+            "XDG_CACHE_HOME": folder,
+        }
         if self.config.base_url:
-            environment |= {"COPILOT_OFFLINE": "true", "COPILOT_PROVIDER_BASE_URL": self.config.base_url,
-                            "COPILOT_MODEL": self.config.model, "COPILOT_PROVIDER_API_KEY": self.credential}
+            environment |= {
+                "COPILOT_OFFLINE": "true",
+                "COPILOT_PROVIDER_BASE_URL": self.config.base_url,
+                "COPILOT_MODEL": self.config.model,
+                "COPILOT_PROVIDER_API_KEY": self.credential,
+            }
         else:
             environment["COPILOT_GITHUB_TOKEN"] = self.credential
         return environment
@@ -135,17 +173,25 @@ class CopilotEndpoint:
 
     def _fault(self, error) -> ModelFault:
         status = getattr(error, "status_code", None)
-        said = self._said(getattr(error, "message", "") or str(error)).removeprefix(f"{status} ")  # the CLI puts the status first
+        said = self._said(getattr(error, "message", "") or str(error)).removeprefix(
+            f"{status} "
+        )  # the CLI puts the status first
         where = "the endpoint" if self.config.base_url else "Copilot"
         if status == 410:
             return self.budget.stop(f"{where} answered 410, gone ({said})")
         if status in (401, 403):
-            return self.budget.stop(f"{where} refused the {'key' if self.config.base_url else 'token'} ({said})")
+            return self.budget.stop(
+                f"{where} refused the {'key' if self.config.base_url else 'token'} ({said})"
+            )
         if status == 404:
-            return self.budget.stop(f"{where} does not know the model {self.config.model!r} ({said})")
+            return self.budget.stop(
+                f"{where} does not know the model {self.config.model!r} ({said})"
+            )
         if status == 429 or (status or 0) >= 500 or NO_RESPONSE in said:
-            return self.budget.stop(f"{where} answered {status or 'nothing usable'} after the Copilot CLI's own retries ({said}), "
-                                    "so it is not asked again in this build")
+            return self.budget.stop(
+                f"{where} answered {status or 'nothing usable'} after the Copilot CLI's own retries ({said}), "
+                "so it is not asked again in this build"
+            )
         return ModelFault(f"{where} gave no answer ({said})")
 
     def _said(self, text: str) -> str:

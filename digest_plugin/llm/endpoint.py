@@ -63,8 +63,12 @@ class Endpoint:
     clock: Callable[[], float] = time.monotonic
     sleep: Callable[[float], None] = time.sleep
     json_schema: bool = True  # cleared when the server turns `response_format: json_schema` down
-    optional: dict = field(default_factory=lambda: dict(OPTIONAL))  # less what the server turned down
-    sent: list[float] = field(default_factory=list)  # when the requests of the last minute were sent, by `clock`
+    optional: dict = field(
+        default_factory=lambda: dict(OPTIONAL)
+    )  # less what the server turned down
+    sent: list[float] = field(
+        default_factory=list
+    )  # when the requests of the last minute were sent, by `clock`
     _client: object = field(default=None, repr=False)
 
     def __post_init__(self):
@@ -75,7 +79,12 @@ class Endpoint:
         if self._client is None:
             import openai
 
-            self._client = openai.OpenAI(base_url=self.config.base_url, api_key=self.api_key, max_retries=0, timeout=self.config.timeout)
+            self._client = openai.OpenAI(
+                base_url=self.config.base_url,
+                api_key=self.api_key,
+                max_retries=0,
+                timeout=self.config.timeout,
+            )
         return self._client
 
     def complete(self, messages: list[dict], schema: dict | None = None) -> str:
@@ -87,7 +96,9 @@ class Endpoint:
         while True:
             self.budget.spend()
             self._pace()
-            deadline = deadline or self.clock() + self.config.timeout  # from the first request sent: pacing is not the endpoint's delay
+            deadline = (
+                deadline or self.clock() + self.config.timeout
+            )  # from the first request sent: pacing is not the endpoint's delay
             remaining = deadline - self.clock()
             try:
                 completion = self.client().chat.completions.create(
@@ -101,7 +112,9 @@ class Endpoint:
             except openai.BadRequestError as error:
                 if self._turned_down(error):
                     continue  # asked again without what the server turned down
-                raise ModelFault(f"the endpoint turned the request down ({_said(error, self.api_key)})") from None
+                raise ModelFault(
+                    f"the endpoint turned the request down ({_said(error, self.api_key)})"
+                ) from None
             except openai.APIError as error:
                 try:
                     failure, headers, stop = self._retryable(error)
@@ -113,8 +126,10 @@ class Endpoint:
             if self.clock() + wait >= deadline:
                 # A rate limit that outlasts the timeout is a spent limit (a limit per day says hours):
                 # every later request would be refused too.
-                raise self._given_up(f"{failure}; waiting {wait:g} seconds more would pass the {self.config.timeout:g}-second timeout",
-                                     stop in ("silent", "limited"))
+                raise self._given_up(
+                    f"{failure}; waiting {wait:g} seconds more would pass the {self.config.timeout:g}-second timeout",
+                    stop in ("silent", "limited"),
+                )
             self.sleep(wait)
             attempt += 1
 
@@ -138,16 +153,24 @@ class Endpoint:
         if isinstance(error, openai.AuthenticationError | openai.PermissionDeniedError):
             raise self.budget.stop(f"the endpoint refused the key ({said})")
         if isinstance(error, openai.NotFoundError):
-            raise self.budget.stop(f"the endpoint does not know the model {self.config.model!r} ({said})")
+            raise self.budget.stop(
+                f"the endpoint does not know the model {self.config.model!r} ({said})"
+            )
         if isinstance(error, openai.RateLimitError):
             if _code(error) == "insufficient_quota":
                 raise self.budget.stop(f"the account's quota is exhausted ({said})")
             return f"rate limited ({said})", error.response.headers, "limited"
         if isinstance(error, openai.APIStatusError):
-            if error.status_code == 413:  # the request was sized to fit max_input_tokens: our count was wrong
-                raise ModelFault(f"the request was over the endpoint's input limit although it was sized to fit max_input_tokens "
-                                 f"{self.config.max_input_tokens}, so its size was underestimated: a bug worth reporting ({said})")
-            if error.status_code == 410:  # gone for good (GitHub Models since its retirement): no later request would fare better
+            if (
+                error.status_code == 413
+            ):  # the request was sized to fit max_input_tokens: our count was wrong
+                raise ModelFault(
+                    f"the request was over the endpoint's input limit although it was sized to fit max_input_tokens "
+                    f"{self.config.max_input_tokens}, so its size was underestimated: a bug worth reporting ({said})"
+                )
+            if (
+                error.status_code == 410
+            ):  # gone for good (GitHub Models since its retirement): no later request would fare better
                 raise self.budget.stop(f"the endpoint answered 410, gone ({said})")
             if error.status_code < 500 and error.status_code not in (408, 409):
                 raise ModelFault(f"the endpoint answered {error.status_code} ({said})")
@@ -178,7 +201,10 @@ class Endpoint:
 
     def _response_format(self, schema: dict) -> dict:
         if self.json_schema:
-            return {"type": "json_schema", "json_schema": {"name": "week_digest", "strict": True, "schema": schema}}
+            return {
+                "type": "json_schema",
+                "json_schema": {"name": "week_digest", "strict": True, "schema": schema},
+            }
         return {"type": "json_object"}
 
 
@@ -223,7 +249,10 @@ def _refused_parameter(error, optional) -> str | None:
     for name in optional:
         if name in said:
             return name
-    if any(word in said for word in ("response_format", "json_schema", "response format", "json schema", "grammar")):
+    if any(
+        word in said
+        for word in ("response_format", "json_schema", "response format", "json schema", "grammar")
+    ):
         return "response_format"
     return None
 

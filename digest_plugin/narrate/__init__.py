@@ -16,7 +16,17 @@ from digest_plugin.narrate.builtin import BuiltinWriter
 from digest_plugin.narrate.credit import writer_credit
 from digest_plugin.narrate.grounding import check_grounding
 from digest_plugin.narrate.markup import cite, cited_html
-from digest_plugin.narrate.model import Cited, Figure, HighlightGroup, KeyChange, Narrative, Rejection, RiskLine, SentenceCheck, ThemeLine
+from digest_plugin.narrate.model import (
+    Cited,
+    Figure,
+    HighlightGroup,
+    KeyChange,
+    Narrative,
+    Rejection,
+    RiskLine,
+    SentenceCheck,
+    ThemeLine,
+)
 from digest_plugin.narrate.wording import Language
 from digest_plugin.narrate.writers import Writer, narrate
 

@@ -15,14 +15,35 @@ TREND_PULLS = 5  # PRs cited per hot file
 
 def trends(week: WeekAnalysis, before: WeekAnalysis | None, lang: Language) -> tuple[Cited, ...]:
     _, stats = lang.gettext, week.stats
-    lines = [line for line in (_merged_movement(week, before, lang), _key_movement(week, before, lang)) if line]
+    lines = [
+        line
+        for line in (_merged_movement(week, before, lang), _key_movement(week, before, lang))
+        if line
+    ]
     earlier = before.stats if before else None
     names = type_names(_)
     tables: tuple[tuple[str, str, dict, dict | None, dict], ...] = (
-        ("module", _("Busiest modules: {items}."), stats.modules, earlier.modules if earlier else None, {}),
-        ("label", _("Most used labels: {items}."), stats.labels, earlier.labels if earlier else None, {}),
-        ("type", _("By type: {items}."), _said_types(stats.types),
-         _said_types(earlier.types) if earlier else None, {str(k): v for k, v in names.items()}),
+        (
+            "module",
+            _("Busiest modules: {items}."),
+            stats.modules,
+            earlier.modules if earlier else None,
+            {},
+        ),
+        (
+            "label",
+            _("Most used labels: {items}."),
+            stats.labels,
+            earlier.labels if earlier else None,
+            {},
+        ),
+        (
+            "type",
+            _("By type: {items}."),
+            _said_types(stats.types),
+            _said_types(earlier.types) if earlier else None,
+            {str(k): v for k, v in names.items()},
+        ),
     )
     for kind, template, current, previous, shown in tables:
         if current:
@@ -40,18 +61,32 @@ def _said_types(types: dict) -> dict[str, int]:
     return {str(k): v for k, v in types.items() if type_speaks(k)}
 
 
-def _merged_movement(week: WeekAnalysis, before: WeekAnalysis | None, lang: Language) -> Cited | None:
+def _merged_movement(
+    week: WeekAnalysis, before: WeekAnalysis | None, lang: Language
+) -> Cited | None:
     _, stats, said = lang.gettext, week.stats, StatedNumbers(lang)
-    previous = previous_figure(week, stats.merged_movement, before.stats.merged_count if before else None)
+    previous = previous_figure(
+        week, stats.merged_movement, before.stats.merged_count if before else None
+    )
     if previous is None:
         return None
-    values = {"count": said.number("merged", stats.merged_count), "previous": said.number("previous:merged", round(previous))}
+    values = {
+        "count": said.number("merged", stats.merged_count),
+        "previous": said.number("previous:merged", round(previous)),
+    }
     average = stats.merged_movement.trailing_average if stats.merged_movement else None
-    text = lang.ngettext("{count} PR merged, against {previous} the week before.", "{count} PRs merged, against {previous} the week before.", stats.merged_count)
+    text = lang.ngettext(
+        "{count} PR merged, against {previous} the week before.",
+        "{count} PRs merged, against {previous} the week before.",
+        stats.merged_count,
+    )
     if average is not None:
         values["average"] = said.decimal("trailing:merged", average)
-        text = lang.ngettext("{count} PR merged, against {previous} the week before and {average} a week recently.",
-                             "{count} PRs merged, against {previous} the week before and {average} a week recently.", stats.merged_count)
+        text = lang.ngettext(
+            "{count} PR merged, against {previous} the week before and {average} a week recently.",
+            "{count} PRs merged, against {previous} the week before and {average} a week recently.",
+            stats.merged_count,
+        )
     return said.cited(text.format(**values))
 
 
@@ -61,11 +96,20 @@ def _key_movement(week: WeekAnalysis, before: WeekAnalysis | None, lang: Languag
     if previous is None:
         return None
     count = week.stats.key_count
-    return said.cited(lang.ngettext("{count} key PR, against {previous} the week before.", "{count} key PRs, against {previous} the week before.", count).format(
-        count=said.number("key", count), previous=said.number("previous:key", round(previous))))
+    return said.cited(
+        lang.ngettext(
+            "{count} key PR, against {previous} the week before.",
+            "{count} key PRs, against {previous} the week before.",
+            count,
+        ).format(
+            count=said.number("key", count), previous=said.number("previous:key", round(previous))
+        )
+    )
 
 
-def _counted_items(kind: str, current: dict, previous: dict | None, shown: dict, said: StatedNumbers) -> list[str]:
+def _counted_items(
+    kind: str, current: dict, previous: dict | None, shown: dict, said: StatedNumbers
+) -> list[str]:
     """ "trainer (9, up from 5)" for the top names of a count table, against the week before."""
     _ = said.lang.gettext
     items = []
@@ -95,9 +139,17 @@ def _hot_files(week: WeekAnalysis, lang: Language) -> Cited:
     for hot in week.stats.hot_files[:TREND_NAMES]:
         pulls, shown = lang.some_pulls(hot.pulls, TREND_PULLS)
         cited.extend(shown)
-        template = lang.ngettext("{path} ({count} PR: {pulls})", "{path} ({count} PRs: {pulls})", hot.count)
-        items.append(template.format(path=hot.path, count=said.number(f"hot:{hot.path}", hot.count), pulls=pulls))
-    return said.cited(lang.gettext("Most-touched files: {items}.").format(items=lang.join(items)), unique(cited))
+        template = lang.ngettext(
+            "{path} ({count} PR: {pulls})", "{path} ({count} PRs: {pulls})", hot.count
+        )
+        items.append(
+            template.format(
+                path=hot.path, count=said.number(f"hot:{hot.path}", hot.count), pulls=pulls
+            )
+        )
+    return said.cited(
+        lang.gettext("Most-touched files: {items}.").format(items=lang.join(items)), unique(cited)
+    )
 
 
 def _author_trends(week: WeekAnalysis, before: WeekAnalysis | None, lang: Language) -> list[Cited]:
@@ -106,18 +158,38 @@ def _author_trends(week: WeekAnalysis, before: WeekAnalysis | None, lang: Langua
     if stats.authors:
         said = StatedNumbers(lang)
         people = len(stats.authors)
-        busy = [a for a in stats.authors if a.count > 1][:TREND_NAMES]  # one PR each is no "most active"
-        values = {"count": said.number("authors", people),
-                  "top": lang.join(_("{name} ({count})").format(name=a.login, count=said.number(f"author:{a.login}", a.count)) for a in busy)}
+        busy = [a for a in stats.authors if a.count > 1][
+            :TREND_NAMES
+        ]  # one PR each is no "most active"
+        values = {
+            "count": said.number("authors", people),
+            "top": lang.join(
+                _("{name} ({count})").format(
+                    name=a.login, count=said.number(f"author:{a.login}", a.count)
+                )
+                for a in busy
+            ),
+        }
         if before is not None:
             values["previous"] = said.number("previous:authors", len(before.stats.authors))
         if before is not None and busy:
-            text = ngettext("{count} person merged PRs (against {previous} the week before); the most active: {top}.",
-                            "{count} people merged PRs (against {previous} the week before); the most active: {top}.", people)
+            text = ngettext(
+                "{count} person merged PRs (against {previous} the week before); the most active: {top}.",
+                "{count} people merged PRs (against {previous} the week before); the most active: {top}.",
+                people,
+            )
         elif before is not None:
-            text = ngettext("{count} person merged PRs (against {previous} the week before).", "{count} people merged PRs (against {previous} the week before).", people)
+            text = ngettext(
+                "{count} person merged PRs (against {previous} the week before).",
+                "{count} people merged PRs (against {previous} the week before).",
+                people,
+            )
         elif busy:
-            text = ngettext("{count} person merged PRs; the most active: {top}.", "{count} people merged PRs; the most active: {top}.", people)
+            text = ngettext(
+                "{count} person merged PRs; the most active: {top}.",
+                "{count} people merged PRs; the most active: {top}.",
+                people,
+            )
         else:
             text = ngettext("{count} person merged PRs.", "{count} people merged PRs.", people)
         lines.append(said.cited(text.format(**values)))
@@ -126,12 +198,26 @@ def _author_trends(week: WeekAnalysis, before: WeekAnalysis | None, lang: Langua
         if analysed.first_time and not analysed.classification.bot:
             newcomers.setdefault(analysed.pull.author.login, []).append(analysed.pull.number)
     if newcomers:
-        items = [_("{name} ({pulls})").format(name=name, pulls=lang.pulls(numbers)) for name, numbers in sorted(newcomers.items())]
-        text = ngettext("First-time contributor: {names}.", "First-time contributors: {names}.", len(newcomers)).format(names=lang.join(items))
+        items = [
+            _("{name} ({pulls})").format(name=name, pulls=lang.pulls(numbers))
+            for name, numbers in sorted(newcomers.items())
+        ]
+        text = ngettext(
+            "First-time contributor: {names}.", "First-time contributors: {names}.", len(newcomers)
+        ).format(names=lang.join(items))
         lines.append(Cited(text, unique(n for name in sorted(newcomers) for n in newcomers[name])))
     if stats.bots:
         said = StatedNumbers(lang)
         bot_pulls = sum(b.count for b in stats.bots)
-        text = ngettext("Bots merged {count} PR ({bots}).", "Bots merged {count} PRs ({bots}).", bot_pulls)
-        lines.append(said.cited(text.format(count=said.number("bot_pulls", bot_pulls), bots=lang.join(b.login for b in stats.bots))))
+        text = ngettext(
+            "Bots merged {count} PR ({bots}).", "Bots merged {count} PRs ({bots}).", bot_pulls
+        )
+        lines.append(
+            said.cited(
+                text.format(
+                    count=said.number("bot_pulls", bot_pulls),
+                    bots=lang.join(b.login for b in stats.bots),
+                )
+            )
+        )
     return lines

@@ -4,12 +4,19 @@ setting or reverted change) and the finding that calls for it, from the analysis
 
 from __future__ import annotations
 
-from digest_plugin.analysis.model import MAX_RECOMMENDATION_PULLS, MAX_RECOMMENDATIONS, Recommendation, WeekAnalysis
+from digest_plugin.analysis.model import (
+    MAX_RECOMMENDATION_PULLS,
+    MAX_RECOMMENDATIONS,
+    Recommendation,
+    WeekAnalysis,
+)
 from digest_plugin.narrate.model import Cited
 from digest_plugin.narrate.wording import Language, StatedNumbers
 
 
-def recommendations(week: WeekAnalysis, lang: Language, risk: str | None = None) -> tuple[Cited, ...]:
+def recommendations(
+    week: WeekAnalysis, lang: Language, risk: str | None = None
+) -> tuple[Cited, ...]:
     """The week's recommendations in words; with `risk`, only those that come from that risk kind."""
     in_week = {p.pull.number for p in week.pulls}
     told = []
@@ -24,11 +31,23 @@ def recommendations(week: WeekAnalysis, lang: Language, risk: str | None = None)
     return tuple(told)
 
 
-def _recommendation(index: int, r: Recommendation, pulls: tuple[int, ...], in_week: set[int], said: StatedNumbers) -> Cited | None:
+def _recommendation(
+    index: int, r: Recommendation, pulls: tuple[int, ...], in_week: set[int], said: StatedNumbers
+) -> Cited | None:
     lang = said.lang
-    shown = lang.pulls(pulls) if r.count <= len(pulls) or r.action != "migration-notes" else lang.gettext("{pulls} and others").format(pulls=lang.pulls(pulls))
-    values = {"pulls": shown, "path": r.path or "", "package": r.package or "", "old": r.old or "", "new": r.new or "",
-              "detail": lang.term(r.detail or "") if r.action == "check-defaults" else r.detail or ""}  # the others quote it
+    shown = (
+        lang.pulls(pulls)
+        if r.count <= len(pulls) or r.action != "migration-notes"
+        else lang.gettext("{pulls} and others").format(pulls=lang.pulls(pulls))
+    )
+    values = {
+        "pulls": shown,
+        "path": r.path or "",
+        "package": r.package or "",
+        "old": r.old or "",
+        "new": r.new or "",
+        "detail": lang.term(r.detail or "") if r.action == "check-defaults" else r.detail or "",
+    }  # the others quote it
     cited = list(pulls)
     if r.action == "add-tests":
         values["count"] = said.number(f"recommendation:{index}:count", r.count)
@@ -61,35 +80,61 @@ def _template(r: Recommendation, n: int, added_this_week: bool, lang: Language) 
     """The sentence of each action: what to do, about what, and the finding that calls for it."""
     _, ngettext = lang.gettext, lang.ngettext
     if r.action == "release-advisory":
-        return _("Publish an advisory for {detail}, fixed by {pulls}, and release the fix soon, so that users of released versions get it.")
+        return _(
+            "Publish an advisory for {detail}, fixed by {pulls}, and release the fix soon, so that users of released versions get it."
+        )
     if r.action == "migration-notes":
-        return ngettext("Write migration notes for {pulls} before the next release: it is marked breaking, and neither its description nor "
-                        "its files say what users must change.",
-                        "Write migration notes for {pulls} before the next release: they are marked breaking, and neither their "
-                        "descriptions nor their files say what users must change.", n)
+        return ngettext(
+            "Write migration notes for {pulls} before the next release: it is marked breaking, and neither its description nor "
+            "its files say what users must change.",
+            "Write migration notes for {pulls} before the next release: they are marked breaking, and neither their "
+            "descriptions nor their files say what users must change.",
+            n,
+        )
     if r.action == "release-notes":
         return _release_note(r, lang)
     if r.action == "security-review":
-        return _("Have someone who knows the security model review {pulls}: its title or description mentions “{detail}”.")
-    if r.action == "re-land-or-drop" and lang.code == "zh":  # the reverted title is in the revert's own, shown once
+        return _(
+            "Have someone who knows the security model review {pulls}: its title or description mentions “{detail}”."
+        )
+    if (
+        r.action == "re-land-or-drop" and lang.code == "zh"
+    ):  # the reverted title is in the revert's own, shown once
         pending = r.evidence is not None and r.evidence.outcome == "pending"
         if pending:
-            return _("Decide whether to land the change {pulls} reverted again: nothing has re-landed or replaced it so far.")
-        return _("Decide whether to land the change {pulls} reverted again: no PR of the following four weeks re-landed or replaced it.")
+            return _(
+                "Decide whether to land the change {pulls} reverted again: nothing has re-landed or replaced it so far."
+            )
+        return _(
+            "Decide whether to land the change {pulls} reverted again: no PR of the following four weeks re-landed or replaced it."
+        )
     if r.action == "re-land-or-drop" and r.detail:
         pending = r.evidence is not None and r.evidence.outcome == "pending"
         if pending:
-            return _("Decide whether to land “{detail}” again, which {pulls} reverted: nothing has re-landed or replaced it so far.")
-        return _("Decide whether to land “{detail}” again, which {pulls} reverted: no PR of the following four weeks re-landed or replaced it.")
+            return _(
+                "Decide whether to land “{detail}” again, which {pulls} reverted: nothing has re-landed or replaced it so far."
+            )
+        return _(
+            "Decide whether to land “{detail}” again, which {pulls} reverted: no PR of the following four weeks re-landed or replaced it."
+        )
     if r.action == "lock-file":
-        return _("Check that {detail} pins {package} {new}: {pulls} raises it in {path} without touching the lock file.")
+        return _(
+            "Check that {detail} pins {package} {new}: {pulls} raises it in {path} without touching the lock file."
+        )
     if r.action == "add-tests" and r.risk == "hotspot":
         if added_this_week:
-            return _("Add tests for {path}: {added} added it this week, and {count} PRs changed it, none with a test.")
-        return _("Add tests for {path}: it was added in the last twelve weeks without tests, and {count} PRs changed it this week, none with a test.")
+            return _(
+                "Add tests for {path}: {added} added it this week, and {count} PRs changed it, none with a test."
+            )
+        return _(
+            "Add tests for {path}: it was added in the last twelve weeks without tests, and {count} PRs changed it this week, none with a test."
+        )
     if r.action == "add-tests" and r.path:
-        return _("Add tests for {pulls}: it adds {count} lines of source code, {path} the largest file, and changes no test.")
+        return _(
+            "Add tests for {pulls}: it adds {count} lines of source code, {path} the largest file, and changes no test."
+        )
     if r.action == "check-defaults":
-        return _("Say in the release notes that the default of {detail} changed ({pulls}): deployments that do not set it get the new value.")
+        return _(
+            "Say in the release notes that the default of {detail} changed ({pulls}): deployments that do not set it get the new value."
+        )
     return None
-

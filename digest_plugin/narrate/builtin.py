@@ -27,8 +27,23 @@ from digest_plugin.narrate.wording import Language, StatedNumbers, highlight_hea
 
 HIGHLIGHTS_PER_GROUP = 5
 # Highlight groups in reading order, and the change types that feed each one.
-HIGHLIGHT_TYPES = {"features": "feat", "fixes": "fix", "refactors": "refactor", "performance": "perf", "docs": "docs"}
-HIGHLIGHT_ORDER = ("notable", "features", "upgrades", "fixes", "refactors", "performance", "docs", "deprecations")
+HIGHLIGHT_TYPES = {
+    "features": "feat",
+    "fixes": "fix",
+    "refactors": "refactor",
+    "performance": "perf",
+    "docs": "docs",
+}
+HIGHLIGHT_ORDER = (
+    "notable",
+    "features",
+    "upgrades",
+    "fixes",
+    "refactors",
+    "performance",
+    "docs",
+    "deprecations",
+)
 
 
 class BuiltinWriter:
@@ -36,12 +51,16 @@ class BuiltinWriter:
 
     name = "builtin"
 
-    def write(self, week: WeekAnalysis, previous: Sequence[WeekAnalysis], language: Language) -> Narrative:
+    def write(
+        self, week: WeekAnalysis, previous: Sequence[WeekAnalysis], language: Language
+    ) -> Narrative:
         lang = language
         before = _week_before(week, previous)
         title = _title(week, lang)
         if not week.pulls:
-            return Narrative(lang.code, title, quiet_summary(week, lang), quiet=True, writer=self.name)
+            return Narrative(
+                lang.code, title, quiet_summary(week, lang), quiet=True, writer=self.name
+            )
         return Narrative(
             language=lang.code,
             title=title,
@@ -59,7 +78,9 @@ class BuiltinWriter:
 
 def _title(week: WeekAnalysis, lang: Language) -> str:
     _ = lang.gettext
-    return _("{repo}, week {week} ({dates})").format(repo=week.repo, week=lang.week(week.week), dates=lang.dates(week.start, week.end))
+    return _("{repo}, week {week} ({dates})").format(
+        repo=week.repo, week=lang.week(week.week), dates=lang.dates(week.start, week.end)
+    )
 
 
 def _week_before(week: WeekAnalysis, previous: Sequence[WeekAnalysis]) -> WeekAnalysis | None:
@@ -99,13 +120,28 @@ def _highlight(analysed: AnalysedPull, lang: Language) -> Cited:
     number = analysed.pull.number
     if lang.code == "zh":
         said = StatedNumbers(lang)
-        return said.cited(lang.gettext("{title} ({pull})").format(title=chinese_mention(analysed, lang, said=said), pull=f"#{number}"), (number,))
-    return Cited(lang.gettext("{title} ({pull})").format(title=display_title(analysed.pull.title), pull=f"#{number}"), (number,))
+        return said.cited(
+            lang.gettext("{title} ({pull})").format(
+                title=chinese_mention(analysed, lang, said=said), pull=f"#{number}"
+            ),
+            (number,),
+        )
+    return Cited(
+        lang.gettext("{title} ({pull})").format(
+            title=display_title(analysed.pull.title), pull=f"#{number}"
+        ),
+        (number,),
+    )
 
 
 # highlight group -> the claim rule it makes of its PRs (analysis/claims.py); an imprecise one's PRs are "notable"
-HIGHLIGHT_CLAIMS = {"features": "type.feature", "fixes": "type.fix", "refactors": "type.refactor",
-                    "deprecations": "consequence.deprecates", "upgrades": "version.package"}
+HIGHLIGHT_CLAIMS = {
+    "features": "type.feature",
+    "fixes": "type.fix",
+    "refactors": "type.refactor",
+    "deprecations": "consequence.deprecates",
+    "upgrades": "version.package",
+}
 
 
 def _highlight_kind(analysed: AnalysedPull) -> str | None:
@@ -136,21 +172,31 @@ def _key_changes(week: WeekAnalysis, lang: Language) -> tuple[KeyChange, ...]:
         if not p.key:
             continue
         what = what_it_does(p, lang)
-        consequences = key_line_consequences(p, lang, what.text.text)  # what it breaks or changes for users, as it says
+        consequences = key_line_consequences(
+            p, lang, what.text.text
+        )  # what it breaks or changes for users, as it says
         details = _key_details(p, lang, sized=not what.text.figures)
-        if consequences and what.quote:  # the summary leads into the author's words: the consequences follow them
-            details = Cited(lang.sentences((consequences, details.text)), details.pulls, details.figures)
-        changes.append(KeyChange(
-            number=p.pull.number,
-            title=p.pull.title,
-            url=p.pull.url,
-            summary=lang.sentences((what.text.text, consequences)) if consequences and not what.quote else what.text.text,
-            modules=p.classification.modules,
-            importance=p.score.value,
-            details=details,
-            summary_figures=what.text.figures,
-            quote=what.quote,
-        ))
+        if (
+            consequences and what.quote
+        ):  # the summary leads into the author's words: the consequences follow them
+            details = Cited(
+                lang.sentences((consequences, details.text)), details.pulls, details.figures
+            )
+        changes.append(
+            KeyChange(
+                number=p.pull.number,
+                title=p.pull.title,
+                url=p.pull.url,
+                summary=lang.sentences((what.text.text, consequences))
+                if consequences and not what.quote
+                else what.text.text,
+                modules=p.classification.modules,
+                importance=p.score.value,
+                details=details,
+                summary_figures=what.text.figures,
+                quote=what.quote,
+            )
+        )
     return tuple(changes)
 
 
@@ -162,21 +208,39 @@ def _key_details(analysed: AnalysedPull, lang: Language, sized: bool) -> Cited:
     reviewed = review_sentence(analysed.review, lang)
     if not reviewed:
         return changes
-    return Cited(lang.sentences(t for t in (changes.text, reviewed) if t), changes.pulls, changes.figures)
+    return Cited(
+        lang.sentences(t for t in (changes.text, reviewed) if t), changes.pulls, changes.figures
+    )
 
 
 def _changes(analysed: AnalysedPull, lang: Language, sized: bool) -> Cited:
     """The modules a key PR changes and its size, when `sized`."""
     ngettext, pull, said = lang.ngettext, analysed.pull, StatedNumbers(lang)
     modules = analysed.classification.modules
-    size = ngettext("+{additions} −{deletions} lines in {files} file", "+{additions} −{deletions} lines in {files} files", pull.changed_files).format(
-        additions=said.number(f"pull:{pull.number}:additions", pull.additions), deletions=said.number(f"pull:{pull.number}:deletions", pull.deletions),
-        files=said.number(f"pull:{pull.number}:files", pull.changed_files)) if sized else ""
+    size = (
+        ngettext(
+            "+{additions} −{deletions} lines in {files} file",
+            "+{additions} −{deletions} lines in {files} files",
+            pull.changed_files,
+        ).format(
+            additions=said.number(f"pull:{pull.number}:additions", pull.additions),
+            deletions=said.number(f"pull:{pull.number}:deletions", pull.deletions),
+            files=said.number(f"pull:{pull.number}:files", pull.changed_files),
+        )
+        if sized
+        else ""
+    )
     values = {"modules": lang.join(modules), "size": size}
     if modules and size:
-        text = ngettext("Changes the module {modules}: {size}.", "Changes the modules {modules}: {size}.", len(modules))
+        text = ngettext(
+            "Changes the module {modules}: {size}.",
+            "Changes the modules {modules}: {size}.",
+            len(modules),
+        )
     elif modules:
-        text = ngettext("Changes the module {modules}.", "Changes the modules {modules}.", len(modules))
+        text = ngettext(
+            "Changes the module {modules}.", "Changes the modules {modules}.", len(modules)
+        )
     elif size:
         text = lang.gettext("Size: {size}.")
     else:

@@ -16,7 +16,9 @@ from digest_plugin.narrate.grounding import check_grounding
 from digest_plugin.narrate.model import Cited, Narrative, Rejection
 
 
-def keep_grounded(week: WeekAnalysis, previous: Sequence[WeekAnalysis], narrative: Narrative, fallback: Narrative) -> tuple[Narrative, list[str]]:
+def keep_grounded(
+    week: WeekAnalysis, previous: Sequence[WeekAnalysis], narrative: Narrative, fallback: Narrative
+) -> tuple[Narrative, list[str]]:
     """`narrative` with each ungrounded part replaced by `fallback`'s, and the problems found."""
     if _shape(narrative) != _shape(fallback):
         return fallback, check_grounding(week, narrative, previous)
@@ -25,19 +27,29 @@ def keep_grounded(week: WeekAnalysis, previous: Sequence[WeekAnalysis], narrativ
     failed: list[tuple[str, str, Sequence[Cited]]] = []  # (place in texts(), part, its texts)
 
     def grounded(where: str, part: str, texts: Sequence[Cited]) -> bool:
-        found = [p for cited in texts for p in check_grounding(week, Narrative(narrative.language, "", cited), previous)]
+        found = [
+            p
+            for cited in texts
+            for p in check_grounding(week, Narrative(narrative.language, "", cited), previous)
+        ]
         if found:
             problems.extend(found)
             failed.append((where, part, texts))
         return not found
 
-    summary = narrative.summary if grounded("summary", "summary", [narrative.summary]) else fallback.summary
+    summary = (
+        narrative.summary
+        if grounded("summary", "summary", [narrative.summary])
+        else fallback.summary
+    )
     themes = tuple(
         ours if grounded(f"themes[{i}]", f"theme {ours.name}", [ours.sentence]) else theirs
         for i, (ours, theirs) in enumerate(zip(narrative.themes, fallback.themes))
     )
     key_changes = tuple(
-        ours if grounded(f"key_changes[{i}]", f"key change #{ours.number}", [ours.details]) else theirs
+        ours
+        if grounded(f"key_changes[{i}]", f"key change #{ours.number}", [ours.details])
+        else theirs
         for i, (ours, theirs) in enumerate(zip(narrative.key_changes, fallback.key_changes))
     )
     risks = tuple(
@@ -45,10 +57,14 @@ def keep_grounded(week: WeekAnalysis, previous: Sequence[WeekAnalysis], narrativ
         for i, (ours, theirs) in enumerate(zip(narrative.risks, fallback.risks))
     )
     lists = {
-        name: getattr(narrative, name) if grounded(name, name, _items(getattr(narrative, name))) else getattr(fallback, name)
+        name: getattr(narrative, name)
+        if grounded(name, name, _items(getattr(narrative, name)))
+        else getattr(fallback, name)
         for name in ("recommendations", "highlights", "trends")
     }
-    combined = replace(narrative, summary=summary, themes=themes, key_changes=key_changes, risks=risks, **lists)
+    combined = replace(
+        narrative, summary=summary, themes=themes, key_changes=key_changes, risks=risks, **lists
+    )
     check = _recounted(combined, failed)
     writer = combined.writer if check is None or check.kept else fallback.writer
     return replace(combined, check=check, writer=writer), problems
@@ -60,7 +76,9 @@ def _shape(narrative: Narrative) -> tuple[int, int, int]:
 
 
 def _items(value) -> list[Cited]:
-    return [item for entry in value for item in (entry.items if hasattr(entry, "items") else [entry])]
+    return [
+        item for entry in value for item in (entry.items if hasattr(entry, "items") else [entry])
+    ]
 
 
 def _recounted(narrative: Narrative, failed: list[tuple[str, str, Sequence[Cited]]]):
@@ -70,7 +88,12 @@ def _recounted(narrative: Narrative, failed: list[tuple[str, str, Sequence[Cited
         return check
     counts = dict(check.parts)
     dropped = {where for where, _, _ in failed if where in counts}
-    rejected = [Rejection(part, cited.text, "it failed the narrative's grounding check") for where, part, texts in failed if where in dropped for cited in texts]
+    rejected = [
+        Rejection(part, cited.text, "it failed the narrative's grounding check")
+        for where, part, texts in failed
+        if where in dropped
+        for cited in texts
+    ]
     return replace(
         check,
         kept=check.kept - sum(counts[where] for where in dropped),

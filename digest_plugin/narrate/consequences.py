@@ -17,18 +17,33 @@ from digest_plugin.narrate.model import Cited
 from digest_plugin.narrate.wording import Language
 
 
-def consequence_text(kind: str, what: str | None, old: str | None, new: str | None, quote: str, lang: Language, pull: int | None = None,
-                     titled: bool = False) -> str:
+def consequence_text(
+    kind: str,
+    what: str | None,
+    old: str | None,
+    new: str | None,
+    quote: str,
+    lang: Language,
+    pull: int | None = None,
+    titled: bool = False,
+) -> str:
     """One consequence as a clause without its full stop; led by "#N" when `pull` is given (a
     risk, the breaking section), else said of the PR whose line it ends. `titled`: `quote` is the
     PR's own title, which a Chinese page shows once, in its key change or its row: there the
     consequence is said by its kind instead, as it is where the title names it in words rather than
     by a name."""
     _ = lang.gettext
-    phrase = any(" " in (name or "") for name in (what, old, new))  # words of the title, not a name users write
+    phrase = any(
+        " " in (name or "") for name in (what, old, new)
+    )  # words of the title, not a name users write
     if titled and lang.code == "zh" and (_form(kind, what, old, new) == "quote" or phrase):
-        kinds = {"default-flip": _("a changed default"), "removal": _("a removal"), "rename": _("a rename"),
-                 "format-change": _("a changed format"), "new-dependency": _("a new required dependency")}
+        kinds = {
+            "default-flip": _("a changed default"),
+            "removal": _("a removal"),
+            "rename": _("a rename"),
+            "format-change": _("a changed format"),
+            "new-dependency": _("a new required dependency"),
+        }
         said = kinds.get(kind, _("a change for its users"))
         if pull is None:
             return _("Its title states {kind}").format(kind=said)
@@ -36,12 +51,24 @@ def consequence_text(kind: str, what: str | None, old: str | None, new: str | No
     led, alone = {
         "rename": (_("{pull} renames {old} to {new}"), _("Renames {old} to {new}")),
         "preview": (_("{pull} takes {what} out of preview"), _("Takes {what} out of preview")),
-        "default-to": (_("{pull} changes the default of {what} to {new}"), _("Changes the default of {what} to {new}")),
+        "default-to": (
+            _("{pull} changes the default of {what} to {new}"),
+            _("Changes the default of {what} to {new}"),
+        ),
         "default": (_("{pull} changes the default of {what}"), _("Changes the default of {what}")),
         "removal": (_("{pull} removes {what}"), _("Removes {what}")),
-        "quote": (_("{pull}, in the author's words: “{quote}”"), _("In the author's words: “{quote}”")),
+        "quote": (
+            _("{pull}, in the author's words: “{quote}”"),
+            _("In the author's words: “{quote}”"),
+        ),
     }[_form(kind, what, old, new)]
-    values = {"pull": f"#{pull}" if pull is not None else "", "what": what or "", "old": old or "", "new": new or "", "quote": quote.rstrip(".。")}  # the sentence's own full stop ends it, after the quote
+    values = {
+        "pull": f"#{pull}" if pull is not None else "",
+        "what": what or "",
+        "old": old or "",
+        "new": new or "",
+        "quote": quote.rstrip(".。"),
+    }  # the sentence's own full stop ends it, after the quote
     return (led if pull is not None else alone).format(**values).rstrip(".。")
 
 
@@ -61,11 +88,21 @@ def _form(kind: str, what: str | None, old: str | None, new: str | None) -> str:
 def key_line_consequences(analysed: AnalysedPull, lang: Language, line: str = "") -> str:
     """The sentences a key line ends with: what the PR changes for users, as it says; "" when it says nothing
     (or the claim is not precise enough to be said)."""
-    said = [consequence_text(c.kind or "stated", c.what, c.old, c.new, c.quote, lang, titled=c.source == "title")
-            for c in spoken(analysed.consequences)
-            if c.source != "title" or c.what]  # a title's own words are the line's title already
-    said = [s for s in said if s.lower() not in line.lower()]  # "Removes workspace support." said once
-    return lang.sentences(tuple(lang.gettext("{evidence}.").format(evidence=s) for s in said)) if said else ""
+    said = [
+        consequence_text(
+            c.kind or "stated", c.what, c.old, c.new, c.quote, lang, titled=c.source == "title"
+        )
+        for c in spoken(analysed.consequences)
+        if c.source != "title" or c.what
+    ]  # a title's own words are the line's title already
+    said = [
+        s for s in said if s.lower() not in line.lower()
+    ]  # "Removes workspace support." said once
+    return (
+        lang.sentences(tuple(lang.gettext("{evidence}.").format(evidence=s) for s in said))
+        if said
+        else ""
+    )
 
 
 GROUPED_PREVIEWS = 3  # more PRs than this taking things out of preview are said in one line
@@ -80,20 +117,54 @@ def breaking_changes(week: WeekAnalysis, lang: Language) -> tuple[Cited, ...]:
             if c.old == "preview" and c.what:
                 previews.append((n, c.what))
                 continue
-            text = consequence_text(c.kind or "stated", c.what, c.old, c.new, c.quote, lang, pull=n, titled=c.source == "title")
+            text = consequence_text(
+                c.kind or "stated",
+                c.what,
+                c.old,
+                c.new,
+                c.quote,
+                lang,
+                pull=n,
+                titled=c.source == "title",
+            )
             told.append(Cited(lang.gettext("{evidence}.").format(evidence=text), (n,)))
     if len(previews) > GROUPED_PREVIEWS:  # a release's many stabilisations: one line, not a page
-        listed = lang.gettext("; ").join(lang.gettext("{what} ({pull})").format(what=what, pull=f"#{n}") for n, what in previews)
-        told.append(Cited(lang.gettext("Out of preview: {listed}.").format(listed=listed), tuple(n for n, _ in previews)))
+        listed = lang.gettext("; ").join(
+            lang.gettext("{what} ({pull})").format(what=what, pull=f"#{n}") for n, what in previews
+        )
+        told.append(
+            Cited(
+                lang.gettext("Out of preview: {listed}.").format(listed=listed),
+                tuple(n for n, _ in previews),
+            )
+        )
     else:
-        told.extend(Cited(lang.gettext("{evidence}.").format(evidence=consequence_text("default-flip", what, "preview", None, "", lang, pull=n)), (n,))
-                    for n, what in previews)
+        told.extend(
+            Cited(
+                lang.gettext("{evidence}.").format(
+                    evidence=consequence_text(
+                        "default-flip", what, "preview", None, "", lang, pull=n
+                    )
+                ),
+                (n,),
+            )
+            for n, what in previews
+        )
     return tuple(told)
 
 
 def evidence_text(e: Evidence, lang: Language) -> str:
     """A consequence evidence (model.EVIDENCE_FACTS "consequence") as a risk's clause."""
-    return consequence_text(e.detail or "stated", e.package, e.old, e.new, e.reason or "", lang, pull=e.pull, titled=e.titled)
+    return consequence_text(
+        e.detail or "stated",
+        e.package,
+        e.old,
+        e.new,
+        e.reason or "",
+        lang,
+        pull=e.pull,
+        titled=e.titled,
+    )
 
 
 USER_FACING_RISKS = ("breaking-change", "config-change", "deprecation", "dependency-upgrade")
@@ -109,41 +180,75 @@ def mitigation(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited | None:
         cited = step(risk, in_week, lang)
         if cited is not None:
             return cited
-    advised = recommendations(week, lang, risk=risk.kind)  # a recommendation the risk's own finding calls for, naming its object
+    advised = recommendations(
+        week, lang, risk=risk.kind
+    )  # a recommendation the risk's own finding calls for, naming its object
     return advised[0] if advised else None
 
 
 def _authors_step(risk: Risk, in_week: dict, lang: Language) -> Cited | None:
     if risk.kind not in USER_FACING_RISKS:
-        return None  # untested code, hot files, CI: an author's advice to users answers none of them
+        return (
+            None  # untested code, hot files, CI: an author's advice to users answers none of them
+        )
     for n in risk.pulls:
         analysed = in_week.get(n)
         if analysed is not None and analysed.mitigation:
-            return Cited(lang.gettext("{pull}, in the author's words: “{quote}”").format(pull=f"#{n}", quote=analysed.mitigation), (n,))
+            return Cited(
+                lang.gettext("{pull}, in the author's words: “{quote}”").format(
+                    pull=f"#{n}", quote=analysed.mitigation
+                ),
+                (n,),
+            )
     return None
 
 
 def _migration_script(risk: Risk, in_week: dict, lang: Language) -> Cited | None:
     """A format change whose PR adds the migration script its body names: run it."""
-    scripts = [e for e in risk.evidence if e.fact == "consequence" and e.detail == "format-change" and e.new and e.pull in in_week]
+    scripts = [
+        e
+        for e in risk.evidence
+        if e.fact == "consequence" and e.detail == "format-change" and e.new and e.pull in in_week
+    ]
     if risk.kind != "breaking-change" or not scripts:
         return None
     e = scripts[0]
-    return Cited(lang.gettext("Run {script}, the migration script {pull} adds, on what was saved before it.").format(script=e.new, pull=f"#{e.pull}"),
-                 (e.pull,))
+    return Cited(
+        lang.gettext(
+            "Run {script}, the migration script {pull} adds, on what was saved before it."
+        ).format(script=e.new, pull=f"#{e.pull}"),
+        (e.pull,),
+    )
 
 
 def _new_name(risk: Risk, in_week: dict, lang: Language) -> Cited | None:
-    renamed = [e for e in risk.evidence if e.fact == "consequence" and e.detail == "rename" and e.old and e.new and e.pull in in_week]
+    renamed = [
+        e
+        for e in risk.evidence
+        if e.fact == "consequence"
+        and e.detail == "rename"
+        and e.old
+        and e.new
+        and e.pull in in_week
+    ]
     if risk.kind != "breaking-change" or not renamed:
         return None
     e = renamed[0]
-    return Cited(lang.gettext("{new} replaces {old}: update what refers to {old} ({pull}).").format(new=e.new, old=e.old, pull=f"#{e.pull}"), (e.pull,))
+    return Cited(
+        lang.gettext("{new} replaces {old}: update what refers to {old} ({pull}).").format(
+            new=e.new, old=e.old, pull=f"#{e.pull}"
+        ),
+        (e.pull,),
+    )
 
 
 def _relanded(risk: Risk, in_week: dict, lang: Language) -> Cited | None:
     """A revert that a PR of the same week re-landed or replaced (a later week's PR is that week's to cite)."""
-    followed = [e for e in risk.evidence if e.fact == "reverted" and e.outcome in ("relanded", "replaced") and e.by in in_week]
+    followed = [
+        e
+        for e in risk.evidence
+        if e.fact == "reverted" and e.outcome in ("relanded", "replaced") and e.by in in_week
+    ]
     if risk.kind != "revert" or not followed or not speaks("revert.followed-up"):
         return None
     e = followed[0]

@@ -18,12 +18,26 @@ def writer_credit(narrative: Narrative, lang: Language) -> str:
     if check is None:
         return ""
     if check.kept:
-        written = _("Written with the language model {model}: of the {checked} sentences it wrote, {kept} passed the check against the "
-                    "data and are shown, and {set_aside} were set aside; the rest is the built-in writer’s text.").format(
-            model=check.model, kept=lang.number(check.kept), checked=lang.number(check.checked),
-            set_aside=lang.number(check.checked - check.kept))
-        return lang.sentences([written, _("The model’s words are in: {parts}.").format(parts=lang.join(_parts(narrative, lang)))])
-    return _("Written by the built-in writer: no sentence of the language model was used for this week.")
+        written = _(
+            "Written with the language model {model}: of the {checked} sentences it wrote, {kept} passed the check against the "
+            "data and are shown, and {set_aside} were set aside; the rest is the built-in writer’s text."
+        ).format(
+            model=check.model,
+            kept=lang.number(check.kept),
+            checked=lang.number(check.checked),
+            set_aside=lang.number(check.checked - check.kept),
+        )
+        return lang.sentences(
+            [
+                written,
+                _("The model’s words are in: {parts}.").format(
+                    parts=lang.join(_parts(narrative, lang))
+                ),
+            ]
+        )
+    return _(
+        "Written by the built-in writer: no sentence of the language model was used for this week."
+    )
 
 
 def _parts(narrative: Narrative, lang: Language) -> list[str]:
@@ -32,9 +46,11 @@ def _parts(narrative: Narrative, lang: Language) -> list[str]:
     assert narrative.check is not None  # asked for a model's writing only
     filled = Counter(where.split("[")[0] for where, _sentences in narrative.check.parts)
     parts = [_("the summary")] if filled["summary"] else []
-    for section, total, words in (("themes", len(narrative.themes), _("{count} of {total} themes")),
-                                  ("key_changes", len(narrative.key_changes), _("{count} of {total} key changes")),
-                                  ("risks", len(narrative.risks), _("{count} of {total} risks"))):
+    for section, total, words in (
+        ("themes", len(narrative.themes), _("{count} of {total} themes")),
+        ("key_changes", len(narrative.key_changes), _("{count} of {total} key changes")),
+        ("risks", len(narrative.risks), _("{count} of {total} risks")),
+    ):
         if filled[section]:
             parts.append(words.format(count=lang.number(filled[section]), total=lang.number(total)))
     return parts + ([_("the recommendations")] if filled["recommendations"] else [])

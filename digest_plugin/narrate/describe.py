@@ -25,19 +25,60 @@ from digest_plugin.analysis.claims import speaks, type_speaks
 from digest_plugin.analysis.description import capitalised
 from digest_plugin.analysis.model import AnalysedPull
 from digest_plugin.narrate.model import Cited
-from digest_plugin.narrate.titles import clause, display_title, english_predicate, merged_branch, translated_title
+from digest_plugin.narrate.titles import (
+    clause,
+    display_title,
+    english_predicate,
+    merged_branch,
+    translated_title,
+)
 from digest_plugin.narrate.wording import Language, StatedNumbers
 
 MIN_WORDS = 4  # fewer words are a label, not a sentence
 MAX_ITEMS = 2
-_CONTINUATION = re.compile(r"^(?:By|Via|Using|So that|Such that|Without|Instead of) ", re.IGNORECASE)
-_FILLER = frozenset(("a", "an", "the", "in", "on", "of", "to", "for", "and", "or", "with", "by", "from", "this", "that", "is", "are",
-                     "be", "it", "its", "pr"))
-_HOUSEKEEPING = re.compile(r"\b(pre-commit|formatting|format:|lint|typos?|code style|ruff format|black)\b", re.IGNORECASE)
-_ITEM_LABEL = re.compile(r"^(?:add|fix|format|update|change|feat|refactor|docs?|test|ci|remove)s?:\s+(?=\S)", re.IGNORECASE)
-_ENDED = re.compile(r"(?<![.…])[.!?。！？][)\"'”’）」]*$")  # "(… is largely unchanged.)" needs no full stop after it; "f(...)" does
-_TEMPLATE_WORDS = re.compile(r"^(?:thank you|thanks for|please (?:check|read|make sure|describe)|add \*?\*?concise|describe your changes)|"
-                             r"aims to achieve or accomplish", re.IGNORECASE)
+_CONTINUATION = re.compile(
+    r"^(?:By|Via|Using|So that|Such that|Without|Instead of) ", re.IGNORECASE
+)
+_FILLER = frozenset(
+    (
+        "a",
+        "an",
+        "the",
+        "in",
+        "on",
+        "of",
+        "to",
+        "for",
+        "and",
+        "or",
+        "with",
+        "by",
+        "from",
+        "this",
+        "that",
+        "is",
+        "are",
+        "be",
+        "it",
+        "its",
+        "pr",
+    )
+)
+_HOUSEKEEPING = re.compile(
+    r"\b(pre-commit|formatting|format:|lint|typos?|code style|ruff format|black)\b", re.IGNORECASE
+)
+_ITEM_LABEL = re.compile(
+    r"^(?:add|fix|format|update|change|feat|refactor|docs?|test|ci|remove)s?:\s+(?=\S)",
+    re.IGNORECASE,
+)
+_ENDED = re.compile(
+    r"(?<![.…])[.!?。！？][)\"'”’）」]*$"
+)  # "(… is largely unchanged.)" needs no full stop after it; "f(...)" does
+_TEMPLATE_WORDS = re.compile(
+    r"^(?:thank you|thanks for|please (?:check|read|make sure|describe)|add \*?\*?concise|describe your changes)|"
+    r"aims to achieve or accomplish",
+    re.IGNORECASE,
+)
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
@@ -57,7 +98,11 @@ def body_sentences(analysed: AnalysedPull) -> str | None:
     if not text or text.endswith("…"):
         return None
     text = _main_items(text.rstrip(" .。"))
-    if _words(text) < MIN_WORDS or _TEMPLATE_WORDS.search(text) or _repeats_title(text, analysed.pull.title):
+    if (
+        _words(text) < MIN_WORDS
+        or _TEMPLATE_WORDS.search(text)
+        or _repeats_title(text, analysed.pull.title)
+    ):
         return None
     if not _ENDED.search(text):
         text += "。" if _mostly_chinese(text) else "."
@@ -78,7 +123,9 @@ def _repeats_title(text: str, title: str) -> bool:
     words = set(re.findall(r"[a-z0-9_]+", text.lower())) - _FILLER
     titled = set(re.findall(r"[a-z0-9_]+", title.lower()))
     if not words:
-        return not _CJK.search(text) or set(_CJK.findall(text)) <= set(_CJK.findall(title))  # Chinese says more than an English title
+        return not _CJK.search(text) or set(_CJK.findall(text)) <= set(
+            _CJK.findall(title)
+        )  # Chinese says more than an English title
     return len(words - titled) <= max(1, len(words) // 5)
 
 
@@ -103,7 +150,12 @@ def _mostly_chinese(text: str) -> bool:
 def new_folder(analysed: AnalysedPull) -> str | None:
     """A folder that every added file is in and that held none of the PR's other files: a new module."""
     added = analysed.pull.files and analysed.footprint.added_files
-    if not added or len(added) < 2 or len(added) < analysed.footprint.added_count or not all("/" in p for p in added):
+    if (
+        not added
+        or len(added) < 2
+        or len(added) < analysed.footprint.added_count
+        or not all("/" in p for p in added)
+    ):
         return None
     common = posixpath.commonpath(added)
     others = [f.path for f in analysed.pull.files if f.path not in added]
@@ -117,17 +169,33 @@ def files_sentence(analysed: AnalysedPull, lang: Language) -> Cited | None:
     CI workflows changed; one sentence with the figures it states."""
     ngettext, footprint, n = lang.ngettext, analysed.footprint, analysed.pull.number
     said = StatedNumbers(lang)
-    workflows, added, removed = len(footprint.workflows), footprint.added_count, footprint.removed_count
+    workflows, added, removed = (
+        len(footprint.workflows),
+        footprint.added_count,
+        footprint.removed_count,
+    )
     folder = new_folder(analysed)
     if folder:
-        template = ngettext("Adds {folder}, a new folder of {count} file.", "Adds {folder}, a new folder of {count} files.", added)
-        return said.cited(template.format(folder=folder, count=said.number(f"pull:{n}:added_files", added)))
+        template = ngettext(
+            "Adds {folder}, a new folder of {count} file.",
+            "Adds {folder}, a new folder of {count} files.",
+            added,
+        )
+        return said.cited(
+            template.format(folder=folder, count=said.number(f"pull:{n}:added_files", added))
+        )
     if removed and footprint.removed_lines >= analysed.pull.additions:
-        files = ngettext("{count} file", "{count} files", removed).format(count=said.number(f"pull:{n}:removed_files", removed))
+        files = ngettext("{count} file", "{count} files", removed).format(
+            count=said.number(f"pull:{n}:removed_files", removed)
+        )
         lines = said.number(f"pull:{n}:removed_lines", footprint.removed_lines)
-        return said.cited(lang.gettext("Removes {files} with {lines} lines.").format(files=files, lines=lines))
+        return said.cited(
+            lang.gettext("Removes {files} with {lines} lines.").format(files=files, lines=lines)
+        )
     if workflows and workflows * 2 >= analysed.pull.changed_files:
-        template = ngettext("Changes {count} CI workflow.", "Changes {count} CI workflows.", workflows)
+        template = ngettext(
+            "Changes {count} CI workflow.", "Changes {count} CI workflows.", workflows
+        )
         return said.cited(template.format(count=said.number(f"pull:{n}:workflows", workflows)))
     return None
 
@@ -151,7 +219,9 @@ def title_sentence(analysed: AnalysedPull, lang: Language) -> Cited:
     测试。"): the English title stands above the line already."""
     _, title = lang.gettext, analysed.pull.title
     if lang.code == "zh":
-        said = chinese_mention(analysed, lang, sized=False)  # the title is shown above it, in English
+        said = chinese_mention(
+            analysed, lang, sized=False
+        )  # the title is shown above it, in English
     else:
         predicate = english_predicate(title)
         said = predicate[0].upper() + predicate[1:] if predicate else display_title(title)
@@ -160,20 +230,35 @@ def title_sentence(analysed: AnalysedPull, lang: Language) -> Cited:
         return Cited(lang.sentences((_("{said}.").format(said=said), fact.text)), (), fact.figures)
     footprint = analysed.footprint
     if footprint.places:
-        said = _("{title}, mainly changing {place}").format(title=said, place=lang.join(footprint.places))
-    elif footprint.core_lines and len(analysed.pull.files) > 1 and not _FILES_WORD.search(analysed.pull.title):
+        said = _("{title}, mainly changing {place}").format(
+            title=said, place=lang.join(footprint.places)
+        )
+    elif (
+        footprint.core_lines
+        and len(analysed.pull.files) > 1
+        and not _FILES_WORD.search(analysed.pull.title)
+    ):
         said = _("{title}, across several files").format(title=said)  # not after "Move 250 files"
     tested = _tested(analysed)
     if tested is not None and not speaks("tests.with-tests" if tested else "tests.no-test-changed"):
         tested = None  # whether tests came with it is not told reliably (end-to-end jobs, resources elsewhere)
-    endings = {True: _("{said}, with tests."), False: _("{said}; no test changed."), None: _("{said}.")}
+    endings = {
+        True: _("{said}, with tests."),
+        False: _("{said}; no test changed."),
+        None: _("{said}."),
+    }
     return Cited(lang.tidy(endings[tested].format(said=said)))
 
 
 def chinese_sentence(sentence: str) -> str | None:
     """The author's sentence in Chinese where the rules translate it fully (a short one that starts
     with a known verb: "Adds a retry to the fetcher." -> "为 fetcher 新增重试。"); None otherwise."""
-    if _CJK.search(sentence) or len(sentence.split()) > 12 or re.search(r"[;:,!?]|\. ", sentence) or not clause(sentence.rstrip(".")).verb:
+    if (
+        _CJK.search(sentence)
+        or len(sentence.split()) > 12
+        or re.search(r"[;:,!?]|\. ", sentence)
+        or not clause(sentence.rstrip(".")).verb
+    ):
         return None
     translated = translated_title(sentence.rstrip("."))
     return translated + "。" if translated else None
@@ -207,16 +292,33 @@ def quoted_forms(analysed: AnalysedPull, chinese: bool) -> set[str]:
     the grounding check does not read as claims."""
     title = analysed.pull.title
     predicate, parts = english_predicate(title) or "", clause(title)
-    forms = {title, " ".join(title.split()), display_title(title), predicate, predicate[:1].upper() + predicate[1:],
-             parts.text, parts.rest, analysed.summary, analysed.pull.author.login, *analysed.footprint.places}
+    forms = {
+        title,
+        " ".join(title.split()),
+        display_title(title),
+        predicate,
+        predicate[:1].upper() + predicate[1:],
+        parts.text,
+        parts.rest,
+        analysed.summary,
+        analysed.pull.author.login,
+        *analysed.footprint.places,
+    }
     sentences = body_sentences(analysed)
     if chinese:
-        forms.update((translated_title(title) or "", (chinese_sentence(sentences) if sentences else None) or ""))
+        forms.update(
+            (
+                translated_title(title) or "",
+                (chinese_sentence(sentences) if sentences else None) or "",
+            )
+        )
     if sentences:
         forms.update((sentences, sentences.rstrip(".")))
         continued = continues_title(sentences, title)
         forms.update((continued, continued[0].upper() + continued[1:]) if continued else ())
-    forms.update(part for c in analysed.consequences for part in (c.what, c.old, c.new, c.quote) if part)
+    forms.update(
+        part for c in analysed.consequences for part in (c.what, c.old, c.new, c.quote) if part
+    )
     forms.add(analysed.mitigation)
     forms.add(new_folder(analysed) or "")
     forms.update(f.path for f in analysed.pull.files)
@@ -228,26 +330,45 @@ def quoted_forms(analysed: AnalysedPull, chinese: bool) -> set[str]:
 MODULES_SAID = 2  # a PR of more modules is said by its first two
 
 
-def chinese_facts(analysed: AnalysedPull, lang: Language, sized: bool = True, said: StatedNumbers | None = None) -> str:
+def chinese_facts(
+    analysed: AnalysedPull, lang: Language, sized: bool = True, said: StatedNumbers | None = None
+) -> str:
     """A PR in Chinese from its facts, for where its English title is not to be quoted again: its
     kind, its modules and, when `sized`, its size ("ascend 模块的修复，+120 −30 行"), its figures
     recorded in `said` when given. The kind is the word the type column of the page uses, where its
     claim is precise enough to be said (analysis/claims.py); else "改动", a change."""
     _, kind = lang.gettext, analysed.classification
-    words = {"feat": _("feature"), "fix": _("fix"), "refactor": _("refactor"), "perf": _("performance"), "docs": _("documentation"),
-             "test": _("test"), "ci": _("CI"), "build": _("build"), "chore": _("chore"), "revert": _("revert")}
-    what = words.get(kind.type or "", "改动") if type_speaks(kind.type) else "改动"  # an imprecise kind is not said
+    words = {
+        "feat": _("feature"),
+        "fix": _("fix"),
+        "refactor": _("refactor"),
+        "perf": _("performance"),
+        "docs": _("documentation"),
+        "test": _("test"),
+        "ci": _("CI"),
+        "build": _("build"),
+        "chore": _("chore"),
+        "revert": _("revert"),
+    }
+    what = (
+        words.get(kind.type or "", "改动") if type_speaks(kind.type) else "改动"
+    )  # an imprecise kind is not said
     modules = "、".join(kind.modules[:MODULES_SAID])
     what_said = f"{modules} 模块的{what}" if modules else what
     pull = analysed.pull
     if not sized:
         return what_said
     said = said or StatedNumbers(lang)
-    added, removed = said.number(f"pull:{pull.number}:additions", pull.additions), said.number(f"pull:{pull.number}:deletions", pull.deletions)
+    added, removed = (
+        said.number(f"pull:{pull.number}:additions", pull.additions),
+        said.number(f"pull:{pull.number}:deletions", pull.deletions),
+    )
     return f"{what_said}，+{added} \u2212{removed} 行"
 
 
-def chinese_mention(analysed: AnalysedPull, lang: Language, sized: bool = True, said: StatedNumbers | None = None) -> str:
+def chinese_mention(
+    analysed: AnalysedPull, lang: Language, sized: bool = True, said: StatedNumbers | None = None
+) -> str:
     """What a Chinese sentence calls a PR besides its number: its title in Chinese where the rules
     translate it whole, else its facts (`chinese_facts`); never the English title, which the page
     shows once, in the PR's key change or its row of the list."""
@@ -260,7 +381,12 @@ def whole_translation(title: str) -> str | None:
     that is all names ("feat: 1f1b overlap/moe_a2a_overlap" -> "新功能：1f1b overlap/moe_a2a_overlap"),
     nor a merge commit's branch ("合入分支 enable-flake8-builtins": its English words are the title)."""
     translated = translated_title(title)
-    if translated is None or "「" in translated or display_title(title) in translated or merged_branch(title):
+    if (
+        translated is None
+        or "「" in translated
+        or display_title(title) in translated
+        or merged_branch(title)
+    ):
         return None
     return translated
 
@@ -268,4 +394,6 @@ def whole_translation(title: str) -> str | None:
 def brief(analysed: AnalysedPull, lang: Language) -> str:
     """A PR in a few words, after its number where its title is not shown in full: its title as a
     list shows it in English; in Chinese what `chinese_mention` says."""
-    return chinese_mention(analysed, lang) if lang.code == "zh" else display_title(analysed.pull.title)
+    return (
+        chinese_mention(analysed, lang) if lang.code == "zh" else display_title(analysed.pull.title)
+    )

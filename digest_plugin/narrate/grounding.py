@@ -39,7 +39,9 @@ PERCENT_TOLERANCE = 0.5  # a share shown as a whole percentage
 PERCENTAGES = (":share", ":line_share", ":baseline")  # the figures that are shares, in percent
 
 
-def check_grounding(week: WeekAnalysis, narrative: Narrative, previous: Sequence[WeekAnalysis] = ()) -> list[str]:
+def check_grounding(
+    week: WeekAnalysis, narrative: Narrative, previous: Sequence[WeekAnalysis] = ()
+) -> list[str]:
     """Problems found, one sentence each; empty when every citation and number checks out.
 
     `previous` are the earlier weeks the narrative was written with (the last, if it is the week
@@ -51,43 +53,65 @@ def check_grounding(week: WeekAnalysis, narrative: Narrative, previous: Sequence
     problems = []
 
     @functools.cache  # gathered once a week, for the first text that needs them
-    def loose() -> set[float]:  # a text that names none of its figures: each number must be one of the week's
+    def loose() -> set[
+        float
+    ]:  # a text that names none of its figures: each number must be one of the week's
         return _any_figures(week, previous)
 
     for where, cited in narrative.texts():
         for number in cited.pulls:
             if number not in in_week:
-                problems.append(f"{where} cites #{number}, which is not a pull request of {week.repo} {week.week}.")
+                problems.append(
+                    f"{where} cites #{number}, which is not a pull request of {week.repo} {week.week}."
+                )
         for figure in cited.figures:
             actual = figure_value(week, before, figure.what)
             if actual is None:
-                problems.append(f"{where} states a figure “{figure.what}” that the analysis does not have.")
+                problems.append(
+                    f"{where} states a figure “{figure.what}” that the analysis does not have."
+                )
             elif not _close(figure, actual):
-                problems.append(f"{where} states {figure.what} = {figure.value:g}, but the analysis has {actual:g}.")
+                problems.append(
+                    f"{where} states {figure.what} = {figure.value:g}, but the analysis has {actual:g}."
+                )
         text = _without(cited.text, quotes)
         for match in CITATION.finditer(text):
             number = int(match[1])
             if number not in in_week:
-                problems.append(f"{where} mentions #{number}, which is not a pull request of {week.repo} {week.week}.")
+                problems.append(
+                    f"{where} mentions #{number}, which is not a pull request of {week.repo} {week.week}."
+                )
             elif number not in cited.pulls:
-                problems.append(f"{where} mentions #{number} but does not list it among the PRs it cites.")
+                problems.append(
+                    f"{where} mentions #{number} but does not list it among the PRs it cites."
+                )
         text = CITATION.sub(" ", text)
         for match in _PLACEHOLDER.finditer(text):
             problems.append(f"{where} still contains the template placeholder {match[0]}.")
         stated = {figure.value for figure in cited.figures} if cited.figures else loose()
         for match in _NUMBER.finditer(text):
             if not _stated(match[1], match[2], stated):
-                problems.append(f"{where} states {match[0]} without saying which figure of the analysis it is.")
+                problems.append(
+                    f"{where} states {match[0]} without saying which figure of the analysis it is."
+                )
     return problems
 
 
 def week_before(week: WeekAnalysis, previous: Sequence[WeekAnalysis]) -> WeekAnalysis | None:
     """The week just before `week`, when `previous` ends with it (it answers the `previous:` figures)."""
-    return previous[-1] if previous and previous[-1].start == week.start - timedelta(days=7) else None
+    return (
+        previous[-1] if previous and previous[-1].start == week.start - timedelta(days=7) else None
+    )
 
 
 def _close(figure: Figure, actual: float) -> bool:
-    tolerance = 1e-6 + (PERCENT_TOLERANCE if figure.what.endswith(PERCENTAGES) else 0.05 if figure.what == "average" else 0)
+    tolerance = 1e-6 + (
+        PERCENT_TOLERANCE
+        if figure.what.endswith(PERCENTAGES)
+        else 0.05
+        if figure.what == "average"
+        else 0
+    )
     return abs(figure.value - actual) <= tolerance
 
 
@@ -101,7 +125,13 @@ def figure_value(week: WeekAnalysis, before: WeekAnalysis | None, what: str) -> 
     head, _, rest = what.partition(":")
     if head == "previous":
         if before is None:
-            movement = week.stats.merged_movement if rest == "merged" else week.stats.key_movement if rest == "key" else None
+            movement = (
+                week.stats.merged_movement
+                if rest == "merged"
+                else week.stats.key_movement
+                if rest == "key"
+                else None
+            )
             return movement.previous if movement is not None else None
         return _week_figure(before, rest)
     if head == "trailing":
@@ -123,7 +153,9 @@ def _week_figure(week: WeekAnalysis, what: str) -> float | None:
         "people_pulls": stats.merged_count - sum(b.count for b in stats.bots),
         "additions": stats.additions,
         "deletions": stats.deletions,
-        "newcomers": len({p.pull.author.login for p in week.pulls if p.first_time and not p.classification.bot}),
+        "newcomers": len(
+            {p.pull.author.login for p in week.pulls if p.first_time and not p.classification.bot}
+        ),
     }
     if what in totals:
         return totals[what]
@@ -164,12 +196,19 @@ def _theme_figure(week: WeekAnalysis, rest: str) -> float | None:
         name, kind = rest.rsplit(":type:", 1)
         theme = next((t for t in week.themes if t.name == name), None)
         return theme.types.get(kind) if theme is not None else None
-    name, _, field = rest.rpartition(":") if rest.endswith((*PERCENTAGES, ":authors")) else (rest, "", "")
+    name, _, field = (
+        rest.rpartition(":") if rest.endswith((*PERCENTAGES, ":authors")) else (rest, "", "")
+    )
     theme = next((t for t in week.themes if t.name == name), None)
     if theme is None:
         return None
-    return {"": len(theme.pulls), "share": theme.share * 100, "line_share": theme.line_share * 100, "baseline": theme.baseline_share * 100,
-            "authors": theme.authors}.get(field)
+    return {
+        "": len(theme.pulls),
+        "share": theme.share * 100,
+        "line_share": theme.line_share * 100,
+        "baseline": theme.baseline_share * 100,
+        "authors": theme.authors,
+    }.get(field)
 
 
 def _risk_figure(week: WeekAnalysis, kind: str) -> float | None:
@@ -186,7 +225,12 @@ def _evidence_figure(week: WeekAnalysis, rest: str) -> float | None:
     """evidence:KIND:INDEX:FIELD, the INDEXth evidence of the week's risk (or good news) of KIND."""
     kind, index, field = [*rest.split(":"), "", "", ""][:3]
     risk = next((r for r in (*week.risks, *week.good_news) if r.kind == kind), None)
-    if risk is None or not index.isdigit() or int(index) >= len(risk.evidence) or field not in _EVIDENCE_FIELDS:
+    if (
+        risk is None
+        or not index.isdigit()
+        or int(index) >= len(risk.evidence)
+        or field not in _EVIDENCE_FIELDS
+    ):
         return None
     value = getattr(risk.evidence[int(index)], field)
     return len(value) if isinstance(value, tuple) else value
@@ -227,7 +271,7 @@ def _cut(text: str, quote: str) -> str:
     parts, start, at = [], 0, text.find(quote)
     while at >= 0:
         end = at + len(quote)
-        before, after = text[at - 1:at], text[end:end + 1]
+        before, after = text[at - 1 : at], text[end : end + 1]
         if not (before and (_word(before) or before in ".,")) and not (after and _word(after)):
             parts += [text[start:at], " "]
             start = end
@@ -257,9 +301,18 @@ def _quotes(week: WeekAnalysis, previous: Iterable[WeekAnalysis], chinese: bool)
         quotes.update(review_logins(analysed.review))
         quotes.update(analysed.classification.modules)
         quotes.update(analysed.classification.labels)
-        quotes.update((*analysed.footprint.added_files, *analysed.footprint.removed_files, *analysed.footprint.workflows, *analysed.footprint.config_files))
+        quotes.update(
+            (
+                *analysed.footprint.added_files,
+                *analysed.footprint.removed_files,
+                *analysed.footprint.workflows,
+                *analysed.footprint.config_files,
+            )
+        )
         for upgrade in analysed.upgrades:
-            quotes.update(v for v in (upgrade.package, upgrade.old, upgrade.new, upgrade.reason) if v)
+            quotes.update(
+                v for v in (upgrade.package, upgrade.old, upgrade.new, upgrade.reason) if v
+            )
     for theme in week.themes:
         quotes.add(theme.name)
     quotes.update(release.version for release in week.releases)
@@ -274,11 +327,31 @@ def _finding_quotes(week: WeekAnalysis) -> set[str]:
         quotes.update(risk.paths)
         for evidence in risk.evidence:
             quotes.update((*evidence.paths, *evidence.authors, *evidence.packages))
-            quotes.update(v for v in (evidence.package, evidence.old, evidence.new, evidence.detail, evidence.reason) if v)
+            quotes.update(
+                v
+                for v in (
+                    evidence.package,
+                    evidence.old,
+                    evidence.new,
+                    evidence.detail,
+                    evidence.reason,
+                )
+                if v
+            )
             if evidence.reason:  # quoted without its full stop
                 quotes.add(evidence.reason.rstrip("."))
     for recommendation in week.recommendations:
-        quotes.update(v for v in (recommendation.path, recommendation.package, recommendation.old, recommendation.new, recommendation.detail) if v)
+        quotes.update(
+            v
+            for v in (
+                recommendation.path,
+                recommendation.package,
+                recommendation.old,
+                recommendation.new,
+                recommendation.detail,
+            )
+            if v
+        )
     return quotes
 
 
@@ -290,7 +363,15 @@ def _any_figures(week: WeekAnalysis, previous: Iterable[WeekAnalysis]) -> set[fl
         figures.update((day.year, day.month, day.day))
     for analysis in (week, *previous):
         stats = analysis.stats
-        figures.update((stats.merged_count, stats.key_count, stats.average_importance, stats.additions, stats.deletions))
+        figures.update(
+            (
+                stats.merged_count,
+                stats.key_count,
+                stats.average_importance,
+                stats.additions,
+                stats.deletions,
+            )
+        )
         for table in (stats.types, stats.modules, stats.labels, stats.reviewers):
             figures.update(table.values())
         for people in (stats.authors, stats.bots):
@@ -300,7 +381,11 @@ def _any_figures(week: WeekAnalysis, previous: Iterable[WeekAnalysis]) -> set[fl
         figures.update(f.count for f in (*stats.hot_files, *stats.hot_dirs))
         for movement in (stats.merged_movement, stats.key_movement):
             if movement is not None:
-                figures.update(v for v in (movement.current, movement.previous, movement.trailing_average) if v is not None)
+                figures.update(
+                    v
+                    for v in (movement.current, movement.previous, movement.trailing_average)
+                    if v is not None
+                )
         for value in (stats.merge_hours_median, stats.merge_hours_p90):
             if value is not None:
                 figures.add(value)

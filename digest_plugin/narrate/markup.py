@@ -23,7 +23,7 @@ def cited_html(text: str, repo_url: str, pulls: Collection[int] | None = None) -
     for match in CITATION.finditer(text):
         if pulls is not None and int(match[1]) not in pulls:
             continue
-        parts.append(escape(text[last:match.start()]))
+        parts.append(escape(text[last : match.start()]))
         href = escape(f"{base}/pull/{match[1]}")
         parts.append(Markup('<a class="pr-ref" href="{}">#{}</a>').format(href, match[1]))
         last = match.end()

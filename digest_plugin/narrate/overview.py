@@ -27,9 +27,15 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 def quiet_summary(week: WeekAnalysis, lang: Language) -> Cited:
     _ = lang.gettext
     if week.in_progress:
-        return Cited(_("No pull requests have been merged so far this week; the week is still in progress."))
+        return Cited(
+            _("No pull requests have been merged so far this week; the week is still in progress.")
+        )
     if not week.complete:
-        return Cited(_("No pull requests were found for this week, but its data is incomplete, so some may be missing."))
+        return Cited(
+            _(
+                "No pull requests were found for this week, but its data is incomplete, so some may be missing."
+            )
+        )
     return Cited(_("A quiet week: no pull requests were merged."))
 
 
@@ -62,16 +68,24 @@ def _status_sentences(week: WeekAnalysis, lang: Language) -> list[str]:
     _ = lang.gettext
     sentences = []
     if week.in_progress:
-        sentences.append(_("This week is still in progress: the figures cover the pull requests merged so far."))
+        sentences.append(
+            _("This week is still in progress: the figures cover the pull requests merged so far.")
+        )
     if not week.complete:
-        sentences.append(_("The data for this week is incomplete, so some pull requests may be missing from this digest."))
+        sentences.append(
+            _(
+                "The data for this week is incomplete, so some pull requests may be missing from this digest."
+            )
+        )
     return sentences
 
 
 def _releases_sentence(week: WeekAnalysis, lang: Language) -> str:
-    """The project's own releases, as in "Released this week: 0.15.19 (#26291) and 0.15.20 (#26376)."
-    """
-    releases = lang.join(lang.gettext("{name} ({pulls})").format(name=r.version, pulls=f"#{r.pull}") for r in week.releases)
+    """The project's own releases, as in "Released this week: 0.15.19 (#26291) and 0.15.20 (#26376)." """
+    releases = lang.join(
+        lang.gettext("{name} ({pulls})").format(name=r.version, pulls=f"#{r.pull}")
+        for r in week.releases
+    )
     return lang.gettext("Released this week: {releases}.").format(releases=releases)
 
 
@@ -91,14 +105,23 @@ def _themes_sentence(week: WeekAnalysis, said: StatedNumbers) -> str | None:
     if not themes:
         return None
     items = [
-        lang.ngettext("{name} ({count} PR)", "{name} ({count} PRs)", len(t.pulls)).format(name=t.name, count=said.number(f"theme:{t.name}", len(t.pulls)))
+        lang.ngettext("{name} ({count} PR)", "{name} ({count} PRs)", len(t.pulls)).format(
+            name=t.name, count=said.number(f"theme:{t.name}", len(t.pulls))
+        )
         for t in themes
     ]
     covered = len({n for t in themes for n in t.pulls})
-    if covered * 2 < week.stats.merged_count:  # "the week was about" would claim more than they took
-        return lang.ngettext("Among the week's subjects, {themes} stood out.", "Among the week's subjects, {themes} stood out.",
-                             len(items)).format(themes=lang.join(items))
-    return lang.ngettext("The week was about {themes}.", "The week was mostly about {themes}.", len(items)).format(themes=lang.join(items))
+    if (
+        covered * 2 < week.stats.merged_count
+    ):  # "the week was about" would claim more than they took
+        return lang.ngettext(
+            "Among the week's subjects, {themes} stood out.",
+            "Among the week's subjects, {themes} stood out.",
+            len(items),
+        ).format(themes=lang.join(items))
+    return lang.ngettext(
+        "The week was about {themes}.", "The week was mostly about {themes}.", len(items)
+    ).format(themes=lang.join(items))
 
 
 def main_changes(week: WeekAnalysis) -> list[AnalysedPull]:
@@ -109,9 +132,15 @@ def main_changes(week: WeekAnalysis) -> list[AnalysedPull]:
     people = [p for p in week.pulls if not p.classification.bot]
     key = [p for p in people if p.key]
     # a week with one key PR still had other moves: the next by importance, up to two in all
-    candidates = key if len(key) >= MIN_CHANGES else (key + [p for p in people if not p.key])[:MIN_CHANGES]
+    candidates = (
+        key if len(key) >= MIN_CHANGES else (key + [p for p in people if not p.key])[:MIN_CHANGES]
+    )
     for analysed in candidates:
-        if analysed.themes and seen_themes.issuperset(analysed.themes) and len(candidates) > SUMMARY_CHANGES:
+        if (
+            analysed.themes
+            and seen_themes.issuperset(analysed.themes)
+            and len(candidates) > SUMMARY_CHANGES
+        ):
             continue
         chosen.append(analysed)
         seen_themes.update(analysed.themes)
@@ -124,16 +153,34 @@ def change_sentence(analysed: AnalysedPull, position: int, lang: Language) -> st
     """ "The main change: #12 adds X. <the author's short explanation>" and, for the others, "#13 fixes Y."."""
     _, number, title = lang.gettext, f"#{analysed.pull.number}", analysed.pull.title
     if lang.code == "zh":
-        what = _("{pull} {change}").format(pull=number, change=chinese_mention(analysed, lang, sized=False))  # the title is shown once, lower
+        what = _("{pull} {change}").format(
+            pull=number, change=chinese_mention(analysed, lang, sized=False)
+        )  # the title is shown once, lower
     else:
         predicate = english_predicate(title)
-        what = f"{number} {predicate}" if predicate else _("{pull}, “{title}”").format(pull=number, title=display_title(title))
+        what = (
+            f"{number} {predicate}"
+            if predicate
+            else _("{pull}, “{title}”").format(pull=number, title=display_title(title))
+        )
     openers = (_("The main change: {what}."), _("Also, {what}."), _("And {what}."))
     sentence = openers[min(position, len(openers) - 1)].format(what=what)
     explained = body_sentences(analysed)
     # a Chinese summary quotes only Chinese words: the author's English ones are shown apart, under the key change
-    if position == 0 and explained and len(explained.split()) <= SUMMARY_BODY_WORDS and (lang.code != "zh" or _CJK.search(explained)):
-        sentence = lang.sentences((sentence, _("In the author's words: “{words}”").format(words=explained.rstrip("。") if lang.code == "zh" else explained)))
+    if (
+        position == 0
+        and explained
+        and len(explained.split()) <= SUMMARY_BODY_WORDS
+        and (lang.code != "zh" or _CJK.search(explained))
+    ):
+        sentence = lang.sentences(
+            (
+                sentence,
+                _("In the author's words: “{words}”").format(
+                    words=explained.rstrip("。") if lang.code == "zh" else explained
+                ),
+            )
+        )
     return sentence
 
 
@@ -144,22 +191,42 @@ def _figures_sentence(week: WeekAnalysis, before: WeekAnalysis | None, said: Sta
     values = {
         "merged": said.number("merged", stats.merged_count),
         "key": said.number("key", stats.key_count),
-        "people": ngettext("{count} person", "{count} people", len(stats.authors)).format(count=said.number("authors", len(stats.authors))),
+        "people": ngettext("{count} person", "{count} people", len(stats.authors)).format(
+            count=said.number("authors", len(stats.authors))
+        ),
     }
     if stats.key_count:
-        text = ngettext("In all, {people} merged {merged} PR ({key} of them key)", "In all, {people} merged {merged} PRs ({key} of them key)", stats.merged_count)
+        text = ngettext(
+            "In all, {people} merged {merged} PR ({key} of them key)",
+            "In all, {people} merged {merged} PRs ({key} of them key)",
+            stats.merged_count,
+        )
     else:
-        text = ngettext("In all, {people} merged {merged} PR, none of them key", "In all, {people} merged {merged} PRs, none of them key", stats.merged_count)
+        text = ngettext(
+            "In all, {people} merged {merged} PR, none of them key",
+            "In all, {people} merged {merged} PRs, none of them key",
+            stats.merged_count,
+        )
     text = text.format(**values)
-    previous = previous_figure(week, stats.merged_movement, before.stats.merged_count if before else None)
+    previous = previous_figure(
+        week, stats.merged_movement, before.stats.merged_count if before else None
+    )
     if previous is None:
         return _("{figures}.").format(figures=text)
     earlier = round(previous)
     values = {"figures": text, "previous": said.number("previous:merged", earlier)}
     if stats.merged_count > earlier:
-        return ngettext("{figures}, up from {previous} PR the week before.", "{figures}, up from {previous} PRs the week before.", earlier).format(**values)
+        return ngettext(
+            "{figures}, up from {previous} PR the week before.",
+            "{figures}, up from {previous} PRs the week before.",
+            earlier,
+        ).format(**values)
     if stats.merged_count < earlier:
-        return ngettext("{figures}, down from {previous} PR the week before.", "{figures}, down from {previous} PRs the week before.", earlier).format(**values)
+        return ngettext(
+            "{figures}, down from {previous} PR the week before.",
+            "{figures}, down from {previous} PRs the week before.",
+            earlier,
+        ).format(**values)
     return _("{figures}, as many as the week before.").format(**values)
 
 
@@ -171,4 +238,3 @@ def previous_figure(week: WeekAnalysis, movement, before: float | None) -> float
     if movement and movement.previous is not None:
         return movement.previous
     return before
-

@@ -23,14 +23,19 @@ def reviewers(logins: tuple[str, ...], lang: Language) -> str:
 def review_sentence(review: ReviewOutcome, lang: Language) -> str:
     """What the reviewers decided, in one sentence; "" when the store has no verdict to tell."""
     _ = lang.gettext
-    approved, settled, open_ = (reviewers(names, lang) for names in (review.approved_by, review.settled, review.outstanding))
+    approved, settled, open_ = (
+        reviewers(names, lang) for names in (review.approved_by, review.settled, review.outstanding)
+    )
     if open_ and approved:
-        return _("Approved by {approvers}, but changes requested by {reviewers} were still open when it merged.").format(
-            approvers=approved, reviewers=open_)
+        return _(
+            "Approved by {approvers}, but changes requested by {reviewers} were still open when it merged."
+        ).format(approvers=approved, reviewers=open_)
     if open_:
         return _("Merged with changes still requested by {reviewers}.").format(reviewers=open_)
     if settled and approved:
-        return _("Changes requested by {reviewers}, then approved by {approvers}.").format(reviewers=settled, approvers=approved)
+        return _("Changes requested by {reviewers}, then approved by {approvers}.").format(
+            reviewers=settled, approvers=approved
+        )
     if approved:
         return _("Approved by {approvers}.").format(approvers=approved)
     return ""

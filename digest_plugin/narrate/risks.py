@@ -12,7 +12,15 @@ import re
 from dataclasses import dataclass
 
 from digest_plugin.analysis.claims import speaks
-from digest_plugin.analysis.model import BACK_MOVES, GOOD_NEWS_KINDS, IMPACTS, RISK_KINDS, Evidence, Risk, WeekAnalysis
+from digest_plugin.analysis.model import (
+    BACK_MOVES,
+    GOOD_NEWS_KINDS,
+    IMPACTS,
+    RISK_KINDS,
+    Evidence,
+    Risk,
+    WeekAnalysis,
+)
 from digest_plugin.analysis.risks import main_risk
 from digest_plugin.narrate.consequences import evidence_text, mitigation
 from digest_plugin.narrate.model import Cited, RiskLine
@@ -30,16 +38,32 @@ def risk_lines(week: WeekAnalysis, lang: Language) -> tuple[RiskLine, ...]:
     _ = lang.gettext
     names, impacts = risk_names(_), impact_names(_)
     order = {impact: i for i, impact in enumerate(IMPACTS)}
-    ordered = sorted((r for r in week.risks if r.pulls), key=lambda r: (order.get(r.impact, 1), _kind_order(r.kind)))
+    ordered = sorted(
+        (r for r in week.risks if r.pulls),
+        key=lambda r: (order.get(r.impact, 1), _kind_order(r.kind)),
+    )
     lines = [
-        RiskLine(kind=news.kind, name=names.get(news.kind, news.kind), impact=_("Good news"), level="good", pulls=news.pulls,
-                 sentence=risk_sentence(news, week, lang))
-        for news in week.good_news if news.pulls
+        RiskLine(
+            kind=news.kind,
+            name=names.get(news.kind, news.kind),
+            impact=_("Good news"),
+            level="good",
+            pulls=news.pulls,
+            sentence=risk_sentence(news, week, lang),
+        )
+        for news in week.good_news
+        if news.pulls
     ]
     lines += [
-        RiskLine(kind=risk.kind, name=risk_row_name(risk, lang), impact=impacts.get(risk.impact, risk.impact),
-                 level=risk.impact,
-                 pulls=risk.pulls, sentence=risk_sentence(risk, week, lang), mitigation=mitigation(risk, week, lang))
+        RiskLine(
+            kind=risk.kind,
+            name=risk_row_name(risk, lang),
+            impact=impacts.get(risk.impact, risk.impact),
+            level=risk.impact,
+            pulls=risk.pulls,
+            sentence=risk_sentence(risk, week, lang),
+            mitigation=mitigation(risk, week, lang),
+        )
         for risk in ordered
     ]
     return tuple(lines)
@@ -55,19 +79,25 @@ def risk_row_name(risk: Risk, lang: Language) -> str:
         return risk_names(_).get(risk.kind, risk.kind)
     silent = [e for e in risk.evidence if not speaks_consequence(_consequence_of(e, risk.kind))]
     if risk.kind == "breaking-change":
-        if len(silent) < len(risk.evidence):  # stated consequences speak, the author's markers do not
+        if len(silent) < len(
+            risk.evidence
+        ):  # stated consequences speak, the author's markers do not
             return _("User-facing change, or marked breaking by its author")
         return _("Marked breaking by its author")
     if risk.kind == "deprecation":
         one = len(risk.pulls) == 1
-        return _("Deprecation named in its title") if one else _("Deprecation named in their titles")
+        return (
+            _("Deprecation named in its title") if one else _("Deprecation named in their titles")
+        )
     if not any(e.paths for e in risk.evidence):
         one = len(risk.pulls) == 1
         return _("A default named in its title") if one else _("A default named in their titles")
     if risk.kind == "dependency-upgrade" and len(silent) < len(risk.evidence):
         return _("Dependency upgrade, or edits {paths}").format(paths=_named_paths(risk, lang))
     if not all(e.paths for e in risk.evidence):  # a PR whose title speaks of a default, no file
-        return _("Edits {paths}, or a default named in a title").format(paths=_named_paths(risk, lang))
+        return _("Edits {paths}, or a default named in a title").format(
+            paths=_named_paths(risk, lang)
+        )
     return _("Edits {paths}").format(paths=_named_paths(risk, lang))
 
 
@@ -77,7 +107,9 @@ INTERPRETED_KINDS = ("dependency-upgrade", "config-change", "deprecation", "brea
 
 def risk_kind_speaks(risk: Risk) -> bool:
     """Whether a risk may be called by its kind: all its evidence rests on claims that speak."""
-    return risk.kind not in INTERPRETED_KINDS or all(speaks_consequence(_consequence_of(e, risk.kind)) for e in risk.evidence)
+    return risk.kind not in INTERPRETED_KINDS or all(
+        speaks_consequence(_consequence_of(e, risk.kind)) for e in risk.evidence
+    )
 
 
 def _named_paths(risk: Risk, lang: Language) -> str:
@@ -86,7 +118,9 @@ def _named_paths(risk: Risk, lang: Language) -> str:
     more = len(paths) > PATHS_NAMED or any(e.files > len(e.paths) for e in risk.evidence)
     if not more:
         return lang.join(paths)
-    return lang.gettext("{paths} and other files").format(paths=lang.gettext(", ").join(paths[:PATHS_NAMED]))
+    return lang.gettext("{paths} and other files").format(
+        paths=lang.gettext(", ").join(paths[:PATHS_NAMED])
+    )
 
 
 def _kind_order(kind: str) -> int:
@@ -106,13 +140,23 @@ def risk_sentence(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited:
         said.figures.extend(cited.figures)
     if not clauses:
         return said.cited(_kind_sentence(risk, said, len(risk.pulls)), risk.pulls)
-    sentences = [_with_consequence(clauses[0], risk.evidence[0], risk.kind, lang), *(lang.gettext("{evidence}.").format(evidence=c) for c in clauses[1:])]
+    sentences = [
+        _with_consequence(clauses[0], risk.evidence[0], risk.kind, lang),
+        *(lang.gettext("{evidence}.").format(evidence=c) for c in clauses[1:]),
+    ]
     covered = {n for e in risk.evidence[:EVIDENCE_PER_RISK] for n in (e.pull, *e.pulls)}
     if set(risk.pulls) - covered:
-        count = said.number(f"risk:{risk.kind}" if risk in week.risks else f"good:{risk.kind}", len(risk.pulls))
+        count = said.number(
+            f"risk:{risk.kind}" if risk in week.risks else f"good:{risk.kind}", len(risk.pulls)
+        )
         listed, shown = lang.some_pulls(risk.pulls, LISTED_PULLS)  # the table lists them all
-        sentences.append(lang.ngettext("{count} PR shows this in all: {pulls}.", "{count} PRs show this in all: {pulls}.", len(risk.pulls)).format(
-            count=count, pulls=listed))
+        sentences.append(
+            lang.ngettext(
+                "{count} PR shows this in all: {pulls}.",
+                "{count} PRs show this in all: {pulls}.",
+                len(risk.pulls),
+            ).format(count=count, pulls=listed)
+        )
         pulls.extend(shown)
     return said.cited(lang.sentences(sentences), pulls)
 
@@ -121,7 +165,11 @@ def lead_sentence(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited:
     """The one sentence the summary gives a risk: its first evidence and what could go wrong."""
     if risk.evidence:
         cited = evidence_clause(risk.kind, 0, risk.evidence[0], week, lang)
-        return Cited(_with_consequence(cited.text, risk.evidence[0], risk.kind, lang), cited.pulls, cited.figures)
+        return Cited(
+            _with_consequence(cited.text, risk.evidence[0], risk.kind, lang),
+            cited.pulls,
+            cited.figures,
+        )
     said = StatedNumbers(lang)
     return said.cited(_kind_sentence(risk, said, SUMMARY_PULLS), risk.pulls[:SUMMARY_PULLS])
 
@@ -131,7 +179,9 @@ def _with_consequence(clause: str, evidence: Evidence, kind: str, lang: Language
     consequence = consequences(lang.gettext).get(said) if speaks_consequence(said) else None
     if consequence is None:
         return lang.gettext("{evidence}.").format(evidence=clause)
-    return lang.gettext("{evidence}: {consequence}").format(evidence=clause, consequence=consequence)
+    return lang.gettext("{evidence}: {consequence}").format(
+        evidence=clause, consequence=consequence
+    )
 
 
 def _consequence_of(evidence: Evidence, kind: str) -> str:
@@ -171,21 +221,37 @@ def consequences(_) -> dict[str, str]:
     """What could go wrong, by the fact that shows it (`_consequence_of`): said once per risk, after its first evidence."""
     return {
         "untested-code": _("nothing shows the new code works, or keeps it working."),
-        "breaking-marker": _("users will have to change code, configuration or scripts when they upgrade."),
-        "version": _("behaviour, performance and compatibility can change in ways this repository's diff does not show."),
-        "version-back": _("users get the older version until the pin is lifted, and whatever the newer one fixed stays out."),
+        "breaking-marker": _(
+            "users will have to change code, configuration or scripts when they upgrade."
+        ),
+        "version": _(
+            "behaviour, performance and compatibility can change in ways this repository's diff does not show."
+        ),
+        "version-back": _(
+            "users get the older version until the pin is lifted, and whatever the newer one fixed stays out."
+        ),
         "deprecated-removed": _("users who still rely on it will break when they upgrade."),
         "routine-bumps": _("low risk once CI passes."),
         "vulnerability": _("it deserves a review by someone who knows the security model."),
-        "fixed-vulnerability": _("good news, but users of released versions stay exposed until a release ships, and an advisory may be due."),
+        "fixed-vulnerability": _(
+            "good news, but users of released versions stay exposed until a release ships, and an advisory may be due."
+        ),
         "reverted-open": _("what it was for is still undone."),
         "deprecated": _("users need to hear about it before the old way is removed."),
-        "files-removed": _("anything that still imports or configures what was removed will break."),
+        "files-removed": _(
+            "anything that still imports or configures what was removed will break."
+        ),
         "size": _("too much to review line by line, so regressions can hide in it."),
-        "default-changed": _("everyone who relies on the old value without setting it gets the new behaviour on upgrade."),
+        "default-changed": _(
+            "everyone who relies on the old value without setting it gets the new behaviour on upgrade."
+        ),
         "config-files": _("deployments that rely on these values will behave differently."),
-        "workflows": _("CI decides what is tested before a release, and a mistake there lets regressions through unnoticed."),
-        "hot-file": _("overlapping edits to one file are where conflicts and regressions concentrate."),
+        "workflows": _(
+            "CI decides what is tested before a release, and a mistake there lets regressions through unnoticed."
+        ),
+        "hot-file": _(
+            "overlapping edits to one file are where conflicts and regressions concentrate."
+        ),
         "changes-requested": _("what the reviewer asked for may not have been done."),
     }
 
@@ -195,41 +261,82 @@ def _kind_sentence(risk: Risk, said: StatedNumbers, limit: int = 5) -> str:
     lang = said.lang
     ngettext, n = lang.ngettext, len(risk.pulls)
     templates = {
-        "missing-tests": ngettext("{pulls} changed code without changing any test, so nothing shows the change works.",
-                                  "{pulls} changed code without changing any test, so nothing shows the changes work.", n),
-        "breaking-change": ngettext("{pulls} is a breaking change: users will have to adapt when they upgrade.",
-                                    "{pulls} are breaking changes: users will have to adapt when they upgrade.", n),
-        "dependency-upgrade": ngettext("{pulls} upgrades a dependency, which can change behaviour in ways this diff does not show.",
-                                       "{pulls} upgrade dependencies, which can change behaviour in ways these diffs do not show.", n),
-        "security": ngettext("{pulls} touches security-sensitive code and deserves a careful review.",
-                             "{pulls} touch security-sensitive code and deserve a careful review.", n),
-        "security-fix": ngettext("{pulls} fixes a vulnerability: good news, though an advisory and a release may be due.",
-                                 "{pulls} fix vulnerabilities: good news, though advisories and a release may be due.", n),
+        "missing-tests": ngettext(
+            "{pulls} changed code without changing any test, so nothing shows the change works.",
+            "{pulls} changed code without changing any test, so nothing shows the changes work.",
+            n,
+        ),
+        "breaking-change": ngettext(
+            "{pulls} is a breaking change: users will have to adapt when they upgrade.",
+            "{pulls} are breaking changes: users will have to adapt when they upgrade.",
+            n,
+        ),
+        "dependency-upgrade": ngettext(
+            "{pulls} upgrades a dependency, which can change behaviour in ways this diff does not show.",
+            "{pulls} upgrade dependencies, which can change behaviour in ways these diffs do not show.",
+            n,
+        ),
+        "security": ngettext(
+            "{pulls} touches security-sensitive code and deserves a careful review.",
+            "{pulls} touch security-sensitive code and deserve a careful review.",
+            n,
+        ),
+        "security-fix": ngettext(
+            "{pulls} fixes a vulnerability: good news, though an advisory and a release may be due.",
+            "{pulls} fix vulnerabilities: good news, though advisories and a release may be due.",
+            n,
+        ),
         "revert": ngettext("{pulls} reverts earlier work.", "{pulls} revert earlier work.", n),
-        "deprecation": ngettext("{pulls} deprecates existing behaviour: users should hear about it before it goes.",
-                                "{pulls} deprecate existing behaviour: users should hear about it before it goes.", n),
-        "large-change": ngettext("{pulls} is too large to review line by line, so regressions can hide in it.",
-                                 "{pulls} are too large to review line by line, so regressions can hide in them.", n),
-        "config-change": ngettext("{pulls} changes configuration that deployments may rely on.",
-                                  "{pulls} change configuration that deployments may rely on.", n),
-        "ci-change": ngettext("{pulls} changes CI, which decides what is tested before a release.",
-                              "{pulls} change CI, which decides what is tested before a release.", n),
-        "hotspot": ngettext("{pulls} changed files that many PRs touched this week, where conflicts and regressions concentrate.",
-                            "{pulls} changed files that many PRs touched this week, where conflicts and regressions concentrate.", n),
-        "unresolved-review": ngettext("{pulls} was merged while a reviewer still requested changes.",
-                                      "{pulls} were merged while reviewers still requested changes.", n),
+        "deprecation": ngettext(
+            "{pulls} deprecates existing behaviour: users should hear about it before it goes.",
+            "{pulls} deprecate existing behaviour: users should hear about it before it goes.",
+            n,
+        ),
+        "large-change": ngettext(
+            "{pulls} is too large to review line by line, so regressions can hide in it.",
+            "{pulls} are too large to review line by line, so regressions can hide in them.",
+            n,
+        ),
+        "config-change": ngettext(
+            "{pulls} changes configuration that deployments may rely on.",
+            "{pulls} change configuration that deployments may rely on.",
+            n,
+        ),
+        "ci-change": ngettext(
+            "{pulls} changes CI, which decides what is tested before a release.",
+            "{pulls} change CI, which decides what is tested before a release.",
+            n,
+        ),
+        "hotspot": ngettext(
+            "{pulls} changed files that many PRs touched this week, where conflicts and regressions concentrate.",
+            "{pulls} changed files that many PRs touched this week, where conflicts and regressions concentrate.",
+            n,
+        ),
+        "unresolved-review": ngettext(
+            "{pulls} was merged while a reviewer still requested changes.",
+            "{pulls} were merged while reviewers still requested changes.",
+            n,
+        ),
     }
-    template = templates.get(risk.kind) or ngettext("{pulls} shows the risk “{kind}”.", "{pulls} show the risk “{kind}”.", n)
+    template = templates.get(risk.kind) or ngettext(
+        "{pulls} shows the risk “{kind}”.", "{pulls} show the risk “{kind}”.", n
+    )
     return template.format(pulls=lang.some_pulls(risk.pulls, limit)[0], kind=risk.kind)
 
 
-def evidence_clause(kind: str, index: int, evidence: Evidence, week: WeekAnalysis, lang: Language) -> Cited:
+def evidence_clause(
+    kind: str, index: int, evidence: Evidence, week: WeekAnalysis, lang: Language
+) -> Cited:
     """One piece of evidence as a clause without its full stop: what the PR does that shows the risk."""
     said = StatedNumbers(lang)
     writer = _EVIDENCE.get(evidence.fact)
     if writer is None:
-        return said.cited(_kind_sentence(Risk(kind, (evidence.pull,)), said).rstrip("。."), (evidence.pull,))
-    in_week = {p.pull.number: p for p in week.pulls}  # the writers look PRs of the week up by number
+        return said.cited(
+            _kind_sentence(Risk(kind, (evidence.pull,)), said).rstrip("。."), (evidence.pull,)
+        )
+    in_week = {
+        p.pull.number: p for p in week.pulls
+    }  # the writers look PRs of the week up by number
     text, pulls = writer(EvidenceRef(kind, index), evidence, said, in_week)
     return said.cited(text, pulls)
 
@@ -257,30 +364,42 @@ def _untested(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     resources elsewhere), only the lines added and, where exactly true, that no file under a tests/
     folder changed."""
     lang = said.lang
-    values = {"pull": f"#{e.pull}", "lines": said.number(kind.key("lines"), e.lines), "files": said.number(kind.key("files"), e.files),
-              "path": e.paths[0] if e.paths else ""}
+    values = {
+        "pull": f"#{e.pull}",
+        "lines": said.number(kind.key("lines"), e.lines),
+        "files": said.number(kind.key("files"), e.files),
+        "path": e.paths[0] if e.paths else "",
+    }
     if not speaks("tests.missing"):
         return _added_source(e, values, in_week.get(e.pull), lang), (e.pull,)
     if e.paths:
         template = lang.ngettext(
             "{pull} adds {lines} lines of source code in {files} file ({path}) and changes no test",
             "{pull} adds {lines} lines of source code in {files} files, {path} the largest, and changes no test",
-            e.files)
+            e.files,
+        )
     else:
         template = lang.ngettext(
             "{pull} adds {lines} lines of source code in {files} file and changes no test",
             "{pull} adds {lines} lines of source code in {files} files and changes no test",
-            e.files)
+            e.files,
+        )
     return template.format(**values), (e.pull,)
 
 
 def _added_source(e: Evidence, values: dict, analysed, lang: Language) -> str:
     if e.paths:
-        template = lang.ngettext("{pull} adds {lines} lines of source code in {files} file ({path})",
-                                 "{pull} adds {lines} lines of source code in {files} files, {path} the largest", e.files)
+        template = lang.ngettext(
+            "{pull} adds {lines} lines of source code in {files} file ({path})",
+            "{pull} adds {lines} lines of source code in {files} files, {path} the largest",
+            e.files,
+        )
     else:
-        template = lang.ngettext("{pull} adds {lines} lines of source code in {files} file",
-                                 "{pull} adds {lines} lines of source code in {files} files", e.files)
+        template = lang.ngettext(
+            "{pull} adds {lines} lines of source code in {files} file",
+            "{pull} adds {lines} lines of source code in {files} files",
+            e.files,
+        )
     text = template.format(**values)
     known = analysed is not None and analysed.pull.files and not analysed.pull.files_truncated
     if known and not any(_TEST_FOLDER.search(f.path) for f in analysed.pull.files):
@@ -290,7 +409,11 @@ def _added_source(e: Evidence, values: dict, analysed, lang: Language) -> str:
 
 def _breaking(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     _ = said.lang.gettext
-    where = {"title": _("in its title"), "label": _("by its label"), "footer": _("in its description")}.get(e.detail or "", _("by its author"))
+    where = {
+        "title": _("in its title"),
+        "label": _("by its label"),
+        "footer": _("in its description"),
+    }.get(e.detail or "", _("by its author"))
     text = _("{pull} is marked as a breaking change ({where})")
     return text.format(pull=f"#{e.pull}", where=where), (e.pull,)
 
@@ -301,19 +424,39 @@ def _version(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     _ = said.lang.gettext
     named = e.package or ""
     toolchain = named.endswith(" toolchain")  # "rust toolchain": said as the language's toolchain
-    package = _("the {language} toolchain").format(language=named.split()[0].capitalize()) if toolchain else named
-    values = {"pull": f"#{e.pull}", "package": package, "old": e.old or "", "new": e.new or "", "paths": _paths(e, said.lang)}
-    if not speaks("version.package"):  # which package moved, or whether one did, is unsure: the files
+    package = (
+        _("the {language} toolchain").format(language=named.split()[0].capitalize())
+        if toolchain
+        else named
+    )
+    values = {
+        "pull": f"#{e.pull}",
+        "package": package,
+        "old": e.old or "",
+        "new": e.new or "",
+        "paths": _paths(e, said.lang),
+    }
+    if not speaks(
+        "version.package"
+    ):  # which package moved, or whether one did, is unsure: the files
         if not e.paths:
-            return _("{pull} names a version in its title or description").format(**values), (e.pull,)
+            return _("{pull} names a version in its title or description").format(**values), (
+                e.pull,
+            )
         if len(e.paths) > PATHS_NAMED:
             count = said.number(kind.key("paths"), len(e.paths))
-            return _("{pull} changes {count} dependency files, among them {paths}").format(count=count, **values), (e.pull,)
+            return _("{pull} changes {count} dependency files, among them {paths}").format(
+                count=count, **values
+            ), (e.pull,)
         return _("{pull} changes {paths}").format(**values), (e.pull,)
     if not speaks("version.direction"):  # nor which way: the versions as they are written
         return _unmoved(e, _).format(**values), (e.pull,)
     moved = _moved(e, _).format(**values)
-    steps = {"major": _(", a new major version"), "minor": _(", a minor version"), "patch": _(", a patch release")}
+    steps = {
+        "major": _(", a new major version"),
+        "minor": _(", a minor version"),
+        "patch": _(", a patch release"),
+    }
     weight = steps.get(e.detail or "", "") if e.old and e.new else ""
     if toolchain:
         weight += _(", the compiler the project is built with")
@@ -321,7 +464,9 @@ def _version(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
         weight += _(", a core dependency of the project")  # a framework, CUDA, an interpreter
     text = _("{moved}{weight}").format(moved=moved, weight=weight)
     if e.reason:
-        text = _("{moved}; its description says why: “{reason}”").format(moved=text, reason=e.reason.rstrip("."))
+        text = _("{moved}; its description says why: “{reason}”").format(
+            moved=text, reason=e.reason.rstrip(".")
+        )
     return text, (e.pull,)
 
 
@@ -337,10 +482,17 @@ def _unmoved(e: Evidence, _) -> str:
 def _moved(e: Evidence, _) -> str:
     """The template of what a PR does to a dependency, by the move the analysis found (UPGRADE_MOVES)."""
     if not e.package:
-        return _("{pull} pins dependency versions") if e.detail in BACK_MOVES else _("{pull} changes dependency versions")
+        return (
+            _("{pull} pins dependency versions")
+            if e.detail in BACK_MOVES
+            else _("{pull} changes dependency versions")
+        )
     back = {
-        "down": _("{pull} downgrades {package} from {old} to {new}") if e.old and e.new else
-        _("{pull} moves {package} back from {old}") if e.old else _("{pull} downgrades {package}"),
+        "down": _("{pull} downgrades {package} from {old} to {new}")
+        if e.old and e.new
+        else _("{pull} moves {package} back from {old}")
+        if e.old
+        else _("{pull} downgrades {package}"),
         "pin-back": _("{pull} pins {package} back to {new}"),
         "pin": _("{pull} pins {package} to {new}"),
         "cap": _("{pull} keeps {package} below {new}"),
@@ -348,12 +500,23 @@ def _moved(e: Evidence, _) -> str:
     if e.detail in back and (e.new or e.detail == "down"):
         return back[e.detail]
     if e.package == "msrv" and e.new:  # a promise to users, not a package
-        return (_("{pull} raises the minimum supported Rust version from {old} to {new}") if e.old else
-                _("{pull} raises the minimum supported Rust version to {new}"))
+        return (
+            _("{pull} raises the minimum supported Rust version from {old} to {new}")
+            if e.old
+            else _("{pull} raises the minimum supported Rust version to {new}")
+        )
     if e.old and e.new:
-        return _("{pull} upgrades {package} from {old} to {new}") if e.detail in ("major", "minor", "patch") else _("{pull} moves {package} from {old} to {new}")
+        return (
+            _("{pull} upgrades {package} from {old} to {new}")
+            if e.detail in ("major", "minor", "patch")
+            else _("{pull} moves {package} from {old} to {new}")
+        )
     if e.new:
-        return _("{pull} upgrades {package} to {new}") if e.detail == "up" else _("{pull} sets {package} to {new}")
+        return (
+            _("{pull} upgrades {package} to {new}")
+            if e.detail == "up"
+            else _("{pull} sets {package} to {new}")
+        )
     return _("{pull} upgrades {package}")
 
 
@@ -363,17 +526,31 @@ def _routine(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
         return _version(kind, e, said, in_week)
     count = said.number(kind.key("pulls"), len(pulls))
     shown = pulls[:5]
-    more = lang.gettext("{pulls} and others").format(pulls=lang.pulls(shown)) if len(pulls) > len(shown) else lang.pulls(shown)
-    if len(e.packages) > 4:  # a plain enumeration then "and others", so that the list is not read as whole
-        packages = lang.gettext("{names} and others").format(names=lang.gettext(", ").join(e.packages[:4]))
+    more = (
+        lang.gettext("{pulls} and others").format(pulls=lang.pulls(shown))
+        if len(pulls) > len(shown)
+        else lang.pulls(shown)
+    )
+    if (
+        len(e.packages) > 4
+    ):  # a plain enumeration then "and others", so that the list is not read as whole
+        packages = lang.gettext("{names} and others").format(
+            names=lang.gettext(", ").join(e.packages[:4])
+        )
     else:
         packages = lang.join(e.packages)
     if packages:
-        template = lang.ngettext("{count} routine bump by a bot ({packages}; {pulls})",
-                                 "{count} routine bumps by bots ({packages}; {pulls})", len(pulls))
+        template = lang.ngettext(
+            "{count} routine bump by a bot ({packages}; {pulls})",
+            "{count} routine bumps by bots ({packages}; {pulls})",
+            len(pulls),
+        )
     else:
-        template = lang.ngettext("{count} routine bump by a bot ({pulls})",
-                                 "{count} routine bumps by bots ({pulls})", len(pulls))
+        template = lang.ngettext(
+            "{count} routine bump by a bot ({pulls})",
+            "{count} routine bumps by bots ({pulls})",
+            len(pulls),
+        )
     return template.format(count=count, packages=packages, pulls=more), shown
 
 
@@ -395,89 +572,148 @@ def _reverted(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     same_week = [n for n in e.pulls if n in in_week] if undoes else []
     cited = [e.pull, *same_week]
     if same_week:
-        revert = _("{pull} reverts {reverted}, merged this same week").format(pull=f"#{e.pull}", reverted=said.lang.pulls(same_week))
-    elif e.detail and undoes and said.lang.code != "zh":  # in Chinese the English title is the revert's own, shown once
+        revert = _("{pull} reverts {reverted}, merged this same week").format(
+            pull=f"#{e.pull}", reverted=said.lang.pulls(same_week)
+        )
+    elif (
+        e.detail and undoes and said.lang.code != "zh"
+    ):  # in Chinese the English title is the revert's own, shown once
         revert = _("{pull} reverts “{title}”").format(pull=f"#{e.pull}", title=e.detail)
     else:
         revert = _("{pull} reverts an earlier change").format(pull=f"#{e.pull}")
     if e.reason and e.outcome in ("none", "pending"):
-        revert = _("{revert} (its description says: “{reason}”)").format(revert=revert, reason=e.reason.rstrip("."))
+        revert = _("{revert} (its description says: “{reason}”)").format(
+            revert=revert, reason=e.reason.rstrip(".")
+        )
     if not _follow_up_speaks(e.outcome):
         return revert, tuple(cited)  # what followed is not told reliably: the revert, and no more
     if e.outcome in ("accidental", "peripheral"):
-        settled = {"accidental": _("an accidental change that needs no follow-up"),
-                   "peripheral": _("a change to tests, docs, examples, scripts, CI or generated files that needs no follow-up")}
-        return _("{revert}, {settled}").format(revert=revert, settled=settled[e.outcome]), tuple(cited)
-    outcome = e.outcome if e.outcome not in ("relanded", "replaced") or speaks(f"revert.{e.outcome}") else "followed-up"
+        settled = {
+            "accidental": _("an accidental change that needs no follow-up"),
+            "peripheral": _(
+                "a change to tests, docs, examples, scripts, CI or generated files that needs no follow-up"
+            ),
+        }
+        return _("{revert}, {settled}").format(revert=revert, settled=settled[e.outcome]), tuple(
+            cited
+        )
+    outcome = (
+        e.outcome
+        if e.outcome not in ("relanded", "replaced") or speaks(f"revert.{e.outcome}")
+        else "followed-up"
+    )
     if e.outcome in ("relanded", "replaced") and e.by in in_week:
         assert outcome is not None and e.by is not None  # relanded or replaced, by a PR of the week
         cited.append(e.by)
-        then = {"relanded": _("{by} re-landed it the same week"), "replaced": _("{by} replaced it the same week"),
-                "followed-up": _("{by} re-landed or replaced it the same week")}[outcome].format(by=f"#{e.by}")
+        then = {
+            "relanded": _("{by} re-landed it the same week"),
+            "replaced": _("{by} replaced it the same week"),
+            "followed-up": _("{by} re-landed or replaced it the same week"),
+        }[outcome].format(by=f"#{e.by}")
     else:
-        then = {"relanded": _("a PR of a later week re-landed it"), "replaced": _("a PR of a later week replaced it"),
-                "followed-up": _("a PR of a later week re-landed or replaced it"),
-                "none": _("no PR of the following four weeks re-landed or replaced it"),
-                "pending": _("nothing has re-landed or replaced it so far")}.get(outcome or "", "")
-    return (_("{revert}; {then}").format(revert=revert, then=then) if then else revert), tuple(dict.fromkeys(cited))
+        then = {
+            "relanded": _("a PR of a later week re-landed it"),
+            "replaced": _("a PR of a later week replaced it"),
+            "followed-up": _("a PR of a later week re-landed or replaced it"),
+            "none": _("no PR of the following four weeks re-landed or replaced it"),
+            "pending": _("nothing has re-landed or replaced it so far"),
+        }.get(outcome or "", "")
+    return (_("{revert}; {then}").format(revert=revert, then=then) if then else revert), tuple(
+        dict.fromkeys(cited)
+    )
 
 
 def _follow_up_speaks(outcome: str | None) -> bool:
     """Whether what followed a revert (REVERT_OUTCOMES) may be said: its claim rule is precise."""
-    rule = {"relanded": ("revert.relanded", "revert.followed-up"), "replaced": ("revert.replaced", "revert.followed-up"),
-            "none": ("revert.nothing-followed",), "pending": ("revert.nothing-followed",),
-            "accidental": ("revert.needs-nothing",), "peripheral": ("revert.needs-nothing",)}.get(outcome or "", ())
+    rule = {
+        "relanded": ("revert.relanded", "revert.followed-up"),
+        "replaced": ("revert.replaced", "revert.followed-up"),
+        "none": ("revert.nothing-followed",),
+        "pending": ("revert.nothing-followed",),
+        "accidental": ("revert.needs-nothing",),
+        "peripheral": ("revert.needs-nothing",),
+    }.get(outcome or "", ())
     return any(speaks(r) for r in rule)
 
 
 def _deprecated(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     _ = said.lang.gettext
-    if not speaks("consequence.removes-deprecated" if e.detail == "removes" else "consequence.deprecates"):
-        return _core_lines(kind, e, said), (e.pull,)  # whether it deprecates or removes is not told reliably
+    if not speaks(
+        "consequence.removes-deprecated" if e.detail == "removes" else "consequence.deprecates"
+    ):
+        return _core_lines(kind, e, said), (
+            e.pull,
+        )  # whether it deprecates or removes is not told reliably
     if e.detail == "removes":
         if e.lines:
-            text = _("{pull} removes something the project had deprecated ({lines} lines of core code changed)")
-            return text.format(pull=f"#{e.pull}", lines=said.number(kind.key("lines"), e.lines)), (e.pull,)
-        return _("{pull} removes something the project had deprecated").format(pull=f"#{e.pull}"), (e.pull,)
+            text = _(
+                "{pull} removes something the project had deprecated ({lines} lines of core code changed)"
+            )
+            return text.format(pull=f"#{e.pull}", lines=said.number(kind.key("lines"), e.lines)), (
+                e.pull,
+            )
+        return _("{pull} removes something the project had deprecated").format(pull=f"#{e.pull}"), (
+            e.pull,
+        )
     if e.lines:
         text = _("{pull} deprecates existing behaviour ({lines} lines of core code changed)")
-        return text.format(pull=f"#{e.pull}", lines=said.number(kind.key("lines"), e.lines)), (e.pull,)
+        return text.format(pull=f"#{e.pull}", lines=said.number(kind.key("lines"), e.lines)), (
+            e.pull,
+        )
     return _("{pull} deprecates existing behaviour").format(pull=f"#{e.pull}"), (e.pull,)
 
 
 def _core_lines(kind: EvidenceRef, e: Evidence, said: StatedNumbers) -> str:
     _ = said.lang.gettext
     if e.lines:
-        return _("{pull} changes {lines} lines of core code").format(pull=f"#{e.pull}", lines=said.number(kind.key("lines"), e.lines))
+        return _("{pull} changes {lines} lines of core code").format(
+            pull=f"#{e.pull}", lines=said.number(kind.key("lines"), e.lines)
+        )
     return _("{pull} changes no line of core code").format(pull=f"#{e.pull}")
 
 
 def _removed(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     lang = said.lang
-    values = {"pull": f"#{e.pull}", "files": said.number(kind.key("files"), e.files), "lines": said.number(kind.key("lines"), e.lines),
-              "paths": _paths(e, lang)}
+    values = {
+        "pull": f"#{e.pull}",
+        "files": said.number(kind.key("files"), e.files),
+        "lines": said.number(kind.key("lines"), e.lines),
+        "paths": _paths(e, lang),
+    }
     template = lang.ngettext(
         "{pull} removes {files} file with {lines} lines ({paths})",
         "{pull} removes {files} files with {lines} lines, among them {paths}",
-        e.files)
+        e.files,
+    )
     return template.format(**values), (e.pull,)
 
 
 def _size(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     lang = said.lang
-    values = {"pull": f"#{e.pull}", "lines": said.number(kind.key("lines"), e.lines), "files": said.number(kind.key("files"), e.files)}
+    values = {
+        "pull": f"#{e.pull}",
+        "lines": said.number(kind.key("lines"), e.lines),
+        "files": said.number(kind.key("files"), e.files),
+    }
     if e.modules > 1:
         values["modules"] = said.number(kind.key("modules"), e.modules)
-        template = lang.gettext("{pull} changes {lines} lines of core code in {files} files across {modules} modules")
+        template = lang.gettext(
+            "{pull} changes {lines} lines of core code in {files} files across {modules} modules"
+        )
     else:
-        template = lang.ngettext("{pull} changes {lines} lines of core code in {files} file",
-                                 "{pull} changes {lines} lines of core code in {files} files", e.files)
+        template = lang.ngettext(
+            "{pull} changes {lines} lines of core code in {files} file",
+            "{pull} changes {lines} lines of core code in {files} files",
+            e.files,
+        )
     return template.format(**values), (e.pull,)
 
 
 def _default(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     _ = said.lang.gettext
-    if not speaks("config.default-changed"):  # a title's "default" is not told reliably: the files it changes
+    if not speaks(
+        "config.default-changed"
+    ):  # a title's "default" is not told reliably: the files it changes
         if e.paths:
             return _changed_files(kind, e, said), (e.pull,)
         return _("{pull} speaks of a default in its title").format(pull=f"#{e.pull}"), (e.pull,)
@@ -490,7 +726,9 @@ def _default(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
 
 def _config(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     _ = said.lang.gettext
-    if not speaks("config.user-changed"):  # whether users' configuration changed is not told reliably: the files
+    if not speaks(
+        "config.user-changed"
+    ):  # whether users' configuration changed is not told reliably: the files
         return _changed_files(kind, e, said), (e.pull,)
     if e.paths:
         text = _("{pull} edits configuration ({paths})")
@@ -503,16 +741,26 @@ def _changed_files(kind: EvidenceRef, e: Evidence, said: StatedNumbers) -> str:
     lang = said.lang
     if e.files > min(len(e.paths), PATHS_NAMED):
         count = said.number(kind.key("files"), e.files)
-        return lang.gettext("{pull} changes {count} files, among them {paths}").format(pull=f"#{e.pull}", count=count, paths=_paths(e, lang))
+        return lang.gettext("{pull} changes {count} files, among them {paths}").format(
+            pull=f"#{e.pull}", count=count, paths=_paths(e, lang)
+        )
     return lang.gettext("{pull} changes {paths}").format(pull=f"#{e.pull}", paths=_paths(e, lang))
 
 
 def _workflows(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     lang = said.lang
     count = e.files or len(e.paths)
-    values = {"pull": f"#{e.pull}", "count": said.number(kind.key("files" if e.files else "paths"), count), "paths": _paths(e, lang)}
+    values = {
+        "pull": f"#{e.pull}",
+        "count": said.number(kind.key("files" if e.files else "paths"), count),
+        "paths": _paths(e, lang),
+    }
     if count <= PATHS_NAMED:
-        template = lang.ngettext("{pull} changes {count} CI workflow ({paths})", "{pull} changes {count} CI workflows ({paths})", count)
+        template = lang.ngettext(
+            "{pull} changes {count} CI workflow ({paths})",
+            "{pull} changes {count} CI workflows ({paths})",
+            count,
+        )
     else:
         template = lang.gettext("{pull} changes {count} CI workflows, among them {paths}")
     return template.format(**values), (e.pull,)
@@ -520,11 +768,19 @@ def _workflows(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
 
 def _hot_file(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     lang = said.lang
-    listed, pulls = lang.some_pulls(tuple(n for n in (e.pulls or (e.pull,)) if n in in_week), LISTED_PULLS)
-    values = {"path": e.paths[0] if e.paths else "", "count": said.number(kind.key("pulls"), len(e.pulls)) if e.pulls else "",
-              "pulls": listed, "people": said.number(kind.key("authors"), len(e.authors)) if e.authors else ""}
+    listed, pulls = lang.some_pulls(
+        tuple(n for n in (e.pulls or (e.pull,)) if n in in_week), LISTED_PULLS
+    )
+    values = {
+        "path": e.paths[0] if e.paths else "",
+        "count": said.number(kind.key("pulls"), len(e.pulls)) if e.pulls else "",
+        "pulls": listed,
+        "people": said.number(kind.key("authors"), len(e.authors)) if e.authors else "",
+    }
     if e.authors and len(e.authors) > 1:
-        template = lang.gettext("{path} was changed by {count} PRs from {people} authors this week ({pulls})")
+        template = lang.gettext(
+            "{path} was changed by {count} PRs from {people} authors this week ({pulls})"
+        )
     else:
         template = lang.gettext("{path} was changed by {count} PRs this week ({pulls})")
     return template.format(**values), pulls
@@ -569,5 +825,7 @@ def summary_risks(week: WeekAnalysis, lang: Language) -> list[Cited]:
     main = main_risk(week.risks)
     if main is not None:
         lead = lead_sentence(main, week, lang)
-        told.append(Cited(_("The main risk: {risk}").format(risk=lead.text), lead.pulls, lead.figures))
+        told.append(
+            Cited(_("The main risk: {risk}").format(risk=lead.text), lead.pulls, lead.figures)
+        )
     return told

@@ -12,7 +12,9 @@ from digest_plugin.narrate.titles import display_title, english_predicate
 from digest_plugin.narrate.wording import Language, StatedNumbers
 
 THEME_PULLS = 3  # PRs a theme sentence names
-LINES_SAID_FROM = 1.5  # times its share of PRs from which a theme's share of the week's lines is said
+LINES_SAID_FROM = (
+    1.5  # times its share of PRs from which a theme's share of the week's lines is said
+)
 TYPES_SAID = 3  # kinds of change a theme sentence counts
 
 
@@ -22,10 +24,16 @@ def theme_lines(week: WeekAnalysis, lang: Language) -> tuple[ThemeLine, ...]:
     if not themes_speak():
         return ()
     by_number = {p.pull.number: p for p in week.pulls}
-    return tuple(ThemeLine(theme.name, _theme_sentence(theme, week, by_number, lang)) for theme in week.themes if theme.pulls)
+    return tuple(
+        ThemeLine(theme.name, _theme_sentence(theme, week, by_number, lang))
+        for theme in week.themes
+        if theme.pulls
+    )
 
 
-def _theme_sentence(theme: Theme, week: WeekAnalysis, by_number: dict[int, AnalysedPull], lang: Language):
+def _theme_sentence(
+    theme: Theme, week: WeekAnalysis, by_number: dict[int, AnalysedPull], lang: Language
+):
     _, ngettext, said = lang.gettext, lang.ngettext, StatedNumbers(lang)
     count = len(theme.pulls)
     values = {  # the name stands before the sentence wherever it is shown
@@ -34,25 +42,41 @@ def _theme_sentence(theme: Theme, week: WeekAnalysis, by_number: dict[int, Analy
         "share": said.percent(f"theme:{theme.name}:share", theme.share),
     }
     if theme.trend == "new" and theme.baseline_weeks:
-        share = ngettext("{count} of {pulls} ({share}), new this week: recent weeks had none.",
-                         "{count} of {pulls} ({share}), new this week: recent weeks had none.", count)
+        share = ngettext(
+            "{count} of {pulls} ({share}), new this week: recent weeks had none.",
+            "{count} of {pulls} ({share}), new this week: recent weeks had none.",
+            count,
+        )
     elif theme.baseline_weeks and round(theme.baseline_share * 100):
         values["baseline"] = said.percent(f"theme:{theme.name}:baseline", theme.baseline_share)
-        share = (ngettext("{count} of {pulls} ({share}), up from {baseline} in recent weeks.",
-                          "{count} of {pulls} ({share}), up from {baseline} in recent weeks.", count)
-                 if theme.trend == "rising" else
-                 ngettext("{count} of {pulls} ({share}), continuing recent weeks' work ({baseline} of their PRs).",
-                          "{count} of {pulls} ({share}), continuing recent weeks' work ({baseline} of their PRs).", count))
+        share = (
+            ngettext(
+                "{count} of {pulls} ({share}), up from {baseline} in recent weeks.",
+                "{count} of {pulls} ({share}), up from {baseline} in recent weeks.",
+                count,
+            )
+            if theme.trend == "rising"
+            else ngettext(
+                "{count} of {pulls} ({share}), continuing recent weeks' work ({baseline} of their PRs).",
+                "{count} of {pulls} ({share}), continuing recent weeks' work ({baseline} of their PRs).",
+                count,
+            )
+        )
     elif theme.baseline_weeks and theme.baseline_share:
-        share = ngettext("{count} of {pulls} ({share}), where recent weeks had hardly any.",
-                         "{count} of {pulls} ({share}), where recent weeks had hardly any.", count)
+        share = ngettext(
+            "{count} of {pulls} ({share}), where recent weeks had hardly any.",
+            "{count} of {pulls} ({share}), where recent weeks had hardly any.",
+            count,
+        )
     else:
         share = ngettext("{count} of {pulls} ({share}).", "{count} of {pulls} ({share}).", count)
     sentences = [share.format(**values)]
     if theme.line_share >= LINES_SAID_FROM * theme.share and round(theme.line_share * 100):
         # a theme of few PRs that took much of the work: say what makes it one
         lines = said.percent(f"theme:{theme.name}:line_share", theme.line_share)
-        sentences.append(_("Its PRs changed {lines} of the week's lines of core code.").format(lines=lines))
+        sentences.append(
+            _("Its PRs changed {lines} of the week's lines of core code.").format(lines=lines)
+        )
     kinds = _kinds_of_change(theme, said)
     if kinds:
         sentences.append(_("What its PRs did: {kinds}.").format(kinds=kinds))
@@ -60,7 +84,11 @@ def _theme_sentence(theme: Theme, week: WeekAnalysis, by_number: dict[int, Analy
     sentences.append(_led_by(by_number[lead], lang) if lead in by_number else "")
     others = [n for n in theme.pulls if n != lead][: THEME_PULLS - 1]
     if others:
-        sentences.append(ngettext("See also {pulls}.", "See also {pulls}.", len(others)).format(pulls=lang.pulls(others)))
+        sentences.append(
+            ngettext("See also {pulls}.", "See also {pulls}.", len(others)).format(
+                pulls=lang.pulls(others)
+            )
+        )
     return said.cited(lang.sentences(s for s in sentences if s), (lead, *others))
 
 
@@ -72,10 +100,13 @@ def _of_the_week(week: WeekAnalysis, said: StatedNumbers, lang: Language, theme:
     bots = {p.pull.number for p in week.pulls if p.classification.bot}
     if not bot_pulls or bots & set(theme.pulls):
         total = week.stats.merged_count
-        return lang.ngettext("the week's {total} PR", "the week's {total} PRs", total).format(total=said.number("merged", total))
+        return lang.ngettext("the week's {total} PR", "the week's {total} PRs", total).format(
+            total=said.number("merged", total)
+        )
     total = week.stats.merged_count - bot_pulls
-    return lang.ngettext("the week's {total} PR by people", "the week's {total} PRs by people", total).format(
-        total=said.number("people_pulls", total))
+    return lang.ngettext(
+        "the week's {total} PR by people", "the week's {total} PRs by people", total
+    ).format(total=said.number("people_pulls", total))
 
 
 def _kinds_of_change(theme: Theme, said: StatedNumbers) -> str:
@@ -90,21 +121,34 @@ def _kinds_of_change(theme: Theme, said: StatedNumbers) -> str:
         "docs": lambda n: ngettext("{count} docs change", "{count} docs changes", n),
         "test": lambda n: ngettext("{count} test change", "{count} test changes", n),
         "ci": lambda n: ngettext("{count} CI change", "{count} CI changes", n),
-        "build": lambda n: ngettext("{count} build or dependency change", "{count} build or dependency changes", n),
+        "build": lambda n: ngettext(
+            "{count} build or dependency change", "{count} build or dependency changes", n
+        ),
         "chore": lambda n: ngettext("{count} maintenance change", "{count} maintenance changes", n),
         "revert": lambda n: ngettext("{count} revert", "{count} reverts", n),
     }
     counted = [(kind, n) for kind, n in theme.types.items() if kind in TYPES][:TYPES_SAID]
     if not all(type_speaks(kind) for kind, _ in counted):
-        return ""  # a kind whose claim is imprecise is not said, and a list without it would mislead
-    return said.lang.join(phrases[kind](n).format(count=said.number(f"theme:{theme.name}:type:{kind}", n)) for kind, n in counted)
+        return (
+            ""  # a kind whose claim is imprecise is not said, and a list without it would mislead
+        )
+    return said.lang.join(
+        phrases[kind](n).format(count=said.number(f"theme:{theme.name}:type:{kind}", n))
+        for kind, n in counted
+    )
 
 
 def _led_by(analysed: AnalysedPull, lang: Language) -> str:
     _, number, title = lang.gettext, analysed.pull.number, analysed.pull.title
-    if lang.code == "zh":  # the English title is shown once, in its key change or the list of every PR
-        return _("Its main change: {pull} {change}.").format(pull=f"#{number}", change=chinese_mention(analysed, lang, sized=False))
+    if (
+        lang.code == "zh"
+    ):  # the English title is shown once, in its key change or the list of every PR
+        return _("Its main change: {pull} {change}.").format(
+            pull=f"#{number}", change=chinese_mention(analysed, lang, sized=False)
+        )
     predicate = english_predicate(title)
     if predicate:
         return _("Its main change: {pull} {change}.").format(pull=f"#{number}", change=predicate)
-    return _("Its main change: {pull}, “{title}”.").format(pull=f"#{number}", title=display_title(title))
+    return _("Its main change: {pull}, “{title}”.").format(
+        pull=f"#{number}", title=display_title(title)
+    )

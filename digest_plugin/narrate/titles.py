@@ -21,24 +21,88 @@ _MODULE_PREFIX = re.compile(r"^\s*(?:\[[^\]]*\]\s*)+(?::\s*)?")  # "[ruff]: Buil
 _TYPE_PREFIX = re.compile(r"^([A-Za-z]+)(?:\(([^)]*)\))?!?:\s+")
 # "Megatron: Support X", "mypy_primer: add X": a short scope before a colon
 _SCOPE_PREFIX = re.compile(r"^([\w.\-/ ]{1,30}?):\s+(?=\S)")
-_TITLE_TYPES = {"feat", "fix", "refactor", "perf", "docs", "doc", "test", "tests", "ci", "build", "chore", "revert", "style", "misc"}
+_TITLE_TYPES = {
+    "feat",
+    "fix",
+    "refactor",
+    "perf",
+    "docs",
+    "doc",
+    "test",
+    "tests",
+    "ci",
+    "build",
+    "chore",
+    "revert",
+    "style",
+    "misc",
+}
 
 # verbs with a particle: "clean up X", "speed up X" (the particle has no word of its own in Chinese)
 _PARTICLES = {"clean": "up", "speed": "up", "set": "up", "tidy": "up", "split": "up"}
 # "update X to 2.0", "bump X from 1.2 to 2.0"
-_UPGRADE = re.compile(r"^(?P<what>.+?)\s+(?:from\s+(?P<old>v?\d[\w.\-+]*)\s+)?to\s+(?P<new>v?\d[\w.\-+]*)\s*$", re.IGNORECASE)
+_UPGRADE = re.compile(
+    r"^(?P<what>.+?)\s+(?:from\s+(?P<old>v?\d[\w.\-+]*)\s+)?to\s+(?P<new>v?\d[\w.\-+]*)\s*$",
+    re.IGNORECASE,
+)
 # a merge commit's title, as old imports have them: "Merge pull request #12 from owner/feature/x"
 _MERGE_TITLE = re.compile(r"^Merge pull request #\d+ from [^/\s]+/(?P<branch>\S+)$", re.IGNORECASE)
 _AND_VERB = re.compile(r"(\b(?:and|then|,))\s+([a-z]+)\b")
 # verbs whose "to" says where: said with their Chinese preposition
-_TOWARDS = {"migrate": "迁移到", "move": "移到", "rename": "重命名为", "switch": "切换到", "set": "设置为", "change": "改为",
-            "convert": "转换为", "pass": "传给"}
+_TOWARDS = {
+    "migrate": "迁移到",
+    "move": "移到",
+    "rename": "重命名为",
+    "switch": "切换到",
+    "set": "设置为",
+    "change": "改为",
+    "convert": "转换为",
+    "pass": "传给",
+}
 # verbs that are not also nouns: "… and fix Y" starts a second predicate, "… and return type" does not
-_CLEAR_VERBS = frozenset(("add", "fix", "remove", "update", "improve", "support", "use", "enable", "disable", "rename", "deprecate",
-                          "delete", "drop", "refactor", "introduce", "implement", "avoid", "simplify", "move", "clean", "make", "allow",
-                          "bump", "upgrade", "replace", "migrate", "handle", "ensure", "prevent", "restore", "skip", "ignore"))
-_SMALL_WORDS = frozenset(("for", "and", "the", "of", "to", "in", "on", "with", "from", "a", "an", "by", "at", "or"))
-_TWO_UPGRADES = re.compile(r"^(?P<first>.+?\s+to\s+v?\d[\w.\-+]*)\s+and\s+(?P<second>.+?\s+to\s+v?\d[\w.\-+]*)$", re.IGNORECASE)
+_CLEAR_VERBS = frozenset(
+    (
+        "add",
+        "fix",
+        "remove",
+        "update",
+        "improve",
+        "support",
+        "use",
+        "enable",
+        "disable",
+        "rename",
+        "deprecate",
+        "delete",
+        "drop",
+        "refactor",
+        "introduce",
+        "implement",
+        "avoid",
+        "simplify",
+        "move",
+        "clean",
+        "make",
+        "allow",
+        "bump",
+        "upgrade",
+        "replace",
+        "migrate",
+        "handle",
+        "ensure",
+        "prevent",
+        "restore",
+        "skip",
+        "ignore",
+    )
+)
+_SMALL_WORDS = frozenset(
+    ("for", "and", "the", "of", "to", "in", "on", "with", "from", "a", "an", "by", "at", "or")
+)
+_TWO_UPGRADES = re.compile(
+    r"^(?P<first>.+?\s+to\s+v?\d[\w.\-+]*)\s+and\s+(?P<second>.+?\s+to\s+v?\d[\w.\-+]*)$",
+    re.IGNORECASE,
+)
 # words that say what kind of package the next word names: "Update Rust crate log to 0.4"
 _PACKAGE_KINDS = frozenset(("crate", "package", "dependency", "library", "plugin", "module"))
 _VERSION = re.compile(r"v?\d+(?:\.\d+)+[\w.+-]*")
@@ -47,7 +111,14 @@ _INSTEAD = re.compile(r"^(?P<what>.+?)\s+instead\s+of\s+(?P<old>.+)$", re.IGNORE
 _SUPPORT_FOR = re.compile(r"^support\s+for\s+(?P<what>.+)$", re.IGNORECASE)
 _TRAILING_SUPPORT = re.compile(r"^(?P<what>.+?)\s+support$", re.IGNORECASE)
 # type words said in Chinese when the title has no verb of its own: "fix: crash on empty input"
-_TYPE_WORDS_ZH = {"fix": "修复：", "feat": "新功能：", "docs": "文档：", "doc": "文档：", "refactor": "重构：", "perf": "性能优化："}
+_TYPE_WORDS_ZH = {
+    "fix": "修复：",
+    "feat": "新功能：",
+    "docs": "文档：",
+    "doc": "文档：",
+    "refactor": "重构：",
+    "perf": "性能优化：",
+}
 
 
 @dataclass(frozen=True)
@@ -67,10 +138,14 @@ def clause(title: str) -> Clause:
     kind = None
     typed = _TYPE_PREFIX.match(text)
     if typed and typed[1].lower() in _TITLE_TYPES:
-        kind, text = typed[1].lower(), text[typed.end():]
+        kind, text = typed[1].lower(), text[typed.end() :]
     text = " ".join(text.split()).rstrip(".") or " ".join(title.split())
     scoped = _SCOPE_PREFIX.match(text)
-    scope, rest = (scoped[1].strip(), text[scoped.end():]) if scoped and _verb_of(text[scoped.end():]) else (None, text)
+    scope, rest = (
+        (scoped[1].strip(), text[scoped.end() :])
+        if scoped and _verb_of(text[scoped.end() :])
+        else (None, text)
+    )
     verb = _verb_of(rest)
     after = rest.split(None, 1)[1] if verb and " " in rest else ""
     if not after:  # "Fix" alone, or no known verb: the text as written
@@ -104,9 +179,15 @@ def english_predicate(title: str) -> str | None:
         return f"merges the branch {merged['branch']}"
     parts = clause(title)
     if parts.verb is None:
-        return f"fixes {parts.text[0].lower() + parts.text[1:]}" if parts.kind == "fix" and not parts.text[:2].isupper() else None
+        return (
+            f"fixes {parts.text[0].lower() + parts.text[1:]}"
+            if parts.kind == "fix" and not parts.text[:2].isupper()
+            else None
+        )
     # "add X and fix Y": every verb of the clause agrees with the PR as subject
-    rest = _AND_VERB.sub(lambda m: f"{m[1]} {VERBS[m[2].lower()][0]}" if m[2].lower() in VERBS else m[0], parts.rest)
+    rest = _AND_VERB.sub(
+        lambda m: f"{m[1]} {VERBS[m[2].lower()][0]}" if m[2].lower() in VERBS else m[0], parts.rest
+    )
     predicate = f"{VERBS[parts.verb][0]} {rest}"
     return f"{predicate} ({parts.scope})" if parts.scope else predicate
 
@@ -124,16 +205,22 @@ def translated_title(title: str) -> str | None:
         if not scope:
             return None
         scope += "："
-    reverted = re.fullmatch(r'"(?P<title>.+)"', parts.rest.strip()) if parts.verb == "revert" else None
+    reverted = (
+        re.fullmatch(r'"(?P<title>.+)"', parts.rest.strip()) if parts.verb == "revert" else None
+    )
     if reverted:  # 'Revert "[ty] Emit X"': the reverted title, translated or quoted
         return tidy(f"{scope}回退{chinese_title(reverted['title'])}")
     if _title_case(parts.rest):
         return None  # "Remove Deprecated Optimizer Args": no capital tells a name from a word
     code = _TRAILING_CODES.search(parts.rest)  # "(`RUF065`)" names the whole change: said last
-    if code and "(`" in parts.rest[:code.start()]:
+    if code and "(`" in parts.rest[: code.start()]:
         return None  # "A (`UP045`) and B (`UP007`)": each code names one part
-    rest = parts.rest[:code.start()] if code else parts.rest
-    said = _without_verb(replace(parts, rest=rest)) if parts.verb is None else _chinese_predicate(parts.verb, rest)
+    rest = parts.rest[: code.start()] if code else parts.rest
+    said = (
+        _without_verb(replace(parts, rest=rest))
+        if parts.verb is None
+        else _chinese_predicate(parts.verb, rest)
+    )
     return tidy(scope + said + (f"（{code['codes']}）" if code else "")) if said else None
 
 
@@ -167,13 +254,13 @@ def _chinese_predicate(verb: str, rest: str) -> str | None:
     chinese = VERBS[verb][1]
     particle = _PARTICLES.get(verb)
     if particle and rest.lower().startswith(particle + " "):
-        rest = rest[len(particle) + 1:]
+        rest = rest[len(particle) + 1 :]
     joined = _AND_VERB.search(rest)
     if joined and joined[2].lower() in _CLEAR_VERBS:  # "add X and fix Y": each said, joined by 并
-        first = _chinese_predicate(verb, rest[:joined.start()].rstrip(" ,"))
+        first = _chinese_predicate(verb, rest[: joined.start()].rstrip(" ,"))
         second_verb = _verb_of(joined[2])
         assert second_verb is not None  # a clear verb is one of VERBS
-        second = _chinese_predicate(second_verb, rest[joined.end():].strip())
+        second = _chinese_predicate(second_verb, rest[joined.end() :].strip())
         return f"{first}，并{second}" if first and second else None
     if chinese is None:
         return None
@@ -233,8 +320,16 @@ def _version_change(verb: str, upgrade: re.Match) -> str | None:
     # "Rust crate log", "dependency cache": the word after the kind of package is its name, even a common word
     named = words[-1] if len(words) >= 2 and words[-2].lower() in _PACKAGE_KINDS else None
     what = noun_phrase(what_text, names=frozenset((named,))) if named else noun_phrase(what_text)
-    packages = [w for w in what_text.split() if re.fullmatch(r"[\w.\-\[\]/]+", w) and w.lower() not in WORDS and w.lower() not in _SMALL_WORDS]
-    for word in reversed(packages) if what is None else ():  # one word may be the package's own name
+    packages = [
+        w
+        for w in what_text.split()
+        if re.fullmatch(r"[\w.\-\[\]/]+", w)
+        and w.lower() not in WORDS
+        and w.lower() not in _SMALL_WORDS
+    ]
+    for word in (
+        reversed(packages) if what is None else ()
+    ):  # one word may be the package's own name
         what = noun_phrase(what_text, names=frozenset((word,)))
         if what:
             break

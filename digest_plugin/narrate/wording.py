@@ -14,14 +14,23 @@ from dataclasses import dataclass
 
 from babel.lists import format_list
 
-from digest_plugin.i18n import babel_locale, format_date_range, format_decimal, format_number, format_pattern, translations
+from digest_plugin.i18n import (
+    babel_locale,
+    format_date_range,
+    format_decimal,
+    format_number,
+    format_pattern,
+    translations,
+)
 from digest_plugin.narrate.model import Cited, Figure
 from digest_plugin.narrate.titles import display_title  # noqa: F401  (the one title parser, re-exported for the report)
 
 SENTENCE_GAPS = {"en": " ", "zh": ""}
 _CJK = "\u4e00-\u9fff"
 _FULL_WIDTH = "\u3000-\u303f\uff00-\uffef"
-_CJK_GAP = re.compile(f"(?<=[{_CJK}{_FULL_WIDTH}])[ ]+(?=[{_CJK}])|(?<=[{_CJK}])[ ]+(?=[{_FULL_WIDTH}])|[ ]+(?=「)")
+_CJK_GAP = re.compile(
+    f"(?<=[{_CJK}{_FULL_WIDTH}])[ ]+(?=[{_CJK}])|(?<=[{_CJK}])[ ]+(?=[{_FULL_WIDTH}])|[ ]+(?=「)"
+)
 
 
 @dataclass(frozen=True)
@@ -71,7 +80,9 @@ class Language:
             if len(items) == 2 and not any("和" in item for item in items):
                 return f"{items[0]} 和 {items[1]}"
             inner = any("、" in item or "，" in item for item in items)
-            return ("；" if inner else "、").join(items)  # CLDR's "a、b和c" glues 和 to Latin names ("core和io")
+            return ("；" if inner else "、").join(
+                items
+            )  # CLDR's "a、b和c" glues 和 to Latin names ("core和io")
         return format_list(items, locale=babel_locale(self.code)) if items else ""
 
     def term(self, words: str) -> str:
@@ -127,7 +138,9 @@ class StatedNumbers:
 
     def percent(self, what: str, share: float) -> str:
         shown = self.lang.percent(share)
-        self.figures.append(Figure(what, int(re.sub(r"\D", "", shown))))  # the whole percentage as shown
+        self.figures.append(
+            Figure(what, int(re.sub(r"\D", "", shown)))
+        )  # the whole percentage as shown
         return shown
 
     def cited(self, text: str, pulls: Iterable[int] = ()) -> Cited:
@@ -220,13 +233,33 @@ def factor_names(_) -> dict[str, str]:
 def week_status(week, _) -> tuple[str, str, str]:
     """(key for styling, the sentence a page opens with, a one-word form for tables)."""
     if week.in_progress:
-        return "in-progress", _("This week is still in progress: the figures cover the pull requests merged so far."), _("in progress")
+        return (
+            "in-progress",
+            _("This week is still in progress: the figures cover the pull requests merged so far."),
+            _("in progress"),
+        )
     if not week.complete:
-        return "incomplete", _("This week's data is incomplete: some merged pull requests could not be fetched, so figures may be too low."), _("incomplete")
+        return (
+            "incomplete",
+            _(
+                "This week's data is incomplete: some merged pull requests could not be fetched, so figures may be too low."
+            ),
+            _("incomplete"),
+        )
     if week.fetch.skipped:
         pulls = _(", ").join(f"#{n}" for n in week.fetch.skipped)
-        text = (_("Complete but for {pulls}: GitHub failed to serve it in two fetches in a row, so it is left out of every figure.")
-                if len(week.fetch.skipped) == 1 else
-                _("Complete but for {pulls}: GitHub failed to serve them in two fetches in a row, so they are left out of every figure."))
+        text = (
+            _(
+                "Complete but for {pulls}: GitHub failed to serve it in two fetches in a row, so it is left out of every figure."
+            )
+            if len(week.fetch.skipped) == 1
+            else _(
+                "Complete but for {pulls}: GitHub failed to serve them in two fetches in a row, so they are left out of every figure."
+            )
+        )
         return "partial", text.format(pulls=pulls), _("without {pulls}").format(pulls=pulls)
-    return "complete", _("Complete: every pull request merged this week is included."), _("complete")
+    return (
+        "complete",
+        _("Complete: every pull request merged this week is included."),
+        _("complete"),
+    )

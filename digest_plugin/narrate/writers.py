@@ -24,10 +24,17 @@ class Writer(Protocol):
 
     name: str
 
-    def write(self, week: WeekAnalysis, previous: Sequence[WeekAnalysis], language: Language) -> Narrative: ...
+    def write(
+        self, week: WeekAnalysis, previous: Sequence[WeekAnalysis], language: Language
+    ) -> Narrative: ...
 
 
-def narrate(week: WeekAnalysis, previous: Sequence[WeekAnalysis], language: Language, writer: Writer | None = None) -> Narrative:
+def narrate(
+    week: WeekAnalysis,
+    previous: Sequence[WeekAnalysis],
+    language: Language,
+    writer: Writer | None = None,
+) -> Narrative:
     """The narrative of `week` in `language` (made once per build: wording.Language), grounded in the analysis.
 
     A plugged-in `writer`'s part (summary, a key change, a risk, ...) that fails `check_grounding`
@@ -46,5 +53,11 @@ def narrate(week: WeekAnalysis, previous: Sequence[WeekAnalysis], language: Lang
         return narrative
     narrative, problems = keep_grounded(week, recent, narrative, fallback)
     for problem in problems:
-        log.warning("The %s writer's narrative of %s %s is not grounded (%s); that part is the built-in writer's.", writer.name, week.repo, week.week, problem)
+        log.warning(
+            "The %s writer's narrative of %s %s is not grounded (%s); that part is the built-in writer's.",
+            writer.name,
+            week.repo,
+            week.week,
+            problem,
+        )
     return narrative

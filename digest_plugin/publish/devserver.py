@@ -41,10 +41,16 @@ class Watch:
     def __init__(self, paths: list[str], ignored: list[str]):
         self._changes: queue.Queue = queue.Queue()
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._watch, args=(paths, FileChangeFilter(ignore_file_patterns=ignored)), daemon=True)
+        self._thread = threading.Thread(
+            target=self._watch,
+            args=(paths, FileChangeFilter(ignore_file_patterns=ignored)),
+            daemon=True,
+        )
 
     def _watch(self, paths: list[str], watch_filter: FileChangeFilter) -> None:
-        for changes in watchfiles.watch(*paths, watch_filter=watch_filter, stop_event=self._stop, raise_interrupt=False):
+        for changes in watchfiles.watch(
+            *paths, watch_filter=watch_filter, stop_event=self._stop, raise_interrupt=False
+        ):
             self._changes.put({path for _change, path in changes})
 
     def __enter__(self) -> Watch:
@@ -74,18 +80,32 @@ def watched(settings_file: str, settings: dict) -> tuple[list[str], list[str]]:
     setup = build_setup(settings)
     assert setup is not None  # `serve` sets DIGEST_FETCH: a digest site
     store = os.path.abspath(setup.settings.data_path)
-    paths = [settings_file, settings.get("THEME", ""), content, *(os.path.join(content, p) for p in settings.get("STATIC_PATHS", [])), store]
+    paths = [
+        settings_file,
+        settings.get("THEME", ""),
+        content,
+        *(os.path.join(content, p) for p in settings.get("STATIC_PATHS", [])),
+        store,
+    ]
     ignored = [*settings.get("IGNORE_FILES", []), os.path.join(store, ANSWERS, "*")]
     return [os.path.abspath(path) for path in paths if path and os.path.exists(path)], ignored
 
 
 def serve(argv: list[str]) -> int:
     args = parse_arguments([*argv, "-e", 'DIGEST_FETCH="never"'])
-    init_logging(level=args.verbosity, fatal=args.fatal, name="pelican", handler=LOG_HANDLERS[args.log_handler],
-                 logs_dedup_min_level=getattr(logging, args.logs_dedup_min_level))  # as `pelican` itself logs
+    init_logging(
+        level=args.verbosity,
+        fatal=args.fatal,
+        name="pelican",
+        handler=LOG_HANDLERS[args.log_handler],
+        logs_dedup_min_level=getattr(logging, args.logs_dedup_min_level),
+    )  # as `pelican` itself logs
     pelican, settings = get_instance(args)
-    server = multiprocessing.Process(target=listen, args=(settings.get("BIND"), settings.get("PORT"), settings.get("OUTPUT_PATH")),
-                                     daemon=True)
+    server = multiprocessing.Process(
+        target=listen,
+        args=(settings.get("BIND"), settings.get("PORT"), settings.get("OUTPUT_PATH")),
+        daemon=True,
+    )
     server.start()
     settings_file = os.path.abspath(args.settings)
     try:
@@ -96,7 +116,9 @@ def serve(argv: list[str]) -> int:
                     _build(pelican)
                     changed = watch.next_changes()
                     print(f"-> Modified: {', '.join(changed)}. Building again...", flush=True)
-            pelican, settings = get_instance(args)  # the settings changed: read them again, and what they say to watch
+            pelican, settings = get_instance(
+                args
+            )  # the settings changed: read them again, and what they say to watch
     except KeyboardInterrupt:
         return 0
     finally:

@@ -28,8 +28,14 @@ from digest_plugin.atomic import write_if_changed
 
 FEED_CLASSES: dict[str, type[SyndicationFeed]] = {"atom": Atom1Feed, "rss": Rss201rev2Feed}
 # The blog's own feeds, in which each repository's newest finished week stands for the digest.
-BLOG_FEEDS = ("FEED_ALL_ATOM", "FEED_ALL_RSS", "FEED_ATOM", "FEED_RSS", "TRANSLATION_FEED_ATOM",
-              "TRANSLATION_FEED_RSS")
+BLOG_FEEDS = (
+    "FEED_ALL_ATOM",
+    "FEED_ALL_RSS",
+    "FEED_ATOM",
+    "FEED_RSS",
+    "TRANSLATION_FEED_ATOM",
+    "TRANSLATION_FEED_RSS",
+)
 TAG_FEEDS = ("TAG_FEED_ATOM", "TAG_FEED_RSS")
 REF_SUFFIX = "?ref=feed"  # what FEED_APPEND_REF adds to every link
 
@@ -42,8 +48,9 @@ def joined(settings: Mapping, base: str | None, path: str) -> str:
     return urljoin(base if base.endswith("/") else base + "/", str(path))
 
 
-def write_week_feed(output: Path, path: str, kind: str, articles: list, context: Mapping,
-                    title: str | None = None) -> None:
+def write_week_feed(
+    output: Path, path: str, kind: str, articles: list, context: Mapping, title: str | None = None
+) -> None:
     """The feed of `kind` ("atom", "rss") at `path` under `output`, of these week articles, as
     Pelican would write it but with the weeks' own entries; untouched when its text is the same.
     `context` is the generator's, which holds the site's settings."""
@@ -63,9 +70,13 @@ def write_week_feed(output: Path, path: str, kind: str, articles: list, context:
 def feed_header(context: Mapping, feed_url: str, title: str | None) -> dict:
     """A feed's title, links and description, as Pelican gives them."""
     site_name, subtitle = context["SITENAME"], context.get("SITESUBTITLE")
-    return {"title": Markup(f"{site_name} - {title}" if title else site_name).striptags(),
-            "link": context.get("SITEURL", "") + "/", "feed_url": feed_url,
-            "description": subtitle or "", "subtitle": subtitle}
+    return {
+        "title": Markup(f"{site_name} - {title}" if title else site_name).striptags(),
+        "link": context.get("SITEURL", "") + "/",
+        "feed_url": feed_url,
+        "description": subtitle or "",
+        "subtitle": subtitle,
+    }
 
 
 def week_item(article, site_url: str, kind: str, settings: Mapping) -> dict:
@@ -76,13 +87,16 @@ def week_item(article, site_url: str, kind: str, settings: Mapping) -> dict:
         link += REF_SUFFIX
     zone = settings.get("TIMEZONE")
     modified = getattr(article, "modified", None)
-    return {"title": Markup(article.title).striptags(), "link": link,
-            "author_name": getattr(article, "author", ""),
-            "categories": [article.category, *getattr(article, "tags", ())],
-            "pubdate": set_date_tzinfo(article.date, zone),
-            "updateddate": set_date_tzinfo(modified, zone) if modified else None,
-            **entry_text(kind, article.get_content(site_url), article.summary, settings),
-            **week_entry(article, kind, None)}
+    return {
+        "title": Markup(article.title).striptags(),
+        "link": link,
+        "author_name": getattr(article, "author", ""),
+        "categories": [article.category, *getattr(article, "tags", ())],
+        "pubdate": set_date_tzinfo(article.date, zone),
+        "updateddate": set_date_tzinfo(modified, zone) if modified else None,
+        **entry_text(kind, article.get_content(site_url), article.summary, settings),
+        **week_entry(article, kind, None),
+    }
 
 
 def entry_text(kind: str, body: str, summary: str, settings: Mapping) -> dict:
@@ -126,13 +140,16 @@ def shape_feed(context: Mapping, feed: SyndicationFeed) -> None:
             item.update(week_entry(article, kind, label))
     if not all(weeks) and feed_url in blog_feed_urls(context):
         kept = newest_weeks_only(weeks)
-        feed.items[:] = [item for item, article in zip(feed.items, weeks)
-                         if article is None or id(article) in kept]
+        feed.items[:] = [
+            item
+            for item, article in zip(feed.items, weeks)
+            if article is None or id(article) in kept
+        ]
 
 
 def _site_path(link: str, site_link: str) -> str:
     link = link.removesuffix(REF_SUFFIX)
-    return link[len(site_link):] if site_link and link.startswith(site_link) else link
+    return link[len(site_link) :] if site_link and link.startswith(site_link) else link
 
 
 def blog_feed_urls(context: Mapping) -> set[str]:
@@ -141,15 +158,22 @@ def blog_feed_urls(context: Mapping) -> set[str]:
     articles = context.get("articles", ())
     languages = {context.get("DEFAULT_LANG", "")}
     languages |= {each.lang for article in articles for each in [article, *article.translations]}
-    paths = {str(context.get(f"{name}_URL") or context[name]).format(lang=lang)
-             for name in BLOG_FEEDS if context.get(name) for lang in languages}
+    paths = {
+        str(context.get(f"{name}_URL") or context[name]).format(lang=lang)
+        for name in BLOG_FEEDS
+        if context.get(name)
+        for lang in languages
+    }
     return {joined(context, context.get("FEED_DOMAIN"), path) for path in paths}
 
 
 def label_of_feed(feed_url: str, tags, settings: Mapping) -> str | None:
     """The label (or module) whose feed (TAG_FEED_ATOM, TAG_FEED_RSS) is at `feed_url`, or None."""
-    patterns = [str(settings.get(f"{name}_URL") or settings[name])
-                for name in TAG_FEEDS if settings.get(name)]
+    patterns = [
+        str(settings.get(f"{name}_URL") or settings[name])
+        for name in TAG_FEEDS
+        if settings.get(name)
+    ]
     domain = settings.get("FEED_DOMAIN")
     for tag in dict(tags):  # Pelican's context["tags"]: (tag, articles) pairs
         if any(joined(settings, domain, p.format(slug=tag.slug)) == feed_url for p in patterns):

@@ -16,7 +16,9 @@ from digest_plugin.publish.pdf import PdfJob, write_pdfs
 from digest_plugin.publish.site_digest import SiteDigest, WeekPage
 
 PACKAGE = Path(__file__).resolve().parents[1]
-PACKAGE_TEMPLATES = PACKAGE / "templates"  # the week page and its partials; a theme may override them
+PACKAGE_TEMPLATES = (
+    PACKAGE / "templates"
+)  # the week page and its partials; a theme may override them
 PACKAGE_STATIC = PACKAGE / "static"  # copied to {THEME_STATIC_DIR}/repo-digest/ in the output
 
 
@@ -34,9 +36,12 @@ def chart_drawing(cache: Path) -> Callable[[Sequence[Chart]], Future]:
     the build goes on (Pelican rendering pages leaves a core idle): `write_week_files` then finds
     them drawn. The drawing waits in a thread on worker processes; the future raises what drawing
     raised."""
+
     def start(charts: Sequence[Chart]) -> Future:
         drawing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="repo-digest-charts")
-        future = drawing.submit(draw_into_cache, [(chart, chart.formats) for chart in charts], ChartCache.under(cache))
+        future = drawing.submit(
+            draw_into_cache, [(chart, chart.formats) for chart in charts], ChartCache.under(cache)
+        )
         drawing.shutdown(wait=False)
         return future
 
@@ -50,13 +55,21 @@ def write_week_files(digest: SiteDigest, output: Path, cache: Path, texts: TextC
     for repo in digest.repos:
         for page in repo.weeks:
             parts = ("markdown", page.view_key, page.absolute_url, digest.language.code)
-            markdown = texts.text(parts, partial(render_markdown, page.view, page.absolute_url, digest.language))
+            markdown = texts.text(
+                parts, partial(render_markdown, page.view, page.absolute_url, digest.language)
+            )
             write_if_changed(output / page.url / "digest.md", markdown)
-    pictures: dict[Path, Sequence[Chart]] = {output / repo.url: repo.charts for repo in digest.repos}
-    pictures.update((output / page.url, page.charts) for repo in digest.repos for page in repo.weeks)
+    pictures: dict[Path, Sequence[Chart]] = {
+        output / repo.url: repo.charts for repo in digest.repos
+    }
+    pictures.update(
+        (output / page.url, page.charts) for repo in digest.repos for page in repo.weeks
+    )
     charts = ChartCache.under(cache)
     used: set[str] = set()
-    for folder, files in render_many(pictures, charts, used=used).items():  # SVG, and PNG for a feed's chart (Chart.formats)
+    for folder, files in render_many(
+        pictures, charts, used=used
+    ).items():  # SVG, and PNG for a feed's chart (Chart.formats)
         _remove_other_charts(folder, {file.path.name for file in files})
     charts.prune(used)
 
@@ -68,15 +81,20 @@ def _remove_other_charts(folder: Path, keep: set[str]) -> None:
             path.unlink()
 
 
-def write_week_pdfs(digest: SiteDigest, render: Callable[[WeekPage], str], output: Path, cache: Path, site: str) -> int:
+def write_week_pdfs(
+    digest: SiteDigest, render: Callable[[WeekPage], str], output: Path, cache: Path, site: str
+) -> int:
     """Each week's digest.pdf from `render(week)`'s HTML; returns how many had to be drawn (the rest
     came from the cache). Runs after the week pages are written, whose bytes, with `site` (what
     else the PDFs depend on: the key of the templates, settings and stylesheets), tell whether a PDF would change,
     and after `write_week_files`, whose SVG charts the PDFs show."""
+
     def job(page: WeekPage) -> PdfJob:
         html = partial(render, page)
         web_page = output / page.url / "index.html"
-        shown = _week_article(web_page.read_bytes()) if web_page.is_file() else html().encode("utf-8")
+        shown = (
+            _week_article(web_page.read_bytes()) if web_page.is_file() else html().encode("utf-8")
+        )
         return PdfJob(site.encode() + shown, html, output / page.url)
 
     return write_pdfs([job(page) for repo in digest.repos for page in repo.weeks], PdfCache(cache))

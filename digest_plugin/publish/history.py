@@ -32,12 +32,22 @@ def analysis_options(settings: DigestSettings) -> AnalysisOptions:
     """What the analysis reads of the settings, DIGEST_RULES merged over the bundled rules and
     checked: a misspelt rule fails here, once a build, before anything is analysed."""
     user = settings.rules
-    rules = checked_rules(default_rules(), user.data if user else None, user.origin if user else None)
-    return AnalysisOptions(rules, settings.timezone, settings.since, settings.trend_weeks, settings.key_threshold, settings.bots)
+    rules = checked_rules(
+        default_rules(), user.data if user else None, user.origin if user else None
+    )
+    return AnalysisOptions(
+        rules,
+        settings.timezone,
+        settings.since,
+        settings.trend_weeks,
+        settings.key_threshold,
+        settings.bots,
+    )
 
 
-def diff_targets(store: Store, settings: DigestSettings,
-                 fetched: Mapping[str, Collection[int]]) -> dict[str, dict[int, tuple[str, ...]]]:
+def diff_targets(
+    store: Store, settings: DigestSettings, fetched: Mapping[str, Collection[int]]
+) -> dict[str, dict[int, tuple[str, ...]]]:
     """What the orchestrator (`repo-digest fetch`, a build's DIGEST_FETCH) hands fetch's diff step
     (fetch.fetch_key_diffs) once the PRs are fetched, by repository: the PRs of the weeks holding
     those `fetched` whose excerpt a model request shows (analysis.repository.diff_pulls), with the
@@ -54,8 +64,9 @@ def diff_targets(store: Store, settings: DigestSettings,
     return targets
 
 
-def load_weeks(store: Store, repo: str, options: AnalysisOptions, now: datetime,
-               memo: Memo | None = None) -> list[WeekAnalysis]:
+def load_weeks(
+    store: Store, repo: str, options: AnalysisOptions, now: datetime, memo: Memo | None = None
+) -> list[WeekAnalysis]:
     """Every week of `repo` in the store, analysed (`made_weeks`)."""
     return [made.value for made in made_weeks(store, repo, options, now, memo)]
 
@@ -88,8 +99,9 @@ def made_weeks(
     )
     if memo is not None and key is not None and (remembered := memo.get(key)) is not None:
         # as put below: (weeks, the memo's keys they used, how many PRs were left out)
-        kept, used, left_out = cast("tuple[tuple[Made[WeekAnalysis], ...], tuple[str, ...], int]",
-                                    remembered)
+        kept, used, left_out = cast(
+            "tuple[tuple[Made[WeekAnalysis], ...], tuple[str, ...], int]", remembered
+        )
         for entry in used:  # kept for the next build, which may analyse some weeks again
             memo.get(entry)
         _say_left_out(repo, left_out, now)
@@ -97,7 +109,9 @@ def made_weeks(
     pulls = _read_pulls(store, repo, repo_life(state, now), memo)
     if state is None and not pulls:
         known = ", ".join(store.repos()) or "none"
-        raise DigestError(f"{repo} is not in the store at {store.root} (it holds: {known}); fetch or import it first.")
+        raise DigestError(
+            f"{repo} is not in the store at {store.root} (it holds: {known}); fetch or import it first."
+        )
     if state is None:
         # pulls without a state file: nothing says the history is whole, so no week is shown as complete
         state = RepoState(repo, "github")
@@ -130,8 +144,12 @@ def _read_pulls(store: Store, repo: str, life: Window, memo: Memo | None) -> lis
 
 def _say_left_out(repo: str, count: int, now: datetime) -> None:
     if count:
-        logger.warning("%s: %d pull requests merged after %s UTC, the moment this build shows, are left out of it.",
-                       repo, count, f"{now.astimezone(UTC):%Y-%m-%d %H:%M}")
+        logger.warning(
+            "%s: %d pull requests merged after %s UTC, the moment this build shows, are left out of it.",
+            repo,
+            count,
+            f"{now.astimezone(UTC):%Y-%m-%d %H:%M}",
+        )
 
 
 def stream_histories(
@@ -152,15 +170,28 @@ def stream_histories(
     fresh = [name for name in names if memos is None or not memos.remembers(name)]
     if len(fresh) < PARALLEL_FROM or cores() < 2:
         fresh = []
-    jobs = ((store.root, name, options, now, memos.salt if memos is not None else None) for name in fresh)
+    jobs = (
+        (store.root, name, options, now, memos.salt if memos is not None else None)
+        for name in fresh
+    )
     # One job more than the workers: each has the next at hand while the caller takes in the last,
     # and no more than that wait in memory for the caller.
-    analysed = parallel_stream(_analyse_afresh, jobs, len(fresh), preload=WORKER_PRELOAD, parallel_from=PARALLEL_FROM,
-                               window=cores() + 1)
+    analysed = parallel_stream(
+        _analyse_afresh,
+        jobs,
+        len(fresh),
+        preload=WORKER_PRELOAD,
+        parallel_from=PARALLEL_FROM,
+        window=cores() + 1,
+    )
     for name in names:
         if name in fresh:  # the workers hand repositories back in the order they were given them
             weeks, memo, warnings = next(analysed)
-            for logger_name, level, message in warnings:  # said as if here, where the build's log shows them
+            for (
+                logger_name,
+                level,
+                message,
+            ) in warnings:  # said as if here, where the build's log shows them
                 logging.getLogger(logger_name).log(level, "%s", message)
         else:
             memo = memos.load(name) if memos is not None else None
@@ -169,8 +200,9 @@ def stream_histories(
         del weeks, memo  # before the next repository's are loaded
 
 
-def _analyse_afresh(root: Path, repo: str, options: AnalysisOptions, now: datetime,
-                    salt: str | None) -> tuple[list[Made[WeekAnalysis]], Memo | None, list[tuple[str, int, str]]]:
+def _analyse_afresh(
+    root: Path, repo: str, options: AnalysisOptions, now: datetime, salt: str | None
+) -> tuple[list[Made[WeekAnalysis]], Memo | None, list[tuple[str, int, str]]]:
     """In a worker: the repository's weeks, the memo that remembers them (None without a salt: the
     build keeps none), and the warnings logged on the way, kept rather than printed by the worker."""
     memo = Memo(salt) if salt is not None else None
@@ -181,5 +213,8 @@ def _analyse_afresh(root: Path, repo: str, options: AnalysisOptions, now: dateti
         weeks = made_weeks(Store(root), repo, options, now, memo)
     finally:
         logging.getLogger().removeHandler(kept)
-    return weeks, memo, [(record.name, record.levelno, record.getMessage()) for record in kept.buffer]
-
+    return (
+        weeks,
+        memo,
+        [(record.name, record.levelno, record.getMessage()) for record in kept.buffer],
+    )

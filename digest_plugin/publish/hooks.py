@@ -34,7 +34,14 @@ from digest_plugin.i18n import format_date
 from digest_plugin.narrate import cite
 from digest_plugin.narrate.wording import Language
 from digest_plugin.publish.feeds import shape_feed
-from digest_plugin.publish.files import PACKAGE_TEMPLATES, chart_drawing, copy_static, stylesheets, write_week_files, write_week_pdfs
+from digest_plugin.publish.files import (
+    PACKAGE_TEMPLATES,
+    chart_drawing,
+    copy_static,
+    stylesheets,
+    write_week_files,
+    write_week_pdfs,
+)
 from digest_plugin.publish.history import analysis_options, diff_targets
 from digest_plugin.publish.host_theme import host_theme
 from digest_plugin.publish.notes import exclude_notes, read_notes
@@ -43,7 +50,13 @@ from digest_plugin.publish.report_text import REPORT_TEMPLATE, report_renderer
 from digest_plugin.publish.sections import repo_category, repo_feeds, section_feeds, write_section
 from digest_plugin.publish.site_digest import SiteDigest, WeekPage, build_site_digest
 from digest_plugin.publish.site_files import sitemap_plugin_active, write_site_pages, write_sitemap
-from digest_plugin.publish.site_index import author_path, page_dates, pulls_by_tag, repo_summaries, week_pulls_by_tag
+from digest_plugin.publish.site_index import (
+    author_path,
+    page_dates,
+    pulls_by_tag,
+    repo_summaries,
+    week_pulls_by_tag,
+)
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store.folder import Store
 from digest_plugin.store.owner_index import by_owner
@@ -67,7 +80,9 @@ def connect() -> None:
     signals.article_writer_finalized.connect(write_pages_around_weeks)
     signals.finalized.connect(write_site_map)
     signals.feed_generated.connect(shape_feed)  # the weeks' entries in the feeds Pelican writes
-    signals.get_generators.connect(start_collecting)  # sent as every build starts, --autoreload's too
+    signals.get_generators.connect(
+        start_collecting
+    )  # sent as every build starts, --autoreload's too
     signals.finalized.connect(stop_collecting)
 
 
@@ -83,14 +98,24 @@ def without_traceback_for_user_errors(record: logging.LogRecord) -> bool:
     return True
 
 
-DISK_ERRORS = {errno.ENOSPC: "the disk is full", errno.EDQUOT: "the disk quota is used up", errno.EROFS: "the disk is read-only"}
+DISK_ERRORS = {
+    errno.ENOSPC: "the disk is full",
+    errno.EDQUOT: "the disk quota is used up",
+    errno.EROFS: "the disk is read-only",
+}
 
 
 def disk_error_sentence(error: OSError) -> str:
     """One sentence for a write that the disk refused, naming the file where the error does."""
-    where = f"{error.filename} could not be written" if error.filename else "a file could not be written"
+    where = (
+        f"{error.filename} could not be written"
+        if error.filename
+        else "a file could not be written"
+    )
     assert error.errno is not None  # a disk error: its errno is one of DISK_ERRORS
-    return f"The build stopped: {where} because {DISK_ERRORS[error.errno]}; make room and build again."
+    return (
+        f"The build stopped: {where} because {DISK_ERRORS[error.errno]}; make room and build again."
+    )
 
 
 @dataclass(frozen=True)
@@ -117,8 +142,10 @@ def check_settings(pelican) -> None:
     and keep them with the language in the settings dict every generator shares. Pelican reads the
     settings file afresh (a new dict, a new signal) whenever it changes under --autoreload."""
     if not configured(pelican.settings):
-        logger.debug("repo-digest: installed, but this site has no DIGEST_* setting, so it publishes nothing (DIGEST_REPOS names "
-                     "the repositories to publish)")
+        logger.debug(
+            "repo-digest: installed, but this site has no DIGEST_* setting, so it publishes nothing (DIGEST_REPOS names "
+            "the repositories to publish)"
+        )
         return
     logging.getLogger("pelican").addFilter(without_traceback_for_user_errors)
     check_pelican()
@@ -161,12 +188,18 @@ def prepare_templates(generator) -> None:
     if setup is None:
         return
     language = setup.language
-    generator.env.loader = ChoiceLoader([generator.env.loader, FileSystemLoader(str(PACKAGE_TEMPLATES))])
+    generator.env.loader = ChoiceLoader(
+        [generator.env.loader, FileSystemLoader(str(PACKAGE_TEMPLATES))]
+    )
     generator.env.autoescape = _escaping_ours(generator.env.autoescape)
     generator.env.add_extension("jinja2.ext.i18n")
     generator.env.install_gettext_callables(language.gettext, language.ngettext, newstyle=True)
-    generator.env.filters.update(cite=cite, number=language.number, digest_date=partial(format_date, language=language.code),
-                                 author_url=author_path)
+    generator.env.filters.update(
+        cite=cite,
+        number=language.number,
+        digest_date=partial(format_date, language=language.code),
+        author_url=author_path,
+    )
     generator.env.globals.setdefault("digest_repos", {})
     generator.env.globals.setdefault("digest_owners", {})
     generator.env.globals.setdefault("digest_feeds", {})
@@ -196,49 +229,84 @@ def add_week_articles(generator) -> None:
         return
     store = Store(setup.settings.data_path)
     warnings = _fetch_first(store, setup.settings)
-    now = setup.clock() if setup.clock else source_date() or _data_time(store, setup.settings) or datetime.now(UTC)
+    now = (
+        setup.clock()
+        if setup.clock
+        else source_date() or _data_time(store, setup.settings) or datetime.now(UTC)
+    )
     notes = read_notes(Path(generator.path), generator.settings)
-    digest = build_site_digest(setup.settings, setup.language, generator.settings, now=now, warnings=warnings, notes=notes,
-                               start_drawing=chart_drawing(Path(generator.settings["CACHE_PATH"])))
+    digest = build_site_digest(
+        setup.settings,
+        setup.language,
+        generator.settings,
+        now=now,
+        warnings=warnings,
+        notes=notes,
+        start_drawing=chart_drawing(Path(generator.settings["CACHE_PATH"])),
+    )
     generator.context["digest"] = digest
     in_blog = setup.settings.in_blog
     generator.context["digest_repos"] = repos = {repo.name: repo for repo in digest.repos}
-    generator.context["digest_owners"] = {owner: [repos[n] for n in names] for owner, names in by_owner(repos).items()}
+    generator.context["digest_owners"] = {
+        owner: [repos[n] for n in names] for owner, names in by_owner(repos).items()
+    }
     generator.context["digest_warnings"] = digest.warnings
     cards = repo_summaries(digest.repos, setup.language.gettext)
     generator.context["digest_cards"] = {card.repo.name: card for card in cards}
     tag_rows = [(week, week_pulls_by_tag(week)) for repo in digest.repos for week in repo.weeks]
     generator.context["digest_pulls_by_tag"] = pulls_by_tag(tag_rows)
-    generator.context["digest_feeds"] = {name: repo_feeds(name, generator.settings, in_blog) for name in repos}
+    generator.context["digest_feeds"] = {
+        name: repo_feeds(name, generator.settings, in_blog) for name in repos
+    }
     generator.context["digest_section_feeds"] = {} if in_blog else section_feeds(generator.settings)
-    texts = generator.context["digest_texts"] = cache.TextCache(Path(generator.settings["CACHE_PATH"]), cache.code_salt())
+    texts = generator.context["digest_texts"] = cache.TextCache(
+        Path(generator.settings["CACHE_PATH"]), cache.code_salt()
+    )
     report = cache.key("report", _what_it_shows(generator, REPORT_TEMPLATE))
-    generator.context["digest_pdf_key"] = cache.key("pdf", _what_it_shows(generator, PDF_TEMPLATE, stylesheets()))
+    generator.context["digest_pdf_key"] = cache.key(
+        "pdf", _what_it_shows(generator, PDF_TEMPLATE, stylesheets())
+    )
     generator.env.globals["digest_report"] = report_renderer(generator.env, texts, report)
 
-    entry = generator.get_template("digest_feed_entry")  # an article's content is what its feed entry carries
+    entry = generator.get_template(
+        "digest_feed_entry"
+    )  # an article's content is what its feed entry carries
     label_entry = generator.get_template("digest_label_feed_entry")
     context = dict(generator.context)  # as it stands now, one copy for every entry rendered later
     # The entry links its page and chart in Pelican's own {filename} and {static} forms, which
     # Pelican resolves wherever it shows the entry: a feed (absolute, under SITEURL) or a listing
     # page of a RELATIVE_URLS build (relative to that page). Its text depends on nothing else: rendered once.
     articles = [
-        _article(generator, week, functools.cache(partial(entry.render, context, week=week, week_source=_source(week))), in_blog,
-                 LabelEntries(partial(label_entry.render, context, week=week), rows))
+        _article(
+            generator,
+            week,
+            functools.cache(partial(entry.render, context, week=week, week_source=_source(week))),
+            in_blog,
+            LabelEntries(partial(label_entry.render, context, week=week), rows),
+        )
         for week, rows in tag_rows
     ]
     for article in articles:
         generator.add_source_path(article)
         chart = article.digest_week.view.feed_chart
         if chart is not None:
-            generator.add_source_path(_chart_file(generator, article.digest_week, chart), static=True)
+            generator.add_source_path(
+                _chart_file(generator, article.digest_week, chart), static=True
+            )
     generator.context["digest_articles"] = articles
     if not generator.env.globals["digest_theme"].head_block:
-        logger.warning("repo-digest: the theme's base.html has no `head` block, so the week and repository pages link the plugin's "
-                       "stylesheet, and offer their feeds, from inside their content block.")
+        logger.warning(
+            "repo-digest: the theme's base.html has no `head` block, so the week and repository pages link the plugin's "
+            "stylesheet, and offer their feeds, from inside their content block."
+        )
     _list_or_hide(generator, articles, in_blog)
-    logger.info("repo-digest %s: %d week pages for %d repositories, from %s", version(), len(articles), len(digest.repos),
-                setup.settings.data_path)
+    logger.info(
+        "repo-digest %s: %d week pages for %d repositories, from %s",
+        version(),
+        len(articles),
+        len(digest.repos),
+        setup.settings.data_path,
+    )
 
 
 def _list_or_hide(generator, articles: list[Article], in_blog: bool) -> None:
@@ -247,7 +315,9 @@ def _list_or_hide(generator, articles: list[Article], in_blog: bool) -> None:
     order = generator.settings["ARTICLE_ORDER_BY"]
     listed = [in_blog and a.status == "published" for a in articles]
     generator.articles = order_content(generator.articles + list(compress(articles, listed)), order)
-    generator.hidden_articles = order_content(generator.hidden_articles + [a for a, shown in zip(articles, listed) if not shown], order)
+    generator.hidden_articles = order_content(
+        generator.hidden_articles + [a for a, shown in zip(articles, listed) if not shown], order
+    )
 
 
 @dataclass
@@ -274,21 +344,25 @@ def _data_time(store: Store, settings: DigestSettings) -> datetime | None:
         return None  # build_site_digest names what is wrong with the store
 
 
-def _article(generator, week: WeekPage, entry: Callable[[], str], in_blog: bool, label_entries: LabelEntries) -> Article:
+def _article(
+    generator, week: WeekPage, entry: Callable[[], str], in_blog: bool, label_entries: LabelEntries
+) -> Article:
     settings = generator.settings
     setup = build_setup(settings)
     assert setup is not None  # the setup that made the digest this article is of
     author = setup.settings.author
     # DIGEST_AUTHOR, else none of the plugin's: Pelican gives the article the site's AUTHOR, if any.
     raw = {"tags": list(week.tags), "authors": [author] if author else [], "slug": week.slug}
-    processed = {name: METADATA_PROCESSORS[name](value, settings) for name, value in raw.items() if value}
+    processed = {
+        name: METADATA_PROCESSORS[name](value, settings) for name, value in raw.items() if value
+    }
     processed["category"] = repo_category(week.repo, settings)
     for tag in processed.get("tags", ()):
         digest = hashlib.sha1(tag.name.encode()).hexdigest()[:8]
         if not tag.slug:  # a label of emoji or punctuation only would overwrite the labels index
             tag.slug = "label-" + digest
         elif len(tag.slug) > TAG_SLUG_LIMIT:  # a transliterated label can outgrow a file name
-            tag.slug = f"{tag.slug[:TAG_SLUG_LIMIT - 9].rstrip('-')}-{digest}"
+            tag.slug = f"{tag.slug[: TAG_SLUG_LIMIT - 9].rstrip('-')}-{digest}"
     metadata = {
         **processed,
         "title": week.title,
@@ -304,7 +378,9 @@ def _article(generator, week: WeekPage, entry: Callable[[], str], in_blog: bool,
         "digest_label_entries": label_entries,  # by label or module: the entry in that label's feed
     }
     source = os.path.join(generator.path, _source(week))
-    return WeekArticle(entry, metadata=metadata, settings=settings, source_path=source, context=generator.context)
+    return WeekArticle(
+        entry, metadata=metadata, settings=settings, source_path=source, context=generator.context
+    )
 
 
 def _source(week: WeekPage) -> str:
@@ -316,8 +392,13 @@ def _chart_file(generator, week: WeekPage, chart) -> Static:
     """The week's feed chart (a PNG the plugin writes) as a static file of the site, so that a
     {static} link to it resolves as any other."""
     path = f"{week.url}{chart.name}.png"
-    return Static(content=None, metadata={"title": chart.title, "url": path, "save_as": path}, settings=generator.settings,
-                  source_path=os.path.join(generator.path, path), context=generator.context)
+    return Static(
+        content=None,
+        metadata={"title": chart.title, "url": path, "save_as": path},
+        settings=generator.settings,
+        source_path=os.path.join(generator.path, path),
+        context=generator.context,
+    )
 
 
 def _fetch_first(store: Store, settings: DigestSettings) -> list[str]:
@@ -340,7 +421,9 @@ def source_date() -> datetime | None:
     try:
         return datetime.fromtimestamp(int(epoch), UTC)
     except (ValueError, OverflowError):
-        raise DigestError(f"SOURCE_DATE_EPOCH must be a number of seconds since 1970, not {epoch!r}.") from None
+        raise DigestError(
+            f"SOURCE_DATE_EPOCH must be a number of seconds since 1970, not {epoch!r}."
+        ) from None
 
 
 def write_files(generator, writer) -> None:
@@ -356,7 +439,13 @@ def write_files(generator, writer) -> None:
     texts = generator.context["digest_texts"]
     write_week_files(digest, output, cache_folder, texts)
     if digest.settings.pdf:
-        drawn = write_week_pdfs(digest, pdf_html(generator), output, cache_folder, site=generator.context["digest_pdf_key"])
+        drawn = write_week_pdfs(
+            digest,
+            pdf_html(generator),
+            output,
+            cache_folder,
+            site=generator.context["digest_pdf_key"],
+        )
         logger.debug("repo-digest: %d PDFs drawn, the others unchanged", drawn)
     texts.prune()
 
@@ -364,12 +453,24 @@ def write_files(generator, writer) -> None:
 def pdf_html(generator) -> Callable[[WeekPage], str]:
     """A week's PDF as HTML: the `digest_week_pdf` template, with the plugin's stylesheets inline."""
     template, css = generator.get_template(PDF_TEMPLATE.removesuffix(".html")), stylesheets()
-    return lambda week: template.render(**generator.context, **css, week=week, view=week.view, digest_pdf=True)
+    return lambda week: template.render(
+        **generator.context, **css, week=week, view=week.view, digest_pdf=True
+    )
 
 
 # Where the site's files are: what they hold is hashed already (templates) or shows in the page
 # (data, notes), and a site built in another folder, or by `make publish`, keeps its PDFs.
-_FOLDERS = frozenset({"PATH", "OUTPUT_PATH", "CACHE_PATH", "THEME", "THEME_TEMPLATES_OVERRIDES", "PLUGIN_PATHS", "DIGEST_DATA_PATH"})
+_FOLDERS = frozenset(
+    {
+        "PATH",
+        "OUTPUT_PATH",
+        "CACHE_PATH",
+        "THEME",
+        "THEME_TEMPLATES_OVERRIDES",
+        "PLUGIN_PATHS",
+        "DIGEST_DATA_PATH",
+    }
+)
 
 
 def _what_it_shows(generator, template: str, css: dict[str, str] | None = None) -> bytes:
@@ -379,9 +480,21 @@ def _what_it_shows(generator, template: str, css: dict[str, str] | None = None) 
     the stylesheets it inlines. A change to anything else of the host site (its LINKS, its other
     plugins, its own templates) leaves the output as it was, and so its cache."""
     sources = templates_rendered(generator.env, template)
-    read = set().union(*(meta.find_undeclared_variables(generator.env.parse(source)) for source in sources.values()))
-    settings = {key: value for key, value in generator.context.items()
-                if isinstance(key, str) and key.isupper() and (key in read or key.startswith("DIGEST_")) and key not in _FOLDERS and _plain(value)}
+    read = set().union(
+        *(
+            meta.find_undeclared_variables(generator.env.parse(source))
+            for source in sources.values()
+        )
+    )
+    settings = {
+        key: value
+        for key, value in generator.context.items()
+        if isinstance(key, str)
+        and key.isupper()
+        and (key in read or key.startswith("DIGEST_"))
+        and key not in _FOLDERS
+        and _plain(value)
+    }
     return json.dumps([sources, settings, css or {}], sort_keys=True).encode("utf-8")
 
 
@@ -403,7 +516,9 @@ def templates_rendered(env, root: str) -> dict[str, str]:
 
 @functools.cache
 def _package_templates() -> list[str]:
-    return sorted(p.relative_to(PACKAGE_TEMPLATES).as_posix() for p in PACKAGE_TEMPLATES.rglob("*.html"))
+    return sorted(
+        p.relative_to(PACKAGE_TEMPLATES).as_posix() for p in PACKAGE_TEMPLATES.rglob("*.html")
+    )
 
 
 def _plain(value) -> bool:
@@ -418,7 +533,9 @@ def write_pages_around_weeks(generator, writer) -> None:
     digest: SiteDigest | None = generator.context.get("digest")
     if digest is not None:
         write_site_pages(generator, writer, digest)
-        generator.settings[PAGE_DATES_KEY] = page_dates(digest.repos)  # for the sitemap, written when every page is
+        generator.settings[PAGE_DATES_KEY] = page_dates(
+            digest.repos
+        )  # for the sitemap, written when every page is
 
 
 def write_site_map(pelican) -> None:
@@ -426,7 +543,12 @@ def write_site_map(pelican) -> None:
     protocol wants them; not where pelican-sitemap writes it (the finished weeks are published pages there)."""
     setup = build_setup(pelican.settings)
     site_url = pelican.settings.get("SITEURL", "")
-    if setup is not None and setup.settings.sitemap and site_url.startswith(("https://", "http://")) and not sitemap_plugin_active(pelican.settings):
+    if (
+        setup is not None
+        and setup.settings.sitemap
+        and site_url.startswith(("https://", "http://"))
+        and not sitemap_plugin_active(pelican.settings)
+    ):
         write_sitemap(Path(pelican.output_path), site_url, pelican.settings.get(PAGE_DATES_KEY, {}))
 
 
@@ -439,4 +561,3 @@ def start_collecting(pelican) -> None:
 def stop_collecting(pelican) -> None:
     if build_setup(pelican.settings) is not None:
         gc_pause.end_build()
-

@@ -33,7 +33,9 @@ _TITLE_BLOCK = re.compile(r"{%-?\s*block title\s*-?%}.*?{%-?\s*endblock\b[^%]*%}
 @dataclass(frozen=True)
 class HostTheme:
     head_block: bool = True
-    column_open: str = ""  # the element the theme's pages sit in, opened (Markup: the theme's own text)
+    column_open: str = (
+        ""  # the element the theme's pages sit in, opened (Markup: the theme's own text)
+    )
     column_close: str = ""
     title_names_site: bool = False  # the theme's <title> shows SITENAME beside the title block
     head_meta: bool = False  # the theme's <head> has a `meta` block
@@ -42,9 +44,13 @@ class HostTheme:
 def host_theme(env: Environment) -> HostTheme:
     column = _page_column(env)
     base = _source(env, "base.html")
-    return HostTheme("head" in _blocks(env, "base.html"), Markup(column[0]) if column else Markup(""),
-                     Markup(f"</{column[1]}>") if column else Markup(""), _title_names_site(base),
-                     _head_has_meta_block(base))
+    return HostTheme(
+        "head" in _blocks(env, "base.html"),
+        Markup(column[0]) if column else Markup(""),
+        Markup(f"</{column[1]}>") if column else Markup(""),
+        _title_names_site(base),
+        _head_has_meta_block(base),
+    )
 
 
 def _source(env: Environment, name: str) -> str:
@@ -90,7 +96,11 @@ def _page_column(env: Environment) -> tuple[str, str] | None:
     """(the opening tag, its name) the content block of the theme's `page.html` starts with, if a
     container with a class or an id; else None."""
     tree = _parsed(env, "page.html")
-    content = next((block for block in tree.find_all(nodes.Block) if block.name == "content"), None) if tree else None
+    content = (
+        next((block for block in tree.find_all(nodes.Block) if block.name == "content"), None)
+        if tree
+        else None
+    )
     if content is None or not content.body or not isinstance(content.body[0], nodes.Output):
         return None
     first = content.body[0].nodes[0] if content.body[0].nodes else None

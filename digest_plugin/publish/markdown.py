@@ -45,7 +45,7 @@ def linked(cited: Cited, links: dict[int, str]) -> str:
     parts, last = [], 0
     for match in CITATION.finditer(cited.text):
         number = int(match[1])
-        parts.append(escape_inline(cited.text[last:match.start()]))
+        parts.append(escape_inline(cited.text[last : match.start()]))
         if number in cited.pulls and number in links:
             parts.append(f"[#{number}]({_destination(links[number])})")
         else:
@@ -65,7 +65,9 @@ def escape_inline(text: str) -> str:
 
 
 def escape_block_start(line: str) -> str:
-    return _BLOCK_START.sub(lambda m: f"{m[1]}\\{m[2]}" if m[1] else f"\\{m[3]}", line.strip(), count=1)
+    return _BLOCK_START.sub(
+        lambda m: f"{m[1]}\\{m[2]}" if m[1] else f"\\{m[3]}", line.strip(), count=1
+    )
 
 
 # --- sections, in the order WeekView.sections gives them ----------------------------------------------
@@ -82,7 +84,11 @@ def _note(view: WeekView, lang: Language) -> list[str]:
     """The editor's words, as they wrote them (their own Markdown), marked as theirs."""
     note = view.note
     assert note is not None  # asked for a week with a note
-    by = escape(lang.gettext("The editor's words ({author})").format(author=note.author) if note.author else lang.gettext("The editor's words"))
+    by = escape(
+        lang.gettext("The editor's words ({author})").format(author=note.author)
+        if note.author
+        else lang.gettext("The editor's words")
+    )
     body = (f"**{escape(note.title)}**\n\n" if note.title else "") + note.markdown.strip()
     quoted = "\n".join(f"> {line}" if line.strip() else ">" for line in body.splitlines())
     return [heading(2, view.headings["note"]), f"*{by}*", quoted]
@@ -91,11 +97,20 @@ def _note(view: WeekView, lang: Language) -> list[str]:
 def _summary(view: WeekView, lang: Language) -> list[str]:
     blocks = [heading(2, view.headings["summary"]), linked(view.summary, view.links)]
     if view.figures:
-        blocks.append(_table([f.label for f in view.figures], [[f.value for f in view.figures]], align="right"))
+        blocks.append(
+            _table(
+                [f.label for f in view.figures], [[f.value for f in view.figures]], align="right"
+            )
+        )
     if view.themes:
         blocks.append(heading(3, view.headings["themes"]))
         colon = escape_inline(lang.gettext(": "))
-        blocks.append("\n".join(f"- **{escape(t.name)}**{colon}{linked(t.sentence, view.links)}" for t in view.themes))
+        blocks.append(
+            "\n".join(
+                f"- **{escape(t.name)}**{colon}{linked(t.sentence, view.links)}"
+                for t in view.themes
+            )
+        )
     return blocks
 
 
@@ -111,10 +126,18 @@ def _key_changes(view: WeekView, lang: Language) -> list[str]:
     _ = lang.gettext
     items = []
     for index, change in enumerate(view.key_changes, 1):
-        meta = [_("importance {score}").format(score=change.importance.text), change.kind, *change.modules,
-                _("by {author}").format(author=change.author),
-                _("from branch {branch}").format(branch=change.branch) if change.branch else "", change.size]
-        lines = [f"{index}. **{_ref(change.ref)} {escape(change.title)}**", "   " + escape(" · ".join(m for m in meta if m))]
+        meta = [
+            _("importance {score}").format(score=change.importance.text),
+            change.kind,
+            *change.modules,
+            _("by {author}").format(author=change.author),
+            _("from branch {branch}").format(branch=change.branch) if change.branch else "",
+            change.size,
+        ]
+        lines = [
+            f"{index}. **{_ref(change.ref)} {escape(change.title)}**",
+            "   " + escape(" · ".join(m for m in meta if m)),
+        ]
         if change.summary:
             lines.append("   " + escape(change.summary))
         if change.quote:
@@ -123,7 +146,9 @@ def _key_changes(view: WeekView, lang: Language) -> list[str]:
             lines.append("   " + linked(change.details, view.links))
         factors = _(", ").join(f"{f.name} {f.points}" for f in change.importance.factors)
         if factors:
-            lines.append("   " + escape(_("How the score adds up: {factors}").format(factors=factors)))
+            lines.append(
+                "   " + escape(_("How the score adds up: {factors}").format(factors=factors))
+            )
         if change.importance.reading:
             lines.append("   " + escape(change.importance.reading))
         items.append("\n\n".join(lines))
@@ -131,18 +156,30 @@ def _key_changes(view: WeekView, lang: Language) -> list[str]:
     if view.brief_key_changes:
         blocks.append(heading(3, view.more_key_changes))
         score = _("importance {score}")
-        blocks.append("\n".join(f"- {_ref(b.ref)} {escape(b.text)} · {escape(score.format(score=b.importance))}" for b in view.brief_key_changes))
+        blocks.append(
+            "\n".join(
+                f"- {_ref(b.ref)} {escape(b.text)} · {escape(score.format(score=b.importance))}"
+                for b in view.brief_key_changes
+            )
+        )
     return blocks
 
 
 def _risks(view: WeekView, lang: Language) -> list[str]:
     _ = lang.gettext
-    rows = [[escape(r.name), escape(r.impact), _(", ").join(_ref(p) for p in r.pulls)] for r in view.risks]
+    rows = [
+        [escape(r.name), escape(r.impact), _(", ").join(_ref(p) for p in r.pulls)]
+        for r in view.risks
+    ]
     heads = [_("Risk"), _("Impact"), _("PRs")]
-    if any(r.mitigation is not None for r in view.risks):  # a column only where a PR says what to do
+    if any(
+        r.mitigation is not None for r in view.risks
+    ):  # a column only where a PR says what to do
         heads.append(_("What to do"))
-        rows = [[*row, linked(r.mitigation, view.links) if r.mitigation is not None else "—"]
-                for row, r in zip(rows, view.risks, strict=True)]
+        rows = [
+            [*row, linked(r.mitigation, view.links) if r.mitigation is not None else "—"]
+            for row, r in zip(rows, view.risks, strict=True)
+        ]
     return [
         heading(2, view.headings["risks"]),
         _table(heads, rows, escaped=True),
@@ -151,11 +188,17 @@ def _risks(view: WeekView, lang: Language) -> list[str]:
 
 
 def _breaking(view: WeekView, lang: Language) -> list[str]:
-    return [heading(2, view.headings["breaking"]), "\n".join(f"- {linked(c, view.links)}" for c in view.breaking)]
+    return [
+        heading(2, view.headings["breaking"]),
+        "\n".join(f"- {linked(c, view.links)}" for c in view.breaking),
+    ]
 
 
 def _recommendations(view: WeekView, lang: Language) -> list[str]:
-    return [heading(2, view.headings["recommendations"]), "\n".join(f"- {linked(c, view.links)}" for c in view.recommendations)]
+    return [
+        heading(2, view.headings["recommendations"]),
+        "\n".join(f"- {linked(c, view.links)}" for c in view.recommendations),
+    ]
 
 
 def _trends(view: WeekView, lang: Language) -> list[str]:
@@ -170,13 +213,26 @@ def _trends(view: WeekView, lang: Language) -> list[str]:
 
 def _newcomers(view: WeekView, lang: Language) -> list[str]:
     _ = lang.gettext
-    lines = ["- " + _("{login}: {pulls}").format(login=escape(c.login), pulls=_(", ").join(_ref(p) for p in c.pulls)) for c in view.newcomers]
-    return [heading(2, view.headings["newcomers"]), escape(_("Thank you, and welcome!")), "\n".join(lines)]
+    lines = [
+        "- "
+        + _("{login}: {pulls}").format(
+            login=escape(c.login), pulls=_(", ").join(_ref(p) for p in c.pulls)
+        )
+        for c in view.newcomers
+    ]
+    return [
+        heading(2, view.headings["newcomers"]),
+        escape(_("Thank you, and welcome!")),
+        "\n".join(lines),
+    ]
 
 
 def _updates(view: WeekView, lang: Language) -> list[str]:
     by = lang.gettext("by {author}")
-    lines = [f"- {_ref(row.ref)} {escape(row.title)} · {escape(by.format(author=row.author))}" for row in view.updates]
+    lines = [
+        f"- {_ref(row.ref)} {escape(row.title)} · {escape(by.format(author=row.author))}"
+        for row in view.updates
+    ]
     return [heading(2, view.headings["updates"]), "\n".join(lines)]
 
 
@@ -191,20 +247,42 @@ def _statistics(view: WeekView, lang: Language) -> list[str]:
 def _pulls(view: WeekView, lang: Language) -> list[str]:
     _ = lang.gettext
     heads = [_("PR"), _("Title"), _("Author"), _("Type"), _("Importance")]
-    return [heading(2, view.headings["pulls"]), _table(heads, [_pull_row(row, lang) for row in view.pulls], escaped=True)]
+    return [
+        heading(2, view.headings["pulls"]),
+        _table(heads, [_pull_row(row, lang) for row in view.pulls], escaped=True),
+    ]
 
 
 _SECTIONS = {
-    "note": _note, "summary": _summary, "highlights": _highlights, "key_changes": _key_changes, "breaking": _breaking, "risks": _risks,
-    "recommendations": _recommendations, "trends": _trends, "newcomers": _newcomers, "updates": _updates,
-    "statistics": _statistics, "pulls": _pulls,
+    "note": _note,
+    "summary": _summary,
+    "highlights": _highlights,
+    "key_changes": _key_changes,
+    "breaking": _breaking,
+    "risks": _risks,
+    "recommendations": _recommendations,
+    "trends": _trends,
+    "newcomers": _newcomers,
+    "updates": _updates,
+    "statistics": _statistics,
+    "pulls": _pulls,
 }
 
 
 def _pull_row(row: PullRow, lang: Language) -> list[str]:
     reference = _ref(row.ref)
-    author = escape(lang.gettext("{author} ({badge})").format(author=row.author, badge=row.badge) if row.badge else row.author)
-    return [f"**{reference}**" if row.key else reference, escape(row.title), author, escape(row.kind), row.importance]
+    author = escape(
+        lang.gettext("{author} ({badge})").format(author=row.author, badge=row.badge)
+        if row.badge
+        else row.author
+    )
+    return [
+        f"**{reference}**" if row.key else reference,
+        escape(row.title),
+        author,
+        escape(row.kind),
+        row.importance,
+    ]
 
 
 def _count_table(table: CountTable, lang: Language) -> str:
@@ -219,14 +297,19 @@ def _ref(ref: PullRef) -> str:
 # --- Markdown pieces ---------------------------------------------------------------------------------
 
 
-def _table(heads: list[str], rows: list[list[str]], align: str = "left", escaped: bool = False) -> str:
+def _table(
+    heads: list[str], rows: list[list[str]], align: str = "left", escaped: bool = False
+) -> str:
     """A GitHub table; cells are escaped here unless `escaped` says the caller did it (links)."""
 
     def cell(text: str) -> str:
         return (text if escaped else escape_inline(text).strip()) or " "  # a cell holds no blocks
 
     rule = "---:" if align == "right" else "---"
-    lines = ["| " + " | ".join(escape_inline(h).strip() for h in heads) + " |", "|" + "|".join(f" {rule} " for _ in heads) + "|"]
+    lines = [
+        "| " + " | ".join(escape_inline(h).strip() for h in heads) + " |",
+        "|" + "|".join(f" {rule} " for _ in heads) + "|",
+    ]
     lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
     return "\n".join(lines)
 

@@ -45,18 +45,24 @@ def read_notes(content: Path, settings: dict) -> dict[tuple[str, str], EditorNot
         shown = path.relative_to(content.parent) if content.parent in path.parents else path
         relative = path.relative_to(folder)
         if len(relative.parts) != 3 or path.suffix != ".md" or not _NOTE_NAME.fullmatch(path.stem):
-            raise DigestError(f"The editor's note {shown} is not where notes go: name it {NOTES_FOLDER}/OWNER/NAME/YYYY-Www.md.")
+            raise DigestError(
+                f"The editor's note {shown} is not where notes go: name it {NOTES_FOLDER}/OWNER/NAME/YYYY-Www.md."
+            )
         try:
             week = str(Week.parse(path.stem))
         except DigestError:
-            raise DigestError(f"The editor's note {shown} is named after {path.stem}, which is not an ISO week.") from None
+            raise DigestError(
+                f"The editor's note {shown} is named after {path.stem}, which is not an ISO week."
+            ) from None
         page = readers.read_file(str(content), str(path.relative_to(content)), content_class=Page)
         repo = "/".join(relative.parts[:2])
         notes[repo, week] = EditorNote(
             html=page.content,
             markdown=_body(path.read_text(encoding="utf-8")),
             title=getattr(page, "title", ""),
-            author=str(page.author) if getattr(page, "author", None) and str(page.author) != settings.get("AUTHOR") else "",
+            author=str(page.author)
+            if getattr(page, "author", None) and str(page.author) != settings.get("AUTHOR")
+            else "",
             source=str(shown),
         )
     return notes

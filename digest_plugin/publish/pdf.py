@@ -30,7 +30,9 @@ from digest_plugin.errors import DigestError
 
 log = logging.getLogger(__name__)
 PDF_NAME = "digest.pdf"
-PARALLEL_FROM = 4  # PDFs to draw before worker processes pay for their start-up (a PDF takes about a second)
+PARALLEL_FROM = (
+    4  # PDFs to draw before worker processes pay for their start-up (a PDF takes about a second)
+)
 # PDFs whose HTML is held at once: with its charts inline a busy week's is half a megabyte, and a
 # cold build of 260 weeks that held them all took 581 MiB, where it takes 315.
 WINDOW = 16
@@ -53,7 +55,9 @@ def write_pdfs(jobs: Sequence[PdfJob], cache: PdfCache) -> int:
     missing = [(path, job) for path, job in zip(cached, jobs, strict=True) if not path.is_file()]
     glyphs = EmojiFonts(cache.cache / PDFS)
     pages = ((printable(glyphs.check(job.html()), job.folder),) for _, job in missing)
-    drawn = parallel_stream(_draw, pages, len(missing), preload="weasyprint", parallel_from=PARALLEL_FROM, window=WINDOW)
+    drawn = parallel_stream(
+        _draw, pages, len(missing), preload="weasyprint", parallel_from=PARALLEL_FROM, window=WINDOW
+    )
     for (path, _), pdf in zip(missing, drawn, strict=True):
         atomic_write(path, pdf)
     for path, job in zip(cached, jobs, strict=True):
@@ -76,9 +80,12 @@ class EmojiFonts:
         for char in sorted(set(PICTOGRAPH.findall(html)) - self._checked):
             self._checked.add(char)
             if font_has(char) is False:
-                log.warning("The PDFs show emoji such as %s, which no font here has: they are drawn as empty boxes. Install an "
-                            "emoji font where the site is built (Debian: fonts-noto-color-emoji), then delete %s to draw them again.",
-                            char, self._pdfs)
+                log.warning(
+                    "The PDFs show emoji such as %s, which no font here has: they are drawn as empty boxes. Install an "
+                    "emoji font where the site is built (Debian: fonts-noto-color-emoji), then delete %s to draw them again.",
+                    char,
+                    self._pdfs,
+                )
                 self._said = True
                 break
         return html
@@ -96,7 +103,11 @@ def font_has(char: str) -> bool | None:
         return None
     for function, result, arguments in _FONTCONFIG:
         getattr(fc, function).restype, getattr(fc, function).argtypes = result, arguments
-    pattern, charset, properties = fc.FcPatternCreate(), fc.FcCharSetCreate(), fc.FcObjectSetCreate()
+    pattern, charset, properties = (
+        fc.FcPatternCreate(),
+        fc.FcCharSetCreate(),
+        fc.FcObjectSetCreate(),
+    )
     try:
         fc.FcCharSetAddChar(charset, ord(char))
         fc.FcPatternAddCharSet(pattern, b"charset", charset)
@@ -119,13 +130,17 @@ class _FontSet(ctypes.Structure):
 _POINTER = ctypes.c_void_p
 # (function, result type, argument types): the few of fontconfig's that font_has calls
 _FONTCONFIG: tuple[tuple[str, type | None, list[type]], ...] = (
-    ("FcPatternCreate", _POINTER, []), ("FcCharSetCreate", _POINTER, []), ("FcObjectSetCreate", _POINTER, []),
+    ("FcPatternCreate", _POINTER, []),
+    ("FcCharSetCreate", _POINTER, []),
+    ("FcObjectSetCreate", _POINTER, []),
     ("FcCharSetAddChar", ctypes.c_int, [_POINTER, ctypes.c_uint32]),
     ("FcPatternAddCharSet", ctypes.c_int, [_POINTER, ctypes.c_char_p, _POINTER]),
     ("FcObjectSetAdd", ctypes.c_int, [_POINTER, ctypes.c_char_p]),
     ("FcFontList", ctypes.POINTER(_FontSet), [_POINTER, _POINTER, _POINTER]),
-    ("FcFontSetDestroy", None, [ctypes.POINTER(_FontSet)]), ("FcObjectSetDestroy", None, [_POINTER]),
-    ("FcCharSetDestroy", None, [_POINTER]), ("FcPatternDestroy", None, [_POINTER]),
+    ("FcFontSetDestroy", None, [ctypes.POINTER(_FontSet)]),
+    ("FcObjectSetDestroy", None, [_POINTER]),
+    ("FcCharSetDestroy", None, [_POINTER]),
+    ("FcPatternDestroy", None, [_POINTER]),
 )
 
 

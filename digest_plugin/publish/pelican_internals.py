@@ -43,8 +43,10 @@ def check_pelican() -> None:
     if missing:
         from pelican import __version__
 
-        raise DigestError(f"repo-digest needs Pelican's {', '.join(missing)}, which Pelican {__version__} does not have; "
-                          "install a Pelican that pyproject.toml allows (pip install 'pelican>=4.9,<5').")
+        raise DigestError(
+            f"repo-digest needs Pelican's {', '.join(missing)}, which Pelican {__version__} does not have; "
+            "install a Pelican that pyproject.toml allows (pip install 'pelican>=4.9,<5')."
+        )
 
 
 class WeekArticle(Article):

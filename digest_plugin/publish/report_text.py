@@ -30,6 +30,8 @@ def report_renderer(env, texts: TextCache, site: str) -> Callable:
     def digest_report(context, week, base: str = "") -> Markup:
         site_url = context.get("SITEURL", "")
         parts = ("report", site, week.view_key, site_url, base, chart_size)
-        return Markup(texts.text(parts, lambda: template.render(view=week.view, base=base, SITEURL=site_url)))
+        return Markup(
+            texts.text(parts, lambda: template.render(view=week.view, base=base, SITEURL=site_url))
+        )
 
     return digest_report

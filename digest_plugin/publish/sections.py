@@ -24,7 +24,11 @@ CATEGORY_FEED_SETTINGS = {"atom": "CATEGORY_FEED_ATOM", "rss": "CATEGORY_FEED_RS
 
 def section_feeds(settings: dict) -> dict[str, str]:
     """The section's feeds by kind, of the kinds the site's own feeds are."""
-    return {kind: path for kind, path in SECTION_FEEDS.items() if any(settings.get(name) for name in SITE_FEED_SETTINGS[kind])}
+    return {
+        kind: path
+        for kind, path in SECTION_FEEDS.items()
+        if any(settings.get(name) for name in SITE_FEED_SETTINGS[kind])
+    }
 
 
 class RepoCategory(Category):
@@ -45,14 +49,20 @@ class RepoCategory(Category):
 
 def repo_category(repo: str, settings: dict) -> RepoCategory:
     category = RepoCategory(repo, settings)
-    category.slug = repo  # keeps the slash, for the per-repository feeds: feeds/{owner}/{name}.atom.xml
+    category.slug = (
+        repo  # keeps the slash, for the per-repository feeds: feeds/{owner}/{name}.atom.xml
+    )
     return category
 
 
 def repo_feeds(repo: str, settings: dict, in_blog: bool) -> dict[str, str]:
     """A repository's feeds by kind ("atom", "rss"), as site-relative paths."""
     if not in_blog:
-        return {kind: path.format(repo=repo) for kind, path in REPO_FEEDS.items() if settings.get(CATEGORY_FEED_SETTINGS[kind])}
+        return {
+            kind: path.format(repo=repo)
+            for kind, path in REPO_FEEDS.items()
+            if settings.get(CATEGORY_FEED_SETTINGS[kind])
+        }
     found = {"atom": settings.get("CATEGORY_FEED_ATOM"), "rss": settings.get("CATEGORY_FEED_RSS")}
     return {kind: str(path).format(slug=repo) for kind, path in found.items() if path}
 
@@ -68,8 +78,15 @@ def write_section(digest: SiteDigest, articles: list, generator, writer) -> None
     for kind, path in section_feeds(generator.settings).items():
         write_week_feed(output, path, kind, final[:limit], context)
     for repo in digest.repos:
-        writer.write_file(repo.url + "index.html", template, context, repo=repo, relative_urls=generator.settings["RELATIVE_URLS"],
-                          url=repo.url, template_name="digest_repo")
+        writer.write_file(
+            repo.url + "index.html",
+            template,
+            context,
+            repo=repo,
+            relative_urls=generator.settings["RELATIVE_URLS"],
+            url=repo.url,
+            template_name="digest_repo",
+        )
         weeks = [a for a in final if a.digest_week.repo == repo.name]
         for kind, path in repo_feeds(repo.name, generator.settings, in_blog=False).items():
             write_week_feed(output, path, kind, weeks[:limit], context, title=repo.name)

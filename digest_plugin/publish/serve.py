@@ -26,7 +26,11 @@ class SiteRequestHandler(ComplexHTTPRequestHandler):
 
     def _not_found(self) -> None:
         page = Path(self.base_path) / NOT_FOUND_PAGE
-        body = page.read_bytes() if page.is_file() else b"<!DOCTYPE html><title>Not found</title><p>Not found.</p>"
+        body = (
+            page.read_bytes()
+            if page.is_file()
+            else b"<!DOCTYPE html><title>Not found</title><p>Not found.</p>"
+        )
         self.send_response(404)
         self.send_header("Content-Type", "text/html; charset=utf-8")
         self.send_header("Content-Length", str(len(body)))
@@ -49,13 +53,18 @@ def listen(bind: str, port: int, output: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m digest_plugin.publish.serve", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m digest_plugin.publish.serve", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("output", help="the built site's folder")
     parser.add_argument("--bind", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
     args = parser.parse_args(argv)
     if not Path(args.output, "index.html").is_file():
-        print(f"make serve: {args.output}/ holds no built site; run `make html` first.", file=sys.stderr)
+        print(
+            f"make serve: {args.output}/ holds no built site; run `make html` first.",
+            file=sys.stderr,
+        )
         return 1
     listen(args.bind, args.port, args.output)
     return 0

@@ -68,7 +68,9 @@ class WeekPage:
     # shows a chart's file, words and numbers, never its colours, so a palette that a new name
     # changed leaves every report as it was, and its kept texts (build/cache.py) still apply.
     charts: tuple[Chart, ...] = ()
-    view_key: str = ""  # what the view shows, hashed: the key of its report texts (build/cache.py's TextCache)
+    view_key: str = (
+        ""  # what the view shows, hashed: the key of its report texts (build/cache.py's TextCache)
+    )
 
     @property
     def status(self) -> str:
@@ -108,7 +110,10 @@ class WeekPage:
     @property
     def tags(self) -> tuple[str, ...]:
         """The week's labels and modules, as Pelican's tags (see `pull_tags`), the most frequent first."""
-        stats, tagged = self.analysis.stats, {tag for pull in self.analysis.pulls for tag in pull_tags(pull)}
+        stats, tagged = (
+            self.analysis.stats,
+            {tag for pull in self.analysis.pulls for tag in pull_tags(pull)},
+        )
         return tuple(tag for tag in dict.fromkeys([*stats.labels, *stats.modules]) if tag in tagged)
 
     @property
@@ -127,7 +132,9 @@ def pull_tags(pull: AnalysedPull) -> tuple[str, ...]:
     modules unless they are only words its title wrote (`[1/n]`, a one-off scope), which would
     fill a host blog's tags with fragments of PR titles."""
     found = pull.classification
-    return tuple(dict.fromkeys([*found.labels, *(() if found.modules_from_title else found.modules)]))
+    return tuple(
+        dict.fromkeys([*found.labels, *(() if found.modules_from_title else found.modules)])
+    )
 
 
 def is_quiet(analysis: WeekAnalysis) -> bool:
@@ -155,7 +162,10 @@ class QuietWeeks:
 def quiet_runs(history: list[WeekAnalysis], language: Language) -> list[QuietWeeks]:
     """The quiet weeks of a history (oldest first), consecutive ones together."""
     runs = [list(weeks) for quiet, weeks in groupby(history, key=is_quiet) if quiet]
-    return [QuietWeeks(run[0].week, run[-1].week, language.dates(run[0].start, run[-1].end)) for run in runs]
+    return [
+        QuietWeeks(run[0].week, run[-1].week, language.dates(run[0].start, run[-1].end))
+        for run in runs
+    ]
 
 
 @dataclass
@@ -166,7 +176,9 @@ class RepoPage:
     charts: list[Chart] = field(default_factory=list)
     overview_text: str = ""
     quiet: list[QuietWeeks] = field(default_factory=list)  # the others, oldest first
-    merged_by_week: tuple[tuple[str, int], ...] = ()  # every week's merged count, quiet ones too, oldest first
+    merged_by_week: tuple[
+        tuple[str, int], ...
+    ] = ()  # every week's merged count, quiet ones too, oldest first
 
     @property
     def sample(self) -> bool:
@@ -176,7 +188,11 @@ class RepoPage:
     @property
     def listing(self) -> list[WeekPage | QuietWeeks]:
         """The repository's weeks, newest first: a page each, or a line for a run of quiet ones."""
-        return sorted([*self.weeks, *self.quiet], key=lambda row: row.week if isinstance(row, WeekPage) else row.first, reverse=True)
+        return sorted(
+            [*self.weeks, *self.quiet],
+            key=lambda row: row.week if isinstance(row, WeekPage) else row.first,
+            reverse=True,
+        )
 
     @property
     def latest(self) -> WeekPage | None:
@@ -195,12 +211,20 @@ class SiteDigest:
     language: Language
     repos: list[RepoPage]
     warnings: list[str] = field(default_factory=list)
-    charts_drawn: Future | None = None  # the drawing started alongside the build; raises what drawing raised
+    charts_drawn: Future | None = (
+        None  # the drawing started alongside the build; raises what drawing raised
+    )
 
 
-def build_site_digest(settings: DigestSettings, language: Language, pelican_settings: dict, now: datetime, warnings: list[str] | None = None,
-                      notes: dict[tuple[str, str], EditorNote] | None = None,
-                      start_drawing: Callable[[list[Chart]], Future] | None = None) -> SiteDigest:
+def build_site_digest(
+    settings: DigestSettings,
+    language: Language,
+    pelican_settings: dict,
+    now: datetime,
+    warnings: list[str] | None = None,
+    notes: dict[tuple[str, str], EditorNote] | None = None,
+    start_drawing: Callable[[list[Chart]], Future] | None = None,
+) -> SiteDigest:
     """Every week of every repository, analysed, narrated and prepared; `notes` are the editor's
     notes by (repository, week), each of which must name a week the site has. `start_drawing`,
     given every chart of the site as soon as they are known, starts drawing them alongside; its
@@ -214,17 +238,24 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
     cache = pelican_settings.get("CACHE_PATH")
     memos = AnalysisMemos(Path(cache), code_salt()) if cache else None
     notes = _published_notes(notes or {}, names)
-    writer = language_model_writer(settings)  # None for the built-in writer; one per build, with its request budget
+    writer = language_model_writer(
+        settings
+    )  # None for the built-in writer; one per build, with its request budget
     _ = language.gettext
     repos, unstyled, warnings = [], {}, list(warnings or ())
     site_charts: dict[str, RepoCharts] = {}
     charts_drawn: Future | None = None
     for name, made, memo in stream_histories(store, names, analysis_options(settings), now, memos):
         history = [week.value for week in made]
-        _check_note_weeks(notes, name, history)  # before any week is narrated: a language model's requests are counted
+        _check_note_weeks(
+            notes, name, history
+        )  # before any week is narrated: a language model's requests are counted
         every_week = _unstyled_charts(made, memo, settings.trend_weeks, language)
         shown = [not is_quiet(analysis) for analysis in history]
-        unstyled[name] = RepoCharts([charts.value for charts, page in zip(every_week[0], shown) if page], every_week[1].value)
+        unstyled[name] = RepoCharts(
+            [charts.value for charts, page in zip(every_week[0], shown) if page],
+            every_week[1].value,
+        )
         if len(unstyled) == len(names):
             site_charts, charts_drawn = _every_chart_known(unstyled, start_drawing)
         if history:
@@ -239,11 +270,26 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
                 language,
                 pelican_settings.get("SITEURL", ""),
             )
-            repos.append(RepoPage(name, repo_path(name), pages, unstyled[name].page, _overview(history, language),
-                                  quiet_runs(history, language), tuple((a.week, a.stats.merged_count) for a in history)))
+            repos.append(
+                RepoPage(
+                    name,
+                    repo_path(name),
+                    pages,
+                    unstyled[name].page,
+                    _overview(history, language),
+                    quiet_runs(history, language),
+                    tuple((a.week, a.stats.merged_count) for a in history),
+                )
+            )
         else:
-            warnings.append(_("{repo} has no merged pull requests in the store yet, so it has no pages.").format(repo=name))
-        if memo is not None:  # saved as soon as it is complete, and let go before the next repository's is loaded
+            warnings.append(
+                _(
+                    "{repo} has no merged pull requests in the store yet, so it has no pages."
+                ).format(repo=name)
+            )
+        if (
+            memo is not None
+        ):  # saved as soon as it is complete, and let go before the next repository's is loaded
             assert memos is not None  # where the memo came from
             memos.save(name, memo)
         del memo, made, history
@@ -255,14 +301,18 @@ def build_site_digest(settings: DigestSettings, language: Language, pelican_sett
     return SiteDigest(settings, language, repos, warnings, charts_drawn)
 
 
-def _every_chart_known(unstyled: dict[str, RepoCharts], start_drawing: Callable[[list[Chart]], Future] | None,
-                       ) -> tuple[dict[str, RepoCharts], Future | None]:
+def _every_chart_known(
+    unstyled: dict[str, RepoCharts],
+    start_drawing: Callable[[list[Chart]], Future] | None,
+) -> tuple[dict[str, RepoCharts], Future | None]:
     """The site's charts in its palette, and their drawing started on the idle cores while the last
     repository is put into words (for a site of one repository, its whole narration)."""
     site_charts = in_site_palette(unstyled)
     if start_drawing is None:
         return site_charts, None
-    return site_charts, start_drawing([chart for repo in site_charts.values() for chart in repo.every_chart()])
+    return site_charts, start_drawing(
+        [chart for repo in site_charts.values() for chart in repo.every_chart()]
+    )
 
 
 def _repo_names(settings: DigestSettings, store: Store) -> list[str]:
@@ -270,14 +320,27 @@ def _repo_names(settings: DigestSettings, store: Store) -> list[str]:
     store.check_folder("run 'repo-digest sample' or 'repo-digest fetch' first.")
     names = expand_repos(settings.repos, store) if settings.repos else store.repos()
     if not names and settings.repos:
-        raise DigestError(f"The data folder {store.root} holds none of DIGEST_REPOS ({', '.join(settings.repos)}); run 'repo-digest fetch' first.")
+        raise DigestError(
+            f"The data folder {store.root} holds none of DIGEST_REPOS ({', '.join(settings.repos)}); run 'repo-digest fetch' first."
+        )
     if not names:
-        raise DigestError(f"The data folder {store.root} holds no repository; run 'repo-digest sample' or 'repo-digest fetch' first.")
+        raise DigestError(
+            f"The data folder {store.root} holds no repository; run 'repo-digest sample' or 'repo-digest fetch' first."
+        )
     return names
 
 
-def _week_pages(name: str, made: list[Made[WeekAnalysis]], charts_by_week: list[Made[list[Chart]]], memo: Memo | None,
-                writer, notes: dict[tuple[str, str], EditorNote], settings: DigestSettings, language: Language, site_url: str) -> list[WeekPage]:
+def _week_pages(
+    name: str,
+    made: list[Made[WeekAnalysis]],
+    charts_by_week: list[Made[list[Chart]]],
+    memo: Memo | None,
+    writer,
+    notes: dict[tuple[str, str], EditorNote],
+    settings: DigestSettings,
+    language: Language,
+    site_url: str,
+) -> list[WeekPage]:
     """The pages of a repository's weeks with a page (of its whole history, `made`), narrated and
     prepared, each linked to the pages beside it; the notes they show are taken out of `notes`."""
     history = [week.value for week in made]
@@ -291,7 +354,20 @@ def _week_pages(name: str, made: list[Made[WeekAnalysis]], charts_by_week: list[
     }
     for index, charts in zip(shown, charts_by_week, strict=True):
         note = notes.pop((name, history[index].week), None)
-        pages.append(_week_page(name, made[index], narratives[index], charts, repo_url, settings, language, site_url, note, memo))
+        pages.append(
+            _week_page(
+                name,
+                made[index],
+                narratives[index],
+                charts,
+                repo_url,
+                settings,
+                language,
+                site_url,
+                note,
+                memo,
+            )
+        )
     for before, after in pairwise(pages):
         before.next_week, after.previous_week = after.week, before.week
     return pages
@@ -302,6 +378,7 @@ def _narrative(
 ) -> Made[Narrative]:
     """`narrate` of the last of `weeks` (the RECENT_WEEKS before it are all it reads), which checks
     its grounding and logs any problem; the built-in writer's narrative is remembered."""
+
     def make() -> Narrative:
         return narrate(weeks[-1].value, [week.value for week in weeks[:-1]], language, writer)
 
@@ -346,7 +423,9 @@ def _slim(analysis: WeekAnalysis) -> WeekAnalysis:
     branch, reviewers, quoted summary, footprint, evidence, upgrades and score factors, most of
     the memory a PR takes."""
     pulls = tuple(
-        _remade(p, pull=_remade(p.pull, **SLIM_PULL), score=Score(p.score.value, ()), **SLIM_ANALYSED)
+        _remade(
+            p, pull=_remade(p.pull, **SLIM_PULL), score=Score(p.score.value, ()), **SLIM_ANALYSED
+        )
         for p in analysis.pulls
     )
     return replace(analysis, pulls=pulls)
@@ -368,12 +447,32 @@ def _field_names(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in fields(cls))
 
 
-def week_report_view(week: WeekAnalysis, narrative: Narrative, history: list[WeekAnalysis], settings: DigestSettings,
-                     language: Language, note: EditorNote | None = None) -> WeekView:
+def week_report_view(
+    week: WeekAnalysis,
+    narrative: Narrative,
+    history: list[WeekAnalysis],
+    settings: DigestSettings,
+    language: Language,
+    note: EditorNote | None = None,
+) -> WeekView:
     """One week's view outside a site build (`repo-digest show`): charts coloured for its repository alone."""
     before = [w for w in history if w.start <= week.start]
-    charts = week_charts(week, before, settings.trend_weeks, site_palette([history], settings.trend_weeks), language.gettext)
-    return week_view(week, narrative, charts, language, _repo_url(week.repo, history), _provenance(week, language), note)
+    charts = week_charts(
+        week,
+        before,
+        settings.trend_weeks,
+        site_palette([history], settings.trend_weeks),
+        language.gettext,
+    )
+    return week_view(
+        week,
+        narrative,
+        charts,
+        language,
+        _repo_url(week.repo, history),
+        _provenance(week, language),
+        note,
+    )
 
 
 def _week_page(
@@ -420,7 +519,9 @@ def _discuss_url(settings: DigestSettings, repo: str, week: str) -> str:
     return pattern.format(owner=owner, name=name, week=week, repo=repo) if pattern else ""
 
 
-def _published_notes(notes: dict[tuple[str, str], EditorNote], names: list[str]) -> dict[tuple[str, str], EditorNote]:
+def _published_notes(
+    notes: dict[tuple[str, str], EditorNote], names: list[str]
+) -> dict[tuple[str, str], EditorNote]:
     """The editor's notes for repositories the site publishes. A note for another (the bundled
     sample's, left in content/ of a copy set up for its own repositories) is not an error: it is
     left out, with one line naming it."""
@@ -429,19 +530,29 @@ def _published_notes(notes: dict[tuple[str, str], EditorNote], names: list[str])
         if repo in names:
             published[repo, week] = note
         else:
-            logger.warning("The editor's note %s is for %s, which this site does not publish; it is left out.", note.source, repo)
+            logger.warning(
+                "The editor's note %s is for %s, which this site does not publish; it is left out.",
+                note.source,
+                repo,
+            )
     return published
 
 
-def _check_note_weeks(notes: dict[tuple[str, str], EditorNote], repo: str, history: list[WeekAnalysis]) -> None:
+def _check_note_weeks(
+    notes: dict[tuple[str, str], EditorNote], repo: str, history: list[WeekAnalysis]
+) -> None:
     """Each editor's note for `repo` names a week with a page; otherwise say which file, and what exists."""
     weeks = {analysis.week: analysis for analysis in history}
     for (noted, week), note in sorted(notes.items()):
         if noted == repo and week not in weeks:
             span = f"{history[0].week} to {history[-1].week}" if history else "no weeks"
-            raise DigestError(f"The editor's note {note.source} is for {week}, a week {repo} does not have (it has {span}).")
+            raise DigestError(
+                f"The editor's note {note.source} is for {week}, a week {repo} does not have (it has {span})."
+            )
         if noted == repo and is_quiet(weeks[week]):
-            raise DigestError(f"The editor's note {note.source} is for {week}, in which nothing merged in {repo}, so it has no page.")
+            raise DigestError(
+                f"The editor's note {note.source} is for {week}, in which nothing merged in {repo}, so it has no page."
+            )
 
 
 def _provenance(analysis: WeekAnalysis, language: Language) -> str:
@@ -454,15 +565,20 @@ def _provenance(analysis: WeekAnalysis, language: Language) -> str:
     if fetch.source == "sample":
         sentences = [_("Data from the bundled sample of fictional repositories.")]
     elif analysis.complete:
-        sentences = [_("Data fetched from GitHub after the week ended.") if fetch.source == "github"
-                     else _("Data imported from an export file after the week ended.")]
+        sentences = [
+            _("Data fetched from GitHub after the week ended.")
+            if fetch.source == "github"
+            else _("Data imported from an export file after the week ended.")
+        ]
     elif fetch.source == "github":
         sentences = [_("Data fetched from GitHub at {time}.").format(time=when)]
     else:
         sentences = [_("Data imported from an export file at {time}.").format(time=when)]
     if fetch.truncated:
         sentences.append(_("Part of the history could not be fetched completely."))
-    sentences.append(_("Weeks run Monday to Sunday in {timezone}.").format(timezone=analysis.timezone))
+    sentences.append(
+        _("Weeks run Monday to Sunday in {timezone}.").format(timezone=analysis.timezone)
+    )
     return language.sentences(sentences)
 
 
@@ -472,9 +588,15 @@ def _overview(history: list[WeekAnalysis], language: Language) -> str:
         return _("No merged pull requests yet.")
     merged = sum(w.stats.merged_count for w in history)
     key = sum(w.stats.key_count for w in history)
-    return _("{merged} merged pull requests ({key} key) over {weeks} weeks, {first} to {last}.").format(
-        merged=language.number(merged), key=language.number(key), weeks=language.number(len(history)), first=history[0].week,
-        last=history[-1].week)
+    return _(
+        "{merged} merged pull requests ({key} key) over {weeks} weeks, {first} to {last}."
+    ).format(
+        merged=language.number(merged),
+        key=language.number(key),
+        weeks=language.number(len(history)),
+        first=history[0].week,
+        last=history[-1].week,
+    )
 
 
 def _publication_date(analysis: WeekAnalysis, settings: DigestSettings) -> datetime:

@@ -28,22 +28,41 @@ def write_site_pages(generator, writer, digest: SiteDigest) -> None:
     def write(name: str, template: str, **values) -> None:
         found = _template(generator, template)
         if found is not None:
-            writer.write_file(name, found, generator.context, relative_urls=relative, url=name.removesuffix("index.html"),
-                              template_name=template, **values)
+            writer.write_file(
+                name,
+                found,
+                generator.context,
+                relative_urls=relative,
+                url=name.removesuffix("index.html"),
+                template_name=template,
+                **values,
+            )
 
     authors = pulls_by_author(digest.repos)
-    articles = {id(article.digest_week): article for article in generator.context["digest_articles"]}
+    articles = {
+        id(article.digest_week): article for article in generator.context["digest_articles"]
+    }
     for login, across in authors.items():
         # Their weeks' articles, which Pelican pages as it pages a label's (PAGINATED_TEMPLATES["digest_author"]).
         weeks = [articles[id(group.week)] for group in across.weeks]
-        write(author_path(login) + "index.html", "digest_author", author=login, across=across, articles=weeks)
+        write(
+            author_path(login) + "index.html",
+            "digest_author",
+            author=login,
+            across=across,
+            articles=weeks,
+        )
     write(AUTHORS_PAGE, "digest_authors", authors=authors)
-    write(FEEDS_PAGE, "digest_feeds", feed_groups=site_feeds(settings, digest.repos, generator.tags))
+    write(
+        FEEDS_PAGE, "digest_feeds", feed_groups=site_feeds(settings, digest.repos, generator.tags)
+    )
     write(SEARCH_PAGE, "search")
     # Served for any missing path at any depth, so its links cannot be relative to where it lies.
     not_found = _template(generator, "404")
     if not_found is not None:
-        writer.write_file(NOT_FOUND_PAGE, not_found, generator.context, relative_urls=False, url=NOT_FOUND_PAGE)
+        writer.write_file(
+            NOT_FOUND_PAGE, not_found, generator.context, relative_urls=False, url=NOT_FOUND_PAGE
+        )
 
 
 def _template(generator, name: str):

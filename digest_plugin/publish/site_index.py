@@ -87,18 +87,38 @@ def repo_summaries(repos: Sequence[RepoPage], _) -> list[RepoSummary]:
 
 def _summary(repo: RepoPage, _) -> RepoSummary:
     week = repo.latest
-    shown = [(name, count) for name, count in repo.merged_by_week if name <= week.week][-TREND_WEEKS:] if week else []  # quiet weeks too
-    text = _("Merged pull requests per week, {first} to {last}: {counts}.").format(
-        first=shown[0][0], last=shown[-1][0], counts=", ".join(str(count) for _week, count in shown)) if shown else ""
+    shown = (
+        [(name, count) for name, count in repo.merged_by_week if name <= week.week][-TREND_WEEKS:]
+        if week
+        else []
+    )  # quiet weeks too
+    text = (
+        _("Merged pull requests per week, {first} to {last}: {counts}.").format(
+            first=shown[0][0],
+            last=shown[-1][0],
+            counts=", ".join(str(count) for _week, count in shown),
+        )
+        if shown
+        else ""
+    )
     return RepoSummary(repo, week, tuple(trend_bars(shown)), text)
 
 
-def trend_bars(values: Sequence[tuple[str, int]], width: float = TREND_WIDTH, height: float = TREND_HEIGHT) -> list[Bar]:
+def trend_bars(
+    values: Sequence[tuple[str, int]], width: float = TREND_WIDTH, height: float = TREND_HEIGHT
+) -> list[Bar]:
     """Bars for a sparkline: equal slots left to right, scaled to the largest value, the last one current."""
-    return placed_bars([(index, week, count) for index, (week, count) in enumerate(values)], len(values), width, height)
+    return placed_bars(
+        [(index, week, count) for index, (week, count) in enumerate(values)],
+        len(values),
+        width,
+        height,
+    )
 
 
-def placed_bars(values: Sequence[tuple[int, str, int]], slots: int, width: float, height: float) -> list[Bar]:
+def placed_bars(
+    values: Sequence[tuple[int, str, int]], slots: int, width: float, height: float
+) -> list[Bar]:
     """A bar for each (slot, week, count) of `slots` equal slots left to right, scaled to the
     largest count, the one in the last slot current."""
     if not values:
@@ -108,14 +128,27 @@ def placed_bars(values: Sequence[tuple[int, str, int]], slots: int, width: float
     bars = []
     for index, week, count in values:
         tall = max(1.0, height * count / top) if count else 0.0
-        bars.append(Bar(round(index * slot_width + slot_width * 0.1, 2), round(height - tall, 2), round(slot_width * 0.8, 2),
-                        round(tall, 2), f"{week}: {count}", index == slots - 1))
+        bars.append(
+            Bar(
+                round(index * slot_width + slot_width * 0.1, 2),
+                round(height - tall, 2),
+                round(slot_width * 0.8, 2),
+                round(tall, 2),
+                f"{week}: {count}",
+                index == slots - 1,
+            )
+        )
     return bars
 
 
-NEWEST_WEEKS = 4  # weeks whose PRs a label's or author's page lists; older ones are on their week's page
+NEWEST_WEEKS = (
+    4  # weeks whose PRs a label's or author's page lists; older ones are on their week's page
+)
 NEWEST_PULLS = 100  # ... unless that many PRs would pass this (the newest week is listed whole whatever its size)
-TRENDS_SIZE = 640, 80  # a label's or author's trend, in CSS pixels at most (it shrinks with the screen)
+TRENDS_SIZE = (
+    640,
+    80,
+)  # a label's or author's trend, in CSS pixels at most (it shrinks with the screen)
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,7 +192,9 @@ class AcrossWeeks:
         """The weeks among `articles` (one page of the weeks, as Pelican paginates them), and on
         the `first` page a week not yet published, newest first."""
         weeks = (getattr(article, "digest_week", None) for article in articles)
-        shown = {position for week in weeks if (position := self._position.get(id(week))) is not None}
+        shown = {
+            position for week in weeks if (position := self._position.get(id(week))) is not None
+        }
         if first:
             shown.update(self._unpublished)
         return [self.weeks[position] for position in sorted(shown)]
@@ -185,8 +220,13 @@ class AcrossWeeks:
         first, last = min(counts), max(self.site_last, *counts)
         start = Week.parse(first).monday
         slots = (Week.parse(last).monday - start).days // 7 + 1
-        placed = sorted(((Week.parse(week).monday - start).days // 7, week, count) for week, count in counts.items())
-        return Trend(tuple(placed_bars(placed, slots, *TRENDS_SIZE)), first, last, max(counts.values()))
+        placed = sorted(
+            ((Week.parse(week).monday - start).days // 7, week, count)
+            for week, count in counts.items()
+        )
+        return Trend(
+            tuple(placed_bars(placed, slots, *TRENDS_SIZE)), first, last, max(counts.values())
+        )
 
     # Asked on every page of the label or author (a busy one has several): counted and indexed once.
     @cached_property
@@ -202,11 +242,15 @@ class AcrossWeeks:
         return tuple(position for position, week in enumerate(self.weeks) if not week.week.final)
 
 
-def pulls_by_tag(tag_rows: Sequence[tuple[WeekPage, dict[str, list[PullRow]]]]) -> dict[str, AcrossWeeks]:
+def pulls_by_tag(
+    tag_rows: Sequence[tuple[WeekPage, dict[str, list[PullRow]]]],
+) -> dict[str, AcrossWeeks]:
     """The PRs under each label and module (the site's tags), newest week first, each week's by
     importance, from each week's `week_pulls_by_tag`."""
     weeks: dict[str, list[WeekPulls]] = {}
-    for week, rows in sorted(tag_rows, key=lambda item: (item[0].analysis.start, item[0].repo), reverse=True):
+    for week, rows in sorted(
+        tag_rows, key=lambda item: (item[0].analysis.start, item[0].repo), reverse=True
+    ):
         for tag, week_rows in rows.items():
             weeks.setdefault(tag, []).append(WeekPulls(week, tuple(week_rows)))
     newest = max((week.week for week, _rows in tag_rows), default="")
@@ -225,7 +269,11 @@ def week_pulls_by_tag(week: WeekPage) -> dict[str, list[PullRow]]:
 def pulls_by_author(repos: Sequence[RepoPage]) -> dict[str, AcrossWeeks]:
     """The PRs of each author (by login), newest week first, each week's by importance."""
     weeks: dict[str, list[WeekPulls]] = {}
-    newest_first = sorted((w for repo in repos for w in repo.weeks), key=lambda w: (w.analysis.start, w.repo), reverse=True)
+    newest_first = sorted(
+        (w for repo in repos for w in repo.weeks),
+        key=lambda w: (w.analysis.start, w.repo),
+        reverse=True,
+    )
     for week in newest_first:
         rows: dict[str, list[PullRow]] = {}
         for pull in week.analysis.pulls:  # by importance already
@@ -233,21 +281,42 @@ def pulls_by_author(repos: Sequence[RepoPage]) -> dict[str, AcrossWeeks]:
         for login, week_rows in rows.items():
             weeks.setdefault(login, []).append(WeekPulls(week, tuple(week_rows)))
     newest = newest_first[0].week if newest_first else ""
-    return {login: AcrossWeeks(tuple(groups), newest) for login, groups in sorted(weeks.items(), key=lambda item: item[0].lower())}
+    return {
+        login: AcrossWeeks(tuple(groups), newest)
+        for login, groups in sorted(weeks.items(), key=lambda item: item[0].lower())
+    }
 
 
-def site_feeds(settings: dict, repos: Sequence[RepoPage], tags: Iterable) -> list[tuple[str, list[Feed]]]:
+def site_feeds(
+    settings: dict, repos: Sequence[RepoPage], tags: Iterable
+) -> list[tuple[str, list[Feed]]]:
     """The feeds the settings turn on, in groups for the feeds page: the site, repositories, labels."""
+
     def feed(title: str, atom: str | None, rss: str | None, slug: str = "") -> Feed | None:
         if not atom and not rss:
             return None
         return Feed(title, atom and atom.format(slug=slug), rss and rss.format(slug=slug))
 
-    site = [feed(settings.get("SITENAME", ""), settings.get("FEED_ALL_ATOM"), settings.get("FEED_ALL_RSS"))]
-    by_repo = [feed(repo.name, settings.get("CATEGORY_FEED_ATOM"), settings.get("CATEGORY_FEED_RSS"), repo.name)
-               for repo in repos]
-    by_tag = [feed(tag.name, settings.get("TAG_FEED_ATOM"), settings.get("TAG_FEED_RSS"), tag.slug)
-              for tag in sorted(tags, key=lambda t: t.name.lower())]
+    site = [
+        feed(
+            settings.get("SITENAME", ""),
+            settings.get("FEED_ALL_ATOM"),
+            settings.get("FEED_ALL_RSS"),
+        )
+    ]
+    by_repo = [
+        feed(
+            repo.name,
+            settings.get("CATEGORY_FEED_ATOM"),
+            settings.get("CATEGORY_FEED_RSS"),
+            repo.name,
+        )
+        for repo in repos
+    ]
+    by_tag = [
+        feed(tag.name, settings.get("TAG_FEED_ATOM"), settings.get("TAG_FEED_RSS"), tag.slug)
+        for tag in sorted(tags, key=lambda t: t.name.lower())
+    ]
     groups = [("site", site), ("repositories", by_repo), ("labels", by_tag)]
     return [(name, [f for f in feeds if f]) for name, feeds in groups if any(feeds)]
 
@@ -264,15 +333,24 @@ def page_dates(repos: Iterable[RepoPage]) -> dict[str, datetime]:
     return dates
 
 
-def sitemap_xml(paths: Iterable[str], site_url: str, dates: Mapping[str, datetime] | None = None) -> str:
+def sitemap_xml(
+    paths: Iterable[str], site_url: str, dates: Mapping[str, datetime] | None = None
+) -> str:
     """A sitemap (sitemaps.org 0.9) of site-relative page paths, absolute when SITEURL is set, with
     each page's `lastmod` where `dates` knows it."""
     base = site_url.rstrip("/") + "/" if site_url else "/"
     dates = dates or {}
-    entries = "".join(f"  <url><loc>{escape(base + path)}</loc>{_lastmod(dates.get(path))}</url>\n" for path in sorted(set(paths)))
-    return ('<?xml version="1.0" encoding="UTF-8"?>\n'
-            '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n' + entries + "</urlset>\n")
+    entries = "".join(
+        f"  <url><loc>{escape(base + path)}</loc>{_lastmod(dates.get(path))}</url>\n"
+        for path in sorted(set(paths))
+    )
+    return (
+        '<?xml version="1.0" encoding="UTF-8"?>\n'
+        '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n' + entries + "</urlset>\n"
+    )
 
 
 def _lastmod(moment: datetime | None) -> str:
-    return f"<lastmod>{moment.isoformat(timespec='seconds')}</lastmod>" if moment is not None else ""
+    return (
+        f"<lastmod>{moment.isoformat(timespec='seconds')}</lastmod>" if moment is not None else ""
+    )

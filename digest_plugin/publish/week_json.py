@@ -38,21 +38,32 @@ def week_json(week: WeekAnalysis, narrative=None, lang: Language | None = None) 
             {"login": a.login, "count": a.count, "first_time": a.first_time, "bot": a.bot}
             for a in (*stats.authors, *stats.bots)
         ],
-        "hot_files": [{"path": f.path, "count": f.count, "pulls": list(f.pulls)} for f in stats.hot_files],
-        "hot_dirs": [{"path": f.path, "count": f.count, "pulls": list(f.pulls)} for f in stats.hot_dirs],
+        "hot_files": [
+            {"path": f.path, "count": f.count, "pulls": list(f.pulls)} for f in stats.hot_files
+        ],
+        "hot_dirs": [
+            {"path": f.path, "count": f.count, "pulls": list(f.pulls)} for f in stats.hot_dirs
+        ],
         "tooling_files": [{"path": f.path, "count": f.count} for f in stats.tooling_files],
         "generated_files": [{"path": f.path, "count": f.count} for f in stats.generated_files],
         "themes": [_theme_json(t) for t in week.themes],
         "releases": [{"pull": r.pull, "version": r.version} for r in week.releases],
         "risks": [_risk_json(r) for r in week.risks],
         "good_news": [_risk_json(r) for r in week.good_news],
-        "fetch": {"source": week.fetch.source, "fetched_at": week.fetch.fetched_at, "truncated": week.fetch.truncated,
-                  "skipped": list(week.fetch.skipped)},
+        "fetch": {
+            "source": week.fetch.source,
+            "fetched_at": week.fetch.fetched_at,
+            "truncated": week.fetch.truncated,
+            "skipped": list(week.fetch.skipped),
+        },
     }
     if stats.reviewers:
         data["reviewers"] = dict(stats.reviewers)
     if stats.merge_hours_median is not None:
-        data["time_to_merge_hours"] = {"median": stats.merge_hours_median, "p90": stats.merge_hours_p90}
+        data["time_to_merge_hours"] = {
+            "median": stats.merge_hours_median,
+            "p90": stats.merge_hours_p90,
+        }
     if narrative is not None:
         data["summary"] = narrative.summary.text
         data["highlights"] = [_cited_json(c) for c in narrative.highlights]
@@ -61,23 +72,40 @@ def week_json(week: WeekAnalysis, narrative=None, lang: Language | None = None) 
         _add_texts(data, narrative)
         data["writer"] = _writer_json(narrative, lang)
     else:
-        data["recommendations"] = [{"action": r.action, "pulls": list(r.pulls)} for r in week.recommendations]
+        data["recommendations"] = [
+            {"action": r.action, "pulls": list(r.pulls)} for r in week.recommendations
+        ]
     return data
 
 
 def _theme_json(theme: Theme) -> dict:
-    return {"name": theme.name, "pulls": list(theme.pulls), "source": theme.source, "key_pulls": list(theme.key_pulls),
-            "share": theme.share, "line_share": theme.line_share, "baseline_share": theme.baseline_share}
+    return {
+        "name": theme.name,
+        "pulls": list(theme.pulls),
+        "source": theme.source,
+        "key_pulls": list(theme.key_pulls),
+        "share": theme.share,
+        "line_share": theme.line_share,
+        "baseline_share": theme.baseline_share,
+    }
 
 
 def _risk_json(risk: Risk) -> dict:
-    return {"kind": risk.kind, "pulls": list(risk.pulls), "impact": risk.impact, "evidence": [_evidence_json(e) for e in risk.evidence]}
+    return {
+        "kind": risk.kind,
+        "pulls": list(risk.pulls),
+        "impact": risk.impact,
+        "evidence": [_evidence_json(e) for e in risk.evidence],
+    }
 
 
 def _evidence_json(evidence: Evidence) -> dict:
     """The facts an evidence fills (empty fields left out), under the JSON's `pulls` (docs/architecture.md)."""
-    return {name: list(value) if isinstance(value, tuple) else value for name, value in asdict(evidence).items()
-            if value not in (None, (), 0, False) and name != "kind"}  # the risk it sits in says the kind
+    return {
+        name: list(value) if isinstance(value, tuple) else value
+        for name, value in asdict(evidence).items()
+        if value not in (None, (), 0, False) and name != "kind"
+    }  # the risk it sits in says the kind
 
 
 def _add_texts(data: dict, narrative) -> None:
@@ -87,7 +115,9 @@ def _add_texts(data: dict, narrative) -> None:
         if risk["kind"] in lines:
             risk["text"] = lines[risk["kind"]].sentence.text
             if lines[risk["kind"]].mitigation is not None:
-                risk["mitigation"] = _cited_json(lines[risk["kind"]].mitigation)  # what to do about it, as its PRs say
+                risk["mitigation"] = _cited_json(
+                    lines[risk["kind"]].mitigation
+                )  # what to do about it, as its PRs say
     themes = {theme.name: theme for theme in getattr(narrative, "themes", ())}
     for theme in data["themes"]:
         if theme["name"] in themes:
@@ -96,9 +126,13 @@ def _add_texts(data: dict, narrative) -> None:
     changes = {change.number: change for change in narrative.key_changes[:KEY_CHANGES_IN_FULL]}
     for pull in data["pulls"]:
         if pull["number"] in changes:
-            pull["text"] = changes[pull["number"]].summary  # the key change's line, as the page shows it
+            pull["text"] = changes[
+                pull["number"]
+            ].summary  # the key change's line, as the page shows it
             if changes[pull["number"]].quote:
-                pull["quote"] = changes[pull["number"]].quote  # the author's words the line leads to
+                pull["quote"] = changes[
+                    pull["number"]
+                ].quote  # the author's words the line leads to
 
 
 def _writer_json(narrative, lang: Language | None) -> dict:
@@ -106,8 +140,14 @@ def _writer_json(narrative, lang: Language | None) -> dict:
     writer = {"name": narrative.writer}
     check = narrative.check
     if check is not None:
-        writer.update(model=check.model, checked=check.checked, kept=check.kept, set_aside=check.checked - check.kept, unused=check.unused,
-                      rejected=[{"part": r.part, "text": r.text, "reason": r.reason} for r in check.rejected])
+        writer.update(
+            model=check.model,
+            checked=check.checked,
+            kept=check.kept,
+            set_aside=check.checked - check.kept,
+            unused=check.unused,
+            rejected=[{"part": r.part, "text": r.text, "reason": r.reason} for r in check.rejected],
+        )
     if lang is not None:
         writer["text"] = writer_credit(narrative, lang)
     return writer

@@ -30,19 +30,48 @@ from digest_plugin.narrate.wording import Language, factor_names, week_status
 from digest_plugin.records.frozen import frozen_record
 
 SECTION_ORDER = (
-    "note", "summary", "highlights", "key_changes", "breaking", "risks", "recommendations", "trends",
-    "newcomers", "updates", "statistics", "pulls",
+    "note",
+    "summary",
+    "highlights",
+    "key_changes",
+    "breaking",
+    "risks",
+    "recommendations",
+    "trends",
+    "newcomers",
+    "updates",
+    "statistics",
+    "pulls",
 )
-FEED_SECTIONS = ("note", "summary", "highlights", "key_changes", "breaking", "risks", "recommendations")
+FEED_SECTIONS = (
+    "note",
+    "summary",
+    "highlights",
+    "key_changes",
+    "breaking",
+    "risks",
+    "recommendations",
+)
 # The PDF: the report a reader prints, the feed's sections but the highlights (on paper, their
 # titles come again in the key changes and the list of every PR), the charts, and the PRs as a
 # short list ("pull_list"); not the page's tables (statistics, the bot updates, every PR's row).
-PRINT_SECTIONS = ("note", "summary", "key_changes", "breaking", "risks", "recommendations", "trends", "pull_list")
+PRINT_SECTIONS = (
+    "note",
+    "summary",
+    "key_changes",
+    "breaking",
+    "risks",
+    "recommendations",
+    "trends",
+    "pull_list",
+)
 # Key changes told in full, most important first, on the page, on paper and in the Markdown; the
 # others follow in brief (number, a few words, importance). Thirty in full were seven printed pages.
 KEY_CHANGES_IN_FULL = 10
 TABLE_ROWS = 10  # names per statistics table
-_CHINESE = re.compile(r"[\u4e00-\u9fff]")  # an author's words with Chinese characters are marked lang="zh"
+_CHINESE = re.compile(
+    r"[\u4e00-\u9fff]"
+)  # an author's words with Chinese characters are marked lang="zh"
 
 
 @frozen_record
@@ -73,7 +102,9 @@ class Importance:
     percent: int  # of the 0-10 scale, for the bar
     factors: tuple[Factor, ...]
     total: str = ""  # what the factors add up to, signed as they are: "+14.2"
-    reading: str = ""  # how that total became the score, where it is not the score: "Totals above 9 bend ..."
+    reading: str = (
+        ""  # how that total became the score, where it is not the score: "Totals above 9 bend ..."
+    )
 
 
 @frozen_record
@@ -88,8 +119,12 @@ class KeyChangeView:
     summary: str  # untrusted, may be empty
     importance: Importance
     quote: str = ""  # the author's words, shown apart after `summary` (untrusted, may be empty)
-    quote_lang: str = "en"  # the language the author wrote `quote` in, for the element's lang attribute
-    details: Cited | None = None  # a writer's own sentence about it; None where it would only repeat modules and size
+    quote_lang: str = (
+        "en"  # the language the author wrote `quote` in, for the element's lang attribute
+    )
+    details: Cited | None = (
+        None  # a writer's own sentence about it; None where it would only repeat modules and size
+    )
     brief: str = ""  # the PR in a few words (narrate.describe.brief), where it is told in brief
 
 
@@ -109,7 +144,9 @@ class RiskView:
     level: str  # "high", "medium", "low", for styling
     pulls: tuple[PullRef, ...]
     sentence: Cited
-    mitigation: Cited | None = None  # what a maintainer can do about it, as its PRs say; None when they say nothing
+    mitigation: Cited | None = (
+        None  # what a maintainer can do about it, as its PRs say; None when they say nothing
+    )
 
 
 @frozen_record
@@ -176,7 +213,9 @@ class WeekView:
     key_changes: tuple[KeyChangeView, ...] = ()  # the first KEY_CHANGES_IN_FULL, told in full
     brief_key_changes: tuple[BriefKeyView, ...] = ()  # the others, in brief
     risks: tuple[RiskView, ...] = ()
-    breaking: tuple[Cited, ...] = ()  # what PRs say they remove, rename, flip or break, each citing its PR
+    breaking: tuple[
+        Cited, ...
+    ] = ()  # what PRs say they remove, rename, flip or break, each citing its PR
     recommendations: tuple[Cited, ...] = ()
     trends: tuple[Cited, ...] = ()
     charts: tuple[Chart, ...] = ()
@@ -184,9 +223,15 @@ class WeekView:
     updates: tuple[PullRow, ...] = ()
     statistics: tuple[CountTable, ...] = ()
     pulls: tuple[PullRow, ...] = ()
-    headings: dict[str, str] = field(default_factory=dict)  # section -> its heading, in the site's language
-    more_key_changes: str = ""  # the heading of `brief_key_changes`: how many more key PRs are told in brief
-    credit: str = ""  # which writer wrote the words, and how many of a language model's sentences were kept
+    headings: dict[str, str] = field(
+        default_factory=dict
+    )  # section -> its heading, in the site's language
+    more_key_changes: str = (
+        ""  # the heading of `brief_key_changes`: how many more key PRs are told in brief
+    )
+    credit: str = (
+        ""  # which writer wrote the words, and how many of a language model's sentences were kept
+    )
 
     @property
     def sections(self) -> tuple[str, ...]:
@@ -228,15 +273,24 @@ class WeekView:
         return next((chart for chart in self.charts if chart.raster), None)
 
 
-def week_view(week: WeekAnalysis, narrative: Narrative, charts: Sequence[Chart], lang: Language,
-              repo_url: str, provenance: str, note: EditorNote | None = None) -> WeekView:
+def week_view(
+    week: WeekAnalysis,
+    narrative: Narrative,
+    charts: Sequence[Chart],
+    lang: Language,
+    repo_url: str,
+    provenance: str,
+    note: EditorNote | None = None,
+) -> WeekView:
     _ = lang.gettext
     refs = {p.pull.number: pull_ref(p) for p in week.pulls}
     status, status_text, status_short = week_status(week, _)
     busy = not narrative.quiet
     key_changes = _key_changes(week, narrative, refs, lang) if busy else ()
     told = {change.ref.number for change in key_changes[:KEY_CHANGES_IN_FULL]}
-    brief_changes = tuple(BriefKeyView(c.ref, c.brief, c.importance.text) for c in key_changes[KEY_CHANGES_IN_FULL:])
+    brief_changes = tuple(
+        BriefKeyView(c.ref, c.brief, c.importance.text) for c in key_changes[KEY_CHANGES_IN_FULL:]
+    )
     # In Chinese an English title is shown once: a PR told in full in the key changes is said by its
     # facts in the tables below it.
     shown_above = told if lang.code == "zh" else set()
@@ -254,7 +308,9 @@ def week_view(week: WeekAnalysis, narrative: Narrative, charts: Sequence[Chart],
         quiet=narrative.quiet,
         repo_url=repo_url,
         note=note,
-        themes=tuple(ThemeView(t.name, t.sentence) for t in getattr(narrative, "themes", ())) if busy else (),
+        themes=tuple(ThemeView(t.name, t.sentence) for t in getattr(narrative, "themes", ()))
+        if busy
+        else (),
         highlights=narrative.highlights if busy else (),
         key_changes=key_changes[:KEY_CHANGES_IN_FULL],
         brief_key_changes=brief_changes,
@@ -266,7 +322,9 @@ def week_view(week: WeekAnalysis, narrative: Narrative, charts: Sequence[Chart],
         newcomers=_newcomers(week, refs),
         updates=tuple(_pull_row(p, refs, lang, titled=False) for p in week.pulls if _is_update(p)),
         statistics=_statistics(week, lang) if week.stats.merged_count else (),
-        pulls=tuple(_pull_row(p, refs, lang, titled=p.pull.number not in shown_above) for p in week.pulls),
+        pulls=tuple(
+            _pull_row(p, refs, lang, titled=p.pull.number not in shown_above) for p in week.pulls
+        ),
         headings=section_headings(_),
         credit=writer_credit(narrative, lang),
         more_key_changes=_more_key_changes(len(brief_changes), lang),
@@ -282,7 +340,12 @@ def narrative_texts(view: WeekView) -> list[str]:
         view.summary.text,
         *(theme.sentence.text for theme in view.themes),
         *(item.text for group in view.highlights for item in group.items),
-        *(text for change in view.key_changes for text in (change.summary, change.details.text if change.details else "") if text),
+        *(
+            text
+            for change in view.key_changes
+            for text in (change.summary, change.details.text if change.details else "")
+            if text
+        ),
         *(brief.text for brief in view.brief_key_changes),
         *(risk.sentence.text for risk in view.risks),
         *(recommendation.text for recommendation in view.recommendations),
@@ -292,7 +355,9 @@ def narrative_texts(view: WeekView) -> list[str]:
 def _more_key_changes(count: int, lang: Language) -> str:
     if count <= 0:
         return ""
-    return lang.ngettext("{count} more key PR, in brief", "{count} more key PRs, in brief", count).format(count=lang.number(count))
+    return lang.ngettext(
+        "{count} more key PR, in brief", "{count} more key PRs, in brief", count
+    ).format(count=lang.number(count))
 
 
 def section_headings(_) -> dict[str, str]:
@@ -326,7 +391,9 @@ def importance(analysed: AnalysedPull, lang: Language) -> Importance:
     return Importance(
         text=lang.decimal(score.value),
         percent=max(0, min(100, round(score.value * 10))),
-        factors=tuple(Factor(names.get(name, name), lang.points(points)) for name, points in score.factors),
+        factors=tuple(
+            Factor(names.get(name, name), lang.points(points)) for name, points in score.factors
+        ),
         total=lang.points(total),
         reading=_score_reading(total, score.value, lang),
     )
@@ -337,7 +404,10 @@ def _score_reading(total: float, score: float, lang: Language) -> str:
     _ = lang.gettext
     if total > SOFT_CAP:
         return _("Totals above {cap} bend towards 10: a total of {total} scores {score}.").format(
-            cap=lang.number(int(SOFT_CAP)), total=lang.points(total).removeprefix("+"), score=lang.decimal(score))
+            cap=lang.number(int(SOFT_CAP)),
+            total=lang.points(total).removeprefix("+"),
+            score=lang.decimal(score),
+        )
     if total < 0:
         return _("A total below 0 scores 0.")
     return ""
@@ -358,7 +428,9 @@ def author_type_mark(mark: tuple[str, str] | None, _) -> str:
     if mark is None:
         return ""
     source, written = mark
-    return (_("labelled {label}") if source == "label" else _("titled {prefix}")).format(label=written, prefix=written)
+    return (_("labelled {label}") if source == "label" else _("titled {prefix}")).format(
+        label=written, prefix=written
+    )
 
 
 @functools.lru_cache(maxsize=4)  # a site's language: asked for each of its PRs, every build
@@ -393,7 +465,9 @@ def _figures(week: WeekAnalysis, lang: Language) -> tuple[Figure, ...]:
     )
 
 
-def _key_changes(week: WeekAnalysis, narrative: Narrative, refs, lang: Language) -> tuple[KeyChangeView, ...]:
+def _key_changes(
+    week: WeekAnalysis, narrative: Narrative, refs, lang: Language
+) -> tuple[KeyChangeView, ...]:
     _ = lang.gettext
     by_number = {p.pull.number: p for p in week.pulls}
     changes = []
@@ -402,22 +476,24 @@ def _key_changes(week: WeekAnalysis, narrative: Narrative, refs, lang: Language)
         if analysed is None:
             continue  # the narrative only names PRs of the week; grounding reports any other
         pull = analysed.pull
-        changes.append(KeyChangeView(
-            ref=refs[change.number],
-            title=change.title,
-            kind=kind_name(analysed, _),
-            modules=tuple(change.modules),
-            author=pull.author.login,
-            branch=pull.branch,
-            size=_size(analysed, lang),
-            summary=change.summary,
-            quote=change.quote,
-            quote_lang="zh" if _CHINESE.search(change.quote) else "en",
-            importance=importance(analysed, lang),
-            # the built-in writer's sentence restates the modules and size shown beside it
-            details=change.details if narrative.writer != "builtin" else None,
-            brief=brief(analysed, lang),
-        ))
+        changes.append(
+            KeyChangeView(
+                ref=refs[change.number],
+                title=change.title,
+                kind=kind_name(analysed, _),
+                modules=tuple(change.modules),
+                author=pull.author.login,
+                branch=pull.branch,
+                size=_size(analysed, lang),
+                summary=change.summary,
+                quote=change.quote,
+                quote_lang="zh" if _CHINESE.search(change.quote) else "en",
+                importance=importance(analysed, lang),
+                # the built-in writer's sentence restates the modules and size shown beside it
+                details=change.details if narrative.writer != "builtin" else None,
+                brief=brief(analysed, lang),
+            )
+        )
     return tuple(changes)
 
 
@@ -425,9 +501,15 @@ def _size(analysed: AnalysedPull, lang: Language) -> str:
     """ "+198 −41 lines in 3 files", said to be mostly generated or vendored files when it is: such
     a size is not what a person changed, and the importance does not count it as core code."""
     pull = analysed.pull
-    size = lang.ngettext("+{added} \u2212{removed} lines in {files} file", "+{added} \u2212{removed} lines in {files} files",
-                         pull.changed_files).format(added=lang.number(pull.additions), removed=lang.number(pull.deletions),
-                                                    files=lang.number(pull.changed_files))
+    size = lang.ngettext(
+        "+{added} \u2212{removed} lines in {files} file",
+        "+{added} \u2212{removed} lines in {files} files",
+        pull.changed_files,
+    ).format(
+        added=lang.number(pull.additions),
+        removed=lang.number(pull.deletions),
+        files=lang.number(pull.changed_files),
+    )
     if mostly_generated(pull, analysed.footprint):
         return lang.gettext("{size}, mostly generated or vendored files").format(size=size)
     return size
@@ -435,7 +517,14 @@ def _size(analysed: AnalysedPull, lang: Language) -> str:
 
 def _risks(narrative: Narrative, refs) -> tuple[RiskView, ...]:
     return tuple(
-        RiskView(r.name, r.impact, r.level, tuple(refs.get(n, PullRef(n, "")) for n in r.pulls), r.sentence, r.mitigation)
+        RiskView(
+            r.name,
+            r.impact,
+            r.level,
+            tuple(refs.get(n, PullRef(n, "")) for n in r.pulls),
+            r.sentence,
+            r.mitigation,
+        )
         for r in narrative.risks
     )
 
@@ -459,18 +548,39 @@ def _statistics(week: WeekAnalysis, lang: Language) -> tuple[CountTable, ...]:
         CountTable(_("Types"), _("Type"), _counted(ranked(_kinds_said(week.pulls, _)), lang)),
         CountTable(_("Modules"), _("Module"), _counted(ranked(stats.modules), lang)),
         CountTable(_("Labels"), _("Label"), _counted(ranked(stats.labels), lang)),
-        CountTable(_("Authors"), _("Author"), _counted(
-            [(a.login, a.count) for a in stats.authors] + [(_bot_name(b.login, _), b.count) for b in stats.bots], lang)),
-        CountTable(_("Hot files (touched by several PRs)"), _("Path"), _paths(stats.hot_files, lang), paths=True),
+        CountTable(
+            _("Authors"),
+            _("Author"),
+            _counted(
+                [(a.login, a.count) for a in stats.authors]
+                + [(_bot_name(b.login, _), b.count) for b in stats.bots],
+                lang,
+            ),
+        ),
+        CountTable(
+            _("Hot files (touched by several PRs)"),
+            _("Path"),
+            _paths(stats.hot_files, lang),
+            paths=True,
+        ),
         CountTable(_("Hot directories"), _("Path"), _paths(stats.hot_dirs, lang), paths=True),
     ]
     if stats.merge_hours_median is not None:
         assert stats.merge_hours_p90 is not None  # measured with the median
-        tables.append(CountTable(_("Time to merge"), _("Measure"), value_head=_("Hours"), rows=(
-            (_("Median"), lang.decimal(stats.merge_hours_median)),
-            (_("90th percentile"), lang.decimal(stats.merge_hours_p90)),
-        )))
-    return tuple(replace(table, value_head=table.value_head or _("PRs")) for table in tables if table.rows)
+        tables.append(
+            CountTable(
+                _("Time to merge"),
+                _("Measure"),
+                value_head=_("Hours"),
+                rows=(
+                    (_("Median"), lang.decimal(stats.merge_hours_median)),
+                    (_("90th percentile"), lang.decimal(stats.merge_hours_p90)),
+                ),
+            )
+        )
+    return tuple(
+        replace(table, value_head=table.value_head or _("PRs")) for table in tables if table.rows
+    )
 
 
 def _kinds_said(pulls: Sequence[AnalysedPull], _) -> dict[str, int]:
@@ -511,4 +621,3 @@ def _pull_row(analysed: AnalysedPull, refs, lang: Language, titled: bool = True)
         importance=sys.intern(lang.decimal(analysed.score.value)),
         key=analysed.key,
     )
-

@@ -28,7 +28,9 @@ def frozen_record(cls: type[Any]) -> type[Any]:
     cls = dataclass(frozen=True, slots=True)(cls)
     sets = [field.name for field in fields(cls) if _SET.search(str(field.type))]
     if sets:
-        raise TypeError(f"{cls.__qualname__}.{sets[0]} is a set; a record holds tuples (sorted where the order is not its own)")
+        raise TypeError(
+            f"{cls.__qualname__}.{sets[0]} is a set; a record holds tuples (sorted where the order is not its own)"
+        )
     cls.__frozen_record__ = True
     names = tuple(field.name for field in fields(cls))
     if not names:

@@ -53,7 +53,16 @@ AUTHOR_TYPES = ("User", "Bot", "Organization", "Mannequin")
 FILE_STATUSES = ("added", "removed", "modified", "renamed", "copied", "changed", "unchanged")
 # GitHub's PullRequestReviewState but PENDING, which is never seen by another account
 REVIEW_STATES = ("APPROVED", "CHANGES_REQUESTED", "COMMENTED", "DISMISSED")
-ASSOCIATIONS = ("COLLABORATOR", "CONTRIBUTOR", "FIRST_TIMER", "FIRST_TIME_CONTRIBUTOR", "MANNEQUIN", "MEMBER", "NONE", "OWNER")
+ASSOCIATIONS = (
+    "COLLABORATOR",
+    "CONTRIBUTOR",
+    "FIRST_TIMER",
+    "FIRST_TIME_CONTRIBUTOR",
+    "MANNEQUIN",
+    "MEMBER",
+    "NONE",
+    "OWNER",
+)
 
 # C0 controls but tab and newline, DEL and C1; surrogates (an escaped lone "\ud800" in JSON);
 # non-characters (U+FDD0..U+FDEF and the last two of every plane); bidirectional embeddings,
@@ -117,7 +126,9 @@ def visible_name(value: str, limit: int) -> str:
     return clean_text(" ".join(f"U+{ord(c):04X}" for c in value), limit)
 
 
-def _count(value, field: str, limit: int = COUNT_LIMIT, optional: bool = False, least: int = 0) -> int | None:
+def _count(
+    value, field: str, limit: int = COUNT_LIMIT, optional: bool = False, least: int = 0
+) -> int | None:
     if value is None and optional:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
@@ -130,7 +141,10 @@ def _count(value, field: str, limit: int = COUNT_LIMIT, optional: bool = False, 
 def _names(value, field: str, limit: int) -> tuple[str, ...]:
     if not isinstance(value, list | tuple):
         raise RecordError(field, f"expected a list of names, found {_kind(value)}")
-    names = (sys.intern(_text(item, f"{field}[{i}]", limit, required=True)) for i, item in enumerate(value[:LIST_LIMIT]))
+    names = (
+        sys.intern(_text(item, f"{field}[{i}]", limit, required=True))
+        for i, item in enumerate(value[:LIST_LIMIT])
+    )
     return tuple(dict.fromkeys(names))
 
 
@@ -141,12 +155,16 @@ def _time(value, field: str, optional: bool = False) -> datetime | None:
         try:
             value = parse_time(value)
         except (ValueError, OverflowError):
-            raise RecordError(field, f"{clean_text(value, 40)!r} is not a time like 2026-05-18T09:00:00Z") from None
+            raise RecordError(
+                field, f"{clean_text(value, 40)!r} is not a time like 2026-05-18T09:00:00Z"
+            ) from None
     if not isinstance(value, datetime) or value.tzinfo is None:
         raise RecordError(field, f"expected a time like 2026-05-18T09:00:00Z, found {_kind(value)}")
     latest = datetime.now(UTC) + CLOCK_SKEW
     if not EARLIEST_TIME <= value <= latest:
-        raise RecordError(field, f"{format_time(value)} is before {EARLIEST_TIME:%Y} or in the future")
+        raise RecordError(
+            field, f"{format_time(value)} is before {EARLIEST_TIME:%Y} or in the future"
+        )
     return value.astimezone(UTC)
 
 
@@ -158,8 +176,19 @@ def _choice(value, field: str, choices: tuple[str, ...], default: str | None) ->
 
 
 def _kind(value) -> str:
-    return "nothing" if value is None else {bool: "true/false", int: "a number", float: "a number", str: "text",
-                                             list: "a list", tuple: "a list", dict: "an object"}.get(type(value), type(value).__name__)
+    return (
+        "nothing"
+        if value is None
+        else {
+            bool: "true/false",
+            int: "a number",
+            float: "a number",
+            str: "text",
+            list: "a list",
+            tuple: "a list",
+            dict: "an object",
+        }.get(type(value), type(value).__name__)
+    )
 
 
 @frozen_record
@@ -169,9 +198,12 @@ class Author:
     association: str | None = None  # FIRST_TIME_CONTRIBUTOR, MEMBER, ... where known
 
     def __post_init__(self):
-        _set(self, login=sys.intern(_text(self.login, "login", LOGIN_LIMIT, required=True)),
-             type=_choice(self.type, "type", AUTHOR_TYPES, "User"),
-             association=_choice(self.association, "association", ASSOCIATIONS, None))
+        _set(
+            self,
+            login=sys.intern(_text(self.login, "login", LOGIN_LIMIT, required=True)),
+            type=_choice(self.type, "type", AUTHOR_TYPES, "User"),
+            association=_choice(self.association, "association", ASSOCIATIONS, None),
+        )
 
 
 @frozen_record
@@ -182,10 +214,13 @@ class FileChange:
     status: str = "modified"
 
     def __post_init__(self):
-        _set(self, path=sys.intern(_text(self.path, "path", PATH_LIMIT, required=True)),
-             additions=_count(self.additions, "additions", optional=True),
-             deletions=_count(self.deletions, "deletions", optional=True),
-             status=_choice(self.status, "status", FILE_STATUSES, "modified"))
+        _set(
+            self,
+            path=sys.intern(_text(self.path, "path", PATH_LIMIT, required=True)),
+            additions=_count(self.additions, "additions", optional=True),
+            deletions=_count(self.deletions, "deletions", optional=True),
+            status=_choice(self.status, "status", FILE_STATUSES, "modified"),
+        )
 
 
 @frozen_record
@@ -201,9 +236,13 @@ class Review:
         state = _choice(self.state, "state", REVIEW_STATES, None)
         if state is None:
             raise RecordError("state", f"expected one of {', '.join(REVIEW_STATES)}")
-        _set(self, author=sys.intern(_text(self.author, "author", LOGIN_LIMIT, required=True)), state=state,
-             submitted_at=_time(self.submitted_at, "submitted_at", optional=True),
-             body=_text(self.body, "body", REVIEW_BODY_LIMIT, one_line=False))
+        _set(
+            self,
+            author=sys.intern(_text(self.author, "author", LOGIN_LIMIT, required=True)),
+            state=state,
+            submitted_at=_time(self.submitted_at, "submitted_at", optional=True),
+            body=_text(self.body, "body", REVIEW_BODY_LIMIT, one_line=False),
+        )
 
 
 @frozen_record
@@ -215,9 +254,12 @@ class ThreadComment:
     body: str = ""
 
     def __post_init__(self):
-        _set(self, author=sys.intern(_text(self.author, "author", LOGIN_LIMIT, required=True)),
-             path=sys.intern(_text(self.path, "path", PATH_LIMIT, required=True)),
-             body=_text(self.body, "body", COMMENT_BODY_LIMIT, one_line=False))
+        _set(
+            self,
+            author=sys.intern(_text(self.author, "author", LOGIN_LIMIT, required=True)),
+            path=sys.intern(_text(self.path, "path", PATH_LIMIT, required=True)),
+            body=_text(self.body, "body", COMMENT_BODY_LIMIT, one_line=False),
+        )
 
 
 @frozen_record
@@ -253,17 +295,25 @@ class Pull:
     def __post_init__(self):
         if not isinstance(self.author, Author):
             raise RecordError("author", f"expected an author, found {_kind(self.author)}")
-        if not isinstance(self.files, list | tuple) or not all(isinstance(f, FileChange) for f in self.files):
+        if not isinstance(self.files, list | tuple) or not all(
+            isinstance(f, FileChange) for f in self.files
+        ):
             raise RecordError("files", "expected a list of changed files")
-        if not isinstance(self.verdicts, list | tuple) or not all(isinstance(r, Review) for r in self.verdicts):
+        if not isinstance(self.verdicts, list | tuple) or not all(
+            isinstance(r, Review) for r in self.verdicts
+        ):
             raise RecordError("verdicts", "expected a list of reviews")
-        if not isinstance(self.threads, list | tuple) or not all(isinstance(c, ThreadComment) for c in self.threads):
+        if not isinstance(self.threads, list | tuple) or not all(
+            isinstance(c, ThreadComment) for c in self.threads
+        ):
             raise RecordError("threads", "expected a list of review comments")
         merged_at = _time(self.merged_at, "merged_at")
         created_at = _time(self.created_at, "created_at", optional=True)
         _set(
             self,
-            number=_count(self.number, "number", NUMBER_LIMIT, least=1),  # GitHub numbers its PRs from 1
+            number=_count(
+                self.number, "number", NUMBER_LIMIT, least=1
+            ),  # GitHub numbers its PRs from 1
             title=_text(self.title, "title", TITLE_LIMIT),
             # rendered as a link everywhere: anything but a web address (`javascript:`) is dropped here, once
             url=web_url(_text(self.url, "url", URL_LIMIT + 1)),
@@ -284,7 +334,9 @@ class Pull:
             branch=_text(self.branch, "branch", BRANCH_LIMIT),
             verdicts=tuple(self.verdicts[-REVIEWS_LIMIT:]),
             threads=tuple(self.threads[:THREADS_LIMIT]),
-            diff=None if self.diff is None else _text(self.diff, "diff", DIFF_LIMIT, one_line=False),
+            diff=None
+            if self.diff is None
+            else _text(self.diff, "diff", DIFF_LIMIT, one_line=False),
         )
         if self.source not in SOURCES:
             raise RecordError("source", f"expected one of {', '.join(SOURCES)}")
@@ -319,7 +371,9 @@ class Pull:
         if self.branch:
             data["branch"] = self.branch
         if self.verdicts:
-            data["verdicts"] = [[r.author, r.state, format_time(r.submitted_at), r.body] for r in self.verdicts]
+            data["verdicts"] = [
+                [r.author, r.state, format_time(r.submitted_at), r.body] for r in self.verdicts
+            ]
         if self.threads:
             data["threads"] = [[c.author, c.path, c.body] for c in self.threads]
         if self.diff is not None:
@@ -365,22 +419,55 @@ class Pull:
             reviewers=data.get("reviewers") or (),
             source=data.get("source") or "github",
             branch=data.get("branch", ""),
-            verdicts=_made_from(data.get("verdicts") or (), "verdicts", Review, _stored_list(4), "[author, state, submitted_at, body]"),
-            threads=_made_from(data.get("threads") or (), "threads", ThreadComment, _stored_list(3), "[author, path, body]"),
+            verdicts=_made_from(
+                data.get("verdicts") or (),
+                "verdicts",
+                Review,
+                _stored_list(4),
+                "[author, state, submitted_at, body]",
+            ),
+            threads=_made_from(
+                data.get("threads") or (),
+                "threads",
+                ThreadComment,
+                _stored_list(3),
+                "[author, path, body]",
+            ),
             diff=data.get("diff"),
         )
 
 
 def files_from_json(items) -> tuple[FileChange, ...]:
     """Stored `[path, additions, deletions, status]` lists as FileChanges."""
-    return _made_from(items, "files", FileChange, _stored_list(4), "[path, additions, deletions, status]", FILES_LIMIT)
+    return _made_from(
+        items,
+        "files",
+        FileChange,
+        _stored_list(4),
+        "[path, additions, deletions, status]",
+        FILES_LIMIT,
+    )
 
 
 def files_from_rest(items) -> tuple[FileChange, ...]:
     """REST's changed-file objects (`/pulls/N/files`, and exports of it) as FileChanges."""
-    return _made_from(items, "files", FileChange,
-                      lambda f: (f.get("filename"), f.get("additions"), f.get("deletions"), f.get("status") or "modified")
-                      if isinstance(f, dict) else None, "a changed file object", FILES_LIMIT)
+    return _made_from(
+        items,
+        "files",
+        FileChange,
+        lambda f: (
+            (
+                f.get("filename"),
+                f.get("additions"),
+                f.get("deletions"),
+                f.get("status") or "modified",
+            )
+            if isinstance(f, dict)
+            else None
+        ),
+        "a changed file object",
+        FILES_LIMIT,
+    )
 
 
 def _stored_list(length: int) -> Callable[[object], Sequence | None]:
@@ -388,8 +475,14 @@ def _stored_list(length: int) -> Callable[[object], Sequence | None]:
     return lambda item: item if isinstance(item, list | tuple) and len(item) == length else None
 
 
-def _made_from(items, field: str, make: Callable[..., T], fields: Callable[[object], Sequence | None], expected: str,
-               limit: int | None = None) -> tuple[T, ...]:
+def _made_from(
+    items,
+    field: str,
+    make: Callable[..., T],
+    fields: Callable[[object], Sequence | None],
+    expected: str,
+    limit: int | None = None,
+) -> tuple[T, ...]:
     """`make` of each item of a list that `fields` turns into its values, or None where an item has
     the wrong shape; the first `limit` items; a bad item is named by its index."""
     if not isinstance(items, list | tuple):
@@ -414,8 +507,11 @@ def _set(record, **values) -> None:
 def web_url(url: str) -> str:
     """`url` if it is an http(s) address without spaces, quotes or angle brackets, else ""."""
     url = url.strip()
-    ok = (url.startswith(("https://", "http://")) and len(url) <= URL_LIMIT
-          and not any(c.isspace() or ord(c) < 32 or c in "\"'<>`\\" for c in url))
+    ok = (
+        url.startswith(("https://", "http://"))
+        and len(url) <= URL_LIMIT
+        and not any(c.isspace() or ord(c) < 32 or c in "\"'<>`\\" for c in url)
+    )
     return url if ok else ""
 
 

@@ -15,7 +15,9 @@ from digest_plugin.records.pull import CLOCK_SKEW, EARLIEST_TIME, format_time, p
 SCHEMA_VERSION = 1  # fields added since are optional, so that older readers still read newer files
 SKIP_AFTER = 2  # fetches in which a PR failed the same way before it is skipped for good
 STATE_SOURCES = ("github", "import", "sample")
-LATEST_WATERMARK = datetime(9000, 1, 1, tzinfo=UTC)  # far enough for any arithmetic on it; a later one is repaired by the fetch
+LATEST_WATERMARK = datetime(
+    9000, 1, 1, tzinfo=UTC
+)  # far enough for any arithmetic on it; a later one is repaired by the fetch
 
 
 class StateError(ValueError):
@@ -67,9 +69,14 @@ class Window:
         if not isinstance(data, list) or len(data) != 2:
             raise StateError(name, f"{str(data)[:60]!r} is not a pair of times [start, end]")
         pair = {"start": data[0], "end": data[1]}
-        start, end = _state_time(pair, "start", LATEST_WATERMARK), _state_time(pair, "end", LATEST_WATERMARK)
+        start, end = (
+            _state_time(pair, "start", LATEST_WATERMARK),
+            _state_time(pair, "end", LATEST_WATERMARK),
+        )
         if start is None or end is None or not start < end:
-            raise StateError(name, f"{str(data)[:60]!r} is not a pair of times [start, end], the start first")
+            raise StateError(
+                name, f"{str(data)[:60]!r} is not a pair of times [start, end], the start first"
+            )
         return cls(start, end)
 
     def overlaps(self, start: datetime, end: datetime) -> bool:
@@ -92,16 +99,26 @@ class PullFailure:
 
     def again(self, reason: str, merged_at: datetime | None) -> PullFailure:
         """This failure seen by one more fetch: counted on if it failed the same way, else anew."""
-        return PullFailure(reason, self.times + 1 if reason == self.reason else 1, merged_at or self.merged_at)
+        return PullFailure(
+            reason, self.times + 1 if reason == self.reason else 1, merged_at or self.merged_at
+        )
 
     def to_json(self) -> dict:
-        return {"reason": self.reason, "times": self.times, "merged_at": format_time(self.merged_at)}
+        return {
+            "reason": self.reason,
+            "times": self.times,
+            "merged_at": format_time(self.merged_at),
+        }
 
     @classmethod
     def from_json(cls, data: dict, name: str = "failed_pulls") -> PullFailure:
         if not isinstance(data, dict) or not isinstance(data.get("reason"), str):
             raise StateError(name, f"{str(data)[:60]!r} is not an object with a reason")
-        return cls(data["reason"], _whole(data.get("times"), f"{name}.times", 1), _state_time(data, "merged_at"))
+        return cls(
+            data["reason"],
+            _whole(data.get("times"), f"{name}.times", 1),
+            _state_time(data, "merged_at"),
+        )
 
 
 @dataclass(frozen=True)
@@ -130,10 +147,14 @@ class RepoState:
             "incomplete": [w.to_json() for w in self.incomplete],
             "progress": self.progress,
         }
-        if self.created_at is not None:  # written only where known: older state files stay as they were
+        if (
+            self.created_at is not None
+        ):  # written only where known: older state files stay as they were
             data["created_at"] = format_time(self.created_at)
         if self.failed_pulls:
-            data["failed_pulls"] = {str(n): f.to_json() for n, f in sorted(self.failed_pulls.items())}
+            data["failed_pulls"] = {
+                str(n): f.to_json() for n, f in sorted(self.failed_pulls.items())
+            }
         return data
 
     @classmethod
@@ -144,7 +165,10 @@ class RepoState:
         if not isinstance(data.get("repo"), str):
             raise StateError("repo", f"{str(data.get('repo'))[:60]!r} is not a repository name")
         if data.get("source") not in STATE_SOURCES:
-            raise StateError("source", f"{str(data.get('source'))[:40]!r} is not one of {', '.join(STATE_SOURCES)}")
+            raise StateError(
+                "source",
+                f"{str(data.get('source'))[:40]!r} is not one of {', '.join(STATE_SOURCES)}",
+            )
         progress = data.get("progress") or {}
         if not isinstance(progress, dict):
             raise StateError("progress", f"{str(progress)[:40]!r} is not an object")
@@ -154,7 +178,9 @@ class RepoState:
         failed = data.get("failed_pulls") or {}
         if not isinstance(incomplete, list):
             raise StateError("incomplete", f"{str(incomplete)[:40]!r} is not a list of windows")
-        if not isinstance(failed, dict) or not all(isinstance(n, str) and n.isdigit() and n.isascii() for n in failed):
+        if not isinstance(failed, dict) or not all(
+            isinstance(n, str) and n.isdigit() and n.isascii() for n in failed
+        ):
             raise StateError("failed_pulls", f"{str(failed)[:40]!r} is not an object by PR number")
         return cls(
             repo=data["repo"],
@@ -166,7 +192,9 @@ class RepoState:
             progress=progress,
             schema=_whole(data.get("schema", SCHEMA_VERSION), "schema", 1),
             created_at=_state_time(data, "created_at"),
-            failed_pulls={int(n): PullFailure.from_json(f, f"failed_pulls.{n}") for n, f in failed.items()},
+            failed_pulls={
+                int(n): PullFailure.from_json(f, f"failed_pulls.{n}") for n, f in failed.items()
+            },
         )
 
     def is_complete(self, start: datetime, end: datetime) -> bool:
@@ -184,8 +212,13 @@ class RepoState:
 
     def skipped(self, start: datetime, end: datetime) -> tuple[int, ...]:
         """The PRs merged in [start, end) that are left out for good (PullFailure.skipped)."""
-        return tuple(sorted(n for n, f in self.failed_pulls.items()
-                            if f.skipped and f.merged_at is not None and start <= f.merged_at < end))
+        return tuple(
+            sorted(
+                n
+                for n, f in self.failed_pulls.items()
+                if f.skipped and f.merged_at is not None and start <= f.merged_at < end
+            )
+        )
 
 
 def repo_life(state: RepoState | None, now: datetime) -> Window:
@@ -194,6 +227,8 @@ def repo_life(state: RepoState | None, now: datetime) -> Window:
     imported, or the build's `now` where that is later or unknown), with a little room for clocks
     that disagree. A record outside it is damage, and would draw years of empty weeks; one merged
     after a `now` before the data's date is not (a build of a past moment leaves it out)."""
-    start = state.created_at if state is not None and state.created_at is not None else EARLIEST_TIME
+    start = (
+        state.created_at if state is not None and state.created_at is not None else EARLIEST_TIME
+    )
     end = max(now, state.fetched_at) if state is not None and state.fetched_at is not None else now
     return Window(min(start, now), end + CLOCK_SKEW)

@@ -50,11 +50,17 @@ class Store:
     def respell(self, repo: str, spelled: str) -> None:
         """Rename the folders of `repo` to `spelled`, the same name as GitHub spells it."""
         current = self.spelling(repo)
-        if current == spelled or current.lower() != spelled.lower() or not (self.root / current).is_dir():
+        if (
+            current == spelled
+            or current.lower() != spelled.lower()
+            or not (self.root / current).is_dir()
+        ):
             return
         (old_owner, old_name), (owner, name) = current.split("/"), spelled.split("/")
         if old_owner != owner:
-            os.rename(self.root / old_owner, self.root / owner)  # the owner's every repository: one owner, one spelling
+            os.rename(
+                self.root / old_owner, self.root / owner
+            )  # the owner's every repository: one owner, one spelling
         if old_name != name:
             os.rename(self.root / owner / old_name, self.root / owner / name)
 
@@ -64,16 +70,27 @@ class Store:
         spelling of one repository, until a fetch or an import merges it)."""
         if not self.root.is_dir():
             return []
-        names = sorted(f"{p.parent.parent.name}/{p.parent.name}" for p in self.root.glob("*/*/state.json"))
+        names = sorted(
+            f"{p.parent.parent.name}/{p.parent.name}" for p in self.root.glob("*/*/state.json")
+        )
         refused = {name: problem for name in names if (problem := repo_name_problem(name))}
-        report_rejected([f"{self.root / name} holds {name!r}, which {problem}; it is left out, so move it away" for name, problem in refused.items()])
+        report_rejected(
+            [
+                f"{self.root / name} holds {name!r}, which {problem}; it is left out, so move it away"
+                for name, problem in refused.items()
+            ]
+        )
         kept: dict[str, str] = {}
         for name in names:
             if name in refused:
                 continue
             if name.lower() in kept:
-                logger.warning("%s holds %s again, spelled otherwise (GitHub's names ignore case); it is left out until "
-                               "the next fetch or import merges it.", self.root / name, kept[name.lower()])
+                logger.warning(
+                    "%s holds %s again, spelled otherwise (GitHub's names ignore case); it is left out until "
+                    "the next fetch or import merges it.",
+                    self.root / name,
+                    kept[name.lower()],
+                )
                 continue
             kept[name.lower()] = name
         return list(kept.values())
@@ -92,24 +109,42 @@ class Store:
                 continue
             states = {name: self.read_state(name) for name in spellings}
             never = datetime.min.replace(tzinfo=UTC)
-            keep = max(spellings, key=lambda n: (state.fetched_at or never) if (state := states[n]) is not None else never)
+            keep = max(
+                spellings,
+                key=lambda n: (
+                    (state.fetched_at or never) if (state := states[n]) is not None else never
+                ),
+            )
             for other in (n for n in spellings if n != keep):
                 folder = self.root / other
-                self.upsert(keep, self.read_pulls(other) + self.read_pulls(keep))  # the kept folder's records win
+                self.upsert(
+                    keep, self.read_pulls(other) + self.read_pulls(keep)
+                )  # the kept folder's records win
                 if states[keep] is None and (moved := states[other]) is not None:
-                    atomic_write(self.root / keep / "state.json", json.dumps(replace(moved, repo=keep).to_json(), indent=2) + "\n")
+                    atomic_write(
+                        self.root / keep / "state.json",
+                        json.dumps(replace(moved, repo=keep).to_json(), indent=2) + "\n",
+                    )
                 shutil.rmtree(folder)
                 with contextlib.suppress(OSError):
                     folder.parent.rmdir()  # the owner's folder, when nothing else is in it
-                logger.warning("%s and %s held one repository under two spellings (GitHub's names ignore case); %s was merged "
-                               "into %s and removed.", folder, self.root / keep, folder, self.root / keep)
+                logger.warning(
+                    "%s and %s held one repository under two spellings (GitHub's names ignore case); %s was merged "
+                    "into %s and removed.",
+                    folder,
+                    self.root / keep,
+                    folder,
+                    self.root / keep,
+                )
 
     def check_folder(self, then: str) -> None:
         """DigestError unless the store's folder is there; `then` says how to make one."""
         if self.root.is_dir():
             return
         if self.root.exists():
-            raise DigestError(f"The data folder {self.root} is a file, not a folder; set DIGEST_DATA_PATH to the store's folder.")
+            raise DigestError(
+                f"The data folder {self.root} is a file, not a folder; set DIGEST_DATA_PATH to the store's folder."
+            )
         raise DigestError(f"The data folder {self.root} does not exist; {then}")
 
     def open_for_writing(self) -> None:
@@ -124,7 +159,12 @@ class Store:
 
     # -- pulls ------------------------------------------------------------------------------
 
-    def read_pulls(self, repo: str, life: Window | None = None, months: dict[str, tuple[str, MonthFile]] | None = None) -> list[Pull]:
+    def read_pulls(
+        self,
+        repo: str,
+        life: Window | None = None,
+        months: dict[str, tuple[str, MonthFile]] | None = None,
+    ) -> list[Pull]:
         """Every stored pull of a repository that passes the gate, sorted by merge time then number.
 
         A line that fails is reported (file, line, field) and skipped, as is one merged outside
@@ -143,7 +183,11 @@ class Store:
             if data is None:
                 continue  # replaced by something else since it was listed: told, and nothing of it read
             digest = hashlib.sha256(data).hexdigest()
-            month = earlier[path.name][1] if earlier.get(path.name, ("",))[0] == digest else _read_month(path, data)
+            month = (
+                earlier[path.name][1]
+                if earlier.get(path.name, ("",))[0] == digest
+                else _read_month(path, data)
+            )
             read[path.name] = (digest, month)
             rejected.extend(month.problems)
             for pull, line_number in zip(month.pulls, month.line_numbers, strict=True):
@@ -230,8 +274,12 @@ class Store:
             return []
         files = sorted(p for p in directory.iterdir() if _MONTH_FILE.match(p.name))
         refused = {p: kind for p in files if (kind := not_a_regular_file(p))}
-        report_rejected([f"{p} is {kind} where a month file should be; it is skipped and nothing of it is read, so remove it"
-                         for p, kind in refused.items()])
+        report_rejected(
+            [
+                f"{p} is {kind} where a month file should be; it is skipped and nothing of it is read, so remove it"
+                for p, kind in refused.items()
+            ]
+        )
         return [p for p in files if p not in refused]
 
     def _folder_for_writing(self, repo: str) -> Path:
@@ -249,8 +297,10 @@ class Store:
             except OSError:
                 return False
             if stat.S_ISLNK(mode) or not stat.S_ISDIR(mode):
-                raise DigestError(f"{folder} is {_kind_of(mode)}, not a folder of the store; nothing is read through it, so remove it "
-                                  "(a fetch makes the folder again).")
+                raise DigestError(
+                    f"{folder} is {_kind_of(mode)}, not a folder of the store; nothing is read through it, so remove it "
+                    "(a fetch makes the folder again)."
+                )
         return True
 
     # -- state ------------------------------------------------------------------------------
@@ -260,8 +310,10 @@ class Store:
         if not self._own_folder(path.parent) or not os.path.lexists(path):
             return None
         if kind := not_a_regular_file(path):
-            raise DigestError(f"{path} is {kind}, not a state file; nothing of it is read, so remove it "
-                              "(the next fetch writes a new one).")
+            raise DigestError(
+                f"{path} is {kind}, not a state file; nothing of it is read, so remove it "
+                "(the next fetch writes a new one)."
+            )
         try:
             raw = read_own_file(path, report=False)
             if raw is None:
@@ -269,14 +321,30 @@ class Store:
             data = json.loads(raw.decode("utf-8"))
             state = RepoState.from_json(data)
         except StateError as error:
-            raise DigestError(f"{path} has a bad value in {error.field}: {error.problem}; correct it, restore it from version control, "
-                              "or delete it to refetch.") from None
-        except (ValueError, KeyError, TypeError, IndexError, AttributeError, OverflowError, RecursionError) as error:
-            raise DigestError(f"{path} is not a valid state file ({_short(error)}); restore it from version control or delete it to refetch.") from None
+            raise DigestError(
+                f"{path} has a bad value in {error.field}: {error.problem}; correct it, restore it from version control, "
+                "or delete it to refetch."
+            ) from None
+        except (
+            ValueError,
+            KeyError,
+            TypeError,
+            IndexError,
+            AttributeError,
+            OverflowError,
+            RecursionError,
+        ) as error:
+            raise DigestError(
+                f"{path} is not a valid state file ({_short(error)}); restore it from version control or delete it to refetch."
+            ) from None
         except OSError as error:
-            raise DigestError(f"{path} could not be read ({error.strerror or error}); restore it from version control or delete it to refetch.") from None
+            raise DigestError(
+                f"{path} could not be read ({error.strerror or error}); restore it from version control or delete it to refetch."
+            ) from None
         if state.schema > SCHEMA_VERSION:
-            raise DigestError(f"{path} was written by a newer repo-digest (schema {state.schema}); upgrade repo-digest to read it.")
+            raise DigestError(
+                f"{path} was written by a newer repo-digest (schema {state.schema}); upgrade repo-digest to read it."
+            )
         return state
 
     def forget(self, repo: str) -> None:
@@ -300,7 +368,14 @@ def _folder_named(parent: Path, name: str) -> str:
     if os.path.lexists(parent / name) or not parent.is_dir():
         return name
     folded = name.lower()
-    return next((entry.name for entry in sorted(parent.iterdir()) if entry.name.lower() == folded and entry.is_dir()), name)
+    return next(
+        (
+            entry.name
+            for entry in sorted(parent.iterdir())
+            if entry.name.lower() == folded and entry.is_dir()
+        ),
+        name,
+    )
 
 
 def not_a_regular_file(path: Path) -> str | None:
@@ -331,7 +406,9 @@ def read_own_file(path: Path, report: bool = True) -> bytes | None:
     """The bytes of a regular file of the store, or None where something else took its place
     (a link is not followed, a named pipe is not waited on); said once when `report`."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(
+            path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+        )
     except FileNotFoundError:
         return None
     except OSError as error:
@@ -339,16 +416,28 @@ def read_own_file(path: Path, report: bool = True) -> bytes | None:
         if kind is None:
             raise
         if report:
-            report_rejected([(f"{path} is {kind} where a file of the store should be; it is skipped and nothing of it is read, "
-                             "so remove it")])
+            report_rejected(
+                [
+                    (
+                        f"{path} is {kind} where a file of the store should be; it is skipped and nothing of it is read, "
+                        "so remove it"
+                    )
+                ]
+            )
         del error
         return None
     with os.fdopen(fd, "rb") as handle:
         mode = os.fstat(handle.fileno()).st_mode
         if not stat.S_ISREG(mode):
             if report:
-                report_rejected([(f"{path} is {_kind_of(mode)} where a file of the store should be; it is skipped and nothing "
-                                 "of it is read, so remove it")])
+                report_rejected(
+                    [
+                        (
+                            f"{path} is {_kind_of(mode)} where a file of the store should be; it is skipped and nothing "
+                            "of it is read, so remove it"
+                        )
+                    ]
+                )
             return None
         return handle.read()
 
@@ -369,7 +458,9 @@ def _month_of(pull: Pull) -> str:
 class MonthFile:
     pulls: list[Pull] = field(default_factory=list)  # in file order; a number may repeat
     line_numbers: list[int] = field(default_factory=list)  # of each of `pulls`
-    damaged: list[bytes] = field(default_factory=list)  # lines that fail the gate, kept as they were
+    damaged: list[bytes] = field(
+        default_factory=list
+    )  # lines that fail the gate, kept as they were
     problems: list[str] = field(default_factory=list)  # one sentence per damaged line
 
 
@@ -392,7 +483,9 @@ def _read_month(path: Path, data: bytes) -> MonthFile:
 
 
 def _line_problem(path: Path, line_number: int, problem: str) -> str:
-    return f"{path}, line {line_number}, {problem}; it is skipped, so fix it or fetch that month again"
+    return (
+        f"{path}, line {line_number}, {problem}; it is skipped, so fix it or fetch that month again"
+    )
 
 
 def outside_life(pull: Pull, life: Window | None) -> str | None:
@@ -407,7 +500,10 @@ def outside_life(pull: Pull, life: Window | None) -> str | None:
 
 def _write_month(path: Path, pulls: Iterable[Pull], damaged: Iterable[bytes] = ()) -> None:
     """The pulls sorted by number; damaged lines stay at the end, so that nothing is thrown away."""
-    lines = [json.dumps(p.to_json(), ensure_ascii=False, sort_keys=True).encode("utf-8") for p in sorted(pulls, key=lambda p: p.number)]
+    lines = [
+        json.dumps(p.to_json(), ensure_ascii=False, sort_keys=True).encode("utf-8")
+        for p in sorted(pulls, key=lambda p: p.number)
+    ]
     atomic_write(path, b"".join(line + b"\n" for line in [*lines, *damaged]))
 
 

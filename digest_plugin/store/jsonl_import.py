@@ -35,7 +35,11 @@ def pull_from_rest(data: dict, source: str = "import") -> Pull | None:
     if not data.get("merged_at"):
         return None
     files = files_from_rest(data.get("files") or ())
-    additions, deletions, changed_files = data.get("additions"), data.get("deletions"), data.get("changed_files")
+    additions, deletions, changed_files = (
+        data.get("additions"),
+        data.get("deletions"),
+        data.get("changed_files"),
+    )
     return Pull(
         number=data.get("number"),  # type: ignore[arg-type]  # None too: the gate names it
         title=data.get("title") or "",
@@ -65,7 +69,9 @@ def _author(data: dict) -> Author:
     login = user.get("login") or "ghost"  # GitHub's name for a deleted account
     bot = isinstance(login, str) and login.endswith("[bot]")
     try:
-        return Author(login, user.get("type") or ("Bot" if bot else "User"), data.get("author_association"))
+        return Author(
+            login, user.get("type") or ("Bot" if bot else "User"), data.get("author_association")
+        )
     except RecordError as error:
         raise error.within("user") from None
 
@@ -86,7 +92,9 @@ def _label_names(labels) -> Any:
     return [label.get("name") if isinstance(label, dict) else label for label in labels]
 
 
-def read_export(path: Path, rejected: list[str] | None = None, life: Window | None = None) -> Iterator[Pull]:
+def read_export(
+    path: Path, rejected: list[str] | None = None, life: Window | None = None
+) -> Iterator[Pull]:
     """Merged pulls from a JSON Lines export. A line that fails the gate, or was merged outside
     `life` (records/state.repo_life), is described in `rejected` (file, line, field) and skipped;
     without `rejected` it is an error."""
@@ -95,7 +103,9 @@ def read_export(path: Path, rejected: list[str] | None = None, life: Window | No
         with opener(path, "rb") as lines:
             for line_number, raw in enumerate(lines, 1):
                 if line_number == 1:
-                    raw = raw.removeprefix(codecs.BOM_UTF8)  # written by an editor on Windows: not part of the record
+                    raw = raw.removeprefix(
+                        codecs.BOM_UTF8
+                    )  # written by an editor on Windows: not part of the record
                 if not raw.strip():
                     continue
                 pull, problem = read_line(raw, pull_from_rest)
@@ -113,8 +123,14 @@ def read_export(path: Path, rejected: list[str] | None = None, life: Window | No
         raise DigestError(f"{path} does not exist.") from None
     except IsADirectoryError:
         raise DigestError(f"{path} is a folder; name a JSON Lines file of pull requests.") from None
-    except (OSError, EOFError, zlib.error) as error:  # EOFError: a gzip file cut short, which has no strerror
-        raise DigestError(f"{path} could not be read ({getattr(error, 'strerror', None) or error}); check that it is a whole JSON Lines file, gzipped or not.") from None
+    except (
+        OSError,
+        EOFError,
+        zlib.error,
+    ) as error:  # EOFError: a gzip file cut short, which has no strerror
+        raise DigestError(
+            f"{path} could not be read ({getattr(error, 'strerror', None) or error}); check that it is a whole JSON Lines file, gzipped or not."
+        ) from None
 
 
 def import_file(path: Path, repo: str, store: Store) -> tuple[int, int, int]:
@@ -130,13 +146,25 @@ def import_file(path: Path, repo: str, store: Store) -> tuple[int, int, int]:
     pulls = list(read_export(path, rejected, repo_life(state, datetime.now(UTC))))
     report_rejected([f"{sentence}; that line was not imported" for sentence in rejected])
     if rejected and not pulls:
-        raise DigestError(f"{path} has no line that is a GitHub pull request object ({len(rejected)} rejected); nothing was imported.")
-    if not pulls and state is None:  # a repository with nothing in it would be published as an empty one
-        raise DigestError(f"{path} holds no merged pull request; nothing was imported, and {repo} was not added to the store.")
+        raise DigestError(
+            f"{path} has no line that is a GitHub pull request object ({len(rejected)} rejected); nothing was imported."
+        )
+    if (
+        not pulls and state is None
+    ):  # a repository with nothing in it would be published as an empty one
+        raise DigestError(
+            f"{path} holds no merged pull request; nothing was imported, and {repo} was not added to the store."
+        )
     if state is not None and state.source == "sample":
         raise DigestError(f"{repo} holds the bundled sample; import into another repository name.")
     changed = store.upsert(repo, pulls)
     if state is None or state.source == "import":  # a fetched repository keeps its fetch's record
-        created_at = state.created_at if state is not None else None  # what an earlier fetch learned
-        store.write_state(RepoState(repo=repo, source="import", fetched_at=datetime.now(UTC), created_at=created_at))
+        created_at = (
+            state.created_at if state is not None else None
+        )  # what an earlier fetch learned
+        store.write_state(
+            RepoState(
+                repo=repo, source="import", fetched_at=datetime.now(UTC), created_at=created_at
+            )
+        )
     return len(pulls), changed, len(rejected)

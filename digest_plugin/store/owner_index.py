@@ -26,7 +26,18 @@ def owner_of(entry: str) -> str | None:
 def record_owner(store: Store, owner: str, repos: Sequence[str], resolved_at: datetime) -> None:
     path = store.root / owner / "owner.json"
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, json.dumps({"pattern": f"{owner}/*", "resolved_at": format_time(resolved_at), "repos": sorted(repos)}, indent=2) + "\n")
+    atomic_write(
+        path,
+        json.dumps(
+            {
+                "pattern": f"{owner}/*",
+                "resolved_at": format_time(resolved_at),
+                "repos": sorted(repos),
+            },
+            indent=2,
+        )
+        + "\n",
+    )
 
 
 def recorded_repos(store: Store, owner: str) -> list[str] | None:
@@ -34,9 +45,15 @@ def recorded_repos(store: Store, owner: str) -> list[str] | None:
     if not path.is_file():
         return None
     try:
-        return [repo for repo in json.loads(path.read_text(encoding="utf-8"))["repos"] if is_repo_name(repo)]
+        return [
+            repo
+            for repo in json.loads(path.read_text(encoding="utf-8"))["repos"]
+            if is_repo_name(repo)
+        ]
     except (ValueError, KeyError, TypeError):
-        raise DigestError(f"{path} is not a record of {owner}'s repositories; delete it and fetch again.") from None
+        raise DigestError(
+            f"{path} is not a record of {owner}'s repositories; delete it and fetch again."
+        ) from None
 
 
 def expand(entries: Iterable[str], repos_of: Callable[[str], Sequence[str]]) -> list[str]:
@@ -53,7 +70,9 @@ def expand_repos(entries: Iterable[str], store: Store) -> list[str]:
 
     def stored(owner: str) -> list[str]:
         found = recorded_repos(store, owner)
-        return found if found is not None else [r for r in store.repos() if r.split("/")[0] == owner]
+        return (
+            found if found is not None else [r for r in store.repos() if r.split("/")[0] == owner]
+        )
 
     return expand(entries, stored)
 

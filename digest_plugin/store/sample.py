@@ -38,17 +38,23 @@ SAMPLE_WEEKS = 20
 FETCHED_AT = datetime(2026, 11, 23, 6, 0, tzinfo=UTC)
 
 # The vocabulary, from sample.yaml beside this file.
-_WORDS = yaml.safe_load(resources.files(__package__).joinpath("sample.yaml").read_text(encoding="utf-8"))
+_WORDS = yaml.safe_load(
+    resources.files(__package__).joinpath("sample.yaml").read_text(encoding="utf-8")
+)
 # Merges cluster on working days and working hours of whoever merges, in their own timezone.
 WEEKDAY_WEIGHTS = tuple(_WORDS["weekday_weights"])
 HOUR_WEIGHTS = tuple(_WORDS["hour_weights"])
 KIND_WEIGHTS = _WORDS["kind_weights"]
 CODE_KINDS = tuple(kind for kind in KIND_WEIGHTS if kind != "docs")
 KIND_LABELS = _WORDS["kind_labels"]
-PHRASES = {kind: tuple(phrases) for kind, phrases in _WORDS["phrases"].items()}  # {s}: one of an area's subjects
+PHRASES = {
+    kind: tuple(phrases) for kind, phrases in _WORDS["phrases"].items()
+}  # {s}: one of an area's subjects
 WHY = {kind: tuple(reasons) for kind, reasons in _WORDS["why"].items()}
 DOCS_TESTED = _WORDS["docs_tested"]
-TEMPLATES = _WORDS["templates"]  # {t[i]}: the author's checklist ticks; {closes}, {breaking}: optional paragraphs
+TEMPLATES = _WORDS[
+    "templates"
+]  # {t[i]}: the author's checklist ticks; {closes}, {breaking}: optional paragraphs
 BOT_BODIES = _WORDS["bot_bodies"]
 
 
@@ -61,7 +67,9 @@ class Area:
     kinds: tuple[str, ...] = CODE_KINDS
 
     @property
-    def is_code(self) -> bool:  # source files with tests beside or under tests/, not CI, build or docs
+    def is_code(
+        self,
+    ) -> bool:  # source files with tests beside or under tests/, not CI, build or docs
         return self.kinds == CODE_KINDS
 
     @property
@@ -76,12 +84,16 @@ class Repo:
     first_number: int
     weekly_prs: float
     people: tuple[tuple[str, str, str], ...]  # login, author association, timezone
-    newcomers: tuple[tuple[str, str], ...]  # login, timezone: first PR to the repository in the sample
+    newcomers: tuple[
+        tuple[str, str], ...
+    ]  # login, timezone: first PR to the repository in the sample
     areas: dict[str, Area]
     template: str
     tested: tuple[str, ...]
     bots: tuple[str, ...]
-    packages: tuple[tuple[str, str, str, str | None], ...]  # what the bots bump: package, first version, manifest, lock file
+    packages: tuple[
+        tuple[str, str, str, str | None], ...
+    ]  # what the bots bump: package, first version, manifest, lock file
     script: dict[int, tuple[str, ...]]  # week index -> the events of that week
     security: tuple[str, str, str]  # area, title text, what an attacker could do
     deprecation: tuple[str, str, str]  # area, old name, new name
@@ -91,19 +103,34 @@ class Repo:
 
 
 def _repo(data: dict) -> Repo:
-    areas = {name: Area(tuple(area["files"]), tuple(area["subjects"]), tuple(area.get("kinds", CODE_KINDS)))
-             for name, area in data["areas"].items()}
-    refactors = {event: (tuple(r["modules"]), r["text"], tuple(r["areas"]), tuple(r["extra"]), r["breaking"])
-                 for event, r in data["refactors"].items()}
+    areas = {
+        name: Area(
+            tuple(area["files"]), tuple(area["subjects"]), tuple(area.get("kinds", CODE_KINDS))
+        )
+        for name, area in data["areas"].items()
+    }
+    refactors = {
+        event: (tuple(r["modules"]), r["text"], tuple(r["areas"]), tuple(r["extra"]), r["breaking"])
+        for event, r in data["refactors"].items()
+    }
     security, deprecation = data["security"], data["deprecation"]
     return Repo(
-        name=data["name"], conventional=data["conventional"], first_number=data["first_number"], weekly_prs=data["weekly_prs"],
-        people=tuple(map(tuple, data["people"])), newcomers=tuple(map(tuple, data["newcomers"])), areas=areas,
-        template=TEMPLATES[data["template"]], tested=tuple(data["tested"]), bots=tuple(data["bots"]),
-        packages=tuple(map(tuple, data["packages"])), script={week: tuple(events) for week, events in data["script"].items()},
+        name=data["name"],
+        conventional=data["conventional"],
+        first_number=data["first_number"],
+        weekly_prs=data["weekly_prs"],
+        people=tuple(map(tuple, data["people"])),
+        newcomers=tuple(map(tuple, data["newcomers"])),
+        areas=areas,
+        template=TEMPLATES[data["template"]],
+        tested=tuple(data["tested"]),
+        bots=tuple(data["bots"]),
+        packages=tuple(map(tuple, data["packages"])),
+        script={week: tuple(events) for week, events in data["script"].items()},
         security=(security["area"], security["title"], security["attack"]),
         deprecation=(deprecation["area"], deprecation["old"], deprecation["new"]),
-        revert_reason=data["revert_reason"], refactors=refactors,
+        revert_reason=data["revert_reason"],
+        refactors=refactors,
     )
 
 
@@ -127,11 +154,15 @@ class SampleSize:
             repo = SAMPLE_REPOS[index % len(SAMPLE_REPOS)]
             if index >= len(SAMPLE_REPOS):
                 repo = replace(repo, name=f"{repo.name}-{index // len(SAMPLE_REPOS) + 1}")
-            repos.append(repo if self.prs_per_week is None else replace(repo, weekly_prs=self.prs_per_week))
+            repos.append(
+                repo if self.prs_per_week is None else replace(repo, weekly_prs=self.prs_per_week)
+            )
         return repos
 
 
-def generate_sample(store: Store, seed: int = SAMPLE_SEED, size: SampleSize = SampleSize()) -> list[str]:
+def generate_sample(
+    store: Store, seed: int = SAMPLE_SEED, size: SampleSize = SampleSize()
+) -> list[str]:
     """Write the sample repositories into `store`, replacing earlier sample data; return their names.
 
     A repository of the same name that holds fetched or imported data is never overwritten.
@@ -140,7 +171,9 @@ def generate_sample(store: Store, seed: int = SAMPLE_SEED, size: SampleSize = Sa
     for repo in repos:
         state = store.read_state(repo.name)
         if state is not None and state.source != "sample":
-            raise DigestError(f"{repo.name} in {store.root} holds {state.source} data, not the sample, so the sample was not written.")
+            raise DigestError(
+                f"{repo.name} in {store.root} holds {state.source} data, not the sample, so the sample was not written."
+            )
     rng = random.Random(seed)
     last = first = week_of_date(SAMPLE_END)
     for _ in range(size.weeks - 1):
@@ -152,8 +185,15 @@ def generate_sample(store: Store, seed: int = SAMPLE_SEED, size: SampleSize = Sa
         for old in sorted(directory.glob("*.jsonl")):
             old.unlink()  # replaced whole, so that a changed seed leaves no stray PRs behind
         store.upsert(repo.name, pulls)
-        store.write_state(RepoState(repo.name, source="sample", fetched_at=FETCHED_AT,
-                                    complete_since=first.start(UTC), watermark=last.end(UTC)))
+        store.write_state(
+            RepoState(
+                repo.name,
+                source="sample",
+                fetched_at=FETCHED_AT,
+                complete_since=first.start(UTC),
+                watermark=last.end(UTC),
+            )
+        )
     return [repo.name for repo in repos]
 
 
@@ -184,7 +224,9 @@ class Draft:
     files: list[FileChange]
     merged_at: datetime
     created_at: datetime
-    body: Callable[[int, int, int | None], str]  # (its number, a recent issue, the reverted PR) -> text
+    body: Callable[
+        [int, int, int | None], str
+    ]  # (its number, a recent issue, the reverted PR) -> text
     commits: int
     comments: int
     reviews: int
@@ -202,7 +244,9 @@ class History:
     rng: random.Random
     weeks: list[Week]
     drafts: list[Draft] = field(default_factory=list)
-    versions: dict[str, tuple[int, int, int]] = field(default_factory=dict)  # dependencies, as the bots last left them
+    versions: dict[str, tuple[int, int, int]] = field(
+        default_factory=dict
+    )  # dependencies, as the bots last left them
     to_revert: Draft | None = None
     edges: list[datetime] = field(default_factory=list)
 
@@ -210,8 +254,14 @@ class History:
         # No merge within 14 hours (the widest UTC offsets) of these week edges, so that the span,
         # the quiet week and the docs-only week stay exactly that in any DIGEST_TIMEZONE.
         # A longer sample (SampleSize) repeats the 20-week story.
-        special = [w for i, w in enumerate(self.weeks) if {"quiet", "docs_only"} & set(self.repo.script.get(i % SAMPLE_WEEKS, ()))]
-        self.edges = [self.weeks[0].start(UTC), self.weeks[-1].end(UTC)] + [e for w in special for e in (w.start(UTC), w.end(UTC))]
+        special = [
+            w
+            for i, w in enumerate(self.weeks)
+            if {"quiet", "docs_only"} & set(self.repo.script.get(i % SAMPLE_WEEKS, ()))
+        ]
+        self.edges = [self.weeks[0].start(UTC), self.weeks[-1].end(UTC)] + [
+            e for w in special for e in (w.start(UTC), w.end(UTC))
+        ]
         for index, week in enumerate(self.weeks):
             events = self.repo.script.get(index % SAMPLE_WEEKS, ())
             if "quiet" in events:
@@ -237,21 +287,41 @@ class History:
         if self.rng.random() < newcomer_chance:
             login, tz = self.rng.choice(self.repo.newcomers)
             return login, "FIRST_TIME_CONTRIBUTOR", tz
-        weights = [2 if association == "CONTRIBUTOR" else 3 for _, association, _ in self.repo.people]
+        weights = [
+            2 if association == "CONTRIBUTOR" else 3 for _, association, _ in self.repo.people
+        ]
         return self.rng.choices(self.repo.people, weights)[0]
 
     def merge_time(self, week: Week, tz: str, days: range) -> datetime:
         """A time in `week` (UTC), on a working day and hour of the merger's own timezone."""
         while True:
             day = self.rng.choices(days, [WEEKDAY_WEIGHTS[d] for d in days])[0]
-            moment = time(self.rng.choices(range(24), HOUR_WEIGHTS)[0], self.rng.randrange(60), self.rng.randrange(60))
-            merged = datetime.combine(week.monday + timedelta(days=day), moment, ZoneInfo(tz)).astimezone(UTC)
-            in_week = week.start(UTC) <= merged < week.end(UTC)  # west of UTC a late Sunday is the next UTC week
+            moment = time(
+                self.rng.choices(range(24), HOUR_WEIGHTS)[0],
+                self.rng.randrange(60),
+                self.rng.randrange(60),
+            )
+            merged = datetime.combine(
+                week.monday + timedelta(days=day), moment, ZoneInfo(tz)
+            ).astimezone(UTC)
+            in_week = (
+                week.start(UTC) <= merged < week.end(UTC)
+            )  # west of UTC a late Sunday is the next UTC week
             if in_week and all(abs(merged - edge) > timedelta(hours=14) for edge in self.edges):
                 return merged
 
-    def draft(self, week: Week, title: str, author: tuple[str, str, str], labels: list[str | None], files: list[FileChange],
-              body: Callable[[int, int, int | None], str], hours=20.0, days=range(7), bot=False) -> Draft:
+    def draft(
+        self,
+        week: Week,
+        title: str,
+        author: tuple[str, str, str],
+        labels: list[str | None],
+        files: list[FileChange],
+        body: Callable[[int, int, int | None], str],
+        hours=20.0,
+        days=range(7),
+        bot=False,
+    ) -> Draft:
         """Record a pull by `author` (login, association, timezone), merged in `week` after about `hours`."""
         maintainers = [p for p in self.repo.people if p[1] != "CONTRIBUTOR" and p[0] != author[0]]
         reviewers = self.rng.sample(maintainers, 2 if not bot and self.rng.random() < 0.35 else 1)
@@ -259,10 +329,18 @@ class History:
         waited = min(max(self.rng.lognormvariate(0, 0.9) * hours, 0.3), 24 * 12)
         lines = sum((f.additions or 0) + (f.deletions or 0) for f in files)
         draft = Draft(
-            title, author[0], author[1], [label for label in dict.fromkeys(labels) if label], files,
-            merged, merged - timedelta(seconds=round(waited * 3600)), body,
+            title,
+            author[0],
+            author[1],
+            [label for label in dict.fromkeys(labels) if label],
+            files,
+            merged,
+            merged - timedelta(seconds=round(waited * 3600)),
+            body,
             commits=1 if bot else self.rng.randint(1, 3 + min(lines // 150, 12)),
-            comments=self.rng.randint(0, 1) if bot else int(self.rng.expovariate(1 / (1.5 + lines / 250))),
+            comments=self.rng.randint(0, 1)
+            if bot
+            else int(self.rng.expovariate(1 / (1.5 + lines / 250))),
             reviews=1 if bot else len(reviewers) + self.rng.randint(0, 2 + (lines > 800)),
             reviewers=tuple(r[0] for r in reviewers),
         )
@@ -271,7 +349,9 @@ class History:
 
     # -- titles, files and bodies -------------------------------------------------------------
 
-    def title(self, kind: str, modules: list[str] | tuple[str, ...], text: str, breaking=False) -> str:
+    def title(
+        self, kind: str, modules: list[str] | tuple[str, ...], text: str, breaking=False
+    ) -> str:
         if not self.repo.conventional:
             return f"{'[BREAKING]' if breaking else ''}[{', '.join(modules)}] {kind}: {text}"
         style = self.rng.random()
@@ -285,14 +365,22 @@ class History:
         changes = []
         for path in dict.fromkeys(paths):
             size = max(1, min(int(self.rng.paretovariate(1.6) * scale), scale * 30))
-            changes.append(FileChange(path, round(size * share_added), size - round(size * share_added)))
+            changes.append(
+                FileChange(path, round(size * share_added), size - round(size * share_added))
+            )
         return changes
 
     def code_files(self, name: str, kind: str) -> list[FileChange]:
         candidates = self.repo.areas[name].files
-        paths = self.rng.sample(candidates, min(len(candidates), self.rng.choice((1, 1, 1, 2, 2, 3))))
+        paths = self.rng.sample(
+            candidates, min(len(candidates), self.rng.choice((1, 1, 1, 2, 2, 3)))
+        )
         changes = self.changes(paths, kind, self.rng.choice((4, 8, 15, 30, 60)))
-        if kind in ("feat", "fix", "test", "perf") and self.repo.areas[name].is_code and self.rng.random() < 0.75:
+        if (
+            kind in ("feat", "fix", "test", "perf")
+            and self.repo.areas[name].is_code
+            and self.rng.random() < 0.75
+        ):
             test = tests_for(paths[0])
             if self.rng.random() < 0.3:
                 test = test.replace(".py", "_regression.py").replace(".test.", ".regression.test.")
@@ -304,58 +392,126 @@ class History:
             changes += self.changes([self.rng.choice(docs.files)], "docs", 12)
         return changes
 
-    def body(self, kind: str, text: str, name: str, association: str, breaking_note="", closes=True, why=""):
+    def body(
+        self,
+        kind: str,
+        text: str,
+        name: str,
+        association: str,
+        breaking_note="",
+        closes=True,
+        why="",
+    ):
         pct, before = self.rng.randint(8, 45), round(self.rng.uniform(20, 90), 1)
-        why = why or self.rng.choice(WHY[kind]).format(pct=pct, before=before, after=round(before * (100 - pct) / 100, 1))
+        why = why or self.rng.choice(WHY[kind]).format(
+            pct=pct, before=before, after=round(before * (100 - pct) / 100, 1)
+        )
         tick_chance = 0.4 if association == "FIRST_TIME_CONTRIBUTOR" else 0.8
         ticks = ["x" if self.rng.random() < tick_chance else " " for _ in range(5)]
         if self.repo.conventional:  # the "type of change" boxes follow the kind
-            ticks[:3] = ["x" if kind == k or (k == "other" and kind not in ("fix", "feat")) else " " for k in ("fix", "feat", "other")]
+            ticks[:3] = [
+                "x" if kind == k or (k == "other" and kind not in ("fix", "feat")) else " "
+                for k in ("fix", "feat", "other")
+            ]
             breaking = f"\n\nBREAKING CHANGE: {breaking_note}" if breaking_note else ""
         else:
             breaking = f"\n\n## Breaking changes\n\n{breaking_note}" if breaking_note else ""
-        tested = DOCS_TESTED if kind == "docs" else self.rng.choice(self.repo.tested).format(area=name)
+        tested = (
+            DOCS_TESTED if kind == "docs" else self.rng.choice(self.repo.tested).format(area=name)
+        )
         fields = dict(summary=sentence(text), why=why, tested=tested, t=ticks, breaking=breaking)
         closes = closes and self.rng.random() < 0.6
-        return lambda number, issue, reverted: self.repo.template.format(**fields, closes=f"\n\nCloses #{issue}" if closes else "")
+        return lambda number, issue, reverted: self.repo.template.format(
+            **fields, closes=f"\n\nCloses #{issue}" if closes else ""
+        )
 
     # -- ordinary weeks -----------------------------------------------------------------------
 
     def ordinary(self, week: Week, docs_only=False, newcomer=False) -> Draft:
         author = self.someone(1.0 if newcomer else 0.05)
-        name = self.rng.choice([n for n, a in self.repo.areas.items() if not docs_only or a.is_docs])
+        name = self.rng.choice(
+            [n for n, a in self.repo.areas.items() if not docs_only or a.is_docs]
+        )
         kinds = self.repo.areas[name].kinds
         kind = self.rng.choices(kinds, [KIND_WEIGHTS[k] for k in kinds])[0]
-        text = self.rng.choice(PHRASES[kind]).format(s=self.rng.choice(self.repo.areas[name].subjects))
+        text = self.rng.choice(PHRASES[kind]).format(
+            s=self.rng.choice(self.repo.areas[name].subjects)
+        )
         breaking = kind == "feat" and self.rng.random() < 0.03
-        modules = list(dict.fromkeys([name] + ([self.rng.choice(list(self.repo.areas))] if self.rng.random() < 0.12 else [])))
+        modules = list(
+            dict.fromkeys(
+                [name]
+                + ([self.rng.choice(list(self.repo.areas))] if self.rng.random() < 0.12 else [])
+            )
+        )
         labels = [KIND_LABELS.get(kind), "breaking-change" if breaking else None]
         labels += [f"area/{name}"] if not self.repo.conventional and self.rng.random() < 0.5 else []
-        labels += ["good first issue"] if author[1] == "FIRST_TIME_CONTRIBUTOR" and self.rng.random() < 0.5 else []
+        labels += (
+            ["good first issue"]
+            if author[1] == "FIRST_TIME_CONTRIBUTOR" and self.rng.random() < 0.5
+            else []
+        )
         note = "The old behaviour is gone; the changelog has a migration note." if breaking else ""
-        body = self.body(kind, text, name, author[1], note) if self.rng.random() < 0.88 else static(sentence(text) + "\n")
-        return self.draft(week, self.title(kind, modules, text, breaking), author, labels if self.rng.random() < 0.85 else [],
-                          self.code_files(name, kind), body)
+        body = (
+            self.body(kind, text, name, author[1], note)
+            if self.rng.random() < 0.88
+            else static(sentence(text) + "\n")
+        )
+        return self.draft(
+            week,
+            self.title(kind, modules, text, breaking),
+            author,
+            labels if self.rng.random() < 0.85 else [],
+            self.code_files(name, kind),
+            body,
+        )
 
     def bump(self, week: Week) -> Draft:
         bot = self.rng.choice(self.repo.bots)
         package, first, manifest, lock = self.rng.choice(self.repo.packages)
         if bot == "pre-commit-ci[bot]":
-            package, first, manifest, lock = "astral-sh/ruff-pre-commit", "0.8.4", ".pre-commit-config.yaml", None
-        major, minor, patch = old_parts = self.versions.get(package) or tuple(int(part) for part in first.split("."))
-        new_parts = self.versions[package] = (major, minor, patch + self.rng.randint(1, 3)) if self.rng.random() < 0.7 else (major, minor + 1, 0)
+            package, first, manifest, lock = (
+                "astral-sh/ruff-pre-commit",
+                "0.8.4",
+                ".pre-commit-config.yaml",
+                None,
+            )
+        major, minor, patch = old_parts = self.versions.get(package) or tuple(
+            int(part) for part in first.split(".")
+        )
+        new_parts = self.versions[package] = (
+            (major, minor, patch + self.rng.randint(1, 3))
+            if self.rng.random() < 0.7
+            else (major, minor + 1, 0)
+        )
         old, new = ".".join(map(str, old_parts)), ".".join(map(str, new_parts))
-        files = [FileChange(manifest, 1, 1)] + ([FileChange(lock, self.rng.randint(3, 240), self.rng.randint(3, 240))] if lock else [])
+        files = [FileChange(manifest, 1, 1)] + (
+            [FileChange(lock, self.rng.randint(3, 240), self.rng.randint(3, 240))] if lock else []
+        )
         if bot == "pre-commit-ci[bot]":
             title = "[pre-commit.ci] pre-commit autoupdate"
         elif bot == "renovate[bot]":
-            what = f"{package} action" if manifest.startswith(".github") else f"dependency {package}"
+            what = (
+                f"{package} action" if manifest.startswith(".github") else f"dependency {package}"
+            )
             title = f"chore(deps): update {what} to v{new}"
         else:
             title = f"{'build(deps): bump' if self.repo.conventional else 'Bump'} {package} from {old} to {new}"
-        ecosystem = "github_actions" if manifest.startswith(".github") else ("javascript" if self.repo.conventional else "python")
-        return self.draft(week, title, (bot, "CONTRIBUTOR", ""), ["dependencies", ecosystem], files,
-                          static(BOT_BODIES[bot].format(package=package, old=old, new=new)), hours=5, bot=True)
+        ecosystem = (
+            "github_actions"
+            if manifest.startswith(".github")
+            else ("javascript" if self.repo.conventional else "python")
+        )
+        return self.draft(
+            week,
+            title,
+            (bot, "CONTRIBUTOR", ""),
+            ["dependencies", ecosystem],
+            files,
+            static(BOT_BODIES[bot].format(package=package, old=old, new=new)),
+            hours=5,
+            bot=True,
+        )
 
     # -- scripted events ----------------------------------------------------------------------
 
@@ -368,49 +524,119 @@ class History:
 
     def event_release(self, week: Week) -> None:
         version = f"{2 if self.repo.conventional else 0}.{8 + sum('release' in d.labels for d in self.drafts)}.0"
-        if self.repo.conventional:  # Changesets opens the release PR from CI and deletes the consumed changesets
-            files = [FileChange("packages/ui/CHANGELOG.md", self.rng.randint(12, 40), 0), FileChange("packages/ui/package.json", 1, 1)]
-            files += [FileChange(f".changeset/{name}.md", 0, self.rng.randint(5, 9), "removed")
-                      for name in self.rng.sample(["brave-otters-sing", "quiet-lamps-glow", "swift-pears-fly", "green-kites-nap"], 2)]
-            text = ("This PR was opened by the Changesets release action. When you're ready to do a release, merge it and the "
-                    f"packages will be published to npm.\n\n# Releases\n\n## @glassfinch/ui@{version}\n")
-            self.draft(week, "chore(release): version packages", ("github-actions[bot]", "CONTRIBUTOR", ""), ["release"], files,
-                       static(text), hours=30, bot=True)
+        if (
+            self.repo.conventional
+        ):  # Changesets opens the release PR from CI and deletes the consumed changesets
+            files = [
+                FileChange("packages/ui/CHANGELOG.md", self.rng.randint(12, 40), 0),
+                FileChange("packages/ui/package.json", 1, 1),
+            ]
+            files += [
+                FileChange(f".changeset/{name}.md", 0, self.rng.randint(5, 9), "removed")
+                for name in self.rng.sample(
+                    ["brave-otters-sing", "quiet-lamps-glow", "swift-pears-fly", "green-kites-nap"],
+                    2,
+                )
+            ]
+            text = (
+                "This PR was opened by the Changesets release action. When you're ready to do a release, merge it and the "
+                f"packages will be published to npm.\n\n# Releases\n\n## @glassfinch/ui@{version}\n"
+            )
+            self.draft(
+                week,
+                "chore(release): version packages",
+                ("github-actions[bot]", "CONTRIBUTOR", ""),
+                ["release"],
+                files,
+                static(text),
+                hours=30,
+                bot=True,
+            )
         else:  # a release branch, merged with a merge commit rather than squashed
-            files = [FileChange("CHANGELOG.md", self.rng.randint(15, 45), 2), FileChange("pyproject.toml", 1, 1),
-                     FileChange("fernwheel/__init__.py", 1, 1)]
-            text = (f"Merge `release/{version[:-2]}` into main: version bump and changelog for {version}.\n\n"
-                    "Merged with a merge commit so that the tag keeps the release branch history.\n")
-            self.draft(week, f"Release {version}", self.repo.people[0], ["release"], files, static(text), hours=8)
+            files = [
+                FileChange("CHANGELOG.md", self.rng.randint(15, 45), 2),
+                FileChange("pyproject.toml", 1, 1),
+                FileChange("fernwheel/__init__.py", 1, 1),
+            ]
+            text = (
+                f"Merge `release/{version[:-2]}` into main: version bump and changelog for {version}.\n\n"
+                "Merged with a merge commit so that the tag keeps the release branch history.\n"
+            )
+            self.draft(
+                week,
+                f"Release {version}",
+                self.repo.people[0],
+                ["release"],
+                files,
+                static(text),
+                hours=8,
+            )
 
     def event_feature_to_revert(self, week: Week) -> None:
         name = next(n for n, a in self.repo.areas.items() if a.is_code)
         text = f"add {self.rng.choice(self.repo.areas[name].subjects)} (experimental)"
-        self.to_revert = self.draft(week, self.title("feat", [name], text), self.repo.people[1], ["enhancement"],
-                                    self.code_files(name, "feat"), self.body("feat", text, name, "MEMBER"), days=range(3))
+        self.to_revert = self.draft(
+            week,
+            self.title("feat", [name], text),
+            self.repo.people[1],
+            ["enhancement"],
+            self.code_files(name, "feat"),
+            self.body("feat", text, name, "MEMBER"),
+            days=range(3),
+        )
 
     def event_revert(self, week: Week) -> None:
-        original = self.to_revert  # merged Monday to Wednesday a week earlier, so the revert is opened after it
+        original = (
+            self.to_revert
+        )  # merged Monday to Wednesday a week earlier, so the revert is opened after it
         assert original is not None  # event_feature_to_revert comes first in the script
         swapped = {"added": "removed", "removed": "added"}
-        files = [FileChange(f.path, f.deletions, f.additions, swapped.get(f.status, f.status)) for f in original.files]
+        files = [
+            FileChange(f.path, f.deletions, f.additions, swapped.get(f.status, f.status))
+            for f in original.files
+        ]
         reason = self.repo.revert_reason
-        revert = self.draft(week, f'Revert "{original.title}"', self.repo.people[0], ["revert"], files,
-                            lambda number, issue, reverted: f"Reverts {self.repo.name}#{reverted}\n\nThis reverts #{reverted}: {reason}\n",
-                            hours=3, days=range(3, 5))
+        revert = self.draft(
+            week,
+            f'Revert "{original.title}"',
+            self.repo.people[0],
+            ["revert"],
+            files,
+            lambda number, issue, reverted: (
+                f"Reverts {self.repo.name}#{reverted}\n\nThis reverts #{reverted}: {reason}\n"
+            ),
+            hours=3,
+            days=range(3, 5),
+        )
         revert.reverts = original
 
     def event_security(self, week: Week) -> None:
         name, text, attack = self.repo.security
-        body = static(f"{sentence(text)} {attack}\n\nReported privately through a security advisory; please upgrade.\n")
-        self.draft(week, self.title("fix", [name], text), self.repo.people[0], ["security", "bug"], self.code_files(name, "fix"), body, hours=6)
+        body = static(
+            f"{sentence(text)} {attack}\n\nReported privately through a security advisory; please upgrade.\n"
+        )
+        self.draft(
+            week,
+            self.title("fix", [name], text),
+            self.repo.people[0],
+            ["security", "bug"],
+            self.code_files(name, "fix"),
+            body,
+            hours=6,
+        )
 
     def event_deprecation(self, week: Week) -> None:
         name, old, new = self.repo.deprecation
         text = f"deprecate `{old}` in favour of `{new}`"
         why = f"`{old}` still works and logs a deprecation warning; it will be removed in the next major release."
-        self.draft(week, self.title("chore", [name], text), self.repo.people[2], ["deprecation"],
-                   self.code_files(name, "refactor"), self.body("refactor", text, name, "MEMBER", why=why))
+        self.draft(
+            week,
+            self.title("chore", [name], text),
+            self.repo.people[2],
+            ["deprecation"],
+            self.code_files(name, "refactor"),
+            self.body("refactor", text, name, "MEMBER", why=why),
+        )
 
     def big_refactor(self, week: Week, event: str) -> None:
         """A refactor that touches every file of some areas, and their tests: thousands of lines."""
@@ -418,14 +644,25 @@ class History:
         areas = [a for n, a in self.repo.areas.items() if a.is_code and (n in names or not names)]
         paths = [q for a in areas for p in a.files for q in (p, tests_for(p))] + list(extra)
         author = self.repo.people[self.rng.randrange(4)]
-        self.draft(week, self.title("refactor", modules, text, bool(note)), author, ["refactor", "breaking-change" if note else None],
-                   self.changes(paths, "refactor", 48), self.body("refactor", text, modules[0], author[1], note, closes=False), hours=90)
+        self.draft(
+            week,
+            self.title("refactor", modules, text, bool(note)),
+            author,
+            ["refactor", "breaking-change" if note else None],
+            self.changes(paths, "refactor", 48),
+            self.body("refactor", text, modules[0], author[1], note, closes=False),
+            hours=90,
+        )
 
     # -- numbering ----------------------------------------------------------------------------
 
     def numbered(self) -> list[Pull]:
         """Number the drafts in creation order, leaving the gaps issues took, then render them."""
-        number, issues, seen = self.repo.first_number, list(range(self.repo.first_number - 30, self.repo.first_number)), set()
+        number, issues, seen = (
+            self.repo.first_number,
+            list(range(self.repo.first_number - 30, self.repo.first_number)),
+            set(),
+        )
         for draft in sorted(self.drafts, key=lambda d: (d.created_at, d.title)):
             gap = self.rng.choice((0, 0, 1, 1, 2, 3))
             issues += range(number, number + gap)
@@ -438,11 +675,25 @@ class History:
 
     def pull(self, draft: Draft) -> Pull:
         return Pull(
-            number=draft.number, title=draft.title, url=f"https://github.com/{self.repo.name}/pull/{draft.number}",
-            author=Author(draft.login, "Bot" if draft.login.endswith("[bot]") else "User", draft.association),
-            merged_at=draft.merged_at, created_at=draft.created_at,
-            body=draft.body(draft.number, draft.issue, draft.reverts.number if draft.reverts else None),
-            labels=tuple(draft.labels), additions=sum(f.additions or 0 for f in draft.files),
-            deletions=sum(f.deletions or 0 for f in draft.files), changed_files=len(draft.files), files=tuple(draft.files),
-            comments=draft.comments, reviews=draft.reviews, commits=draft.commits, reviewers=draft.reviewers, source="sample",
+            number=draft.number,
+            title=draft.title,
+            url=f"https://github.com/{self.repo.name}/pull/{draft.number}",
+            author=Author(
+                draft.login, "Bot" if draft.login.endswith("[bot]") else "User", draft.association
+            ),
+            merged_at=draft.merged_at,
+            created_at=draft.created_at,
+            body=draft.body(
+                draft.number, draft.issue, draft.reverts.number if draft.reverts else None
+            ),
+            labels=tuple(draft.labels),
+            additions=sum(f.additions or 0 for f in draft.files),
+            deletions=sum(f.deletions or 0 for f in draft.files),
+            changed_files=len(draft.files),
+            files=tuple(draft.files),
+            comments=draft.comments,
+            reviews=draft.reviews,
+            commits=draft.commits,
+            reviewers=draft.reviewers,
+            source="sample",
         )

@@ -38,9 +38,23 @@ def _headless_theme(folder: Path) -> Path:
     templates = folder / "templates"
     templates.mkdir(parents=True)
     (templates / "base.html").write_text(HEADLESS_BASE)
-    for name in ("index", "article", "page", "category", "tag", "author", "archives", "tags", "categories", "authors", "period_archives"):
-        (templates / f"{name}.html").write_text('{% extends "base.html" %}{% block content %}<article class="single">'
-                                                "{{ (article or page or {}).content }}</article>{% endblock %}")
+    for name in (
+        "index",
+        "article",
+        "page",
+        "category",
+        "tag",
+        "author",
+        "archives",
+        "tags",
+        "categories",
+        "authors",
+        "period_archives",
+    ):
+        (templates / f"{name}.html").write_text(
+            '{% extends "base.html" %}{% block content %}<article class="single">'
+            "{{ (article or page or {}).content }}</article>{% endblock %}"
+        )
     return folder
 
 
@@ -72,10 +86,13 @@ USE_GOOGLE_FONTS = False
 
 def _host_settings(site: Path, theme: str) -> str:
     if theme == "reflex":
-        pytest.importorskip("pelican.themes.reflex",
-                            reason="pelican-theme-reflex is not installed (the test extra has it)")
-        (site / "content/two.md").write_text("Title: Two\nDate: 2026-05-08\nTags: news\n\n"
-                                             "The second post.\n")
+        pytest.importorskip(
+            "pelican.themes.reflex",
+            reason="pelican-theme-reflex is not installed (the test extra has it)",
+        )
+        (site / "content/two.md").write_text(
+            "Title: Two\nDate: 2026-05-08\nTags: news\n\nThe second post.\n"
+        )
         return QUICKSTART + REFLEX
     path = str(_headless_theme(site / "theme")) if theme == "headless" else theme
     return f'SITENAME = "A blog"\nPATH = "content"\nTHEME = "{path}"\nTIMEZONE = "UTC"\n'
@@ -94,17 +111,27 @@ def host_sites(tmp_path_factory):
             (site / "content").mkdir()
             (site / "content/hello.md").write_text(
                 "Title: Hello\nDate: 2026-05-01\nCategory: Notes\n\n"
-                "The blog's own post, with [a link](https://example.org/).\n")
+                "The blog's own post, with [a link](https://example.org/).\n"
+            )
             (site / "pelicanconf.py").write_text(
                 _host_settings(site, theme) + 'PLUGINS = ["digest_plugin"]\n'
                 f'DIGEST_DATA_PATH = "{ROOT / "data"}"\n'
-                'DIGEST_FETCH = "never"\nDIGEST_PDF = False\n')
-            env = {k: v for k, v in os.environ.items()
-                   if not k.startswith(("GITHUB_", "GH_", "DIGEST_", "SITEURL"))}
+                'DIGEST_FETCH = "never"\nDIGEST_PDF = False\n'
+            )
+            env = {
+                k: v
+                for k, v in os.environ.items()
+                if not k.startswith(("GITHUB_", "GH_", "DIGEST_", "SITEURL"))
+            }
             pelican = str(Path(sys.executable).with_name("pelican"))
-            done = subprocess.run([pelican, "content", "-o", "output", "-s", "pelicanconf.py"],
-                                  cwd=site, env={**env, "COLUMNS": "300"}, capture_output=True,
-                                  text=True, timeout=900)
+            done = subprocess.run(
+                [pelican, "content", "-o", "output", "-s", "pelicanconf.py"],
+                cwd=site,
+                env={**env, "COLUMNS": "300"},
+                capture_output=True,
+                text=True,
+                timeout=900,
+            )
             assert done.returncode == 0, done.stdout + done.stderr
             built[theme] = (site / "output", done.stdout + done.stderr)
         return built[theme]
@@ -114,7 +141,12 @@ def host_sites(tmp_path_factory):
 
 def _contrast_failures(browser, url: str, scheme: str, within: str) -> list[dict]:
     page, _errors, _failed = open_page(browser, url, DESKTOP, scheme=scheme, bypass_csp=True)
-    found = [node for finding in axe_findings(page, within=within) if finding["id"] == "color-contrast" for node in finding["nodes"]]
+    found = [
+        node
+        for finding in axe_findings(page, within=within)
+        if finding["id"] == "color-contrast"
+        for node in finding["nodes"]
+    ]
     page.close()
     return found
 
@@ -130,9 +162,15 @@ def test_the_week_adds_no_contrast_failure_to_pelicans_themes_in_light_or_dark(h
     with chromium() as browser, serve_folder(output) as base:
         for scheme in ("light", "dark"):
             own = _contrast_failures(browser, f"{base}/hello.html", scheme, "article")
-            theirs = {node["html"].split(" ", 1)[0] for node in own}  # the kinds of element failing in the theme's post: "<a"
+            theirs = {
+                node["html"].split(" ", 1)[0] for node in own
+            }  # the kinds of element failing in the theme's post: "<a"
             week = _contrast_failures(browser, f"{base}/{WEEK}", scheme, "article.week")
-            added += [f"{scheme}: {' '.join(map(str, node['target']))}" for node in week if node["html"].split(" ", 1)[0] not in theirs]
+            added += [
+                f"{scheme}: {' '.join(map(str, node['target']))}"
+                for node in week
+                if node["html"].split(" ", 1)[0] not in theirs
+            ]
     assert added == [], f"{len(added)} text nodes: {added[:5]}"
 
 
@@ -141,7 +179,9 @@ def test_the_week_sits_in_notmyideas_content_column(host_sites):
     output, _log = host_sites("notmyidea")
     with chromium() as browser, serve_folder(output) as base:
         page, _errors, _failed = open_page(browser, f"{base}/{WEEK}", DESKTOP)
-        assert page.locator("#content.body > article.week").count() == 1  # the theme's own column, as its pages have
+        assert (
+            page.locator("#content.body > article.week").count() == 1
+        )  # the theme's own column, as its pages have
         box = page.locator("article.week").bounding_box()
         assert box["x"] > 100 and box["width"] <= 800, box  # centred, not edge to edge
         page.close()
@@ -154,11 +194,18 @@ def test_a_theme_without_a_head_block_still_gets_the_stylesheet_and_the_feeds(ho
     with chromium() as browser, serve_folder(output) as base:
         page, errors, failed = open_page(browser, f"{base}/{WEEK}", PHONE)
         assert errors == [] and failed == []
-        assert page.locator("main link[rel=stylesheet][href$='repo-digest/digest.css']").count() == 1
-        assert page.locator(".figures").evaluate("element => getComputedStyle(element).display") == "grid"  # the stylesheet applies
+        assert (
+            page.locator("main link[rel=stylesheet][href$='repo-digest/digest.css']").count() == 1
+        )
+        assert (
+            page.locator(".figures").evaluate("element => getComputedStyle(element).display")
+            == "grid"
+        )  # the stylesheet applies
         assert page_width(page) <= PHONE, "a phone scrolls sideways"
         feeds = page.locator("article.week .follow a[type='application/atom+xml']")
-        assert feeds.count() == 1 and feeds.get_attribute("href").endswith("feeds/quillmoss/fernwheel.atom.xml")
+        assert feeds.count() == 1 and feeds.get_attribute("href").endswith(
+            "feeds/quillmoss/fernwheel.atom.xml"
+        )
         page.goto(f"{base}/{feeds.get_attribute('href')}")  # the feed it offers is there
         assert "<feed" in page.content()
         page.close()
@@ -166,8 +213,10 @@ def test_a_theme_without_a_head_block_still_gets_the_stylesheet_and_the_feeds(ho
 
 def _luminance(css: str) -> float:
     red, green, blue = (int(part) / 255 for part in re.findall(r"[\d.]+", css)[:3])
-    return sum(weight * (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4)
-               for weight, c in zip((0.2126, 0.7152, 0.0722), (red, green, blue)))
+    return sum(
+        weight * (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4)
+        for weight, c in zip((0.2126, 0.7152, 0.0722), (red, green, blue))
+    )
 
 
 def _contrast(one: str, other: str) -> float:
@@ -185,12 +234,18 @@ def test_the_charts_text_reads_on_a_theme_that_stays_light_in_dark_mode(host_sit
     with chromium() as browser, serve_folder(output) as base:
         page, _errors, _failed = open_page(browser, f"{base}/{WEEK}", DESKTOP, scheme=scheme)
         page_background = page.evaluate("getComputedStyle(document.body).backgroundColor")
-        page_background = "rgb(255, 255, 255)" if "0, 0, 0, 0" in page_background else page_background  # transparent: the canvas
+        page_background = (
+            "rgb(255, 255, 255)" if "0, 0, 0, 0" in page_background else page_background
+        )  # transparent: the canvas
         charts = page.eval_on_selector_all(".chart img", "images => images.map(image => image.src)")
         assert charts
         for chart in charts:
-            page.goto(chart)  # the SVG as its own document, in the same scheme: its styles follow it as in the <img>
-            ink, own = page.evaluate("[getComputedStyle(document.querySelector('text')).fill, getComputedStyle(document.documentElement).backgroundColor]")
+            page.goto(
+                chart
+            )  # the SVG as its own document, in the same scheme: its styles follow it as in the <img>
+            ink, own = page.evaluate(
+                "[getComputedStyle(document.querySelector('text')).fill, getComputedStyle(document.documentElement).backgroundColor]"
+            )
             behind = page_background if own in ("rgba(0, 0, 0, 0)", "transparent") else own
             assert _contrast(ink, behind) >= 4.5, (chart, ink, behind)
         page.close()
@@ -200,14 +255,21 @@ def test_the_charts_text_reads_on_a_theme_that_stays_light_in_dark_mode(host_sit
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("theme", ["headless", "reflex"])
 def test_a_pr_link_inside_a_sentence_is_told_from_the_text_in_a_theme_that_removes_underlines(
-        host_sites, theme, scheme):
+    host_sites, theme, scheme
+):
     """Reflex underlines only the links of an article's `.entry-content`: in dark mode its link
     colour on its dark page could not be told from the text around it (87 links)."""
     output, _log = host_sites(theme)
     with chromium() as browser, serve_folder(output) as base:
-        page, _errors, _failed = open_page(browser, f"{base}/{WEEK}", DESKTOP, scheme=scheme, bypass_csp=True)
-        found = [node["target"] for finding in axe_findings(page, within="article.week") if finding["id"] == "link-in-text-block"
-                 for node in finding["nodes"]]
+        page, _errors, _failed = open_page(
+            browser, f"{base}/{WEEK}", DESKTOP, scheme=scheme, bypass_csp=True
+        )
+        found = [
+            node["target"]
+            for finding in axe_findings(page, within="article.week")
+            if finding["id"] == "link-in-text-block"
+            for node in finding["nodes"]
+        ]
         page.close()
     assert found == [], f"{len(found)} links: {found[:5]}"
 
@@ -232,8 +294,9 @@ SPLIT_WORDS = """heading => {
 @pytest.mark.parametrize("width", [320, 390])
 @pytest.mark.parametrize("theme", ["notmyidea", "simple", "headless", "reflex"])
 def test_the_weeks_heading_breaks_between_words_or_at_a_slash_on_a_small_phone(
-        host_sites, theme, width):
-    """"quillmoss/fernwheel," is one word to the browser, wider than a small phone's line in a
+    host_sites, theme, width
+):
+    """ "quillmoss/fernwheel," is one word to the browser, wider than a small phone's line in a
     theme's big heading: it broke mid-word ("quillmoss/fernwh" over "eel,"); it may break after its slash."""
     output, _log = host_sites(theme)
     with chromium() as browser, serve_folder(output) as base:
@@ -255,7 +318,10 @@ def test_the_six_figures_come_in_even_rows_at_every_width(host_sites, theme):
         page, _errors, _failed = open_page(browser, f"{base}/{WEEK}", 320)
         for width in range(320, 1300, 20):
             page.set_viewport_size({"width": width, "height": 900})
-            tops = page.eval_on_selector_all(".figures > div", "tiles => tiles.map(tile => Math.round(tile.getBoundingClientRect().top))")
+            tops = page.eval_on_selector_all(
+                ".figures > div",
+                "tiles => tiles.map(tile => Math.round(tile.getBoundingClientRect().top))",
+            )
             rows = sorted({top: tops.count(top) for top in tops}.values())
             rows_seen[width] = rows
         page.close()
@@ -277,7 +343,7 @@ def test_a_weeks_title_names_the_site_once(host_sites, theme):
 
 
 def _contrast_of(node: dict) -> str:
-    """"#999999 on #ffffff, 2.84:1" from axe's color-contrast node."""
+    """ "#999999 on #ffffff, 2.84:1" from axe's color-contrast node."""
     data = next((check["data"] for check in node["any"] if isinstance(check.get("data"), dict)), {})
     return f"{data.get('fgColor')} on {data.get('bgColor')}, {data.get('contrastRatio')}:1"
 
@@ -293,11 +359,15 @@ def test_every_text_of_the_week_reads_in_reflex(host_sites, width, scheme):
     failing = []
     with chromium() as browser, serve_folder(output) as base:
         for path in (WEEK, "quillmoss/fernwheel/"):
-            page, _errors, _failed = open_page(browser, f"{base}/{path}", width, scheme=scheme,
-                                               bypass_csp=True)
-            failing += [f"{path} {' '.join(map(str, node['target']))}: {_contrast_of(node)}"
-                        for finding in axe_findings(page, within=".week")
-                        if finding["id"] == "color-contrast" for node in finding["nodes"]]
+            page, _errors, _failed = open_page(
+                browser, f"{base}/{path}", width, scheme=scheme, bypass_csp=True
+            )
+            failing += [
+                f"{path} {' '.join(map(str, node['target']))}: {_contrast_of(node)}"
+                for finding in axe_findings(page, within=".week")
+                if finding["id"] == "color-contrast"
+                for node in finding["nodes"]
+            ]
             page.close()
     assert failing == [], f"{len(failing)} texts: {failing[:6]}"
 
@@ -313,9 +383,11 @@ def test_a_week_shared_from_reflex_says_what_it_is_and_where(host_sites):
             page, _errors, _failed = open_page(browser, f"{base}/{path}", DESKTOP)
             tags = page.eval_on_selector_all(
                 "meta[property^='og:'], meta[name=description]",
-                "metas => metas.map(m => [m.getAttribute('property') || m.name, m.content])")
-            images = [page.request.get(f"{base}{content}") for name, content in tags
-                      if name == "og:image"]
+                "metas => metas.map(m => [m.getAttribute('property') || m.name, m.content])",
+            )
+            images = [
+                page.request.get(f"{base}{content}") for name, content in tags if name == "og:image"
+            ]
             page.close()
             assert len(images) == 1 and images[0].ok, (path, tags)
             assert images[0].headers["content-type"] == "image/png", (path, tags)
@@ -338,7 +410,9 @@ def test_the_weeks_breadcrumbs_and_week_links_show_all_their_words(host_sites, t
     output, _log = host_sites(theme)
     with chromium() as browser, serve_folder(output) as base:
         page, _errors, _failed = open_page(browser, f"{base}/{WEEK}", PHONE)
-        hidden = page.eval_on_selector_all(".week nav", """navs => navs.flatMap(nav => {
+        hidden = page.eval_on_selector_all(
+            ".week nav",
+            """navs => navs.flatMap(nav => {
             const walker = document.createTreeWalker(nav, NodeFilter.SHOW_TEXT);
             const words = [];
             for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -349,7 +423,8 @@ def test_the_weeks_breadcrumbs_and_week_links_show_all_their_words(host_sites, t
               if (node.data.trim() && unseen) words.push(node.data.trim());
             }
             return words;
-        })""")
+        })""",
+        )
         shown = page.locator(".week nav.breadcrumbs").inner_text()
         page.close()
     assert hidden == [], hidden

@@ -12,7 +12,16 @@ import os
 import pytest
 
 from digest_plugin.charts.draw import CSS_DPI, FONT_SIZE
-from tests.browser_harness import ROOT, axe_findings, chromium, open_page, page_width, serve_folder, shared_sample, vnu_errors
+from tests.browser_harness import (
+    ROOT,
+    axe_findings,
+    chromium,
+    open_page,
+    page_width,
+    serve_folder,
+    shared_sample,
+    vnu_errors,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -23,7 +32,9 @@ ALWAYS_FAILING = {"landmark-unique", "heading-order", "color-contrast"}
 # The week page's own templates ship in digest_plugin/templates/; a checkout without them still has
 # the earlier week page, whose PR table crushes titles on a phone and which repeats its week navigation.
 EARLIER_WEEK_PAGE = not (ROOT / "digest_plugin" / "templates" / "digest_week.html").exists()
-EARLIER_WEEK_PAGE_REASON = "the earlier week page (before digest_plugin/templates/) is known to fail this"
+EARLIER_WEEK_PAGE_REASON = (
+    "the earlier week page (before digest_plugin/templates/) is known to fail this"
+)
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +43,10 @@ def sites(tmp_path_factory):
     # workers build the two sites at the same time rather than one after the other.
     worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
     order = sorted(LANGUAGES, reverse=int(worker.removeprefix("gw") or 0) % 2 == 1)
-    built = {language: shared_sample(tmp_path_factory, language, *LANGUAGES[language]) for language in order}
+    built = {
+        language: shared_sample(tmp_path_factory, language, *LANGUAGES[language])
+        for language in order
+    }
     return {language: built[language] for language in LANGUAGES}
 
 
@@ -40,7 +54,13 @@ def sites(tmp_path_factory):
 def served(sites):
     """One browser; each language's site at the root of its own server, as it is deployed."""
     with chromium() as browser, contextlib.ExitStack() as servers:
-        yield browser, {language: servers.enter_context(serve_folder(site)) for language, site in sites.items()}
+        yield (
+            browser,
+            {
+                language: servers.enter_context(serve_folder(site))
+                for language, site in sites.items()
+            },
+        )
 
 
 def week_path(site) -> str:
@@ -55,10 +75,18 @@ def pages_of(site) -> dict[str, str]:
     label = next(p for p in sorted((site / "labels").glob("*/index.html")))
     author = next(p for p in sorted((site / "authors").glob("*/index.html")))
     return {
-        "week": week_path(site), "index": "", "repository": repo,
-        "label": label.parent.relative_to(site).as_posix() + "/", "labels": "labels/",
-        "author": author.parent.relative_to(site).as_posix() + "/", "repositories": "repositories/",
-        "archives": "archives/", "feeds": "feeds/", "search": "search/", "about": "pages/about/", "404": "404.html",
+        "week": week_path(site),
+        "index": "",
+        "repository": repo,
+        "label": label.parent.relative_to(site).as_posix() + "/",
+        "labels": "labels/",
+        "author": author.parent.relative_to(site).as_posix() + "/",
+        "repositories": "repositories/",
+        "archives": "archives/",
+        "feeds": "feeds/",
+        "search": "search/",
+        "about": "pages/about/",
+        "404": "404.html",
     }
 
 
@@ -71,11 +99,15 @@ def screenshots(tmp_path_factory):
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("width", [PHONE, DESKTOP])
 @pytest.mark.parametrize("kind", ["week", "index", "repository"])
-def test_page_loads_cleanly_and_fits_the_screen(served, sites, screenshots, kind, width, scheme, language):
+def test_page_loads_cleanly_and_fits_the_screen(
+    served, sites, screenshots, kind, width, scheme, language
+):
     browser, bases = served
     path = pages_of(sites[language])[kind]
     page, errors, failed = open_page(browser, f"{bases[language]}/{path}", width, scheme=scheme)
-    page.screenshot(path=str(screenshots / f"{kind}-{language}-{width}-{scheme}.png"), full_page=True)
+    page.screenshot(
+        path=str(screenshots / f"{kind}-{language}-{width}-{scheme}.png"), full_page=True
+    )
     assert errors == [], errors  # a CSP violation (an inline script, say) is a console error too
     assert failed == []
     assert page.evaluate("[...document.images].every(i => i.complete && i.naturalWidth > 0)")
@@ -98,7 +130,9 @@ def test_no_page_scrolls_sideways_on_the_narrowest_phone(served, sites):
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_pull_request_titles_keep_room_on_a_phone(served, sites, language):
     browser, bases = served
-    page, _errors, _failed = open_page(browser, f"{bases[language]}/{week_path(sites[language])}", PHONE)
+    page, _errors, _failed = open_page(
+        browser, f"{bases[language]}/{week_path(sites[language])}", PHONE
+    )
     share = page.evaluate("""() => {
         const table = document.querySelector('table.pulls');
         const title = table.querySelector('tbody tr td:nth-child(2)');
@@ -111,8 +145,12 @@ def test_pull_request_titles_keep_room_on_a_phone(served, sites, language):
 @pytest.mark.parametrize("kind", ["week", "repository"])
 def test_chart_text_is_at_least_11_pixels_on_a_phone(served, sites, kind):
     browser, bases = served
-    page, _errors, _failed = open_page(browser, f"{bases['en']}/{pages_of(sites['en'])[kind]}", PHONE)
-    scales = page.evaluate("[...document.querySelectorAll('.chart figure img')].map(i => i.width / i.naturalWidth)")
+    page, _errors, _failed = open_page(
+        browser, f"{bases['en']}/{pages_of(sites['en'])[kind]}", PHONE
+    )
+    scales = page.evaluate(
+        "[...document.querySelectorAll('.chart figure img')].map(i => i.width / i.naturalWidth)"
+    )
     assert scales
     smallest = (FONT_SIZE - 1) * CSS_DPI / 72  # ticks and legends, in CSS pixels at full size
     assert min(scales) * smallest >= 11, f"chart text shown at {min(scales) * smallest:.1f} px"
@@ -124,7 +162,9 @@ def test_search_finds_a_week_without_breaking_the_content_security_policy(served
     word = "OpenTelemetry"
     page, errors, failed = open_page(browser, f"{bases['en']}/search/?q={word}", DESKTOP)
     page.locator(".pagefind-ui__result-link").first.wait_for()
-    links = page.eval_on_selector_all(".pagefind-ui__result-link", "links => links.map(a => a.getAttribute('href'))")
+    links = page.eval_on_selector_all(
+        ".pagefind-ui__result-link", "links => links.map(a => a.getAttribute('href'))"
+    )
     assert links and all("-W" in link for link in links)
     assert page.locator(".search-fallback").is_hidden()
     assert errors == [] and failed == []
@@ -151,12 +191,16 @@ def test_axe_finds_nothing_serious(served, sites, language, scheme):
         if language != "en" and kind not in main_kinds:
             continue  # the other kinds share their markup with English; the three main ones are checked in both
         for width in (PHONE, DESKTOP) if kind in main_kinds else (DESKTOP,):
-            page, _errors, _failed = open_page(browser, f"{bases[language]}/{path}", width, scheme=scheme, bypass_csp=True)
+            page, _errors, _failed = open_page(
+                browser, f"{bases[language]}/{path}", width, scheme=scheme, bypass_csp=True
+            )
             for finding in axe_findings(page):
                 if finding["impact"] in ("serious", "critical") or finding["id"] in ALWAYS_FAILING:
                     targets = [" ".join(map(str, node["target"])) for node in finding["nodes"][:3]]
                     found = week_problems if kind == "week" and EARLIER_WEEK_PAGE else problems
-                    found.append(f"{kind} at {width}px: {finding['id']} ({finding['impact']}) {targets}")
+                    found.append(
+                        f"{kind} at {width}px: {finding['id']} ({finding['impact']}) {targets}"
+                    )
             page.close()
     assert problems == [], "\n".join(problems)
     if week_problems:
@@ -166,6 +210,9 @@ def test_axe_finds_nothing_serious(served, sites, language, scheme):
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_nu_html_checker_finds_no_error(sites, language):
     site = sites[language]
-    files = [site / (path + "index.html" if not path.endswith(".html") else path) for path in pages_of(site).values()]
+    files = [
+        site / (path + "index.html" if not path.endswith(".html") else path)
+        for path in pages_of(site).values()
+    ]
     files += sorted(site.glob("*/*/20??-W??/index.html"))  # every week page
     assert vnu_errors(files) == []

@@ -112,7 +112,9 @@ class NodeFault:
 
     field: str = "files"
     # None: the field nulled with no error at all (GitHub's answer for a diff too large to list)
-    message: str | None = "Something went wrong while executing your query. This may be the result of a timeout, or it could be a GitHub bug."
+    message: str | None = (
+        "Something went wrong while executing your query. This may be the result of a timeout, or it could be a GitHub bug."
+    )
     type: str | None = None  # GitHub's error type, where it gives one
 
 
@@ -124,21 +126,32 @@ class FieldError(GraphQLError):
         self.type = type
 
 
-def execute(body: dict, repos: dict[str, list[dict]], rate: dict, node_faults: dict | None = None,
-            hidden: frozenset = frozenset()) -> dict:
+def execute(
+    body: dict,
+    repos: dict[str, list[dict]],
+    rate: dict,
+    node_faults: dict | None = None,
+    hidden: frozenset = frozenset(),
+) -> dict:
     """Run one GraphQL request body; the answer GitHub would send (data and/or errors). `node_faults`
     spoils the nodes of some PRs ((repo, number) -> NodeFault); `hidden` PRs ((repo, number)) are
     counted by search but never listed, as GitHub's search index sometimes does."""
     query = body.get("query")
     if not isinstance(query, str):
-        return {"errors": [{"message": "A query attribute must be specified and must be a string."}]}
+        return {
+            "errors": [{"message": "A query attribute must be specified and must be a string."}]
+        }
     faults = node_faults or {}
     root = {
         "rateLimit": lambda info, dryRun=False: rate,
         "repository": lambda info, owner, name, followRenames=True: _repository(repos, owner, name),
-        "search": lambda info, query, type, first=None, last=None, after=None, before=None: _search(repos, query, first, last, after, faults, hidden),
+        "search": lambda info, query, type, first=None, last=None, after=None, before=None: _search(
+            repos, query, first, last, after, faults, hidden
+        ),
     }
-    result = graphql_sync(schema(), query, root_value=root, variable_values=body.get("variables") or {})
+    result = graphql_sync(
+        schema(), query, root_value=root, variable_values=body.get("variables") or {}
+    )
     answer: dict = {}
     if result.errors:
         answer["errors"] = [_error(e) for e in result.errors]
@@ -167,21 +180,32 @@ def _repository(repos, owner: str, name: str):
     full = spelled(repos, f"{owner}/{name}")
     if full not in repos:
         raise NotFoundError(f"Could not resolve to a Repository with the name '{full}'.")
-    return {"name": full.split("/")[1], "nameWithOwner": full, "url": f"https://github.com/{full}", "createdAt": created_at(repos[full])}
+    return {
+        "name": full.split("/")[1],
+        "nameWithOwner": full,
+        "url": f"https://github.com/{full}",
+        "createdAt": created_at(repos[full]),
+    }
 
 
 def created_at(pulls: list[dict]) -> str:
     """When the repository was created: a month before its first PR was opened (or long ago, when it has none)."""
     first = min((p["created_at"] for p in pulls), default="2010-01-01T00:00:00Z")
-    return reset_time(int(datetime.fromisoformat(first.replace("Z", "+00:00")).timestamp()) - 30 * 86400)
+    return reset_time(
+        int(datetime.fromisoformat(first.replace("Z", "+00:00")).timestamp()) - 30 * 86400
+    )
 
 
 def _check_page(connection: str, first, last) -> int:
     if first is None and last is None:
-        raise GraphQLError(f"You must provide a `first` or `last` value to properly paginate the `{connection}` connection.")
+        raise GraphQLError(
+            f"You must provide a `first` or `last` value to properly paginate the `{connection}` connection."
+        )
     size = first if first is not None else last
     if size > PAGE_LIMIT:
-        raise GraphQLError(f"Requesting {size} records on the `{connection}` connection exceeds the `first` limit of {PAGE_LIMIT} records.")
+        raise GraphQLError(
+            f"Requesting {size} records on the `{connection}` connection exceeds the `first` limit of {PAGE_LIMIT} records."
+        )
     if size < 0:
         raise GraphQLError(f"`first` on the `{connection}` connection cannot be less than zero.")
     return size
@@ -223,20 +247,39 @@ def _search(repos, text: str, first, last, after, faults: dict, hidden: frozense
     parsed = dataclasses.replace(search.parse(text), repo=spelled(repos, search.parse(text).repo))
     pulls = [p for p in repos.get(parsed.repo or "", ()) if search.matches(parsed, p)]
     pulls.sort(key=lambda p: (p["created_at"], p["number"]), reverse=parsed.descending)
-    nodes = [_spoiled(_pull_node(p), faults.get((parsed.repo, p["number"]))) for p in pulls if (parsed.repo, p["number"]) not in hidden]
+    nodes = [
+        _spoiled(_pull_node(p), faults.get((parsed.repo, p["number"])))
+        for p in pulls
+        if (parsed.repo, p["number"]) not in hidden
+    ]
     connection = _slice(nodes, first, after, "search", available=SEARCH_RESULT_LIMIT)
-    return {"issueCount": len(pulls), "nodes": connection["nodes"], "pageInfo": connection["pageInfo"]}
+    return {
+        "issueCount": len(pulls),
+        "nodes": connection["nodes"],
+        "pageInfo": connection["pageInfo"],
+    }
 
 
-_CHANGE_TYPES = {"added": "ADDED", "removed": "DELETED", "modified": "MODIFIED", "renamed": "RENAMED",
-                 "copied": "COPIED", "changed": "CHANGED", "unchanged": "MODIFIED"}
+_CHANGE_TYPES = {
+    "added": "ADDED",
+    "removed": "DELETED",
+    "modified": "MODIFIED",
+    "renamed": "RENAMED",
+    "copied": "COPIED",
+    "changed": "CHANGED",
+    "unchanged": "MODIFIED",
+}
 
 
 def _pull_node(pull: dict) -> dict:
     author = _actor(pull.get("user"))
     files = [
-        {"path": f["filename"], "additions": f["additions"], "deletions": f["deletions"],
-         "changeType": _CHANGE_TYPES.get(f.get("status"), "MODIFIED")}
+        {
+            "path": f["filename"],
+            "additions": f["additions"],
+            "deletions": f["deletions"],
+            "changeType": _CHANGE_TYPES.get(f.get("status"), "MODIFIED"),
+        }
         for f in pull["files"]
     ]
     labels = [{"name": label["name"]} for label in pull.get("labels") or ()]
@@ -254,12 +297,19 @@ def _pull_node(pull: dict) -> dict:
         "changedFiles": pull["changed_files"],
         "authorAssociation": pull.get("author_association") or "NONE",
         "author": author,
-        "labels": lambda info, first=None, last=None, after=None, before=None: _slice(labels, first, after, "labels"),
-        "files": lambda info, first=None, last=None, after=None, before=None: _slice(files, first, after, "files"),
+        "labels": lambda info, first=None, last=None, after=None, before=None: _slice(
+            labels, first, after, "labels"
+        ),
+        "files": lambda info, first=None, last=None, after=None, before=None: _slice(
+            files, first, after, "files"
+        ),
         "comments": lambda info, **_: {"totalCount": pull["comments"]},
-        "reviews": lambda info, first=None, last=None, states=None, **_: _reviews(pull, first, last, states),
-        "reviewThreads": lambda info, first=None, last=None, **_: _ends([_thread(t) for t in pull.get("review_threads") or ()],
-                                                                          first, last, "reviewThreads"),
+        "reviews": lambda info, first=None, last=None, states=None, **_: _reviews(
+            pull, first, last, states
+        ),
+        "reviewThreads": lambda info, first=None, last=None, **_: _ends(
+            [_thread(t) for t in pull.get("review_threads") or ()], first, last, "reviewThreads"
+        ),
         "commits": lambda info, **_: {"totalCount": pull["commits"]},
     }
 
@@ -270,7 +320,11 @@ def _actor(user: dict | None) -> dict | None:
         return None
     is_bot = user.get("type") == "Bot"
     login = user["login"].removesuffix("[bot]") if is_bot else user["login"]
-    return {"__typename": "Bot" if is_bot else "User", "login": login, "url": f"https://github.com/{login}"}
+    return {
+        "__typename": "Bot" if is_bot else "User",
+        "login": login,
+        "url": f"https://github.com/{login}",
+    }
 
 
 def _reviews(pull: dict, first, last, states) -> dict:
@@ -279,28 +333,53 @@ def _reviews(pull: dict, first, last, states) -> dict:
     refuses `nodes` then)."""
     reviews = pull.get("reviews")
     if reviews is None:  # a count without the reviews themselves (the exports have none)
-        return {"totalCount": pull.get("reviews_count") or 0} if first is None and last is None else _ends([], first, last, "reviews")
+        return (
+            {"totalCount": pull.get("reviews_count") or 0}
+            if first is None and last is None
+            else _ends([], first, last, "reviews")
+        )
     chosen = [r for r in reviews if not states or r["state"] in states]
     if first is None and last is None:
         return {"totalCount": len(chosen)}
-    nodes = [{"author": _actor(r.get("user")), "body": r.get("body") or "", "state": r["state"], "submittedAt": r.get("submitted_at")}
-             for r in chosen]
+    nodes = [
+        {
+            "author": _actor(r.get("user")),
+            "body": r.get("body") or "",
+            "state": r["state"],
+            "submittedAt": r.get("submitted_at"),
+        }
+        for r in chosen
+    ]
     return _ends(nodes, first, last, "reviews")
 
 
 def _thread(thread: dict) -> dict:
-    comments = [{"author": _actor(c.get("user")), "body": c.get("body") or "", "path": thread["path"]} for c in thread["comments"]]
-    return {"path": thread["path"],
-            "comments": lambda info, first=None, last=None, **_: _ends(comments, first, last, "comments")}
+    comments = [
+        {"author": _actor(c.get("user")), "body": c.get("body") or "", "path": thread["path"]}
+        for c in thread["comments"]
+    ]
+    return {
+        "path": thread["path"],
+        "comments": lambda info, first=None, last=None, **_: _ends(
+            comments, first, last, "comments"
+        ),
+    }
 
 
 def _ends(items: list, first, last, connection: str) -> dict:
     """The first `first` or the last `last` items, as a connection."""
     size = _check_page(connection, first, last)
-    page = items[:size] if first is not None else items[max(0, len(items) - size):]
-    return {"nodes": page, "totalCount": len(items),
-            "pageInfo": {"hasNextPage": first is not None and size < len(items), "hasPreviousPage": last is not None and size < len(items),
-                         "startCursor": None, "endCursor": None}}
+    page = items[:size] if first is not None else items[max(0, len(items) - size) :]
+    return {
+        "nodes": page,
+        "totalCount": len(items),
+        "pageInfo": {
+            "hasNextPage": first is not None and size < len(items),
+            "hasPreviousPage": last is not None and size < len(items),
+            "startCursor": None,
+            "endCursor": None,
+        },
+    }
 
 
 def _spoiled(node: dict, fault: NodeFault | None) -> dict:

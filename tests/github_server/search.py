@@ -54,7 +54,7 @@ def _range(value: str) -> tuple[datetime | None, datetime | None]:
         return _bound(low, upper=False), _bound(high, upper=True)
     for prefix in (">=", "<=", ">", "<"):
         if value.startswith(prefix):
-            moment = value[len(prefix):]
+            moment = value[len(prefix) :]
             if prefix == ">=":
                 return _bound(moment, upper=False), None
             if prefix == ">":

@@ -65,7 +65,9 @@ class FaultSchedule:
     def take(self, kind: str) -> Fault | None:
         with self.lock:
             for fault in self.faults:
-                if fault.on not in ("any", kind) and not (fault.on == "rest" and kind in ("files", "search")):
+                if fault.on not in ("any", kind) and not (
+                    fault.on == "rest" and kind in ("files", "search")
+                ):
                     continue
                 if fault.skip > 0:
                     fault.skip -= 1
@@ -92,8 +94,10 @@ class RateLimits:
     def __init__(self, limit: int = 5000):
         self.lock = threading.Lock()
         self.ahead = 0.0  # seconds this GitHub's clock runs ahead of the wall clock (see advance)
-        self.state = {name: {"limit": limit, "used": 0, "reset": self.now() + 3600, "exhausted_until": 0}
-                      for name in ("core", "search", "graphql")}
+        self.state = {
+            name: {"limit": limit, "used": 0, "reset": self.now() + 3600, "exhausted_until": 0}
+            for name in ("core", "search", "graphql")
+        }
 
     def now(self) -> int:
         return int(time.time() + self.ahead)
@@ -132,25 +136,44 @@ class RateLimits:
         with self.lock:
             entry = self.state[resource]
             remaining = 0 if entry["exhausted_until"] else max(0, entry["limit"] - entry["used"])
-            return {"limit": entry["limit"], "remaining": remaining, "used": entry["used"], "reset": entry["reset"]}
+            return {
+                "limit": entry["limit"],
+                "remaining": remaining,
+                "used": entry["used"],
+                "reset": entry["reset"],
+            }
 
 
 class GitHubServer(LocalServer):
-    def __init__(self, repos: dict[str, list[dict]] | None = None, tokens: tuple[str, ...] = (GOOD_TOKEN,),
-                 graphql_limit_status: int = 200, rate_limit: int = 5000, graphql_limit_type: str = "RATE_LIMIT",
-                 repo_fields: dict[str, dict] | None = None):
-        self.repos = {name: sorted(pulls, key=lambda p: p["number"]) for name, pulls in (repos or {}).items()}
+    def __init__(
+        self,
+        repos: dict[str, list[dict]] | None = None,
+        tokens: tuple[str, ...] = (GOOD_TOKEN,),
+        graphql_limit_status: int = 200,
+        rate_limit: int = 5000,
+        graphql_limit_type: str = "RATE_LIMIT",
+        repo_fields: dict[str, dict] | None = None,
+    ):
+        self.repos = {
+            name: sorted(pulls, key=lambda p: p["number"]) for name, pulls in (repos or {}).items()
+        }
         # Repository fields other than the defaults ({"archived": True}, {"private": True}); a name
         # only here is a repository without pull requests.
         self.repo_fields = dict(repo_fields or {})
         for name in self.repo_fields:
             self.repos.setdefault(name, [])
-        self.by_number = {name: {p["number"]: p for p in pulls} for name, pulls in self.repos.items()}
+        self.by_number = {
+            name: {p["number"]: p for p in pulls} for name, pulls in self.repos.items()
+        }
         self.tokens = set(tokens)
         self.faults = FaultSchedule()
         self.limits = RateLimits(rate_limit)
-        self.graphql_limit_status = graphql_limit_status  # GitHub answers a used-up GraphQL limit with 200 + errors
-        self.graphql_limit_type = graphql_limit_type  # "RATE_LIMIT" as GitHub answers today; "RATE_LIMITED" before
+        self.graphql_limit_status = (
+            graphql_limit_status  # GitHub answers a used-up GraphQL limit with 200 + errors
+        )
+        self.graphql_limit_type = (
+            graphql_limit_type  # "RATE_LIMIT" as GitHub answers today; "RATE_LIMITED" before
+        )
         # A PR's own trouble, every time it is asked: its GraphQL node spoiled ((repo, number) ->
         # graphql_api.NodeFault), its files refused by REST too (failing_files), or counted by
         # search but never listed (hidden)
@@ -207,7 +230,9 @@ class _Handler(LocalHandler):
         return self.server.owner
 
     def date_time_string(self, timestamp=None):
-        return super().date_time_string(time.time() + self.github.date_offset if timestamp is None else timestamp)
+        return super().date_time_string(
+            time.time() + self.github.date_offset if timestamp is None else timestamp
+        )
 
     def do_GET(self):
         self._serve("GET")
@@ -222,9 +247,17 @@ class _Handler(LocalHandler):
         path = parsed.path
         for prefix in ("/api/v3",):
             if path.startswith(prefix + "/"):
-                path = path[len(prefix):]
+                path = path[len(prefix) :]
         is_graphql = path in ("/graphql", "/api/graphql") and method == "POST"
-        kind = "graphql" if is_graphql else "search" if path.startswith("/search/") else "files" if path.endswith("/files") else "rest"
+        kind = (
+            "graphql"
+            if is_graphql
+            else "search"
+            if path.startswith("/search/")
+            else "files"
+            if path.endswith("/files")
+            else "rest"
+        )
         length = int(self.headers.get("Content-Length") or 0)
         body = self.rfile.read(length) if length else b""
         self._kind, self._path, self._method = kind, path, method
@@ -236,9 +269,17 @@ class _Handler(LocalHandler):
 
         token = self._token()
         if token is not None and token not in self.github.tokens:
-            return self._json(401, {"message": "Bad credentials", "documentation_url": DOCS, "status": "401"})
+            return self._json(
+                401, {"message": "Bad credentials", "documentation_url": DOCS, "status": "401"}
+            )
         if token is None and is_graphql:
-            return self._json(401, {"message": "This endpoint requires you to be authenticated.", "documentation_url": DOCS})
+            return self._json(
+                401,
+                {
+                    "message": "This endpoint requires you to be authenticated.",
+                    "documentation_url": DOCS,
+                },
+            )
 
         fault = self.github.faults.take(kind)
         if fault is not None and self._inject(fault):
@@ -254,12 +295,28 @@ class _Handler(LocalHandler):
             try:
                 request = json.loads(body or b"{}")
             except ValueError:
-                return self._json(400, {"message": "Problems parsing JSON", "documentation_url": DOCS})
+                return self._json(
+                    400, {"message": "Problems parsing JSON", "documentation_url": DOCS}
+                )
             view = self.github.limits.view("graphql")
-            rate = {"cost": 1, "limit": view["limit"], "nodeCount": 0, "remaining": view["remaining"],
-                    "used": view["used"], "resetAt": graphql_api.reset_time(view["reset"])}
-            answer = graphql_api.execute(request, self.github.repos, rate, self.github.node_faults, frozenset(self.github.hidden))
-            return self._json(200, self.github.graphql_rewrite(answer) if self.github.graphql_rewrite else answer)
+            rate = {
+                "cost": 1,
+                "limit": view["limit"],
+                "nodeCount": 0,
+                "remaining": view["remaining"],
+                "used": view["used"],
+                "resetAt": graphql_api.reset_time(view["reset"]),
+            }
+            answer = graphql_api.execute(
+                request,
+                self.github.repos,
+                rate,
+                self.github.node_faults,
+                frozenset(self.github.hidden),
+            )
+            return self._json(
+                200, self.github.graphql_rewrite(answer) if self.github.graphql_rewrite else answer
+            )
         return self._rest(method, path, urllib.parse.parse_qs(parsed.query))
 
     def _token(self) -> str | None:
@@ -275,15 +332,43 @@ class _Handler(LocalHandler):
         """Apply a fault; False when the request should then be answered normally (a slow answer)."""
         kind = fault.kind
         if kind in ("502", "500", "503"):
-            self._json(int(kind), {"message": "Server Error" if kind != "502" else "Bad Gateway"}, fault=kind)
+            self._json(
+                int(kind),
+                {"message": "Server Error" if kind != "502" else "Bad Gateway"},
+                fault=kind,
+            )
         elif kind == "graphql-timeout":
-            self._json(200, {"data": None, "errors": [{"message": "Something went wrong while executing your query. This may be the result of a timeout, or it could be a GitHub bug. Please include `0000:1111` when reporting this issue."}]}, fault=kind)
+            self._json(
+                200,
+                {
+                    "data": None,
+                    "errors": [
+                        {
+                            "message": "Something went wrong while executing your query. This may be the result of a timeout, or it could be a GitHub bug. Please include `0000:1111` when reporting this issue."
+                        }
+                    ],
+                },
+                fault=kind,
+            )
         elif kind in ("secondary", "secondary-429"):
             status = 429 if kind == "secondary-429" else 403
-            self._json(status, {"message": SECONDARY_MESSAGE, "documentation_url": "https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"},
-                       headers={"Retry-After": str(fault.retry_after)}, fault=kind)
+            self._json(
+                status,
+                {
+                    "message": SECONDARY_MESSAGE,
+                    "documentation_url": "https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits",
+                },
+                headers={"Retry-After": str(fault.retry_after)},
+                fault=kind,
+            )
         elif kind == "primary":
-            resource = "graphql" if self._kind == "graphql" else "search" if self._kind == "search" else "core"
+            resource = (
+                "graphql"
+                if self._kind == "graphql"
+                else "search"
+                if self._kind == "search"
+                else "core"
+            )
             self.github.limits.exhaust(resource, fault.reset_in)
             _, self._limit_headers = self.github.limits.charge(resource)
             self._primary_limit(self._kind == "graphql", fault=kind)
@@ -296,8 +381,12 @@ class _Handler(LocalHandler):
             self.github.stall(fault.delay)
             self.close_connection = True
         elif kind == "html":  # a sign-in page or a proxy's, with status 200
-            self._raw(200, b"<!DOCTYPE html><html><head><title>Sign in</title></head><body>Sign in to continue</body></html>",
-                      "text/html; charset=utf-8", fault=kind)
+            self._raw(
+                200,
+                b"<!DOCTYPE html><html><head><title>Sign in</title></head><body>Sign in to continue</body></html>",
+                "text/html; charset=utf-8",
+                fault=kind,
+            )
         elif kind == "redirect":  # moved for good, to another host
             moved = self.github.url.replace("127.0.0.1", "localhost") + self.path
             self._raw(301, b"", "text/plain", {"Location": moved}, fault=kind)
@@ -310,11 +399,16 @@ class _Handler(LocalHandler):
 
     def _primary_limit(self, is_graphql: bool, fault: str | None = None) -> None:
         if is_graphql and self.github.graphql_limit_status == 200:
-            error = {"type": self.github.graphql_limit_type, "code": "graphql_rate_limit",
-                     "message": "API rate limit already exceeded for user ID 1."}
+            error = {
+                "type": self.github.graphql_limit_type,
+                "code": "graphql_rate_limit",
+                "message": "API rate limit already exceeded for user ID 1.",
+            }
             return self._json(200, {"errors": [error]}, fault=fault)
-        body = {"message": "API rate limit exceeded for user ID 1. If you reach out to GitHub Support for help, please include the request ID 0000.",
-                "documentation_url": "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api"}
+        body = {
+            "message": "API rate limit exceeded for user ID 1. If you reach out to GitHub Support for help, please include the request ID 0000.",
+            "documentation_url": "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api",
+        }
         self._json(403, body, fault=fault)
         return None
 
@@ -323,15 +417,21 @@ class _Handler(LocalHandler):
     def _rest(self, method: str, path: str, query: dict) -> None:
         parts = [urllib.parse.unquote(p) for p in path.strip("/").split("/")]
         if method == "GET" and parts == ["rate_limit"]:
-            resources = {name: self.github.limits.view(name) for name in ("core", "search", "graphql")}
+            resources = {
+                name: self.github.limits.view(name) for name in ("core", "search", "graphql")
+            }
             return self._json(200, {"resources": resources, "rate": resources["core"]})
         if method == "GET" and parts == ["search", "issues"]:
             return self._search_issues(query)
         if method == "GET" and len(parts) == 3 and parts[0] == "users" and parts[2] == "repos":
             # an owner's repositories, sorted by full_name; only public ones unless the token owns them
             names = sorted(self.github.repos, key=str.lower)
-            listed = [self._repo_json(n) for n in names if n.split("/")[0].lower() == parts[1].lower()]
-            return self._paged([r for r in listed if not r["private"]], query, max_items=len(listed))
+            listed = [
+                self._repo_json(n) for n in names if n.split("/")[0].lower() == parts[1].lower()
+            ]
+            return self._paged(
+                [r for r in listed if not r["private"]], query, max_items=len(listed)
+            )
         if method == "GET" and len(parts) >= 3 and parts[0] == "repos":
             repo = f"{parts[1]}/{parts[2]}"
             if repo in self.github.repos:
@@ -342,10 +442,26 @@ class _Handler(LocalHandler):
                     pull = self.github.by_number[repo].get(int(rest[1]))
                     if pull is not None and len(rest) == 2:
                         return self._json(200, self._pull_json(repo, pull))
-                    if pull is not None and rest[2:] == ["files"] and (repo, pull["number"]) in self.github.failing_files:
-                        return self._json(422, {"message": "Server Error: Sorry, this diff is taking too long to generate.",
-                                                "errors": [{"resource": "PullRequest", "field": "diff", "code": "not_available"}],
-                                                "documentation_url": DOCS, "status": "422"})
+                    if (
+                        pull is not None
+                        and rest[2:] == ["files"]
+                        and (repo, pull["number"]) in self.github.failing_files
+                    ):
+                        return self._json(
+                            422,
+                            {
+                                "message": "Server Error: Sorry, this diff is taking too long to generate.",
+                                "errors": [
+                                    {
+                                        "resource": "PullRequest",
+                                        "field": "diff",
+                                        "code": "not_available",
+                                    }
+                                ],
+                                "documentation_url": DOCS,
+                                "status": "422",
+                            },
+                        )
                     if pull is not None and rest[2:] == ["files"]:
                         return self._paged(pull["files"], query, max_items=3000)
         self._json(404, {"message": "Not Found", "documentation_url": DOCS, "status": "404"})
@@ -353,16 +469,29 @@ class _Handler(LocalHandler):
 
     def _repo_json(self, repo: str) -> dict:
         owner, name = repo.split("/")
-        fields = {"id": abs(hash(repo)) % 10**8, "name": name, "full_name": repo, "private": False,
-                  "owner": {"login": owner, "id": 1, "type": "Organization"},
-                  "html_url": f"https://github.com/{repo}", "url": f"{self._base()}/repos/{repo}",
-                  "fork": False, "archived": False, "disabled": False, "visibility": "public"}
+        fields = {
+            "id": abs(hash(repo)) % 10**8,
+            "name": name,
+            "full_name": repo,
+            "private": False,
+            "owner": {"login": owner, "id": 1, "type": "Organization"},
+            "html_url": f"https://github.com/{repo}",
+            "url": f"{self._base()}/repos/{repo}",
+            "fork": False,
+            "archived": False,
+            "disabled": False,
+            "visibility": "public",
+        }
         fields.update(self.github.repo_fields.get(repo, {}))
         fields["visibility"] = "private" if fields["private"] else fields["visibility"]
         return {k: v for k, v in fields.items() if v is not LEFT_OUT}
 
     def _pull_json(self, repo: str, pull: dict) -> dict:
-        data = {k: v for k, v in pull.items() if k not in ("files", "reviews_count", "reviews", "review_threads")}
+        data = {
+            k: v
+            for k, v in pull.items()
+            if k not in ("files", "reviews_count", "reviews", "review_threads")
+        }
         data["url"] = f"{self._base()}/repos/{repo}/pulls/{pull['number']}"
         return data
 
@@ -370,27 +499,73 @@ class _Handler(LocalHandler):
         text = (query.get("q") or [""])[0]
         parsed = search.parse(text)
         if parsed.repo not in self.github.repos:
-            return self._json(422, {"message": "Validation Failed", "errors": [{"message": "The listed users and repositories cannot be searched either because the resources do not exist or you do not have permission to view them.", "resource": "Search", "field": "q", "code": "invalid"}], "documentation_url": "https://docs.github.com/v3/search/", "status": "422"})
+            return self._json(
+                422,
+                {
+                    "message": "Validation Failed",
+                    "errors": [
+                        {
+                            "message": "The listed users and repositories cannot be searched either because the resources do not exist or you do not have permission to view them.",
+                            "resource": "Search",
+                            "field": "q",
+                            "code": "invalid",
+                        }
+                    ],
+                    "documentation_url": "https://docs.github.com/v3/search/",
+                    "status": "422",
+                },
+            )
         pulls = [p for p in self.github.repos[parsed.repo] if search.matches(parsed, p)]
         pulls.sort(key=lambda p: (p["created_at"], p["number"]), reverse=parsed.descending)
         per_page, page = self._page_args(query, default=30)
-        if per_page * (page - 1) >= 1000 or (per_page * page > 1000 and per_page * (page - 1) >= 1000):
-            return self._json(422, {"message": "Only the first 1000 search results are available", "documentation_url": "https://docs.github.com/v3/search/", "status": "422"})
-        items = [self._issue_json(parsed.repo, p) for p in pulls[: 1000]]
+        if per_page * (page - 1) >= 1000 or (
+            per_page * page > 1000 and per_page * (page - 1) >= 1000
+        ):
+            return self._json(
+                422,
+                {
+                    "message": "Only the first 1000 search results are available",
+                    "documentation_url": "https://docs.github.com/v3/search/",
+                    "status": "422",
+                },
+            )
+        items = [self._issue_json(parsed.repo, p) for p in pulls[:1000]]
         start = per_page * (page - 1)
         last_page = max(1, -(-min(len(pulls), 1000) // per_page))
-        self._json(200, {"total_count": len(pulls), "incomplete_results": False, "items": items[start : start + per_page]},
-                   headers=self._link(query, page, last_page))
+        self._json(
+            200,
+            {
+                "total_count": len(pulls),
+                "incomplete_results": False,
+                "items": items[start : start + per_page],
+            },
+            headers=self._link(query, page, last_page),
+        )
         return None
 
     def _issue_json(self, repo: str, pull: dict) -> dict:
         api = f"{self._base()}/repos/{repo}"
-        return {"url": f"{api}/issues/{pull['number']}", "html_url": pull["html_url"], "number": pull["number"],
-                "title": pull["title"], "user": pull.get("user"), "labels": pull.get("labels") or [], "state": "closed",
-                "comments": pull.get("comments", 0), "created_at": pull["created_at"], "updated_at": pull["updated_at"],
-                "closed_at": pull["closed_at"], "body": pull.get("body"), "author_association": pull.get("author_association"),
-                "repository_url": api,
-                "pull_request": {"url": f"{api}/pulls/{pull['number']}", "html_url": pull["html_url"], "merged_at": pull["merged_at"]}}
+        return {
+            "url": f"{api}/issues/{pull['number']}",
+            "html_url": pull["html_url"],
+            "number": pull["number"],
+            "title": pull["title"],
+            "user": pull.get("user"),
+            "labels": pull.get("labels") or [],
+            "state": "closed",
+            "comments": pull.get("comments", 0),
+            "created_at": pull["created_at"],
+            "updated_at": pull["updated_at"],
+            "closed_at": pull["closed_at"],
+            "body": pull.get("body"),
+            "author_association": pull.get("author_association"),
+            "repository_url": api,
+            "pull_request": {
+                "url": f"{api}/pulls/{pull['number']}",
+                "html_url": pull["html_url"],
+                "merged_at": pull["merged_at"],
+            },
+        }
 
     def _paged(self, items: list, query: dict, max_items: int) -> None:
         per_page, page = self._page_args(query, default=30)
@@ -424,7 +599,9 @@ class _Handler(LocalHandler):
 
     # -- answering -------------------------------------------------------------------------
 
-    def _json(self, status: int, data, headers: dict | None = None, fault: str | None = None) -> None:
+    def _json(
+        self, status: int, data, headers: dict | None = None, fault: str | None = None
+    ) -> None:
         body = json.dumps(data).encode()
         spoil = getattr(self, "_spoil_next_answer", None)
         self._spoil_next_answer = None  # the handler lives as long as a keep-alive connection
@@ -449,7 +626,14 @@ class _Handler(LocalHandler):
             self.close_connection = True
         self._record(status, fault or spoil)
 
-    def _raw(self, status: int, body: bytes, content_type: str, headers: dict | None = None, fault: str | None = None) -> None:
+    def _raw(
+        self,
+        status: int,
+        body: bytes,
+        content_type: str,
+        headers: dict | None = None,
+        fault: str | None = None,
+    ) -> None:
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
@@ -460,4 +644,6 @@ class _Handler(LocalHandler):
         self._record(status, fault)
 
     def _record(self, status: int, fault: str | None) -> None:
-        self.github.record(Logged(self._method, self._path, self._kind, status, fault, self._detail))
+        self.github.record(
+            Logged(self._method, self._path, self._kind, status, fault, self._detail)
+        )

@@ -22,18 +22,33 @@ def run(*args, cwd):
 @pytest.fixture(scope="module")
 def verl_site(tmp_path_factory):
     folder = tmp_path_factory.mktemp("verl")
-    (folder / "pelicanconf.py").write_text('DIGEST_DATA_PATH = "data"\nSITEURL = "https://digest.example"\n')
-    result = run("import", str(real_data("verl-project__verl.pulls.jsonl.gz")), "--repo", "verl-project/verl", cwd=folder)
+    (folder / "pelicanconf.py").write_text(
+        'DIGEST_DATA_PATH = "data"\nSITEURL = "https://digest.example"\n'
+    )
+    result = run(
+        "import",
+        str(real_data("verl-project__verl.pulls.jsonl.gz")),
+        "--repo",
+        "verl-project/verl",
+        cwd=folder,
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("Imported 2883 merged pull requests")
     return folder
 
 
 def test_show_json_follows_the_design_schema(verl_site):
-    result = run("show", "verl-project/verl", "--week", "2026-W21", "--format", "json", cwd=verl_site)
+    result = run(
+        "show", "verl-project/verl", "--week", "2026-W21", "--format", "json", cwd=verl_site
+    )
     assert result.returncode == 0, result.stderr
     week = json.loads(result.stdout)
-    assert (week["repo"], week["week"], week["start"], week["end"]) == ("verl-project/verl", "2026-W21", "2026-05-18", "2026-05-24")
+    assert (week["repo"], week["week"], week["start"], week["end"]) == (
+        "verl-project/verl",
+        "2026-W21",
+        "2026-05-18",
+        "2026-05-24",
+    )
     assert week["merged_count"] == 31 == len(week["pulls"])
     assert week["key_count"] == sum(p["key"] for p in week["pulls"])
     scores = [p["importance"] for p in week["pulls"]]
@@ -48,17 +63,27 @@ def test_show_json_follows_the_design_schema(verl_site):
 
 
 def test_show_json_and_markdown_give_each_key_change_the_same_line(verl_site):
-    week = json.loads(run("show", "verl-project/verl", "--week", "2026-W21", "--format", "json", cwd=verl_site).stdout)
-    markdown = run("show", "verl-project/verl", "--week", "2026-W21", "--format", "markdown", cwd=verl_site).stdout
+    week = json.loads(
+        run(
+            "show", "verl-project/verl", "--week", "2026-W21", "--format", "json", cwd=verl_site
+        ).stdout
+    )
+    markdown = run(
+        "show", "verl-project/verl", "--week", "2026-W21", "--format", "markdown", cwd=verl_site
+    ).stdout
     key = [p for p in week["pulls"] if p["key"]]
     assert key and all(p["text"] for p in key)
     assert not any("text" in p for p in week["pulls"] if not p["key"])
     for pull in key:  # Markdown escapes its specials; compare the words
-        assert re.sub(r"\\(.)", r"\1", pull["text"]) in re.sub(r"\\(.)", r"\1", markdown), pull["number"]
+        assert re.sub(r"\\(.)", r"\1", pull["text"]) in re.sub(r"\\(.)", r"\1", markdown), pull[
+            "number"
+        ]
 
 
 def test_show_markdown_links_to_the_published_page(verl_site):
-    result = run("show", "verl-project/verl", "--week", "2026-W21", "--format", "markdown", cwd=verl_site)
+    result = run(
+        "show", "verl-project/verl", "--week", "2026-W21", "--format", "markdown", cwd=verl_site
+    )
     assert result.returncode == 0, result.stderr
     assert "https://digest.example/verl-project/verl/2026-W21/" in result.stdout
     assert "https://github.com/verl-project/verl/pull/" in result.stdout
@@ -70,7 +95,10 @@ def test_show_markdown_links_to_the_published_page(verl_site):
         (["show", "verl-project/verl", "--week", "2026-21"], "is not a week"),
         (["show", "verl-project/verl", "--week", "2019-W05"], "has no data for 2019-W05"),
         (["show", "acme/nothing", "--week", "2026-W21"], "acme/nothing is not in the store"),
-        (["show", "verl-project/verl", "--week", "2026-W21", "--settings", "missing.py"], "does not exist"),
+        (
+            ["show", "verl-project/verl", "--week", "2026-W21", "--settings", "missing.py"],
+            "does not exist",
+        ),
     ],
 )
 def test_bad_input_is_one_sentence_and_a_nonzero_exit(verl_site, args, message):
@@ -105,12 +133,16 @@ def github():
 def run_with(env, *args, cwd):
     import os
 
-    return subprocess.run([CLI, *args], cwd=cwd, capture_output=True, text=True, env={**os.environ, **env})
+    return subprocess.run(
+        [CLI, *args], cwd=cwd, capture_output=True, text=True, env={**os.environ, **env}
+    )
 
 
 def test_fetch_then_show_then_build_says_where_the_data_came_from(github, tmp_path):
     server, repo, pulls = github
-    (tmp_path / "pelicanconf.py").write_text(f'DIGEST_DATA_PATH = "data"\nDIGEST_REPOS = ["{repo}"]\n')
+    (tmp_path / "pelicanconf.py").write_text(
+        f'DIGEST_DATA_PATH = "data"\nDIGEST_REPOS = ["{repo}"]\n'
+    )
     result = run_with(server.env(), "fetch", "--since", "2026-01-01", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     assert f"{repo}: {len(pulls)} PRs fetched" in result.stdout

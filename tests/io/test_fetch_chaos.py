@@ -26,7 +26,16 @@ from tests.github_server.expect import quick_options
 
 SEEDS = range(1, 1 + int(os.environ.get("HOSTILE_SEEDS", "3")))
 SINCE, UNTIL = date(2026, 1, 5), date(2026, 3, 29)  # long enough to be counted week by week first
-FAULT_KINDS = ["502", "500", "reset", "truncated", "cut", "graphql-timeout", "secondary", "secondary-429"]
+FAULT_KINDS = [
+    "502",
+    "500",
+    "reset",
+    "truncated",
+    "cut",
+    "graphql-timeout",
+    "secondary",
+    "secondary-429",
+]
 FAULT_TARGETS = ["graphql", "files", "any"]
 FIGURES = {"faults injected": 0, "fetches": 0, "kills": 0, "files differing": 0}
 
@@ -34,13 +43,22 @@ FIGURES = {"faults injected": 0, "fetches": 0, "kills": 0, "files differing": 0}
 def source_pulls() -> list[dict]:
     """The hand-made pulls (two with hundreds of files, fetched by REST) and two months before them."""
     start = datetime(2026, 1, 5, 10, tzinfo=UTC)
-    return handmade_pulls() + [handmade_pull(1000 + i, start + timedelta(hours=19 * i)) for i in range(70)]
+    return handmade_pulls() + [
+        handmade_pull(1000 + i, start + timedelta(hours=19 * i)) for i in range(70)
+    ]
 
 
 def _fetch(store: Store, server: GitHubServer, since: date | None = SINCE, attempts: int = 4):
     FIGURES["fetches"] += 1
-    return fetch_repos(store, DigestSettings(), [HANDMADE_REPO], since=since, until=UNTIL, progress=False,
-                       options=quick_options(server, attempts=attempts, page_size=10))
+    return fetch_repos(
+        store,
+        DigestSettings(),
+        [HANDMADE_REPO],
+        since=since,
+        until=UNTIL,
+        progress=False,
+        options=quick_options(server, attempts=attempts, page_size=10),
+    )
 
 
 def saved(store: Store) -> dict:
@@ -82,14 +100,21 @@ def test_a_random_mix_of_faults_ends_equal_to_a_clean_fetch(tmp_path, clean, see
     store = Store(tmp_path / "data")
     with GitHubServer({HANDMADE_REPO: source_pulls()}) as server:
         for _ in range(rng.randint(6, 14)):
-            server.faults.add(rng.choice(FAULT_KINDS), on=rng.choice(FAULT_TARGETS), skip=rng.randrange(requests),
-                              times=rng.randint(1, 3), retry_after=0)
+            server.faults.add(
+                rng.choice(FAULT_KINDS),
+                on=rng.choice(FAULT_TARGETS),
+                skip=rng.randrange(requests),
+                times=rng.randint(1, 3),
+                retry_after=0,
+            )
         for _ in range(10):  # a fault can outlast the retries: then the user runs the fetch again
             try:
                 _fetch(store, server, since=None if store.read_state(HANDMADE_REPO) else SINCE)
                 break
             except DigestError:
-                assert Store(store.root).read_pulls(HANDMADE_REPO) is not None  # the store loads between runs
+                assert (
+                    Store(store.root).read_pulls(HANDMADE_REPO) is not None
+                )  # the store loads between runs
         fired = sum(f.fired for f in server.faults.faults)
     FIGURES["faults injected"] += fired
     assert fired > 0
@@ -115,9 +140,22 @@ def test_a_fetch_killed_at_a_random_point_resumes_to_a_clean_store(tmp_path, cle
     kill_after = random.Random(seed).randint(1, requests - 1)
     store = Store(tmp_path / "data")
     with GitHubServer({HANDMADE_REPO: source_pulls()}) as server:
-        process = subprocess.Popen([sys.executable, "-c", FETCH_SCRIPT, str(store.root), HANDMADE_REPO, str(SINCE), str(UNTIL)],
-                                   env={**os.environ, **server.env()}, stderr=subprocess.DEVNULL)
-        reached = server.wait_for(lambda: server.count() >= kill_after or process.poll() is not None, timeout=120)
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                FETCH_SCRIPT,
+                str(store.root),
+                HANDMADE_REPO,
+                str(SINCE),
+                str(UNTIL),
+            ],
+            env={**os.environ, **server.env()},
+            stderr=subprocess.DEVNULL,
+        )
+        reached = server.wait_for(
+            lambda: server.count() >= kill_after or process.poll() is not None, timeout=120
+        )
         process.send_signal(signal.SIGKILL)
         process.wait()
         FIGURES["kills"] += 1

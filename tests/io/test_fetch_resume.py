@@ -27,10 +27,19 @@ def server():
 
 def test_a_first_fetch_that_stops_after_one_page_shows_no_week_as_complete(tmp_path, server):
     store = Store(tmp_path / "data")
-    server.faults.add("502", on="graphql", skip=1, times=100)  # a first page of ten arrives, then nothing
+    server.faults.add(
+        "502", on="graphql", skip=1, times=100
+    )  # a first page of ten arrives, then nothing
     with pytest.raises(DigestError):  # four weeks: searched straight away, without counting first
-        fetch_repos(store, SETTINGS, [HANDMADE_REPO], since=SINCE, until=date(2026, 3, 22), progress=False,
-                    options=quick_options(server, attempts=2, page_size=10))
+        fetch_repos(
+            store,
+            SETTINGS,
+            [HANDMADE_REPO],
+            since=SINCE,
+            until=date(2026, 3, 22),
+            progress=False,
+            options=quick_options(server, attempts=2, page_size=10),
+        )
     saved = store.read_pulls(HANDMADE_REPO)
     assert 0 < len(saved) < len(handmade_pulls())
     weeks = load_weeks(store, HANDMADE_REPO, analysis_options(SETTINGS), NOW)
@@ -41,19 +50,34 @@ def test_a_store_without_state_shows_no_week_as_complete(tmp_path):
     from tests.conftest import make_pull
 
     store = Store(tmp_path / "data")
-    store.upsert(HANDMADE_REPO, [make_pull(1, "2026-03-03T10:00:00Z"), make_pull(2, "2026-03-11T10:00:00Z")])
+    store.upsert(
+        HANDMADE_REPO, [make_pull(1, "2026-03-03T10:00:00Z"), make_pull(2, "2026-03-11T10:00:00Z")]
+    )
     weeks = load_weeks(store, HANDMADE_REPO, analysis_options(SETTINGS), NOW)
     assert [w.complete for w in weeks] == [False, False]
 
 
 def test_an_interrupted_backfill_resumes_to_its_target_without_since(tmp_path, server):
     store = Store(tmp_path / "data")
-    server.faults.add("502", on="graphql", times=100)  # not one answer: only the target was recorded
+    server.faults.add(
+        "502", on="graphql", times=100
+    )  # not one answer: only the target was recorded
     with pytest.raises(DigestError):
-        fetch_repos(store, SETTINGS, [HANDMADE_REPO], since=SINCE, progress=False, options=quick_options(server, attempts=2))
+        fetch_repos(
+            store,
+            SETTINGS,
+            [HANDMADE_REPO],
+            since=SINCE,
+            progress=False,
+            options=quick_options(server, attempts=2),
+        )
     assert store.read_state(HANDMADE_REPO).progress["since"] == "2026-02-23T00:00:00Z"
     server.faults.clear()
-    fetch_repos(store, SETTINGS, [HANDMADE_REPO], progress=False, options=quick_options(server))  # no --since
+    fetch_repos(
+        store, SETTINGS, [HANDMADE_REPO], progress=False, options=quick_options(server)
+    )  # no --since
     state = store.read_state(HANDMADE_REPO)
     assert store.read_pulls(HANDMADE_REPO) == expected_pulls(handmade_pulls())
-    assert state.complete_since == datetime(2026, 2, 23, tzinfo=UTC) and "since" not in state.progress
+    assert (
+        state.complete_since == datetime(2026, 2, 23, tzinfo=UTC) and "since" not in state.progress
+    )

@@ -23,28 +23,47 @@ def server():
 
 def client(server, token=GOOD_TOKEN, enterprise=False) -> Github:
     base = server.enterprise_url if enterprise else server.url
-    return Github(auth=Auth.Token(token), base_url=base, retry=None, seconds_between_requests=None, seconds_between_writes=None)
+    return Github(
+        auth=Auth.Token(token),
+        base_url=base,
+        retry=None,
+        seconds_between_requests=None,
+        seconds_between_writes=None,
+    )
 
 
 def test_rest_search_counts_everything_but_stops_at_result_1000(server):
     github = client(server)
     query = {"q": f"repo:{BURST} is:pr is:merged", "per_page": 100}
-    headers, first = github.requester.requestJsonAndCheck("GET", "/search/issues", {**query, "page": 1})
+    headers, first = github.requester.requestJsonAndCheck(
+        "GET", "/search/issues", {**query, "page": 1}
+    )
     last = next(link for link in headers["link"].split(", ") if link.endswith('rel="last"'))
     assert first["total_count"] == 1200 and "?page=10&" in last
     # following Link headers ends quietly after 1,000: how PRs past the cap get lost
     assert len(list(github.search_issues(query["q"]))) == 1000
     with pytest.raises(GithubException) as raised:
         github.requester.requestJsonAndCheck("GET", "/search/issues", {**query, "page": 11})
-    assert raised.value.status == 422 and raised.value.data["message"] == "Only the first 1000 search results are available"
+    assert (
+        raised.value.status == 422
+        and raised.value.data["message"] == "Only the first 1000 search results are available"
+    )
 
 
 def test_graphql_search_counts_everything_but_pages_stop_at_1000(server):
     requester = client(server).requester
     seen, after = 0, None
     while True:
-        _, answer = requester.graphql_query(MERGED_PULLS, {"owner": "octo-org", "name": "burst", "first": 100, "after": after,
-                                                          "search": f"repo:{BURST} is:pr is:merged"})
+        _, answer = requester.graphql_query(
+            MERGED_PULLS,
+            {
+                "owner": "octo-org",
+                "name": "burst",
+                "first": 100,
+                "after": after,
+                "search": f"repo:{BURST} is:pr is:merged",
+            },
+        )
         search = answer["data"]["search"]
         assert search["issueCount"] == 1200
         seen += len(search["nodes"])
@@ -80,7 +99,17 @@ def test_errors_are_shaped_like_githubs(server):
 
 def test_graphql_refuses_more_than_100_per_page(server):
     _, answer = client(server).requester.requestJsonAndCheck(
-        "POST", server.url + "/graphql",
-        input={"query": MERGED_PULLS, "variables": {"owner": "octo-org", "name": "widgets", "first": 101, "after": None,
-                                                     "search": f"repo:{HANDMADE_REPO} is:pr"}})
+        "POST",
+        server.url + "/graphql",
+        input={
+            "query": MERGED_PULLS,
+            "variables": {
+                "owner": "octo-org",
+                "name": "widgets",
+                "first": 101,
+                "after": None,
+                "search": f"repo:{HANDMADE_REPO} is:pr",
+            },
+        },
+    )
     assert "exceeds the `first` limit of 100 records" in answer["errors"][0]["message"]

@@ -22,18 +22,32 @@ def site_store(folder) -> Store:
     store = Store(folder / "data")
     start = datetime(2026, 3, 2, 9, tzinfo=UTC)
     for offset, repo in enumerate(REPOS):
-        store.upsert(repo, [make_pull(n, start + timedelta(days=3 * n + offset), f"feat: part {n} of {repo}",
-                                      files=[(f"src/{repo}/m{n % 4}.py", 10 * n, n)], author=f"dev{n % 3}")
-                            for n in range(1, 25)])
+        store.upsert(
+            repo,
+            [
+                make_pull(
+                    n,
+                    start + timedelta(days=3 * n + offset),
+                    f"feat: part {n} of {repo}",
+                    files=[(f"src/{repo}/m{n % 4}.py", 10 * n, n)],
+                    author=f"dev{n % 3}",
+                )
+                for n in range(1, 25)
+            ],
+        )
     return store
 
 
-def test_repositories_analysed_in_workers_are_those_analysed_here_and_remembered_alike(tmp_path, monkeypatch):
+def test_repositories_analysed_in_workers_are_those_analysed_here_and_remembered_alike(
+    tmp_path, monkeypatch
+):
     store, settings = site_store(tmp_path), analysis_options(DigestSettings())
     here = {repo: load_weeks(store, repo, settings, NOW, Memo("salt")) for repo in REPOS}
     in_workers: list[str] = []
     monkeypatch.setattr(history, "parallel_stream", _recording(history.parallel_stream, in_workers))
-    monkeypatch.setattr(history, "cores", lambda: 2)  # as on the two cores of CI, whatever this machine has
+    monkeypatch.setattr(
+        history, "cores", lambda: 2
+    )  # as on the two cores of CI, whatever this machine has
     memos = AnalysisMemos(tmp_path / "cache", "salt")
     histories = {}
     for repo, weeks, memo in stream_histories(store, REPOS, settings, NOW, memos):
@@ -47,7 +61,10 @@ def test_repositories_analysed_in_workers_are_those_analysed_here_and_remembered
         assert histories[repo] == here[repo] and len(histories[repo]) > 1
     # remembered: the next build finds every week in the memo and analyses nothing in workers
     in_workers.clear()
-    again = {repo: [week.value for week in weeks] for repo, weeks, _memo in stream_histories(store, REPOS, settings, NOW, memos)}
+    again = {
+        repo: [week.value for week in weeks]
+        for repo, weeks, _memo in stream_histories(store, REPOS, settings, NOW, memos)
+    }
     assert in_workers == [] and again == histories
 
 
@@ -58,10 +75,14 @@ def test_repositories_come_one_at_a_time_in_the_order_given(tmp_path, monkeypatc
     monkeypatch.setattr(history, "cores", lambda: 2)
     loaded: list[str] = []
     monkeypatch.setattr(AnalysisMemos, "load", _recording_loads(AnalysisMemos.load, loaded))
-    for repo, _weeks, memo in stream_histories(store, REPOS, analysis_options(DigestSettings()), NOW, memos):
+    for repo, _weeks, memo in stream_histories(
+        store, REPOS, analysis_options(DigestSettings()), NOW, memos
+    ):
         memos.save(repo, memo)
     loaded.clear()
-    for repo, _weeks, _memo in stream_histories(store, REPOS, analysis_options(DigestSettings()), NOW, memos):
+    for repo, _weeks, _memo in stream_histories(
+        store, REPOS, analysis_options(DigestSettings()), NOW, memos
+    ):
         assert loaded[-1] == repo  # the next one is not loaded yet
     assert loaded == list(REPOS)
 
@@ -72,10 +93,17 @@ def test_a_warning_in_a_worker_is_logged_by_the_build(tmp_path, caplog):
     path.write_text(path.read_text() + "not a record\n")
     line = len(path.read_text().splitlines())
     with caplog.at_level(logging.WARNING):
-        histories = {repo: weeks for repo, weeks, _memo in stream_histories(store, REPOS, analysis_options(DigestSettings()), NOW, None)}
+        histories = {
+            repo: weeks
+            for repo, weeks, _memo in stream_histories(
+                store, REPOS, analysis_options(DigestSettings()), NOW, None
+            )
+        }
     assert all(histories.values())
     assert f"{path}, line {line}, is not a JSON object; it is skipped" in caplog.text
-    assert [r.name for r in caplog.records if "is not a JSON object" in r.getMessage()] == ["digest_plugin.store.folder"]
+    assert [r.name for r in caplog.records if "is not a JSON object" in r.getMessage()] == [
+        "digest_plugin.store.folder"
+    ]
 
 
 def _recording_loads(load, names: list[str]):

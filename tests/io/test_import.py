@@ -34,9 +34,13 @@ def test_each_real_file_imports_completely(tmp_path, name, merged, capsys):
     with gzip.open(path, "rt") as lines:
         source = {json.loads(line)["number"]: json.loads(line) for line in lines}
     assert len(stored) == merged == len(source)
-    for pull in stored[:: max(1, len(stored) // 200)]:  # every field we keep, on a spread of records
+    for pull in stored[
+        :: max(1, len(stored) // 200)
+    ]:  # every field we keep, on a spread of records
         raw = source[pull.number]
-        assert pull.title == clean_text(raw["title"], TITLE_LIMIT, one_line=True)  # a title is one line
+        assert pull.title == clean_text(
+            raw["title"], TITLE_LIMIT, one_line=True
+        )  # a title is one line
         assert pull.url == raw["html_url"]
         assert pull.author.login == raw["user"]["login"]
         assert pull.additions == raw["additions"] and pull.deletions == raw["deletions"]
@@ -56,7 +60,9 @@ def test_reimport_changes_nothing(tmp_path):
     path = real_data("getpelican__pelican.pulls.jsonl.gz")
     settings = str(_settings(tmp_path))
     assert main(["import", str(path), "--repo", "getpelican/pelican", "--settings", settings]) == 0
-    before = {p.name: p.read_bytes() for p in (tmp_path / "data/getpelican/pelican").glob("*.jsonl")}
+    before = {
+        p.name: p.read_bytes() for p in (tmp_path / "data/getpelican/pelican").glob("*.jsonl")
+    }
     assert main(["import", str(path), "--repo", "getpelican/pelican", "--settings", settings]) == 0
     after = {p.name: p.read_bytes() for p in (tmp_path / "data/getpelican/pelican").glob("*.jsonl")}
     assert before == after
@@ -64,11 +70,30 @@ def test_reimport_changes_nothing(tmp_path):
 
 def test_a_bad_line_is_named_and_the_rest_is_imported(tmp_path, capsys, caplog):
     export = tmp_path / "bad.jsonl"
-    good = {"number": 1, "title": "ok", "html_url": "https://github.com/a/b/pull/1", "user": {"login": "x"}, "merged_at": "2026-05-01T00:00:00Z"}
-    export.write_text(json.dumps(good) + "\n{not json\n" + json.dumps({**good, "number": 2, "labels": "bug"}) + "\n")
-    assert main(["import", str(export), "--repo", "acme/widget", "--settings", str(_settings(tmp_path))]) == 0
+    good = {
+        "number": 1,
+        "title": "ok",
+        "html_url": "https://github.com/a/b/pull/1",
+        "user": {"login": "x"},
+        "merged_at": "2026-05-01T00:00:00Z",
+    }
+    export.write_text(
+        json.dumps(good)
+        + "\n{not json\n"
+        + json.dumps({**good, "number": 2, "labels": "bug"})
+        + "\n"
+    )
+    assert (
+        main(
+            ["import", str(export), "--repo", "acme/widget", "--settings", str(_settings(tmp_path))]
+        )
+        == 0
+    )
     assert "bad.jsonl, line 2, is not a JSON object; that line was not imported" in caplog.text
-    assert "bad.jsonl, line 3, has a bad value in labels: expected a list of names, found text" in caplog.text
+    assert (
+        "bad.jsonl, line 3, has a bad value in labels: expected a list of names, found text"
+        in caplog.text
+    )
     assert "Imported 1 merged pull requests" in capsys.readouterr().out
     assert [p.number for p in Store(tmp_path / "data").read_pulls("acme/widget")] == [1]
 
@@ -76,46 +101,106 @@ def test_a_bad_line_is_named_and_the_rest_is_imported(tmp_path, capsys, caplog):
 def test_a_file_without_one_good_line_writes_nothing(tmp_path, capsys):
     export = tmp_path / "bad.jsonl"
     export.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\n{not json\n")
-    assert main(["import", str(export), "--repo", "acme/widget", "--settings", str(_settings(tmp_path))]) == 1
+    assert (
+        main(
+            ["import", str(export), "--repo", "acme/widget", "--settings", str(_settings(tmp_path))]
+        )
+        == 1
+    )
     err = capsys.readouterr().err
-    assert "bad.jsonl has no line that is a GitHub pull request object" in err and "Traceback" not in err
+    assert (
+        "bad.jsonl has no line that is a GitHub pull request object" in err
+        and "Traceback" not in err
+    )
     assert not (tmp_path / "data").exists()
 
 
 def test_missing_file_and_bad_repo_name(tmp_path, capsys):
     settings = str(_settings(tmp_path))
-    assert main(["import", str(tmp_path / "nope.jsonl"), "--repo", "acme/widget", "--settings", settings]) == 1
+    assert (
+        main(
+            [
+                "import",
+                str(tmp_path / "nope.jsonl"),
+                "--repo",
+                "acme/widget",
+                "--settings",
+                settings,
+            ]
+        )
+        == 1
+    )
     assert "does not exist" in capsys.readouterr().err
-    assert main(["import", str(tmp_path / "nope.jsonl"), "--repo", "not-a-repo", "--settings", settings]) == 1
+    assert (
+        main(
+            ["import", str(tmp_path / "nope.jsonl"), "--repo", "not-a-repo", "--settings", settings]
+        )
+        == 1
+    )
     assert "is not a repository name" in capsys.readouterr().err
 
 
 def _settings(folder):
-    path = folder / "importconf.py"  # not "pelicanconf": a module of that name would shadow the project's
+    path = (
+        folder / "importconf.py"
+    )  # not "pelicanconf": a module of that name would shadow the project's
     path.write_text('DIGEST_DATA_PATH = "data"\n')
     return path
 
 
 def test_the_head_branch_is_imported_and_a_bad_head_is_named(tmp_path, caplog):
     export = tmp_path / "heads.jsonl"
-    good = {"number": 1, "title": "ok", "html_url": "https://github.com/a/b/pull/1", "user": {"login": "x"},
-            "merged_at": "2026-05-01T00:00:00Z", "head": {"ref": "feature/<b>x</b>", "label": "x:feature/<b>x</b>"}}
+    good = {
+        "number": 1,
+        "title": "ok",
+        "html_url": "https://github.com/a/b/pull/1",
+        "user": {"login": "x"},
+        "merged_at": "2026-05-01T00:00:00Z",
+        "head": {"ref": "feature/<b>x</b>", "label": "x:feature/<b>x</b>"},
+    }
     lines = [good, {**good, "number": 2, "head": None}, {**good, "number": 3, "head": "main"}]
     export.write_text("".join(json.dumps(line) + "\n" for line in lines))
-    assert main(["import", str(export), "--repo", "acme/widget", "--settings", str(_settings(tmp_path))]) == 0
+    assert (
+        main(
+            ["import", str(export), "--repo", "acme/widget", "--settings", str(_settings(tmp_path))]
+        )
+        == 0
+    )
     assert "heads.jsonl, line 3, has a bad value in head: expected an object" in caplog.text
     stored = {p.number: p.branch for p in Store(tmp_path / "data").read_pulls("acme/widget")}
     assert stored == {1: "feature/<b>x</b>", 2: ""}  # stored as written; escaped where shown
 
 
-def test_a_line_merged_before_the_repository_was_created_is_named_and_the_rest_is_imported(tmp_path, caplog):
+def test_a_line_merged_before_the_repository_was_created_is_named_and_the_rest_is_imported(
+    tmp_path, caplog
+):
     store = Store(tmp_path / "data")
-    store.write_state(RepoState("acme/widget", "github", created_at=datetime(2026, 1, 1, tzinfo=UTC)))  # an earlier fetch knew it
+    store.write_state(
+        RepoState("acme/widget", "github", created_at=datetime(2026, 1, 1, tzinfo=UTC))
+    )  # an earlier fetch knew it
     export = tmp_path / "old.jsonl"
-    good = {"number": 1, "title": "ok", "html_url": "https://github.com/a/b/pull/1", "user": {"login": "x"}, "merged_at": "2026-05-01T00:00:00Z"}
-    export.write_text(json.dumps(good) + "\n" + json.dumps({**good, "number": 2, "merged_at": "2019-05-01T00:00:00Z"}) + "\n")
-    assert main(["import", str(export), "--repo", "acme/widget", "--settings", str(_settings(tmp_path))]) == 0
-    assert ("old.jsonl, line 2, has a bad value in merged_at: 2019-05-01T00:00:00Z is before the repository was created "
-            "(2026-01-01T00:00:00Z); that line was not imported") in caplog.text
+    good = {
+        "number": 1,
+        "title": "ok",
+        "html_url": "https://github.com/a/b/pull/1",
+        "user": {"login": "x"},
+        "merged_at": "2026-05-01T00:00:00Z",
+    }
+    export.write_text(
+        json.dumps(good)
+        + "\n"
+        + json.dumps({**good, "number": 2, "merged_at": "2019-05-01T00:00:00Z"})
+        + "\n"
+    )
+    assert (
+        main(
+            ["import", str(export), "--repo", "acme/widget", "--settings", str(_settings(tmp_path))]
+        )
+        == 0
+    )
+    assert (
+        "old.jsonl, line 2, has a bad value in merged_at: 2019-05-01T00:00:00Z is before the repository was created "
+        "(2026-01-01T00:00:00Z); that line was not imported"
+    ) in caplog.text
     assert [p.number for p in store.read_pulls("acme/widget")] == [1]
     assert store.read_state("acme/widget").created_at == datetime(2026, 1, 1, tzinfo=UTC)

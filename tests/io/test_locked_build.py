@@ -51,8 +51,13 @@ def test_a_second_build_waits_for_the_first_and_the_site_is_whole(project):
     with open(project / "out.lock", "a") as lock:  # the first build, still running
         fcntl.flock(lock, fcntl.LOCK_EX)
         second = make(project, "html", "OUTPUTDIR=out")
-        assert second.stderr.readline().strip() == f"Another build is writing {output}; waiting for it to finish."
-        assert not output.exists() and not (project / "out.new").exists()  # it did not start writing
+        assert (
+            second.stderr.readline().strip()
+            == f"Another build is writing {output}; waiting for it to finish."
+        )
+        assert (
+            not output.exists() and not (project / "out.new").exists()
+        )  # it did not start writing
     status, _, err = _finish(second)
     assert status == 0, err
     _whole(output)
@@ -68,14 +73,18 @@ def test_two_builds_at_once_both_succeed_and_leave_one_whole_site(project):
 def test_a_failed_build_leaves_the_previous_site_as_it_was(project):
     assert _finish(make(project, "html", "OUTPUTDIR=kept"))[0] == 0
     before = site_files(project / "kept")
-    (project / "broken.py").write_text((project / "pelicanconf.py").read_text() + "DIGEST_LANGUAGE = 'xx'\n")
+    (project / "broken.py").write_text(
+        (project / "pelicanconf.py").read_text() + "DIGEST_LANGUAGE = 'xx'\n"
+    )
     status, out, err = _finish(make(project, "html", "OUTPUTDIR=kept", "CONFFILE=broken.py"))
     assert status != 0 and "DIGEST_LANGUAGE" in out + err
     assert site_files(project / "kept") == before and not (project / "kept.new").exists()
 
 
 @pytest.mark.parametrize("seed", range(1, 1 + int(os.environ.get("HOSTILE_SEEDS", "3"))))
-def test_a_build_killed_at_a_random_point_leaves_the_previous_site_and_the_next_build_succeeds(project, seed):
+def test_a_build_killed_at_a_random_point_leaves_the_previous_site_and_the_next_build_succeeds(
+    project, seed
+):
     import random
 
     output = project / f"killed{seed}"
@@ -95,7 +104,9 @@ def test_a_build_killed_at_a_random_point_leaves_the_previous_site_and_the_next_
     assert site_files(output) == before
     status, _, err = _finish(make(project, "html", f"OUTPUTDIR={output.name}"))
     assert status == 0, err
-    assert site_files(output) == before and not staging.exists()  # builds are reproducible: byte for byte
+    assert (
+        site_files(output) == before and not staging.exists()
+    )  # builds are reproducible: byte for byte
 
 
 def test_an_output_folder_that_holds_the_project_is_refused(tmp_path, monkeypatch):
@@ -120,16 +131,33 @@ def test_a_second_build_stops_after_its_wait_with_one_sentence_naming_the_lock(p
     output = project / "held"
     # the first build, a real process holding the lock until its input closes
     first = subprocess.Popen(
-        [sys.executable, "-m", "digest_plugin.build.locked_output", str(output), "--",
-         sys.executable, "-c", "import os, sys; os.makedirs(sys.argv[-1]); print('started', flush=True); sys.stdin.read()"],
-        cwd=project, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-m",
+            "digest_plugin.build.locked_output",
+            str(output),
+            "--",
+            sys.executable,
+            "-c",
+            "import os, sys; os.makedirs(sys.argv[-1]); print('started', flush=True); sys.stdin.read()",
+        ],
+        cwd=project,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     assert first.stdout.readline().strip() == "started"
     status, out, err = _finish(make(project, "html", "OUTPUTDIR=held", "LOCK_WAIT=0.5"))
     lines = [line for line in (out + err).splitlines() if not line.startswith("make: ***")]
     assert status != 0
     assert lines[0] == f"Another build is writing {output}; waiting for it to finish."
-    assert lines[1:] == [(f"make: Another build still holds {project / 'held.lock'} after 0.5 seconds; let it finish or "
-                          "stop it, then build again (LOCK_WAIT=SECONDS waits longer).")]
+    assert lines[1:] == [
+        (
+            f"make: Another build still holds {project / 'held.lock'} after 0.5 seconds; let it finish or "
+            "stop it, then build again (LOCK_WAIT=SECONDS waits longer)."
+        )
+    ]
     assert "Traceback" not in err and not output.exists()  # the second one wrote nothing
     first.stdin.close()
     assert first.wait() == 0 and output.is_dir()  # the first one finished and swapped its site in
@@ -146,12 +174,18 @@ def test_a_lock_wait_that_is_not_a_number_is_one_sentence():
 
 @pytest.mark.parametrize("target", ["html", "publish"])
 def test_an_output_folder_in_a_missing_folder_is_one_sentence(project, target):
-    env = ("PUBLISHCONF=pelicanconf.py",) if target == "publish" else ()  # the tiny project has no publishconf.py
+    env = (
+        ("PUBLISHCONF=pelicanconf.py",) if target == "publish" else ()
+    )  # the tiny project has no publishconf.py
     status, out, err = _finish(make(project, target, "OUTPUTDIR=missing/site", *env))
     lines = [line for line in (out + err).splitlines() if not line.startswith("make: ***")]
     assert status != 0 and "Traceback" not in err
-    assert lines == [(f"make: OUTPUTDIR missing/site is in a folder that does not exist ({project / 'missing'}); create it first, "
-                      "or name another folder.")]
+    assert lines == [
+        (
+            f"make: OUTPUTDIR missing/site is in a folder that does not exist ({project / 'missing'}); create it first, "
+            "or name another folder."
+        )
+    ]
     assert not (project / "missing").exists()
 
 
@@ -165,7 +199,12 @@ def _processes_in(folder: Path) -> dict[int, str]:
         if entry.isdigit():
             try:
                 if os.readlink(f"/proc/{entry}/cwd") == str(folder):
-                    found[int(entry)] = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode()[:400]
+                    found[int(entry)] = (
+                        Path(f"/proc/{entry}/cmdline")
+                        .read_bytes()
+                        .replace(b"\0", b" ")
+                        .decode()[:400]
+                    )
             except OSError:
                 pass  # gone meanwhile, or another user's
     return found
@@ -185,14 +224,18 @@ def _cold_build_with_workers(project: Path, build: subprocess.Popen) -> dict[int
 def busy_project(tmp_path) -> Path:
     from tests.tiny_project import small_history
 
-    project = tiny_project(tmp_path / "busy", pulls=small_history(count=60))  # charts enough for worker processes
+    project = tiny_project(
+        tmp_path / "busy", pulls=small_history(count=60)
+    )  # charts enough for worker processes
     assert _finish(make(project, "html", "OUTPUTDIR=out"))[0] == 0
     shutil.rmtree(project / "cache")  # the next build is cold: it starts the workers again
     return project
 
 
 @pytest.mark.parametrize("how", ["SIGTERM to the wrapper alone", "Ctrl-C"])
-def test_a_build_stopped_by_a_signal_stops_whole_says_one_line_and_then_releases_the_lock(busy_project, how):
+def test_a_build_stopped_by_a_signal_stops_whole_says_one_line_and_then_releases_the_lock(
+    busy_project, how
+):
     project = busy_project
     before = site_files(project / "out")
     build = make(project, "html", "OUTPUTDIR=out", start_new_session=True)
@@ -200,12 +243,18 @@ def test_a_build_stopped_by_a_signal_stops_whole_says_one_line_and_then_releases
     if how == "Ctrl-C":
         os.killpg(build.pid, signal.SIGINT)  # what the terminal does: make's whole foreground group
     else:
-        wrapper = next(pid for pid, command in running.items() if "digest_plugin.build.locked_output" in command and "/bin/sh" not in command)
+        wrapper = next(
+            pid
+            for pid, command in running.items()
+            if "digest_plugin.build.locked_output" in command and "/bin/sh" not in command
+        )
         os.kill(wrapper, signal.SIGTERM)
     _, err = build.communicate(timeout=60)
     lines = [line for line in err.splitlines() if not line.startswith("make: ***")]
     assert lines == ["interrupted; the previous site is unchanged"], err
-    assert _processes_in(project) == {}  # not Pelican, its fork server, its workers nor the resource tracker
+    assert (
+        _processes_in(project) == {}
+    )  # not Pelican, its fork server, its workers nor the resource tracker
     with open(project / "out.lock", "a") as lock:  # released, now that nothing of the build runs
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     assert site_files(project / "out") == before and not (project / "out.new").exists()
@@ -215,15 +264,23 @@ def test_a_wrapper_killed_alone_leaves_the_lock_held_while_its_build_runs(busy_p
     project = busy_project
     build = make(project, "html", "OUTPUTDIR=out", start_new_session=True)
     running = _cold_build_with_workers(project, build)
-    wrapper = next(pid for pid, command in running.items() if "digest_plugin.build.locked_output" in command and "/bin/sh" not in command)
+    wrapper = next(
+        pid
+        for pid, command in running.items()
+        if "digest_plugin.build.locked_output" in command and "/bin/sh" not in command
+    )
     os.kill(wrapper, signal.SIGKILL)  # it cannot pass this one on
     build.wait(timeout=60)  # make, whose pipes Pelican still holds
     with open(project / "out.lock", "a") as lock:
-        assert any("pelican" in command for command in _processes_in(project).values())  # Pelican runs on...
+        assert any(
+            "pelican" in command for command in _processes_in(project).values()
+        )  # Pelican runs on...
         with pytest.raises(BlockingIOError):  # ...and the lock is still the build's
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     build.communicate()
-    second = make(project, "html", "OUTPUTDIR=out")  # waits for the orphaned build, then builds whole
+    second = make(
+        project, "html", "OUTPUTDIR=out"
+    )  # waits for the orphaned build, then builds whole
     status, _, err = _finish(second)
     assert status == 0, err
     _whole(project / "out")

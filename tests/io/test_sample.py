@@ -20,16 +20,24 @@ from digest_plugin.weeks import Week, week_of, weeks_between
 
 UTC_ZONE = timezone("UTC")
 REPOSITORY_ROOT = Path(__file__).resolve().parents[2]
-BRACKET_TITLE = re.compile(r"^(\[BREAKING\])?\[[a-z_]+(, [a-z_]+)*\] (feat|fix|refactor|perf|test|chore|docs): \S")
+BRACKET_TITLE = re.compile(
+    r"^(\[BREAKING\])?\[[a-z_]+(, [a-z_]+)*\] (feat|fix|refactor|perf|test|chore|docs): \S"
+)
 CONVENTIONAL_TITLE = re.compile(r"^[a-z]+(\([a-z-]+\))?(!)?: \S")
 
 
 def files_of(root: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+    return {
+        str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()
+    }
 
 
 def is_docs(path: str) -> bool:
-    return PurePosixPath(path).suffix in (".md", ".mdx", ".rst") or path.startswith("docs/") or "/docs/" in path
+    return (
+        PurePosixPath(path).suffix in (".md", ".mdx", ".rst")
+        or path.startswith("docs/")
+        or "/docs/" in path
+    )
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +80,10 @@ def test_two_fictional_repositories_read_back_as_sample(sample, pulls):
         assert state.source == "sample"
         assert state.fetched_at is not None and state.complete_since < state.watermark
         assert all(state.complete_since <= p.merged_at < state.watermark for p in pulls[repo])
-        assert all(p.source == "sample" and p.url == f"https://github.com/{repo}/pull/{p.number}" for p in pulls[repo])
+        assert all(
+            p.source == "sample" and p.url == f"https://github.com/{repo}/pull/{p.number}"
+            for p in pulls[repo]
+        )
         numbers = [p.number for p in pulls[repo]]
         assert len(set(numbers)) == len(numbers)
 
@@ -94,24 +105,40 @@ def docs_only_weeks(pulls: list[Pull], tz) -> list[Week]:
     by_week: dict[Week, list[Pull]] = {}
     for pull in pulls:
         by_week.setdefault(week_of(pull.merged_at, tz), []).append(pull)
-    return [week for week, week_pulls in by_week.items() if len(week_pulls) >= 3 and all(is_docs(f.path) for p in week_pulls for f in p.files)]
+    return [
+        week
+        for week, week_pulls in by_week.items()
+        if len(week_pulls) >= 3 and all(is_docs(f.path) for p in week_pulls for f in p.files)
+    ]
 
 
 def test_some_week_changes_only_documentation(pulls):
     assert any(docs_only_weeks(repo_pulls, UTC_ZONE) for repo_pulls in pulls.values())
 
 
-@pytest.mark.parametrize("zone", ["Pacific/Kiritimati", "Asia/Shanghai", "America/Los_Angeles", "Etc/GMT+12"])
+@pytest.mark.parametrize(
+    "zone", ["Pacific/Kiritimati", "Asia/Shanghai", "America/Los_Angeles", "Etc/GMT+12"]
+)
 def test_span_quiet_and_docs_only_weeks_hold_in_any_timezone(pulls, zone):
     tz = timezone(zone)
     for repo_pulls in pulls.values():
         weeks = Counter(week_of(p.merged_at, tz) for p in repo_pulls)
-        assert (min(weeks), max(weeks)) == (week_of(min(p.merged_at for p in repo_pulls), UTC_ZONE),
-                                             week_of(max(p.merged_at for p in repo_pulls), UTC_ZONE))
-    utc_quiet = {w for repo_pulls in pulls.values() for w, n in weekly_counts(repo_pulls).items() if n == 0}
-    local_quiet = {w for repo_pulls in pulls.values()
-                   for w in weeks_between(min(week_of(p.merged_at, tz) for p in repo_pulls), max(week_of(p.merged_at, tz) for p in repo_pulls))
-                   if not any(week_of(p.merged_at, tz) == w for p in repo_pulls)}
+        assert (min(weeks), max(weeks)) == (
+            week_of(min(p.merged_at for p in repo_pulls), UTC_ZONE),
+            week_of(max(p.merged_at for p in repo_pulls), UTC_ZONE),
+        )
+    utc_quiet = {
+        w for repo_pulls in pulls.values() for w, n in weekly_counts(repo_pulls).items() if n == 0
+    }
+    local_quiet = {
+        w
+        for repo_pulls in pulls.values()
+        for w in weeks_between(
+            min(week_of(p.merged_at, tz) for p in repo_pulls),
+            max(week_of(p.merged_at, tz) for p in repo_pulls),
+        )
+        if not any(week_of(p.merged_at, tz) == w for p in repo_pulls)
+    }
     assert utc_quiet and local_quiet == utc_quiet
     for repo_pulls in pulls.values():
         for week in docs_only_weeks(repo_pulls, UTC_ZONE):
@@ -125,8 +152,16 @@ def test_bots_bump_dependency_files(pulls):
     bumps = [p for p in bots if "dependencies" in p.labels]
     assert len(bumps) >= 10
     bumped = {PurePosixPath(f.path).name for p in bumps for f in p.files}
-    assert {"package.json", "pnpm-lock.yaml"} <= bumped and bumped & {"requirements.txt", "requirements-dev.txt"}
-    assert not any(p.author.type == "Bot" for repo_pulls in pulls.values() for p in repo_pulls if not p.author.login.endswith("[bot]"))
+    assert {"package.json", "pnpm-lock.yaml"} <= bumped and bumped & {
+        "requirements.txt",
+        "requirements-dev.txt",
+    }
+    assert not any(
+        p.author.type == "Bot"
+        for repo_pulls in pulls.values()
+        for p in repo_pulls
+        if not p.author.login.endswith("[bot]")
+    )
 
 
 def test_first_time_contributors_are_first_once(pulls):
@@ -165,7 +200,14 @@ def test_breaking_markers_in_both_title_conventions(pulls):
 
 def test_title_conventions(pulls):
     def people(repo):
-        return [p for p in pulls[repo] if p.author.type == "User" and "release" not in p.labels and not p.title.startswith("Revert")]
+        return [
+            p
+            for p in pulls[repo]
+            if p.author.type == "User"
+            and "release" not in p.labels
+            and not p.title.startswith("Revert")
+        ]
+
     assert all(BRACKET_TITLE.match(p.title) for p in people("quillmoss/fernwheel"))
     glassfinch = people("brackenforge/glassfinch")
     conventional = [p for p in glassfinch if CONVENTIONAL_TITLE.match(p.title)]
@@ -185,7 +227,10 @@ def test_bodies_follow_templates(pulls):
     bodies = [p.body for repo_pulls in pulls.values() for p in repo_pulls]
     templated = [b for b in bodies if "## What does this PR do?" in b]
     assert len(templated) >= len(bodies) / 2
-    assert all("## Checklist" in b and re.search(r"^- \[[ x]\] ", b, re.M) and "<!--" in b for b in templated)
+    assert all(
+        "## Checklist" in b and re.search(r"^- \[[ x]\] ", b, re.M) and "<!--" in b
+        for b in templated
+    )
     assert any("- [ ] " in b for b in templated) and any("- [x] " in b for b in templated)
     assert any(re.search(r"Closes #\d+", b) for b in bodies)
 
@@ -220,8 +265,14 @@ def test_merges_favour_working_days(pulls):
 def test_regenerating_replaces_earlier_sample_data(tmp_path):
     store = Store(tmp_path)
     generate_sample(store)
-    stray = Pull(number=99999, title="stray", url="https://github.com/quillmoss/fernwheel/pull/99999",
-                 author=Author("someone"), merged_at=datetime(2026, 12, 1, tzinfo=UTC), source="sample")
+    stray = Pull(
+        number=99999,
+        title="stray",
+        url="https://github.com/quillmoss/fernwheel/pull/99999",
+        author=Author("someone"),
+        merged_at=datetime(2026, 12, 1, tzinfo=UTC),
+        source="sample",
+    )
     store.upsert("quillmoss/fernwheel", [stray])
     generate_sample(store)
     assert 99999 not in {p.number for p in store.read_pulls("quillmoss/fernwheel")}
@@ -243,4 +294,6 @@ def test_committed_data_folder_is_the_current_sample(sample):
     if not all((committed / repo / "state.json").exists() for repo in repos):
         pytest.skip("data/ holds no generated sample yet")
     for repo in repos:
-        assert files_of(committed / repo) == files_of(root / repo), f"data/{repo} is stale: run `repo-digest sample`"
+        assert files_of(committed / repo) == files_of(root / repo), (
+            f"data/{repo} is stale: run `repo-digest sample`"
+        )

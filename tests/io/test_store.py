@@ -19,7 +19,7 @@ def test_round_trip_keeps_every_field(tmp_path):
     pull = make_pull(
         7,
         "2026-05-19T10:00:00Z",
-        title="[trainer] feat: 中文 title with <html> & \"quotes\"",
+        title='[trainer] feat: 中文 title with <html> & "quotes"',
         author=Author("dependabot[bot]", "Bot", "NONE"),
         body="line one\nline two",
         labels=("dependencies", "a,b"),
@@ -37,16 +37,27 @@ def test_round_trip_keeps_every_field(tmp_path):
 
 def test_partitioned_by_utc_month_and_sorted_by_number(tmp_path):
     store = Store(tmp_path)
-    store.upsert("acme/widget", [make_pull(9, "2026-05-31T23:30:00Z"), make_pull(3, "2026-05-02T00:00:00Z"), make_pull(5, "2026-06-01T00:10:00Z")])
+    store.upsert(
+        "acme/widget",
+        [
+            make_pull(9, "2026-05-31T23:30:00Z"),
+            make_pull(3, "2026-05-02T00:00:00Z"),
+            make_pull(5, "2026-06-01T00:10:00Z"),
+        ],
+    )
     folder = tmp_path / "acme" / "widget"
     assert sorted(p.name for p in folder.iterdir()) == ["2026-05.jsonl", "2026-06.jsonl"]
-    numbers = [json.loads(line)["number"] for line in (folder / "2026-05.jsonl").read_text().splitlines()]
+    numbers = [
+        json.loads(line)["number"] for line in (folder / "2026-05.jsonl").read_text().splitlines()
+    ]
     assert numbers == [3, 9]
 
 
 def test_upsert_replaces_by_number_and_counts_changes(tmp_path):
     store = Store(tmp_path)
-    store.upsert("acme/widget", [make_pull(1, "2026-05-02T00:00:00Z"), make_pull(2, "2026-05-03T00:00:00Z")])
+    store.upsert(
+        "acme/widget", [make_pull(1, "2026-05-02T00:00:00Z"), make_pull(2, "2026-05-03T00:00:00Z")]
+    )
     relabelled = make_pull(2, "2026-05-03T00:00:00Z", labels=("bug",))
     assert store.upsert("acme/widget", [make_pull(1, "2026-05-02T00:00:00Z"), relabelled]) == 1
     assert [p.labels for p in store.read_pulls("acme/widget")] == [(), ("bug",)]
@@ -61,33 +72,52 @@ def test_a_pull_whose_merge_moved_month_is_not_kept_twice(tmp_path):
 
 def test_a_corrupt_line_is_named_by_file_and_line_and_the_rest_is_read(tmp_path, caplog):
     store = Store(tmp_path)
-    store.upsert("acme/widget", [make_pull(1, "2026-05-02T00:00:00Z"), make_pull(2, "2026-05-03T00:00:00Z")])
+    store.upsert(
+        "acme/widget", [make_pull(1, "2026-05-02T00:00:00Z"), make_pull(2, "2026-05-03T00:00:00Z")]
+    )
     path = tmp_path / "acme" / "widget" / "2026-05.jsonl"
     lines = path.read_text().splitlines()
     path.write_text(lines[0] + "\n" + lines[1][:40] + "\n")
     assert [p.number for p in store.read_pulls("acme/widget")] == [1]
     assert f"{path}, line 2, is not a JSON object; it is skipped" in caplog.text
-    store.upsert("acme/widget", [make_pull(3, "2026-05-04T00:00:00Z")])  # a later write keeps the damaged line
+    store.upsert(
+        "acme/widget", [make_pull(3, "2026-05-04T00:00:00Z")]
+    )  # a later write keeps the damaged line
     assert path.read_text().splitlines()[-1] == lines[1][:40]
 
 
-def test_a_month_file_read_before_is_not_parsed_again_and_reads_the_same(tmp_path, monkeypatch, caplog):
+def test_a_month_file_read_before_is_not_parsed_again_and_reads_the_same(
+    tmp_path, monkeypatch, caplog
+):
     store = Store(tmp_path)
-    store.upsert("o/r", [make_pull(1, "2026-04-30T10:00:00Z"), make_pull(2, "2026-05-02T10:00:00Z")])
+    store.upsert(
+        "o/r", [make_pull(1, "2026-04-30T10:00:00Z"), make_pull(2, "2026-05-02T10:00:00Z")]
+    )
     months: dict = {}
     first = store.read_pulls("o/r", months=months)
     parsed = []
     from_json = Pull.from_json
-    monkeypatch.setattr(Pull, "from_json", lambda data: parsed.append(data["number"]) or from_json(data))
-    store.upsert("o/r", [make_pull(3, "2026-05-04T10:00:00Z")])  # a new week: May's file changes, April's does not
+    monkeypatch.setattr(
+        Pull, "from_json", lambda data: parsed.append(data["number"]) or from_json(data)
+    )
+    store.upsert(
+        "o/r", [make_pull(3, "2026-05-04T10:00:00Z")]
+    )  # a new week: May's file changes, April's does not
     parsed.clear()
     again = store.read_pulls("o/r", months=months)
     assert parsed == [2, 3] and again == store.read_pulls("o/r") == [*first, again[-1]]
     # a record outside the repository's life is refused whether its month was parsed now or before
     with caplog.at_level("WARNING"):
-        within = store.read_pulls("o/r", life=Window(datetime(2026, 5, 1, tzinfo=UTC), datetime(2026, 6, 1, tzinfo=UTC)), months=months)
+        within = store.read_pulls(
+            "o/r",
+            life=Window(datetime(2026, 5, 1, tzinfo=UTC), datetime(2026, 6, 1, tzinfo=UTC)),
+            months=months,
+        )
     assert [p.number for p in within] == [2, 3]
-    assert "2026-04.jsonl, line 1, has a bad value in merged_at: 2026-04-30T10:00:00Z is before the repository was created" in caplog.text
+    assert (
+        "2026-04.jsonl, line 1, has a bad value in merged_at: 2026-04-30T10:00:00Z is before the repository was created"
+        in caplog.text
+    )
 
 
 def test_failed_write_leaves_previous_file_whole(tmp_path, monkeypatch):

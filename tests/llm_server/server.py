@@ -48,7 +48,9 @@ class FreeTier:
 
 def counted_tokens(body: dict) -> int:
     """What the stand-in counts a request as: its messages and its schema, three ASCII characters or one other a token."""
-    text = "".join(str(m.get("content", "")) for m in body.get("messages", [])) + json.dumps(body.get("response_format") or {})
+    text = "".join(str(m.get("content", "")) for m in body.get("messages", [])) + json.dumps(
+        body.get("response_format") or {}
+    )
     ascii_count = sum(1 for c in text if c < "\x80")
     return math.ceil(ascii_count / 3) + len(text) - ascii_count
 
@@ -57,7 +59,9 @@ def counted_tokens(body: dict) -> int:
 class Request:
     body: dict
     headers: dict[str, str]  # names in lower case
-    refused: str = ""  # "413", "429 minute", "429 day": what the free tier answered instead of the model
+    refused: str = (
+        ""  # "413", "429 minute", "429 day": what the free tier answered instead of the model
+    )
     tokens: int = 0  # as the stand-in counts them
 
     @property
@@ -66,19 +70,25 @@ class Request:
 
     @property
     def system(self) -> str:
-        return next((m["content"] for m in self.messages if m.get("role") in ("system", "developer")), "")
+        return next(
+            (m["content"] for m in self.messages if m.get("role") in ("system", "developer")), ""
+        )
 
     @property
     def document(self) -> dict:
         """The user message, which the writer sends as a JSON document of data."""
         text = next(m["content"] for m in self.messages if m.get("role") == "user")
-        return json.loads(text[text.index("{"):])  # after what a client puts before it (the Copilot CLI: <current_datetime>)
+        return json.loads(
+            text[text.index("{") :]
+        )  # after what a client puts before it (the Copilot CLI: <current_datetime>)
 
     @property
     def sections(self) -> list[str]:
         """The answer's sections the request asks for: its schema's, or all of them in JSON mode."""
         schema = ((self.body.get("response_format") or {}).get("json_schema") or {}).get("schema")
-        return [key for key in schema["properties"] if key != "language"] if schema else list(SECTIONS)
+        return (
+            [key for key in schema["properties"] if key != "language"] if schema else list(SECTIONS)
+        )
 
     @property
     def response_format(self) -> str | None:
@@ -97,27 +107,61 @@ class Reply:
 
     @classmethod
     def answer(cls, answer: dict | str, finish_reason: str = "stop") -> Reply:
-        return cls("answer", answer if isinstance(answer, str) else json.dumps(answer, ensure_ascii=False), finish_reason)
+        return cls(
+            "answer",
+            answer if isinstance(answer, str) else json.dumps(answer, ensure_ascii=False),
+            finish_reason,
+        )
 
     @classmethod
     def refusal(cls, text: str = "I'm sorry, I can't help with that request.") -> Reply:
         return cls("refusal", text)
 
     @classmethod
-    def error(cls, status: int, message: str | None = None, type: str | None = None, code: str | None = None,
-              retry_after: str | None = None, flat: bool = False) -> Reply:
+    def error(
+        cls,
+        status: int,
+        message: str | None = None,
+        type: str | None = None,
+        code: str | None = None,
+        retry_after: str | None = None,
+        flat: bool = False,
+    ) -> Reply:
         defaults = {
             400: ("Invalid request.", "invalid_request_error", None),
             401: ("Incorrect API key provided.", "invalid_request_error", "invalid_api_key"),
-            404: ("The model does not exist or you do not have access to it.", "invalid_request_error", "model_not_found"),
-            429: (("Rate limit reached for local-model in organization org-local on requests per min (RPM): Limit 3, Used 3, "
-                   "Requested 1. Please try again in 2s."), "requests", "rate_limit_exceeded"),
-            500: ("The server had an error while processing your request. Sorry about that!", "server_error", None),
-            503: ("The engine is currently overloaded, please try again later.", "server_error", None),
+            404: (
+                "The model does not exist or you do not have access to it.",
+                "invalid_request_error",
+                "model_not_found",
+            ),
+            429: (
+                (
+                    "Rate limit reached for local-model in organization org-local on requests per min (RPM): Limit 3, Used 3, "
+                    "Requested 1. Please try again in 2s."
+                ),
+                "requests",
+                "rate_limit_exceeded",
+            ),
+            500: (
+                "The server had an error while processing your request. Sorry about that!",
+                "server_error",
+                None,
+            ),
+            503: (
+                "The engine is currently overloaded, please try again later.",
+                "server_error",
+                None,
+            ),
         }
         default = defaults.get(status, ("Error.", "server_error", None))
         headers = {"retry-after": retry_after} if retry_after is not None else {}
-        body = {"message": message or default[0], "type": type or default[1], "param": None, "code": code if code is not None else default[2]}
+        body = {
+            "message": message or default[0],
+            "type": type or default[1],
+            "param": None,
+            "code": code if code is not None else default[2],
+        }
         return cls("error", status=status, error_body=body, headers=headers, flat=flat)
 
     @classmethod
@@ -131,8 +175,15 @@ class Reply:
 
 
 class ChatServer(LocalServer):
-    def __init__(self, script: Callable[[Request], Reply] | None = None, key: str = GOOD_KEY, json_schema: bool = True,
-                 temperature: bool = True, limits: FreeTier | None = None, clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        script: Callable[[Request], Reply] | None = None,
+        key: str = GOOD_KEY,
+        json_schema: bool = True,
+        temperature: bool = True,
+        limits: FreeTier | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         self.limits, self.clock, self.answered_at = limits, clock, []
         self.script = script
         self.key = key
@@ -168,7 +219,6 @@ class ChatServer(LocalServer):
             return Reply.error(500, "No scripted answer.")
         return self.script(request)
 
-
     def _over_limits(self, request: Request) -> Reply | None:
         """The free tier's answer when the request is over one of its limits; None when it may go to the model."""
         limits, now = self.limits, self.clock()
@@ -181,20 +231,30 @@ class ChatServer(LocalServer):
             if len(minute) >= limits.per_minute:
                 request.refused, wait = "429 minute", minute[-limits.per_minute] + 60 - now
                 return _rate_limited(limits.per_minute, 60, "UserByModelByMinute", wait)
-            self.answered_at.append(now)  # every request within the rates counts against them, a 413 too
+            self.answered_at.append(
+                now
+            )  # every request within the rates counts against them, a 413 too
         request.tokens = counted_tokens(request.body)
         if request.tokens > limits.max_input_tokens:
             request.refused = "413"
             message = f"Request body too large for {request.body.get('model')} model. Max size: {limits.max_input_tokens} tokens."
-            return Reply("error", status=413, error_body={"code": "tokens_limit_reached", "message": message, "details": message})
+            return Reply(
+                "error",
+                status=413,
+                error_body={"code": "tokens_limit_reached", "message": message, "details": message},
+            )
         return None
 
 
 def _rate_limited(limit: int, period: int, kind: str, wait: float) -> Reply:
     seconds = max(1, math.ceil(wait))
     message = f"Rate limit of {limit} per {period}s exceeded for {kind}. Please wait {seconds} seconds before retrying."
-    return Reply("error", status=429, error_body={"code": "RateLimitReached", "message": message, "details": message},
-                 headers={"retry-after": str(seconds)})
+    return Reply(
+        "error",
+        status=429,
+        error_body={"code": "RateLimitReached", "message": message, "details": message},
+        headers={"retry-after": str(seconds)},
+    )
 
 
 class _Handler(LocalHandler):
@@ -204,28 +264,71 @@ class _Handler(LocalHandler):
 
     def do_GET(self):
         if self.path.rstrip("/") == "/v1/models":
-            return self._json(200, {"object": "list", "data": [{"id": "local-model", "object": "model", "created": 0, "owned_by": "local"}]})
-        return self._error(404, {"message": f"Invalid URL (GET {self.path})", "type": "invalid_request_error", "param": None, "code": None})
+            return self._json(
+                200,
+                {
+                    "object": "list",
+                    "data": [
+                        {"id": "local-model", "object": "model", "created": 0, "owned_by": "local"}
+                    ],
+                },
+            )
+        return self._error(
+            404,
+            {
+                "message": f"Invalid URL (GET {self.path})",
+                "type": "invalid_request_error",
+                "param": None,
+                "code": None,
+            },
+        )
 
     def do_POST(self):
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length)
         if self.path.rstrip("/") not in ("/v1/chat/completions", "/inference/chat/completions"):
-            return self._error(404, {"message": f"Invalid URL (POST {self.path})", "type": "invalid_request_error", "param": None, "code": None})
+            return self._error(
+                404,
+                {
+                    "message": f"Invalid URL (POST {self.path})",
+                    "type": "invalid_request_error",
+                    "param": None,
+                    "code": None,
+                },
+            )
         if self.headers.get("Authorization") != f"Bearer {self.chat.key}":
             # A careless server that repeats the key it was sent: the writer must not pass it on.
             sent = (self.headers.get("Authorization") or "").removeprefix("Bearer ")
-            return self._error(401, {"message": f"Incorrect API key provided: {sent}.", "type": "invalid_request_error", "param": None, "code": "invalid_api_key"})
+            return self._error(
+                401,
+                {
+                    "message": f"Incorrect API key provided: {sent}.",
+                    "type": "invalid_request_error",
+                    "param": None,
+                    "code": "invalid_api_key",
+                },
+            )
         try:
             body = json.loads(raw)
         except ValueError:
-            return self._error(400, {"message": "We could not parse the JSON body of your request.", "type": "invalid_request_error", "param": None, "code": None})
+            return self._error(
+                400,
+                {
+                    "message": "We could not parse the JSON body of your request.",
+                    "type": "invalid_request_error",
+                    "param": None,
+                    "code": None,
+                },
+            )
         request = Request(body, {name.lower(): value for name, value in self.headers.items()})
         refused = self._refused(body)
         if refused:
             self.chat.record(request)
             message, param = refused
-            return self._error(400, {"message": message, "type": "invalid_request_error", "param": param, "code": None})
+            return self._error(
+                400,
+                {"message": message, "type": "invalid_request_error", "param": param, "code": None},
+            )
         reply = self.chat.next_reply(request)
         if reply.kind == "stall":
             self.chat.stall(30)
@@ -238,24 +341,39 @@ class _Handler(LocalHandler):
         content = None if reply.kind == "refusal" else reply.content
         if body.get("stream"):
             return self._stream(body, content, refusal, reply.finish_reason)
-        return self._json(200, {
-            "id": f"chatcmpl-local{len(self.chat.requests)}",
-            "object": "chat.completion",
-            "created": int(time.time()),
-            "model": body.get("model"),
-            "choices": [{
-                "index": 0,
-                "message": {"role": "assistant", "content": content, "refusal": refusal, "annotations": []},
-                "logprobs": None,
-                "finish_reason": reply.finish_reason,
-            }],
-            "usage": {"prompt_tokens": len(raw) // 4, "completion_tokens": len(content or refusal or "") // 4,
-                      "total_tokens": (len(raw) + len(content or refusal or "")) // 4},
-            "service_tier": "default",
-            "system_fingerprint": "fp_local",
-        })
+        return self._json(
+            200,
+            {
+                "id": f"chatcmpl-local{len(self.chat.requests)}",
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": body.get("model"),
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {
+                            "role": "assistant",
+                            "content": content,
+                            "refusal": refusal,
+                            "annotations": [],
+                        },
+                        "logprobs": None,
+                        "finish_reason": reply.finish_reason,
+                    }
+                ],
+                "usage": {
+                    "prompt_tokens": len(raw) // 4,
+                    "completion_tokens": len(content or refusal or "") // 4,
+                    "total_tokens": (len(raw) + len(content or refusal or "")) // 4,
+                },
+                "service_tier": "default",
+                "system_fingerprint": "fp_local",
+            },
+        )
 
-    def _stream(self, body: dict, content: str | None, refusal: str | None, finish_reason: str) -> None:
+    def _stream(
+        self, body: dict, content: str | None, refusal: str | None, finish_reason: str
+    ) -> None:
         """The answer as OpenAI streams it (`stream: true`, as the Copilot CLI asks): server-sent events of
         `chat.completion.chunk` deltas, a last chunk with the finish reason, usage when asked for, `[DONE]`."""
         self.send_response(200)
@@ -264,20 +382,38 @@ class _Handler(LocalHandler):
         self.send_header("Connection", "close")
         self.end_headers()
         self.close_connection = True
-        base = {"id": f"chatcmpl-local{len(self.chat.requests)}", "object": "chat.completion.chunk", "created": int(time.time()),
-                "model": body.get("model"), "system_fingerprint": "fp_local"}
+        base = {
+            "id": f"chatcmpl-local{len(self.chat.requests)}",
+            "object": "chat.completion.chunk",
+            "created": int(time.time()),
+            "model": body.get("model"),
+            "system_fingerprint": "fp_local",
+        }
         text = refusal if refusal is not None else (content or "")
         field_name = "refusal" if refusal is not None else "content"
-        pieces = [text[i:i + 200] for i in range(0, len(text), 200)] or [""]
-        chunks = [{"index": 0, "delta": {"role": "assistant", field_name: ""}, "finish_reason": None}]
-        chunks += [{"index": 0, "delta": {field_name: piece}, "finish_reason": None} for piece in pieces]
+        pieces = [text[i : i + 200] for i in range(0, len(text), 200)] or [""]
+        chunks = [
+            {"index": 0, "delta": {"role": "assistant", field_name: ""}, "finish_reason": None}
+        ]
+        chunks += [
+            {"index": 0, "delta": {field_name: piece}, "finish_reason": None} for piece in pieces
+        ]
         chunks.append({"index": 0, "delta": {}, "finish_reason": finish_reason})
         for choice in chunks:
             self._event({**base, "choices": [choice]})
         if (body.get("stream_options") or {}).get("include_usage"):
             tokens = len(json.dumps(body)) // 4
-            self._event({**base, "choices": [], "usage": {"prompt_tokens": tokens, "completion_tokens": len(text) // 4,
-                                                          "total_tokens": tokens + len(text) // 4}})
+            self._event(
+                {
+                    **base,
+                    "choices": [],
+                    "usage": {
+                        "prompt_tokens": tokens,
+                        "completion_tokens": len(text) // 4,
+                        "total_tokens": tokens + len(text) // 4,
+                    },
+                }
+            )
         self.wfile.write(b"data: [DONE]\n\n")
         self.wfile.flush()
 
@@ -289,8 +425,10 @@ class _Handler(LocalHandler):
         if not body.get("model") or not isinstance(body.get("messages"), list):
             return "'model' and 'messages' are required properties.", None
         if not self.chat.temperature and body.get("temperature", 1) != 1:
-            return (f"Unsupported value: 'temperature' does not support {body['temperature']} with this model. "
-                    "Only the default (1) value is supported."), "temperature"
+            return (
+                f"Unsupported value: 'temperature' does not support {body['temperature']} with this model. "
+                "Only the default (1) value is supported."
+            ), "temperature"
         response_format = body.get("response_format") or {}
         kind = response_format.get("type")
         problem = None
@@ -302,7 +440,9 @@ class _Handler(LocalHandler):
                 problem = "Missing required parameter: 'response_format.json_schema.name'."
             elif spec.get("strict"):
                 problem = _strict_problem(spec.get("schema") or {}, spec["name"])
-        if kind == "json_object" and not any("json" in str(m.get("content", "")).lower() for m in body["messages"]):
+        if kind == "json_object" and not any(
+            "json" in str(m.get("content", "")).lower() for m in body["messages"]
+        ):
             problem = "'messages' must contain the word 'json' in some form, to use 'response_format' of type 'json_object'."
         return (problem, "response_format") if problem else None
 
@@ -317,7 +457,9 @@ class _Handler(LocalHandler):
         self.end_headers()
         self.wfile.write(payload)
 
-    def _error(self, status: int, error: dict, headers: dict | None = None, flat: bool = False) -> None:
+    def _error(
+        self, status: int, error: dict, headers: dict | None = None, flat: bool = False
+    ) -> None:
         body = {"object": "error", **error, "code": status} if flat else {"error": error}
         self._json(status, body, headers)
 
@@ -330,8 +472,10 @@ def _strict_problem(schema: dict, name: str, context: str = "()") -> str | None:
             return f"Invalid schema for response_format '{name}': In context={context}, 'additionalProperties' is required to be supplied and to be false."
         missing = sorted(set(properties) - set(schema.get("required") or []))
         if missing:
-            return (f"Invalid schema for response_format '{name}': In context={context}, 'required' is required to be supplied and to be "
-                    f"an array including every key in properties. Missing '{missing[0]}'.")
+            return (
+                f"Invalid schema for response_format '{name}': In context={context}, 'required' is required to be supplied and to be "
+                f"an array including every key in properties. Missing '{missing[0]}'."
+            )
         for key, value in properties.items():
             problem = _strict_problem(value, name, f"('properties', '{key}')")
             if problem:

@@ -17,7 +17,10 @@ def functions(path: Path):
 
 
 def test_no_function_is_more_complex_than_grade_c():
-    too_complex = {f"{path.relative_to(PACKAGE)}:{block.name} ({block.complexity})"
-                   for path in sorted(PACKAGE.rglob("*.py")) for block in functions(path)
-                   if block.complexity > LIMIT}
+    too_complex = {
+        f"{path.relative_to(PACKAGE)}:{block.name} ({block.complexity})"
+        for path in sorted(PACKAGE.rglob("*.py"))
+        for block in functions(path)
+        if block.complexity > LIMIT
+    }
     assert not too_complex, "split these into smaller named steps"

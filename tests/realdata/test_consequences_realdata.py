@@ -22,8 +22,14 @@ def test_verl_2026_w23_says_6014s_rename_and_layout_change_as_the_main_risk_with
     assert "#6014 renames use_dist_checkpointing to use_mbridge" in narrative.summary.text
     breaking = [c.text for c in narrative.breaking]
     assert "#6014 renames use_dist_checkpointing to use_mbridge." in breaking
-    assert any(t.startswith("#6014, in the author's words: “Loading a v1 checkpoint raises") for t in breaking)
+    assert any(
+        t.startswith("#6014, in the author's words: “Loading a v1 checkpoint raises")
+        for t in breaking
+    )
     assert "#6616 changes the default of calculate_log_probs to True." in breaking
     row = next(r for r in narrative.risks if r.kind == "breaking-change")
     assert row.mitigation is not None
-    assert row.mitigation.text == "Run scripts/migrate_megatron_checkpoint_layout.py, the migration script #6014 adds, on what was saved before it."
+    assert (
+        row.mitigation.text
+        == "Run scripts/migrate_megatron_checkpoint_layout.py, the migration script #6014 adds, on what was saved before it."
+    )

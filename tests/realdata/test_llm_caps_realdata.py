@@ -21,11 +21,21 @@ def test_a_busy_real_week_is_written_with_every_request_inside_the_cap(name, lan
     week, previous = real_week(name)
     clock = FakeClock()
     with free_tier(clock) as server:
-        narrative = narrate(week, previous, Language.of(language), capped_writer(server, tmp_path, clock))
+        narrative = narrate(
+            week, previous, Language.of(language), capped_writer(server, tmp_path, clock)
+        )
     tokens = [r.tokens for r in server.requests]
-    print(f"{name} {language}: {len(week.pulls)} PRs, {sum(p.key for p in week.pulls)} key; {len(tokens)} requests of "
-          f"{min(tokens)} to {max(tokens)} tokens as the stand-in counts them; {narrative.check.kept} of {narrative.check.checked} sentences kept")
-    assert len(week.pulls) >= 40 and not [r for r in server.requests if r.refused] and max(tokens) <= 8000
-    asked = sorted(n for r in server.requests if "key_changes" in r.sections for n in r.document["key_pulls"])
+    print(
+        f"{name} {language}: {len(week.pulls)} PRs, {sum(p.key for p in week.pulls)} key; {len(tokens)} requests of "
+        f"{min(tokens)} to {max(tokens)} tokens as the stand-in counts them; {narrative.check.kept} of {narrative.check.checked} sentences kept"
+    )
+    assert (
+        len(week.pulls) >= 40
+        and not [r for r in server.requests if r.refused]
+        and max(tokens) <= 8000
+    )
+    asked = sorted(
+        n for r in server.requests if "key_changes" in r.sections for n in r.document["key_pulls"]
+    )
     assert asked == sorted(p.pull.number for p in week.pulls if p.key)
     assert narrative.writer == "llm" and len(narrative.check.parts) > 3

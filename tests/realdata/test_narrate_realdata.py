@@ -44,10 +44,25 @@ def narrated(name: str):
         from tests.conftest import real_data
 
         repo, file_name = REPOSITORIES[name]
-        weeks = analyse_repo(repo, list(read_export(real_data(file_name))), None, analysis_options(DigestSettings()), datetime(2026, 11, 30, tzinfo=UTC))
+        weeks = analyse_repo(
+            repo,
+            list(read_export(real_data(file_name))),
+            None,
+            analysis_options(DigestSettings()),
+            datetime(2026, 11, 30, tzinfo=UTC),
+        )
         writer = BuiltinWriter()
         _NARRATED[name] = [
-            (week, weeks[max(0, i - RECENT_WEEKS):i], {language: writer.write(week, weeks[max(0, i - RECENT_WEEKS):i], Language.of(language)) for language in ("en", "zh")})
+            (
+                week,
+                weeks[max(0, i - RECENT_WEEKS) : i],
+                {
+                    language: writer.write(
+                        week, weeks[max(0, i - RECENT_WEEKS) : i], Language.of(language)
+                    )
+                    for language in ("en", "zh")
+                },
+            )
             for i, week in enumerate(weeks)
         ]
     return _NARRATED[name]
@@ -70,15 +85,25 @@ def test_no_key_pull_is_summarised_by_its_title_or_half_a_sentence(name):
     for week, _previous, narratives in narrated(name):
         titles = {p.pull.number: p.pull.title for p in week.pulls}
         for language, narrative in narratives.items():
-            assert [c.number for c in narrative.key_changes] == [p.pull.number for p in week.pulls if p.key]
+            assert [c.number for c in narrative.key_changes] == [
+                p.pull.number for p in week.pulls if p.key
+            ]
             for change in narrative.key_changes:
                 counted += 1
                 title = titles[change.number]
-                said_again = change.summary.rstrip(".。").casefold() in {t.casefold() for t in (title, display_title(title), chinese_title(title))}
+                said_again = change.summary.rstrip(".。").casefold() in {
+                    t.casefold() for t in (title, display_title(title), chinese_title(title))
+                }
                 # a lead ("作者的说明：") before the author's words, quoted apart, or a whole sentence
-                whole = SENTENCE_END.search(change.quote) and change.summary.endswith("：") if change.quote else SENTENCE_END.search(change.summary)
+                whole = (
+                    SENTENCE_END.search(change.quote) and change.summary.endswith("：")
+                    if change.quote
+                    else SENTENCE_END.search(change.summary)
+                )
                 if not change.summary or said_again or not whole:
-                    bad.append(f"{week.week} {language} #{change.number}: {change.summary!r} {change.quote!r}")
+                    bad.append(
+                        f"{week.week} {language} #{change.number}: {change.summary!r} {change.quote!r}"
+                    )
     assert counted and bad == []
 
 
@@ -89,7 +114,11 @@ def test_no_week_recommends_more_than_five_things_nor_names_more_than_five_pulls
             assert len(narrative.recommendations) <= 5, (week.week, language)
             for recommendation in narrative.recommendations:
                 named = set(re.findall(r"#\d+", recommendation.text))
-                assert len(recommendation.pulls) <= 5 and len(named) <= 5, (week.week, language, recommendation.text)
+                assert len(recommendation.pulls) <= 5 and len(named) <= 5, (
+                    week.week,
+                    language,
+                    recommendation.text,
+                )
 
 
 @pytest.mark.parametrize("name", sorted(REPOSITORIES))
@@ -99,10 +128,26 @@ def test_summaries_lead_with_the_weeks_moves_and_end_with_its_figures(name):
         if not people:
             continue
         english = narratives["en"].summary.text
-        assert english.startswith(("The week was", "Among the week's subjects", "The main change", "This week is still", "The data for this week")), (week.week, english)
-        assert re.search(r"In all, [\d,]+ (person|people) merged [\d,]+ PRs?", english), (week.week, english)
-        if english.startswith("The week was"):  # said only of themes that took half of the week or more
-            assert 2 * len({n for t in week.themes[:SUMMARY_THEMES] for n in t.pulls}) >= week.stats.merged_count, (week.week, english)
+        assert english.startswith(
+            (
+                "The week was",
+                "Among the week's subjects",
+                "The main change",
+                "This week is still",
+                "The data for this week",
+            )
+        ), (week.week, english)
+        assert re.search(r"In all, [\d,]+ (person|people) merged [\d,]+ PRs?", english), (
+            week.week,
+            english,
+        )
+        if english.startswith(
+            "The week was"
+        ):  # said only of themes that took half of the week or more
+            assert (
+                2 * len({n for t in week.themes[:SUMMARY_THEMES] for n in t.pulls})
+                >= week.stats.merged_count
+            ), (week.week, english)
         assert "本周共有" in narratives["zh"].summary.text, week.week
 
 
@@ -111,13 +156,19 @@ def test_chinese_real_weeks_leave_no_english_but_names_titles_and_code(name):
     week, previous = real_week(name)
     narrative = narrate(week, previous, ZH)
     texts = [narrative.title, *(cited.text for _, cited in narrative.texts())]
-    texts += [g.heading for g in narrative.highlights] + [r.name for r in narrative.risks] + [r.impact for r in narrative.risks]
+    texts += (
+        [g.heading for g in narrative.highlights]
+        + [r.name for r in narrative.risks]
+        + [r.impact for r in narrative.risks]
+    )
     leftovers = [left for left in (english_left(week, t) for t in texts) if left]
     assert leftovers == []
 
 
 @pytest.mark.parametrize("name", sorted(REPOSITORIES))
-def test_every_chinese_week_page_shows_an_english_title_once_and_its_narrative_is_at_least_38_percent_chinese(name):
+def test_every_chinese_week_page_shows_an_english_title_once_and_its_narrative_is_at_least_38_percent_chinese(
+    name,
+):
     """Over every week: a title (of 12 characters or more, shorter ones occur inside other words) is
     in at most one text of the page besides the rows and headings of other PRs that share it (a
     revert's own title holds the one it reverts); the narrative's Chinese share, as defined."""
@@ -126,11 +177,22 @@ def test_every_chinese_week_page_shows_an_english_title_once_and_its_narrative_i
         if not week.pulls:
             continue
         view = week_view(week, narratives["zh"], (), ZH, f"https://github.com/{repo}", "")
-        texts = [*((None, t) for t in narrative_texts(view)), *((c.ref.number, c.title) for c in view.key_changes),
-                 *((row.ref.number, row.title) for row in (*view.updates, *view.pulls))]
+        texts = [
+            *((None, t) for t in narrative_texts(view)),
+            *((c.ref.number, c.title) for c in view.key_changes),
+            *((row.ref.number, row.title) for row in (*view.updates, *view.pulls)),
+        ]
         for analysed in week.pulls:
-            forms = {f for f in (analysed.pull.title.strip(), display_title(analysed.pull.title)) if len(f) >= 12}
-            shown = [t for owner, t in texts if owner in (None, analysed.pull.number) and any(form in t for form in forms)]
+            forms = {
+                f
+                for f in (analysed.pull.title.strip(), display_title(analysed.pull.title))
+                if len(f) >= 12
+            }
+            shown = [
+                t
+                for owner, t in texts
+                if owner in (None, analysed.pull.number) and any(form in t for form in forms)
+            ]
             assert len(shown) <= 1, (week.week, analysed.pull.number, shown)
         assert chinese_share(narrative_texts(view)) >= 0.38, week.week
 
@@ -138,6 +200,8 @@ def test_every_chinese_week_page_shows_an_english_title_once_and_its_narrative_i
 def test_every_risk_of_the_analysis_is_told_with_all_its_pulls():
     week, previous = real_week("verl-W21")
     narrative = narrate(week, previous, EN)
-    assert {(r.kind, r.pulls) for r in narrative.risks} == {(r.kind, r.pulls) for r in (*week.good_news, *week.risks) if r.pulls}
+    assert {(r.kind, r.pulls) for r in narrative.risks} == {
+        (r.kind, r.pulls) for r in (*week.good_news, *week.risks) if r.pulls
+    }
     for line in narrative.risks:
         assert set(line.sentence.pulls) <= set(line.pulls)

@@ -41,19 +41,52 @@ def _served(url: str, server: subprocess.Popen) -> str:
 def test_an_import_while_the_devserver_runs_builds_the_new_week(tmp_path):
     project = tiny_project(tmp_path / "project")
     port = _free_port()
-    log = (tmp_path / "devserver.log").open("w")  # read when the test fails; a pipe nobody reads would stop the server
-    server = make(project, "devserver", f"PORT={port}", start_new_session=True, stdout=log, stderr=subprocess.STDOUT)
+    log = (tmp_path / "devserver.log").open(
+        "w"
+    )  # read when the test fails; a pipe nobody reads would stop the server
+    server = make(
+        project,
+        "devserver",
+        f"PORT={port}",
+        start_new_session=True,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     try:
         base = f"http://127.0.0.1:{port}"
         assert "2026-W11" in _served(f"{base}/{REPO}/", server)
         export = tmp_path / "export.jsonl"
-        export.write_text(json.dumps({"number": 900, "title": "feat: a change made while the server runs",
-                                      "html_url": f"https://github.com/{REPO}/pull/900", "user": {"login": "carol"},
-                                      "merged_at": "2026-04-08T10:00:00Z"}) + "\n")
+        export.write_text(
+            json.dumps(
+                {
+                    "number": 900,
+                    "title": "feat: a change made while the server runs",
+                    "html_url": f"https://github.com/{REPO}/pull/900",
+                    "user": {"login": "carol"},
+                    "merged_at": "2026-04-08T10:00:00Z",
+                }
+            )
+            + "\n"
+        )
         repo_digest = Path(sys.executable).with_name("repo-digest")
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_", "DIGEST_"))}
-        done = subprocess.run([str(repo_digest), "import", str(export), "--repo", REPO, "--settings", "pelicanconf.py"],
-                              cwd=project, env=env, capture_output=True, text=True)
+        env = {
+            k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_", "DIGEST_"))
+        }
+        done = subprocess.run(
+            [
+                str(repo_digest),
+                "import",
+                str(export),
+                "--repo",
+                REPO,
+                "--settings",
+                "pelicanconf.py",
+            ],
+            cwd=project,
+            env=env,
+            capture_output=True,
+            text=True,
+        )
         assert done.returncode == 0, done.stderr
         assert "a change made while the server runs" in _served(f"{base}/{REPO}/2026-W15/", server)
     finally:
@@ -75,7 +108,14 @@ def test_make_serve_answers_a_missing_address_with_the_sites_404_page(tmp_path):
     assert built.returncode == 0, err
     port = _free_port()
     log = (tmp_path / "serve.log").open("w")
-    server = make(project, "serve", f"PORT={port}", start_new_session=True, stdout=log, stderr=subprocess.STDOUT)
+    server = make(
+        project,
+        "serve",
+        f"PORT={port}",
+        start_new_session=True,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     try:
         base = f"http://127.0.0.1:{port}"
         assert "2026-W11" in _served(f"{base}/{REPO}/", server)
@@ -85,6 +125,8 @@ def test_make_serve_answers_a_missing_address_with_the_sites_404_page(tmp_path):
         except urllib.error.HTTPError as error:
             assert error.code == 404
             page = error.read().decode("utf-8")
-        assert page == (project / "output/404.html").read_text(encoding="utf-8") and "<title>" in page
+        assert (
+            page == (project / "output/404.html").read_text(encoding="utf-8") and "<title>" in page
+        )
     finally:
         os.killpg(server.pid, signal.SIGINT)

@@ -20,25 +20,41 @@ from tests.site_builder import build_site
 
 SITEURL = "https://example.org/blog"
 MONDAY = datetime(2026, 5, 4, 9, tzinfo=UTC)  # 2026-W19
-IDS = {"2026-W19": "tag:github.com,2026-05-04:acme/widget/2026-W19",
-       "2026-W20": "tag:github.com,2026-05-11:acme/widget/2026-W20"}
+IDS = {
+    "2026-W19": "tag:github.com,2026-05-04:acme/widget/2026-W19",
+    "2026-W20": "tag:github.com,2026-05-11:acme/widget/2026-W20",
+}
 
 
 def _site(folder, post: bool = True):
     """Two finished weeks of acme/widget, and (`post`) one post of the blog's own."""
     store = Store(folder / "data")
-    store.upsert("acme/widget", [
-        make_pull(1, MONDAY, "feat: add the widget cache", labels=("area/core",),
-                  files=[("core/cache.py", 120, 4, "modified")]),
-        make_pull(2, MONDAY + timedelta(days=8), "docs: explain the cache", labels=("area/core",),
-                  files=[("docs/cache.md", 30, 0, "added")]),
-    ])
+    store.upsert(
+        "acme/widget",
+        [
+            make_pull(
+                1,
+                MONDAY,
+                "feat: add the widget cache",
+                labels=("area/core",),
+                files=[("core/cache.py", 120, 4, "modified")],
+            ),
+            make_pull(
+                2,
+                MONDAY + timedelta(days=8),
+                "docs: explain the cache",
+                labels=("area/core",),
+                files=[("docs/cache.md", 30, 0, "added")],
+            ),
+        ],
+    )
     fetched = MONDAY + timedelta(days=14)
     store.write_state(RepoState(repo="acme/widget", source="import", fetched_at=fetched))
     if post:
         (folder / "content").mkdir(parents=True, exist_ok=True)
         (folder / "content/hello.md").write_text(
-            "Title: Hello\nDate: 2026-05-01\nCategory: Notes\n\nThe blog's own post.\n")
+            "Title: Hello\nDate: 2026-05-01\nCategory: Notes\n\nThe blog's own post.\n"
+        )
     return folder
 
 
@@ -83,8 +99,12 @@ def test_a_host_plugins_writer_writes_every_page_and_feed_and_the_weeks_keep_ids
         signals.get_writer.disconnect(host_writer)
     # One writer, the host's: Pelican found no other to choose from.
     assert not [r.getMessage() for r in caplog.records if "writers found" in r.getMessage()]
-    assert {"acme/widget/2026-W19/index.html", "posts/hello/index.html", "feeds/all.atom.xml",
-            "feeds/acme/widget.atom.xml"} <= set(HostWriter.written)
+    assert {
+        "acme/widget/2026-W19/index.html",
+        "posts/hello/index.html",
+        "feeds/all.atom.xml",
+        "feeds/acme/widget.atom.xml",
+    } <= set(HostWriter.written)
     assert {_week(e): e.id for e in _feed(output, "feeds/acme/widget.atom.xml").entries} == IDS
 
 

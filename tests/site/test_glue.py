@@ -13,7 +13,13 @@ from pelican.settings import read_settings
 
 from digest_plugin import register
 from digest_plugin.narrate.wording import Language
-from digest_plugin.publish.hooks import SETUP_KEY, BuildSetup, build_setup, check_settings, write_files
+from digest_plugin.publish.hooks import (
+    SETUP_KEY,
+    BuildSetup,
+    build_setup,
+    check_settings,
+    write_files,
+)
 from digest_plugin.records.state import RepoState
 from digest_plugin.settings import DigestSettings
 from digest_plugin.store.folder import Store
@@ -27,29 +33,76 @@ HOSTILE = '<script>alert("x")</script>'
 
 def _store(folder: Path) -> None:
     store = Store(folder / "data")
-    store.upsert("acme/widget", [
-        make_pull(1, MONDAY, "feat: add the widget cache", labels=("area/api",), files=[("core/cache.py", 120, 4, "modified")]),
-        make_pull(2, MONDAY + timedelta(days=2), "fix: crash on empty input", labels=("🚀",), files=[("core/parse.py", 5, 2, "modified")]),
-        make_pull(3, MONDAY + timedelta(days=7), HOSTILE, author="mallory", files=[("docs/index.md", 3, 1, "modified")]),
-        make_pull(4, MONDAY + timedelta(days=8, hours=3), "docs: explain the cache", files=[("docs/cache.md", 30, 0, "added")]),
-    ])
-    store.write_state(RepoState("acme/widget", "import", fetched_at=datetime(2026, 5, 20, tzinfo=UTC)))
+    store.upsert(
+        "acme/widget",
+        [
+            make_pull(
+                1,
+                MONDAY,
+                "feat: add the widget cache",
+                labels=("area/api",),
+                files=[("core/cache.py", 120, 4, "modified")],
+            ),
+            make_pull(
+                2,
+                MONDAY + timedelta(days=2),
+                "fix: crash on empty input",
+                labels=("🚀",),
+                files=[("core/parse.py", 5, 2, "modified")],
+            ),
+            make_pull(
+                3,
+                MONDAY + timedelta(days=7),
+                HOSTILE,
+                author="mallory",
+                files=[("docs/index.md", 3, 1, "modified")],
+            ),
+            make_pull(
+                4,
+                MONDAY + timedelta(days=8, hours=3),
+                "docs: explain the cache",
+                files=[("docs/cache.md", 30, 0, "added")],
+            ),
+        ],
+    )
+    store.write_state(
+        RepoState("acme/widget", "import", fetched_at=datetime(2026, 5, 20, tzinfo=UTC))
+    )
 
 
 def run_generator(folder: Path, language: str = "en", **overrides) -> ArticlesGenerator:
     """Pelican's ArticlesGenerator as Pelican.run() makes it, after `initialized` with a fixed clock."""
     (folder / "content").mkdir(parents=True, exist_ok=True)
-    settings = read_settings(str(ROOT / "pelicanconf.py"), override={
-        "PATH": str(folder / "content"), "OUTPUT_PATH": str(folder / "output"), "CACHE_PATH": str(folder / "cache"),
-        "THEME": str(ROOT / "theme"), "DIGEST_DATA_PATH": str(folder / "data"), "DIGEST_FETCH": "never",
-        "DIGEST_LANGUAGE": language, **overrides,
-    })
+    settings = read_settings(
+        str(ROOT / "pelicanconf.py"),
+        override={
+            "PATH": str(folder / "content"),
+            "OUTPUT_PATH": str(folder / "output"),
+            "CACHE_PATH": str(folder / "cache"),
+            "THEME": str(ROOT / "theme"),
+            "DIGEST_DATA_PATH": str(folder / "data"),
+            "DIGEST_FETCH": "never",
+            "DIGEST_LANGUAGE": language,
+            **overrides,
+        },
+    )
     register()  # what Pelican's plugin loader does: connects the hooks
     checked = DigestSettings.from_pelican(settings, folder)
     settings[SETUP_KEY] = BuildSetup(checked, Language.of(checked.language), clock=lambda: NOW)
-    context = {**settings, "generated_content": {}, "static_links": set(), "static_content": {}, "localsiteurl": settings["SITEURL"]}
-    generator = ArticlesGenerator(context=context, settings=settings, path=settings["PATH"], theme=settings["THEME"],
-                                  output_path=settings["OUTPUT_PATH"])
+    context = {
+        **settings,
+        "generated_content": {},
+        "static_links": set(),
+        "static_content": {},
+        "localsiteurl": settings["SITEURL"],
+    }
+    generator = ArticlesGenerator(
+        context=context,
+        settings=settings,
+        path=settings["PATH"],
+        theme=settings["THEME"],
+        output_path=settings["OUTPUT_PATH"],
+    )
     generator.generate_context()
     return generator
 
@@ -76,7 +129,9 @@ def test_labels_become_tags_with_readable_slugs(generator):
     week = next(a for a in generator.articles if a.url.endswith("2026-W20/"))
     slugs = {tag.name: tag.slug for tag in week.tags}
     assert slugs["area/api"] == "area-api"
-    assert slugs["🚀"].startswith("label-") and len(slugs["🚀"]) == len("label-") + 8  # never an empty slug
+    assert (
+        slugs["🚀"].startswith("label-") and len(slugs["🚀"]) == len("label-") + 8
+    )  # never an empty slug
 
 
 def test_a_finished_week_is_dated_at_its_end_and_the_current_one_at_its_latest_merge(generator):
@@ -111,7 +166,9 @@ def test_write_files_puts_each_weeks_markdown_beside_its_page(generator):
 
 
 def test_settings_are_checked_once_at_initialized_and_shared_by_every_hook(tmp_path):
-    settings = read_settings(str(ROOT / "pelicanconf.py"), override={"DIGEST_DATA_PATH": str(tmp_path)})
+    settings = read_settings(
+        str(ROOT / "pelicanconf.py"), override={"DIGEST_DATA_PATH": str(tmp_path)}
+    )
 
     class Pelican:  # what `initialized` hands over: the instance whose settings every generator shares
         pass

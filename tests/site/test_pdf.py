@@ -32,7 +32,9 @@ def test_a_pdf_is_redrawn_only_when_its_content_changes(tmp_path):
     assert write_pdfs([job(PAGE.format("Week 21"), week)], cache) == 1
     first = (week / PDF_NAME).read_bytes()
     assert first.startswith(b"%PDF")
-    assert write_pdfs([job(PAGE.format("Week 21"), week)], cache) == 0  # a warm build: same content, from the cache
+    assert (
+        write_pdfs([job(PAGE.format("Week 21"), week)], cache) == 0
+    )  # a warm build: same content, from the cache
     assert (week / PDF_NAME).read_bytes() == first
     assert write_pdfs([job(PAGE.format("Week 21, with a note"), week)], cache) == 1
 
@@ -41,11 +43,15 @@ def test_a_changed_chart_redraws_the_pdf_that_shows_it(tmp_path):
     week, cache = tmp_path / "week", PdfCache(tmp_path / "cache")
     week.mkdir()
     chart = week / "activity-trend.svg"
-    chart.write_text("<svg xmlns='http://www.w3.org/2000/svg' width='10' height='10'><rect width='5' height='5'/></svg>")
+    chart.write_text(
+        "<svg xmlns='http://www.w3.org/2000/svg' width='10' height='10'><rect width='5' height='5'/></svg>"
+    )
     html = PAGE.format('Charts <img src="activity-trend.svg" alt="">')
     assert write_pdfs([job(html, week)], cache) == 1
     assert write_pdfs([job(html, week)], cache) == 0
-    chart.write_text("<svg xmlns='http://www.w3.org/2000/svg' width='10' height='10'><rect width='9' height='9'/></svg>")
+    chart.write_text(
+        "<svg xmlns='http://www.w3.org/2000/svg' width='10' height='10'><rect width='9' height='9'/></svg>"
+    )
     assert write_pdfs([job(html, week)], cache) == 1
 
 
@@ -55,7 +61,9 @@ def test_pdfs_drawn_together_on_every_core_are_those_drawn_one_by_one(tmp_path, 
     for week in weeks:
         week.mkdir(parents=True)
     pages = [(PAGE.format(f"Week {week.name}"), week) for week in weeks]
-    assert write_pdfs([job(html, week) for html, week in pages], PdfCache(tmp_path / "cache-together")) == len(weeks)  # enough to start worker processes
+    assert write_pdfs(
+        [job(html, week) for html, week in pages], PdfCache(tmp_path / "cache-together")
+    ) == len(weeks)  # enough to start worker processes
     for html, week in pages:
         alone = tmp_path / "alone" / week.name
         alone.mkdir(parents=True)
@@ -75,17 +83,49 @@ def test_emoji_no_font_has_are_one_warning_for_the_whole_build(tmp_path):
     if not Path("/usr/share/fonts/truetype/dejavu").is_dir():
         pytest.skip("DejaVu is not installed (Debian: fonts-dejavu-core)")
     monday = datetime(2026, 3, 2, 9, tzinfo=UTC)
-    pulls = [make_pull(n, monday + timedelta(days=n * 3), f"feat: launch {n}", labels=("🚀",), files=[("src/a.py", 3, 1, "modified")])
-             for n in range(1, 5)]
+    pulls = [
+        make_pull(
+            n,
+            monday + timedelta(days=n * 3),
+            f"feat: launch {n}",
+            labels=("🚀",),
+            files=[("src/a.py", 3, 1, "modified")],
+        )
+        for n in range(1, 5)
+    ]
     project = tiny_project(tmp_path / "project", pulls=pulls, DIGEST_PDF=True)
     fonts = tmp_path / "fonts.conf"
     fonts.write_text(FONTS_WITHOUT_EMOJI.format(cache=tmp_path / "fontconfig-cache"))
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_", "DIGEST_", "SITEURL"))}
-    done = subprocess.run([str(Path(sys.executable).with_name("pelican")), "content", "-o", "output", "-s", "pelicanconf.py"],
-                          cwd=project, env={**env, "FONTCONFIG_FILE": str(fonts), "COLUMNS": "400"}, capture_output=True, text=True,
-                          timeout=900)
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("GITHUB_", "GH_", "DIGEST_", "SITEURL"))
+    }
+    done = subprocess.run(
+        [
+            str(Path(sys.executable).with_name("pelican")),
+            "content",
+            "-o",
+            "output",
+            "-s",
+            "pelicanconf.py",
+        ],
+        cwd=project,
+        env={**env, "FONTCONFIG_FILE": str(fonts), "COLUMNS": "400"},
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     log = done.stdout + done.stderr
     assert done.returncode == 0, log
-    assert len(list((project / "output").rglob("digest.pdf"))) >= 2  # several PDFs with the label, one warning
-    said = [line for line in log.splitlines() if "font" in line]  # the charts' SVG text is set by the reader's browser: not a word
-    assert len(said) == 1 and "emoji such as 🚀, which no font here has" in said[0] and "fonts-noto-color-emoji" in said[0], log
+    assert (
+        len(list((project / "output").rglob("digest.pdf"))) >= 2
+    )  # several PDFs with the label, one warning
+    said = [
+        line for line in log.splitlines() if "font" in line
+    ]  # the charts' SVG text is set by the reader's browser: not a word
+    assert (
+        len(said) == 1
+        and "emoji such as 🚀, which no font here has" in said[0]
+        and "fonts-noto-color-emoji" in said[0]
+    ), log

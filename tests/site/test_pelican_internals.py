@@ -24,19 +24,25 @@ def test_the_private_parts_relied_on_are_the_ones_listed():
 
 def test_the_installed_pelican_has_every_private_part_the_plugin_uses():
     missing = missing_private_api()
-    assert not missing, f"The installed Pelican lacks {', '.join(missing)}, which digest_plugin/publish/pelican_internals.py relies on."
+    assert not missing, (
+        f"The installed Pelican lacks {', '.join(missing)}, which digest_plugin/publish/pelican_internals.py relies on."
+    )
 
 
 def test_no_other_module_uses_pelicans_private_api():
     names = sorted({name.split(".")[1] for name in RELIED_ON})
     pattern = re.compile(r"\b(" + "|".join(map(re.escape, names)) + r")\b")
-    users = [str(path.relative_to(PACKAGE)) for path in PACKAGE.rglob("*.py")
-             if path.name != "pelican_internals.py" and pattern.search(path.read_text(encoding="utf-8"))]
+    users = [
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*.py")
+        if path.name != "pelican_internals.py" and pattern.search(path.read_text(encoding="utf-8"))
+    ]
     assert not users
 
 
 def test_a_pelican_that_no_longer_asks_for_lazy_content_stops_the_build_in_one_sentence(
-        tmp_path, monkeypatch):
+    tmp_path, monkeypatch
+):
     def get_content(self, siteurl):
         return self._content
 
@@ -47,4 +53,3 @@ def test_a_pelican_that_no_longer_asks_for_lazy_content_stops_the_build_in_one_s
         check_pelican()
     with pytest.raises(DigestError, match=r"Content\._get_content"):
         build_site(tmp_path)
-

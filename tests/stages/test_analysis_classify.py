@@ -6,7 +6,14 @@ import re
 
 import pytest
 
-from digest_plugin.analysis.classify import PATH_SCHEME, ModuleScheme, classify, module_scheme, parse_title, says_default_change
+from digest_plugin.analysis.classify import (
+    PATH_SCHEME,
+    ModuleScheme,
+    classify,
+    module_scheme,
+    parse_title,
+    says_default_change,
+)
 from digest_plugin.analysis.model import TYPES
 from digest_plugin.analysis.upgrades import upgrades
 from digest_plugin.records.pull import Author, FileChange
@@ -27,7 +34,9 @@ def test_verl_style_title_gives_modules_type_and_breaking_marker():
 
 
 def test_conventional_commit_with_scope_and_bang():
-    pull = make_pull(1, "2026-05-18T10:00:00Z", "fix(parser)!: reject tabs in indentation", files=[SRC])
+    pull = make_pull(
+        1, "2026-05-18T10:00:00Z", "fix(parser)!: reject tabs in indentation", files=[SRC]
+    )
     result = classify(pull, RULES, ModuleScheme("scope", frozenset({"parser"})))
     assert result.type == "fix"
     assert result.modules == ("parser",)
@@ -36,8 +45,12 @@ def test_conventional_commit_with_scope_and_bang():
 
 
 def test_ruff_rule_prefix_is_a_topic_and_modules_come_from_paths():
-    pull = make_pull(2, "2026-05-18T10:00:00Z", "[`flake8-bugbear`] Fix false positive in `B008`",
-                     files=[FileChange("crates/ruff_linter/src/rules/b008.rs", 30, 3)])
+    pull = make_pull(
+        2,
+        "2026-05-18T10:00:00Z",
+        "[`flake8-bugbear`] Fix false positive in `B008`",
+        files=[FileChange("crates/ruff_linter/src/rules/b008.rs", 30, 3)],
+    )
     result = classify(pull, load_rules(repo="astral-sh/ruff"))
     assert result.type == "fix"
     assert "flake8-bugbear" in result.topics
@@ -46,36 +59,73 @@ def test_ruff_rule_prefix_is_a_topic_and_modules_come_from_paths():
 
 def test_plain_bracket_prefix_is_a_module_where_the_project_names_modules_so():
     scopes = ModuleScheme("scope", frozenset({"ty", "formatter"}))
-    result = classify(make_pull(3, "2026-05-18T10:00:00Z", "[ty] Support class and static protocol methods", files=[SRC, TEST]), RULES, scopes)
+    result = classify(
+        make_pull(
+            3,
+            "2026-05-18T10:00:00Z",
+            "[ty] Support class and static protocol methods",
+            files=[SRC, TEST],
+        ),
+        RULES,
+        scopes,
+    )
     assert result.modules == ("ty",)
     assert result.type == "feat"
     # one scheme: a PR without a scope is named by the scope its paths belong to
-    unscoped = make_pull(5, "2026-05-18T10:00:00Z", "Support protocols", files=[
-        FileChange("crates/ty_python_semantic/src/types.rs", 50, 5), FileChange("crates/ruff_python_formatter/src/lib.rs", 5, 1)])
-    assert classify(unscoped, load_rules(repo="astral-sh/ruff"), scopes).modules == ("ty", "formatter")
+    unscoped = make_pull(
+        5,
+        "2026-05-18T10:00:00Z",
+        "Support protocols",
+        files=[
+            FileChange("crates/ty_python_semantic/src/types.rs", 50, 5),
+            FileChange("crates/ruff_python_formatter/src/lib.rs", 5, 1),
+        ],
+    )
+    assert classify(unscoped, load_rules(repo="astral-sh/ruff"), scopes).modules == (
+        "ty",
+        "formatter",
+    )
 
 
 def test_the_scheme_follows_what_most_of_a_repositorys_titles_do():
-    scoped = [make_pull(n, "2026-05-18T10:00:00Z", f"[trainer] feat: step {n}") for n in range(1, 5)]
+    scoped = [
+        make_pull(n, "2026-05-18T10:00:00Z", f"[trainer] feat: step {n}") for n in range(1, 5)
+    ]
     plain = [make_pull(n, "2026-05-18T10:00:00Z", f"Add step {n}") for n in range(5, 9)]
     assert module_scheme(scoped + plain[:1], RULES) == ModuleScheme("scope", frozenset({"trainer"}))
     assert module_scheme(scoped[:1] + plain, RULES) == PATH_SCHEME
 
 
 def test_revert_title_names_the_reverted_pr():
-    pull = make_pull(4, "2026-05-18T10:00:00Z", 'Revert "[red-knot] Type narrowing for assertions (#17149)"', files=[SRC])
+    pull = make_pull(
+        4,
+        "2026-05-18T10:00:00Z",
+        'Revert "[red-knot] Type narrowing for assertions (#17149)"',
+        files=[SRC],
+    )
     result = classify(pull, RULES)
     assert result.type == "revert" and result.is_revert
     assert result.reverts == 17149
 
 
 def test_revert_body_reference_is_used_when_the_title_has_none():
-    pull = make_pull(5, "2026-05-18T10:00:00Z", 'Revert "fix: bind the port with IP address"', body="Reverts volcengine/verl#314", files=[SRC])
+    pull = make_pull(
+        5,
+        "2026-05-18T10:00:00Z",
+        'Revert "fix: bind the port with IP address"',
+        body="Reverts volcengine/verl#314",
+        files=[SRC],
+    )
     assert classify(pull, RULES).reverts == 314
 
 
 def test_explicitly_typed_revert_keeps_its_type_but_is_a_revert():
-    result = classify(make_pull(6, "2026-05-18T10:00:00Z", "[megatron] fix: revert megatron actor refactor", files=[SRC]), RULES)
+    result = classify(
+        make_pull(
+            6, "2026-05-18T10:00:00Z", "[megatron] fix: revert megatron actor refactor", files=[SRC]
+        ),
+        RULES,
+    )
     assert result.type == "fix"
     assert result.is_revert
 
@@ -84,13 +134,23 @@ def test_merge_commit_is_described_by_its_branch_and_typed_by_words_or_paths():
     title = parse_title("Merge pull request #3510 from nkr0/fixTests", RULES)
     assert title.merge_commit
     assert title.description == "Fix Tests"
-    docs_only = make_pull(7, "2026-05-18T10:00:00Z", "Merge pull request #3488 from someone/chinese-translation",
-                          files=[FileChange("docs/locale/zh_CN/LC_MESSAGES/install.po", 50, 10)])
+    docs_only = make_pull(
+        7,
+        "2026-05-18T10:00:00Z",
+        "Merge pull request #3488 from someone/chinese-translation",
+        files=[FileChange("docs/locale/zh_CN/LC_MESSAGES/install.po", 50, 10)],
+    )
     assert classify(docs_only, RULES).type == "docs"
 
 
 def test_labels_are_trusted_over_the_title():
-    pull = make_pull(8, "2026-05-18T10:00:00Z", "feat: new thing", labels=("bug", "breaking change", "security"), files=[SRC])
+    pull = make_pull(
+        8,
+        "2026-05-18T10:00:00Z",
+        "feat: new thing",
+        labels=("bug", "breaking change", "security"),
+        files=[SRC],
+    )
     result = classify(pull, RULES)
     assert result.type == "fix"
     assert result.breaking
@@ -99,26 +159,60 @@ def test_labels_are_trusted_over_the_title():
 
 
 def test_paths_decide_when_every_file_says_the_same():
-    docs = make_pull(9, "2026-05-18T10:00:00Z", "Update installation page", files=[FileChange("docs/install.rst", 5, 5)])
+    docs = make_pull(
+        9,
+        "2026-05-18T10:00:00Z",
+        "Update installation page",
+        files=[FileChange("docs/install.rst", 5, 5)],
+    )
     tests = make_pull(10, "2026-05-18T10:00:00Z", "Add coverage for the parser", files=[TEST])
-    ci = make_pull(11, "2026-05-18T10:00:00Z", "Cache wheels", files=[FileChange(".github/workflows/ci.yml", 3, 1)])
+    ci = make_pull(
+        11,
+        "2026-05-18T10:00:00Z",
+        "Cache wheels",
+        files=[FileChange(".github/workflows/ci.yml", 3, 1)],
+    )
     assert [classify(p, RULES).type for p in (docs, tests, ci)] == ["docs", "test", "ci"]
 
 
 def test_path_modules_use_two_levels_under_source_roots_and_the_repository_name():
-    pull = make_pull(12, "2026-05-18T10:00:00Z", "Speed up the engine", files=[
-        FileChange("widget/core/engine.py", 100, 0), FileChange("src/api/http.py", 10, 0),
-        FileChange("docs/index.md", 500, 0), FileChange("setup.py", 1, 1),
-    ])
+    pull = make_pull(
+        12,
+        "2026-05-18T10:00:00Z",
+        "Speed up the engine",
+        files=[
+            FileChange("widget/core/engine.py", 100, 0),
+            FileChange("src/api/http.py", 10, 0),
+            FileChange("docs/index.md", 500, 0),
+            FileChange("setup.py", 1, 1),
+        ],
+    )
     assert classify(pull, RULES).modules == ("core", "api", "build")
 
 
 def test_files_at_the_root_are_named_by_what_they_are():
     def modules(path):
-        return classify(make_pull(20, "2026-05-18T10:00:00Z", "Tidy", files=[FileChange(path, 3, 1)]), RULES).modules
+        return classify(
+            make_pull(20, "2026-05-18T10:00:00Z", "Tidy", files=[FileChange(path, 3, 1)]), RULES
+        ).modules
 
-    assert [modules(p) for p in ("README.md", "pyproject.toml", "requirements.txt", ".travis.yml", ".pre-commit-config.yaml", "Makefile")] == [
-        ("docs",), ("build",), ("build",), ("ci",), ("tooling",), ("(root)",),
+    assert [
+        modules(p)
+        for p in (
+            "README.md",
+            "pyproject.toml",
+            "requirements.txt",
+            ".travis.yml",
+            ".pre-commit-config.yaml",
+            "Makefile",
+        )
+    ] == [
+        ("docs",),
+        ("build",),
+        ("build",),
+        ("ci",),
+        ("tooling",),
+        ("(root)",),
     ]
 
 
@@ -129,31 +223,77 @@ def test_bots_are_recognised_by_type_login_and_setting():
     by_setting = make_pull(16, "2026-05-18T10:00:00Z", "Update deps", author="release-robot")
     person = make_pull(17, "2026-05-18T10:00:00Z", "Update deps", author="robert")
     rules = load_rules(bots=("release-robot",))
-    assert [classify(p, rules).bot for p in (by_type, by_login, by_name, by_setting, person)] == [True, True, True, True, False]
+    assert [classify(p, rules).bot for p in (by_type, by_login, by_name, by_setting, person)] == [
+        True,
+        True,
+        True,
+        True,
+        False,
+    ]
 
 
 def test_keyword_topics_from_the_default_rules_and_from_settings():
-    pull = make_pull(18, "2026-05-18T10:00:00Z", "[trainer] fix: deadlock on Ascend NPU", files=[SRC])
-    assert "crash" in classify(pull, RULES).topics and "npu" not in classify(pull, RULES).topics  # platforms are learned, not listed
+    pull = make_pull(
+        18, "2026-05-18T10:00:00Z", "[trainer] fix: deadlock on Ascend NPU", files=[SRC]
+    )
+    assert (
+        "crash" in classify(pull, RULES).topics and "npu" not in classify(pull, RULES).topics
+    )  # platforms are learned, not listed
     assert "npu" in classify(pull, load_rules({"topics": {"npu": r"\b(npu|ascend)\b"}})).topics
     rules = load_rules({"topics": {"moe": r"\bmoe\b"}})
-    assert "moe" in classify(make_pull(19, "2026-05-18T10:00:00Z", "feat: faster MoE routing"), rules).topics
+    assert (
+        "moe"
+        in classify(make_pull(19, "2026-05-18T10:00:00Z", "feat: faster MoE routing"), rules).topics
+    )
 
 
 def test_dependency_upgrades_tell_major_from_minor():
     lock = [FileChange("Cargo.lock", 10, 10)]
     major = make_pull(20, "2026-05-18T10:00:00Z", "Update Rust crate clap to v5", files=lock)
     minor = make_pull(21, "2026-05-18T10:00:00Z", "Update Rust crate clap to v4.5.35", files=lock)
-    across = make_pull(22, "2026-05-18T10:00:00Z", "chore: bump pydantic from 1.10 to 2.1", files=[FileChange("requirements.txt", 1, 1)])
-    release = make_pull(23, "2026-05-18T10:00:00Z", "Bump 0.11.11", files=[FileChange("pyproject.toml", 1, 1), FileChange("CHANGELOG.md", 30, 0)])
+    across = make_pull(
+        22,
+        "2026-05-18T10:00:00Z",
+        "chore: bump pydantic from 1.10 to 2.1",
+        files=[FileChange("requirements.txt", 1, 1)],
+    )
+    release = make_pull(
+        23,
+        "2026-05-18T10:00:00Z",
+        "Bump 0.11.11",
+        files=[FileChange("pyproject.toml", 1, 1), FileChange("CHANGELOG.md", 30, 0)],
+    )
     feature = make_pull(24, "2026-05-18T10:00:00Z", "feat: add a parser", files=[SRC])
-    own_version = make_pull(25, "2026-05-18T10:00:00Z", "[misc] chore: bump version to v0.5.0", files=[FileChange("verl/version/version", 1, 1)])
-    image = make_pull(26, "2026-05-18T10:00:00Z", "[docker] feat: upgrade to torch 2.7, sglang 0.4.8", files=[FileChange("docker/Dockerfile.sglang", 5, 5)])
-    manifest_only = make_pull(27, "2026-05-18T10:00:00Z", "Enable optimizations for salsa in debug profile", files=[FileChange("Cargo.toml", 3, 0)])
+    own_version = make_pull(
+        25,
+        "2026-05-18T10:00:00Z",
+        "[misc] chore: bump version to v0.5.0",
+        files=[FileChange("verl/version/version", 1, 1)],
+    )
+    image = make_pull(
+        26,
+        "2026-05-18T10:00:00Z",
+        "[docker] feat: upgrade to torch 2.7, sglang 0.4.8",
+        files=[FileChange("docker/Dockerfile.sglang", 5, 5)],
+    )
+    manifest_only = make_pull(
+        27,
+        "2026-05-18T10:00:00Z",
+        "Enable optimizations for salsa in debug profile",
+        files=[FileChange("Cargo.toml", 3, 0)],
+    )
     pulls = (major, minor, across, release, feature, own_version, image, manifest_only)
     found = [upgrades(p, classify(p, RULES), RULES) for p in pulls]
     assert [(u[0].major, u[0].core) if u else None for u in found] == [
-        (True, False), (False, False), (True, True), None, None, None, (False, True), None]  # pydantic, torch: core runtimes
+        (True, False),
+        (False, False),
+        (True, True),
+        None,
+        None,
+        None,
+        (False, True),
+        None,
+    ]  # pydantic, torch: core runtimes
     assert [(u.package, u.old, u.new) for u in found[2]] == [("pydantic", "1.10", "2.1")]
 
 
@@ -168,7 +308,9 @@ def test_every_verl_title_with_a_bracket_prefix_parses():
     for pull in bracketed:
         title = parse_title(pull.title, rules)
         # every bracket item became a module, a type or a marker, and the rest is the description
-        assert title.modules or title.explicit_type or title.breaking or title.rule_prefixes, pull.title
+        assert title.modules or title.explicit_type or title.breaking or title.rule_prefixes, (
+            pull.title
+        )
         prefix = re.match(r"\s*((?:\[[^\]]*\]\s*)+)", pull.title)[1].strip()
         assert title.description and not title.description.startswith(prefix), pull.title
         assert all(m and "[" not in m and "]" not in m for m in title.modules), pull.title
@@ -178,13 +320,45 @@ def test_every_verl_title_with_a_bracket_prefix_parses():
 def test_verl_modules_are_the_ones_its_pr_template_lists():
     """verl's PR template (quoted in every body) lists the module names a title may use; since
     2026 a CI check enforces the format, so nearly every parsed module must be one of them."""
-    listed = {"fsdp", "megatron", "veomni", "sglang", "vllm", "rollout", "trainer", "ci", "training_utils", "recipe", "hardware",
-              "deployment", "ray", "worker", "single_controller", "misc", "perf", "model", "algo", "env", "tool", "ckpt", "doc",
-              "data", "cfg", "reward", "fully_async", "one_step_off", "vllm_omni"}
+    listed = {
+        "fsdp",
+        "megatron",
+        "veomni",
+        "sglang",
+        "vllm",
+        "rollout",
+        "trainer",
+        "ci",
+        "training_utils",
+        "recipe",
+        "hardware",
+        "deployment",
+        "ray",
+        "worker",
+        "single_controller",
+        "misc",
+        "perf",
+        "model",
+        "algo",
+        "env",
+        "tool",
+        "ckpt",
+        "doc",
+        "data",
+        "cfg",
+        "reward",
+        "fully_async",
+        "one_step_off",
+        "vllm_omni",
+    }
     rules = load_rules(repo="verl-project/verl")
     convention = re.compile(r"^\[[^\]]+\]\s*(feat|fix|refactor|chore|test)\s*:", re.IGNORECASE)
-    modules = [m for p in real_pulls("verl-project/verl") if p.merged_at.year >= 2026 and convention.match(p.title)
-               for m in parse_title(p.title, rules).modules]
+    modules = [
+        m
+        for p in real_pulls("verl-project/verl")
+        if p.merged_at.year >= 2026 and convention.match(p.title)
+        for m in parse_title(p.title, rules).modules
+    ]
     assert len(modules) > 1000
     assert sum(1 for m in modules if m in listed) / len(modules) > 0.95
 
@@ -192,7 +366,9 @@ def test_verl_modules_are_the_ones_its_pr_template_lists():
 @pytest.mark.realdata
 def test_verl_titles_in_the_documented_format_give_that_type():
     rules = load_rules(repo="verl-project/verl")
-    convention = re.compile(r"^\[[^\]]+\]\s*(feat|fix|refactor|chore|test|doc|docs|perf)\s*:", re.IGNORECASE)
+    convention = re.compile(
+        r"^\[[^\]]+\]\s*(feat|fix|refactor|chore|test|doc|docs|perf)\s*:", re.IGNORECASE
+    )
     checked = 0
     for pull in real_pulls("verl-project/verl"):
         match = convention.match(pull.title)
@@ -214,7 +390,9 @@ def test_every_ruff_week_types_more_than_90_percent_of_its_prs():
 @pytest.mark.realdata
 def test_pelican_merge_commits_classify():
     rules = load_rules(repo="getpelican/pelican")
-    merges = [p for p in real_pulls("getpelican/pelican") if p.title.startswith("Merge pull request")]
+    merges = [
+        p for p in real_pulls("getpelican/pelican") if p.title.startswith("Merge pull request")
+    ]
     assert len(merges) > 90
     results = [classify(p, rules) for p in merges]
     assert all(r.modules for r in results)
@@ -230,18 +408,21 @@ def test_bots_in_the_real_data_are_the_bot_accounts(repo):
     assert all(login.endswith("[bot]") or login.lower() in rules.bots for login in bots)
 
 
-@pytest.mark.parametrize("title, changes", [
-    ("Change the default of max_num_seqs to 256", True),
-    ("Set default python version to 3.12", True),
-    ("Enable preview rules by default", True),
-    # verl #1838: a default given to an argument that had none changes nothing anyone relied on
-    ("Adding a default value for `RayWorkerGroup.from_detached(name_prefix=None)`", False),
-    # verl #1823: a CI test's own default, not the users'
-    ("Add NPU CI action and fallback SFT's e2e test defaults to FSDP1", False),
-    # ruff #16664, #22368: a lint rule about other code's defaults, a default container of an internal type
-    ("Detect invalid default value type for `os.environ.get` (`PLW1508`)", False),
-    ("Use default `HashSet` for `TypeCollector`", False),
-    ("Default to latest supported Python version for version-related syntax errors", True),
-])
+@pytest.mark.parametrize(
+    "title, changes",
+    [
+        ("Change the default of max_num_seqs to 256", True),
+        ("Set default python version to 3.12", True),
+        ("Enable preview rules by default", True),
+        # verl #1838: a default given to an argument that had none changes nothing anyone relied on
+        ("Adding a default value for `RayWorkerGroup.from_detached(name_prefix=None)`", False),
+        # verl #1823: a CI test's own default, not the users'
+        ("Add NPU CI action and fallback SFT's e2e test defaults to FSDP1", False),
+        # ruff #16664, #22368: a lint rule about other code's defaults, a default container of an internal type
+        ("Detect invalid default value type for `os.environ.get` (`PLW1508`)", False),
+        ("Use default `HashSet` for `TypeCollector`", False),
+        ("Default to latest supported Python version for version-related syntax errors", True),
+    ],
+)
 def test_a_default_change_is_a_default_users_relied_on_that_moves(title, changes):
     assert says_default_change(title) is changes

@@ -41,11 +41,17 @@ def test_prefers_the_what_does_this_pr_do_section_and_keeps_two_sentences():
     template = template_lines([verl_like(f"Change number {i} of many.\n") for i in range(10)])
     assert any("overview of what this pr aims to achieve" in line for line in template)
     summary = summarise(VERL_LIKE, "[trainer] fix: concat", template)
-    assert summary == "Fix the BatchMeta.concat failure on the TransferQueue path. It broke when per-rank metrics were added."
+    assert (
+        summary
+        == "Fix the BatchMeta.concat failure on the TransferQueue path. It broke when per-rank metrics were added."
+    )
 
 
 def test_template_lines_are_the_ones_that_recur_across_many_bodies():
-    bodies = [f"## Summary\n\nChange {i} does thing {i}.\n\n## Checklist\n- [ ] Ran the tests\nPlease read CONTRIBUTING.md first." for i in range(20)]
+    bodies = [
+        f"## Summary\n\nChange {i} does thing {i}.\n\n## Checklist\n- [ ] Ran the tests\nPlease read CONTRIBUTING.md first."
+        for i in range(20)
+    ]
     template = template_lines(bodies, share=0.5, minimum=4)
     assert "please read contributing.md first." in template
     assert "summary" in template
@@ -66,12 +72,17 @@ def test_html_comments_images_details_and_tags_never_reach_the_summary():
 
 def test_ruff_style_setext_summary_heading():
     body = "Summary\n--\n\nThis reverts #23845 since we are now prioritizing names.\n\nTest Plan\n--\n\ncargo test"
-    assert summarise(body, "Revert it") == "This reverts #23845 since we are now prioritizing names."
+    assert (
+        summarise(body, "Revert it") == "This reverts #23845 since we are now prioritizing names."
+    )
 
 
 def test_falls_back_to_the_title_when_only_template_is_left():
     template = template_lines([verl_like(f"Change number {i} of many.\n") for i in range(10)])
-    assert summarise(verl_like(""), "fix: concat of `extra_info`", template) == "fix: concat of extra_info"
+    assert (
+        summarise(verl_like(""), "fix: concat of `extra_info`", template)
+        == "fix: concat of extra_info"
+    )
     assert summarise("", "Add **dark** theme") == "Add dark theme"
 
 
@@ -106,7 +117,9 @@ def test_verl_summaries_contain_no_checklist_or_template_text():
         summary = summarise(pull.body, pull.title, template)
         assert not leaks.search(summary) or leaks.search(pull.title), (pull.number, summary)
         assert len(summary) <= SUMMARY_CHARS
-    with_prose = [summarise(p.body, "", template) for p in pulls if "### What does this PR do?" in p.body]
+    with_prose = [
+        summarise(p.body, "", template) for p in pulls if "### What does this PR do?" in p.body
+    ]
     # most descriptions say something of their own, not only the title
     assert sum(1 for s in with_prose if s) / len(with_prose) > 0.85
 
@@ -132,18 +145,33 @@ def test_chinese_sentences_end_at_full_stops_without_spaces():
 
 
 def test_where_a_pull_works_is_the_file_or_folder_holding_most_of_its_lines():
-    assert main_places([("verl/trainer/ppo/ray_trainer.py", 100), ("verl/trainer/main_ppo_sync.py", 30)]) == ("verl/trainer/ppo/ray_trainer.py",)
-    assert main_places([("verl/trainer/ppo/a.py", 50), ("verl/trainer/b.py", 50), ("verl/workers/c.py", 10)]) == ("verl/trainer",)
-    assert main_places([("crates/ty_ide/src/a.rs", 50), ("crates/ty_server/src/b.rs", 40), ("crates/ruff/c.rs", 5)]) == ("crates/ty_ide", "crates/ty_server")
+    assert main_places(
+        [("verl/trainer/ppo/ray_trainer.py", 100), ("verl/trainer/main_ppo_sync.py", 30)]
+    ) == ("verl/trainer/ppo/ray_trainer.py",)
+    assert main_places(
+        [("verl/trainer/ppo/a.py", 50), ("verl/trainer/b.py", 50), ("verl/workers/c.py", 10)]
+    ) == ("verl/trainer",)
+    assert main_places(
+        [("crates/ty_ide/src/a.rs", 50), ("crates/ty_server/src/b.rs", 40), ("crates/ruff/c.rs", 5)]
+    ) == ("crates/ty_ide", "crates/ty_server")
     assert main_places([(f"{d}/x/y.py", 10) for d in "abcde"]) == ()  # spread out: no place
 
 
 def test_sentences_keep_names_in_lower_case_their_closing_brackets_and_numbered_lists_whole():
-    assert summarise("volcengine/verl#4280 broke one-step-off-policy. This PR adds a manager.", "t") == (
-        "volcengine/verl#4280 broke one-step-off-policy. This PR adds a manager.")
-    assert summarise("The regression is fixed (isort is largely unchanged.)", "t") == "The regression is fixed (isort is largely unchanged.)"
-    long_list = "Address gaps in rollout profiling by adding step awareness: 1. Global step info is passed. 2. More profile options. " + "x " * 120
-    assert summarise(long_list, "t") == "Address gaps in rollout profiling by adding step awareness."
+    assert summarise(
+        "volcengine/verl#4280 broke one-step-off-policy. This PR adds a manager.", "t"
+    ) == ("volcengine/verl#4280 broke one-step-off-policy. This PR adds a manager.")
+    assert (
+        summarise("The regression is fixed (isort is largely unchanged.)", "t")
+        == "The regression is fixed (isort is largely unchanged.)"
+    )
+    long_list = (
+        "Address gaps in rollout profiling by adding step awareness: 1. Global step info is passed. 2. More profile options. "
+        + "x " * 120
+    )
+    assert (
+        summarise(long_list, "t") == "Address gaps in rollout profiling by adding step awareness."
+    )
 
 
 def test_ticked_items_of_the_what_section_say_what_it_does_and_test_output_under_test_headings_never_does():
@@ -162,20 +190,35 @@ https://github.com/tardis-key/verl/blob/skip_everything/docs/advance/skip_manage
 
 1.SKIP_STEPES=[1,3,5], SKIP_ACTION=repeat, no data in the target directory.
 """
-    assert summarise(body, "Use SkipManager") == "Unified management of all skip debugging strategies via SkipManager."
+    assert (
+        summarise(body, "Use SkipManager")
+        == "Unified management of all skip debugging strategies via SkipManager."
+    )
     elsewhere = "## Checklist\n\n- [x] I have read the contributing guide\n\n### Test\n#### rollout\n\nRan the rollout test 3 times.\n"
     assert summarise(elsewhere, "Use SkipManager") == "Use SkipManager"
 
 
 def test_an_aside_left_open_by_a_removed_address_is_not_a_sentence_and_an_address_keeps_the_full_stop_after_it():
     # verl #4931: the address on its own line held the closing bracket; the line once ended "(tested and support up to 0.16."
-    opened = ("### What does this PR do?\n\nCurrent patch_v012.py should apply beyond mcore 0.12 (tested and support\nup to 0.16:\n"
-              "https://github.com/NVIDIA/Megatron-LM/tree/5455f0a)\n\nWe should also apply the same patch.\n")
-    assert summarise(opened, "[megatron] fix: patch mcore for MLA support") == "[megatron] fix: patch mcore for MLA support"
+    opened = (
+        "### What does this PR do?\n\nCurrent patch_v012.py should apply beyond mcore 0.12 (tested and support\nup to 0.16:\n"
+        "https://github.com/NVIDIA/Megatron-LM/tree/5455f0a)\n\nWe should also apply the same patch.\n"
+    )
+    assert (
+        summarise(opened, "[megatron] fix: patch mcore for MLA support")
+        == "[megatron] fix: patch mcore for MLA support"
+    )
     # ruff #17206: "in astral-sh/ruff#17101 Namely, …" ran two sentences together
-    pointed = ("This PR fixes the issue pointed out by @JelleZijlstra in\nhttps://github.com/astral-sh/ruff/pull/17101#issuecomment-2777480204.\n"
-               "Namely, I conflated two very different errors from CPython.")
-    assert summarise(pointed, "x", repo="astral-sh/ruff") == ("This PR fixes the issue pointed out by @JelleZijlstra in #17101. "
-                                                              "Namely, I conflated two very different errors from CPython.")
+    pointed = (
+        "This PR fixes the issue pointed out by @JelleZijlstra in\nhttps://github.com/astral-sh/ruff/pull/17101#issuecomment-2777480204.\n"
+        "Namely, I conflated two very different errors from CPython."
+    )
+    assert summarise(pointed, "x", repo="astral-sh/ruff") == (
+        "This PR fixes the issue pointed out by @JelleZijlstra in #17101. "
+        "Namely, I conflated two very different errors from CPython."
+    )
     footnote = "This adjusts the starting character of block[^1] folding ranges emitted by the language server.\n\n[^1]: A block is a suite."
-    assert summarise(footnote, "x") == "This adjusts the starting character of block folding ranges emitted by the language server."
+    assert (
+        summarise(footnote, "x")
+        == "This adjusts the starting character of block folding ranges emitted by the language server."
+    )

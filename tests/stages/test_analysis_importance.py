@@ -27,25 +27,60 @@ def score(title, files, **fields):
     return importance(pull, classify(pull, RULES), RULES)
 
 
-paths = st.sampled_from(["widget/core.py", "widget/api/http.py", "tests/test_core.py", "docs/index.md", "examples/run.sh",
-                         ".github/workflows/ci.yml", "Cargo.lock", "requirements.txt", "src/a/b.rs", "README.md"])
+paths = st.sampled_from(
+    [
+        "widget/core.py",
+        "widget/api/http.py",
+        "tests/test_core.py",
+        "docs/index.md",
+        "examples/run.sh",
+        ".github/workflows/ci.yml",
+        "Cargo.lock",
+        "requirements.txt",
+        "src/a/b.rs",
+        "README.md",
+    ]
+)
 lines = st.one_of(st.none(), st.integers(0, 10**6))
-titles = st.one_of(st.text(max_size=120), st.sampled_from([
-    "[BREAKING][trainer] feat: new layout", "fix: crash and memory leak in the CVE-2024-1 sandbox eval(",
-    'Revert "x (#12)"', "Update Rust crate clap to v5", "chore: deprecate old API", "docs: typo"]))
+titles = st.one_of(
+    st.text(max_size=120),
+    st.sampled_from(
+        [
+            "[BREAKING][trainer] feat: new layout",
+            "fix: crash and memory leak in the CVE-2024-1 sandbox eval(",
+            'Revert "x (#12)"',
+            "Update Rust crate clap to v5",
+            "chore: deprecate old API",
+            "docs: typo",
+        ]
+    ),
+)
 
 
 @settings(max_examples=300, deadline=None)
-@given(title=titles, files=st.lists(st.tuples(paths, lines, lines), max_size=40), bot=st.booleans(),
-       comments=st.one_of(st.none(), st.integers(0, 10**4)), labels=st.lists(st.sampled_from(["bug", "security", "breaking", "docs", "x"]), max_size=3))
-def test_scores_stay_within_bounds_and_are_the_sum_of_their_factors(title, files, bot, comments, labels):
+@given(
+    title=titles,
+    files=st.lists(st.tuples(paths, lines, lines), max_size=40),
+    bot=st.booleans(),
+    comments=st.one_of(st.none(), st.integers(0, 10**4)),
+    labels=st.lists(st.sampled_from(["bug", "security", "breaking", "docs", "x"]), max_size=3),
+)
+def test_scores_stay_within_bounds_and_are_the_sum_of_their_factors(
+    title, files, bot, comments, labels
+):
     changes = [FileChange(path, added, deleted) for path, added, deleted in files]
     pull = Pull(
-        number=7, title=title, url="https://github.com/acme/widget/pull/7",
+        number=7,
+        title=title,
+        url="https://github.com/acme/widget/pull/7",
         author=Author("dependabot[bot]" if bot else "alice", "Bot" if bot else "User"),
-        merged_at=datetime(2026, 5, 19, tzinfo=UTC), labels=tuple(labels), files=tuple(changes),
-        additions=sum(c.additions or 0 for c in changes), deletions=sum(c.deletions or 0 for c in changes),
-        changed_files=len(changes), comments=comments,
+        merged_at=datetime(2026, 5, 19, tzinfo=UTC),
+        labels=tuple(labels),
+        files=tuple(changes),
+        additions=sum(c.additions or 0 for c in changes),
+        deletions=sum(c.deletions or 0 for c in changes),
+        changed_files=len(changes),
+        comments=comments,
     )
     result = importance(pull, classify(pull, RULES), RULES)
     assert 0.0 <= result.value <= 10.0
@@ -58,11 +93,20 @@ def test_a_maintainer_ranks_breaking_features_and_crash_fixes_above_chores():
     core = [FileChange("widget/core.py", 150, 40), FileChange("tests/test_core.py", 60, 0)]
     breaking = score("[BREAKING][api] feat: new request pipeline", core)
     feature = score("feat: request pipeline", core)
-    deadlock = score("fix: deadlock when two workers load the same checkpoint", [FileChange("widget/core.py", 6, 1)])
+    deadlock = score(
+        "fix: deadlock when two workers load the same checkpoint",
+        [FileChange("widget/core.py", 6, 1)],
+    )
     small_fix = score("fix: wrong log message", [FileChange("widget/core.py", 6, 1)])
     typo = score("docs: fix typo", [FileChange("docs/index.md", 1, 1)])
-    example = score("feat: add an example launch script", [FileChange("examples/run_big_model.sh", 80, 0)])
-    bot_bump = score("Update Rust crate serde to v1.0.200", [FileChange("Cargo.lock", 4, 4)], author=Author("renovate[bot]", "Bot"))
+    example = score(
+        "feat: add an example launch script", [FileChange("examples/run_big_model.sh", 80, 0)]
+    )
+    bot_bump = score(
+        "Update Rust crate serde to v1.0.200",
+        [FileChange("Cargo.lock", 4, 4)],
+        author=Author("renovate[bot]", "Bot"),
+    )
     ci = score("ci: bump the runner image", [FileChange(".github/workflows/ci.yml", 2, 2)])
     assert breaking.value > feature.value > small_fix.value > typo.value
     assert deadlock.value > small_fix.value
@@ -74,16 +118,35 @@ def test_a_maintainer_ranks_breaking_features_and_crash_fixes_above_chores():
 
 def test_major_upgrades_count_more_than_minor_ones():
     lock = [FileChange("Cargo.lock", 30, 30), FileChange("Cargo.toml", 1, 1)]
-    assert score("Update Rust crate clap to v5", lock).value > score("Update Rust crate clap to v4.5.35", lock).value
+    assert (
+        score("Update Rust crate clap to v5", lock).value
+        > score("Update Rust crate clap to v4.5.35", lock).value
+    )
 
 
 def test_core_upgrades_ci_migrations_and_default_changes_outrank_a_few_line_deprecation():
-    deprecation = score("chore: deprecate the old launcher", [FileChange("widget/launcher.py", 6, 0)])
-    torch = score("[docker] feat: upgrade to torch 2.7, sglang 0.4.8", [
-        FileChange("docker/Dockerfile.vllm", 4, 4), *(FileChange(f".github/workflows/e2e_{i}.yml", 1, 1) for i in range(8))])
-    toolchain = score("Update Rust toolchain to 1.91", [FileChange("rust-toolchain.toml", 1, 1), FileChange("widget/core.rs", 6, 6)])
-    migration = score("ci: move every workflow to uv", [FileChange(f".github/workflows/job_{i}.yml", 12, 10) for i in range(14)])
-    default = score("[rollout] feat: change the default of max_num_seqs to 256", [FileChange("widget/rollout.py", 2, 2)])
+    deprecation = score(
+        "chore: deprecate the old launcher", [FileChange("widget/launcher.py", 6, 0)]
+    )
+    torch = score(
+        "[docker] feat: upgrade to torch 2.7, sglang 0.4.8",
+        [
+            FileChange("docker/Dockerfile.vllm", 4, 4),
+            *(FileChange(f".github/workflows/e2e_{i}.yml", 1, 1) for i in range(8)),
+        ],
+    )
+    toolchain = score(
+        "Update Rust toolchain to 1.91",
+        [FileChange("rust-toolchain.toml", 1, 1), FileChange("widget/core.rs", 6, 6)],
+    )
+    migration = score(
+        "ci: move every workflow to uv",
+        [FileChange(f".github/workflows/job_{i}.yml", 12, 10) for i in range(14)],
+    )
+    default = score(
+        "[rollout] feat: change the default of max_num_seqs to 256",
+        [FileChange("widget/rollout.py", 2, 2)],
+    )
     assert min(torch.value, toolchain.value, migration.value, default.value) > deprecation.value
     assert dict(torch.factors)["core_upgrade"] > 0 and "peripheral" not in dict(torch.factors)
     assert dict(migration.factors)["workflows"] > 0
@@ -115,7 +178,13 @@ def test_verl_2026_w21_key_prs_are_the_ones_a_maintainer_would_pick():
     the NCCL deadlock fix and the 1,159-line Megatron-Bridge refactor must be key, the README and
     docs-link chores and the CI test-model swap must not be."""
     pulls = real_pulls("verl-project/verl")
-    weeks = analyse_repo("verl-project/verl", pulls, None, analysis_options(DigestSettings()), datetime(2026, 11, 30, tzinfo=UTC))
+    weeks = analyse_repo(
+        "verl-project/verl",
+        pulls,
+        None,
+        analysis_options(DigestSettings()),
+        datetime(2026, 11, 30, tzinfo=UTC),
+    )
     week = next(w for w in weeks if w.week == "2026-W21")
     assert week.stats.merged_count == 31
     key = {p.pull.number for p in week.pulls if p.key}
@@ -129,19 +198,42 @@ def test_verl_2026_w21_key_prs_are_the_ones_a_maintainer_would_pick():
 def test_closed_issues_and_a_real_description_add_substance():
     files = [FileChange("widget/core.py", 40, 5)]
     bare = score("feat: parser", files)
-    closing = score("feat: parser", files, body="Fixes #12, closes acme/other#3 and https://github.com/acme/widget/issues/9")
+    closing = score(
+        "feat: parser",
+        files,
+        body="Fixes #12, closes acme/other#3 and https://github.com/acme/widget/issues/9",
+    )
     assert dict(closing.factors)["issues"] == 1.0 and closing.value > bare.value
-    explained = score("feat: parser", files, body=" ".join(["The parser now reads nested blocks in one pass."] * 40))
+    explained = score(
+        "feat: parser",
+        files,
+        body=" ".join(["The parser now reads nested blocks in one pass."] * 40),
+    )
     short = score("feat: parser", files, body="Adds a parser.")
     assert "described" not in dict(short.factors) and dict(explained.factors)["described"] > 0.5
 
 
 def test_a_cut_file_list_of_snapshots_is_not_scored_as_core_code():
     kept = [FileChange(f"crates/ruff_linter/snapshots/s{i}.snap", 60, 120) for i in range(298)]
-    kept += [FileChange("crates/ruff_db/src/diff.rs", 100, 39), FileChange("crates/ruff_db/src/render.rs", 10, 5)]
-    bulk = score("refactor: make rendering of fix diffs more concise", kept, files_truncated=True, changed_files=1094, additions=18846, deletions=34419)
+    kept += [
+        FileChange("crates/ruff_db/src/diff.rs", 100, 39),
+        FileChange("crates/ruff_db/src/render.rs", 10, 5),
+    ]
+    bulk = score(
+        "refactor: make rendering of fix diffs more concise",
+        kept,
+        files_truncated=True,
+        changed_files=1094,
+        additions=18846,
+        deletions=34419,
+    )
     assert "large" not in dict(bulk.factors)
-    assert bulk.value < score("refactor: rework the renderer", [FileChange("crates/ruff_db/src/diff.rs", 900, 600)]).value
+    assert (
+        bulk.value
+        < score(
+            "refactor: rework the renderer", [FileChange("crates/ruff_db/src/diff.rs", 900, 600)]
+        ).value
+    )
 
 
 def test_a_reformat_of_every_file_is_no_standout():

@@ -23,7 +23,9 @@ TEST = FileChange("tests/test_engine.py", 30, 0)
 
 def analysed(title="feat: a change", files=(SRC, TEST), **fields):
     pull = make_pull(100, WHEN, title, files=list(files), **fields)
-    return analyse_pull(pull, repo_context("acme/widget", [pull], analysis_options(DigestSettings())))
+    return analyse_pull(
+        pull, repo_context("acme/widget", [pull], analysis_options(DigestSettings()))
+    )
 
 
 def kinds(title="feat: a change", files=(SRC, TEST), **fields):
@@ -44,7 +46,9 @@ def test_missing_tests():
     assert "missing-tests" not in kinds(files=[SRC, TEST])
     assert "missing-tests" not in kinds(files=[FileChange("widget/engine.py", 3, 1)])  # a one-liner
     assert "missing-tests" not in kinds("docs: reword", files=[FileChange("docs/guide.md", 80, 10)])
-    assert "missing-tests" not in kinds(files=[SRC], files_truncated=True)  # tests may be among the dropped files
+    assert "missing-tests" not in kinds(
+        files=[SRC], files_truncated=True
+    )  # tests may be among the dropped files
 
 
 def test_breaking_change():
@@ -55,23 +59,41 @@ def test_breaking_change():
 
 
 def test_dependency_upgrade():
-    assert "dependency-upgrade" in kinds("Update Rust crate clap to v4.5.35", files=[FileChange("Cargo.lock", 8, 8)])
-    assert "dependency-upgrade" in kinds("[docker] chore: update vllm 0.20.2 image", files=[FileChange("docker/Dockerfile.vllm", 5, 5)])
-    assert "dependency-upgrade" in kinds("Update MSRV to 1.90", files=[FileChange("rust-toolchain.toml", 1, 1), FileChange("Cargo.toml", 1, 1)])
+    assert "dependency-upgrade" in kinds(
+        "Update Rust crate clap to v4.5.35", files=[FileChange("Cargo.lock", 8, 8)]
+    )
+    assert "dependency-upgrade" in kinds(
+        "[docker] chore: update vllm 0.20.2 image",
+        files=[FileChange("docker/Dockerfile.vllm", 5, 5)],
+    )
+    assert "dependency-upgrade" in kinds(
+        "Update MSRV to 1.90",
+        files=[FileChange("rust-toolchain.toml", 1, 1), FileChange("Cargo.toml", 1, 1)],
+    )
     assert "dependency-upgrade" not in kinds("feat: add a parser")
-    assert "dependency-upgrade" not in kinds("Bump 0.11.11", files=[FileChange("pyproject.toml", 1, 1)])  # the project's own release
+    assert "dependency-upgrade" not in kinds(
+        "Bump 0.11.11", files=[FileChange("pyproject.toml", 1, 1)]
+    )  # the project's own release
 
 
 def test_security_fixes_are_good_news_and_other_security_changes_a_risk():
     assert good_news("fix: sanitize archive paths") == {"security-fix"}
-    assert good_news("fix: loader", body="Avoids arbitrary code execution: the loader called eval(user_input).") == {"security-fix"}
+    assert good_news(
+        "fix: loader", body="Avoids arbitrary code execution: the loader called eval(user_input)."
+    ) == {"security-fix"}
     assert good_news("fix: bump jinja2 for CVE-2024-22195") == {"security-fix"}
     assert good_news("fix: loader", labels=("security",)) == {"security-fix"}
     for title in ("fix: sanitize archive paths", "fix: bump jinja2 for CVE-2024-22195"):
         assert "security" not in kinds(title)
-    assert "security" in kinds("feat: run user plugins with shell=True", body="Plugins now run through a shell.")
+    assert "security" in kinds(
+        "feat: run user plugins with shell=True", body="Plugins now run through a shell."
+    )
     assert "security" not in kinds("feat: add an eval script for GSM8K")  # ML "eval" is evaluation
-    advisory = [e for e in analysed("fix: bump jinja2 for CVE-2024-22195").evidence if e.kind == "security-fix"]
+    advisory = [
+        e
+        for e in analysed("fix: bump jinja2 for CVE-2024-22195").evidence
+        if e.kind == "security-fix"
+    ]
     assert advisory[0].detail == "CVE-2024-22195"
 
 
@@ -90,14 +112,29 @@ def test_large_change():
     big = FileChange("widget/engine.py", 900, 300)
     assert "large-change" in kinds(files=[big, TEST])
     assert "large-change" in kinds(files=[FileChange(f"widget/m{i}.py", 1, 0) for i in range(45)])
-    assert "large-change" not in kinds(files=[FileChange("docs/guide.md", 5000, 0)])  # docs are not core
-    assert "large-change" not in kinds("Update deps", files=[FileChange("uv.lock", 3000, 2000)])  # lock files are generated
+    assert "large-change" not in kinds(
+        files=[FileChange("docs/guide.md", 5000, 0)]
+    )  # docs are not core
+    assert "large-change" not in kinds(
+        "Update deps", files=[FileChange("uv.lock", 3000, 2000)]
+    )  # lock files are generated
     # a rename is reviewed as a rename, whatever its size (ruff #21680); a rewrite of the same size is not
-    renamed = [FileChange("widget/find_references.py", 1659, 0, "added"), FileChange("widget/goto_references.py", 0, 1659, "removed")]
-    assert "large-change" not in kinds("Rename `ReferenceRequestHandler` file", files=renamed, additions=1659, deletions=1659)
-    assert "large-change" in kinds("feat: rewrite the reader", files=[big, TEST], additions=930, deletions=300)
+    renamed = [
+        FileChange("widget/find_references.py", 1659, 0, "added"),
+        FileChange("widget/goto_references.py", 0, 1659, "removed"),
+    ]
+    assert "large-change" not in kinds(
+        "Rename `ReferenceRequestHandler` file", files=renamed, additions=1659, deletions=1659
+    )
+    assert "large-change" in kinds(
+        "feat: rewrite the reader", files=[big, TEST], additions=930, deletions=300
+    )
     # a generated.rs in any folder is generated (ruff #15544's 8,790 lines of it)
-    generator = [FileChange("crates/ast/src/generated.rs", 8790, 0), FileChange("crates/ast/generate.py", 300, 0), TEST]
+    generator = [
+        FileChange("crates/ast/src/generated.rs", 8790, 0),
+        FileChange("crates/ast/generate.py", 300, 0),
+        TEST,
+    ]
     assert "large-change" not in kinds("Auto-generate AST boilerplate", files=generator)
 
 
@@ -105,17 +142,29 @@ def test_config_change():
     assert "config-change" in kinds(files=[FileChange("widget/config/defaults.yaml", 2, 2), TEST])
     assert "config-change" in kinds("[rollout] feat: change the default of max_num_seqs to 256")
     assert "config-change" in kinds("feat: enable caching by default")
-    assert "config-change" not in kinds(files=[FileChange("widget/config/defaults.yaml", 12, 0), TEST])  # only new keys
+    assert "config-change" not in kinds(
+        files=[FileChange("widget/config/defaults.yaml", 12, 0), TEST]
+    )  # only new keys
     assert "config-change" not in kinds("feat: add a parser")
 
 
 def test_ci_change():
-    assert "ci-change" in kinds("ci: cache wheels", files=[FileChange(".github/workflows/ci.yml", 3, 1)])
+    assert "ci-change" in kinds(
+        "ci: cache wheels", files=[FileChange(".github/workflows/ci.yml", 3, 1)]
+    )
     assert "ci-change" not in kinds()
 
 
 def test_hotspot_is_a_source_file_changed_by_three_prs_of_the_week():
-    pulls = [make_pull(n, WHEN, f"fix: engine {n}", files=[FileChange("widget/engine.py", 3, 1), FileChange("README.md", 1, 1)]) for n in (1, 2, 3)]
+    pulls = [
+        make_pull(
+            n,
+            WHEN,
+            f"fix: engine {n}",
+            files=[FileChange("widget/engine.py", 3, 1), FileChange("README.md", 1, 1)],
+        )
+        for n in (1, 2, 3)
+    ]
     assert hotspots(pulls, RULES) == {"widget/engine.py": (1, 2, 3)}  # README.md is no source file
     assert hotspots(pulls[:2], RULES) == {}
 
@@ -131,67 +180,131 @@ def test_week_risks_name_their_prs_and_reverted_titles():
     week = analyse_week("acme/widget", Week(2026, 21), analysed, context, settings, None, NOW)
     risks = {r.kind: r for r in week.risks}
     assert risks["revert"].pulls == (50,)
-    assert [(e.fact, e.pull, e.pulls) for e in risks["revert"].evidence] == [("reverted", 50, (41,))]
+    assert [(e.fact, e.pull, e.pulls) for e in risks["revert"].evidence] == [
+        ("reverted", 50, (41,))
+    ]
     assert risks["breaking-change"].pulls == (51,) and risks["breaking-change"].impact == "high"
-    assert risks["hotspot"].pulls == (50, 51, 52, 53) and risks["hotspot"].paths == ("widget/engine.py",)
+    assert risks["hotspot"].pulls == (50, 51, 52, 53) and risks["hotspot"].paths == (
+        "widget/engine.py",
+    )
     assert week.risks[0].impact == "high"
     for pull in week.pulls:  # every PR carries the kinds it shows
         assert all(pull.pull.number in risks[kind].pulls for kind in pull.risks)
-
 
 
 def test_missing_tests_does_not_depend_on_the_title_type_word():
     refactor = [FileChange(f"widget/part{i}.py", 120, 80) for i in range(6)]
     assert "missing-tests" in kinds("chore: reorganise the engine", files=refactor)
     assert "missing-tests" in kinds("Reorganise the engine", files=refactor)
-    evidence = next(e for e in analysed("chore: reorganise the engine", files=refactor).evidence if e.kind == "missing-tests")
+    evidence = next(
+        e
+        for e in analysed("chore: reorganise the engine", files=refactor).evidence
+        if e.kind == "missing-tests"
+    )
     assert (evidence.fact, evidence.lines, evidence.files) == ("untested-code", 720, 6)
 
 
 def test_tests_as_projects_write_them_count_as_tests():
     src = FileChange("crates/ruff_linter/src/rules/b008.rs", 80, 5)
-    for test in ("crates/ruff_linter/src/rules/snapshots/b008.snap", "crates/ty_python_semantic/resources/mdtest/narrow.md",
-                 "crates/ruff_linter/resources/test/fixtures/b008.py", "pkg/parser_test.go", "tests/test_parser.py",
-                 "widget/__tests__/engine.spec.ts", "crates/ruff/tests/cli.rs"):
-        assert "missing-tests" not in kinds("feat: a rule", files=[src, FileChange(test, 10, 0)]), test
+    for test in (
+        "crates/ruff_linter/src/rules/snapshots/b008.snap",
+        "crates/ty_python_semantic/resources/mdtest/narrow.md",
+        "crates/ruff_linter/resources/test/fixtures/b008.py",
+        "pkg/parser_test.go",
+        "tests/test_parser.py",
+        "widget/__tests__/engine.spec.ts",
+        "crates/ruff/tests/cli.rs",
+    ):
+        assert "missing-tests" not in kinds("feat: a rule", files=[src, FileChange(test, 10, 0)]), (
+            test
+        )
 
 
 def test_large_change_cites_removed_files_and_their_size():
-    files = [FileChange("widget/legacy/old.py", 0, 900, "removed"), FileChange("widget/legacy/older.py", 0, 400, "removed"),
-             FileChange("widget/new.py", 50, 0), TEST]
-    facts = {e.fact: e for e in analysed("refactor: drop the legacy engine", files=files).evidence if e.kind == "large-change"}
+    files = [
+        FileChange("widget/legacy/old.py", 0, 900, "removed"),
+        FileChange("widget/legacy/older.py", 0, 400, "removed"),
+        FileChange("widget/new.py", 50, 0),
+        TEST,
+    ]
+    facts = {
+        e.fact: e
+        for e in analysed("refactor: drop the legacy engine", files=files).evidence
+        if e.kind == "large-change"
+    }
     assert facts["files-removed"].paths == ("widget/legacy/old.py", "widget/legacy/older.py")
     assert (facts["files-removed"].files, facts["files-removed"].lines) == (2, 1300)
     assert facts["size"].lines == 1350
     # ruff #17553 split a 481-line test fixture in two dozen and removed its snapshot: no user imports either
-    split = [FileChange("widget/rules/air302.rs", 700, 600), FileChange("widget/rules/air303.rs", 500, 400),
-             FileChange("tests/fixtures/AIR302.py", 0, 481, "removed"), FileChange("tests/snapshots/AIR302.snap", 0, 1646, "removed")]
-    facts = {e.fact: e for e in analysed("[`airflow`] Apply auto fixes (`AIR302`)", files=split).evidence if e.kind == "large-change"}
+    split = [
+        FileChange("widget/rules/air302.rs", 700, 600),
+        FileChange("widget/rules/air303.rs", 500, 400),
+        FileChange("tests/fixtures/AIR302.py", 0, 481, "removed"),
+        FileChange("tests/snapshots/AIR302.snap", 0, 1646, "removed"),
+    ]
+    facts = {
+        e.fact: e
+        for e in analysed("[`airflow`] Apply auto fixes (`AIR302`)", files=split).evidence
+        if e.kind == "large-change"
+    }
     assert "size" in facts and "files-removed" not in facts
 
 
 def test_upgrades_name_package_and_versions_and_core_runtimes_are_high():
-    docker = [FileChange("docker/Dockerfile.vllm", 4, 4), FileChange(".github/workflows/e2e.yml", 1, 1)]
+    docker = [
+        FileChange("docker/Dockerfile.vllm", 4, 4),
+        FileChange(".github/workflows/e2e.yml", 1, 1),
+    ]
     pull = analysed("[docker] feat: upgrade to torch 2.7, sglang 0.4.8", files=docker)
     versions = [(u.package, u.new, u.core) for u in pull.upgrades]
     assert versions == [("torch", "2.7", True), ("sglang", "0.4.8", True)]
-    renovate = analysed("Update Rust crate clap from 4.5.1 to v5.0.0", files=[FileChange("Cargo.lock", 8, 8)])
-    assert [(u.package, u.old, u.new, u.major) for u in renovate.upgrades] == [("clap", "4.5.1", "5.0.0", True)]
+    renovate = analysed(
+        "Update Rust crate clap from 4.5.1 to v5.0.0", files=[FileChange("Cargo.lock", 8, 8)]
+    )
+    assert [(u.package, u.old, u.new, u.major) for u in renovate.upgrades] == [
+        ("clap", "4.5.1", "5.0.0", True)
+    ]
     body = "| [serde](https://x) | dependencies | patch | `1.0.200` → `1.0.201` |"
-    assert [(u.package, u.old, u.new) for u in analysed("Update Rust crates", body=body, files=[FileChange("Cargo.lock", 4, 4)]).upgrades] == [
-        ("serde", "1.0.200", "1.0.201")]
+    assert [
+        (u.package, u.old, u.new)
+        for u in analysed(
+            "Update Rust crates", body=body, files=[FileChange("Cargo.lock", 4, 4)]
+        ).upgrades
+    ] == [("serde", "1.0.200", "1.0.201")]
 
 
 def _week(pulls):
     settings = analysis_options(DigestSettings())
     context = repo_context("acme/widget", pulls, settings)
-    return analyse_week("acme/widget", Week(2026, 21), [analyse_pull(p, context) for p in pulls], context, settings, None, NOW)
+    return analyse_week(
+        "acme/widget",
+        Week(2026, 21),
+        [analyse_pull(p, context) for p in pulls],
+        context,
+        settings,
+        None,
+        NOW,
+    )
 
 
 def test_routine_bot_bumps_are_one_fact_and_a_core_upgrade_is_high():
     bot = Author("renovate[bot]", "Bot")
-    bumps = [make_pull(n, WHEN, f"Update Rust crate lib{n} to v1.{n}.1", files=[FileChange("Cargo.lock", 4, 4)], author=bot) for n in range(60, 66)]
-    torch = make_pull(70, WHEN, "[docker] feat: upgrade to torch 2.7", files=[FileChange("docker/Dockerfile", 3, 3)])
+    bumps = [
+        make_pull(
+            n,
+            WHEN,
+            f"Update Rust crate lib{n} to v1.{n}.1",
+            files=[FileChange("Cargo.lock", 4, 4)],
+            author=bot,
+        )
+        for n in range(60, 66)
+    ]
+    torch = make_pull(
+        70,
+        WHEN,
+        "[docker] feat: upgrade to torch 2.7",
+        files=[FileChange("docker/Dockerfile", 3, 3)],
+    )
     risk = next(r for r in _week([*bumps, torch]).risks if r.kind == "dependency-upgrade")
     assert risk.impact == "high"
     assert [e.fact for e in risk.evidence] == ["version", "routine-bumps"]
@@ -208,30 +321,63 @@ def test_grouped_bumps_name_one_package_of_each_pr_first_and_say_when_there_are_
     from digest_plugin.narrate.wording import Language
 
     bot = Author("renovate[bot]", "Bot")
-    rows = "".join(f"| [{name}](https://x) | repository | minor | `v1.0.0` -> `v1.1.0` |\n" for name in ("hook-a", "hook-b", "hook-c", "hook-d"))
+    rows = "".join(
+        f"| [{name}](https://x) | repository | minor | `v1.0.0` -> `v1.1.0` |\n"
+        for name in ("hook-a", "hook-b", "hook-c", "hook-d")
+    )
     table = "| Package | Type | Update | Change |\n|---|---|---|---|\n" + rows
-    hook_files = [FileChange(".pre-commit-config.yaml", 4, 4), FileChange("crates/a/src/lib.rs", 2, 2)]  # and what the new hooks asked
-    hooks = make_pull(80, WHEN, "Update pre-commit dependencies", body=table, files=hook_files, author=bot)
-    crates = [make_pull(n, WHEN, f"Update Rust crate crate{n} to v2.{n}.0", files=[FileChange("Cargo.lock", 4, 4)], author=bot) for n in (81, 82, 83)]
+    hook_files = [
+        FileChange(".pre-commit-config.yaml", 4, 4),
+        FileChange("crates/a/src/lib.rs", 2, 2),
+    ]  # and what the new hooks asked
+    hooks = make_pull(
+        80, WHEN, "Update pre-commit dependencies", body=table, files=hook_files, author=bot
+    )
+    crates = [
+        make_pull(
+            n,
+            WHEN,
+            f"Update Rust crate crate{n} to v2.{n}.0",
+            files=[FileChange("Cargo.lock", 4, 4)],
+            author=bot,
+        )
+        for n in (81, 82, 83)
+    ]
     week = _week([hooks, *crates])
     grouped = next(e for r in week.risks for e in r.evidence if e.fact == "routine-bumps")
     assert grouped.packages[:4] == ("hook-a", "crate81", "crate82", "crate83")
     assert len(grouped.packages) == 7
     sentences = [r.sentence.text for r in narrate(week, [], Language.of("en")).risks]
-    assert any("(hook-a, crate81, crate82, crate83 and others; #80, #81, #82, #83)" in text for text in sentences), sentences
+    assert any(
+        "(hook-a, crate81, crate82, crate83 and others; #80, #81, #82, #83)" in text
+        for text in sentences
+    ), sentences
     chinese = [r.sentence.text for r in narrate(week, [], Language.of("zh")).risks]
     assert any("hook-a、crate81、crate82、crate83 等" in text for text in chinese), chinese
 
 
 def test_hot_file_names_who_else_touched_it():
-    hot = [make_pull(n, WHEN, f"fix: engine {n}", files=[SRC, TEST], author=f"dev{n % 2}") for n in (1, 2, 3)]
+    hot = [
+        make_pull(n, WHEN, f"fix: engine {n}", files=[SRC, TEST], author=f"dev{n % 2}")
+        for n in (1, 2, 3)
+    ]
     risk = next(r for r in _week(hot).risks if r.kind == "hotspot")
     (evidence,) = risk.evidence
-    assert (evidence.fact, evidence.paths, evidence.pulls, evidence.authors) == ("hot-file", ("widget/engine.py",), (1, 2, 3), ("dev1", "dev0"))
+    assert (evidence.fact, evidence.paths, evidence.pulls, evidence.authors) == (
+        "hot-file",
+        ("widget/engine.py",),
+        (1, 2, 3),
+        ("dev1", "dev0"),
+    )
 
 
 def test_a_few_line_deprecation_is_low_impact():
-    small = make_pull(80, WHEN, "chore: deprecate the old launcher", files=[FileChange("widget/launcher.py", 6, 0), TEST])
+    small = make_pull(
+        80,
+        WHEN,
+        "chore: deprecate the old launcher",
+        files=[FileChange("widget/launcher.py", 6, 0), TEST],
+    )
     risk = next(r for r in _week([small]).risks if r.kind == "deprecation")
     assert risk.impact == "low" and risk.evidence[0].lines == 6
 
@@ -242,7 +388,11 @@ def test_rust_source_alone_is_not_claimed_untested():
     rust = FileChange("crates/ruff_linter/src/rules/b008.rs", 400, 20)
     assert "missing-tests" not in kinds("feat: a rule", files=[rust])
     python = FileChange("python/ruff/__main__.py", 60, 0)
-    evidence = next(e for e in analysed("feat: a rule", files=[rust, python]).evidence if e.kind == "missing-tests")
+    evidence = next(
+        e
+        for e in analysed("feat: a rule", files=[rust, python]).evidence
+        if e.kind == "missing-tests"
+    )
     assert (evidence.lines, evidence.files, evidence.paths) == (60, 1, ("python/ruff/__main__.py",))
 
 
@@ -250,13 +400,36 @@ def test_a_cut_file_list_of_snapshots_is_no_large_change():
     """ruff #26161: 1,094 files, the kept 300 nearly all snapshots; the dropped ones are taken to be
     like them, not core code."""
     kept = [FileChange(f"crates/ruff_linter/snapshots/s{i}.snap", 60, 120) for i in range(298)]
-    kept += [FileChange("crates/ruff_db/src/diff.rs", 100, 39), FileChange("crates/ruff_db/src/render.rs", 10, 5)]
-    bulk = analysed("Make rendering of fix diffs more concise", files=kept, files_truncated=True, changed_files=1094,
-                    additions=18846, deletions=34419)
+    kept += [
+        FileChange("crates/ruff_db/src/diff.rs", 100, 39),
+        FileChange("crates/ruff_db/src/render.rs", 10, 5),
+    ]
+    bulk = analysed(
+        "Make rendering of fix diffs more concise",
+        files=kept,
+        files_truncated=True,
+        changed_files=1094,
+        additions=18846,
+        deletions=34419,
+    )
     assert "large-change" not in bulk.risks
-    assert bulk.footprint.generated_lines == 0  # snapshots are the tests' expected output, not vendored code
-    vendored = [FileChange(f"crates/ty_vendored/vendor/typeshed/stdlib/m{i}.pyi", 100, 50) for i in range(300)]
-    sync = analysed("Sync vendored typeshed stubs", files=vendored, files_truncated=True, changed_files=900, additions=90000, deletions=45000)
+    assert (
+        bulk.footprint.generated_lines == 0
+    )  # snapshots are the tests' expected output, not vendored code
+    vendored = [
+        FileChange(f"crates/ty_vendored/vendor/typeshed/stdlib/m{i}.pyi", 100, 50)
+        for i in range(300)
+    ]
+    sync = analysed(
+        "Sync vendored typeshed stubs",
+        files=vendored,
+        files_truncated=True,
+        changed_files=900,
+        additions=90000,
+        deletions=45000,
+    )
     assert "large-change" not in sync.risks and sync.footprint.generated_lines == 135000
     core = [FileChange(f"widget/m{i}.py", 40, 20) for i in range(300)]
-    assert "large-change" in kinds(files=core, files_truncated=True, changed_files=600, additions=36000, deletions=18000)
+    assert "large-change" in kinds(
+        files=core, files_truncated=True, changed_files=600, additions=36000, deletions=18000
+    )

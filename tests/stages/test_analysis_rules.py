@@ -24,17 +24,21 @@ def test_defaults_load_and_cover_every_type():
 
 
 def test_lists_extend_mappings_override_and_null_removes():
-    rules = load_rules({
-        "bots": ["release-robot"],
-        "title": {"verbs": {"perf": ["turbocharge"]}},
-        "topics": {"npu": None, "gpu": r"\bcuda\b"},
-        "paths": {"docs": ["manual/*"], "modules": {"src/widget/*": "widget"}},
-    })
+    rules = load_rules(
+        {
+            "bots": ["release-robot"],
+            "title": {"verbs": {"perf": ["turbocharge"]}},
+            "topics": {"npu": None, "gpu": r"\bcuda\b"},
+            "paths": {"docs": ["manual/*"], "modules": {"src/widget/*": "widget"}},
+        }
+    )
     assert "release-robot" in rules.bots and "dependabot" in rules.bots
     assert rules.verbs["turbocharge"] == "perf" and rules.verbs["optimize"] == "perf"
     topics = [name for name, _ in rules.topics]
     assert "gpu" in topics and "npu" not in topics and "security" in topics
-    pull = make_pull(1, WHEN, "Turbocharge the parser on CUDA", files=[FileChange("src/widget/parse.py", 10, 2)])
+    pull = make_pull(
+        1, WHEN, "Turbocharge the parser on CUDA", files=[FileChange("src/widget/parse.py", 10, 2)]
+    )
     result = classify(pull, rules)
     assert (result.type, result.modules, result.topics) == ("perf", ("widget",), ("gpu",))
     assert "docs" in rules.path_kinds_of("manual/intro.txt")
@@ -43,24 +47,41 @@ def test_lists_extend_mappings_override_and_null_removes():
 def test_weights_and_thresholds_can_be_tuned():
     pull = make_pull(2, WHEN, "feat: add a parser", files=[FileChange("widget/parse.py", 10, 2)])
     plain = load_rules()
-    heavier = load_rules({"weights": {"type": {"feat": 6.0}}, "thresholds": {"large_change_lines": 10}})
+    heavier = load_rules(
+        {"weights": {"type": {"feat": 6.0}}, "thresholds": {"large_change_lines": 10}}
+    )
     assert dict(importance(pull, classify(pull, heavier), heavier).factors)["type"] == 6.0
     assert "large" in dict(importance(pull, classify(pull, heavier), heavier).factors)
     assert "large" not in dict(importance(pull, classify(pull, plain), plain).factors)
 
 
-@pytest.mark.parametrize(("rules", "message"), [
-    ({"labelz": {}}, "'labelz' is not a rule"),
-    ({"paths": {"tests": "tests/*"}}, "'paths.tests' must be a list of strings"),
-    ({"title": {"types": {"feature": "feature"}}}, "'title.types.feature' must name a change type"),
-    ({"title": {"verbs": {"features": ["add"]}}}, "'title.verbs.features' is not a change type"),
-    ({"weights": {"type": {"feat": "high"}}}, "'weights.type.feat' must be a number"),
-    ({"weights": {"size": True}}, "'weights.size' must be a number"),
-    ({"labels": {"modules": {"area/(": "x"}}}, "'labels.modules.area/\\(' is not a valid regular expression"),
-    ({"keywords": {"noun_phrase_with_tests": "feature"}}, "'keywords.noun_phrase_with_tests' must name a change type"),
-    ("rules-that-are-not-there.yaml", "could not be read"),
-    (42, "must be a dict or the path of a YAML file"),
-])
+@pytest.mark.parametrize(
+    ("rules", "message"),
+    [
+        ({"labelz": {}}, "'labelz' is not a rule"),
+        ({"paths": {"tests": "tests/*"}}, "'paths.tests' must be a list of strings"),
+        (
+            {"title": {"types": {"feature": "feature"}}},
+            "'title.types.feature' must name a change type",
+        ),
+        (
+            {"title": {"verbs": {"features": ["add"]}}},
+            "'title.verbs.features' is not a change type",
+        ),
+        ({"weights": {"type": {"feat": "high"}}}, "'weights.type.feat' must be a number"),
+        ({"weights": {"size": True}}, "'weights.size' must be a number"),
+        (
+            {"labels": {"modules": {"area/(": "x"}}},
+            "'labels.modules.area/\\(' is not a valid regular expression",
+        ),
+        (
+            {"keywords": {"noun_phrase_with_tests": "feature"}},
+            "'keywords.noun_phrase_with_tests' must name a change type",
+        ),
+        ("rules-that-are-not-there.yaml", "could not be read"),
+        (42, "must be a dict or the path of a YAML file"),
+    ],
+)
 def test_bad_rules_raise_one_clear_sentence(rules, message, tmp_path):
     with pytest.raises(DigestError, match=message) as error:
         load_rules(rules, tmp_path)
@@ -77,14 +98,25 @@ def test_a_yaml_file_must_hold_a_mapping(tmp_path):
 
 
 def test_noun_phrase_fallback_can_be_switched_off():
-    pull = make_pull(3, WHEN, "Implicit instance attributes", files=[FileChange("widget/attrs.py", 50, 0), FileChange("tests/test_attrs.py", 20, 0)])
+    pull = make_pull(
+        3,
+        WHEN,
+        "Implicit instance attributes",
+        files=[FileChange("widget/attrs.py", 50, 0), FileChange("tests/test_attrs.py", 20, 0)],
+    )
     assert classify(pull, load_rules()).type == "feat"
     assert classify(pull, load_rules({"keywords": {"noun_phrase_with_tests": None}})).type is None
 
 
 def test_labels_can_name_modules():
     rules = load_rules({"labels": {"modules": {"area/(.+)": r"\1"}}})
-    pull = make_pull(4, WHEN, "[misc] fix: parser", labels=("area/parser", "bug"), files=[FileChange("widget/parse.py", 3, 1)])
+    pull = make_pull(
+        4,
+        WHEN,
+        "[misc] fix: parser",
+        labels=("area/parser", "bug"),
+        files=[FileChange("widget/parse.py", 3, 1)],
+    )
     result = classify(pull, rules)
     assert result.modules == ("parser",)  # labels are trusted over the title's [misc]
     assert result.type == "fix"

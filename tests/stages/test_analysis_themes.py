@@ -22,8 +22,18 @@ MONDAY = datetime(2026, 3, 2, 10, tzinfo=UTC)  # a Monday; ten weeks follow
 CORE = FileChange("widget/core.py", 10, 2)
 
 
-def history(last_week, usual=("[trainer] fix: step {n}", "[worker] feat: pool {n}", "[docs] fix: page {n}", "[api] fix: call {n}"),
-            sizes=None, earlier=(), raw=False):
+def history(
+    last_week,
+    usual=(
+        "[trainer] fix: step {n}",
+        "[worker] feat: pool {n}",
+        "[docs] fix: page {n}",
+        "[api] fix: call {n}",
+    ),
+    sizes=None,
+    earlier=(),
+    raw=False,
+):
     """Nine ordinary weeks of `usual` titles (and `earlier` PRs: (title, files) spread over them), then
     a last week of `last_week`: titles, or (title, files) pairs, with the lines of `sizes` where given;
     analysed, or with `raw` the PRs themselves."""
@@ -34,27 +44,74 @@ def history(last_week, usual=("[trainer] fix: step {n}", "[worker] feat: pool {n
             title, files = usual[index % len(usual)], [CORE]
             if extra and index == 0:
                 title, files = extra.pop(0)
-            pulls.append(make_pull(number, MONDAY + timedelta(weeks=week, hours=index), title.format(n=number), files=list(files)))
+            pulls.append(
+                make_pull(
+                    number,
+                    MONDAY + timedelta(weeks=week, hours=index),
+                    title.format(n=number),
+                    files=list(files),
+                )
+            )
             number += 1
     for index, item in enumerate(last_week):
-        title, files = item if isinstance(item, tuple) else (item, [FileChange("widget/core.py", sizes[index] if sizes else 10, 2)])
-        pulls.append(make_pull(number, MONDAY + timedelta(weeks=9, hours=index), title.format(n=number), files=list(files)))
+        title, files = (
+            item
+            if isinstance(item, tuple)
+            else (item, [FileChange("widget/core.py", sizes[index] if sizes else 10, 2)])
+        )
+        pulls.append(
+            make_pull(
+                number,
+                MONDAY + timedelta(weeks=9, hours=index),
+                title.format(n=number),
+                files=list(files),
+            )
+        )
         number += 1
-    return pulls if raw else analyse_repo("acme/widget", pulls, None, analysis_options(DigestSettings()), NOW)
+    return (
+        pulls
+        if raw
+        else analyse_repo("acme/widget", pulls, None, analysis_options(DigestSettings()), NOW)
+    )
 
 
 def test_a_platform_named_by_its_chip_and_its_vendor_is_one_strand():
     """Across the history, titles say "Ascend NPU" together, or one of the two: the names go together
     far more often than chance, so the week's PRs that say either are one theme."""
-    earlier = [(f"[{scope}] fix: {what} on Ascend NPU {{n}}", [CORE]) for scope, what in
-               (("trainer", "kernels"), ("worker", "hang"), ("rollout", "memory"), ("ci", "a runner"), ("api", "graph mode"),
-                ("trainer", "streams"))] + [("[worker] fix: NPU stream {n}", [CORE]), ("[trainer] fix: NPU memory {n}", [CORE])]
-    week = history([("[trainer] feat: NPU support for the optimizer {n}", [CORE]), ("[worker] fix: hang on Ascend in pools {n}", [CORE]),
-                    ("[rollout] feat: faster Ascend kernels {n}", [CORE]), "[trainer] fix: step {n}", "[worker] feat: pool {n}",
-                    "[docs] fix: page {n}", "[api] fix: call {n}", "[trainer] fix: step {n}", "[docs] fix: page {n}"], earlier=earlier)[-1]
+    earlier = [
+        (f"[{scope}] fix: {what} on Ascend NPU {{n}}", [CORE])
+        for scope, what in (
+            ("trainer", "kernels"),
+            ("worker", "hang"),
+            ("rollout", "memory"),
+            ("ci", "a runner"),
+            ("api", "graph mode"),
+            ("trainer", "streams"),
+        )
+    ] + [("[worker] fix: NPU stream {n}", [CORE]), ("[trainer] fix: NPU memory {n}", [CORE])]
+    week = history(
+        [
+            ("[trainer] feat: NPU support for the optimizer {n}", [CORE]),
+            ("[worker] fix: hang on Ascend in pools {n}", [CORE]),
+            ("[rollout] feat: faster Ascend kernels {n}", [CORE]),
+            "[trainer] fix: step {n}",
+            "[worker] feat: pool {n}",
+            "[docs] fix: page {n}",
+            "[api] fix: call {n}",
+            "[trainer] fix: step {n}",
+            "[docs] fix: page {n}",
+        ],
+        earlier=earlier,
+    )[-1]
     first = min(p.pull.number for p in week.pulls)
-    platform = [t for t in week.themes if set(t.name.split("/")) & {"ascend", "npu"}]  # one strand, by the names it goes by
-    assert len(platform) == 1 and sorted(platform[0].pulls) == [first, first + 1, first + 2] and platform[0].trend == "rising"
+    platform = [
+        t for t in week.themes if set(t.name.split("/")) & {"ascend", "npu"}
+    ]  # one strand, by the names it goes by
+    assert (
+        len(platform) == 1
+        and sorted(platform[0].pulls) == [first, first + 1, first + 2]
+        and platform[0].trend == "rising"
+    )
 
 
 def test_names_that_only_share_folders_or_file_names_are_two_strands():
@@ -62,7 +119,10 @@ def test_names_that_only_share_folders_or_file_names_are_two_strands():
     names a model and an algorithm: where files sit ties no names together, or a PR that says GRPO
     would be put in a Qwen theme."""
     ascend = [FileChange("widget/ascend/kernels.py", 20, 2)]
-    earlier = [("[trainer] feat: NPU kernels for step {n}", ascend), ("[rollout] fix: memory on Ascend {n}", ascend)] * 4
+    earlier = [
+        ("[trainer] feat: NPU kernels for step {n}", ascend),
+        ("[rollout] fix: memory on Ascend {n}", ascend),
+    ] * 4
     pulls = history(["[trainer] fix: step {n}"], earlier=earlier, raw=True)
     learned = vocabulary(pulls, load_rules(repo="acme/widget"))
     assert learned.strand_of("npu") == "npu" and learned.strand_of("ascend") == "ascend"
@@ -76,10 +136,22 @@ def test_a_title_word_is_a_subject_only_where_the_title_writes_it_as_a_name():
     assert written_as_names("Add support for functional `Enum(...)` syntax") == ("Enum",)
     assert written_as_names("Add a `SupportedPythonVersion` enum") == ("SupportedPythonVersion",)
     assert written_as_names("Compact retained definition kinds") == ()
-    assert written_as_names("NPU kernels for Qwen3 on Ascend via fully_async") == ("NPU", "Qwen3", "Ascend", "fully_async")
-    titles = ["[core] feat: functional `Enum(...)` {n}", "[core] fix: `Enum` members {n}", "[core] feat: aliases of Enum {n}",
-              "[core] feat: a `VersionTable` enum {n}", "[core] fix: enum filters {n}"]
-    week = history(titles + ["[trainer] fix: step {n}", "[docs] fix: page {n}", "[api] fix: call {n}"] * 2)[-1]
+    assert written_as_names("NPU kernels for Qwen3 on Ascend via fully_async") == (
+        "NPU",
+        "Qwen3",
+        "Ascend",
+        "fully_async",
+    )
+    titles = [
+        "[core] feat: functional `Enum(...)` {n}",
+        "[core] fix: `Enum` members {n}",
+        "[core] feat: aliases of Enum {n}",
+        "[core] feat: a `VersionTable` enum {n}",
+        "[core] fix: enum filters {n}",
+    ]
+    week = history(
+        titles + ["[trainer] fix: step {n}", "[docs] fix: page {n}", "[api] fix: call {n}"] * 2
+    )[-1]
     first = min(p.pull.number for p in week.pulls)
     enum = next(t for t in week.themes if t.name == "enum")
     assert sorted(enum.pulls) == [first, first + 1, first + 2]
@@ -87,21 +159,38 @@ def test_a_title_word_is_a_subject_only_where_the_title_writes_it_as_a_name():
 
 def test_a_verb_names_no_theme_however_many_prs_do_it():
     """ruff 2026-W06: 24 PRs "Stabilize …": what was done, not to what."""
-    week = history(["[core] feat: Stabilize `{n}` rule"] * 3 + ["[api] fix: Stabilize the `{n}` fix"] * 2
-                   + ["[trainer] fix: step {n}", "[docs] fix: page {n}", "[worker] feat: pool {n}"])[-1]
+    week = history(
+        ["[core] feat: Stabilize `{n}` rule"] * 3
+        + ["[api] fix: Stabilize the `{n}` fix"] * 2
+        + ["[trainer] fix: step {n}", "[docs] fix: page {n}", "[worker] feat: pool {n}"]
+    )[-1]
     assert not {"stabilize", "stabilise"} & {t.name for t in week.themes}
 
 
 def test_generic_words_never_name_a_theme():
-    week = history(["[trainer] feat: custom argument for the tool {n}", "[worker] fix: custom union tool {n}",
-                    "[rollout] feat: configuring the argument of a tool {n}", "[trainer] fix: step {n}", "[worker] feat: pool {n}",
-                    "[docs] fix: page {n}", "[api] fix: call {n}", "[trainer] fix: step {n}", "[docs] fix: page {n}"])[-1]
-    assert {t.name for t in week.themes}.isdisjoint({"custom", "argument", "tool", "union", "configuring"})
+    week = history(
+        [
+            "[trainer] feat: custom argument for the tool {n}",
+            "[worker] fix: custom union tool {n}",
+            "[rollout] feat: configuring the argument of a tool {n}",
+            "[trainer] fix: step {n}",
+            "[worker] feat: pool {n}",
+            "[docs] fix: page {n}",
+            "[api] fix: call {n}",
+            "[trainer] fix: step {n}",
+            "[docs] fix: page {n}",
+        ]
+    )[-1]
+    assert {t.name for t in week.themes}.isdisjoint(
+        {"custom", "argument", "tool", "union", "configuring"}
+    )
 
 
 def test_a_steady_strand_that_is_much_of_the_week_is_a_theme_that_continued():
-    week = history(["[trainer] fix: step {n}"] * 6 + ["[cache] feat: tier {n}"] * 3,
-                   usual=("[trainer] fix: step {n}",) * 2 + ("[docs] fix: page {n}",))[-1]
+    week = history(
+        ["[trainer] fix: step {n}"] * 6 + ["[cache] feat: tier {n}"] * 3,
+        usual=("[trainer] fix: step {n}",) * 2 + ("[docs] fix: page {n}",),
+    )[-1]
     trainer = next(t for t in week.themes if t.name == "trainer")
     assert trainer.share > 0.6 and trainer.baseline_share > 0.5 and trainer.trend == "continued"
     cache = next(t for t in week.themes if t.name == "cache")
@@ -109,36 +198,89 @@ def test_a_steady_strand_that_is_much_of_the_week_is_a_theme_that_continued():
 
 
 def test_a_usual_week_has_no_theme_and_names_with_the_same_prs_are_one_theme():
-    assert history(["[trainer] fix: step {n}", "[worker] feat: pool {n}", "[docs] fix: page {n}", "[api] fix: call {n}"] * 2)[-1].themes == ()
-    week = history(["[sglang] feat: sglang rollout {n}"] * 4 + ["[trainer] fix: step {n}", "[worker] feat: pool {n}", "[api] fix: call {n}"] * 2)[-1]
+    assert (
+        history(
+            [
+                "[trainer] fix: step {n}",
+                "[worker] feat: pool {n}",
+                "[docs] fix: page {n}",
+                "[api] fix: call {n}",
+            ]
+            * 2
+        )[-1].themes
+        == ()
+    )
+    week = history(
+        ["[sglang] feat: sglang rollout {n}"] * 4
+        + ["[trainer] fix: step {n}", "[worker] feat: pool {n}", "[api] fix: call {n}"] * 2
+    )[-1]
     assert [t.name for t in week.themes] == ["sglang"]  # the scope and the title word, one theme
 
 
 def test_rules_topics_name_and_merge_subjects():
     pulls = []
-    for index, title in enumerate(["feat: faster MoE routing", "fix: expert parallel hang", "feat: moe gate", "fix: step", "fix: page", "fix: pool"]):
+    for index, title in enumerate(
+        [
+            "feat: faster MoE routing",
+            "fix: expert parallel hang",
+            "feat: moe gate",
+            "fix: step",
+            "fix: page",
+            "fix: pool",
+        ]
+    ):
         pulls.append(make_pull(index + 1, MONDAY + timedelta(hours=index), title, files=[CORE]))
-    settings = analysis_options(DigestSettings.from_pelican({"DIGEST_RULES": {"topics": {"mixture-of-experts": r"\b(moe|expert\w*)\b"}}}, "."))
+    settings = analysis_options(
+        DigestSettings.from_pelican(
+            {"DIGEST_RULES": {"topics": {"mixture-of-experts": r"\b(moe|expert\w*)\b"}}}, "."
+        )
+    )
     (week,) = analyse_repo("acme/widget", pulls, None, settings, NOW)
     assert sorted(next(t for t in week.themes if t.name == "mixture-of-experts").pulls) == [1, 2, 3]
 
 
 def test_themes_are_ranked_by_their_share_of_the_weeks_prs_and_lines():
     """Two new strands of three PRs each: the one with twenty times the lines leads."""
-    titles = ["[cache] feat: tier {n}"] * 3 + ["[queue] fix: field {n}"] * 3 + ["[trainer] fix: step {n}"] * 3
+    titles = (
+        ["[cache] feat: tier {n}"] * 3
+        + ["[queue] fix: field {n}"] * 3
+        + ["[trainer] fix: step {n}"] * 3
+    )
     week = history(titles, sizes=[10, 10, 10, 200, 200, 200, 10, 10, 10])[-1]
     assert [t.name for t in week.themes][:2] == ["queue", "cache"]
     queue, cache = week.themes[:2]
-    assert queue.share == cache.share and queue.line_share == round(606 / (606 + 6 * 12), 3) > cache.line_share
+    assert (
+        queue.share == cache.share
+        and queue.line_share == round(606 / (606 + 6 * 12), 3) > cache.line_share
+    )
 
 
 def test_plural_and_singular_titles_are_one_subject():
     from digest_plugin.analysis.themes import singular
 
-    assert [singular(w) for w in ("patterns", "matches", "crates", "class", "alias", "status", "analysis", "dependencies", "ty")] == [
-        "pattern", "match", "crate", "class", "alias", "status", "analysis", "dependencies", "ty"]
-    week = history(["[core] feat: exhaustive `match` Patterns {n}", "[io] fix: class Pattern {n}", "[api] feat: mapping Patterns {n}"] * 2
-                   + ["[trainer] fix: step {n}"] * 3)[-1]
+    assert [
+        singular(w)
+        for w in (
+            "patterns",
+            "matches",
+            "crates",
+            "class",
+            "alias",
+            "status",
+            "analysis",
+            "dependencies",
+            "ty",
+        )
+    ] == ["pattern", "match", "crate", "class", "alias", "status", "analysis", "dependencies", "ty"]
+    week = history(
+        [
+            "[core] feat: exhaustive `match` Patterns {n}",
+            "[io] fix: class Pattern {n}",
+            "[api] feat: mapping Patterns {n}",
+        ]
+        * 2
+        + ["[trainer] fix: step {n}"] * 3
+    )[-1]
     assert "pattern" in {t.name for t in week.themes}
 
 
@@ -150,14 +292,35 @@ def test_neither_a_folder_nor_a_word_of_the_body_puts_a_pr_in_a_theme_its_title_
     description mentions Ascend (as verl's platform layer mentions transformers): the theme holds the
     four, what their titles say they are about."""
     ascend = [FileChange("widget/ascend/index.py", 20, 2)]
-    earlier = [(f"[{scope}] feat: an Ascend runner {{n}}", ascend) for scope in ("trainer", "worker", "api", "docs")]
-    last = [(title, [CORE]) for title in ("[trainer] fix: hang on Ascend {n}", "[worker] feat: kernels on Ascend {n}",
-                                          "[api] fix: memory of the Ascend pools {n}", "[docs] feat: run the optimizer on Ascend {n}")]
-    last += [("[docs] fix: update the listing {n}", ascend), ("[api] fix: update the listing {n}", ascend)]
-    last += ["[trainer] fix: step {n}", "[worker] feat: pool {n}", "[docs] fix: page {n}", "[api] fix: call {n}"]
+    earlier = [
+        (f"[{scope}] feat: an Ascend runner {{n}}", ascend)
+        for scope in ("trainer", "worker", "api", "docs")
+    ]
+    last = [
+        (title, [CORE])
+        for title in (
+            "[trainer] fix: hang on Ascend {n}",
+            "[worker] feat: kernels on Ascend {n}",
+            "[api] fix: memory of the Ascend pools {n}",
+            "[docs] feat: run the optimizer on Ascend {n}",
+        )
+    ]
+    last += [
+        ("[docs] fix: update the listing {n}", ascend),
+        ("[api] fix: update the listing {n}", ascend),
+    ]
+    last += [
+        "[trainer] fix: step {n}",
+        "[worker] feat: pool {n}",
+        "[docs] fix: page {n}",
+        "[api] fix: call {n}",
+    ]
     pulls = history(last, earlier=earlier, raw=True)
     first = len(pulls) - len(last)
-    pulls[first + 5] = replace(pulls[first + 5], body="### What does this PR do?\n\nThe Ascend index lists the new NPU guide.")
+    pulls[first + 5] = replace(
+        pulls[first + 5],
+        body="### What does this PR do?\n\nThe Ascend index lists the new NPU guide.",
+    )
     week = analyse_repo("acme/widget", pulls, None, analysis_options(DigestSettings()), NOW)[-1]
     (theme,) = [t for t in week.themes if "ascend" in t.name]
     numbers = [p.number for p in pulls[first:]]
@@ -165,11 +328,20 @@ def test_neither_a_folder_nor_a_word_of_the_body_puts_a_pr_in_a_theme_its_title_
 
 
 def test_a_word_that_only_goes_along_with_a_strand_puts_no_pr_in_it():
-    """"dummy" was only ever written beside "rollout" (dummy rollout weights): the history merges it
+    """ "dummy" was only ever written beside "rollout" (dummy rollout weights): the history merges it
     into rollout's strand, but a PR that says "dummy loader" says nothing of rollout."""
-    earlier = [("[worker] feat: load `dummy` `rollout` weights {n}", [CORE])] * 3 + [("[worker] fix: a `rollout` step {n}", [CORE])]
-    last = ["[trainer] feat: faster `rollout` {n}", "[api] fix: hang in `rollout` {n}", "[docs] feat: cache of `rollout` {n}",
-            "[worker] fix: a `dummy` loader {n}", "[trainer] fix: step {n}", "[docs] fix: page {n}", "[api] fix: call {n}"]
+    earlier = [("[worker] feat: load `dummy` `rollout` weights {n}", [CORE])] * 3 + [
+        ("[worker] fix: a `rollout` step {n}", [CORE])
+    ]
+    last = [
+        "[trainer] feat: faster `rollout` {n}",
+        "[api] fix: hang in `rollout` {n}",
+        "[docs] feat: cache of `rollout` {n}",
+        "[worker] fix: a `dummy` loader {n}",
+        "[trainer] fix: step {n}",
+        "[docs] fix: page {n}",
+        "[api] fix: call {n}",
+    ]
     week = history(last, earlier=earlier)[-1]
     first = min(p.pull.number for p in week.pulls)
     rollout = next(t for t in week.themes if t.name == "rollout")
@@ -179,8 +351,14 @@ def test_a_word_that_only_goes_along_with_a_strand_puts_no_pr_in_it():
 def test_a_theme_named_as_a_module_counts_what_the_module_table_counts():
     """Six `[trainer]` PRs; four more say "trainer" in titles of other modules (launch scripts of a
     GRPO trainer): the module table says trainer 6, and so does its theme."""
-    last = ["[trainer] feat: checkpoint {n}"] * 6 + ["[example] feat: grpo trainer launch script {n}"] * 4 + ["[api] fix: call {n}"] * 2
-    week = history(last, usual=("[worker] feat: pool {n}", "[docs] fix: page {n}", "[api] fix: call {n}"))[-1]
+    last = (
+        ["[trainer] feat: checkpoint {n}"] * 6
+        + ["[example] feat: grpo trainer launch script {n}"] * 4
+        + ["[api] fix: call {n}"] * 2
+    )
+    week = history(
+        last, usual=("[worker] feat: pool {n}", "[docs] fix: page {n}", "[api] fix: call {n}")
+    )[-1]
     trainer = next(t for t in week.themes if t.name == "trainer")
     assert len(trainer.pulls) == dict(week.stats.modules)["trainer"] == 6
 
@@ -192,22 +370,47 @@ def test_a_modules_theme_with_a_bots_pr_counts_it_as_the_table_does_and_says_a_s
     from digest_plugin.narrate.wording import Language
     from digest_plugin.records.pull import Author
 
-    last = ["[trainer] feat: checkpoint {n}"] * 5 + ["[trainer] chore: bump the scheduler {n}"] + ["[api] fix: call {n}"] * 3
-    pulls = history(last, usual=("[worker] feat: pool {n}", "[docs] fix: page {n}", "[api] fix: call {n}"), raw=True)
+    last = (
+        ["[trainer] feat: checkpoint {n}"] * 5
+        + ["[trainer] chore: bump the scheduler {n}"]
+        + ["[api] fix: call {n}"] * 3
+    )
+    pulls = history(
+        last,
+        usual=("[worker] feat: pool {n}", "[docs] fix: page {n}", "[api] fix: call {n}"),
+        raw=True,
+    )
     bump = len(pulls) - 4
     pulls[bump] = replace(pulls[bump], author=Author("renovate[bot]", "Bot"))
     weeks = analyse_repo("acme/widget", pulls, None, analysis_options(DigestSettings()), NOW)
     trainer = next(t for t in weeks[-1].themes if t.name == "trainer")
-    assert pulls[bump].number in trainer.pulls and len(trainer.pulls) == dict(weeks[-1].stats.modules)["trainer"] == 6
-    (line,) = [t for t in narrate(weeks[-1], weeks[:-1], Language.of("en")).themes if t.name == "trainer"]
+    assert (
+        pulls[bump].number in trainer.pulls
+        and len(trainer.pulls) == dict(weeks[-1].stats.modules)["trainer"] == 6
+    )
+    (line,) = [
+        t for t in narrate(weeks[-1], weeks[:-1], Language.of("en")).themes if t.name == "trainer"
+    ]
     assert "6 of the week's 9 PRs (67%)" in line.sentence.text
 
 
 def test_a_title_word_always_written_in_one_phrase_is_named_by_the_phrase():
-    """"Markdown" in four titles, each time as "Markdown tests": the theme is the Markdown tests."""
-    last = ["[ty] feat: move hover checks to Markdown tests {n}", "[ty] fix: flaky Markdown tests {n}",
-            "[ty] feat: more Markdown tests for calls {n}", "[ty] feat: port unions to Markdown tests {n}"] + ["[api] fix: call {n}"] * 4
-    week = history(last, usual=("[worker] feat: pool {n}", "[docs] fix: page {n}", "[api] fix: call {n}", "[ty] fix: narrowing {n}"))[-1]
+    """ "Markdown" in four titles, each time as "Markdown tests": the theme is the Markdown tests."""
+    last = [
+        "[ty] feat: move hover checks to Markdown tests {n}",
+        "[ty] fix: flaky Markdown tests {n}",
+        "[ty] feat: more Markdown tests for calls {n}",
+        "[ty] feat: port unions to Markdown tests {n}",
+    ] + ["[api] fix: call {n}"] * 4
+    week = history(
+        last,
+        usual=(
+            "[worker] feat: pool {n}",
+            "[docs] fix: page {n}",
+            "[api] fix: call {n}",
+            "[ty] fix: narrowing {n}",
+        ),
+    )[-1]
     names = [t.name for t in week.themes]
     assert "markdown test" in names and "markdown" not in names
 
@@ -222,21 +425,51 @@ def test_the_themes_issue_39_found_wrong_hold_only_prs_whose_titles_say_them():
     named "retained", an adjective."""
     ruff = {w.week: w for w in real_weeks("astral-sh/ruff")}
     assert "language" not in {t.name for t in ruff["2025-W30"].themes}
-    assert all(24412 not in t.pulls and 24451 not in t.pulls for t in ruff["2026-W15"].themes if t.name != "ty")
+    assert all(
+        24412 not in t.pulls and 24451 not in t.pulls
+        for t in ruff["2026-W15"].themes
+        if t.name != "ty"
+    )
     assert "retained" not in {t.name for t in ruff["2026-W23"].themes}
     verl = {w.week: w for w in real_weeks("verl-project/verl")}
     modules = dict(verl["2026-W21"].stats.modules)
-    assert all(len(t.pulls) == modules[t.name] for t in verl["2026-W21"].themes if t.name in modules)
+    assert all(
+        len(t.pulls) == modules[t.name] for t in verl["2026-W21"].themes if t.name in modules
+    )
     assert all(n not in t.pulls for t in verl["2026-W23"].themes for n in (6622, 6617, 6086, 6539))
     (ascend,) = [t for t in verl["2026-W23"].themes if "ascend" in t.name]
     titles = {p.pull.number: p.pull.title for p in verl["2026-W23"].pulls}
-    assert all("ascend" in titles[n].lower() for n in ascend.pulls) and {6562, 6535, 6582} <= set(ascend.pulls)
+    assert all("ascend" in titles[n].lower() for n in ascend.pulls) and {6562, 6535, 6582} <= set(
+        ascend.pulls
+    )
 
 
 @pytest.mark.realdata
 def test_no_theme_of_the_three_repositories_is_a_generic_word():
-    generic = {"tool", "tools", "custom", "argument", "union", "configuring", "pep", "support", "fix", "update", "misc", "utils",
-               "none", "inside", "creating", "handling", "problem", "special", "source", "cfg", "rst", "aliase"}
+    generic = {
+        "tool",
+        "tools",
+        "custom",
+        "argument",
+        "union",
+        "configuring",
+        "pep",
+        "support",
+        "fix",
+        "update",
+        "misc",
+        "utils",
+        "none",
+        "inside",
+        "creating",
+        "handling",
+        "problem",
+        "special",
+        "source",
+        "cfg",
+        "rst",
+        "aliase",
+    }
     for repo in ("verl-project/verl", "astral-sh/ruff", "getpelican/pelican"):
         names = Counter(t.name for w in real_weeks(repo) for t in w.themes)
         assert not generic & set(names), (repo, generic & set(names))
@@ -246,11 +479,15 @@ def test_no_theme_of_the_three_repositories_is_a_generic_word():
 def test_a_steady_strand_of_most_of_ruffs_weeks_is_said_to_continue():
     busy = [w for w in real_weeks("astral-sh/ruff") if w.stats.merged_count >= 60]
     ty = [next((t for t in w.themes if t.name == "ty"), None) for w in busy[-20:]]
-    assert sum(t is not None for t in ty) >= 15  # three quarters of every week: a theme, though as usual
+    assert (
+        sum(t is not None for t in ty) >= 15
+    )  # three quarters of every week: a theme, though as usual
     assert all(t.trend == "continued" for t in ty if t is not None and t.baseline_share > 0.5)
 
 
-def test_a_new_week_that_changes_the_vocabulary_gives_earlier_weeks_new_themes_without_analysing_them_again(monkeypatch):
+def test_a_new_week_that_changes_the_vocabulary_gives_earlier_weeks_new_themes_without_analysing_them_again(
+    monkeypatch,
+):
     """The vocabulary is learned from the whole history, so a new week may merge names differently:
     the weeks remembered from the build before are given their themes again, not analysed again,
     and come out as a fresh analysis would have them."""
@@ -259,17 +496,46 @@ def test_a_new_week_that_changes_the_vocabulary_gives_earlier_weeks_new_themes_w
     ascend = [FileChange("widget/ascend/kernels.py", 20, 2)]
     weeks = []
     for week in range(6):
-        weeks += [make_pull(100 * week + n + 1, MONDAY + timedelta(weeks=week, hours=n), title.format(n=n), files=files) for n, (title, files) in enumerate([
-            ("[trainer] feat: NPU kernels {n}", [CORE]), ("[worker] fix: Ascend hang {n}", ascend), ("[trainer] fix: step {n}", [CORE]),
-            ("[worker] feat: pool {n}", [CORE]), ("[docs] fix: page {n}", [CORE]), ("[api] fix: call {n}", [CORE])])]
-    later = [make_pull(900 + n, MONDAY + timedelta(weeks=6, hours=n), f"[trainer] feat: NPU and Ascend together {n}", files=ascend) for n in range(6)]
+        weeks += [
+            make_pull(
+                100 * week + n + 1,
+                MONDAY + timedelta(weeks=week, hours=n),
+                title.format(n=n),
+                files=files,
+            )
+            for n, (title, files) in enumerate(
+                [
+                    ("[trainer] feat: NPU kernels {n}", [CORE]),
+                    ("[worker] fix: Ascend hang {n}", ascend),
+                    ("[trainer] fix: step {n}", [CORE]),
+                    ("[worker] feat: pool {n}", [CORE]),
+                    ("[docs] fix: page {n}", [CORE]),
+                    ("[api] fix: call {n}", [CORE]),
+                ]
+            )
+        ]
+    later = [
+        make_pull(
+            900 + n,
+            MONDAY + timedelta(weeks=6, hours=n),
+            f"[trainer] feat: NPU and Ascend together {n}",
+            files=ascend,
+        )
+        for n in range(6)
+    ]
     options = analysis_options(DigestSettings())
     memo = Memo("salt")
     analyse_repo("acme/widget", weeks, None, options, NOW, Stages(memo))
     analysed = []
     analyse_pull = repository.analyse_pull
-    monkeypatch.setattr(repository, "analyse_pull", lambda pull, *args: analysed.append(pull.number) or analyse_pull(pull, *args))
-    remembered = analyse_repo("acme/widget", weeks + later, None, options, NOW, Stages(Memo("salt", memo.kept())))
+    monkeypatch.setattr(
+        repository,
+        "analyse_pull",
+        lambda pull, *args: analysed.append(pull.number) or analyse_pull(pull, *args),
+    )
+    remembered = analyse_repo(
+        "acme/widget", weeks + later, None, options, NOW, Stages(Memo("salt", memo.kept()))
+    )
     assert sorted(analysed) == [p.number for p in later]  # only the new week is analysed
     monkeypatch.undo()
     assert remembered == analyse_repo("acme/widget", weeks + later, None, options, NOW)

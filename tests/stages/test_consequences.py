@@ -31,46 +31,89 @@ DOCS = FileChange("docs/settings.rst", 10, 2)
 
 def said(title: str, body: str = "", files=(SRC,)):
     pull = make_pull(1, MONDAY, title, body=body, files=files)
-    kinds = tuple(frozenset({"docs"}) if f.path.startswith("docs/") else frozenset({"source"}) for f in pull.files)
+    kinds = tuple(
+        frozenset({"docs"}) if f.path.startswith("docs/") else frozenset({"source"})
+        for f in pull.files
+    )
     return [(c.kind, c.what, c.old, c.new) for c in consequences_of(pull, title, kinds)]
 
 
-@pytest.mark.parametrize(("title", "expected"), [
-    ("Rename setting SUMMARY_END_MARKER → SUMMARY_END_SUFFIX", ("rename", "SUMMARY_END_MARKER", "SUMMARY_END_MARKER", "SUMMARY_END_SUFFIX")),
-    ("Rename `src.root` setting to `environment.root`", ("rename", "src.root", "src.root", "environment.root")),
-    ("Change default REVERSE_ARCHIVE_ORDER to true", ("default-flip", "REVERSE_ARCHIVE_ORDER", None, "true")),
-    ("set the default value of actor.entropy_coeff to 0", ("default-flip", "actor.entropy_coeff", None, "0")),
-    ("Remove `--reference-links` parameter from pelican-import", ("removal", "`--reference-links` parameter from pelican-import", None, None)),
-    ("Remove WITH_PAGINATION, only have a DEFAULT_PAGINATION setting", ("removal", "WITH_PAGINATION", None, None)),
-    ("Drop Python 3.3 support", ("removal", "Python 3.3 support", None, None)),
-])
+@pytest.mark.parametrize(
+    ("title", "expected"),
+    [
+        (
+            "Rename setting SUMMARY_END_MARKER → SUMMARY_END_SUFFIX",
+            ("rename", "SUMMARY_END_MARKER", "SUMMARY_END_MARKER", "SUMMARY_END_SUFFIX"),
+        ),
+        (
+            "Rename `src.root` setting to `environment.root`",
+            ("rename", "src.root", "src.root", "environment.root"),
+        ),
+        (
+            "Change default REVERSE_ARCHIVE_ORDER to true",
+            ("default-flip", "REVERSE_ARCHIVE_ORDER", None, "true"),
+        ),
+        (
+            "set the default value of actor.entropy_coeff to 0",
+            ("default-flip", "actor.entropy_coeff", None, "0"),
+        ),
+        (
+            "Remove `--reference-links` parameter from pelican-import",
+            ("removal", "`--reference-links` parameter from pelican-import", None, None),
+        ),
+        (
+            "Remove WITH_PAGINATION, only have a DEFAULT_PAGINATION setting",
+            ("removal", "WITH_PAGINATION", None, None),
+        ),
+        ("Drop Python 3.3 support", ("removal", "Python 3.3 support", None, None)),
+    ],
+)
 def test_a_title_that_leads_with_a_user_facing_change_says_what_changed(title, expected):
     assert said(title) == [expected]
 
 
-@pytest.mark.parametrize("title", [
-    "Rename summary references to formatted_fields",  # no name a user sets
-    "Remove `Message::to_rule`",  # code of the project's insides
-    "Remove redundant `settings` field from `Checker`",
-    "Remove a parameter from the `symbol_by_id()` query",
-    "Remove rust-toolchain.toml from sdist",  # a file, not a setting
-    "Removed `PDF_GENERATOR=False`",  # a value in a sample, not a setting removed
-    "Remove unnecessary call when removing final argument from `format`",  # what a fix writes
-    "Set `--preview` and `--default-index` for the `uv-lock` hook",  # "default" only inside a name
-    "Add a retry to the fetcher",
-])
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Rename summary references to formatted_fields",  # no name a user sets
+        "Remove `Message::to_rule`",  # code of the project's insides
+        "Remove redundant `settings` field from `Checker`",
+        "Remove a parameter from the `symbol_by_id()` query",
+        "Remove rust-toolchain.toml from sdist",  # a file, not a setting
+        "Removed `PDF_GENERATOR=False`",  # a value in a sample, not a setting removed
+        "Remove unnecessary call when removing final argument from `format`",  # what a fix writes
+        "Set `--preview` and `--default-index` for the `uv-lock` hook",  # "default" only inside a name
+        "Add a retry to the fetcher",
+    ],
+)
 def test_a_title_that_names_nothing_users_set_says_no_consequence(title):
     assert said(title) == []
 
 
 def test_a_default_changed_only_in_preview_or_before_any_release_is_no_consequence():
-    assert said("Include `.pyw` files by default", "In global preview mode, default configuration selects `*.pyw`.") == []
-    assert said("Default `ty.inlayHints.*` server settings to true", "This is marked as `internal` because it's not yet released.") == []
+    assert (
+        said(
+            "Include `.pyw` files by default",
+            "In global preview mode, default configuration selects `*.pyw`.",
+        )
+        == []
+    )
+    assert (
+        said(
+            "Default `ty.inlayHints.*` server settings to true",
+            "This is marked as `internal` because it's not yet released.",
+        )
+        == []
+    )
 
 
 def test_stabilising_a_rule_takes_it_out_of_preview():
-    assert said("Stabilize `dataclass-enum` (`RUF049`)") == [("default-flip", "`dataclass-enum` (`RUF049`)", "preview", None)]
-    assert said("Stabilize the nightly e2e test") == []  # nothing named, no preview: a fix of flakiness
+    assert said("Stabilize `dataclass-enum` (`RUF049`)") == [
+        ("default-flip", "`dataclass-enum` (`RUF049`)", "preview", None)
+    ]
+    assert (
+        said("Stabilize the nightly e2e test") == []
+    )  # nothing named, no preview: a fix of flakiness
 
 
 def test_a_change_of_docs_alone_has_no_consequence():
@@ -81,24 +124,56 @@ def test_the_bodys_breaking_section_is_quoted_and_a_section_saying_none_is_not()
     body = "## Summary\n\nReworks the reward config.\n\n## Breaking changes\n\n`use_reward_loop` is removed; set `reward.loop` instead.\n"
     pull = make_pull(1, MONDAY, "[BREAKING] refactor reward config", body=body, files=(SRC,))
     found = consequences_of(pull, "refactor reward config", (frozenset({"source"}),))
-    assert [(c.kind, c.source, c.quote) for c in found] == [(None, "body", "use_reward_loop is removed; set reward.loop instead.")]
-    quiet = make_pull(2, MONDAY, "refactor reward config", body="## Breaking changes\n\nNone.\n", files=(SRC,))
+    assert [(c.kind, c.source, c.quote) for c in found] == [
+        (None, "body", "use_reward_loop is removed; set reward.loop instead.")
+    ]
+    quiet = make_pull(
+        2, MONDAY, "refactor reward config", body="## Breaking changes\n\nNone.\n", files=(SRC,)
+    )
     assert consequences_of(quiet, "refactor reward config", (frozenset({"source"}),)) == ()
 
 
 def test_a_mitigation_is_the_authors_own_migration_step_or_nothing():
-    migration = make_pull(1, MONDAY, "x", body="## Summary\n\nNew checkpoint layout.\n\n## Migration\n\nRun scripts/convert_ckpt.py on v1 checkpoints before loading them.\n")
-    assert mitigation_of(migration) == "Run scripts/convert_ckpt.py on v1 checkpoints before loading them."
-    told = make_pull(2, MONDAY, "x", body="The old flag is gone. Users should set `use_mbridge=True` to keep the previous behaviour.")
-    assert mitigation_of(told) == "Users should set use_mbridge=True to keep the previous behaviour."
-    assert mitigation_of(make_pull(3, MONDAY, "x", body="Adds a faster sampler for long prompts.")) == ""
+    migration = make_pull(
+        1,
+        MONDAY,
+        "x",
+        body="## Summary\n\nNew checkpoint layout.\n\n## Migration\n\nRun scripts/convert_ckpt.py on v1 checkpoints before loading them.\n",
+    )
+    assert (
+        mitigation_of(migration)
+        == "Run scripts/convert_ckpt.py on v1 checkpoints before loading them."
+    )
+    told = make_pull(
+        2,
+        MONDAY,
+        "x",
+        body="The old flag is gone. Users should set `use_mbridge=True` to keep the previous behaviour.",
+    )
+    assert (
+        mitigation_of(told) == "Users should set use_mbridge=True to keep the previous behaviour."
+    )
+    assert (
+        mitigation_of(make_pull(3, MONDAY, "x", body="Adds a faster sampler for long prompts."))
+        == ""
+    )
 
 
 def _week():
     pulls = [
-        make_pull(10, MONDAY, "Rename setting SUMMARY_END_MARKER → SUMMARY_END_SUFFIX", files=(SRC, DOCS),
-                  body="Users should set SUMMARY_END_SUFFIX in their pelicanconf.py instead."),
-        make_pull(11, MONDAY, "Add a retry to the fetcher", files=(FileChange("widget/fetch.py", 900, 10),)),
+        make_pull(
+            10,
+            MONDAY,
+            "Rename setting SUMMARY_END_MARKER → SUMMARY_END_SUFFIX",
+            files=(SRC, DOCS),
+            body="Users should set SUMMARY_END_SUFFIX in their pelicanconf.py instead.",
+        ),
+        make_pull(
+            11,
+            MONDAY,
+            "Add a retry to the fetcher",
+            files=(FileChange("widget/fetch.py", 900, 10),),
+        ),
     ]
     settings = DigestSettings.from_pelican({}, ".")
     weeks = analyse_repo("acme/widget", pulls, None, analysis_options(settings), NOW)
@@ -109,38 +184,72 @@ def _week():
 def test_the_week_says_the_consequence_in_its_section_main_risk_and_risk_table(language):
     week = _week()
     risk = main_risk(week.risks)
-    assert risk.kind == "breaking-change" and risk.evidence[0].fact == "consequence" and risk.evidence[0].pull == 10
+    assert (
+        risk.kind == "breaking-change"
+        and risk.evidence[0].fact == "consequence"
+        and risk.evidence[0].pull == 10
+    )
     lang = Language.of(language)
     narrative = narrate(week, [], lang)
     assert [c.pulls for c in narrative.breaking] == [(10,)]
-    assert "SUMMARY_END_MARKER" in narrative.breaking[0].text and "SUMMARY_END_SUFFIX" in narrative.breaking[0].text
+    assert (
+        "SUMMARY_END_MARKER" in narrative.breaking[0].text
+        and "SUMMARY_END_SUFFIX" in narrative.breaking[0].text
+    )
     line = next(r for r in narrative.risks if r.kind == "breaking-change")
-    assert line.mitigation is not None and "Users should set SUMMARY_END_SUFFIX" in line.mitigation.text and line.mitigation.pulls == (10,)
-    assert all(r.mitigation is None for r in narrative.risks if 10 not in r.pulls)  # #11 says nothing to do: nothing is made up
+    assert (
+        line.mitigation is not None
+        and "Users should set SUMMARY_END_SUFFIX" in line.mitigation.text
+        and line.mitigation.pulls == (10,)
+    )
+    assert all(
+        r.mitigation is None for r in narrative.risks if 10 not in r.pulls
+    )  # #11 says nothing to do: nothing is made up
 
     view = week_view(week, narrative, (), lang, "https://github.com/acme/widget", "")
-    assert "breaking" in view.sections and view.sections.index("breaking") < view.sections.index("risks")
+    assert "breaking" in view.sections and view.sections.index("breaking") < view.sections.index(
+        "risks"
+    )
     markdown = render_markdown(view, "https://example.org/acme/widget/2026-W21/", lang)
     assert view.headings["breaking"] in markdown
     table = markdown.split("| " + lang.gettext("Risk"))[1].split("\n\n")[0]
-    assert lang.gettext("What to do") in table and "Users should set SUMMARY\\_END\\_SUFFIX" in table
+    assert (
+        lang.gettext("What to do") in table and "Users should set SUMMARY\\_END\\_SUFFIX" in table
+    )
 
     data = week_json(week, narrative, lang)
     assert data["breaking"] == [{"text": narrative.breaking[0].text, "pulls": [10]}]
     breaking = next(r for r in data["risks"] if r["kind"] == "breaking-change")
-    assert breaking["mitigation"]["pulls"] == [10] and "SUMMARY_END_SUFFIX" in breaking["mitigation"]["text"]
-    assert {"kind", "pulls", "impact", "text", "evidence"} <= set(breaking)  # the JSON contract's fields stay
+    assert (
+        breaking["mitigation"]["pulls"] == [10]
+        and "SUMMARY_END_SUFFIX" in breaking["mitigation"]["text"]
+    )
+    assert {"kind", "pulls", "impact", "text", "evidence"} <= set(
+        breaking
+    )  # the JSON contract's fields stay
 
 
 def test_a_key_line_ends_with_what_its_pr_changes_for_users():
     week = _week()
-    week = replace(week, pulls=tuple(replace(p, key=True) if p.pull.number == 10 else p for p in week.pulls))
+    week = replace(
+        week, pulls=tuple(replace(p, key=True) if p.pull.number == 10 else p for p in week.pulls)
+    )
     change = next(c for c in narrate(week, [], Language.of("en")).key_changes if c.number == 10)
     assert change.summary.endswith("Renames SUMMARY_END_MARKER to SUMMARY_END_SUFFIX.")
 
 
 def test_what_a_pr_says_users_can_see_is_no_advice():
-    assert mitigation_of(make_pull(4, MONDAY, "x", body="I'll stack another PR on this, but you can see the issue in a snapshot.")) == ""
+    assert (
+        mitigation_of(
+            make_pull(
+                4,
+                MONDAY,
+                "x",
+                body="I'll stack another PR on this, but you can see the issue in a snapshot.",
+            )
+        )
+        == ""
+    )
 
 
 def test_a_removal_from_scripts_or_examples_alone_removes_nothing_users_have():
@@ -151,33 +260,68 @@ def test_a_removal_from_scripts_or_examples_alone_removes_nothing_users_have():
 
 
 def _analysed_week(pulls):
-    weeks = analyse_repo("acme/widget", pulls, None, analysis_options(DigestSettings.from_pelican({}, ".")), NOW)
+    weeks = analyse_repo(
+        "acme/widget", pulls, None, analysis_options(DigestSettings.from_pelican({}, ".")), NOW
+    )
     return next(w for w in weeks if w.pulls)
 
 
 def test_what_breaks_is_the_main_risk_before_a_default_flipped():
-    week = _analysed_week([
-        make_pull(20, MONDAY, "Change default REVERSE_ARCHIVE_ORDER to true", files=(SRC,)),
-        make_pull(21, MONDAY, "Remove the WRITE_SELECTED setting", files=(FileChange("widget/writers.py", 3, 40),)),
-    ])
+    week = _analysed_week(
+        [
+            make_pull(20, MONDAY, "Change default REVERSE_ARCHIVE_ORDER to true", files=(SRC,)),
+            make_pull(
+                21,
+                MONDAY,
+                "Remove the WRITE_SELECTED setting",
+                files=(FileChange("widget/writers.py", 3, 40),),
+            ),
+        ]
+    )
     risk = main_risk(week.risks)
-    assert risk.impact == "high" and risk.evidence[0].pull == 21 and risk.evidence[0].detail == "removal"
+    assert (
+        risk.impact == "high"
+        and risk.evidence[0].pull == 21
+        and risk.evidence[0].detail == "removal"
+    )
 
 
 def test_many_rules_out_of_preview_are_one_line_of_the_section():
-    rules = [make_pull(30 + i, MONDAY, f"Stabilize `rule-{i}` (`RUF10{i}`)", files=(FileChange(f"crates/rules/rule_{i}.rs", 5, 5),)) for i in range(5)]
+    rules = [
+        make_pull(
+            30 + i,
+            MONDAY,
+            f"Stabilize `rule-{i}` (`RUF10{i}`)",
+            files=(FileChange(f"crates/rules/rule_{i}.rs", 5, 5),),
+        )
+        for i in range(5)
+    ]
     narrative = narrate(_analysed_week(rules), [], Language.of("en"))
-    assert len(narrative.breaking) == 1 and sorted(narrative.breaking[0].pulls) == [30, 31, 32, 33, 34]
-    assert narrative.breaking[0].text.startswith("Out of preview: `rule-") and "(#34)" in narrative.breaking[0].text
+    assert len(narrative.breaking) == 1 and sorted(narrative.breaking[0].pulls) == [
+        30,
+        31,
+        32,
+        33,
+        34,
+    ]
+    assert (
+        narrative.breaking[0].text.startswith("Out of preview: `rule-")
+        and "(#34)" in narrative.breaking[0].text
+    )
     line = next(r for r in narrative.risks if r.kind == "breaking-change")
-    assert line.level == "medium"  # taken out of preview: what users get changes, nothing of theirs breaks
+    assert (
+        line.level == "medium"
+    )  # taken out of preview: what users get changes, nothing of theirs breaks
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
 def test_a_stated_rename_is_a_recommendation_that_names_it_with_the_authors_step(language):
     week = _week()
-    assert [(r.action, r.pulls, r.old, r.new) for r in week.recommendations if r.action == "release-notes"] == [
-        ("release-notes", (10,), "SUMMARY_END_MARKER", "SUMMARY_END_SUFFIX")]
+    assert [
+        (r.action, r.pulls, r.old, r.new)
+        for r in week.recommendations
+        if r.action == "release-notes"
+    ] == [("release-notes", (10,), "SUMMARY_END_MARKER", "SUMMARY_END_SUFFIX")]
     told = narrate(week, [], Language.of(language)).recommendations
     said = next(c for c in told if 10 in c.pulls)
     assert "SUMMARY_END_MARKER" in said.text and "SUMMARY_END_SUFFIX" in said.text
@@ -185,71 +329,139 @@ def test_a_stated_rename_is_a_recommendation_that_names_it_with_the_authors_step
 
 
 def test_a_default_flipped_or_a_rule_out_of_preview_calls_for_no_release_note():
-    week = _analysed_week([make_pull(40, MONDAY, "Stabilize `rule-x` (`RUF200`)", files=(FileChange("crates/rules/x.rs", 5, 5),)),
-                           make_pull(41, MONDAY, "Change default REVERSE_ARCHIVE_ORDER to true", files=(SRC,))])
+    week = _analysed_week(
+        [
+            make_pull(
+                40,
+                MONDAY,
+                "Stabilize `rule-x` (`RUF200`)",
+                files=(FileChange("crates/rules/x.rs", 5, 5),),
+            ),
+            make_pull(41, MONDAY, "Change default REVERSE_ARCHIVE_ORDER to true", files=(SRC,)),
+        ]
+    )
     assert not [r for r in week.recommendations if r.action == "release-notes"]
 
 
 def test_a_revert_that_was_re_landed_says_which_pr_to_read():
     code = (FileChange("widget/engine.py", 60, 5),)
-    week = _analysed_week([
-        make_pull(50, MONDAY, "Add async engine", files=code),
-        make_pull(51, MONDAY.replace(hour=12), 'Revert "Add async engine"', body="Reverts acme/widget#50", files=code),
-        make_pull(52, MONDAY.replace(hour=14), "Add async engine", body="Re-lands #50 with the deadlock fixed.", files=code),
-    ])
+    week = _analysed_week(
+        [
+            make_pull(50, MONDAY, "Add async engine", files=code),
+            make_pull(
+                51,
+                MONDAY.replace(hour=12),
+                'Revert "Add async engine"',
+                body="Reverts acme/widget#50",
+                files=code,
+            ),
+            make_pull(
+                52,
+                MONDAY.replace(hour=14),
+                "Add async engine",
+                body="Re-lands #50 with the deadlock fixed.",
+                files=code,
+            ),
+        ]
+    )
     narrative = narrate(week, [], Language.of("en"))
     line = next(r for r in narrative.risks if r.kind == "revert")
-    assert line.mitigation is not None and line.mitigation.text.startswith("#52 re-landed") and "#51" in line.mitigation.text
+    assert (
+        line.mitigation is not None
+        and line.mitigation.text.startswith("#52 re-landed")
+        and "#51" in line.mitigation.text
+    )
 
 
 def test_a_key_line_that_says_the_removal_already_does_not_say_it_again():
-    week = _analysed_week([make_pull(60, MONDAY, "Remove workspace support", files=(FileChange("widget/workspace.py", 0, 300, "removed"), SRC))])
+    week = _analysed_week(
+        [
+            make_pull(
+                60,
+                MONDAY,
+                "Remove workspace support",
+                files=(FileChange("widget/workspace.py", 0, 300, "removed"), SRC),
+            )
+        ]
+    )
     week = replace(week, pulls=tuple(replace(p, key=True) for p in week.pulls))
     change = narrate(week, [], Language.of("en")).key_changes[0]
     assert change.summary.lower().count("removes workspace support") == 1
 
 
 def test_what_a_pr_did_with_instead_is_no_step_for_users():
-    assert mitigation_of(make_pull(6, MONDAY, "x", body="Updates the sampling tests to use true_cfg_scale instead of guidance_scale.")) == ""
-    assert mitigation_of(make_pull(7, MONDAY, "x", body="Use `reward.loop` instead.")) == "Use reward.loop instead."
+    assert (
+        mitigation_of(
+            make_pull(
+                6,
+                MONDAY,
+                "x",
+                body="Updates the sampling tests to use true_cfg_scale instead of guidance_scale.",
+            )
+        )
+        == ""
+    )
+    assert (
+        mitigation_of(make_pull(7, MONDAY, "x", body="Use `reward.loop` instead."))
+        == "Use reward.loop instead."
+    )
 
 
 # --- the body's prose ----------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("body", "expected"), [
-    ("## What does this PR do?\n\n- Backend flag renamed: `use_dist_checkpointing` → `use_mbridge`.\n",
-     ("rename", "use_dist_checkpointing", "use_dist_checkpointing", "use_mbridge")),
-    ("## Summary\n\nThis PR renames TID254 to `lazy-import-mismatch` and adds two settings.\n",
-     ("rename", "TID254", "TID254", "lazy-import-mismatch")),
-    ("### What does this PR do?\n\nThe `trainer.save_freq` option has been renamed to `trainer.save_interval`.\n",
-     ("rename", "trainer.save_freq", "trainer.save_freq", "trainer.save_interval")),
-    ("## Summary\n\n`rollout.calculate_log_probs` now defaults to `true`.\n",
-     ("default-flip", "rollout.calculate_log_probs", None, "true")),
-])
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (
+            "## What does this PR do?\n\n- Backend flag renamed: `use_dist_checkpointing` → `use_mbridge`.\n",
+            ("rename", "use_dist_checkpointing", "use_dist_checkpointing", "use_mbridge"),
+        ),
+        (
+            "## Summary\n\nThis PR renames TID254 to `lazy-import-mismatch` and adds two settings.\n",
+            ("rename", "TID254", "TID254", "lazy-import-mismatch"),
+        ),
+        (
+            "### What does this PR do?\n\nThe `trainer.save_freq` option has been renamed to `trainer.save_interval`.\n",
+            ("rename", "trainer.save_freq", "trainer.save_freq", "trainer.save_interval"),
+        ),
+        (
+            "## Summary\n\n`rollout.calculate_log_probs` now defaults to `true`.\n",
+            ("default-flip", "rollout.calculate_log_probs", None, "true"),
+        ),
+    ],
+)
 def test_a_plain_statement_in_the_bodys_prose_is_a_consequence(body, expected):
     assert said("Refactor the checkpoint manager", body) == [expected]
 
 
-@pytest.mark.parametrize("body", [
-    "## Summary\n\nThis renames an internal helper function `foo_bar` to `foo_baz`.\n",  # the code's insides
-    "## Summary\n\nRename `Diagnostic::primary_message` to `headline_message`.\n",
-    "## Summary\n\n`apply_vllm_fp8_patches` is renamed to `apply_vllm_quant_patches`.\n",  # a function: no user word
-    "## Summary\n\n`airflow.datasets.DatasetEvent` has been removed in Airflow 3 and the rule now flags it.\n",  # another project's
-    "## Summary\n\nvLLM removed the `vllm_config` argument upstream; we adapt.\n",
-    "## Test Plan\n\nThe `x.y` option has been renamed to `x.z` in the fixture.\n",  # a test section says nothing of users
-    "## Design & Code Changes\n\n- Backend flag renamed: `a_b` → `a_c`.\n",  # how it was built
-    "## Summary\n\nRenames `old-name` to `new-name` in the docs.\n",
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        "## Summary\n\nThis renames an internal helper function `foo_bar` to `foo_baz`.\n",  # the code's insides
+        "## Summary\n\nRename `Diagnostic::primary_message` to `headline_message`.\n",
+        "## Summary\n\n`apply_vllm_fp8_patches` is renamed to `apply_vllm_quant_patches`.\n",  # a function: no user word
+        "## Summary\n\n`airflow.datasets.DatasetEvent` has been removed in Airflow 3 and the rule now flags it.\n",  # another project's
+        "## Summary\n\nvLLM removed the `vllm_config` argument upstream; we adapt.\n",
+        "## Test Plan\n\nThe `x.y` option has been renamed to `x.z` in the fixture.\n",  # a test section says nothing of users
+        "## Design & Code Changes\n\n- Backend flag renamed: `a_b` → `a_c`.\n",  # how it was built
+        "## Summary\n\nRenames `old-name` to `new-name` in the docs.\n",
+    ],
+)
 def test_prose_about_the_code_another_project_tests_or_design_is_no_consequence(body):
     assert [c for c in said("Refactor the checkpoint manager", body) if c[0] != "removal"] == []
 
 
 def test_a_format_change_names_the_migration_script_the_pr_adds_and_the_risk_row_says_to_run_it():
-    body = ("## What does this PR do?\n\nNew checkpoint layout.\n\n## New input behavior\n\n"
-            "- Loading a v1 checkpoint raises a clear error with a pointer to the migration script.\n\n"
-            "## Converter\n\n`scripts/migrate_layout.py`:\n")
+    body = (
+        "## What does this PR do?\n\nNew checkpoint layout.\n\n## New input behavior\n\n"
+        "- Loading a v1 checkpoint raises a clear error with a pointer to the migration script.\n\n"
+        "## Converter\n\n`scripts/migrate_layout.py`:\n"
+    )
     files = (SRC, FileChange("scripts/migrate_layout.py", 200, 0))
-    assert said("Refactor the checkpoint manager", body, files) == [("format-change", None, None, "scripts/migrate_layout.py")]
+    assert said("Refactor the checkpoint manager", body, files) == [
+        ("format-change", None, None, "scripts/migrate_layout.py")
+    ]
     pull = make_pull(7, MONDAY, "Refactor the checkpoint manager", body=body, files=files)
     week = _analysed_week([pull])
     risk = main_risk(week.risks)
@@ -258,4 +470,7 @@ def test_a_format_change_names_the_migration_script_the_pr_adds_and_the_risk_row
     view = week_view(week, narrate(week, [], lang), (), lang, "https://github.com/acme/widget", "")
     markdown = render_markdown(view, "https://example.org/acme/widget/2026-W21/", lang)
     assert "Run scripts/migrate\\_layout.py, the migration script [#7]" in markdown
-    assert "“Loading a v1 checkpoint raises a clear error with a pointer to the migration script”." in markdown
+    assert (
+        "“Loading a v1 checkpoint raises a clear error with a pointer to the migration script”."
+        in markdown
+    )

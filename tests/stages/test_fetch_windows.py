@@ -8,7 +8,15 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given
 from hypothesis import strategies as st
 
-from digest_plugin.fetch.windows import SEARCH_CAP, can_split, pack, parts_needed, search_qualifier, split, steps
+from digest_plugin.fetch.windows import (
+    SEARCH_CAP,
+    can_split,
+    pack,
+    parts_needed,
+    search_qualifier,
+    split,
+    steps,
+)
 from digest_plugin.records.state import Window
 
 T0 = datetime(2026, 1, 5, tzinfo=UTC)
@@ -19,14 +27,19 @@ def window(days: float, start: datetime = T0) -> Window:
 
 
 def test_qualifier_is_inclusive_to_the_second_before_the_end():
-    assert search_qualifier(window(7)) == "merged:2026-01-05T00:00:00+00:00..2026-01-11T23:59:59+00:00"
+    assert (
+        search_qualifier(window(7)) == "merged:2026-01-05T00:00:00+00:00..2026-01-11T23:59:59+00:00"
+    )
 
 
 def test_qualifier_is_in_utc_whatever_the_input_zone():
     from zoneinfo import ZoneInfo
 
     start = datetime(2026, 1, 5, 8, tzinfo=ZoneInfo("Asia/Shanghai"))  # 00:00 UTC
-    assert search_qualifier(Window(start, start + timedelta(hours=1))) == "merged:2026-01-05T00:00:00+00:00..2026-01-05T00:59:59+00:00"
+    assert (
+        search_qualifier(Window(start, start + timedelta(hours=1)))
+        == "merged:2026-01-05T00:00:00+00:00..2026-01-05T00:59:59+00:00"
+    )
 
 
 @given(seconds=st.integers(1, 10**8), parts=st.integers(1, 50))

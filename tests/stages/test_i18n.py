@@ -35,7 +35,9 @@ def extracted_messages() -> dict:
     with (ROOT / "babel.cfg").open() as config:
         method_map, options_map = parse_mapping_cfg(config)
     messages = {}
-    for filename, _lineno, message, _comments, _context in extract_from_dir(ROOT, method_map, options_map):
+    for filename, _lineno, message, _comments, _context in extract_from_dir(
+        ROOT, method_map, options_map
+    ):
         messages.setdefault(message, filename)
     return messages
 
@@ -97,14 +99,27 @@ def test_the_installed_catalogue_is_compiled_from_the_po_as_it_is_now():
         catalogue = read_po(po, locale="zh_Hans_CN")
     chinese = translations("zh")
     for message in catalogue:
-        if message.id and not isinstance(message.id, tuple) and message.string and not message.fuzzy:
-            assert chinese.gettext(message.id) == message.string, "the .mo is older than the .po: run make install"
+        if (
+            message.id
+            and not isinstance(message.id, tuple)
+            and message.string
+            and not message.fuzzy
+        ):
+            assert chinese.gettext(message.id) == message.string, (
+                "the .mo is older than the .po: run make install"
+            )
 
 
-def test_a_built_package_carries_compiled_catalogues_and_the_build_writes_nothing_into_the_checkout(tmp_path):
+def test_a_built_package_carries_compiled_catalogues_and_the_build_writes_nothing_into_the_checkout(
+    tmp_path,
+):
     before = sorted(p.name for p in LOCALE_DIR.rglob("*"))
-    result = subprocess.run([sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(tmp_path)],
-                            cwd=ROOT, capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "setup.py", "-q", "build_py", "--build-lib", str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stderr
     mo = tmp_path / "digest_plugin" / "locale" / "zh" / "LC_MESSAGES" / "messages.mo"
     with mo.open("rb") as data:
@@ -113,8 +128,12 @@ def test_a_built_package_carries_compiled_catalogues_and_the_build_writes_nothin
 
 
 def test_nothing_writes_a_catalogue_while_the_site_runs(tmp_path, monkeypatch):
-    monkeypatch.setattr("digest_plugin.i18n.LOCALE_DIR", tmp_path)  # an installation without its .mo
-    with pytest.raises(DigestError, match="is missing: it is compiled when repo-digest is installed"):
+    monkeypatch.setattr(
+        "digest_plugin.i18n.LOCALE_DIR", tmp_path
+    )  # an installation without its .mo
+    with pytest.raises(
+        DigestError, match="is missing: it is compiled when repo-digest is installed"
+    ):
         translations("zh")
     assert list(tmp_path.iterdir()) == []
 
@@ -127,8 +146,14 @@ def test_numbers_and_dates_are_written_the_local_way():
     assert format_decimal(1234.5, "en", digits=2) == "1,234.50"
     assert format_date(date(2026, 5, 18), "en") == "May 18, 2026"
     assert format_date(date(2026, 5, 18), "zh") == "2026年5月18日"
-    assert format_date_range(date(2025, 12, 29), date(2026, 1, 4), "en") == "Dec 29, 2025\u2009–\u2009Jan 4, 2026"  # CLDR: thin spaces
-    assert format_date_range(date(2025, 12, 29), date(2026, 1, 4), "zh") == "2025年12月29日\u2009–\u20092026年1月4日"
+    assert (
+        format_date_range(date(2025, 12, 29), date(2026, 1, 4), "en")
+        == "Dec 29, 2025\u2009–\u2009Jan 4, 2026"
+    )  # CLDR: thin spaces
+    assert (
+        format_date_range(date(2025, 12, 29), date(2026, 1, 4), "zh")
+        == "2025年12月29日\u2009–\u20092026年1月4日"
+    )
 
 
 def test_no_message_hides_inside_an_f_string_where_babel_cannot_see_it():
@@ -138,14 +163,27 @@ def test_no_message_hides_inside_an_f_string_where_babel_cannot_see_it():
     keywords = {"_", "gettext", "ngettext"}
     hidden = []
     for path in sorted((ROOT / "digest_plugin").rglob("*.py")):
-        tokens = list(tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline))
+        tokens = list(
+            tokenize.generate_tokens(io.StringIO(path.read_text(encoding="utf-8")).readline)
+        )
         depth = 0
         for token, following in itertools.pairwise(tokens):
             kind = tokenize.tok_name[token.type]
             depth += {"FSTRING_START": 1, "FSTRING_END": -1}.get(kind, 0)
-            inside = depth > 0 and token.type == tokenize.NAME and token.string in keywords and following.string == "("
+            inside = (
+                depth > 0
+                and token.type == tokenize.NAME
+                and token.string in keywords
+                and following.string == "("
+            )
             # before Python 3.12 an f-string is one STRING token
-            old_style = token.type == tokenize.STRING and re.match(r"^[rRbB]?[fF]", token.string) and re.search(r"\b(_|n?gettext)\(", token.string)
+            old_style = (
+                token.type == tokenize.STRING
+                and re.match(r"^[rRbB]?[fF]", token.string)
+                and re.search(r"\b(_|n?gettext)\(", token.string)
+            )
             if inside or old_style:
                 hidden.append(f"{path.relative_to(ROOT)}:{token.start[0]}")
-    assert hidden == [], "Babel does not extract messages inside f-strings; translate outside and interpolate the result"
+    assert hidden == [], (
+        "Babel does not extract messages inside f-strings; translate outside and interpolate the result"
+    )

@@ -32,7 +32,9 @@ EN, ZH = Language.of("en"), Language.of("zh")
 
 def report(week, narrative, page_url: str, language: str) -> str:
     """The Markdown of a week without charts, as `repo-digest show` gives it for a hand-made week."""
-    view = week_view(week, narrative, (), Language.of(language), "https://github.com/octo/widgets", "")
+    view = week_view(
+        week, narrative, (), Language.of(language), "https://github.com/octo/widgets", ""
+    )
     return render_markdown(view, page_url, Language.of(language))
 
 
@@ -66,7 +68,11 @@ def plain(inline) -> str:
 
 def paragraph_after(tokens, heading: str) -> str:
     for index, token in enumerate(tokens):
-        if token.type == "inline" and token.content == heading and tokens[index - 1].type == "heading_open":
+        if (
+            token.type == "inline"
+            and token.content == heading
+            and tokens[index - 1].type == "heading_open"
+        ):
             following = tokens[index + 2 :]
             return plain(next(t for t in following if t.type == "inline"))
     raise AssertionError(f"no heading {heading!r}")
@@ -86,7 +92,14 @@ def check_links(tokens, week, page_url):
 
 def hostile_week():
     pulls = [
-        analysed(301, HOSTILE, key=True, score=7.5, summary="The body explains why, in its own words: " + HOSTILE, risks=("missing-tests",)),
+        analysed(
+            301,
+            HOSTILE,
+            key=True,
+            score=7.5,
+            summary="The body explains why, in its own words: " + HOSTILE,
+            risks=("missing-tests",),
+        ),
         analysed(302, "1. starts like a list", type="fix", score=3.0, login="mallory@evil"),
         analysed(303, "- starts like a bullet", type="docs", modules=("docs",), score=2.0),
     ]
@@ -101,7 +114,10 @@ def test_links_go_only_to_the_weeks_pulls_and_page(language):
     markdown = report(week, narrate(week, [previous_week()], Language.of(language)), PAGE, language)
     tokens = parse(markdown)
     found = check_links(tokens, week, PAGE)
-    assert (PAGE, "Read this digest on the site" if language == "en" else "在网站上阅读本期周报") in found
+    assert (
+        PAGE,
+        "Read this digest on the site" if language == "en" else "在网站上阅读本期周报",
+    ) in found
     assert {int(text[1:]) for href, text in found if href != PAGE} == {101, 102, 103, 104, 105, 106}
     assert all(href.startswith("https://") for href, _ in found)  # absolute links only
 
@@ -111,7 +127,11 @@ def test_untrusted_text_shows_as_written_and_makes_no_markup():
     narrative = narrate(week, [], Language.of("en"))
     tokens = parse(report(week, narrative, PAGE, "en"))
     assert not [t for t in tokens if t.type.startswith("html")]
-    assert not [c for c in inline_children(tokens) if c.type in ("html_inline", "image", "em_open", "s_open", "code_inline")]
+    assert not [
+        c
+        for c in inline_children(tokens)
+        if c.type in ("html_inline", "image", "em_open", "s_open", "code_inline")
+    ]
     assert all(text != "link" for _, text in links(tokens))
     # Bold is used for key PRs only: the reference, never text from GitHub.
     strong = [c for c in inline_children(tokens) if c.type == "strong_open"]
@@ -126,9 +146,15 @@ def test_untrusted_text_shows_as_written_and_makes_no_markup():
 def test_titles_that_look_like_list_items_stay_text():
     week = hostile_week()
     tokens = parse(report(week, narrate(week, [], Language.of("en")), PAGE, "en"))
-    assert max(t.level for t in tokens if t.type == "bullet_list_open") <= 0  # no list nested in a list item
+    assert (
+        max(t.level for t in tokens if t.type == "bullet_list_open") <= 0
+    )  # no list nested in a list item
     cells = [plain(t) for t in tokens if t.type == "inline"]
-    assert "1. starts like a list" in cells and "- starts like a bullet" in cells and "mallory@evil" in cells
+    assert (
+        "1. starts like a list" in cells
+        and "- starts like a bullet" in cells
+        and "mallory@evil" in cells
+    )
 
 
 def test_every_pull_is_a_row_of_the_table_of_all_pulls():
@@ -160,7 +186,10 @@ def test_an_incomplete_week_says_so_at_the_top():
 def test_the_bot_only_week_reads_correctly_in_markdown():
     week = bot_only_week()
     markdown = report(week, narrate(week, [], Language.of("en")), PAGE, "en")
-    assert "Only bots merged pull requests this week: 2 PRs, by dependabot\\[bot\\] and pre-commit-ci\\[bot\\]." in markdown
+    assert (
+        "Only bots merged pull requests this week: 2 PRs, by dependabot\\[bot\\] and pre-commit-ci\\[bot\\]."
+        in markdown
+    )
 
 
 def test_a_pull_url_that_is_not_the_web_is_not_linked():
@@ -174,7 +203,12 @@ def test_a_pull_url_that_is_not_the_web_is_not_linked():
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cc", "Cs", "Co", "Cn")), max_size=60))
+@given(
+    st.text(
+        alphabet=st.characters(codec="utf-8", exclude_categories=("Cc", "Cs", "Co", "Cn")),
+        max_size=60,
+    )
+)
 def test_escaped_text_renders_as_itself(text):
     tokens = parse("- " + escape(text) + "\n")
     inline = [t for t in tokens if t.type == "inline"]
@@ -202,14 +236,20 @@ def test_real_weeks_parse_and_every_link_resolves_to_a_pull_of_the_week(name, la
     assert len(table_rows) >= week.stats.merged_count
 
 
-@pytest.mark.parametrize("week", [busy_week(), bot_only_week(), quiet_week(in_progress=True)], ids=["busy", "bots", "quiet"])
+@pytest.mark.parametrize(
+    "week",
+    [busy_week(), bot_only_week(), quiet_week(in_progress=True)],
+    ids=["busy", "bots", "quiet"],
+)
 def test_the_chinese_report_has_no_english_but_names_titles_and_code(week):
     from tests.narrate_fixtures import english_left
 
     tokens = parse(report(week, narrate(week, [previous_week()], Language.of("zh")), PAGE, "zh"))
     texts = [plain(t) for t in tokens if t.type == "inline"]
     summaries = {p.summary for p in week.pulls if p.summary}
-    leftovers = [left for text in texts if text not in summaries and (left := english_left(week, text))]
+    leftovers = [
+        left for text in texts if text not in summaries and (left := english_left(week, text))
+    ]
     assert leftovers == []
 
 
@@ -220,8 +260,12 @@ def test_chinese_reports_of_real_weeks_have_no_english_but_names_titles_and_code
     from tests.narrate_fixtures import english_left
 
     week, previous = real_week(name)
-    tokens = parse(report(week, narrate(week, previous, Language.of("zh")), "https://example.org/", "zh"))
+    tokens = parse(
+        report(week, narrate(week, previous, Language.of("zh")), "https://example.org/", "zh")
+    )
     summaries = {p.summary for p in week.pulls if p.summary}
     texts = [plain(t) for t in tokens if t.type == "inline"]
-    leftovers = [left for text in texts if text not in summaries and (left := english_left(week, text))]
+    leftovers = [
+        left for text in texts if text not in summaries and (left := english_left(week, text))
+    ]
     assert leftovers == []

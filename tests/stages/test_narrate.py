@@ -41,7 +41,11 @@ CITATION = re.compile(r"#(\d+)")
 
 def all_texts(narrative: Narrative) -> list[str]:
     texts = [cited.text for _, cited in narrative.texts()]
-    texts += [g.heading for g in narrative.highlights] + [r.name for r in narrative.risks] + [r.impact for r in narrative.risks]
+    texts += (
+        [g.heading for g in narrative.highlights]
+        + [r.name for r in narrative.risks]
+        + [r.impact for r in narrative.risks]
+    )
     return [narrative.title, *texts]
 
 
@@ -58,21 +62,34 @@ def test_every_cited_pull_is_in_the_week_and_grounding_finds_nothing(language):
 
 def test_the_english_summary_leads_with_the_main_moves_then_the_risk_then_the_figures():
     text = narrate(busy_week(), [previous_week()], EN).summary.text
-    assert text.startswith("Among the week's subjects, export (2 PRs) stood out. The main change: #101 adds *streaming* <export> support.")
+    assert text.startswith(
+        "Among the week's subjects, export (2 PRs) stood out. The main change: #101 adds *streaming* <export> support."
+    )
     assert "In the author's words: “Adds streaming export; see #99 for the design.”" in text
-    assert "Also, #102 splits the reader [part 1]. And #103 fixes crash when `path` is empty." in text
-    assert text.endswith("In all, 3 people merged 6 PRs (3 of them key), up from 2 PRs the week before.")
-    if not speaks("consequence.files-removed"):  # untested or large code does nothing to users by itself: no main risk
+    assert (
+        "Also, #102 splits the reader [part 1]. And #103 fixes crash when `path` is empty." in text
+    )
+    assert text.endswith(
+        "In all, 3 people merged 6 PRs (3 of them key), up from 2 PRs the week before."
+    )
+    if not speaks(
+        "consequence.files-removed"
+    ):  # untested or large code does nothing to users by itself: no main risk
         assert "main risk" not in text
         return
-    assert "The main risk: #102 removes 1 file with 1,100 lines (src/io/reader.py): anything that still imports" in text
+    assert (
+        "The main risk: #102 removes 1 file with 1,100 lines (src/io/reader.py): anything that still imports"
+        in text
+    )
     assert text.index("export") < text.index("main risk") < text.index("In all")
 
 
 def test_the_chinese_summary_says_prs_it_cannot_translate_by_their_facts_and_leaves_english_to_the_key_changes():
     text = narrate(busy_week(), [previous_week()], ZH).summary.text
     # the English titles are shown once, in the key changes or the list of every PR, not quoted here again
-    assert text.startswith("本周较为突出的主题是 export（2 个 PR）。本周最重要的改动：#101 core 模块的改动。")
+    assert text.startswith(
+        "本周较为突出的主题是 export（2 个 PR）。本周最重要的改动：#101 core 模块的改动。"
+    )
     assert "Adds streaming export" not in text and "streaming" not in text
     assert "此外，#102 io 模块的改动。还有 #103 io 模块的改动。" in text
     assert text.endswith("本周共有 3 位作者合入了 6 个 PR（其中 3 个重点 PR），多于上周的 2 个。")
@@ -89,7 +106,9 @@ def test_chinese_has_no_english_left_but_names_titles_and_code():
 def test_week_over_week_movement_comes_from_the_analysis_or_the_week_before():
     with_movement = narrate(movement_week(), [previous_week()], EN)
     assert "up from 2 PRs the week before." in with_movement.summary.text
-    assert "6 PRs merged, against 2 the week before and 4.5 a week recently." in [t.text for t in with_movement.trends]
+    assert "6 PRs merged, against 2 the week before and 4.5 a week recently." in [
+        t.text for t in with_movement.trends
+    ]
     without = narrate(busy_week(), [previous_week()], EN)
     assert "up from 2 PRs the week before." in without.summary.text
     assert any(t.text == "3 key PRs, against 1 the week before." for t in without.trends)
@@ -98,7 +117,9 @@ def test_week_over_week_movement_comes_from_the_analysis_or_the_week_before():
 
 
 def test_a_gap_before_the_week_is_not_read_as_the_week_before():
-    older = dataclasses.replace(previous_week(), week="2026-W19", start=previous_week().start.replace(day=4))
+    older = dataclasses.replace(
+        previous_week(), week="2026-W19", start=previous_week().start.replace(day=4)
+    )
     narrative = narrate(busy_week(), [older], EN)
     assert "week before" not in narrative.summary.text
 
@@ -110,30 +131,51 @@ def test_a_quiet_week_says_so_in_one_line(language):
     assert narrative.quiet
     assert narrative.summary.text == _("A quiet week: no pull requests were merged.")
     assert "\n" not in narrative.summary.text
-    assert not (narrative.highlights or narrative.key_changes or narrative.trends or narrative.risks or narrative.recommendations)
+    assert not (
+        narrative.highlights
+        or narrative.key_changes
+        or narrative.trends
+        or narrative.risks
+        or narrative.recommendations
+    )
 
 
 def test_quiet_weeks_that_are_in_progress_or_incomplete_say_that_instead():
-    assert narrate(quiet_week(in_progress=True), [], EN).summary.text.startswith("No pull requests have been merged so far this week")
+    assert narrate(quiet_week(in_progress=True), [], EN).summary.text.startswith(
+        "No pull requests have been merged so far this week"
+    )
     assert "incomplete" in narrate(quiet_week(complete=False), [], EN).summary.text
-    assert narrate(quiet_week(in_progress=True), [], ZH).summary.text == "本周仍在进行中，目前还没有合入任何 PR。"
+    assert (
+        narrate(quiet_week(in_progress=True), [], ZH).summary.text
+        == "本周仍在进行中，目前还没有合入任何 PR。"
+    )
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_incomplete_and_in_progress_weeks_say_so_in_the_summary(language):
     _ = translations(language).gettext
     incomplete = narrate(busy_week(complete=False), [], Language.of(language)).summary.text
-    assert incomplete.startswith(_("The data for this week is incomplete, so some pull requests may be missing from this digest."))
+    assert incomplete.startswith(
+        _(
+            "The data for this week is incomplete, so some pull requests may be missing from this digest."
+        )
+    )
     running = narrate(busy_week(in_progress=True), [], Language.of(language)).summary.text
-    assert running.startswith(_("This week is still in progress: the figures cover the pull requests merged so far."))
+    assert running.startswith(
+        _("This week is still in progress: the figures cover the pull requests merged so far.")
+    )
 
 
 def test_a_week_of_only_bot_pulls_says_that():
     en = narrate(bot_only_week(), [], EN)
-    assert en.summary.text.startswith("Only bots merged pull requests this week: 2 PRs, by dependabot[bot] and pre-commit-ci[bot].")
+    assert en.summary.text.startswith(
+        "Only bots merged pull requests this week: 2 PRs, by dependabot[bot] and pre-commit-ci[bot]."
+    )
     assert "most important" not in en.summary.text
     zh = narrate(bot_only_week(), [], ZH)
-    assert zh.summary.text.startswith("本周只有机器人合入了 PR：共 2 个，来自 dependabot[bot] 和 pre-commit-ci[bot]。")
+    assert zh.summary.text.startswith(
+        "本周只有机器人合入了 PR：共 2 个，来自 dependabot[bot] 和 pre-commit-ci[bot]。"
+    )
 
 
 def _bucket_of(number: int) -> str:
@@ -143,9 +185,22 @@ def _bucket_of(number: int) -> str:
 def test_highlights_are_grouped_by_kind_and_bots_only_appear_as_upgrades():
     narrative = narrate(busy_week(), [], EN)
     groups = {g.kind: g.pulls for g in narrative.highlights}
-    buckets = {"features": (101,), "upgrades": (105,), "fixes": (103,), "refactors": (102,), "performance": (106,), "docs": (104,)}
-    told = {kind: pulls for kind, pulls in buckets.items() if kind not in HIGHLIGHT_CLAIMS or speaks(HIGHLIGHT_CLAIMS[kind])}
-    other = tuple(n for n in (101, 102, 103) if not told.get(_bucket_of(n)))  # importance order; 105 is a bot's
+    buckets = {
+        "features": (101,),
+        "upgrades": (105,),
+        "fixes": (103,),
+        "refactors": (102,),
+        "performance": (106,),
+        "docs": (104,),
+    }
+    told = {
+        kind: pulls
+        for kind, pulls in buckets.items()
+        if kind not in HIGHLIGHT_CLAIMS or speaks(HIGHLIGHT_CLAIMS[kind])
+    }
+    other = tuple(
+        n for n in (101, 102, 103) if not told.get(_bucket_of(n))
+    )  # importance order; 105 is a bot's
     assert groups == {**told, **({"notable": other} if other else {})}
     first = "New capabilities: Add" if speaks("type.feature") else "Notable changes: Add"
     assert narrative.highlights[0].text.startswith(f"{first} *streaming* <export> support (#101)")
@@ -155,14 +210,21 @@ def test_key_changes_say_what_each_pull_does_and_each_number_once():
     narrative = narrate(busy_week(), [], EN)
     assert [c.number for c in narrative.key_changes] == [101, 102, 103]
     first, second, third = narrative.key_changes
-    assert first.title == "[core] feat: add *streaming* <export> support"  # verbatim; renderers escape it
+    assert (
+        first.title == "[core] feat: add *streaming* <export> support"
+    )  # verbatim; renderers escape it
     assert first.summary == "Adds streaming export; see #99 for the design."
     assert first.details.text == "Changes the module core: +900 −40 lines in 2 files."
     # no description: the title as a sentence, then what the files show; the size is not said a second time
-    assert second.summary == "Splits the reader [part 1]. Adds src/io/read, a new folder of 2 files."
+    assert (
+        second.summary == "Splits the reader [part 1]. Adds src/io/read, a new folder of 2 files."
+    )
     assert second.details.text == "Changes the module io."
     # a description that only says the title again is not a summary: the title, where it works and its tests are
-    assert third.summary == "Fixes crash when `path` is empty, mainly changing src/io/reader.py, with tests."
+    assert (
+        third.summary
+        == "Fixes crash when `path` is empty, mainly changing src/io/reader.py, with tests."
+    )
     for change in narrative.key_changes:
         assert "8.2" not in change.details.text and "Importance" not in change.details.text
 
@@ -176,14 +238,27 @@ def test_risks_say_what_could_go_wrong_from_their_evidence():
     ]
     large, untested, bumps = (r.sentence for r in narrative.risks)
     # what could go wrong is said once, after the first evidence
-    removed = ": anything that still imports or configures what was removed will break." if speaks("consequence.files-removed") else "."
-    assert large.text == (f"#102 removes 1 file with 1,100 lines (src/io/reader.py){removed} #101 changes 940 lines of core code in 2 files.")
-    assert untested.text.startswith("#101 adds 900 lines of source code in 2 files, src/export.py the largest, and changes no test: nothing shows")
-    assert untested.text.endswith("2 PRs show this in all: #101, #106.") and untested.pulls == (101, 106)
+    removed = (
+        ": anything that still imports or configures what was removed will break."
+        if speaks("consequence.files-removed")
+        else "."
+    )
+    assert large.text == (
+        f"#102 removes 1 file with 1,100 lines (src/io/reader.py){removed} #101 changes 940 lines of core code in 2 files."
+    )
+    assert untested.text.startswith(
+        "#101 adds 900 lines of source code in 2 files, src/export.py the largest, and changes no test: nothing shows"
+    )
+    assert untested.text.endswith("2 PRs show this in all: #101, #106.") and untested.pulls == (
+        101,
+        106,
+    )
     assert bumps.text == "1 routine bump by a bot (requests; #105): low risk once CI passes."
     assert narrate(busy_week(), [], ZH).risks[0].sentence.text == (
-        "#102 删除了 1 个文件，共 1,100 行（包括 src/io/reader.py）" + ("：仍在导入或配置被删除内容的地方都会出错。" if removed != "." else "。")
-        + "#101 改动了 2 个文件中的 940 行核心代码。")
+        "#102 删除了 1 个文件，共 1,100 行（包括 src/io/reader.py）"
+        + ("：仍在导入或配置被删除内容的地方都会出错。" if removed != "." else "。")
+        + "#101 改动了 2 个文件中的 940 行核心代码。"
+    )
 
 
 def test_recommendations_name_their_object_and_the_finding_that_calls_for_them():
@@ -192,33 +267,67 @@ def test_recommendations_name_their_object_and_the_finding_that_calls_for_them()
         "Add tests for #101: it adds 900 lines of source code, src/export.py the largest file, and changes no test.",
         "Add tests for src/core.py: it was added in the last twelve weeks without tests, and 3 PRs changed it this week, none with a test.",
     ]
-    revert = Evidence("reverted", 102, pulls=(90,), detail="feat: async rollout", outcome="none", kind="revert")
-    one = dataclasses.replace(busy_week(), recommendations=(Recommendation("re-land-or-drop", (102,), risk="revert", detail="feat: async rollout",
-                                                                          count=1, evidence=revert),))
+    revert = Evidence(
+        "reverted", 102, pulls=(90,), detail="feat: async rollout", outcome="none", kind="revert"
+    )
+    one = dataclasses.replace(
+        busy_week(),
+        recommendations=(
+            Recommendation(
+                "re-land-or-drop",
+                (102,),
+                risk="revert",
+                detail="feat: async rollout",
+                count=1,
+                evidence=revert,
+            ),
+        ),
+    )
     assert [r.text for r in narrate(one, [], EN).recommendations] == [
-        "Decide whether to land “feat: async rollout” again, which #102 reverted: no PR of the following four weeks re-landed or replaced it."]
+        "Decide whether to land “feat: async rollout” again, which #102 reverted: no PR of the following four weeks re-landed or replaced it."
+    ]
     # in Chinese the reverted English title is not quoted: it is in the revert's own title, shown once on the page
-    assert [r.text for r in narrate(one, [], ZH).recommendations] == ["决定是否重新合入被 #102 回退的改动：之后四周内没有 PR 重新合入或替代它。"]
-    assert narrate(dataclasses.replace(busy_week(), recommendations=()), [], EN).recommendations == ()  # nothing found, nothing to do
+    assert [r.text for r in narrate(one, [], ZH).recommendations] == [
+        "决定是否重新合入被 #102 回退的改动：之后四周内没有 PR 重新合入或替代它。"
+    ]
+    assert (
+        narrate(dataclasses.replace(busy_week(), recommendations=()), [], EN).recommendations == ()
+    )  # nothing found, nothing to do
 
 
 def test_no_more_than_five_recommendations_of_five_pulls_each():
-    many = tuple(Recommendation("migration-notes", (101, 102, 103, 104, 105, 106), risk="breaking-change", count=6) for _ in range(7))
+    many = tuple(
+        Recommendation(
+            "migration-notes", (101, 102, 103, 104, 105, 106), risk="breaking-change", count=6
+        )
+        for _ in range(7)
+    )
     narrative = narrate(dataclasses.replace(busy_week(), recommendations=many), [], EN)
     assert len(narrative.recommendations) == 5
-    assert all(len(r.pulls) == 5 and r.text.count("#") == 5 and "and others" in r.text for r in narrative.recommendations)
+    assert all(
+        len(r.pulls) == 5 and r.text.count("#") == 5 and "and others" in r.text
+        for r in narrative.recommendations
+    )
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_security_fix_is_good_news_told_first(language):
-    news = Risk("security-fix", (103,), "high", (Evidence("vulnerability", 103, detail="CVE-2026-1234"),))
-    narrative = narrate(dataclasses.replace(busy_week(), good_news=(news,)), [], Language.of(language))
+    news = Risk(
+        "security-fix", (103,), "high", (Evidence("vulnerability", 103, detail="CVE-2026-1234"),)
+    )
+    narrative = narrate(
+        dataclasses.replace(busy_week(), good_news=(news,)), [], Language.of(language)
+    )
     first = narrative.risks[0]
     assert (first.kind, first.level, first.pulls) == ("security-fix", "good", (103,))
-    expected = {"en": "#103 fixes a vulnerability (CVE-2026-1234): good news, but users of released versions stay exposed",
-                "zh": "#103 修复了一个安全漏洞（CVE-2026-1234）：这是好消息"}[language]
+    expected = {
+        "en": "#103 fixes a vulnerability (CVE-2026-1234): good news, but users of released versions stay exposed",
+        "zh": "#103 修复了一个安全漏洞（CVE-2026-1234）：这是好消息",
+    }[language]
     assert first.sentence.text.startswith(expected)
-    assert {"en": "Good news: #103 fixes", "zh": "好消息：#103 修复了"}[language] in narrative.summary.text
+    assert {"en": "Good news: #103 fixes", "zh": "好消息：#103 修复了"}[
+        language
+    ] in narrative.summary.text
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -227,15 +336,20 @@ def test_themes_have_a_sentence_each_with_true_shares(language):
     assert [t.name for t in narrative.themes] == ["export"]
     # a theme is a share of the people's PRs (the bot's bump #105 is no theme), and says so
     # what its PRs did is not said while the type claims are under the precision bar (analysis/claims.py)
-    expected = {"en": "2 of the week's 5 PRs by people (40%), up from 5% in recent weeks. "
-                      "Its main change: #101 adds *streaming* <export> support. See also #106.",
-                "zh": "本周非机器人提交的 5 个 PR 中有 2 个属于这一方向（占 40%），高于近几周的 5%。"
-                      "其中最重要的改动是 #101 core 模块的改动。另见 #106。"}
+    expected = {
+        "en": "2 of the week's 5 PRs by people (40%), up from 5% in recent weeks. "
+        "Its main change: #101 adds *streaming* <export> support. See also #106.",
+        "zh": "本周非机器人提交的 5 个 PR 中有 2 个属于这一方向（占 40%），高于近几周的 5%。"
+        "其中最重要的改动是 #101 core 模块的改动。另见 #106。",
+    }
     assert narrative.themes[0].text == expected[language]
     assert narrative.themes[0].sentence.pulls == (101, 106)
 
 
-@pytest.mark.parametrize("language, said", [("en", "2 of the week's 4 PRs (50%)"), ("zh", "本周 4 个 PR 中有 2 个属于这一方向（占 50%）")])
+@pytest.mark.parametrize(
+    "language, said",
+    [("en", "2 of the week's 4 PRs (50%)"), ("zh", "本周 4 个 PR 中有 2 个属于这一方向（占 50%）")],
+)
 def test_a_week_without_bots_states_its_themes_share_of_all_its_prs(language, said):
     week = busy_week()
     people = [p for p in week.pulls if not p.classification.bot and p.pull.number != 104]
@@ -247,9 +361,15 @@ def test_a_week_without_bots_states_its_themes_share_of_all_its_prs(language, sa
 def test_trends_name_modules_files_authors_and_newcomers():
     narrative = narrate(busy_week(), [previous_week()], EN)
     texts = [t.text for t in narrative.trends]
-    assert "Busiest modules: core (2, up from 1), io (2, up from 1), and deps (1, none the week before)." in texts
+    assert (
+        "Busiest modules: core (2, up from 1), io (2, up from 1), and deps (1, none the week before)."
+        in texts
+    )
     assert "Most-touched files: src/core.py (3 PRs: #101, #102, #106)." in texts
-    assert "3 people merged PRs (against 1 the week before); the most active: alice (2) and bob (2)." in texts
+    assert (
+        "3 people merged PRs (against 1 the week before); the most active: alice (2) and bob (2)."
+        in texts
+    )
     assert "First-time contributor: carol (#103)." in texts
 
 
@@ -261,16 +381,22 @@ def test_grounding_catches_a_pull_from_elsewhere_and_an_invented_number():
     assert any("#4242" in p and "not a pull request" in p for p in problems)
     uncited = dataclasses.replace(narrative, summary=Cited("#101 matters.", ()))
     assert any("does not list it" in p for p in check_grounding(week, uncited))
-    invented = dataclasses.replace(narrative, summary=Cited("7 PRs were merged this week (#101).", (101,)))
+    invented = dataclasses.replace(
+        narrative, summary=Cited("7 PRs were merged this week (#101).", (101,))
+    )
     assert any("states 7" in p for p in check_grounding(week, invented))
-    rounded = dataclasses.replace(narrative, summary=Cited("An average importance of 5.4 (#101).", (101,)))
+    rounded = dataclasses.replace(
+        narrative, summary=Cited("An average importance of 5.4 (#101).", (101,))
+    )
     assert any("5.4" in p for p in check_grounding(week, rounded))
     placeholder = dataclasses.replace(narrative, summary=Cited("{count} PRs were merged.", ()))
     assert any("placeholder" in p for p in check_grounding(week, placeholder))
 
 
 def test_grounding_ignores_numbers_and_references_inside_quoted_titles():
-    week = week_of([analysed(7, "Revert #3 and pin numpy to 1.26 for 3 platforms", key=True, score=7.0)])
+    week = week_of(
+        [analysed(7, "Revert #3 and pin numpy to 1.26 for 3 platforms", key=True, score=7.0)]
+    )
     narrative = narrate(week, [], EN)
     assert "#7 reverts #3 and pins numpy to 1.26 for 3 platforms." in narrative.summary.text
     assert check_grounding(week, narrative) == []
@@ -280,16 +406,24 @@ def test_grounding_holds_each_number_to_the_figure_it_claims_to_be():
     week = busy_week()
     narrative = narrate(week, [], EN)
     # 3 is a figure of the week (the key PRs) but not the number of PRs merged
-    swapped = dataclasses.replace(narrative, summary=Cited("3 PRs were merged.", (), (Figure("merged", 3),)))
+    swapped = dataclasses.replace(
+        narrative, summary=Cited("3 PRs were merged.", (), (Figure("merged", 3),))
+    )
     assert any("merged = 3" in p and "has 6" in p for p in check_grounding(week, swapped))
     # a text that names none of its figures (another writer's) is held to the week's figures only
     unsaid = dataclasses.replace(narrative, summary=Cited("7 PRs were merged.", ()))
     assert any("states 7 without saying which figure" in p for p in check_grounding(week, unsaid))
-    mixed = dataclasses.replace(narrative, summary=Cited("6 PRs, 3 of them key.", (), (Figure("merged", 6),)))
+    mixed = dataclasses.replace(
+        narrative, summary=Cited("6 PRs, 3 of them key.", (), (Figure("merged", 6),))
+    )
     assert any("states 3 without saying" in p for p in check_grounding(week, mixed))
-    unknown = dataclasses.replace(narrative, summary=Cited("6 PRs were merged.", (), (Figure("merged-ish", 6),)))
+    unknown = dataclasses.replace(
+        narrative, summary=Cited("6 PRs were merged.", (), (Figure("merged-ish", 6),))
+    )
     assert any("does not have" in p for p in check_grounding(week, unknown))
-    share = dataclasses.replace(narrative, summary=Cited("40% of PRs.", (), (Figure("theme:export:share", 40),)))
+    share = dataclasses.replace(
+        narrative, summary=Cited("40% of PRs.", (), (Figure("theme:export:share", 40),))
+    )
     assert check_grounding(week, share) == []
 
 
@@ -305,7 +439,12 @@ class HonestWriter:
 
     def write(self, week, previous, language):
         merged = week.stats.merged_count
-        return Narrative(language, "t", Cited(f"{merged} PRs; see #101.", (101,), (Figure("merged", merged),)), writer=self.name)
+        return Narrative(
+            language,
+            "t",
+            Cited(f"{merged} PRs; see #101.", (101,), (Figure("merged", merged),)),
+            writer=self.name,
+        )
 
 
 def test_a_plugged_in_writer_is_used_only_when_its_text_is_grounded(caplog):
@@ -318,7 +457,9 @@ def test_a_plugged_in_writer_is_used_only_when_its_text_is_grounded(caplog):
 
 
 def test_the_same_week_gives_the_same_narrative():
-    assert narrate(movement_week(), [previous_week()], ZH) == narrate(movement_week(), [previous_week()], ZH)
+    assert narrate(movement_week(), [previous_week()], ZH) == narrate(
+        movement_week(), [previous_week()], ZH
+    )
 
 
 def test_cited_html_escapes_text_and_links_each_reference():
@@ -336,31 +477,61 @@ def test_cited_html_gives_no_link_for_an_address_that_is_not_the_web():
 
 
 def test_a_week_in_progress_is_not_compared_with_whole_weeks():
-    narrative = narrate(busy_week(in_progress=True, merged_movement=movement_week().stats.merged_movement), [previous_week()], EN)
+    narrative = narrate(
+        busy_week(in_progress=True, merged_movement=movement_week().stats.merged_movement),
+        [previous_week()],
+        EN,
+    )
     texts = [narrative.summary.text, *(t.text for t in narrative.trends)]
     assert not any("week before" in text for text in texts)
 
 
 def test_grounding_is_not_fooled_by_names_that_are_digits():
     """A label "1" or a login "3" must not be cut out of the figures around it."""
-    week = week_of([analysed(7, "Rework the parser", key=True, score=7.0, additions=819, deletions=3, labels=("1",), login="3")])
+    week = week_of(
+        [
+            analysed(
+                7,
+                "Rework the parser",
+                key=True,
+                score=7.0,
+                additions=819,
+                deletions=3,
+                labels=("1",),
+                login="3",
+            )
+        ]
+    )
     narrative = narrate(week, [], EN)
     assert "+819" in " ".join(cited.text for _, cited in narrative.texts())
     assert check_grounding(week, narrative) == []
 
 
-@pytest.mark.parametrize("language, said", [("en", "Its PRs changed 70% of the week's lines of core code."), ("zh", "这些 PR 的改动占本周核心代码改动行数的 70%。")])
+@pytest.mark.parametrize(
+    "language, said",
+    [
+        ("en", "Its PRs changed 70% of the week's lines of core code."),
+        ("zh", "这些 PR 的改动占本周核心代码改动行数的 70%。"),
+    ],
+)
 def test_a_theme_of_few_prs_but_much_of_the_work_says_its_share_of_the_lines(language, said):
     week = busy_week()
-    heavy = dataclasses.replace(week, themes=tuple(dataclasses.replace(t, line_share=0.7) for t in week.themes))
+    heavy = dataclasses.replace(
+        week, themes=tuple(dataclasses.replace(t, line_share=0.7) for t in week.themes)
+    )
     narrative = narrate(heavy, [previous_week()], Language.of(language))
     assert said in narrative.themes[0].text
     assert check_grounding(heavy, narrative, [previous_week()]) == []
     usual = narrate(week, [previous_week()], Language.of(language))
-    assert said not in usual.themes[0].text  # a share of lines no larger than its share of PRs goes unsaid
+    assert (
+        said not in usual.themes[0].text
+    )  # a share of lines no larger than its share of PRs goes unsaid
 
 
-@pytest.mark.parametrize("language, said", [("en", "Released this week: 0.15.19 (#2)."), ("zh", "本周发布了 0.15.19（#2）。")])
+@pytest.mark.parametrize(
+    "language, said",
+    [("en", "Released this week: 0.15.19 (#2)."), ("zh", "本周发布了 0.15.19（#2）。")],
+)
 def test_the_projects_own_release_is_said_in_the_summary_and_the_json(language, said):
     from datetime import UTC, datetime
 
@@ -372,12 +543,38 @@ def test_the_projects_own_release_is_said_in_the_summary_and_the_json(language, 
 
     monday = "2026-06-22T10:00:00Z"
     pulls = [
-        make_pull(1, monday, "[ty] Infer types for names bound in match patterns", files=[("crates/ty/src/infer.rs", 400, 20, "modified")]),
-        make_pull(2, monday, "Bump version to 0.15.19", files=[("pyproject.toml", 1, 1, "modified"), ("CHANGELOG.md", 40, 0, "modified")]),
-        make_pull(3, monday, "[misc] chore: bump version to 0.16.0.dev", files=[("pyproject.toml", 1, 1, "modified")]),  # the next cycle, no release
-        make_pull(4, monday, "[ci] chore: bump the version of vllm-ascend to v0.11.0", files=[("docker/Dockerfile", 1, 1, "modified")]),  # not ours
+        make_pull(
+            1,
+            monday,
+            "[ty] Infer types for names bound in match patterns",
+            files=[("crates/ty/src/infer.rs", 400, 20, "modified")],
+        ),
+        make_pull(
+            2,
+            monday,
+            "Bump version to 0.15.19",
+            files=[("pyproject.toml", 1, 1, "modified"), ("CHANGELOG.md", 40, 0, "modified")],
+        ),
+        make_pull(
+            3,
+            monday,
+            "[misc] chore: bump version to 0.16.0.dev",
+            files=[("pyproject.toml", 1, 1, "modified")],
+        ),  # the next cycle, no release
+        make_pull(
+            4,
+            monday,
+            "[ci] chore: bump the version of vllm-ascend to v0.11.0",
+            files=[("docker/Dockerfile", 1, 1, "modified")],
+        ),  # not ours
     ]
-    week = analyse_repo("astral-sh/ruff", pulls, None, analysis_options(DigestSettings()), datetime(2026, 7, 1, tzinfo=UTC))[0]
+    week = analyse_repo(
+        "astral-sh/ruff",
+        pulls,
+        None,
+        analysis_options(DigestSettings()),
+        datetime(2026, 7, 1, tzinfo=UTC),
+    )[0]
     assert week.releases == (Release(2, "0.15.19"),)
     narrative = narrate(week, [], Language.of(language))
     if speaks("version.own-release"):

@@ -7,7 +7,13 @@ import pytest
 from digest_plugin.analysis.description import summarise
 from digest_plugin.analysis.model import Footprint
 from digest_plugin.narrate.describe import body_sentences, chinese_sentence, what_it_does
-from digest_plugin.narrate.titles import chinese_title, display_title, english_predicate, title_in, translated_title
+from digest_plugin.narrate.titles import (
+    chinese_title,
+    display_title,
+    english_predicate,
+    title_in,
+    translated_title,
+)
 from digest_plugin.narrate.wording import Language
 from digest_plugin.records.pull import FileChange
 from tests.narrate_fixtures import analysed
@@ -37,20 +43,31 @@ will be checked by the CI)
 - [ ] Read the [Contribute Guide](https://github.com/volcengine/verl/blob/main/CONTRIBUTING.md).
 """
 # the lines every verl PR leaves in, as the analysis finds them across the repository
-TEMPLATE = frozenset({
-    "add **concise** overview of what this pr aims to achieve or", "accomplish. reference related github issues and prs that help with the",
-    "review.", "for changes that can not be tested by ci, validate by experiment(s).",
-})
+TEMPLATE = frozenset(
+    {
+        "add **concise** overview of what this pr aims to achieve or",
+        "accomplish. reference related github issues and prs that help with the",
+        "review.",
+        "for changes that can not be tested by ci, validate by experiment(s).",
+    }
+)
 
 
 def said(title, body, **fields):
     """The one line a key PR gets, from its body as the analysis reads it."""
-    return what_it_does(analysed(1, title, summary=summarise(body, title, TEMPLATE), **fields), EN).text.text
+    return what_it_does(
+        analysed(1, title, summary=summarise(body, title, TEMPLATE), **fields), EN
+    ).text.text
 
 
 def test_a_link_that_ended_a_sentence_leaves_no_dangling_words():
-    body = VERL_TEMPLATE.format(what="To run qwen35 with mtp, you should use mbridge with pr:\nhttps://github.com/ISEEKYAN/mbridge/pull/98")
-    assert said("[model] feat: support qwen35 mtp sft/rl", body) == "To run qwen35 with mtp, you should use mbridge."
+    body = VERL_TEMPLATE.format(
+        what="To run qwen35 with mtp, you should use mbridge with pr:\nhttps://github.com/ISEEKYAN/mbridge/pull/98"
+    )
+    assert (
+        said("[model] feat: support qwen35 mtp sft/rl", body)
+        == "To run qwen35 with mtp, you should use mbridge."
+    )
 
 
 def test_the_what_section_wins_over_checklists_comments_test_plans_and_signatures():
@@ -67,7 +84,10 @@ Ran `cargo test` locally.
 Co-authored-by: Someone <someone@example.com>
 https://github.com/acme/widget/issues/12
 """
-    assert said("Share the cache", body) == "Moves the cache into its own crate so that the language server can share it."
+    assert (
+        said("Share the cache", body)
+        == "Moves the cache into its own crate so that the language server can share it."
+    )
 
 
 def test_a_long_lead_in_is_said_without_its_list_rather_than_cut_and_thrown_away():
@@ -90,9 +110,19 @@ before writing
 
 - **Async dump**: Submit write tasks via `ThreadPoolExecutor(max_workers=1)`.
 """
-    files = (FileChange("verl/trainer/ppo/ray_trainer.py", 100, 20), FileChange("verl/trainer/main_ppo_sync.py", 8, 2))
-    line = said("[trainer] feat: async generation dump with exception propagation and streaming write", body, files=files)
-    assert line == "Make generation dump in RayPPOTrainer asynchronous with exception propagation and streaming writes."
+    files = (
+        FileChange("verl/trainer/ppo/ray_trainer.py", 100, 20),
+        FileChange("verl/trainer/main_ppo_sync.py", 8, 2),
+    )
+    line = said(
+        "[trainer] feat: async generation dump with exception propagation and streaming write",
+        body,
+        files=files,
+    )
+    assert (
+        line
+        == "Make generation dump in RayPPOTrainer asynchronous with exception propagation and streaming writes."
+    )
 
 
 def test_addresses_of_github_issues_read_as_references_and_a_sentence_pointing_at_a_removed_link_goes():
@@ -104,113 +134,221 @@ folding range to every block.
 For detailed descriptions, please refer to:
 https://example.com/docs/skip_manager.rst
 """
-    pull = analysed(1, "[ty] Emit folding ranges for an entire block", summary=summarise(body, "Emit folding ranges", repo="astral-sh/ruff"))
-    assert what_it_does(pull, EN).text.text == "Building on #25118, this adds a folding range to every block."
+    pull = analysed(
+        1,
+        "[ty] Emit folding ranges for an entire block",
+        summary=summarise(body, "Emit folding ranges", repo="astral-sh/ruff"),
+    )
+    assert (
+        what_it_does(pull, EN).text.text
+        == "Building on #25118, this adds a folding range to every block."
+    )
     pointer = "### What does this PR do?\n\nFor detailed feature descriptions and implementation schemes, please\nrefer to:\nhttps://example.com/a.rst\n"
-    assert summarise(pointer, "Use SkipManager to manage the skipping schemes") == "Use SkipManager to manage the skipping schemes"
+    assert (
+        summarise(pointer, "Use SkipManager to manage the skipping schemes")
+        == "Use SkipManager to manage the skipping schemes"
+    )
 
 
 def test_without_a_description_the_line_is_the_title_as_a_sentence_where_it_works_and_whether_tests_came():
     files = (FileChange("src/io/reader.py", 40, 10), FileChange("tests/test_reader.py", 20, 0))
-    pull = analysed(1, "[io] fix: crash when path is empty", summary="Fix crash when path is empty.", files=files,
-                    footprint=Footprint(places=("src/io/reader.py",), test_files=1))
+    pull = analysed(
+        1,
+        "[io] fix: crash when path is empty",
+        summary="Fix crash when path is empty.",
+        files=files,
+        footprint=Footprint(places=("src/io/reader.py",), test_files=1),
+    )
     assert body_sentences(pull) is None
-    assert what_it_does(pull, EN).text.text == "Fixes crash when path is empty, mainly changing src/io/reader.py, with tests."
-    untested = analysed(2, "A faster reader", files=files[:1], footprint=Footprint(places=("src/io",)))
-    assert what_it_does(untested, EN).text.text == "A faster reader, mainly changing src/io; no test changed."
-    rust = analysed(3, "Switch the workspace to Rust 2024", files=(FileChange("crates/a/src/lib.rs", 5, 5),),
-                    footprint=Footprint(places=("crates/a/src/lib.rs",), inline_test_files=1))
-    assert what_it_does(rust, EN).text.text == "Switches the workspace to Rust 2024, mainly changing crates/a/src/lib.rs."  # its tests may sit in the file
+    assert (
+        what_it_does(pull, EN).text.text
+        == "Fixes crash when path is empty, mainly changing src/io/reader.py, with tests."
+    )
+    untested = analysed(
+        2, "A faster reader", files=files[:1], footprint=Footprint(places=("src/io",))
+    )
+    assert (
+        what_it_does(untested, EN).text.text
+        == "A faster reader, mainly changing src/io; no test changed."
+    )
+    rust = analysed(
+        3,
+        "Switch the workspace to Rust 2024",
+        files=(FileChange("crates/a/src/lib.rs", 5, 5),),
+        footprint=Footprint(places=("crates/a/src/lib.rs",), inline_test_files=1),
+    )
+    assert (
+        what_it_does(rust, EN).text.text
+        == "Switches the workspace to Rust 2024, mainly changing crates/a/src/lib.rs."
+    )  # its tests may sit in the file
     spread = (FileChange("src/a.py", 40, 10), FileChange("src/b.py", 20, 0))
-    assert what_it_does(analysed(4, "Add retries to the readers", files=spread, footprint=Footprint(core_lines=70)), EN).text.text == \
-        "Adds retries to the readers, across several files; no test changed."
-    moved = analysed(5, "refactor: move 250 files", files=spread, footprint=Footprint(core_lines=70))
-    assert what_it_does(moved, EN).text.text == "Moves 250 files; no test changed."  # not "Moves 250 files, across several files"
+    assert (
+        what_it_does(
+            analysed(
+                4, "Add retries to the readers", files=spread, footprint=Footprint(core_lines=70)
+            ),
+            EN,
+        ).text.text
+        == "Adds retries to the readers, across several files; no test changed."
+    )
+    moved = analysed(
+        5, "refactor: move 250 files", files=spread, footprint=Footprint(core_lines=70)
+    )
+    assert (
+        what_it_does(moved, EN).text.text == "Moves 250 files; no test changed."
+    )  # not "Moves 250 files, across several files"
 
 
 def test_files_say_what_was_removed_added_or_changed_in_ci_with_their_figures():
-    removed = analysed(2, "Drop the old reader", additions=3, files=(FileChange("src/old.py", 0, 450, "removed"), FileChange("src/util.py", 0, 150, "removed")),
-                       footprint=Footprint(removed_files=("src/old.py", "src/util.py"), removed_count=2, removed_lines=600))
+    removed = analysed(
+        2,
+        "Drop the old reader",
+        additions=3,
+        files=(
+            FileChange("src/old.py", 0, 450, "removed"),
+            FileChange("src/util.py", 0, 150, "removed"),
+        ),
+        footprint=Footprint(
+            removed_files=("src/old.py", "src/util.py"), removed_count=2, removed_lines=600
+        ),
+    )
     cited = what_it_does(removed, EN).text
     assert cited.text == "Drops the old reader. Removes 2 files with 600 lines."
     assert {f.what for f in cited.figures} == {"pull:2:removed_files", "pull:2:removed_lines"}
     workflows = tuple(f".github/workflows/w{i}.yml" for i in range(8))
     ci = analysed(3, "Move CI to uv", files=workflows, footprint=Footprint(workflows=workflows))
     assert what_it_does(ci, EN).text.text == "Moves CI to uv. Changes 8 CI workflows."
-    assert what_it_does(ci, ZH).text.text == "core 模块的改动。修改了 8 个 CI 工作流。"  # "uv" is not a word the rules know: the facts, the title being above
+    assert (
+        what_it_does(ci, ZH).text.text == "core 模块的改动。修改了 8 个 CI 工作流。"
+    )  # "uv" is not a word the rules know: the facts, the title being above
     added = ("src/plugins/__init__.py", "src/plugins/loader.py", "src/plugins/registry.py")
-    module = analysed(4, "Plugins", files=(*(FileChange(p, 50, 0, "added") for p in added), FileChange("src/app.py", 5, 1)),
-                      footprint=Footprint(added_files=added, added_count=3))
-    assert what_it_does(module, EN).text.text == "Plugins. Adds src/plugins, a new folder of 3 files."
+    module = analysed(
+        4,
+        "Plugins",
+        files=(*(FileChange(p, 50, 0, "added") for p in added), FileChange("src/app.py", 5, 1)),
+        footprint=Footprint(added_files=added, added_count=3),
+    )
+    assert (
+        what_it_does(module, EN).text.text == "Plugins. Adds src/plugins, a new folder of 3 files."
+    )
 
 
 def test_list_descriptions_lose_housekeeping_items_and_their_labels():
-    pull = analysed(1, "[feat] Add support for FSDP2 in GRPO-LoRA",
-                    summary="Add: Add support for FSDP2 in GRPO-LoRa; Format: Automatic code formatting changes initiated by the pre-commit tool; "
-                            "Add: Integrate the end-to-end (e2e) testing of GRPO-LoRA + fsdp2 into the CI pipeline.")
-    assert body_sentences(pull) == ("Add support for FSDP2 in GRPO-LoRa; "
-                                    "Integrate the end-to-end (e2e) testing of GRPO-LoRA + fsdp2 into the CI pipeline.")
+    pull = analysed(
+        1,
+        "[feat] Add support for FSDP2 in GRPO-LoRA",
+        summary="Add: Add support for FSDP2 in GRPO-LoRa; Format: Automatic code formatting changes initiated by the pre-commit tool; "
+        "Add: Integrate the end-to-end (e2e) testing of GRPO-LoRA + fsdp2 into the CI pipeline.",
+    )
+    assert body_sentences(pull) == (
+        "Add support for FSDP2 in GRPO-LoRa; "
+        "Integrate the end-to-end (e2e) testing of GRPO-LoRA + fsdp2 into the CI pipeline."
+    )
 
 
 def test_a_sentence_that_introduced_a_removed_code_block_is_dropped_and_a_body_finishing_the_title_joins_it():
-    body = ("## Summary\n\nBy preferring the cell boundary marker before the inserted text. The code in question looks like this:\n\n"
-            "```py\n# %%\nx = 1\n```\n\nwhere each line is a cell.\n")
+    body = (
+        "## Summary\n\nBy preferring the cell boundary marker before the inserted text. The code in question looks like this:\n\n"
+        "```py\n# %%\nx = 1\n```\n\nwhere each line is a cell.\n"
+    )
     title = "Fix panic when inserting text at a notebook cell boundary"
-    assert said(title, body) == "Fixes panic when inserting text at a notebook cell boundary by preferring the cell boundary marker before the inserted text."
+    assert (
+        said(title, body)
+        == "Fixes panic when inserting text at a notebook cell boundary by preferring the cell boundary marker before the inserted text."
+    )
     example = "## Summary\n\nAdds support for generic PEP695 type aliases, e.g.,\n\n```py\ntype A[T] = list[T]\n```\n"
     assert said("[ty] Generic aliases", example) == "Adds support for generic PEP695 type aliases."
 
 
-@pytest.mark.parametrize(("title", "chinese"), [
-    ("[rollout] feat: add async weight sync", "新增异步权重同步"),
-    ("Fix typo in the README", "在 README 中修复拼写错误"),
-    ("[ty] add tests for workspaces", "为工作区新增测试"),
-    ("Remove unused APIs from ruff_linter", "从 ruff_linter 中移除未使用的 API"),
-    ("[`flake8-blind-except`] Stabilize support for more logging methods (`BLE001`)", "稳定化对更多日志方法的支持（`BLE001`）"),
-    ("Bump requests from 2.31.0 to 2.32.3", "将 requests 从 2.31.0 升级到 2.32.3"),
-    ("chore(deps): update rust crate clap to v4.5.40", "将 Rust 包 clap 升级到 v4.5.40"),
-    ("Update actions/checkout action to v5", "将 actions/checkout 操作升级到 v5"),
-    ("Update Rust crate log to v0.4.25", "将 Rust 包 log 升级到 v0.4.25"),  # the crate's name, not 日志
-    ("Added a new metadata tag", "新增元数据标签"),
-    ("docs: fix broken news rendering", "修复失效的新闻渲染"),  # "news" is no plural of "new"
-    ('Revert "[ruff]: Build loongarch64 binaries in CI"', "回退「Build loongarch64 binaries in CI」"),
-    ("Use `DisplayDiagnosticsConfig::program` for Ruff's GitHub output", "为 Ruff 的 GitHub 输出使用 `DisplayDiagnosticsConfig::program`"),
-    ("[feat][BREAKING] Megatron: Support learning rate scheduler", "Megatron：支持学习率调度器"),
-    ("Rename `red_knot_workspace` to `red_knot_project`", "将 `red_knot_workspace` 重命名为 `red_knot_project`"),
-    ("[rollout, vllm] fix: use engine.sleep() instead of collective_rpc", "改用 engine.sleep() 代替 collective_rpc"),
-    ("fix reward model and add CI test", "修复奖励模型，并新增 CI 测试"),
-    ("[ty] Defer all parameter and return type annotations", "推迟所有参数和返回类型注解"),  # "and return type" is no second verb
-    ('Revert "[ty] Add tests for protocols"', "回退为协议新增测试"),
-    ("Merge pull request #3151 from someone/feature/watchfiles", "合入分支 feature/watchfiles"),
-])
-def test_titles_whose_every_word_the_rules_know_are_translated_with_names_and_code_as_written(title, chinese):
+@pytest.mark.parametrize(
+    ("title", "chinese"),
+    [
+        ("[rollout] feat: add async weight sync", "新增异步权重同步"),
+        ("Fix typo in the README", "在 README 中修复拼写错误"),
+        ("[ty] add tests for workspaces", "为工作区新增测试"),
+        ("Remove unused APIs from ruff_linter", "从 ruff_linter 中移除未使用的 API"),
+        (
+            "[`flake8-blind-except`] Stabilize support for more logging methods (`BLE001`)",
+            "稳定化对更多日志方法的支持（`BLE001`）",
+        ),
+        ("Bump requests from 2.31.0 to 2.32.3", "将 requests 从 2.31.0 升级到 2.32.3"),
+        ("chore(deps): update rust crate clap to v4.5.40", "将 Rust 包 clap 升级到 v4.5.40"),
+        ("Update actions/checkout action to v5", "将 actions/checkout 操作升级到 v5"),
+        (
+            "Update Rust crate log to v0.4.25",
+            "将 Rust 包 log 升级到 v0.4.25",
+        ),  # the crate's name, not 日志
+        ("Added a new metadata tag", "新增元数据标签"),
+        ("docs: fix broken news rendering", "修复失效的新闻渲染"),  # "news" is no plural of "new"
+        (
+            'Revert "[ruff]: Build loongarch64 binaries in CI"',
+            "回退「Build loongarch64 binaries in CI」",
+        ),
+        (
+            "Use `DisplayDiagnosticsConfig::program` for Ruff's GitHub output",
+            "为 Ruff 的 GitHub 输出使用 `DisplayDiagnosticsConfig::program`",
+        ),
+        (
+            "[feat][BREAKING] Megatron: Support learning rate scheduler",
+            "Megatron：支持学习率调度器",
+        ),
+        (
+            "Rename `red_knot_workspace` to `red_knot_project`",
+            "将 `red_knot_workspace` 重命名为 `red_knot_project`",
+        ),
+        (
+            "[rollout, vllm] fix: use engine.sleep() instead of collective_rpc",
+            "改用 engine.sleep() 代替 collective_rpc",
+        ),
+        ("fix reward model and add CI test", "修复奖励模型，并新增 CI 测试"),
+        (
+            "[ty] Defer all parameter and return type annotations",
+            "推迟所有参数和返回类型注解",
+        ),  # "and return type" is no second verb
+        ('Revert "[ty] Add tests for protocols"', "回退为协议新增测试"),
+        ("Merge pull request #3151 from someone/feature/watchfiles", "合入分支 feature/watchfiles"),
+    ],
+)
+def test_titles_whose_every_word_the_rules_know_are_translated_with_names_and_code_as_written(
+    title, chinese
+):
     assert translated_title(title) == chinese == chinese_title(title)
 
 
-@pytest.mark.parametrize("title", [
-    "Use SkipManager to uniformly manage the skipping schemes",  # "use X to …" is not "改用 …"
-    "Add platform abstraction layer and plugin-based engine override system",
-    "fix: crash when `path` is empty",  # a clause
-    "[ty] Use `Type::string_literal()` more",  # an adjective does not end a phrase
-    "Expand Semantic Syntax Coverage",  # Title Case: no capital tells a name
-    "Add Weblate to Who's Using Ruff",
-    "ArticlesGenerator: Set blog=True consistently. Fixes #1631.",
-    "Migrate CI to uv",  # "uv" could be a word: the rules do not guess
-    "Added a new ''modified:' metadata tag",  # a quotation left open is no name
-    "Stabilize `non-pep604-annotation-optional` (`UP045`) and preview behavior for `non-pep604-annotation-union` (`UP007`)",  # each code names a part
-    "[rollout] fix: set repetition_penalty=1.0 to AsyncLLM",  # a value passed to AsyncLLM, not set to it
-])
+@pytest.mark.parametrize(
+    "title",
+    [
+        "Use SkipManager to uniformly manage the skipping schemes",  # "use X to …" is not "改用 …"
+        "Add platform abstraction layer and plugin-based engine override system",
+        "fix: crash when `path` is empty",  # a clause
+        "[ty] Use `Type::string_literal()` more",  # an adjective does not end a phrase
+        "Expand Semantic Syntax Coverage",  # Title Case: no capital tells a name
+        "Add Weblate to Who's Using Ruff",
+        "ArticlesGenerator: Set blog=True consistently. Fixes #1631.",
+        "Migrate CI to uv",  # "uv" could be a word: the rules do not guess
+        "Added a new ''modified:' metadata tag",  # a quotation left open is no name
+        "Stabilize `non-pep604-annotation-optional` (`UP045`) and preview behavior for `non-pep604-annotation-union` (`UP007`)",  # each code names a part
+        "[rollout] fix: set repetition_penalty=1.0 to AsyncLLM",  # a value passed to AsyncLLM, not set to it
+    ],
+)
 def test_titles_with_a_word_the_rules_do_not_know_are_quoted_whole_never_half_translated(title):
     assert translated_title(title) is None
     assert translated_title(f'Revert "{title}"') == f"回退「{display_title(title)}」"
     assert chinese_title(title) == f"「{display_title(title)}」"
-    assert title_in(title, "zh") == chinese_title(title) and title_in(title, "en") == display_title(title)
+    assert title_in(title, "zh") == chinese_title(title) and title_in(title, "en") == display_title(
+        title
+    )
 
 
 def test_titles_in_english_prose_agree_with_the_pull_as_subject_and_lists_keep_them_as_written():
     assert english_predicate("[rollout] feat: add async weight sync") == "adds async weight sync"
-    assert english_predicate("Revert #3 and pin numpy to 1.26") == "reverts #3 and pins numpy to 1.26"
-    assert english_predicate("Megatron: Support learning rate scheduler") == "supports learning rate scheduler (Megatron)"
+    assert (
+        english_predicate("Revert #3 and pin numpy to 1.26") == "reverts #3 and pins numpy to 1.26"
+    )
+    assert (
+        english_predicate("Megatron: Support learning rate scheduler")
+        == "supports learning rate scheduler (Megatron)"
+    )
     assert english_predicate("ChatScheduler requests sglang fully async") is None
     assert display_title("[core] feat: Add *streaming* support") == "Add *streaming* support"
 
@@ -218,22 +356,42 @@ def test_titles_in_english_prose_agree_with_the_pull_as_subject_and_lists_keep_t
 def test_only_short_sentences_the_rules_translate_fully_are_said_in_chinese():
     assert chinese_sentence("Adds tests for the parser.") == "为解析器新增测试。"
     assert chinese_sentence("Adds a retry to the fetcher.") is None
-    assert chinese_sentence("Adds a retry to the fetcher, so that a flaky network does not fail the whole build.") is None
+    assert (
+        chinese_sentence(
+            "Adds a retry to the fetcher, so that a flaky network does not fail the whole build."
+        )
+        is None
+    )
 
 
 def test_on_a_chinese_page_prose_rules_cannot_translate_is_quoted_apart_as_the_authors_words():
     body = "The parser used to stop at the first error. It now recovers and reports every error in the file."
-    fixed = analysed(1, "Fix parser stopping at the first error", summary=summarise(body, "Fix parser stopping at the first error"))
+    fixed = analysed(
+        1,
+        "Fix parser stopping at the first error",
+        summary=summarise(body, "Fix parser stopping at the first error"),
+    )
     line = what_it_does(fixed, ZH)
-    assert line.text.text == "作者的说明："  # the title does not translate: it stays above, as written
-    assert line.quote == "The parser used to stop at the first error. It now recovers and reports every error in the file."
-    untitled = what_it_does(analysed(2, "Parser errors", summary=summarise(body, "Parser errors")), ZH)
+    assert (
+        line.text.text == "作者的说明："
+    )  # the title does not translate: it stays above, as written
+    assert (
+        line.quote
+        == "The parser used to stop at the first error. It now recovers and reports every error in the file."
+    )
+    untitled = what_it_does(
+        analysed(2, "Parser errors", summary=summarise(body, "Parser errors")), ZH
+    )
     assert (untitled.text.text, untitled.quote) == ("作者的说明：", line.quote)
 
 
 def test_a_sentence_that_ends_inside_its_closing_bracket_gets_no_second_full_stop():
     body = "## Summary\n\nThis fixes the regression we have seen on PyTorch since the Beta. (isort, the other project, is largely unchanged.)\n"
     assert said("[ty] Project reachability constraints before narrowing", body) == (
-        "This fixes the regression we have seen on PyTorch since the Beta. (isort, the other project, is largely unchanged.)")
+        "This fixes the regression we have seen on PyTorch since the Beta. (isort, the other project, is largely unchanged.)"
+    )
     ellipsis = "## Summary\n\nWe compute it at the type level and so wrap it in `Literal[...]`.\n"  # ruff #22010: "..." ends no sentence
-    assert said("[ty] Improve rendering of default values", ellipsis) == "We compute it at the type level and so wrap it in Literal[...]."
+    assert (
+        said("[ty] Improve rendering of default values", ellipsis)
+        == "We compute it at the type level and so wrap it in Literal[...]."
+    )

@@ -30,26 +30,53 @@ def _report(pulls, language: str = "en") -> tuple[dict[str, list[str]], str]:
     lang = Language.of(language)
     view = week_view(week, narrate(week, [], lang), (), lang, "https://github.com/acme/widget", "")
     markdown = render_markdown(view, "https://example.org/acme/widget/2026-W21/", lang)
-    return {row[0]: row for row in _table(markdown, "Risk" if language == "en" else "风险")}, markdown
+    return {
+        row[0]: row for row in _table(markdown, "Risk" if language == "en" else "风险")
+    }, markdown
 
 
-@pytest.mark.skipif(speaks("version.package"), reason="the version claims are precise: the upgrade is said")
+@pytest.mark.skipif(
+    speaks("version.package"), reason="the version claims are precise: the upgrade is said"
+)
 def test_a_version_change_is_named_by_the_file_it_edits():
-    rows, markdown = _report([
-        make_pull(1, "2026-05-19T10:00:00Z", "Bump numpy to 2.1", files=[("requirements.txt", 1, 1)]),
-        make_pull(2, "2026-05-19T11:00:00Z", "Add a parser", files=[("src/widget/parser.py", 80, 0), ("tests/test_parser.py", 20, 0)]),
-    ])
+    rows, markdown = _report(
+        [
+            make_pull(
+                1, "2026-05-19T10:00:00Z", "Bump numpy to 2.1", files=[("requirements.txt", 1, 1)]
+            ),
+            make_pull(
+                2,
+                "2026-05-19T11:00:00Z",
+                "Add a parser",
+                files=[("src/widget/parser.py", 80, 0), ("tests/test_parser.py", 20, 0)],
+            ),
+        ]
+    )
     assert "Edits requirements.txt" in rows, rows
     assert "Dependency upgrade" not in rows
-    assert "/pull/1>) changes requirements.txt." in markdown  # the sentence: the file, no package, no direction
+    assert (
+        "/pull/1>) changes requirements.txt." in markdown
+    )  # the sentence: the file, no package, no direction
     assert "dependency versions" not in markdown and "upgrades numpy" not in markdown
 
 
-@pytest.mark.skipif(speaks("config.user-changed"), reason="the configuration claim is precise: the change is said")
+@pytest.mark.skipif(
+    speaks("config.user-changed"), reason="the configuration claim is precise: the change is said"
+)
 def test_a_configuration_file_edit_is_named_by_its_files_in_english_and_chinese():
-    pulls = [make_pull(1, "2026-05-19T10:00:00Z", "Tune the trainer", files=[
-        ("src/widget/config/trainer.yaml", 6, 2), ("src/widget/config/actor.yaml", 3, 1), ("src/widget/config/critic.yaml", 3, 1),
-        ("src/widget/trainer.py", 30, 4)])]
+    pulls = [
+        make_pull(
+            1,
+            "2026-05-19T10:00:00Z",
+            "Tune the trainer",
+            files=[
+                ("src/widget/config/trainer.yaml", 6, 2),
+                ("src/widget/config/actor.yaml", 3, 1),
+                ("src/widget/config/critic.yaml", 3, 1),
+                ("src/widget/trainer.py", 30, 4),
+            ],
+        )
+    ]
     rows, _ = _report(pulls)
     named = [name for name in rows if name.startswith("Edits ")]
     assert named and "Configuration change" not in rows, rows

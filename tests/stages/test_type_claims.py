@@ -26,11 +26,27 @@ SOURCE = ("src/widget/parser.py", 40, 2)
 
 def _week(language: str):
     pulls = [
-        make_pull(1, "2026-05-19T10:00:00Z", "[parser] fix: keep the last token of a line", files=[SOURCE]),
-        make_pull(2, "2026-05-19T11:00:00Z", "Handle a crash on empty input", files=[SOURCE, ("tests/test_parser.py", 10, 0)]),
-        make_pull(3, "2026-05-20T09:00:00Z", "Speed up the tokenizer", labels=("bug",), files=[SOURCE]),
-        make_pull(4, "2026-05-20T10:00:00Z", "feat(cli): add a --quiet flag", files=[SOURCE, ("tests/test_cli.py", 5, 0)]),
-        make_pull(5, "2026-05-21T10:00:00Z", "docs: explain the parser", files=[("docs/parser.md", 30, 0)]),
+        make_pull(
+            1, "2026-05-19T10:00:00Z", "[parser] fix: keep the last token of a line", files=[SOURCE]
+        ),
+        make_pull(
+            2,
+            "2026-05-19T11:00:00Z",
+            "Handle a crash on empty input",
+            files=[SOURCE, ("tests/test_parser.py", 10, 0)],
+        ),
+        make_pull(
+            3, "2026-05-20T09:00:00Z", "Speed up the tokenizer", labels=("bug",), files=[SOURCE]
+        ),
+        make_pull(
+            4,
+            "2026-05-20T10:00:00Z",
+            "feat(cli): add a --quiet flag",
+            files=[SOURCE, ("tests/test_cli.py", 5, 0)],
+        ),
+        make_pull(
+            5, "2026-05-21T10:00:00Z", "docs: explain the parser", files=[("docs/parser.md", 30, 0)]
+        ),
     ]
     weeks = analyse_repo("acme/widget", pulls, None, analysis_options(DigestSettings()), NOW)
     week = next(w for w in weeks if w.pulls)
@@ -53,7 +69,9 @@ def _table(markdown: str, first_head: str) -> list[list[str]]:
         elif inside and token.type == "tr_open":
             row = []
         elif inside and token.type == "inline":
-            row.append("".join(c.content for c in token.children if c.type in ("text", "code_inline")))
+            row.append(
+                "".join(c.content for c in token.children if c.type in ("text", "code_inline"))
+            )
         elif inside and token.type == "tr_close":
             if head is None:
                 head = row[0]
@@ -62,7 +80,10 @@ def _table(markdown: str, first_head: str) -> list[list[str]]:
     raise AssertionError(f"no table headed {first_head!r}")
 
 
-@pytest.mark.skipif(type_speaks("fix") and type_speaks("feat"), reason="the type claims are precise: the kinds are said")
+@pytest.mark.skipif(
+    type_speaks("fix") and type_speaks("feat"),
+    reason="the type claims are precise: the kinds are said",
+)
 def test_every_pr_row_shows_the_authors_own_word_for_its_kind_or_nothing():
     _, markdown = _week("en")
     kinds = {int(row[0].lstrip("#")): row[3] for row in _table(markdown, "PR")}
@@ -74,17 +95,34 @@ def test_every_pr_row_shows_the_authors_own_word_for_its_kind_or_nothing():
     assert not {"fix", "feature", "refactor"} & set(kinds.values())
 
 
-@pytest.mark.skipif(type_speaks("fix") and type_speaks("feat"), reason="the type claims are precise: the kinds are said")
+@pytest.mark.skipif(
+    type_speaks("fix") and type_speaks("feat"),
+    reason="the type claims are precise: the kinds are said",
+)
 def test_the_statistics_and_trends_count_only_what_is_said():
     week, markdown = _week("en")
-    assert week.stats.types["fix"] == 3  # the analysis still reads #1, #2 and #3 as fixes (JSON keeps it)
+    assert (
+        week.stats.types["fix"] == 3
+    )  # the analysis still reads #1, #2 and #3 as fixes (JSON keeps it)
     counts = dict(_table(markdown, "Type"))
-    assert counts == {"titled fix:": "1", "labelled bug": "1", "titled feat(cli):": "1", "documentation": "1"}
+    assert counts == {
+        "titled fix:": "1",
+        "labelled bug": "1",
+        "titled feat(cli):": "1",
+        "documentation": "1",
+    }
     assert "fixes (" not in markdown and "features (" not in markdown
-    assert "importance " in markdown and " · fix · " not in markdown and " · feature · " not in markdown
+    assert (
+        "importance " in markdown
+        and " · fix · " not in markdown
+        and " · feature · " not in markdown
+    )
 
 
-@pytest.mark.skipif(type_speaks("fix") and type_speaks("feat"), reason="the type claims are precise: the kinds are said")
+@pytest.mark.skipif(
+    type_speaks("fix") and type_speaks("feat"),
+    reason="the type claims are precise: the kinds are said",
+)
 def test_in_chinese_the_authors_word_is_said_as_theirs():
     _, markdown = _week("zh")
     kinds = {int(row[0].lstrip("#")): row[3] for row in _table(markdown, "PR")}

@@ -14,26 +14,46 @@ from digest_plugin.narrate.chinese import chinese_share
 from digest_plugin.narrate.titles import display_title
 from digest_plugin.narrate.wording import Language
 from digest_plugin.publish.markdown import render_markdown
-from digest_plugin.publish.week_view import FEED_SECTIONS, SECTION_ORDER, EditorNote, narrative_texts, week_view
+from digest_plugin.publish.week_view import (
+    FEED_SECTIONS,
+    SECTION_ORDER,
+    EditorNote,
+    narrative_texts,
+    week_view,
+)
 from tests.narrate_fixtures import REPO_URL, analysed, busy_week, previous_week, quiet_week, week_of
 
 
 def view_of(week, code="en", note=None, previous=()):
     language = Language.of(code)
-    return week_view(week, narrate(week, list(previous), language), (), language, REPO_URL, "", note)
+    return week_view(
+        week, narrate(week, list(previous), language), (), language, REPO_URL, "", note
+    )
 
 
 def test_sections_follow_the_report_order_and_skip_empty_ones():
     view = view_of(busy_week(), previous=[previous_week()])
     assert view.sections[0] == "summary"
     assert list(view.sections) == [s for s in SECTION_ORDER if s in view.sections]
-    assert {"highlights", "key_changes", "risks", "newcomers", "updates", "statistics", "pulls"} <= set(view.sections)
+    assert {
+        "highlights",
+        "key_changes",
+        "risks",
+        "newcomers",
+        "updates",
+        "statistics",
+        "pulls",
+    } <= set(view.sections)
     assert set(view.feed_sections) <= set(FEED_SECTIONS)
     assert "statistics" not in view.feed_sections and "pulls" not in view.feed_sections
 
 
 def test_a_note_comes_first_everywhere():
-    note = EditorNote(html="<p>Release week.</p>", markdown="Release week.", source="content/notes/octo/widgets/2026-W21.md")
+    note = EditorNote(
+        html="<p>Release week.</p>",
+        markdown="Release week.",
+        source="content/notes/octo/widgets/2026-W21.md",
+    )
     view = view_of(busy_week(), note=note)
     assert view.sections[0] == "note" and view.feed_sections[0] == "note"
 
@@ -56,7 +76,9 @@ def test_importance_is_one_number_format_and_its_factors_have_true_minus_signs()
 def test_a_score_that_is_not_its_factors_total_says_why():
     factors = (("type", 3.0), ("size", 6.0), ("large", 5.25))  # 14.25, more than the scale holds
     bent = replace(analysed(1, "feat: a", key=True), score=Score(round(scaled(14.25), 1), factors))
-    below = replace(analysed(2, "chore: b", key=True), score=Score(0.0, (("type", 0.5), ("bot", -1.5))))
+    below = replace(
+        analysed(2, "chore: b", key=True), score=Score(0.0, (("type", 0.5), ("bot", -1.5)))
+    )
     plain = analysed(3, "feat: c", score=2.9, key=True)
     view = view_of(week_of([bent, below, plain]))
     scores = {change.ref.number: change.importance for change in view.key_changes}
@@ -64,9 +86,14 @@ def test_a_score_that_is_not_its_factors_total_says_why():
     assert scores[1].reading == "Totals above 9 bend towards 10: a total of 14.25 scores 9.9."
     assert scores[2].total == "\u22121.0" and scores[2].reading == "A total below 0 scores 0."
     assert scores[3].total == "+2.9" and scores[3].reading == ""
-    assert "合计 14.25 记为 9.9 分" in view_of(week_of([bent]), "zh").key_changes[0].importance.reading
+    assert (
+        "合计 14.25 记为 9.9 分" in view_of(week_of([bent]), "zh").key_changes[0].importance.reading
+    )
     markdown = render_markdown(view, "https://example.org/w/", Language.of("en"))
-    assert "large change +5.25\n\n   Totals above 9 bend towards 10: a total of 14.25 scores 9.9.\n" in markdown
+    assert (
+        "large change +5.25\n\n   Totals above 9 bend towards 10: a total of 14.25 scores 9.9.\n"
+        in markdown
+    )
 
 
 def test_types_are_words_and_counts_are_formatted():
@@ -79,7 +106,12 @@ def test_types_are_words_and_counts_are_formatted():
         assert kinds[101] == "" and kinds[103] == ""
     types = next(t for t in view.statistics if t.title == "Types")
     assert all(isinstance(count, str) for _name, count in types.rows)
-    assert dict(view_of(busy_week(), "zh").statistics[0].rows).get("性能" if not type_speaks("feat") else "新功能") == "1"
+    assert (
+        dict(view_of(busy_week(), "zh").statistics[0].rows).get(
+            "性能" if not type_speaks("feat") else "新功能"
+        )
+        == "1"
+    )
 
 
 def test_newcomers_and_updates_are_their_own_sections():
@@ -106,17 +138,43 @@ def test_headings_are_in_the_sites_language(language):
 
 
 def test_the_authors_words_quoted_on_a_chinese_page_are_marked_in_the_language_they_were_written_in():
-    english = analysed(1, "Parser errors", key=True, summary="The parser now recovers and reports every error in the file.")
-    chinese = analysed(2, "Rollout errors", key=True, summary="回滚时的错误现在会逐一报告，而不是只报告第一个。")
-    changes = {change.ref.number: change for change in view_of(week_of([english, chinese]), "zh").key_changes}
-    assert (changes[1].quote, changes[1].quote_lang) == ("The parser now recovers and reports every error in the file.", "en")
-    assert (changes[2].quote, changes[2].quote_lang) == ("回滚时的错误现在会逐一报告，而不是只报告第一个。", "zh")
+    english = analysed(
+        1,
+        "Parser errors",
+        key=True,
+        summary="The parser now recovers and reports every error in the file.",
+    )
+    chinese = analysed(
+        2, "Rollout errors", key=True, summary="回滚时的错误现在会逐一报告，而不是只报告第一个。"
+    )
+    changes = {
+        change.ref.number: change
+        for change in view_of(week_of([english, chinese]), "zh").key_changes
+    }
+    assert (changes[1].quote, changes[1].quote_lang) == (
+        "The parser now recovers and reports every error in the file.",
+        "en",
+    )
+    assert (changes[2].quote, changes[2].quote_lang) == (
+        "回滚时的错误现在会逐一报告，而不是只报告第一个。",
+        "zh",
+    )
 
 
 def key_week(count: int, others=()):
     """A week of `count` key features of falling importance (titles no rule translates), and `others`."""
-    keys = [analysed(n, f"feat: Wire the quux frobnicator number {n} into the baz pipeline", score=round(9.5 - n / 10, 1), key=True,
-                     modules=("engine",), additions=100 + n, deletions=n) for n in range(1, count + 1)]
+    keys = [
+        analysed(
+            n,
+            f"feat: Wire the quux frobnicator number {n} into the baz pipeline",
+            score=round(9.5 - n / 10, 1),
+            key=True,
+            modules=("engine",),
+            additions=100 + n,
+            deletions=n,
+        )
+        for n in range(1, count + 1)
+    ]
     return week_of([*keys, *others])
 
 
@@ -124,25 +182,43 @@ def test_a_busy_week_tells_its_ten_most_important_key_changes_in_full_and_the_ot
     view = view_of(key_week(14))
     assert [c.ref.number for c in view.key_changes] == list(range(1, 11))
     assert [(b.ref.number, b.text, b.importance) for b in view.brief_key_changes] == [
-        (n, f"Wire the quux frobnicator number {n} into the baz pipeline", f"{9.5 - n / 10:.1f}") for n in range(11, 15)]
+        (n, f"Wire the quux frobnicator number {n} into the baz pipeline", f"{9.5 - n / 10:.1f}")
+        for n in range(11, 15)
+    ]
     assert view.more_key_changes == "4 more key PRs, in brief"
     markdown = render_markdown(view, "https://example.org/week/", Language.of("en"))
     assert "### 4 more key PRs, in brief" in markdown
-    assert f"- [#12](<{REPO_URL}/pull/12>) Wire the quux frobnicator number 12 into the baz pipeline · importance 8.3" in markdown
+    assert (
+        f"- [#12](<{REPO_URL}/pull/12>) Wire the quux frobnicator number 12 into the baz pipeline · importance 8.3"
+        in markdown
+    )
     assert markdown.count(". **[#") == 10  # each told in full has its numbered bold title line
     assert view_of(key_week(10)).brief_key_changes == ()
 
 
 def test_a_chinese_page_shows_each_english_title_once_and_says_the_rest_in_chinese():
-    others = [analysed(20 + n, f"fix: Stop the quux frobnicator {n} from eating the baz cache", type="fix", modules=("cache",),
-                       score=4.0, additions=7, deletions=3) for n in range(3)]
+    others = [
+        analysed(
+            20 + n,
+            f"fix: Stop the quux frobnicator {n} from eating the baz cache",
+            type="fix",
+            modules=("cache",),
+            score=4.0,
+            additions=7,
+            deletions=3,
+        )
+        for n in range(3)
+    ]
     week = key_week(12, others)
     view = view_of(week, "zh")
     markdown = render_markdown(view, "https://example.org/week/", Language.of("zh"))
     for p in week.pulls:
         assert markdown.count(display_title(p.pull.title)) == 1, p.pull.title
     # outside its key change or its row a PR is its number and its facts: kind, module and size
-    assert "- [#11](<https://github.com/octo/widgets/pull/11>) engine 模块的改动，+111 −11 行 · 重要度 8.4" in markdown
+    assert (
+        "- [#11](<https://github.com/octo/widgets/pull/11>) engine 模块的改动，+111 −11 行 · 重要度 8.4"
+        in markdown
+    )
     highlighted = [item.text for group in view.highlights for item in group.items]
     assert highlighted and all("模块的" in text for text in highlighted)
     assert any("engine 模块的改动，+101 −1 行" in text for text in highlighted)

@@ -12,8 +12,18 @@ from hypothesis import strategies as st
 from digest_plugin.errors import DigestError
 from digest_plugin.weeks import Week, week_of, weeks_between, weeks_in_year
 
-ZONES = ["UTC", "Asia/Shanghai", "America/Los_Angeles", "Europe/Berlin", "Pacific/Kiritimati", "Pacific/Pago_Pago", "Australia/Lord_Howe"]
-moments = st.datetimes(min_value=datetime(1990, 1, 1), max_value=datetime(2060, 1, 1), timezones=st.just(UTC))
+ZONES = [
+    "UTC",
+    "Asia/Shanghai",
+    "America/Los_Angeles",
+    "Europe/Berlin",
+    "Pacific/Kiritimati",
+    "Pacific/Pago_Pago",
+    "Australia/Lord_Howe",
+]
+moments = st.datetimes(
+    min_value=datetime(1990, 1, 1), max_value=datetime(2060, 1, 1), timezones=st.just(UTC)
+)
 
 
 @given(moment=moments, zone=st.sampled_from(ZONES))
@@ -43,10 +53,17 @@ def test_consecutive_weeks_tile_time(day):
 
 def test_year_ends():
     assert str(week_of(datetime(2021, 1, 3, 12, tzinfo=UTC), UTC)) == "2020-W53"
-    assert str(week_of(datetime(2024, 12, 30, 0, tzinfo=UTC), UTC)) == "2025-W01"  # week 1 starts in December
+    assert (
+        str(week_of(datetime(2024, 12, 30, 0, tzinfo=UTC), UTC)) == "2025-W01"
+    )  # week 1 starts in December
     assert weeks_in_year(2020) == 53 and weeks_in_year(2026) == 53 and weeks_in_year(2025) == 52
     assert Week(2020, 53).next() == Week(2021, 1)
-    assert [str(w) for w in weeks_between(Week(2026, 52), Week(2027, 2))] == ["2026-W52", "2026-W53", "2027-W01", "2027-W02"]
+    assert [str(w) for w in weeks_between(Week(2026, 52), Week(2027, 2))] == [
+        "2026-W52",
+        "2026-W53",
+        "2027-W01",
+        "2027-W02",
+    ]
 
 
 def test_timezone_moves_a_merge_to_the_next_week():
@@ -62,7 +79,9 @@ def test_daylight_saving_weeks_are_167_and_169_hours():
     assert autumn.end(berlin) - autumn.start(berlin) == timedelta(hours=169)
 
 
-@pytest.mark.parametrize("text", ["2026-21", "2026-W54", "2025-W53", "2026-W00", "W21", "2026-w21x"])
+@pytest.mark.parametrize(
+    "text", ["2026-21", "2026-W54", "2025-W53", "2026-W00", "W21", "2026-w21x"]
+)
 def test_bad_week_ids_are_refused(text):
     with pytest.raises(DigestError):
         Week.parse(text)

@@ -18,8 +18,16 @@ from tests.conftest import make_pull
 ZONES = ["UTC", "America/New_York", "Europe/Berlin", "Asia/Shanghai"]
 # local days around which merges are placed: DST changes in the US and the EU (spring, autumn),
 # the turn of 2015 and of 2020 into their week 53, and out of it into W01
-DAYS = [date(2025, 3, 9), date(2025, 3, 30), date(2025, 10, 26), date(2025, 11, 2),
-        date(2015, 12, 31), date(2016, 1, 3), date(2020, 12, 31), date(2021, 1, 3)]
+DAYS = [
+    date(2025, 3, 9),
+    date(2025, 3, 30),
+    date(2025, 10, 26),
+    date(2025, 11, 2),
+    date(2015, 12, 31),
+    date(2016, 1, 3),
+    date(2020, 12, 31),
+    date(2021, 1, 3),
+]
 
 
 def merges_around(zone: str) -> list[datetime]:
@@ -31,8 +39,13 @@ def merges_around(zone: str) -> list[datetime]:
         for hour in range(-36, 36):
             moments.add(datetime.combine(day, time(), UTC) + timedelta(hours=hour))
         monday = day - timedelta(days=day.weekday()) + timedelta(days=7)
-        for midnight in (datetime.combine(monday, time(), tz), datetime.combine(monday - timedelta(days=7), time(), tz)):
-            moments.update({midnight.astimezone(UTC), (midnight - timedelta(seconds=1)).astimezone(UTC)})
+        for midnight in (
+            datetime.combine(monday, time(), tz),
+            datetime.combine(monday - timedelta(days=7), time(), tz),
+        ):
+            moments.update(
+                {midnight.astimezone(UTC), (midnight - timedelta(seconds=1)).astimezone(UTC)}
+            )
     return sorted(moments)
 
 

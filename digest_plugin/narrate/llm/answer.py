@@ -41,7 +41,9 @@ class BudgetSpent(ModelFault):
 class Sentence:
     text: str
     pulls: tuple[int, ...]
-    figures: tuple[Figure, ...]  # each number the text states, with which figure of the document it is
+    figures: tuple[
+        Figure, ...
+    ]  # each number the text states, with which figure of the document it is
 
 
 @dataclass(frozen=True)
@@ -86,7 +88,11 @@ def _entries(value, key: str, kind: type, where: str) -> dict:
         raise AnswerError(f"{where} is not a list")
     entries = {}
     for entry in value:
-        if not isinstance(entry, dict) or not isinstance(entry.get(key), kind) or isinstance(entry.get(key), bool):
+        if (
+            not isinstance(entry, dict)
+            or not isinstance(entry.get(key), kind)
+            or isinstance(entry.get(key), bool)
+        ):
             raise AnswerError(f"an entry of {where} has no {key}")
         entries[entry[key]] = _sentences(entry.get("sentences", []), f"{where}[{entry[key]}]")
     return entries
@@ -102,7 +108,9 @@ def _sentence(item, where: str) -> Sentence:
     if not isinstance(item, dict) or not isinstance(item.get("text"), str):
         raise AnswerError(f"a sentence of {where} has no text")
     pulls = item.get("pulls", [])
-    if not isinstance(pulls, list) or not all(isinstance(n, int) and not isinstance(n, bool) for n in pulls):
+    if not isinstance(pulls, list) or not all(
+        isinstance(n, int) and not isinstance(n, bool) for n in pulls
+    ):
         raise AnswerError(f"a sentence of {where} lists its pull requests wrongly")
     figures = item.get("figures", [])
     if not isinstance(figures, list):
@@ -110,7 +118,12 @@ def _sentence(item, where: str) -> Sentence:
     read = []
     for figure in figures:
         value = figure.get("value") if isinstance(figure, dict) else None
-        if not isinstance(figure, dict) or not isinstance(figure.get("name"), str) or isinstance(value, bool) or not isinstance(value, int | float):
+        if (
+            not isinstance(figure, dict)
+            or not isinstance(figure.get("name"), str)
+            or isinstance(value, bool)
+            or not isinstance(value, int | float)
+        ):
             raise AnswerError(f"a figure of {where} has no name or no numeric value")
         read.append(Figure(figure["name"], float(value)))
     return Sentence(item["text"].strip(), tuple(pulls), tuple(read))

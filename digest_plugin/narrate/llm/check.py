@@ -27,8 +27,12 @@ from digest_plugin.narrate.llm.answer import Sentence
 from digest_plugin.narrate.llm.numbers import DECIMAL, stated_numbers
 
 MAX_CHARACTERS = 600
-WRITTEN_CITATION = re.compile(r"(?<![A-Za-z0-9_&])#(\d+)(?!\d)")  # as model.CITATION, but "修复#12的" cites #12 too
-_URL = re.compile(r"https?://|www\.|\b[\w-]+\.(?:com|org|net|io|dev|ai|xyz)\b", re.IGNORECASE | re.ASCII)
+WRITTEN_CITATION = re.compile(
+    r"(?<![A-Za-z0-9_&])#(\d+)(?!\d)"
+)  # as model.CITATION, but "修复#12的" cites #12 too
+_URL = re.compile(
+    r"https?://|www\.|\b[\w-]+\.(?:com|org|net|io|dev|ai|xyz)\b", re.IGNORECASE | re.ASCII
+)
 _MARKUP = re.compile(r"<\s*/?\s*[A-Za-z][^>]*>|\]\(|\*\*|^#+\s|\{[A-Za-z_]\w*\}")
 _BACKTICKED = re.compile(r"`([^`]+)`")
 _PATH = re.compile(
@@ -50,13 +54,48 @@ _IDENTIFIER = re.compile(
 _ORDINAL = re.compile(r"^\d+(?:st|nd|rd|th)$")
 # Words that say what a reviewer decided ("approved by", "changes were requested", "批准", "要求修改"); not
 # "review" itself, which a sentence on a risk uses for the review a change still deserves
-_VERDICT = re.compile(r"\b(?:approv\w*|requested changes|changes (?:were |was )?requested|change requests?|lgtm)\b"
-                      r"|批准|通过评审|要求修改|修改请求", re.IGNORECASE)
+_VERDICT = re.compile(
+    r"\b(?:approv\w*|requested changes|changes (?:were |was )?requested|change requests?|lgtm)\b"
+    r"|批准|通过评审|要求修改|修改请求",
+    re.IGNORECASE,
+)
 # Words of that shape that name nothing in particular.
-GENERIC = {w.lower() for w in (
-    "PR", "PRs", "CI", "CD", "API", "APIs", "CLI", "UI", "CPU", "CPUs", "GPU", "GPUs", "URL", "URLs", "HTTP", "HTTPS",
-    "JSON", "YAML", "TOML", "SDK", "OS", "IO", "ID", "IDs", "GitHub", "README", "e.g", "i.e", "etc", "OK", "TODO",
-)}
+GENERIC = {
+    w.lower()
+    for w in (
+        "PR",
+        "PRs",
+        "CI",
+        "CD",
+        "API",
+        "APIs",
+        "CLI",
+        "UI",
+        "CPU",
+        "CPUs",
+        "GPU",
+        "GPUs",
+        "URL",
+        "URLs",
+        "HTTP",
+        "HTTPS",
+        "JSON",
+        "YAML",
+        "TOML",
+        "SDK",
+        "OS",
+        "IO",
+        "ID",
+        "IDs",
+        "GitHub",
+        "README",
+        "e.g",
+        "i.e",
+        "etc",
+        "OK",
+        "TODO",
+    )
+}
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[A-Za-z]")
 
@@ -67,11 +106,15 @@ class WeekFacts:
 
     pulls: frozenset[int]
     figures: Mapping[str, float]
-    texts: Mapping[int, str]  # each PR's data as one text: title, body, files, labels, modules, author, reviews, diff
+    texts: Mapping[
+        int, str
+    ]  # each PR's data as one text: title, body, files, labels, modules, author, reviews, diff
     names: str  # names any sentence may use: repository, week, modules, labels, theme names, risk kinds
     week: str
     themes: Mapping[str, tuple[int, ...]]  # each theme's PRs, by its name
-    reviewers: Mapping[int, frozenset[str]] = field(default_factory=dict)  # each reviewed PR's reviewers, lower-case
+    reviewers: Mapping[int, frozenset[str]] = field(
+        default_factory=dict
+    )  # each reviewed PR's reviewers, lower-case
     authors: Mapping[int, str] = field(default_factory=dict)  # each PR's author, lower-case
 
     @classmethod
@@ -79,22 +122,61 @@ class WeekFacts:
         texts, reviewers, authors = {}, {}, {}
         for analysed in week.pulls:
             pull, kind = analysed.pull, analysed.classification
-            texts[pull.number] = "\n".join([
-                pull.title, pull.body, pull.author.login, kind.type or "",
-                *pull.labels, *kind.labels, *kind.modules, *kind.topics, *(f.path for f in pull.files),
-                *(text for r in pull.verdicts for text in (r.author, r.body)), *(text for c in pull.threads for text in (c.author, c.body)),
-                pull.diff or "",
-            ])
+            texts[pull.number] = "\n".join(
+                [
+                    pull.title,
+                    pull.body,
+                    pull.author.login,
+                    kind.type or "",
+                    *pull.labels,
+                    *kind.labels,
+                    *kind.modules,
+                    *kind.topics,
+                    *(f.path for f in pull.files),
+                    *(text for r in pull.verdicts for text in (r.author, r.body)),
+                    *(text for c in pull.threads for text in (c.author, c.body)),
+                    pull.diff or "",
+                ]
+            )
             authors[pull.number] = pull.author.login.lower()
             if pull.verdicts or pull.threads:
-                reviewers[pull.number] = frozenset(login.lower() for login in (*(r.author for r in pull.verdicts), *(c.author for c in pull.threads)))
-        names = "\n".join([week.repo, week.week, *week.stats.modules, *week.stats.labels, *(t.name for t in week.themes),
-                           *(r.kind for r in week.risks)])
-        return cls(frozenset(texts), dict(figures), texts, names, week.week, {t.name: t.pulls for t in week.themes}, reviewers, authors)
+                reviewers[pull.number] = frozenset(
+                    login.lower()
+                    for login in (
+                        *(r.author for r in pull.verdicts),
+                        *(c.author for c in pull.threads),
+                    )
+                )
+        names = "\n".join(
+            [
+                week.repo,
+                week.week,
+                *week.stats.modules,
+                *week.stats.labels,
+                *(t.name for t in week.themes),
+                *(r.kind for r in week.risks),
+            ]
+        )
+        return cls(
+            frozenset(texts),
+            dict(figures),
+            texts,
+            names,
+            week.week,
+            {t.name: t.pulls for t in week.themes},
+            reviewers,
+            authors,
+        )
 
 
-def check_sentence(sentence: Sentence, facts: WeekFacts, language: str, allowed: Collection[int] | None = None,
-                   implied: Collection[int] = (), scope: str = "risk") -> str | None:
+def check_sentence(
+    sentence: Sentence,
+    facts: WeekFacts,
+    language: str,
+    allowed: Collection[int] | None = None,
+    implied: Collection[int] = (),
+    scope: str = "risk",
+) -> str | None:
     """Why `sentence` must be rejected, in a few words; None when it checks out.
 
     `allowed`: the only PRs it may cite (those of the `scope`, a risk or a theme); `implied`: PRs it
@@ -139,7 +221,9 @@ def _review_problem(text: str, written: Collection[int], facts: WeekFacts) -> st
     reviewed = [n for n in written if n in facts.reviewers]
     if not reviewed:
         return "it speaks of a review without writing, as #N, a pull request that has reviews"
-    allowed = set().union(*(facts.reviewers[n] for n in reviewed)) | {facts.authors.get(n, "") for n in written}
+    allowed = set().union(*(facts.reviewers[n] for n in reviewed)) | {
+        facts.authors.get(n, "") for n in written
+    }
     for login in named:
         if login.lower() not in allowed:
             return f"it names @{login}, who reviewed none of the pull requests it writes"
@@ -150,7 +234,13 @@ def _without_names(text: str, cited: Collection[int], facts: WeekFacts) -> tuple
     """`text` with the names it mentions taken out, or why one of them is not in the data."""
     sources = "\n".join([facts.names, *(facts.texts[n] for n in cited if n in facts.texts)])
     lowered = sources.lower()
-    for pattern, exact in ((_BACKTICKED, True), (_PATH, True), (_VERSION, True), (_MENTION, False), (_IDENTIFIER, False)):
+    for pattern, exact in (
+        (_BACKTICKED, True),
+        (_PATH, True),
+        (_VERSION, True),
+        (_MENTION, False),
+        (_IDENTIFIER, False),
+    ):
         for match in pattern.finditer(text):
             name = match[1] if pattern is _BACKTICKED else match[0]
             name = name.strip().rstrip(".")
@@ -162,7 +252,11 @@ def _without_names(text: str, cited: Collection[int], facts: WeekFacts) -> tuple
                 continue  # "and/or", "CPU/GPU": words, each checked on its own below
             found = name in sources if exact else name.lower() in lowered
             if not found:
-                where = "the pull requests it cites" if cited else "this week's data (it cites no pull request)"
+                where = (
+                    "the pull requests it cites"
+                    if cited
+                    else "this week's data (it cites no pull request)"
+                )
                 return text, f"it names {name!r}, which is not in {where}"
             text = text.replace(match[0], " ", 1)
     # a decimal such as 2.32 may be a version the cited PRs name rather than a figure

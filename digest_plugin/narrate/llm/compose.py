@@ -31,14 +31,25 @@ class _Judge:
         self.rejected: list[Rejection] = []
         self.parts: list[tuple[str, int]] = []
 
-    def passes(self, part: str, where: str, sentences: Sequence[Sentence], allowed: Collection[int] | None = None,
-               implied: Collection[int] = (), scope: str = "risk") -> bool:
+    def passes(
+        self,
+        part: str,
+        where: str,
+        sentences: Sequence[Sentence],
+        allowed: Collection[int] | None = None,
+        implied: Collection[int] = (),
+        scope: str = "risk",
+    ) -> bool:
         if not sentences:
             return False
         self.checked += len(sentences)
-        reasons = [check_sentence(s, self.facts, self.language, allowed, implied, scope) for s in sentences]
+        reasons = [
+            check_sentence(s, self.facts, self.language, allowed, implied, scope) for s in sentences
+        ]
         if any(reasons):
-            self.rejected.extend(Rejection(part, s.text, reason or SPOILED) for s, reason in zip(sentences, reasons))
+            self.rejected.extend(
+                Rejection(part, s.text, reason or SPOILED) for s, reason in zip(sentences, reasons)
+            )
             return False
         self.kept += len(sentences)
         self.parts.append((where, len(sentences)))
@@ -49,7 +60,9 @@ class _Judge:
         self.rejected.extend(Rejection(part, s.text, reason) for s in sentences)
 
 
-def compose(base: Narrative, answer: Answer, facts: WeekFacts, lang: Language, model: str) -> Narrative:
+def compose(
+    base: Narrative, answer: Answer, facts: WeekFacts, lang: Language, model: str
+) -> Narrative:
     """`base` (the built-in writer's narrative) with each part the model wrote well replaced by its words."""
     judge = _Judge(facts, lang.code)
     summary = base.summary
@@ -60,7 +73,14 @@ def compose(base: Narrative, answer: Answer, facts: WeekFacts, lang: Language, m
     for i, theme in enumerate(base.themes):
         sentences, pulls = answer.themes.get(theme.name, ()), facts.themes.get(theme.name, ())
         judge.reject(f"theme {theme.name}", sentences[1:], "a theme gets one sentence")
-        if judge.passes(f"theme {theme.name}", f"themes[{i}]", sentences[:1], allowed=pulls, implied=pulls, scope="theme"):
+        if judge.passes(
+            f"theme {theme.name}",
+            f"themes[{i}]",
+            sentences[:1],
+            allowed=pulls,
+            implied=pulls,
+            scope="theme",
+        ):
             themes[i] = replace(theme, sentence=_cited(sentences[:1], lang))
     for name in answer.themes.keys() - {t.name for t in base.themes}:
         judge.reject(f"theme {name}", answer.themes[name], f"this week has no theme {name!r}")
@@ -68,26 +88,42 @@ def compose(base: Narrative, answer: Answer, facts: WeekFacts, lang: Language, m
     key_changes = list(base.key_changes)
     for i, change in enumerate(base.key_changes):
         sentences = answer.key_changes.get(change.number, ())
-        if judge.passes(f"key change #{change.number}", f"key_changes[{i}]", sentences, implied=(change.number,)):
-            key_changes[i] = replace(change, details=_cited(sentences, lang, first=(change.number,)))
+        if judge.passes(
+            f"key change #{change.number}", f"key_changes[{i}]", sentences, implied=(change.number,)
+        ):
+            key_changes[i] = replace(
+                change, details=_cited(sentences, lang, first=(change.number,))
+            )
     for number in answer.key_changes.keys() - {c.number for c in base.key_changes}:
-        judge.reject(f"key change #{number}", answer.key_changes[number], f"#{number} is not a key pull request of this week")
+        judge.reject(
+            f"key change #{number}",
+            answer.key_changes[number],
+            f"#{number} is not a key pull request of this week",
+        )
 
     risks = list(base.risks)
     for i, risk in enumerate(base.risks):
         sentences = answer.risks.get(risk.kind, ())
-        if judge.passes(f"risk {risk.kind}", f"risks[{i}]", sentences, allowed=risk.pulls, implied=risk.pulls):
+        if judge.passes(
+            f"risk {risk.kind}", f"risks[{i}]", sentences, allowed=risk.pulls, implied=risk.pulls
+        ):
             risks[i] = replace(risk, sentence=_cited(sentences, lang))
     for kind in answer.risks.keys() - {r.kind for r in base.risks}:
         judge.reject(f"risk {kind}", answer.risks[kind], f"this week shows no {kind!r} risk")
 
     recommendations = base.recommendations
     wanted = answer.recommendations[:MAX_RECOMMENDATIONS]
-    judge.reject("recommendations", answer.recommendations[MAX_RECOMMENDATIONS:], f"more than {MAX_RECOMMENDATIONS} recommendations")
+    judge.reject(
+        "recommendations",
+        answer.recommendations[MAX_RECOMMENDATIONS:],
+        f"more than {MAX_RECOMMENDATIONS} recommendations",
+    )
     if judge.passes("recommendations", "recommendations", wanted):
         recommendations = tuple(_cited([s], lang) for s in wanted)
 
-    check = SentenceCheck(model, judge.checked, judge.kept, tuple(judge.rejected), parts=tuple(judge.parts))
+    check = SentenceCheck(
+        model, judge.checked, judge.kept, tuple(judge.rejected), parts=tuple(judge.parts)
+    )
     return replace(
         base,
         summary=summary,
@@ -110,6 +146,6 @@ def _cited(sentences: Sequence[Sentence], lang: Language, first: Sequence[int] =
 
 
 def _spaced_citations(text: str) -> str:
-    """"修复#12的崩溃" -> "修复 #12 的崩溃": Chinese typesetting spaces Latin, and the page can link it."""
+    """ "修复#12的崩溃" -> "修复 #12 的崩溃": Chinese typesetting spaces Latin, and the page can link it."""
     text = re.sub(r"(?<=[\u3400-\u9fff])#(?=\d)", " #", text)
     return re.sub(r"(?<![A-Za-z0-9_&])(#\d+)(?=[\u3400-\u9fff])", r"\1 ", text)

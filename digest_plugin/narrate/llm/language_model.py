@@ -11,7 +11,13 @@ from typing import Protocol
 
 from digest_plugin.analysis.model import WeekAnalysis
 from digest_plugin.narrate.builtin import BuiltinWriter
-from digest_plugin.narrate.llm.answer import AnswerError, BudgetSpent, ModelFault, parse_answer, read_answer
+from digest_plugin.narrate.llm.answer import (
+    AnswerError,
+    BudgetSpent,
+    ModelFault,
+    parse_answer,
+    read_answer,
+)
 from digest_plugin.narrate.llm.check import WeekFacts
 from digest_plugin.narrate.llm.compose import compose
 from digest_plugin.narrate.llm.parts import WHOLE_WEEK, Part, plan
@@ -33,7 +39,15 @@ class AnswerCache(Protocol):
 
     def get(self, repo: str, week: str, request: tuple) -> dict | None: ...
 
-    def put(self, repo: str, week: str, request: tuple, model: str, answer: dict, requests: Sequence[tuple] = ()) -> None: ...
+    def put(
+        self,
+        repo: str,
+        week: str,
+        request: tuple,
+        model: str,
+        answer: dict,
+        requests: Sequence[tuple] = (),
+    ) -> None: ...
 
 
 class LanguageModelWriter:
@@ -45,13 +59,24 @@ class LanguageModelWriter:
 
     name = "llm"
 
-    def __init__(self, model: str, endpoint: Endpoint | None, cache: AnswerCache, unavailable: str = "",
-                 max_input_tokens: int = 0, max_output_tokens: int = 0):
+    def __init__(
+        self,
+        model: str,
+        endpoint: Endpoint | None,
+        cache: AnswerCache,
+        unavailable: str = "",
+        max_input_tokens: int = 0,
+        max_output_tokens: int = 0,
+    ):
         self.model, self.endpoint, self.cache = model, endpoint, cache
         self.max_input_tokens, self.max_output_tokens = max_input_tokens, max_output_tokens
-        self.stopped = unavailable if endpoint is None else ""  # why no request may be sent now, if so
+        self.stopped = (
+            unavailable if endpoint is None else ""
+        )  # why no request may be sent now, if so
 
-    def write(self, week: WeekAnalysis, previous: Sequence[WeekAnalysis], language: Language) -> Narrative:
+    def write(
+        self, week: WeekAnalysis, previous: Sequence[WeekAnalysis], language: Language
+    ) -> Narrative:
         base = BuiltinWriter().write(week, previous, language)
         if base.quiet:
             return self._unused(base, "no pull request was merged")
@@ -60,8 +85,13 @@ class LanguageModelWriter:
         document = week_document(week, previous, language.code)
         requests = plan(document, self.max_input_tokens, self.max_output_tokens)
         for name in requests.left_out:
-            log.warning("%s %s: the %s fits in no request of at most %d tokens; the built-in writer's text is used for it.",
-                        week.repo, week.week, name, self.max_input_tokens)
+            log.warning(
+                "%s %s: the %s fits in no request of at most %d tokens; the built-in writer's text is used for it.",
+                week.repo,
+                week.week,
+                name,
+                self.max_input_tokens,
+            )
         sections: dict[str, list] = {}
         why = "no part of the week fits in a request"
         keys = [self._request(part) for part in requests.parts]
@@ -72,11 +102,19 @@ class LanguageModelWriter:
         if not sections:
             return self._unused(base, why)
         answer = read_answer({"language": language.code, **sections})
-        narrative = compose(base, answer, WeekFacts.of(week, document["figures"]), language, self.model)
+        narrative = compose(
+            base, answer, WeekFacts.of(week, document["figures"]), language, self.model
+        )
         assert narrative.check is not None  # compose checks every sentence
         for rejection in narrative.check.rejected:
-            log.warning("%s %s: the language model's sentence in the %s was rejected, %s: %r",
-                        week.repo, week.week, rejection.part, rejection.reason, _clipped(rejection.text))
+            log.warning(
+                "%s %s: the language model's sentence in the %s was rejected, %s: %r",
+                week.repo,
+                week.week,
+                rejection.part,
+                rejection.reason,
+                _clipped(rejection.text),
+            )
         return narrative
 
     def _request(self, part: Part) -> tuple:
@@ -99,13 +137,19 @@ class LanguageModelWriter:
                 raise AnswerError(f"the answer is in {answer.language!r}, not {language!r}")
         except BudgetSpent as fault:
             self.stopped = fault.reason
-            log.warning("%s and later weeks: %s; the built-in writer's text is used.", where, fault.reason)
+            log.warning(
+                "%s and later weeks: %s; the built-in writer's text is used.", where, fault.reason
+            )
             return None, fault.reason
         except (ModelFault, AnswerError) as fault:
             reason = getattr(fault, "reason", str(fault))
             if getattr(fault, "fatal", False):
                 self.stopped = reason
-            log.warning("%s: the language model gave no usable answer (%s); the built-in writer's text is used.", where, reason)
+            log.warning(
+                "%s: the language model gave no usable answer (%s); the built-in writer's text is used.",
+                where,
+                reason,
+            )
             return None, reason
         if asked:
             self.cache.put(week.repo, week.week, request, self.model, data, requests)

@@ -20,18 +20,72 @@ import unicodedata
 # 1,234 or 5.2 or 31 in ASCII digits, bounded by what is not a word ("2026年5月" still splits)
 DECIMAL = re.compile(r"(?<![\w.,])[+\u2212-]?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\w])", re.ASCII)
 
-_UNITS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
-          "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
+_UNITS = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+]
 _TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
 _WORDS = {**{w: n for n, w in enumerate(_UNITS)}, **{w: 20 + 10 * i for i, w in enumerate(_TENS)}}
-_SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000, "dozen": 12}
+_SCALES = {
+    "hundred": 100,
+    "thousand": 1_000,
+    "million": 1_000_000,
+    "billion": 1_000_000_000,
+    "dozen": 12,
+}
 _WORD = "|".join(sorted([*_WORDS, *_SCALES], key=len, reverse=True))
 # "twenty-one", "one hundred and five", "a dozen"; the article counts only before a scale word
-_WORDS_RUN = re.compile(rf"\b(?:an?[\s-]+(?=(?:{'|'.join(_SCALES)})\b))?(?:{_WORD})(?:(?:[\s-]+(?:and[\s-]+)?)(?:{_WORD}))*\b", re.IGNORECASE)
+_WORDS_RUN = re.compile(
+    rf"\b(?:an?[\s-]+(?=(?:{'|'.join(_SCALES)})\b))?(?:{_WORD})(?:(?:[\s-]+(?:and[\s-]+)?)(?:{_WORD}))*\b",
+    re.IGNORECASE,
+)
 _VAGUE = re.compile(r"\b(?:dozens|hundreds|thousands|millions|billions)\b", re.IGNORECASE)
 
-_CHINESE_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9,
-                   "壹": 1, "贰": 2, "貳": 2, "叁": 3, "參": 3, "肆": 4, "伍": 5, "陆": 6, "陸": 6, "柒": 7, "捌": 8, "玖": 9}
+_CHINESE_DIGITS = {
+    "零": 0,
+    "〇": 0,
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "兩": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+    "壹": 1,
+    "贰": 2,
+    "貳": 2,
+    "叁": 3,
+    "參": 3,
+    "肆": 4,
+    "伍": 5,
+    "陆": 6,
+    "陸": 6,
+    "柒": 7,
+    "捌": 8,
+    "玖": 9,
+}
 _CHINESE_UNITS = {"十": 10, "拾": 10, "百": 100, "佰": 100, "千": 1_000, "仟": 1_000}
 _CHINESE_LARGE = {"万": 10_000, "萬": 10_000, "亿": 100_000_000, "億": 100_000_000}
 _CHINESE = "".join([*_CHINESE_DIGITS, *_CHINESE_UNITS, *_CHINESE_LARGE])
@@ -54,7 +108,9 @@ def stated_numbers(text: str) -> tuple[list[tuple[str, float]], str | None]:
             start += 1
         return text[origins[start] : origins[end - 1] + 1]
 
-    stated = [(written(m), float(m[1].replace(",", "") + (m[2] or ""))) for m in DECIMAL.finditer(digits)]
+    stated = [
+        (written(m), float(m[1].replace(",", "") + (m[2] or ""))) for m in DECIMAL.finditer(digits)
+    ]
     for match in _WORDS_RUN.finditer(digits):
         for words in _numbers_in(match[0]):
             value = _english(words)
@@ -88,15 +144,23 @@ def _in_ascii_digits(text: str) -> tuple[str, list[int], str | None]:
             written, now = char, ""
         elif (digit := unicodedata.digit(char, None)) is not None:
             written, now = str(digit), _style(char)
-        elif unicodedata.category(char).startswith("N") and char not in _CHINESE:  # numerals, not letters such as 参 or 什
+        elif (
+            unicodedata.category(char).startswith("N") and char not in _CHINESE
+        ):  # numerals, not letters such as 参 or 什
             number = re.fullmatch(r"\(?(\d+)[.,)]?", unicodedata.normalize("NFKC", char))
-            if number is None:  # Roman numerals, fractions, counting rods, numerals of other scripts
+            if (
+                number is None
+            ):  # Roman numerals, fractions, counting rods, numerals of other scripts
                 return text, [], f"it writes {char!r}, a numeral that cannot be read with certainty"
             written, now = number[1], _style(char)
         else:
             written, now = char, None
         if now is not None and style is not None and now != style:
-            return text, [], f"it writes digits of two kinds together ({char!r} after another kind), a number that cannot be read with certainty"
+            return (
+                text,
+                [],
+                f"it writes digits of two kinds together ({char!r} after another kind), a number that cannot be read with certainty",
+            )
         out.append(written)
         origins.extend([index] * len(written))
         style = now

@@ -28,9 +28,25 @@ TOKENS_PER_SENTENCE = 90  # an answer's sentence with its JSON (a Chinese one in
 MESSAGE_OVERHEAD = 8  # tokens each message costs besides its text
 # Trimming, step by step: (characters of a body, files of a PR, PRs in the document, review comments of a PR,
 # characters of a key PR's diff excerpt)
-TRIMS = ((1000, 20, 60, 3, 1500), (600, 10, 40, 2, 800), (300, 5, 25, 1, 400), (120, 3, 15, 0, 0), (0, 1, 8, 0, 0), (0, 0, 4, 0, 0))
+TRIMS = (
+    (1000, 20, 60, 3, 1500),
+    (600, 10, 40, 2, 800),
+    (300, 5, 25, 1, 400),
+    (120, 3, 15, 0, 0),
+    (0, 1, 8, 0, 0),
+    (0, 0, 4, 0, 0),
+)
 WHOLE_WEEK = "week"  # the part that is the whole week
-GENERAL = ("merged", "key", "average", "additions", "deletions", "authors", "newcomers", "bot_pulls")  # figures every part gets
+GENERAL = (
+    "merged",
+    "key",
+    "average",
+    "additions",
+    "deletions",
+    "authors",
+    "newcomers",
+    "bot_pulls",
+)  # figures every part gets
 
 
 @dataclass(frozen=True)
@@ -61,14 +77,21 @@ def estimate_tokens(text: str) -> int:
 def request_tokens(part: Part) -> int:
     """What the whole request of `part` counts as: its messages and its answer's schema."""
     sent = part.messages()
-    return sum(estimate_tokens(m["content"]) + MESSAGE_OVERHEAD for m in sent) + estimate_tokens(json.dumps(part.schema()))
+    return sum(estimate_tokens(m["content"]) + MESSAGE_OVERHEAD for m in sent) + estimate_tokens(
+        json.dumps(part.schema())
+    )
 
 
 def answer_tokens(part: Part) -> int:
     """What its answer may take: the sentences it asks for, at their longest."""
     document = part.document
-    counts = {"summary": 4, "themes": len(document.get("themes", ())), "key_changes": 2 * len(document.get("key_pulls", ())),
-              "risks": 2 * len(document.get("risks", ())), "recommendations": MAX_RECOMMENDATIONS}
+    counts = {
+        "summary": 4,
+        "themes": len(document.get("themes", ())),
+        "key_changes": 2 * len(document.get("key_pulls", ())),
+        "risks": 2 * len(document.get("risks", ())),
+        "recommendations": MAX_RECOMMENDATIONS,
+    }
     sentences = sum(counts[section] for section in part.sections)
     return TOKENS_PER_SENTENCE * sentences + 20
 
@@ -80,7 +103,9 @@ def plan(document: dict, max_input_tokens: int = 0, max_output_tokens: int = 0) 
     if not max_input_tokens or _fits(whole, max_input_tokens, max_output_tokens):
         return Plan((whole,))
     parts, left_out = [], []
-    for name, sections, content in _pieces(document, key_batches(document, max_input_tokens, max_output_tokens)):
+    for name, sections, content in _pieces(
+        document, key_batches(document, max_input_tokens, max_output_tokens)
+    ):
         fitted = _fitted(name, sections, content, max_input_tokens, max_output_tokens)
         if fitted is not None:
             parts.append(fitted)
@@ -93,21 +118,38 @@ def _pieces(document: dict, batches: list[list[int]]):
     """(name, sections, document) of each part, before trimming."""
     pulls = {p["number"]: p for p in document["pull_requests"]}
     risky = [n for risk in document["risks"] for n in risk["pulls"]]
-    overview = {**document, "pull_requests": [_without_body(p) for p in document["pull_requests"]],
-                "figures": _figures(document["figures"], document["key_pulls"], "theme:", "type:", "module:", "label:", "risk:")}
+    overview = {
+        **document,
+        "pull_requests": [_without_body(p) for p in document["pull_requests"]],
+        "figures": _figures(
+            document["figures"],
+            document["key_pulls"],
+            "theme:",
+            "type:",
+            "module:",
+            "label:",
+            "risk:",
+        ),
+    }
     yield "overview", ("summary", "themes"), overview
     for batch in batches:
         yield _batch_name(batch), ("key_changes",), _key_document(document, batch, pulls)
     numbers = list(dict.fromkeys([*risky, *document["key_pulls"]]))
     risks = {
-        **_head(document), "figures": _figures(document["figures"], numbers, "risk:"),
-        "key_pulls": document["key_pulls"], "risks": document["risks"], "hot_files": document["hot_files"],
-        "pull_requests": [pulls[n] for n in numbers if n in pulls], "more_pull_requests": 0,
+        **_head(document),
+        "figures": _figures(document["figures"], numbers, "risk:"),
+        "key_pulls": document["key_pulls"],
+        "risks": document["risks"],
+        "hot_files": document["hot_files"],
+        "pull_requests": [pulls[n] for n in numbers if n in pulls],
+        "more_pull_requests": 0,
     }
     yield "risks", ("risks", "recommendations"), risks
 
 
-def _fitted(name: str, sections: tuple[str, ...], content: dict, max_input: int, max_output: int) -> Part | None:
+def _fitted(
+    name: str, sections: tuple[str, ...], content: dict, max_input: int, max_output: int
+) -> Part | None:
     """The part with as much of `content` as fits; None when even the leanest does not."""
     for trim in TRIMS:
         part = Part(name, sections, _trimmed(content, *trim))
@@ -130,7 +172,11 @@ def key_batches(document: dict, max_input_tokens: int, max_output_tokens: int) -
         if batches:
             wider = batches[-1] + [number]
             content = _key_document(document, wider, pulls)
-            if _fits(Part(_batch_name(wider), ("key_changes",), _trimmed(content, *TRIMS[1])), max_input_tokens, max_output_tokens):
+            if _fits(
+                Part(_batch_name(wider), ("key_changes",), _trimmed(content, *TRIMS[1])),
+                max_input_tokens,
+                max_output_tokens,
+            ):
                 batches[-1] = wider
                 continue
         batches.append([number])
@@ -138,8 +184,13 @@ def key_batches(document: dict, max_input_tokens: int, max_output_tokens: int) -
 
 
 def _key_document(document: dict, batch: Sequence[int], pulls: dict) -> dict:
-    return {**_head(document), "figures": _figures(document["figures"], batch), "key_pulls": list(batch),
-            "pull_requests": [pulls[n] for n in batch if n in pulls], "more_pull_requests": 0}
+    return {
+        **_head(document),
+        "figures": _figures(document["figures"], batch),
+        "key_pulls": list(batch),
+        "pull_requests": [pulls[n] for n in batch if n in pulls],
+        "more_pull_requests": 0,
+    }
 
 
 def _batch_name(batch: Sequence[int]) -> str:
@@ -153,12 +204,16 @@ def _head(document: dict) -> dict:
 def _figures(figures: dict, pulls: Sequence[int], *prefixes: str) -> dict:
     """The week's general figures, those starting with `prefixes`, and those of `pulls`."""
     starts = ("previous:", *prefixes, *(f"pull:{n}:" for n in pulls))
-    return {name: value for name, value in figures.items() if name in GENERAL or name.startswith(starts)}
+    return {
+        name: value for name, value in figures.items() if name in GENERAL or name.startswith(starts)
+    }
 
 
 def _without_body(pull: dict) -> dict:
     """A PR without what its author and reviewers wrote, nor its diff: the overview needs only what it is."""
-    return {key: value for key, value in pull.items() if key not in ("body", "review_comments", "diff")}
+    return {
+        key: value for key, value in pull.items() if key not in ("body", "review_comments", "diff")
+    }
 
 
 def _trimmed(content: dict, body: int, files: int, pulls: int, comments: int, diff: int) -> dict:
@@ -168,9 +223,16 @@ def _trimmed(content: dict, body: int, files: int, pulls: int, comments: int, di
     shown = content["pull_requests"][:pulls]
     trimmed = []
     for pull in shown:
-        pull = {**pull, "files": pull["files"][:files], "more_files": pull["more_files"] + max(0, len(pull["files"]) - files)}
-        for field, kept in (("body", pull.get("body", "")[:body]), ("review_comments", pull.get("review_comments", [])[:comments]),
-                            ("diff", pull.get("diff", "")[:diff])):
+        pull = {
+            **pull,
+            "files": pull["files"][:files],
+            "more_files": pull["more_files"] + max(0, len(pull["files"]) - files),
+        }
+        for field, kept in (
+            ("body", pull.get("body", "")[:body]),
+            ("review_comments", pull.get("review_comments", [])[:comments]),
+            ("diff", pull.get("diff", "")[:diff]),
+        ):
             if kept:
                 pull[field] = kept
             else:

@@ -102,7 +102,10 @@ def answer_schema(sections: Sequence[str] = SECTIONS) -> dict:
     }
     return {
         "type": "object",
-        "properties": {"language": {"type": "string"}, **{section: kinds[section] for section in sections}},
+        "properties": {
+            "language": {"type": "string"},
+            **{section: kinds[section] for section in sections},
+        },
         "required": ["language", *sections],
         "additionalProperties": False,
     }
@@ -122,20 +125,34 @@ def week_document(week: WeekAnalysis, previous: Sequence[WeekAnalysis], language
         "week": week.week,
         "figures": figures(week, previous),
         "key_pulls": [p.pull.number for p in week.pulls if p.key],
-        "pull_requests": [_pull(p, with_body=p.key or p.pull.number in risky, with_diff=p.pull.number in diffs, silent=silent)
-                          for p in shown],
+        "pull_requests": [
+            _pull(
+                p,
+                with_body=p.key or p.pull.number in risky,
+                with_diff=p.pull.number in diffs,
+                silent=silent,
+            )
+            for p in shown
+        ],
         "more_pull_requests": len(week.pulls) - len(shown),
         "modules": dict(stats.modules),
         "labels": dict(stats.labels),
-        "themes": [{"name": t.name, "pulls": list(t.pulls), "key_pulls": list(t.key_pulls)} for t in _themes(week)],
+        "themes": [
+            {"name": t.name, "pulls": list(t.pulls), "key_pulls": list(t.key_pulls)}
+            for t in _themes(week)
+        ],
         "risks": [_risk(risk) for risk in week.risks if risk.pulls],
         "hot_files": [{"path": f.path, "pulls": list(f.pulls)} for f in stats.hot_files],
     }
 
 
 def _risk(risk) -> dict:
-    entry = {"kind": risk.kind, "impact": risk.impact, "pulls": list(risk.pulls),
-             "paths": list(risk.paths)}
+    entry = {
+        "kind": risk.kind,
+        "impact": risk.impact,
+        "pulls": list(risk.pulls),
+        "paths": list(risk.paths),
+    }
     if not risk_kind_speaks(risk):  # "Edits requirements.txt", as the built-in table names the row
         entry["shows"] = risk_row_name(risk, Language.of("en"))
     return entry
@@ -146,7 +163,11 @@ def figures(week: WeekAnalysis, previous: Sequence[WeekAnalysis]) -> dict[str, f
     `check_grounding` looks it up) and with its value as a sentence writes it."""
     before = week_before(week, previous)
     values = {name: figure_value(week, before, name) for name in _figure_names(week, before)}
-    return {name: round(value) if name.endswith(PERCENTAGES) else value for name, value in values.items() if value is not None}
+    return {
+        name: round(value) if name.endswith(PERCENTAGES) else value
+        for name, value in values.items()
+        if value is not None
+    }
 
 
 def _themes(week: WeekAnalysis) -> list:
@@ -156,7 +177,16 @@ def _themes(week: WeekAnalysis) -> list:
 
 def _figure_names(week: WeekAnalysis, before: WeekAnalysis | None) -> list[str]:
     stats = week.stats
-    names = ["merged", "key", "average", "additions", "deletions", "authors", "newcomers", "bot_pulls"]
+    names = [
+        "merged",
+        "key",
+        "average",
+        "additions",
+        "deletions",
+        "authors",
+        "newcomers",
+        "bot_pulls",
+    ]
     if before is not None:
         names += ["previous:merged", "previous:key"]
     # no count of "fixes" where "fix" is silent
@@ -165,16 +195,26 @@ def _figure_names(week: WeekAnalysis, before: WeekAnalysis | None) -> list[str]:
         names += [f"{table}:{name}" for name in counts if name]
     for theme in _themes(week):
         if theme.pulls:
-            names += [f"theme:{theme.name}", f"theme:{theme.name}:share", f"theme:{theme.name}:authors"]
+            names += [
+                f"theme:{theme.name}",
+                f"theme:{theme.name}:share",
+                f"theme:{theme.name}:authors",
+            ]
             names += [f"theme:{theme.name}:baseline"] if theme.baseline_weeks else []
     names += [f"risk:{risk.kind}" for risk in week.risks if risk.pulls]
     for analysed in week.pulls[:PULLS_IN_DOCUMENT]:
-        names += [f"pull:{analysed.pull.number}:{field}" for field in ("additions", "deletions", "files")]
+        names += [
+            f"pull:{analysed.pull.number}:{field}" for field in ("additions", "deletions", "files")
+        ]
     return names
 
 
-def _pull(analysed: AnalysedPull, with_body: bool, with_diff: bool = False,
-          silent: set[str] | frozenset[str] = frozenset()) -> dict:
+def _pull(
+    analysed: AnalysedPull,
+    with_body: bool,
+    with_diff: bool = False,
+    silent: set[str] | frozenset[str] = frozenset(),
+) -> dict:
     """A PR as the model reads it; its type only where the type claim speaks, else the author's own
     word for it, and only the risks that may be called by their kind (`silent` may not)."""
     pull, kind = analysed.pull, analysed.classification
@@ -184,7 +224,11 @@ def _pull(analysed: AnalysedPull, with_body: bool, with_diff: bool = False,
         "title": pull.title,
         "author": pull.author.login,
         **({"type": kind.type} if type_speaks(kind.type) else {}),
-        **({"marked_by_author": dict(zip(("where", "as"), kind.type_mark, strict=True))} if kind.type_mark else {}),
+        **(
+            {"marked_by_author": dict(zip(("where", "as"), kind.type_mark, strict=True))}
+            if kind.type_mark
+            else {}
+        ),
         "modules": list(kind.modules),
         "labels": list(kind.labels),
         "key": analysed.key,
@@ -206,18 +250,30 @@ def _pull(analysed: AnalysedPull, with_body: bool, with_diff: bool = False,
 
 def reviews(review: ReviewOutcome) -> dict:
     """The verdicts as they stood at the merge (analysis/reviews.py), the empty ones left out."""
-    verdicts = {"approved_by": review.approved_by, "requested_changes_then_settled": review.settled,
-                "requested_changes_still_open_at_merge": review.outstanding}
+    verdicts = {
+        "approved_by": review.approved_by,
+        "requested_changes_then_settled": review.settled,
+        "requested_changes_still_open_at_merge": review.outstanding,
+    }
     return {name: list(logins) for name, logins in verdicts.items() if logins}
 
 
 def review_comments(pull: Pull) -> list[dict]:
     """What the PR's reviewers wrote, capped: people before bots (a review tool can post on every
     PR), the bodies of verdicts before the threads' first comments."""
-    said = [(r.author, {"author": r.author, "verdict": r.state, "text": r.body[:REVIEW_COMMENT_CHARACTERS]})
-            for r in pull.verdicts if r.body.strip() and (r.submitted_at is None or r.submitted_at <= pull.merged_at)]
-    said += [(c.author, {"author": c.author, "path": c.path, "text": c.body[:REVIEW_COMMENT_CHARACTERS]})
-             for c in pull.threads if c.body.strip()]
+    said = [
+        (
+            r.author,
+            {"author": r.author, "verdict": r.state, "text": r.body[:REVIEW_COMMENT_CHARACTERS]},
+        )
+        for r in pull.verdicts
+        if r.body.strip() and (r.submitted_at is None or r.submitted_at <= pull.merged_at)
+    ]
+    said += [
+        (c.author, {"author": c.author, "path": c.path, "text": c.body[:REVIEW_COMMENT_CHARACTERS]})
+        for c in pull.threads
+        if c.body.strip()
+    ]
     said.sort(key=lambda item: item[0].endswith("[bot]"))  # stable: in their order otherwise
     return [comment for _, comment in said[:REVIEW_COMMENTS_PER_PULL]]
 
@@ -225,10 +281,17 @@ def review_comments(pull: Pull) -> list[dict]:
 def messages(document: dict, sections: Sequence[str] = SECTIONS) -> list[dict]:
     """The Chat Completions messages: the rules for `sections` as the system message, the week as data in the user message."""
     language = document["language"]
-    rules = "\n".join(SECTION_RULES[section] for section in sections).format(recommendations=MAX_RECOMMENDATIONS)
+    rules = "\n".join(SECTION_RULES[section] for section in sections).format(
+        recommendations=MAX_RECOMMENDATIONS
+    )
     part = "the whole text" if tuple(sections) == SECTIONS else "part of the text"
-    system = SYSTEM.format(part=part, language=LANGUAGE_NAMES.get(language, language), code=language, sections=rules)
+    system = SYSTEM.format(
+        part=part, language=LANGUAGE_NAMES.get(language, language), code=language, sections=rules
+    )
     return [
         {"role": "system", "content": system},
-        {"role": "user", "content": json.dumps(document, ensure_ascii=False, separators=(",", ":"))},
+        {
+            "role": "user",
+            "content": json.dumps(document, ensure_ascii=False, separators=(",", ":")),
+        },
     ]
