@@ -6,8 +6,14 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from digest_plugin.records.pull import Author, FileChange, Pull
+
+# Property tests check what is true, never how fast: on a shared machine an example can take a
+# second, and hypothesis's default deadline (200 ms) would fail a correct test.
+settings.register_profile("untimed", deadline=None)
+settings.load_profile("untimed")
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = ROOT.parent / "shared" / "data" / "github"
