@@ -17,6 +17,7 @@ follow as a quotation of their own (`KeyLine.quote`), which pages, Markdown and 
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from dataclasses import dataclass
@@ -330,15 +331,10 @@ def quoted_forms(analysed: AnalysedPull, chinese: bool) -> set[str]:
 MODULES_SAID = 2  # a PR of more modules is said by its first two
 
 
-def chinese_facts(
-    analysed: AnalysedPull, lang: Language, sized: bool = True, said: StatedNumbers | None = None
-) -> str:
-    """A PR in Chinese from its facts, for where its English title is not to be quoted again: its
-    kind, its modules and, when `sized`, its size ("ascend 模块的修复，+120 −30 行"), its figures
-    recorded in `said` when given. The kind is the word the type column of the page uses, where its
-    claim is precise enough to be said (analysis/claims.py); else "改动", a change."""
-    _, kind = lang.gettext, analysed.classification
-    words = {
+@functools.lru_cache(maxsize=4)  # a site's language: asked for each of its PRs, every build
+def type_words(_) -> dict[str | None, str]:
+    """Change types in the singular, as a table cell or badge says them (shared: not to be changed)."""
+    return {
         "feat": _("feature"),
         "fix": _("fix"),
         "refactor": _("refactor"),
@@ -350,6 +346,17 @@ def chinese_facts(
         "chore": _("chore"),
         "revert": _("revert"),
     }
+
+
+def chinese_facts(
+    analysed: AnalysedPull, lang: Language, sized: bool = True, said: StatedNumbers | None = None
+) -> str:
+    """A PR in Chinese from its facts, for where its English title is not to be quoted again: its
+    kind, its modules and, when `sized`, its size ("ascend 模块的修复，+120 −30 行"), its figures
+    recorded in `said` when given. The kind is the word the type column of the page uses, where its
+    claim is precise enough to be said (analysis/claims.py); else "改动", a change."""
+    _, kind = lang.gettext, analysed.classification
+    words = type_words(_)
     what = (
         words.get(kind.type or "", "改动") if type_speaks(kind.type) else "改动"
     )  # an imprecise kind is not said

@@ -11,7 +11,6 @@ its own way), numbers and dates are formatted for the site's language, types are
 
 from __future__ import annotations
 
-import functools
 import re
 import sys
 from collections.abc import Sequence
@@ -24,7 +23,7 @@ from digest_plugin.analysis.model import AnalysedPull, PathCount, WeekAnalysis
 from digest_plugin.analysis.stats import ranked
 from digest_plugin.charts import Chart
 from digest_plugin.narrate import Narrative, writer_credit
-from digest_plugin.narrate.describe import brief
+from digest_plugin.narrate.describe import brief, type_words
 from digest_plugin.narrate.model import Cited, HighlightGroup
 from digest_plugin.narrate.wording import Language, factor_names, week_status
 from digest_plugin.records.frozen import frozen_record
@@ -431,23 +430,6 @@ def author_type_mark(mark: tuple[str, str] | None, _) -> str:
     return (_("labelled {label}") if source == "label" else _("titled {prefix}")).format(
         label=written, prefix=written
     )
-
-
-@functools.lru_cache(maxsize=4)  # a site's language: asked for each of its PRs, every build
-def type_words(_) -> dict[str | None, str]:
-    """Change types in the singular, as a table cell or badge says them (shared: not to be changed)."""
-    return {
-        "feat": _("feature"),
-        "fix": _("fix"),
-        "refactor": _("refactor"),
-        "perf": _("performance"),
-        "docs": _("documentation"),
-        "test": _("test"),
-        "ci": _("CI"),
-        "build": _("build"),
-        "chore": _("chore"),
-        "revert": _("revert"),
-    }
 
 
 # --- sections ---------------------------------------------------------------------------------------
