@@ -20,18 +20,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from digest_plugin.narrate.verbs import FORMS, VERBS
-
-
-def _pairs(text: str, between: str | None = None) -> dict[str, str]:
-    """A table written as "english=中文" pairs, `between` them white space or the separator given."""
-    return dict(pair.strip().split("=") for pair in text.split(between) if pair.strip())
-
+from digest_plugin.narrate.verbs import FORMS, VERBS, word_pairs
 
 # English word (lower case, singular) -> Chinese. Nouns and the adjectives titles put before them.
 WORDS = {
     # code and its parts
-    **_pairs("""
+    **word_pairs("""
         code=代码 function=函数 method=方法 class=类 module=模块 package=包 crate=包 type=类型
         parameter=参数 argument=参数 attribute=属性 property=属性 field=字段 member=成员 value=值
         expression=表达式 statement=语句 string=字符串 literal=字面量 tuple=元组 list=列表 dict=字典
@@ -45,7 +39,7 @@ WORDS = {
         fixture=测试夹具
     """),
     # project matters
-    **_pairs("""
+    **word_pairs("""
         test=测试 doc=文档 docs=文档 documentation=文档 readme=README changelog=变更日志
         example=示例 tutorial=教程 guide=指南 typo=拼写错误 link=链接 section=章节 page=页面
         release=发布 version=版本 dependency=依赖 config=配置 configuration=配置 setting=设置
@@ -76,7 +70,7 @@ WORDS = {
     """),
 }
 # adjectives: before a noun, never last in a phrase ("use X more" is not "使用 X 更多")
-ADJECTIVES = _pairs("""
+ADJECTIVES = word_pairs("""
     new=新的 default=默认 dev=开发 unused=未使用的 missing=缺失的 invalid=无效的 incorrect=错误的
     wrong=错误的 duplicate=重复的 redundant=冗余的 unnecessary=不必要的 deprecated=已弃用的
     legacy=旧的 old=旧的 empty=空 nested=嵌套 recursive=递归 custom=自定义 multiple=多个 async=异步
@@ -92,7 +86,7 @@ WORDS.update(ADJECTIVES)
 # words that end in "s" without being plurals, and plurals a bare "s" does not undo
 _SINGULAR = {
     **{word: word for word in "docs news class alias status process analysis".split()},
-    **_pairs("""
+    **word_pairs("""
         aliases=alias classes=class dependencies=dependency properties=property libraries=library
         directories=directory categories=category dictionaries=dictionary statuses=status
         processes=process indices=index indexes=index matches=match patches=patch caches=cache
@@ -100,7 +94,7 @@ _SINGULAR = {
     """),
 }
 # several words that mean one thing
-PHRASES = _pairs(
+PHRASES = word_pairs(
     """
     false positive=误报, false negative=漏报, type checking=类型检查, type checker=类型检查器,
     type hint=类型提示, type annotation=类型注解, type alias=类型别名, type variable=类型变量,
