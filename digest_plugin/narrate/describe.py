@@ -41,29 +41,7 @@ _CONTINUATION = re.compile(
     r"^(?:By|Via|Using|So that|Such that|Without|Instead of) ", re.IGNORECASE
 )
 _FILLER = frozenset(
-    (
-        "a",
-        "an",
-        "the",
-        "in",
-        "on",
-        "of",
-        "to",
-        "for",
-        "and",
-        "or",
-        "with",
-        "by",
-        "from",
-        "this",
-        "that",
-        "is",
-        "are",
-        "be",
-        "it",
-        "its",
-        "pr",
-    )
+    "a an the in on of to for and or with by from this that is are be it its pr".split()
 )
 _HOUSEKEEPING = re.compile(
     r"\b(pre-commit|formatting|format:|lint|typos?|code style|ruff format|black)\b", re.IGNORECASE

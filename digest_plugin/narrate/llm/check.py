@@ -62,39 +62,10 @@ _VERDICT = re.compile(
 # Words of that shape that name nothing in particular.
 GENERIC = {
     w.lower()
-    for w in (
-        "PR",
-        "PRs",
-        "CI",
-        "CD",
-        "API",
-        "APIs",
-        "CLI",
-        "UI",
-        "CPU",
-        "CPUs",
-        "GPU",
-        "GPUs",
-        "URL",
-        "URLs",
-        "HTTP",
-        "HTTPS",
-        "JSON",
-        "YAML",
-        "TOML",
-        "SDK",
-        "OS",
-        "IO",
-        "ID",
-        "IDs",
-        "GitHub",
-        "README",
-        "e.g",
-        "i.e",
-        "etc",
-        "OK",
-        "TODO",
-    )
+    for w in """
+    PR PRs CI CD API APIs CLI UI CPU CPUs GPU GPUs URL URLs HTTP HTTPS JSON YAML TOML SDK OS IO ID IDs
+    GitHub README e.g i.e etc OK TODO
+    """.split()
 }
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[A-Za-z]")
