@@ -31,6 +31,8 @@ FILES_PER_OTHER_PULL = 5
 PULLS_IN_DOCUMENT = 60  # the highest-ranked; a very busy week's tail says little
 LANGUAGE_NAMES = {"en": "English", "zh": "Simplified Chinese (简体中文)"}
 MAX_RECOMMENDATIONS = 5
+# the week's figures every part of a request gets (parts.py)
+GENERAL = "merged key average additions deletions authors newcomers bot_pulls".split()
 
 SYSTEM = """You write {part} of one week of a software repository's digest for its maintainers: what merged, what it does, what could go wrong.
 
@@ -177,16 +179,7 @@ def _themes(week: WeekAnalysis) -> list:
 
 def _figure_names(week: WeekAnalysis, before: WeekAnalysis | None) -> list[str]:
     stats = week.stats
-    names = [
-        "merged",
-        "key",
-        "average",
-        "additions",
-        "deletions",
-        "authors",
-        "newcomers",
-        "bot_pulls",
-    ]
+    names = list(GENERAL)
     if before is not None:
         names += ["previous:merged", "previous:key"]
     # no count of "fixes" where "fix" is silent
