@@ -172,13 +172,11 @@ def _key_changes(week: WeekAnalysis, lang: Language) -> tuple[KeyChange, ...]:
         if not p.key:
             continue
         what = what_it_does(p, lang)
-        consequences = key_line_consequences(
-            p, lang, what.text.text
-        )  # what it breaks or changes for users, as it says
+        # what it breaks or changes for users, as it says
+        consequences = key_line_consequences(p, lang, what.text.text)
         details = _key_details(p, lang, sized=not what.text.figures)
-        if (
-            consequences and what.quote
-        ):  # the summary leads into the author's words: the consequences follow them
+        # the summary leads into the author's words: the consequences follow them
+        if consequences and what.quote:
             details = Cited(
                 lang.sentences((consequences, details.text)), details.pulls, details.figures
             )

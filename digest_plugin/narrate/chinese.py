@@ -159,9 +159,8 @@ def is_name(token: str, names: frozenset[str] = frozenset()) -> bool:
         return all(
             is_name(word, names) for part in inner for word in part.replace(",", " ").split()
         ) and bool(core.split("[")[0] or inner)
-    if re.fullmatch(
-        r"[A-Za-z-]+(?:/[A-Za-z-]+)+", core
-    ):  # "verl/utils" is a path, "extra/optional" two words
+    # "verl/utils" is a path, "extra/optional" two words
+    if re.fullmatch(r"[A-Za-z-]+(?:/[A-Za-z-]+)+", core):
         return not any(_singular(part.lower()) in WORDS for part in core.split("/"))
     if re.search(r"[0-9_./:@#=<>+]|::|\(\)|^--?\w", core) or re.search(r"[a-z][A-Z]", core):
         return True
@@ -300,9 +299,8 @@ def predicate(verb: str, chinese_verb: str, rest: str) -> str | None:
     a, b = noun_phrase(what), noun_phrase(where)
     if not a or not b:
         return None
-    if (
-        preposition == "for" and _singular(what.lower()) in _FOR_OBJECTS
-    ):  # "stabilize support for X": 对 X 的支持
+    # "stabilize support for X": 对 X 的支持
+    if preposition == "for" and _singular(what.lower()) in _FOR_OBJECTS:
         return tidy(f"{chinese_verb}对 {b} 的{a}")
     return tidy(_PLACES[preposition].format(a=a, b=b, v=chinese_verb))
 

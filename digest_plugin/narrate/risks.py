@@ -79,9 +79,8 @@ def risk_row_name(risk: Risk, lang: Language) -> str:
         return risk_names(_).get(risk.kind, risk.kind)
     silent = [e for e in risk.evidence if not speaks_consequence(_consequence_of(e, risk.kind))]
     if risk.kind == "breaking-change":
-        if len(silent) < len(
-            risk.evidence
-        ):  # stated consequences speak, the author's markers do not
+        # stated consequences speak, the author's markers do not
+        if len(silent) < len(risk.evidence):
             return _("User-facing change, or marked breaking by its author")
         return _("Marked breaking by its author")
     if risk.kind == "deprecation":
@@ -334,9 +333,8 @@ def evidence_clause(
         return said.cited(
             _kind_sentence(Risk(kind, (evidence.pull,)), said).rstrip("。."), (evidence.pull,)
         )
-    in_week = {
-        p.pull.number: p for p in week.pulls
-    }  # the writers look PRs of the week up by number
+    # the writers look PRs of the week up by number
+    in_week = {p.pull.number: p for p in week.pulls}
     text, pulls = writer(EvidenceRef(kind, index), evidence, said, in_week)
     return said.cited(text, pulls)
 
@@ -436,9 +434,8 @@ def _version(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
         "new": e.new or "",
         "paths": _paths(e, said.lang),
     }
-    if not speaks(
-        "version.package"
-    ):  # which package moved, or whether one did, is unsure: the files
+    # which package moved, or whether one did, is unsure: the files
+    if not speaks("version.package"):
         if not e.paths:
             return _("{pull} names a version in its title or description").format(**values), (
                 e.pull,
@@ -531,9 +528,8 @@ def _routine(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
         if len(pulls) > len(shown)
         else lang.pulls(shown)
     )
-    if (
-        len(e.packages) > 4
-    ):  # a plain enumeration then "and others", so that the list is not read as whole
+    # a plain enumeration then "and others", so that the list is not read as whole
+    if len(e.packages) > 4:
         packages = lang.gettext("{names} and others").format(
             names=lang.gettext(", ").join(e.packages[:4])
         )
@@ -575,9 +571,8 @@ def _reverted(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
         revert = _("{pull} reverts {reverted}, merged this same week").format(
             pull=f"#{e.pull}", reverted=said.lang.pulls(same_week)
         )
-    elif (
-        e.detail and undoes and said.lang.code != "zh"
-    ):  # in Chinese the English title is the revert's own, shown once
+    # in Chinese the English title is the revert's own, shown once
+    elif e.detail and undoes and said.lang.code != "zh":
         revert = _("{pull} reverts “{title}”").format(pull=f"#{e.pull}", title=e.detail)
     else:
         revert = _("{pull} reverts an earlier change").format(pull=f"#{e.pull}")
@@ -641,9 +636,8 @@ def _deprecated(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     if not speaks(
         "consequence.removes-deprecated" if e.detail == "removes" else "consequence.deprecates"
     ):
-        return _core_lines(kind, e, said), (
-            e.pull,
-        )  # whether it deprecates or removes is not told reliably
+        # whether it deprecates or removes is not told reliably
+        return _core_lines(kind, e, said), (e.pull,)
     if e.detail == "removes":
         if e.lines:
             text = _(
@@ -711,9 +705,8 @@ def _size(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
 
 def _default(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     _ = said.lang.gettext
-    if not speaks(
-        "config.default-changed"
-    ):  # a title's "default" is not told reliably: the files it changes
+    # a title's "default" is not told reliably: the files it changes
+    if not speaks("config.default-changed"):
         if e.paths:
             return _changed_files(kind, e, said), (e.pull,)
         return _("{pull} speaks of a default in its title").format(pull=f"#{e.pull}"), (e.pull,)
@@ -726,9 +719,8 @@ def _default(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
 
 def _config(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     _ = said.lang.gettext
-    if not speaks(
-        "config.user-changed"
-    ):  # whether users' configuration changed is not told reliably: the files
+    # whether users' configuration changed is not told reliably: the files
+    if not speaks("config.user-changed"):
         return _changed_files(kind, e, said), (e.pull,)
     if e.paths:
         text = _("{pull} edits configuration ({paths})")

@@ -283,9 +283,8 @@ def _version_change(verb: str, upgrade: re.Match) -> str | None:
         and w.lower() not in WORDS
         and w.lower() not in _SMALL_WORDS
     ]
-    for word in (
-        reversed(packages) if what is None else ()
-    ):  # one word may be the package's own name
+    # one word may be the package's own name
+    for word in reversed(packages) if what is None else ():
         what = noun_phrase(what_text, names=frozenset((word,)))
         if what:
             break

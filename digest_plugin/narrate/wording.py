@@ -80,9 +80,8 @@ class Language:
             if len(items) == 2 and not any("和" in item for item in items):
                 return f"{items[0]} 和 {items[1]}"
             inner = any("、" in item or "，" in item for item in items)
-            return ("；" if inner else "、").join(
-                items
-            )  # CLDR's "a、b和c" glues 和 to Latin names ("core和io")
+            # CLDR's "a、b和c" glues 和 to Latin names ("core和io")
+            return ("；" if inner else "、").join(items)
         return format_list(items, locale=babel_locale(self.code)) if items else ""
 
     def term(self, words: str) -> str:
@@ -138,9 +137,8 @@ class StatedNumbers:
 
     def percent(self, what: str, share: float) -> str:
         shown = self.lang.percent(share)
-        self.figures.append(
-            Figure(what, int(re.sub(r"\D", "", shown)))
-        )  # the whole percentage as shown
+        # the whole percentage as shown
+        self.figures.append(Figure(what, int(re.sub(r"\D", "", shown))))
         return shown
 
     def cited(self, text: str, pulls: Iterable[int] = ()) -> Cited:

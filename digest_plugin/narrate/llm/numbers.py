@@ -107,13 +107,11 @@ def _in_ascii_digits(text: str) -> tuple[str, list[int], str | None]:
             written, now = char, ""
         elif (digit := unicodedata.digit(char, None)) is not None:
             written, now = str(digit), _style(char)
-        elif (
-            unicodedata.category(char).startswith("N") and char not in _CHINESE
-        ):  # numerals, not letters such as 参 or 什
+        # numerals, not letters such as 参 or 什
+        elif unicodedata.category(char).startswith("N") and char not in _CHINESE:
             number = re.fullmatch(r"\(?(\d+)[.,)]?", unicodedata.normalize("NFKC", char))
-            if (
-                number is None
-            ):  # Roman numerals, fractions, counting rods, numerals of other scripts
+            # Roman numerals, fractions, counting rods, numerals of other scripts
+            if number is None:
                 return text, [], f"it writes {char!r}, a numeral that cannot be read with certainty"
             written, now = number[1], _style(char)
         else:
