@@ -520,13 +520,7 @@ def _routine(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
         return _version(kind, e, said, in_week)
     count = said.number(kind.key("pulls"), len(pulls))
     more, shown = lang.some_pulls(pulls, 5)
-    # a plain enumeration then "and others", so that the list is not read as whole
-    if len(e.packages) > 4:
-        packages = lang.gettext("{names} and others").format(
-            names=lang.gettext(", ").join(e.packages[:4])
-        )
-    else:
-        packages = lang.join(e.packages)
+    packages = lang.some(e.packages, 4)
     if packages:
         template = lang.ngettext(
             "{count} routine bump by a bot ({packages}; {pulls})",

@@ -100,6 +100,14 @@ class Language:
         keeps its space beside Latin letters and numbers."""
         return _CJK_GAP.sub("", text) if self.code == "zh" else text
 
+    def some(self, names: Sequence[str], limit: int) -> str:
+        """Names joined as a list, or the first `limit` of them then "and others": a plain
+        enumeration then, so that the list is not read as whole."""
+        if len(names) <= limit:
+            return self.join(names)
+        _ = self.gettext
+        return _("{names} and others").format(names=_(", ").join(names[:limit]))
+
     def pulls(self, numbers: Iterable[int]) -> str:
         """PR references: "#1, #2, #3" / "#1、#2、#3" (a plain enumeration, no "and")."""
         _ = self.gettext
