@@ -175,6 +175,7 @@ def type_names(_) -> dict[str | None, str]:
 
 
 def highlight_headings(_) -> dict[str, str]:
+    """The highlight groups, in reading order."""
     return {
         "notable": _("Notable changes"),
         "features": _("New capabilities"),
