@@ -186,14 +186,9 @@ def _figure_names(week: WeekAnalysis, before: WeekAnalysis | None) -> list[str]:
     types = {name: n for name, n in stats.types.items() if type_speaks(name)}
     for table, counts in (("type", types), ("module", stats.modules), ("label", stats.labels)):
         names += [f"{table}:{name}" for name in counts if name]
-    for theme in _themes(week):
-        if theme.pulls:
-            names += [
-                f"theme:{theme.name}",
-                f"theme:{theme.name}:share",
-                f"theme:{theme.name}:authors",
-            ]
-            names += [f"theme:{theme.name}:baseline"] if theme.baseline_weeks else []
+    for theme in _themes(week):  # each with PRs
+        names += [f"theme:{theme.name}", f"theme:{theme.name}:share", f"theme:{theme.name}:authors"]
+        names += [f"theme:{theme.name}:baseline"] if theme.baseline_weeks else []
     names += [f"risk:{risk.kind}" for risk in week.risks if risk.pulls]
     for analysed in week.pulls[:PULLS_IN_DOCUMENT]:
         names += [
