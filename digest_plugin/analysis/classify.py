@@ -163,9 +163,8 @@ class Title:
 
     description: str  # the title without its prefixes
     modules: tuple[str, ...] = ()
-    rule_prefixes: tuple[
-        str, ...
-    ] = ()  # ruff's `[`flake8-bugbear`]`: rule families, kept as topics
+    # ruff's `[`flake8-bugbear`]`: rule families, kept as topics
+    rule_prefixes: tuple[str, ...] = ()
     explicit_type: str | None = None  # written as a type (`fix:`, `[bugfix]`, `feat(x):`)
     type_written: str | None = None  # that type as written: "fix:", "[bugfix]", "feat(x)!:"
     hinted_type: str | None = None  # implied by a module name such as `[ci]` or `[doc]`
@@ -436,9 +435,8 @@ def _modules(
     """The PR's modules, and whether they are its title's scopes."""
     if scheme.kind != "scope":
         paths = path_modules(pull, rules)
-        return (
-            (paths, False) if paths else (title.modules, bool(title.modules))
-        )  # scopes only when no files are known
+        # scopes only when no files are known
+        return (paths, False) if paths else (title.modules, bool(title.modules))
     if title.modules:
         return title.modules, True
     return tuple(

@@ -552,9 +552,8 @@ def week_range(
     elif since is not None and fetched:
         first = week_of_date(since)
     elif fetched and state is not None and state.complete_since is not None:
-        first = week_of(
-            state.complete_since, tz
-        )  # fetched, and nothing merged: quiet weeks, not no weeks
+        # fetched, and nothing merged: quiet weeks, not no weeks
+        first = week_of(state.complete_since, tz)
     else:
         return []
     if since is not None:

@@ -86,12 +86,10 @@ _ACCIDENTAL = re.compile(
     re.IGNORECASE,
 )
 LISTED_PATHS = 3
-UNTESTED_HIGH_LINES = (
-    500  # source lines a key PR adds without tests from which missing tests is high
-)
-MARKER_LINES = (
-    30  # an __init__.py this short marks a package or re-exports: nothing of its own to test
-)
+# source lines a key PR adds without tests from which missing tests is high
+UNTESTED_HIGH_LINES = 500
+# an __init__.py this short marks a package or re-exports: nothing of its own to test
+MARKER_LINES = 30
 
 
 @dataclass(frozen=True)
@@ -107,9 +105,8 @@ class PullFacts:
     upgrades: tuple[Upgrade, ...]
     rules: Rules
     review: ReviewOutcome  # its verdicts when it merged (reviews.review_outcome)
-    locks: frozenset[str] = (
-        frozenset()
-    )  # the lock files the repository kept when it merged (file_history.locks_before)
+    # the lock files the repository kept when it merged (file_history.locks_before)
+    locks: frozenset[str] = frozenset()
 
     @property
     def number(self) -> int:
@@ -199,9 +196,8 @@ DECLARED_MINIMUMS = frozenset({"msrv"})
 
 
 def _dependency_upgrade(facts: PullFacts) -> tuple[Evidence, ...]:
-    builds_change = any(
-        "dependencies" in k for k in facts.kinds
-    )  # rust-toolchain.toml, a lock file, a Dockerfile
+    # rust-toolchain.toml, a lock file, a Dockerfile
+    builds_change = any("dependencies" in k for k in facts.kinds)
     return tuple(
         _version(facts, u)
         for u in facts.upgrades
@@ -636,9 +632,8 @@ def _peripheral(pull: AnalysedPull) -> bool:
 # a major version, users' configuration edited. Each is a piece of evidence whose claim rule is
 # precise enough to be said (analysis/claims.py). Untested or large code, reverts, hot files, CI,
 # lint, tooling, test requirements and ecosystem scripts do nothing to users by themselves: never the main risk.
-CONSEQUENCE_ORDER: tuple[
-    tuple[str, str, str | None], ...
-] = (  # (risk kind, evidence fact, the claim rule it needs)
+# (risk kind, evidence fact, the claim rule it needs)
+CONSEQUENCE_ORDER: tuple[tuple[str, str, str | None], ...] = (
     (
         "breaking-change",
         "consequence",
@@ -690,9 +685,8 @@ def _consequence_rank(kind: str, evidence: Evidence) -> int | None:
         if fact == "deprecated" and evidence.detail != "removes":
             return None
         if fact == "consequence" and not _breaks(evidence):
-            return len(
-                CONSEQUENCE_ORDER
-            )  # a default flipped, a rule out of preview: after whatever breaks, before nothing
+            # a default flipped, a rule out of preview: after whatever breaks, before nothing
+            return len(CONSEQUENCE_ORDER)
         if fact == "version" and not (
             evidence.core
             and evidence.major
@@ -781,9 +775,8 @@ def _revert_impact(members, evidence) -> str:
 
 
 def _deprecation_impact(members, evidence) -> str:
-    return (
-        "medium" if any(e.lines >= 50 for e in evidence) else "low"
-    )  # a few-line warning is routine
+    # a few-line warning is routine
+    return "medium" if any(e.lines >= 50 for e in evidence) else "low"
 
 
 def _config_impact(members, evidence) -> str:
@@ -801,9 +794,8 @@ def _hotspot_impact(members, evidence) -> str:
 
 
 def _unresolved_review_impact(members, evidence) -> str:
-    return (
-        "high" if any(p.key for p in members) else "medium"
-    )  # a key change merged over a reviewer's objection
+    # a key change merged over a reviewer's objection
+    return "high" if any(p.key for p in members) else "medium"
 
 
 def _breaks(evidence: Evidence) -> bool:
