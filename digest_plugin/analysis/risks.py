@@ -285,7 +285,7 @@ def _revert(facts: PullFacts) -> tuple[Evidence, ...]:
     kind = facts.classification
     if not (kind.is_revert or kind.type == "revert"):
         return ()
-    peripheral = bool(facts.kinds) and all(k & PERIPHERAL_KINDS for k in facts.kinds)
+    peripheral = _peripheral_only(facts)
     accidental = _ACCIDENTAL.search(facts.pull.title[:TITLE_LIMIT]) or _ACCIDENTAL.search(
         facts.description
     )
@@ -634,24 +634,15 @@ def _peripheral(pull: AnalysedPull) -> bool:
 # lint, tooling, test requirements and ecosystem scripts do nothing to users by themselves: never the main risk.
 # (risk kind, evidence fact, the claim rule it needs)
 CONSEQUENCE_ORDER: tuple[tuple[str, str, str | None], ...] = (
-    (
-        "breaking-change",
-        "consequence",
-        None,
-    ),  # what the PR says it removes, renames, flips or breaks (only what speaks is evidence)
-    (
-        "breaking-change",
-        "breaking-marker",
-        None,
-    ),  # the author's own marker: a fact, whatever follows from it
+    # what the PR says it removes, renames, flips or breaks (only what speaks is evidence)
+    ("breaking-change", "consequence", None),
+    # the author's own marker: a fact, whatever follows from it
+    ("breaking-change", "breaking-marker", None),
     ("deprecation", "deprecated", "consequence.removes-deprecated"),  # detail "removes"
     ("large-change", "files-removed", "consequence.files-removed"),
     ("config-change", "default-changed", "consequence.default-flip"),
-    (
-        "dependency-upgrade",
-        "version",
-        "version.direction",
-    ),  # a core runtime forward across a major version, for users
+    # a core runtime forward across a major version, for users
+    ("dependency-upgrade", "version", "version.direction"),
     ("config-change", "config-files", "config.user-changed"),
 )
 _USER_MANIFEST = re.compile(
@@ -806,17 +797,13 @@ def _breaks(evidence: Evidence) -> bool:
     )
 
 
-def _fixed(level: str) -> Callable[..., str]:
-    return lambda members, evidence: level
-
-
 IMPACT_RULES: dict[str, Callable[[Sequence[AnalysedPull], Sequence[Evidence]], str]] = {
     "missing-tests": _missing_tests_impact,
     "breaking-change": lambda members, evidence: (
         "high" if any(_breaks(e) for e in evidence) else "medium"
     ),
     "dependency-upgrade": _upgrade_impact,
-    "security": _fixed("high"),
+    "security": lambda members, evidence: "high",
     "revert": _revert_impact,
     "deprecation": _deprecation_impact,
     "large-change": _large_impact,
