@@ -223,10 +223,7 @@ def _title_versions(title: str, rules: Rules) -> list[tuple[str, str | None, str
         and whose[1].lower() in rules.toolchains
     ):
         # "Update Rust toolchain to 1.90"
-        found["toolchain"] = (
-            f"{whose[1].lower()} toolchain",
-            *found["toolchain"][1:],
-        )
+        found["toolchain"] = (f"{whose[1].lower()} toolchain", *found["toolchain"][1:])
     return list(found.values())
 
 
