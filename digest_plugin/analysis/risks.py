@@ -180,14 +180,8 @@ def _breaking(facts: PullFacts) -> tuple[Evidence, ...]:
     else:
         how = "footer"
     noted = any("docs" in k for k in facts.kinds) or bool(_MIGRATION.search(facts.description))
-    return (
-        Evidence(
-            "breaking-marker",
-            facts.number,
-            detail=how,
-            missing=None if noted else "migration-notes",
-        ),
-    )
+    missing = None if noted else "migration-notes"
+    return (Evidence("breaking-marker", facts.number, detail=how, missing=missing),)
 
 
 # a minimum version the project promises to support ("Update MSRV to 1.91" in Cargo.toml) is no
