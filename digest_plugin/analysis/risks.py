@@ -86,12 +86,10 @@ _ACCIDENTAL = re.compile(
     re.IGNORECASE,
 )
 LISTED_PATHS = 3
-UNTESTED_HIGH_LINES = (
-    500  # source lines a key PR adds without tests from which missing tests is high
-)
-MARKER_LINES = (
-    30  # an __init__.py this short marks a package or re-exports: nothing of its own to test
-)
+# source lines a key PR adds without tests from which missing tests is high
+UNTESTED_HIGH_LINES = 500
+# an __init__.py this short marks a package or re-exports: nothing of its own to test
+MARKER_LINES = 30
 
 
 @dataclass(frozen=True)
@@ -107,9 +105,8 @@ class PullFacts:
     upgrades: tuple[Upgrade, ...]
     rules: Rules
     review: ReviewOutcome  # its verdicts when it merged (reviews.review_outcome)
-    locks: frozenset[str] = (
-        frozenset()
-    )  # the lock files the repository kept when it merged (file_history.locks_before)
+    # the lock files the repository kept when it merged (file_history.locks_before)
+    locks: frozenset[str] = frozenset()
 
     @property
     def number(self) -> int:
@@ -183,14 +180,8 @@ def _breaking(facts: PullFacts) -> tuple[Evidence, ...]:
     else:
         how = "footer"
     noted = any("docs" in k for k in facts.kinds) or bool(_MIGRATION.search(facts.description))
-    return (
-        Evidence(
-            "breaking-marker",
-            facts.number,
-            detail=how,
-            missing=None if noted else "migration-notes",
-        ),
-    )
+    missing = None if noted else "migration-notes"
+    return (Evidence("breaking-marker", facts.number, detail=how, missing=missing),)
 
 
 # a minimum version the project promises to support ("Update MSRV to 1.91" in Cargo.toml) is no
@@ -199,9 +190,8 @@ DECLARED_MINIMUMS = frozenset({"msrv"})
 
 
 def _dependency_upgrade(facts: PullFacts) -> tuple[Evidence, ...]:
-    builds_change = any(
-        "dependencies" in k for k in facts.kinds
-    )  # rust-toolchain.toml, a lock file, a Dockerfile
+    # rust-toolchain.toml, a lock file, a Dockerfile
+    builds_change = any("dependencies" in k for k in facts.kinds)
     return tuple(
         _version(facts, u)
         for u in facts.upgrades
@@ -289,7 +279,7 @@ def _revert(facts: PullFacts) -> tuple[Evidence, ...]:
     kind = facts.classification
     if not (kind.is_revert or kind.type == "revert"):
         return ()
-    peripheral = bool(facts.kinds) and all(k & PERIPHERAL_KINDS for k in facts.kinds)
+    peripheral = _peripheral_only(facts)
     accidental = _ACCIDENTAL.search(facts.pull.title[:TITLE_LIMIT]) or _ACCIDENTAL.search(
         facts.description
     )
@@ -636,27 +626,17 @@ def _peripheral(pull: AnalysedPull) -> bool:
 # a major version, users' configuration edited. Each is a piece of evidence whose claim rule is
 # precise enough to be said (analysis/claims.py). Untested or large code, reverts, hot files, CI,
 # lint, tooling, test requirements and ecosystem scripts do nothing to users by themselves: never the main risk.
-CONSEQUENCE_ORDER: tuple[
-    tuple[str, str, str | None], ...
-] = (  # (risk kind, evidence fact, the claim rule it needs)
-    (
-        "breaking-change",
-        "consequence",
-        None,
-    ),  # what the PR says it removes, renames, flips or breaks (only what speaks is evidence)
-    (
-        "breaking-change",
-        "breaking-marker",
-        None,
-    ),  # the author's own marker: a fact, whatever follows from it
+# (risk kind, evidence fact, the claim rule it needs)
+CONSEQUENCE_ORDER: tuple[tuple[str, str, str | None], ...] = (
+    # what the PR says it removes, renames, flips or breaks (only what speaks is evidence)
+    ("breaking-change", "consequence", None),
+    # the author's own marker: a fact, whatever follows from it
+    ("breaking-change", "breaking-marker", None),
     ("deprecation", "deprecated", "consequence.removes-deprecated"),  # detail "removes"
     ("large-change", "files-removed", "consequence.files-removed"),
     ("config-change", "default-changed", "consequence.default-flip"),
-    (
-        "dependency-upgrade",
-        "version",
-        "version.direction",
-    ),  # a core runtime forward across a major version, for users
+    # a core runtime forward across a major version, for users
+    ("dependency-upgrade", "version", "version.direction"),
     ("config-change", "config-files", "config.user-changed"),
 )
 _USER_MANIFEST = re.compile(
@@ -690,9 +670,8 @@ def _consequence_rank(kind: str, evidence: Evidence) -> int | None:
         if fact == "deprecated" and evidence.detail != "removes":
             return None
         if fact == "consequence" and not _breaks(evidence):
-            return len(
-                CONSEQUENCE_ORDER
-            )  # a default flipped, a rule out of preview: after whatever breaks, before nothing
+            # a default flipped, a rule out of preview: after whatever breaks, before nothing
+            return len(CONSEQUENCE_ORDER)
         if fact == "version" and not (
             evidence.core
             and evidence.major
@@ -781,9 +760,8 @@ def _revert_impact(members, evidence) -> str:
 
 
 def _deprecation_impact(members, evidence) -> str:
-    return (
-        "medium" if any(e.lines >= 50 for e in evidence) else "low"
-    )  # a few-line warning is routine
+    # a few-line warning is routine
+    return "medium" if any(e.lines >= 50 for e in evidence) else "low"
 
 
 def _config_impact(members, evidence) -> str:
@@ -801,9 +779,8 @@ def _hotspot_impact(members, evidence) -> str:
 
 
 def _unresolved_review_impact(members, evidence) -> str:
-    return (
-        "high" if any(p.key for p in members) else "medium"
-    )  # a key change merged over a reviewer's objection
+    # a key change merged over a reviewer's objection
+    return "high" if any(p.key for p in members) else "medium"
 
 
 def _breaks(evidence: Evidence) -> bool:
@@ -814,17 +791,13 @@ def _breaks(evidence: Evidence) -> bool:
     )
 
 
-def _fixed(level: str) -> Callable[..., str]:
-    return lambda members, evidence: level
-
-
 IMPACT_RULES: dict[str, Callable[[Sequence[AnalysedPull], Sequence[Evidence]], str]] = {
     "missing-tests": _missing_tests_impact,
     "breaking-change": lambda members, evidence: (
         "high" if any(_breaks(e) for e in evidence) else "medium"
     ),
     "dependency-upgrade": _upgrade_impact,
-    "security": _fixed("high"),
+    "security": lambda members, evidence: "high",
     "revert": _revert_impact,
     "deprecation": _deprecation_impact,
     "large-change": _large_impact,
