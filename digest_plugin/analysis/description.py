@@ -112,7 +112,7 @@ _RELATION_WORDS = frozenset(
     """this pr is a an the follow follows following followup follow-up up on from to of for
     and depends depend based stacked part work see also related ref refs cc closes close
     fixes fix resolves addresses partially in with as after before other others prs one
-    step""".split()  # noqa: SIM905
+    step""".split()
 )
 _REFERENCE_WORD = re.compile(r"(?:[\w.-]+/[\w.-]+)?#\d+|@[\w-]+|\w+(?:[-']\w+)*")
 # said while it was a draft, not of the merged PR

@@ -39,7 +39,7 @@ _PREFIX = re.compile(r"^\s*(?:\[[^\]]*\]\s*)*(?:\w+(?:\([^)]*\))?!?:\s*)?")
 _WORD = re.compile(r"[a-z][a-z0-9]{3,}")
 _COMMON = frozenset(
     """revert reland relanding again with from into that this when then than support update
-    remove""".split()  # noqa: SIM905
+    remove""".split()
 )
 # share of the reverted change's files a later PR touches to be about the same code ...
 SAME_FILES = 0.5

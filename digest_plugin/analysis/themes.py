@@ -61,13 +61,13 @@ _PATH_PART = re.compile(r"[^a-z0-9]+")
 # folders of tests, fixtures and snapshots (a cheap look, without the rules' path kinds, for the whole history)
 _TEST_PARTS = frozenset(
     """test tests testing __tests__ spec specs fixtures snapshots __snapshots__ mdtest testdata
-    test_data test-data""".split()  # noqa: SIM905
+    test_data test-data""".split()
 )
 # Words that make no phrase with a subject: the little words around it
 _FUNCTION_WORDS = frozenset(
     """a an the and or of for to in on at by with from into onto via per as is are be
     not no all any this that it its when if than then also only out up new more less
-    some non""".split()  # noqa: SIM905
+    some non""".split()
 )
 # Generic words of titles and paths: they say what was done, or where, not to what (the little
 # words too, but "non")
@@ -93,7 +93,7 @@ _STOPWORDS = (_FUNCTION_WORDS - {"non"}) | frozenset(
     accumulation loop inline self symbol manager mode start work local patch compute load forward
     align automatically training unnecessary unsafe path name names variable instance invalid ignore
     attribute none cfg step problem dynamic guide advance advanced docstring rst inside creating
-    handling special source def implicit display lookup apis bool""".split()  # noqa: SIM905
+    handling special source def implicit display lookup apis bool""".split()
 )
 BASELINE_MAX_WEEKS = 52
 # how much standing out can count: a name never seen before is not infinitely telling

@@ -96,7 +96,7 @@ _NOT_PACKAGES = frozenset(
     up bump update upgrade pin set with in of for v docker deps requirements limit lock it all also
     default minimum digest under below above least than dev is on at address workflow workflows
     dockerfile dockerfiles pipeline pipelines ci build file files doc docs base tag tags runner
-    runners stable latest""".split()  # noqa: SIM905
+    runners stable latest""".split()
 )
 _RENOVATE_PREFIX = re.compile(
     r"^(?:update|bump)\s+(?:rust crate|dependency|npm package|module|python|(?:[\w-]+ )?dependency)\s+",
