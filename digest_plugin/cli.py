@@ -121,18 +121,16 @@ def _fetch(args) -> int:
     from digest_plugin.publish.history import diff_targets
 
     settings, _ = load_settings(args.settings)
-    repos = list(args.repos) or list(
-        settings.repos
-    )  # fetch_repos checks each name (and resolves owner/*)
+    # fetch_repos checks each name (and resolves owner/*)
+    repos = list(args.repos) or list(settings.repos)
     if not repos:
         raise DigestError("No repository to fetch: name one (OWNER/NAME) or set DIGEST_REPOS.")
     store = Store(settings.data_path)
     try:
         report = fetch_repos(store, settings, repos, since=args.since, until=args.until)
     except DigestError as error:
-        failed_report = getattr(
-            error, "report", None
-        )  # which repositories were fetched, which failed and why
+        # which repositories were fetched, which failed and why
+        failed_report = getattr(error, "report", None)
         if failed_report is None or args.debug:
             raise
         report = failed_report
@@ -143,9 +141,8 @@ def _fetch(args) -> int:
         print(line)
     for failed in report.failed:
         print(f"repo-digest: {failed.error}", file=sys.stderr)
-    if os.environ.get(
-        "GITHUB_STEP_SUMMARY"
-    ):  # in a GitHub Actions job: its summary says what happened
+    # in a GitHub Actions job: its summary says what happened
+    if os.environ.get("GITHUB_STEP_SUMMARY"):
         from digest_plugin.build.actions_outputs import append_to
 
         append_to(os.environ["GITHUB_STEP_SUMMARY"], fetch_summary(report))
@@ -202,9 +199,8 @@ def _show(args) -> int:
         if (args.writer or settings.writer) != "builtin"
         else nullcontext()
     ):
-        writer = _writer(
-            args.writer or settings.writer, settings
-        )  # the report below says what it did, once
+        # the report below says what it did, once
+        writer = _writer(args.writer or settings.writer, settings)
         narrative = narrate(week, previous, language, writer)
     if writer:
         print("\n".join(_check_report(narrative)), file=sys.stderr)

@@ -109,12 +109,8 @@ def check_timezone(name: object) -> ZoneInfo:
         return name
     try:
         return ZoneInfo(name)  # type: ignore[arg-type]  # what is not text raises TypeError, said below
-    except (
-        ZoneInfoNotFoundError,
-        ValueError,
-        TypeError,
-        OSError,
-    ):  # OSError: a folder of the timezone data ("America")
+    # OSError: a folder of the timezone data ("America")
+    except (ZoneInfoNotFoundError, ValueError, TypeError, OSError):
         raise DigestError(
             f"DIGEST_TIMEZONE {name!r} is not a known timezone name, such as UTC or Asia/Shanghai."
         ) from None
@@ -304,9 +300,8 @@ class LLMConfig:
 
     base_url: str
     model: str
-    api_key_env: tuple[str, ...] = (
-        "OPENAI_API_KEY",
-    )  # the NAMES of the variables that may hold the key, never the key
+    # the NAMES of the variables that may hold the key, never the key
+    api_key_env: tuple[str, ...] = ("OPENAI_API_KEY",)
     max_requests: int = 50  # requests one build may send; then the built-in writer
     timeout: float = 60.0  # seconds per request, retries and waits included
     max_input_tokens: int = 0
@@ -538,9 +533,8 @@ class DigestSettings:
             raise DigestError(
                 f"DIGEST_LLM names the GitHub Models preset, which no longer works: {RETIRED}."
             )
-        if writer == "copilot" and (
-            llm is None or isinstance(llm, Mapping)
-        ):  # anything else is DIGEST_LLM's check's to refuse
+        # anything else is DIGEST_LLM's check's to refuse
+        if writer == "copilot" and (llm is None or isinstance(llm, Mapping)):
             settings = {**settings, "DIGEST_LLM": _CopilotKeys(llm or {})}
         checked = {}
         for f in options():

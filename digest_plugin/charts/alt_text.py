@@ -124,9 +124,8 @@ def partial_notes(bins: Sequence[Bin], unit: str, _: Translate) -> tuple[str, ..
     """Why a bin is starred: the numbers of a week in progress or not fully fetched are not final."""
     notes = []
     in_progress = [b.label for b in bins if b.in_progress]
-    incomplete = [
-        b.label for b in bins if b.incomplete and not b.in_progress
-    ]  # in progress says it already
+    # in progress says it already
+    incomplete = [b.label for b in bins if b.incomplete and not b.in_progress]
     cut = [b.label for b in bins if b.partial and not b.in_progress and not b.incomplete]
     if in_progress:
         notes.append(_("* Still in progress: {bins}.").format(bins=_(", ").join(in_progress)))

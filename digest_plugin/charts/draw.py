@@ -39,9 +39,8 @@ PNG_DPI = 150
 CSS_DPI = 96  # what an SVG's size in points comes to in CSS pixels
 INK = "#595959"  # text and axes: 7:1 on white; an SVG swaps it for DARK_INK on a dark page
 DARK_INK = "#b1bac4"  # 9:1 on the theme's dark page
-DARK_BACKGROUND = (
-    "#0d1117"  # the showcase theme's dark page (theme/static/css), behind the dark ink
-)
+# the showcase theme's dark page (theme/static/css), behind the dark ink
+DARK_BACKGROUND = "#0d1117"
 HATCH_INK = "#333333"
 PNG_BACKGROUND = "#ffffff"
 AXIS_LINE_WIDTH = TICK_WIDTH = 0.8  # points, as matplotlib draws axes
@@ -81,12 +80,10 @@ _INDENT = re.compile(r"\n[ \t]+")
 _LINE_BREAK = re.compile(r"\s*\n\s*")
 _FONT_FAMILY = re.compile(r"font-family: [^;\"]*(?:; |(?=\"))")  # per text; SVG_STYLE names it once
 _METADATA = re.compile(r"<metadata>.*?</metadata>\n", re.DOTALL)
-_TEXT_ELEMENT = re.compile(
-    r"<text\b.*?</text>", re.DOTALL
-)  # what matplotlib writes of a text, with svg.fonttype none
-_NO_ROTATION = re.compile(
-    r' transform="rotate\(-0 [^"]*\)"'
-)  # matplotlib's rotate(-0 x y): nothing
+# what matplotlib writes of a text, with svg.fonttype none
+_TEXT_ELEMENT = re.compile(r"<text\b.*?</text>", re.DOTALL)
+# matplotlib's rotate(-0 x y): nothing
+_NO_ROTATION = re.compile(r' transform="rotate\(-0 [^"]*\)"')
 _GLYPH_MISSING = re.compile(r"Glyph (\d+) .*missing from")
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")  # characters XML 1.0 cannot hold
 # Pictographs (emoji: Miscellaneous Symbols and Dingbats, the supplementary planes' pictographs,
@@ -272,9 +269,8 @@ def _figure(chart: Chart, place: Layout):
     from matplotlib.transforms import Affine2D
 
     figure = _blank_figure()
-    points = (
-        Affine2D().scale(1 / geometry.WIDTH, 1 / geometry.HEIGHT) + figure.transFigure
-    )  # layout's points to the figure
+    # layout's points to the figure
+    points = Affine2D().scale(1 / geometry.WIDTH, 1 / geometry.HEIGHT) + figure.transFigure
     data = (
         Affine2D()
         .scale(place.bin_width, place.height / place.top_value)

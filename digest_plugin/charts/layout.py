@@ -19,10 +19,8 @@ from dataclasses import dataclass, replace
 
 from digest_plugin.charts.chart import Chart, printable
 
-WIDTH, HEIGHT = (
-    4.4 * 72,
-    3.4 * 72,
-)  # points: about a phone's column, so a phone barely scales the text down
+# points: about a phone's column, so a phone barely scales the text down
+WIDTH, HEIGHT = 4.4 * 72, 3.4 * 72
 FONT_SIZE = 11  # titles; axis labels the same, ticks and legends one point smaller
 TITLE_SIZE = FONT_SIZE + 1
 SMALL_SIZE = FONT_SIZE - 1
@@ -38,14 +36,10 @@ HANDLE_LENGTH, HANDLE_HEIGHT, HANDLE_TEXT_PAD = 1.2, 0.7, 0.8
 COLUMN_SPACING, ROW_SPACING, BORDER_PAD, BORDER_AXES_PAD = 1.2, 0.5, 0.4, 0.5
 LEGEND_COLUMNS = 3
 LEGEND_NAME_LIMIT = 24  # characters of a label or login shown in a legend; tables show it whole
-BAR_WIDTH, CROWDED_BAR_WIDTH, CROWDED = (
-    0.8,
-    0.9,
-    40,
-)  # bins a bar fills; wider bars past CROWDED bins
-X_MARGIN = (
-    0.6  # bins of room before the first bin's centre and after the last (less the last's half bar)
-)
+# bins a bar fills; wider bars past CROWDED bins
+BAR_WIDTH, CROWDED_BAR_WIDTH, CROWDED = 0.8, 0.9, 40
+# bins of room before the first bin's centre and after the last (less the last's half bar)
+X_MARGIN = 0.6
 
 # text, font size, bold -> (width, height, descent) in points; height counts every line
 Measure = Callable[[str, float, bool], tuple[float, float, float]]

@@ -23,9 +23,8 @@ from digest_plugin.charts.palette import Palette, assign_styles
 Translate = Callable[[str], str]
 TOP_GROUPS = 6  # labels or modules drawn by name; the rest are "other"
 TOP_AUTHORS = 5
-TRAILING_BINS = (
-    4  # the trailing average of merged PRs spans this many bins, the current one included
-)
+# the trailing average of merged PRs spans this many bins, the current one included
+TRAILING_BINS = 4
 
 
 def week_charts(
@@ -43,9 +42,8 @@ def week_charts(
     `week` are ignored, and `week` itself need not be in it."""
     before = [w for w in history if w.start < week.start]
     shown = before[max(0, len(before) - (trend_weeks - 1)) :]
-    lead_in = before[: len(before) - len(shown)][
-        -(TRAILING_BINS - 1) :
-    ]  # for the first weeks' averages
+    # for the first weeks' averages
+    lead_in = before[: len(before) - len(shown)][-(TRAILING_BINS - 1) :]
     bins = weekly_bins([*shown, week])
     earlier = [w.stats.merged_count for w in lead_in]
     marked = len(bins) - 1

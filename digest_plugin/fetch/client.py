@@ -125,9 +125,8 @@ class GitHubClient:
         self.limits: dict[str, tuple[int, datetime]] = {}
         self.on_response = on_response  # called after each answered request, for progress
         # retry=None: PyGithub's own retries would hide attempts from our count and our waits.
-        self._github_time: tuple[datetime, float] | None = (
-            None  # the Date of GitHub's latest answer, and when it came
-        )
+        # the Date of GitHub's latest answer, and when it came
+        self._github_time: tuple[datetime, float] | None = None
 
         token = endpoint.token
         assert token is not None  # has_token

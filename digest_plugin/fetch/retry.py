@@ -33,9 +33,8 @@ class RetryPolicy:
     secondary_wait: float = 60.0  # GitHub's advice when a secondary limit names no Retry-After
     max_wait: float = 900.0  # longest wait for a limit to lift; past it, stop with what is saved
     sleep: Callable[[float], None] = time.sleep
-    clock: Callable[[], datetime] = lambda: datetime.now(
-        UTC
-    )  # tests pass one that moves only when `sleep` is called
+    # tests pass one that moves only when `sleep` is called
+    clock: Callable[[], datetime] = lambda: datetime.now(UTC)
 
     def seconds_until(self, moment: datetime | None) -> float:
         return 0.0 if moment is None else max(0.0, (moment - self.clock()).total_seconds())

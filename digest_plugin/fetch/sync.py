@@ -55,9 +55,8 @@ from digest_plugin.records.state import PullFailure, RepoState, Window
 from digest_plugin.store.folder import Store
 from digest_plugin.store.jsonl_import import pull_from_rest
 
-SEARCH_LAG = timedelta(
-    minutes=5
-)  # GitHub's search index trails merges; newer ones wait for the next fetch
+# GitHub's search index trails merges; newer ones wait for the next fetch
+SEARCH_LAG = timedelta(minutes=5)
 PLAN_STEP = timedelta(days=7)  # long spans are counted week by week before fetching
 COUNT_FIRST_SPAN = timedelta(days=35)  # shorter spans are fetched straight away
 MIN_PAGE_SIZE = 10
@@ -77,9 +76,8 @@ class RepoReport:
     fetched: set[int] = field(default_factory=set)  # the numbers of the PRs received
     diffs: int = 0  # diff excerpts of key PRs stored (fetch/diffs.py)
     incomplete: list[Window] = field(default_factory=list)  # windows found incomplete in this fetch
-    set_aside: dict[int, PullFailure] = field(
-        default_factory=dict
-    )  # PRs that could not be read in this fetch
+    # PRs that could not be read in this fetch
+    set_aside: dict[int, PullFailure] = field(default_factory=dict)
     complete_since: datetime | None = None
     watermark: datetime | None = None
     error: DigestError | None = None  # why the fetch of this repository failed, if it did
@@ -238,9 +236,8 @@ class RepoSync:
                 return pack(self._counted(split(window, parts_needed(total))))
             if len(found) + len(unread) >= min(total, SEARCH_CAP):
                 break  # what is missing is known by number: searching again would not bring it
-        kept = {
-            n for n in unread if n in self._stored_pulls()
-        }  # fetched before: that record stands
+        # fetched before: that record stands
+        kept = {n for n in unread if n in self._stored_pulls()}
         for number in sorted(kept):
             self.progress.note(
                 f"{self.repo}: PR #{number} could not be read again ({unread[number][0]}); the record fetched before is kept."
@@ -281,9 +278,8 @@ class RepoSync:
 
             data, errors = self.client.graphql_in_part(MERGED_PULLS, page, self.repo, NODES)
             self._check_repository(data)
-            self.page_size = min(
-                self.full_page_size, self.page_size * 2
-            )  # the fault has passed: grow back
+            # the fault has passed: grow back
+            self.page_size = min(self.full_page_size, self.page_size * 2)
             search = data["search"]
             total = int(search["issueCount"])
             if total > SEARCH_CAP and can_split(window):

@@ -45,10 +45,11 @@ def language_model_writer(
     config = settings.llm
     assert config is not None  # DigestSettings refuses these writers without DIGEST_LLM
     cache = AnswerCache(settings.data_path)
+    # the requests' plan: the cache's keys
     caps: dict[str, Any] = {
         "max_input_tokens": config.max_input_tokens,
         "max_output_tokens": config.max_output_tokens,
-    }  # the requests' plan: the cache's keys
+    }
     copilot = settings.writer == "copilot"
     unavailable = (
         _copilot_unavailable(config, environ) if copilot else _unavailable(config, environ)

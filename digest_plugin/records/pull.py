@@ -311,9 +311,8 @@ class Pull:
         created_at = _time(self.created_at, "created_at", optional=True)
         _set(
             self,
-            number=_count(
-                self.number, "number", NUMBER_LIMIT, least=1
-            ),  # GitHub numbers its PRs from 1
+            # GitHub numbers its PRs from 1
+            number=_count(self.number, "number", NUMBER_LIMIT, least=1),
             title=_text(self.title, "title", TITLE_LIMIT),
             # rendered as a link everywhere: anything but a web address (`javascript:`) is dropped here, once
             url=web_url(_text(self.url, "url", URL_LIMIT + 1)),

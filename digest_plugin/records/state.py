@@ -15,9 +15,8 @@ from digest_plugin.records.pull import CLOCK_SKEW, EARLIEST_TIME, format_time, p
 SCHEMA_VERSION = 1  # fields added since are optional, so that older readers still read newer files
 SKIP_AFTER = 2  # fetches in which a PR failed the same way before it is skipped for good
 STATE_SOURCES = ("github", "import", "sample")
-LATEST_WATERMARK = datetime(
-    9000, 1, 1, tzinfo=UTC
-)  # far enough for any arithmetic on it; a later one is repaired by the fetch
+# far enough for any arithmetic on it; a later one is repaired by the fetch
+LATEST_WATERMARK = datetime(9000, 1, 1, tzinfo=UTC)
 
 
 class StateError(ValueError):
@@ -147,9 +146,8 @@ class RepoState:
             "incomplete": [w.to_json() for w in self.incomplete],
             "progress": self.progress,
         }
-        if (
-            self.created_at is not None
-        ):  # written only where known: older state files stay as they were
+        # written only where known: older state files stay as they were
+        if self.created_at is not None:
             data["created_at"] = format_time(self.created_at)
         if self.failed_pulls:
             data["failed_pulls"] = {

@@ -58,9 +58,8 @@ class Store:
             return
         (old_owner, old_name), (owner, name) = current.split("/"), spelled.split("/")
         if old_owner != owner:
-            os.rename(
-                self.root / old_owner, self.root / owner
-            )  # the owner's every repository: one owner, one spelling
+            # the owner's every repository: one owner, one spelling
+            os.rename(self.root / old_owner, self.root / owner)
         if old_name != name:
             os.rename(self.root / owner / old_name, self.root / owner / name)
 
@@ -117,9 +116,8 @@ class Store:
             )
             for other in (n for n in spellings if n != keep):
                 folder = self.root / other
-                self.upsert(
-                    keep, self.read_pulls(other) + self.read_pulls(keep)
-                )  # the kept folder's records win
+                # the kept folder's records win
+                self.upsert(keep, self.read_pulls(other) + self.read_pulls(keep))
                 if states[keep] is None and (moved := states[other]) is not None:
                     atomic_write(
                         self.root / keep / "state.json",
@@ -458,9 +456,8 @@ def _month_of(pull: Pull) -> str:
 class MonthFile:
     pulls: list[Pull] = field(default_factory=list)  # in file order; a number may repeat
     line_numbers: list[int] = field(default_factory=list)  # of each of `pulls`
-    damaged: list[bytes] = field(
-        default_factory=list
-    )  # lines that fail the gate, kept as they were
+    # lines that fail the gate, kept as they were
+    damaged: list[bytes] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # one sentence per damaged line
 
 

@@ -103,9 +103,8 @@ def read_export(
         with opener(path, "rb") as lines:
             for line_number, raw in enumerate(lines, 1):
                 if line_number == 1:
-                    raw = raw.removeprefix(
-                        codecs.BOM_UTF8
-                    )  # written by an editor on Windows: not part of the record
+                    # written by an editor on Windows: not part of the record
+                    raw = raw.removeprefix(codecs.BOM_UTF8)
                 if not raw.strip():
                     continue
                 pull, problem = read_line(raw, pull_from_rest)
@@ -149,9 +148,8 @@ def import_file(path: Path, repo: str, store: Store) -> tuple[int, int, int]:
         raise DigestError(
             f"{path} has no line that is a GitHub pull request object ({len(rejected)} rejected); nothing was imported."
         )
-    if (
-        not pulls and state is None
-    ):  # a repository with nothing in it would be published as an empty one
+    # a repository with nothing in it would be published as an empty one
+    if not pulls and state is None:
         raise DigestError(
             f"{path} holds no merged pull request; nothing was imported, and {repo} was not added to the store."
         )
@@ -159,9 +157,8 @@ def import_file(path: Path, repo: str, store: Store) -> tuple[int, int, int]:
         raise DigestError(f"{repo} holds the bundled sample; import into another repository name.")
     changed = store.upsert(repo, pulls)
     if state is None or state.source == "import":  # a fetched repository keeps its fetch's record
-        created_at = (
-            state.created_at if state is not None else None
-        )  # what an earlier fetch learned
+        # what an earlier fetch learned
+        created_at = state.created_at if state is not None else None
         store.write_state(
             RepoState(
                 repo=repo, source="import", fetched_at=datetime.now(UTC), created_at=created_at

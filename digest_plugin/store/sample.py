@@ -47,14 +47,12 @@ HOUR_WEIGHTS = tuple(_WORDS["hour_weights"])
 KIND_WEIGHTS = _WORDS["kind_weights"]
 CODE_KINDS = tuple(kind for kind in KIND_WEIGHTS if kind != "docs")
 KIND_LABELS = _WORDS["kind_labels"]
-PHRASES = {
-    kind: tuple(phrases) for kind, phrases in _WORDS["phrases"].items()
-}  # {s}: one of an area's subjects
+# {s}: one of an area's subjects
+PHRASES = {kind: tuple(phrases) for kind, phrases in _WORDS["phrases"].items()}
 WHY = {kind: tuple(reasons) for kind, reasons in _WORDS["why"].items()}
 DOCS_TESTED = _WORDS["docs_tested"]
-TEMPLATES = _WORDS[
-    "templates"
-]  # {t[i]}: the author's checklist ticks; {closes}, {breaking}: optional paragraphs
+# {t[i]}: the author's checklist ticks; {closes}, {breaking}: optional paragraphs
+TEMPLATES = _WORDS["templates"]
 BOT_BODIES = _WORDS["bot_bodies"]
 
 
@@ -67,9 +65,8 @@ class Area:
     kinds: tuple[str, ...] = CODE_KINDS
 
     @property
-    def is_code(
-        self,
-    ) -> bool:  # source files with tests beside or under tests/, not CI, build or docs
+    def is_code(self) -> bool:
+        # source files with tests beside or under tests/, not CI, build or docs
         return self.kinds == CODE_KINDS
 
     @property
@@ -84,16 +81,14 @@ class Repo:
     first_number: int
     weekly_prs: float
     people: tuple[tuple[str, str, str], ...]  # login, author association, timezone
-    newcomers: tuple[
-        tuple[str, str], ...
-    ]  # login, timezone: first PR to the repository in the sample
+    # login, timezone: first PR to the repository in the sample
+    newcomers: tuple[tuple[str, str], ...]
     areas: dict[str, Area]
     template: str
     tested: tuple[str, ...]
     bots: tuple[str, ...]
-    packages: tuple[
-        tuple[str, str, str, str | None], ...
-    ]  # what the bots bump: package, first version, manifest, lock file
+    # what the bots bump: package, first version, manifest, lock file
+    packages: tuple[tuple[str, str, str, str | None], ...]
     script: dict[int, tuple[str, ...]]  # week index -> the events of that week
     security: tuple[str, str, str]  # area, title text, what an attacker could do
     deprecation: tuple[str, str, str]  # area, old name, new name
@@ -224,9 +219,8 @@ class Draft:
     files: list[FileChange]
     merged_at: datetime
     created_at: datetime
-    body: Callable[
-        [int, int, int | None], str
-    ]  # (its number, a recent issue, the reverted PR) -> text
+    # (its number, a recent issue, the reverted PR) -> text
+    body: Callable[[int, int, int | None], str]
     commits: int
     comments: int
     reviews: int
@@ -244,9 +238,8 @@ class History:
     rng: random.Random
     weeks: list[Week]
     drafts: list[Draft] = field(default_factory=list)
-    versions: dict[str, tuple[int, int, int]] = field(
-        default_factory=dict
-    )  # dependencies, as the bots last left them
+    # dependencies, as the bots last left them
+    versions: dict[str, tuple[int, int, int]] = field(default_factory=dict)
     to_revert: Draft | None = None
     edges: list[datetime] = field(default_factory=list)
 
@@ -304,9 +297,8 @@ class History:
             merged = datetime.combine(
                 week.monday + timedelta(days=day), moment, ZoneInfo(tz)
             ).astimezone(UTC)
-            in_week = (
-                week.start(UTC) <= merged < week.end(UTC)
-            )  # west of UTC a late Sunday is the next UTC week
+            # west of UTC a late Sunday is the next UTC week
+            in_week = week.start(UTC) <= merged < week.end(UTC)
             if in_week and all(abs(merged - edge) > timedelta(hours=14) for edge in self.edges):
                 return merged
 
@@ -524,9 +516,8 @@ class History:
 
     def event_release(self, week: Week) -> None:
         version = f"{2 if self.repo.conventional else 0}.{8 + sum('release' in d.labels for d in self.drafts)}.0"
-        if (
-            self.repo.conventional
-        ):  # Changesets opens the release PR from CI and deletes the consumed changesets
+        # Changesets opens the release PR from CI and deletes the consumed changesets
+        if self.repo.conventional:
             files = [
                 FileChange("packages/ui/CHANGELOG.md", self.rng.randint(12, 40), 0),
                 FileChange("packages/ui/package.json", 1, 1),
@@ -586,9 +577,8 @@ class History:
         )
 
     def event_revert(self, week: Week) -> None:
-        original = (
-            self.to_revert
-        )  # merged Monday to Wednesday a week earlier, so the revert is opened after it
+        # merged Monday to Wednesday a week earlier, so the revert is opened after it
+        original = self.to_revert
         assert original is not None  # event_feature_to_revert comes first in the script
         swapped = {"added": "removed", "removed": "added"}
         files = [
