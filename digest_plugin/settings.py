@@ -57,26 +57,8 @@ def option(default: object, check: Check, doc: str) -> Any:
 # The site's own top-level folders (Pelican's defaults and this project's, docs/architecture.md, "Output URLs"):
 # a repository's pages live at /OWNER/NAME/, so an owner named so would be published over them.
 SITE_FOLDERS = frozenset(
-    {
-        "archives",
-        "author",
-        "authors",
-        "categories",
-        "category",
-        "drafts",
-        "feeds",
-        "images",
-        "labels",
-        "pagefind",
-        "pages",
-        "posts",
-        "repositories",
-        "search",
-        "static",
-        "tag",
-        "tags",
-        "theme",
-    }
+    """archives author authors categories category drafts feeds images labels pagefind pages posts
+    repositories search static tag tags theme""".split()
 )
 
 
@@ -181,13 +163,9 @@ def _number(low: float, high: float, kind: type = float, optional: bool = False)
     def check(value, name, base):
         if optional and value is None:
             return None
-        whole = kind is not int or (isinstance(value, int | float) and value == int(value))
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, int | float)
-            or not whole
-            or not low <= value <= high
-        ):
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        whole = kind is not int or (number and value == int(value))
+        if not (number and whole and low <= value <= high):
             what = "whole number" if kind is int else "number"
             raise DigestError(f"{name} must be a {what} from {low} to {high}, not {value!r}.")
         return kind(value)
@@ -200,14 +178,10 @@ def _past_date(value, name, base) -> dt.date | None:
     nothing to fetch or publish, and the site would be deployed empty without a word."""
     if value is None:
         return value
+    if isinstance(value, dt.datetime):
+        value = value.date()
     try:
-        day = (
-            value.date()
-            if isinstance(value, dt.datetime)
-            else value
-            if isinstance(value, dt.date)
-            else dt.date.fromisoformat(str(value))
-        )
+        day = value if isinstance(value, dt.date) else dt.date.fromisoformat(str(value))
     except ValueError:
         raise DigestError(f"{name} must be a date written YYYY-MM-DD, not {value!r}.") from None
     earliest_today = (dt.datetime.now(dt.UTC) + dt.timedelta(hours=14)).date()  # the date in UTC+14
@@ -264,12 +238,6 @@ def _default_rules_text() -> str:
 def default_rules() -> dict:
     """The bundled rules (digest_plugin/rules.yaml) as plain data, a fresh copy each call."""
     return yaml.safe_load(_default_rules_text())
-
-
-def _pdf(value, name, base) -> bool:
-    if not isinstance(value, bool):
-        raise DigestError(f"{name} must be True or False, not {value!r}.")
-    return value
 
 
 def _discuss_url(value, name, base) -> str | None:
@@ -463,7 +431,7 @@ class DigestSettings:
     )
     pdf: bool = option(
         True,
-        _pdf,
+        _flag,
         "a PDF of each week (`digest.pdf`, drawn by WeasyPrint) beside `digest.md`, linked from the page; `False`: none",
     )
     discuss_url: str | None = option(
