@@ -409,35 +409,20 @@ def read_own_file(path: Path, report: bool = True) -> bytes | None:
         )
     except FileNotFoundError:
         return None
-    except OSError as error:
+    except OSError:
         kind = not_a_regular_file(path)
         if kind is None:
             raise
-        if report:
-            report_rejected(
-                [
-                    (
-                        f"{path} is {kind} where a file of the store should be; it is skipped and nothing of it is read, "
-                        "so remove it"
-                    )
-                ]
-            )
-        del error
-        return None
-    with os.fdopen(fd, "rb") as handle:
-        mode = os.fstat(handle.fileno()).st_mode
-        if not stat.S_ISREG(mode):
-            if report:
-                report_rejected(
-                    [
-                        (
-                            f"{path} is {_kind_of(mode)} where a file of the store should be; it is skipped and nothing "
-                            "of it is read, so remove it"
-                        )
-                    ]
-                )
-            return None
-        return handle.read()
+    else:
+        with os.fdopen(fd, "rb") as handle:
+            mode = os.fstat(handle.fileno()).st_mode
+            if stat.S_ISREG(mode):
+                return handle.read()
+        kind = _kind_of(mode)
+    if report:
+        said = f"{path} is {kind} where a file of the store should be; it is skipped and nothing of it is read, so remove it"
+        report_rejected([said])
+    return None
 
 
 def _keeping_diff(pull: Pull, stored: Pull | None) -> Pull:
