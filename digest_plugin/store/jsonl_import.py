@@ -35,11 +35,8 @@ def pull_from_rest(data: dict, source: str = "import") -> Pull | None:
     if not data.get("merged_at"):
         return None
     files = files_from_rest(data.get("files") or ())
-    additions, deletions, changed_files = (
-        data.get("additions"),
-        data.get("deletions"),
-        data.get("changed_files"),
-    )
+    additions, deletions = data.get("additions"), data.get("deletions")
+    changed_files = data.get("changed_files")
     return Pull(
         number=data.get("number"),  # type: ignore[arg-type]  # None too: the gate names it
         title=data.get("title") or "",
@@ -122,11 +119,8 @@ def read_export(
         raise DigestError(f"{path} does not exist.") from None
     except IsADirectoryError:
         raise DigestError(f"{path} is a folder; name a JSON Lines file of pull requests.") from None
-    except (
-        OSError,
-        EOFError,
-        zlib.error,
-    ) as error:  # EOFError: a gzip file cut short, which has no strerror
+    # EOFError: a gzip file cut short, which has no strerror
+    except (OSError, EOFError, zlib.error) as error:
         raise DigestError(
             f"{path} could not be read ({getattr(error, 'strerror', None) or error}); check that it is a whole JSON Lines file, gzipped or not."
         ) from None
@@ -157,11 +151,9 @@ def import_file(path: Path, repo: str, store: Store) -> tuple[int, int, int]:
         raise DigestError(f"{repo} holds the bundled sample; import into another repository name.")
     changed = store.upsert(repo, pulls)
     if state is None or state.source == "import":  # a fetched repository keeps its fetch's record
-        # what an earlier fetch learned
-        created_at = state.created_at if state is not None else None
-        store.write_state(
-            RepoState(
-                repo=repo, source="import", fetched_at=datetime.now(UTC), created_at=created_at
-            )
-        )
+        created_at = (
+            state.created_at if state is not None else None
+        )  # what an earlier fetch learned
+        now = datetime.now(UTC)
+        store.write_state(RepoState(repo, "import", fetched_at=now, created_at=created_at))
     return len(pulls), changed, len(rejected)
