@@ -137,10 +137,7 @@ class RepoSync:
                 self._fetch_span(forward, newest_first=False)
             if backward is not None:
                 self._fetch_span(backward, newest_first=True)
-                self.state = replace(
-                    self.state,
-                    progress={k: v for k, v in self.state.progress.items() if k != "since"},
-                )
+                self.state = replace(self.state, progress=_without(self.state.progress, "since"))
             self.state = replace(self.state, fetched_at=self._now())
             self.store.write_state(self.state)
         except (Refused, Unreachable):
@@ -302,12 +299,8 @@ class RepoSync:
                 unread.pop(pull.number, None)
                 self._pending[pull.number] = pull  # saved even if a later page fails
                 if pull.number in self.state.failed_pulls:  # GitHub serves it again
-                    self.state = replace(
-                        self.state,
-                        failed_pulls={
-                            n: f for n, f in self.state.failed_pulls.items() if n != pull.number
-                        },
-                    )
+                    failed = _without(self.state.failed_pulls, pull.number)
+                    self.state = replace(self.state, failed_pulls=failed)
             if not search["pageInfo"]["hasNextPage"]:
                 return found, total, unread
             after = search["pageInfo"]["endCursor"]
@@ -350,12 +343,9 @@ class RepoSync:
 
     def _said(self, error: dict) -> str:
         """What GitHub's error on one PR says, short, as a reason that can be compared from one fetch to the next."""
-        message = " ".join(str(error.get("message") or error.get("type") or "an error").split())[
-            :160
-        ]
-        return (
-            f"GitHub's answer gave an error for it ({redact(message, self.client.endpoint.token)})"
-        )
+        said = str(error.get("message") or error.get("type") or "an error")
+        message = redact(" ".join(said.split())[:160], self.client.endpoint.token)
+        return f"GitHub's answer gave an error for it ({message})"
 
     def _set_aside(self, number: int, reason: str, merged_at: datetime | None) -> PullFailure:
         """Record that `number` could not be read in this fetch, counted against what earlier fetches saw."""
@@ -505,14 +495,8 @@ class RepoSync:
                 state = replace(state, complete_since=window.start)
         if window not in self.report.incomplete:
             # a window fetched in full heals what earlier fetches marked incomplete inside it
-            state = replace(
-                state,
-                incomplete=tuple(
-                    w
-                    for w in state.incomplete
-                    if not (window.start <= w.start and w.end <= window.end)
-                ),
-            )
+            healed = tuple(w for w in state.incomplete if not window.holds(w))
+            state = replace(state, incomplete=healed)
         self.state = replace(state, fetched_at=self._now())
         self.store.write_state(self.state)
         self.report.windows += 1
@@ -547,8 +531,12 @@ def _plan(
     if backward is not None:
         state = replace(state, progress={**state.progress, "since": format_time(since)})
     elif "since" in state.progress:  # an earlier backfill that has since been completed
-        state = replace(state, progress={k: v for k, v in state.progress.items() if k != "since"})
+        state = replace(state, progress=_without(state.progress, "since"))
     return state, forward, backward
+
+
+def _without(mapping: dict, key) -> dict:
+    return {k: v for k, v in mapping.items() if k != key}
 
 
 def _merge_windows(windows: tuple[Window, ...], new: Window) -> tuple[Window, ...]:
@@ -582,11 +570,7 @@ def _retried(state: RepoState, forward: Window | None, backward: Window | None) 
     if state.complete_since is None:
         return []  # a first fetch that never finished: its backward span is the whole history
     inside = [span for span in (forward, backward) if span is not None]
-    return [
-        w
-        for w in state.incomplete
-        if not any(s.start <= w.start and w.end <= s.end for s in inside)
-    ]
+    return [w for w in state.incomplete if not any(s.holds(w) for s in inside)]
 
 
 @contextmanager
@@ -603,13 +587,8 @@ def _unreadable(before: str) -> Iterator[None]:
         raise Unreadable(f"{before}its {refused.field} cannot be read: {refused.problem}") from None
     except Refused as refusal:
         raise Unreadable(f"{before}GitHub refused it ({refusal.detail})") from None
-    except (
-        KeyError,
-        TypeError,
-        ValueError,
-        AttributeError,
-        OverflowError,
-    ) as odd:  # a node not in the shape asked for
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as odd:
+        # a node not in the shape asked for
         raise Unreadable(
             f"{before}GitHub's answer for it is not in the shape asked for ({type(odd).__name__})"
         ) from None

@@ -68,10 +68,8 @@ class Window:
         if not isinstance(data, list) or len(data) != 2:
             raise StateError(name, f"{str(data)[:60]!r} is not a pair of times [start, end]")
         pair = {"start": data[0], "end": data[1]}
-        start, end = (
-            _state_time(pair, "start", LATEST_WATERMARK),
-            _state_time(pair, "end", LATEST_WATERMARK),
-        )
+        start = _state_time(pair, "start", LATEST_WATERMARK)
+        end = _state_time(pair, "end", LATEST_WATERMARK)
         if start is None or end is None or not start < end:
             raise StateError(
                 name, f"{str(data)[:60]!r} is not a pair of times [start, end], the start first"
@@ -80,6 +78,9 @@ class Window:
 
     def overlaps(self, start: datetime, end: datetime) -> bool:
         return self.start < end and start < self.end
+
+    def holds(self, other: Window) -> bool:
+        return self.start <= other.start and other.end <= self.end
 
 
 @dataclass(frozen=True)
