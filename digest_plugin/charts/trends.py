@@ -177,15 +177,11 @@ def _groups_chart(
     if any(rest):
         series.append(_bar("other", _("other"), rest, palette))
     if field == "labels":
-        title, note = (
-            _("Pull requests by label"),
-            _("A pull request with several labels counts once under each."),
-        )
+        title = _("Pull requests by label")
+        note = _("A pull request with several labels counts once under each.")
     else:
-        title, note = (
-            _("Pull requests by module"),
-            _("A pull request in several modules counts once under each."),
-        )
+        title = _("Pull requests by module")
+        note = _("A pull request in several modules counts once under each.")
     return _chart(field, title, bins, unit, series, marked, (note,), _)
 
 
@@ -223,12 +219,9 @@ def _types_chart(
     known = [t for t in TYPES if t in present]
     names = known + sorted(present - set(TYPES) - {"unclassified", "unsaid"})
     series = [_bar(f"type:{name}", name, [c[name] for c in counts], palette) for name in names]
-    if "unsaid" in present:
-        series.append(_bar("unsaid", _("kind not said"), [c["unsaid"] for c in counts], palette))
-    if "unclassified" in present:
-        series.append(
-            _bar("unclassified", _("unclassified"), [c["unclassified"] for c in counts], palette)
-        )
+    for key, name in (("unsaid", _("kind not said")), ("unclassified", _("unclassified"))):
+        if key in present:
+            series.append(_bar(key, name, [c[key] for c in counts], palette))
     return _chart("types", _("Pull requests by type"), bins, unit, series, None, (), _)
 
 
@@ -303,11 +296,10 @@ def _chart(
     """A chart of `series` over `bins`: stacked bars (parts of a whole) or overlaid activity."""
     only_bins = [b for b, _tally in bins]
     notes = (*notes, *describe.partial_notes(only_bins, unit, _))
-    alt = describe.stacked_alt if stacked else describe.activity_alt
     return Chart(
         name=name,
         title=title,
-        alt=alt(title, unit, only_bins, series, marked, notes, _),
+        alt=describe.chart_alt(title, unit, only_bins, series, marked, notes, stacked, _),
         x_label=describe.unit_header(unit, _),
         y_label=_("Pull requests"),
         ticks=tuple(b.tick for b in only_bins),
