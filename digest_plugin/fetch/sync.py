@@ -299,8 +299,9 @@ class RepoSync:
                 unread.pop(pull.number, None)
                 self._pending[pull.number] = pull  # saved even if a later page fails
                 if pull.number in self.state.failed_pulls:  # GitHub serves it again
-                    failed = _without(self.state.failed_pulls, pull.number)
-                    self.state = replace(self.state, failed_pulls=failed)
+                    self.state = replace(
+                        self.state, failed_pulls=_without(self.state.failed_pulls, pull.number)
+                    )
             if not search["pageInfo"]["hasNextPage"]:
                 return found, total, unread
             after = search["pageInfo"]["endCursor"]

@@ -54,6 +54,8 @@ DOCS_TESTED = _WORDS["docs_tested"]
 # {t[i]}: the author's checklist ticks; {closes}, {breaking}: optional paragraphs
 TEMPLATES = _WORDS["templates"]
 BOT_BODIES = _WORDS["bot_bodies"]
+# what pre-commit.ci bumps: package, first version, manifest, lock file
+PRE_COMMIT_HOOKS = ("astral-sh/ruff-pre-commit", "0.8.4", ".pre-commit-config.yaml", None)
 
 
 @dataclass(frozen=True)
@@ -430,19 +432,13 @@ class History:
             s=self.rng.choice(self.repo.areas[name].subjects)
         )
         breaking = kind == "feat" and self.rng.random() < 0.03
-        modules = list(
-            dict.fromkeys(
-                [name]
-                + ([self.rng.choice(list(self.repo.areas))] if self.rng.random() < 0.12 else [])
-            )
-        )
+        modules = [name]
+        if self.rng.random() < 0.12:
+            modules = list(dict.fromkeys([name, self.rng.choice(list(self.repo.areas))]))
         labels = [KIND_LABELS.get(kind), "breaking-change" if breaking else None]
         labels += [f"area/{name}"] if not self.repo.conventional and self.rng.random() < 0.5 else []
-        labels += (
-            ["good first issue"]
-            if author[1] == "FIRST_TIME_CONTRIBUTOR" and self.rng.random() < 0.5
-            else []
-        )
+        if author[1] == "FIRST_TIME_CONTRIBUTOR" and self.rng.random() < 0.5:
+            labels.append("good first issue")
         note = "The old behaviour is gone; the changelog has a migration note." if breaking else ""
         body = (
             self.body(kind, text, name, author[1], note)
@@ -462,12 +458,7 @@ class History:
         bot = self.rng.choice(self.repo.bots)
         package, first, manifest, lock = self.rng.choice(self.repo.packages)
         if bot == "pre-commit-ci[bot]":
-            package, first, manifest, lock = (
-                "astral-sh/ruff-pre-commit",
-                "0.8.4",
-                ".pre-commit-config.yaml",
-                None,
-            )
+            package, first, manifest, lock = PRE_COMMIT_HOOKS
         major, minor, patch = old_parts = self.versions.get(package) or tuple(
             int(part) for part in first.split(".")
         )
@@ -648,11 +639,8 @@ class History:
 
     def numbered(self) -> list[Pull]:
         """Number the drafts in creation order, leaving the gaps issues took, then render them."""
-        number, issues, seen = (
-            self.repo.first_number,
-            list(range(self.repo.first_number - 30, self.repo.first_number)),
-            set(),
-        )
+        number, seen = self.repo.first_number, set()
+        issues = list(range(number - 30, number))
         for draft in sorted(self.drafts, key=lambda d: (d.created_at, d.title)):
             gap = self.rng.choice((0, 0, 1, 1, 2, 3))
             issues += range(number, number + gap)
