@@ -49,17 +49,8 @@ query MergedPulls($owner: String!, $name: String!, $search: String!, $first: Int
     pageInfo { hasNextPage endCursor }
     nodes {
       ... on PullRequest {
-        number
-        title
-        url
-        body
-        createdAt
-        mergedAt
-        headRefName
-        additions
-        deletions
-        changedFiles
-        authorAssociation
+        number title url body createdAt mergedAt headRefName
+        additions deletions changedFiles authorAssociation
         author { login __typename }
         labels(first: %(labels)d) { totalCount nodes { name } }
         files(first: %(files)d) { totalCount nodes { path additions deletions changeType } }
