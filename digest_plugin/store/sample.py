@@ -54,6 +54,8 @@ DOCS_TESTED = _WORDS["docs_tested"]
 # {t[i]}: the author's checklist ticks; {closes}, {breaking}: optional paragraphs
 TEMPLATES = _WORDS["templates"]
 BOT_BODIES = _WORDS["bot_bodies"]
+# who opens a Changesets release PR: login, author association, timezone
+RELEASE_BOT = ("github-actions[bot]", "CONTRIBUTOR", "")
 # what pre-commit.ci bumps: package, first version, manifest, lock file
 PRE_COMMIT_HOOKS = ("astral-sh/ruff-pre-commit", "0.8.4", ".pre-commit-config.yaml", None)
 
@@ -524,16 +526,7 @@ class History:
                 "This PR was opened by the Changesets release action. When you're ready to do a release, merge it and the "
                 f"packages will be published to npm.\n\n# Releases\n\n## @glassfinch/ui@{version}\n"
             )
-            self.draft(
-                week,
-                "chore(release): version packages",
-                ("github-actions[bot]", "CONTRIBUTOR", ""),
-                ["release"],
-                files,
-                static(text),
-                hours=30,
-                bot=True,
-            )
+            title, author, hours = "chore(release): version packages", RELEASE_BOT, 30
         else:  # a release branch, merged with a merge commit rather than squashed
             files = [
                 FileChange("CHANGELOG.md", self.rng.randint(15, 45), 2),
@@ -544,15 +537,9 @@ class History:
                 f"Merge `release/{version[:-2]}` into main: version bump and changelog for {version}.\n\n"
                 "Merged with a merge commit so that the tag keeps the release branch history.\n"
             )
-            self.draft(
-                week,
-                f"Release {version}",
-                self.repo.people[0],
-                ["release"],
-                files,
-                static(text),
-                hours=8,
-            )
+            title, author, hours = f"Release {version}", self.repo.people[0], 8
+        bot = author == RELEASE_BOT
+        self.draft(week, title, author, ["release"], files, static(text), hours=hours, bot=bot)
 
     def event_feature_to_revert(self, week: Week) -> None:
         name = next(n for n, a in self.repo.areas.items() if a.is_code)
