@@ -82,11 +82,9 @@ def requests_made(
     if writer is None:
         return ""
     budget = getattr(writer.endpoint, "budget", None)
-    sent = (
-        f"sent {budget.used} of at most {budget.limit} requests"
-        if budget is not None
-        else "sent no request"
-    )
+    sent = "sent no request"
+    if budget is not None:
+        sent = f"sent {budget.used} of at most {budget.limit} requests"
     line = f"The language-model writer ({writer.model}) {sent} in this build"
     line += f"; {writer.stopped}." if writer.stopped else "."
     log.info("%s", line)
