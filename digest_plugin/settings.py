@@ -316,11 +316,9 @@ def _llm(value, name, base) -> LLMConfig | None:
         raise DigestError(
             f"{name} has an unknown key {unknown[0]!r}; its keys are: {', '.join(keys)}."
         )
-    return (
-        _llm_config({**COPILOT, **value}, name, base, copilot=True)
-        if isinstance(value, _CopilotKeys)
-        else _llm_config(value, name, base)
-    )
+    if isinstance(value, _CopilotKeys):
+        return _llm_config({**COPILOT, **value}, name, base, copilot=True)
+    return _llm_config(value, name, base)
 
 
 def _llm_config(value: Mapping, name: str, base: Path, copilot: bool = False) -> LLMConfig:
