@@ -98,20 +98,9 @@ def layout(chart: Chart, measure: Measure) -> Layout:
     y_ticks = nice_ticks(top_value)
     x_ticks = tick_positions(chart.ticks)
     sizes = _Sizes.of(chart, x_ticks, y_ticks, measure)
-    left, bottom, width, height = _plot_area(chart, x_ticks, sizes)
-    area = Layout(
-        left,
-        bottom,
-        width,
-        height,
-        chart.bins,
-        top_value,
-        tuple(x_ticks),
-        tuple(y_ticks),
-        CROWDED_BAR_WIDTH if chart.bins > CROWDED else BAR_WIDTH,
-        (),
-        (),
-    )
+    box = _plot_area(chart, x_ticks, sizes)  # left, bottom, width, height
+    bar_width = CROWDED_BAR_WIDTH if chart.bins > CROWDED else BAR_WIDTH
+    area = Layout(*box, chart.bins, top_value, tuple(x_ticks), tuple(y_ticks), bar_width, (), ())
     texts, entries = _legend(sizes)
     return replace(area, texts=(*_axis_texts(chart, area, sizes), *texts), legend=entries)
 

@@ -128,10 +128,8 @@ def fetch_repos(
     now = datetime.now(UTC)
     upper = now - SEARCH_LAG
     if until is not None:
-        upper = min(
-            upper,
-            datetime.combine(until + timedelta(days=1), time(), settings.timezone).astimezone(UTC),
-        )
+        day_after = datetime.combine(until + timedelta(days=1), time(), settings.timezone)
+        upper = min(upper, day_after.astimezone(UTC))
     upper = upper.replace(microsecond=0)
     if since is not None and since >= (until or now.date()) + timedelta(days=1):
         raise DigestError(
@@ -155,11 +153,9 @@ def fetch_repos(
                 start = _history_start(store.read_state(repo), since, settings, now)
                 # GitHub's time, once an answer gave it: this machine's clock may run ahead
                 github_now = client.github_now()
-                repo_upper = (
-                    upper
-                    if github_now is None
-                    else min(upper, (github_now - SEARCH_LAG).replace(microsecond=0))
-                )
+                repo_upper = upper
+                if github_now is not None:
+                    repo_upper = min(upper, (github_now - SEARCH_LAG).replace(microsecond=0))
                 lookback = timedelta(days=settings.lookback_days)
                 report.repos.append(sync.run(start, repo_upper, lookback))
             except DigestError as error:

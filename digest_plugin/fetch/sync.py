@@ -407,12 +407,7 @@ class RepoSync:
         if stored is None or stored.source != "github" or stored.changed_files != total:
             return None
         files = [
-            {
-                "filename": f.path,
-                "additions": f.additions,
-                "deletions": f.deletions,
-                "status": f.status,
-            }
+            dict(filename=f.path, additions=f.additions, deletions=f.deletions, status=f.status)
             for f in stored.files
         ]
         if len(files) != min(total, FILES_LIMIT) or files[: len(first)] != first:

@@ -425,23 +425,14 @@ class Pull:
 
 def files_from_rest(items) -> tuple[FileChange, ...]:
     """REST's changed-file objects (`/pulls/N/files`, and exports of it) as FileChanges."""
-    return _made_from(
-        items,
-        "files",
-        FileChange,
-        lambda f: (
-            (
-                f.get("filename"),
-                f.get("additions"),
-                f.get("deletions"),
-                f.get("status") or "modified",
-            )
-            if isinstance(f, dict)
-            else None
-        ),
-        "a changed file object",
-        FILES_LIMIT,
-    )
+
+    def fields(f) -> tuple | None:
+        if not isinstance(f, dict):
+            return None
+        status = f.get("status") or "modified"
+        return f.get("filename"), f.get("additions"), f.get("deletions"), status
+
+    return _made_from(items, "files", FileChange, fields, "a changed file object", FILES_LIMIT)
 
 
 def _from_stored(
