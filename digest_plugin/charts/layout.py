@@ -216,40 +216,15 @@ def _axis_texts(chart: Chart, area: Layout, sizes: _Sizes) -> list[Text]:
         for value in area.y_ticks
     ]
     if chart.x_label:
-        texts.append(
-            Text(
-                chart.x_label,
-                area.left + area.width / 2,
-                below - sizes.x_labels_height - LABEL_PAD,
-                FONT_SIZE,
-                "center",
-                "top",
-            )
-        )
+        x, y = area.left + area.width / 2, below - sizes.x_labels_height - LABEL_PAD
+        texts.append(Text(chart.x_label, x, y, FONT_SIZE, "center", "top"))
     if chart.y_label:
-        texts.append(
-            Text(
-                chart.y_label,
-                beside - sizes.y_labels_width - LABEL_PAD,
-                area.bottom + area.height / 2,
-                FONT_SIZE,
-                "center",
-                "bottom",
-                rotation=90,
-            )
-        )
+        x, y = beside - sizes.y_labels_width - LABEL_PAD, area.bottom + area.height / 2
+        texts.append(Text(chart.y_label, x, y, FONT_SIZE, "center", "bottom", rotation=90))
     # The title starts over the plot area, or further left where it would not fit that way.
-    title_x = max(PAD, min(area.left, WIDTH - PAD - sizes.title_width))
-    texts.append(
-        Text(
-            chart.title,
-            title_x,
-            area.bottom + area.height + TITLE_PAD,
-            TITLE_SIZE,
-            "left",
-            "baseline",
-        )
-    )
+    x = max(PAD, min(area.left, WIDTH - PAD - sizes.title_width))
+    y = area.bottom + area.height + TITLE_PAD
+    texts.append(Text(chart.title, x, y, TITLE_SIZE, "left", "baseline"))
     return texts
 
 
@@ -270,16 +245,8 @@ def _legend(sizes: _Sizes) -> tuple[tuple[Text, ...], tuple[LegendEntry, ...]]:
             entries.append(
                 LegendEntry(index, x, y, HANDLE_LENGTH * SMALL_SIZE, HANDLE_HEIGHT * SMALL_SIZE)
             )
-            texts.append(
-                Text(
-                    sizes.names[index],
-                    x + (HANDLE_LENGTH + HANDLE_TEXT_PAD) * SMALL_SIZE,
-                    y,
-                    SMALL_SIZE,
-                    "left",
-                    "center_baseline",
-                )
-            )
+            name_x = x + (HANDLE_LENGTH + HANDLE_TEXT_PAD) * SMALL_SIZE
+            texts.append(Text(sizes.names[index], name_x, y, SMALL_SIZE, "left", "center_baseline"))
         x += column_width + spacing
     return tuple(texts), tuple(entries)
 
