@@ -43,14 +43,8 @@ def fetch_diffs(
                 raise
             except Refused:
                 files = []  # GitHub will not show this diff: nothing to excerpt, now or later
-            done.append(
-                replace(
-                    pull,
-                    diff=diff_excerpt(
-                        files if isinstance(files, list) else [], targets[pull.number]
-                    ),
-                )
-            )
+            excerpt = diff_excerpt(files if isinstance(files, list) else [], targets[pull.number])
+            done.append(replace(pull, diff=excerpt))
     finally:
         store.upsert(repo, done)
     return len(done)
