@@ -237,11 +237,9 @@ class GitHubClient:
                     self.policy.sleep(self.policy.backoff_for(failures))
                 elif judged.action in ("wait", "reset"):
                     limit_waits += 1
-                    wait = (
-                        judged.wait
-                        if judged.action == "wait"
-                        else self.policy.seconds_until(judged.reset_at) + 1
-                    )
+                    wait = judged.wait
+                    if judged.action == "reset":
+                        wait = self.policy.seconds_until(judged.reset_at) + 1
                     if wait > self.policy.max_wait or limit_waits > MAX_LIMIT_WAITS:
                         raise RateLimitStop(judged.reset_at or self.policy.after(wait)) from None
                     self.policy.sleep(wait)

@@ -202,12 +202,8 @@ class RepoState:
             return False
         if self.source != "github":
             return True  # an import or the sample is complete by definition: it is all there is
-        return (
-            self.complete_since is not None
-            and self.watermark is not None
-            and self.complete_since <= start
-            and end <= self.watermark
-        )
+        since, watermark = self.complete_since, self.watermark
+        return since is not None and watermark is not None and since <= start and end <= watermark
 
     def skipped(self, start: datetime, end: datetime) -> tuple[int, ...]:
         """The PRs merged in [start, end) that are left out for good (PullFailure.skipped)."""

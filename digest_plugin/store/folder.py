@@ -108,12 +108,8 @@ class Store:
                 continue
             states = {name: self.read_state(name) for name in spellings}
             never = datetime.min.replace(tzinfo=UTC)
-            keep = max(
-                spellings,
-                key=lambda n: (
-                    (state.fetched_at or never) if (state := states[n]) is not None else never
-                ),
-            )
+            fetched = {n: s.fetched_at for n, s in states.items() if s and s.fetched_at}
+            keep = max(spellings, key=lambda n: fetched.get(n, never))
             for other in (n for n in spellings if n != keep):
                 folder = self.root / other
                 # the kept folder's records win
@@ -181,11 +177,8 @@ class Store:
             if data is None:
                 continue  # replaced by something else since it was listed: told, and nothing of it read
             digest = hashlib.sha256(data).hexdigest()
-            month = (
-                earlier[path.name][1]
-                if earlier.get(path.name, ("",))[0] == digest
-                else _read_month(path, data)
-            )
+            known = earlier.get(path.name)
+            month = known[1] if known and known[0] == digest else _read_month(path, data)
             read[path.name] = (digest, month)
             rejected.extend(month.problems)
             for pull, line_number in zip(month.pulls, month.line_numbers, strict=True):
@@ -365,15 +358,8 @@ def _folder_named(parent: Path, name: str) -> str:
     """`name`, or the name of the folder in `parent` that is `name` but for case."""
     if os.path.lexists(parent / name) or not parent.is_dir():
         return name
-    folded = name.lower()
-    return next(
-        (
-            entry.name
-            for entry in sorted(parent.iterdir())
-            if entry.name.lower() == folded and entry.is_dir()
-        ),
-        name,
-    )
+    folded, entries = name.lower(), sorted(parent.iterdir())
+    return next((e.name for e in entries if e.name.lower() == folded and e.is_dir()), name)
 
 
 def not_a_regular_file(path: Path) -> str | None:

@@ -103,10 +103,8 @@ class Repo:
 
 def _repo(data: dict) -> Repo:
     areas = {
-        name: Area(
-            tuple(area["files"]), tuple(area["subjects"]), tuple(area.get("kinds", CODE_KINDS))
-        )
-        for name, area in data["areas"].items()
+        name: Area(tuple(a["files"]), tuple(a["subjects"]), tuple(a.get("kinds", CODE_KINDS)))
+        for name, a in data["areas"].items()
     }
     refactors = {
         event: (tuple(r["modules"]), r["text"], tuple(r["areas"]), tuple(r["extra"]), r["breaking"])
