@@ -165,9 +165,8 @@ def _import(args) -> int:
     from digest_plugin.store.jsonl_import import import_file
 
     settings, _ = load_settings(args.settings)
-    read, changed, rejected = import_file(
-        args.file, check_repo_name(args.repo), Store(settings.data_path)
-    )
+    store = Store(settings.data_path)
+    read, changed, rejected = import_file(args.file, check_repo_name(args.repo), store)
     skipped = f"; {rejected} lines skipped, named above" if rejected else ""
     print(
         f"Imported {read} merged pull requests into {settings.data_path / args.repo} ({changed} records added or changed{skipped})."
@@ -208,14 +207,8 @@ def _show(args) -> int:
         from digest_plugin.publish.site_digest import week_report_view
 
         view = week_report_view(week, narrative, weeks, settings, language)
-        print(
-            render_markdown(
-                view,
-                absolute(pelican_settings.get("SITEURL", ""), week_path(week.repo, week.week)),
-                language,
-            ),
-            end="",
-        )
+        url = absolute(pelican_settings.get("SITEURL", ""), week_path(week.repo, week.week))
+        print(render_markdown(view, url, language), end="")
     else:
         from digest_plugin.publish.week_json import week_json
 
@@ -274,9 +267,8 @@ def _sample(args) -> int:
 
     settings, _ = load_settings(args.settings)
     size = SampleSize(args.repos, args.weeks, args.prs_per_week)
-    repos = generate_sample(
-        Store(settings.data_path), SAMPLE_SEED if args.seed is None else args.seed, size
-    )
+    seed = SAMPLE_SEED if args.seed is None else args.seed
+    repos = generate_sample(Store(settings.data_path), seed, size)
     print(f"Wrote the sample repositories {', '.join(repos)} to {settings.data_path}.")
     return 0
 

@@ -317,11 +317,9 @@ class RepoSync:
                 if not isinstance(data, dict):
                     raise RecordError("record", "expected a pull request object")
                 changed = data.get("changed_files")
-                wanted = (
-                    min(changed, FILES_LIMIT)
-                    if isinstance(changed, int) and changed >= 0
-                    else FILES_LIMIT
-                )
+                wanted = FILES_LIMIT
+                if isinstance(changed, int) and changed >= 0:
+                    wanted = min(changed, FILES_LIMIT)
                 return pull_from_rest(
                     {**data, "files": self._rest_file_pages(number, 100, 1, wanted)},
                     source="github",

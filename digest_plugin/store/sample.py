@@ -291,11 +291,8 @@ class History:
         """A time in `week` (UTC), on a working day and hour of the merger's own timezone."""
         while True:
             day = self.rng.choices(days, [WEEKDAY_WEIGHTS[d] for d in days])[0]
-            moment = time(
-                self.rng.choices(range(24), HOUR_WEIGHTS)[0],
-                self.rng.randrange(60),
-                self.rng.randrange(60),
-            )
+            hour = self.rng.choices(range(24), HOUR_WEIGHTS)[0]
+            moment = time(hour, self.rng.randrange(60), self.rng.randrange(60))
             merged = datetime.combine(
                 week.monday + timedelta(days=day), moment, ZoneInfo(tz)
             ).astimezone(UTC)
@@ -359,9 +356,8 @@ class History:
         changes = []
         for path in dict.fromkeys(paths):
             size = max(1, min(int(self.rng.paretovariate(1.6) * scale), scale * 30))
-            changes.append(
-                FileChange(path, round(size * share_added), size - round(size * share_added))
-            )
+            added = round(size * share_added)
+            changes.append(FileChange(path, added, size - added))
         return changes
 
     def code_files(self, name: str, kind: str) -> list[FileChange]:
@@ -370,11 +366,8 @@ class History:
             candidates, min(len(candidates), self.rng.choice((1, 1, 1, 2, 2, 3)))
         )
         changes = self.changes(paths, kind, self.rng.choice((4, 8, 15, 30, 60)))
-        if (
-            kind in ("feat", "fix", "test", "perf")
-            and self.repo.areas[name].is_code
-            and self.rng.random() < 0.75
-        ):
+        tested = kind in ("feat", "fix", "test", "perf") and self.repo.areas[name].is_code
+        if tested and self.rng.random() < 0.75:
             test = tests_for(paths[0])
             if self.rng.random() < 0.3:
                 test = test.replace(".py", "_regression.py").replace(".test.", ".regression.test.")
@@ -480,11 +473,9 @@ class History:
             title = f"chore(deps): update {what} to v{new}"
         else:
             title = f"{'build(deps): bump' if self.repo.conventional else 'Bump'} {package} from {old} to {new}"
-        ecosystem = (
-            "github_actions"
-            if manifest.startswith(".github")
-            else ("javascript" if self.repo.conventional else "python")
-        )
+        ecosystem = "javascript" if self.repo.conventional else "python"
+        if manifest.startswith(".github"):
+            ecosystem = "github_actions"
         return self.draft(
             week,
             title,
