@@ -193,13 +193,11 @@ def _show(args) -> int:
         raise DigestError(f"{args.repo} has no data for {week_id}: the store covers {span}.")
     week, previous = weeks[index], weeks[:index]
     language = Language.of(settings.language)
-    with (
-        _quiet("digest_plugin.llm", "digest_plugin.narrate.llm")
-        if (args.writer or settings.writer) != "builtin"
-        else nullcontext()
-    ):
-        # the report below says what it did, once
-        writer = _writer(args.writer or settings.writer, settings)
+    name = args.writer or settings.writer
+    # the report below says what the language model did, once
+    loggers = ("digest_plugin.llm", "digest_plugin.narrate.llm")
+    with _quiet(*loggers) if name != "builtin" else nullcontext():
+        writer = _writer(name, settings)
         narrative = narrate(week, previous, language, writer)
     if writer:
         print("\n".join(_check_report(narrative)), file=sys.stderr)

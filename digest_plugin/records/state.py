@@ -164,10 +164,8 @@ class RepoState:
         if not isinstance(data.get("repo"), str):
             raise StateError("repo", f"{str(data.get('repo'))[:60]!r} is not a repository name")
         if data.get("source") not in STATE_SOURCES:
-            raise StateError(
-                "source",
-                f"{str(data.get('source'))[:40]!r} is not one of {', '.join(STATE_SOURCES)}",
-            )
+            source = str(data.get("source"))[:40]
+            raise StateError("source", f"{source!r} is not one of {', '.join(STATE_SOURCES)}")
         progress = data.get("progress") or {}
         if not isinstance(progress, dict):
             raise StateError("progress", f"{str(progress)[:40]!r} is not an object")
