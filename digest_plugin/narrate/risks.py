@@ -133,6 +133,8 @@ def risk_sentence(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited:
     clauses: list[str] = []
     for index, evidence in enumerate(risk.evidence[:EVIDENCE_PER_RISK]):
         cited = evidence_clause(risk.kind, index, evidence, week, lang)
+        if cited.text in clauses:  # two versions one PR moves, said as the files they are in
+            continue
         clauses.append(cited.text)
         pulls.extend(cited.pulls)
         said.figures.extend(cited.figures)

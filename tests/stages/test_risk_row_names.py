@@ -61,6 +61,26 @@ def test_a_version_change_is_named_by_the_file_it_edits():
 
 
 @pytest.mark.skipif(
+    speaks("version.package"), reason="the version claims are precise: each move is said"
+)
+def test_two_versions_one_pull_moves_are_one_sentence_of_its_files():
+    # ruff #25443: the toolchain and the minimum Rust version, both in the same two files
+    rows, markdown = _report(
+        [
+            make_pull(
+                1,
+                "2026-05-19T10:00:00Z",
+                "Update Rust toolchain to 1.96 and MSRV to 1.94",
+                body="- Update the pinned Rust toolchain from 1.95 to 1.96.\n"
+                "- Raise the minimum supported Rust version from 1.93 to 1.94.",
+                files=[("Cargo.toml", 1, 1), ("rust-toolchain.toml", 1, 1)],
+            )
+        ]
+    )
+    assert markdown.count("changes Cargo.toml and rust-toolchain.toml") == 1, markdown
+
+
+@pytest.mark.skipif(
     speaks("config.user-changed"), reason="the configuration claim is precise: the change is said"
 )
 def test_a_configuration_file_edit_is_named_by_its_files_in_english_and_chinese():
