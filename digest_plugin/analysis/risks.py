@@ -733,9 +733,15 @@ def _one_package_of_each_first(routine: Sequence[Evidence]) -> tuple[str, ...]:
 # Impact a reviewer would defend, per kind, from the members and their evidence.
 def _upgrade_impact(members, evidence) -> str:
     """High when a core runtime moves forward across a major version or by an unknown step; medium
-    for another named dependency the project ships, or a core runtime held back; low otherwise."""
+    for another named dependency the project ships, or a core runtime held back; low otherwise.
+    An impact rests only on what may be said: while the package read is silent, dependency files a
+    person edited are medium whatever they hold (ruff's toolchain bump was "high")."""
     human = [e for e in evidence if e.fact == "version"]
-    forward = [e for e in human if e.detail not in BACK_MOVES]
+    if not speaks("version.package"):
+        return "medium" if any(e.paths for e in human) else "low"
+    forward = (
+        [e for e in human if e.detail not in BACK_MOVES] if speaks("version.direction") else []
+    )
     if any(e.core and (e.major or e.old is None or e.new is None) for e in forward):
         return "high"  # a framework, CUDA or the toolchain moved
     return "medium" if any(e.package and (e.paths or e.core) for e in human) else "low"
@@ -765,7 +771,11 @@ def _deprecation_impact(members, evidence) -> str:
 
 
 def _config_impact(members, evidence) -> str:
-    return "medium" if any(e.fact == "default-changed" for e in evidence) else "low"
+    """Medium for a changed default, while that reading may be said."""
+    default = speaks("config.default-changed") and any(
+        e.fact == "default-changed" for e in evidence
+    )
+    return "medium" if default else "low"
 
 
 def _ci_impact(members, evidence) -> str:
