@@ -335,8 +335,11 @@ def _large_change(facts: PullFacts) -> tuple[Evidence, ...]:
     if lines < thresholds.large_change_lines and files < thresholds.large_change_files:
         return ()
     modules = len({path.split("/")[0] for path, _ in core if "/" in path})
+    added = sum(change.additions or 0 for _, change in core)
+    # a PR that mostly deletes hides no new code in its size (verl #5454, +4 −2,904)
+    removing = "removes" if added * 10 < lines else None
     return (
-        Evidence("size", facts.number, lines=lines, files=files, modules=modules),
+        Evidence("size", facts.number, lines=lines, files=files, modules=modules, detail=removing),
         *_removed_files(facts.number, core),
     )
 

@@ -192,6 +192,8 @@ def _consequence_of(evidence: Evidence, kind: str) -> str:
         return "version-back"
     if evidence.fact == "deprecated" and evidence.detail == "removes":
         return "deprecated-removed"
+    if evidence.fact == "size" and evidence.detail == "removes":
+        return "size-of-removals"  # nothing to say of it: what goes is in files-removed
     if evidence.fact == "reverted":  # only a change nothing brought back leaves something to say
         return "reverted-open" if evidence.outcome in ("none", "pending") else "reverted-settled"
     return evidence.fact
