@@ -136,6 +136,8 @@ _CONTINUED = re.compile(
     r"^(?:[)\]}>,;:.]|(?:where|which|whose|and|or|but|so|then|that|because|while|with|without|than|is|are|was|were|"
     r"of|in|on|at|to|from|by)\b)"
 )
+# a lead-in that only shows what follows it, so says nothing once that is gone
+_SHOWN = re.compile(r"^here(?:'s| is| are)\b", re.IGNORECASE)
 _NUMBERED = re.compile(r"^\d+[.)]\s")  # an item of a list numbered inline, apart from its lead-in
 MIN_SENTENCE_WORDS = 3
 
@@ -502,6 +504,8 @@ def _paragraph_text(lines: list[str], checked: bool = False) -> str:
         if paragraph[-1].rstrip().endswith(":") and not lead_in:
             if words < 8:  # "This PR contains the following updates:" before a removed table
                 fallback = fallback or text
+            elif _SHOWN.match(text):  # "Here's an example diagnostic …:" before a removed image
+                continue
             else:  # "Make the dump asynchronous, resolving:" reads on into its list
                 lead_in = text + ":"
             continue

@@ -335,8 +335,11 @@ def _large_change(facts: PullFacts) -> tuple[Evidence, ...]:
     if lines < thresholds.large_change_lines and files < thresholds.large_change_files:
         return ()
     modules = len({path.split("/")[0] for path, _ in core if "/" in path})
+    added = sum(change.additions or 0 for _, change in core)
+    # a PR that mostly deletes hides no new code in its size (verl #5454, +4 −2,904)
+    removing = "removes" if added * 10 < lines else None
     return (
-        Evidence("size", facts.number, lines=lines, files=files, modules=modules),
+        Evidence("size", facts.number, lines=lines, files=files, modules=modules, detail=removing),
         *_removed_files(facts.number, core),
     )
 
@@ -733,9 +736,15 @@ def _one_package_of_each_first(routine: Sequence[Evidence]) -> tuple[str, ...]:
 # Impact a reviewer would defend, per kind, from the members and their evidence.
 def _upgrade_impact(members, evidence) -> str:
     """High when a core runtime moves forward across a major version or by an unknown step; medium
-    for another named dependency the project ships, or a core runtime held back; low otherwise."""
+    for another named dependency the project ships, or a core runtime held back; low otherwise.
+    An impact rests only on what may be said: while the package read is silent, dependency files a
+    person edited are medium whatever they hold (ruff's toolchain bump was "high")."""
     human = [e for e in evidence if e.fact == "version"]
-    forward = [e for e in human if e.detail not in BACK_MOVES]
+    if not speaks("version.package"):
+        return "medium" if any(e.paths for e in human) else "low"
+    forward = (
+        [e for e in human if e.detail not in BACK_MOVES] if speaks("version.direction") else []
+    )
     if any(e.core and (e.major or e.old is None or e.new is None) for e in forward):
         return "high"  # a framework, CUDA or the toolchain moved
     return "medium" if any(e.package and (e.paths or e.core) for e in human) else "low"
@@ -765,7 +774,11 @@ def _deprecation_impact(members, evidence) -> str:
 
 
 def _config_impact(members, evidence) -> str:
-    return "medium" if any(e.fact == "default-changed" for e in evidence) else "low"
+    """Medium for a changed default, while that reading may be said."""
+    default = speaks("config.default-changed") and any(
+        e.fact == "default-changed" for e in evidence
+    )
+    return "medium" if default else "low"
 
 
 def _ci_impact(members, evidence) -> str:

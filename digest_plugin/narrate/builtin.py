@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from digest_plugin.analysis.claims import speaks
+from digest_plugin.analysis.claims import speaks, type_speaks
 from digest_plugin.analysis.model import AnalysedPull, WeekAnalysis
 from digest_plugin.narrate.activity import trends
 from digest_plugin.narrate.advice import recommendations
@@ -116,20 +116,18 @@ def _highlight(analysed: AnalysedPull, lang: Language) -> Cited:
     return said.cited(text, (number,))
 
 
-# highlight group -> the claim rule it makes of its PRs (analysis/claims.py); an imprecise one's PRs are "notable"
-HIGHLIGHT_CLAIMS = {
-    "features": "type.feature",
-    "fixes": "type.fix",
-    "refactors": "type.refactor",
-    "deprecations": "consequence.deprecates",
-    "upgrades": "version.package",
-}
+# highlight group -> the claim rule it makes of its PRs (analysis/claims.py), beside the kinds of
+# HIGHLIGHT_TYPES; an imprecise one's PRs are "notable"
+HIGHLIGHT_CLAIMS = {"deprecations": "consequence.deprecates", "upgrades": "version.package"}
 
 
 def _highlight_kind(analysed: AnalysedPull) -> str | None:
-    """The one highlight group a PR is told under: its bucket, or "notable" (no kind said) where the bucket's claim is imprecise."""
+    """The one highlight group a PR is told under: its bucket, or "notable" (no kind said) where the
+    bucket's claim is imprecise: "Performance" or "Docs and ecosystem" is a kind too."""
     kind = highlight_bucket(analysed)
-    if kind in HIGHLIGHT_CLAIMS and not speaks(HIGHLIGHT_CLAIMS[kind]):
+    if (kind in HIGHLIGHT_CLAIMS and not speaks(HIGHLIGHT_CLAIMS[kind])) or (
+        kind in HIGHLIGHT_TYPES and not type_speaks(HIGHLIGHT_TYPES[kind])
+    ):
         return None if analysed.classification.bot else "notable"
     return kind
 

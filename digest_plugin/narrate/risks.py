@@ -133,6 +133,8 @@ def risk_sentence(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited:
     clauses: list[str] = []
     for index, evidence in enumerate(risk.evidence[:EVIDENCE_PER_RISK]):
         cited = evidence_clause(risk.kind, index, evidence, week, lang)
+        if cited.text in clauses:  # two versions one PR moves, said as the files they are in
+            continue
         clauses.append(cited.text)
         pulls.extend(cited.pulls)
         said.figures.extend(cited.figures)
@@ -190,6 +192,8 @@ def _consequence_of(evidence: Evidence, kind: str) -> str:
         return "version-back"
     if evidence.fact == "deprecated" and evidence.detail == "removes":
         return "deprecated-removed"
+    if evidence.fact == "size" and evidence.detail == "removes":
+        return "size-of-removals"  # nothing to say of it: what goes is in files-removed
     if evidence.fact == "reverted":  # only a change nothing brought back leaves something to say
         return "reverted-open" if evidence.outcome in ("none", "pending") else "reverted-settled"
     return evidence.fact
