@@ -322,6 +322,9 @@ def _mostly_chinese(text: str) -> bool:
     return sum("\u4e00" <= c <= "\u9fff" for c in text) > len(text) / 4
 
 
+# a PR's summary, consequences and mitigation each read its body: it is cleaned once (the calls
+# for one PR come together, so a few entries are enough)
+@functools.lru_cache(maxsize=32)
 def description_text(body: str, template: frozenset[str] = frozenset(), repo: str = "") -> str:
     """The meaningful prose of a PR body, as plain text: the preferred section if there is one,
     else the first section with any. Empty when the body holds only template and markup.
@@ -343,6 +346,7 @@ def description_text(body: str, template: frozenset[str] = frozenset(), repo: st
     return ""
 
 
+@functools.lru_cache(maxsize=32)
 def clean_body(body: str, template: frozenset[str] = frozenset(), repo: str = "") -> str:
     """The body without HTML comments, code blocks, details, images, checklists, template lines,
     tables and bare references; headings kept (as Markdown headings) to find sections."""

@@ -65,7 +65,7 @@ def test_a_version_change_is_named_by_the_file_it_edits():
 )
 def test_two_versions_one_pull_moves_are_one_sentence_of_its_files():
     # ruff #25443: the toolchain and the minimum Rust version, both in the same two files
-    rows, markdown = _report(
+    _, markdown = _report(
         [
             make_pull(
                 1,
