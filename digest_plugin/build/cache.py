@@ -51,12 +51,8 @@ UNREADABLE = (
     pickle.UnpicklingError,
 )
 
-ANALYSES, TEXTS, PDFS, CHARTS = (
-    "digest-analysis",
-    "digest-text",
-    "digest-pdf",
-    "digest-charts",
-)  # under CACHE_PATH
+# under CACHE_PATH
+ANALYSES, TEXTS, PDFS, CHARTS = "digest-analysis", "digest-text", "digest-pdf", "digest-charts"
 ANSWERS = ".llm-cache"  # under DIGEST_DATA_PATH
 T = TypeVar("T")
 
@@ -187,15 +183,13 @@ class Stages:
             key(getattr(history, question)(*args)) == answer for question, args, answer in kept[1]
         ):
             output, asked = kept
+        elif history is None:
+            output, asked = stage(input, context), ()
         else:
-            recording = Recording(history) if history is not None else None
-            output = stage(
-                input, replace(context, history=recording) if recording is not None else context
-            )
-            asked = (
-                tuple((question, args, key(answer)) for question, args, answer in recording.asked)
-                if recording
-                else ()
+            recording = Recording(history)
+            output = stage(input, replace(context, history=recording))
+            asked = tuple(
+                (question, args, key(answer)) for question, args, answer in recording.asked
             )
         self.memo.put(input_key, (output, asked))
         return Made(output, key(name, output) if name in KNOWN_BY_OUTPUT else key(input_key, asked))
@@ -222,49 +216,42 @@ class AnalysisMemos:
 
     def remembers(self, repo: str) -> bool:
         """Whether this code saved a memo of `repo` (whose entries `load` reads)."""
-        path = self._path(repo)
-        try:
-            with path.open("rb") as handle:
-                return pickle.load(handle) == self.salt
-        except FileNotFoundError:
-            return False
-        except UNREADABLE as error:
-            _say_unreadable(path, error)
-            return False
+        return self._entries(repo, read=False) is not None
 
     def load(self, repo: str) -> Memo:
-        path = self._path(repo)
-        try:
-            with path.open("rb") as handle:  # read as it is unpickled
-                if pickle.load(handle) != self.salt:
-                    return Memo(self.salt)  # another version of the code wrote it
-                entries = pickle.load(handle)
-        except FileNotFoundError:
-            return Memo(self.salt)
-        except UNREADABLE as error:
-            _say_unreadable(path, error)
-            return Memo(self.salt)
-        return Memo(self.salt, entries)
+        return Memo(self.salt, self._entries(repo))
 
     def save(self, repo: str, memo: Memo) -> None:
         """What this build used, and nothing older: the file never grows beyond one build's worth."""
         if not memo.changed:
             return
-        with atomic_file(
-            self._path(repo)
-        ) as handle:  # pickled into the file, never whole in memory
+        # pickled into the file, never whole in memory
+        with atomic_file(self._path(repo)) as handle:
             pickle.dump(memo.salt, handle, protocol=pickle.HIGHEST_PROTOCOL)
             pickle.dump(memo.kept(), handle, protocol=pickle.HIGHEST_PROTOCOL)
 
+    def _entries(self, repo: str, read: bool = True) -> dict[str, object] | None:
+        """The entries of the memo this code saved of `repo` ({} unless `read`); None if there is
+        none, another version of the code wrote it, or it cannot be read (a truncated file, say:
+        the build goes on without it)."""
+        path = self._path(repo)
+        try:
+            with path.open("rb") as handle:  # read as it is unpickled
+                if pickle.load(handle) != self.salt:
+                    return None
+                return pickle.load(handle) if read else {}
+        except FileNotFoundError:
+            return None
+        except UNREADABLE as error:
+            log.warning(
+                "repo-digest: the cached analysis %s could not be read (%s); analysing afresh.",
+                path,
+                error,
+            )
+            return None
+
     def _path(self, repo: str) -> Path:
         return self.cache / ANALYSES / f"{repo}.pickle"
-
-
-def _say_unreadable(path: Path, error: Exception) -> None:
-    # a truncated file, say: the build goes on without it
-    log.warning(
-        "repo-digest: the cached analysis %s could not be read (%s); analysing afresh.", path, error
-    )
 
 
 # -- report texts ----------------------------------------------------------------------------------
@@ -350,9 +337,8 @@ class ChartCache:
         """Remove the charts no page uses any more (older data, settings or code); returns how many."""
         removed = 0
         for path in self.folder.glob("??/*"):
-            if (
-                len(path.name) == 64 and path.name not in used and path.is_file()
-            ):  # not another build's temporary file
+            # 64 characters: not another build's temporary file
+            if len(path.name) == 64 and path.name not in used and path.is_file():
                 path.unlink(missing_ok=True)
                 removed += 1
         return removed

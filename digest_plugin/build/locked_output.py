@@ -96,10 +96,8 @@ def run_as_group(command: list[str], lock_fd: int) -> int:
 
     def forward(signum, _frame) -> None:
         received.append(signum)
-        if child is not None:
-            _signal_group(
-                child.pid, signal.SIGTERM
-            )  # not SIGINT: Pelican would print a traceback for it
+        if child is not None:  # SIGTERM, not SIGINT: Pelican would print a traceback for it
+            _signal_group(child.pid, signal.SIGTERM)
 
     stops = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
     previous = {stop: signal.signal(stop, forward) for stop in stops}

@@ -116,9 +116,8 @@ def serve(argv: list[str]) -> int:
                     _build(pelican)
                     changed = watch.next_changes()
                     print(f"-> Modified: {', '.join(changed)}. Building again...", flush=True)
-            pelican, settings = get_instance(
-                args
-            )  # the settings changed: read them again, and what they say to watch
+            # the settings changed: read them again, and what they say to watch
+            pelican, settings = get_instance(args)
     except KeyboardInterrupt:
         return 0
     finally:

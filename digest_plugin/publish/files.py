@@ -16,9 +16,8 @@ from digest_plugin.publish.pdf import PdfJob, write_pdfs
 from digest_plugin.publish.site_digest import SiteDigest, WeekPage
 
 PACKAGE = Path(__file__).resolve().parents[1]
-PACKAGE_TEMPLATES = (
-    PACKAGE / "templates"
-)  # the week page and its partials; a theme may override them
+# the week page and its partials; a theme may override them
+PACKAGE_TEMPLATES = PACKAGE / "templates"
 PACKAGE_STATIC = PACKAGE / "static"  # copied to {THEME_STATIC_DIR}/repo-digest/ in the output
 
 
@@ -67,9 +66,8 @@ def write_week_files(digest: SiteDigest, output: Path, cache: Path, texts: TextC
     )
     charts = ChartCache.under(cache)
     used: set[str] = set()
-    for folder, files in render_many(
-        pictures, charts, used=used
-    ).items():  # SVG, and PNG for a feed's chart (Chart.formats)
+    # SVG, and PNG for a feed's chart (Chart.formats)
+    for folder, files in render_many(pictures, charts, used=used).items():
         _remove_other_charts(folder, {file.path.name for file in files})
     charts.prune(used)
 

@@ -187,11 +187,8 @@ def stream_histories(
     for name in names:
         if name in fresh:  # the workers hand repositories back in the order they were given them
             weeks, memo, warnings = next(analysed)
-            for (
-                logger_name,
-                level,
-                message,
-            ) in warnings:  # said as if here, where the build's log shows them
+            # said as if here, where the build's log shows them
+            for logger_name, level, message in warnings:
                 logging.getLogger(logger_name).log(level, "%s", message)
         else:
             memo = memos.load(name) if memos is not None else None

@@ -80,9 +80,7 @@ def connect() -> None:
     signals.article_writer_finalized.connect(write_pages_around_weeks)
     signals.finalized.connect(write_site_map)
     signals.feed_generated.connect(shape_feed)  # the weeks' entries in the feeds Pelican writes
-    signals.get_generators.connect(
-        start_collecting
-    )  # sent as every build starts, --autoreload's too
+    signals.get_generators.connect(start_collecting)  # sent as every build starts, autoreload too
     signals.finalized.connect(stop_collecting)
 
 
@@ -107,11 +105,7 @@ DISK_ERRORS = {
 
 def disk_error_sentence(error: OSError) -> str:
     """One sentence for a write that the disk refused, naming the file where the error does."""
-    where = (
-        f"{error.filename} could not be written"
-        if error.filename
-        else "a file could not be written"
-    )
+    where = f"{error.filename or 'a file'} could not be written"
     assert error.errno is not None  # a disk error: its errno is one of DISK_ERRORS
     return (
         f"The build stopped: {where} because {DISK_ERRORS[error.errno]}; make room and build again."
@@ -268,9 +262,8 @@ def add_week_articles(generator) -> None:
     )
     generator.env.globals["digest_report"] = report_renderer(generator.env, texts, report)
 
-    entry = generator.get_template(
-        "digest_feed_entry"
-    )  # an article's content is what its feed entry carries
+    # an article's content is what its feed entry carries
+    entry = generator.get_template("digest_feed_entry")
     label_entry = generator.get_template("digest_label_feed_entry")
     context = dict(generator.context)  # as it stands now, one copy for every entry rendered later
     # The entry links its page and chart in Pelican's own {filename} and {static} forms, which
@@ -461,15 +454,8 @@ def pdf_html(generator) -> Callable[[WeekPage], str]:
 # Where the site's files are: what they hold is hashed already (templates) or shows in the page
 # (data, notes), and a site built in another folder, or by `make publish`, keeps its PDFs.
 _FOLDERS = frozenset(
-    {
-        "PATH",
-        "OUTPUT_PATH",
-        "CACHE_PATH",
-        "THEME",
-        "THEME_TEMPLATES_OVERRIDES",
-        "PLUGIN_PATHS",
-        "DIGEST_DATA_PATH",
-    }
+    """PATH OUTPUT_PATH CACHE_PATH THEME THEME_TEMPLATES_OVERRIDES PLUGIN_PATHS
+    DIGEST_DATA_PATH""".split()
 )
 
 
@@ -533,9 +519,8 @@ def write_pages_around_weeks(generator, writer) -> None:
     digest: SiteDigest | None = generator.context.get("digest")
     if digest is not None:
         write_site_pages(generator, writer, digest)
-        generator.settings[PAGE_DATES_KEY] = page_dates(
-            digest.repos
-        )  # for the sitemap, written when every page is
+        # for the sitemap, written when every page is
+        generator.settings[PAGE_DATES_KEY] = page_dates(digest.repos)
 
 
 def write_site_map(pelican) -> None:

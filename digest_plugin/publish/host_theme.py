@@ -33,9 +33,8 @@ _TITLE_BLOCK = re.compile(r"{%-?\s*block title\s*-?%}.*?{%-?\s*endblock\b[^%]*%}
 @dataclass(frozen=True)
 class HostTheme:
     head_block: bool = True
-    column_open: str = (
-        ""  # the element the theme's pages sit in, opened (Markup: the theme's own text)
-    )
+    # the element the theme's pages sit in, opened (Markup: the theme's own text)
+    column_open: str = ""
     column_close: str = ""
     title_names_site: bool = False  # the theme's <title> shows SITENAME beside the title block
     head_meta: bool = False  # the theme's <head> has a `meta` block

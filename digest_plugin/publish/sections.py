@@ -49,9 +49,8 @@ class RepoCategory(Category):
 
 def repo_category(repo: str, settings: dict) -> RepoCategory:
     category = RepoCategory(repo, settings)
-    category.slug = (
-        repo  # keeps the slash, for the per-repository feeds: feeds/{owner}/{name}.atom.xml
-    )
+    # keeps the slash, for the per-repository feeds: feeds/{owner}/{name}.atom.xml
+    category.slug = repo
     return category
 
 

@@ -114,10 +114,8 @@ def _add_texts(data: dict, narrative) -> None:
     for risk in (*data["risks"], *data["good_news"]):
         if risk["kind"] in lines:
             risk["text"] = lines[risk["kind"]].sentence.text
-            if lines[risk["kind"]].mitigation is not None:
-                risk["mitigation"] = _cited_json(
-                    lines[risk["kind"]].mitigation
-                )  # what to do about it, as its PRs say
+            if lines[risk["kind"]].mitigation is not None:  # what to do about it, as its PRs say
+                risk["mitigation"] = _cited_json(lines[risk["kind"]].mitigation)
     themes = {theme.name: theme for theme in getattr(narrative, "themes", ())}
     for theme in data["themes"]:
         if theme["name"] in themes:
@@ -125,14 +123,10 @@ def _add_texts(data: dict, narrative) -> None:
     # the key changes the page tells in full; the others are key PRs told in brief, by their summary
     changes = {change.number: change for change in narrative.key_changes[:KEY_CHANGES_IN_FULL]}
     for pull in data["pulls"]:
-        if pull["number"] in changes:
-            pull["text"] = changes[
-                pull["number"]
-            ].summary  # the key change's line, as the page shows it
-            if changes[pull["number"]].quote:
-                pull["quote"] = changes[
-                    pull["number"]
-                ].quote  # the author's words the line leads to
+        if (change := changes.get(pull["number"])) is not None:
+            pull["text"] = change.summary  # the key change's line, as the page shows it
+            if change.quote:
+                pull["quote"] = change.quote  # the author's words the line leads to
 
 
 def _writer_json(narrative, lang: Language | None) -> dict:
