@@ -28,13 +28,8 @@ from digest_plugin.atomic import write_if_changed
 
 FEED_CLASSES: dict[str, type[SyndicationFeed]] = {"atom": Atom1Feed, "rss": Rss201rev2Feed}
 # The blog's own feeds, in which each repository's newest finished week stands for the digest.
-BLOG_FEEDS = (
-    "FEED_ALL_ATOM",
-    "FEED_ALL_RSS",
-    "FEED_ATOM",
-    "FEED_RSS",
-    "TRANSLATION_FEED_ATOM",
-    "TRANSLATION_FEED_RSS",
+BLOG_FEEDS = tuple(
+    "FEED_ALL_ATOM FEED_ALL_RSS FEED_ATOM FEED_RSS TRANSLATION_FEED_ATOM TRANSLATION_FEED_RSS".split()
 )
 TAG_FEEDS = ("TAG_FEED_ATOM", "TAG_FEED_RSS")
 REF_SUFFIX = "?ref=feed"  # what FEED_APPEND_REF adds to every link

@@ -72,11 +72,7 @@ def load_weeks(
 
 
 def made_weeks(
-    store: Store,
-    repo: str,
-    options: AnalysisOptions,
-    now: datetime,
-    memo: Memo | None = None,
+    store: Store, repo: str, options: AnalysisOptions, now: datetime, memo: Memo | None = None
 ) -> list[Made[WeekAnalysis]]:
     """Every week of `repo` in the store, analysed, each with its key; one clear error when the
     store lacks it.
@@ -92,11 +88,8 @@ def made_weeks(
     past = state is not None and state.fetched_at is not None and now < state.fetched_at
     # the data as this build sees it: all of the store, or what had merged by a past moment
     seen = store.content_hash(repo) + (f" until {now.isoformat()}" if past else "")
-    key = (
-        memo.key("repo", repo, seen, options, str(week_of(now, options.timezone)))
-        if memo is not None
-        else None
-    )
+    week = str(week_of(now, options.timezone))
+    key = memo.key("repo", repo, seen, options, week) if memo is not None else None
     if memo is not None and key is not None and (remembered := memo.get(key)) is not None:
         # as put below: (weeks, the memo's keys they used, how many PRs were left out)
         kept, used, left_out = cast(
@@ -117,14 +110,8 @@ def made_weeks(
         state = RepoState(repo, "github")
     shown = [pull for pull in pulls if pull.merged_at <= now] if past else pulls
     _say_left_out(repo, len(pulls) - len(shown), now)
-    weeks = analysed_weeks(
-        repo,
-        shown,
-        state,
-        options,
-        now,
-        Stages(memo) if memo is not None else run_directly,
-    )
+    runner = Stages(memo) if memo is not None else run_directly
+    weeks = analysed_weeks(repo, shown, state, options, now, runner)
     if memo is not None and key is not None:
         memo.put(key, (tuple(weeks), memo.used_keys(), len(pulls) - len(shown)))
     return weeks

@@ -274,8 +274,8 @@ def add_week_articles(generator) -> None:
             generator,
             week,
             functools.cache(partial(entry.render, context, week=week, week_source=_source(week))),
-            in_blog,
             LabelEntries(partial(label_entry.render, context, week=week), rows),
+            setup.settings.author,
         )
         for week, rows in tag_rows
     ]
@@ -338,12 +338,9 @@ def _data_time(store: Store, settings: DigestSettings) -> datetime | None:
 
 
 def _article(
-    generator, week: WeekPage, entry: Callable[[], str], in_blog: bool, label_entries: LabelEntries
+    generator, week: WeekPage, entry: Callable[[], str], labels: LabelEntries, author: str | None
 ) -> Article:
     settings = generator.settings
-    setup = build_setup(settings)
-    assert setup is not None  # the setup that made the digest this article is of
-    author = setup.settings.author
     # DIGEST_AUTHOR, else none of the plugin's: Pelican gives the article the site's AUTHOR, if any.
     raw = {"tags": list(week.tags), "authors": [author] if author else [], "slug": week.slug}
     processed = {
@@ -368,7 +365,7 @@ def _article(
         "status": "published" if week.final else "hidden",
         "lang": settings["DEFAULT_LANG"],
         "digest_week": week,
-        "digest_label_entries": label_entries,  # by label or module: the entry in that label's feed
+        "digest_label_entries": labels,  # by label or module: the entry in that label's feed
     }
     source = os.path.join(generator.path, _source(week))
     return WeekArticle(

@@ -71,12 +71,8 @@ def _head_has_meta_block(base: str) -> bool:
 
 
 def _parsed(env: Environment, name: str) -> nodes.Template | None:
-    assert env.loader is not None  # Pelican's environment has its theme's loader
-    try:
-        source = env.loader.get_source(env, name)[0]
-    except TemplateNotFound:
-        return None
-    return env.parse(source)
+    source = _source(env, name)
+    return env.parse(source) if source else None
 
 
 def _blocks(env: Environment, name: str, seen: frozenset[str] = frozenset()) -> set[str]:

@@ -437,22 +437,10 @@ def week_report_view(
 ) -> WeekView:
     """One week's view outside a site build (`repo-digest show`): charts coloured for its repository alone."""
     before = [w for w in history if w.start <= week.start]
-    charts = week_charts(
-        week,
-        before,
-        settings.trend_weeks,
-        site_palette([history], settings.trend_weeks),
-        language.gettext,
-    )
-    return week_view(
-        week,
-        narrative,
-        charts,
-        language,
-        _repo_url(week.repo, history),
-        _provenance(week, language),
-        note,
-    )
+    palette = site_palette([history], settings.trend_weeks)
+    charts = week_charts(week, before, settings.trend_weeks, palette, language.gettext)
+    repo_url, provenance = _repo_url(week.repo, history), _provenance(week, language)
+    return week_view(week, narrative, charts, language, repo_url, provenance, note)
 
 
 def _discuss_url(settings: DigestSettings, repo: str, week: str) -> str:

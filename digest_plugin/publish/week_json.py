@@ -38,12 +38,8 @@ def week_json(week: WeekAnalysis, narrative=None, lang: Language | None = None) 
             {"login": a.login, "count": a.count, "first_time": a.first_time, "bot": a.bot}
             for a in (*stats.authors, *stats.bots)
         ],
-        "hot_files": [
-            {"path": f.path, "count": f.count, "pulls": list(f.pulls)} for f in stats.hot_files
-        ],
-        "hot_dirs": [
-            {"path": f.path, "count": f.count, "pulls": list(f.pulls)} for f in stats.hot_dirs
-        ],
+        "hot_files": _hot_paths_json(stats.hot_files),
+        "hot_dirs": _hot_paths_json(stats.hot_dirs),
         "tooling_files": [{"path": f.path, "count": f.count} for f in stats.tooling_files],
         "generated_files": [{"path": f.path, "count": f.count} for f in stats.generated_files],
         "themes": [_theme_json(t) for t in week.themes],
@@ -76,6 +72,10 @@ def week_json(week: WeekAnalysis, narrative=None, lang: Language | None = None) 
             {"action": r.action, "pulls": list(r.pulls)} for r in week.recommendations
         ]
     return data
+
+
+def _hot_paths_json(paths) -> list[dict]:
+    return [{"path": p.path, "count": p.count, "pulls": list(p.pulls)} for p in paths]
 
 
 def _theme_json(theme: Theme) -> dict:
