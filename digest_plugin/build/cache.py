@@ -77,11 +77,8 @@ def canonical(value: object) -> bytes:
     if isinstance(value, tuple | list):
         return b"(" + b"".join(_framed(canonical(item)) for item in value) + b")"
     if isinstance(value, set | frozenset):
-        return (
-            b"{"
-            + b"".join(_framed(item) for item in sorted(canonical(item) for item in value))
-            + b"}"
-        )
+        items = sorted(canonical(item) for item in value)
+        return b"{" + b"".join(_framed(item) for item in items) + b"}"
     if isinstance(value, dict):
         items = sorted((canonical(k), canonical(v)) for k, v in value.items())
         return b"<" + b"".join(_framed(k) + _framed(v) for k, v in items) + b">"
@@ -298,12 +295,8 @@ class PdfCache:
     def path(self, fingerprint: bytes, charts: Iterable[Path], engine: str) -> Path:
         """Where the PDF of a page goes: `fingerprint` changes whenever its HTML would, charts
         aside; the chart files are hashed by name and content; `engine` is WeasyPrint's version."""
-        pdf_key = key(
-            "pdf",
-            engine,
-            fingerprint,
-            tuple((chart.name, chart.read_bytes()) for chart in sorted(charts)),
-        )
+        shown = tuple((chart.name, chart.read_bytes()) for chart in sorted(charts))
+        pdf_key = key("pdf", engine, fingerprint, shown)
         return self.cache / PDFS / pdf_key[:2] / f"{pdf_key}.pdf"
 
 

@@ -429,13 +429,8 @@ def write_files(generator, writer) -> None:
     texts = generator.context["digest_texts"]
     write_week_files(digest, output, cache_folder, texts)
     if digest.settings.pdf:
-        drawn = write_week_pdfs(
-            digest,
-            pdf_html(generator),
-            output,
-            cache_folder,
-            site=generator.context["digest_pdf_key"],
-        )
+        site = generator.context["digest_pdf_key"]
+        drawn = write_week_pdfs(digest, pdf_html(generator), output, cache_folder, site)
         logger.debug("repo-digest: %d PDFs drawn, the others unchanged", drawn)
     texts.prune()
 

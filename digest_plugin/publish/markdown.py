@@ -98,11 +98,8 @@ def _note(view: WeekView, lang: Language) -> list[str]:
 def _summary(view: WeekView, lang: Language) -> list[str]:
     blocks = [heading(2, view.headings["summary"]), linked(view.summary, view.links)]
     if view.figures:
-        blocks.append(
-            _table(
-                [f.label for f in view.figures], [[f.value for f in view.figures]], align="right"
-            )
-        )
+        labels, values = [f.label for f in view.figures], [f.value for f in view.figures]
+        blocks.append(_table(labels, [values], align="right"))
     if view.themes:
         colon = escape_inline(lang.gettext(": "))
         themes = (

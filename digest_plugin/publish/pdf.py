@@ -102,11 +102,8 @@ def font_has(char: str) -> bool | None:
         return None
     for function, result, arguments in _FONTCONFIG:
         getattr(fc, function).restype, getattr(fc, function).argtypes = result, arguments
-    pattern, charset, properties = (
-        fc.FcPatternCreate(),
-        fc.FcCharSetCreate(),
-        fc.FcObjectSetCreate(),
-    )
+    pattern, charset = fc.FcPatternCreate(), fc.FcCharSetCreate()
+    properties = fc.FcObjectSetCreate()
     try:
         fc.FcCharSetAddChar(charset, ord(char))
         fc.FcPatternAddCharSet(pattern, b"charset", charset)

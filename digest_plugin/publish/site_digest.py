@@ -378,14 +378,10 @@ def _unstyled_charts(
     weeks = []
     for index, week in enumerate(made):
         window = made[trend_window(index, trend_weeks)]
-        weeks.append(
-            made_by(
-                ("week charts", trend_weeks, language.code, tuple(window)),
-                partial(
-                    week_charts, week.value, [w.value for w in window], trend_weeks, Palette(), _
-                ),
-            )
-        )
+        parts = ("week charts", trend_weeks, language.code, tuple(window))
+        before = [w.value for w in window]
+        make = partial(week_charts, week.value, before, trend_weeks, Palette(), _)
+        weeks.append(made_by(parts, make))
     return weeks, made_by(
         ("repository charts", language.code, tuple(made)),
         partial(repo_charts, history, Palette(), _),
@@ -494,12 +490,10 @@ def _provenance(analysis: WeekAnalysis, language: Language) -> str:
     # page, feed entry or PDF: only a week still open or missing PRs says when its data was taken.
     if fetch.source == "sample":
         sentences = [_("Data from the bundled sample of fictional repositories.")]
+    elif analysis.complete and fetch.source == "github":
+        sentences = [_("Data fetched from GitHub after the week ended.")]
     elif analysis.complete:
-        sentences = [
-            _("Data fetched from GitHub after the week ended.")
-            if fetch.source == "github"
-            else _("Data imported from an export file after the week ended.")
-        ]
+        sentences = [_("Data imported from an export file after the week ended.")]
     elif fetch.source == "github":
         sentences = [_("Data fetched from GitHub at {time}.").format(time=when)]
     else:

@@ -448,17 +448,11 @@ def _size(analysed: AnalysedPull, lang: Language) -> str:
 
 
 def _risks(narrative: Narrative, refs) -> tuple[RiskView, ...]:
-    return tuple(
-        RiskView(
-            r.name,
-            r.impact,
-            r.level,
-            tuple(refs.get(n, PullRef(n, "")) for n in r.pulls),
-            r.sentence,
-            r.mitigation,
-        )
-        for r in narrative.risks
-    )
+    views = []
+    for r in narrative.risks:
+        pulls = tuple(refs.get(n, PullRef(n, "")) for n in r.pulls)
+        views.append(RiskView(r.name, r.impact, r.level, pulls, r.sentence, r.mitigation))
+    return tuple(views)
 
 
 def _newcomers(week: WeekAnalysis, refs) -> tuple[Contributor, ...]:
