@@ -197,8 +197,5 @@ def _analyse_afresh(
         weeks = made_weeks(Store(root), repo, options, now, memo)
     finally:
         logging.getLogger().removeHandler(kept)
-    return (
-        weeks,
-        memo,
-        [(record.name, record.levelno, record.getMessage()) for record in kept.buffer],
-    )
+    warnings = [(record.name, record.levelno, record.getMessage()) for record in kept.buffer]
+    return weeks, memo, warnings

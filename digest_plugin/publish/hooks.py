@@ -181,25 +181,22 @@ def prepare_templates(generator) -> None:
     setup = build_setup(generator.settings)
     if setup is None:
         return
-    language = setup.language
-    generator.env.loader = ChoiceLoader(
-        [generator.env.loader, FileSystemLoader(str(PACKAGE_TEMPLATES))]
-    )
-    generator.env.autoescape = _escaping_ours(generator.env.autoescape)
-    generator.env.add_extension("jinja2.ext.i18n")
-    generator.env.install_gettext_callables(language.gettext, language.ngettext, newstyle=True)
-    generator.env.filters.update(
+    language, env = setup.language, generator.env
+    env.loader = ChoiceLoader([env.loader, FileSystemLoader(str(PACKAGE_TEMPLATES))])
+    env.autoescape = _escaping_ours(env.autoescape)
+    env.add_extension("jinja2.ext.i18n")
+    env.install_gettext_callables(language.gettext, language.ngettext, newstyle=True)
+    env.filters.update(
         cite=cite,
         number=language.number,
         digest_date=partial(format_date, language=language.code),
         author_url=author_path,
     )
-    generator.env.globals.setdefault("digest_repos", {})
-    generator.env.globals.setdefault("digest_owners", {})
-    generator.env.globals.setdefault("digest_feeds", {})
-    generator.env.globals["digest_chart_size"] = pixel_size("svg")
-    generator.env.globals["digest_theme"] = host_theme(generator.env)
-    generator.env.globals["digest_html_lang"] = {"zh": "zh-CN"}.get(language.code, language.code)
+    for name in ("digest_repos", "digest_owners", "digest_feeds"):
+        env.globals.setdefault(name, {})
+    env.globals["digest_chart_size"] = pixel_size("svg")
+    env.globals["digest_theme"] = host_theme(env)
+    env.globals["digest_html_lang"] = {"zh": "zh-CN"}.get(language.code, language.code)
 
 
 def _escaping_ours(site_autoescape):
@@ -458,12 +455,8 @@ def _what_it_shows(generator, template: str, css: dict[str, str] | None = None) 
     the stylesheets it inlines. A change to anything else of the host site (its LINKS, its other
     plugins, its own templates) leaves the output as it was, and so its cache."""
     sources = templates_rendered(generator.env, template)
-    read = set().union(
-        *(
-            meta.find_undeclared_variables(generator.env.parse(source))
-            for source in sources.values()
-        )
-    )
+    parse = generator.env.parse
+    read = set().union(*(meta.find_undeclared_variables(parse(s)) for s in sources.values()))
     settings = {
         key: value
         for key, value in generator.context.items()

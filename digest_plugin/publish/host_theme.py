@@ -91,11 +91,8 @@ def _page_column(env: Environment) -> tuple[str, str] | None:
     """(the opening tag, its name) the content block of the theme's `page.html` starts with, if a
     container with a class or an id; else None."""
     tree = _parsed(env, "page.html")
-    content = (
-        next((block for block in tree.find_all(nodes.Block) if block.name == "content"), None)
-        if tree
-        else None
-    )
+    blocks = tree.find_all(nodes.Block) if tree else ()
+    content = next((block for block in blocks if block.name == "content"), None)
     if content is None or not content.body or not isinstance(content.body[0], nodes.Output):
         return None
     first = content.body[0].nodes[0] if content.body[0].nodes else None

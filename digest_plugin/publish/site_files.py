@@ -45,13 +45,8 @@ def write_site_pages(generator, writer, digest: SiteDigest) -> None:
     for login, across in authors.items():
         # Their weeks' articles, which Pelican pages as it pages a label's (PAGINATED_TEMPLATES["digest_author"]).
         weeks = [articles[id(group.week)] for group in across.weeks]
-        write(
-            author_path(login) + "index.html",
-            "digest_author",
-            author=login,
-            across=across,
-            articles=weeks,
-        )
+        page = author_path(login) + "index.html"
+        write(page, "digest_author", author=login, across=across, articles=weeks)
     write(AUTHORS_PAGE, "digest_authors", authors=authors)
     write(
         FEEDS_PAGE, "digest_feeds", feed_groups=site_feeds(settings, digest.repos, generator.tags)

@@ -86,19 +86,15 @@ def repo_summaries(repos: Sequence[RepoPage], _) -> list[RepoSummary]:
 
 
 def _summary(repo: RepoPage, _) -> RepoSummary:
-    week, shown = repo.latest, []  # the trend: the weeks up to it, quiet ones too
-    if week:
-        shown = [(name, count) for name, count in repo.merged_by_week if name <= week.week]
-    shown = shown[-TREND_WEEKS:]
-    text = (
-        _("Merged pull requests per week, {first} to {last}: {counts}.").format(
-            first=shown[0][0],
-            last=shown[-1][0],
-            counts=", ".join(str(count) for _week, count in shown),
-        )
-        if shown
-        else ""
-    )
+    week = repo.latest
+    # the trend: the weeks up to it, quiet ones too
+    weeks = [(name, count) for name, count in repo.merged_by_week if week and name <= week.week]
+    shown = weeks[-TREND_WEEKS:]
+    text = ""
+    if shown:
+        sentence = _("Merged pull requests per week, {first} to {last}: {counts}.")
+        counts = ", ".join(str(count) for _week, count in shown)
+        text = sentence.format(first=shown[0][0], last=shown[-1][0], counts=counts)
     slots = [(index, name, count) for index, (name, count) in enumerate(shown)]
     return RepoSummary(repo, week, tuple(placed_bars(slots, len(shown), *TREND_SIZE)), text)
 
