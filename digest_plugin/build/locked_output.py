@@ -232,8 +232,7 @@ def swap(new: Path, current: Path) -> None:
 def _exchange(a: Path, b: Path) -> bool:
     """renameat2(RENAME_EXCHANGE) where the system has it; False where it does not."""
     try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        renameat2 = libc.renameat2
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
     except (OSError, AttributeError):
         return False
     result = renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)

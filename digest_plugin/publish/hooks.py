@@ -226,6 +226,7 @@ def add_week_articles(generator) -> None:
         else source_date() or _data_time(store, setup.settings) or datetime.now(UTC)
     )
     notes = read_notes(Path(generator.path), generator.settings)
+    cache_path = Path(generator.settings["CACHE_PATH"])
     digest = build_site_digest(
         setup.settings,
         setup.language,
@@ -233,7 +234,7 @@ def add_week_articles(generator) -> None:
         now=now,
         warnings=warnings,
         notes=notes,
-        start_drawing=chart_drawing(Path(generator.settings["CACHE_PATH"])),
+        start_drawing=chart_drawing(cache_path),
     )
     generator.context["digest"] = digest
     in_blog = setup.settings.in_blog
@@ -250,13 +251,10 @@ def add_week_articles(generator) -> None:
         name: repo_feeds(name, generator.settings, in_blog) for name in repos
     }
     generator.context["digest_section_feeds"] = {} if in_blog else section_feeds(generator.settings)
-    texts = generator.context["digest_texts"] = cache.TextCache(
-        Path(generator.settings["CACHE_PATH"]), cache.code_salt()
-    )
+    texts = generator.context["digest_texts"] = cache.TextCache(cache_path, cache.code_salt())
     report = cache.key("report", _what_it_shows(generator, REPORT_TEMPLATE))
-    generator.context["digest_pdf_key"] = cache.key(
-        "pdf", _what_it_shows(generator, PDF_TEMPLATE, stylesheets())
-    )
+    pdf_key = cache.key("pdf", _what_it_shows(generator, PDF_TEMPLATE, stylesheets()))
+    generator.context["digest_pdf_key"] = pdf_key
     generator.env.globals["digest_report"] = report_renderer(generator.env, texts, report)
 
     # an article's content is what its feed entry carries

@@ -257,17 +257,10 @@ def build_site_digest(
             pages = _week_pages(
                 name, made, shown, memo, writer, notes, settings, language, site_url
             )
-            repos.append(
-                RepoPage(
-                    name,
-                    repo_path(name),
-                    pages,
-                    unstyled[name].page,
-                    _overview(history, language),
-                    quiet_runs(history, language),
-                    tuple((a.week, a.stats.merged_count) for a in history),
-                )
-            )
+            overview, quiet = _overview(history, language), quiet_runs(history, language)
+            merged = tuple((a.week, a.stats.merged_count) for a in history)
+            charts = unstyled[name].page
+            repos.append(RepoPage(name, repo_path(name), pages, charts, overview, quiet, merged))
         else:
             warnings.append(
                 _(
@@ -440,9 +433,8 @@ def week_report_view(
 
 
 def _discuss_url(settings: DigestSettings, repo: str, week: str) -> str:
-    pattern = settings.discuss_url or ""
     owner, name = repo.split("/", 1)
-    return pattern.format(owner=owner, name=name, week=week, repo=repo) if pattern else ""
+    return (settings.discuss_url or "").format(owner=owner, name=name, week=week, repo=repo)
 
 
 def _published_notes(
@@ -451,17 +443,14 @@ def _published_notes(
     """The editor's notes for repositories the site publishes. A note for another (the bundled
     sample's, left in content/ of a copy set up for its own repositories) is not an error: it is
     left out, with one line naming it."""
-    published = {}
-    for (repo, week), note in sorted(notes.items()):
-        if repo in names:
-            published[repo, week] = note
-        else:
+    for (repo, _week), note in sorted(notes.items()):
+        if repo not in names:
             logger.warning(
                 "The editor's note %s is for %s, which this site does not publish; it is left out.",
                 note.source,
                 repo,
             )
-    return published
+    return {(repo, week): note for (repo, week), note in sorted(notes.items()) if repo in names}
 
 
 def _check_note_weeks(

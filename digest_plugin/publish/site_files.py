@@ -72,11 +72,8 @@ def _template(generator, name: str):
 def write_sitemap(output: Path, site_url: str, dates: Mapping[str, datetime]) -> None:
     """Every HTML page in `output` but the 404 page, as its URL (a folder's index.html as the
     folder), with when the weeks' and repositories' pages last changed (`dates`, by path)."""
-    paths = []
-    for page in output.rglob("*.html"):
-        path = page.relative_to(output).as_posix()
-        if path != NOT_FOUND_PAGE:
-            paths.append(path.removesuffix("index.html"))
+    pages = (page.relative_to(output).as_posix() for page in output.rglob("*.html"))
+    paths = [path.removesuffix("index.html") for path in pages if path != NOT_FOUND_PAGE]
     write_if_changed(output / SITEMAP, sitemap_xml(paths, site_url, dates).encode("utf-8"))
 
 

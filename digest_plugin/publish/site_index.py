@@ -111,16 +111,9 @@ def placed_bars(
     bars = []
     for index, week, count in values:
         tall = max(1.0, height * count / top) if count else 0.0
-        bars.append(
-            Bar(
-                round(index * slot_width + slot_width * 0.1, 2),
-                round(height - tall, 2),
-                round(slot_width * 0.8, 2),
-                round(tall, 2),
-                f"{week}: {count}",
-                index == slots - 1,
-            )
-        )
+        x, y = round(index * slot_width + slot_width * 0.1, 2), round(height - tall, 2)
+        last = index == slots - 1
+        bars.append(Bar(x, y, round(slot_width * 0.8, 2), round(tall, 2), f"{week}: {count}", last))
     return bars
 
 

@@ -470,19 +470,13 @@ def _is_update(analysed: AnalysedPull) -> bool:
 
 def _statistics(week: WeekAnalysis, lang: Language) -> tuple[CountTable, ...]:
     _, stats = lang.gettext, week.stats
+    authors = [(a.login, a.count) for a in stats.authors]
+    authors += [(_bot_name(b.login, _), b.count) for b in stats.bots]
     tables = [
         CountTable(_("Types"), _("Type"), _counted(ranked(_kinds_said(week.pulls, _)), lang)),
         CountTable(_("Modules"), _("Module"), _counted(ranked(stats.modules), lang)),
         CountTable(_("Labels"), _("Label"), _counted(ranked(stats.labels), lang)),
-        CountTable(
-            _("Authors"),
-            _("Author"),
-            _counted(
-                [(a.login, a.count) for a in stats.authors]
-                + [(_bot_name(b.login, _), b.count) for b in stats.bots],
-                lang,
-            ),
-        ),
+        CountTable(_("Authors"), _("Author"), _counted(authors, lang)),
         CountTable(
             _("Hot files (touched by several PRs)"),
             _("Path"),
@@ -493,17 +487,11 @@ def _statistics(week: WeekAnalysis, lang: Language) -> tuple[CountTable, ...]:
     ]
     if stats.merge_hours_median is not None:
         assert stats.merge_hours_p90 is not None  # measured with the median
-        tables.append(
-            CountTable(
-                _("Time to merge"),
-                _("Measure"),
-                value_head=_("Hours"),
-                rows=(
-                    (_("Median"), lang.decimal(stats.merge_hours_median)),
-                    (_("90th percentile"), lang.decimal(stats.merge_hours_p90)),
-                ),
-            )
+        rows = (
+            (_("Median"), lang.decimal(stats.merge_hours_median)),
+            (_("90th percentile"), lang.decimal(stats.merge_hours_p90)),
         )
+        tables.append(CountTable(_("Time to merge"), _("Measure"), rows, value_head=_("Hours")))
     return tuple(
         replace(table, value_head=table.value_head or _("PRs")) for table in tables if table.rows
     )
