@@ -30,21 +30,15 @@ def copy_static(theme_static: Path) -> None:
             shutil.copyfile(source, target / source.name)
 
 
-def chart_drawing(cache: Path) -> Callable[[Sequence[Chart]], Future]:
-    """A function that starts drawing, in each chart's formats, the charts the cache lacks, while
-    the build goes on (Pelican rendering pages leaves a core idle): `write_week_files` then finds
-    them drawn. The drawing waits in a thread on worker processes; the future raises what drawing
-    raised."""
-
-    def start(charts: Sequence[Chart]) -> Future:
-        drawing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="repo-digest-charts")
-        future = drawing.submit(
-            draw_into_cache, [(chart, chart.formats) for chart in charts], ChartCache.under(cache)
-        )
-        drawing.shutdown(wait=False)
-        return future
-
-    return start
+def start_drawing(cache: Path, charts: Sequence[Chart]) -> Future:
+    """Start drawing, in each chart's formats, the charts the cache lacks, while the build goes on
+    (Pelican rendering pages leaves a core idle): `write_week_files` then finds them drawn. The
+    drawing waits in a thread on worker processes; the future raises what drawing raised."""
+    drawing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="repo-digest-charts")
+    jobs = [(chart, chart.formats) for chart in charts]
+    future = drawing.submit(draw_into_cache, jobs, ChartCache.under(cache))
+    drawing.shutdown(wait=False)
+    return future
 
 
 def write_week_files(digest: SiteDigest, output: Path, cache: Path, texts: TextCache) -> None:

@@ -157,10 +157,8 @@ def stream_histories(
     fresh = [name for name in names if memos is None or not memos.remembers(name)]
     if len(fresh) < PARALLEL_FROM or cores() < 2:
         fresh = []
-    jobs = (
-        (store.root, name, options, now, memos.salt if memos is not None else None)
-        for name in fresh
-    )
+    salt = memos.salt if memos is not None else None
+    jobs = ((store.root, name, options, now, salt) for name in fresh)
     # One job more than the workers: each has the next at hand while the caller takes in the last,
     # and no more than that wait in memory for the caller.
     analysed = parallel_stream(

@@ -36,8 +36,8 @@ from digest_plugin.narrate.wording import Language
 from digest_plugin.publish.feeds import shape_feed
 from digest_plugin.publish.files import (
     PACKAGE_TEMPLATES,
-    chart_drawing,
     copy_static,
+    start_drawing,
     stylesheets,
     write_week_files,
     write_week_pdfs,
@@ -234,7 +234,7 @@ def add_week_articles(generator) -> None:
         now=now,
         warnings=warnings,
         notes=notes,
-        start_drawing=chart_drawing(cache_path),
+        start_drawing=partial(start_drawing, cache_path),
     )
     generator.context["digest"] = digest
     in_blog = setup.settings.in_blog
