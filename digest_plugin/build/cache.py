@@ -77,8 +77,8 @@ def canonical(value: object) -> bytes:
     if isinstance(value, tuple | list):
         return b"(" + b"".join(_framed(canonical(item)) for item in value) + b")"
     if isinstance(value, set | frozenset):
-        items = sorted(canonical(item) for item in value)
-        return b"{" + b"".join(_framed(item) for item in items) + b"}"
+        members = sorted(canonical(item) for item in value)
+        return b"{" + b"".join(_framed(member) for member in members) + b"}"
     if isinstance(value, dict):
         items = sorted((canonical(k), canonical(v)) for k, v in value.items())
         return b"<" + b"".join(_framed(k) + _framed(v) for k, v in items) + b">"
@@ -193,12 +193,11 @@ class Stages:
 
     def _key_of(self, context: object) -> str:
         """The key of a context's `inputs`, hashed once for each of the few contexts a build makes."""
-        found = next(
-            (context_key for known, context_key in self._contexts if known is context), None
-        )
-        if found is None:
-            found = key(getattr(context, "inputs", None))
-            self._contexts.append((context, found))
+        for known, found in self._contexts:
+            if known is context:
+                return found
+        found = key(getattr(context, "inputs", None))
+        self._contexts.append((context, found))
         return found
 
 

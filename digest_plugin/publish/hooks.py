@@ -350,7 +350,7 @@ def _article(
             tag.slug = f"{tag.slug[: TAG_SLUG_LIMIT - 9].rstrip('-')}-{digest}"
     metadata = {
         **processed,
-        "title": week.title,
+        "title": week.narrative.title,
         "date": week.date,
         "summary": str(cite(week.view.summary, week.repo_url)),
         "url": week.url,

@@ -201,10 +201,9 @@ def _trends(view: WeekView, lang: Language) -> list[str]:
 
 def _newcomers(view: WeekView, lang: Language) -> list[str]:
     _ = lang.gettext
+    line, comma = _("{login}: {pulls}"), _(", ")
     lines = (
-        _("{login}: {pulls}").format(
-            login=escape(c.login), pulls=_(", ").join(_ref(p) for p in c.pulls)
-        )
+        line.format(login=escape(c.login), pulls=comma.join(map(_ref, c.pulls)))
         for c in view.newcomers
     )
     welcome = escape(_("Thank you, and welcome!"))

@@ -99,10 +99,6 @@ class WeekPage:
         return feed_entry_id(self.repo_url, self.repo, self.week, self.analysis.start)
 
     @property
-    def title(self) -> str:
-        return self.narrative.title
-
-    @property
     def slug(self) -> str:
         return f"{self.repo.replace('/', '-')}-{self.week}"
 
@@ -129,9 +125,8 @@ def pull_tags(pull: AnalysedPull) -> tuple[str, ...]:
     modules unless they are only words its title wrote (`[1/n]`, a one-off scope), which would
     fill a host blog's tags with fragments of PR titles."""
     found = pull.classification
-    return tuple(
-        dict.fromkeys([*found.labels, *(() if found.modules_from_title else found.modules)])
-    )
+    modules = () if found.modules_from_title else found.modules
+    return tuple(dict.fromkeys([*found.labels, *modules]))
 
 
 def is_quiet(analysis: WeekAnalysis) -> bool:

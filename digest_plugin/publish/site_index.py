@@ -287,10 +287,9 @@ def site_feeds(
 def page_dates(repos: Iterable[RepoPage]) -> dict[str, datetime]:
     """When each week's page (at its end, or its latest merge while in progress) and each
     repository's page (with its newest week) last changed, by site-relative path."""
-    dates = {}
+    dates: dict[str, datetime] = {}
     for repo in repos:
-        for week in repo.weeks:
-            dates[week.url] = week.date
+        dates.update((week.url, week.date) for week in repo.weeks)
         if repo.weeks:
             dates[repo.url] = max(week.date for week in repo.weeks)
     return dates

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -499,11 +500,7 @@ def _statistics(week: WeekAnalysis, lang: Language) -> tuple[CountTable, ...]:
 
 def _kinds_said(pulls: Sequence[AnalysedPull], _) -> dict[str, int]:
     """PRs by their type as the table of every PR says it (kind_name); unsaid ones left out."""
-    counts: dict[str, int] = {}
-    for analysed in pulls:
-        if name := kind_name(analysed, _):
-            counts[name] = counts.get(name, 0) + 1
-    return counts
+    return Counter(name for analysed in pulls if (name := kind_name(analysed, _)))
 
 
 def _bot_name(login: str, _) -> str:
