@@ -56,10 +56,8 @@ def write_week_feed(
         feed.add_item(**week_item(article, site_url, kind, context))
     text = io.StringIO()
     feed.write(text, "utf-8")
-    target = output / path
-    target.parent.mkdir(parents=True, exist_ok=True)
     lines = text.getvalue().replace("\n", os.linesep)  # as a file Pelican opens in text mode has it
-    write_if_changed(target, lines.encode("utf-8"), durable=False)
+    write_if_changed(output / path, lines.encode("utf-8"), durable=False)
 
 
 def feed_header(context: Mapping, feed_url: str, title: str | None) -> dict:

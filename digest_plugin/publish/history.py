@@ -32,9 +32,8 @@ def analysis_options(settings: DigestSettings) -> AnalysisOptions:
     """What the analysis reads of the settings, DIGEST_RULES merged over the bundled rules and
     checked: a misspelt rule fails here, once a build, before anything is analysed."""
     user = settings.rules
-    rules = checked_rules(
-        default_rules(), user.data if user else None, user.origin if user else None
-    )
+    data, origin = (user.data, user.origin) if user else (None, None)
+    rules = checked_rules(default_rules(), data, origin)
     return AnalysisOptions(
         rules,
         settings.timezone,

@@ -278,9 +278,8 @@ def add_week_articles(generator) -> None:
         generator.add_source_path(article)
         chart = article.digest_week.view.feed_chart
         if chart is not None:
-            generator.add_source_path(
-                _chart_file(generator, article.digest_week, chart), static=True
-            )
+            picture = _chart_file(generator, article.digest_week, chart)
+            generator.add_source_path(picture, static=True)
     generator.context["digest_articles"] = articles
     if not generator.env.globals["digest_theme"].head_block:
         logger.warning(

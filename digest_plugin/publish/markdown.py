@@ -140,9 +140,8 @@ def _key_changes(view: WeekView, lang: Language) -> list[str]:
             lines.append("   " + linked(change.details, view.links))
         factors = _(", ").join(f"{f.name} {f.points}" for f in change.importance.factors)
         if factors:
-            lines.append(
-                "   " + escape(_("How the score adds up: {factors}").format(factors=factors))
-            )
+            adds_up = _("How the score adds up: {factors}").format(factors=factors)
+            lines.append("   " + escape(adds_up))
         if change.importance.reading:
             lines.append("   " + escape(change.importance.reading))
         items.append("\n\n".join(lines))
