@@ -257,11 +257,8 @@ def build_site_digest(
             charts = unstyled[name].page
             repos.append(RepoPage(name, repo_path(name), pages, charts, overview, quiet, merged))
         else:
-            warnings.append(
-                _(
-                    "{repo} has no merged pull requests in the store yet, so it has no pages."
-                ).format(repo=name)
-            )
+            empty = _("{repo} has no merged pull requests in the store yet, so it has no pages.")
+            warnings.append(empty.format(repo=name))
         # saved as soon as it is complete, and let go before the next repository's is loaded
         if memo is not None:
             assert memos is not None  # where the memo came from
