@@ -51,12 +51,8 @@ UNREADABLE = (
     pickle.UnpicklingError,
 )
 
-ANALYSES, TEXTS, PDFS, CHARTS = (
-    "digest-analysis",
-    "digest-text",
-    "digest-pdf",
-    "digest-charts",
-)  # under CACHE_PATH
+# under CACHE_PATH
+ANALYSES, TEXTS, PDFS, CHARTS = "digest-analysis", "digest-text", "digest-pdf", "digest-charts"
 ANSWERS = ".llm-cache"  # under DIGEST_DATA_PATH
 T = TypeVar("T")
 
@@ -81,11 +77,8 @@ def canonical(value: object) -> bytes:
     if isinstance(value, tuple | list):
         return b"(" + b"".join(_framed(canonical(item)) for item in value) + b")"
     if isinstance(value, set | frozenset):
-        return (
-            b"{"
-            + b"".join(_framed(item) for item in sorted(canonical(item) for item in value))
-            + b"}"
-        )
+        members = sorted(canonical(item) for item in value)
+        return b"{" + b"".join(_framed(member) for member in members) + b"}"
     if isinstance(value, dict):
         items = sorted((canonical(k), canonical(v)) for k, v in value.items())
         return b"<" + b"".join(_framed(k) + _framed(v) for k, v in items) + b">"
@@ -187,27 +180,24 @@ class Stages:
             key(getattr(history, question)(*args)) == answer for question, args, answer in kept[1]
         ):
             output, asked = kept
+        elif history is None:
+            output, asked = stage(input, context), ()
         else:
-            recording = Recording(history) if history is not None else None
-            output = stage(
-                input, replace(context, history=recording) if recording is not None else context
-            )
-            asked = (
-                tuple((question, args, key(answer)) for question, args, answer in recording.asked)
-                if recording
-                else ()
+            recording = Recording(history)
+            output = stage(input, replace(context, history=recording))
+            asked = tuple(
+                (question, args, key(answer)) for question, args, answer in recording.asked
             )
         self.memo.put(input_key, (output, asked))
         return Made(output, key(name, output) if name in KNOWN_BY_OUTPUT else key(input_key, asked))
 
     def _key_of(self, context: object) -> str:
         """The key of a context's `inputs`, hashed once for each of the few contexts a build makes."""
-        found = next(
-            (context_key for known, context_key in self._contexts if known is context), None
-        )
-        if found is None:
-            found = key(getattr(context, "inputs", None))
-            self._contexts.append((context, found))
+        for known, found in self._contexts:
+            if known is context:
+                return found
+        found = key(getattr(context, "inputs", None))
+        self._contexts.append((context, found))
         return found
 
 
@@ -222,49 +212,42 @@ class AnalysisMemos:
 
     def remembers(self, repo: str) -> bool:
         """Whether this code saved a memo of `repo` (whose entries `load` reads)."""
-        path = self._path(repo)
-        try:
-            with path.open("rb") as handle:
-                return pickle.load(handle) == self.salt
-        except FileNotFoundError:
-            return False
-        except UNREADABLE as error:
-            _say_unreadable(path, error)
-            return False
+        return self._entries(repo, read=False) is not None
 
     def load(self, repo: str) -> Memo:
-        path = self._path(repo)
-        try:
-            with path.open("rb") as handle:  # read as it is unpickled
-                if pickle.load(handle) != self.salt:
-                    return Memo(self.salt)  # another version of the code wrote it
-                entries = pickle.load(handle)
-        except FileNotFoundError:
-            return Memo(self.salt)
-        except UNREADABLE as error:
-            _say_unreadable(path, error)
-            return Memo(self.salt)
-        return Memo(self.salt, entries)
+        return Memo(self.salt, self._entries(repo))
 
     def save(self, repo: str, memo: Memo) -> None:
         """What this build used, and nothing older: the file never grows beyond one build's worth."""
         if not memo.changed:
             return
-        with atomic_file(
-            self._path(repo)
-        ) as handle:  # pickled into the file, never whole in memory
+        # pickled into the file, never whole in memory
+        with atomic_file(self._path(repo)) as handle:
             pickle.dump(memo.salt, handle, protocol=pickle.HIGHEST_PROTOCOL)
             pickle.dump(memo.kept(), handle, protocol=pickle.HIGHEST_PROTOCOL)
 
+    def _entries(self, repo: str, read: bool = True) -> dict[str, object] | None:
+        """The entries of the memo this code saved of `repo` ({} unless `read`); None if there is
+        none, another version of the code wrote it, or it cannot be read (a truncated file, say:
+        the build goes on without it)."""
+        path = self._path(repo)
+        try:
+            with path.open("rb") as handle:  # read as it is unpickled
+                if pickle.load(handle) != self.salt:
+                    return None
+                return pickle.load(handle) if read else {}
+        except FileNotFoundError:
+            return None
+        except UNREADABLE as error:
+            log.warning(
+                "repo-digest: the cached analysis %s could not be read (%s); analysing afresh.",
+                path,
+                error,
+            )
+            return None
+
     def _path(self, repo: str) -> Path:
         return self.cache / ANALYSES / f"{repo}.pickle"
-
-
-def _say_unreadable(path: Path, error: Exception) -> None:
-    # a truncated file, say: the build goes on without it
-    log.warning(
-        "repo-digest: the cached analysis %s could not be read (%s); analysing afresh.", path, error
-    )
 
 
 # -- report texts ----------------------------------------------------------------------------------
@@ -311,12 +294,8 @@ class PdfCache:
     def path(self, fingerprint: bytes, charts: Iterable[Path], engine: str) -> Path:
         """Where the PDF of a page goes: `fingerprint` changes whenever its HTML would, charts
         aside; the chart files are hashed by name and content; `engine` is WeasyPrint's version."""
-        pdf_key = key(
-            "pdf",
-            engine,
-            fingerprint,
-            tuple((chart.name, chart.read_bytes()) for chart in sorted(charts)),
-        )
+        shown = tuple((chart.name, chart.read_bytes()) for chart in sorted(charts))
+        pdf_key = key("pdf", engine, fingerprint, shown)
         return self.cache / PDFS / pdf_key[:2] / f"{pdf_key}.pdf"
 
 
@@ -350,9 +329,8 @@ class ChartCache:
         """Remove the charts no page uses any more (older data, settings or code); returns how many."""
         removed = 0
         for path in self.folder.glob("??/*"):
-            if (
-                len(path.name) == 64 and path.name not in used and path.is_file()
-            ):  # not another build's temporary file
+            # 64 characters: not another build's temporary file
+            if len(path.name) == 64 and path.name not in used and path.is_file():
                 path.unlink(missing_ok=True)
                 removed += 1
         return removed

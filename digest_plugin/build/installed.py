@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from importlib import metadata
 
-DISTRIBUTION = (
-    "pelican-repo-digest"  # its name on the package index; the code's package is digest_plugin
-)
+# its name on the package index; the code's package is digest_plugin
+DISTRIBUTION = "pelican-repo-digest"
 
 
 def version() -> str:

@@ -96,10 +96,8 @@ def run_as_group(command: list[str], lock_fd: int) -> int:
 
     def forward(signum, _frame) -> None:
         received.append(signum)
-        if child is not None:
-            _signal_group(
-                child.pid, signal.SIGTERM
-            )  # not SIGINT: Pelican would print a traceback for it
+        if child is not None:  # SIGTERM, not SIGINT: Pelican would print a traceback for it
+            _signal_group(child.pid, signal.SIGTERM)
 
     stops = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
     previous = {stop: signal.signal(stop, forward) for stop in stops}
@@ -234,8 +232,7 @@ def swap(new: Path, current: Path) -> None:
 def _exchange(a: Path, b: Path) -> bool:
     """renameat2(RENAME_EXCHANGE) where the system has it; False where it does not."""
     try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        renameat2 = libc.renameat2
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
     except (OSError, AttributeError):
         return False
     result = renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)

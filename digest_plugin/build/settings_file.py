@@ -23,10 +23,8 @@ def read_settings_file(path: Path) -> dict:
     if not path.is_file():
         raise DigestError(f"The settings file {path} does not exist.")
     pelican_log = logging.getLogger("pelican")
-    level, pelican_log.level = (
-        pelican_log.level,
-        logging.ERROR,
-    )  # its hints are about building, not about us
+    # its hints are about building, not about us
+    level, pelican_log.level = pelican_log.level, logging.ERROR
     try:
         return read_settings(str(path))
     except Exception as error:  # the settings file is the user's Python: anything may fail in it

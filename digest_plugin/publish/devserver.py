@@ -41,11 +41,8 @@ class Watch:
     def __init__(self, paths: list[str], ignored: list[str]):
         self._changes: queue.Queue = queue.Queue()
         self._stop = threading.Event()
-        self._thread = threading.Thread(
-            target=self._watch,
-            args=(paths, FileChangeFilter(ignore_file_patterns=ignored)),
-            daemon=True,
-        )
+        watch_filter = FileChangeFilter(ignore_file_patterns=ignored)
+        self._thread = threading.Thread(target=self._watch, args=(paths, watch_filter), daemon=True)
 
     def _watch(self, paths: list[str], watch_filter: FileChangeFilter) -> None:
         for changes in watchfiles.watch(
@@ -101,11 +98,8 @@ def serve(argv: list[str]) -> int:
         logs_dedup_min_level=getattr(logging, args.logs_dedup_min_level),
     )  # as `pelican` itself logs
     pelican, settings = get_instance(args)
-    server = multiprocessing.Process(
-        target=listen,
-        args=(settings.get("BIND"), settings.get("PORT"), settings.get("OUTPUT_PATH")),
-        daemon=True,
-    )
+    where = (settings.get("BIND"), settings.get("PORT"), settings.get("OUTPUT_PATH"))
+    server = multiprocessing.Process(target=listen, args=where, daemon=True)
     server.start()
     settings_file = os.path.abspath(args.settings)
     try:
@@ -116,9 +110,8 @@ def serve(argv: list[str]) -> int:
                     _build(pelican)
                     changed = watch.next_changes()
                     print(f"-> Modified: {', '.join(changed)}. Building again...", flush=True)
-            pelican, settings = get_instance(
-                args
-            )  # the settings changed: read them again, and what they say to watch
+            # the settings changed: read them again, and what they say to watch
+            pelican, settings = get_instance(args)
     except KeyboardInterrupt:
         return 0
     finally:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import io
 import os
 import posixpath
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urljoin
@@ -28,13 +28,8 @@ from digest_plugin.atomic import write_if_changed
 
 FEED_CLASSES: dict[str, type[SyndicationFeed]] = {"atom": Atom1Feed, "rss": Rss201rev2Feed}
 # The blog's own feeds, in which each repository's newest finished week stands for the digest.
-BLOG_FEEDS = (
-    "FEED_ALL_ATOM",
-    "FEED_ALL_RSS",
-    "FEED_ATOM",
-    "FEED_RSS",
-    "TRANSLATION_FEED_ATOM",
-    "TRANSLATION_FEED_RSS",
+BLOG_FEEDS = tuple(
+    "FEED_ALL_ATOM FEED_ALL_RSS FEED_ATOM FEED_RSS TRANSLATION_FEED_ATOM TRANSLATION_FEED_RSS".split()
 )
 TAG_FEEDS = ("TAG_FEED_ATOM", "TAG_FEED_RSS")
 REF_SUFFIX = "?ref=feed"  # what FEED_APPEND_REF adds to every link
@@ -61,10 +56,8 @@ def write_week_feed(
         feed.add_item(**week_item(article, site_url, kind, context))
     text = io.StringIO()
     feed.write(text, "utf-8")
-    target = output / path
-    target.parent.mkdir(parents=True, exist_ok=True)
     lines = text.getvalue().replace("\n", os.linesep)  # as a file Pelican opens in text mode has it
-    write_if_changed(target, lines.encode("utf-8"), durable=False)
+    write_if_changed(output / path, lines.encode("utf-8"), durable=False)
 
 
 def feed_header(context: Mapping, feed_url: str, title: str | None) -> dict:
@@ -159,26 +152,26 @@ def blog_feed_urls(context: Mapping) -> set[str]:
     languages = {context.get("DEFAULT_LANG", "")}
     languages |= {each.lang for article in articles for each in [article, *article.translations]}
     paths = {
-        str(context.get(f"{name}_URL") or context[name]).format(lang=lang)
-        for name in BLOG_FEEDS
-        if context.get(name)
-        for lang in languages
+        path.format(lang=lang) for path in _feed_paths(context, BLOG_FEEDS) for lang in languages
     }
     return {joined(context, context.get("FEED_DOMAIN"), path) for path in paths}
 
 
 def label_of_feed(feed_url: str, tags, settings: Mapping) -> str | None:
     """The label (or module) whose feed (TAG_FEED_ATOM, TAG_FEED_RSS) is at `feed_url`, or None."""
-    patterns = [
-        str(settings.get(f"{name}_URL") or settings[name])
-        for name in TAG_FEEDS
-        if settings.get(name)
-    ]
+    patterns = _feed_paths(settings, TAG_FEEDS)
     domain = settings.get("FEED_DOMAIN")
     for tag in dict(tags):  # Pelican's context["tags"]: (tag, articles) pairs
         if any(joined(settings, domain, p.format(slug=tag.slug)) == feed_url for p in patterns):
             return tag.name
     return None
+
+
+def _feed_paths(settings: Mapping, names: Iterable[str]) -> list[str]:
+    """The addresses of the feeds `names` that the settings turn on, as their *_URL settings say."""
+    return [
+        str(settings.get(f"{name}_URL") or settings[name]) for name in names if settings.get(name)
+    ]
 
 
 def newest_weeks_only(weeks: list) -> set[int]:

@@ -16,9 +16,8 @@ from digest_plugin.publish.pdf import PdfJob, write_pdfs
 from digest_plugin.publish.site_digest import SiteDigest, WeekPage
 
 PACKAGE = Path(__file__).resolve().parents[1]
-PACKAGE_TEMPLATES = (
-    PACKAGE / "templates"
-)  # the week page and its partials; a theme may override them
+# the week page and its partials; a theme may override them
+PACKAGE_TEMPLATES = PACKAGE / "templates"
 PACKAGE_STATIC = PACKAGE / "static"  # copied to {THEME_STATIC_DIR}/repo-digest/ in the output
 
 
@@ -31,21 +30,15 @@ def copy_static(theme_static: Path) -> None:
             shutil.copyfile(source, target / source.name)
 
 
-def chart_drawing(cache: Path) -> Callable[[Sequence[Chart]], Future]:
-    """A function that starts drawing, in each chart's formats, the charts the cache lacks, while
-    the build goes on (Pelican rendering pages leaves a core idle): `write_week_files` then finds
-    them drawn. The drawing waits in a thread on worker processes; the future raises what drawing
-    raised."""
-
-    def start(charts: Sequence[Chart]) -> Future:
-        drawing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="repo-digest-charts")
-        future = drawing.submit(
-            draw_into_cache, [(chart, chart.formats) for chart in charts], ChartCache.under(cache)
-        )
-        drawing.shutdown(wait=False)
-        return future
-
-    return start
+def start_drawing(cache: Path, charts: Sequence[Chart]) -> Future:
+    """Start drawing, in each chart's formats, the charts the cache lacks, while the build goes on
+    (Pelican rendering pages leaves a core idle): `write_week_files` then finds them drawn. The
+    drawing waits in a thread on worker processes; the future raises what drawing raised."""
+    drawing = ThreadPoolExecutor(max_workers=1, thread_name_prefix="repo-digest-charts")
+    jobs = [(chart, chart.formats) for chart in charts]
+    future = drawing.submit(draw_into_cache, jobs, ChartCache.under(cache))
+    drawing.shutdown(wait=False)
+    return future
 
 
 def write_week_files(digest: SiteDigest, output: Path, cache: Path, texts: TextCache) -> None:
@@ -67,9 +60,8 @@ def write_week_files(digest: SiteDigest, output: Path, cache: Path, texts: TextC
     )
     charts = ChartCache.under(cache)
     used: set[str] = set()
-    for folder, files in render_many(
-        pictures, charts, used=used
-    ).items():  # SVG, and PNG for a feed's chart (Chart.formats)
+    # SVG, and PNG for a feed's chart (Chart.formats)
+    for folder, files in render_many(pictures, charts, used=used).items():
         _remove_other_charts(folder, {file.path.name for file in files})
     charts.prune(used)
 

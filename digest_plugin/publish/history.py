@@ -32,9 +32,8 @@ def analysis_options(settings: DigestSettings) -> AnalysisOptions:
     """What the analysis reads of the settings, DIGEST_RULES merged over the bundled rules and
     checked: a misspelt rule fails here, once a build, before anything is analysed."""
     user = settings.rules
-    rules = checked_rules(
-        default_rules(), user.data if user else None, user.origin if user else None
-    )
+    data, origin = (user.data, user.origin) if user else (None, None)
+    rules = checked_rules(default_rules(), data, origin)
     return AnalysisOptions(
         rules,
         settings.timezone,
@@ -72,11 +71,7 @@ def load_weeks(
 
 
 def made_weeks(
-    store: Store,
-    repo: str,
-    options: AnalysisOptions,
-    now: datetime,
-    memo: Memo | None = None,
+    store: Store, repo: str, options: AnalysisOptions, now: datetime, memo: Memo | None = None
 ) -> list[Made[WeekAnalysis]]:
     """Every week of `repo` in the store, analysed, each with its key; one clear error when the
     store lacks it.
@@ -92,11 +87,8 @@ def made_weeks(
     past = state is not None and state.fetched_at is not None and now < state.fetched_at
     # the data as this build sees it: all of the store, or what had merged by a past moment
     seen = store.content_hash(repo) + (f" until {now.isoformat()}" if past else "")
-    key = (
-        memo.key("repo", repo, seen, options, str(week_of(now, options.timezone)))
-        if memo is not None
-        else None
-    )
+    week = str(week_of(now, options.timezone))
+    key = memo.key("repo", repo, seen, options, week) if memo is not None else None
     if memo is not None and key is not None and (remembered := memo.get(key)) is not None:
         # as put below: (weeks, the memo's keys they used, how many PRs were left out)
         kept, used, left_out = cast(
@@ -117,14 +109,8 @@ def made_weeks(
         state = RepoState(repo, "github")
     shown = [pull for pull in pulls if pull.merged_at <= now] if past else pulls
     _say_left_out(repo, len(pulls) - len(shown), now)
-    weeks = analysed_weeks(
-        repo,
-        shown,
-        state,
-        options,
-        now,
-        Stages(memo) if memo is not None else run_directly,
-    )
+    runner = Stages(memo) if memo is not None else run_directly
+    weeks = analysed_weeks(repo, shown, state, options, now, runner)
     if memo is not None and key is not None:
         memo.put(key, (tuple(weeks), memo.used_keys(), len(pulls) - len(shown)))
     return weeks
@@ -170,10 +156,8 @@ def stream_histories(
     fresh = [name for name in names if memos is None or not memos.remembers(name)]
     if len(fresh) < PARALLEL_FROM or cores() < 2:
         fresh = []
-    jobs = (
-        (store.root, name, options, now, memos.salt if memos is not None else None)
-        for name in fresh
-    )
+    salt = memos.salt if memos is not None else None
+    jobs = ((store.root, name, options, now, salt) for name in fresh)
     # One job more than the workers: each has the next at hand while the caller takes in the last,
     # and no more than that wait in memory for the caller.
     analysed = parallel_stream(
@@ -187,11 +171,8 @@ def stream_histories(
     for name in names:
         if name in fresh:  # the workers hand repositories back in the order they were given them
             weeks, memo, warnings = next(analysed)
-            for (
-                logger_name,
-                level,
-                message,
-            ) in warnings:  # said as if here, where the build's log shows them
+            # said as if here, where the build's log shows them
+            for logger_name, level, message in warnings:
                 logging.getLogger(logger_name).log(level, "%s", message)
         else:
             memo = memos.load(name) if memos is not None else None
@@ -213,8 +194,5 @@ def _analyse_afresh(
         weeks = made_weeks(Store(root), repo, options, now, memo)
     finally:
         logging.getLogger().removeHandler(kept)
-    return (
-        weeks,
-        memo,
-        [(record.name, record.levelno, record.getMessage()) for record in kept.buffer],
-    )
+    warnings = [(record.name, record.levelno, record.getMessage()) for record in kept.buffer]
+    return weeks, memo, warnings

@@ -36,8 +36,8 @@ from digest_plugin.narrate.wording import Language
 from digest_plugin.publish.feeds import shape_feed
 from digest_plugin.publish.files import (
     PACKAGE_TEMPLATES,
-    chart_drawing,
     copy_static,
+    start_drawing,
     stylesheets,
     write_week_files,
     write_week_pdfs,
@@ -80,9 +80,7 @@ def connect() -> None:
     signals.article_writer_finalized.connect(write_pages_around_weeks)
     signals.finalized.connect(write_site_map)
     signals.feed_generated.connect(shape_feed)  # the weeks' entries in the feeds Pelican writes
-    signals.get_generators.connect(
-        start_collecting
-    )  # sent as every build starts, --autoreload's too
+    signals.get_generators.connect(start_collecting)  # sent as every build starts, autoreload too
     signals.finalized.connect(stop_collecting)
 
 
@@ -107,11 +105,7 @@ DISK_ERRORS = {
 
 def disk_error_sentence(error: OSError) -> str:
     """One sentence for a write that the disk refused, naming the file where the error does."""
-    where = (
-        f"{error.filename} could not be written"
-        if error.filename
-        else "a file could not be written"
-    )
+    where = f"{error.filename or 'a file'} could not be written"
     assert error.errno is not None  # a disk error: its errno is one of DISK_ERRORS
     return (
         f"The build stopped: {where} because {DISK_ERRORS[error.errno]}; make room and build again."
@@ -187,25 +181,22 @@ def prepare_templates(generator) -> None:
     setup = build_setup(generator.settings)
     if setup is None:
         return
-    language = setup.language
-    generator.env.loader = ChoiceLoader(
-        [generator.env.loader, FileSystemLoader(str(PACKAGE_TEMPLATES))]
-    )
-    generator.env.autoescape = _escaping_ours(generator.env.autoescape)
-    generator.env.add_extension("jinja2.ext.i18n")
-    generator.env.install_gettext_callables(language.gettext, language.ngettext, newstyle=True)
-    generator.env.filters.update(
+    language, env = setup.language, generator.env
+    env.loader = ChoiceLoader([env.loader, FileSystemLoader(str(PACKAGE_TEMPLATES))])
+    env.autoescape = _escaping_ours(env.autoescape)
+    env.add_extension("jinja2.ext.i18n")
+    env.install_gettext_callables(language.gettext, language.ngettext, newstyle=True)
+    env.filters.update(
         cite=cite,
         number=language.number,
         digest_date=partial(format_date, language=language.code),
         author_url=author_path,
     )
-    generator.env.globals.setdefault("digest_repos", {})
-    generator.env.globals.setdefault("digest_owners", {})
-    generator.env.globals.setdefault("digest_feeds", {})
-    generator.env.globals["digest_chart_size"] = pixel_size("svg")
-    generator.env.globals["digest_theme"] = host_theme(generator.env)
-    generator.env.globals["digest_html_lang"] = {"zh": "zh-CN"}.get(language.code, language.code)
+    for name in ("digest_repos", "digest_owners", "digest_feeds"):
+        env.globals.setdefault(name, {})
+    env.globals["digest_chart_size"] = pixel_size("svg")
+    env.globals["digest_theme"] = host_theme(env)
+    env.globals["digest_html_lang"] = {"zh": "zh-CN"}.get(language.code, language.code)
 
 
 def _escaping_ours(site_autoescape):
@@ -235,6 +226,7 @@ def add_week_articles(generator) -> None:
         else source_date() or _data_time(store, setup.settings) or datetime.now(UTC)
     )
     notes = read_notes(Path(generator.path), generator.settings)
+    cache_path = Path(generator.settings["CACHE_PATH"])
     digest = build_site_digest(
         setup.settings,
         setup.language,
@@ -242,7 +234,7 @@ def add_week_articles(generator) -> None:
         now=now,
         warnings=warnings,
         notes=notes,
-        start_drawing=chart_drawing(Path(generator.settings["CACHE_PATH"])),
+        start_drawing=partial(start_drawing, cache_path),
     )
     generator.context["digest"] = digest
     in_blog = setup.settings.in_blog
@@ -259,18 +251,14 @@ def add_week_articles(generator) -> None:
         name: repo_feeds(name, generator.settings, in_blog) for name in repos
     }
     generator.context["digest_section_feeds"] = {} if in_blog else section_feeds(generator.settings)
-    texts = generator.context["digest_texts"] = cache.TextCache(
-        Path(generator.settings["CACHE_PATH"]), cache.code_salt()
-    )
+    texts = generator.context["digest_texts"] = cache.TextCache(cache_path, cache.code_salt())
     report = cache.key("report", _what_it_shows(generator, REPORT_TEMPLATE))
-    generator.context["digest_pdf_key"] = cache.key(
-        "pdf", _what_it_shows(generator, PDF_TEMPLATE, stylesheets())
-    )
+    pdf_key = cache.key("pdf", _what_it_shows(generator, PDF_TEMPLATE, stylesheets()))
+    generator.context["digest_pdf_key"] = pdf_key
     generator.env.globals["digest_report"] = report_renderer(generator.env, texts, report)
 
-    entry = generator.get_template(
-        "digest_feed_entry"
-    )  # an article's content is what its feed entry carries
+    # an article's content is what its feed entry carries
+    entry = generator.get_template("digest_feed_entry")
     label_entry = generator.get_template("digest_label_feed_entry")
     context = dict(generator.context)  # as it stands now, one copy for every entry rendered later
     # The entry links its page and chart in Pelican's own {filename} and {static} forms, which
@@ -281,8 +269,8 @@ def add_week_articles(generator) -> None:
             generator,
             week,
             functools.cache(partial(entry.render, context, week=week, week_source=_source(week))),
-            in_blog,
             LabelEntries(partial(label_entry.render, context, week=week), rows),
+            setup.settings.author,
         )
         for week, rows in tag_rows
     ]
@@ -290,9 +278,8 @@ def add_week_articles(generator) -> None:
         generator.add_source_path(article)
         chart = article.digest_week.view.feed_chart
         if chart is not None:
-            generator.add_source_path(
-                _chart_file(generator, article.digest_week, chart), static=True
-            )
+            picture = _chart_file(generator, article.digest_week, chart)
+            generator.add_source_path(picture, static=True)
     generator.context["digest_articles"] = articles
     if not generator.env.globals["digest_theme"].head_block:
         logger.warning(
@@ -345,12 +332,9 @@ def _data_time(store: Store, settings: DigestSettings) -> datetime | None:
 
 
 def _article(
-    generator, week: WeekPage, entry: Callable[[], str], in_blog: bool, label_entries: LabelEntries
+    generator, week: WeekPage, entry: Callable[[], str], labels: LabelEntries, author: str | None
 ) -> Article:
     settings = generator.settings
-    setup = build_setup(settings)
-    assert setup is not None  # the setup that made the digest this article is of
-    author = setup.settings.author
     # DIGEST_AUTHOR, else none of the plugin's: Pelican gives the article the site's AUTHOR, if any.
     raw = {"tags": list(week.tags), "authors": [author] if author else [], "slug": week.slug}
     processed = {
@@ -365,7 +349,7 @@ def _article(
             tag.slug = f"{tag.slug[: TAG_SLUG_LIMIT - 9].rstrip('-')}-{digest}"
     metadata = {
         **processed,
-        "title": week.title,
+        "title": week.narrative.title,
         "date": week.date,
         "summary": str(cite(week.view.summary, week.repo_url)),
         "url": week.url,
@@ -375,7 +359,7 @@ def _article(
         "status": "published" if week.final else "hidden",
         "lang": settings["DEFAULT_LANG"],
         "digest_week": week,
-        "digest_label_entries": label_entries,  # by label or module: the entry in that label's feed
+        "digest_label_entries": labels,  # by label or module: the entry in that label's feed
     }
     source = os.path.join(generator.path, _source(week))
     return WeekArticle(
@@ -439,13 +423,8 @@ def write_files(generator, writer) -> None:
     texts = generator.context["digest_texts"]
     write_week_files(digest, output, cache_folder, texts)
     if digest.settings.pdf:
-        drawn = write_week_pdfs(
-            digest,
-            pdf_html(generator),
-            output,
-            cache_folder,
-            site=generator.context["digest_pdf_key"],
-        )
+        site = generator.context["digest_pdf_key"]
+        drawn = write_week_pdfs(digest, pdf_html(generator), output, cache_folder, site)
         logger.debug("repo-digest: %d PDFs drawn, the others unchanged", drawn)
     texts.prune()
 
@@ -461,15 +440,8 @@ def pdf_html(generator) -> Callable[[WeekPage], str]:
 # Where the site's files are: what they hold is hashed already (templates) or shows in the page
 # (data, notes), and a site built in another folder, or by `make publish`, keeps its PDFs.
 _FOLDERS = frozenset(
-    {
-        "PATH",
-        "OUTPUT_PATH",
-        "CACHE_PATH",
-        "THEME",
-        "THEME_TEMPLATES_OVERRIDES",
-        "PLUGIN_PATHS",
-        "DIGEST_DATA_PATH",
-    }
+    """PATH OUTPUT_PATH CACHE_PATH THEME THEME_TEMPLATES_OVERRIDES PLUGIN_PATHS
+    DIGEST_DATA_PATH""".split()
 )
 
 
@@ -480,12 +452,8 @@ def _what_it_shows(generator, template: str, css: dict[str, str] | None = None) 
     the stylesheets it inlines. A change to anything else of the host site (its LINKS, its other
     plugins, its own templates) leaves the output as it was, and so its cache."""
     sources = templates_rendered(generator.env, template)
-    read = set().union(
-        *(
-            meta.find_undeclared_variables(generator.env.parse(source))
-            for source in sources.values()
-        )
-    )
+    parse = generator.env.parse
+    read = set().union(*(meta.find_undeclared_variables(parse(s)) for s in sources.values()))
     settings = {
         key: value
         for key, value in generator.context.items()
@@ -533,9 +501,8 @@ def write_pages_around_weeks(generator, writer) -> None:
     digest: SiteDigest | None = generator.context.get("digest")
     if digest is not None:
         write_site_pages(generator, writer, digest)
-        generator.settings[PAGE_DATES_KEY] = page_dates(
-            digest.repos
-        )  # for the sitemap, written when every page is
+        # for the sitemap, written when every page is
+        generator.settings[PAGE_DATES_KEY] = page_dates(digest.repos)
 
 
 def write_site_map(pelican) -> None:

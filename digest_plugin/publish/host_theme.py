@@ -33,9 +33,8 @@ _TITLE_BLOCK = re.compile(r"{%-?\s*block title\s*-?%}.*?{%-?\s*endblock\b[^%]*%}
 @dataclass(frozen=True)
 class HostTheme:
     head_block: bool = True
-    column_open: str = (
-        ""  # the element the theme's pages sit in, opened (Markup: the theme's own text)
-    )
+    # the element the theme's pages sit in, opened (Markup: the theme's own text)
+    column_open: str = ""
     column_close: str = ""
     title_names_site: bool = False  # the theme's <title> shows SITENAME beside the title block
     head_meta: bool = False  # the theme's <head> has a `meta` block
@@ -72,12 +71,8 @@ def _head_has_meta_block(base: str) -> bool:
 
 
 def _parsed(env: Environment, name: str) -> nodes.Template | None:
-    assert env.loader is not None  # Pelican's environment has its theme's loader
-    try:
-        source = env.loader.get_source(env, name)[0]
-    except TemplateNotFound:
-        return None
-    return env.parse(source)
+    source = _source(env, name)
+    return env.parse(source) if source else None
 
 
 def _blocks(env: Environment, name: str, seen: frozenset[str] = frozenset()) -> set[str]:
@@ -96,11 +91,8 @@ def _page_column(env: Environment) -> tuple[str, str] | None:
     """(the opening tag, its name) the content block of the theme's `page.html` starts with, if a
     container with a class or an id; else None."""
     tree = _parsed(env, "page.html")
-    content = (
-        next((block for block in tree.find_all(nodes.Block) if block.name == "content"), None)
-        if tree
-        else None
-    )
+    blocks = tree.find_all(nodes.Block) if tree else ()
+    content = next((block for block in blocks if block.name == "content"), None)
     if content is None or not content.body or not isinstance(content.body[0], nodes.Output):
         return None
     first = content.body[0].nodes[0] if content.body[0].nodes else None

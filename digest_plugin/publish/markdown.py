@@ -9,6 +9,7 @@ written instead of turning into markup, HTML or a link. Pure: text in, text out.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from urllib.parse import quote
 
 from digest_plugin.narrate.model import CITATION, Cited
@@ -97,28 +98,21 @@ def _note(view: WeekView, lang: Language) -> list[str]:
 def _summary(view: WeekView, lang: Language) -> list[str]:
     blocks = [heading(2, view.headings["summary"]), linked(view.summary, view.links)]
     if view.figures:
-        blocks.append(
-            _table(
-                [f.label for f in view.figures], [[f.value for f in view.figures]], align="right"
-            )
-        )
+        labels, values = [f.label for f in view.figures], [f.value for f in view.figures]
+        blocks.append(_table(labels, [values], align="right"))
     if view.themes:
-        blocks.append(heading(3, view.headings["themes"]))
         colon = escape_inline(lang.gettext(": "))
-        blocks.append(
-            "\n".join(
-                f"- **{escape(t.name)}**{colon}{linked(t.sentence, view.links)}"
-                for t in view.themes
-            )
+        themes = (
+            f"**{escape(t.name)}**{colon}{linked(t.sentence, view.links)}" for t in view.themes
         )
+        blocks += [heading(3, view.headings["themes"]), _list(themes)]
     return blocks
 
 
 def _highlights(view: WeekView, lang: Language) -> list[str]:
     blocks = [heading(2, view.headings["highlights"])]
     for group in view.highlights:
-        blocks.append(heading(3, group.heading))
-        blocks.append("\n".join(f"- {linked(item, view.links)}" for item in group.items))
+        blocks += [heading(3, group.heading), _cited_list(group.items, view.links)]
     return blocks
 
 
@@ -146,22 +140,19 @@ def _key_changes(view: WeekView, lang: Language) -> list[str]:
             lines.append("   " + linked(change.details, view.links))
         factors = _(", ").join(f"{f.name} {f.points}" for f in change.importance.factors)
         if factors:
-            lines.append(
-                "   " + escape(_("How the score adds up: {factors}").format(factors=factors))
-            )
+            adds_up = _("How the score adds up: {factors}").format(factors=factors)
+            lines.append("   " + escape(adds_up))
         if change.importance.reading:
             lines.append("   " + escape(change.importance.reading))
         items.append("\n\n".join(lines))
     blocks = [heading(2, view.headings["key_changes"]), "\n\n".join(items)]
     if view.brief_key_changes:
-        blocks.append(heading(3, view.more_key_changes))
         score = _("importance {score}")
-        blocks.append(
-            "\n".join(
-                f"- {_ref(b.ref)} {escape(b.text)} · {escape(score.format(score=b.importance))}"
-                for b in view.brief_key_changes
-            )
+        briefs = (
+            f"{_ref(b.ref)} {escape(b.text)} · {escape(score.format(score=b.importance))}"
+            for b in view.brief_key_changes
         )
+        blocks += [heading(3, view.more_key_changes), _list(briefs)]
     return blocks
 
 
@@ -172,9 +163,8 @@ def _risks(view: WeekView, lang: Language) -> list[str]:
         for r in view.risks
     ]
     heads = [_("Risk"), _("Impact"), _("PRs")]
-    if any(
-        r.mitigation is not None for r in view.risks
-    ):  # a column only where a PR says what to do
+    # a column only where a PR says what to do
+    if any(r.mitigation is not None for r in view.risks):
         heads.append(_("What to do"))
         rows = [
             [*row, linked(r.mitigation, view.links) if r.mitigation is not None else "—"]
@@ -183,64 +173,55 @@ def _risks(view: WeekView, lang: Language) -> list[str]:
     return [
         heading(2, view.headings["risks"]),
         _table(heads, rows, escaped=True),
-        "\n".join(f"- {linked(r.sentence, view.links)}" for r in view.risks),
+        _cited_list((r.sentence for r in view.risks), view.links),
     ]
 
 
 def _breaking(view: WeekView, lang: Language) -> list[str]:
-    return [
-        heading(2, view.headings["breaking"]),
-        "\n".join(f"- {linked(c, view.links)}" for c in view.breaking),
-    ]
+    return [heading(2, view.headings["breaking"]), _cited_list(view.breaking, view.links)]
 
 
 def _recommendations(view: WeekView, lang: Language) -> list[str]:
     return [
         heading(2, view.headings["recommendations"]),
-        "\n".join(f"- {linked(c, view.links)}" for c in view.recommendations),
+        _cited_list(view.recommendations, view.links),
     ]
 
 
 def _trends(view: WeekView, lang: Language) -> list[str]:
     blocks = [heading(2, view.headings["trends"])]
     if view.trends:
-        blocks.append("\n".join(f"- {linked(c, view.links)}" for c in view.trends))
+        blocks.append(_cited_list(view.trends, view.links))
     for chart in view.charts:
-        blocks.append(heading(3, chart.title))
-        blocks.append(_table(list(chart.table.headers), [list(row) for row in chart.table.rows]))
+        table = _table(list(chart.table.headers), [list(row) for row in chart.table.rows])
+        blocks += [heading(3, chart.title), table]
     return blocks
 
 
 def _newcomers(view: WeekView, lang: Language) -> list[str]:
     _ = lang.gettext
-    lines = [
-        "- "
-        + _("{login}: {pulls}").format(
-            login=escape(c.login), pulls=_(", ").join(_ref(p) for p in c.pulls)
-        )
+    line, comma = _("{login}: {pulls}"), _(", ")
+    lines = (
+        line.format(login=escape(c.login), pulls=comma.join(map(_ref, c.pulls)))
         for c in view.newcomers
-    ]
-    return [
-        heading(2, view.headings["newcomers"]),
-        escape(_("Thank you, and welcome!")),
-        "\n".join(lines),
-    ]
+    )
+    welcome = escape(_("Thank you, and welcome!"))
+    return [heading(2, view.headings["newcomers"]), welcome, _list(lines)]
 
 
 def _updates(view: WeekView, lang: Language) -> list[str]:
     by = lang.gettext("by {author}")
-    lines = [
-        f"- {_ref(row.ref)} {escape(row.title)} · {escape(by.format(author=row.author))}"
+    lines = (
+        f"{_ref(row.ref)} {escape(row.title)} · {escape(by.format(author=row.author))}"
         for row in view.updates
-    ]
-    return [heading(2, view.headings["updates"]), "\n".join(lines)]
+    )
+    return [heading(2, view.headings["updates"]), _list(lines)]
 
 
 def _statistics(view: WeekView, lang: Language) -> list[str]:
     blocks = [heading(2, view.headings["statistics"])]
     for table in view.statistics:
-        blocks.append(heading(3, table.title))
-        blocks.append(_count_table(table, lang))
+        blocks += [heading(3, table.title), _count_table(table, lang)]
     return blocks
 
 
@@ -295,6 +276,14 @@ def _ref(ref: PullRef) -> str:
 
 
 # --- Markdown pieces ---------------------------------------------------------------------------------
+
+
+def _list(items: Iterable[str]) -> str:
+    return "\n".join(f"- {item}" for item in items)
+
+
+def _cited_list(texts: Iterable[Cited], links: dict[int, str]) -> str:
+    return _list(linked(text, links) for text in texts)
 
 
 def _table(

@@ -10,6 +10,7 @@ articles and pages, so a note never becomes a post of its own.
 from __future__ import annotations
 
 import re
+from itertools import dropwhile
 from pathlib import Path
 
 from pelican.contents import Page
@@ -70,8 +71,4 @@ def read_notes(content: Path, settings: dict) -> dict[tuple[str, str], EditorNot
 
 def _body(source: str) -> str:
     """The note's Markdown without its metadata lines (Pelican's "Key: value" header)."""
-    lines = source.splitlines()
-    index = 0
-    while index < len(lines) and _METADATA_LINE.match(lines[index]):
-        index += 1
-    return "\n".join(lines[index:]).strip()
+    return "\n".join(dropwhile(_METADATA_LINE.match, source.splitlines())).strip()

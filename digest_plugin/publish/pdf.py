@@ -30,9 +30,8 @@ from digest_plugin.errors import DigestError
 
 log = logging.getLogger(__name__)
 PDF_NAME = "digest.pdf"
-PARALLEL_FROM = (
-    4  # PDFs to draw before worker processes pay for their start-up (a PDF takes about a second)
-)
+# PDFs to draw before worker processes pay for their start-up (a PDF takes about a second)
+PARALLEL_FROM = 4
 # PDFs whose HTML is held at once: with its charts inline a busy week's is half a megabyte, and a
 # cold build of 260 weeks that held them all took 581 MiB, where it takes 315.
 WINDOW = 16
@@ -103,11 +102,8 @@ def font_has(char: str) -> bool | None:
         return None
     for function, result, arguments in _FONTCONFIG:
         getattr(fc, function).restype, getattr(fc, function).argtypes = result, arguments
-    pattern, charset, properties = (
-        fc.FcPatternCreate(),
-        fc.FcCharSetCreate(),
-        fc.FcObjectSetCreate(),
-    )
+    pattern, charset = fc.FcPatternCreate(), fc.FcCharSetCreate()
+    properties = fc.FcObjectSetCreate()
     try:
         fc.FcCharSetAddChar(charset, ord(char))
         fc.FcPatternAddCharSet(pattern, b"charset", charset)

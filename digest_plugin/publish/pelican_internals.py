@@ -27,9 +27,7 @@ def _calls_lazy_content() -> bool:
         return True
 
 
-PRIVATE_API: dict[str, Callable[[], bool]] = {
-    "Content._get_content": _calls_lazy_content,
-}
+PRIVATE_API: dict[str, Callable[[], bool]] = {"Content._get_content": _calls_lazy_content}
 
 
 def missing_private_api() -> list[str]:

@@ -49,9 +49,8 @@ class RepoCategory(Category):
 
 def repo_category(repo: str, settings: dict) -> RepoCategory:
     category = RepoCategory(repo, settings)
-    category.slug = (
-        repo  # keeps the slash, for the per-repository feeds: feeds/{owner}/{name}.atom.xml
-    )
+    # keeps the slash, for the per-repository feeds: feeds/{owner}/{name}.atom.xml
+    category.slug = repo
     return category
 
 
@@ -72,8 +71,7 @@ def write_section(digest: SiteDigest, articles: list, generator, writer) -> None
     and the section's feeds (the digest's own files) here: finished weeks only, newest first."""
     context, output = generator.context, Path(generator.output_path)
     template = generator.get_template("digest_repo")
-    final = [a for a in articles if a.digest_week.final]
-    final.sort(key=lambda a: a.date, reverse=True)
+    final = sorted((a for a in articles if a.digest_week.final), key=lambda a: a.date, reverse=True)
     limit = generator.settings.get("FEED_MAX_ITEMS") or None
     for kind, path in section_feeds(generator.settings).items():
         write_week_feed(output, path, kind, final[:limit], context)

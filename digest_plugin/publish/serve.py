@@ -13,6 +13,7 @@ from pathlib import Path
 from pelican.server import ComplexHTTPRequestHandler, RootedHTTPServer
 
 NOT_FOUND_PAGE = "404.html"
+BARE_NOT_FOUND = b"<!DOCTYPE html><title>Not found</title><p>Not found.</p>"  # a site without one
 
 
 class SiteRequestHandler(ComplexHTTPRequestHandler):
@@ -26,11 +27,7 @@ class SiteRequestHandler(ComplexHTTPRequestHandler):
 
     def _not_found(self) -> None:
         page = Path(self.base_path) / NOT_FOUND_PAGE
-        body = (
-            page.read_bytes()
-            if page.is_file()
-            else b"<!DOCTYPE html><title>Not found</title><p>Not found.</p>"
-        )
+        body = page.read_bytes() if page.is_file() else BARE_NOT_FOUND
         self.send_response(404)
         self.send_header("Content-Type", "text/html; charset=utf-8")
         self.send_header("Content-Length", str(len(body)))

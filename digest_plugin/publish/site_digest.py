@@ -68,9 +68,8 @@ class WeekPage:
     # shows a chart's file, words and numbers, never its colours, so a palette that a new name
     # changed leaves every report as it was, and its kept texts (build/cache.py) still apply.
     charts: tuple[Chart, ...] = ()
-    view_key: str = (
-        ""  # what the view shows, hashed: the key of its report texts (build/cache.py's TextCache)
-    )
+    # what the view shows, hashed: the key of its report texts (build/cache.py's TextCache)
+    view_key: str = ""
 
     @property
     def status(self) -> str:
@@ -100,20 +99,14 @@ class WeekPage:
         return feed_entry_id(self.repo_url, self.repo, self.week, self.analysis.start)
 
     @property
-    def title(self) -> str:
-        return self.narrative.title
-
-    @property
     def slug(self) -> str:
         return f"{self.repo.replace('/', '-')}-{self.week}"
 
     @property
     def tags(self) -> tuple[str, ...]:
         """The week's labels and modules, as Pelican's tags (see `pull_tags`), the most frequent first."""
-        stats, tagged = (
-            self.analysis.stats,
-            {tag for pull in self.analysis.pulls for tag in pull_tags(pull)},
-        )
+        stats = self.analysis.stats
+        tagged = {tag for pull in self.analysis.pulls for tag in pull_tags(pull)}
         return tuple(tag for tag in dict.fromkeys([*stats.labels, *stats.modules]) if tag in tagged)
 
     @property
@@ -132,9 +125,8 @@ def pull_tags(pull: AnalysedPull) -> tuple[str, ...]:
     modules unless they are only words its title wrote (`[1/n]`, a one-off scope), which would
     fill a host blog's tags with fragments of PR titles."""
     found = pull.classification
-    return tuple(
-        dict.fromkeys([*found.labels, *(() if found.modules_from_title else found.modules)])
-    )
+    modules = () if found.modules_from_title else found.modules
+    return tuple(dict.fromkeys([*found.labels, *modules]))
 
 
 def is_quiet(analysis: WeekAnalysis) -> bool:
@@ -162,10 +154,7 @@ class QuietWeeks:
 def quiet_runs(history: list[WeekAnalysis], language: Language) -> list[QuietWeeks]:
     """The quiet weeks of a history (oldest first), consecutive ones together."""
     runs = [list(weeks) for quiet, weeks in groupby(history, key=is_quiet) if quiet]
-    return [
-        QuietWeeks(run[0].week, run[-1].week, language.dates(run[0].start, run[-1].end))
-        for run in runs
-    ]
+    return [QuietWeeks(r[0].week, r[-1].week, language.dates(r[0].start, r[-1].end)) for r in runs]
 
 
 @dataclass
@@ -176,9 +165,8 @@ class RepoPage:
     charts: list[Chart] = field(default_factory=list)
     overview_text: str = ""
     quiet: list[QuietWeeks] = field(default_factory=list)  # the others, oldest first
-    merged_by_week: tuple[
-        tuple[str, int], ...
-    ] = ()  # every week's merged count, quiet ones too, oldest first
+    # every week's merged count, quiet ones too, oldest first
+    merged_by_week: tuple[tuple[str, int], ...] = ()
 
     @property
     def sample(self) -> bool:
@@ -211,9 +199,8 @@ class SiteDigest:
     language: Language
     repos: list[RepoPage]
     warnings: list[str] = field(default_factory=list)
-    charts_drawn: Future | None = (
-        None  # the drawing started alongside the build; raises what drawing raised
-    )
+    # the drawing started alongside the build; raises what drawing raised
+    charts_drawn: Future | None = None
 
 
 def build_site_digest(
@@ -238,58 +225,42 @@ def build_site_digest(
     cache = pelican_settings.get("CACHE_PATH")
     memos = AnalysisMemos(Path(cache), code_salt()) if cache else None
     notes = _published_notes(notes or {}, names)
-    writer = language_model_writer(
-        settings
-    )  # None for the built-in writer; one per build, with its request budget
+    # None for the built-in writer; one per build, with its request budget
+    writer = language_model_writer(settings)
+    site_url = pelican_settings.get("SITEURL", "")
     _ = language.gettext
     repos, unstyled, warnings = [], {}, list(warnings or ())
     site_charts: dict[str, RepoCharts] = {}
     charts_drawn: Future | None = None
     for name, made, memo in stream_histories(store, names, analysis_options(settings), now, memos):
         history = [week.value for week in made]
-        _check_note_weeks(
-            notes, name, history
-        )  # before any week is narrated: a language model's requests are counted
-        every_week = _unstyled_charts(made, memo, settings.trend_weeks, language)
-        shown = [not is_quiet(analysis) for analysis in history]
-        unstyled[name] = RepoCharts(
-            [charts.value for charts, page in zip(every_week[0], shown) if page],
-            every_week[1].value,
-        )
+        # before any week is narrated: a language model's requests are counted
+        _check_note_weeks(notes, name, history)
+        every_week, repo_page = _unstyled_charts(made, memo, settings.trend_weeks, language)
+        # the charts of the weeks with a page
+        shown = [charts for charts, week in zip(every_week, history) if not is_quiet(week)]
+        unstyled[name] = RepoCharts([charts.value for charts in shown], repo_page.value)
         if len(unstyled) == len(names):
-            site_charts, charts_drawn = _every_chart_known(unstyled, start_drawing)
+            # Every chart is known: in the site's palette, drawn on the idle cores while the last
+            # repository is put into words (for a site of one repository, its whole narration).
+            site_charts = in_site_palette(unstyled)
+            if start_drawing is not None:
+                charts_drawn = start_drawing(
+                    [chart for repo in site_charts.values() for chart in repo.every_chart()]
+                )
         if history:
             pages = _week_pages(
-                name,
-                made,
-                [charts for charts, page in zip(every_week[0], shown) if page],
-                memo,
-                writer,
-                notes,
-                settings,
-                language,
-                pelican_settings.get("SITEURL", ""),
+                name, made, shown, memo, writer, notes, settings, language, site_url
             )
-            repos.append(
-                RepoPage(
-                    name,
-                    repo_path(name),
-                    pages,
-                    unstyled[name].page,
-                    _overview(history, language),
-                    quiet_runs(history, language),
-                    tuple((a.week, a.stats.merged_count) for a in history),
-                )
-            )
+            overview, quiet = _overview(history, language), quiet_runs(history, language)
+            merged = tuple((a.week, a.stats.merged_count) for a in history)
+            charts = unstyled[name].page
+            repos.append(RepoPage(name, repo_path(name), pages, charts, overview, quiet, merged))
         else:
-            warnings.append(
-                _(
-                    "{repo} has no merged pull requests in the store yet, so it has no pages."
-                ).format(repo=name)
-            )
-        if (
-            memo is not None
-        ):  # saved as soon as it is complete, and let go before the next repository's is loaded
+            empty = _("{repo} has no merged pull requests in the store yet, so it has no pages.")
+            warnings.append(empty.format(repo=name))
+        # saved as soon as it is complete, and let go before the next repository's is loaded
+        if memo is not None:
             assert memos is not None  # where the memo came from
             memos.save(name, memo)
         del memo, made, history
@@ -299,20 +270,6 @@ def build_site_digest(
         for page, styled in zip(repo.weeks, site_charts[repo.name].weeks, strict=True):
             page.charts = tuple(styled)
     return SiteDigest(settings, language, repos, warnings, charts_drawn)
-
-
-def _every_chart_known(
-    unstyled: dict[str, RepoCharts],
-    start_drawing: Callable[[list[Chart]], Future] | None,
-) -> tuple[dict[str, RepoCharts], Future | None]:
-    """The site's charts in its palette, and their drawing started on the idle cores while the last
-    repository is put into words (for a site of one repository, its whole narration)."""
-    site_charts = in_site_palette(unstyled)
-    if start_drawing is None:
-        return site_charts, None
-    return site_charts, start_drawing(
-        [chart for repo in site_charts.values() for chart in repo.every_chart()]
-    )
 
 
 def _repo_names(settings: DigestSettings, store: Store) -> list[str]:
@@ -353,19 +310,33 @@ def _week_pages(
         for index in reversed(shown)
     }
     for index, charts in zip(shown, charts_by_week, strict=True):
-        note = notes.pop((name, history[index].week), None)
+        week, narrative, analysis = made[index], narratives[index], history[index]
+        note = notes.pop((name, analysis.week), None)
+        path = week_path(name, analysis.week)
+        provenance = _provenance(analysis, language)
+        view = week_view(
+            analysis, narrative.value, charts.value, language, repo_url, provenance, note
+        )
+        # What the view is made of (week_view's arguments), hashed with the analysis, the narrative
+        # and the charts by their keys: hashing the view itself, every PR row of it, took 6 s of a
+        # warm build of 2,600 weeks. A week's key leaves its fetch's time out; it shows only in
+        # the provenance, and only while it matters.
+        fetch = replace(analysis.fetch, fetched_at=None)
+        made_of = (week, fetch, narrative, charts, language.code, repo_url, provenance, note)
         pages.append(
-            _week_page(
-                name,
-                made[index],
-                narratives[index],
-                charts,
-                repo_url,
-                settings,
-                language,
-                site_url,
-                note,
-                memo,
+            WeekPage(
+                repo=name,
+                analysis=_slim(analysis),
+                narrative=narrative.value,
+                view=view,
+                date=_publication_date(analysis, settings),
+                url=path,
+                absolute_url=absolute(site_url, path),
+                repo_url=repo_url,
+                discuss_url=_discuss_url(settings, name, analysis.week),
+                pdf=settings.pdf,
+                charts=tuple(charts.value),  # until the site's palette is known
+                view_key=memo.key("view", made_of) if memo is not None and week.key else key(view),
             )
         )
     for before, after in pairwise(pages):
@@ -378,15 +349,9 @@ def _narrative(
 ) -> Made[Narrative]:
     """`narrate` of the last of `weeks` (the RECENT_WEEKS before it are all it reads), which checks
     its grounding and logs any problem; the built-in writer's narrative is remembered."""
-
-    def make() -> Narrative:
-        return narrate(weeks[-1].value, [week.value for week in weeks[:-1]], language, writer)
-
-    return (
-        Made(make())
-        if writer is not None
-        else _made_by(memo)(("narrative", language.code, tuple(weeks)), make)
-    )
+    make = partial(narrate, weeks[-1].value, [week.value for week in weeks[:-1]], language, writer)
+    made_by = _made_by(memo if writer is None else None)
+    return made_by(("narrative", language.code, tuple(weeks)), make)
 
 
 def _unstyled_charts(
@@ -398,14 +363,10 @@ def _unstyled_charts(
     weeks = []
     for index, week in enumerate(made):
         window = made[trend_window(index, trend_weeks)]
-        weeks.append(
-            made_by(
-                ("week charts", trend_weeks, language.code, tuple(window)),
-                partial(
-                    week_charts, week.value, [w.value for w in window], trend_weeks, Palette(), _
-                ),
-            )
-        )
+        parts = ("week charts", trend_weeks, language.code, tuple(window))
+        before = [w.value for w in window]
+        make = partial(week_charts, week.value, before, trend_weeks, Palette(), _)
+        weeks.append(made_by(parts, make))
     return weeks, made_by(
         ("repository charts", language.code, tuple(made)),
         partial(repo_charts, history, Palette(), _),
@@ -457,66 +418,15 @@ def week_report_view(
 ) -> WeekView:
     """One week's view outside a site build (`repo-digest show`): charts coloured for its repository alone."""
     before = [w for w in history if w.start <= week.start]
-    charts = week_charts(
-        week,
-        before,
-        settings.trend_weeks,
-        site_palette([history], settings.trend_weeks),
-        language.gettext,
-    )
-    return week_view(
-        week,
-        narrative,
-        charts,
-        language,
-        _repo_url(week.repo, history),
-        _provenance(week, language),
-        note,
-    )
-
-
-def _week_page(
-    repo,
-    made: Made[WeekAnalysis],
-    narrative: Made[Narrative],
-    charts: Made[list[Chart]],
-    repo_url,
-    settings: DigestSettings,
-    language: Language,
-    site_url,
-    note: EditorNote | None,
-    memo: Memo | None = None,
-) -> WeekPage:
-    analysis = made.value
-    path = week_path(repo, analysis.week)
-    provenance = _provenance(analysis, language)
-    view = week_view(analysis, narrative.value, charts.value, language, repo_url, provenance, note)
-    # What the view is made of (week_view's arguments), hashed with the analysis, the narrative and
-    # the charts by their keys: hashing the view itself, every PR row of it, took 6 s of a warm
-    # build of 2,600 weeks. A week's key leaves its fetch's time out; it shows only in the
-    # provenance, and only while it matters.
-    fetch = replace(analysis.fetch, fetched_at=None)
-    made_of = (made, fetch, narrative, charts, language.code, repo_url, provenance, note)
-    return WeekPage(
-        repo=repo,
-        analysis=_slim(analysis),
-        narrative=narrative.value,
-        view=view,
-        date=_publication_date(analysis, settings),
-        url=path,
-        absolute_url=absolute(site_url, path),
-        repo_url=repo_url,
-        discuss_url=_discuss_url(settings, repo, analysis.week),
-        pdf=settings.pdf,
-        charts=tuple(charts.value),  # until the site's palette is known
-        view_key=memo.key("view", made_of) if memo is not None and made.key else key(view),
-    )
+    palette = site_palette([history], settings.trend_weeks)
+    charts = week_charts(week, before, settings.trend_weeks, palette, language.gettext)
+    repo_url, provenance = _repo_url(week.repo, history), _provenance(week, language)
+    return week_view(week, narrative, charts, language, repo_url, provenance, note)
 
 
 def _discuss_url(settings: DigestSettings, repo: str, week: str) -> str:
-    pattern = settings.discuss_url or ""
     owner, name = repo.split("/", 1)
-    return pattern.format(owner=owner, name=name, week=week, repo=repo) if pattern else ""
+    return (settings.discuss_url or "").format(owner=owner, name=name, week=week, repo=repo)
 
 
 def _published_notes(
@@ -525,17 +435,14 @@ def _published_notes(
     """The editor's notes for repositories the site publishes. A note for another (the bundled
     sample's, left in content/ of a copy set up for its own repositories) is not an error: it is
     left out, with one line naming it."""
-    published = {}
-    for (repo, week), note in sorted(notes.items()):
-        if repo in names:
-            published[repo, week] = note
-        else:
+    for (repo, _week), note in sorted(notes.items()):
+        if repo not in names:
             logger.warning(
                 "The editor's note %s is for %s, which this site does not publish; it is left out.",
                 note.source,
                 repo,
             )
-    return published
+    return {(repo, week): note for (repo, week), note in sorted(notes.items()) if repo in names}
 
 
 def _check_note_weeks(
@@ -564,12 +471,10 @@ def _provenance(analysis: WeekAnalysis, language: Language) -> str:
     # page, feed entry or PDF: only a week still open or missing PRs says when its data was taken.
     if fetch.source == "sample":
         sentences = [_("Data from the bundled sample of fictional repositories.")]
+    elif analysis.complete and fetch.source == "github":
+        sentences = [_("Data fetched from GitHub after the week ended.")]
     elif analysis.complete:
-        sentences = [
-            _("Data fetched from GitHub after the week ended.")
-            if fetch.source == "github"
-            else _("Data imported from an export file after the week ended.")
-        ]
+        sentences = [_("Data imported from an export file after the week ended.")]
     elif fetch.source == "github":
         sentences = [_("Data fetched from GitHub at {time}.").format(time=when)]
     else:
@@ -584,8 +489,6 @@ def _provenance(analysis: WeekAnalysis, language: Language) -> str:
 
 def _overview(history: list[WeekAnalysis], language: Language) -> str:
     _ = language.gettext
-    if not history:
-        return _("No merged pull requests yet.")
     merged = sum(w.stats.merged_count for w in history)
     key = sum(w.stats.key_count for w in history)
     return _(

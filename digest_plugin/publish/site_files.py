@@ -45,13 +45,8 @@ def write_site_pages(generator, writer, digest: SiteDigest) -> None:
     for login, across in authors.items():
         # Their weeks' articles, which Pelican pages as it pages a label's (PAGINATED_TEMPLATES["digest_author"]).
         weeks = [articles[id(group.week)] for group in across.weeks]
-        write(
-            author_path(login) + "index.html",
-            "digest_author",
-            author=login,
-            across=across,
-            articles=weeks,
-        )
+        page = author_path(login) + "index.html"
+        write(page, "digest_author", author=login, across=across, articles=weeks)
     write(AUTHORS_PAGE, "digest_authors", authors=authors)
     write(
         FEEDS_PAGE, "digest_feeds", feed_groups=site_feeds(settings, digest.repos, generator.tags)
@@ -77,11 +72,8 @@ def _template(generator, name: str):
 def write_sitemap(output: Path, site_url: str, dates: Mapping[str, datetime]) -> None:
     """Every HTML page in `output` but the 404 page, as its URL (a folder's index.html as the
     folder), with when the weeks' and repositories' pages last changed (`dates`, by path)."""
-    paths = []
-    for page in output.rglob("*.html"):
-        path = page.relative_to(output).as_posix()
-        if path != NOT_FOUND_PAGE:
-            paths.append(path.removesuffix("index.html"))
+    pages = (page.relative_to(output).as_posix() for page in output.rglob("*.html"))
+    paths = [path.removesuffix("index.html") for path in pages if path != NOT_FOUND_PAGE]
     write_if_changed(output / SITEMAP, sitemap_xml(paths, site_url, dates).encode("utf-8"))
 
 

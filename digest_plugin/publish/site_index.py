@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property, lru_cache
@@ -22,7 +22,7 @@ from digest_plugin.weeks import Week
 
 _GITHUB_LOGIN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}(?:\[bot\])?")
 TREND_WEEKS = 12  # bars in an index card's trend
-TREND_WIDTH, TREND_HEIGHT = 120, 28  # its SVG's size in CSS pixels
+TREND_SIZE = (120, 28)  # its SVG's size in CSS pixels
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,33 +87,16 @@ def repo_summaries(repos: Sequence[RepoPage], _) -> list[RepoSummary]:
 
 def _summary(repo: RepoPage, _) -> RepoSummary:
     week = repo.latest
-    shown = (
-        [(name, count) for name, count in repo.merged_by_week if name <= week.week][-TREND_WEEKS:]
-        if week
-        else []
-    )  # quiet weeks too
-    text = (
-        _("Merged pull requests per week, {first} to {last}: {counts}.").format(
-            first=shown[0][0],
-            last=shown[-1][0],
-            counts=", ".join(str(count) for _week, count in shown),
-        )
-        if shown
-        else ""
-    )
-    return RepoSummary(repo, week, tuple(trend_bars(shown)), text)
-
-
-def trend_bars(
-    values: Sequence[tuple[str, int]], width: float = TREND_WIDTH, height: float = TREND_HEIGHT
-) -> list[Bar]:
-    """Bars for a sparkline: equal slots left to right, scaled to the largest value, the last one current."""
-    return placed_bars(
-        [(index, week, count) for index, (week, count) in enumerate(values)],
-        len(values),
-        width,
-        height,
-    )
+    # the trend: the weeks up to it, quiet ones too
+    weeks = [(name, count) for name, count in repo.merged_by_week if week and name <= week.week]
+    shown = weeks[-TREND_WEEKS:]
+    text = ""
+    if shown:
+        sentence = _("Merged pull requests per week, {first} to {last}: {counts}.")
+        counts = ", ".join(str(count) for _week, count in shown)
+        text = sentence.format(first=shown[0][0], last=shown[-1][0], counts=counts)
+    slots = [(index, name, count) for index, (name, count) in enumerate(shown)]
+    return RepoSummary(repo, week, tuple(placed_bars(slots, len(shown), *TREND_SIZE)), text)
 
 
 def placed_bars(
@@ -128,27 +111,16 @@ def placed_bars(
     bars = []
     for index, week, count in values:
         tall = max(1.0, height * count / top) if count else 0.0
-        bars.append(
-            Bar(
-                round(index * slot_width + slot_width * 0.1, 2),
-                round(height - tall, 2),
-                round(slot_width * 0.8, 2),
-                round(tall, 2),
-                f"{week}: {count}",
-                index == slots - 1,
-            )
-        )
+        x, y = round(index * slot_width + slot_width * 0.1, 2), round(height - tall, 2)
+        last = index == slots - 1
+        bars.append(Bar(x, y, round(slot_width * 0.8, 2), round(tall, 2), f"{week}: {count}", last))
     return bars
 
 
-NEWEST_WEEKS = (
-    4  # weeks whose PRs a label's or author's page lists; older ones are on their week's page
-)
-NEWEST_PULLS = 100  # ... unless that many PRs would pass this (the newest week is listed whole whatever its size)
-TRENDS_SIZE = (
-    640,
-    80,
-)  # a label's or author's trend, in CSS pixels at most (it shrinks with the screen)
+# Weeks whose PRs a label's or author's page lists (older ones are on their week's page), unless
+# that many PRs would pass NEWEST_PULLS (the newest week is listed whole whatever its size).
+NEWEST_WEEKS, NEWEST_PULLS = 4, 100
+TRENDS_SIZE = (640, 80)  # a label's or author's trend, in CSS pixels at most (it shrinks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,44 +219,48 @@ def pulls_by_tag(
 ) -> dict[str, AcrossWeeks]:
     """The PRs under each label and module (the site's tags), newest week first, each week's by
     importance, from each week's `week_pulls_by_tag`."""
-    weeks: dict[str, list[WeekPulls]] = {}
-    for week, rows in sorted(
-        tag_rows, key=lambda item: (item[0].analysis.start, item[0].repo), reverse=True
-    ):
-        for tag, week_rows in rows.items():
-            weeks.setdefault(tag, []).append(WeekPulls(week, tuple(week_rows)))
-    newest = max((week.week for week, _rows in tag_rows), default="")
-    return {tag: AcrossWeeks(tuple(groups), newest) for tag, groups in weeks.items()}
+    return _across_weeks(tag_rows)
 
 
 def week_pulls_by_tag(week: WeekPage) -> dict[str, list[PullRow]]:
     """The week's PRs under each of its labels and modules, by importance: a label feed's entry."""
-    rows: dict[str, list[PullRow]] = {}
-    for pull in week.analysis.pulls:
-        for tag in pull_tags(pull):
-            rows.setdefault(tag, []).append(PullRow(week, pull))
-    return rows
+    return _rows_by(week, pull_tags)
 
 
 def pulls_by_author(repos: Sequence[RepoPage]) -> dict[str, AcrossWeeks]:
     """The PRs of each author (by login), newest week first, each week's by importance."""
-    weeks: dict[str, list[WeekPulls]] = {}
+    rows = [(week, _rows_by(week, _author)) for repo in repos for week in repo.weeks]
+    return dict(sorted(_across_weeks(rows).items(), key=lambda item: item[0].lower()))
+
+
+def _author(pull: AnalysedPull) -> tuple[str]:
+    return (pull.pull.author.login,)
+
+
+def _rows_by(
+    week: WeekPage, names: Callable[[AnalysedPull], Iterable[str]]
+) -> dict[str, list[PullRow]]:
+    """The week's PRs under each of the `names` each has, by importance (as the week has them)."""
+    rows: dict[str, list[PullRow]] = {}
+    for pull in week.analysis.pulls:
+        for name in names(pull):
+            rows.setdefault(name, []).append(PullRow(week, pull))
+    return rows
+
+
+def _across_weeks(
+    week_rows: Iterable[tuple[WeekPage, dict[str, list[PullRow]]]],
+) -> dict[str, AcrossWeeks]:
+    """Each name's (a tag's, an author's) rows of every week, newest week first."""
     newest_first = sorted(
-        (w for repo in repos for w in repo.weeks),
-        key=lambda w: (w.analysis.start, w.repo),
-        reverse=True,
+        week_rows, key=lambda item: (item[0].analysis.start, item[0].repo), reverse=True
     )
-    for week in newest_first:
-        rows: dict[str, list[PullRow]] = {}
-        for pull in week.analysis.pulls:  # by importance already
-            rows.setdefault(pull.pull.author.login, []).append(PullRow(week, pull))
-        for login, week_rows in rows.items():
-            weeks.setdefault(login, []).append(WeekPulls(week, tuple(week_rows)))
-    newest = newest_first[0].week if newest_first else ""
-    return {
-        login: AcrossWeeks(tuple(groups), newest)
-        for login, groups in sorted(weeks.items(), key=lambda item: item[0].lower())
-    }
+    weeks: dict[str, list[WeekPulls]] = {}
+    for week, rows in newest_first:
+        for name, named in rows.items():
+            weeks.setdefault(name, []).append(WeekPulls(week, tuple(named)))
+    newest = newest_first[0][0].week if newest_first else ""
+    return {name: AcrossWeeks(tuple(groups), newest) for name, groups in weeks.items()}
 
 
 def site_feeds(
@@ -292,30 +268,17 @@ def site_feeds(
 ) -> list[tuple[str, list[Feed]]]:
     """The feeds the settings turn on, in groups for the feeds page: the site, repositories, labels."""
 
-    def feed(title: str, atom: str | None, rss: str | None, slug: str = "") -> Feed | None:
+    def feed(title: str, kind: str, slug: str = "") -> Feed | None:
+        """The feed of `kind` (FEED_ALL, CATEGORY_FEED, TAG_FEED), where its settings turn it on."""
+        atom, rss = settings.get(f"{kind}_ATOM"), settings.get(f"{kind}_RSS")
         if not atom and not rss:
             return None
         return Feed(title, atom and atom.format(slug=slug), rss and rss.format(slug=slug))
 
-    site = [
-        feed(
-            settings.get("SITENAME", ""),
-            settings.get("FEED_ALL_ATOM"),
-            settings.get("FEED_ALL_RSS"),
-        )
-    ]
-    by_repo = [
-        feed(
-            repo.name,
-            settings.get("CATEGORY_FEED_ATOM"),
-            settings.get("CATEGORY_FEED_RSS"),
-            repo.name,
-        )
-        for repo in repos
-    ]
+    site = [feed(settings.get("SITENAME", ""), "FEED_ALL")]
+    by_repo = [feed(repo.name, "CATEGORY_FEED", repo.name) for repo in repos]
     by_tag = [
-        feed(tag.name, settings.get("TAG_FEED_ATOM"), settings.get("TAG_FEED_RSS"), tag.slug)
-        for tag in sorted(tags, key=lambda t: t.name.lower())
+        feed(tag.name, "TAG_FEED", tag.slug) for tag in sorted(tags, key=lambda t: t.name.lower())
     ]
     groups = [("site", site), ("repositories", by_repo), ("labels", by_tag)]
     return [(name, [f for f in feeds if f]) for name, feeds in groups if any(feeds)]
@@ -324,10 +287,9 @@ def site_feeds(
 def page_dates(repos: Iterable[RepoPage]) -> dict[str, datetime]:
     """When each week's page (at its end, or its latest merge while in progress) and each
     repository's page (with its newest week) last changed, by site-relative path."""
-    dates = {}
+    dates: dict[str, datetime] = {}
     for repo in repos:
-        for week in repo.weeks:
-            dates[week.url] = week.date
+        dates.update((week.url, week.date) for week in repo.weeks)
         if repo.weeks:
             dates[repo.url] = max(week.date for week in repo.weeks)
     return dates

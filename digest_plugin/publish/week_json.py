@@ -38,12 +38,8 @@ def week_json(week: WeekAnalysis, narrative=None, lang: Language | None = None) 
             {"login": a.login, "count": a.count, "first_time": a.first_time, "bot": a.bot}
             for a in (*stats.authors, *stats.bots)
         ],
-        "hot_files": [
-            {"path": f.path, "count": f.count, "pulls": list(f.pulls)} for f in stats.hot_files
-        ],
-        "hot_dirs": [
-            {"path": f.path, "count": f.count, "pulls": list(f.pulls)} for f in stats.hot_dirs
-        ],
+        "hot_files": _hot_paths_json(stats.hot_files),
+        "hot_dirs": _hot_paths_json(stats.hot_dirs),
         "tooling_files": [{"path": f.path, "count": f.count} for f in stats.tooling_files],
         "generated_files": [{"path": f.path, "count": f.count} for f in stats.generated_files],
         "themes": [_theme_json(t) for t in week.themes],
@@ -76,6 +72,10 @@ def week_json(week: WeekAnalysis, narrative=None, lang: Language | None = None) 
             {"action": r.action, "pulls": list(r.pulls)} for r in week.recommendations
         ]
     return data
+
+
+def _hot_paths_json(paths) -> list[dict]:
+    return [{"path": p.path, "count": p.count, "pulls": list(p.pulls)} for p in paths]
 
 
 def _theme_json(theme: Theme) -> dict:
@@ -114,10 +114,8 @@ def _add_texts(data: dict, narrative) -> None:
     for risk in (*data["risks"], *data["good_news"]):
         if risk["kind"] in lines:
             risk["text"] = lines[risk["kind"]].sentence.text
-            if lines[risk["kind"]].mitigation is not None:
-                risk["mitigation"] = _cited_json(
-                    lines[risk["kind"]].mitigation
-                )  # what to do about it, as its PRs say
+            if lines[risk["kind"]].mitigation is not None:  # what to do about it, as its PRs say
+                risk["mitigation"] = _cited_json(lines[risk["kind"]].mitigation)
     themes = {theme.name: theme for theme in getattr(narrative, "themes", ())}
     for theme in data["themes"]:
         if theme["name"] in themes:
@@ -125,14 +123,10 @@ def _add_texts(data: dict, narrative) -> None:
     # the key changes the page tells in full; the others are key PRs told in brief, by their summary
     changes = {change.number: change for change in narrative.key_changes[:KEY_CHANGES_IN_FULL]}
     for pull in data["pulls"]:
-        if pull["number"] in changes:
-            pull["text"] = changes[
-                pull["number"]
-            ].summary  # the key change's line, as the page shows it
-            if changes[pull["number"]].quote:
-                pull["quote"] = changes[
-                    pull["number"]
-                ].quote  # the author's words the line leads to
+        if (change := changes.get(pull["number"])) is not None:
+            pull["text"] = change.summary  # the key change's line, as the page shows it
+            if change.quote:
+                pull["quote"] = change.quote  # the author's words the line leads to
 
 
 def _writer_json(narrative, lang: Language | None) -> dict:

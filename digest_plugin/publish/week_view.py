@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
@@ -28,49 +29,21 @@ from digest_plugin.narrate.model import Cited, HighlightGroup
 from digest_plugin.narrate.wording import Language, factor_names, week_status
 from digest_plugin.records.frozen import frozen_record
 
-SECTION_ORDER = (
-    "note",
-    "summary",
-    "highlights",
-    "key_changes",
-    "breaking",
-    "risks",
-    "recommendations",
-    "trends",
-    "newcomers",
-    "updates",
-    "statistics",
-    "pulls",
-)
-FEED_SECTIONS = (
-    "note",
-    "summary",
-    "highlights",
-    "key_changes",
-    "breaking",
-    "risks",
-    "recommendations",
-)
+# The sections a feed entry shows, then the page's others, in reading order.
+FEED_SECTIONS = tuple("note summary highlights key_changes breaking risks recommendations".split())
+SECTION_ORDER = (*FEED_SECTIONS, "trends", "newcomers", "updates", "statistics", "pulls")
 # The PDF: the report a reader prints, the feed's sections but the highlights (on paper, their
 # titles come again in the key changes and the list of every PR), the charts, and the PRs as a
 # short list ("pull_list"); not the page's tables (statistics, the bot updates, every PR's row).
-PRINT_SECTIONS = (
-    "note",
-    "summary",
-    "key_changes",
-    "breaking",
-    "risks",
-    "recommendations",
-    "trends",
-    "pull_list",
+PRINT_SECTIONS = tuple(
+    "note summary key_changes breaking risks recommendations trends pull_list".split()
 )
 # Key changes told in full, most important first, on the page, on paper and in the Markdown; the
 # others follow in brief (number, a few words, importance). Thirty in full were seven printed pages.
 KEY_CHANGES_IN_FULL = 10
 TABLE_ROWS = 10  # names per statistics table
-_CHINESE = re.compile(
-    r"[\u4e00-\u9fff]"
-)  # an author's words with Chinese characters are marked lang="zh"
+# An author's words with Chinese characters are marked lang="zh".
+_CHINESE = re.compile(r"[\u4e00-\u9fff]")
 
 
 @frozen_record
@@ -101,9 +74,8 @@ class Importance:
     percent: int  # of the 0-10 scale, for the bar
     factors: tuple[Factor, ...]
     total: str = ""  # what the factors add up to, signed as they are: "+14.2"
-    reading: str = (
-        ""  # how that total became the score, where it is not the score: "Totals above 9 bend ..."
-    )
+    # how that total became the score, where it is not the score: "Totals above 9 bend ..."
+    reading: str = ""
 
 
 @frozen_record
@@ -118,12 +90,9 @@ class KeyChangeView:
     summary: str  # untrusted, may be empty
     importance: Importance
     quote: str = ""  # the author's words, shown apart after `summary` (untrusted, may be empty)
-    quote_lang: str = (
-        "en"  # the language the author wrote `quote` in, for the element's lang attribute
-    )
-    details: Cited | None = (
-        None  # a writer's own sentence about it; None where it would only repeat modules and size
-    )
+    quote_lang: str = "en"  # the language the author wrote `quote` in, for its lang attribute
+    # a writer's own sentence about it; None where it would only repeat modules and size
+    details: Cited | None = None
     brief: str = ""  # the PR in a few words (narrate.describe.brief), where it is told in brief
 
 
@@ -143,9 +112,8 @@ class RiskView:
     level: str  # "high", "medium", "low", for styling
     pulls: tuple[PullRef, ...]
     sentence: Cited
-    mitigation: Cited | None = (
-        None  # what a maintainer can do about it, as its PRs say; None when they say nothing
-    )
+    # what a maintainer can do about it, as its PRs say; None when they say nothing
+    mitigation: Cited | None = None
 
 
 @frozen_record
@@ -212,9 +180,8 @@ class WeekView:
     key_changes: tuple[KeyChangeView, ...] = ()  # the first KEY_CHANGES_IN_FULL, told in full
     brief_key_changes: tuple[BriefKeyView, ...] = ()  # the others, in brief
     risks: tuple[RiskView, ...] = ()
-    breaking: tuple[
-        Cited, ...
-    ] = ()  # what PRs say they remove, rename, flip or break, each citing its PR
+    # what PRs say they remove, rename, flip or break, each citing its PR
+    breaking: tuple[Cited, ...] = ()
     recommendations: tuple[Cited, ...] = ()
     trends: tuple[Cited, ...] = ()
     charts: tuple[Chart, ...] = ()
@@ -222,34 +189,18 @@ class WeekView:
     updates: tuple[PullRow, ...] = ()
     statistics: tuple[CountTable, ...] = ()
     pulls: tuple[PullRow, ...] = ()
-    headings: dict[str, str] = field(
-        default_factory=dict
-    )  # section -> its heading, in the site's language
-    more_key_changes: str = (
-        ""  # the heading of `brief_key_changes`: how many more key PRs are told in brief
-    )
-    credit: str = (
-        ""  # which writer wrote the words, and how many of a language model's sentences were kept
-    )
+    headings: dict[str, str] = field(default_factory=dict)  # section -> its heading, translated
+    # the heading of `brief_key_changes`: how many more key PRs are told in brief
+    more_key_changes: str = ""
+    # which writer wrote the words, and how many of a language model's sentences were kept
+    credit: str = ""
 
     @property
     def sections(self) -> tuple[str, ...]:
         """The sections this week has, in reading order."""
-        present = {
-            "note": self.note is not None,
-            "summary": True,
-            "highlights": bool(self.highlights),
-            "key_changes": bool(self.key_changes),
-            "breaking": bool(self.breaking),
-            "risks": bool(self.risks),
-            "recommendations": bool(self.recommendations),
-            "trends": bool(self.trends or self.charts),
-            "newcomers": bool(self.newcomers),
-            "updates": bool(self.updates),
-            "statistics": bool(self.statistics),
-            "pulls": bool(self.pulls),
-        }
-        return tuple(name for name in SECTION_ORDER if present[name])
+        # A section is there when its field holds anything; these three are not one field's.
+        present = {"summary": True, "trends": bool(self.trends or self.charts)}
+        return tuple(name for name in SECTION_ORDER if present.get(name, bool(getattr(self, name))))
 
     @property
     def links(self) -> dict[int, str]:
@@ -498,17 +449,11 @@ def _size(analysed: AnalysedPull, lang: Language) -> str:
 
 
 def _risks(narrative: Narrative, refs) -> tuple[RiskView, ...]:
-    return tuple(
-        RiskView(
-            r.name,
-            r.impact,
-            r.level,
-            tuple(refs.get(n, PullRef(n, "")) for n in r.pulls),
-            r.sentence,
-            r.mitigation,
-        )
-        for r in narrative.risks
-    )
+    views = []
+    for r in narrative.risks:
+        pulls = tuple(refs.get(n, PullRef(n, "")) for n in r.pulls)
+        views.append(RiskView(r.name, r.impact, r.level, pulls, r.sentence, r.mitigation))
+    return tuple(views)
 
 
 def _newcomers(week: WeekAnalysis, refs) -> tuple[Contributor, ...]:
@@ -526,19 +471,13 @@ def _is_update(analysed: AnalysedPull) -> bool:
 
 def _statistics(week: WeekAnalysis, lang: Language) -> tuple[CountTable, ...]:
     _, stats = lang.gettext, week.stats
+    authors = [(a.login, a.count) for a in stats.authors]
+    authors += [(_bot_name(b.login, _), b.count) for b in stats.bots]
     tables = [
         CountTable(_("Types"), _("Type"), _counted(ranked(_kinds_said(week.pulls, _)), lang)),
         CountTable(_("Modules"), _("Module"), _counted(ranked(stats.modules), lang)),
         CountTable(_("Labels"), _("Label"), _counted(ranked(stats.labels), lang)),
-        CountTable(
-            _("Authors"),
-            _("Author"),
-            _counted(
-                [(a.login, a.count) for a in stats.authors]
-                + [(_bot_name(b.login, _), b.count) for b in stats.bots],
-                lang,
-            ),
-        ),
+        CountTable(_("Authors"), _("Author"), _counted(authors, lang)),
         CountTable(
             _("Hot files (touched by several PRs)"),
             _("Path"),
@@ -549,17 +488,11 @@ def _statistics(week: WeekAnalysis, lang: Language) -> tuple[CountTable, ...]:
     ]
     if stats.merge_hours_median is not None:
         assert stats.merge_hours_p90 is not None  # measured with the median
-        tables.append(
-            CountTable(
-                _("Time to merge"),
-                _("Measure"),
-                value_head=_("Hours"),
-                rows=(
-                    (_("Median"), lang.decimal(stats.merge_hours_median)),
-                    (_("90th percentile"), lang.decimal(stats.merge_hours_p90)),
-                ),
-            )
+        rows = (
+            (_("Median"), lang.decimal(stats.merge_hours_median)),
+            (_("90th percentile"), lang.decimal(stats.merge_hours_p90)),
         )
+        tables.append(CountTable(_("Time to merge"), _("Measure"), rows, value_head=_("Hours")))
     return tuple(
         replace(table, value_head=table.value_head or _("PRs")) for table in tables if table.rows
     )
@@ -567,11 +500,7 @@ def _statistics(week: WeekAnalysis, lang: Language) -> tuple[CountTable, ...]:
 
 def _kinds_said(pulls: Sequence[AnalysedPull], _) -> dict[str, int]:
     """PRs by their type as the table of every PR says it (kind_name); unsaid ones left out."""
-    counts: dict[str, int] = {}
-    for analysed in pulls:
-        if name := kind_name(analysed, _):
-            counts[name] = counts.get(name, 0) + 1
-    return counts
+    return Counter(name for analysed in pulls if (name := kind_name(analysed, _)))
 
 
 def _bot_name(login: str, _) -> str:
