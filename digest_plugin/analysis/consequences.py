@@ -424,6 +424,17 @@ def _from_title(
     return None
 
 
+def title_default_flip(
+    title: str, body: str, files, kinds: Sequence[frozenset[str]]
+) -> Consequence | None:
+    """The default the title says changed, read as every title consequence is (`_from_title`):
+    the risk table's "changes the default of X" says the same as the key line, and neither says it
+    of a default behind preview, one given where none was, a computed fallback, a change whose body
+    says no API changes, or a title of code (a function, a file, an internal)."""
+    said = _from_title(title.strip(), body, files, kinds)
+    return said if said and said.kind == "default-flip" and said.old != "preview" else None
+
+
 def _renamed(title: str, body: str, files, kinds) -> tuple[bool, Consequence | None]:
     rename = _RENAME.match(title)
     if rename is None:

@@ -29,7 +29,7 @@ from digest_plugin.analysis.classify import (
     renames_code,
     says_default_change,
 )
-from digest_plugin.analysis.consequences import spoken
+from digest_plugin.analysis.consequences import spoken, title_default_flip
 from digest_plugin.analysis.file_history import Added, lock_for
 from digest_plugin.analysis.footprint import beyond_kept
 from digest_plugin.analysis.model import (
@@ -396,7 +396,7 @@ def _config_change(facts: PullFacts) -> tuple[Evidence, ...]:
         if "config" in k and not k & PERIPHERAL_KINDS and (change.deletions or 0) > 0
     )
     found = []
-    if says_default_change(title):
+    if title_default_flip(title, facts.pull.body or "", facts.pull.files, facts.kinds):
         named = (next(g for g in match.groups() if g) for match in _DEFAULT_SETTING.finditer(title))
         setting = next((name for name in named if not _LITERAL.fullmatch(name.strip())), None)
         found.append(
