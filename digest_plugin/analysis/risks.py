@@ -27,7 +27,6 @@ from digest_plugin.analysis.classify import (
     parse_title,
     reason_of,
     renames_code,
-    says_default_change,
 )
 from digest_plugin.analysis.consequences import spoken, title_default_flip
 from digest_plugin.analysis.file_history import Added, lock_for
