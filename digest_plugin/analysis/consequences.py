@@ -36,6 +36,7 @@ from digest_plugin.analysis.description import (
     whole_sentence,
 )
 from digest_plugin.analysis.model import Consequence
+from digest_plugin.analysis.rules import PERIPHERAL_KINDS
 from digest_plugin.records.pull import Pull
 
 # a name users write: in backticks or quotes, a SETTING_NAME, a dotted key, a --flag
@@ -138,11 +139,7 @@ def consequences_of(
     changes only docs, tests, examples, scripts or CI changes nothing users run."""
     if kinds and all(k & _NOT_RUN and "config" not in k for k in kinds):
         return ()
-    found = [
-        c
-        for c in (_from_title(title.strip(), pull.body or "", pull.files, kinds),)
-        if c is not None
-    ]
+    found = [c for c in (_title_consequence(pull, title, kinds),) if c is not None]
     said = section_sentences(pull.body or "", BREAKING_SECTION, template, repo) or _footer(
         pull.body or ""
     )
@@ -164,6 +161,22 @@ def _prose_not_told(
         for c in _from_prose(pull.body or "", template, repo, paths)
         if (c.kind, c.what) not in said and (c.kind, c.old) not in said
     ]
+
+
+# the title's leading scopes, "[example] …", "[ci, doc] …", "example: …", "docs(x): …": where the
+# author says the change is
+_SCOPES = re.compile(r"^\s*((?:\[[^\]]+\]\s*)+|[a-z]+(?=(?:\([^)]*\))?!?:))", re.IGNORECASE)
+_NOT_RUN_SCOPES = frozenset(
+    {"example", "examples", "doc", "docs", "test", "tests", "ci", "playground"}
+)
+
+
+def _peripheral_scope(title: str) -> bool:
+    """Whether the title's scopes are all of what no user runs (examples, docs, tests, CI): the
+    default or name its title changes is theirs, whatever else the PR touches on the way."""
+    scoped = _SCOPES.match(title)
+    words = re.findall(r"[\w-]+", scoped[1]) if scoped else []
+    return bool(words) and all(w.lower() in _NOT_RUN_SCOPES for w in words)
 
 
 # what the claim rules of analysis/claims.py call each consequence: the title's and the author's
@@ -424,14 +437,24 @@ def _from_title(
     return None
 
 
+def _title_consequence(
+    pull: Pull, title: str, kinds: Sequence[frozenset[str]]
+) -> Consequence | None:
+    """What the title (`title`, without its prefixes) says changes for users, unless its scopes say
+    the change is of examples, docs, tests or CI."""
+    if _peripheral_scope(pull.title):
+        return None
+    return _from_title(title.strip(), pull.body or "", pull.files, kinds)
+
+
 def title_default_flip(
-    title: str, body: str, files, kinds: Sequence[frozenset[str]]
+    pull: Pull, title: str, kinds: Sequence[frozenset[str]]
 ) -> Consequence | None:
     """The default the title says changed, read as every title consequence is (`_from_title`):
     the risk table's "changes the default of X" says the same as the key line, and neither says it
     of a default behind preview, one given where none was, a computed fallback, a change whose body
     says no API changes, or a title of code (a function, a file, an internal)."""
-    said = _from_title(title.strip(), body, files, kinds)
+    said = _title_consequence(pull, title, kinds)
     return said if said and said.kind == "default-flip" and said.old != "preview" else None
 
 
@@ -450,7 +473,10 @@ def _default_flipped(title: str, body: str, files, kinds) -> tuple[bool, Consequ
     if not says_default_change(_NON_DEFAULT.sub("X", _QUOTED.sub("X", title))):
         return False, None
     if (
-        _NOT_FOR_USERS_YET.search(body)
+        (
+            kinds and all(k & PERIPHERAL_KINDS for k in kinds)
+        )  # a default of examples, the playground, CI: no user's
+        or _NOT_FOR_USERS_YET.search(body)
         or _NOT_FOR_USERS_YET.search(title)
         or _DEFAULT_GIVEN.match(title)
         or _FALLBACK.match(title)

@@ -395,7 +395,7 @@ def _config_change(facts: PullFacts) -> tuple[Evidence, ...]:
         if "config" in k and not k & PERIPHERAL_KINDS and (change.deletions or 0) > 0
     )
     found = []
-    if title_default_flip(title, facts.pull.body or "", facts.pull.files, facts.kinds):
+    if title_default_flip(facts.pull, title, facts.kinds):
         named = (next(g for g in match.groups() if g) for match in _DEFAULT_SETTING.finditer(title))
         setting = next((name for name in named if not _LITERAL.fullmatch(name.strip())), None)
         found.append(
