@@ -256,11 +256,16 @@ _PROSE_DEFAULTS = (
     ),
 )
 # "remove the `--x` option", "remove legacy rolloutSkip" (what was deprecated or legacy is what users had)
-_LEGACY_NAME = r"`[^`\s]{1,60}`|\b[A-Za-z][a-z0-9]+(?:[A-Z][a-z0-9]+)+\b"
+_LEGACY_NAME = (
+    r"`[^`\s]{1,60}`|(?-i:\b[A-Za-z][a-z0-9]+(?:[A-Z][a-z0-9]+)+\b)"  # in case: a class's name
+)
+# what a user could have used, said beside a removed name: not a diagnostic a run emitted, which a
+# fix of the checker removes without taking anything from users
+_REMOVED_THING = r"settings?|options?|flags?|arg(?:ument)?s?|parameters?|config(?:uration)?(?:\s+(?:keys?|options?))?|keys?|rules?|directives?|(?:sub)?commands?|APIs?|environment\s+variables?"
 _PROSE_REMOVALS = (
     re.compile(
-        rf"\b(?:remov(?:e[sd]?|ing)|drop(?:s|ped)?|delet(?:e[sd]?|ing))\s+(?:the\s+)?(?:(?P<thing>{_USER_THING})\s+)?(?P<what>{_PROSE_NAME})"
-        rf"(?:\s+(?P<thing2>{_USER_THING}))?",
+        rf"\b(?:remov(?:e[sd]?|ing)|drop(?:s|ped)?|delet(?:e[sd]?|ing))\s+(?:the\s+)?(?:(?P<thing>{_REMOVED_THING})\s+)?(?P<what>{_PROSE_NAME})"
+        rf"(?:\s+(?P<thing2>{_REMOVED_THING}))?",
         re.IGNORECASE,
     ),
     re.compile(
@@ -268,7 +273,7 @@ _PROSE_REMOVALS = (
         re.IGNORECASE,
     ),
     re.compile(
-        rf"(?P<what>{_PROSE_NAME})\s+(?:(?P<thing>{_USER_THING})\s+)?(?:has been|have been|is|was|are)\s+(?:now\s+)?(?:removed|dropped|deleted)\b",
+        rf"(?P<what>{_PROSE_NAME})\s+(?:(?P<thing>{_REMOVED_THING})\s+)?(?:has been|have been|is|was|are)\s+(?:now\s+)?(?:removed|dropped|deleted)\b",
         re.IGNORECASE,
     ),
 )
@@ -396,7 +401,7 @@ def _prose_default(sentence: str, paths, body: str) -> Consequence | None:
 
 
 def _prose_removal(sentence: str, paths, body: str) -> Consequence | None:
-    if _CONDITION.search(sentence) or _ELSEWHERE.search(sentence):
+    if _CONDITION.search(sentence) or _ELSEWHERE.search(sentence) or _FROM_A_RULE.search(sentence):
         return None
     for index, pattern in enumerate(_PROSE_REMOVALS):
         for match in pattern.finditer(sentence):
@@ -404,9 +409,25 @@ def _prose_removal(sentence: str, paths, body: str) -> Consequence | None:
             if _names_a_file(what) or _LITERAL_NAME.fullmatch(what):
                 continue
             named = match.groupdict()
+            if not (named.get("thing") or named.get("thing2")) and _QUALIFIES.match(
+                sentence[match.end() :]
+            ):
+                continue  # "the MAX_DEPTH limit", "the `x` code path": a thing of the code, named by it
             if index == 1 or named.get("thing") or named.get("thing2") or _user_name(what):
                 return Consequence("removal", "prose", what=_bare(what), quote=plain(sentence))
     return None
+
+
+# the word after a removed name, when the name only qualifies it ("the `x` code path", "the
+# MAX_DEPTH limit"); a name said alone, or followed by a preposition, a conjunction or a verb, is
+# itself what is removed
+_QUALIFIES = re.compile(
+    rf"\s+(?!(?:{_REMOVED_THING})\b)(?!(?:from|in|and|or|as|at|by|since|because|which|that|to|for|with|of|on|entirely|completely|"
+    r"now|too|also|altogether|is|are|was|were|has|have|will|can|could|should|would|may|might|must)\b)[a-z]{3,}\b",
+    re.IGNORECASE,
+)
+# "remove `a.b.c` from AIR301": a name a rule flags, not anything users had
+_FROM_A_RULE = re.compile(r"\bfrom\s+(?:the\s+)?`?[A-Z]{1,4}\d{3,4}\b")
 
 
 def _prose_format(sentence: str, paths, body: str) -> Consequence | None:
