@@ -143,7 +143,7 @@ def consequences_of(
     said = section_sentences(pull.body or "", BREAKING_SECTION, template, repo) or _footer(
         pull.body or ""
     )
-    if said and not _NOTHING.search(said):
+    if said and not (_NOTHING.search(said) or _OWN_REVISIONS.search(pull.body or "")):
         found.append(Consequence(None, "body", quote=said))
     return (*found, *_prose_not_told(pull, found, template, repo))
 
@@ -451,11 +451,16 @@ def _from_title(
         or _INTERNAL.search(_QUOTED.sub("", title))
     ):
         return None
-    for form in (_renamed, _default_flipped, _stabilised, _removed):
-        taken, consequence = form(title, body, files, kinds)
-        if taken:
-            return consequence
+    # "deprecate vanilla mBridge and make Megatron Bridge default": each clause leads with its verb
+    for clause in (title, *_CLAUSE.split(title)[1:]):
+        for form in (_renamed, _default_flipped, _stabilised, _removed):
+            taken, consequence = form(clause, body, files, kinds)
+            if taken:
+                return consequence
     return None
+
+
+_CLAUSE = re.compile(r",?\s+and\s+(?=[a-z]+\b)", re.IGNORECASE)  # "…, and make X default"
 
 
 def _title_consequence(
@@ -571,20 +576,35 @@ def _removed(title: str, body: str, files, kinds) -> tuple[bool, Consequence | N
         not k & _NOT_RUN and "examples" not in k for k in kinds
     ):  # a clean-up of examples removes nothing users have
         return True, None
+    if _NEVER_USED.search(body):  # the author says nothing used what goes
+        return True, None
     return True, Consequence(
         "removal", "title", what=_REMOVAL_END.split(removed["what"])[0].strip(), quote=title
     )
 
 
-# a Conventional Commits footer: "BREAKING CHANGE: Removes backward compatibility."
+_NEVER_USED = re.compile(
+    r"\b(?:are|is|were|was|been)\s+(?:never|not)\s+(?:being\s+)?used\b", re.IGNORECASE
+)
+# a breaking section about the PR's own drafts ("the backend from earlier revisions of this PR no
+# longer exists"): nothing a user had
+_OWN_REVISIONS = re.compile(
+    r"\b(?:earlier|previous|prior|older)\s+(?:revisions?|versions?|iterations?|drafts?)\s+of\s+this\s+(?:PR|pull request)\b",
+    re.IGNORECASE,
+)
+
+
+# a Conventional Commits footer: "BREAKING CHANGE: Removes backward compatibility.", or the same
+# said in bold behind a warning sign ("**⚠️ BREAKING CHANGE**: …"), its paragraph however wrapped
 _FOOTER = re.compile(
-    r"^\W{0,4}BREAKING[ -]CHANGES?\W{0,4}:\W{0,4}(?P<said>\w.{10,})$", re.MULTILINE
+    r"^\W{0,6}BREAKING[ -]CHANGES?\W{0,4}:\W{0,4}(?P<said>\w.{10,}(?:\n(?![ \t]*\n).+)*)$",
+    re.MULTILINE,
 )
 
 
 def _footer(body: str) -> str:
-    found = _FOOTER.search(body)
-    return summary_of(plain(found["said"]), "") if found else ""
+    found = _FOOTER.search(body.replace("\r\n", "\n"))
+    return summary_of(plain(" ".join(found["said"].split())), "") if found else ""
 
 
 # a sentence telling users what to do: run a script, set or use something instead, migrate
