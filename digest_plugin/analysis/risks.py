@@ -678,6 +678,13 @@ def main_risk(risks: Sequence[Risk]) -> Risk | None:
     if not found:
         return None
     _, _, risk, evidence = min(found, key=lambda f: (f[0], f[1]))
+    if (
+        evidence.fact == "breaking-marker"
+    ):  # what the marked PR says it changes tells more than the mark
+        evidence = next(
+            (e for e in risk.evidence if e.fact == "consequence" and e.pull == evidence.pull),
+            evidence,
+        )
     return replace(risk, evidence=(evidence, *(e for e in risk.evidence if e is not evidence)))
 
 
