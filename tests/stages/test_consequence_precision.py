@@ -107,7 +107,7 @@ def test_a_removal_the_body_says_nothing_used_is_no_consequence():
     [
         # ruff #18621, #20802: diagnostics a run no longer emits, not rules users select
         "As one example, this removes the `division-by-zero` diagnostic because we now infer Never.",
-        "2961 removed unsupported-operator diagnostics on sympy, which was one of the motivations.",
+        "2961 removed `unsupported-operator` diagnostics on sympy, one of the motivations.",
         # ruff #24773, #22124: a limit and a call path of the code, named by what they qualify
         "This allows us to safely remove the MAX_RECURSION_DEPTH limit of the cycle detector.",
         "Delete the legacy constructor call path.",
