@@ -40,9 +40,8 @@ def atomic_file(path: Path, durable: bool = True) -> Iterator[BinaryIO]:
     except OSError as error:
         raise _naming(error, path) from None
     try:
-        os.fchmod(
-            fd, 0o644
-        )  # mkstemp makes owner-only files; the store and the site are meant to be shared
+        # mkstemp makes owner-only files; the store and the site are meant to be shared
+        os.fchmod(fd, 0o644)
         with os.fdopen(fd, "wb") as handle:
             yield handle
             if durable:

@@ -121,18 +121,16 @@ def _fetch(args) -> int:
     from digest_plugin.publish.history import diff_targets
 
     settings, _ = load_settings(args.settings)
-    repos = list(args.repos) or list(
-        settings.repos
-    )  # fetch_repos checks each name (and resolves owner/*)
+    # fetch_repos checks each name (and resolves owner/*)
+    repos = list(args.repos) or list(settings.repos)
     if not repos:
         raise DigestError("No repository to fetch: name one (OWNER/NAME) or set DIGEST_REPOS.")
     store = Store(settings.data_path)
     try:
         report = fetch_repos(store, settings, repos, since=args.since, until=args.until)
     except DigestError as error:
-        failed_report = getattr(
-            error, "report", None
-        )  # which repositories were fetched, which failed and why
+        # which repositories were fetched, which failed and why
+        failed_report = getattr(error, "report", None)
         if failed_report is None or args.debug:
             raise
         report = failed_report
@@ -143,9 +141,8 @@ def _fetch(args) -> int:
         print(line)
     for failed in report.failed:
         print(f"repo-digest: {failed.error}", file=sys.stderr)
-    if os.environ.get(
-        "GITHUB_STEP_SUMMARY"
-    ):  # in a GitHub Actions job: its summary says what happened
+    # in a GitHub Actions job: its summary says what happened
+    if os.environ.get("GITHUB_STEP_SUMMARY"):
         from digest_plugin.build.actions_outputs import append_to
 
         append_to(os.environ["GITHUB_STEP_SUMMARY"], fetch_summary(report))
@@ -168,9 +165,8 @@ def _import(args) -> int:
     from digest_plugin.store.jsonl_import import import_file
 
     settings, _ = load_settings(args.settings)
-    read, changed, rejected = import_file(
-        args.file, check_repo_name(args.repo), Store(settings.data_path)
-    )
+    store = Store(settings.data_path)
+    read, changed, rejected = import_file(args.file, check_repo_name(args.repo), store)
     skipped = f"; {rejected} lines skipped, named above" if rejected else ""
     print(
         f"Imported {read} merged pull requests into {settings.data_path / args.repo} ({changed} records added or changed{skipped})."
@@ -197,14 +193,11 @@ def _show(args) -> int:
         raise DigestError(f"{args.repo} has no data for {week_id}: the store covers {span}.")
     week, previous = weeks[index], weeks[:index]
     language = Language.of(settings.language)
-    with (
-        _quiet("digest_plugin.llm", "digest_plugin.narrate.llm")
-        if (args.writer or settings.writer) != "builtin"
-        else nullcontext()
-    ):
-        writer = _writer(
-            args.writer or settings.writer, settings
-        )  # the report below says what it did, once
+    name = args.writer or settings.writer
+    # the report below says what the language model did, once
+    loggers = ("digest_plugin.llm", "digest_plugin.narrate.llm")
+    with _quiet(*loggers) if name != "builtin" else nullcontext():
+        writer = _writer(name, settings)
         narrative = narrate(week, previous, language, writer)
     if writer:
         print("\n".join(_check_report(narrative)), file=sys.stderr)
@@ -212,14 +205,8 @@ def _show(args) -> int:
         from digest_plugin.publish.site_digest import week_report_view
 
         view = week_report_view(week, narrative, weeks, settings, language)
-        print(
-            render_markdown(
-                view,
-                absolute(pelican_settings.get("SITEURL", ""), week_path(week.repo, week.week)),
-                language,
-            ),
-            end="",
-        )
+        url = absolute(pelican_settings.get("SITEURL", ""), week_path(week.repo, week.week))
+        print(render_markdown(view, url, language), end="")
     else:
         from digest_plugin.publish.week_json import week_json
 
@@ -278,9 +265,8 @@ def _sample(args) -> int:
 
     settings, _ = load_settings(args.settings)
     size = SampleSize(args.repos, args.weeks, args.prs_per_week)
-    repos = generate_sample(
-        Store(settings.data_path), SAMPLE_SEED if args.seed is None else args.seed, size
-    )
+    seed = SAMPLE_SEED if args.seed is None else args.seed
+    repos = generate_sample(Store(settings.data_path), seed, size)
     print(f"Wrote the sample repositories {', '.join(repos)} to {settings.data_path}.")
     return 0
 

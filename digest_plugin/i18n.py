@@ -66,9 +66,8 @@ def format_decimal(value: float, language: str, digits: int = 1) -> str:
     return format_pattern(value, "#,##0." + "0" * digits if digits > 0 else "#,##0", language)
 
 
-@lru_cache(
-    maxsize=65536, typed=True
-)  # a site formats the same few thousand numbers hundreds of thousands of times
+# a site formats the same few thousand numbers hundreds of thousands of times
+@lru_cache(maxsize=65536, typed=True)
 def format_pattern(value: float, pattern: str, language: str) -> str:
     """A number in a CLDR pattern ("#,##0.0#"), with the language's symbols (Babel's format_decimal, cached)."""
     return _number_pattern(pattern).apply(value, _locale(language))
@@ -76,9 +75,8 @@ def format_pattern(value: float, pattern: str, language: str) -> str:
 
 @lru_cache(maxsize=64)
 def _number_pattern(pattern: str) -> NumberPattern:
-    return parse_pattern(
-        pattern
-    )  # parsing a pattern costs more than applying it, and narratives format thousands
+    # parsing a pattern costs more than applying it, and narratives format thousands
+    return parse_pattern(pattern)
 
 
 @lru_cache(maxsize=8)

@@ -57,26 +57,8 @@ def option(default: object, check: Check, doc: str) -> Any:
 # The site's own top-level folders (Pelican's defaults and this project's, docs/architecture.md, "Output URLs"):
 # a repository's pages live at /OWNER/NAME/, so an owner named so would be published over them.
 SITE_FOLDERS = frozenset(
-    {
-        "archives",
-        "author",
-        "authors",
-        "categories",
-        "category",
-        "drafts",
-        "feeds",
-        "images",
-        "labels",
-        "pagefind",
-        "pages",
-        "posts",
-        "repositories",
-        "search",
-        "static",
-        "tag",
-        "tags",
-        "theme",
-    }
+    """archives author authors categories category drafts feeds images labels pagefind pages posts
+    repositories search static tag tags theme""".split()
 )
 
 
@@ -109,12 +91,8 @@ def check_timezone(name: object) -> ZoneInfo:
         return name
     try:
         return ZoneInfo(name)  # type: ignore[arg-type]  # what is not text raises TypeError, said below
-    except (
-        ZoneInfoNotFoundError,
-        ValueError,
-        TypeError,
-        OSError,
-    ):  # OSError: a folder of the timezone data ("America")
+    # OSError: a folder of the timezone data ("America")
+    except (ZoneInfoNotFoundError, ValueError, TypeError, OSError):
         raise DigestError(
             f"DIGEST_TIMEZONE {name!r} is not a known timezone name, such as UTC or Asia/Shanghai."
         ) from None
@@ -185,13 +163,9 @@ def _number(low: float, high: float, kind: type = float, optional: bool = False)
     def check(value, name, base):
         if optional and value is None:
             return None
-        whole = kind is not int or (isinstance(value, int | float) and value == int(value))
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, int | float)
-            or not whole
-            or not low <= value <= high
-        ):
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        whole = kind is not int or (number and value == int(value))
+        if not (number and whole and low <= value <= high):
             what = "whole number" if kind is int else "number"
             raise DigestError(f"{name} must be a {what} from {low} to {high}, not {value!r}.")
         return kind(value)
@@ -204,14 +178,10 @@ def _past_date(value, name, base) -> dt.date | None:
     nothing to fetch or publish, and the site would be deployed empty without a word."""
     if value is None:
         return value
+    if isinstance(value, dt.datetime):
+        value = value.date()
     try:
-        day = (
-            value.date()
-            if isinstance(value, dt.datetime)
-            else value
-            if isinstance(value, dt.date)
-            else dt.date.fromisoformat(str(value))
-        )
+        day = value if isinstance(value, dt.date) else dt.date.fromisoformat(str(value))
     except ValueError:
         raise DigestError(f"{name} must be a date written YYYY-MM-DD, not {value!r}.") from None
     earliest_today = (dt.datetime.now(dt.UTC) + dt.timedelta(hours=14)).date()  # the date in UTC+14
@@ -270,12 +240,6 @@ def default_rules() -> dict:
     return yaml.safe_load(_default_rules_text())
 
 
-def _pdf(value, name, base) -> bool:
-    if not isinstance(value, bool):
-        raise DigestError(f"{name} must be True or False, not {value!r}.")
-    return value
-
-
 def _discuss_url(value, name, base) -> str | None:
     if value is None:
         return None
@@ -304,9 +268,8 @@ class LLMConfig:
 
     base_url: str
     model: str
-    api_key_env: tuple[str, ...] = (
-        "OPENAI_API_KEY",
-    )  # the NAMES of the variables that may hold the key, never the key
+    # the NAMES of the variables that may hold the key, never the key
+    api_key_env: tuple[str, ...] = ("OPENAI_API_KEY",)
     max_requests: int = 50  # requests one build may send; then the built-in writer
     timeout: float = 60.0  # seconds per request, retries and waits included
     max_input_tokens: int = 0
@@ -353,11 +316,9 @@ def _llm(value, name, base) -> LLMConfig | None:
         raise DigestError(
             f"{name} has an unknown key {unknown[0]!r}; its keys are: {', '.join(keys)}."
         )
-    return (
-        _llm_config({**COPILOT, **value}, name, base, copilot=True)
-        if isinstance(value, _CopilotKeys)
-        else _llm_config(value, name, base)
-    )
+    if isinstance(value, _CopilotKeys):
+        return _llm_config({**COPILOT, **value}, name, base, copilot=True)
+    return _llm_config(value, name, base)
 
 
 def _llm_config(value: Mapping, name: str, base: Path, copilot: bool = False) -> LLMConfig:
@@ -468,7 +429,7 @@ class DigestSettings:
     )
     pdf: bool = option(
         True,
-        _pdf,
+        _flag,
         "a PDF of each week (`digest.pdf`, drawn by WeasyPrint) beside `digest.md`, linked from the page; `False`: none",
     )
     discuss_url: str | None = option(
@@ -538,9 +499,8 @@ class DigestSettings:
             raise DigestError(
                 f"DIGEST_LLM names the GitHub Models preset, which no longer works: {RETIRED}."
             )
-        if writer == "copilot" and (
-            llm is None or isinstance(llm, Mapping)
-        ):  # anything else is DIGEST_LLM's check's to refuse
+        # anything else is DIGEST_LLM's check's to refuse
+        if writer == "copilot" and (llm is None or isinstance(llm, Mapping)):
             settings = {**settings, "DIGEST_LLM": _CopilotKeys(llm or {})}
         checked = {}
         for f in options():

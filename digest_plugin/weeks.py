@@ -31,9 +31,8 @@ class Week:
                 f"'{text}' is not a week: write it as YYYY-Www, for example 2026-W21."
             )
         year, number = int(match[1]), int(match[2])
-        if (
-            not 1 <= year <= 9998
-        ):  # the calendar's own range, less a year's room for the weeks around a date
+        # the calendar's own range, less a year's room for the weeks around a date
+        if not 1 <= year <= 9998:
             raise DigestError(f"'{text}' is not a week: its year is outside 0001 to 9998.")
         if not 1 <= number <= weeks_in_year(year):
             raise DigestError(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -163,9 +163,8 @@ class Title:
 
     description: str  # the title without its prefixes
     modules: tuple[str, ...] = ()
-    rule_prefixes: tuple[
-        str, ...
-    ] = ()  # ruff's `[`flake8-bugbear`]`: rule families, kept as topics
+    # ruff's `[`flake8-bugbear`]`: rule families, kept as topics
+    rule_prefixes: tuple[str, ...] = ()
     explicit_type: str | None = None  # written as a type (`fix:`, `[bugfix]`, `feat(x):`)
     type_written: str | None = None  # that type as written: "fix:", "[bugfix]", "feat(x)!:"
     hinted_type: str | None = None  # implied by a module name such as `[ci]` or `[doc]`
@@ -176,13 +175,9 @@ class Title:
     reverted_number: int | None = None
 
 
+@functools.lru_cache(maxsize=1 << 16)  # a pure function of a title and a Rules (hashed by identity)
 def parse_title(title: str, rules: Rules) -> Title:
     """Split a PR title into its conventional parts (see the module docstring for the forms)."""
-    return _parse_title(title, rules)
-
-
-@functools.lru_cache(maxsize=1 << 16)  # a pure function of a title and a Rules (hashed by identity)
-def _parse_title(title: str, rules: Rules) -> Title:
     text = " ".join(title[:TITLE_LIMIT].split())
     merge = _MERGE_PR.match(text) or _MERGE_BRANCH.match(text)
     if merge:
@@ -301,10 +296,7 @@ def module_scheme(pulls: Sequence[Pull], rules: Rules) -> ModuleScheme:
     scoped = [parse_title(p.title, rules).modules for p in people]
     if not people or sum(1 for s in scoped if s) < SCOPE_SHARE * len(people):
         return PATH_SCHEME
-    counts: defaultdict[str, int] = defaultdict(int)
-    for scopes in scoped:
-        for scope in scopes:
-            counts[scope] += 1
+    counts = Counter(scope for scopes in scoped for scope in scopes)
     # the project's own name as a scope (ruff's `[ruff]` rules) would swallow every crate named after it
     return ModuleScheme(
         "scope",
@@ -436,9 +428,8 @@ def _modules(
     """The PR's modules, and whether they are its title's scopes."""
     if scheme.kind != "scope":
         paths = path_modules(pull, rules)
-        return (
-            (paths, False) if paths else (title.modules, bool(title.modules))
-        )  # scopes only when no files are known
+        # scopes only when no files are known
+        return (paths, False) if paths else (title.modules, bool(title.modules))
     if title.modules:
         return title.modules, True
     return tuple(

@@ -29,9 +29,8 @@ _FENCE = re.compile(r"^\s*(```|~~~).*?(?:^\s*\1[^\n]*$|\Z)", re.DOTALL | re.MULT
 _DETAILS = re.compile(r"<(details|script|style)\b.*?(?:</\1\s*>|\Z)", re.DOTALL | re.IGNORECASE)
 _IMAGE = re.compile(r"!\[[^\[\]]*\]\([^()]*\)|<img\b[^<>]*>?", re.IGNORECASE)
 _TAG = re.compile(r"</?[A-Za-z][^<>]*>")
-_FOOTNOTE_MARK = re.compile(
-    r"\[\^[\w-]+\](?!:)"
-)  # "block[^1] folding ranges": the note itself is not shown
+# "block[^1] folding ranges": the note itself is not shown
+_FOOTNOTE_MARK = re.compile(r"\[\^[\w-]+\](?!:)")
 _HEADING = re.compile(
     r"^\s{0,3}(?:#{1,6}(?=\s|$)\s*(.*?)\s*#*\s*$|\*\*([^*]{2,60})\*\*:?\s*$|([A-Z][\w &/?'-]{1,40}):?\s*$)"
 )
@@ -110,63 +109,16 @@ _LOST_OBJECT = re.compile(
 )
 # words that only relate a PR to others: a sentence of nothing else says nothing of what it does
 _RELATION_WORDS = frozenset(
-    (
-        "this",
-        "pr",
-        "is",
-        "a",
-        "an",
-        "the",
-        "follow",
-        "follows",
-        "following",
-        "followup",
-        "follow-up",
-        "up",
-        "on",
-        "from",
-        "to",
-        "of",
-        "for",
-        "and",
-        "depends",
-        "depend",
-        "based",
-        "stacked",
-        "part",
-        "work",
-        "see",
-        "also",
-        "related",
-        "ref",
-        "refs",
-        "cc",
-        "closes",
-        "close",
-        "fixes",
-        "fix",
-        "resolves",
-        "addresses",
-        "partially",
-        "in",
-        "with",
-        "as",
-        "after",
-        "before",
-        "other",
-        "others",
-        "prs",
-        "one",
-        "step",
-    )
+    """this pr is a an the follow follows following followup follow-up up on from to of for
+    and depends depend based stacked part work see also related ref refs cc closes close
+    fixes fix resolves addresses partially in with as after before other others prs one
+    step""".split()
 )
 _REFERENCE_WORD = re.compile(r"(?:[\w.-]+/[\w.-]+)?#\d+|@[\w-]+|\w+(?:[-']\w+)*")
-_DRAFT = re.compile(
-    r"^(?:wip|draft|todo|tbd|do not merge|not ready)\b", re.IGNORECASE
-)  # said while it was a draft, not of the merged PR
-_LOG_LINE = re.compile(
-    r"^(?:\(\w+ pid=\d+\)|Traceback\b|[A-Z]\w*(?:Error|Exception|Warning): )"
-)  # a log line, not prose
+# said while it was a draft, not of the merged PR
+_DRAFT = re.compile(r"^(?:wip|draft|todo|tbd|do not merge|not ready)\b", re.IGNORECASE)
+# a log line, not prose
+_LOG_LINE = re.compile(r"^(?:\(\w+ pid=\d+\)|Traceback\b|[A-Z]\w*(?:Error|Exception|Warning): )")
 # the few words that join a lead-in to its list: "Make X asynchronous, resolving:"
 _LEAD_IN_TAIL = re.compile(
     r",?\s+(?:(?:via|by|with|through|using|in|as)\s+)?(?:\w+ing|namely|including|as follows|the following|these|"
@@ -184,6 +136,8 @@ _CONTINUED = re.compile(
     r"^(?:[)\]}>,;:.]|(?:where|which|whose|and|or|but|so|then|that|because|while|with|without|than|is|are|was|were|"
     r"of|in|on|at|to|from|by)\b)"
 )
+# a lead-in that only shows what follows it, so says nothing once that is gone
+_SHOWN = re.compile(r"^here(?:'s| is| are)\b", re.IGNORECASE)
 _NUMBERED = re.compile(r"^\d+[.)]\s")  # an item of a list numbered inline, apart from its lead-in
 MIN_SENTENCE_WORDS = 3
 
@@ -237,9 +191,8 @@ def summary_of(description: str, title: str, limit: int = SUMMARY_CHARS) -> str:
     summary = shortened(lead, limit) if lead else None
     if summary is None or first is None:
         return cap(plain(title), limit)
-    following = (
-        sentences[first + 1] if first + 1 < len(sentences) else None
-    )  # never one that skips a sentence left out
+    # never one that skips a sentence left out
+    following = sentences[first + 1] if first + 1 < len(sentences) else None
     if following and summary == lead and len(summary) + len(following) < limit * 0.8:
         joiner = "" if summary.endswith(("。", "！", "？")) else " "
         summary = f"{summary}{joiner}{following}"
@@ -253,9 +206,8 @@ def _unjoined(sentence: str) -> list[str]:
     lead, colon, rest = sentence.partition(": ")
     if colon and _LOST_INTRO.search(lead):
         return [lead, rest] if rest and not _CONTINUED.match(rest) else [lead]
-    if colon and re.match(
-        r"1[.)]\s", rest
-    ):  # "…by adding: 1. X. 2. Y.": the lead-in, its items numbered inline
+    # "…by adding: 1. X. 2. Y.": the lead-in, its items numbered inline
+    if colon and re.match(r"1[.)]\s", rest):
         return [lead]
     return [sentence]
 
@@ -434,9 +386,8 @@ def clean_body(body: str, template: frozenset[str] = frozenset(), repo: str = ""
 def _without_markup(body: str, repo: str) -> str:
     """The body without comments, details, code blocks, images and colours; links as their text, and
     addresses of GitHub issues and PRs as references ("#12" in `repo`, "owner/name#12" elsewhere)."""
-    text = (
-        body.replace("\r\n", "\n").replace("\r", "\n").replace(_HOLE, "").replace(_CHECKED, "")
-    )  # the marks are ours alone
+    # the marks are ours alone
+    text = body.replace("\r\n", "\n").replace("\r", "\n").replace(_HOLE, "").replace(_CHECKED, "")
     text = _COMMENT.sub("", text)
     text = _DETAILS.sub("", text)
     text = _FENCE.sub("", text)
@@ -485,9 +436,8 @@ def _sections(text: str) -> list[tuple[str | None, list[str], bool]]:
     section is skipped when its heading or a heading above it is (_SKIPPED): "#### rollout" under
     "### Test" is test output."""
     sections: list[tuple[str | None, list[str], bool]] = [(None, [], False)]
-    open_headings: list[
-        tuple[int, bool]
-    ] = []  # (level, skipped) of the headings the current line is under
+    # (level, skipped) of the headings the current line is under
+    open_headings: list[tuple[int, bool]] = []
     lines = text.split("\n")
     for index, line in enumerate(lines):
         heading, level = _heading_of(
@@ -554,6 +504,8 @@ def _paragraph_text(lines: list[str], checked: bool = False) -> str:
         if paragraph[-1].rstrip().endswith(":") and not lead_in:
             if words < 8:  # "This PR contains the following updates:" before a removed table
                 fallback = fallback or text
+            elif _SHOWN.match(text):  # "Here's an example diagnostic …:" before a removed image
+                continue
             else:  # "Make the dump asynchronous, resolving:" reads on into its list
                 lead_in = text + ":"
             continue

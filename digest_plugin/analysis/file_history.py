@@ -30,9 +30,8 @@ LOCKS_OF = {
     "composer.json": ("composer.lock",),
 }
 LOCK_NAMES = frozenset(name for names in LOCKS_OF.values() for name in names)
-WORKSPACE_LOCKS = frozenset(
-    {"Cargo.lock"}
-)  # a lock file that also covers the manifests in the folders below it
+# a lock file that also covers the manifests in the folders below it
+WORKSPACE_LOCKS = frozenset({"Cargo.lock"})
 
 
 @dataclass(frozen=True)
@@ -46,9 +45,8 @@ class Added:
 
 @dataclass(frozen=True)
 class FileHistory:
-    locks: dict[
-        str, tuple[tuple[datetime, bool], ...]
-    ]  # lock file -> (when, whether it exists after) of each PR touching it
+    # lock file -> (when, whether it exists after) of each PR touching it
+    locks: dict[str, tuple[tuple[datetime, bool], ...]]
     added: dict[str, tuple[Added, ...]]  # source file -> its additions, oldest first
 
     def locks_before(self, when: datetime) -> frozenset[str]:

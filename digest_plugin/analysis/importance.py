@@ -108,12 +108,8 @@ def importance(
     ]
     factors += _substance_factors(pull, rules, description)
     if pull.comments is not None or pull.reviews is not None:
-        factors.append(
-            (
-                "discussion",
-                _log_share((pull.comments or 0) + (pull.reviews or 0), 30) * weights.discussion,
-            )
-        )
+        discussed = (pull.comments or 0) + (pull.reviews or 0)
+        factors.append(("discussion", _log_share(discussed, 30) * weights.discussion))
     if classification.bot:
         factors.append(("bot", weights.bot))
     named = tuple((name, round(points, 2)) for name, points in factors if points)
@@ -200,12 +196,8 @@ def _upgrade_factors(
         return [("core_upgrade", weights.core_upgrade)]  # its workflow edits are part of it
     factors = []
     if upgrades:
-        factors.append(
-            (
-                "upgrade",
-                weights.major_upgrade if any(u.major for u in upgrades) else weights.upgrade,
-            )
-        )
+        major = any(u.major for u in upgrades)
+        factors.append(("upgrade", weights.major_upgrade if major else weights.upgrade))
     workflows = _workflows(pull, rules)
     if workflows >= _WORKFLOWS_FROM:
         factors.append(

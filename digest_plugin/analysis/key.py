@@ -19,9 +19,8 @@ from itertools import chain
 
 KEY_WEEKS = 12  # the week and the eleven before it: about a quarter, long enough to hold a busy week and quiet ones
 KEY_RANK = 7 * KEY_WEEKS  # seven key PRs a week on average where the weeks are busy
-KEY_FLOOR = (
-    6.0  # the importance below which no PR is key (DIGEST_KEY_THRESHOLD's fixed default before)
-)
+# the importance below which no PR is key (DIGEST_KEY_THRESHOLD's fixed default before)
+KEY_FLOOR = 6.0
 
 
 def least_key_score(fixed: float | None) -> float:

@@ -84,9 +84,8 @@ class Classification:
     bot: bool = False
     reverts: int | None = None  # the PR number a revert reverts, where it can be told
     is_revert: bool = False  # the title says it reverts something (whatever its type)
-    modules_from_title: bool = (
-        False  # the modules are scopes its title wrote (`[1/n]` too), not labels or paths
-    )
+    # the modules are scopes its title wrote (`[1/n]` too), not labels or paths
+    modules_from_title: bool = False
     # where the author said the type, when it came from there: ("title", "fix:"), ("label", "bug")
     type_mark: tuple[str, str] | None = None
 
@@ -114,25 +113,20 @@ class Evidence:
     major: bool = False
     core: bool = False
     detail: str | None = None  # a short code or name quoted from the PR (an advisory id, a setting)
-    reason: str | None = (
-        None  # the PR's own sentence saying why (a pin back, a revert), quoted from its description
-    )
+    # the PR's own sentence saying why (a pin back, a revert), quoted from its description
+    reason: str | None = None
     outcome: str | None = None  # reverted: what happened next, one of REVERT_OUTCOMES
-    by: int | None = (
-        None  # reverted: the later PR that re-landed or replaced the change (maybe of a later week); hot-file: the PR that added it
-    )
-    missing: str | None = (
-        None  # what the PR lacks that its kind calls for (see EVIDENCE_FACTS): a finding to act on
-    )
-    pulls: tuple[
-        int, ...
-    ] = ()  # other PRs it involves (the reverted PR, the others on a hot file, a group)
+    # reverted: the later PR that re-landed or replaced the change (maybe of a later week); hot-file: the PR that added it
+    by: int | None = None
+    # what the PR lacks that its kind calls for (see EVIDENCE_FACTS): a finding to act on
+    missing: str | None = None
+    # other PRs it involves (the reverted PR, the others on a hot file, a group)
+    pulls: tuple[int, ...] = ()
     authors: tuple[str, ...] = ()  # logins involved (a hot file's authors)
     packages: tuple[str, ...] = ()  # routine-bumps: the packages bumped
     kind: str = ""  # the risk (or good-news) kind it supports
-    advice: str | None = (
-        None  # consequence: the PR's own words on what users do about it (AnalysedPull.mitigation), quoted
-    )
+    # consequence: the PR's own words on what users do about it (AnalysedPull.mitigation), quoted
+    advice: str | None = None
     titled: bool = False  # consequence: `reason` is the PR's own title (a Chinese page shows it once, in its row)
 
 
@@ -146,9 +140,8 @@ UPGRADE_MOVES = (  # how a PR moves a dependency (Upgrade.move), as its versions
     "pin",  # pinned to a version, whether newer or older unknown
     "cap",  # held below a version ("pin transformers under 4.53")
 )
-BACK_MOVES = frozenset(
-    {"down", "pin-back", "pin", "cap"}
-)  # moves that hold a dependency back rather than forward
+# moves that hold a dependency back rather than forward
+BACK_MOVES = frozenset({"down", "pin-back", "pin", "cap"})
 
 
 @frozen_record
@@ -161,12 +154,10 @@ class Upgrade:
     major: bool  # to a newer major version (or a 0.x minor step, which semver lets break)
     core: bool  # a core runtime the project is built on (rules.yaml `core_dependencies`, `toolchains`)
     move: str | None = None  # one of UPGRADE_MOVES; None when nothing says which way
-    reason: str | None = (
-        None  # for a pin or a downgrade, the description's sentence saying why (quoted, untrusted)
-    )
-    files: tuple[
-        str, ...
-    ] = ()  # the dependency and manifest files it changes (none for a version checked in code)
+    # for a pin or a downgrade, the description's sentence saying why (quoted, untrusted)
+    reason: str | None = None
+    # the dependency and manifest files it changes (none for a version checked in code)
+    files: tuple[str, ...] = ()
 
 
 CONSEQUENCE_KINDS = ("default-flip", "removal", "rename", "new-dependency", "format-change")
@@ -177,9 +168,8 @@ class Consequence:
     """What a PR changes for its users, as its title or its own "Breaking changes" / "Migration"
     section says it (analysis/consequences.py). Quoted from GitHub: untrusted, verbatim."""
 
-    kind: (
-        str | None
-    )  # one of CONSEQUENCE_KINDS; None when the author's section says it without a kind to tell
+    # one of CONSEQUENCE_KINDS; None when the author's section says it without a kind to tell
+    kind: str | None
     source: str  # "title" or "body": where it is said
     what: str | None = None  # the setting, option or thing (a title's words), when named
     old: str | None = None  # a rename's old name, a default's old value, when said
@@ -191,9 +181,8 @@ class Consequence:
 class Footprint:
     """What the files of a PR show, for saying what it does when its body does not."""
 
-    added_files: tuple[
-        str, ...
-    ] = ()  # core files added (not tests, docs, generated), the first five
+    # core files added (not tests, docs, generated), the first five
+    added_files: tuple[str, ...] = ()
     added_count: int = 0  # how many core files were added
     removed_files: tuple[str, ...] = ()  # files removed, largest first, the first five
     removed_count: int = 0
@@ -205,15 +194,12 @@ class Footprint:
     config_files: tuple[str, ...] = ()  # configuration files edited, all of them
     generated_files: int = 0  # lock files, snapshots, generated and vendored code
     generated_lines: int = 0  # changed lines of those that are not tests (snapshots are); for a cut file list estimated (footprint.beyond_kept)
-    places: tuple[
-        str, ...
-    ] = ()  # where the core lines are: a file or folder holding two thirds of them, or up to three folders that do
-    inline_test_files: int = (
-        0  # core files whose tests may sit inside them (Rust): no file list says they are untested
-    )
-    main_files: tuple[
-        str, ...
-    ] = ()  # the core files it changes most, up to footprint.MAIN_FILES: what a diff excerpt shows
+    # where the core lines are: a file or folder holding two thirds of them, or up to three folders that do
+    places: tuple[str, ...] = ()
+    # core files whose tests may sit inside them (Rust): no file list says they are untested
+    inline_test_files: int = 0
+    # the core files it changes most, up to footprint.MAIN_FILES: what a diff excerpt shows
+    main_files: tuple[str, ...] = ()
 
 
 @frozen_record
@@ -221,9 +207,8 @@ class ReviewOutcome:
     """A PR's review verdicts as they stood when it merged (analysis/reviews.py); empty where the
     store has none. Logins are quoted from GitHub, untrusted."""
 
-    approved_by: tuple[
-        str, ...
-    ] = ()  # reviewers whose verdict is an approval, in the order they approved
+    # reviewers whose verdict is an approval, in the order they approved
+    approved_by: tuple[str, ...] = ()
     settled: tuple[str, ...] = ()  # reviewers who requested changes before the last approval
     outstanding: tuple[str, ...] = ()  # reviewers whose change request no approval followed
 
@@ -243,13 +228,11 @@ class AnalysedPull:
     footprint: Footprint = Footprint()
     upgrades: tuple[Upgrade, ...] = ()  # what it upgrades, when it does
     themes: tuple[str, ...] = ()  # names of the week's themes it belongs to (set per week)
-    evidence: tuple[
-        Evidence, ...
-    ] = ()  # the facts behind its risk kinds (and good news), `kind` set
+    # the facts behind its risk kinds (and good news), `kind` set
+    evidence: tuple[Evidence, ...] = ()
     review: ReviewOutcome = ReviewOutcome()  # its reviewers' verdicts, where the store has them
-    consequences: tuple[
-        Consequence, ...
-    ] = ()  # what it breaks or changes for users, as it says (analysis/consequences.py)
+    # what it breaks or changes for users, as it says (analysis/consequences.py)
+    consequences: tuple[Consequence, ...] = ()
     mitigation: str = ""  # the body's own sentence telling users what to do (a migration step, a flag, a script); untrusted
 
 
@@ -318,12 +301,10 @@ class Recommendation:
     package: str | None = None  # the dependency it names, with old/new
     old: str | None = None
     new: str | None = None
-    count: int = (
-        0  # how many PRs the subject covers in all (may exceed len(pulls)), or the untested lines
-    )
-    detail: str | None = (
-        None  # the advisory id, the setting whose default changed, the reverted title, the lock file
-    )
+    # how many PRs the subject covers in all (may exceed len(pulls)), or the untested lines
+    count: int = 0
+    # the advisory id, the setting whose default changed, the reverted title, the lock file
+    detail: str | None = None
     impact: str = "medium"  # of the risk it comes from
     evidence: Evidence | None = None  # the finding, when it is one piece of evidence
 
@@ -390,9 +371,8 @@ class FetchInfo:
     source: str  # "github", "import", "sample"
     fetched_at: str | None
     truncated: bool
-    skipped: tuple[
-        int, ...
-    ] = ()  # PRs of the week GitHub would not serve readably, left out for good (RepoState.skipped)
+    # PRs of the week GitHub would not serve readably, left out for good (RepoState.skipped)
+    skipped: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,6 @@ class AnalysisOptions:
     timezone: tzinfo = UTC  # weeks run Monday to Monday here (DIGEST_TIMEZONE)
     since: date | None = None  # DIGEST_SINCE: no week before its own
     trend_weeks: int = 12  # DIGEST_TREND_WEEKS: weeks the movement figures and charts look back
-    key_threshold: float | None = (
-        None  # DIGEST_KEY_THRESHOLD: importance from which a PR is key; None: relative (key.py)
-    )
+    # DIGEST_KEY_THRESHOLD: importance from which a PR is key; None: relative (key.py)
+    key_threshold: float | None = None
     bots: tuple[str, ...] = ()  # DIGEST_BOTS, beyond GitHub's Bot type and `[bot]` logins

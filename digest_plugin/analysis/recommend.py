@@ -203,9 +203,8 @@ def recommendations(
         follow_up = FOLLOW_UPS.get(risk.kind)
         found.extend(replace(r, impact=risk.impact) for r in (follow_up(risk) if follow_up else ()))
     found.sort(key=lambda r: (IMPACTS.index(r.impact), RECOMMENDATION_ACTIONS.index(r.action)))
-    unique = {
-        (r.action, r.path or r.pulls): r for r in reversed(found)
-    }  # the more pressing of two on one file
+    # the more pressing of two on one file
+    unique = {(r.action, r.path or r.pulls): r for r in reversed(found)}
     return tuple(r for r in found if unique[(r.action, r.path or r.pulls)] is r)[
         :MAX_RECOMMENDATIONS
     ]

@@ -168,7 +168,8 @@ def analyse_pull(pull: Pull, context: RepoContext, first_time: bool | None = Non
         reverted = history.last_titled(title.reverted_title, pull.merged_at)
         if reverted is not None:
             classification = replace(classification, reverts=reverted)
-    description = description_text(pull.body, template, _repo_of(pull.url))
+    repo = _repo_of(pull.url)
+    description = description_text(pull.body, template, repo)
     paths, kinds = rules.files_of(pull)
     moved = upgrades(pull, classification, rules, description)
     locks = frozenset(history.locks_before(pull.merged_at)) if moved else frozenset()
@@ -188,17 +189,15 @@ def analyse_pull(pull: Pull, context: RepoContext, first_time: bool | None = Non
     evidence = tuple(
         _reverted(e, pull, history) if e.fact == "reverted" else e for e in pull_evidence(facts)
     )
-    said = consequences_of(
-        pull, title.description or pull.title, kinds, template, _repo_of(pull.url)
-    )
-    advice = mitigation_of(pull, template, _repo_of(pull.url))
+    said = consequences_of(pull, title.description or pull.title, kinds, template, repo)
+    advice = mitigation_of(pull, template, repo)
     evidence = (*evidence, *consequence_evidence(pull.number, said, advice))
     return AnalysedPull(
         pull=pull,
         classification=classification,
         score=score,
-        key=score.value
-        >= least_key_score(context.options.key_threshold),  # narrowed by its week (analyse_week)
+        # narrowed by its week (analyse_week)
+        key=score.value >= least_key_score(context.options.key_threshold),
         summary=summary_of(
             without_draft_remarks(description),
             title.description or pull.title,
@@ -552,9 +551,8 @@ def week_range(
     elif since is not None and fetched:
         first = week_of_date(since)
     elif fetched and state is not None and state.complete_since is not None:
-        first = week_of(
-            state.complete_since, tz
-        )  # fetched, and nothing merged: quiet weeks, not no weeks
+        # fetched, and nothing merged: quiet weeks, not no weeks
+        first = week_of(state.complete_since, tz)
     else:
         return []
     if since is not None:

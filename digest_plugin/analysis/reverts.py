@@ -32,35 +32,17 @@ _RELAND = re.compile(
     r"\b(?:re-?land\w*|re-?appl\w*|redo|re-?introduc\w*|re-?enable\w*|bring back|again)\b",
     re.IGNORECASE,
 )
-_RELAND_BODY = re.compile(
-    r"(?<![a-z])re-?(?:land|appl(?:y|ies|ied)\b|introduc|submi)"
-)  # on lower-case text: a literal start is fast
+# on lower-case text: a literal start is fast
+_RELAND_BODY = re.compile(r"(?<![a-z])re-?(?:land|appl(?:y|ies|ied)\b|introduc|submi)")
 _PREFIX = re.compile(r"^\s*(?:\[[^\]]*\]\s*)*(?:\w+(?:\([^)]*\))?!?:\s*)?")
-_WORD = re.compile(
-    r"[a-z][a-z0-9]{3,}"
-)  # identifiers split at "_": `resource_pool` is "resource pool"
+# identifiers split at "_": `resource_pool` is "resource pool"
+_WORD = re.compile(r"[a-z][a-z0-9]{3,}")
 _COMMON = frozenset(
-    {
-        "revert",
-        "reland",
-        "relanding",
-        "again",
-        "with",
-        "from",
-        "into",
-        "that",
-        "this",
-        "when",
-        "then",
-        "than",
-        "support",
-        "update",
-        "remove",
-    }
+    """revert reland relanding again with from into that this when then than support update
+    remove""".split()
 )
-SAME_FILES = (
-    0.5  # share of the reverted change's files a later PR touches to be about the same code ...
-)
+# share of the reverted change's files a later PR touches to be about the same code ...
+SAME_FILES = 0.5
 SAME_WORDS = 0.5  # ... and share of title words in common to be on the same subject
 
 

@@ -22,9 +22,8 @@ def review_outcome(pull: Pull) -> ReviewOutcome:
         for r in pull.verdicts
         if r.state != "COMMENTED" and (r.submitted_at is None or r.submitted_at <= pull.merged_at)
     ]
-    latest = {
-        review.author: (index, review.state) for index, review in enumerate(before_merge)
-    }  # the later wins
+    # the later wins
+    latest = {review.author: (index, review.state) for index, review in enumerate(before_merge)}
     approvals = sorted(
         (index, login) for login, (index, state) in latest.items() if state == "APPROVED"
     )

@@ -85,12 +85,10 @@ _ACCIDENTAL = re.compile(
     re.IGNORECASE,
 )
 LISTED_PATHS = 3
-UNTESTED_HIGH_LINES = (
-    500  # source lines a key PR adds without tests from which missing tests is high
-)
-MARKER_LINES = (
-    30  # an __init__.py this short marks a package or re-exports: nothing of its own to test
-)
+# source lines a key PR adds without tests from which missing tests is high
+UNTESTED_HIGH_LINES = 500
+# an __init__.py this short marks a package or re-exports: nothing of its own to test
+MARKER_LINES = 30
 
 
 @dataclass(frozen=True)
@@ -106,9 +104,8 @@ class PullFacts:
     upgrades: tuple[Upgrade, ...]
     rules: Rules
     review: ReviewOutcome  # its verdicts when it merged (reviews.review_outcome)
-    locks: frozenset[str] = (
-        frozenset()
-    )  # the lock files the repository kept when it merged (file_history.locks_before)
+    # the lock files the repository kept when it merged (file_history.locks_before)
+    locks: frozenset[str] = frozenset()
 
     @property
     def number(self) -> int:
@@ -182,14 +179,8 @@ def _breaking(facts: PullFacts) -> tuple[Evidence, ...]:
     else:
         how = "footer"
     noted = any("docs" in k for k in facts.kinds) or bool(_MIGRATION.search(facts.description))
-    return (
-        Evidence(
-            "breaking-marker",
-            facts.number,
-            detail=how,
-            missing=None if noted else "migration-notes",
-        ),
-    )
+    missing = None if noted else "migration-notes"
+    return (Evidence("breaking-marker", facts.number, detail=how, missing=missing),)
 
 
 # a minimum version the project promises to support ("Update MSRV to 1.91" in Cargo.toml) is no
@@ -198,9 +189,8 @@ DECLARED_MINIMUMS = frozenset({"msrv"})
 
 
 def _dependency_upgrade(facts: PullFacts) -> tuple[Evidence, ...]:
-    builds_change = any(
-        "dependencies" in k for k in facts.kinds
-    )  # rust-toolchain.toml, a lock file, a Dockerfile
+    # rust-toolchain.toml, a lock file, a Dockerfile
+    builds_change = any("dependencies" in k for k in facts.kinds)
     return tuple(
         _version(facts, u)
         for u in facts.upgrades
@@ -288,7 +278,7 @@ def _revert(facts: PullFacts) -> tuple[Evidence, ...]:
     kind = facts.classification
     if not (kind.is_revert or kind.type == "revert"):
         return ()
-    peripheral = bool(facts.kinds) and all(k & PERIPHERAL_KINDS for k in facts.kinds)
+    peripheral = _peripheral_only(facts)
     accidental = _ACCIDENTAL.search(facts.pull.title[:TITLE_LIMIT]) or _ACCIDENTAL.search(
         facts.description
     )
@@ -344,8 +334,11 @@ def _large_change(facts: PullFacts) -> tuple[Evidence, ...]:
     if lines < thresholds.large_change_lines and files < thresholds.large_change_files:
         return ()
     modules = len({path.split("/")[0] for path, _ in core if "/" in path})
+    added = sum(change.additions or 0 for _, change in core)
+    # a PR that mostly deletes hides no new code in its size (verl #5454, +4 −2,904)
+    removing = "removes" if added * 10 < lines else None
     return (
-        Evidence("size", facts.number, lines=lines, files=files, modules=modules),
+        Evidence("size", facts.number, lines=lines, files=files, modules=modules, detail=removing),
         *_removed_files(facts.number, core),
     )
 
@@ -635,27 +628,17 @@ def _peripheral(pull: AnalysedPull) -> bool:
 # a major version, users' configuration edited. Each is a piece of evidence whose claim rule is
 # precise enough to be said (analysis/claims.py). Untested or large code, reverts, hot files, CI,
 # lint, tooling, test requirements and ecosystem scripts do nothing to users by themselves: never the main risk.
-CONSEQUENCE_ORDER: tuple[
-    tuple[str, str, str | None], ...
-] = (  # (risk kind, evidence fact, the claim rule it needs)
-    (
-        "breaking-change",
-        "consequence",
-        None,
-    ),  # what the PR says it removes, renames, flips or breaks (only what speaks is evidence)
-    (
-        "breaking-change",
-        "breaking-marker",
-        None,
-    ),  # the author's own marker: a fact, whatever follows from it
+# (risk kind, evidence fact, the claim rule it needs)
+CONSEQUENCE_ORDER: tuple[tuple[str, str, str | None], ...] = (
+    # what the PR says it removes, renames, flips or breaks (only what speaks is evidence)
+    ("breaking-change", "consequence", None),
+    # the author's own marker: a fact, whatever follows from it
+    ("breaking-change", "breaking-marker", None),
     ("deprecation", "deprecated", "consequence.removes-deprecated"),  # detail "removes"
     ("large-change", "files-removed", "consequence.files-removed"),
     ("config-change", "default-changed", "consequence.default-flip"),
-    (
-        "dependency-upgrade",
-        "version",
-        "version.direction",
-    ),  # a core runtime forward across a major version, for users
+    # a core runtime forward across a major version, for users
+    ("dependency-upgrade", "version", "version.direction"),
     ("config-change", "config-files", "config.user-changed"),
 )
 _USER_MANIFEST = re.compile(
@@ -696,9 +679,8 @@ def _consequence_rank(kind: str, evidence: Evidence) -> int | None:
         if fact == "deprecated" and evidence.detail != "removes":
             return None
         if fact == "consequence" and not _breaks(evidence):
-            return len(
-                CONSEQUENCE_ORDER
-            )  # a default flipped, a rule out of preview: after whatever breaks, before nothing
+            # a default flipped, a rule out of preview: after whatever breaks, before nothing
+            return len(CONSEQUENCE_ORDER)
         if fact == "version" and not (
             evidence.core
             and evidence.major
@@ -760,9 +742,15 @@ def _one_package_of_each_first(routine: Sequence[Evidence]) -> tuple[str, ...]:
 # Impact a reviewer would defend, per kind, from the members and their evidence.
 def _upgrade_impact(members, evidence) -> str:
     """High when a core runtime moves forward across a major version or by an unknown step; medium
-    for another named dependency the project ships, or a core runtime held back; low otherwise."""
+    for another named dependency the project ships, or a core runtime held back; low otherwise.
+    An impact rests only on what may be said: while the package read is silent, dependency files a
+    person edited are medium whatever they hold (ruff's toolchain bump was "high")."""
     human = [e for e in evidence if e.fact == "version"]
-    forward = [e for e in human if e.detail not in BACK_MOVES]
+    if not speaks("version.package"):
+        return "medium" if any(e.paths for e in human) else "low"
+    forward = (
+        [e for e in human if e.detail not in BACK_MOVES] if speaks("version.direction") else []
+    )
     if any(e.core and (e.major or e.old is None or e.new is None) for e in forward):
         return "high"  # a framework, CUDA or the toolchain moved
     return "medium" if any(e.package and (e.paths or e.core) for e in human) else "low"
@@ -787,13 +775,17 @@ def _revert_impact(members, evidence) -> str:
 
 
 def _deprecation_impact(members, evidence) -> str:
-    return (
-        "medium" if any(e.lines >= 50 for e in evidence) else "low"
-    )  # a few-line warning is routine
+    # a few-line warning is routine
+    return "medium" if any(e.lines >= 50 for e in evidence) else "low"
 
 
 def _config_impact(members, evidence) -> str:
-    return "medium" if any(e.fact == "default-changed" for e in evidence) else "low"
+    """Medium for a changed default, while that reading may be said (consequence.default-flip: that
+    a default users see changed; config.default-changed also names the setting)."""
+    default = speaks("consequence.default-flip") and any(
+        e.fact == "default-changed" for e in evidence
+    )
+    return "medium" if default else "low"
 
 
 def _ci_impact(members, evidence) -> str:
@@ -807,9 +799,8 @@ def _hotspot_impact(members, evidence) -> str:
 
 
 def _unresolved_review_impact(members, evidence) -> str:
-    return (
-        "high" if any(p.key for p in members) else "medium"
-    )  # a key change merged over a reviewer's objection
+    # a key change merged over a reviewer's objection
+    return "high" if any(p.key for p in members) else "medium"
 
 
 def _breaks(evidence: Evidence) -> bool:
@@ -820,17 +811,13 @@ def _breaks(evidence: Evidence) -> bool:
     )
 
 
-def _fixed(level: str) -> Callable[..., str]:
-    return lambda members, evidence: level
-
-
 IMPACT_RULES: dict[str, Callable[[Sequence[AnalysedPull], Sequence[Evidence]], str]] = {
     "missing-tests": _missing_tests_impact,
     "breaking-change": lambda members, evidence: (
         "high" if any(_breaks(e) for e in evidence) else "medium"
     ),
     "dependency-upgrade": _upgrade_impact,
-    "security": _fixed("high"),
+    "security": lambda members, evidence: "high",
     "revert": _revert_impact,
     "deprecation": _deprecation_impact,
     "large-change": _large_impact,

@@ -37,7 +37,6 @@ subjects: every subject its pattern matches is counted under the topic's name.
 from __future__ import annotations
 
 import functools
-import hashlib
 import math
 import re
 from collections import Counter, defaultdict
@@ -51,483 +50,89 @@ from digest_plugin.records.pull import Pull
 
 # Source of a subject, the more deliberate first: a name the author wrote as a scope wins a tie
 SOURCES = ("topic", "scope", "label", "module", "folder", "word", "file", "verb")
-NAMING = frozenset(
-    {"topic", "scope", "label", "module", "folder"}
-)  # sources that name a part of the project
+# sources that name a part of the project
+NAMING = frozenset({"topic", "scope", "label", "module", "folder"})
 # rules.yaml's keyword topics that mark risks and scores, not strands of work
 KEYWORD_TOPICS = frozenset({"security", "crash", "deprecation"})
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_+-]*(?:\.\d+)*")
-_RULE_CODE = re.compile(
-    r"[A-Z]{1,4}\d{2,4}"
-)  # a linter rule code (E501, RUF100): no subject of its own
+_RULE_CODE = re.compile(r"[A-Z]{1,4}\d{2,4}")  # a linter rule code (E501, RUF100): none of its own
 _VERSION_TAIL = re.compile(r"[-_.]?v?\d+(?:\.\d+)*[a-z]?$")
 _PATH_PART = re.compile(r"[^a-z0-9]+")
 # folders of tests, fixtures and snapshots (a cheap look, without the rules' path kinds, for the whole history)
 _TEST_PARTS = frozenset(
-    {
-        "test",
-        "tests",
-        "testing",
-        "__tests__",
-        "spec",
-        "specs",
-        "fixtures",
-        "snapshots",
-        "__snapshots__",
-        "mdtest",
-        "testdata",
-        "test_data",
-        "test-data",
-    }
+    """test tests testing __tests__ spec specs fixtures snapshots __snapshots__ mdtest testdata
+    test_data test-data""".split()
 )
-# Generic words of titles and paths: they say what was done, or where, not to what
-_STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "and",
-        "or",
-        "of",
-        "for",
-        "to",
-        "in",
-        "on",
-        "at",
-        "by",
-        "with",
-        "from",
-        "into",
-        "onto",
-        "via",
-        "per",
-        "as",
-        "is",
-        "are",
-        "be",
-        "not",
-        "no",
-        "new",
-        "more",
-        "less",
-        "all",
-        "any",
-        "some",
-        "this",
-        "that",
-        "these",
-        "those",
-        "it",
-        "its",
-        "when",
-        "while",
-        "if",
-        "than",
-        "then",
-        "also",
-        "only",
-        "into",
-        "out",
-        "up",
-        "down",
-        "over",
-        "under",
-        "after",
-        "before",
-        "between",
-        "without",
-        "within",
-        "add",
-        "adds",
-        "added",
-        "adding",
-        "support",
-        "supports",
-        "supported",
-        "fix",
-        "fixes",
-        "fixed",
-        "fixing",
-        "update",
-        "updates",
-        "updated",
-        "bump",
-        "remove",
-        "removes",
-        "removed",
-        "use",
-        "uses",
-        "using",
-        "make",
-        "makes",
-        "allow",
-        "allows",
-        "improve",
-        "improves",
-        "improved",
-        "handle",
-        "handles",
-        "refactor",
-        "refactoring",
-        "cleanup",
-        "clean",
-        "enable",
-        "enables",
-        "disable",
-        "disables",
-        "implement",
-        "implements",
-        "introduce",
-        "introduces",
-        "change",
-        "changes",
-        "rename",
-        "move",
-        "moves",
-        "set",
-        "sets",
-        "get",
-        "gets",
-        "avoid",
-        "ensure",
-        "test",
-        "tests",
-        "testing",
-        "docs",
-        "doc",
-        "documentation",
-        "example",
-        "examples",
-        "typo",
-        "typos",
-        "minor",
-        "misc",
-        "chore",
-        "feat",
-        "feature",
-        "features",
-        "bug",
-        "bugs",
-        "error",
-        "errors",
-        "issue",
-        "issues",
-        "case",
-        "cases",
-        "code",
-        "file",
-        "files",
-        "option",
-        "options",
-        "default",
-        "defaults",
-        "value",
-        "values",
-        "type",
-        "types",
-        "check",
-        "checks",
-        "run",
-        "runs",
-        "failing",
-        "fails",
-        "fail",
-        "failure",
-        "correct",
-        "correctly",
-        "properly",
-        "when",
-        "new",
-        "old",
-        "first",
-        "last",
-        "missing",
-        "unused",
-        "wrong",
-        "version",
-        "versions",
-        "release",
-        "pr",
-        "prs",
-        "readme",
-        "comment",
-        "comments",
-        "message",
-        "messages",
-        "log",
-        "logs",
-        "logging",
-        "script",
-        "scripts",
-        "model",
-        "models",
-        "data",
-        "api",
-        "config",
-        "configs",
-        "function",
-        "functions",
-        "method",
-        "methods",
-        "class",
-        "classes",
-        "call",
-        "calls",
-        "result",
-        "results",
-        "infer",
-        "infers",
-        "inferred",
-        "emit",
-        "emits",
-        "implement",
-        "implemented",
-        "detect",
-        "detects",
-        "support",
-        "add",
-        "stabilise",
-        "efficient",
-        "robust",
-        "better",
-        "faster",
-        "simple",
-        "multiple",
-        "single",
-        "unused",
-        "redundant",
-        "during",
-        "instead",
-        "about",
-        "within",
-        "because",
-        "where",
-        "which",
-        "other",
-        "based",
-        "like",
-        "just",
-        "now",
-        "can",
-        "cannot",
-        "should",
-        "would",
-        "tool",
-        "tools",
-        "custom",
-        "argument",
-        "arguments",
-        "union",
-        "unions",
-        "configuring",
-        "configure",
-        "configured",
-        "configuration",
-        "pep",
-        "peps",
-        "src",
-        "lib",
-        "libs",
-        "util",
-        "utils",
-        "common",
-        "core",
-        "base",
-        "internal",
-        "main",
-        "init",
-        "impl",
-        "mod",
-        "crate",
-        "crates",
-        "package",
-        "packages",
-        "module",
-        "modules",
-        "resource",
-        "resources",
-        "fixture",
-        "fixtures",
-        "snapshot",
-        "snapshots",
-        "python",
-        "rust",
-        "py",
-        "rs",
-        "md",
-        "misc",
-        "general",
-        "other",
-        "others",
-        "delete",
-        "document",
-        "context",
-        "reference",
-        "member",
-        "string",
-        "literal",
-        "expression",
-        "assignment",
-        "parameter",
-        "false",
-        "true",
-        "import",
-        "format",
-        "functional",
-        "capacity",
-        "accumulation",
-        "loop",
-        "inline",
-        "self",
-        "symbol",
-        "manager",
-        "mode",
-        "start",
-        "work",
-        "local",
-        "patch",
-        "compute",
-        "load",
-        "forward",
-        "align",
-        "automatically",
-        "training",
-        "unnecessary",
-        "unsafe",
-        "path",
-        "name",
-        "names",
-        "variable",
-        "instance",
-        "invalid",
-        "ignore",
-        "attribute",
-        "none",
-        "cfg",
-        "step",
-        "problem",
-        "dynamic",
-        "guide",
-        "advance",
-        "advanced",
-        "docstring",
-        "rst",
-        "inside",
-        "creating",
-        "handling",
-        "special",
-        "source",
-        "def",
-        "implicit",
-        "display",
-        "lookup",
-        "apis",
-        "bool",
-    ]
+# Words that make no phrase with a subject: the little words around it
+_FUNCTION_WORDS = frozenset(
+    """a an the and or of for to in on at by with from into onto via per as is are be
+    not no all any this that it its when if than then also only out up new more less
+    some non""".split()
+)
+# Generic words of titles and paths: they say what was done, or where, not to what (the little
+# words too, but "non")
+_STOPWORDS = (_FUNCTION_WORDS - {"non"}) | frozenset(
+    """these those while down over under after before between without within add adds added adding
+    support supports supported fix fixes fixed fixing update updates updated bump remove removes
+    removed use uses using make makes allow allows improve improves improved handle handles refactor
+    refactoring cleanup clean enable enables disable disables implement implements introduce
+    introduces change changes rename move moves set sets get gets avoid ensure test tests testing
+    docs doc documentation example examples typo typos minor misc chore feat feature features bug
+    bugs error errors issue issues case cases code file files option options default defaults value
+    values type types check checks run runs failing fails fail failure correct correctly properly
+    old first last missing unused wrong version versions release pr prs readme comment comments
+    message messages log logs logging script scripts model models data api config configs function
+    functions method methods class classes call calls result results infer infers inferred emit
+    emits implemented detect detects stabilise efficient robust better faster simple multiple single
+    redundant during instead about because where which other based like just now can cannot should
+    would tool tools custom argument arguments union unions configuring configure configured
+    configuration pep peps src lib libs util utils common core base internal main init impl mod
+    crate crates package packages module modules resource resources fixture fixtures snapshot
+    snapshots python rust py rs md general others delete document context reference member string
+    literal expression assignment parameter false true import format functional capacity
+    accumulation loop inline self symbol manager mode start work local patch compute load forward
+    align automatically training unnecessary unsafe path name names variable instance invalid ignore
+    attribute none cfg step problem dynamic guide advance advanced docstring rst inside creating
+    handling special source def implicit display lookup apis bool""".split()
 )
 BASELINE_MAX_WEEKS = 52
-LIFT_CAP = (
-    20.0  # how much standing out can count: a name never seen before is not infinitely telling
-)
-BY_LINES_PULLS = (
-    5  # PRs a subject needs to be a theme by the lines it changed rather than by its share of PRs
-)
+# how much standing out can count: a name never seen before is not infinitely telling
+LIFT_CAP = 20.0
+# PRs a subject needs to be a theme by the lines it changed rather than by its share of PRs
+BY_LINES_PULLS = 5
 SAME_STORY = 0.7  # share of the larger of two subjects' PRs they have in common from which they are one theme
-MIN_WORD = 3
-NO_SUBJECTS = frozenset(
-    {"(root)", "build", "tooling"}
-)  # letters; shorter names (`ty`, `ci`) come in as scopes or paths
+MIN_WORD = 3  # letters; shorter names (`ty`, `ci`) come in as scopes or paths
+NO_SUBJECTS = frozenset({"(root)", "build", "tooling"})
 # Learning the vocabulary from the history
 COMMON_WEEKS = 0.6  # a title word in this share of the history's weeks, named as a scope, label, topic or folder in
 NAMED_SHARE = 0.2  #   less than this share of its PRs and merged with no other name, is generic
-COMMON_PULLS = (
-    0.25  # a folder or file name in this share of all PRs is generic too ("src", "tests")
-)
+# a folder or file name in this share of all PRs is generic too ("src", "tests")
+COMMON_PULLS = 0.25
 COMMON_MIN_PULLS = 8
 COMMON_MIN_WEEKS = 8  # a word of a short history is not yet known to be common
 PAIRED_NAMES = 40  # a PR offering more names than this (a sweeping refactor) tells nothing of which go together
 ALIAS_MIN_PULLS = 3
-SATELLITE = (
-    0.75,
-    5.0,
-)  # a name merges into a larger one that this share of its PRs also name, this many times chance ...
-MUTUAL = (
-    0.25,
-    0.2,
-    4.0,
-    5,
-)  # ... or two names that each name a share of the other's PRs, this many times chance, this often
+# a name merges into a larger one that this share of its PRs also name, this many times chance ...
+SATELLITE = (0.75, 5.0)
+# ... or two names that each name a share of the other's PRs, this many times chance, this often
+MUTUAL = (0.25, 0.2, 4.0, 5)
 DECLARED_SHARE = 0.3  # a name the authors write as a scope, label or topic in this share of its PRs is a strand of its own
 # A week's strands
-PATH_SOURCES = frozenset(
-    {"folder", "file"}
-)  # where a name says only where a PR's files sit, not what it is about
-ALIAS_SAID_SHARE = (
-    1 / 3
-)  # of a strand's PRs that say a second name of it, from which the theme shows both ("npu/ascend")
+# where a name says only where a PR's files sit, not what it is about
+PATH_SOURCES = frozenset({"folder", "file"})
+# of a strand's PRs that say a second name of it, from which the theme shows both ("npu/ascend")
+ALIAS_SAID_SHARE = 1 / 3
 PHRASE_SHARE = 0.75  # of a title word's occurrences in its strand's titles inside the same phrase, from which the phrase names it
-_VERB_ENDINGS = (
-    "ize",
-    "ise",
-    "ify",
-)  # "initialize", "normalise", "simplify": verbs whether or not the rules list them
-# Words that make no phrase with a subject: the little words around it
-_FUNCTION_WORDS = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "and",
-        "or",
-        "of",
-        "for",
-        "to",
-        "in",
-        "on",
-        "at",
-        "by",
-        "with",
-        "from",
-        "into",
-        "onto",
-        "via",
-        "per",
-        "as",
-        "is",
-        "are",
-        "be",
-        "not",
-        "no",
-        "all",
-        "any",
-        "this",
-        "that",
-        "it",
-        "its",
-        "when",
-        "if",
-        "than",
-        "then",
-        "also",
-        "only",
-        "out",
-        "up",
-        "new",
-        "more",
-        "less",
-        "some",
-        "non",
-    ]
-)
+# "initialize", "normalise", "simplify": verbs whether or not the rules list them
+_VERB_ENDINGS = ("ize", "ise", "ify")
 
 
 @dataclass(frozen=True)
 class Vocabulary:
     """The repository's names for its strands of work, learned from its whole history."""
 
-    strands: dict[
-        str, str
-    ]  # name -> the name of the strand it is merged into (names that stand alone are absent)
+    # name -> the name of the strand it is merged into (names that stand alone are absent)
+    strands: dict[str, str]
     generic: frozenset[str]  # names that never name a strand
     # merged names that only go along with their strand's ("dummy" of rollout), not other names for it ("npu" of
     # ascend): a title word among them says nothing of the strand
@@ -593,9 +198,8 @@ def _topic_of(name: str, rules: Rules) -> str | None:
     )
 
 
-@functools.lru_cache(
-    maxsize=1 << 16
-)  # pure; every title is read three times a build (vocabulary, week, baseline)
+# pure; every title is read three times a build (vocabulary, week, baseline)
+@functools.lru_cache(maxsize=1 << 16)
 def _title_words(description: str) -> frozenset[str]:
     """Names in a title, without version digits: "Qwen3.5" -> "qwen", "FSDP2" -> "fsdp"; only the
     words it writes as names (`written_as_names`)."""
@@ -630,9 +234,8 @@ def written_as_names(description: str) -> tuple[str, ...]:
     return tuple(found)
 
 
-@functools.lru_cache(
-    maxsize=1 << 16
-)  # pure, and the same words recur in thousands of titles and paths
+# pure, and the same words recur in thousands of titles and paths
+@functools.lru_cache(maxsize=1 << 16)
 def _name(raw: str) -> str | None:
     word = singular(_VERSION_TAIL.sub("", raw.lower()).strip("-_+"))
     return word if len(word) >= MIN_WORD and word not in _STOPWORDS and not word.isdigit() else None
@@ -724,8 +327,12 @@ def vocabulary(pulls: Sequence[Pull], rules: Rules) -> Vocabulary:
 def _satellites(strands: dict[str, str], edges: Sequence[tuple]) -> frozenset[str]:
     """The merged names that are no other name for their strand: each went with a larger name
     (`_edges`), which never went with it as often."""
-    synonyms = {name for small, large, _, _, mutual in edges if mutual for name in (small, large)}
-    return frozenset(name for name in strands if name not in synonyms)
+    return frozenset(name for name in strands if name not in _synonyms(edges))
+
+
+def _synonyms(edges: Sequence[tuple]) -> set[str]:
+    """The names that went with another name as often as it went with them (`_edges`' mutual)."""
+    return {name for small, large, _, _, mutual in edges if mutual for name in (small, large)}
 
 
 def _name_counts(
@@ -756,7 +363,7 @@ def _steady(
 ) -> frozenset[str]:
     """Title words that run through most weeks, are never a scope, a label or a folder, and have no
     other name for the same thing ("attribute", "false"); a platform's steady name ("npu") has one."""
-    synonyms = {name for small, large, _, _, mutual in edges if mutual for name in (small, large)}
+    synonyms = _synonyms(edges)
     return frozenset(
         name
         for name, count in pulls_of.items()
@@ -817,9 +424,8 @@ def _merged_names(
     for name in sorted(partners, key=lambda n: (-pulls_of[n], n)):  # larger names settle first
         leaders = [partner for partner in partners[name] if partner[2] not in strands]
         if leaders:
-            strands[name] = max(leaders)[
-                2
-            ]  # the name it goes with most often, then most above chance
+            # the name it goes with most often, then most above chance
+            strands[name] = max(leaders)[2]
     for leader in set(strands.values()):
         group = [leader, *(name for name, strand in strands.items() if strand == leader)]
         best = max(
@@ -832,9 +438,8 @@ def _merged_names(
     return strands
 
 
-WeekNames = tuple[
-    tuple[int, tuple[tuple[str, str], ...]], ...
-]  # (PR number, its (name, source) pairs) of a week's people's PRs
+# (PR number, its (name, source) pairs) of a week's people's PRs
+WeekNames = tuple[tuple[int, tuple[tuple[str, str], ...]], ...]
 
 
 def week_names(pulls: Sequence[AnalysedPull], rules: Rules) -> WeekNames:
@@ -865,17 +470,6 @@ def baseline_weeks(weeks: Sequence[WeekNames], rules: Rules) -> list[WeekNames]:
             break
         chosen.append(week)
     return chosen[::-1]
-
-
-def vocabulary_used(weeks: Sequence[WeekNames], vocabulary: Vocabulary) -> str:
-    """A digest of what the vocabulary says of every name of these weeks: a remembered week's
-    themes still hold while its and its baseline's names are merged and set aside alike."""
-    names = sorted({name for week in weeks for _, pairs in week for name, _ in pairs})
-    return hashlib.sha1(
-        repr(
-            [(name, vocabulary.strand_of(name), name in vocabulary.satellites) for name in names]
-        ).encode("utf-8")
-    ).hexdigest()
 
 
 def week_themes(
@@ -970,15 +564,11 @@ def _named(
     module_table = Counter(module for p in pulls for module in p.classification.modules)
     display: dict[str, str] = {}
     for strand, group in list(members.items()):
-        if sources[strand] not in (
-            "topic",
-            "scope",
-            "label",
-        ):  # a name the authors declare is theirs as it stands
+        # a name the authors declare is theirs as it stands
+        if sources[strand] not in ("topic", "scope", "label"):
             display[strand], members[strand] = _phrase_named(strand, group, said[strand], rules)
-            sources[strand] = (
-                "word" if " " in display[strand] else sources[strand]
-            )  # a phrase of its titles
+            if " " in display[strand]:
+                sources[strand] = "word"  # a phrase of its titles
         else:
             display[strand] = _said_name(strand, said[strand], rules)
         if display[strand] in module_table:
@@ -1086,9 +676,8 @@ def _phrase_named(
                 found[f"{token} {tokens[i + 1]}"] += 1
         beside.update(found)
         phrases_of[pull.pull.number] = found
-    if (
-        seen < 2 or not beside or not word.isalnum()
-    ):  # a compound name ("flake8-bugbear") is whole already
+    # a compound name ("flake8-bugbear") is whole already
+    if seen < 2 or not beside or not word.isalnum():
         return _said_name(strand, said, rules), list(group)
     phrase, count = max(beside.items(), key=lambda item: (item[1], item[0]))
     if count < PHRASE_SHARE * seen:
@@ -1166,17 +755,8 @@ def _strands(
             else "continued"
         )
         if lift >= thresholds.theme_lift or share >= thresholds.theme_dominant_share:
-            found.append(
-                (
-                    round(size, 6),
-                    lift,
-                    name,
-                    group,
-                    (share, line_share),
-                    before[name] / before_total if before_total else 0.0,
-                    trend,
-                )
-            )
+            usual = before[name] / before_total if before_total else 0.0
+            found.append((round(size, 6), lift, name, group, (share, line_share), usual, trend))
     return found
 
 

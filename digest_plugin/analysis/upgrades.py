@@ -89,77 +89,14 @@ _OWN_RELEASE = re.compile(
     r"|^.*?\b(and|then)\s+bump\s+(it\s+)?to\s+v?\d",  # "Add pyproject.toml to rooster's `version_files` and bump to 0.13.1"
     re.IGNORECASE,
 )
-_ANOTHER_VERSION = re.compile(
-    r"\bversion\s+of\b", re.IGNORECASE
-)  # "bump the version of vllm-ascend to v0.11.0"
+# "bump the version of vllm-ascend to v0.11.0"
+_ANOTHER_VERSION = re.compile(r"\bversion\s+of\b", re.IGNORECASE)
 _NOT_PACKAGES = frozenset(
-    {
-        "to",
-        "from",
-        "and",
-        "the",
-        "a",
-        "version",
-        "versions",
-        "image",
-        "images",
-        "dependency",
-        "dependencies",
-        "crate",
-        "action",
-        "package",
-        "up",
-        "bump",
-        "update",
-        "upgrade",
-        "pin",
-        "set",
-        "with",
-        "in",
-        "of",
-        "for",
-        "v",
-        "docker",
-        "deps",
-        "requirements",
-        "limit",
-        "lock",
-        "it",
-        "all",
-        "also",
-        "default",
-        "minimum",
-        "digest",
-        "under",
-        "below",
-        "above",
-        "least",
-        "than",
-        "dev",
-        "is",
-        "on",
-        "at",
-        "address",
-        "workflow",
-        "workflows",
-        "dockerfile",
-        "dockerfiles",
-        "pipeline",
-        "pipelines",
-        "ci",
-        "build",
-        "file",
-        "files",
-        "doc",
-        "docs",
-        "base",
-        "tag",
-        "tags",
-        "runner",
-        "runners",
-        "stable",
-        "latest",
-    }
+    """to from and the a version versions image images dependency dependencies crate action package
+    up bump update upgrade pin set with in of for v docker deps requirements limit lock it all also
+    default minimum digest under below above least than dev is on at address workflow workflows
+    dockerfile dockerfiles pipeline pipelines ci build file files doc docs base tag tags runner
+    runners stable latest""".split()
 )
 _RENOVATE_PREFIX = re.compile(
     r"^(?:update|bump)\s+(?:rust crate|dependency|npm package|module|python|(?:[\w-]+ )?dependency)\s+",
@@ -199,9 +136,8 @@ def upgrades(
         ):
             return ()
         named = [("", None, None)]
-    if _MSRV.search(title) and not _TOOLCHAIN.search(
-        title
-    ):  # "Bump MSRV to Rust 1.89" names the minimum, not the compiler
+    # "Bump MSRV to Rust 1.89" names the minimum, not the compiler
+    if _MSRV.search(title) and not _TOOLCHAIN.search(title):
         named = [
             ("msrv" if package == "rust" else package, old, new) for package, old, new in named
         ]
@@ -286,10 +222,8 @@ def _title_versions(title: str, rules: Rules) -> list[tuple[str, str | None, str
         and (whose := _WHOSE_TOOLCHAIN.search(text))
         and whose[1].lower() in rules.toolchains
     ):
-        found["toolchain"] = (
-            f"{whose[1].lower()} toolchain",
-            *found["toolchain"][1:],
-        )  # "Update Rust toolchain to 1.90"
+        # "Update Rust toolchain to 1.90"
+        found["toolchain"] = (f"{whose[1].lower()} toolchain", *found["toolchain"][1:])
     return list(found.values())
 
 
@@ -324,9 +258,8 @@ def _upgrade(
     if said.reverting:  # a revert of "Update X to 1.2" moves X back from 1.2
         old, new = new, old
     move, reason = _move(package, old, new, said)
-    core = package in rules.core_dependencies or rules.is_toolchain(
-        package
-    )  # by its exact name: `@types/react` is no React
+    # by its exact name: `@types/react` is no React
+    core = package in rules.core_dependencies or rules.is_toolchain(package)
     return Upgrade(
         package=package,
         old=old,

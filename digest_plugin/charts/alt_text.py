@@ -38,19 +38,26 @@ def unit_header(unit: str, _: Translate) -> str:
     ]
 
 
-def stacked_alt(
+def chart_alt(
     title: str,
     unit: str,
     bins: Sequence[Bin],
     series: Sequence[Series],
     marked: int | None,
     notes: Sequence[str],
+    stacked: bool,
     _: Translate,
 ) -> str:
-    """Title and span, each series' total, and the marked bin's values."""
-    sentences = [_span(title, _("stacked bars"), unit, bins, _)]
-    totals = [(s.name, sum(v or 0 for v in s.values)) for s in series]
-    sentences.append(_("Totals: {items}.").format(items=_items(totals, _)))
+    """Title and span; for stacked bars each series' total, else each series' values in bin order
+    (or a summary when there are many); then the marked bin's values."""
+    sentences = [
+        _span(title, _("stacked bars") if stacked else _("bars and a line"), unit, bins, _)
+    ]
+    if stacked:
+        totals = [(s.name, sum(v or 0 for v in s.values)) for s in series]
+        sentences.append(_("Totals: {items}.").format(items=_items(totals, _)))
+    else:
+        sentences += [_values(s, bins, _) for s in series]
     if marked is not None:
         values = [(s.name, s.values[marked]) for s in series]
         sentences.append(
@@ -61,50 +68,25 @@ def stacked_alt(
     return sentences_joined([*sentences, *notes])
 
 
-def activity_alt(
-    title: str,
-    unit: str,
-    bins: Sequence[Bin],
-    series: Sequence[Series],
-    marked: int | None,
-    notes: Sequence[str],
-    _: Translate,
-) -> str:
-    """Title and span, then each series' values in bin order (or a summary when there are many)."""
-    sentences = [_span(title, _("bars and a line"), unit, bins, _)]
-    for s in series:
-        if len(bins) <= LISTED_BINS:
-            values = _(", ").join(number(v) for v in s.values)
-            sentences.append(_("{name}: {values}.").format(name=s.name, values=values))
-        elif s.kind == "line":
-            sentences.append(
-                _("{name}: {value} in {bin}.").format(
-                    name=s.name, value=number(s.values[-1]), bin=bins[-1].label
-                )
-            )
-        else:
-            counts = [v or 0 for v in s.values]
-            peak = counts.index(max(counts))
-            sentences.append(
-                _(
-                    "{name}: {total} in all, most in {peak_bin} ({peak}), {last} in {last_bin}."
-                ).format(
-                    name=s.name,
-                    total=number(sum(counts)),
-                    peak_bin=bins[peak].label,
-                    peak=number(counts[peak]),
-                    last=number(counts[-1]),
-                    last_bin=bins[-1].label,
-                )
-            )
-    if marked is not None:
-        marked_values = [(s.name, s.values[marked]) for s in series]
-        sentences.append(
-            _("{bin}, highlighted: {items}.").format(
-                bin=bins[marked].label, items=_items(marked_values, _)
-            )
+def _values(s: Series, bins: Sequence[Bin], _: Translate) -> str:
+    """A series' values in bin order, or a summary of them when there are many."""
+    if len(bins) <= LISTED_BINS:
+        values = _(", ").join(number(v) for v in s.values)
+        return _("{name}: {values}.").format(name=s.name, values=values)
+    if s.kind == "line":
+        return _("{name}: {value} in {bin}.").format(
+            name=s.name, value=number(s.values[-1]), bin=bins[-1].label
         )
-    return sentences_joined([*sentences, *notes])
+    counts = [v or 0 for v in s.values]
+    peak = counts.index(max(counts))
+    return _("{name}: {total} in all, most in {peak_bin} ({peak}), {last} in {last_bin}.").format(
+        name=s.name,
+        total=number(sum(counts)),
+        peak_bin=bins[peak].label,
+        peak=number(counts[peak]),
+        last=number(counts[-1]),
+        last_bin=bins[-1].label,
+    )
 
 
 def table(unit: str, bins: Sequence[Bin], series: Sequence[Series], _: Translate) -> Table:
@@ -124,9 +106,8 @@ def partial_notes(bins: Sequence[Bin], unit: str, _: Translate) -> tuple[str, ..
     """Why a bin is starred: the numbers of a week in progress or not fully fetched are not final."""
     notes = []
     in_progress = [b.label for b in bins if b.in_progress]
-    incomplete = [
-        b.label for b in bins if b.incomplete and not b.in_progress
-    ]  # in progress says it already
+    # in progress says it already
+    incomplete = [b.label for b in bins if b.incomplete and not b.in_progress]
     cut = [b.label for b in bins if b.partial and not b.in_progress and not b.incomplete]
     if in_progress:
         notes.append(_("* Still in progress: {bins}.").format(bins=_(", ").join(in_progress)))

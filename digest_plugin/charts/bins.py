@@ -15,7 +15,6 @@ from zoneinfo import ZoneInfo
 
 from digest_plugin.analysis.model import AnalysedPull, WeekAnalysis
 
-UNITS = ("week", "month", "quarter", "year")
 # The longest span, in bins, each unit is used for; beyond the last, years.
 MOST_BINS = {"week": 26, "month": 36, "quarter": 48}
 
@@ -97,20 +96,8 @@ def weekly_bins(weeks: Sequence[WeekAnalysis]) -> list[tuple[Bin, Tally]]:
         year = week.week[:4]
         tick = week.week[5:] + (f"\n{year}" if year != previous_year else "")
         previous_year = year
-        partial = week.in_progress or not week.complete
-        bins.append(
-            (
-                Bin(
-                    week.week,
-                    _starred(tick, partial),
-                    week.start,
-                    partial,
-                    week.in_progress,
-                    not week.complete,
-                ),
-                tally_of_week(week),
-            )
-        )
+        found = _bin(week.week, tick, week.start, week.in_progress, not week.complete)
+        bins.append((found, tally_of_week(week)))
     return bins
 
 
@@ -135,23 +122,19 @@ def calendar_bins(history: Sequence[WeekAnalysis], unit: str) -> list[tuple[Bin,
     for index, start in enumerate(starts):
         end = starts[index + 1] if index + 1 < len(starts) else _bin_start_after(start, unit)
         cut = start < first or (end - last).days > 1  # the history begins or ends inside the bin
-        partial = cut or bool(flags[start])
         label, tick = _names(start, unit, start.year != previous_year)
         previous_year = start.year
-        bins.append(
-            (
-                Bin(
-                    label,
-                    _starred(tick, partial),
-                    start,
-                    partial,
-                    "in_progress" in flags[start],
-                    "incomplete" in flags[start],
-                ),
-                tally_of_pulls(pulls[start]),
-            )
-        )
+        in_progress, incomplete = "in_progress" in flags[start], "incomplete" in flags[start]
+        found = _bin(label, tick, start, in_progress, incomplete, cut)
+        bins.append((found, tally_of_pulls(pulls[start])))
     return bins
+
+
+def _bin(
+    label: str, tick: str, start: date, in_progress: bool, incomplete: bool, cut: bool = False
+) -> Bin:
+    partial = cut or in_progress or incomplete
+    return Bin(label, _starred(tick, partial), start, partial, in_progress, incomplete)
 
 
 def _bin_start(day: date, unit: str) -> date:

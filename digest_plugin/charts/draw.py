@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from html import escape
 from pathlib import Path
+from typing import Any
 
 import matplotlib as mpl
 from matplotlib import font_manager
@@ -39,9 +40,8 @@ PNG_DPI = 150
 CSS_DPI = 96  # what an SVG's size in points comes to in CSS pixels
 INK = "#595959"  # text and axes: 7:1 on white; an SVG swaps it for DARK_INK on a dark page
 DARK_INK = "#b1bac4"  # 9:1 on the theme's dark page
-DARK_BACKGROUND = (
-    "#0d1117"  # the showcase theme's dark page (theme/static/css), behind the dark ink
-)
+# the showcase theme's dark page (theme/static/css), behind the dark ink
+DARK_BACKGROUND = "#0d1117"
 HATCH_INK = "#333333"
 PNG_BACKGROUND = "#ffffff"
 AXIS_LINE_WIDTH = TICK_WIDTH = 0.8  # points, as matplotlib draws axes
@@ -81,17 +81,16 @@ _INDENT = re.compile(r"\n[ \t]+")
 _LINE_BREAK = re.compile(r"\s*\n\s*")
 _FONT_FAMILY = re.compile(r"font-family: [^;\"]*(?:; |(?=\"))")  # per text; SVG_STYLE names it once
 _METADATA = re.compile(r"<metadata>.*?</metadata>\n", re.DOTALL)
-_TEXT_ELEMENT = re.compile(
-    r"<text\b.*?</text>", re.DOTALL
-)  # what matplotlib writes of a text, with svg.fonttype none
-_NO_ROTATION = re.compile(
-    r' transform="rotate\(-0 [^"]*\)"'
-)  # matplotlib's rotate(-0 x y): nothing
+# what matplotlib writes of a text, with svg.fonttype none
+_TEXT_ELEMENT = re.compile(r"<text\b.*?</text>", re.DOTALL)
+# matplotlib's rotate(-0 x y): nothing
+_NO_ROTATION = re.compile(r' transform="rotate\(-0 [^"]*\)"')
 _GLYPH_MISSING = re.compile(r"Glyph (\d+) .*missing from")
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")  # characters XML 1.0 cannot hold
 # Pictographs (emoji: Miscellaneous Symbols and Dingbats, the supplementary planes' pictographs,
 # emoticons and symbols), which fonts for text do not have and matplotlib draws in no font.
 PICTOGRAPH = re.compile("[\u2600-\u27bf\U0001f000-\U0001faff]")
+Props = dict[str, Any]  # an artist's properties, passed to it as keywords
 
 
 @dataclass(frozen=True)
@@ -272,9 +271,8 @@ def _figure(chart: Chart, place: Layout):
     from matplotlib.transforms import Affine2D
 
     figure = _blank_figure()
-    points = (
-        Affine2D().scale(1 / geometry.WIDTH, 1 / geometry.HEIGHT) + figure.transFigure
-    )  # layout's points to the figure
+    # layout's points to the figure
+    points = Affine2D().scale(1 / geometry.WIDTH, 1 / geometry.HEIGHT) + figure.transFigure
     data = (
         Affine2D()
         .scale(place.bin_width, place.height / place.top_value)
@@ -310,73 +308,33 @@ def _draw_plot(figure, chart: Chart, place: Layout, data, points) -> None:
     from matplotlib.patches import PathPatch, Rectangle
 
     add, right = figure.add_artist, place.left + place.width
-    add(
-        LineCollection(
-            [[(place.left, place.y(v)), (right, place.y(v))] for v in place.y_ticks],
-            colors=INK,
-            alpha=0.3,
-            linewidths=0.6,
-            transform=points,
-            zorder=0.5,
-        )
-    )
+    grid = [[(place.left, place.y(v)), (right, place.y(v))] for v in place.y_ticks]
+    add(LineCollection(grid, colors=INK, alpha=0.3, linewidths=0.6, transform=points, zorder=0.5))
     if chart.marked is not None:
-        add(
-            Rectangle(
-                (chart.marked - 0.5, 0),
-                1,
-                place.top_value,
-                facecolor=INK,
-                alpha=0.15,
-                linewidth=0,
-                transform=data,
-                zorder=0,
-            )
-        )
+        band: Props = dict(facecolor=INK, alpha=0.15, linewidth=0, transform=data, zorder=0)
+        add(Rectangle((chart.marked - 0.5, 0), 1, place.top_value, **band))
     base = [0.0] * chart.bins
     bars_drawn = 0
     for series in chart.series:
         values = [float("nan") if v is None else float(v) for v in series.values]
         style = series.style
         if series.kind == "line":
-            add(
-                Line2D(
-                    range(chart.bins),
-                    values,
-                    color=style.color,
-                    linewidth=2,
-                    marker=_marker(chart),
-                    markersize=4,
-                    transform=data,
-                    zorder=3,
-                )
-            )
+            line: Props = dict(color=style.color, linewidth=2, marker=_marker(chart), markersize=4)
+            add(Line2D(range(chart.bins), values, **line, transform=data, zorder=3))
             continue
         # Overlaid bars (key PRs within merged PRs) narrow so the one behind stays visible.
         width = place.bar_width if chart.stacked or bars_drawn == 0 else place.bar_width * 0.5
         bars = _bars(values, width, base if chart.stacked else [0.0] * chart.bins)
         if bars is not None:  # one path for the series: a <path> in the SVG, not one per bar
+            fill: Props = dict(facecolor=style.color, hatch=style.hatch or None)
             add(
-                PathPatch(
-                    bars,
-                    facecolor=style.color,
-                    hatch=style.hatch or None,
-                    hatchcolor=HATCH_INK,
-                    linewidth=0,
-                    transform=data,
-                    zorder=2,
-                )
+                PathPatch(bars, **fill, hatchcolor=HATCH_INK, linewidth=0, transform=data, zorder=2)
             )
         if chart.stacked:
             base = [b + (v if v == v else 0.0) for b, v in zip(base, values)]
         bars_drawn += 1
-    axes = [
-        [
-            (place.left, place.bottom + place.height),
-            (place.left, place.bottom),
-            (right, place.bottom),
-        ]
-    ]
+    top = place.bottom + place.height
+    axes = [[(place.left, top), (place.left, place.bottom), (right, place.bottom)]]
     ticks = [
         [(place.x(p), place.bottom), (place.x(p), place.bottom - TICK_LENGTH)]
         for p in place.x_ticks
@@ -393,44 +351,21 @@ def _draw_legend(figure, chart: Chart, place: Layout, points) -> None:
     from matplotlib.lines import Line2D
     from matplotlib.patches import Rectangle
 
+    add, mark = figure.add_artist, _marker(chart)
     for entry in place.legend:
         series = chart.series[entry.series]
         color, hatch = series.style.color, series.style.hatch or None
         if series.kind == "line":
             middle = entry.x + entry.length / 2
-            figure.add_artist(
-                Line2D(
-                    [entry.x, entry.x + entry.length],
-                    [entry.y, entry.y],
-                    color=color,
-                    linewidth=2,
-                    transform=points,
-                )
-            )
-            if _marker(chart):
-                figure.add_artist(
-                    Line2D(
-                        [middle],
-                        [entry.y],
-                        color=color,
-                        marker=_marker(chart),
-                        markersize=4,
-                        transform=points,
-                    )
-                )
+            ends = [entry.x, entry.x + entry.length]
+            add(Line2D(ends, [entry.y, entry.y], color=color, linewidth=2, transform=points))
+            if mark:
+                dot: Props = dict(color=color, marker=mark, markersize=4, transform=points)
+                add(Line2D([middle], [entry.y], **dot))
         else:
-            figure.add_artist(
-                Rectangle(
-                    (entry.x, entry.y - entry.height / 2),
-                    entry.length,
-                    entry.height,
-                    facecolor=color,
-                    hatch=hatch,
-                    hatchcolor=HATCH_INK,
-                    linewidth=0,
-                    transform=points,
-                )
-            )
+            corner = (entry.x, entry.y - entry.height / 2)
+            swatch: Props = dict(facecolor=color, hatch=hatch, hatchcolor=HATCH_INK, linewidth=0)
+            add(Rectangle(corner, entry.length, entry.height, **swatch, transform=points))
 
 
 def _marker(chart: Chart) -> str | None:

@@ -19,10 +19,8 @@ from dataclasses import dataclass, replace
 
 from digest_plugin.charts.chart import Chart, printable
 
-WIDTH, HEIGHT = (
-    4.4 * 72,
-    3.4 * 72,
-)  # points: about a phone's column, so a phone barely scales the text down
+# points: about a phone's column, so a phone barely scales the text down
+WIDTH, HEIGHT = 4.4 * 72, 3.4 * 72
 FONT_SIZE = 11  # titles; axis labels the same, ticks and legends one point smaller
 TITLE_SIZE = FONT_SIZE + 1
 SMALL_SIZE = FONT_SIZE - 1
@@ -38,14 +36,10 @@ HANDLE_LENGTH, HANDLE_HEIGHT, HANDLE_TEXT_PAD = 1.2, 0.7, 0.8
 COLUMN_SPACING, ROW_SPACING, BORDER_PAD, BORDER_AXES_PAD = 1.2, 0.5, 0.4, 0.5
 LEGEND_COLUMNS = 3
 LEGEND_NAME_LIMIT = 24  # characters of a label or login shown in a legend; tables show it whole
-BAR_WIDTH, CROWDED_BAR_WIDTH, CROWDED = (
-    0.8,
-    0.9,
-    40,
-)  # bins a bar fills; wider bars past CROWDED bins
-X_MARGIN = (
-    0.6  # bins of room before the first bin's centre and after the last (less the last's half bar)
-)
+# bins a bar fills; wider bars past CROWDED bins
+BAR_WIDTH, CROWDED_BAR_WIDTH, CROWDED = 0.8, 0.9, 40
+# bins of room before the first bin's centre and after the last (less the last's half bar)
+X_MARGIN = 0.6
 
 # text, font size, bold -> (width, height, descent) in points; height counts every line
 Measure = Callable[[str, float, bool], tuple[float, float, float]]
@@ -104,20 +98,9 @@ def layout(chart: Chart, measure: Measure) -> Layout:
     y_ticks = nice_ticks(top_value)
     x_ticks = tick_positions(chart.ticks)
     sizes = _Sizes.of(chart, x_ticks, y_ticks, measure)
-    left, bottom, width, height = _plot_area(chart, x_ticks, sizes)
-    area = Layout(
-        left,
-        bottom,
-        width,
-        height,
-        chart.bins,
-        top_value,
-        tuple(x_ticks),
-        tuple(y_ticks),
-        CROWDED_BAR_WIDTH if chart.bins > CROWDED else BAR_WIDTH,
-        (),
-        (),
-    )
+    box = _plot_area(chart, x_ticks, sizes)  # left, bottom, width, height
+    bar_width = CROWDED_BAR_WIDTH if chart.bins > CROWDED else BAR_WIDTH
+    area = Layout(*box, chart.bins, top_value, tuple(x_ticks), tuple(y_ticks), bar_width, (), ())
     texts, entries = _legend(sizes)
     return replace(area, texts=(*_axis_texts(chart, area, sizes), *texts), legend=entries)
 
@@ -233,40 +216,15 @@ def _axis_texts(chart: Chart, area: Layout, sizes: _Sizes) -> list[Text]:
         for value in area.y_ticks
     ]
     if chart.x_label:
-        texts.append(
-            Text(
-                chart.x_label,
-                area.left + area.width / 2,
-                below - sizes.x_labels_height - LABEL_PAD,
-                FONT_SIZE,
-                "center",
-                "top",
-            )
-        )
+        x, y = area.left + area.width / 2, below - sizes.x_labels_height - LABEL_PAD
+        texts.append(Text(chart.x_label, x, y, FONT_SIZE, "center", "top"))
     if chart.y_label:
-        texts.append(
-            Text(
-                chart.y_label,
-                beside - sizes.y_labels_width - LABEL_PAD,
-                area.bottom + area.height / 2,
-                FONT_SIZE,
-                "center",
-                "bottom",
-                rotation=90,
-            )
-        )
+        x, y = beside - sizes.y_labels_width - LABEL_PAD, area.bottom + area.height / 2
+        texts.append(Text(chart.y_label, x, y, FONT_SIZE, "center", "bottom", rotation=90))
     # The title starts over the plot area, or further left where it would not fit that way.
-    title_x = max(PAD, min(area.left, WIDTH - PAD - sizes.title_width))
-    texts.append(
-        Text(
-            chart.title,
-            title_x,
-            area.bottom + area.height + TITLE_PAD,
-            TITLE_SIZE,
-            "left",
-            "baseline",
-        )
-    )
+    x = max(PAD, min(area.left, WIDTH - PAD - sizes.title_width))
+    y = area.bottom + area.height + TITLE_PAD
+    texts.append(Text(chart.title, x, y, TITLE_SIZE, "left", "baseline"))
     return texts
 
 
@@ -287,16 +245,8 @@ def _legend(sizes: _Sizes) -> tuple[tuple[Text, ...], tuple[LegendEntry, ...]]:
             entries.append(
                 LegendEntry(index, x, y, HANDLE_LENGTH * SMALL_SIZE, HANDLE_HEIGHT * SMALL_SIZE)
             )
-            texts.append(
-                Text(
-                    sizes.names[index],
-                    x + (HANDLE_LENGTH + HANDLE_TEXT_PAD) * SMALL_SIZE,
-                    y,
-                    SMALL_SIZE,
-                    "left",
-                    "center_baseline",
-                )
-            )
+            name_x = x + (HANDLE_LENGTH + HANDLE_TEXT_PAD) * SMALL_SIZE
+            texts.append(Text(sizes.names[index], name_x, y, SMALL_SIZE, "left", "center_baseline"))
         x += column_width + spacing
     return tuple(texts), tuple(entries)
 

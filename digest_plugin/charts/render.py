@@ -107,9 +107,8 @@ def _draw_missing(
     workers: int | None,
 ) -> set[str]:
     """`draw_into_cache` for charts whose (format, key) pairs are known already."""
-    to_draw: dict[
-        str, tuple[Chart, list[tuple[str, str]]]
-    ] = {}  # by the keys of its missing formats
+    # by the keys of its missing formats
+    to_draw: dict[str, tuple[Chart, list[tuple[str, str]]]] = {}
     for chart, keyed in charts:
         missing = [(fmt, key) for fmt, key in keyed if not cache.has(key)]
         if missing:

@@ -23,9 +23,8 @@ from digest_plugin.charts.palette import Palette, assign_styles
 Translate = Callable[[str], str]
 TOP_GROUPS = 6  # labels or modules drawn by name; the rest are "other"
 TOP_AUTHORS = 5
-TRAILING_BINS = (
-    4  # the trailing average of merged PRs spans this many bins, the current one included
-)
+# the trailing average of merged PRs spans this many bins, the current one included
+TRAILING_BINS = 4
 
 
 def week_charts(
@@ -43,25 +42,17 @@ def week_charts(
     `week` are ignored, and `week` itself need not be in it."""
     before = [w for w in history if w.start < week.start]
     shown = before[max(0, len(before) - (trend_weeks - 1)) :]
-    lead_in = before[: len(before) - len(shown)][
-        -(TRAILING_BINS - 1) :
-    ]  # for the first weeks' averages
+    # for the first weeks' averages
+    lead_in = before[: len(before) - len(shown)][-(TRAILING_BINS - 1) :]
     bins = weekly_bins([*shown, week])
     earlier = [w.stats.merged_count for w in lead_in]
-    marked = len(bins) - 1
-    charts = [
-        _groups_chart("labels", "label", bins, "week", marked, palette, _),
-        _groups_chart("modules", "module", bins, "week", marked, palette, _),
-    ]
+    frame = _Frame(bins, "week", len(bins) - 1, palette, _)
+    charts = [_groups_chart("labels", "label", frame), _groups_chart("modules", "module", frame)]
     if week.stats.merged_count:
         top = [a.login for a in week.stats.authors[:TOP_AUTHORS]]  # ranked by the statistics
-        charts.append(
-            _authors_chart(
-                _("Pull requests of this week's top authors"), top, bins, "week", marked, palette, _
-            )
-        )
+        charts.append(_authors_chart(_("Pull requests of this week's top authors"), top, frame))
     # The activity chart is the week's picture outside the page (feed entry, PDF, link preview): drawn as PNG too.
-    charts.append(replace(_activity_chart(bins, earlier, "week", marked, _), raster=True))
+    charts.append(replace(_activity_chart(earlier, frame), raster=True))
     return [replace(chart, name=f"{chart.name}-trend") for chart in charts if chart]
 
 
@@ -76,12 +67,13 @@ def repo_charts(history: Sequence[WeekAnalysis], palette: Palette, _: Translate)
     for _bin, tally in bins:
         totals.update(tally.people)
     top = [login for login, _count in ranked(totals)[:TOP_AUTHORS]]
+    frame = _Frame(bins, unit, None, palette, _)
     charts = [
-        _groups_chart("labels", "label", bins, unit, None, palette, _),
-        _groups_chart("modules", "module", bins, unit, None, palette, _),
-        _authors_chart(_("Pull requests of the top authors"), top, bins, unit, None, palette, _),
-        _activity_chart(bins, [], unit, None, _),
-        _types_chart(bins, unit, palette, _),
+        _groups_chart("labels", "label", frame),
+        _groups_chart("modules", "module", frame),
+        _authors_chart(_("Pull requests of the top authors"), top, frame),
+        _activity_chart([], frame),
+        _types_chart(frame),
     ]
     return [replace(chart, name=f"{chart.name}-history") for chart in charts if chart]
 
@@ -158,80 +150,71 @@ def _styled(chart: Chart, palette: Palette) -> Chart:
     )
 
 
-def _groups_chart(
-    field: str,
-    namespace: str,
-    bins: Sequence[tuple[Bin, Tally]],
-    unit: str,
-    marked: int | None,
-    palette: Palette,
-    _: Translate,
-) -> Chart | None:
-    counts = [getattr(tally, field) for _bin, tally in bins]
+@dataclass(frozen=True)
+class _Frame:
+    """What the charts of one page share: the bins and their unit, the bin marked (a week page's
+    own week), the palette of their bars, and the page's language."""
+
+    bins: Sequence[tuple[Bin, Tally]]
+    unit: str
+    marked: int | None
+    palette: Palette
+    translate: Translate
+
+    def bar(self, key: str, name: str, values: Sequence[int]) -> Series:
+        return Series(key, printable(name), tuple(values), self.palette.style(key))
+
+
+def _groups_chart(field: str, namespace: str, frame: _Frame) -> Chart | None:
+    _ = frame.translate
+    counts = [getattr(tally, field) for _bin, tally in frame.bins]
     totals: Counter[str] = sum(counts, Counter())
     if not totals:
         return None
     names = _top(totals, TOP_GROUPS)
-    series = [
-        _bar(f"{namespace}:{name}", name, [c[name] for c in counts], palette) for name in names
-    ]
+    series = [frame.bar(f"{namespace}:{name}", name, [c[name] for c in counts]) for name in names]
     rest = [sum(v for k, v in c.items() if k not in names) for c in counts]
     if any(rest):
-        series.append(_bar("other", _("other"), rest, palette))
+        series.append(frame.bar("other", _("other"), rest))
     if field == "labels":
-        title, note = (
-            _("Pull requests by label"),
-            _("A pull request with several labels counts once under each."),
-        )
+        title = _("Pull requests by label")
+        note = _("A pull request with several labels counts once under each.")
     else:
-        title, note = (
-            _("Pull requests by module"),
-            _("A pull request in several modules counts once under each."),
-        )
-    return _chart(field, title, bins, unit, series, marked, (note,), _)
+        title = _("Pull requests by module")
+        note = _("A pull request in several modules counts once under each.")
+    return _chart(field, title, series, (note,), frame)
 
 
-def _authors_chart(
-    title: str,
-    top: Sequence[str],
-    bins: Sequence[tuple[Bin, Tally]],
-    unit: str,
-    marked: int | None,
-    palette: Palette,
-    _: Translate,
-) -> Chart | None:
-    tallies = [tally for _bin, tally in bins]
+def _authors_chart(title: str, top: Sequence[str], frame: _Frame) -> Chart | None:
+    _ = frame.translate
+    tallies = [tally for _bin, tally in frame.bins]
     series = [
-        _bar(f"author:{login}", login, [t.people[login] for t in tallies], palette) for login in top
+        frame.bar(f"author:{login}", login, [t.people[login] for t in tallies]) for login in top
     ]
     others = [sum(t.people.values()) - sum(t.people[login] for login in top) for t in tallies]
     if any(others):
-        series.append(_bar("other", _("other people"), others, palette))
+        series.append(frame.bar("other", _("other people"), others))
     bots = [t.bots for t in tallies]
     if any(bots):
-        series.append(_bar("bots", _("bots"), bots, palette))
+        series.append(frame.bar("bots", _("bots"), bots))
     if not series:
         return None
-    return _chart("authors", title, bins, unit, series, marked, (), _)
+    return _chart("authors", title, series, (), frame)
 
 
-def _types_chart(
-    bins: Sequence[tuple[Bin, Tally]], unit: str, palette: Palette, _: Translate
-) -> Chart | None:
-    counts = [_said_types(tally.types) for _bin, tally in bins]
+def _types_chart(frame: _Frame) -> Chart | None:
+    _ = frame.translate
+    counts = [_said_types(tally.types) for _bin, tally in frame.bins]
     present = {name for c in counts for name, n in c.items() if n}
     if not present - {"unclassified", "unsaid"}:  # no kind may be said: nothing to chart
         return None
     known = [t for t in TYPES if t in present]
     names = known + sorted(present - set(TYPES) - {"unclassified", "unsaid"})
-    series = [_bar(f"type:{name}", name, [c[name] for c in counts], palette) for name in names]
-    if "unsaid" in present:
-        series.append(_bar("unsaid", _("kind not said"), [c["unsaid"] for c in counts], palette))
-    if "unclassified" in present:
-        series.append(
-            _bar("unclassified", _("unclassified"), [c["unclassified"] for c in counts], palette)
-        )
-    return _chart("types", _("Pull requests by type"), bins, unit, series, None, (), _)
+    series = [frame.bar(f"type:{name}", name, [c[name] for c in counts]) for name in names]
+    for key, name in (("unsaid", _("kind not said")), ("unclassified", _("unclassified"))):
+        if key in present:
+            series.append(frame.bar(key, name, [c[key] for c in counts]))
+    return _chart("types", _("Pull requests by type"), series, (), frame)
 
 
 def _said_types(types: Counter) -> Counter:
@@ -243,15 +226,10 @@ def _said_types(types: Counter) -> Counter:
     return said
 
 
-def _activity_chart(
-    bins: Sequence[tuple[Bin, Tally]],
-    earlier: Sequence[int],
-    unit: str,
-    marked: int | None,
-    _: Translate,
-) -> Chart:
-    merged = [tally.merged for _bin, tally in bins]
-    key = [tally.key for _bin, tally in bins]
+def _activity_chart(earlier: Sequence[int], frame: _Frame) -> Chart:
+    _ = frame.translate
+    merged = [tally.merged for _bin, tally in frame.bins]
+    key = [tally.key for _bin, tally in frame.bins]
     every = [*earlier, *merged]
     offset = len(earlier)
     average = [
@@ -260,56 +238,44 @@ def _activity_chart(
         else None
         for i in range(offset, len(every))
     ]
-    palette = Palette()
+    own = replace(frame, palette=Palette())  # the activity chart's styles are its own
     average_name = {
         "week": _("{n}-week trailing average"),
         "month": _("{n}-month trailing average"),
         "quarter": _("{n}-quarter trailing average"),
         "year": _("{n}-year trailing average"),
-    }[unit].format(n=TRAILING_BINS)
+    }[frame.unit].format(n=TRAILING_BINS)
     series = [
-        _bar("activity:merged", _("merged"), merged, palette),
-        _bar("activity:key", _("key"), key, palette),
+        own.bar("activity:merged", _("merged"), merged),
+        own.bar("activity:key", _("key"), key),
         Series(
             "activity:average",
             average_name,
             tuple(average),
-            palette.style("activity:average"),
+            own.palette.style("activity:average"),
             kind="line",
         ),
     ]
-    return _chart(
-        "activity",
-        _("Merged and key pull requests"),
-        bins,
-        unit,
-        series,
-        marked,
-        (),
-        _,
-        stacked=False,
-    )
+    title = _("Merged and key pull requests")
+    return _chart("activity", title, series, (), frame, stacked=False)
 
 
 def _chart(
     name: str,
     title: str,
-    bins: Sequence[tuple[Bin, Tally]],
-    unit: str,
     series: Sequence[Series],
-    marked: int | None,
     notes: Sequence[str],
-    _: Translate,
+    frame: _Frame,
     stacked: bool = True,
 ) -> Chart:
-    """A chart of `series` over `bins`: stacked bars (parts of a whole) or overlaid activity."""
-    only_bins = [b for b, _tally in bins]
+    """A chart of `series` over the frame's bins: stacked bars (parts of a whole) or overlaid activity."""
+    _, unit, marked = frame.translate, frame.unit, frame.marked
+    only_bins = [b for b, _tally in frame.bins]
     notes = (*notes, *describe.partial_notes(only_bins, unit, _))
-    alt = describe.stacked_alt if stacked else describe.activity_alt
     return Chart(
         name=name,
         title=title,
-        alt=alt(title, unit, only_bins, series, marked, notes, _),
+        alt=describe.chart_alt(title, unit, only_bins, series, marked, notes, stacked, _),
         x_label=describe.unit_header(unit, _),
         y_label=_("Pull requests"),
         ticks=tuple(b.tick for b in only_bins),
@@ -325,7 +291,3 @@ def _top(totals: Counter, n: int) -> list[str]:
     """The n largest by count, ties by name; all of them when only one more would be left over."""
     names = [name for name, _count in ranked(totals)]
     return names if len(names) <= n + 1 else names[:n]
-
-
-def _bar(key: str, name: str, values: Sequence[int], palette: Palette) -> Series:
-    return Series(key, printable(name), tuple(values), palette.style(key))

@@ -44,10 +44,6 @@ class Endpoint:
             (name for name in TOKEN_VARIABLES if env.get(name, "").strip()), TOKEN_VARIABLES[0]
         )
         api_url = (env.get("GITHUB_API_URL") or DEFAULT_API_URL).strip().rstrip("/")
-        if urllib.parse.urlparse(api_url).scheme not in ("http", "https"):
-            raise DigestError(
-                f"GITHUB_API_URL must be an http(s) URL such as {DEFAULT_API_URL}, not {_without_userinfo(api_url)!r}."
-            )
         graphql_url = (env.get("GITHUB_GRAPHQL_URL") or graphql_url_for(api_url)).strip()
         for name, url in (("GITHUB_API_URL", api_url), ("GITHUB_GRAPHQL_URL", graphql_url)):
             if not _web_address(url):
@@ -112,7 +108,6 @@ class GitHubClient:
         policy: RetryPolicy | None = None,
         timeout: int = 30,
         pace: float = 0.25,
-        on_response: Callable[[GitHubClient], None] | None = None,
     ):
         if not endpoint.has_token:
             raise DigestError(
@@ -123,15 +118,14 @@ class GitHubClient:
         self.requests = 0
         # GitHub keeps separate budgets ("graphql", "core" for REST), named by x-ratelimit-resource
         self.limits: dict[str, tuple[int, datetime]] = {}
-        self.on_response = on_response  # called after each answered request, for progress
-        # retry=None: PyGithub's own retries would hide attempts from our count and our waits.
-        self._github_time: tuple[datetime, float] | None = (
-            None  # the Date of GitHub's latest answer, and when it came
-        )
-
+        # called after each answered request, for progress
+        self.on_response: Callable[[GitHubClient], None] | None = None
+        # the Date of GitHub's latest answer, and when it came
+        self._github_time: tuple[datetime, float] | None = None
         token = endpoint.token
         assert token is not None  # has_token
 
+        # retry=None: PyGithub's own retries would hide attempts from our count and our waits.
         def connect(base_url: str) -> Github:
             return Github(
                 auth=Auth.Token(token),
@@ -243,11 +237,9 @@ class GitHubClient:
                     self.policy.sleep(self.policy.backoff_for(failures))
                 elif judged.action in ("wait", "reset"):
                     limit_waits += 1
-                    wait = (
-                        judged.wait
-                        if judged.action == "wait"
-                        else self.policy.seconds_until(judged.reset_at) + 1
-                    )
+                    wait = judged.wait
+                    if judged.action == "reset":
+                        wait = self.policy.seconds_until(judged.reset_at) + 1
                     if wait > self.policy.max_wait or limit_waits > MAX_LIMIT_WAITS:
                         raise RateLimitStop(judged.reset_at or self.policy.after(wait)) from None
                     self.policy.sleep(wait)

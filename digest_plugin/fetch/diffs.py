@@ -43,14 +43,8 @@ def fetch_diffs(
                 raise
             except Refused:
                 files = []  # GitHub will not show this diff: nothing to excerpt, now or later
-            done.append(
-                replace(
-                    pull,
-                    diff=diff_excerpt(
-                        files if isinstance(files, list) else [], targets[pull.number]
-                    ),
-                )
-            )
+            excerpt = diff_excerpt(files if isinstance(files, list) else [], targets[pull.number])
+            done.append(replace(pull, diff=excerpt))
     finally:
         store.upsert(repo, done)
     return len(done)
@@ -67,9 +61,8 @@ def diff_excerpt(files: Sequence[dict], paths: Sequence[str], limit: int = DIFF_
         for path in dict.fromkeys(paths)
         if isinstance(text := patches.get(path), str) and text.strip()
     ]
-    needs = [
-        len(header) + len(patch) + 2 for header, patch in shown
-    ]  # with the line breaks around it
+    # with the line breaks around it
+    needs = [len(header) + len(patch) + 2 for header, patch in shown]
     shares, left = [0] * len(shown), limit
     for rank, index in enumerate(sorted(range(len(shown)), key=lambda i: needs[i])):
         shares[index] = min(needs[index], left // (len(shown) - rank))

@@ -31,11 +31,8 @@ from digest_plugin.records.state import Window
 PAGE_SIZE = 100
 FILES_PER_PULL = 100  # files that come with each PR; the rest come from REST
 LABELS_PER_PULL = 100
-VERDICTS = (
-    "APPROVED",
-    "CHANGES_REQUESTED",
-    "DISMISSED",
-)  # the reviews that give one: not the COMMENTED of every reply in a thread
+# the reviews that give one: not the COMMENTED of every reply in a thread
+VERDICTS = ("APPROVED", "CHANGES_REQUESTED", "DISMISSED")
 COUNTS_PER_QUERY = 30  # windows counted in one request (aliases of one query)
 
 _RATE_LIMIT = "rateLimit { cost limit remaining resetAt }"
@@ -52,17 +49,8 @@ query MergedPulls($owner: String!, $name: String!, $search: String!, $first: Int
     pageInfo { hasNextPage endCursor }
     nodes {
       ... on PullRequest {
-        number
-        title
-        url
-        body
-        createdAt
-        mergedAt
-        headRefName
-        additions
-        deletions
-        changedFiles
-        authorAssociation
+        number title url body createdAt mergedAt headRefName
+        additions deletions changedFiles authorAssociation
         author { login __typename }
         labels(first: %(labels)d) { totalCount nodes { name } }
         files(first: %(files)d) { totalCount nodes { path additions deletions changeType } }
@@ -149,9 +137,8 @@ def pull_from_node(node: dict, rest_files: list[dict] | None = None) -> Pull:
     )
     changed_files = node.get("changedFiles") or 0
     if isinstance(changed_files, int) and node.get("files") is None:
-        changed_files = max(
-            changed_files, len(files)
-        )  # GitHub counts 0 where it would not list them
+        # GitHub counts 0 where it would not list them
+        changed_files = max(changed_files, len(files))
     return Pull(
         number=node.get("number"),  # type: ignore[arg-type]  # None too: the gate names it
         title=node.get("title") or "",

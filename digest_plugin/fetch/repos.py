@@ -42,9 +42,8 @@ class FetchOptions:
     policy: RetryPolicy = field(default_factory=RetryPolicy)
     timeout: int = 30  # seconds per HTTP request (PyGithub takes whole seconds)
     page_size: int = PAGE_SIZE
-    pace: float = (
-        0.25  # seconds between requests, PyGithub's default for reads; GraphQL queries are reads
-    )
+    # seconds between requests, PyGithub's default for reads; GraphQL queries are reads
+    pace: float = 0.25
     endpoint: Endpoint | None = None  # default: read from the environment
     env: Mapping[str, str] | None = None  # the environment to read it from (default os.environ)
 
@@ -129,10 +128,8 @@ def fetch_repos(
     now = datetime.now(UTC)
     upper = now - SEARCH_LAG
     if until is not None:
-        upper = min(
-            upper,
-            datetime.combine(until + timedelta(days=1), time(), settings.timezone).astimezone(UTC),
-        )
+        day_after = datetime.combine(until + timedelta(days=1), time(), settings.timezone)
+        upper = min(upper, day_after.astimezone(UTC))
     upper = upper.replace(microsecond=0)
     if since is not None and since >= (until or now.date()) + timedelta(days=1):
         raise DigestError(
@@ -145,9 +142,8 @@ def fetch_repos(
     report = FetchReport()
     try:
         repos = resolve_owners(client, store, repos, now, report.repos)
-        stop: DigestError | None = (
-            None  # a spent rate limit or no answer: every repository after it would fail alike
-        )
+        # a spent rate limit or no answer: every repository after it would fail alike
+        stop: DigestError | None = None
         for index, repo in enumerate(repos, 1):
             shown.repo_started(repo, index, len(repos))
             sync = RepoSync(store, client, repo, shown, options.page_size)
@@ -155,14 +151,11 @@ def fetch_repos(
                 if stop is not None:
                     raise stop
                 start = _history_start(store.read_state(repo), since, settings, now)
-                github_now = (
-                    client.github_now()
-                )  # GitHub's time, once an answer gave it: this machine's clock may run ahead
-                repo_upper = (
-                    upper
-                    if github_now is None
-                    else min(upper, (github_now - SEARCH_LAG).replace(microsecond=0))
-                )
+                # GitHub's time, once an answer gave it: this machine's clock may run ahead
+                github_now = client.github_now()
+                repo_upper = upper
+                if github_now is not None:
+                    repo_upper = min(upper, (github_now - SEARCH_LAG).replace(microsecond=0))
                 lookback = timedelta(days=settings.lookback_days)
                 report.repos.append(sync.run(start, repo_upper, lookback))
             except DigestError as error:

@@ -33,9 +33,8 @@ class RetryPolicy:
     secondary_wait: float = 60.0  # GitHub's advice when a secondary limit names no Retry-After
     max_wait: float = 900.0  # longest wait for a limit to lift; past it, stop with what is saved
     sleep: Callable[[float], None] = time.sleep
-    clock: Callable[[], datetime] = lambda: datetime.now(
-        UTC
-    )  # tests pass one that moves only when `sleep` is called
+    # tests pass one that moves only when `sleep` is called
+    clock: Callable[[], datetime] = lambda: datetime.now(UTC)
 
     def seconds_until(self, moment: datetime | None) -> float:
         return 0.0 if moment is None else max(0.0, (moment - self.clock()).total_seconds())
@@ -67,9 +66,8 @@ class NotJSON(Exception):
 
 @dataclass(frozen=True)
 class Verdict:
-    action: (
-        str  # "retry" (back off), "wait" (a secondary limit), "reset" (the primary limit), "fail"
-    )
+    # "retry" (back off), "wait" (a secondary limit), "reset" (the primary limit), "fail"
+    action: str
     reason: str  # a few words for messages and logs, never response bodies
     wait: float = 0.0
     reset_at: datetime | None = None
@@ -103,11 +101,8 @@ def _http_verdict(error: GithubException, now: datetime, policy: RetryPolicy) ->
         return Verdict("retry", f"HTTP {status}")
     if status in (403, 429):
         if "retry-after" in headers:
-            return Verdict(
-                "wait",
-                "secondary rate limit",
-                wait=_seconds(headers["retry-after"], policy.secondary_wait),
-            )
+            wait = _seconds(headers["retry-after"], policy.secondary_wait)
+            return Verdict("wait", "secondary rate limit", wait=wait)
         if headers.get("x-ratelimit-remaining") == "0":
             return Verdict("reset", "rate limit used up", reset_at=_reset_time(headers, now))
         if status == 429 or "secondary rate limit" in message.lower():

@@ -55,9 +55,8 @@ from digest_plugin.records.state import PullFailure, RepoState, Window
 from digest_plugin.store.folder import Store
 from digest_plugin.store.jsonl_import import pull_from_rest
 
-SEARCH_LAG = timedelta(
-    minutes=5
-)  # GitHub's search index trails merges; newer ones wait for the next fetch
+# GitHub's search index trails merges; newer ones wait for the next fetch
+SEARCH_LAG = timedelta(minutes=5)
 PLAN_STEP = timedelta(days=7)  # long spans are counted week by week before fetching
 COUNT_FIRST_SPAN = timedelta(days=35)  # shorter spans are fetched straight away
 MIN_PAGE_SIZE = 10
@@ -77,9 +76,8 @@ class RepoReport:
     fetched: set[int] = field(default_factory=set)  # the numbers of the PRs received
     diffs: int = 0  # diff excerpts of key PRs stored (fetch/diffs.py)
     incomplete: list[Window] = field(default_factory=list)  # windows found incomplete in this fetch
-    set_aside: dict[int, PullFailure] = field(
-        default_factory=dict
-    )  # PRs that could not be read in this fetch
+    # PRs that could not be read in this fetch
+    set_aside: dict[int, PullFailure] = field(default_factory=dict)
     complete_since: datetime | None = None
     watermark: datetime | None = None
     error: DigestError | None = None  # why the fetch of this repository failed, if it did
@@ -139,10 +137,7 @@ class RepoSync:
                 self._fetch_span(forward, newest_first=False)
             if backward is not None:
                 self._fetch_span(backward, newest_first=True)
-                self.state = replace(
-                    self.state,
-                    progress={k: v for k, v in self.state.progress.items() if k != "since"},
-                )
+                self.state = replace(self.state, progress=_without(self.state.progress, "since"))
             self.state = replace(self.state, fetched_at=self._now())
             self.store.write_state(self.state)
         except (Refused, Unreachable):
@@ -238,9 +233,8 @@ class RepoSync:
                 return pack(self._counted(split(window, parts_needed(total))))
             if len(found) + len(unread) >= min(total, SEARCH_CAP):
                 break  # what is missing is known by number: searching again would not bring it
-        kept = {
-            n for n in unread if n in self._stored_pulls()
-        }  # fetched before: that record stands
+        # fetched before: that record stands
+        kept = {n for n in unread if n in self._stored_pulls()}
         for number in sorted(kept):
             self.progress.note(
                 f"{self.repo}: PR #{number} could not be read again ({unread[number][0]}); the record fetched before is kept."
@@ -281,9 +275,8 @@ class RepoSync:
 
             data, errors = self.client.graphql_in_part(MERGED_PULLS, page, self.repo, NODES)
             self._check_repository(data)
-            self.page_size = min(
-                self.full_page_size, self.page_size * 2
-            )  # the fault has passed: grow back
+            # the fault has passed: grow back
+            self.page_size = min(self.full_page_size, self.page_size * 2)
             search = data["search"]
             total = int(search["issueCount"])
             if total > SEARCH_CAP and can_split(window):
@@ -307,10 +300,7 @@ class RepoSync:
                 self._pending[pull.number] = pull  # saved even if a later page fails
                 if pull.number in self.state.failed_pulls:  # GitHub serves it again
                     self.state = replace(
-                        self.state,
-                        failed_pulls={
-                            n: f for n, f in self.state.failed_pulls.items() if n != pull.number
-                        },
+                        self.state, failed_pulls=_without(self.state.failed_pulls, pull.number)
                     )
             if not search["pageInfo"]["hasNextPage"]:
                 return found, total, unread
@@ -327,11 +317,9 @@ class RepoSync:
                 if not isinstance(data, dict):
                     raise RecordError("record", "expected a pull request object")
                 changed = data.get("changed_files")
-                wanted = (
-                    min(changed, FILES_LIMIT)
-                    if isinstance(changed, int) and changed >= 0
-                    else FILES_LIMIT
-                )
+                wanted = FILES_LIMIT
+                if isinstance(changed, int) and changed >= 0:
+                    wanted = min(changed, FILES_LIMIT)
                 return pull_from_rest(
                     {**data, "files": self._rest_file_pages(number, 100, 1, wanted)},
                     source="github",
@@ -354,12 +342,9 @@ class RepoSync:
 
     def _said(self, error: dict) -> str:
         """What GitHub's error on one PR says, short, as a reason that can be compared from one fetch to the next."""
-        message = " ".join(str(error.get("message") or error.get("type") or "an error").split())[
-            :160
-        ]
-        return (
-            f"GitHub's answer gave an error for it ({redact(message, self.client.endpoint.token)})"
-        )
+        said = str(error.get("message") or error.get("type") or "an error")
+        message = redact(" ".join(said.split())[:160], self.client.endpoint.token)
+        return f"GitHub's answer gave an error for it ({message})"
 
     def _set_aside(self, number: int, reason: str, merged_at: datetime | None) -> PullFailure:
         """Record that `number` could not be read in this fetch, counted against what earlier fetches saw."""
@@ -420,12 +405,7 @@ class RepoSync:
         if stored is None or stored.source != "github" or stored.changed_files != total:
             return None
         files = [
-            {
-                "filename": f.path,
-                "additions": f.additions,
-                "deletions": f.deletions,
-                "status": f.status,
-            }
+            dict(filename=f.path, additions=f.additions, deletions=f.deletions, status=f.status)
             for f in stored.files
         ]
         if len(files) != min(total, FILES_LIMIT) or files[: len(first)] != first:
@@ -509,14 +489,8 @@ class RepoSync:
                 state = replace(state, complete_since=window.start)
         if window not in self.report.incomplete:
             # a window fetched in full heals what earlier fetches marked incomplete inside it
-            state = replace(
-                state,
-                incomplete=tuple(
-                    w
-                    for w in state.incomplete
-                    if not (window.start <= w.start and w.end <= window.end)
-                ),
-            )
+            healed = tuple(w for w in state.incomplete if not window.holds(w))
+            state = replace(state, incomplete=healed)
         self.state = replace(state, fetched_at=self._now())
         self.store.write_state(self.state)
         self.report.windows += 1
@@ -551,8 +525,12 @@ def _plan(
     if backward is not None:
         state = replace(state, progress={**state.progress, "since": format_time(since)})
     elif "since" in state.progress:  # an earlier backfill that has since been completed
-        state = replace(state, progress={k: v for k, v in state.progress.items() if k != "since"})
+        state = replace(state, progress=_without(state.progress, "since"))
     return state, forward, backward
+
+
+def _without(mapping: dict, key) -> dict:
+    return {k: v for k, v in mapping.items() if k != key}
 
 
 def _merge_windows(windows: tuple[Window, ...], new: Window) -> tuple[Window, ...]:
@@ -586,11 +564,7 @@ def _retried(state: RepoState, forward: Window | None, backward: Window | None) 
     if state.complete_since is None:
         return []  # a first fetch that never finished: its backward span is the whole history
     inside = [span for span in (forward, backward) if span is not None]
-    return [
-        w
-        for w in state.incomplete
-        if not any(s.start <= w.start and w.end <= s.end for s in inside)
-    ]
+    return [w for w in state.incomplete if not any(s.holds(w) for s in inside)]
 
 
 @contextmanager
@@ -607,13 +581,8 @@ def _unreadable(before: str) -> Iterator[None]:
         raise Unreadable(f"{before}its {refused.field} cannot be read: {refused.problem}") from None
     except Refused as refusal:
         raise Unreadable(f"{before}GitHub refused it ({refusal.detail})") from None
-    except (
-        KeyError,
-        TypeError,
-        ValueError,
-        AttributeError,
-        OverflowError,
-    ) as odd:  # a node not in the shape asked for
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as odd:
+        # a node not in the shape asked for
         raise Unreadable(
             f"{before}GitHub's answer for it is not in the shape asked for ({type(odd).__name__})"
         ) from None

@@ -30,9 +30,8 @@ def split(window: Window, parts: int) -> list[Window]:
     """`window` cut into at most `parts` consecutive windows of (nearly) equal whole seconds."""
     seconds = int((window.end - window.start).total_seconds())
     parts = max(1, min(parts, seconds))
-    bounds = [window.start + timedelta(seconds=seconds * i // parts) for i in range(parts)] + [
-        window.end
-    ]
+    bounds = [window.start + timedelta(seconds=seconds * i // parts) for i in range(parts)]
+    bounds.append(window.end)
     return [Window(a, b) for a, b in itertools.pairwise(bounds) if a < b]
 
 

@@ -45,10 +45,11 @@ def language_model_writer(
     config = settings.llm
     assert config is not None  # DigestSettings refuses these writers without DIGEST_LLM
     cache = AnswerCache(settings.data_path)
+    # the requests' plan: the cache's keys
     caps: dict[str, Any] = {
         "max_input_tokens": config.max_input_tokens,
         "max_output_tokens": config.max_output_tokens,
-    }  # the requests' plan: the cache's keys
+    }
     copilot = settings.writer == "copilot"
     unavailable = (
         _copilot_unavailable(config, environ) if copilot else _unavailable(config, environ)
@@ -81,11 +82,9 @@ def requests_made(
     if writer is None:
         return ""
     budget = getattr(writer.endpoint, "budget", None)
-    sent = (
-        f"sent {budget.used} of at most {budget.limit} requests"
-        if budget is not None
-        else "sent no request"
-    )
+    sent = "sent no request"
+    if budget is not None:
+        sent = f"sent {budget.used} of at most {budget.limit} requests"
     line = f"The language-model writer ({writer.model}) {sent} in this build"
     line += f"; {writer.stopped}." if writer.stopped else "."
     log.info("%s", line)

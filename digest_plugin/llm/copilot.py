@@ -173,9 +173,8 @@ class CopilotEndpoint:
 
     def _fault(self, error) -> ModelFault:
         status = getattr(error, "status_code", None)
-        said = self._said(getattr(error, "message", "") or str(error)).removeprefix(
-            f"{status} "
-        )  # the CLI puts the status first
+        # the CLI puts the status first
+        said = self._said(getattr(error, "message", "") or str(error)).removeprefix(f"{status} ")
         where = "the endpoint" if self.config.base_url else "Copilot"
         if status == 410:
             return self.budget.stop(f"{where} answered 410, gone ({said})")

@@ -63,12 +63,10 @@ class Endpoint:
     clock: Callable[[], float] = time.monotonic
     sleep: Callable[[float], None] = time.sleep
     json_schema: bool = True  # cleared when the server turns `response_format: json_schema` down
-    optional: dict = field(
-        default_factory=lambda: dict(OPTIONAL)
-    )  # less what the server turned down
-    sent: list[float] = field(
-        default_factory=list
-    )  # when the requests of the last minute were sent, by `clock`
+    # less what the server turned down
+    optional: dict = field(default_factory=lambda: dict(OPTIONAL))
+    # when the requests of the last minute were sent, by `clock`
+    sent: list[float] = field(default_factory=list)
     _client: object = field(default=None, repr=False)
 
     def __post_init__(self):
@@ -96,9 +94,8 @@ class Endpoint:
         while True:
             self.budget.spend()
             self._pace()
-            deadline = (
-                deadline or self.clock() + self.config.timeout
-            )  # from the first request sent: pacing is not the endpoint's delay
+            # from the first request sent: pacing is not the endpoint's delay
+            deadline = deadline or self.clock() + self.config.timeout
             remaining = deadline - self.clock()
             try:
                 completion = self.client().chat.completions.create(
@@ -161,16 +158,14 @@ class Endpoint:
                 raise self.budget.stop(f"the account's quota is exhausted ({said})")
             return f"rate limited ({said})", error.response.headers, "limited"
         if isinstance(error, openai.APIStatusError):
-            if (
-                error.status_code == 413
-            ):  # the request was sized to fit max_input_tokens: our count was wrong
+            # the request was sized to fit max_input_tokens: our count was wrong
+            if error.status_code == 413:
                 raise ModelFault(
                     f"the request was over the endpoint's input limit although it was sized to fit max_input_tokens "
                     f"{self.config.max_input_tokens}, so its size was underestimated: a bug worth reporting ({said})"
                 )
-            if (
-                error.status_code == 410
-            ):  # gone for good (GitHub Models since its retirement): no later request would fare better
+            # gone for good (GitHub Models since its retirement): no later request would fare better
+            if error.status_code == 410:
                 raise self.budget.stop(f"the endpoint answered 410, gone ({said})")
             if error.status_code < 500 and error.status_code not in (408, 409):
                 raise ModelFault(f"the endpoint answered {error.status_code} ({said})")

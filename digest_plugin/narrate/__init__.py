@@ -16,17 +16,7 @@ from digest_plugin.narrate.builtin import BuiltinWriter
 from digest_plugin.narrate.credit import writer_credit
 from digest_plugin.narrate.grounding import check_grounding
 from digest_plugin.narrate.markup import cite, cited_html
-from digest_plugin.narrate.model import (
-    Cited,
-    Figure,
-    HighlightGroup,
-    KeyChange,
-    Narrative,
-    Rejection,
-    RiskLine,
-    SentenceCheck,
-    ThemeLine,
-)
+from digest_plugin.narrate.model import Cited, Figure, Narrative
 from digest_plugin.narrate.wording import Language
 from digest_plugin.narrate.writers import Writer, narrate
 
@@ -34,14 +24,8 @@ __all__ = [
     "BuiltinWriter",
     "Cited",
     "Figure",
-    "HighlightGroup",
-    "KeyChange",
     "Language",
     "Narrative",
-    "Rejection",
-    "RiskLine",
-    "SentenceCheck",
-    "ThemeLine",
     "Writer",
     "check_grounding",
     "cite",

@@ -158,9 +158,8 @@ def _author_trends(week: WeekAnalysis, before: WeekAnalysis | None, lang: Langua
     if stats.authors:
         said = StatedNumbers(lang)
         people = len(stats.authors)
-        busy = [a for a in stats.authors if a.count > 1][
-            :TREND_NAMES
-        ]  # one PR each is no "most active"
+        # one PR each is no "most active"
+        busy = [a for a in stats.authors if a.count > 1][:TREND_NAMES]
         values = {
             "count": said.number("authors", people),
             "top": lang.join(

@@ -46,8 +46,9 @@ def _recommendation(
         "package": r.package or "",
         "old": r.old or "",
         "new": r.new or "",
+        # a setting's name is a term; the other actions quote their detail
         "detail": lang.term(r.detail or "") if r.action == "check-defaults" else r.detail or "",
-    }  # the others quote it
+    }
     cited = list(pulls)
     if r.action == "add-tests":
         values["count"] = said.number(f"recommendation:{index}:count", r.count)
@@ -97,9 +98,8 @@ def _template(r: Recommendation, n: int, added_this_week: bool, lang: Language) 
         return _(
             "Have someone who knows the security model review {pulls}: its title or description mentions “{detail}”."
         )
-    if (
-        r.action == "re-land-or-drop" and lang.code == "zh"
-    ):  # the reverted title is in the revert's own, shown once
+    # the reverted title is in the revert's own, shown once
+    if r.action == "re-land-or-drop" and lang.code == "zh":
         pending = r.evidence is not None and r.evidence.outcome == "pending"
         if pending:
             return _(

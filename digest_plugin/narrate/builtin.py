@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from digest_plugin.analysis.claims import speaks
+from digest_plugin.analysis.claims import speaks, type_speaks
 from digest_plugin.analysis.model import AnalysedPull, WeekAnalysis
 from digest_plugin.narrate.activity import trends
 from digest_plugin.narrate.advice import recommendations
@@ -26,7 +26,7 @@ from digest_plugin.narrate.titles import display_title
 from digest_plugin.narrate.wording import Language, StatedNumbers, highlight_headings
 
 HIGHLIGHTS_PER_GROUP = 5
-# Highlight groups in reading order, and the change types that feed each one.
+# The change types that feed highlight groups (wording.highlight_headings, in reading order).
 HIGHLIGHT_TYPES = {
     "features": "feat",
     "fixes": "fix",
@@ -34,16 +34,6 @@ HIGHLIGHT_TYPES = {
     "performance": "perf",
     "docs": "docs",
 }
-HIGHLIGHT_ORDER = (
-    "notable",
-    "features",
-    "upgrades",
-    "fixes",
-    "refactors",
-    "performance",
-    "docs",
-    "deprecations",
-)
 
 
 class BuiltinWriter:
@@ -94,7 +84,7 @@ def _week_before(week: WeekAnalysis, previous: Sequence[WeekAnalysis]) -> WeekAn
 def _highlights(week: WeekAnalysis, lang: Language) -> tuple[HighlightGroup, ...]:
     _ = lang.gettext
     headings = highlight_headings(_)
-    groups: dict[str, list[AnalysedPull]] = {kind: [] for kind in HIGHLIGHT_ORDER}
+    groups: dict[str, list[AnalysedPull]] = {kind: [] for kind in headings}
     for analysed in week.pulls:  # highest importance first, so each group is too
         kind = _highlight_kind(analysed)
         if kind and len(groups[kind]) < HIGHLIGHTS_PER_GROUP:
@@ -117,37 +107,27 @@ def _highlight(analysed: AnalysedPull, lang: Language) -> Cited:
     """ "Add async weight sync (#12)"; in Chinese the title translated, else what the PR is from its
     facts ("ascend 模块的修复，+120 −30 行（#12）"): the English title is shown once, in its key change
     or the list of every PR."""
-    number = analysed.pull.number
+    number, said = analysed.pull.number, StatedNumbers(lang)
     if lang.code == "zh":
-        said = StatedNumbers(lang)
-        return said.cited(
-            lang.gettext("{title} ({pull})").format(
-                title=chinese_mention(analysed, lang, said=said), pull=f"#{number}"
-            ),
-            (number,),
-        )
-    return Cited(
-        lang.gettext("{title} ({pull})").format(
-            title=display_title(analysed.pull.title), pull=f"#{number}"
-        ),
-        (number,),
-    )
+        title = chinese_mention(analysed, lang, said=said)
+    else:
+        title = display_title(analysed.pull.title)
+    text = lang.gettext("{title} ({pull})").format(title=title, pull=f"#{number}")
+    return said.cited(text, (number,))
 
 
-# highlight group -> the claim rule it makes of its PRs (analysis/claims.py); an imprecise one's PRs are "notable"
-HIGHLIGHT_CLAIMS = {
-    "features": "type.feature",
-    "fixes": "type.fix",
-    "refactors": "type.refactor",
-    "deprecations": "consequence.deprecates",
-    "upgrades": "version.package",
-}
+# highlight group -> the claim rule it makes of its PRs (analysis/claims.py), beside the kinds of
+# HIGHLIGHT_TYPES; an imprecise one's PRs are "notable"
+HIGHLIGHT_CLAIMS = {"deprecations": "consequence.deprecates", "upgrades": "version.package"}
 
 
 def _highlight_kind(analysed: AnalysedPull) -> str | None:
-    """The one highlight group a PR is told under: its bucket, or "notable" (no kind said) where the bucket's claim is imprecise."""
+    """The one highlight group a PR is told under: its bucket, or "notable" (no kind said) where the
+    bucket's claim is imprecise: "Performance" or "Docs and ecosystem" is a kind too."""
     kind = highlight_bucket(analysed)
-    if kind in HIGHLIGHT_CLAIMS and not speaks(HIGHLIGHT_CLAIMS[kind]):
+    if (kind in HIGHLIGHT_CLAIMS and not speaks(HIGHLIGHT_CLAIMS[kind])) or (
+        kind in HIGHLIGHT_TYPES and not type_speaks(HIGHLIGHT_TYPES[kind])
+    ):
         return None if analysed.classification.bot else "notable"
     return kind
 
@@ -172,13 +152,11 @@ def _key_changes(week: WeekAnalysis, lang: Language) -> tuple[KeyChange, ...]:
         if not p.key:
             continue
         what = what_it_does(p, lang)
-        consequences = key_line_consequences(
-            p, lang, what.text.text
-        )  # what it breaks or changes for users, as it says
+        # what it breaks or changes for users, as it says
+        consequences = key_line_consequences(p, lang, what.text.text)
         details = _key_details(p, lang, sized=not what.text.figures)
-        if (
-            consequences and what.quote
-        ):  # the summary leads into the author's words: the consequences follow them
+        # the summary leads into the author's words: the consequences follow them
+        if consequences and what.quote:
             details = Cited(
                 lang.sentences((consequences, details.text)), details.pulls, details.figures
             )
@@ -245,6 +223,4 @@ def _changes(analysed: AnalysedPull, lang: Language, sized: bool) -> Cited:
         text = lang.gettext("Size: {size}.")
     else:
         return Cited("", (pull.number,))
-    if not sized:
-        said.figures.clear()
     return said.cited(text.format(**values), (pull.number,))

@@ -41,29 +41,7 @@ _CONTINUATION = re.compile(
     r"^(?:By|Via|Using|So that|Such that|Without|Instead of) ", re.IGNORECASE
 )
 _FILLER = frozenset(
-    (
-        "a",
-        "an",
-        "the",
-        "in",
-        "on",
-        "of",
-        "to",
-        "for",
-        "and",
-        "or",
-        "with",
-        "by",
-        "from",
-        "this",
-        "that",
-        "is",
-        "are",
-        "be",
-        "it",
-        "its",
-        "pr",
-    )
+    "a an the in on of to for and or with by from this that is are be it its pr".split()
 )
 _HOUSEKEEPING = re.compile(
     r"\b(pre-commit|formatting|format:|lint|typos?|code style|ruff format|black)\b", re.IGNORECASE
@@ -72,9 +50,8 @@ _ITEM_LABEL = re.compile(
     r"^(?:add|fix|format|update|change|feat|refactor|docs?|test|ci|remove)s?:\s+(?=\S)",
     re.IGNORECASE,
 )
-_ENDED = re.compile(
-    r"(?<![.…])[.!?。！？][)\"'”’）」]*$"
-)  # "(… is largely unchanged.)" needs no full stop after it; "f(...)" does
+# "(… is largely unchanged.)" needs no full stop after it; "f(...)" does
+_ENDED = re.compile(r"(?<![.…])[.!?。！？][)\"'”’）」]*$")
 _TEMPLATE_WORDS = re.compile(
     r"^(?:thank you|thanks for|please (?:check|read|make sure|describe)|add \*?\*?concise|describe your changes)|"
     r"aims to achieve or accomplish",
@@ -124,9 +101,8 @@ def _repeats_title(text: str, title: str) -> bool:
     words = set(re.findall(r"[a-z0-9_]+", text.lower())) - _FILLER
     titled = set(re.findall(r"[a-z0-9_]+", title.lower()))
     if not words:
-        return not _CJK.search(text) or set(_CJK.findall(text)) <= set(
-            _CJK.findall(title)
-        )  # Chinese says more than an English title
+        # Chinese says more than an English title
+        return not _CJK.search(text) or set(_CJK.findall(text)) <= set(_CJK.findall(title))
     return len(words - titled) <= max(1, len(words) // 5)
 
 
@@ -220,9 +196,8 @@ def title_sentence(analysed: AnalysedPull, lang: Language) -> Cited:
     测试。"): the English title stands above the line already."""
     _, title = lang.gettext, analysed.pull.title
     if lang.code == "zh":
-        said = chinese_mention(
-            analysed, lang, sized=False
-        )  # the title is shown above it, in English
+        # the title is shown above it, in English
+        said = chinese_mention(analysed, lang, sized=False)
     else:
         predicate = english_predicate(title)
         said = predicate[0].upper() + predicate[1:] if predicate else display_title(title)
@@ -357,9 +332,8 @@ def chinese_facts(
     claim is precise enough to be said (analysis/claims.py); else "改动", a change."""
     _, kind = lang.gettext, analysed.classification
     words = type_words(_)
-    what = (
-        words.get(kind.type or "", "改动") if type_speaks(kind.type) else "改动"
-    )  # an imprecise kind is not said
+    # an imprecise kind is not said
+    what = words.get(kind.type or "", "改动") if type_speaks(kind.type) else "改动"
     modules = "、".join(kind.modules[:MODULES_SAID])
     what_said = f"{modules} 模块的{what}" if modules else what
     pull = analysed.pull

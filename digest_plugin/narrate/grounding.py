@@ -53,9 +53,8 @@ def check_grounding(
     problems = []
 
     @functools.cache  # gathered once a week, for the first text that needs them
-    def loose() -> set[
-        float
-    ]:  # a text that names none of its figures: each number must be one of the week's
+    def loose() -> set[float]:
+        """For a text that names none of its figures: each number must be one of the week's figures."""
         return _any_figures(week, previous)
 
     for where, cited in narrative.texts():

@@ -111,9 +111,8 @@ def _themes_sentence(week: WeekAnalysis, said: StatedNumbers) -> str | None:
         for t in themes
     ]
     covered = len({n for t in themes for n in t.pulls})
-    if (
-        covered * 2 < week.stats.merged_count
-    ):  # "the week was about" would claim more than they took
+    # "the week was about" would claim more than they took
+    if covered * 2 < week.stats.merged_count:
         return lang.ngettext(
             "Among the week's subjects, {themes} stood out.",
             "Among the week's subjects, {themes} stood out.",
@@ -153,9 +152,10 @@ def change_sentence(analysed: AnalysedPull, position: int, lang: Language) -> st
     """ "The main change: #12 adds X. <the author's short explanation>" and, for the others, "#13 fixes Y."."""
     _, number, title = lang.gettext, f"#{analysed.pull.number}", analysed.pull.title
     if lang.code == "zh":
+        # the title is shown once, lower
         what = _("{pull} {change}").format(
             pull=number, change=chinese_mention(analysed, lang, sized=False)
-        )  # the title is shown once, lower
+        )
     else:
         predicate = english_predicate(title)
         what = (

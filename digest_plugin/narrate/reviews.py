@@ -14,10 +14,7 @@ NAMED = 4  # reviewers named in one list before "and others"
 
 def reviewers(logins: tuple[str, ...], lang: Language) -> str:
     """`@a, @b and @c`, or the first NAMED of them and others."""
-    named = [f"@{login}" for login in logins[:NAMED]]
-    if len(logins) > NAMED:
-        return lang.gettext("{names} and others").format(names=lang.gettext(", ").join(named))
-    return lang.join(named)
+    return lang.some([f"@{login}" for login in logins], NAMED)
 
 
 def review_sentence(review: ReviewOutcome, lang: Language) -> str:

@@ -79,18 +79,16 @@ def risk_row_name(risk: Risk, lang: Language) -> str:
         return risk_names(_).get(risk.kind, risk.kind)
     silent = [e for e in risk.evidence if not speaks_consequence(_consequence_of(e, risk.kind))]
     if risk.kind == "breaking-change":
-        if len(silent) < len(
-            risk.evidence
-        ):  # stated consequences speak, the author's markers do not
+        # stated consequences speak, the author's markers do not
+        if len(silent) < len(risk.evidence):
             return _("User-facing change, or marked breaking by its author")
         return _("Marked breaking by its author")
+    one = len(risk.pulls) == 1
     if risk.kind == "deprecation":
-        one = len(risk.pulls) == 1
         return (
             _("Deprecation named in its title") if one else _("Deprecation named in their titles")
         )
     if not any(e.paths for e in risk.evidence):
-        one = len(risk.pulls) == 1
         return _("A default named in its title") if one else _("A default named in their titles")
     if risk.kind == "dependency-upgrade" and len(silent) < len(risk.evidence):
         return _("Dependency upgrade, or edits {paths}").format(paths=_named_paths(risk, lang))
@@ -135,6 +133,8 @@ def risk_sentence(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited:
     clauses: list[str] = []
     for index, evidence in enumerate(risk.evidence[:EVIDENCE_PER_RISK]):
         cited = evidence_clause(risk.kind, index, evidence, week, lang)
+        if cited.text in clauses:  # two versions one PR moves, said as the files they are in
+            continue
         clauses.append(cited.text)
         pulls.extend(cited.pulls)
         said.figures.extend(cited.figures)
@@ -192,6 +192,8 @@ def _consequence_of(evidence: Evidence, kind: str) -> str:
         return "version-back"
     if evidence.fact == "deprecated" and evidence.detail == "removes":
         return "deprecated-removed"
+    if evidence.fact == "size" and evidence.detail == "removes":
+        return "size-of-removals"  # nothing to say of it: what goes is in files-removed
     if evidence.fact == "reverted":  # only a change nothing brought back leaves something to say
         return "reverted-open" if evidence.outcome in ("none", "pending") else "reverted-settled"
     return evidence.fact
@@ -334,9 +336,8 @@ def evidence_clause(
         return said.cited(
             _kind_sentence(Risk(kind, (evidence.pull,)), said).rstrip("。."), (evidence.pull,)
         )
-    in_week = {
-        p.pull.number: p for p in week.pulls
-    }  # the writers look PRs of the week up by number
+    # the writers look PRs of the week up by number
+    in_week = {p.pull.number: p for p in week.pulls}
     text, pulls = writer(EvidenceRef(kind, index), evidence, said, in_week)
     return said.cited(text, pulls)
 
@@ -436,19 +437,16 @@ def _version(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
         "new": e.new or "",
         "paths": _paths(e, said.lang),
     }
-    if not speaks(
-        "version.package"
-    ):  # which package moved, or whether one did, is unsure: the files
+    # which package moved, or whether one did, is unsure: the files
+    if not speaks("version.package"):
         if not e.paths:
-            return _("{pull} names a version in its title or description").format(**values), (
-                e.pull,
-            )
-        if len(e.paths) > PATHS_NAMED:
-            count = said.number(kind.key("paths"), len(e.paths))
-            return _("{pull} changes {count} dependency files, among them {paths}").format(
-                count=count, **values
-            ), (e.pull,)
-        return _("{pull} changes {paths}").format(**values), (e.pull,)
+            text = _("{pull} names a version in its title or description")
+        elif len(e.paths) > PATHS_NAMED:
+            values["count"] = said.number(kind.key("paths"), len(e.paths))
+            text = _("{pull} changes {count} dependency files, among them {paths}")
+        else:
+            text = _("{pull} changes {paths}")
+        return text.format(**values), (e.pull,)
     if not speaks("version.direction"):  # nor which way: the versions as they are written
         return _unmoved(e, _).format(**values), (e.pull,)
     moved = _moved(e, _).format(**values)
@@ -525,20 +523,8 @@ def _routine(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     if not pulls:
         return _version(kind, e, said, in_week)
     count = said.number(kind.key("pulls"), len(pulls))
-    shown = pulls[:5]
-    more = (
-        lang.gettext("{pulls} and others").format(pulls=lang.pulls(shown))
-        if len(pulls) > len(shown)
-        else lang.pulls(shown)
-    )
-    if (
-        len(e.packages) > 4
-    ):  # a plain enumeration then "and others", so that the list is not read as whole
-        packages = lang.gettext("{names} and others").format(
-            names=lang.gettext(", ").join(e.packages[:4])
-        )
-    else:
-        packages = lang.join(e.packages)
+    more, shown = lang.some_pulls(pulls, 5)
+    packages = lang.some(e.packages, 4)
     if packages:
         template = lang.ngettext(
             "{count} routine bump by a bot ({packages}; {pulls})",
@@ -575,9 +561,8 @@ def _reverted(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
         revert = _("{pull} reverts {reverted}, merged this same week").format(
             pull=f"#{e.pull}", reverted=said.lang.pulls(same_week)
         )
-    elif (
-        e.detail and undoes and said.lang.code != "zh"
-    ):  # in Chinese the English title is the revert's own, shown once
+    # in Chinese the English title is the revert's own, shown once
+    elif e.detail and undoes and said.lang.code != "zh":
         revert = _("{pull} reverts “{title}”").format(pull=f"#{e.pull}", title=e.detail)
     else:
         revert = _("{pull} reverts an earlier change").format(pull=f"#{e.pull}")
@@ -588,15 +573,14 @@ def _reverted(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     if not _follow_up_speaks(e.outcome):
         return revert, tuple(cited)  # what followed is not told reliably: the revert, and no more
     if e.outcome in ("accidental", "peripheral"):
-        settled = {
-            "accidental": _("an accidental change that needs no follow-up"),
-            "peripheral": _(
+        settled = (
+            _("an accidental change that needs no follow-up")
+            if e.outcome == "accidental"
+            else _(
                 "a change to tests, docs, examples, scripts, CI or generated files that needs no follow-up"
-            ),
-        }
-        return _("{revert}, {settled}").format(revert=revert, settled=settled[e.outcome]), tuple(
-            cited
+            )
         )
+        return _("{revert}, {settled}").format(revert=revert, settled=settled), tuple(cited)
     outcome = (
         e.outcome
         if e.outcome not in ("relanded", "replaced") or speaks(f"revert.{e.outcome}")
@@ -618,9 +602,9 @@ def _reverted(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
             "none": _("no PR of the following four weeks re-landed or replaced it"),
             "pending": _("nothing has re-landed or replaced it so far"),
         }.get(outcome or "", "")
-    return (_("{revert}; {then}").format(revert=revert, then=then) if then else revert), tuple(
-        dict.fromkeys(cited)
-    )
+    if then:
+        revert = _("{revert}; {then}").format(revert=revert, then=then)
+    return revert, tuple(dict.fromkeys(cited))
 
 
 def _follow_up_speaks(outcome: str | None) -> bool:
@@ -638,29 +622,22 @@ def _follow_up_speaks(outcome: str | None) -> bool:
 
 def _deprecated(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     _ = said.lang.gettext
-    if not speaks(
-        "consequence.removes-deprecated" if e.detail == "removes" else "consequence.deprecates"
-    ):
-        return _core_lines(kind, e, said), (
-            e.pull,
-        )  # whether it deprecates or removes is not told reliably
-    if e.detail == "removes":
-        if e.lines:
-            text = _(
-                "{pull} removes something the project had deprecated ({lines} lines of core code changed)"
-            )
-            return text.format(pull=f"#{e.pull}", lines=said.number(kind.key("lines"), e.lines)), (
-                e.pull,
-            )
-        return _("{pull} removes something the project had deprecated").format(pull=f"#{e.pull}"), (
-            e.pull,
+    removes = e.detail == "removes"
+    if not speaks("consequence.removes-deprecated" if removes else "consequence.deprecates"):
+        # whether it deprecates or removes is not told reliably
+        return _core_lines(kind, e, said), (e.pull,)
+    if removes and e.lines:
+        text = _(
+            "{pull} removes something the project had deprecated ({lines} lines of core code changed)"
         )
-    if e.lines:
+    elif removes:
+        text = _("{pull} removes something the project had deprecated")
+    elif e.lines:
         text = _("{pull} deprecates existing behaviour ({lines} lines of core code changed)")
-        return text.format(pull=f"#{e.pull}", lines=said.number(kind.key("lines"), e.lines)), (
-            e.pull,
-        )
-    return _("{pull} deprecates existing behaviour").format(pull=f"#{e.pull}"), (e.pull,)
+    else:
+        text = _("{pull} deprecates existing behaviour")
+    lines = said.number(kind.key("lines"), e.lines) if e.lines else ""
+    return text.format(pull=f"#{e.pull}", lines=lines), (e.pull,)
 
 
 def _core_lines(kind: EvidenceRef, e: Evidence, said: StatedNumbers) -> str:
@@ -711,9 +688,8 @@ def _size(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
 
 def _default(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     _ = said.lang.gettext
-    if not speaks(
-        "config.default-changed"
-    ):  # a title's "default" is not told reliably: the files it changes
+    # a title's "default" is not told reliably: the files it changes
+    if not speaks("config.default-changed"):
         if speaks("consequence.default-flip"):  # that one changes is precise, which setting is not
             return _("{pull} changes a default").format(pull=f"#{e.pull}"), (e.pull,)
         if e.paths:
@@ -728,9 +704,8 @@ def _default(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
 
 def _config(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     _ = said.lang.gettext
-    if not speaks(
-        "config.user-changed"
-    ):  # whether users' configuration changed is not told reliably: the files
+    # whether users' configuration changed is not told reliably: the files
+    if not speaks("config.user-changed"):
         return _changed_files(kind, e, said), (e.pull,)
     if e.paths:
         text = _("{pull} edits configuration ({paths})")

@@ -140,9 +140,8 @@ def _kinds_of_change(theme: Theme, said: StatedNumbers) -> str:
 
 def _led_by(analysed: AnalysedPull, lang: Language) -> str:
     _, number, title = lang.gettext, analysed.pull.number, analysed.pull.title
-    if (
-        lang.code == "zh"
-    ):  # the English title is shown once, in its key change or the list of every PR
+    # the English title is shown once, in its key change or the list of every PR
+    if lang.code == "zh":
         return _("Its main change: {pull} {change}.").format(
             pull=f"#{number}", change=chinese_mention(analysed, lang, sized=False)
         )

@@ -21,22 +21,9 @@ _MODULE_PREFIX = re.compile(r"^\s*(?:\[[^\]]*\]\s*)+(?::\s*)?")  # "[ruff]: Buil
 _TYPE_PREFIX = re.compile(r"^([A-Za-z]+)(?:\(([^)]*)\))?!?:\s+")
 # "Megatron: Support X", "mypy_primer: add X": a short scope before a colon
 _SCOPE_PREFIX = re.compile(r"^([\w.\-/ ]{1,30}?):\s+(?=\S)")
-_TITLE_TYPES = {
-    "feat",
-    "fix",
-    "refactor",
-    "perf",
-    "docs",
-    "doc",
-    "test",
-    "tests",
-    "ci",
-    "build",
-    "chore",
-    "revert",
-    "style",
-    "misc",
-}
+_TITLE_TYPES = set(
+    "feat fix refactor perf docs doc test tests ci build chore revert style misc".split()
+)
 
 # verbs with a particle: "clean up X", "speed up X" (the particle has no word of its own in Chinese)
 _PARTICLES = {"clean": "up", "speed": "up", "set": "up", "tidy": "up", "split": "up"}
@@ -61,44 +48,13 @@ _TOWARDS = {
 }
 # verbs that are not also nouns: "… and fix Y" starts a second predicate, "… and return type" does not
 _CLEAR_VERBS = frozenset(
-    (
-        "add",
-        "fix",
-        "remove",
-        "update",
-        "improve",
-        "support",
-        "use",
-        "enable",
-        "disable",
-        "rename",
-        "deprecate",
-        "delete",
-        "drop",
-        "refactor",
-        "introduce",
-        "implement",
-        "avoid",
-        "simplify",
-        "move",
-        "clean",
-        "make",
-        "allow",
-        "bump",
-        "upgrade",
-        "replace",
-        "migrate",
-        "handle",
-        "ensure",
-        "prevent",
-        "restore",
-        "skip",
-        "ignore",
-    )
+    """
+    add fix remove update improve support use enable disable rename deprecate delete drop refactor
+    introduce implement avoid simplify move clean make allow bump upgrade replace migrate handle
+    ensure prevent restore skip ignore
+    """.split()
 )
-_SMALL_WORDS = frozenset(
-    ("for", "and", "the", "of", "to", "in", "on", "with", "from", "a", "an", "by", "at", "or")
-)
+_SMALL_WORDS = frozenset("for and the of to in on with from a an by at or".split())
 _TWO_UPGRADES = re.compile(
     r"^(?P<first>.+?\s+to\s+v?\d[\w.\-+]*)\s+and\s+(?P<second>.+?\s+to\s+v?\d[\w.\-+]*)$",
     re.IGNORECASE,
@@ -327,9 +283,8 @@ def _version_change(verb: str, upgrade: re.Match) -> str | None:
         and w.lower() not in WORDS
         and w.lower() not in _SMALL_WORDS
     ]
-    for word in (
-        reversed(packages) if what is None else ()
-    ):  # one word may be the package's own name
+    # one word may be the package's own name
+    for word in reversed(packages) if what is None else ():
         what = noun_phrase(what_text, names=frozenset((word,)))
         if what:
             break

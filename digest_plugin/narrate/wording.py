@@ -80,9 +80,8 @@ class Language:
             if len(items) == 2 and not any("和" in item for item in items):
                 return f"{items[0]} 和 {items[1]}"
             inner = any("、" in item or "，" in item for item in items)
-            return ("；" if inner else "、").join(
-                items
-            )  # CLDR's "a、b和c" glues 和 to Latin names ("core和io")
+            # CLDR's "a、b和c" glues 和 to Latin names ("core和io")
+            return ("；" if inner else "、").join(items)
         return format_list(items, locale=babel_locale(self.code)) if items else ""
 
     def term(self, words: str) -> str:
@@ -100,6 +99,14 @@ class Language:
         ("#1、#2 等 修改了" -> "#1、#2 等修改了") or before a quotation ("#12 「…」" -> "#12「…」"); Chinese
         keeps its space beside Latin letters and numbers."""
         return _CJK_GAP.sub("", text) if self.code == "zh" else text
+
+    def some(self, names: Sequence[str], limit: int) -> str:
+        """Names joined as a list, or the first `limit` of them then "and others": a plain
+        enumeration then, so that the list is not read as whole."""
+        if len(names) <= limit:
+            return self.join(names)
+        _ = self.gettext
+        return _("{names} and others").format(names=_(", ").join(names[:limit]))
 
     def pulls(self, numbers: Iterable[int]) -> str:
         """PR references: "#1, #2, #3" / "#1、#2、#3" (a plain enumeration, no "and")."""
@@ -138,9 +145,8 @@ class StatedNumbers:
 
     def percent(self, what: str, share: float) -> str:
         shown = self.lang.percent(share)
-        self.figures.append(
-            Figure(what, int(re.sub(r"\D", "", shown)))
-        )  # the whole percentage as shown
+        # the whole percentage as shown
+        self.figures.append(Figure(what, int(re.sub(r"\D", "", shown))))
         return shown
 
     def cited(self, text: str, pulls: Iterable[int] = ()) -> Cited:
@@ -169,6 +175,7 @@ def type_names(_) -> dict[str | None, str]:
 
 
 def highlight_headings(_) -> dict[str, str]:
+    """The highlight groups, in reading order."""
     return {
         "notable": _("Notable changes"),
         "features": _("New capabilities"),

@@ -53,15 +53,8 @@ AUTHOR_TYPES = ("User", "Bot", "Organization", "Mannequin")
 FILE_STATUSES = ("added", "removed", "modified", "renamed", "copied", "changed", "unchanged")
 # GitHub's PullRequestReviewState but PENDING, which is never seen by another account
 REVIEW_STATES = ("APPROVED", "CHANGES_REQUESTED", "COMMENTED", "DISMISSED")
-ASSOCIATIONS = (
-    "COLLABORATOR",
-    "CONTRIBUTOR",
-    "FIRST_TIMER",
-    "FIRST_TIME_CONTRIBUTOR",
-    "MANNEQUIN",
-    "MEMBER",
-    "NONE",
-    "OWNER",
+ASSOCIATIONS = tuple(
+    "COLLABORATOR CONTRIBUTOR FIRST_TIMER FIRST_TIME_CONTRIBUTOR MANNEQUIN MEMBER NONE OWNER".split()
 )
 
 # C0 controls but tab and newline, DEL and C1; surrogates (an escaped lone "\ud800" in JSON);
@@ -295,25 +288,20 @@ class Pull:
     def __post_init__(self):
         if not isinstance(self.author, Author):
             raise RecordError("author", f"expected an author, found {_kind(self.author)}")
-        if not isinstance(self.files, list | tuple) or not all(
-            isinstance(f, FileChange) for f in self.files
+        for name, kind, what in (
+            ("files", FileChange, "changed files"),
+            ("verdicts", Review, "reviews"),
+            ("threads", ThreadComment, "review comments"),
         ):
-            raise RecordError("files", "expected a list of changed files")
-        if not isinstance(self.verdicts, list | tuple) or not all(
-            isinstance(r, Review) for r in self.verdicts
-        ):
-            raise RecordError("verdicts", "expected a list of reviews")
-        if not isinstance(self.threads, list | tuple) or not all(
-            isinstance(c, ThreadComment) for c in self.threads
-        ):
-            raise RecordError("threads", "expected a list of review comments")
+            items = getattr(self, name)
+            if not isinstance(items, list | tuple) or not all(isinstance(i, kind) for i in items):
+                raise RecordError(name, f"expected a list of {what}")
         merged_at = _time(self.merged_at, "merged_at")
         created_at = _time(self.created_at, "created_at", optional=True)
         _set(
             self,
-            number=_count(
-                self.number, "number", NUMBER_LIMIT, least=1
-            ),  # GitHub numbers its PRs from 1
+            # GitHub numbers its PRs from 1
+            number=_count(self.number, "number", NUMBER_LIMIT, least=1),
             title=_text(self.title, "title", TITLE_LIMIT),
             # rendered as a link everywhere: anything but a web address (`javascript:`) is dropped here, once
             url=web_url(_text(self.url, "url", URL_LIMIT + 1)),
@@ -411,7 +399,13 @@ class Pull:
             additions=data.get("additions") or 0,
             deletions=data.get("deletions") or 0,
             changed_files=data.get("changed_files") or 0,
-            files=files_from_json(data.get("files") or ()),
+            files=_from_stored(
+                data.get("files") or (),
+                "files",
+                FileChange,
+                "path, additions, deletions, status",
+                FILES_LIMIT,
+            ),
             files_truncated=data.get("files_truncated") is True,
             comments=data.get("comments"),
             reviews=data.get("reviews"),
@@ -419,60 +413,42 @@ class Pull:
             reviewers=data.get("reviewers") or (),
             source=data.get("source") or "github",
             branch=data.get("branch", ""),
-            verdicts=_made_from(
-                data.get("verdicts") or (),
-                "verdicts",
-                Review,
-                _stored_list(4),
-                "[author, state, submitted_at, body]",
+            verdicts=_from_stored(
+                data.get("verdicts") or (), "verdicts", Review, "author, state, submitted_at, body"
             ),
-            threads=_made_from(
-                data.get("threads") or (),
-                "threads",
-                ThreadComment,
-                _stored_list(3),
-                "[author, path, body]",
+            threads=_from_stored(
+                data.get("threads") or (), "threads", ThreadComment, "author, path, body"
             ),
             diff=data.get("diff"),
         )
 
 
-def files_from_json(items) -> tuple[FileChange, ...]:
-    """Stored `[path, additions, deletions, status]` lists as FileChanges."""
-    return _made_from(
-        items,
-        "files",
-        FileChange,
-        _stored_list(4),
-        "[path, additions, deletions, status]",
-        FILES_LIMIT,
-    )
-
-
 def files_from_rest(items) -> tuple[FileChange, ...]:
     """REST's changed-file objects (`/pulls/N/files`, and exports of it) as FileChanges."""
+
+    def fields(f) -> tuple | None:
+        if not isinstance(f, dict):
+            return None
+        status = f.get("status") or "modified"
+        return f.get("filename"), f.get("additions"), f.get("deletions"), status
+
+    return _made_from(items, "files", FileChange, fields, "a changed file object", FILES_LIMIT)
+
+
+def _from_stored(
+    items, field: str, make: Callable[..., T], names: str, limit: int | None = None
+) -> tuple[T, ...]:
+    """`make` of each of the first `limit` stored items (files, verdicts, threads), each a list of
+    the values `names` names."""
+    length = len(names.split(", "))
     return _made_from(
         items,
-        "files",
-        FileChange,
-        lambda f: (
-            (
-                f.get("filename"),
-                f.get("additions"),
-                f.get("deletions"),
-                f.get("status") or "modified",
-            )
-            if isinstance(f, dict)
-            else None
-        ),
-        "a changed file object",
-        FILES_LIMIT,
+        field,
+        make,
+        lambda item: item if isinstance(item, list | tuple) and len(item) == length else None,
+        f"[{names}]",
+        limit,
     )
-
-
-def _stored_list(length: int) -> Callable[[object], Sequence | None]:
-    """The values of a stored item written as a list of `length` (files, verdicts, threads)."""
-    return lambda item: item if isinstance(item, list | tuple) and len(item) == length else None
 
 
 def _made_from(

@@ -15,9 +15,8 @@ from digest_plugin.records.pull import CLOCK_SKEW, EARLIEST_TIME, format_time, p
 SCHEMA_VERSION = 1  # fields added since are optional, so that older readers still read newer files
 SKIP_AFTER = 2  # fetches in which a PR failed the same way before it is skipped for good
 STATE_SOURCES = ("github", "import", "sample")
-LATEST_WATERMARK = datetime(
-    9000, 1, 1, tzinfo=UTC
-)  # far enough for any arithmetic on it; a later one is repaired by the fetch
+# far enough for any arithmetic on it; a later one is repaired by the fetch
+LATEST_WATERMARK = datetime(9000, 1, 1, tzinfo=UTC)
 
 
 class StateError(ValueError):
@@ -69,10 +68,8 @@ class Window:
         if not isinstance(data, list) or len(data) != 2:
             raise StateError(name, f"{str(data)[:60]!r} is not a pair of times [start, end]")
         pair = {"start": data[0], "end": data[1]}
-        start, end = (
-            _state_time(pair, "start", LATEST_WATERMARK),
-            _state_time(pair, "end", LATEST_WATERMARK),
-        )
+        start = _state_time(pair, "start", LATEST_WATERMARK)
+        end = _state_time(pair, "end", LATEST_WATERMARK)
         if start is None or end is None or not start < end:
             raise StateError(
                 name, f"{str(data)[:60]!r} is not a pair of times [start, end], the start first"
@@ -81,6 +78,9 @@ class Window:
 
     def overlaps(self, start: datetime, end: datetime) -> bool:
         return self.start < end and start < self.end
+
+    def holds(self, other: Window) -> bool:
+        return self.start <= other.start and other.end <= self.end
 
 
 @dataclass(frozen=True)
@@ -147,9 +147,8 @@ class RepoState:
             "incomplete": [w.to_json() for w in self.incomplete],
             "progress": self.progress,
         }
-        if (
-            self.created_at is not None
-        ):  # written only where known: older state files stay as they were
+        # written only where known: older state files stay as they were
+        if self.created_at is not None:
             data["created_at"] = format_time(self.created_at)
         if self.failed_pulls:
             data["failed_pulls"] = {
@@ -165,10 +164,8 @@ class RepoState:
         if not isinstance(data.get("repo"), str):
             raise StateError("repo", f"{str(data.get('repo'))[:60]!r} is not a repository name")
         if data.get("source") not in STATE_SOURCES:
-            raise StateError(
-                "source",
-                f"{str(data.get('source'))[:40]!r} is not one of {', '.join(STATE_SOURCES)}",
-            )
+            source = str(data.get("source"))[:40]
+            raise StateError("source", f"{source!r} is not one of {', '.join(STATE_SOURCES)}")
         progress = data.get("progress") or {}
         if not isinstance(progress, dict):
             raise StateError("progress", f"{str(progress)[:40]!r} is not an object")
@@ -203,12 +200,8 @@ class RepoState:
             return False
         if self.source != "github":
             return True  # an import or the sample is complete by definition: it is all there is
-        return (
-            self.complete_since is not None
-            and self.watermark is not None
-            and self.complete_since <= start
-            and end <= self.watermark
-        )
+        since, watermark = self.complete_since, self.watermark
+        return since is not None and watermark is not None and since <= start and end <= watermark
 
     def skipped(self, start: datetime, end: datetime) -> tuple[int, ...]:
         """The PRs merged in [start, end) that are left out for good (PullFailure.skipped)."""

@@ -58,9 +58,8 @@ class Store:
             return
         (old_owner, old_name), (owner, name) = current.split("/"), spelled.split("/")
         if old_owner != owner:
-            os.rename(
-                self.root / old_owner, self.root / owner
-            )  # the owner's every repository: one owner, one spelling
+            # the owner's every repository: one owner, one spelling
+            os.rename(self.root / old_owner, self.root / owner)
         if old_name != name:
             os.rename(self.root / owner / old_name, self.root / owner / name)
 
@@ -109,17 +108,12 @@ class Store:
                 continue
             states = {name: self.read_state(name) for name in spellings}
             never = datetime.min.replace(tzinfo=UTC)
-            keep = max(
-                spellings,
-                key=lambda n: (
-                    (state.fetched_at or never) if (state := states[n]) is not None else never
-                ),
-            )
+            fetched = {n: s.fetched_at for n, s in states.items() if s and s.fetched_at}
+            keep = max(spellings, key=lambda n: fetched.get(n, never))
             for other in (n for n in spellings if n != keep):
                 folder = self.root / other
-                self.upsert(
-                    keep, self.read_pulls(other) + self.read_pulls(keep)
-                )  # the kept folder's records win
+                # the kept folder's records win
+                self.upsert(keep, self.read_pulls(other) + self.read_pulls(keep))
                 if states[keep] is None and (moved := states[other]) is not None:
                     atomic_write(
                         self.root / keep / "state.json",
@@ -183,11 +177,8 @@ class Store:
             if data is None:
                 continue  # replaced by something else since it was listed: told, and nothing of it read
             digest = hashlib.sha256(data).hexdigest()
-            month = (
-                earlier[path.name][1]
-                if earlier.get(path.name, ("",))[0] == digest
-                else _read_month(path, data)
-            )
+            known = earlier.get(path.name)
+            month = known[1] if known and known[0] == digest else _read_month(path, data)
             read[path.name] = (digest, month)
             rejected.extend(month.problems)
             for pull, line_number in zip(month.pulls, month.line_numbers, strict=True):
@@ -367,15 +358,8 @@ def _folder_named(parent: Path, name: str) -> str:
     """`name`, or the name of the folder in `parent` that is `name` but for case."""
     if os.path.lexists(parent / name) or not parent.is_dir():
         return name
-    folded = name.lower()
-    return next(
-        (
-            entry.name
-            for entry in sorted(parent.iterdir())
-            if entry.name.lower() == folded and entry.is_dir()
-        ),
-        name,
-    )
+    folded, entries = name.lower(), sorted(parent.iterdir())
+    return next((e.name for e in entries if e.name.lower() == folded and e.is_dir()), name)
 
 
 def not_a_regular_file(path: Path) -> str | None:
@@ -411,35 +395,20 @@ def read_own_file(path: Path, report: bool = True) -> bytes | None:
         )
     except FileNotFoundError:
         return None
-    except OSError as error:
+    except OSError:
         kind = not_a_regular_file(path)
         if kind is None:
             raise
-        if report:
-            report_rejected(
-                [
-                    (
-                        f"{path} is {kind} where a file of the store should be; it is skipped and nothing of it is read, "
-                        "so remove it"
-                    )
-                ]
-            )
-        del error
-        return None
-    with os.fdopen(fd, "rb") as handle:
-        mode = os.fstat(handle.fileno()).st_mode
-        if not stat.S_ISREG(mode):
-            if report:
-                report_rejected(
-                    [
-                        (
-                            f"{path} is {_kind_of(mode)} where a file of the store should be; it is skipped and nothing "
-                            "of it is read, so remove it"
-                        )
-                    ]
-                )
-            return None
-        return handle.read()
+    else:
+        with os.fdopen(fd, "rb") as handle:
+            mode = os.fstat(handle.fileno()).st_mode
+            if stat.S_ISREG(mode):
+                return handle.read()
+        kind = _kind_of(mode)
+    if report:
+        said = f"{path} is {kind} where a file of the store should be; it is skipped and nothing of it is read, so remove it"
+        report_rejected([said])
+    return None
 
 
 def _keeping_diff(pull: Pull, stored: Pull | None) -> Pull:
@@ -458,9 +427,8 @@ def _month_of(pull: Pull) -> str:
 class MonthFile:
     pulls: list[Pull] = field(default_factory=list)  # in file order; a number may repeat
     line_numbers: list[int] = field(default_factory=list)  # of each of `pulls`
-    damaged: list[bytes] = field(
-        default_factory=list
-    )  # lines that fail the gate, kept as they were
+    # lines that fail the gate, kept as they were
+    damaged: list[bytes] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # one sentence per damaged line
 
 

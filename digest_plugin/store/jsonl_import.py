@@ -35,11 +35,8 @@ def pull_from_rest(data: dict, source: str = "import") -> Pull | None:
     if not data.get("merged_at"):
         return None
     files = files_from_rest(data.get("files") or ())
-    additions, deletions, changed_files = (
-        data.get("additions"),
-        data.get("deletions"),
-        data.get("changed_files"),
-    )
+    additions, deletions = data.get("additions"), data.get("deletions")
+    changed_files = data.get("changed_files")
     return Pull(
         number=data.get("number"),  # type: ignore[arg-type]  # None too: the gate names it
         title=data.get("title") or "",
@@ -103,9 +100,8 @@ def read_export(
         with opener(path, "rb") as lines:
             for line_number, raw in enumerate(lines, 1):
                 if line_number == 1:
-                    raw = raw.removeprefix(
-                        codecs.BOM_UTF8
-                    )  # written by an editor on Windows: not part of the record
+                    # written by an editor on Windows: not part of the record
+                    raw = raw.removeprefix(codecs.BOM_UTF8)
                 if not raw.strip():
                     continue
                 pull, problem = read_line(raw, pull_from_rest)
@@ -123,11 +119,8 @@ def read_export(
         raise DigestError(f"{path} does not exist.") from None
     except IsADirectoryError:
         raise DigestError(f"{path} is a folder; name a JSON Lines file of pull requests.") from None
-    except (
-        OSError,
-        EOFError,
-        zlib.error,
-    ) as error:  # EOFError: a gzip file cut short, which has no strerror
+    # EOFError: a gzip file cut short, which has no strerror
+    except (OSError, EOFError, zlib.error) as error:
         raise DigestError(
             f"{path} could not be read ({getattr(error, 'strerror', None) or error}); check that it is a whole JSON Lines file, gzipped or not."
         ) from None
@@ -149,9 +142,8 @@ def import_file(path: Path, repo: str, store: Store) -> tuple[int, int, int]:
         raise DigestError(
             f"{path} has no line that is a GitHub pull request object ({len(rejected)} rejected); nothing was imported."
         )
-    if (
-        not pulls and state is None
-    ):  # a repository with nothing in it would be published as an empty one
+    # a repository with nothing in it would be published as an empty one
+    if not pulls and state is None:
         raise DigestError(
             f"{path} holds no merged pull request; nothing was imported, and {repo} was not added to the store."
         )
@@ -162,9 +154,6 @@ def import_file(path: Path, repo: str, store: Store) -> tuple[int, int, int]:
         created_at = (
             state.created_at if state is not None else None
         )  # what an earlier fetch learned
-        store.write_state(
-            RepoState(
-                repo=repo, source="import", fetched_at=datetime.now(UTC), created_at=created_at
-            )
-        )
+        now = datetime.now(UTC)
+        store.write_state(RepoState(repo, "import", fetched_at=now, created_at=created_at))
     return len(pulls), changed, len(rejected)

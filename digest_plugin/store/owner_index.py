@@ -26,18 +26,12 @@ def owner_of(entry: str) -> str | None:
 def record_owner(store: Store, owner: str, repos: Sequence[str], resolved_at: datetime) -> None:
     path = store.root / owner / "owner.json"
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(
-        path,
-        json.dumps(
-            {
-                "pattern": f"{owner}/*",
-                "resolved_at": format_time(resolved_at),
-                "repos": sorted(repos),
-            },
-            indent=2,
-        )
-        + "\n",
-    )
+    record = {
+        "pattern": f"{owner}/*",
+        "resolved_at": format_time(resolved_at),
+        "repos": sorted(repos),
+    }
+    atomic_write(path, json.dumps(record, indent=2) + "\n")
 
 
 def recorded_repos(store: Store, owner: str) -> list[str] | None:

@@ -47,15 +47,17 @@ HOUR_WEIGHTS = tuple(_WORDS["hour_weights"])
 KIND_WEIGHTS = _WORDS["kind_weights"]
 CODE_KINDS = tuple(kind for kind in KIND_WEIGHTS if kind != "docs")
 KIND_LABELS = _WORDS["kind_labels"]
-PHRASES = {
-    kind: tuple(phrases) for kind, phrases in _WORDS["phrases"].items()
-}  # {s}: one of an area's subjects
+# {s}: one of an area's subjects
+PHRASES = {kind: tuple(phrases) for kind, phrases in _WORDS["phrases"].items()}
 WHY = {kind: tuple(reasons) for kind, reasons in _WORDS["why"].items()}
 DOCS_TESTED = _WORDS["docs_tested"]
-TEMPLATES = _WORDS[
-    "templates"
-]  # {t[i]}: the author's checklist ticks; {closes}, {breaking}: optional paragraphs
+# {t[i]}: the author's checklist ticks; {closes}, {breaking}: optional paragraphs
+TEMPLATES = _WORDS["templates"]
 BOT_BODIES = _WORDS["bot_bodies"]
+# who opens a Changesets release PR: login, author association, timezone
+RELEASE_BOT = ("github-actions[bot]", "CONTRIBUTOR", "")
+# what pre-commit.ci bumps: package, first version, manifest, lock file
+PRE_COMMIT_HOOKS = ("astral-sh/ruff-pre-commit", "0.8.4", ".pre-commit-config.yaml", None)
 
 
 @dataclass(frozen=True)
@@ -67,9 +69,8 @@ class Area:
     kinds: tuple[str, ...] = CODE_KINDS
 
     @property
-    def is_code(
-        self,
-    ) -> bool:  # source files with tests beside or under tests/, not CI, build or docs
+    def is_code(self) -> bool:
+        # source files with tests beside or under tests/, not CI, build or docs
         return self.kinds == CODE_KINDS
 
     @property
@@ -84,16 +85,14 @@ class Repo:
     first_number: int
     weekly_prs: float
     people: tuple[tuple[str, str, str], ...]  # login, author association, timezone
-    newcomers: tuple[
-        tuple[str, str], ...
-    ]  # login, timezone: first PR to the repository in the sample
+    # login, timezone: first PR to the repository in the sample
+    newcomers: tuple[tuple[str, str], ...]
     areas: dict[str, Area]
     template: str
     tested: tuple[str, ...]
     bots: tuple[str, ...]
-    packages: tuple[
-        tuple[str, str, str, str | None], ...
-    ]  # what the bots bump: package, first version, manifest, lock file
+    # what the bots bump: package, first version, manifest, lock file
+    packages: tuple[tuple[str, str, str, str | None], ...]
     script: dict[int, tuple[str, ...]]  # week index -> the events of that week
     security: tuple[str, str, str]  # area, title text, what an attacker could do
     deprecation: tuple[str, str, str]  # area, old name, new name
@@ -104,10 +103,8 @@ class Repo:
 
 def _repo(data: dict) -> Repo:
     areas = {
-        name: Area(
-            tuple(area["files"]), tuple(area["subjects"]), tuple(area.get("kinds", CODE_KINDS))
-        )
-        for name, area in data["areas"].items()
+        name: Area(tuple(a["files"]), tuple(a["subjects"]), tuple(a.get("kinds", CODE_KINDS)))
+        for name, a in data["areas"].items()
     }
     refactors = {
         event: (tuple(r["modules"]), r["text"], tuple(r["areas"]), tuple(r["extra"]), r["breaking"])
@@ -224,9 +221,8 @@ class Draft:
     files: list[FileChange]
     merged_at: datetime
     created_at: datetime
-    body: Callable[
-        [int, int, int | None], str
-    ]  # (its number, a recent issue, the reverted PR) -> text
+    # (its number, a recent issue, the reverted PR) -> text
+    body: Callable[[int, int, int | None], str]
     commits: int
     comments: int
     reviews: int
@@ -244,9 +240,8 @@ class History:
     rng: random.Random
     weeks: list[Week]
     drafts: list[Draft] = field(default_factory=list)
-    versions: dict[str, tuple[int, int, int]] = field(
-        default_factory=dict
-    )  # dependencies, as the bots last left them
+    # dependencies, as the bots last left them
+    versions: dict[str, tuple[int, int, int]] = field(default_factory=dict)
     to_revert: Draft | None = None
     edges: list[datetime] = field(default_factory=list)
 
@@ -296,17 +291,13 @@ class History:
         """A time in `week` (UTC), on a working day and hour of the merger's own timezone."""
         while True:
             day = self.rng.choices(days, [WEEKDAY_WEIGHTS[d] for d in days])[0]
-            moment = time(
-                self.rng.choices(range(24), HOUR_WEIGHTS)[0],
-                self.rng.randrange(60),
-                self.rng.randrange(60),
-            )
+            hour = self.rng.choices(range(24), HOUR_WEIGHTS)[0]
+            moment = time(hour, self.rng.randrange(60), self.rng.randrange(60))
             merged = datetime.combine(
                 week.monday + timedelta(days=day), moment, ZoneInfo(tz)
             ).astimezone(UTC)
-            in_week = (
-                week.start(UTC) <= merged < week.end(UTC)
-            )  # west of UTC a late Sunday is the next UTC week
+            # west of UTC a late Sunday is the next UTC week
+            in_week = week.start(UTC) <= merged < week.end(UTC)
             if in_week and all(abs(merged - edge) > timedelta(hours=14) for edge in self.edges):
                 return merged
 
@@ -365,9 +356,8 @@ class History:
         changes = []
         for path in dict.fromkeys(paths):
             size = max(1, min(int(self.rng.paretovariate(1.6) * scale), scale * 30))
-            changes.append(
-                FileChange(path, round(size * share_added), size - round(size * share_added))
-            )
+            added = round(size * share_added)
+            changes.append(FileChange(path, added, size - added))
         return changes
 
     def code_files(self, name: str, kind: str) -> list[FileChange]:
@@ -376,11 +366,8 @@ class History:
             candidates, min(len(candidates), self.rng.choice((1, 1, 1, 2, 2, 3)))
         )
         changes = self.changes(paths, kind, self.rng.choice((4, 8, 15, 30, 60)))
-        if (
-            kind in ("feat", "fix", "test", "perf")
-            and self.repo.areas[name].is_code
-            and self.rng.random() < 0.75
-        ):
+        tested = kind in ("feat", "fix", "test", "perf") and self.repo.areas[name].is_code
+        if tested and self.rng.random() < 0.75:
             test = tests_for(paths[0])
             if self.rng.random() < 0.3:
                 test = test.replace(".py", "_regression.py").replace(".test.", ".regression.test.")
@@ -438,19 +425,13 @@ class History:
             s=self.rng.choice(self.repo.areas[name].subjects)
         )
         breaking = kind == "feat" and self.rng.random() < 0.03
-        modules = list(
-            dict.fromkeys(
-                [name]
-                + ([self.rng.choice(list(self.repo.areas))] if self.rng.random() < 0.12 else [])
-            )
-        )
+        modules = [name]
+        if self.rng.random() < 0.12:
+            modules = list(dict.fromkeys([name, self.rng.choice(list(self.repo.areas))]))
         labels = [KIND_LABELS.get(kind), "breaking-change" if breaking else None]
         labels += [f"area/{name}"] if not self.repo.conventional and self.rng.random() < 0.5 else []
-        labels += (
-            ["good first issue"]
-            if author[1] == "FIRST_TIME_CONTRIBUTOR" and self.rng.random() < 0.5
-            else []
-        )
+        if author[1] == "FIRST_TIME_CONTRIBUTOR" and self.rng.random() < 0.5:
+            labels.append("good first issue")
         note = "The old behaviour is gone; the changelog has a migration note." if breaking else ""
         body = (
             self.body(kind, text, name, author[1], note)
@@ -470,12 +451,7 @@ class History:
         bot = self.rng.choice(self.repo.bots)
         package, first, manifest, lock = self.rng.choice(self.repo.packages)
         if bot == "pre-commit-ci[bot]":
-            package, first, manifest, lock = (
-                "astral-sh/ruff-pre-commit",
-                "0.8.4",
-                ".pre-commit-config.yaml",
-                None,
-            )
+            package, first, manifest, lock = PRE_COMMIT_HOOKS
         major, minor, patch = old_parts = self.versions.get(package) or tuple(
             int(part) for part in first.split(".")
         )
@@ -497,11 +473,9 @@ class History:
             title = f"chore(deps): update {what} to v{new}"
         else:
             title = f"{'build(deps): bump' if self.repo.conventional else 'Bump'} {package} from {old} to {new}"
-        ecosystem = (
-            "github_actions"
-            if manifest.startswith(".github")
-            else ("javascript" if self.repo.conventional else "python")
-        )
+        ecosystem = "javascript" if self.repo.conventional else "python"
+        if manifest.startswith(".github"):
+            ecosystem = "github_actions"
         return self.draft(
             week,
             title,
@@ -524,9 +498,8 @@ class History:
 
     def event_release(self, week: Week) -> None:
         version = f"{2 if self.repo.conventional else 0}.{8 + sum('release' in d.labels for d in self.drafts)}.0"
-        if (
-            self.repo.conventional
-        ):  # Changesets opens the release PR from CI and deletes the consumed changesets
+        # Changesets opens the release PR from CI and deletes the consumed changesets
+        if self.repo.conventional:
             files = [
                 FileChange("packages/ui/CHANGELOG.md", self.rng.randint(12, 40), 0),
                 FileChange("packages/ui/package.json", 1, 1),
@@ -542,16 +515,7 @@ class History:
                 "This PR was opened by the Changesets release action. When you're ready to do a release, merge it and the "
                 f"packages will be published to npm.\n\n# Releases\n\n## @glassfinch/ui@{version}\n"
             )
-            self.draft(
-                week,
-                "chore(release): version packages",
-                ("github-actions[bot]", "CONTRIBUTOR", ""),
-                ["release"],
-                files,
-                static(text),
-                hours=30,
-                bot=True,
-            )
+            title, author, hours = "chore(release): version packages", RELEASE_BOT, 30
         else:  # a release branch, merged with a merge commit rather than squashed
             files = [
                 FileChange("CHANGELOG.md", self.rng.randint(15, 45), 2),
@@ -562,15 +526,9 @@ class History:
                 f"Merge `release/{version[:-2]}` into main: version bump and changelog for {version}.\n\n"
                 "Merged with a merge commit so that the tag keeps the release branch history.\n"
             )
-            self.draft(
-                week,
-                f"Release {version}",
-                self.repo.people[0],
-                ["release"],
-                files,
-                static(text),
-                hours=8,
-            )
+            title, author, hours = f"Release {version}", self.repo.people[0], 8
+        bot = author == RELEASE_BOT
+        self.draft(week, title, author, ["release"], files, static(text), hours=hours, bot=bot)
 
     def event_feature_to_revert(self, week: Week) -> None:
         name = next(n for n, a in self.repo.areas.items() if a.is_code)
@@ -586,9 +544,8 @@ class History:
         )
 
     def event_revert(self, week: Week) -> None:
-        original = (
-            self.to_revert
-        )  # merged Monday to Wednesday a week earlier, so the revert is opened after it
+        # merged Monday to Wednesday a week earlier, so the revert is opened after it
+        original = self.to_revert
         assert original is not None  # event_feature_to_revert comes first in the script
         swapped = {"added": "removed", "removed": "added"}
         files = [
@@ -658,11 +615,8 @@ class History:
 
     def numbered(self) -> list[Pull]:
         """Number the drafts in creation order, leaving the gaps issues took, then render them."""
-        number, issues, seen = (
-            self.repo.first_number,
-            list(range(self.repo.first_number - 30, self.repo.first_number)),
-            set(),
-        )
+        number, seen = self.repo.first_number, set()
+        issues = list(range(number - 30, number))
         for draft in sorted(self.drafts, key=lambda d: (d.created_at, d.title)):
             gap = self.rng.choice((0, 0, 1, 1, 2, 3))
             issues += range(number, number + gap)

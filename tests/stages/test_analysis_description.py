@@ -222,3 +222,20 @@ def test_an_aside_left_open_by_a_removed_address_is_not_a_sentence_and_an_addres
         summarise(footnote, "x")
         == "This adjusts the starting character of block folding ranges emitted by the language server."
     )
+
+
+def test_a_lead_in_that_only_shows_a_removed_image_is_not_the_summary():
+    # ruff #25158: two screenshots, each introduced by a line that says nothing without it
+    body = (
+        "## Summary\n\nFixes https://github.com/astral-sh/ty/issues/1627.\n\n"
+        "Here's an example diagnostic with the current release of ty:\n\n"
+        '<img width="2286" alt="image" src="https://example.org/a.png" />\n\n'
+        "On this branch, this diagnostic becomes:\n\n"
+        '<img width="1464" alt="image" src="https://example.org/b.png" />\n\n'
+        "The exact span of the node that creates the syntax error is now retained and highlighted"
+        " in the diagnostic.\n\n## Implementation\n\nPropagating the range is trivial.\n"
+    )
+    assert summarise(body, "[ty] Improve diagnostics for syntax errors in forward annotations") == (
+        "The exact span of the node that creates the syntax error is now retained and highlighted"
+        " in the diagnostic."
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from digest_plugin.analysis import analyse_pull, analyse_week, repo_context
+from digest_plugin.analysis.claims import speaks
 from digest_plugin.analysis.model import GOOD_NEWS_KINDS, RISK_KINDS
 from digest_plugin.analysis.risks import IMPACT_RULES, PULL_CHECKS, hotspots
 from digest_plugin.publish.history import analysis_options
@@ -287,7 +288,7 @@ def _week(pulls):
     )
 
 
-def test_routine_bot_bumps_are_one_fact_and_a_core_upgrade_is_high():
+def test_routine_bot_bumps_are_one_fact_and_a_core_upgrade_is_high_only_where_versions_are_said():
     bot = Author("renovate[bot]", "Bot")
     bumps = [
         make_pull(
@@ -306,7 +307,10 @@ def test_routine_bot_bumps_are_one_fact_and_a_core_upgrade_is_high():
         files=[FileChange("docker/Dockerfile", 3, 3)],
     )
     risk = next(r for r in _week([*bumps, torch]).risks if r.kind == "dependency-upgrade")
-    assert risk.impact == "high"
+    # which package moved, and which way, is what makes it high; while unsure, a person's edit of
+    # dependency files is medium
+    said = speaks("version.package") and speaks("version.direction")
+    assert risk.impact == ("high" if said else "medium")
     assert [e.fact for e in risk.evidence] == ["version", "routine-bumps"]
     grouped = risk.evidence[1]
     assert sorted(grouped.pulls) == list(range(60, 66)) and len(grouped.packages) == 6

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from digest_plugin.analysis.claims import speaks
+from digest_plugin.analysis.claims import speaks, type_speaks
 from digest_plugin.analysis.model import Evidence, Recommendation, Risk
 from digest_plugin.i18n import translations
 from digest_plugin.narrate import (
@@ -19,7 +19,7 @@ from digest_plugin.narrate import (
     cited_html,
     narrate,
 )
-from digest_plugin.narrate.builtin import HIGHLIGHT_CLAIMS
+from digest_plugin.narrate.builtin import HIGHLIGHT_CLAIMS, HIGHLIGHT_TYPES
 from digest_plugin.narrate.wording import Language
 from digest_plugin.publish.history import analysis_options
 from tests.narrate_fixtures import (
@@ -179,7 +179,9 @@ def test_a_week_of_only_bot_pulls_says_that():
 
 
 def _bucket_of(number: int) -> str:
-    return {101: "features", 102: "refactors", 103: "fixes"}[number]
+    return {101: "features", 102: "refactors", 103: "fixes", 104: "docs", 106: "performance"}[
+        number
+    ]
 
 
 def test_highlights_are_grouped_by_kind_and_bots_only_appear_as_upgrades():
@@ -196,10 +198,11 @@ def test_highlights_are_grouped_by_kind_and_bots_only_appear_as_upgrades():
     told = {
         kind: pulls
         for kind, pulls in buckets.items()
-        if kind not in HIGHLIGHT_CLAIMS or speaks(HIGHLIGHT_CLAIMS[kind])
+        if (kind not in HIGHLIGHT_CLAIMS or speaks(HIGHLIGHT_CLAIMS[kind]))
+        and (kind not in HIGHLIGHT_TYPES or type_speaks(HIGHLIGHT_TYPES[kind]))
     }
     other = tuple(
-        n for n in (101, 102, 103) if not told.get(_bucket_of(n))
+        n for n in (101, 102, 103, 106, 104) if not told.get(_bucket_of(n))
     )  # importance order; 105 is a bot's
     assert groups == {**told, **({"notable": other} if other else {})}
     first = "New capabilities: Add" if speaks("type.feature") else "Notable changes: Add"

@@ -61,6 +61,26 @@ def test_a_version_change_is_named_by_the_file_it_edits():
 
 
 @pytest.mark.skipif(
+    speaks("version.package"), reason="the version claims are precise: each move is said"
+)
+def test_two_versions_one_pull_moves_are_one_sentence_of_its_files():
+    # ruff #25443: the toolchain and the minimum Rust version, both in the same two files
+    rows, markdown = _report(
+        [
+            make_pull(
+                1,
+                "2026-05-19T10:00:00Z",
+                "Update Rust toolchain to 1.96 and MSRV to 1.94",
+                body="- Update the pinned Rust toolchain from 1.95 to 1.96.\n"
+                "- Raise the minimum supported Rust version from 1.93 to 1.94.",
+                files=[("Cargo.toml", 1, 1), ("rust-toolchain.toml", 1, 1)],
+            )
+        ]
+    )
+    assert markdown.count("changes Cargo.toml and rust-toolchain.toml") == 1, markdown
+
+
+@pytest.mark.skipif(
     speaks("config.user-changed"), reason="the configuration claim is precise: the change is said"
 )
 def test_a_configuration_file_edit_is_named_by_its_files_in_english_and_chinese():
@@ -83,3 +103,24 @@ def test_a_configuration_file_edit_is_named_by_its_files_in_english_and_chinese(
     assert named[0].endswith(" and other files") and "src/widget/config/" in named[0]
     rows_zh, _ = _report(pulls, "zh")
     assert any(name.startswith("修改 ") and name.endswith("等文件") for name in rows_zh), rows_zh
+
+
+def test_a_change_that_mostly_deletes_is_not_said_to_hide_regressions_in_its_size():
+    # verl #5454 retires legacy code: +4 −2,904; a large change that adds code keeps the warning
+    retire = make_pull(
+        1,
+        "2026-05-19T10:00:00Z",
+        "Retire the legacy queue integration",
+        files=[(f"src/widget/queue/part{n}.py", 1 if n == 0 else 0, 300) for n in range(10)],
+    )
+    grow = make_pull(
+        2,
+        "2026-05-19T11:00:00Z",
+        "Add a planner",
+        files=[(f"src/widget/planner/part{n}.py", 300, 10) for n in range(10)],
+    )
+    _, markdown = _report([retire])
+    assert "/pull/1>) changes 3,001 lines of core code in 10 files." in markdown, markdown
+    assert "regressions can hide" not in markdown
+    _, markdown = _report([grow])
+    assert "too much to review line by line, so regressions can hide in it" in markdown

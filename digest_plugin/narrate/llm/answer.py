@@ -41,9 +41,8 @@ class BudgetSpent(ModelFault):
 class Sentence:
     text: str
     pulls: tuple[int, ...]
-    figures: tuple[
-        Figure, ...
-    ]  # each number the text states, with which figure of the document it is
+    # each number the text states, with which figure of the document it is
+    figures: tuple[Figure, ...]
 
 
 @dataclass(frozen=True)

@@ -27,9 +27,8 @@ from digest_plugin.narrate.llm.answer import Sentence
 from digest_plugin.narrate.llm.numbers import DECIMAL, stated_numbers
 
 MAX_CHARACTERS = 600
-WRITTEN_CITATION = re.compile(
-    r"(?<![A-Za-z0-9_&])#(\d+)(?!\d)"
-)  # as model.CITATION, but "修复#12的" cites #12 too
+# as model.CITATION, but "修复#12的" cites #12 too
+WRITTEN_CITATION = re.compile(r"(?<![A-Za-z0-9_&])#(\d+)(?!\d)")
 _URL = re.compile(
     r"https?://|www\.|\b[\w-]+\.(?:com|org|net|io|dev|ai|xyz)\b", re.IGNORECASE | re.ASCII
 )
@@ -62,39 +61,10 @@ _VERDICT = re.compile(
 # Words of that shape that name nothing in particular.
 GENERIC = {
     w.lower()
-    for w in (
-        "PR",
-        "PRs",
-        "CI",
-        "CD",
-        "API",
-        "APIs",
-        "CLI",
-        "UI",
-        "CPU",
-        "CPUs",
-        "GPU",
-        "GPUs",
-        "URL",
-        "URLs",
-        "HTTP",
-        "HTTPS",
-        "JSON",
-        "YAML",
-        "TOML",
-        "SDK",
-        "OS",
-        "IO",
-        "ID",
-        "IDs",
-        "GitHub",
-        "README",
-        "e.g",
-        "i.e",
-        "etc",
-        "OK",
-        "TODO",
-    )
+    for w in """
+    PR PRs CI CD API APIs CLI UI CPU CPUs GPU GPUs URL URLs HTTP HTTPS JSON YAML TOML SDK OS IO ID IDs
+    GitHub README e.g i.e etc OK TODO
+    """.split()
 }
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LATIN = re.compile(r"[A-Za-z]")
@@ -106,15 +76,13 @@ class WeekFacts:
 
     pulls: frozenset[int]
     figures: Mapping[str, float]
-    texts: Mapping[
-        int, str
-    ]  # each PR's data as one text: title, body, files, labels, modules, author, reviews, diff
+    # each PR's data as one text: title, body, files, labels, modules, author, reviews, diff
+    texts: Mapping[int, str]
     names: str  # names any sentence may use: repository, week, modules, labels, theme names, risk kinds
     week: str
     themes: Mapping[str, tuple[int, ...]]  # each theme's PRs, by its name
-    reviewers: Mapping[int, frozenset[str]] = field(
-        default_factory=dict
-    )  # each reviewed PR's reviewers, lower-case
+    # each reviewed PR's reviewers, lower-case
+    reviewers: Mapping[int, frozenset[str]] = field(default_factory=dict)
     authors: Mapping[int, str] = field(default_factory=dict)  # each PR's author, lower-case
 
     @classmethod

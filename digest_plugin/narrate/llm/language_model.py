@@ -70,9 +70,8 @@ class LanguageModelWriter:
     ):
         self.model, self.endpoint, self.cache = model, endpoint, cache
         self.max_input_tokens, self.max_output_tokens = max_input_tokens, max_output_tokens
-        self.stopped = (
-            unavailable if endpoint is None else ""
-        )  # why no request may be sent now, if so
+        # why no request may be sent now, if so
+        self.stopped = unavailable if endpoint is None else ""
 
     def write(
         self, week: WeekAnalysis, previous: Sequence[WeekAnalysis], language: Language

@@ -20,29 +20,11 @@ import unicodedata
 # 1,234 or 5.2 or 31 in ASCII digits, bounded by what is not a word ("2026年5月" still splits)
 DECIMAL = re.compile(r"(?<![\w.,])[+\u2212-]?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![\w])", re.ASCII)
 
-_UNITS = [
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-]
-_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+_UNITS = """
+zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen
+seventeen eighteen nineteen
+""".split()
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
 _WORDS = {**{w: n for n, w in enumerate(_UNITS)}, **{w: 20 + 10 * i for i, w in enumerate(_TENS)}}
 _SCALES = {
     "hundred": 100,
@@ -59,32 +41,13 @@ _WORDS_RUN = re.compile(
 )
 _VAGUE = re.compile(r"\b(?:dozens|hundreds|thousands|millions|billions)\b", re.IGNORECASE)
 
+# 0 to 9, each with the other characters that write it (两, the financial 壹 贰, traditional forms)
 _CHINESE_DIGITS = {
-    "零": 0,
-    "〇": 0,
-    "一": 1,
-    "二": 2,
-    "两": 2,
-    "兩": 2,
-    "三": 3,
-    "四": 4,
-    "五": 5,
-    "六": 6,
-    "七": 7,
-    "八": 8,
-    "九": 9,
-    "壹": 1,
-    "贰": 2,
-    "貳": 2,
-    "叁": 3,
-    "參": 3,
-    "肆": 4,
-    "伍": 5,
-    "陆": 6,
-    "陸": 6,
-    "柒": 7,
-    "捌": 8,
-    "玖": 9,
+    char: digit
+    for digit, chars in enumerate(
+        ("零〇", "一壹", "二两兩贰貳", "三叁參", "四肆", "五伍", "六陆陸", "七柒", "八捌", "九玖")
+    )
+    for char in chars
 }
 _CHINESE_UNITS = {"十": 10, "拾": 10, "百": 100, "佰": 100, "千": 1_000, "仟": 1_000}
 _CHINESE_LARGE = {"万": 10_000, "萬": 10_000, "亿": 100_000_000, "億": 100_000_000}
@@ -144,13 +107,11 @@ def _in_ascii_digits(text: str) -> tuple[str, list[int], str | None]:
             written, now = char, ""
         elif (digit := unicodedata.digit(char, None)) is not None:
             written, now = str(digit), _style(char)
-        elif (
-            unicodedata.category(char).startswith("N") and char not in _CHINESE
-        ):  # numerals, not letters such as 参 or 什
+        # numerals, not letters such as 参 or 什
+        elif unicodedata.category(char).startswith("N") and char not in _CHINESE:
             number = re.fullmatch(r"\(?(\d+)[.,)]?", unicodedata.normalize("NFKC", char))
-            if (
-                number is None
-            ):  # Roman numerals, fractions, counting rods, numerals of other scripts
+            # Roman numerals, fractions, counting rods, numerals of other scripts
+            if number is None:
                 return text, [], f"it writes {char!r}, a numeral that cannot be read with certainty"
             written, now = number[1], _style(char)
         else:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from digest_plugin.narrate.llm.answer import SECTIONS
-from digest_plugin.narrate.llm.prompt import MAX_RECOMMENDATIONS, answer_schema, messages
+from digest_plugin.narrate.llm.prompt import GENERAL, MAX_RECOMMENDATIONS, answer_schema, messages
 
 INPUT_SHARE = 0.7  # of max_input_tokens: the margin for a tokenizer denser than our count
 OUTPUT_SHARE = 0.75  # of max_output_tokens
@@ -37,16 +37,6 @@ TRIMS = (
     (0, 0, 4, 0, 0),
 )
 WHOLE_WEEK = "week"  # the part that is the whole week
-GENERAL = (
-    "merged",
-    "key",
-    "average",
-    "additions",
-    "deletions",
-    "authors",
-    "newcomers",
-    "bot_pulls",
-)  # figures every part gets
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,8 @@ FILES_PER_OTHER_PULL = 5
 PULLS_IN_DOCUMENT = 60  # the highest-ranked; a very busy week's tail says little
 LANGUAGE_NAMES = {"en": "English", "zh": "Simplified Chinese (简体中文)"}
 MAX_RECOMMENDATIONS = 5
+# the week's figures every part of a request gets (parts.py)
+GENERAL = "merged key average additions deletions authors newcomers bot_pulls".split()
 
 SYSTEM = """You write {part} of one week of a software repository's digest for its maintainers: what merged, what it does, what could go wrong.
 
@@ -177,30 +179,16 @@ def _themes(week: WeekAnalysis) -> list:
 
 def _figure_names(week: WeekAnalysis, before: WeekAnalysis | None) -> list[str]:
     stats = week.stats
-    names = [
-        "merged",
-        "key",
-        "average",
-        "additions",
-        "deletions",
-        "authors",
-        "newcomers",
-        "bot_pulls",
-    ]
+    names = list(GENERAL)
     if before is not None:
         names += ["previous:merged", "previous:key"]
     # no count of "fixes" where "fix" is silent
     types = {name: n for name, n in stats.types.items() if type_speaks(name)}
     for table, counts in (("type", types), ("module", stats.modules), ("label", stats.labels)):
         names += [f"{table}:{name}" for name in counts if name]
-    for theme in _themes(week):
-        if theme.pulls:
-            names += [
-                f"theme:{theme.name}",
-                f"theme:{theme.name}:share",
-                f"theme:{theme.name}:authors",
-            ]
-            names += [f"theme:{theme.name}:baseline"] if theme.baseline_weeks else []
+    for theme in _themes(week):  # each with PRs
+        names += [f"theme:{theme.name}", f"theme:{theme.name}:share", f"theme:{theme.name}:authors"]
+        names += [f"theme:{theme.name}:baseline"] if theme.baseline_weeks else []
     names += [f"risk:{risk.kind}" for risk in week.risks if risk.pulls]
     for analysed in week.pulls[:PULLS_IN_DOCUMENT]:
         names += [
