@@ -36,6 +36,7 @@ from digest_plugin.analysis.description import (
     whole_sentence,
 )
 from digest_plugin.analysis.model import Consequence
+from digest_plugin.analysis.rules import PERIPHERAL_KINDS
 from digest_plugin.records.pull import Pull
 
 # a name users write: in backticks or quotes, a SETTING_NAME, a dotted key, a --flag
@@ -138,15 +139,11 @@ def consequences_of(
     changes only docs, tests, examples, scripts or CI changes nothing users run."""
     if kinds and all(k & _NOT_RUN and "config" not in k for k in kinds):
         return ()
-    found = [
-        c
-        for c in (_from_title(title.strip(), pull.body or "", pull.files, kinds),)
-        if c is not None
-    ]
+    found = [c for c in (_title_consequence(pull, title, kinds),) if c is not None]
     said = section_sentences(pull.body or "", BREAKING_SECTION, template, repo) or _footer(
         pull.body or ""
     )
-    if said and not _NOTHING.search(said):
+    if said and not (_NOTHING.search(said) or _OWN_REVISIONS.search(pull.body or "")):
         found.append(Consequence(None, "body", quote=said))
     return (*found, *_prose_not_told(pull, found, template, repo))
 
@@ -164,6 +161,22 @@ def _prose_not_told(
         for c in _from_prose(pull.body or "", template, repo, paths)
         if (c.kind, c.what) not in said and (c.kind, c.old) not in said
     ]
+
+
+# the title's leading scopes, "[example] …", "[ci, doc] …", "example: …", "docs(x): …": where the
+# author says the change is
+_SCOPES = re.compile(r"^\s*((?:\[[^\]]+\]\s*)+|[a-z]+(?=(?:\([^)]*\))?!?:))", re.IGNORECASE)
+_NOT_RUN_SCOPES = frozenset(
+    {"example", "examples", "doc", "docs", "test", "tests", "ci", "playground"}
+)
+
+
+def _peripheral_scope(title: str) -> bool:
+    """Whether the title's scopes are all of what no user runs (examples, docs, tests, CI): the
+    default or name its title changes is theirs, whatever else the PR touches on the way."""
+    scoped = _SCOPES.match(title)
+    words = re.findall(r"[\w-]+", scoped[1]) if scoped else []
+    return bool(words) and all(w.lower() in _NOT_RUN_SCOPES for w in words)
 
 
 # what the claim rules of analysis/claims.py call each consequence: the title's and the author's
@@ -243,11 +256,16 @@ _PROSE_DEFAULTS = (
     ),
 )
 # "remove the `--x` option", "remove legacy rolloutSkip" (what was deprecated or legacy is what users had)
-_LEGACY_NAME = r"`[^`\s]{1,60}`|\b[A-Za-z][a-z0-9]+(?:[A-Z][a-z0-9]+)+\b"
+_LEGACY_NAME = (
+    r"`[^`\s]{1,60}`|(?-i:\b[A-Za-z][a-z0-9]+(?:[A-Z][a-z0-9]+)+\b)"  # in case: a class's name
+)
+# what a user could have used, said beside a removed name: not a diagnostic a run emitted, which a
+# fix of the checker removes without taking anything from users
+_REMOVED_THING = r"settings?|options?|flags?|arg(?:ument)?s?|parameters?|config(?:uration)?(?:\s+(?:keys?|options?))?|keys?|rules?|directives?|(?:sub)?commands?|APIs?|environment\s+variables?"
 _PROSE_REMOVALS = (
     re.compile(
-        rf"\b(?:remov(?:e[sd]?|ing)|drop(?:s|ped)?|delet(?:e[sd]?|ing))\s+(?:the\s+)?(?:(?P<thing>{_USER_THING})\s+)?(?P<what>{_PROSE_NAME})"
-        rf"(?:\s+(?P<thing2>{_USER_THING}))?",
+        rf"\b(?:remov(?:e[sd]?|ing)|drop(?:s|ped)?|delet(?:e[sd]?|ing))\s+(?:the\s+)?(?:(?P<thing>{_REMOVED_THING})\s+)?(?P<what>{_PROSE_NAME})"
+        rf"(?:\s+(?P<thing2>{_REMOVED_THING}))?",
         re.IGNORECASE,
     ),
     re.compile(
@@ -255,7 +273,7 @@ _PROSE_REMOVALS = (
         re.IGNORECASE,
     ),
     re.compile(
-        rf"(?P<what>{_PROSE_NAME})\s+(?:(?P<thing>{_USER_THING})\s+)?(?:has been|have been|is|was|are)\s+(?:now\s+)?(?:removed|dropped|deleted)\b",
+        rf"(?P<what>{_PROSE_NAME})\s+(?:(?P<thing>{_REMOVED_THING})\s+)?(?:has been|have been|is|was|are)\s+(?:now\s+)?(?:removed|dropped|deleted)\b",
         re.IGNORECASE,
     ),
 )
@@ -383,7 +401,7 @@ def _prose_default(sentence: str, paths, body: str) -> Consequence | None:
 
 
 def _prose_removal(sentence: str, paths, body: str) -> Consequence | None:
-    if _CONDITION.search(sentence) or _ELSEWHERE.search(sentence):
+    if _CONDITION.search(sentence) or _ELSEWHERE.search(sentence) or _FROM_A_RULE.search(sentence):
         return None
     for index, pattern in enumerate(_PROSE_REMOVALS):
         for match in pattern.finditer(sentence):
@@ -391,9 +409,25 @@ def _prose_removal(sentence: str, paths, body: str) -> Consequence | None:
             if _names_a_file(what) or _LITERAL_NAME.fullmatch(what):
                 continue
             named = match.groupdict()
+            if not (named.get("thing") or named.get("thing2")) and _QUALIFIES.match(
+                sentence[match.end() :]
+            ):
+                continue  # "the MAX_DEPTH limit", "the `x` code path": a thing of the code, named by it
             if index == 1 or named.get("thing") or named.get("thing2") or _user_name(what):
                 return Consequence("removal", "prose", what=_bare(what), quote=plain(sentence))
     return None
+
+
+# the word after a removed name, when the name only qualifies it ("the `x` code path", "the
+# MAX_DEPTH limit"); a name said alone, or followed by a preposition, a conjunction or a verb, is
+# itself what is removed
+_QUALIFIES = re.compile(
+    rf"\s+(?!(?:{_REMOVED_THING})\b)(?!(?:from|in|and|or|as|at|by|since|because|which|that|to|for|with|of|on|entirely|completely|"
+    r"now|too|also|altogether|is|are|was|were|has|have|will|can|could|should|would|may|might|must)\b)[a-z]{3,}\b",
+    re.IGNORECASE,
+)
+# "remove `a.b.c` from AIR301": a name a rule flags, not anything users had
+_FROM_A_RULE = re.compile(r"\bfrom\s+(?:the\s+)?`?[A-Z]{1,4}\d{3,4}\b")
 
 
 def _prose_format(sentence: str, paths, body: str) -> Consequence | None:
@@ -417,11 +451,37 @@ def _from_title(
         or _INTERNAL.search(_QUOTED.sub("", title))
     ):
         return None
-    for form in (_renamed, _default_flipped, _stabilised, _removed):
-        taken, consequence = form(title, body, files, kinds)
-        if taken:
-            return consequence
+    # "deprecate vanilla mBridge and make Megatron Bridge default": each clause leads with its verb
+    for clause in (title, *_CLAUSE.split(title)[1:]):
+        for form in (_renamed, _default_flipped, _stabilised, _removed):
+            taken, consequence = form(clause, body, files, kinds)
+            if taken:
+                return consequence
     return None
+
+
+_CLAUSE = re.compile(r",?\s+and\s+(?=[a-z]+\b)", re.IGNORECASE)  # "…, and make X default"
+
+
+def _title_consequence(
+    pull: Pull, title: str, kinds: Sequence[frozenset[str]]
+) -> Consequence | None:
+    """What the title (`title`, without its prefixes) says changes for users, unless its scopes say
+    the change is of examples, docs, tests or CI."""
+    if _peripheral_scope(pull.title):
+        return None
+    return _from_title(title.strip(), pull.body or "", pull.files, kinds)
+
+
+def title_default_flip(
+    pull: Pull, title: str, kinds: Sequence[frozenset[str]]
+) -> Consequence | None:
+    """The default the title says changed, read as every title consequence is (`_from_title`):
+    the risk table's "changes the default of X" says the same as the key line, and neither says it
+    of a default behind preview, one given where none was, a computed fallback, a change whose body
+    says no API changes, or a title of code (a function, a file, an internal)."""
+    said = _title_consequence(pull, title, kinds)
+    return said if said and said.kind == "default-flip" and said.old != "preview" else None
 
 
 def _renamed(title: str, body: str, files, kinds) -> tuple[bool, Consequence | None]:
@@ -439,7 +499,10 @@ def _default_flipped(title: str, body: str, files, kinds) -> tuple[bool, Consequ
     if not says_default_change(_NON_DEFAULT.sub("X", _QUOTED.sub("X", title))):
         return False, None
     if (
-        _NOT_FOR_USERS_YET.search(body)
+        (
+            kinds and all(k & PERIPHERAL_KINDS for k in kinds)
+        )  # a default of examples, the playground, CI: no user's
+        or _NOT_FOR_USERS_YET.search(body)
         or _NOT_FOR_USERS_YET.search(title)
         or _DEFAULT_GIVEN.match(title)
         or _FALLBACK.match(title)
@@ -513,20 +576,35 @@ def _removed(title: str, body: str, files, kinds) -> tuple[bool, Consequence | N
         not k & _NOT_RUN and "examples" not in k for k in kinds
     ):  # a clean-up of examples removes nothing users have
         return True, None
+    if _NEVER_USED.search(body):  # the author says nothing used what goes
+        return True, None
     return True, Consequence(
         "removal", "title", what=_REMOVAL_END.split(removed["what"])[0].strip(), quote=title
     )
 
 
-# a Conventional Commits footer: "BREAKING CHANGE: Removes backward compatibility."
+_NEVER_USED = re.compile(
+    r"\b(?:are|is|were|was|been)\s+(?:never|not)\s+(?:being\s+)?used\b", re.IGNORECASE
+)
+# a breaking section about the PR's own drafts ("the backend from earlier revisions of this PR no
+# longer exists"): nothing a user had
+_OWN_REVISIONS = re.compile(
+    r"\b(?:earlier|previous|prior|older)\s+(?:revisions?|versions?|iterations?|drafts?)\s+of\s+this\s+(?:PR|pull request)\b",
+    re.IGNORECASE,
+)
+
+
+# a Conventional Commits footer: "BREAKING CHANGE: Removes backward compatibility.", or the same
+# said in bold behind a warning sign ("**⚠️ BREAKING CHANGE**: …"), its paragraph however wrapped
 _FOOTER = re.compile(
-    r"^\W{0,4}BREAKING[ -]CHANGES?\W{0,4}:\W{0,4}(?P<said>\w.{10,})$", re.MULTILINE
+    r"^\W{0,6}BREAKING[ -]CHANGES?\W{0,4}:\W{0,4}(?P<said>\w.{10,}(?:\n(?![ \t]*\n).+)*)$",
+    re.MULTILINE,
 )
 
 
 def _footer(body: str) -> str:
-    found = _FOOTER.search(body)
-    return summary_of(plain(found["said"]), "") if found else ""
+    found = _FOOTER.search(body.replace("\r\n", "\n"))
+    return summary_of(plain(" ".join(found["said"].split())), "") if found else ""
 
 
 # a sentence telling users what to do: run a script, set or use something instead, migrate

@@ -27,9 +27,8 @@ from digest_plugin.analysis.classify import (
     parse_title,
     reason_of,
     renames_code,
-    says_default_change,
 )
-from digest_plugin.analysis.consequences import spoken
+from digest_plugin.analysis.consequences import spoken, title_default_flip
 from digest_plugin.analysis.file_history import Added, lock_for
 from digest_plugin.analysis.footprint import beyond_kept
 from digest_plugin.analysis.model import (
@@ -389,7 +388,7 @@ def _config_change(facts: PullFacts) -> tuple[Evidence, ...]:
         if "config" in k and not k & PERIPHERAL_KINDS and (change.deletions or 0) > 0
     )
     found = []
-    if says_default_change(title):
+    if title_default_flip(facts.pull, title, facts.kinds):
         named = (next(g for g in match.groups() if g) for match in _DEFAULT_SETTING.finditer(title))
         setting = next((name for name in named if not _LITERAL.fullmatch(name.strip())), None)
         found.append(
@@ -662,6 +661,13 @@ def main_risk(risks: Sequence[Risk]) -> Risk | None:
     if not found:
         return None
     _, _, risk, evidence = min(found, key=lambda f: (f[0], f[1]))
+    if (
+        evidence.fact == "breaking-marker"
+    ):  # what the marked PR says it changes tells more than the mark
+        evidence = next(
+            (e for e in risk.evidence if e.fact == "consequence" and e.pull == evidence.pull),
+            evidence,
+        )
     return replace(risk, evidence=(evidence, *(e for e in risk.evidence if e is not evidence)))
 
 
@@ -774,8 +780,9 @@ def _deprecation_impact(members, evidence) -> str:
 
 
 def _config_impact(members, evidence) -> str:
-    """Medium for a changed default, while that reading may be said."""
-    default = speaks("config.default-changed") and any(
+    """Medium for a changed default, while that reading may be said (consequence.default-flip: that
+    a default users see changed; config.default-changed also names the setting)."""
+    default = speaks("consequence.default-flip") and any(
         e.fact == "default-changed" for e in evidence
     )
     return "medium" if default else "low"

@@ -690,6 +690,8 @@ def _default(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     _ = said.lang.gettext
     # a title's "default" is not told reliably: the files it changes
     if not speaks("config.default-changed"):
+        if speaks("consequence.default-flip"):  # that one changes is precise, which setting is not
+            return _("{pull} changes a default").format(pull=f"#{e.pull}"), (e.pull,)
         if e.paths:
             return _changed_files(kind, e, said), (e.pull,)
         return _("{pull} speaks of a default in its title").format(pull=f"#{e.pull}"), (e.pull,)
