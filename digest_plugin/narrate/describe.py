@@ -334,7 +334,8 @@ def chinese_facts(
     words = type_words(_)
     # an imprecise kind is not said
     what = words.get(kind.type or "", "改动") if type_speaks(kind.type) else "改动"
-    modules = "、".join(kind.modules[:MODULES_SAID])
+    # files at the repository's root are a module only in the tables
+    modules = "、".join("根目录" if m == "(root)" else m for m in kind.modules[:MODULES_SAID])
     what_said = f"{modules} 模块的{what}" if modules else what
     pull = analysed.pull
     if not sized:

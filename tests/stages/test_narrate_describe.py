@@ -221,6 +221,9 @@ def test_files_say_what_was_removed_added_or_changed_in_ci_with_their_figures():
     assert (
         what_it_does(ci, ZH).text.text == "core 模块的改动。修改了 8 个 CI 工作流。"
     )  # "uv" is not a word the rules know: the facts, the title being above
+    # verl #7127's files at the repository's root: a place in Chinese, not the table's "(root)"
+    rooted = analysed(5, "Uv integration", modules=("(root)", "build"), files=("manage_envs.py",))
+    assert what_it_does(rooted, ZH).text.text.startswith("根目录、build 模块的改动")
     added = ("src/plugins/__init__.py", "src/plugins/loader.py", "src/plugins/registry.py")
     module = analysed(
         4,
