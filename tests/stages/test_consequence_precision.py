@@ -10,15 +10,13 @@ from datetime import UTC, datetime
 
 import pytest
 
-from digest_plugin.analysis import analyse_repo
 from digest_plugin.analysis.consequences import consequences_of
 from digest_plugin.analysis.risks import main_risk
 from digest_plugin.narrate import narrate
 from digest_plugin.narrate.wording import Language
-from digest_plugin.publish.history import analysis_options
 from digest_plugin.records.pull import FileChange
-from digest_plugin.settings import DigestSettings
 from tests.conftest import make_pull
+from tests.stages.test_consequences import _analysed_week
 
 NOW = datetime(2026, 11, 30, 12, tzinfo=UTC)
 MONDAY = datetime(2026, 5, 19, 10, tzinfo=UTC)
@@ -136,15 +134,8 @@ def test_a_removed_parameter_or_a_legacy_class_in_the_prose_is_said():
     ) == [("removal", "prose", "rolloutSkip")]
 
 
-def _week(pulls):
-    weeks = analyse_repo(
-        "acme/widget", pulls, None, analysis_options(DigestSettings.from_pelican({}, ".")), NOW
-    )
-    return next(w for w in weeks if w.pulls)
-
-
 def test_the_main_risk_of_a_pr_marked_breaking_says_what_it_states_it_changes():
-    week = _week(
+    week = _analysed_week(
         [
             make_pull(
                 30,
@@ -163,7 +154,9 @@ def test_the_main_risk_of_a_pr_marked_breaking_says_what_it_states_it_changes():
 
 
 def test_a_flipped_default_is_said_as_one_in_the_risk_table():
-    week = _week([make_pull(40, MONDAY, "[ty] Make error-on-warning the default", files=(SRC,))])
+    week = _analysed_week(
+        [make_pull(40, MONDAY, "[ty] Make error-on-warning the default", files=(SRC,))]
+    )
     texts = [
         line.sentence.text
         for line in narrate(week, [], Language.of("en")).risks
