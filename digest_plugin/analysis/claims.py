@@ -47,6 +47,7 @@ CLAIMS: dict[str, bool] = {
     # [BREAKING] that only add opt-in options (0/3, like verl#5374): the marker is the author's
     # caution, not a consequence; the other 4 need the diff to tell
     "consequence.breaking": False,
+    "consequence.marker-only": False,  # a marker whose PR says nothing of what breaks
     "consequence.removes-deprecated": False,  # 2/4 50.0% (held out 0/1)
     "consequence.deprecates": False,  # 12/14 85.7% (held out 4/4)
     "consequence.files-removed": False,  # 0 claims: not measured

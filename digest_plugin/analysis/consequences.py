@@ -607,6 +607,50 @@ def _footer(body: str) -> str:
     return summary_of(plain(" ".join(found["said"].split())), "") if found else ""
 
 
+# A breaking marker ("[BREAKING]", "feat!:", a label, a footer) is the author's word that something
+# breaks; verl asks for it on any API change, and features that only add opt-in options carry it
+# too, as caution. The marker says what users must change only where the PR says what breaks: a
+# consequence it states, a title that leads with taking away or moving what users have, or a
+# sentence of its body that says something breaks, goes, is renamed or replaced, or no longer works.
+_TAKES_AWAY = re.compile(
+    r"^(?:remov|drop|delet|renam|mov(?:e|es|ed|ing)\b|deprecat|replac|chang|switch|get\s+rid|migrat)\w*",
+    re.IGNORECASE,
+)
+_BREAKS = re.compile(
+    r"\bbreak(?:s|ing)?\b|\bbroken\b|\bremov(?:e[sd]?|ing|al)\b|\brenam\w*|\bdeprecat\w*|\bmigrat\w*|"
+    r"\bno longer\b|\breplac(?:e[sd]?|ing|ement)\b|\bincompatib\w*|\bbackwards?[- ]compat\w*",
+    re.IGNORECASE,
+)
+
+
+def what_breaks(
+    pull: Pull,
+    title: str,
+    said: Sequence[Consequence],
+    template: frozenset[str] = frozenset(),
+    repo: str = "",
+) -> str:
+    """The PR's own words on what its breaking marker breaks: a consequence it states (`said`, of
+    consequences_of), its title (`title`, without its prefixes), or the first sentence of its body
+    saying so; "" when it says nothing of it, and the marker is only the author's caution."""
+    if said:
+        return said[0].quote or said[0].what or title
+    if _TAKES_AWAY.match(title.strip()):
+        return title.strip()
+    for heading, lines, _skipped in body_sections(pull.body or "", template, repo):
+        if heading and _NOT_SAID_THERE.search(heading) and not BREAKING_SECTION.search(heading):
+            continue  # why it was done, how it was tested: not what changes for users
+        for sentence in _statements(lines):
+            if (
+                _BREAKS.search(_QUOTED.sub("", sentence))
+                and not _NOTHING.search(sentence)
+                and not _UPSTREAM.search(sentence)
+                and not _NOT_THIS_PR.search(sentence)
+            ):
+                return plain(sentence)
+    return ""
+
+
 # a sentence telling users what to do: run a script, set or use something instead, migrate
 _DOES = re.compile(
     r"\b(?:users?|you) (?:should|must|need to|have to|will need to)\b|\bplease (?:use|set|run|migrate|update|switch)\b|"
