@@ -616,6 +616,12 @@ _TAKES_AWAY = re.compile(
     r"^(?:remov|drop|delet|renam|mov(?:e|es|ed|ing)\b|deprecat|replac|chang|switch|get\s+rid|migrat)\w*",
     re.IGNORECASE,
 )
+# a sentence saying nothing breaks (a sentence may start "No …" and still say what goes: "No toggle
+# is required (the former `x` field has been removed)")
+_NOT_BREAKING = re.compile(
+    r"\bno breaking\b|\bbackwards?[- ]compatible\b|\bnot a breaking\b|\bno (?:user-facing|api) changes?\b",
+    re.IGNORECASE,
+)
 _BREAKS = re.compile(
     r"\bbreak(?:s|ing)?\b|\bbroken\b|\bremov(?:e[sd]?|ing|al)\b|\brenam\w*|\bdeprecat\w*|\bmigrat\w*|"
     r"\bno longer\b|\breplac(?:e[sd]?|ing|ement)\b|\bincompatib\w*|\bbackwards?[- ]compat\w*",
@@ -643,7 +649,7 @@ def what_breaks(
         for sentence in _statements(lines):
             if (
                 _BREAKS.search(_QUOTED.sub("", sentence))
-                and not _NOTHING.search(sentence)
+                and not _NOT_BREAKING.search(sentence)
                 and not _UPSTREAM.search(sentence)
                 and not _NOT_THIS_PR.search(sentence)
             ):
