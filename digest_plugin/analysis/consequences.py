@@ -348,12 +348,11 @@ def _statements(lines: Sequence[str]) -> list[str]:
 
 
 def _user_name(name: str) -> bool:
-    """A name users write by its form: a dotted key, a SETTING_NAME, a --flag, a rule code."""
+    """A name users write by its form alone: a SETTING_NAME, a --flag, a rule code. A dotted name is
+    not one by itself: `content.valid` is as likely an attribute of the code as a key users set, so
+    it counts only said beside what it is ("the `a.b` option")."""
     return bool(
-        re.fullmatch(
-            r"[a-z][a-z0-9_]*(?:\.[a-z][\w-]*)+|[A-Z][A-Z0-9]*_[A-Z0-9_]+|--[a-z][\w-]+|[A-Z]{1,4}\d{3,4}",
-            _bare(name),
-        )
+        re.fullmatch(r"[A-Z][A-Z0-9]*_[A-Z0-9_]+|--[a-z][\w-]+|[A-Z]{1,4}\d{3,4}", _bare(name))
     )
 
 
