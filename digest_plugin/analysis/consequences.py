@@ -29,6 +29,7 @@ from digest_plugin.analysis.claims import speaks
 from digest_plugin.analysis.classify import says_default_change
 from digest_plugin.analysis.description import (
     body_sections,
+    cap,
     description_text,
     plain,
     section_sentences,
@@ -652,7 +653,7 @@ def what_breaks(
                 and not _UPSTREAM.search(sentence)
                 and not _NOT_THIS_PR.search(sentence)
             ):
-                return plain(sentence)
+                return cap(plain(sentence))  # a list item may run on: the JSON keeps its start
     return ""
 
 
