@@ -401,8 +401,35 @@ def _kinds(label) -> set[str]:
 
 
 def _breaking(analysed, week, label):
-    said = _evidence(analysed, "breaking-marker", "breaking-change")
-    return bool(said), bool(_kinds(label)), bool(_kinds(label)), "breaking"
+    """ "Marked as a breaking change: users will have to change …", said of a marker whose PR says
+    what breaks (the evidence's `reason`; before that rule, of every marker)."""
+    said = [
+        e
+        for e in _evidence(analysed, "breaking-marker", "breaking-change")
+        if e.reason or not _states_what_breaks()
+    ]
+    return (
+        bool(said),
+        bool(_kinds(label)),
+        bool(_kinds(label)),
+        said[0].reason or "" if said else "",
+    )
+
+
+def _marker_only(analysed, week, label):
+    """The same said of a marker alone, its PR saying nothing of what breaks."""
+    said = [e for e in _evidence(analysed, "breaking-marker", "breaking-change") if not e.reason]
+    claimed = bool(said) and _states_what_breaks()
+    return claimed, bool(_kinds(label)), bool(_kinds(label)), "marked only"
+
+
+def _states_what_breaks() -> bool:
+    """Whether the code measured reads what a marked PR says breaks (analysis/consequences.what_breaks)."""
+    try:
+        from digest_plugin.analysis.consequences import what_breaks  # noqa: F401
+    except ImportError:
+        return False
+    return True
 
 
 def _deprecated(detail: str, kinds: set[str] | None):
@@ -538,6 +565,7 @@ JUDGES: dict[str, dict[str, Callable]] = {
     },
     "consequences": {
         "consequence.breaking": _breaking,
+        "consequence.marker-only": _marker_only,
         "consequence.removes-deprecated": _deprecated("removes", {"removal", "rename"}),
         "consequence.deprecates": _deprecated("deprecates", None),
         "consequence.files-removed": _files_removed,

@@ -29,6 +29,7 @@ from digest_plugin.analysis.claims import speaks
 from digest_plugin.analysis.classify import says_default_change
 from digest_plugin.analysis.description import (
     body_sections,
+    cap,
     description_text,
     plain,
     section_sentences,
@@ -348,12 +349,11 @@ def _statements(lines: Sequence[str]) -> list[str]:
 
 
 def _user_name(name: str) -> bool:
-    """A name users write by its form: a dotted key, a SETTING_NAME, a --flag, a rule code."""
+    """A name users write by its form alone: a SETTING_NAME, a --flag, a rule code. A dotted name is
+    not one by itself: `content.valid` is as likely an attribute of the code as a key users set, so
+    it counts only said beside what it is ("the `a.b` option")."""
     return bool(
-        re.fullmatch(
-            r"[a-z][a-z0-9_]*(?:\.[a-z][\w-]*)+|[A-Z][A-Z0-9]*_[A-Z0-9_]+|--[a-z][\w-]+|[A-Z]{1,4}\d{3,4}",
-            _bare(name),
-        )
+        re.fullmatch(r"[A-Z][A-Z0-9]*_[A-Z0-9_]+|--[a-z][\w-]+|[A-Z]{1,4}\d{3,4}", _bare(name))
     )
 
 
@@ -605,6 +605,56 @@ _FOOTER = re.compile(
 def _footer(body: str) -> str:
     found = _FOOTER.search(body.replace("\r\n", "\n"))
     return summary_of(plain(" ".join(found["said"].split())), "") if found else ""
+
+
+# A breaking marker ("[BREAKING]", "feat!:", a label, a footer) is the author's word that something
+# breaks; verl asks for it on any API change, and features that only add opt-in options carry it
+# too, as caution. The marker says what users must change only where the PR says what breaks: a
+# consequence it states, a title that leads with taking away or moving what users have, or a
+# sentence of its body that says something breaks, goes, is renamed or replaced, or no longer works.
+_TAKES_AWAY = re.compile(
+    r"^(?:remov|drop|delet|renam|mov(?:e|es|ed|ing)\b|deprecat|replac|chang|switch|get\s+rid|migrat)\w*",
+    re.IGNORECASE,
+)
+# a sentence saying nothing breaks (a sentence may start "No …" and still say what goes: "No toggle
+# is required (the former `x` field has been removed)")
+_NOT_BREAKING = re.compile(
+    r"\bno breaking\b|\bbackwards?[- ]compatible\b|\bnot a breaking\b|\bno (?:user-facing|api) changes?\b",
+    re.IGNORECASE,
+)
+_BREAKS = re.compile(
+    r"\bbreak(?:s|ing)?\b|\bbroken\b|\bremov(?:e[sd]?|ing|al)\b|\brenam\w*|\bdeprecat\w*|\bmigrat\w*|"
+    r"\bno longer\b|\breplac(?:e[sd]?|ing|ement)\b|\bincompatib\w*|\bbackwards?[- ]compat\w*",
+    re.IGNORECASE,
+)
+
+
+def what_breaks(
+    pull: Pull,
+    title: str,
+    said: Sequence[Consequence],
+    template: frozenset[str] = frozenset(),
+    repo: str = "",
+) -> str:
+    """The PR's own words on what its breaking marker breaks: a consequence it states (`said`, of
+    consequences_of), its title (`title`, without its prefixes), or the first sentence of its body
+    saying so; "" when it says nothing of it, and the marker is only the author's caution."""
+    if said:
+        return said[0].quote or said[0].what or title
+    if _TAKES_AWAY.match(title.strip()):
+        return title.strip()
+    for heading, lines, _skipped in body_sections(pull.body or "", template, repo):
+        if heading and _NOT_SAID_THERE.search(heading) and not BREAKING_SECTION.search(heading):
+            continue  # why it was done, how it was tested: not what changes for users
+        for sentence in _statements(lines):
+            if (
+                _BREAKS.search(_QUOTED.sub("", sentence))
+                and not _NOT_BREAKING.search(sentence)
+                and not _UPSTREAM.search(sentence)
+                and not _NOT_THIS_PR.search(sentence)
+            ):
+                return cap(plain(sentence))  # a list item may run on: the JSON keeps its start
+    return ""
 
 
 # a sentence telling users what to do: run a script, set or use something instead, migrate

@@ -51,7 +51,8 @@ GOOD_NEWS_KINDS = ("security-fix",)
 EVIDENCE_FACTS = (
     "untested-code",  # missing-tests: lines = source lines added, files = source files, paths = the largest ones
     "breaking-marker",  # breaking-change: how the PR says so: detail = "title" | "label" | "footer";
-    #   missing = "migration-notes" when neither its description nor its files tell users what to change
+    #   missing = "migration-notes" when neither its description nor its files tell users what to change;
+    #   reason = the PR's own words on what breaks (consequences.what_breaks), None for a marker alone
     "version",  # dependency-upgrade: package, old (may be None), new, major, core (a core runtime: framework, CUDA, toolchain),
     #   detail = the move (UPGRADE_MOVES), reason = why, for a pin or a downgrade, paths = dependency files;
     #   missing = "lock-file" when it raises a version in a manifest whose lock file it leaves as it was

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta, tzinfo
 
 from digest_plugin.analysis.classify import ModuleScheme, classify, module_scheme, parse_title
-from digest_plugin.analysis.consequences import consequences_of, mitigation_of
+from digest_plugin.analysis.consequences import consequences_of, mitigation_of, what_breaks
 from digest_plugin.analysis.description import description_text, summary_of, template_lines
 from digest_plugin.analysis.file_history import Added, FileHistory, file_history
 from digest_plugin.analysis.footprint import footprint
@@ -190,6 +190,10 @@ def analyse_pull(pull: Pull, context: RepoContext, first_time: bool | None = Non
         _reverted(e, pull, history) if e.fact == "reverted" else e for e in pull_evidence(facts)
     )
     said = consequences_of(pull, title.description or pull.title, kinds, template, repo)
+    breaks = what_breaks(pull, title.description or pull.title, said, template, repo)
+    evidence = tuple(  # a marker says what breaks only in the PR's own words
+        replace(e, reason=breaks or None) if e.fact == "breaking-marker" else e for e in evidence
+    )
     advice = mitigation_of(pull, template, repo)
     evidence = (*evidence, *consequence_evidence(pull.number, said, advice))
     return AnalysedPull(

@@ -678,6 +678,8 @@ def _consequence_rank(kind: str, evidence: Evidence) -> int | None:
             continue
         if fact == "deprecated" and evidence.detail != "removes":
             return None
+        if fact == "breaking-marker" and not evidence.reason:
+            return len(CONSEQUENCE_ORDER) + 1  # a marker alone: 5 in 11 such PRs change anything
         if fact == "consequence" and not _breaks(evidence):
             # a default flipped, a rule out of preview: after whatever breaks, before nothing
             return len(CONSEQUENCE_ORDER)

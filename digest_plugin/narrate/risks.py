@@ -194,6 +194,8 @@ def _consequence_of(evidence: Evidence, kind: str) -> str:
         return "deprecated-removed"
     if evidence.fact == "size" and evidence.detail == "removes":
         return "size-of-removals"  # nothing to say of it: what goes is in files-removed
+    if evidence.fact == "breaking-marker" and not evidence.reason:
+        return "breaking-marker-only"  # the PR says nothing of what breaks: the author's caution
     if evidence.fact == "reverted":  # only a change nothing brought back leaves something to say
         return "reverted-open" if evidence.outcome in ("none", "pending") else "reverted-settled"
     return evidence.fact
@@ -203,6 +205,7 @@ def _consequence_of(evidence: Evidence, kind: str) -> str:
 CONSEQUENCE_CLAIMS = {
     "untested-code": "tests.missing",
     "breaking-marker": "consequence.breaking",
+    "breaking-marker-only": "consequence.marker-only",
     "version": "version.package",
     "version-back": "version.direction",
     "deprecated-removed": "consequence.removes-deprecated",

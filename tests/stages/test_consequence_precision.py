@@ -1,8 +1,9 @@
 """What the consequence rules leave out to stay precise, and what they read that they once missed,
 each case the form of a real PR of ../shared/data (tests/corpora/consequences.jsonl labels them):
 a default of examples or the playground is no user's, a title's later clause is read, a bold
-"BREAKING CHANGE" paragraph is the author's statement, a removal is of something users had, and
-the main risk of a PR marked breaking says what it changes."""
+"BREAKING CHANGE" paragraph is the author's statement, a removal is of something users had, a
+dotted name said alone is code, a breaking marker says what breaks only in the PR's words, and the
+main risk of a PR marked breaking says what it changes."""
 
 from __future__ import annotations
 
@@ -165,3 +166,80 @@ def test_a_flipped_default_is_said_as_one_in_the_risk_table():
     assert texts == [
         "#40 changes a default: everyone who relies on the old value without setting it gets the new behaviour on upgrade."
     ]
+
+
+def test_a_dotted_name_renamed_in_the_prose_is_a_setting_only_when_said_as_one():
+    # pelican #2128: a method the PR itself had just added, renamed in its squashed commit list
+    body = "* Consolidate validation of content\n\n* rename content.valid to content.is_valid\n"
+    assert (
+        said("Consolidate validation of content", "Consolidate validation of content", body) == []
+    )
+    body = "## Summary\n\n- rename the `rollout.mode` option to `rollout.backend`\n"
+    assert said("Rework rollout", "Rework rollout", body) == [("rename", "prose", "rollout.mode")]
+
+
+def _marker(title: str, body: str = "", files=(SRC,)):
+    """The breaking-marker evidence of one PR as a build analyses it."""
+    week = _analysed_week([make_pull(50, MONDAY, title, body=body, files=files)])
+    return next(e for e in week.pulls[0].evidence if e.fact == "breaking-marker")
+
+
+TEMPLATE_ONLY = (
+    "### What does this PR do?\n\nAdds FP8 refit support for the trtllm rollout.\n\n"
+    "- **Rollout config**: New config `moe_tensor_parallel_size` for TRT-LLM MoE parallelism.\n\n"
+    "### Test\n\nA new E2E job runs DAPO with FP8.\n"
+)
+
+
+def test_a_feature_marked_breaking_that_says_nothing_of_what_breaks_is_the_authors_caution():
+    # verl #5374, #3152: opt-in options added under a [BREAKING] title
+    marker = _marker(
+        "[BREAKING][trtllm] feat: Add FP8 refit support for trtllm rollout", TEMPLATE_ONLY
+    )
+    assert marker.reason is None
+
+
+@pytest.mark.parametrize(
+    ("title", "body", "reason"),
+    [
+        # verl #832: the body says what breaks
+        (
+            "[BREAKING] feat: support custom datasets for SFT trainer",
+            "### What does this PR do?\n\nThis PR breaks the SFTDataset interface, but provides more flexibility.\n",
+            "This PR breaks the SFTDataset interface, but provides more flexibility.",
+        ),
+        # verl #2895: the title leads with what it takes away
+        (
+            "[BREAKING] [ray, megatron] feat: remove RayMegatronWorker",
+            "",
+            "remove RayMegatronWorker",
+        ),
+        # verl #6804: a sentence led by "No" still says what goes
+        (
+            "[BREAKING][rollout] feat: Add Multimodal Continuous Token",
+            "### API and Usage Example\n\nNo config toggle is required (the former `data.ct.enable` field has been removed).\n",
+            "No config toggle is required (the former data.ct.enable field has been removed).",
+        ),
+    ],
+)
+def test_a_breaking_marker_says_what_breaks_in_the_prs_own_words(title, body, reason):
+    assert _marker(title, body).reason == reason
+
+
+def test_a_marker_alone_is_the_main_risk_only_after_a_default_flipped():
+    week = _analysed_week(
+        [
+            make_pull(
+                60,
+                MONDAY,
+                "[BREAKING][trtllm] feat: Add FP8 refit support for trtllm rollout",
+                body=TEMPLATE_ONLY,
+                files=(FileChange("widget/rollout/trtllm.py", 400, 120),),
+            ),
+            make_pull(
+                61, MONDAY, "[rollout] feat: change default max_num_seqs to 256", files=(SRC,)
+            ),
+        ]
+    )
+    risk = main_risk(week.risks)
+    assert risk is not None and risk.evidence[0].pull == 61, risk
