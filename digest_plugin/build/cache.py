@@ -53,6 +53,7 @@ UNREADABLE = (
 
 # under CACHE_PATH
 ANALYSES, TEXTS, PDFS, CHARTS = "digest-analysis", "digest-text", "digest-pdf", "digest-charts"
+TEMPLATE_NAMES = "digest-template-names"  # what each template reads and includes (publish/hooks.py)
 ANSWERS = ".llm-cache"  # under DIGEST_DATA_PATH
 T = TypeVar("T")
 
@@ -254,11 +255,12 @@ class AnalysisMemos:
 
 
 class TextCache:
-    """The report texts of one build: each made once, kept compressed (a quarter of their size),
-    read back by the next build that asks for the same parts."""
+    """The report texts of one build (or other texts, in a `folder` of their own): each made once,
+    kept compressed (a quarter of their size), read back by the next build that asks for the same
+    parts."""
 
-    def __init__(self, cache: Path, salt: str):
-        self.folder = cache / TEXTS
+    def __init__(self, cache: Path, salt: str, folder: str = TEXTS):
+        self.folder = cache / folder
         self._salt = salt
         self._used: set[str] = set()
 
