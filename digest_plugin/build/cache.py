@@ -5,11 +5,12 @@ else makes it stale. Nothing else in the package computes a cache key.
 | --- | --- | --- |
 | analyses and narratives | `CACHE_PATH/digest-analysis/{owner}/{name}.pickle` | a repository: its stored files, the analysis options and the week `now` falls in; a stage of a week (`Stages`): its input (a week's pulls, progress and figures of the weeks before it; the keys of the stages it is made of), its context's inputs (options, conventions; vocabulary), and it is taken while each question it asked of the history answers the same; a narrative: the keys of its week and the four before, and the language; a week's charts: the keys of the weeks they show, and the language; a month file as read: its bytes |
 | report texts | `CACHE_PATH/digest-text/` | the week's view (or what it is made of: the keys of its analysis and narrative, its charts, words and note), the templates and settings, the page's SITEURL, the charts' folder |
+| what a template reads | `CACHE_PATH/digest-template-names/` | the template's source and the syntax Jinja parses it with |
 | PDFs | `CACHE_PATH/digest-pdf/` | the week page's report, the templates, settings and stylesheets, the charts beside it, WeasyPrint's version |
 | charts | `CACHE_PATH/digest-charts/` | the chart's data, the format and the renderer (its version, matplotlib's, the fonts, the sizes) |
 | model answers | `DIGEST_DATA_PATH/.llm-cache/{owner}/{name}/` | the model, the prompt's version and the part of the week and its data sent |
 
-The analyses, narratives and report texts are also stale when the code is (`code_salt`: the
+The analyses, narratives, report texts and template names are also stale when the code is (`code_salt`: the
 package's code, catalogues and default rules, Python's and Babel's versions): a new release starts
 them afresh. Charts and PDFs are keyed by what they show, so they survive a release that does not
 change it. Model answers live in the store, not the cache, and survive any release: a rebuild, in
@@ -53,6 +54,7 @@ UNREADABLE = (
 
 # under CACHE_PATH
 ANALYSES, TEXTS, PDFS, CHARTS = "digest-analysis", "digest-text", "digest-pdf", "digest-charts"
+TEMPLATE_NAMES = "digest-template-names"
 ANSWERS = ".llm-cache"  # under DIGEST_DATA_PATH
 T = TypeVar("T")
 
@@ -254,11 +256,12 @@ class AnalysisMemos:
 
 
 class TextCache:
-    """The report texts of one build: each made once, kept compressed (a quarter of their size),
-    read back by the next build that asks for the same parts."""
+    """The report texts of one build (or other texts, in a `folder` of their own): each made once,
+    kept compressed (a quarter of their size), read back by the next build that asks for the same
+    parts."""
 
-    def __init__(self, cache: Path, salt: str):
-        self.folder = cache / TEXTS
+    def __init__(self, cache: Path, salt: str, folder: str = TEXTS):
+        self.folder = cache / folder
         self._salt = salt
         self._used: set[str] = set()
 

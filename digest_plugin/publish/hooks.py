@@ -251,9 +251,12 @@ def add_week_articles(generator) -> None:
         name: repo_feeds(name, generator.settings, in_blog) for name in repos
     }
     generator.context["digest_section_feeds"] = {} if in_blog else section_feeds(generator.settings)
-    texts = generator.context["digest_texts"] = cache.TextCache(cache_path, cache.code_salt())
-    report = cache.key("report", _what_it_shows(generator, REPORT_TEMPLATE))
-    pdf_key = cache.key("pdf", _what_it_shows(generator, PDF_TEMPLATE, stylesheets()))
+    salt = cache.code_salt()
+    texts = generator.context["digest_texts"] = cache.TextCache(cache_path, salt)
+    names = cache.TextCache(cache_path, salt, cache.TEMPLATE_NAMES)
+    report = cache.key("report", _what_it_shows(generator, names, REPORT_TEMPLATE))
+    pdf_key = cache.key("pdf", _what_it_shows(generator, names, PDF_TEMPLATE, stylesheets()))
+    names.prune()
     generator.context["digest_pdf_key"] = pdf_key
     generator.env.globals["digest_report"] = report_renderer(generator.env, texts, report)
 
@@ -445,15 +448,15 @@ _FOLDERS = frozenset(
 )
 
 
-def _what_it_shows(generator, template: str, css: dict[str, str] | None = None) -> bytes:
+def _what_it_shows(
+    generator, names: cache.TextCache, template: str, css: dict[str, str] | None = None
+) -> bytes:
     """What an output rendered from `template` (a week's report, its PDF) depends on besides the
     week: the source of every template it renders, the settings those templates read and the
     DIGEST_* settings (as the theme resolves them: a theme may override any of the plugin's), and
     the stylesheets it inlines. A change to anything else of the host site (its LINKS, its other
     plugins, its own templates) leaves the output as it was, and so its cache."""
-    sources = templates_rendered(generator.env, template)
-    parse = generator.env.parse
-    read = set().union(*(meta.find_undeclared_variables(parse(s)) for s in sources.values()))
+    sources, read = templates_rendered(generator.env, template, names)
     settings = {
         key: value
         for key, value in generator.context.items()
@@ -466,20 +469,44 @@ def _what_it_shows(generator, template: str, css: dict[str, str] | None = None) 
     return json.dumps([sources, settings, css or {}], sort_keys=True).encode("utf-8")
 
 
-def templates_rendered(env, root: str) -> dict[str, str]:
-    """The source of `root` and of every template it includes, imports or extends, by name. An
-    include whose name is computed (`"partials/week_" ~ section ~ ".html"`) may be any of the
-    plugin's templates."""
+def templates_rendered(env, root: str, names: cache.TextCache) -> tuple[dict[str, str], set[str]]:
+    """The source of `root` and of every template it includes, imports or extends, by name, and
+    the variables they read from their context. An include whose name is computed
+    (`"partials/week_" ~ section ~ ".html"`) may be any of the plugin's templates."""
     sources: dict[str, str] = {}
+    read: set[str] = set()
     waiting = [root]
     while waiting:
         name = waiting.pop()
         if name in sources:
             continue
         sources[name] = env.loader.get_source(env, name)[0]
-        for referenced in meta.find_referenced_templates(env.parse(sources[name])):
-            waiting += [referenced] if referenced is not None else _package_templates()
-    return sources
+        variables, referenced = _names_in(env, sources[name], names)
+        read.update(variables)
+        for template in referenced:
+            waiting += [template] if template is not None else _package_templates()
+    return sources, read
+
+
+def _names_in(env, source: str, names: cache.TextCache) -> tuple[list[str], list[str | None]]:
+    """The variables a template's source reads and the templates it names (None where the name is
+    computed), kept by the source and the syntax it is parsed with: parsing the templates of a
+    report and a PDF took a sixteenth of a build that changed nothing."""
+
+    def parse() -> str:
+        parsed = env.parse(source)
+        variables = sorted(meta.find_undeclared_variables(parsed))
+        return json.dumps([variables, list(meta.find_referenced_templates(parsed))])
+
+    syntax = [getattr(env, name) for name in _SYNTAX] + sorted(env.extensions)
+    variables, referenced = json.loads(names.text(("template names", source, syntax), parse))
+    return variables, referenced
+
+
+# What, besides its source, decides how Jinja parses a template (the lexer's settings).
+_SYNTAX = """block_start_string block_end_string variable_start_string variable_end_string
+comment_start_string comment_end_string line_statement_prefix line_comment_prefix trim_blocks
+lstrip_blocks newline_sequence keep_trailing_newline""".split()
 
 
 @functools.cache

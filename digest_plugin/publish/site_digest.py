@@ -385,7 +385,7 @@ def _slim(analysis: WeekAnalysis) -> WeekAnalysis:
     the memory a PR takes."""
     pulls = tuple(
         _remade(
-            p, pull=_remade(p.pull, **SLIM_PULL), score=Score(p.score.value, ()), **SLIM_ANALYSED
+            p, pull=_remade(p.pull, **SLIM_PULL), score=_bare_score(p.score.value), **SLIM_ANALYSED
         )
         for p in analysis.pulls
     )
@@ -397,15 +397,25 @@ def _remade(record: T, **changes: object) -> T:
     (frozen_record's __setstate__): its values were checked when it was read, and checking a
     200,000 PRs' records again took seconds of a warm build."""
     cls: type = type(record)
+    state = list(cast(tuple, record.__getstate__()))
+    for index, value in zip(_positions(cls, tuple(changes)), changes.values(), strict=True):
+        state[index] = value
     copy: Any = object.__new__(cls)  # a frozen record: it has __setstate__
-    values = zip(_field_names(cls), cast(tuple, record.__getstate__()), strict=True)
-    copy.__setstate__(tuple(changes.get(name, value) for name, value in values))
+    copy.__setstate__(state)
     return copy
 
 
 @cache
-def _field_names(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in fields(cls))
+def _bare_score(value: float) -> Score:
+    """A score without its factors, one for each value (a tenth of a point apart) a build meets."""
+    return Score(value, ())
+
+
+@cache
+def _positions(cls: type, names: tuple[str, ...]) -> tuple[int, ...]:
+    """Where the fields `names` are in a record's state, its fields' values in order."""
+    order = [f.name for f in fields(cls)]
+    return tuple(order.index(name) for name in names)
 
 
 def week_report_view(

@@ -213,6 +213,28 @@ def test_a_partial_of_the_report_changed_shows_on_every_week(site, tmp_path):
     assert all(page.count("Read by the board") == 1 for page in pages)
 
 
+def test_a_setting_an_edited_template_reads_redraws_the_pdfs_when_it_changes(site, monkeypatch):
+    """What each template reads is remembered by its source: an edited PDF template's new reading
+    (a setting no template of the PDF read before) is a part of the PDFs' key from then on."""
+    pytest.importorskip("weasyprint")
+    drawn = []
+    draw = pdf._draw
+    monkeypatch.setattr(pdf, "_draw", lambda html: drawn.append(html) or draw(html))
+    monkeypatch.setattr(pdf, "PARALLEL_FROM", 100)  # drawn in this process, where they are counted
+    templates = site / "templates"
+    templates.mkdir()
+    source = (Path(pdf.__file__).parents[1] / "templates/digest_week_pdf.html").read_text(
+        encoding="utf-8"
+    )
+    (templates / "digest_week_pdf.html").write_text(
+        source.replace("</article>", "<p>Printed for {{ BOARD_NAME }}</p></article>")
+    )
+    for board in ("the board", "the council"):
+        drawn.clear()
+        build(site, DIGEST_PDF=True, THEME_TEMPLATES_OVERRIDES=[str(templates)], BOARD_NAME=board)
+        assert len(drawn) == 3 and all(f"Printed for {board}</p>" in html for html in drawn)
+
+
 @pytest.mark.parametrize(
     "cache", ["", "cache"], ids=["views hashed", "views keyed by what they are made of"]
 )
