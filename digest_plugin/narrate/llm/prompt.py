@@ -188,7 +188,6 @@ def _figure_names(week: WeekAnalysis, before: WeekAnalysis | None) -> list[str]:
         names += [f"{table}:{name}" for name in counts if name]
     for theme in _themes(week):  # each with PRs
         names += [f"theme:{theme.name}", f"theme:{theme.name}:share", f"theme:{theme.name}:authors"]
-        names += [f"theme:{theme.name}:baseline"] if theme.baseline_weeks else []
     names += [f"risk:{risk.kind}" for risk in week.risks if risk.pulls]
     for analysed in week.pulls[:PULLS_IN_DOCUMENT]:
         names += [
