@@ -85,6 +85,9 @@ _ACCIDENTAL = re.compile(
     re.IGNORECASE,
 )
 LISTED_PATHS = 3
+# A removed file counts as moved where the PR adds one this close in size (a tenth), from this many
+# lines on (two small files of a size are a coincidence)
+MOVED_SIZE, MOVED_FROM_LINES = 0.1, 50
 # source lines a key PR adds without tests from which missing tests is high
 UNTESTED_HIGH_LINES = 500
 # an __init__.py this short marks a package or re-exports: nothing of its own to test
@@ -345,9 +348,15 @@ def _large_change(facts: PullFacts) -> tuple[Evidence, ...]:
 
 def _removed_files(number: int, core: list[tuple[str, FileChange]]) -> tuple[Evidence, ...]:
     """The core files a PR removes, largest first: what users can import or configure (a test
-    fixture or snapshot removed breaks none of them)."""
+    fixture or snapshot removed breaks none of them). A file the PR moves is not removed: ruff
+    #17950 took options_base.rs (434 lines) into a new crate's lib.rs (440)."""
+    added = [change.additions or 0 for _, change in core if change.status == "added"]
     removed = sorted(
-        ((change.deletions or 0, path) for path, change in core if change.status == "removed"),
+        (
+            (change.deletions or 0, path)
+            for path, change in core
+            if change.status == "removed" and not _moved(change.deletions or 0, added)
+        ),
         key=lambda r: (-r[0], r[1]),
     )
     if not removed:
@@ -360,6 +369,14 @@ def _removed_files(number: int, core: list[tuple[str, FileChange]]) -> tuple[Evi
             files=len(removed),
             lines=sum(lines for lines, _ in removed),
         ),
+    )
+
+
+def _moved(lines: int, added: list[int]) -> bool:
+    """Whether a removed file of `lines` lines reappears among the sizes of the PR's `added` files
+    (the data holds no diff to compare): a large one, as a file of nearly as many lines."""
+    return lines >= MOVED_FROM_LINES and any(
+        abs(size - lines) <= MOVED_SIZE * lines for size in added
     )
 
 

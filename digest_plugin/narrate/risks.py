@@ -192,8 +192,6 @@ def _consequence_of(evidence: Evidence, kind: str) -> str:
         return "version-back"
     if evidence.fact == "deprecated" and evidence.detail == "removes":
         return "deprecated-removed"
-    if evidence.fact == "size" and evidence.detail == "removes":
-        return "size-of-removals"  # nothing to say of it: what goes is in files-removed
     if evidence.fact == "breaking-marker" and not evidence.reason:
         return "breaking-marker-only"  # the PR says nothing of what breaks: the author's caution
     if evidence.fact == "reverted":  # only a change nothing brought back leaves something to say
@@ -223,7 +221,10 @@ def speaks_consequence(key: str) -> bool:
 
 
 def consequences(_) -> dict[str, str]:
-    """What could go wrong, by the fact that shows it (`_consequence_of`): said once per risk, after its first evidence."""
+    """What could go wrong, by the fact that shows it (`_consequence_of`): said once per risk, after
+    its first evidence. A large change and a CI change are said as facts alone: what their size or
+    workflows mean depends on what the PR does (a file moved or renamed, an end-to-end job added, a
+    version pinned), which no rule tells."""
     return {
         "untested-code": _("nothing shows the new code works, or keeps it working."),
         "breaking-marker": _(
@@ -246,14 +247,10 @@ def consequences(_) -> dict[str, str]:
         "files-removed": _(
             "anything that still imports or configures what was removed will break."
         ),
-        "size": _("too much to review line by line, so regressions can hide in it."),
         "default-changed": _(
             "everyone who relies on the old value without setting it gets the new behaviour on upgrade."
         ),
         "config-files": _("deployments that rely on these values will behave differently."),
-        "workflows": _(
-            "CI decides what is tested before a release, and a mistake there lets regressions through unnoticed."
-        ),
         "hot-file": _(
             "overlapping edits to one file are where conflicts and regressions concentrate."
         ),

@@ -251,6 +251,30 @@ def test_large_change_cites_removed_files_and_their_size():
     assert "size" in facts and "files-removed" not in facts
 
 
+def test_a_file_moved_is_not_a_file_removed():
+    # ruff #17950 moved options_base.rs (434 lines) into a new crate's lib.rs (440)
+    moved = [
+        FileChange("crates/ruff_workspace/src/options_base.rs", 0, 434, "removed"),
+        FileChange("crates/ruff_options_metadata/src/lib.rs", 440, 0, "added"),
+        FileChange("crates/ruff_workspace/src/legacy.rs", 0, 300, "removed"),
+        FileChange("crates/ruff_linter/src/rules/mod.rs", 0, 120, "removed"),
+        FileChange("crates/ruff_linter/src/rules/pylint/mod.rs", 125, 0, "added"),  # moved too
+        # too small to tell by its size
+        FileChange("crates/ruff_workspace/src/small.rs", 0, 20, "removed"),
+        FileChange("crates/ruff_workspace/src/tiny.rs", 21, 0, "added"),
+    ]
+    facts = {
+        e.fact: e
+        for e in analysed("Document configuration schema", files=moved).evidence
+        if e.kind == "large-change"
+    }
+    assert facts["files-removed"].paths == (
+        "crates/ruff_workspace/src/legacy.rs",
+        "crates/ruff_workspace/src/small.rs",
+    )
+    assert (facts["files-removed"].files, facts["files-removed"].lines) == (2, 320)
+
+
 def test_upgrades_name_package_and_versions_and_core_runtimes_are_high():
     docker = [
         FileChange("docker/Dockerfile.vllm", 4, 4),
