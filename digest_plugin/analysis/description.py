@@ -125,6 +125,12 @@ _LEAD_IN_TAIL = re.compile(
     r"the changes below|below|which (?:are|is|include)s?)$",
     re.IGNORECASE,
 )
+# a lead-in's last clause that only names who does what its list says: "…update_critic In this PR,
+# we" (verl #4507), "…comments from #19041, specifically it" (ruff #19177)
+_SUBJECT_TAIL = re.compile(
+    r"[.,;]?\s+(?:(?:in|with) this (?:pr|change|patch),?\s+|specifically,?\s+)?(?:we|i|it)$",
+    re.IGNORECASE,
+)
 # a lead-in that only names what the PR addresses: "This PR partially addresses #16418"
 _ADDRESSES = re.compile(
     r"^(?:this(?: pr| change)?\s+)?(?:partially\s+|partly\s+)?(?:address|fix|close|resolve|implement)(?:es|s)?\s+(?:part of\s+)?"
@@ -273,12 +279,13 @@ def shortened(sentence: str, limit: int) -> str | None:
     if len(sentence) <= limit:
         return sentence
     lead, colon, items_text = _outside_brackets(sentence, ": ", 1)
-    lead = _LEAD_IN_TAIL.sub("", lead.rstrip()) if colon else lead
+    lead = _SUBJECT_TAIL.sub("", _LEAD_IN_TAIL.sub("", lead.rstrip())) if colon else lead
     if colon and _ADDRESSES.match(lead):
         sentence = capitalised(items_text)  # the items say what it does
     elif colon and len(re.findall(r"\w+", lead)) >= MIN_SENTENCE_WORDS and len(lead) < limit:
         return lead.rstrip(" ,;") + "."
     items = _outside_brackets(sentence, "; ")
+    items[0] = _SUBJECT_TAIL.sub("", items[0])  # a lead-in its list follows without a colon
     kept = ""
     for item in items:
         joined = f"{kept}; {item}" if kept else item
