@@ -62,7 +62,8 @@ EVIDENCE_FACTS = (
     #   next (REVERT_OUTCOMES), by = the PR that re-landed or replaced it, reason = why, as the revert says
     "deprecated",  # deprecation: paths = files touched, lines = lines changed (a few-line warning is small), detail = "deprecates" | "removes"
     "files-removed",  # large-change: paths = removed files (largest first), files = how many, lines = lines deleted
-    "size",  # large-change: lines = core lines changed, files = core files, modules = core modules
+    "size",  # large-change: lines = core lines changed, files = core files, modules = core modules;
+    #   detail = "whole" when the file list was cut: lines and files are then all of the PR's
     "default-changed",  # config-change: paths = config files edited, detail = the setting named in the title, if any
     "config-files",  # config-change: paths, lines
     "workflows",  # ci-change: paths = workflow files, files = how many

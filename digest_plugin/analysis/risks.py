@@ -332,16 +332,15 @@ def _large_change(facts: PullFacts) -> tuple[Evidence, ...]:
     files = len(core)
     if pull.files_truncated and not _large_beyond_kept(pull, lines, files, thresholds):
         return ()  # a bulk of snapshots or vendored code past the kept files is no large change
-    if not pull.files or pull.files_truncated:
+    # without its whole file list, the PR's own totals: all its lines, tests and vendored ones too
+    whole = "whole" if not pull.files or pull.files_truncated else None
+    if whole:
         lines, files = max(lines, pull.additions + pull.deletions), pull.changed_files
     if lines < thresholds.large_change_lines and files < thresholds.large_change_files:
         return ()
     modules = len({path.split("/")[0] for path, _ in core if "/" in path})
-    added = sum(change.additions or 0 for _, change in core)
-    # a PR that mostly deletes hides no new code in its size (verl #5454, +4 −2,904)
-    removing = "removes" if added * 10 < lines else None
     return (
-        Evidence("size", facts.number, lines=lines, files=files, modules=modules, detail=removing),
+        Evidence("size", facts.number, lines=lines, files=files, modules=modules, detail=whole),
         *_removed_files(facts.number, core),
     )
 

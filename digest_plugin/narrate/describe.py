@@ -125,7 +125,9 @@ def _mostly_chinese(text: str) -> bool:
 
 
 def new_folder(analysed: AnalysedPull) -> str | None:
-    """A folder that every added file is in and that held none of the PR's other files: a new module."""
+    """A folder that every added file is in and that held none of the PR's other files: often a new
+    module, but the file list cannot tell whether earlier PRs had put files there (ruff #17134's
+    parser test inputs), so it is said as where the files were added."""
     added = analysed.pull.files and analysed.footprint.added_files
     if (
         not added
@@ -154,8 +156,8 @@ def files_sentence(analysed: AnalysedPull, lang: Language) -> Cited | None:
     folder = new_folder(analysed)
     if folder:
         template = ngettext(
-            "Adds {folder}, a new folder of {count} file.",
-            "Adds {folder}, a new folder of {count} files.",
+            "Adds {count} file, all in {folder}.",
+            "Adds {count} files, all in {folder}.",
             added,
         )
         return said.cited(

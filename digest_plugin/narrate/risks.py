@@ -88,7 +88,9 @@ def risk_row_name(risk: Risk, lang: Language) -> str:
         return (
             _("Deprecation named in its title") if one else _("Deprecation named in their titles")
         )
-    if not any(e.paths for e in risk.evidence):
+    if not any(e.paths for e in risk.evidence):  # its titles are all it has
+        if risk.kind == "dependency-upgrade":  # bots' "Update Rust crate toml to v1"
+            return _("A version named in its title") if one else _("Versions named in their titles")
         return _("A default named in its title") if one else _("A default named in their titles")
     if risk.kind == "dependency-upgrade" and len(silent) < len(risk.evidence):
         return _("Dependency upgrade, or edits {paths}").format(paths=_named_paths(risk, lang))
@@ -672,7 +674,13 @@ def _size(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
         "lines": said.number(kind.key("lines"), e.lines),
         "files": said.number(kind.key("files"), e.files),
     }
-    if e.modules > 1:
+    if e.detail == "whole":  # its file list was cut: the PR's own totals, not its core code's
+        template = lang.ngettext(
+            "{pull} changes {lines} lines in {files} file",
+            "{pull} changes {lines} lines in {files} files",
+            e.files,
+        )
+    elif e.modules > 1:
         values["modules"] = said.number(kind.key("modules"), e.modules)
         template = lang.gettext(
             "{pull} changes {lines} lines of core code in {files} files across {modules} modules"

@@ -458,6 +458,10 @@ def test_a_cut_file_list_of_snapshots_is_no_large_change():
     )
     assert "large-change" not in sync.risks and sync.footprint.generated_lines == 135000
     core = [FileChange(f"widget/m{i}.py", 40, 20) for i in range(300)]
-    assert "large-change" in kinds(
+    cut = analysed(
         files=core, files_truncated=True, changed_files=600, additions=36000, deletions=18000
     )
+    assert "large-change" in cut.risks
+    # its size is the PR's own, tests and vendored files among it: not said to be core code
+    (size,) = [e for e in cut.evidence if e.fact == "size"]
+    assert (size.lines, size.files, size.detail) == (54000, 600, "whole")

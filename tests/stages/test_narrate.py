@@ -219,9 +219,7 @@ def test_key_changes_say_what_each_pull_does_and_each_number_once():
     assert first.summary == "Adds streaming export; see #99 for the design."
     assert first.details.text == "Changes the module core: +900 −40 lines in 2 files."
     # no description: the title as a sentence, then what the files show; the size is not said a second time
-    assert (
-        second.summary == "Splits the reader [part 1]. Adds src/io/read, a new folder of 2 files."
-    )
+    assert second.summary == "Splits the reader [part 1]. Adds 2 files, all in src/io/read."
     assert second.details.text == "Changes the module io."
     # a description that only says the title again is not a summary: the title, where it works and its tests are
     assert (

@@ -231,9 +231,7 @@ def test_files_say_what_was_removed_added_or_changed_in_ci_with_their_figures():
         files=(*(FileChange(p, 50, 0, "added") for p in added), FileChange("src/app.py", 5, 1)),
         footprint=Footprint(added_files=added, added_count=3),
     )
-    assert (
-        what_it_does(module, EN).text.text == "Plugins. Adds src/plugins, a new folder of 3 files."
-    )
+    assert what_it_does(module, EN).text.text == "Plugins. Adds 3 files, all in src/plugins."
 
 
 def test_list_descriptions_lose_housekeeping_items_and_their_labels():

@@ -125,3 +125,36 @@ def test_a_large_change_is_said_by_its_size_alone():
     _, markdown = _report([grow])
     assert "/pull/2>) changes 3,100 lines of core code in 10 files." in markdown, markdown
     assert "regressions can hide" not in markdown
+
+
+def test_a_large_change_whose_file_list_was_cut_is_not_said_to_be_core_code():
+    # ruff #27033 vendors a library: +21,019 −10,781 in 1,774 files, 300 of them stored, most of
+    # those tests and examples; its totals are all the PR's lines
+    cut = make_pull(
+        1,
+        "2026-05-19T10:00:00Z",
+        "Vendor a renderer",
+        files=[(f"src/widget/render/m{n}.py", 40, 20) for n in range(300)],
+        files_truncated=True,
+        changed_files=1774,
+        additions=21019,
+        deletions=10781,
+    )
+    _, markdown = _report([cut])
+    assert "/pull/1>) changes 31,800 lines in 1,774 files." in markdown, markdown
+    _, markdown = _report([cut], "zh")
+    assert "/pull/1>) 改动了 1,774 个文件中的 31,800 行" in markdown, markdown
+
+
+def test_bumps_named_only_by_their_titles_are_versions_not_defaults():
+    # ruff 2026-W09: updates whose file lists the store does not hold, said by their titles alone
+    bumps = [
+        make_pull(n, f"2026-05-19T1{n}:00:00Z", title)
+        for n, title in enumerate(
+            ["Update Rust crate toml to v1", "Update Rust crate argfile to v1"], start=1
+        )
+    ]
+    rows, _ = _report(bumps)
+    assert list(rows) == ["Versions named in their titles"], rows
+    rows_zh, _ = _report(bumps, "zh")
+    assert list(rows_zh) == ["标题提到版本"], rows_zh
