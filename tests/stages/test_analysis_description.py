@@ -245,26 +245,32 @@ def test_a_lead_in_that_only_shows_a_removed_image_is_not_the_summary():
     "body, summary",
     [
         (  # verl #4507: the lead-in's last line only says who does the list's items
-            "### What does this PR do?\n\nDue to fused worker design and ActorRolloutRef is a async"
-            " Ray Actor, we\nhave to temporarily implement `train_mini_batch` API for TrainingWorker"
-            " and use it to implement update_actor and update_critic\nIn this PR, we\n"
-            "- Completely remove CriticWorker in engine and directly use\nTrainingWorker\n"
-            "- Implement e2e ppo process using model engine\n"
-            "- Results on char count task matches with legacy worker implementation\n"
-            "- Note that currently megatron backend for model engine value model is\nnot supported"
-            " until mbridge officially supports value model save/load\n",
-            "Due to fused worker design and ActorRolloutRef is a async Ray Actor, we have to"
-            " temporarily implement train_mini_batch API for TrainingWorker and use it to implement"
-            " update_actor and update_critic; Completely remove CriticWorker in engine and directly"
-            " use TrainingWorker.",
+            (
+                "### What does this PR do?\n\nDue to fused worker design and ActorRolloutRef is a async"
+                " Ray Actor, we\nhave to temporarily implement `train_mini_batch` API for TrainingWorker"
+                " and use it to implement update_actor and update_critic\nIn this PR, we\n"
+                "- Completely remove CriticWorker in engine and directly use\nTrainingWorker\n"
+                "- Implement e2e ppo process using model engine\n"
+                "- Results on char count task matches with legacy worker implementation\n"
+                "- Note that currently megatron backend for model engine value model is\nnot supported"
+                " until mbridge officially supports value model save/load\n"
+            ),
+            (
+                "Due to fused worker design and ActorRolloutRef is a async Ray Actor, we have to"
+                " temporarily implement train_mini_batch API for TrainingWorker and use it to implement"
+                " update_actor and update_critic; Completely remove CriticWorker in engine and directly"
+                " use TrainingWorker."
+            ),
         ),
         (  # ruff #19177
-            "## Summary\n\nThis PR addresses the post-merge review comments from astral-sh/ruff#19041,"
-            " specifically it:\n\n* Rename `WorkspaceSnapshot` to `SessionSnapshot`\n"
-            "* Rename `take_workspace_snapshot` to `take_session_snapshot`\n"
-            "* Rename `take_snapshot` to `take_document_snapshot`\n"
-            "* Move `AssertUnwindSafe` closer to the `catch_unwind` call which requires the"
-            " assertion\n",
+            (
+                "## Summary\n\nThis PR addresses the post-merge review comments from astral-sh/ruff#19041,"
+                " specifically it:\n\n* Rename `WorkspaceSnapshot` to `SessionSnapshot`\n"
+                "* Rename `take_workspace_snapshot` to `take_session_snapshot`\n"
+                "* Rename `take_snapshot` to `take_document_snapshot`\n"
+                "* Move `AssertUnwindSafe` closer to the `catch_unwind` call which requires the"
+                " assertion\n"
+            ),
             "This PR addresses the post-merge review comments from astral-sh/ruff#19041.",
         ),
     ],
