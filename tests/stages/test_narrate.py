@@ -348,6 +348,26 @@ def test_themes_have_a_sentence_each_with_true_shares(language):
     assert narrative.themes[0].sentence.pulls == (101, 106)
 
 
+def test_a_sweep_across_the_repository_does_not_lead_a_theme():
+    """ruff #27339 narrowed visibility in some 20 crates and led the "server" theme, 26 of its 253
+    files in the servers: a PR in more modules than LEAD_MODULES leads no strand."""
+    week = busy_week()
+    sweep = [
+        dataclasses.replace(
+            p,
+            classification=dataclasses.replace(
+                p.classification, modules=tuple(f"crate{n}" for n in range(12))
+            ),
+        )
+        if p.pull.number == 101
+        else p
+        for p in week.pulls
+    ]
+    narrative = narrate(dataclasses.replace(week, pulls=tuple(sweep)), [], EN)
+    assert "Its main change: #106" in narrative.themes[0].text, narrative.themes[0].text
+    assert "See also #101." in narrative.themes[0].text
+
+
 @pytest.mark.parametrize(
     "language, said",
     [("en", "2 of the week's 4 PRs (50%)"), ("zh", "本周 4 个 PR 中有 2 个属于这一方向（占 50%）")],
