@@ -138,19 +138,18 @@ def _missing_tests(facts: PullFacts) -> tuple[Evidence, ...]:
         return ()
     if any("tests" in k for k in facts.kinds):
         return ()
-    added = sorted(
-        (
-            (change.additions or 0, path)
-            for path, k, change in facts.changes()
-            if "source" in k
-            and not k & (PERIPHERAL_KINDS | {"inline_tests"})
-            and not _package_marker(path, change)
-        ),
-        reverse=True,
-    )
+    source = [
+        (path, change)
+        for path, k, change in facts.changes()
+        if "source" in k
+        and not k & (PERIPHERAL_KINDS | {"inline_tests"})
+        and not _package_marker(path, change)
+    ]
+    added = sorted(((change.additions or 0, path) for path, change in source), reverse=True)
     lines = sum(n for n, _ in added)
     if lines < facts.rules.thresholds.missing_tests_lines:  # removed code needs no new test
         return ()
+    removed = sum(change.deletions or 0 for _, change in source)
     return (
         Evidence(
             "untested-code",
@@ -158,6 +157,8 @@ def _missing_tests(facts: PullFacts) -> tuple[Evidence, ...]:
             paths=tuple(p for _, p in added[:LISTED_PATHS]),
             lines=lines,
             files=len(added),
+            # as much removed as half what it adds: code rewritten, which tests may cover already
+            detail="rewrites" if removed * 2 >= lines else None,
         ),
     )
 

@@ -194,6 +194,10 @@ def _consequence_of(evidence: Evidence, kind: str) -> str:
         return "version-back"
     if evidence.fact == "deprecated" and evidence.detail == "removes":
         return "deprecated-removed"
+    if evidence.fact == "untested-code" and evidence.detail == "rewrites":
+        return (
+            "untested-rewrite"  # code rewritten: what tests it had may cover it, said as the fact
+        )
     if evidence.fact == "breaking-marker" and not evidence.reason:
         return "breaking-marker-only"  # the PR says nothing of what breaks: the author's caution
     if evidence.fact == "reverted":  # only a change nothing brought back leaves something to say

@@ -158,3 +158,27 @@ def test_bumps_named_only_by_their_titles_are_versions_not_defaults():
     assert list(rows) == ["Versions named in their titles"], rows
     rows_zh, _ = _report(bumps, "zh")
     assert list(rows_zh) == ["标题提到版本"], rows_zh
+
+
+def test_code_rewritten_without_tests_is_said_as_the_fact():
+    # verl #4511, "refactor: rollout correction": +442 −316 and no test changed; the tests it had may
+    # cover the rewritten code, so only new code is said to be shown working by nothing
+    rewrite = make_pull(
+        1,
+        "2026-05-19T10:00:00Z",
+        "Rework the queue",
+        files=[("src/widget/queue.py", 300, 200)],
+    )
+    grow = make_pull(
+        2,
+        "2026-05-19T11:00:00Z",
+        "Add a planner",
+        files=[("src/widget/planner.py", 300, 20)],
+    )
+    _, markdown = _report([rewrite])
+    assert "(src/widget/queue.py) and changes no test." in markdown, markdown
+    assert "nothing shows" not in markdown
+    _, markdown = _report([grow])
+    assert (
+        "(src/widget/planner.py) and changes no test: nothing shows the new code works" in markdown
+    )
