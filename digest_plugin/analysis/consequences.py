@@ -23,7 +23,7 @@ change the body says is behind preview or not yet released.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from digest_plugin.analysis.claims import speaks
 from digest_plugin.analysis.classify import says_default_change
@@ -308,27 +308,35 @@ def _from_prose(
 ) -> list[Consequence]:
     """What the body's prose states plainly, each kind once: a rename, a default, a removal, a format change."""
     found: dict[str, Consequence] = {}
+    for sentence in _own_sentences(body, template, repo):
+        if (
+            _INTERNAL.search(_QUOTED.sub("", sentence))
+            or "::" in sentence
+            or _CALL.search(sentence)
+        ):
+            continue
+        for kind, read in (
+            ("rename", _prose_rename),
+            ("default-flip", _prose_default),
+            ("removal", _prose_removal),
+            ("format-change", _prose_format),
+        ):
+            if kind not in found and (said := read(sentence, paths, body)) is not None:
+                found[kind] = said
+    return list(found.values())
+
+
+def _own_sentences(
+    body: str, template: frozenset[str], repo: str, keep: re.Pattern | None = None
+) -> Iterator[str]:
+    """The body's sentences on what this PR changes: none under a heading on why it was done or
+    how it was tested (unless `keep` matches that heading), none about upstream or another PR."""
     for heading, lines, _skipped in body_sections(body, template, repo):
-        if heading and _NOT_SAID_THERE.search(heading):
+        if heading and _NOT_SAID_THERE.search(heading) and not (keep and keep.search(heading)):
             continue
         for sentence in _statements(lines):
-            if (
-                _INTERNAL.search(_QUOTED.sub("", sentence))
-                or "::" in sentence
-                or _CALL.search(sentence)
-                or _UPSTREAM.search(sentence)
-                or _NOT_THIS_PR.search(sentence)
-            ):
-                continue
-            for kind, read in (
-                ("rename", _prose_rename),
-                ("default-flip", _prose_default),
-                ("removal", _prose_removal),
-                ("format-change", _prose_format),
-            ):
-                if kind not in found and (said := read(sentence, paths, body)) is not None:
-                    found[kind] = said
-    return list(found.values())
+            if not _UPSTREAM.search(sentence) and not _NOT_THIS_PR.search(sentence):
+                yield sentence
 
 
 def _statements(lines: Sequence[str]) -> list[str]:
@@ -643,17 +651,9 @@ def what_breaks(
         return said[0].quote or said[0].what or title
     if _TAKES_AWAY.match(title.strip()):
         return title.strip()
-    for heading, lines, _skipped in body_sections(pull.body or "", template, repo):
-        if heading and _NOT_SAID_THERE.search(heading) and not BREAKING_SECTION.search(heading):
-            continue  # why it was done, how it was tested: not what changes for users
-        for sentence in _statements(lines):
-            if (
-                _BREAKS.search(_QUOTED.sub("", sentence))
-                and not _NOT_BREAKING.search(sentence)
-                and not _UPSTREAM.search(sentence)
-                and not _NOT_THIS_PR.search(sentence)
-            ):
-                return cap(plain(sentence))  # a list item may run on: the JSON keeps its start
+    for sentence in _own_sentences(pull.body or "", template, repo, keep=BREAKING_SECTION):
+        if _BREAKS.search(_QUOTED.sub("", sentence)) and not _NOT_BREAKING.search(sentence):
+            return cap(plain(sentence))  # a list item may run on: the JSON keeps its start
     return ""
 
 

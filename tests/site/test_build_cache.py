@@ -119,6 +119,17 @@ def forbid_rendering(monkeypatch, template_name):
     monkeypatch.setattr(Template, "render", guarded)
 
 
+@pytest.fixture
+def drawn(monkeypatch) -> list[str]:
+    """The HTML of each PDF a build draws, drawn in the test's process, where they are counted."""
+    pytest.importorskip("weasyprint")
+    pages: list[str] = []
+    draw = pdf._draw
+    monkeypatch.setattr(pdf, "_draw", lambda html: pages.append(html) or draw(html))
+    monkeypatch.setattr(pdf, "PARALLEL_FROM", 100)
+    return pages
+
+
 def cached_texts(site) -> list[Path]:
     return sorted(TextCache(site / "cache", salt="").folder.glob("*/*"))
 
@@ -213,14 +224,9 @@ def test_a_partial_of_the_report_changed_shows_on_every_week(site, tmp_path):
     assert all(page.count("Read by the board") == 1 for page in pages)
 
 
-def test_a_setting_an_edited_template_reads_redraws_the_pdfs_when_it_changes(site, monkeypatch):
+def test_a_setting_an_edited_template_reads_redraws_the_pdfs_when_it_changes(site, drawn):
     """What each template reads is remembered by its source: an edited PDF template's new reading
     (a setting no template of the PDF read before) is a part of the PDFs' key from then on."""
-    pytest.importorskip("weasyprint")
-    drawn = []
-    draw = pdf._draw
-    monkeypatch.setattr(pdf, "_draw", lambda html: drawn.append(html) or draw(html))
-    monkeypatch.setattr(pdf, "PARALLEL_FROM", 100)  # drawn in this process, where they are counted
     templates = site / "templates"
     templates.mkdir()
     source = (Path(pdf.__file__).parents[1] / "templates/digest_week_pdf.html").read_text(
@@ -567,12 +573,7 @@ def test_a_memo_of_other_code_is_not_used(tmp_path, caplog):
     assert "widget.pickle could not be read" in caplog.text
 
 
-def test_a_pdf_is_redrawn_when_its_week_or_a_template_changes_and_only_then(site, monkeypatch):
-    pytest.importorskip("weasyprint")
-    drawn = []
-    draw = pdf._draw
-    monkeypatch.setattr(pdf, "_draw", lambda html: drawn.append(html) or draw(html))
-    monkeypatch.setattr(pdf, "PARALLEL_FROM", 100)  # drawn in this process, where they are counted
+def test_a_pdf_is_redrawn_when_its_week_or_a_template_changes_and_only_then(site, drawn):
     templates = site / "templates"  # the site's own templates, before the theme's
     templates.mkdir()
 
@@ -665,16 +666,11 @@ def test_pdfs_are_drawn_by_workers_once_per_finished_week_and_kept(tmp_path):
 
 
 def test_a_host_settings_change_that_the_digest_does_not_show_redraws_no_pdf_and_renders_no_report(
-    site, monkeypatch
+    site, monkeypatch, drawn
 ):
     """A host site's settings are its own: a link in its menu, another plugin's setting, a template
     of its own theme that no week renders. The PDFs and the report texts are kept (they hashed every
     template and every setting: a LINKS entry redrew each PDF of a 326-week site, 38 to 64 s)."""
-    pytest.importorskip("weasyprint")
-    drawn = []
-    draw = pdf._draw
-    monkeypatch.setattr(pdf, "_draw", lambda html: drawn.append(html) or draw(html))
-    monkeypatch.setattr(pdf, "PARALLEL_FROM", 100)  # drawn in this process, where they are counted
     templates = site / "templates"
     templates.mkdir()
     build(site, DIGEST_PDF=True, THEME_TEMPLATES_OVERRIDES=[str(templates)])

@@ -37,6 +37,11 @@ def good_news(title="feat: a change", files=(SRC, TEST), **fields):
     return {e.kind for e in analysed(title, files, **fields).evidence if e.kind in GOOD_NEWS_KINDS}
 
 
+def large_change_facts(title, files) -> dict:
+    """The large-change evidence of a PR, by its fact."""
+    return {e.fact: e for e in analysed(title, files=files).evidence if e.kind == "large-change"}
+
+
 def test_every_kind_has_a_check_and_an_impact_rule():
     assert set(PULL_CHECKS) | {"hotspot"} == set(RISK_KINDS) | set(GOOD_NEWS_KINDS)
     assert set(IMPACT_RULES) == set(RISK_KINDS) | set(GOOD_NEWS_KINDS)
@@ -228,11 +233,7 @@ def test_large_change_cites_removed_files_and_their_size():
         FileChange("widget/new.py", 50, 0),
         TEST,
     ]
-    facts = {
-        e.fact: e
-        for e in analysed("refactor: drop the legacy engine", files=files).evidence
-        if e.kind == "large-change"
-    }
+    facts = large_change_facts("refactor: drop the legacy engine", files=files)
     assert facts["files-removed"].paths == ("widget/legacy/old.py", "widget/legacy/older.py")
     assert (facts["files-removed"].files, facts["files-removed"].lines) == (2, 1300)
     assert facts["size"].lines == 1350
@@ -243,11 +244,7 @@ def test_large_change_cites_removed_files_and_their_size():
         FileChange("tests/fixtures/AIR302.py", 0, 481, "removed"),
         FileChange("tests/snapshots/AIR302.snap", 0, 1646, "removed"),
     ]
-    facts = {
-        e.fact: e
-        for e in analysed("[`airflow`] Apply auto fixes (`AIR302`)", files=split).evidence
-        if e.kind == "large-change"
-    }
+    facts = large_change_facts("[`airflow`] Apply auto fixes (`AIR302`)", files=split)
     assert "size" in facts and "files-removed" not in facts
 
 
@@ -263,11 +260,7 @@ def test_a_file_moved_is_not_a_file_removed():
         FileChange("crates/ruff_workspace/src/small.rs", 0, 20, "removed"),
         FileChange("crates/ruff_workspace/src/tiny.rs", 21, 0, "added"),
     ]
-    facts = {
-        e.fact: e
-        for e in analysed("Document configuration schema", files=moved).evidence
-        if e.kind == "large-change"
-    }
+    facts = large_change_facts("Document configuration schema", files=moved)
     assert facts["files-removed"].paths == (
         "crates/ruff_workspace/src/legacy.rs",
         "crates/ruff_workspace/src/small.rs",
