@@ -9,14 +9,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
-from functools import cache, partial
+from functools import partial
 from itertools import groupby, pairwise
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import NamedTuple, TypeVar
 
-from digest_plugin.analysis.model import AnalysedPull, Footprint, Score, WeekAnalysis
+from digest_plugin.analysis.model import AnalysedPull, WeekAnalysis
 from digest_plugin.build.cache import AnalysisMemos, Memo, code_salt, key
 from digest_plugin.charts import (
     Chart,
@@ -44,16 +44,28 @@ from digest_plugin.urls import absolute, feed_entry_id, repo_path, week_path
 from digest_plugin.weeks import Week
 
 logger = logging.getLogger(__name__)
-# What a week page's slim analysis (`_slim`) empties of each PR's record, and of its analysis
-SLIM_PULL = {"body": "", "files": (), "created_at": None, "reviewers": (), "branch": ""}
-SLIM_ANALYSED = {"summary": "", "footprint": Footprint(), "evidence": (), "upgrades": ()}
 T = TypeVar("T")
+
+
+class ListedPull(NamedTuple):
+    """A PR as what reads a week once its view is made lists it (the label and author pages, the
+    label feeds, the week's tags): without its body, files and analysis, most of the memory a PR
+    takes, so that a site of thousands of weeks holds its lists and not its PRs."""
+
+    number: int
+    title: str
+    author: str  # login
+    url: str
+    score: float
+    key: bool
+    tags: tuple[str, ...]  # see `pull_tags`
 
 
 @dataclass
 class WeekPage:
     repo: str
-    analysis: WeekAnalysis
+    analysis: WeekAnalysis  # without its PRs (`pulls` lists them): its figures, dates and fetch
+    pulls: tuple[ListedPull, ...]  # by importance, as the week has them
     narrative: Narrative
     view: WeekView  # what every rendering of the week shows: page, feed entry, Markdown, PDF
     date: datetime
@@ -106,7 +118,7 @@ class WeekPage:
     def tags(self) -> tuple[str, ...]:
         """The week's labels and modules, as Pelican's tags (see `pull_tags`), the most frequent first."""
         stats = self.analysis.stats
-        tagged = {tag for pull in self.analysis.pulls for tag in pull_tags(pull)}
+        tagged = {tag for pull in self.pulls for tag in pull.tags}
         return tuple(tag for tag in dict.fromkeys([*stats.labels, *stats.modules]) if tag in tagged)
 
     @property
@@ -326,7 +338,8 @@ def _week_pages(
         pages.append(
             WeekPage(
                 repo=name,
-                analysis=_slim(analysis),
+                analysis=replace(analysis, pulls=()),
+                pulls=tuple(map(_listed, analysis.pulls)),
                 narrative=narrative.value,
                 view=view,
                 date=_publication_date(analysis, settings),
@@ -378,44 +391,17 @@ def _made_by(memo: Memo | None) -> Callable[[tuple, Callable[[], T]], Made[T]]:
     return memo.made if memo is not None else lambda _parts, make: Made(make())
 
 
-def _slim(analysis: WeekAnalysis) -> WeekAnalysis:
-    """A week as what reads it once its view is made (the index, the label and author pages, the
-    feeds) needs it: each PR's number, title, author, classes and score, without its body, files,
-    branch, reviewers, quoted summary, footprint, evidence, upgrades and score factors, most of
-    the memory a PR takes."""
-    pulls = tuple(
-        _remade(
-            p, pull=_remade(p.pull, **SLIM_PULL), score=_bare_score(p.score.value), **SLIM_ANALYSED
-        )
-        for p in analysis.pulls
+def _listed(pull: AnalysedPull) -> ListedPull:
+    record = pull.pull
+    return ListedPull(
+        record.number,
+        record.title,
+        record.author.login,
+        record.url,
+        pull.score.value,
+        pull.key,
+        pull_tags(pull),
     )
-    return replace(analysis, pulls=pulls)
-
-
-def _remade(record: T, **changes: object) -> T:
-    """A new frozen record like `record` but for `changes`, made as the memo restores records
-    (frozen_record's __setstate__): its values were checked when it was read, and checking a
-    200,000 PRs' records again took seconds of a warm build."""
-    cls: type = type(record)
-    state = list(cast(tuple, record.__getstate__()))
-    for index, value in zip(_positions(cls, tuple(changes)), changes.values(), strict=True):
-        state[index] = value
-    copy: Any = object.__new__(cls)  # a frozen record: it has __setstate__
-    copy.__setstate__(state)
-    return copy
-
-
-@cache
-def _bare_score(value: float) -> Score:
-    """A score without its factors, one for each value (a tenth of a point apart) a build meets."""
-    return Score(value, ())
-
-
-@cache
-def _positions(cls: type, names: tuple[str, ...]) -> tuple[int, ...]:
-    """Where the fields `names` are in a record's state, its fields' values in order."""
-    order = [f.name for f in fields(cls)]
-    return tuple(order.index(name) for name in names)
 
 
 def week_report_view(

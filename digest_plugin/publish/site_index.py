@@ -16,8 +16,7 @@ from datetime import datetime
 from functools import cached_property, lru_cache
 from xml.sax.saxutils import escape
 
-from digest_plugin.analysis.model import AnalysedPull
-from digest_plugin.publish.site_digest import RepoPage, WeekPage, pull_tags
+from digest_plugin.publish.site_digest import ListedPull, RepoPage, WeekPage
 from digest_plugin.weeks import Week
 
 _GITHUB_LOGIN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}(?:\[bot\])?")
@@ -30,12 +29,12 @@ class PullRow:
     """One PR in a list across weeks, with the week it was merged in."""
 
     week: WeekPage
-    pull: AnalysedPull
+    pull: ListedPull
 
     @property
     def url(self) -> str:
         """The PR's web address, or "" where the record's address is not http(s) (never a link)."""
-        url = self.pull.pull.url
+        url = self.pull.url
         return url if url.startswith(("https://", "http://")) else ""
 
 
@@ -224,7 +223,7 @@ def pulls_by_tag(
 
 def week_pulls_by_tag(week: WeekPage) -> dict[str, list[PullRow]]:
     """The week's PRs under each of its labels and modules, by importance: a label feed's entry."""
-    return _rows_by(week, pull_tags)
+    return _rows_by(week, _tags)
 
 
 def pulls_by_author(repos: Sequence[RepoPage]) -> dict[str, AcrossWeeks]:
@@ -233,16 +232,20 @@ def pulls_by_author(repos: Sequence[RepoPage]) -> dict[str, AcrossWeeks]:
     return dict(sorted(_across_weeks(rows).items(), key=lambda item: item[0].lower()))
 
 
-def _author(pull: AnalysedPull) -> tuple[str]:
-    return (pull.pull.author.login,)
+def _author(pull: ListedPull) -> tuple[str]:
+    return (pull.author,)
+
+
+def _tags(pull: ListedPull) -> tuple[str, ...]:
+    return pull.tags
 
 
 def _rows_by(
-    week: WeekPage, names: Callable[[AnalysedPull], Iterable[str]]
+    week: WeekPage, names: Callable[[ListedPull], Iterable[str]]
 ) -> dict[str, list[PullRow]]:
     """The week's PRs under each of the `names` each has, by importance (as the week has them)."""
     rows: dict[str, list[PullRow]] = {}
-    for pull in week.analysis.pulls:
+    for pull in week.pulls:
         for name in names(pull):
             rows.setdefault(name, []).append(PullRow(week, pull))
     return rows
