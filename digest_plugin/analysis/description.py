@@ -96,6 +96,11 @@ _POINTS_AT_NOTHING = re.compile(
     r"|^\W*(?:please\s+)?(?:see|refer to|check(?: out)?|details?)\W*" + _HOLE,
     re.IGNORECASE,
 )
+# a clause pointing at a removed address in the middle of a sentence, to the sentence's end
+_POINTER_CLAUSE = re.compile(
+    r"[\s,;]*\b(?:please\s+)?(?:see|refer to|check(?: out)?)\W*" + _HOLE + r"[^.!?]*",
+    re.IGNORECASE,
+)
 # the end of a sentence that introduced a code block the description no longer holds (", e.g.", "such as:"),
 # or that stops on a word that cannot end it (", as"): what is left is whole
 _LOST_INTRO = re.compile(
@@ -576,6 +581,8 @@ def _without_addresses(text: str) -> str:
         for sentence in _SENTENCE_END.split(text)
         if not _POINTS_AT_NOTHING.search(sentence)
     ]
+    # what is left of "…, see <address> for the official docs": the pointer and all it said of it
+    sentences = [_POINTER_CLAUSE.sub("", sentence) for sentence in sentences]
     return re.sub(
         r"\s*" + _HOLE + r"\s*",
         lambda m: "" if m.end() == m.endpos or m.string[m.end()] in ".,;:!?)" else " ",

@@ -198,6 +198,20 @@ https://github.com/tardis-key/verl/blob/skip_everything/docs/advance/skip_manage
     assert summarise(elsewhere, "Use SkipManager") == "Use SkipManager"
 
 
+def test_a_pointer_to_a_removed_address_goes_with_what_it_said_of_it():
+    # verl #3522: "…Large MoE models. see <address> for official docs" once ended "see for official docs."
+    body = (
+        "### What does this PR do?\n\nEnable megatron-core's 1f1b overlap feature, enabling higher MFU when\n"
+        "training Large MoE models. see\nhttps://docs.nvidia.com/megatron-core/moe.html#a2a\nfor official docs\n"
+    )
+    assert (
+        summarise(body, "1f1b overlap")
+        == "Enable megatron-core's 1f1b overlap feature, enabling higher MFU when training Large MoE models."
+    )
+    pointed = "Adds a `--watch` flag to the server, see https://example.org/watch for the design."
+    assert summarise(pointed, "t") == "Adds a --watch flag to the server."
+
+
 def test_an_aside_left_open_by_a_removed_address_is_not_a_sentence_and_an_address_keeps_the_full_stop_after_it():
     # verl #4931: the address on its own line held the closing bracket; the line once ended "(tested and support up to 0.16."
     opened = (
