@@ -12,7 +12,7 @@ rule names are those of digest_plugin/analysis/claims.py):
 - versions: the package named, the direction said (upgrades / downgrades / pins), the project's own release.
 - config: "edits configuration: deployments that rely on these values will behave differently"
   (a user-facing key or default changed), "changes the default of X" (a default changed).
-- tests: "changes no test: nothing shows the new code works" (missing tests), "with tests" and
+- tests: "adds N lines of source code … and changes no test" (missing tests), "with tests" and
   "no test changed" (the key line's ending).
 - types: the highlight buckets "New capabilities", "Key fixes", "Refactors".
 - themes: a week's theme sentence, "megatron: 6 of the week's 40 PRs …": each PR a theme holds is

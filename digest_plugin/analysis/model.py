@@ -49,8 +49,7 @@ GOOD_NEWS_KINDS = ("security-fix",)
 
 # What an Evidence says, by its `fact` code (the fields each one fills are listed):
 EVIDENCE_FACTS = (
-    "untested-code",  # missing-tests: lines = source lines added, files = source files, paths = the largest ones;
-    #   detail = "rewrites" when those files lose at least half as many lines as they gain
+    "untested-code",  # missing-tests: lines = source lines added, files = source files, paths = the largest ones
     "breaking-marker",  # breaking-change: how the PR says so: detail = "title" | "label" | "footer";
     #   missing = "migration-notes" when neither its description nor its files tell users what to change;
     #   reason = the PR's own words on what breaks (consequences.what_breaks), None for a marker alone

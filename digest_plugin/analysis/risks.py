@@ -55,6 +55,12 @@ _DEFAULT_SETTING = re.compile(
     r"|\bdefault\s+(?!values?\b)((?:[A-Za-z][\w.-]*\s+){0,2}[A-Za-z][\w.-]*)\s+(?:to|from)\b",
     re.IGNORECASE,
 )
+# a title saying the code it changes is only words in it, which no test checks (verl #4732,
+# "[docs] feat: improve docstrings in tensordict_utils.py", +360 lines of a source file)
+_WORDS_IN_CODE = re.compile(
+    r"\b(?:docstrings?|typos?|type (?:hints?|annotations?))\b", re.IGNORECASE
+)
+_DOCS_SCOPES = frozenset({"doc", "docs", "documentation"})
 _LITERAL = re.compile(
     r"none|null|nil|true|false|yes|no|-?\d[\d.]*|[\"'].*[\"']|\[\]|\{\}|", re.IGNORECASE
 )
@@ -126,7 +132,8 @@ def _missing_tests(facts: PullFacts) -> tuple[Evidence, ...]:
     projects write them count (rules.yaml `paths.tests`: snapshots, Markdown tests, fixtures).
     Source in a language whose tests can sit in the same file (`paths.inline_tests`: Rust) is left
     out: the file list cannot tell that it is untested, so it claims nothing about it; so is a
-    package's short `__init__.py`, a marker or a list of re-exports with nothing of its own to test."""
+    package's short `__init__.py`, a marker or a list of re-exports with nothing of its own to test,
+    and so is a PR whose title scopes it to docs or says it changes docstrings, typos or type hints."""
     pull, kind = facts.pull, facts.classification
     if (
         kind.bot
@@ -134,6 +141,8 @@ def _missing_tests(facts: PullFacts) -> tuple[Evidence, ...]:
         or is_code_move(pull, kind)
         or pull.files_truncated
         or kind.type in ("docs", "test")
+        or (kind.modules_from_title and kind.modules and set(kind.modules) <= _DOCS_SCOPES)
+        or _WORDS_IN_CODE.search(pull.title)
     ):
         return ()
     if any("tests" in k for k in facts.kinds):
@@ -149,7 +158,6 @@ def _missing_tests(facts: PullFacts) -> tuple[Evidence, ...]:
     lines = sum(n for n, _ in added)
     if lines < facts.rules.thresholds.missing_tests_lines:  # removed code needs no new test
         return ()
-    removed = sum(change.deletions or 0 for _, change in source)
     return (
         Evidence(
             "untested-code",
@@ -157,8 +165,6 @@ def _missing_tests(facts: PullFacts) -> tuple[Evidence, ...]:
             paths=tuple(p for _, p in added[:LISTED_PATHS]),
             lines=lines,
             files=len(added),
-            # as much removed as half what it adds: code rewritten, which tests may cover already
-            detail="rewrites" if removed * 2 >= lines else None,
         ),
     )
 

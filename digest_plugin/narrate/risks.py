@@ -194,10 +194,6 @@ def _consequence_of(evidence: Evidence, kind: str) -> str:
         return "version-back"
     if evidence.fact == "deprecated" and evidence.detail == "removes":
         return "deprecated-removed"
-    if evidence.fact == "untested-code" and evidence.detail == "rewrites":
-        return (
-            "untested-rewrite"  # code rewritten: what tests it had may cover it, said as the fact
-        )
     if evidence.fact == "breaking-marker" and not evidence.reason:
         return "breaking-marker-only"  # the PR says nothing of what breaks: the author's caution
     if evidence.fact == "reverted":  # only a change nothing brought back leaves something to say
@@ -207,7 +203,6 @@ def _consequence_of(evidence: Evidence, kind: str) -> str:
 
 # consequence -> the claim rule (analysis/claims.py) it rests on: an imprecise rule's consequence is not said
 CONSEQUENCE_CLAIMS = {
-    "untested-code": "tests.missing",
     "breaking-marker": "consequence.breaking",
     "breaking-marker-only": "consequence.marker-only",
     "version": "version.package",
@@ -228,11 +223,12 @@ def speaks_consequence(key: str) -> bool:
 
 def consequences(_) -> dict[str, str]:
     """What could go wrong, by the fact that shows it (`_consequence_of`): said once per risk, after
-    its first evidence. A large change and a CI change are said as facts alone: what their size or
-    workflows mean depends on what the PR does (a file moved or renamed, an end-to-end job added, a
-    version pinned), which no rule tells."""
+    its first evidence. The facts not here are said alone, because what they mean depends on what
+    the PR does, which no rule tells: a large change or a CI change (a file moved or renamed, an
+    end-to-end job added, a version pinned), untested code (docstrings, or code its body shows
+    working by experiment), routine bumps (a major version among them), a hot file (one author's
+    small edits)."""
     return {
-        "untested-code": _("nothing shows the new code works, or keeps it working."),
         "breaking-marker": _(
             "users will have to change code, configuration or scripts when they upgrade."
         ),
@@ -243,7 +239,6 @@ def consequences(_) -> dict[str, str]:
             "users get the older version until the pin is lifted, and whatever the newer one fixed stays out."
         ),
         "deprecated-removed": _("users who still rely on it will break when they upgrade."),
-        "routine-bumps": _("low risk once CI passes."),
         "vulnerability": _("it deserves a review by someone who knows the security model."),
         "fixed-vulnerability": _(
             "good news, but users of released versions stay exposed until a release ships, and an advisory may be due."
@@ -257,9 +252,6 @@ def consequences(_) -> dict[str, str]:
             "everyone who relies on the old value without setting it gets the new behaviour on upgrade."
         ),
         "config-files": _("deployments that rely on these values will behave differently."),
-        "hot-file": _(
-            "overlapping edits to one file are where conflicts and regressions concentrate."
-        ),
         "changes-requested": _("what the reviewer asked for may not have been done."),
     }
 
@@ -270,8 +262,8 @@ def _kind_sentence(risk: Risk, said: StatedNumbers, limit: int = 5) -> str:
     ngettext, n = lang.ngettext, len(risk.pulls)
     templates = {
         "missing-tests": ngettext(
-            "{pulls} changed code without changing any test, so nothing shows the change works.",
-            "{pulls} changed code without changing any test, so nothing shows the changes work.",
+            "{pulls} changed code without changing any test.",
+            "{pulls} changed code without changing any test.",
             n,
         ),
         "breaking-change": ngettext(
@@ -316,8 +308,8 @@ def _kind_sentence(risk: Risk, said: StatedNumbers, limit: int = 5) -> str:
             n,
         ),
         "hotspot": ngettext(
-            "{pulls} changed files that many PRs touched this week, where conflicts and regressions concentrate.",
-            "{pulls} changed files that many PRs touched this week, where conflicts and regressions concentrate.",
+            "{pulls} changed files that many PRs touched this week.",
+            "{pulls} changed files that many PRs touched this week.",
             n,
         ),
         "unresolved-review": ngettext(
