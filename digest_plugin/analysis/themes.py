@@ -9,7 +9,8 @@ singular), the modules it changes, and the folder and file names its files share
 by its chip in one title and its vendor in another. So the repository's whole history is read once
 (`vocabulary`, kept in RepoContext) to merge the names that go together in what the same PRs say
 (not in their paths) far more often than chance (each name into the
-one it goes with most; a name the authors write as a scope or label stays its own), and to set
+one it goes with most; a name the authors write as a scope or label stays its own; names joined
+by a hyphen in one place and an underscore in another, `red-knot` and `red_knot`, are one), and to set
 aside the generic ones: a stop list ("tool", "argument", "union"), folder names in a large part of
 all PRs ("src"), and title words that run through most of the repository's weeks, are never a
 scope, a label or a folder, and go with no other name in particular ("attribute", "false"). A
@@ -321,7 +322,32 @@ def vocabulary(pulls: Sequence[Pull], rules: Rules) -> Vocabulary:
     )
     edges = [edge for edge in edges if edge[0] not in steady and edge[1] not in steady]
     strands = _merged_names(edges, (pulls_of, named, declared))
-    return Vocabulary(strands, everywhere | steady, _satellites(strands, edges))
+    generic = everywhere | steady
+    return Vocabulary(
+        _spellings_merged(strands, generic, (pulls_of, declared)),
+        generic,
+        _satellites(strands, edges),
+    )
+
+
+def _spellings_merged(
+    strands: dict[str, str], generic: frozenset[str], counts: tuple[Counter, Counter]
+) -> dict[str, str]:
+    """`strands` with the names that differ only in how they join their words ("red-knot" of
+    titles, the `red_knot` crate) made one strand, under the spelling its authors declare most."""
+    pulls_of, declared = counts
+    spellings: dict[str, list[str]] = defaultdict(list)
+    for name in pulls_of:
+        spellings[_PATH_PART.sub("", name)].append(name)
+    merged = dict(strands)
+    for group in spellings.values():
+        if len(group) < 2 or not generic.isdisjoint(group):
+            continue
+        best = max(group, key=lambda n: (declared[n], pulls_of[n], n))
+        strand = merged.get(best, best)
+        merged.update({name: strand for name, into in merged.items() if into in group})
+        merged.update((name, strand) for name in group if name != strand)
+    return merged
 
 
 def _satellites(strands: dict[str, str], edges: Sequence[tuple]) -> frozenset[str]:

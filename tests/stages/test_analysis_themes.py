@@ -255,6 +255,19 @@ def test_themes_are_ranked_by_their_share_of_the_weeks_prs_and_lines():
     )
 
 
+def test_names_spelt_with_a_hyphen_or_an_underscore_are_one_strand():
+    """ruff 2025-W04 had "red-knot" (its titles' scope) and "red_knot" (its crate) as two themes of
+    one subject: a name joined one way or the other is one strand, under the spelling declared most."""
+    crate = [FileChange("crates/red_knot/src/lib.rs", 20, 2)]
+    earlier = [
+        ("[red-knot] fix: narrowing {n}", crate),
+        ("Speed up red_knot startup {n}", crate),
+    ] * 4
+    pulls = history(["[trainer] fix: step {n}"], earlier=earlier, raw=True)
+    learned = vocabulary(pulls, load_rules(repo="acme/widget"))
+    assert learned.strand_of("red_knot") == learned.strand_of("red-knot") == "red-knot"
+
+
 def test_plural_and_singular_titles_are_one_subject():
     from digest_plugin.analysis.themes import singular
 
