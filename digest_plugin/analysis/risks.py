@@ -348,8 +348,15 @@ def _large_change(facts: PullFacts) -> tuple[Evidence, ...]:
     modules = len({path.split("/")[0] for path, _ in core if "/" in path})
     return (
         Evidence("size", facts.number, lines=lines, files=files, modules=modules, detail=whole),
-        *_removed_files(facts.number, core),
+        *(() if _rearranges(pull) else _removed_files(facts.number, core)),
     )
+
+
+def _rearranges(pull: Pull) -> bool:
+    """Whether a PR adds back nearly all it deletes (within a tenth): its code moved, merged or
+    split, and a file it removes went into others (ruff #15616, +1,872 −1,885, flattened a crate's
+    modules; `_moved` tells a file moved whole)."""
+    return abs(pull.additions - pull.deletions) <= MOVED_SIZE * pull.deletions
 
 
 def _removed_files(number: int, core: list[tuple[str, FileChange]]) -> tuple[Evidence, ...]:

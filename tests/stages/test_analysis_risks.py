@@ -266,6 +266,15 @@ def test_a_file_moved_is_not_a_file_removed():
         "crates/ruff_workspace/src/small.rs",
     )
     assert (facts["files-removed"].files, facts["files-removed"].lines) == (2, 320)
+    # ruff #15616 flattened a crate's modules (+1,872 −1,885): project.rs went into other files
+    flattened = [
+        FileChange("crates/red_knot_project/src/project.rs", 0, 460, "removed"),
+        FileChange("crates/red_knot_project/src/project/package_name.rs", 0, 140, "removed"),
+        FileChange("crates/red_knot_project/src/lib.rs", 330, 5),
+        FileChange("crates/red_knot_project/src/metadata.rs", 280, 0, "added"),
+    ]
+    facts = large_change_facts("Flatten `red_knot_project` import paths", files=flattened)
+    assert "size" in facts and "files-removed" not in facts
 
 
 def test_upgrades_name_package_and_versions_and_core_runtimes_are_high():
