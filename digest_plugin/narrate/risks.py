@@ -226,7 +226,7 @@ def consequences(_) -> dict[str, str]:
     its first evidence. The facts not here are said alone, because what they mean depends on what
     the PR does, which no rule tells: a large change or a CI change (a file moved or renamed, an
     end-to-end job added, a version pinned), untested code (docstrings, or code its body shows
-    working by experiment), routine bumps (a major version among them), a hot file (one author's
+    working by experiment), bots' bumps (a major version among them), a hot file (one author's
     small edits)."""
     return {
         "breaking-marker": _(
@@ -525,14 +525,14 @@ def _routine(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     packages = lang.some(e.packages, 4)
     if packages:
         template = lang.ngettext(
-            "{count} routine bump by a bot ({packages}; {pulls})",
-            "{count} routine bumps by bots ({packages}; {pulls})",
+            "{count} bump by a bot ({packages}; {pulls})",
+            "{count} bumps by bots ({packages}; {pulls})",
             len(pulls),
         )
     else:
         template = lang.ngettext(
-            "{count} routine bump by a bot ({pulls})",
-            "{count} routine bumps by bots ({pulls})",
+            "{count} bump by a bot ({pulls})",
+            "{count} bumps by bots ({pulls})",
             len(pulls),
         )
     return template.format(count=count, packages=packages, pulls=more), shown

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from functools import partial
+from functools import cached_property, partial
 from itertools import groupby, pairwise
 from pathlib import Path
 from typing import NamedTuple, TypeVar
@@ -180,7 +180,7 @@ class RepoPage:
     # every week's merged count, quiet ones too, oldest first
     merged_by_week: tuple[tuple[str, int], ...] = ()
 
-    @property
+    @cached_property  # asked on every page of the site's index
     def sample(self) -> bool:
         """Whether its data is the bundled sample's (`repo-digest sample`): a fictional repository."""
         return any(week.analysis.fetch.source == "sample" for week in self.weeks)

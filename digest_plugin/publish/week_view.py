@@ -11,6 +11,7 @@ its own way), numbers and dates are formatted for the site's language, types are
 
 from __future__ import annotations
 
+import functools
 import re
 import sys
 from collections import Counter
@@ -368,9 +369,14 @@ def kind_name(analysed: AnalysedPull, _) -> str:
     imprecise (analysis/claims.py) is not said: the author's own word for it is, as theirs
     ("titled fix:", "labelled bug"), or nothing when the type was read from the files or words."""
     kind = analysed.classification
-    if type_speaks(kind.type):
-        return type_words(_).get(kind.type, "")
-    return author_type_mark(kind.type_mark, _)
+    return _kind_word(kind.type, kind.type_mark, _)
+
+
+@functools.lru_cache(maxsize=1024)  # a site's every PR row asks it of a handful of values
+def _kind_word(type_: str | None, mark: tuple[str, str] | None, _) -> str:
+    if type_speaks(type_):
+        return type_words(_).get(type_, "")
+    return author_type_mark(mark, _)
 
 
 def author_type_mark(mark: tuple[str, str] | None, _) -> str:

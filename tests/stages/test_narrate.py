@@ -255,7 +255,7 @@ def test_risks_say_what_could_go_wrong_from_their_evidence():
         101,
         106,
     )
-    assert bumps.text == "1 routine bump by a bot (requests; #105)."
+    assert bumps.text == "1 bump by a bot (requests; #105)."
     assert narrate(busy_week(), [], ZH).risks[0].sentence.text == (
         "#102 删除了 1 个文件，共 1,100 行（包括 src/io/reader.py）"
         + ("：仍在导入或配置被删除内容的地方都会出错。" if removed != "." else "。")
