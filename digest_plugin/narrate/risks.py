@@ -261,11 +261,7 @@ def _kind_sentence(risk: Risk, said: StatedNumbers, limit: int = 5) -> str:
     lang = said.lang
     ngettext, n = lang.ngettext, len(risk.pulls)
     templates = {
-        "missing-tests": ngettext(
-            "{pulls} changed code without changing any test.",
-            "{pulls} changed code without changing any test.",
-            n,
-        ),
+        "missing-tests": lang.gettext("{pulls} changed code without changing any test."),
         "breaking-change": ngettext(
             "{pulls} is a breaking change: users will have to adapt when they upgrade.",
             "{pulls} are breaking changes: users will have to adapt when they upgrade.",
@@ -307,11 +303,7 @@ def _kind_sentence(risk: Risk, said: StatedNumbers, limit: int = 5) -> str:
             "{pulls} change CI, which decides what is tested before a release.",
             n,
         ),
-        "hotspot": ngettext(
-            "{pulls} changed files that many PRs touched this week.",
-            "{pulls} changed files that many PRs touched this week.",
-            n,
-        ),
+        "hotspot": lang.gettext("{pulls} changed files that many PRs touched this week."),
         "unresolved-review": ngettext(
             "{pulls} was merged while a reviewer still requested changes.",
             "{pulls} were merged while reviewers still requested changes.",
