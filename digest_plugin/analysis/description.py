@@ -96,6 +96,7 @@ _POINTS_AT_NOTHING = re.compile(
     r"|^\W*(?:please\s+)?(?:see|refer to|check(?: out)?|details?)\W*" + _HOLE,
     re.IGNORECASE,
 )
+_CODE_SPAN = re.compile(r"`[^`\n]*`")
 # a clause pointing at a removed address in the middle of a sentence, to the sentence's end
 _POINTER_CLAUSE = re.compile(
     r"[\s,;]*\b(?:please\s+)?(?:see|refer to|check(?: out)?)\W*" + _HOLE + r"[^.!?]*",
@@ -386,7 +387,7 @@ def clean_body(body: str, template: frozenset[str] = frozenset(), repo: str = ""
         if (
             in_checklist
             or line.lstrip().startswith("|")
-            or line.count("|") >= 2
+            or _CODE_SPAN.sub("", line).count("|") >= 2  # not `|` the operator (ruff #16044)
             or _LINK_DEFINITION.match(line)
         ):
             continue  # checklists, tables (and logs drawn as tables), link definitions
@@ -552,9 +553,10 @@ def plain(text: str) -> str:
     text = re.sub(r"^\s*>+\s?", "", text)
     text = re.sub(r"^\s*#{1,6}(?=\s)\s*", "", text)
     text = text.replace("**`", "`").replace("`**", "`")  # **`bold code`**
-    # emphasis marks go, but not inside `code` (a `__all__` keeps its underscores)
+    # emphasis marks go, but not inside `code` (a `__all__` keeps its underscores); dots in code are
+    # code (`...`, Python's Ellipsis), not the trail a removed block left (ruff #24165)
     text = "".join(
-        part if index % 2 else _unemphasise(part)
+        part.replace("...", "…") if index % 2 else _unemphasise(part)
         for index, part in enumerate(re.split(r"`+([^`]*)`+", text))
     )
     text = text.replace("`", "")

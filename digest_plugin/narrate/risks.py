@@ -2,7 +2,7 @@
 
 Each risk becomes a table row (kind, impact, PRs) and a few sentences, one per piece of evidence
 ("#12 removes 2 files with 600 lines, among them src/old.py: anything that still imports them will
-break"). A fixed vulnerability is good news and is told as such, first. Every figure is recorded
+break"). A fix whose words name security is good news and is told first. Every figure is recorded
 with the evidence field it comes from.
 """
 
@@ -188,8 +188,6 @@ def _with_consequence(clause: str, evidence: Evidence, kind: str, lang: Language
 
 def _consequence_of(evidence: Evidence, kind: str) -> str:
     """The key of `consequences` for a risk whose first evidence is `evidence`."""
-    if kind in GOOD_NEWS_KINDS:
-        return "fixed-vulnerability"
     if evidence.fact == "version" and evidence.detail in BACK_MOVES:
         return "version-back"
     if evidence.fact == "deprecated" and evidence.detail == "removes":
@@ -239,10 +237,6 @@ def consequences(_) -> dict[str, str]:
             "users get the older version until the pin is lifted, and whatever the newer one fixed stays out."
         ),
         "deprecated-removed": _("users who still rely on it will break when they upgrade."),
-        "vulnerability": _("it deserves a review by someone who knows the security model."),
-        "fixed-vulnerability": _(
-            "good news, but users of released versions stay exposed until a release ships, and an advisory may be due."
-        ),
         "reverted-open": _("what it was for is still undone."),
         "deprecated": _("users need to hear about it before the old way is removed."),
         "files-removed": _(
@@ -531,13 +525,15 @@ def _routine(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
 
 
 def _vulnerability(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
+    """What the PR's own words name (a CVE, "security", "path traversal"): no corpus measures whether
+    a PR so named fixes a vulnerability or opens one (verl #2170, "Security Enhancement", hardens
+    a sandbox), so the words are said, not what they would mean."""
     _ = said.lang.gettext
-    detail = e.detail or _("by its description")
     if kind.kind in GOOD_NEWS_KINDS:
-        text = _("{pull} fixes a vulnerability ({detail})")
+        text = _("{pull} is a fix whose title or description names {detail}")
     else:
-        text = _("{pull} touches security-sensitive code ({detail})")
-    return text.format(pull=f"#{e.pull}", detail=detail), (e.pull,)
+        text = _("{pull} changes code, and its title or description names {detail}")
+    return text.format(pull=f"#{e.pull}", detail=e.detail or "security"), (e.pull,)
 
 
 def _reverted(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):

@@ -198,6 +198,22 @@ https://github.com/tardis-key/verl/blob/skip_everything/docs/advance/skip_manage
     assert summarise(elsewhere, "Use SkipManager") == "Use SkipManager"
 
 
+def test_code_spans_of_pipes_and_dots_are_words_not_a_table_or_a_removed_block():
+    # ruff #16044: "`|`" twice on a line made it a table row, dropped; ruff #24165: "or `...`." was
+    # trimmed as the tail of a removed code block, halving the rule's scope
+    pipes = (
+        "This PR extends the fix to include Python versions <= 3.9 by using `typing.Optional` instead of\n"
+        "the operator `|`. We also offer the fix with `|` for any target version\non stub files.\n"
+    )
+    assert summarise(pipes, "t").endswith(
+        "instead of the operator |. We also offer the fix with | for any target version on stub files."
+    )
+    dots = "Implements the rule, which detects useless\n`finally` blocks that only contain `pass` or `...`.\n"
+    assert summarise(dots, "t") == (
+        "Implements the rule, which detects useless finally blocks that only contain pass or …."
+    )
+
+
 def test_a_pointer_to_a_removed_address_goes_with_what_it_said_of_it():
     # verl #3522: "…Large MoE models. see <address> for official docs" once ended "see for official docs."
     body = (

@@ -226,6 +226,26 @@ def test_tests_as_projects_write_them_count_as_tests():
         )
 
 
+def test_a_small_file_renamed_is_no_untested_code():
+    # verl #4187 renamed sglang_router.py (+74 −74), said as 74 lines of untested source code
+    title = "fix: Rename router.py to avoid circular imports"
+    renamed = [
+        FileChange("widget/router/inner_router.py", 73, 0),
+        FileChange("widget/router/router.py", 0, 73),
+        FileChange("widget/reward.py", 1, 1),
+    ]
+    assert "missing-tests" not in kinds(title, files=renamed)
+    shrunk = [*renamed[:1], FileChange("widget/router/router.py", 0, 20), renamed[2]]
+    assert "missing-tests" in kinds(title, files=shrunk)
+
+
+def test_source_holding_its_own_tests_is_test_code_where_the_title_says_so():
+    # ruff #21915, "Reduce size of ty-ide snapshots": 4,149 lines of .rs files were said to be core code
+    snapshots = [FileChange(f"crates/ty_ide/src/{name}.rs", 400, 700) for name in "abcde"]
+    assert "size" in large_change_facts("[ty] Go to definition for imports", files=snapshots)
+    assert "size" not in large_change_facts("Reduce size of ty-ide snapshots", files=snapshots)
+
+
 def test_large_change_cites_removed_files_and_their_size():
     files = [
         FileChange("widget/legacy/old.py", 0, 900, "removed"),

@@ -322,12 +322,13 @@ def test_a_security_fix_is_good_news_told_first(language):
     )
     first = narrative.risks[0]
     assert (first.kind, first.level, first.pulls) == ("security-fix", "good", (103,))
+    # what the PR's words name, once: no corpus measures what they mean (verl #2170 hardens a sandbox)
     expected = {
-        "en": "#103 fixes a vulnerability (CVE-2026-1234): good news, but users of released versions stay exposed",
-        "zh": "#103 修复了一个安全漏洞（CVE-2026-1234）：这是好消息",
+        "en": "#103 is a fix whose title or description names CVE-2026-1234.",
+        "zh": "#103 是一项修复，其标题或描述提到了 CVE-2026-1234。",
     }[language]
-    assert first.sentence.text.startswith(expected)
-    assert {"en": "Good news: #103 fixes", "zh": "好消息：#103 修复了"}[
+    assert first.sentence.text == expected
+    assert {"en": "Good news: #103 is a fix", "zh": "好消息：#103 是一项修复"}[
         language
     ] in narrative.summary.text
 
