@@ -179,11 +179,7 @@ def _filled_by_moves(files: Sequence[FileChange]) -> frozenset[str]:
     other; the data says "modified" of both)."""
     emptied = [c.deletions for c in files if c.deletions and not c.additions]
     return frozenset(
-        c.path
-        for c in files
-        if c.additions
-        and not c.deletions
-        and any(abs(c.additions - lines) <= MOVED_SIZE * lines for lines in emptied)
+        c.path for c in files if c.additions and not c.deletions and _near(c.additions, emptied)
     )
 
 
@@ -412,9 +408,12 @@ def _removed_files(number: int, core: list[tuple[str, FileChange]]) -> tuple[Evi
 def _moved(lines: int, added: list[int]) -> bool:
     """Whether a removed file of `lines` lines reappears among the sizes of the PR's `added` files
     (the data holds no diff to compare): a large one, as a file of nearly as many lines."""
-    return lines >= MOVED_FROM_LINES and any(
-        abs(size - lines) <= MOVED_SIZE * lines for size in added
-    )
+    return lines >= MOVED_FROM_LINES and _near(lines, added)
+
+
+def _near(lines: int, sizes: Sequence[int]) -> bool:
+    """Whether one of `sizes` is within a tenth of `lines`: the same lines, moved."""
+    return any(abs(size - lines) <= MOVED_SIZE * lines for size in sizes)
 
 
 def _large_beyond_kept(pull: Pull, core_lines: int, core_files: int, thresholds) -> bool:
