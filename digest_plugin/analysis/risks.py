@@ -96,6 +96,9 @@ LISTED_PATHS = 3
 # A removed file counts as moved where the PR adds one this close in size (a tenth), from this many
 # lines on (two small files of a size are a coincidence)
 MOVED_SIZE, MOVED_FROM_LINES = 0.1, 50
+# a file that gains (or loses) four times what it loses (or gains) takes (or gives) moved lines;
+# lines split over several files or merged from several come back within a fifth
+MOVE_ONE_WAY, MOVED_SPLIT = 4, 0.2
 # source lines a key PR adds without tests from which missing tests is high
 UNTESTED_HIGH_LINES = 500
 # an __init__.py this short marks a package or re-exports: nothing of its own to test
@@ -174,13 +177,22 @@ def _missing_tests(facts: PullFacts) -> tuple[Evidence, ...]:
 
 
 def _filled_by_moves(files: Sequence[FileChange]) -> frozenset[str]:
-    """The files that only gain lines where another file of the PR only loses nearly as many: a file
-    moved or renamed, not new code (verl #4187 renamed sglang_router.py, +73 in one, −73 in the
-    other; the data says "modified" of both)."""
-    emptied = [c.deletions for c in files if c.deletions and not c.additions]
-    return frozenset(
-        c.path for c in files if c.additions and not c.deletions and _near(c.additions, emptied)
-    )
+    """The files that (nearly) only gain lines where others of the PR (nearly) only lose as many:
+    code moved, renamed or split, not new code. One file filled as one emptied (verl #4187 renamed
+    sglang_router.py, +73 and −73; #599 took 152 lines of metric utils out of the trainer into a
+    file of 168), or all the filled ones as all the emptied ones (#2782 split vllm_utils.py, −203,
+    into three files of 242)."""
+    gaining = [c for c in files if c.additions > MOVE_ONE_WAY * (c.deletions or 0)]
+    emptied = [
+        c.deletions - (c.additions or 0)
+        for c in files
+        if c.deletions and c.deletions > MOVE_ONE_WAY * (c.additions or 0)
+    ]
+    if not gaining or not emptied:
+        return frozenset()
+    if _near(sum(c.additions for c in gaining), [sum(emptied)], MOVED_SPLIT):
+        return frozenset(c.path for c in gaining)
+    return frozenset(c.path for c in gaining if _near(c.additions, emptied))
 
 
 def _package_marker(path: str, change) -> bool:
@@ -254,15 +266,25 @@ def _version(facts: PullFacts, upgrade: Upgrade) -> Evidence:
 
 
 def _security_words(facts: PullFacts) -> str | None:
+    """What the PR's words name of security, as they write it: an advisory's id, then the words
+    themselves ("shell injection"), then the topic a DIGEST_RULES pattern found."""
     title = facts.pull.title[:TITLE_LIMIT]
     if advisory := _ADVISORY.search(f"{title}\n{facts.description}"):
         return advisory[1].upper()
-    if "security" in facts.classification.topics:
-        return "security"
     match = _SECURITY_BODY.search(title) or (
         facts.description and _SECURITY_BODY.search(facts.description)
     )
-    return match[0].strip().lower() if match else None
+    if match:
+        return match[0].strip().lower()
+    return "security" if "security" in facts.classification.topics else None
+
+
+def _in_code(facts: PullFacts) -> bool:
+    """Whether the PR changes what the project ships: not only tooling, CI, docs, tests, scripts or
+    dependency manifests (a security policy, a scanning workflow, a version moved for advisories)."""
+    return not facts.kinds or any(
+        not k & (PERIPHERAL_KINDS | {"dependencies", "manifests"}) for k in facts.kinds
+    )
 
 
 def _is_fix(facts: PullFacts) -> bool:
@@ -276,21 +298,21 @@ def _security(facts: PullFacts) -> tuple[Evidence, ...]:
     review (a security policy, a scanning workflow, a page about security, or a dependency's version
     moved for its advisories is none)."""
     word = _security_words(facts)
-    code = not facts.kinds or any(
-        not k & (PERIPHERAL_KINDS | {"dependencies", "manifests"}) for k in facts.kinds
-    )
     return (
         (Evidence("vulnerability", facts.number, detail=word),)
-        if word and code and not _is_fix(facts)
+        if word and _in_code(facts) and not _is_fix(facts)
         else ()
     )
 
 
 def _security_fix(facts: PullFacts) -> tuple[Evidence, ...]:
-    """Good news: a vulnerability fixed (an advisory and a release may be due)."""
+    """Good news: a fix its words say is of security, in what the project ships (ruff #23894
+    fixed a shell injection in its own dev scripts: no user's concern)."""
     word = _security_words(facts)
     return (
-        (Evidence("vulnerability", facts.number, detail=word),) if word and _is_fix(facts) else ()
+        (Evidence("vulnerability", facts.number, detail=word),)
+        if word and _is_fix(facts) and _in_code(facts)
+        else ()
     )
 
 
@@ -411,9 +433,9 @@ def _moved(lines: int, added: list[int]) -> bool:
     return lines >= MOVED_FROM_LINES and _near(lines, added)
 
 
-def _near(lines: int, sizes: Sequence[int]) -> bool:
-    """Whether one of `sizes` is within a tenth of `lines`: the same lines, moved."""
-    return any(abs(size - lines) <= MOVED_SIZE * lines for size in sizes)
+def _near(lines: int, sizes: Sequence[int], within: float = MOVED_SIZE) -> bool:
+    """Whether one of `sizes` is within a share (a tenth) of `lines`: the same lines, moved."""
+    return any(abs(size - lines) <= within * lines for size in sizes)
 
 
 def _large_beyond_kept(pull: Pull, core_lines: int, core_files: int, thresholds) -> bool:

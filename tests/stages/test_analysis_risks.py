@@ -101,6 +101,15 @@ def test_security_fixes_are_good_news_and_other_security_changes_a_risk():
         if e.kind == "security-fix"
     ]
     assert advisory[0].detail == "CVE-2024-22195"
+    # ruff #23894 fixed a shell injection in its own dev scripts: nothing a user runs changed
+    scripts = [FileChange("scripts/setup_primer_project.py", 10, 4)]
+    assert good_news("fix: avoid shell injection when cloning", files=scripts) == set()
+    [injection] = [
+        e
+        for e in analysed("fix: avoid shell injection when cloning").evidence
+        if e.kind == "security-fix"
+    ]
+    assert injection.detail == "shell injection"  # the PR's own words, before a topic's name
 
 
 def test_revert():
@@ -226,7 +235,7 @@ def test_tests_as_projects_write_them_count_as_tests():
         )
 
 
-def test_a_small_file_renamed_is_no_untested_code():
+def test_code_moved_between_files_is_no_untested_code():
     # verl #4187 renamed sglang_router.py (+74 −74), said as 74 lines of untested source code
     title = "fix: Rename router.py to avoid circular imports"
     renamed = [
@@ -237,6 +246,22 @@ def test_a_small_file_renamed_is_no_untested_code():
     assert "missing-tests" not in kinds(title, files=renamed)
     shrunk = [*renamed[:1], FileChange("widget/router/router.py", 0, 20), renamed[2]]
     assert "missing-tests" in kinds(title, files=shrunk)
+    # pelican #2629 moved the deprecated settings' handling into settings.py (+61 −61)
+    moved = [FileChange("widget/settings.py", 61, 0), FileChange("widget/__init__.py", 0, 61)]
+    assert "missing-tests" not in kinds(
+        "Place all deprecated settings handling together", files=moved
+    )
+    # verl #599 took metric utils out of the trainer (−152, +8) into a file of their own (+168)
+    split = [FileChange("widget/metric_utils.py", 168, 0), FileChange("widget/trainer.py", 8, 152)]
+    assert "missing-tests" not in kinds("misc: separate metric utils from the trainer", files=split)
+    # verl #2782 split vllm_utils.py (−203) into a package of three files (+242)
+    package = [
+        FileChange("widget/vllm/__init__.py", 26, 0),
+        FileChange("widget/vllm/patch.py", 94, 0),
+        FileChange("widget/vllm/utils.py", 122, 0),
+        FileChange("widget/vllm_utils.py", 0, 203),
+    ]
+    assert "missing-tests" not in kinds("fix: running on vllm-ascend 0.9.1 failed", files=package)
 
 
 def test_source_holding_its_own_tests_is_test_code_where_the_title_says_so():
