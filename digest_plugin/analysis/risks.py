@@ -182,17 +182,14 @@ def _filled_by_moves(files: Sequence[FileChange]) -> frozenset[str]:
     sglang_router.py, +73 and −73; #599 took 152 lines of metric utils out of the trainer into a
     file of 168), or all the filled ones as all the emptied ones (#2782 split vllm_utils.py, −203,
     into three files of 242)."""
-    gaining = [c for c in files if c.additions > MOVE_ONE_WAY * (c.deletions or 0)]
-    emptied = [
-        c.deletions - (c.additions or 0)
-        for c in files
-        if c.deletions and c.deletions > MOVE_ONE_WAY * (c.additions or 0)
-    ]
+    counted = [(c.path, c.additions or 0, c.deletions or 0) for c in files]
+    gaining = {path: added for path, added, gone in counted if added > MOVE_ONE_WAY * gone}
+    emptied = [gone - added for _, added, gone in counted if gone > MOVE_ONE_WAY * added]
     if not gaining or not emptied:
         return frozenset()
-    if _near(sum(c.additions for c in gaining), [sum(emptied)], MOVED_SPLIT):
-        return frozenset(c.path for c in gaining)
-    return frozenset(c.path for c in gaining if _near(c.additions, emptied))
+    if _near(sum(gaining.values()), [sum(emptied)], MOVED_SPLIT):
+        return frozenset(gaining)
+    return frozenset(path for path, added in gaining.items() if _near(added, emptied))
 
 
 def _package_marker(path: str, change) -> bool:
