@@ -184,7 +184,12 @@ def _filled_by_moves(files: Sequence[FileChange]) -> frozenset[str]:
     into three files of 242)."""
     counted = [(c.path, c.additions or 0, c.deletions or 0) for c in files]
     gaining = {path: added for path, added, gone in counted if added > MOVE_ONE_WAY * gone}
-    emptied = [gone - added for _, added, gone in counted if gone > MOVE_ONE_WAY * added]
+    # lines enough that a size matching is no chance (verl #4981's 19 lines lost, 20 and 21 gained)
+    emptied = [
+        gone - added
+        for _, added, gone in counted
+        if gone > MOVE_ONE_WAY * added and gone - added >= MOVED_FROM_LINES
+    ]
     if not gaining or not emptied:
         return frozenset()
     if _near(sum(gaining.values()), [sum(emptied)], MOVED_SPLIT):
