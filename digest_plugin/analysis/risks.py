@@ -140,15 +140,7 @@ def _missing_tests(facts: PullFacts) -> tuple[Evidence, ...]:
     package's short `__init__.py`, a marker or a list of re-exports with nothing of its own to test,
     and so is a PR whose title scopes it to docs or says it changes docstrings, typos or type hints."""
     pull, kind = facts.pull, facts.classification
-    if (
-        kind.bot
-        or kind.is_revert
-        or is_code_move(pull, kind)
-        or pull.files_truncated
-        or kind.type in ("docs", "test")
-        or (kind.modules_from_title and kind.modules and set(kind.modules) <= _DOCS_SCOPES)
-        or _WORDS_IN_CODE.search(pull.title)
-    ):
+    if _no_new_code(pull, kind):
         return ()
     if any("tests" in k for k in facts.kinds):
         return ()
@@ -173,6 +165,21 @@ def _missing_tests(facts: PullFacts) -> tuple[Evidence, ...]:
             lines=lines,
             files=len(added),
         ),
+    )
+
+
+def _no_new_code(pull: Pull, kind: Classification) -> bool:
+    """Whether what the PR says it is leaves no new code to test, whatever its files: a bot's, a
+    revert, code moved or restyled, docs or tests by its type or its title's scope, or words in
+    code (docstrings, typos, type hints); or its file list is cut, so its tests may be past it."""
+    return bool(
+        kind.bot
+        or kind.is_revert
+        or is_code_move(pull, kind)
+        or pull.files_truncated
+        or kind.type in ("docs", "test")
+        or (kind.modules_from_title and kind.modules and set(kind.modules) <= _DOCS_SCOPES)
+        or _WORDS_IN_CODE.search(pull.title)
     )
 
 
