@@ -245,7 +245,8 @@ def whole_sentence(sentence: str) -> str | None:
     core = re.sub(r"[.。]$", "", text)
     if _LOST_OBJECT.search(core):
         return None
-    trimmed = _LOST_INTRO.sub("", core).rstrip(" ,;:-—")
+    # a sentence its author ended in "..." (Python's Ellipsis, `pass` or `...`) lost no block
+    trimmed = core if core.endswith("...") else _LOST_INTRO.sub("", core).rstrip(" ,;:-—")
     words = (
         len(re.findall(r"[^\W\u4e00-\u9fff]+", trimmed))
         + len(re.findall(r"[\u4e00-\u9fff]", trimmed)) // 2
@@ -553,10 +554,9 @@ def plain(text: str) -> str:
     text = re.sub(r"^\s*>+\s?", "", text)
     text = re.sub(r"^\s*#{1,6}(?=\s)\s*", "", text)
     text = text.replace("**`", "`").replace("`**", "`")  # **`bold code`**
-    # emphasis marks go, but not inside `code` (a `__all__` keeps its underscores); dots in code are
-    # code (`...`, Python's Ellipsis), not the trail a removed block left (ruff #24165)
+    # emphasis marks go, but not inside `code` (a `__all__` keeps its underscores)
     text = "".join(
-        part.replace("...", "…") if index % 2 else _unemphasise(part)
+        part if index % 2 else _unemphasise(part)
         for index, part in enumerate(re.split(r"`+([^`]*)`+", text))
     )
     text = text.replace("`", "")

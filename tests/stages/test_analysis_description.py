@@ -210,7 +210,7 @@ def test_code_spans_of_pipes_and_dots_are_words_not_a_table_or_a_removed_block()
     )
     dots = "Implements the rule, which detects useless\n`finally` blocks that only contain `pass` or `...`.\n"
     assert summarise(dots, "t") == (
-        "Implements the rule, which detects useless finally blocks that only contain pass or …."
+        "Implements the rule, which detects useless finally blocks that only contain pass or ...."
     )
 
 

@@ -394,5 +394,5 @@ def test_a_sentence_that_ends_inside_its_closing_bracket_gets_no_second_full_sto
     ellipsis = "## Summary\n\nWe compute it at the type level and so wrap it in `Literal[...]`.\n"  # ruff #22010: "..." ends no sentence
     assert (
         said("[ty] Improve rendering of default values", ellipsis)
-        == "We compute it at the type level and so wrap it in Literal[…]."
+        == "We compute it at the type level and so wrap it in Literal[...]."
     )
