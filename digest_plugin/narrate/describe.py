@@ -75,7 +75,9 @@ def body_sentences(analysed: AnalysedPull) -> str | None:
     text = " ".join(analysed.summary.split())
     if not text or text.endswith("…"):
         return None
-    text = _main_items(text.rstrip(" .。"))
+    # its full stop goes, not an ending "..." (ruff #24165: blocks "that only contain pass or ...")
+    dots = re.search(r"\.\.\.[ .。]*$", text)
+    text = _main_items(text[: dots.start() + 3] if dots else text.rstrip(" .。"))
     if (
         _words(text) < MIN_WORDS
         or _TEMPLATE_WORDS.search(text)

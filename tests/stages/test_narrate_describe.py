@@ -396,3 +396,8 @@ def test_a_sentence_that_ends_inside_its_closing_bracket_gets_no_second_full_sto
         said("[ty] Improve rendering of default values", ellipsis)
         == "We compute it at the type level and so wrap it in Literal[...]."
     )
+    # ruff #24165: the rule's scope ends in "..."; the key line once ended "only contain pass or."
+    ended = "Implements the rule, which detects useless\n`finally` blocks that only contain `pass` or `...`.\n"
+    assert said("Implement useless-finally (RUF-072)", ended) == (
+        "Implements the rule, which detects useless finally blocks that only contain pass or ...."
+    )
