@@ -75,6 +75,12 @@ def history(
     )
 
 
+def learned_from(earlier):
+    """The vocabulary of nine ordinary weeks with the `earlier` PRs, (title, files), among them."""
+    pulls = history(["[trainer] fix: step {n}"], earlier=earlier, raw=True)
+    return vocabulary(pulls, load_rules(repo="acme/widget"))
+
+
 def test_a_platform_named_by_its_chip_and_its_vendor_is_one_strand():
     """Across the history, titles say "Ascend NPU" together, or one of the two: the names go together
     far more often than chance, so the week's PRs that say either are one theme."""
@@ -123,8 +129,7 @@ def test_names_that_only_share_folders_or_file_names_are_two_strands():
         ("[trainer] feat: NPU kernels for step {n}", ascend),
         ("[rollout] fix: memory on Ascend {n}", ascend),
     ] * 4
-    pulls = history(["[trainer] fix: step {n}"], earlier=earlier, raw=True)
-    learned = vocabulary(pulls, load_rules(repo="acme/widget"))
+    learned = learned_from(earlier)
     assert learned.strand_of("npu") == "npu" and learned.strand_of("ascend") == "ascend"
 
 
@@ -263,8 +268,7 @@ def test_names_spelt_with_a_hyphen_or_an_underscore_are_one_strand():
         ("[red-knot] fix: narrowing {n}", crate),
         ("Speed up red_knot startup {n}", crate),
     ] * 4
-    pulls = history(["[trainer] fix: step {n}"], earlier=earlier, raw=True)
-    learned = vocabulary(pulls, load_rules(repo="acme/widget"))
+    learned = learned_from(earlier)
     assert learned.strand_of("red_knot") == learned.strand_of("red-knot") == "red-knot"
 
 
