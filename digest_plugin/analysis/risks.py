@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from digest_plugin.analysis.claims import speaks
@@ -93,8 +93,9 @@ _ACCIDENTAL = re.compile(
     re.IGNORECASE,
 )
 LISTED_PATHS = 3
-# A removed file counts as moved where the PR adds one this close in size (a tenth), from this many
-# lines on (two small files of a size are a coincidence)
+
+# a file moved is one this close in size to another (a tenth), from this many lines on (two small
+# files of a size are a coincidence)
 MOVED_SIZE, MOVED_FROM_LINES = 0.1, 50
 # a file that gains (or loses) four times what it loses (or gains) takes (or gives) moved lines;
 # lines split over several files or merged from several come back within a fifth
@@ -144,7 +145,7 @@ def _missing_tests(facts: PullFacts) -> tuple[Evidence, ...]:
         return ()
     if any("tests" in k for k in facts.kinds):
         return ()
-    moved_in = _filled_by_moves(pull.files)
+    moved_in = _moves(pull.files).filled
     source = [
         (path, change)
         for path, k, change in facts.changes()
@@ -183,25 +184,37 @@ def _no_new_code(pull: Pull, kind: Classification) -> bool:
     )
 
 
-def _filled_by_moves(files: Sequence[FileChange]) -> frozenset[str]:
-    """The files that (nearly) only gain lines where others of the PR (nearly) only lose as many:
-    code moved, renamed or split, not new code. One file filled as one emptied (verl #4187 renamed
+@dataclass(frozen=True)
+class Moves:
+    """The files of a PR whose lines went to or came from others of it: code moved, renamed or
+    split, which the data shows only as sizes (no diff to compare)."""
+
+    filled: frozenset[str] = frozenset()  # (nearly) only gaining the lines moved in
+    emptied: frozenset[str] = frozenset()  # (nearly) only losing the lines moved out
+
+
+def _moves(files: Sequence[FileChange]) -> Moves:
+    """One file filled as one emptied, each within a tenth of the other's size (verl #4187 renamed
     sglang_router.py, +73 and −73; #599 took 152 lines of metric utils out of the trainer into a
-    file of 168), or all the filled ones as all the emptied ones (#2782 split vllm_utils.py, −203,
+    file of 168; ruff #17950 took options_base.rs, 434 lines, into a new crate's lib.rs, 440), or
+    all the filled ones as all the emptied ones within a fifth (#2782 split vllm_utils.py, −203,
     into three files of 242)."""
     counted = [(c.path, c.additions or 0, c.deletions or 0) for c in files]
     gaining = {path: added for path, added, gone in counted if added > MOVE_ONE_WAY * gone}
     # lines enough that a size matching is no chance (verl #4981's 19 lines lost, 20 and 21 gained)
-    emptied = [
-        gone - added
-        for _, added, gone in counted
+    emptied = {
+        path: gone - added
+        for path, added, gone in counted
         if gone > MOVE_ONE_WAY * added and gone - added >= MOVED_FROM_LINES
-    ]
+    }
     if not gaining or not emptied:
-        return frozenset()
-    if _near(sum(gaining.values()), [sum(emptied)], MOVED_SPLIT):
-        return frozenset(gaining)
-    return frozenset(path for path, added in gaining.items() if _near(added, emptied))
+        return Moves()
+    if _near(sum(gaining.values()), [sum(emptied.values())], MOVED_SPLIT):
+        return Moves(frozenset(gaining), frozenset(emptied))
+    return Moves(
+        frozenset(path for path, added in gaining.items() if _near(added, emptied.values())),
+        frozenset(path for path, gone in emptied.items() if _near(gone, gaining.values())),
+    )
 
 
 def _package_marker(path: str, change) -> bool:
@@ -406,7 +419,7 @@ def _large_change(facts: PullFacts) -> tuple[Evidence, ...]:
 def _rearranges(pull: Pull) -> bool:
     """Whether a PR adds back nearly all it deletes (within a tenth): its code moved, merged or
     split, and a file it removes went into others (ruff #15616, +1,872 −1,885, flattened a crate's
-    modules; `_moved` tells a file moved whole)."""
+    modules; `_moves` tells a file moved whole)."""
     return abs(pull.additions - pull.deletions) <= MOVED_SIZE * pull.deletions
 
 
@@ -414,12 +427,12 @@ def _removed_files(number: int, core: list[tuple[str, FileChange]]) -> tuple[Evi
     """The core files a PR removes, largest first: what users can import or configure (a test
     fixture or snapshot removed breaks none of them). A file the PR moves is not removed: ruff
     #17950 took options_base.rs (434 lines) into a new crate's lib.rs (440)."""
-    added = [change.additions or 0 for _, change in core if change.status == "added"]
+    moved_out = _moves([change for _, change in core]).emptied
     removed = sorted(
         (
             (change.deletions or 0, path)
             for path, change in core
-            if change.status == "removed" and not _moved(change.deletions or 0, added)
+            if change.status == "removed" and path not in moved_out
         ),
         key=lambda r: (-r[0], r[1]),
     )
@@ -436,13 +449,7 @@ def _removed_files(number: int, core: list[tuple[str, FileChange]]) -> tuple[Evi
     )
 
 
-def _moved(lines: int, added: list[int]) -> bool:
-    """Whether a removed file of `lines` lines reappears among the sizes of the PR's `added` files
-    (the data holds no diff to compare): a large one, as a file of nearly as many lines."""
-    return lines >= MOVED_FROM_LINES and _near(lines, added)
-
-
-def _near(lines: int, sizes: Sequence[int], within: float = MOVED_SIZE) -> bool:
+def _near(lines: int, sizes: Iterable[int], within: float = MOVED_SIZE) -> bool:
     """Whether one of `sizes` is within a share (a tenth) of `lines`: the same lines, moved."""
     return any(abs(size - lines) <= within * lines for size in sizes)
 
