@@ -245,14 +245,23 @@ def _title_key(title: str) -> str:
 
 
 @dataclass(frozen=True)
-class WeekInput:
-    """What a week's analysis reads besides the history: its pulls, each with whether it is its
-    author's first; whether it is in progress, and complete; its fetch, without the time (which
-    every fetch changes: `analysed_weeks` sets it); and of the weeks before it, oldest first, the
-    (merged, key) counts its movement figures compare with and the scores its key bar is set by."""
+class PullsInput:
+    """A week's pulls, each with whether it is its author's first: what `pulls_stage` analyses
+    one by one, of no other week (the week names them, and lets a slice of weeks be told apart)."""
 
     week: Week
     pulls: tuple[tuple[Pull, bool], ...]
+
+
+@dataclass(frozen=True)
+class WeekInput:
+    """What a week's analysis reads besides the history: its pulls analysed (`pulls_stage`);
+    whether it is in progress, and complete; its fetch, without the time (which every fetch
+    changes: `analysed_weeks` sets it); and of the weeks before it, oldest first, the (merged, key)
+    counts its movement figures compare with and the scores its key bar is set by."""
+
+    week: Week
+    pulls: Made[tuple[AnalysedPull, ...]]
     progress: tuple[bool, bool]
     fetch: FetchInfo
     previous: tuple[tuple[int, int], ...] = ()
@@ -272,12 +281,17 @@ class ThemeInput:
     baseline: tuple[Made[AnalysedWeek], ...]
 
 
+def pulls_stage(input: PullsInput, context: RepoContext) -> tuple[AnalysedPull, ...]:
+    """A week's pulls analysed (`analyse_pull`): most of a week's work, and none of it depends
+    on the weeks before, so slices of weeks can be analysed apart (`analyse_pulls`)."""
+    return tuple(analyse_pull(pull, context, first) for pull, first in input.pulls)
+
+
 def week_stage(input: WeekInput, context: RepoContext) -> AnalysedWeek:
-    """A week's analysis but its themes."""
-    analysed = [analyse_pull(pull, context, first) for pull, first in input.pulls]
+    """A week's analysis but its themes, from its analysed pulls."""
     analysis = _assembled(
         input.week,
-        analysed,
+        input.pulls.value,
         context,
         input.progress,
         input.fetch,
@@ -485,7 +499,8 @@ def analysed_weeks(
 
     From the week of the first stored PR (or of options.since, if later) to the week containing
     min(now, watermark) for GitHub-fetched stores, else the week of the last stored PR. Each week
-    goes through `week_stage`, `theme_week` and `with_themes`, called by `run`. A week's key leaves out the time of its fetch, which is set last.
+    goes through `pulls_stage`, `week_stage`, `theme_week` and `with_themes`, called by `run`. A
+    week's key leaves out the time of its fetch, which is set last.
     """
     tz = options.timezone
     if now.tzinfo is None:
@@ -495,27 +510,15 @@ def analysed_weeks(
         return []
     first = weeks[0]
     context = repo_context(repo, pulls, options)
-    assert context.history is not None  # as repo_context makes it
     themes = theme_context(context)
-    by_week: dict[Week, list[Pull]] = defaultdict(list)
-    for pull in pulls:
-        by_week[week_of(pull.merged_at, tz)].append(pull)
-    # Weeks before `first` (DIGEST_SINCE) still feed the movement figures, the key bar and the themes' baseline.
-    earliest = first
-    for _ in range(
-        max(options.trend_weeks, context.rules.thresholds.theme_baseline_weeks, KEY_WEEKS - 1)
-    ):
-        earliest = earliest.previous()
-    earliest = max(earliest, min(by_week, default=first))
-
+    by_week = _by_week(pulls, tz)
     made: list[Made[AnalysedWeek]] = []
     results = []
-    for week in weeks_between(earliest, weeks[-1]):
-        week_pulls = tuple((p, context.history.first_time(p.number)) for p in by_week.get(week, ()))
+    for week in _span(weeks, by_week, options, context.rules):
         fetch = fetch_info(week, state, tz)
         inputs = WeekInput(
             week,
-            week_pulls,
+            run("pulls", pulls_stage, _pulls_input(week, by_week, context), context),
             progress_of(week, state, now, tz),
             replace(fetch, fetched_at=None),
             tuple(
@@ -543,6 +546,59 @@ def analysed_weeks(
             results.append(week_made)
         made.append(analysed)
     return results
+
+
+def week_span(
+    repo: str,
+    pulls: Sequence[Pull],
+    state: RepoState | None,
+    options: AnalysisOptions,
+    now: datetime,
+) -> list[Week]:
+    """Every week `analysed_weeks` analyses, oldest first: those it shows (`week_range`), and
+    before them those that feed their figures (DIGEST_SINCE)."""
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=UTC)
+    weeks = week_range(pulls, state, options.since, now, options.timezone)
+    rules = compile_rules(options.rules, repo, options.bots)
+    return _span(weeks, _by_week(pulls, options.timezone), options, rules) if weeks else []
+
+
+def analyse_pulls(
+    repo: str, pulls: Sequence[Pull], options: AnalysisOptions, run: Runner, weeks: Sequence[Week]
+) -> None:
+    """`pulls_stage` of each of `weeks` (a slice of `week_span`), run by `run` as `analysed_weeks`
+    runs it: a cache's runner (build/cache.py's `Stages`) keeps what a later `analysed_weeks`,
+    through the same cache, recalls rather than makes."""
+    context = repo_context(repo, pulls, options)
+    by_week = _by_week(pulls, options.timezone)
+    for week in weeks:
+        run("pulls", pulls_stage, _pulls_input(week, by_week, context), context)
+
+
+def _by_week(pulls: Sequence[Pull], tz: tzinfo) -> dict[Week, list[Pull]]:
+    by_week: dict[Week, list[Pull]] = defaultdict(list)
+    for pull in pulls:
+        by_week[week_of(pull.merged_at, tz)].append(pull)
+    return by_week
+
+
+def _span(
+    weeks: Sequence[Week], by_week: dict[Week, list[Pull]], options: AnalysisOptions, rules: Rules
+) -> list[Week]:
+    # Weeks before the first shown (DIGEST_SINCE) still feed the movement figures, the key bar and
+    # the themes' baseline.
+    first = earliest = weeks[0]
+    for _ in range(max(options.trend_weeks, rules.thresholds.theme_baseline_weeks, KEY_WEEKS - 1)):
+        earliest = earliest.previous()
+    return weeks_between(max(earliest, min(by_week, default=first)), weeks[-1])
+
+
+def _pulls_input(week: Week, by_week: dict[Week, list[Pull]], context: RepoContext) -> PullsInput:
+    assert context.history is not None  # a repository's context (repo_context)
+    return PullsInput(
+        week, tuple((p, context.history.first_time(p.number)) for p in by_week.get(week, ()))
+    )
 
 
 def week_range(

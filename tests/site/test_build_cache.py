@@ -463,12 +463,17 @@ def test_a_new_week_that_changes_what_the_vocabulary_says_of_an_earlier_name_wor
 
 
 def test_an_earlier_week_changed_redoes_the_weeks_after_it(site, tmp_path, monkeypatch):
-    analysed = []
-    analyse_pull = repository.analyse_pull
+    analysed, redone = [], []
+    analyse_pull, week_stage = repository.analyse_pull, repository.week_stage
     monkeypatch.setattr(
         repository,
         "analyse_pull",
         lambda pull, *args: analysed.append(pull.number) or analyse_pull(pull, *args),
+    )
+    monkeypatch.setattr(
+        repository,
+        "week_stage",
+        lambda week, *args: redone.append(str(week.week)) or week_stage(week, *args),
     )
     edited = pulls()
     edited[2] = make_pull(
@@ -480,12 +485,11 @@ def test_an_earlier_week_changed_redoes_the_weeks_after_it(site, tmp_path, monke
     )
     write_store(site, edited)
     build(site)
-    assert sorted(analysed) == [
-        11,
-        12,
-        21,
-        22,
-    ]  # W20 and the week after it, whose trends it feeds; not W19
+    assert sorted(analysed) == [11, 12]  # W20's PRs: a PR's analysis reads no other week
+    assert redone == [
+        "2026-W20",
+        "2026-W21",
+    ]  # and the week after it, whose trends it feeds; not W19
     monkeypatch.undo()
     assert_same_as_fresh(site, tmp_path)
 
