@@ -86,12 +86,13 @@ class History:
         self._first_time = first_time_pulls(pulls, rules, timezone)
         self._follow_ups: FollowUps = follow_ups(pulls)
         self._file_history: FileHistory = file_history(pulls, rules)
-        self._vocabulary = vocabulary(pulls, rules)
+        # made when first asked: half the history's making, which analysing pulls never asks
+        self._vocabulary = functools.cache(functools.partial(vocabulary, pulls, rules))
 
     def vocabulary(self) -> Vocabulary:
         """The names of its strands of work, and its generic words (themes.vocabulary): what the
         themes' context holds, keyed whole."""
-        return self._vocabulary
+        return self._vocabulary()
 
     def first_time(self, number: int) -> bool:
         """Whether PR `number` is its author's first merged PR (stats.first_time_pulls)."""

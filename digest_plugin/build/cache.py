@@ -133,6 +133,12 @@ class Memo:
         self._used[key] = value
         self._changed = self._changed or self._entries.get(key) is not value
 
+    def learn(self, entries: dict[str, object]) -> None:
+        """Entries made for this build elsewhere (a worker's): recalled as an earlier build's are,
+        and kept where this build uses them."""
+        self._entries.update(entries)
+        self._changed = True
+
     def made(self, parts: tuple, make: Callable[[], T]) -> Made[T]:
         """What `make()` makes, which depends on `parts` alone (a stage's input), as an earlier
         build made it, with its key."""

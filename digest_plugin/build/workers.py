@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from contextlib import contextmanager
 from multiprocessing import get_all_start_methods, get_context
 
 # What the workers' fork server imports ahead, for every pool of a build (it starts once, with the
@@ -50,6 +51,19 @@ def parallel_stream(
                 yield pending.popleft().result()
         while pending:
             yield pending.popleft().result()
+
+
+@contextmanager
+def started(function: Callable, jobs: Sequence[tuple], *, preload: str) -> Iterator[Iterator]:
+    """`function(*job)` for each of `jobs`, started at once in clean workers, one a job, while the
+    caller goes on with work of its own; their results are handed back in order as it asks. On
+    the way out the pool is shut down, and jobs not begun are dropped (the caller failed)."""
+    pool = ProcessPoolExecutor(max_workers=len(jobs), mp_context=_worker_context(preload))
+    futures = [pool.submit(function, *job) for job in jobs]
+    try:
+        yield (future.result() for future in futures)
+    finally:
+        pool.shutdown(cancel_futures=True)
 
 
 def cores() -> int:
