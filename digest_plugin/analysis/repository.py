@@ -1,11 +1,12 @@
 """Running the analysis over a repository: every week from its stored pulls, in order.
 
 `analyse_repo` is the stage's entry point (see the package docstring). A week is analysed in
-stages, each a pure function of one input (`WeekInput`, `ThemeInput`) and of the repository's
-context, which the runner given to `analysed_weeks` calls as it likes: directly, or through a cache
-(build/cache.py's `Stages`). What a stage knows of the repository beyond its input it asks of
-`RepoContext.history` (`History`): a cache records the questions and their answers (`Recording`)
-and trusts a kept output only while every question it asked answers the same.
+stages, each a pure function of one input (`PullsInput`, `WeekInput`, `ThemeInput`) and of the
+repository's context, which the runner given to `analysed_weeks` calls as it likes: directly, or
+through a cache (build/cache.py's `Stages`), which a worker process may have filled with the pulls
+of a slice of weeks (`analyse_pulls`). What a stage knows of the repository beyond its input it
+asks of `RepoContext.history` (`History`): a cache records the questions and their answers
+(`Recording`) and trusts a kept output only while every question it asked answers the same.
 """
 
 from __future__ import annotations

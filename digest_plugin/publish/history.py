@@ -1,6 +1,6 @@
 """From the store to analysed weeks: for one repository (the step shared by the build and `show`),
-or for all of a site's, one after another, those with nothing remembered analysed in worker processes:
-several, one a worker; one alone, in slices of its weeks, one a core."""
+or for all of a site's, one after another, those with nothing remembered analysed in worker
+processes: several, one a worker; one alone, in slices of its weeks, one a core."""
 
 from __future__ import annotations
 
