@@ -4,7 +4,9 @@ processes: several, one a worker; one alone, in slices of its weeks, one a core.
 
 from __future__ import annotations
 
+import io
 import logging
+import pickle
 import sys
 from collections import Counter, deque
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
@@ -186,7 +188,8 @@ def _stages(
     theirs = [weeks[start:end] for start, end in pairwise([*starts, len(weeks)])]
     jobs = [(root, repo, options, now, memo.salt, part) for part in theirs]
     with started(_analyse_slice, jobs, preload=WORKER_PRELOAD) as results:
-        yield _Joining(stages, [part[0] for part in theirs], results)
+        by_number = {pull.number: pull for pull in pulls}
+        yield _Joining(stages, [part[0] for part in theirs], results, by_number)
 
 
 def week_slices(counts: Sequence[int], parts: int, head_start: int) -> list[int]:
@@ -209,8 +212,15 @@ class _Joining:
     analysis reaches the slice's first week: the workers hand them back in the order of their
     slices, and the analysis goes through the weeks in order."""
 
-    def __init__(self, stages: Stages, starts: Sequence[Week], results: Iterator):
+    def __init__(
+        self,
+        stages: Stages,
+        starts: Sequence[Week],
+        results: Iterator,
+        pulls: Mapping[int, Pull],
+    ):
         self._stages, self._starts, self._results = stages, deque(starts), results
+        self._pulls = pulls
 
     def __call__(
         self, name: str, stage: Callable[[Any, Any], T], input: Any, context: Any
@@ -219,15 +229,16 @@ class _Joining:
             self._starts.popleft()
             entries, warnings = next(self._results)
             _say(warnings)
-            self._stages.memo.learn(entries)
+            self._stages.memo.learn(_with_pulls(entries, self._pulls))
         return self._stages(name, stage, input, context)
 
 
 def _analyse_slice(
     root: Path, repo: str, options: AnalysisOptions, now: datetime, salt: str, weeks: list[Week]
-) -> tuple[dict[str, object], list[tuple[str, int, str]]]:
+) -> tuple[bytes, list[tuple[str, int, str]]]:
     """In a worker: the pulls of `weeks` analysed (analysis.repository.analyse_pulls) into a memo
-    salted as the build's, whose entries it hands back, with the warnings logged on the way."""
+    salted as the build's, whose entries it hands back pickled without their pulls (`_PullsApart`),
+    with the warnings logged on the way."""
     with _warnings_kept():  # the build's process read the same store, and said what it found
         store = Store(root)
         state = store.read_state(repo)
@@ -235,7 +246,35 @@ def _analyse_slice(
     memo = Memo(salt)
     with _warnings_kept() as warnings:
         analyse_pulls(repo, pulls, options, Stages(memo), weeks)
-    return memo.kept(), warnings
+    kept = io.BytesIO()
+    _PullsApart(kept, protocol=pickle.HIGHEST_PROTOCOL).dump(memo.kept())
+    return kept.getvalue(), warnings
+
+
+class _PullsApart(pickle.Pickler):
+    """Pickles a worker's analyses with each pull by its number: the build's process has them
+    all, read from the same store, so its analyses hold one copy of each (`_with_pulls`)."""
+
+    def persistent_id(self, obj: object) -> int | None:
+        return obj.number if type(obj) is Pull else None
+
+
+class _PullsJoined(pickle.Unpickler):
+    def __init__(self, data: bytes, pulls: Mapping[int, Pull]):
+        super().__init__(io.BytesIO(data))
+        self._pulls = pulls
+
+    def persistent_load(self, pid: int) -> Pull:
+        return self._pulls[pid]
+
+
+def _with_pulls(data: bytes, pulls: Mapping[int, Pull]) -> dict[str, object]:
+    """A worker's memo entries (`_PullsApart`) with this process's pulls; none when it saw a pull
+    this one has not (the store changed in between: this process analyses those weeks itself)."""
+    try:
+        return cast("dict[str, object]", _PullsJoined(data, pulls).load())
+    except KeyError:
+        return {}
 
 
 def _say_left_out(repo: str, count: int, now: datetime) -> None:
