@@ -38,9 +38,11 @@ from digest_plugin.weeks import Week, week_of
 logger = logging.getLogger(__name__)
 PARALLEL_FROM = 2  # repositories to analyse afresh before worker processes pay for their start-up
 # One repository analysed afresh is cut into slices of weeks, one a core, from this many PRs: a
-# worker first reads the store and makes the repository's context, which fewer do not pay for.
+# worker first starts (0.7 s), reads the store and makes the repository's context (0.2 ms a PR),
+# which a smaller share of fewer PRs (about 1 ms each) does not pay for.
 SLICED_FROM = 2000
-# That start-up, in PRs the build's own process analyses meanwhile: its slice, the first, is larger.
+# That start-up, in PRs the build's own process analyses meanwhile: its slice, the first, is larger
+# (for ruff, 1,000 came out best of 500, 1,000 and 1,500).
 HEAD_START = 1000
 T = TypeVar("T")
 
