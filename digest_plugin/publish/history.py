@@ -272,7 +272,9 @@ class _PullsJoined(pickle.Unpickler):
 
 def _with_pulls(data: bytes, pulls: Mapping[int, Pull]) -> dict[str, object]:
     """A worker's memo entries (`_PullsApart`) with this process's pulls; none when it saw a pull
-    this one has not (the store changed in between: this process analyses those weeks itself)."""
+    this one has not. Either way, where the store changed in between, the entries are keyed by what
+    the worker read, so none is recalled for a week this process reads otherwise: it analyses those
+    weeks itself."""
     try:
         return cast("dict[str, object]", _PullsJoined(data, pulls).load())
     except KeyError:
@@ -302,8 +304,8 @@ def stream_histories(
 
     A repository with nothing remembered (a first build, a new one, or the first after an upgrade)
     takes seconds a thousand PRs, so when there are several they are analysed in worker processes,
-    one a core, while the rest, mostly recalled, are loaded here (build/workers.py says why one
-    alone is analysed here)."""
+    one a core, while the rest, mostly recalled, are loaded here; one alone is analysed here, its
+    weeks in slices, one a core (`made_weeks`; build/workers.py has the figures)."""
     fresh = [name for name in names if memos is None or not memos.remembers(name)]
     in_workers = fresh if len(fresh) >= PARALLEL_FROM and cores() >= 2 else []
     salt = memos.salt if memos is not None else None
