@@ -25,11 +25,13 @@ from dataclasses import dataclass
 from digest_plugin.analysis.claims import speaks, type_speaks
 from digest_plugin.analysis.description import capitalised
 from digest_plugin.analysis.model import AnalysedPull
+from digest_plugin.narrate.chinese import HAN
 from digest_plugin.narrate.model import Cited
 from digest_plugin.narrate.titles import (
     clause,
     display_title,
     english_predicate,
+    framed_title,
     merged_branch,
     translated_title,
 )
@@ -57,7 +59,6 @@ _TEMPLATE_WORDS = re.compile(
     r"aims to achieve or accomplish",
     re.IGNORECASE,
 )
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 @dataclass(frozen=True)
@@ -104,13 +105,13 @@ def _repeats_title(text: str, title: str) -> bool:
     titled = set(re.findall(r"[a-z0-9_]+", title.lower()))
     if not words:
         # Chinese says more than an English title
-        return not _CJK.search(text) or set(_CJK.findall(text)) <= set(_CJK.findall(title))
+        return not HAN.search(text) or set(HAN.findall(text)) <= set(HAN.findall(title))
     return len(words - titled) <= max(1, len(words) // 5)
 
 
 def _words(text: str) -> int:
     """Words of Latin script, and Chinese characters two to a word (Chinese has no spaces to count)."""
-    return len(re.findall(r"[^\W\u4e00-\u9fff]+", text)) + len(_CJK.findall(text)) // 2
+    return len(re.findall(r"[^\W\u4e00-\u9fff]+", text)) + len(HAN.findall(text)) // 2
 
 
 def _main_items(text: str) -> str:
@@ -123,7 +124,7 @@ def _main_items(text: str) -> str:
 
 
 def _mostly_chinese(text: str) -> bool:
-    return len(_CJK.findall(text)) > len(text) / 4
+    return len(HAN.findall(text)) > len(text) / 4
 
 
 def new_folder(analysed: AnalysedPull) -> str | None:
@@ -234,7 +235,7 @@ def chinese_sentence(sentence: str) -> str | None:
     """The author's sentence in Chinese where the rules translate it fully (a short one that starts
     with a known verb: "Adds a retry to the fetcher." -> "为 fetcher 新增重试。"); None otherwise."""
     if (
-        _CJK.search(sentence)
+        HAN.search(sentence)
         or len(sentence.split()) > 12
         or re.search(r"[;:,!?]|\. ", sentence)
         or not clause(sentence.rstrip(".")).verb
@@ -289,6 +290,7 @@ def quoted_forms(analysed: AnalysedPull, chinese: bool) -> set[str]:
         forms.update(
             (
                 translated_title(title) or "",
+                framed_title(title) or "",
                 (chinese_sentence(sentences) if sentences else None) or "",
             )
         )
@@ -353,12 +355,23 @@ def chinese_facts(
 
 
 def chinese_mention(
-    analysed: AnalysedPull, lang: Language, sized: bool = True, said: StatedNumbers | None = None
+    analysed: AnalysedPull,
+    lang: Language,
+    sized: bool = True,
+    said: StatedNumbers | None = None,
+    framed: bool = False,
 ) -> str:
     """What a Chinese sentence calls a PR besides its number: its title in Chinese where the rules
-    translate it whole, else its facts (`chinese_facts`); never the English title, which the page
-    shows once, in the PR's key change or its row of the list."""
-    return whole_translation(analysed.pull.title) or chinese_facts(analysed, lang, sized, said)
+    translate it whole, else, where `framed` (a sentence that tells what the week's main changes
+    do), its leading verb in Chinese with the rest as written (`framed_title`), else its facts
+    (`chinese_facts`); never the English title whole, which the page shows once, in the PR's key
+    change or its row of the list."""
+    title = analysed.pull.title
+    return (
+        whole_translation(title)
+        or (framed_title(title) if framed else None)
+        or chinese_facts(analysed, lang, sized, said)
+    )
 
 
 def whole_translation(title: str) -> str | None:

@@ -7,10 +7,9 @@ recorded with what it is (`StatedNumbers`), every PR is a PR of the week.
 
 from __future__ import annotations
 
-import re
-
 from digest_plugin.analysis.claims import speaks, themes_speak
 from digest_plugin.analysis.model import AnalysedPull, WeekAnalysis
+from digest_plugin.narrate.chinese import HAN
 from digest_plugin.narrate.describe import body_sentences, chinese_mention
 from digest_plugin.narrate.model import Cited
 from digest_plugin.narrate.risks import summary_risks
@@ -21,7 +20,6 @@ SUMMARY_CHANGES = 3  # main changes named in the summary
 SUMMARY_THEMES = 2
 MIN_CHANGES = 2  # changes named even when fewer PRs are key
 SUMMARY_BODY_WORDS = 30  # a change's own sentence is quoted in the summary only when this short
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def quiet_summary(week: WeekAnalysis, lang: Language) -> Cited:
@@ -154,7 +152,7 @@ def change_sentence(analysed: AnalysedPull, position: int, lang: Language) -> st
     if lang.code == "zh":
         # the title is shown once, lower
         what = _("{pull} {change}").format(
-            pull=number, change=chinese_mention(analysed, lang, sized=False)
+            pull=number, change=chinese_mention(analysed, lang, sized=False, framed=True)
         )
     else:
         predicate = english_predicate(title)
@@ -171,7 +169,7 @@ def change_sentence(analysed: AnalysedPull, position: int, lang: Language) -> st
         position == 0
         and explained
         and len(explained.split()) <= SUMMARY_BODY_WORDS
-        and (lang.code != "zh" or _CJK.search(explained))
+        and (lang.code != "zh" or HAN.search(explained))
     ):
         sentence = lang.sentences(
             (

@@ -6,11 +6,17 @@ import pytest
 
 from digest_plugin.analysis.description import summarise
 from digest_plugin.analysis.model import Footprint
-from digest_plugin.narrate.describe import body_sentences, chinese_sentence, what_it_does
+from digest_plugin.narrate.describe import (
+    body_sentences,
+    chinese_sentence,
+    what_it_does,
+    whole_translation,
+)
 from digest_plugin.narrate.titles import (
     chinese_title,
     display_title,
     english_predicate,
+    framed_title,
     title_in,
     translated_title,
 )
@@ -339,6 +345,45 @@ def test_titles_with_a_word_the_rules_do_not_know_are_quoted_whole_never_half_tr
     assert title_in(title, "zh") == chinese_title(title) and title_in(title, "en") == display_title(
         title
     )
+
+
+@pytest.mark.parametrize(
+    ("title", "framed"),
+    [
+        # real titles of the three repositories the rules cannot translate whole
+        (
+            "[ty] Initial implementation of signature help provider",
+            "初步实现 signature help provider",
+        ),
+        ("[ty] Initial support for workspace diagnostics", "初步支持 workspace diagnostics"),
+        ("[misc] refactor: clean up unused sharding manager", "清理 unused sharding manager"),
+        ("[ty] Speed up large-union narrowing", "加速 large-union narrowing"),
+        ("Switch to Rust 2024 edition", "切换到 Rust 2024 edition"),
+        ("[rollout] feat: support for the new sampler", "支持 new sampler"),
+        ("[red-knot] mypy_primer: switch to depot runners", "mypy_primer：切换到 depot runners"),
+        (
+            "Merge pull request #3321 from boxydog/warn_about_markdown",
+            "合入分支 warn_about_markdown",
+        ),
+        # no verb to say, the title again, a sense Chinese would get wrong, or too long a rest
+        ("Merge pull request #2963 from geoffff/master", None),
+        ("fix: crash when `path` is empty", None),
+        ('Revert "[ty] Better control flow for boolean expressions"', None),
+        ("[ty] Follow aliases when resolving stub mappings", None),
+        ("[ty] Homogeneous and mixed tuples", None),
+        (
+            "Migrate to new image with FlashInfer 0.2.2 + vLLM 0.8.3 + SGLang 0.4.5 + MCore 0.12.0 + TE 2.2",
+            None,
+        ),
+    ],
+)
+def test_a_title_the_rules_cannot_translate_is_framed_by_its_leading_verb_or_not_at_all(
+    title, framed
+):
+    assert whole_translation(title) is None
+    assert framed_title(title) == framed
+    if framed:  # never the English title whole
+        assert display_title(title) not in framed
 
 
 def test_titles_in_english_prose_agree_with_the_pull_as_subject_and_lists_keep_them_as_written():
