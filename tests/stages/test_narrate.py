@@ -334,6 +334,29 @@ def test_a_security_fix_is_good_news_told_first(language):
     ] in narrative.summary.text
 
 
+def test_a_modules_theme_is_led_by_a_pr_whose_most_changed_module_it_is():
+    # ruff 2025-W02: a toolchain bump with one-line fixes in many crates (#15408) was the
+    # ruff_linter theme's "main change", above a new lint rule working in ruff_linter alone
+    week = busy_week()
+    sweep = dataclasses.replace(
+        week.pulls[0],
+        classification=dataclasses.replace(
+            week.pulls[0].classification, modules=("core", "io"), modules_from_title=False
+        ),
+    )
+    io_theme = dataclasses.replace(
+        week.themes[0], name="io", source="module", pulls=(101, 102, 103), key_pulls=(101, 102, 103)
+    )
+    week = dataclasses.replace(week, pulls=(sweep, *week.pulls[1:]), themes=(io_theme,))
+    text = narrate(week, [], EN).themes[0].text
+    assert "Its main change: #102 splits the reader [part 1]. See also #103, #101." in text
+    # a theme none of whose PRs works mainly in it names no main change
+    alone = dataclasses.replace(
+        week, themes=(dataclasses.replace(io_theme, pulls=(101,), key_pulls=(101,)),)
+    )
+    assert "main change" not in narrate(alone, [], EN).themes[0].text
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_themes_have_a_sentence_each_with_true_shares(language):
     narrative = narrate(busy_week(), [], Language.of(language))
