@@ -6,8 +6,8 @@ verb agrees with the PR as subject. In Chinese a title is translated only when e
 known to the rules (`chinese.py`): "Fix typo in the README" -> "在 README 中修复拼写错误", names and
 code kept as written. Otherwise it is not spliced into Chinese grammar: a Chinese sentence quotes
 it whole (「Add async weight sync」), and a list shows it as written; the sentences that tell what
-a week's main changes do say its leading verb in Chinese and keep the rest as written
-(`framed_title`: "新增 async weight sync").
+a week's main changes do say its leading verb in Chinese and quote the rest (`framed_title`:
+"新增「async weight sync」").
 """
 
 from __future__ import annotations
@@ -214,10 +214,10 @@ FRAMED_LONGEST = 60  # characters of English a framed title keeps; a longer one 
 
 
 def framed_title(title: str) -> str | None:
-    """A title the rules cannot translate whole, said by its leading verb in Chinese and the rest as
-    written, the way Chinese changelogs keep technical terms in English ("[ty] Fix panic for
-    unclosed string literal" -> "修复 panic for unclosed string literal"). None without a known
-    verb or opening (a "fix: X" would be the title again), or where the rest is long."""
+    """A title the rules cannot translate whole, said by its leading verb in Chinese and the rest
+    quoted as written: "[ty] Fix panic for unclosed string literal" -> "修复「panic for unclosed
+    string literal」". The sentence is Chinese, and what it quotes is the author's. None without a
+    known verb or opening (a "fix: X" would be the title again), or where the rest is long."""
     branch = merged_branch(title)
     if branch:  # an old import's merge commit: its branch names the change, unless it is a default
         return None if _DEFAULT_BRANCH.fullmatch(branch) else f"合入分支 {branch}"
@@ -226,7 +226,7 @@ def framed_title(title: str) -> str | None:
     rest = re.sub(r"^(?:the|an?)\s+", "", rest, flags=re.IGNORECASE).strip()
     if chinese is None or not rest or len(rest) > FRAMED_LONGEST or HAN.search(rest):
         return None
-    said = f"{chinese}{rest}" if chinese.endswith("：") else f"{chinese} {rest}"
+    said = f"{chinese}「{rest}」"
     return tidy(f"{parts.scope}：{said}" if parts.scope else said)
 
 

@@ -89,10 +89,10 @@ def test_the_chinese_summary_says_a_title_it_cannot_translate_by_its_verb_and_le
     # the English titles are shown whole once, in the key changes or the list of every PR: here a
     # title's leading verb is said in Chinese, the rest as written; a title without one, by its facts
     assert text.startswith(
-        "本周较为突出的主题是 export（2 个 PR）。本周最重要的改动：#101 新增 *streaming* <export> support。"
+        "本周较为突出的主题是 export（2 个 PR）。本周最重要的改动：#101 新增「*streaming* <export> support」。"
     )
     assert "add *streaming*" not in text and "split the reader" not in text
-    assert "此外，#102 拆分 reader [part 1]。还有 #103 io 模块的改动。" in text
+    assert "此外，#102 拆分「reader [part 1]」。还有 #103 io 模块的改动。" in text
     assert text.endswith("本周共有 3 位作者合入了 6 个 PR（其中 3 个重点 PR），多于上周的 2 个。")
     assert ".”" not in text and ". " not in text
 
@@ -368,7 +368,7 @@ def test_themes_have_a_sentence_each_with_true_shares(language):
         "en": "2 of the week's 5 PRs by people (40%). "
         "Its main change: #101 adds *streaming* <export> support. See also #106.",
         "zh": "本周非机器人提交的 5 个 PR 中有 2 个属于这一方向（占 40%）。"
-        "其中最重要的改动是 #101 新增 *streaming* <export> support。另见 #106。",
+        "其中最重要的改动是 #101 新增「*streaming* <export> support」。另见 #106。",
     }
     assert narrative.themes[0].text == expected[language]
     assert narrative.themes[0].sentence.pulls == (101, 106)

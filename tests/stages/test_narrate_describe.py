@@ -353,14 +353,14 @@ def test_titles_with_a_word_the_rules_do_not_know_are_quoted_whole_never_half_tr
         # real titles of the three repositories the rules cannot translate whole
         (
             "[ty] Initial implementation of signature help provider",
-            "初步实现 signature help provider",
+            "初步实现「signature help provider」",
         ),
-        ("[ty] Initial support for workspace diagnostics", "初步支持 workspace diagnostics"),
-        ("[misc] refactor: clean up unused sharding manager", "清理 unused sharding manager"),
-        ("[ty] Speed up large-union narrowing", "加速 large-union narrowing"),
-        ("Switch to Rust 2024 edition", "切换到 Rust 2024 edition"),
-        ("[rollout] feat: support for the new sampler", "支持 new sampler"),
-        ("[red-knot] mypy_primer: switch to depot runners", "mypy_primer：切换到 depot runners"),
+        ("[ty] Initial support for workspace diagnostics", "初步支持「workspace diagnostics」"),
+        ("[misc] refactor: clean up unused sharding manager", "清理「unused sharding manager」"),
+        ("[ty] Speed up large-union narrowing", "加速「large-union narrowing」"),
+        ("Switch to Rust 2024 edition", "切换到「Rust 2024 edition」"),
+        ("[rollout] feat: support for the new sampler", "支持「new sampler」"),
+        ("[red-knot] mypy_primer: switch to depot runners", "mypy_primer：切换到「depot runners」"),
         (
             "Merge pull request #3321 from boxydog/warn_about_markdown",
             "合入分支 warn_about_markdown",
