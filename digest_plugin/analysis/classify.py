@@ -237,6 +237,9 @@ class _Prefixes:
     breaking: bool = False
 
 
+_SERIES_PLACE = re.compile(r"\d+\s*/\s*(?:n|\d+)|part\s*\d+", re.IGNORECASE)
+
+
 def _brackets(text: str, rules: Rules) -> tuple[str, _Prefixes]:
     """The title after its `[...]` prefixes, and what they said: modules, markers, types, rule families."""
     found = _Prefixes()
@@ -244,8 +247,8 @@ def _brackets(text: str, rules: Rules) -> tuple[str, _Prefixes]:
         for raw in match[1].split(","):
             item = raw.strip()
             word = item.strip("`").strip().lower()
-            if not word:
-                continue
+            if not word or _SERIES_PLACE.fullmatch(word):
+                continue  # "[4/n]": the PR's place in a series, no module
             if word in rules.markers:
                 found.breaking = found.breaking or word == "breaking"
             elif word in rules.title_types and word not in rules.module_types:

@@ -33,6 +33,19 @@ def test_verl_style_title_gives_modules_type_and_breaking_marker():
     assert title.description == "dynamic batching"
 
 
+@pytest.mark.parametrize(
+    ("title", "modules"),
+    [  # verl #5802, #3530, #5723: the place in a series is no module ("4/n 模块的改动")
+        ("[4/n][trainer] feat: flowgrpo - add diffusers + fsdp engine support", ("trainer",)),
+        ("[2/N][rollout] feat: support vllm/sglang DP+EP in server mode", ("rollout",)),
+        ("[1/2][rollout,trainer] refactor: Teacher colocate mode", ("rollout", "trainer")),
+        ("[trainer, part 2] fix: resume", ("trainer",)),
+    ],
+)
+def test_a_title_s_place_in_a_series_is_no_module(title, modules):
+    assert parse_title(title, RULES).modules == modules
+
+
 def test_conventional_commit_with_scope_and_bang():
     pull = make_pull(
         1, "2026-05-18T10:00:00Z", "fix(parser)!: reject tabs in indentation", files=[SRC]
