@@ -46,6 +46,27 @@ def test_a_title_s_place_in_a_series_is_no_module(title, modules):
     assert parse_title(title, RULES).modules == modules
 
 
+@pytest.mark.parametrize(
+    ("title", "crash"),
+    [
+        (
+            "[red-knot] Include salsa backtrace in check and mdtest panic messages",
+            False,
+        ),  # ruff #17732
+        ("Always include panic payload in panic diagnostic message", False),
+        ("Fall back on previous panic hook when not in `catch_unwind` wrapper", False),
+        ("[ty] ecosystem-analyzer: Fail on newly panicking projects", False),
+        ("[ty] Fix panic for unclosed string literal in type annotation position", True),
+        ("[ty] Hotfix for `expression_scope_id` panics", True),
+    ],
+)
+def test_a_panic_is_a_crash_where_it_happens_not_where_its_message_is_reported(title, crash):
+    found = classify(make_pull(1, "2026-05-01T10:00:00Z", title, files=[SRC]), RULES)
+    assert ("crash" in found.topics) is crash
+    if "messages" in title:  # nor is a PR that reports panics better a fix
+        assert found.type != "fix"
+
+
 def test_conventional_commit_with_scope_and_bang():
     pull = make_pull(
         1, "2026-05-18T10:00:00Z", "fix(parser)!: reject tabs in indentation", files=[SRC]
