@@ -67,6 +67,22 @@ def test_a_panic_is_a_crash_where_it_happens_not_where_its_message_is_reported(t
         assert found.type != "fix"
 
 
+@pytest.mark.parametrize(
+    "title",
+    [
+        "[ty] Force-update all insta snapshots",  # ruff #23343, scored as a feature and key
+        "[ty] Refresh benchmark snapshots",
+        "Update the parser's snapshots",
+    ],
+)
+def test_a_title_that_updates_snapshots_is_a_test_change(title):
+    snapshot = FileChange("crates/ty/src/lib.rs", 120, 80)  # Rust keeps its inline snapshots here
+    assert (
+        classify(make_pull(1, "2026-05-01T10:00:00Z", title, files=[snapshot]), RULES).type
+        == "test"
+    )
+
+
 def test_conventional_commit_with_scope_and_bang():
     pull = make_pull(
         1, "2026-05-18T10:00:00Z", "fix(parser)!: reject tabs in indentation", files=[SRC]
