@@ -683,7 +683,7 @@ def what_breaks(
 _DOES = re.compile(
     r"\b(?:users?|you) (?:should|must|need to|have to|will need to)\b|\bplease (?:use|set|run|migrate|update|switch)\b|"
     r"\bto migrate\b|\bmigrat\w+ (?:by|with|using)\b|\brun (?:`[^`]+`|[\w./-]+\.(?:py|sh))|\buse `[^`]+` instead\b|"
-    r"\bset `[^`]+`|\binstead,? (?:use|set)\b|^use [\w.`/-]+ instead\b|\b(?:should|must) (?:now )?use\b|\bto (?:keep|restore|retain|preserve) the (?:old|previous|original|former) "
+    r"\bset `[^`]+`|\binstead,? (?:use|set)\b|^use [\w.`/-]+ instead\b|\bto (?:keep|restore|retain|preserve) the (?:old|previous|original|former) "
     r"behaviou?r\b|\bmigration (?:script|guide|tool)\b|\brun\b.{0,60}\bto (?:convert|migrate|upgrade)\b",
     re.IGNORECASE,
 )
