@@ -206,6 +206,10 @@ _NOUN_OPENINGS = (
     (re.compile(r"^initial\s+implementation\s+(?:of|for)\s+", re.IGNORECASE), "初步实现"),
     (re.compile(r"^initial\s+support\s+(?:of|for)\s+", re.IGNORECASE), "初步支持"),
     (re.compile(r"^(?:improvements?|enhancements?)\s+(?:to|for|of)\s+", re.IGNORECASE), "改进"),
+    (
+        re.compile(r"^(?:don'?t|do\s+not)\s+", re.IGNORECASE),
+        "不再",
+    ),  # "Don't store X": 不再「store X」
 )
 # verbs not framed: "Follow aliases" is not 遵循 them; 'Revert "X"' quotes another PR's title
 _UNFRAMED = frozenset(("follow", "revert"))

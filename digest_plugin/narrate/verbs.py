@@ -42,7 +42,8 @@ VERBS = {
         print=打印 load=加载 save=保存 read=读取 write=写入 parse=解析 generate=生成 register=注册
         configure=配置 initialize=初始化 wrap=封装 hide=隐藏 export=导出 raise=抛出 unpin=取消固定
         rework=重做 defer=推迟 accept=接受 display=显示 enhance=增强 adapt=适配 discover=发现
-        accelerate=加速 retire=停用 provide=提供 make= treat= narrow=
+        accelerate=加速 retire=停用 provide=提供 start=开始 stop=停止 try=尝试 warn=警告
+        make= treat= narrow=
     """).items()
 }
 # other forms of the same verbs a title may start with

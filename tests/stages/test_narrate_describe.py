@@ -365,6 +365,10 @@ def test_titles_with_a_word_the_rules_do_not_know_are_quoted_whole_never_half_tr
             "Merge pull request #3321 from boxydog/warn_about_markdown",
             "合入分支 warn_about_markdown",
         ),
+        (
+            "Don't store a RichHandler object in the `argparse` namespace",
+            "不再「store a RichHandler object in the `argparse` namespace」",
+        ),
         # no verb to say, the title again, a sense Chinese would get wrong, or too long a rest
         ("Merge pull request #2963 from geoffff/master", None),
         ("fix: crash when `path` is empty", None),
