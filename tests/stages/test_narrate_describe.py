@@ -170,6 +170,9 @@ def test_without_a_description_the_line_is_the_title_as_a_sentence_where_it_work
         what_it_does(pull, EN).text.text
         == "Fixes crash when path is empty, mainly changing src/io/reader.py, with tests."
     )
+    # a description of names is no sentence of the author's (verl #4037's whole body: an image tag)
+    for names in ("verlai/verl:sgl054p3.dev", "astral-sh/ruff-pre-commit rbubley/mirrors-prettier"):
+        assert body_sentences(analysed(2, "feat: update images", summary=names)) is None
     untested = analysed(
         2, "A faster reader", files=files[:1], footprint=Footprint(places=("src/io",))
     )
