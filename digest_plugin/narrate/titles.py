@@ -21,8 +21,8 @@ from digest_plugin.narrate.verbs import FORMS, VERBS
 # A title's module prefix ("[trainer, data] "), conventional-commit type ("fix: ", "feat(parser)!: ").
 _MODULE_PREFIX = re.compile(r"^\s*(?:\[[^\]]*\]\s*)+(?::\s*)?")  # "[ruff]: Build X" too
 _TYPE_PREFIX = re.compile(r"^([A-Za-z]+)(?:\(([^)]*)\))?!?:\s+")
-# "Megatron: Support X", "mypy_primer: add X": a short scope before a colon
-_SCOPE_PREFIX = re.compile(r"^([\w.\-/ ]{1,30}?):\s+(?=\S)")
+# "Megatron: Support X", "flowgrpo - add X": a short scope before a colon or a dash
+_SCOPE_PREFIX = re.compile(r"^([\w.\-/ ]{1,30}?)(?::|\s+[-–—])\s+(?=\S)")
 _TITLE_TYPES = set(
     "feat fix refactor perf docs doc test tests ci build chore revert style misc".split()
 )

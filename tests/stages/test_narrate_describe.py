@@ -368,6 +368,10 @@ def test_titles_with_a_word_the_rules_do_not_know_are_quoted_whole_never_half_tr
             "Merge pull request #3321 from boxydog/warn_about_markdown",
             "合入分支 warn_about_markdown",
         ),
+        (  # verl #5802: a scope before a dash, as before a colon
+            "[4/n][trainer] feat: flowgrpo - add diffusers + fsdp engine support",
+            "flowgrpo：新增「diffusers + fsdp engine support」",
+        ),
         (
             "Don't store a RichHandler object in the `argparse` namespace",
             "不再「store a RichHandler object in the `argparse` namespace」",
