@@ -457,17 +457,22 @@ def path_modules(pull: Pull, rules: Rules) -> tuple[str, ...]:
     docs and examples when there are any."""
     lines: dict[str, int] = defaultdict(int)
     peripheral_lines: dict[str, int] = defaultdict(int)
+    vendored_lines: dict[str, int] = defaultdict(int)
     paths, kinds = rules.files_of(pull)
     for path, path_kinds, change in zip(paths, kinds, pull.files, strict=True):
         module = module_of(path, rules)
         changed = (change.additions or 0) + (change.deletions or 0) + 1
         if path_kinds & {"generated", "tooling"}:
-            continue  # kept apart: a lock file or an editor's settings is no module
+            # kept apart: a lock file or an editor's settings is no module; generated or vendored
+            # code is its folder's, where a PR changes nothing else (ruff's typeshed syncs)
+            if "generated" in path_kinds and not path_kinds & {"dependencies", "tooling"}:
+                vendored_lines[module] += changed
+            continue
         if path_kinds & PERIPHERAL_KINDS:
             peripheral_lines[module] += changed
         else:
             lines[module] += changed
-    chosen = lines or peripheral_lines
+    chosen = lines or peripheral_lines or vendored_lines
     if not chosen and paths:
         return ("tooling",) if any("tooling" in k for k in kinds) else ("build",)
     return tuple(sorted(chosen, key=lambda m: (-chosen[m], m)))

@@ -83,6 +83,17 @@ def test_a_title_that_updates_snapshots_is_a_test_change(title):
     )
 
 
+def test_a_pr_of_vendored_code_alone_is_its_folders_module_and_one_of_lock_files_is_build():
+    # ruff #16762 "Sync vendored typeshed stubs" was "build 模块的改动"
+    stubs = FileChange("crates/red_knot_vendored/vendor/typeshed/stdlib/tarfile.pyi", 181, 162)
+    synced = make_pull(1, "2026-05-01T10:00:00Z", "Sync vendored typeshed stubs", files=[stubs])
+    assert classify(synced, RULES).modules == ("red_knot_vendored",)
+    locked = make_pull(
+        2, "2026-05-01T10:00:00Z", "Update lock", files=[FileChange("uv.lock", 9, 9)]
+    )
+    assert classify(locked, RULES).modules == ("build",)
+
+
 def test_conventional_commit_with_scope_and_bang():
     pull = make_pull(
         1, "2026-05-18T10:00:00Z", "fix(parser)!: reject tabs in indentation", files=[SRC]
