@@ -79,10 +79,14 @@ def _status_sentences(week: WeekAnalysis, lang: Language) -> list[str]:
 
 
 def _releases_sentence(week: WeekAnalysis, lang: Language) -> str:
-    """The project's own releases, as in "Released this week: 0.15.19 (#26291) and 0.15.20 (#26376)." """
+    """The project's own releases, as in "Released this week: 0.15.19 (#26291) and 0.15.20 (#26376).";
+    a version is one release, whatever PRs it took (ruff 0.13.1: #20473, and #20475 fixing its bump)."""
+    by_version: dict[str, list[int]] = {}
+    for release in week.releases:
+        by_version.setdefault(release.version, []).append(release.pull)
     releases = lang.join(
-        lang.gettext("{name} ({pulls})").format(name=r.version, pulls=f"#{r.pull}")
-        for r in week.releases
+        lang.gettext("{name} ({pulls})").format(name=version, pulls=lang.pulls(numbers))
+        for version, numbers in by_version.items()
     )
     return lang.gettext("Released this week: {releases}.").format(releases=releases)
 

@@ -578,7 +578,7 @@ def test_a_theme_of_few_prs_but_much_of_the_work_says_its_share_of_the_lines(lan
 
 @pytest.mark.parametrize(
     "language, said",
-    [("en", "Released this week: 0.15.19 (#2)."), ("zh", "本周发布了 0.15.19（#2）。")],
+    [("en", "Released this week: 0.15.19 (#2, #5)."), ("zh", "本周发布了 0.15.19（#2、#5）。")],
 )
 def test_the_projects_own_release_is_said_in_the_summary_and_the_json(language, said):
     from datetime import UTC, datetime
@@ -615,6 +615,12 @@ def test_the_projects_own_release_is_said_in_the_summary_and_the_json(language, 
             "[ci] chore: bump the version of vllm-ascend to v0.11.0",
             files=[("docker/Dockerfile", 1, 1, "modified")],
         ),  # not ours
+        make_pull(
+            5,
+            monday,
+            "Add `pyproject.toml` to rooster config `version_files` and bump to 0.15.19",
+            files=[("pyproject.toml", 1, 1, "modified")],
+        ),  # the same release's bump, fixed (ruff #20475): one release, not two
     ]
     week = analyse_repo(
         "astral-sh/ruff",
@@ -623,11 +629,14 @@ def test_the_projects_own_release_is_said_in_the_summary_and_the_json(language, 
         analysis_options(DigestSettings()),
         datetime(2026, 7, 1, tzinfo=UTC),
     )[0]
-    assert week.releases == (Release(2, "0.15.19"),)
+    assert week.releases == (Release(2, "0.15.19"), Release(5, "0.15.19"))
     narrative = narrate(week, [], Language.of(language))
     if speaks("version.own-release"):
-        assert said in narrative.summary.text and 2 in narrative.summary.pulls
+        assert said in narrative.summary.text and {2, 5} <= set(narrative.summary.pulls)
     else:  # the rule is not measured precise yet: the release is in the JSON, not said
         assert "0.15.19" not in narrative.summary.text
     assert check_grounding(week, narrative) == []
-    assert week_json(week, narrative)["releases"] == [{"pull": 2, "version": "0.15.19"}]
+    assert week_json(week, narrative)["releases"] == [
+        {"pull": 2, "version": "0.15.19"},
+        {"pull": 5, "version": "0.15.19"},
+    ]
