@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from digest_plugin.analysis.claims import themes_speak, type_speaks
 from digest_plugin.analysis.model import TYPES, AnalysedPull, Theme, WeekAnalysis
+from digest_plugin.analysis.themes import SWEEP_MODULES
 from digest_plugin.narrate.describe import chinese_mention
 from digest_plugin.narrate.model import ThemeLine
 from digest_plugin.narrate.titles import display_title, english_predicate
@@ -15,7 +16,6 @@ LINES_SAID_FROM = (
     1.5  # times its share of PRs from which a theme's share of the week's lines is said
 )
 TYPES_SAID = 3  # kinds of change a theme sentence counts
-LEAD_MODULES = 10  # modules a PR may work in and still lead a theme: more is a sweep
 
 
 def theme_lines(week: WeekAnalysis, lang: Language) -> tuple[ThemeLine, ...]:
@@ -85,7 +85,7 @@ def _lead(theme: Theme, by_number: dict[int, AnalysedPull]) -> int | None:
 
 def _works_mainly_in(analysed: AnalysedPull, theme: Theme) -> bool:
     modules = analysed.classification.modules
-    if len(modules) > LEAD_MODULES:
+    if len(modules) > SWEEP_MODULES:
         return False
     if theme.source != "module" or analysed.classification.modules_from_title or not modules:
         return True  # a title's scopes, labels and topics name the strand as the author chose it

@@ -376,7 +376,7 @@ def test_themes_have_a_sentence_each_with_true_shares(language):
 
 def test_a_sweep_across_the_repository_does_not_lead_a_theme():
     """ruff #27339 narrowed visibility in some 20 crates and led the "server" theme, 26 of its 253
-    files in the servers: a PR in more modules than LEAD_MODULES leads no strand."""
+    files in the servers: a PR in more modules than SWEEP_MODULES (analysis/themes.py) leads no strand."""
     week = busy_week()
     sweep = [
         dataclasses.replace(
