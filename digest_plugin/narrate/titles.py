@@ -226,12 +226,25 @@ def framed_title(title: str) -> str | None:
     if branch:  # an old import's merge commit: its branch names the change, unless it is a default
         return None if _DEFAULT_BRANCH.fullmatch(branch) else f"合入分支 {branch}"
     parts = clause(title)
+    if len(parts.rest) > FRAMED_LONGEST or HAN.search(parts.rest):
+        return None
+    said = _framed(parts)
+    return tidy(f"{parts.scope}：{said}" if parts.scope and said else said) if said else None
+
+
+def _framed(parts: Clause) -> str | None:
+    """ "新增「X」", and each verb of "add X and make Y default" said over its own words
+    ("弃用「X」，并…"), never one verb over both; None where a verb has no Chinese."""
     chinese, rest = _leading_verb(parts)
     rest = re.sub(r"^(?:the|an?)\s+", "", rest, flags=re.IGNORECASE).strip()
-    if chinese is None or not rest or len(rest) > FRAMED_LONGEST or HAN.search(rest):
+    if chinese is None or not rest:
         return None
-    said = f"{chinese}「{rest}」"
-    return tidy(f"{parts.scope}：{said}" if parts.scope else said)
+    joined = _AND_VERB.search(rest)
+    if joined and joined[2].lower() in _CLEAR_VERBS:
+        first = rest[: joined.start()].rstrip(" ,")
+        second = _framed(clause(rest[joined.start(2) :]))
+        return f"{chinese}「{first}」，并{second}" if first and second else None
+    return f"{chinese}「{rest}」"
 
 
 def _leading_verb(parts: Clause) -> tuple[str | None, str]:

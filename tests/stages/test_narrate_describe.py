@@ -376,7 +376,14 @@ def test_titles_with_a_word_the_rules_do_not_know_are_quoted_whole_never_half_tr
             "Don't store a RichHandler object in the `argparse` namespace",
             "不再「store a RichHandler object in the `argparse` namespace」",
         ),
+        (  # each verb over its own words
+            "[misc] feat: support logging rollout prob and fix the timer",
+            "支持「logging rollout prob」，并修复「timer」",
+        ),
         # no verb to say, the title again, a sense Chinese would get wrong, or too long a rest
+        # (verl #6951 read 弃用「vanilla mBridge and make Megatron Bridge default」: "make" has no
+        # one Chinese verb, and 弃用 is not to be said over it)
+        ("[megatron] chore: deprecate vanilla mBridge and make Megatron Bridge default", None),
         ("Merge pull request #2963 from geoffff/master", None),
         ("fix: crash when `path` is empty", None),
         ('Revert "[ty] Better control flow for boolean expressions"', None),
