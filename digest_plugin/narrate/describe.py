@@ -199,12 +199,13 @@ def title_sentence(analysed: AnalysedPull, lang: Language) -> Cited:
     """The title made into a sentence, with where in the code the PR works and whether tests came
     with it: "Adds async weight sync, mainly changing verl/workers/rollout, with tests." (not "in
     verl/workers/rollout", which reads as where the title's object is). In Chinese the title is
-    translated, or said by its facts where the rules cannot ("core 模块的修复，主要改动 X，并附带
-    测试。"): the English title stands above the line already."""
+    translated, or framed by its leading verb ("新增「X」，主要改动 Y，并附带测试。"), or said by its
+    facts where the rules cannot ("core 模块的改动，主要改动 Y。"): the English title stands above
+    the line already."""
     _, title = lang.gettext, analysed.pull.title
     if lang.code == "zh":
-        # the title is shown above it, in English
-        said = chinese_mention(analysed, lang, sized=False)
+        # the title is shown above it, in English: this line says it in Chinese as far as it can
+        said = chinese_mention(analysed, lang, sized=False, framed=True)
     else:
         predicate = english_predicate(title)
         said = predicate[0].upper() + predicate[1:] if predicate else display_title(title)
@@ -365,7 +366,7 @@ def chinese_mention(
 ) -> str:
     """What a Chinese sentence calls a PR besides its number: its title in Chinese where the rules
     translate it whole, else, where `framed` (a sentence that tells what the week's main changes
-    do), its leading verb in Chinese with the rest as written (`framed_title`), else its facts
+    do), its leading verb in Chinese with the rest quoted (`framed_title`), else its facts
     (`chinese_facts`); never the English title whole, which the page shows once, in the PR's key
     change or its row of the list."""
     title = analysed.pull.title
