@@ -37,6 +37,7 @@ def footprint(pull: Pull, rules: Rules) -> Footprint:
         "generated_files": 0,
         "generated_lines": 0,
         "inline_test_files": 0,
+        "test_lines_gained": 0,
     }
     core_files: list[tuple[str, int]] = []
     for path, path_kinds, change in zip(paths, kinds, pull.files, strict=True):
@@ -49,6 +50,8 @@ def footprint(pull: Pull, rules: Rules) -> Footprint:
         elif change.status == "added" and core:
             added.append(path)
         _count(counts, path_kinds, (change.additions or 0) + (change.deletions or 0), core)
+        if "tests" in path_kinds:
+            counts["test_lines_gained"] += (change.additions or 0) - (change.deletions or 0)
     if pull.files_truncated:
         kept = sum((change.additions or 0) + (change.deletions or 0) for change in pull.files)
         counts["generated_lines"] = beyond_kept(pull, counts["generated_lines"], kept)

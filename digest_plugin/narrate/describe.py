@@ -185,10 +185,12 @@ def files_sentence(analysed: AnalysedPull, lang: Language) -> Cited | None:
 
 
 def _tested(analysed: AnalysedPull) -> bool | None:
-    """Whether the PR changed tests; None when a file list cannot tell (Rust keeps tests in the source)."""
+    """Whether the PR came with tests: its test files gained lines; None when a file list cannot
+    tell (Rust keeps tests in the source) or its tests were only trimmed or adjusted (ruff #18960
+    deleted five lines of two tests: "with tests" would say they show the change)."""
     footprint = analysed.footprint
     if footprint.test_files:
-        return True
+        return True if footprint.test_lines_gained > 0 else None
     return None if footprint.inline_test_files else False
 
 

@@ -48,6 +48,10 @@ def test_every_kind_has_a_check_and_an_impact_rule():
 
 
 def test_missing_tests():
+    # the lines test files gained, less those they lost, tell tests written from tests trimmed
+    trimmed = FileChange("tests/test_engine.py", 1, 4)
+    assert analysed(files=[SRC, TEST, trimmed]).footprint.test_lines_gained == 27
+    assert analysed(files=[SRC, trimmed]).footprint.test_lines_gained == -3
     assert "missing-tests" in kinds(files=[SRC])
     assert "missing-tests" not in kinds(files=[SRC, TEST])
     assert "missing-tests" not in kinds(files=[FileChange("widget/engine.py", 3, 1)])  # a one-liner

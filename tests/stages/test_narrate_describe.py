@@ -163,12 +163,25 @@ def test_without_a_description_the_line_is_the_title_as_a_sentence_where_it_work
         "[io] fix: crash when path is empty",
         summary="Fix crash when path is empty.",
         files=files,
-        footprint=Footprint(places=("src/io/reader.py",), test_files=1),
+        footprint=Footprint(places=("src/io/reader.py",), test_files=1, test_lines_gained=20),
     )
     assert body_sentences(pull) is None
     assert (
         what_it_does(pull, EN).text.text
         == "Fixes crash when path is empty, mainly changing src/io/reader.py, with tests."
+    )
+    # tests only trimmed show nothing of the change (ruff #18960 deleted five lines of two tests)
+    trimmed = analysed(
+        5,
+        "[ty] Resolve python environment in `Options::to_program_settings`",
+        files=(
+            FileChange("crates/ty/src/lib.rs", 90, 40),
+            FileChange("crates/ty/tests/cli.rs", 0, 3),
+        ),
+        footprint=Footprint(places=("crates/ty/src",), test_files=1, test_lines_gained=-3),
+    )
+    assert what_it_does(trimmed, EN).text.text == (
+        "Resolves python environment in `Options::to_program_settings`, mainly changing crates/ty/src."
     )
     # a description of names is no sentence of the author's (verl #4037's whole body: an image tag)
     for names in ("verlai/verl:sgl054p3.dev", "astral-sh/ruff-pre-commit rbubley/mirrors-prettier"):
