@@ -244,6 +244,9 @@ def _framed(parts: Clause) -> str | None:
         first = rest[: joined.start()].rstrip(" ,")
         second = _framed(clause(rest[joined.start(2) :]))
         return f"{chinese}「{first}」，并{second}" if first and second else None
+    support = _SUPPORT_FOR.match(rest) if parts.verb == "add" else None
+    if support:  # "add support for X": 新增对「X」的支持
+        return f"新增对「{support['what']}」的支持"
     moved = re.match(r"^(?P<what>.+?)\s+to\s+(?P<where>\S.*)$", rest, re.IGNORECASE)
     if parts.verb in _TOWARDS and moved and "=" not in moved["what"]:  # "move CI to uv"
         return f"将「{moved['what']}」{_TOWARDS[parts.verb]}「{moved['where']}」"

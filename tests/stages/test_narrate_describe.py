@@ -183,6 +183,30 @@ def test_without_a_description_the_line_is_the_title_as_a_sentence_where_it_work
     assert what_it_does(trimmed, EN).text.text == (
         "Resolves python environment in `Options::to_program_settings`, mainly changing crates/ty/src."
     )
+    # a PR mostly of tests says so, not where its few lines of code are (ruff #24490)
+    e2e = analysed(
+        6,
+        "Add E2E testing framework to ruff-server",
+        files=(
+            FileChange("crates/server/src/lib.rs", 59, 241),
+            FileChange("crates/server/tests/e2e.rs", 3000, 500),
+        ),
+        footprint=Footprint(
+            places=("crates/server/src",),
+            core_lines=300,
+            test_files=1,
+            test_lines=3500,
+            test_lines_gained=2500,
+        ),
+    )
+    assert (
+        what_it_does(e2e, EN).text.text
+        == "Adds E2E testing framework to ruff-server, most of it in tests."
+    )
+    assert (
+        what_it_does(e2e, ZH).text.text
+        == "新增「E2E testing framework to ruff-server」，改动大多在测试中。"
+    )
     # a description of names is no sentence of the author's (verl #4037's whole body: an image tag)
     for names in ("verlai/verl:sgl054p3.dev", "astral-sh/ruff-pre-commit rbubley/mirrors-prettier"):
         assert body_sentences(analysed(2, "feat: update images", summary=names)) is None
@@ -388,6 +412,10 @@ def test_titles_with_a_word_the_rules_do_not_know_are_quoted_whole_never_half_tr
         (
             "Don't store a RichHandler object in the `argparse` namespace",
             "不再「store a RichHandler object in the `argparse` namespace」",
+        ),
+        (
+            "[ty] Add support for functional `Enum(...)` syntax",
+            "新增对「functional `Enum(...)` syntax」的支持",
         ),
         (  # each verb over its own words
             "[misc] feat: support logging rollout prob and fix the timer",
