@@ -517,7 +517,7 @@ def reverted_number_in_body(body: str) -> int | None:
     return int(match[1]) if match else None
 
 
-_MOVING = re.compile(r"\b(rename\w*|move[sd]?|split\w*|sort\w*)\b", re.IGNORECASE)
+_MOVING = re.compile(r"\b(rename\w*|move[sd]?|split\w*|sort\w*|extract\w*)\b", re.IGNORECASE)
 _RESTYLING = re.compile(r"\b(lint\w*|linters?|(re)?format\w*|code style|style)\b", re.IGNORECASE)
 
 

@@ -152,6 +152,10 @@ def test_large_change():
     assert "large-change" not in kinds(
         "Rename `ReferenceRequestHandler` file", files=renamed, additions=1659, deletions=1659
     )
+    # so is code extracted into a module or crate of its own (ruff #22622, +2,526 −2,601)
+    assert "large-change" not in kinds(
+        "[ty] Extract `ty_site_packages` crate", files=renamed, additions=1659, deletions=1659
+    )
     assert "large-change" in kinds(
         "feat: rewrite the reader", files=[big, TEST], additions=930, deletions=300
     )
