@@ -88,7 +88,9 @@ CLAIMS: dict[str, bool] = {
     # misfires fixed were held out: that third is no longer a clean check for this rule
     "consequence.stated": True,
     # the body's prose, one rule per kind (analysis/consequences.py `claim_of`)
-    # 2/2 (held out 1/1) on 458 labels, every PR of the data it claims. The 27 removal PRs labelled
+    # 1/1 on 458 labels, every PR of the data it claims; ruff#23847 (held out) renames TID254 a day
+    # after #23777 added it, before any release shipped it: no longer a consequence, and relabelled
+    # so (before, 2/2, held out 1/1). The 27 removal PRs labelled
     # fresh gave it 0/1: pelican#2128's "rename content.valid to content.is_valid", a method the PR
     # itself had just added (held out), so a dotted name said alone is no longer read as a user's
     # setting. The 16 rename PRs labelled fresh after that fix gave no claim (14 internal renames
