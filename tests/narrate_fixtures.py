@@ -185,7 +185,9 @@ def busy_week(**options):
             first_time=True,
             files=("src/io/reader.py", "tests/test_reader.py"),
             summary="Fix crash when path is empty.",
-            footprint=Footprint(places=("src/io/reader.py",), test_files=1, core_lines=2),
+            footprint=Footprint(
+                places=("src/io/reader.py",), test_files=1, test_lines_gained=20, core_lines=2
+            ),
         ),
         analysed(
             104,

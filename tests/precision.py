@@ -359,17 +359,14 @@ def _tested_ending(analysed) -> bool | None:
     """What a key line's ending says (narrate.describe: "with tests." / "; no test changed.")."""
     footprint = analysed.footprint
     if footprint.test_files:
-        return True
+        return True if footprint.test_lines_gained > 0 else None
     return None if footprint.inline_test_files else False
 
 
 def _with_tests(analysed, week, label):
-    return (
-        _tested_ending(analysed) is True,
-        not _untested(label),
-        not _untested(label),
-        "with tests",
-    )
+    # "with tests" says tests show the change: tests only deleted do not
+    shown = label["tests"] in ("added", "changed") or bool(label.get("e2e"))
+    return _tested_ending(analysed) is True, shown, shown, "with tests"
 
 
 def _no_test_changed(analysed, week, label):

@@ -237,6 +237,9 @@ class _Prefixes:
     breaking: bool = False
 
 
+_SERIES_PLACE = re.compile(r"\d+\s*/\s*(?:n|\d+)|part\s*\d+", re.IGNORECASE)
+
+
 def _brackets(text: str, rules: Rules) -> tuple[str, _Prefixes]:
     """The title after its `[...]` prefixes, and what they said: modules, markers, types, rule families."""
     found = _Prefixes()
@@ -244,8 +247,8 @@ def _brackets(text: str, rules: Rules) -> tuple[str, _Prefixes]:
         for raw in match[1].split(","):
             item = raw.strip()
             word = item.strip("`").strip().lower()
-            if not word:
-                continue
+            if not word or _SERIES_PLACE.fullmatch(word):
+                continue  # "[4/n]": the PR's place in a series, no module
             if word in rules.markers:
                 found.breaking = found.breaking or word == "breaking"
             elif word in rules.title_types and word not in rules.module_types:
@@ -454,17 +457,22 @@ def path_modules(pull: Pull, rules: Rules) -> tuple[str, ...]:
     docs and examples when there are any."""
     lines: dict[str, int] = defaultdict(int)
     peripheral_lines: dict[str, int] = defaultdict(int)
+    vendored_lines: dict[str, int] = defaultdict(int)
     paths, kinds = rules.files_of(pull)
     for path, path_kinds, change in zip(paths, kinds, pull.files, strict=True):
         module = module_of(path, rules)
         changed = (change.additions or 0) + (change.deletions or 0) + 1
         if path_kinds & {"generated", "tooling"}:
-            continue  # kept apart: a lock file or an editor's settings is no module
+            # kept apart: a lock file or an editor's settings is no module; generated or vendored
+            # code is its folder's, where a PR changes nothing else (ruff's typeshed syncs)
+            if "generated" in path_kinds and not path_kinds & {"dependencies", "tooling"}:
+                vendored_lines[module] += changed
+            continue
         if path_kinds & PERIPHERAL_KINDS:
             peripheral_lines[module] += changed
         else:
             lines[module] += changed
-    chosen = lines or peripheral_lines
+    chosen = lines or peripheral_lines or vendored_lines
     if not chosen and paths:
         return ("tooling",) if any("tooling" in k for k in kinds) else ("build",)
     return tuple(sorted(chosen, key=lambda m: (-chosen[m], m)))
@@ -509,7 +517,7 @@ def reverted_number_in_body(body: str) -> int | None:
     return int(match[1]) if match else None
 
 
-_MOVING = re.compile(r"\b(rename\w*|move[sd]?|split\w*|sort\w*)\b", re.IGNORECASE)
+_MOVING = re.compile(r"\b(rename\w*|move[sd]?|split\w*|sort\w*|extract\w*)\b", re.IGNORECASE)
 _RESTYLING = re.compile(r"\b(lint\w*|linters?|(re)?format\w*|code style|style)\b", re.IGNORECASE)
 
 

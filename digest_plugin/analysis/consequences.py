@@ -303,6 +303,28 @@ _MIGRATION_SCRIPT = re.compile(
 _LITERAL_NAME = re.compile(r"`?(?:none|null|true|false|yes|no|on|off|-?\d[\d.]*)`?", re.IGNORECASE)
 
 
+_ADDS = re.compile(r"^(?:add|adds|added|introduce[sd]?|implement(?:s|ed)?|new)\b", re.IGNORECASE)
+
+
+def introduced_names(title: str, body: str) -> frozenset[str]:
+    """The names a PR that adds something (its title leads with "Add", "Introduce", "Implement",
+    "New") writes in its title and body, as a rename or removal would name them (`_PROSE_NAME`,
+    without backticks): what it may have brought in ("Add a rule to enforce lazy imports":
+    "`TID254` enforces …"). Empty for any other PR."""
+    if not _ADDS.match(title.strip()):
+        return frozenset()
+    return frozenset(
+        name.strip("`") for name in re.findall(_PROSE_NAME, f"{title}\n{body}", re.IGNORECASE)
+    )
+
+
+def shipped_name(consequence: Consequence) -> str | None:
+    """The name a rename or a removal takes from users (a rename's old name, what a removal
+    removes), without backticks; None for other consequences."""
+    name = {"rename": consequence.old, "removal": consequence.what}.get(consequence.kind or "")
+    return name.strip("`") if name else None
+
+
 def _from_prose(
     body: str, template: frozenset[str], repo: str, paths: Sequence[str]
 ) -> list[Consequence]:
@@ -661,7 +683,7 @@ def what_breaks(
 _DOES = re.compile(
     r"\b(?:users?|you) (?:should|must|need to|have to|will need to)\b|\bplease (?:use|set|run|migrate|update|switch)\b|"
     r"\bto migrate\b|\bmigrat\w+ (?:by|with|using)\b|\brun (?:`[^`]+`|[\w./-]+\.(?:py|sh))|\buse `[^`]+` instead\b|"
-    r"\bset `[^`]+`|\binstead,? (?:use|set)\b|^use [\w.`/-]+ instead\b|\b(?:should|must) (?:now )?use\b|\bto (?:keep|restore|retain|preserve) the (?:old|previous|original|former) "
+    r"\bset `[^`]+`|\binstead,? (?:use|set)\b|^use [\w.`/-]+ instead\b|\bto (?:keep|restore|retain|preserve) the (?:old|previous|original|former) "
     r"behaviou?r\b|\bmigration (?:script|guide|tool)\b|\brun\b.{0,60}\bto (?:convert|migrate|upgrade)\b",
     re.IGNORECASE,
 )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from digest_plugin.analysis.model import Footprint
 from digest_plugin.analysis.rules import PERIPHERAL_KINDS, Rules
-from digest_plugin.records.pull import Pull
+from digest_plugin.records.pull import FileChange, Pull
 
 LISTED_PATHS = 5  # paths kept per list: enough to name the main ones
 PLACE_SHARE = 2 / 3  # of a PR's core lines, in one file or folder for it to be where the PR works
@@ -37,6 +37,8 @@ def footprint(pull: Pull, rules: Rules) -> Footprint:
         "generated_files": 0,
         "generated_lines": 0,
         "inline_test_files": 0,
+        "test_lines_gained": 0,
+        "test_lines": 0,
     }
     core_files: list[tuple[str, int]] = []
     for path, path_kinds, change in zip(paths, kinds, pull.files, strict=True):
@@ -48,7 +50,7 @@ def footprint(pull: Pull, rules: Rules) -> Footprint:
             removed.append((change.deletions or 0, path))
         elif change.status == "added" and core:
             added.append(path)
-        _count(counts, path_kinds, (change.additions or 0) + (change.deletions or 0), core)
+        _count(counts, path_kinds, change, core)
     if pull.files_truncated:
         kept = sum((change.additions or 0) + (change.deletions or 0) for change in pull.files)
         counts["generated_lines"] = beyond_kept(pull, counts["generated_lines"], kept)
@@ -119,10 +121,15 @@ def main_places(files: list[tuple[str, int]]) -> tuple[str, ...]:
     return ()
 
 
-def _count(counts: dict[str, int], kinds: frozenset[str], lines: int, core: bool) -> None:
-    """Adds one file to the footprint's counts: its lines where they are core or generated."""
+def _count(counts: dict[str, int], kinds: frozenset[str], change: FileChange, core: bool) -> None:
+    """Adds one file to the footprint's counts: its lines where they are core, tests or generated."""
+    added, deleted = change.additions or 0, change.deletions or 0
+    lines = added + deleted
     counts["core_lines"] += lines if core else 0
     counts["test_files"] += "tests" in kinds
+    if "tests" in kinds:
+        counts["test_lines"] += lines
+        counts["test_lines_gained"] += added - deleted
     counts["doc_files"] += "docs" in kinds and "tests" not in kinds
     counts["generated_files"] += "generated" in kinds
     # snapshots are generated too, but they are the tests' expected output: counted as tests

@@ -191,6 +191,10 @@ class Footprint:
     removed_lines: int = 0  # lines of the removed files
     core_lines: int = 0  # lines changed in core paths
     test_files: int = 0
+    # lines its test files gained, less those they lost: below 1, tests were only trimmed or
+    # adjusted (ruff #18960 deleted five lines of two tests), which shows nothing of the change
+    test_lines_gained: int = 0
+    test_lines: int = 0  # lines changed in test files
     doc_files: int = 0
     workflows: tuple[str, ...] = ()  # CI files changed (.github/workflows/…), all of them
     config_files: tuple[str, ...] = ()  # configuration files edited, all of them

@@ -18,7 +18,13 @@ from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta, tzinfo
 
 from digest_plugin.analysis.classify import ModuleScheme, classify, module_scheme, parse_title
-from digest_plugin.analysis.consequences import consequences_of, mitigation_of, what_breaks
+from digest_plugin.analysis.consequences import (
+    consequences_of,
+    introduced_names,
+    mitigation_of,
+    shipped_name,
+    what_breaks,
+)
 from digest_plugin.analysis.description import description_text, summary_of, template_lines
 from digest_plugin.analysis.file_history import Added, FileHistory, file_history
 from digest_plugin.analysis.footprint import footprint
@@ -89,6 +95,12 @@ class History:
         self._file_history: FileHistory = file_history(pulls, rules)
         # made when first asked: half the history's making, which analysing pulls never asks
         self._vocabulary = functools.cache(functools.partial(vocabulary, pulls, rules))
+        self._releases = sorted(p.merged_at for p in pulls if own_release(p, rules))
+        self._introductions = sorted(
+            (p.merged_at, p.number, names)
+            for p in pulls
+            if (names := introduced_names(parse_title(p.title, rules).description, p.body))
+        )
 
     def vocabulary(self) -> Vocabulary:
         """The names of its strands of work, and its generic words (themes.vocabulary): what the
@@ -118,6 +130,18 @@ class History:
     def locks_before(self, when: datetime) -> tuple[str, ...]:
         """The lock files kept just before `when`, sorted."""
         return tuple(sorted(self._file_history.locks_before(when)))
+
+    def introduced_unreleased(self, name: str, before: datetime) -> int | None:
+        """The PR that first brought `name` in (consequences.introduced_names), where it came after
+        the repository's last release before `before`: a name no release has shipped. None where a
+        release came between, or where the history holds no release to tell by."""
+        released = [merged for merged in self._releases if merged < before]
+        first = next(
+            ((merged, n) for merged, n, names in self._introductions if name in names), None
+        )
+        if not released or first is None or not released[-1] < first[0] < before:
+            return None
+        return first[1]
 
     def added_since(self, path: str, since: datetime, until: datetime) -> Added | None:
         """The last addition of `path` merged in [since, until), or None."""
@@ -191,7 +215,15 @@ def analyse_pull(pull: Pull, context: RepoContext, first_time: bool | None = Non
     evidence = tuple(
         _reverted(e, pull, history) if e.fact == "reverted" else e for e in pull_evidence(facts)
     )
-    said = consequences_of(pull, title.description or pull.title, kinds, template, repo)
+    said = (
+        tuple(  # a name renamed or removed before any release shipped it takes nothing from users
+            c
+            for c in consequences_of(pull, title.description or pull.title, kinds, template, repo)
+            if not (
+                (name := shipped_name(c)) and history.introduced_unreleased(name, pull.merged_at)
+            )
+        )
+    )
     breaks = what_breaks(pull, title.description or pull.title, said, template, repo)
     evidence = tuple(  # a marker says what breaks only in the PR's own words
         replace(e, reason=breaks or None) if e.fact == "breaking-marker" else e for e in evidence

@@ -45,7 +45,7 @@ from digest_plugin.analysis.model import (
     Risk,
     Upgrade,
 )
-from digest_plugin.analysis.rules import PERIPHERAL_KINDS, Rules
+from digest_plugin.analysis.rules import NOT_CODE_KINDS, PERIPHERAL_KINDS, Rules
 from digest_plugin.records.pull import FileChange, Pull
 
 # the setting a title names beside "default": `max_num_seqs`, "default of X", "X by default"
@@ -397,7 +397,7 @@ def _large_change(facts: PullFacts) -> tuple[Evidence, ...]:
     core = [
         (path, change)
         for path, k, change in facts.changes()
-        if not k & (PERIPHERAL_KINDS | tests_only)
+        if not k & (NOT_CODE_KINDS | tests_only)
     ]
     lines = sum((c.additions or 0) + (c.deletions or 0) for _, c in core)
     files = len(core)

@@ -28,6 +28,10 @@ _REGEX_KEYS = {"labels.modules"}
 _TYPE_VALUES = {"title.types", "title.module_types"}
 # Paths that support the code rather than being it: they count less in importance and modules.
 PERIPHERAL_KINDS = frozenset({"tests", "docs", "examples", "ci", "generated", "tooling"})
+# Lines that are not the project's code, for the size of a change, though a PR of them is no
+# peripheral one: those and the files that pin what it runs on (a Dockerfile, requirements.txt).
+# verl #4037 moved 14 Dockerfiles, 2,578 lines, and was said to change "2,600 lines of core code".
+NOT_CODE_KINDS = PERIPHERAL_KINDS | {"dependencies"}
 PATH_KINDS = (
     "tests",
     "docs",

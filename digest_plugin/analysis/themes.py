@@ -101,6 +101,7 @@ BASELINE_MAX_WEEKS = 52
 LIFT_CAP = 20.0
 # PRs a subject needs to be a theme by the lines it changed rather than by its share of PRs
 BY_LINES_PULLS = 5
+SWEEP_MODULES = 10  # a PR working in more modules is a sweep across the repository, no one strand's
 SAME_STORY = 0.7  # share of the larger of two subjects' PRs they have in common from which they are one theme
 MIN_WORD = 3  # letters; shorter names (`ty`, `ci`) come in as scopes or paths
 NO_SUBJECTS = frozenset({"(root)", "build", "tooling"})
@@ -768,7 +769,14 @@ def _strands(
             sum(p.footprint.core_lines for p in group) / total_lines if total_lines else share
         )
         size = (share + line_share) / 2
-        if not _big_enough(len(group), total, needed, sources[name], size, thresholds):
+        # a sweep across the repository is counted by its modules, but it makes no module's story
+        # (ruff #22310 "Run `cargo sort`" edited 31 crates' Cargo.toml: ruff_workspace's third PR)
+        count = (
+            sum(1 for p in group if len(p.classification.modules) <= SWEEP_MODULES)
+            if sources[name] in PATH_SOURCES | {"module"}
+            else len(group)
+        )
+        if not _big_enough(count, total, needed, sources[name], size, thresholds):
             continue
         # a subject never seen before counts as seen once: a new name needs more than luck
         base_share = (before[name] + 1) / (before_total + 1) if before_total else 0.0

@@ -130,6 +130,7 @@ _FROM_VERBS = frozenset(
 )
 _FOR_OBJECTS = frozenset(("support", "fix", "autofix"))  # what is "for" something: said 对 X 的支持
 _TO_VERBS = frozenset(("add", "include", "pass", "apply", "expose", "propagate", "attach"))
+HAN = re.compile(r"[\u4e00-\u9fff]")  # a Chinese character
 _CJK_GAP = re.compile(
     r"(?<=[\u4e00-\u9fff）：，、])\s+(?=[\u4e00-\u9fff（])|(?<=[\u4e00-\u9fff])\s+(?=[（：，、])"
 )

@@ -25,17 +25,20 @@ from dataclasses import dataclass
 from digest_plugin.analysis.claims import speaks, type_speaks
 from digest_plugin.analysis.description import capitalised
 from digest_plugin.analysis.model import AnalysedPull
+from digest_plugin.narrate.chinese import HAN
 from digest_plugin.narrate.model import Cited
 from digest_plugin.narrate.titles import (
     clause,
     display_title,
     english_predicate,
+    framed_title,
     merged_branch,
     translated_title,
 )
 from digest_plugin.narrate.wording import Language, StatedNumbers
 
 MIN_WORDS = 4  # fewer words are a label, not a sentence
+MOSTLY_TESTS = 2  # times its core lines, from which a PR's test lines are said to be most of it
 MAX_ITEMS = 2
 _CONTINUATION = re.compile(
     r"^(?:By|Via|Using|So that|Such that|Without|Instead of) ", re.IGNORECASE
@@ -57,7 +60,6 @@ _TEMPLATE_WORDS = re.compile(
     r"aims to achieve or accomplish",
     re.IGNORECASE,
 )
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 @dataclass(frozen=True)
@@ -104,13 +106,15 @@ def _repeats_title(text: str, title: str) -> bool:
     titled = set(re.findall(r"[a-z0-9_]+", title.lower()))
     if not words:
         # Chinese says more than an English title
-        return not _CJK.search(text) or set(_CJK.findall(text)) <= set(_CJK.findall(title))
+        return not HAN.search(text) or set(HAN.findall(text)) <= set(HAN.findall(title))
     return len(words - titled) <= max(1, len(words) // 5)
 
 
 def _words(text: str) -> int:
-    """Words of Latin script, and Chinese characters two to a word (Chinese has no spaces to count)."""
-    return len(re.findall(r"[^\W\u4e00-\u9fff]+", text)) + len(_CJK.findall(text)) // 2
+    """Words of Latin script, a name of several parts one ("verlai/verl:sgl054p3.dev", verl #4037's
+    whole description), and Chinese characters two to a word (Chinese has no spaces to count)."""
+    latin = [t for t in re.split(r"[\s\u4e00-\u9fff]+", text) if re.search(r"[^\W_]", t)]
+    return len(latin) + len(HAN.findall(text)) // 2
 
 
 def _main_items(text: str) -> str:
@@ -123,7 +127,7 @@ def _main_items(text: str) -> str:
 
 
 def _mostly_chinese(text: str) -> bool:
-    return len(_CJK.findall(text)) > len(text) / 4
+    return len(HAN.findall(text)) > len(text) / 4
 
 
 def new_folder(analysed: AnalysedPull) -> str | None:
@@ -182,10 +186,12 @@ def files_sentence(analysed: AnalysedPull, lang: Language) -> Cited | None:
 
 
 def _tested(analysed: AnalysedPull) -> bool | None:
-    """Whether the PR changed tests; None when a file list cannot tell (Rust keeps tests in the source)."""
+    """Whether the PR came with tests: its test files gained lines; None when a file list cannot
+    tell (Rust keeps tests in the source) or its tests were only trimmed or adjusted (ruff #18960
+    deleted five lines of two tests: "with tests" would say they show the change)."""
     footprint = analysed.footprint
     if footprint.test_files:
-        return True
+        return True if footprint.test_lines_gained > 0 else None
     return None if footprint.inline_test_files else False
 
 
@@ -196,12 +202,13 @@ def title_sentence(analysed: AnalysedPull, lang: Language) -> Cited:
     """The title made into a sentence, with where in the code the PR works and whether tests came
     with it: "Adds async weight sync, mainly changing verl/workers/rollout, with tests." (not "in
     verl/workers/rollout", which reads as where the title's object is). In Chinese the title is
-    translated, or said by its facts where the rules cannot ("core 模块的修复，主要改动 X，并附带
-    测试。"): the English title stands above the line already."""
+    translated, or framed by its leading verb ("新增「X」，主要改动 Y，并附带测试。"), or said by its
+    facts where the rules cannot ("core 模块的改动，主要改动 Y。"): the English title stands above
+    the line already."""
     _, title = lang.gettext, analysed.pull.title
     if lang.code == "zh":
-        # the title is shown above it, in English
-        said = chinese_mention(analysed, lang, sized=False)
+        # the title is shown above it, in English: this line says it in Chinese as far as it can
+        said = chinese_mention(analysed, lang, sized=False, framed=True)
     else:
         predicate = english_predicate(title)
         said = predicate[0].upper() + predicate[1:] if predicate else display_title(title)
@@ -209,6 +216,10 @@ def title_sentence(analysed: AnalysedPull, lang: Language) -> Cited:
     if fact:  # a new folder, removals or CI workflows say more than where the PR works
         return Cited(lang.sentences((_("{said}.").format(said=said), fact.text)), (), fact.figures)
     footprint = analysed.footprint
+    if footprint.test_lines > MOSTLY_TESTS * footprint.core_lines:
+        # where its code changed is not where it works (ruff #24490: an e2e framework, 3,800 of its
+        # 4,100 lines in tests)
+        return Cited(lang.tidy(_("{title}, most of it in tests.").format(title=said)))
     if footprint.places:
         said = _("{title}, mainly changing {place}").format(
             title=said, place=lang.join(footprint.places)
@@ -234,7 +245,7 @@ def chinese_sentence(sentence: str) -> str | None:
     """The author's sentence in Chinese where the rules translate it fully (a short one that starts
     with a known verb: "Adds a retry to the fetcher." -> "为 fetcher 新增重试。"); None otherwise."""
     if (
-        _CJK.search(sentence)
+        HAN.search(sentence)
         or len(sentence.split()) > 12
         or re.search(r"[;:,!?]|\. ", sentence)
         or not clause(sentence.rstrip(".")).verb
@@ -289,6 +300,7 @@ def quoted_forms(analysed: AnalysedPull, chinese: bool) -> set[str]:
         forms.update(
             (
                 translated_title(title) or "",
+                framed_title(title) or "",
                 (chinese_sentence(sentences) if sentences else None) or "",
             )
         )
@@ -353,12 +365,23 @@ def chinese_facts(
 
 
 def chinese_mention(
-    analysed: AnalysedPull, lang: Language, sized: bool = True, said: StatedNumbers | None = None
+    analysed: AnalysedPull,
+    lang: Language,
+    sized: bool = True,
+    said: StatedNumbers | None = None,
+    framed: bool = False,
 ) -> str:
     """What a Chinese sentence calls a PR besides its number: its title in Chinese where the rules
-    translate it whole, else its facts (`chinese_facts`); never the English title, which the page
-    shows once, in the PR's key change or its row of the list."""
-    return whole_translation(analysed.pull.title) or chinese_facts(analysed, lang, sized, said)
+    translate it whole, else, where `framed` (a sentence that tells what the week's main changes
+    do), its leading verb in Chinese with the rest quoted (`framed_title`), else its facts
+    (`chinese_facts`); never the English title whole, which the page shows once, in the PR's key
+    change or its row of the list."""
+    title = analysed.pull.title
+    return (
+        whole_translation(title)
+        or (framed_title(title) if framed else None)
+        or chinese_facts(analysed, lang, sized, said)
+    )
 
 
 def whole_translation(title: str) -> str | None:

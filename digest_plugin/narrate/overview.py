@@ -7,10 +7,9 @@ recorded with what it is (`StatedNumbers`), every PR is a PR of the week.
 
 from __future__ import annotations
 
-import re
-
 from digest_plugin.analysis.claims import speaks, themes_speak
 from digest_plugin.analysis.model import AnalysedPull, WeekAnalysis
+from digest_plugin.narrate.chinese import HAN
 from digest_plugin.narrate.describe import body_sentences, chinese_mention
 from digest_plugin.narrate.model import Cited
 from digest_plugin.narrate.risks import summary_risks
@@ -21,7 +20,6 @@ SUMMARY_CHANGES = 3  # main changes named in the summary
 SUMMARY_THEMES = 2
 MIN_CHANGES = 2  # changes named even when fewer PRs are key
 SUMMARY_BODY_WORDS = 30  # a change's own sentence is quoted in the summary only when this short
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 def quiet_summary(week: WeekAnalysis, lang: Language) -> Cited:
@@ -81,10 +79,14 @@ def _status_sentences(week: WeekAnalysis, lang: Language) -> list[str]:
 
 
 def _releases_sentence(week: WeekAnalysis, lang: Language) -> str:
-    """The project's own releases, as in "Released this week: 0.15.19 (#26291) and 0.15.20 (#26376)." """
+    """The project's own releases, as in "Released this week: 0.15.19 (#26291) and 0.15.20 (#26376).";
+    a version is one release, whatever PRs it took (ruff 0.13.1: #20473, and #20475 fixing its bump)."""
+    by_version: dict[str, list[int]] = {}
+    for release in week.releases:
+        by_version.setdefault(release.version, []).append(release.pull)
     releases = lang.join(
-        lang.gettext("{name} ({pulls})").format(name=r.version, pulls=f"#{r.pull}")
-        for r in week.releases
+        lang.gettext("{name} ({pulls})").format(name=version, pulls=lang.pulls(numbers))
+        for version, numbers in by_version.items()
     )
     return lang.gettext("Released this week: {releases}.").format(releases=releases)
 
@@ -154,7 +156,7 @@ def change_sentence(analysed: AnalysedPull, position: int, lang: Language) -> st
     if lang.code == "zh":
         # the title is shown once, lower
         what = _("{pull} {change}").format(
-            pull=number, change=chinese_mention(analysed, lang, sized=False)
+            pull=number, change=chinese_mention(analysed, lang, sized=False, framed=True)
         )
     else:
         predicate = english_predicate(title)
@@ -171,7 +173,7 @@ def change_sentence(analysed: AnalysedPull, position: int, lang: Language) -> st
         position == 0
         and explained
         and len(explained.split()) <= SUMMARY_BODY_WORDS
-        and (lang.code != "zh" or _CJK.search(explained))
+        and (lang.code != "zh" or HAN.search(explained))
     ):
         sentence = lang.sentences(
             (

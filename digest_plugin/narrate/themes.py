@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from digest_plugin.analysis.claims import themes_speak, type_speaks
 from digest_plugin.analysis.model import TYPES, AnalysedPull, Theme, WeekAnalysis
+from digest_plugin.analysis.themes import SWEEP_MODULES
 from digest_plugin.narrate.describe import chinese_mention
 from digest_plugin.narrate.model import ThemeLine
 from digest_plugin.narrate.titles import display_title, english_predicate
@@ -15,7 +16,6 @@ LINES_SAID_FROM = (
     1.5  # times its share of PRs from which a theme's share of the week's lines is said
 )
 TYPES_SAID = 3  # kinds of change a theme sentence counts
-LEAD_MODULES = 10  # modules a PR may work in and still lead a theme: more is a sweep
 
 
 def theme_lines(week: WeekAnalysis, lang: Language) -> tuple[ThemeLine, ...]:
@@ -56,24 +56,44 @@ def _theme_sentence(
     if kinds:
         sentences.append(_("What its PRs did: {kinds}.").format(kinds=kinds))
     lead = _lead(theme, by_number)
-    sentences.append(_led_by(by_number[lead], lang) if lead in by_number else "")
-    others = [n for n in theme.pulls if n != lead][: THEME_PULLS - 1]
+    sentences.append(_led_by(by_number[lead], lang) if lead is not None else "")
+    # the PRs that work mainly in the strand first, each group in importance order
+    rest = sorted(
+        (n for n in theme.pulls if n != lead and n in by_number),
+        key=lambda n: not _works_mainly_in(by_number[n], theme),
+    )
+    others = rest[: THEME_PULLS - (lead is not None)]
     if others:
         sentences.append(
             ngettext("See also {pulls}.", "See also {pulls}.", len(others)).format(
                 pulls=lang.pulls(others)
             )
         )
-    return said.cited(lang.sentences(s for s in sentences if s), (lead, *others))
+    cited = (lead, *others) if lead is not None else tuple(others)
+    return said.cited(lang.sentences(s for s in sentences if s), cited)
 
 
-def _lead(theme: Theme, by_number: dict[int, AnalysedPull]) -> int:
+def _lead(theme: Theme, by_number: dict[int, AnalysedPull]) -> int | None:
     """The PR a theme's sentence names as its main change: its most important (key first) that
-    works in few modules. A sweep across the repository belongs to no one strand (ruff #27339
-    narrowed visibility in 253 files of some 20 crates: 26 of them in the servers it led)."""
+    works mainly in the strand. A sweep across the repository belongs to no one strand (ruff #27339
+    narrowed visibility in 253 files of some 20 crates: 26 of them in the servers it led), nor does
+    a PR whose most changed module is another (ruff #15408, a toolchain bump with one-line fixes in
+    many crates, is not the linter's main change). None where no PR of the theme is such."""
     ordered = [n for n in (*theme.key_pulls, *theme.pulls) if n in by_number]
-    focused = [n for n in ordered if len(by_number[n].classification.modules) <= LEAD_MODULES]
-    return (focused or ordered or list(theme.pulls))[0]
+    return next((n for n in ordered if _works_mainly_in(by_number[n], theme)), None)
+
+
+def _works_mainly_in(analysed: AnalysedPull, theme: Theme) -> bool:
+    modules = analysed.classification.modules
+    if len(modules) > SWEEP_MODULES:
+        return False
+    if theme.source != "module" or analysed.classification.modules_from_title or not modules:
+        return True  # a title's scopes, labels and topics name the strand as the author chose it
+    return _spelling(modules[0]) == _spelling(theme.name)  # its modules come most changed first
+
+
+def _spelling(name: str) -> str:
+    return name.lower().replace("_", "-")
 
 
 def _of_the_week(week: WeekAnalysis, said: StatedNumbers, lang: Language, theme: Theme) -> str:
@@ -127,7 +147,7 @@ def _led_by(analysed: AnalysedPull, lang: Language) -> str:
     # the English title is shown once, in its key change or the list of every PR
     if lang.code == "zh":
         return _("Its main change: {pull} {change}.").format(
-            pull=f"#{number}", change=chinese_mention(analysed, lang, sized=False)
+            pull=f"#{number}", change=chinese_mention(analysed, lang, sized=False, framed=True)
         )
     predicate = english_predicate(title)
     if predicate:

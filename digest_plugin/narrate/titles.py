@@ -5,7 +5,9 @@ async weight sync" ("#12 adds async weight sync"): the "[scope] type:" prefix go
 verb agrees with the PR as subject. In Chinese a title is translated only when every word of it is
 known to the rules (`chinese.py`): "Fix typo in the README" -> "在 README 中修复拼写错误", names and
 code kept as written. Otherwise it is not spliced into Chinese grammar: a Chinese sentence quotes
-it whole (「Add async weight sync」), and a list shows it as written.
+it whole (「Add async weight sync」), and a list shows it as written; the sentences that tell what
+a week's main changes do say its leading verb in Chinese and quote the rest (`framed_title`:
+"新增「async weight sync」").
 """
 
 from __future__ import annotations
@@ -13,14 +15,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from digest_plugin.narrate.chinese import WORDS, join, noun_phrase, predicate, tidy
+from digest_plugin.narrate.chinese import HAN, WORDS, join, noun_phrase, predicate, tidy
 from digest_plugin.narrate.verbs import FORMS, VERBS
 
 # A title's module prefix ("[trainer, data] "), conventional-commit type ("fix: ", "feat(parser)!: ").
 _MODULE_PREFIX = re.compile(r"^\s*(?:\[[^\]]*\]\s*)+(?::\s*)?")  # "[ruff]: Build X" too
 _TYPE_PREFIX = re.compile(r"^([A-Za-z]+)(?:\(([^)]*)\))?!?:\s+")
-# "Megatron: Support X", "mypy_primer: add X": a short scope before a colon
-_SCOPE_PREFIX = re.compile(r"^([\w.\-/ ]{1,30}?):\s+(?=\S)")
+# "Megatron: Support X", "flowgrpo - add X": a short scope before a colon or a dash
+_SCOPE_PREFIX = re.compile(r"^([\w.\-/ ]{1,30}?)(?::|\s+[-–—])\s+(?=\S)")
 _TITLE_TYPES = set(
     "feat fix refactor perf docs doc test tests ci build chore revert style misc".split()
 )
@@ -197,6 +199,77 @@ def _without_verb(parts: Clause) -> str | None:
         what = noun_phrase(parts.rest, sentence_start=True)
         return _TYPE_WORDS_ZH[parts.kind] + what if what else None
     return None
+
+
+# titles led by a noun that say a verb: "Initial implementation of X" is "初步实现 X"
+_NOUN_OPENINGS = (
+    (re.compile(r"^initial\s+implementation\s+(?:of|for)\s+", re.IGNORECASE), "初步实现"),
+    (re.compile(r"^initial\s+support\s+(?:of|for)\s+", re.IGNORECASE), "初步支持"),
+    (re.compile(r"^(?:improvements?|enhancements?)\s+(?:to|for|of)\s+", re.IGNORECASE), "改进"),
+    (
+        re.compile(r"^(?:don'?t|do\s+not)\s+", re.IGNORECASE),
+        "不再",
+    ),  # "Don't store X": 不再「store X」
+)
+# verbs not framed: "Follow aliases" is not 遵循 them; 'Revert "X"' quotes another PR's title
+_UNFRAMED = frozenset(("follow", "revert"))
+_DEFAULT_BRANCH = re.compile(r"(?:master|main|develop|dev|patch-\d+)", re.IGNORECASE)
+FRAMED_LONGEST = 60  # characters of English a framed title keeps; a longer one is not said so
+
+
+def framed_title(title: str) -> str | None:
+    """A title the rules cannot translate whole, said by its leading verb in Chinese and the rest
+    quoted as written: "[ty] Fix panic for unclosed string literal" -> "修复「panic for unclosed
+    string literal」". The sentence is Chinese, and what it quotes is the author's. None without a
+    known verb or opening (a "fix: X" would be the title again), or where the rest is long."""
+    branch = merged_branch(title)
+    if branch:  # an old import's merge commit: its branch names the change, unless it is a default
+        return None if _DEFAULT_BRANCH.fullmatch(branch) else f"合入分支 {branch}"
+    parts = clause(title)
+    if len(parts.rest) > FRAMED_LONGEST or HAN.search(parts.rest):
+        return None
+    said = _framed(parts)
+    return tidy(f"{parts.scope}：{said}" if parts.scope and said else said) if said else None
+
+
+def _framed(parts: Clause) -> str | None:
+    """ "新增「X」", and each verb of "add X and make Y default" said over its own words
+    ("弃用「X」，并…"), never one verb over both; None where a verb has no Chinese."""
+    chinese, rest = _leading_verb(parts)
+    rest = re.sub(r"^(?:the|an?)\s+", "", rest, flags=re.IGNORECASE).strip()
+    if chinese is None or not rest:
+        return None
+    joined = _AND_VERB.search(rest)
+    if joined and joined[2].lower() in _CLEAR_VERBS:
+        first = rest[: joined.start()].rstrip(" ,")
+        second = _framed(clause(rest[joined.start(2) :]))
+        return f"{chinese}「{first}」，并{second}" if first and second else None
+    support = _SUPPORT_FOR.match(rest) if parts.verb == "add" else None
+    if support:  # "add support for X": 新增对「X」的支持
+        return f"新增对「{support['what']}」的支持"
+    moved = re.match(r"^(?P<what>.+?)\s+to\s+(?P<where>\S.*)$", rest, re.IGNORECASE)
+    if parts.verb in _TOWARDS and moved and "=" not in moved["what"]:  # "move CI to uv"
+        return f"将「{moved['what']}」{_TOWARDS[parts.verb]}「{moved['where']}」"
+    return f"{chinese}「{rest}」"
+
+
+def _leading_verb(parts: Clause) -> tuple[str | None, str]:
+    """The Chinese verb a title starts with and what follows it: "clean up X" is 清理 X, "switch to
+    X" 切换到 X, "Initial support for X" 初步支持 X; None where there is none to say."""
+    verb, rest = parts.verb, parts.rest
+    lower = rest.lower()
+    if verb is None:
+        opening = next((o for o in _NOUN_OPENINGS if o[0].match(parts.text)), None)
+        return (opening[1], opening[0].sub("", parts.text, count=1)) if opening else (None, rest)
+    if verb in _UNFRAMED:
+        return None, rest
+    if verb in _PARTICLES and lower.startswith(_PARTICLES[verb] + " "):
+        return VERBS[verb][1], rest[len(_PARTICLES[verb]) + 1 :]
+    if verb in _TOWARDS and lower.startswith("to "):
+        return _TOWARDS[verb], rest[3:]
+    if verb == "support" and lower.startswith("for "):
+        return VERBS[verb][1], rest[4:]
+    return VERBS[verb][1], rest
 
 
 def chinese_title(title: str) -> str:

@@ -41,7 +41,9 @@ VERBS = {
         adjust=调整 tune=调优 rewrite=重写 reorganize=重组 refine=完善 polish=完善 revise=修订
         print=打印 load=加载 save=保存 read=读取 write=写入 parse=解析 generate=生成 register=注册
         configure=配置 initialize=初始化 wrap=封装 hide=隐藏 export=导出 raise=抛出 unpin=取消固定
-        rework=重做 defer=推迟 accept=接受 display=显示 make= treat= narrow=
+        rework=重做 defer=推迟 accept=接受 display=显示 enhance=增强 adapt=适配 discover=发现
+        accelerate=加速 retire=停用 provide=提供 start=开始 stop=停止 try=尝试 warn=警告
+        make= treat= narrow=
     """).items()
 }
 # other forms of the same verbs a title may start with
@@ -49,5 +51,5 @@ FORMS = word_pairs("""
     adds=add added=add adding=add fixes=fix fixed=fix fixing=fix supports=support removes=remove
     removed=remove updates=update updated=update bumps=bump upgrades=upgrade deprecates=deprecate
     introduces=introduce implements=implement refactors=refactor refactored=refactor uses=use
-    improves=improve
+    improves=improve using=use retires=retire
 """)

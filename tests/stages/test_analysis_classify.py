@@ -33,6 +33,67 @@ def test_verl_style_title_gives_modules_type_and_breaking_marker():
     assert title.description == "dynamic batching"
 
 
+@pytest.mark.parametrize(
+    ("title", "modules"),
+    [  # verl #5802, #3530, #5723: the place in a series is no module ("4/n 模块的改动")
+        ("[4/n][trainer] feat: flowgrpo - add diffusers + fsdp engine support", ("trainer",)),
+        ("[2/N][rollout] feat: support vllm/sglang DP+EP in server mode", ("rollout",)),
+        ("[1/2][rollout,trainer] refactor: Teacher colocate mode", ("rollout", "trainer")),
+        ("[trainer, part 2] fix: resume", ("trainer",)),
+    ],
+)
+def test_a_title_s_place_in_a_series_is_no_module(title, modules):
+    assert parse_title(title, RULES).modules == modules
+
+
+@pytest.mark.parametrize(
+    ("title", "crash"),
+    [
+        (
+            "[red-knot] Include salsa backtrace in check and mdtest panic messages",
+            False,
+        ),  # ruff #17732
+        ("Always include panic payload in panic diagnostic message", False),
+        ("Fall back on previous panic hook when not in `catch_unwind` wrapper", False),
+        ("[ty] ecosystem-analyzer: Fail on newly panicking projects", False),
+        ("[ty] Fix panic for unclosed string literal in type annotation position", True),
+        ("[ty] Hotfix for `expression_scope_id` panics", True),
+    ],
+)
+def test_a_panic_is_a_crash_where_it_happens_not_where_its_message_is_reported(title, crash):
+    found = classify(make_pull(1, "2026-05-01T10:00:00Z", title, files=[SRC]), RULES)
+    assert ("crash" in found.topics) is crash
+    if "messages" in title:  # nor is a PR that reports panics better a fix
+        assert found.type != "fix"
+
+
+@pytest.mark.parametrize(
+    "title",
+    [
+        "[ty] Force-update all insta snapshots",  # ruff #23343, scored as a feature and key
+        "[ty] Refresh benchmark snapshots",
+        "Update the parser's snapshots",
+    ],
+)
+def test_a_title_that_updates_snapshots_is_a_test_change(title):
+    snapshot = FileChange("crates/ty/src/lib.rs", 120, 80)  # Rust keeps its inline snapshots here
+    assert (
+        classify(make_pull(1, "2026-05-01T10:00:00Z", title, files=[snapshot]), RULES).type
+        == "test"
+    )
+
+
+def test_a_pr_of_vendored_code_alone_is_its_folders_module_and_one_of_lock_files_is_build():
+    # ruff #16762 "Sync vendored typeshed stubs" was "build 模块的改动"
+    stubs = FileChange("crates/red_knot_vendored/vendor/typeshed/stdlib/tarfile.pyi", 181, 162)
+    synced = make_pull(1, "2026-05-01T10:00:00Z", "Sync vendored typeshed stubs", files=[stubs])
+    assert classify(synced, RULES).modules == ("red_knot_vendored",)
+    locked = make_pull(
+        2, "2026-05-01T10:00:00Z", "Update lock", files=[FileChange("uv.lock", 9, 9)]
+    )
+    assert classify(locked, RULES).modules == ("build",)
+
+
 def test_conventional_commit_with_scope_and_bang():
     pull = make_pull(
         1, "2026-05-18T10:00:00Z", "fix(parser)!: reject tabs in indentation", files=[SRC]

@@ -227,6 +227,39 @@ def test_revert_is_matched_to_the_stored_pr_by_title():
     assert dict(pull.score.factors)["revert"] > 0
 
 
+def test_a_name_renamed_before_any_release_shipped_it_is_no_consequence_for_users():
+    # ruff 2026-W11: #23777 added TID254 on Monday, #23847 renamed it on Tuesday, and 0.15.6
+    # shipped both on Thursday: no release ever had TID254, so there is nothing users must update
+    rule = FileChange("crates/linter/src/rules/lazy.rs", 200, 0)
+    release = make_pull(10, "2026-03-03T10:00:00Z", "Bump 0.15.5", files=[SRC])
+    added = make_pull(
+        20,
+        "2026-03-09T10:00:00Z",
+        "Add a rule to enforce lazy imports",
+        body="`TID254` enforces the use of `lazy` imports.",
+        files=[rule],
+    )
+    renamed = make_pull(
+        30,
+        "2026-03-10T10:00:00Z",
+        "Allow users to ban lazy imports",
+        body="## Summary\n\nThis PR renames TID254 to `lazy-import-mismatch` and expands it.",
+        files=[rule],
+    )
+
+    def rename_said(*pulls):
+        week = next(w for w in analyse(list(pulls)) if w.week == "2026-W11")
+        return next(p for p in week.pulls if p.pull.number == 30).consequences
+
+    assert rename_said(release, added, renamed) == ()
+    # shipped in between, the rename takes TID254 from users; without any release, nothing tells
+    shipped = make_pull(25, "2026-03-09T18:00:00Z", "Bump 0.15.6", files=[SRC])
+    for pulls in ((release, added, shipped, renamed), (added, renamed)):
+        assert [(c.kind, c.old, c.new) for c in rename_said(*pulls)] == [
+            ("rename", "TID254", "lazy-import-mismatch")
+        ]
+
+
 def test_hot_files_and_folders_count_each_pr_once():
     pulls = [
         make_pull(

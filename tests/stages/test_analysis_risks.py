@@ -48,6 +48,10 @@ def test_every_kind_has_a_check_and_an_impact_rule():
 
 
 def test_missing_tests():
+    # the lines test files gained, less those they lost, tell tests written from tests trimmed
+    trimmed = FileChange("tests/test_engine.py", 1, 4)
+    assert analysed(files=[SRC, TEST, trimmed]).footprint.test_lines_gained == 27
+    assert analysed(files=[SRC, trimmed]).footprint.test_lines_gained == -3
     assert "missing-tests" in kinds(files=[SRC])
     assert "missing-tests" not in kinds(files=[SRC, TEST])
     assert "missing-tests" not in kinds(files=[FileChange("widget/engine.py", 3, 1)])  # a one-liner
@@ -133,6 +137,13 @@ def test_large_change():
     assert "large-change" not in kinds(
         "Update deps", files=[FileChange("uv.lock", 3000, 2000)]
     )  # lock files are generated
+    # Dockerfiles pin what the project runs on, they are not its code (verl #4037 moved 14 of
+    # them, 2,578 lines, and was said to change "2,600 lines of core code")
+    images = [
+        *(FileChange(f"docker/rocm/Dockerfile.{i}", 100, 90) for i in range(14)),
+        FileChange("widget/engine.py", 15, 5),
+    ]
+    assert "large-change" not in kinds("ci: move the Dockerfiles", files=images)
     # a rename is reviewed as a rename, whatever its size (ruff #21680); a rewrite of the same size is not
     renamed = [
         FileChange("widget/find_references.py", 1659, 0, "added"),
@@ -140,6 +151,10 @@ def test_large_change():
     ]
     assert "large-change" not in kinds(
         "Rename `ReferenceRequestHandler` file", files=renamed, additions=1659, deletions=1659
+    )
+    # so is code extracted into a module or crate of its own (ruff #22622, +2,526 −2,601)
+    assert "large-change" not in kinds(
+        "[ty] Extract `ty_site_packages` crate", files=renamed, additions=1659, deletions=1659
     )
     assert "large-change" in kinds(
         "feat: rewrite the reader", files=[big, TEST], additions=930, deletions=300

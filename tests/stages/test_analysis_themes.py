@@ -380,6 +380,26 @@ def test_a_theme_named_as_a_module_counts_what_the_module_table_counts():
     assert len(trainer.pulls) == dict(week.stats.modules)["trainer"] == 6
 
 
+def test_a_sweep_across_the_repository_makes_no_modules_theme():
+    """ruff 2026-W01's "ruff_workspace (3 PRs)": a new rule with one option there, a docs change, and
+    "Run `cargo sort`", which edited 31 crates' Cargo.toml. Two PRs of a module and a sweep through
+    it are no story of that module."""
+    usual = ("fix step {n}", "add pool {n}", "fix call {n}")
+    store = [FileChange("widget/storage/disk.py", 30, 5)]
+    sweep = [FileChange(f"widget/part{i}/setup.cfg", 1, 1) for i in range(30)]
+    sweep.append(FileChange("widget/storage/setup.cfg", 1, 1))
+    last = [("add disk cache {n}", store), ("fix disk flush {n}", store)] + [
+        (title, [CORE]) for title in ("fix call {n}",) * 6
+    ]
+
+    def modules_themes(pulls):
+        week = history(pulls, usual=usual)[-1]
+        return [t.name for t in week.themes if t.source == "module"]
+
+    assert "storage" not in modules_themes([*last, ("sort the setup files {n}", sweep)])
+    assert "storage" in modules_themes([*last, ("add disk index {n}", store)])
+
+
 def test_a_modules_theme_with_a_bots_pr_counts_it_as_the_table_does_and_says_a_share_of_all_prs():
     """A bot's `[trainer]` bump sits in the module table's trainer row: the theme counts it too, and
     says its share of all the week's PRs, not of the people's."""

@@ -157,6 +157,12 @@ def test_a_mitigation_is_the_authors_own_migration_step_or_nothing():
         mitigation_of(make_pull(3, MONDAY, "x", body="Adds a faster sampler for long prompts."))
         == ""
     )
+    # what the code should use is the author's reason, not a step for users (verl #2130, #2521)
+    for reason in (
+        "In principle, all actors should use the same strategy.",
+        "Instead, we should use the public API ray.util.get_node_ip_address().",
+    ):
+        assert mitigation_of(make_pull(4, MONDAY, "x", body=reason)) == ""
 
 
 def _week():

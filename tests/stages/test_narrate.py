@@ -84,14 +84,15 @@ def test_the_english_summary_leads_with_the_main_moves_then_the_risk_then_the_fi
     assert text.index("export") < text.index("main risk") < text.index("In all")
 
 
-def test_the_chinese_summary_says_prs_it_cannot_translate_by_their_facts_and_leaves_english_to_the_key_changes():
+def test_the_chinese_summary_says_a_title_it_cannot_translate_by_its_verb_and_leaves_it_whole_to_the_key_changes():
     text = narrate(busy_week(), [previous_week()], ZH).summary.text
-    # the English titles are shown once, in the key changes or the list of every PR, not quoted here again
+    # the English titles are shown whole once, in the key changes or the list of every PR: here a
+    # title's leading verb is said in Chinese, the rest as written; a title without one, by its facts
     assert text.startswith(
-        "本周较为突出的主题是 export（2 个 PR）。本周最重要的改动：#101 core 模块的改动。"
+        "本周较为突出的主题是 export（2 个 PR）。本周最重要的改动：#101 新增「*streaming* <export> support」。"
     )
-    assert "Adds streaming export" not in text and "streaming" not in text
-    assert "此外，#102 io 模块的改动。还有 #103 io 模块的改动。" in text
+    assert "add *streaming*" not in text and "split the reader" not in text
+    assert "此外，#102 拆分「reader [part 1]」。还有 #103 io 模块的改动。" in text
     assert text.endswith("本周共有 3 位作者合入了 6 个 PR（其中 3 个重点 PR），多于上周的 2 个。")
     assert ".”" not in text and ". " not in text
 
@@ -333,6 +334,29 @@ def test_a_security_fix_is_good_news_told_first(language):
     ] in narrative.summary.text
 
 
+def test_a_modules_theme_is_led_by_a_pr_whose_most_changed_module_it_is():
+    # ruff 2025-W02: a toolchain bump with one-line fixes in many crates (#15408) was the
+    # ruff_linter theme's "main change", above a new lint rule working in ruff_linter alone
+    week = busy_week()
+    sweep = dataclasses.replace(
+        week.pulls[0],
+        classification=dataclasses.replace(
+            week.pulls[0].classification, modules=("core", "io"), modules_from_title=False
+        ),
+    )
+    io_theme = dataclasses.replace(
+        week.themes[0], name="io", source="module", pulls=(101, 102, 103), key_pulls=(101, 102, 103)
+    )
+    week = dataclasses.replace(week, pulls=(sweep, *week.pulls[1:]), themes=(io_theme,))
+    text = narrate(week, [], EN).themes[0].text
+    assert "Its main change: #102 splits the reader [part 1]. See also #103, #101." in text
+    # a theme none of whose PRs works mainly in it names no main change
+    alone = dataclasses.replace(
+        week, themes=(dataclasses.replace(io_theme, pulls=(101,), key_pulls=(101,)),)
+    )
+    assert "main change" not in narrate(alone, [], EN).themes[0].text
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_themes_have_a_sentence_each_with_true_shares(language):
     narrative = narrate(busy_week(), [], Language.of(language))
@@ -344,7 +368,7 @@ def test_themes_have_a_sentence_each_with_true_shares(language):
         "en": "2 of the week's 5 PRs by people (40%). "
         "Its main change: #101 adds *streaming* <export> support. See also #106.",
         "zh": "本周非机器人提交的 5 个 PR 中有 2 个属于这一方向（占 40%）。"
-        "其中最重要的改动是 #101 core 模块的改动。另见 #106。",
+        "其中最重要的改动是 #101 新增「*streaming* <export> support」。另见 #106。",
     }
     assert narrative.themes[0].text == expected[language]
     assert narrative.themes[0].sentence.pulls == (101, 106)
@@ -352,7 +376,7 @@ def test_themes_have_a_sentence_each_with_true_shares(language):
 
 def test_a_sweep_across_the_repository_does_not_lead_a_theme():
     """ruff #27339 narrowed visibility in some 20 crates and led the "server" theme, 26 of its 253
-    files in the servers: a PR in more modules than LEAD_MODULES leads no strand."""
+    files in the servers: a PR in more modules than SWEEP_MODULES (analysis/themes.py) leads no strand."""
     week = busy_week()
     sweep = [
         dataclasses.replace(
@@ -554,7 +578,7 @@ def test_a_theme_of_few_prs_but_much_of_the_work_says_its_share_of_the_lines(lan
 
 @pytest.mark.parametrize(
     "language, said",
-    [("en", "Released this week: 0.15.19 (#2)."), ("zh", "本周发布了 0.15.19（#2）。")],
+    [("en", "Released this week: 0.15.19 (#2, #5)."), ("zh", "本周发布了 0.15.19（#2、#5）。")],
 )
 def test_the_projects_own_release_is_said_in_the_summary_and_the_json(language, said):
     from datetime import UTC, datetime
@@ -591,6 +615,12 @@ def test_the_projects_own_release_is_said_in_the_summary_and_the_json(language, 
             "[ci] chore: bump the version of vllm-ascend to v0.11.0",
             files=[("docker/Dockerfile", 1, 1, "modified")],
         ),  # not ours
+        make_pull(
+            5,
+            monday,
+            "Add `pyproject.toml` to rooster config `version_files` and bump to 0.15.19",
+            files=[("pyproject.toml", 1, 1, "modified")],
+        ),  # the same release's bump, fixed (ruff #20475): one release, not two
     ]
     week = analyse_repo(
         "astral-sh/ruff",
@@ -599,11 +629,14 @@ def test_the_projects_own_release_is_said_in_the_summary_and_the_json(language, 
         analysis_options(DigestSettings()),
         datetime(2026, 7, 1, tzinfo=UTC),
     )[0]
-    assert week.releases == (Release(2, "0.15.19"),)
+    assert week.releases == (Release(2, "0.15.19"), Release(5, "0.15.19"))
     narrative = narrate(week, [], Language.of(language))
     if speaks("version.own-release"):
-        assert said in narrative.summary.text and 2 in narrative.summary.pulls
+        assert said in narrative.summary.text and {2, 5} <= set(narrative.summary.pulls)
     else:  # the rule is not measured precise yet: the release is in the JSON, not said
         assert "0.15.19" not in narrative.summary.text
     assert check_grounding(week, narrative) == []
-    assert week_json(week, narrative)["releases"] == [{"pull": 2, "version": "0.15.19"}]
+    assert week_json(week, narrative)["releases"] == [
+        {"pull": 2, "version": "0.15.19"},
+        {"pull": 5, "version": "0.15.19"},
+    ]

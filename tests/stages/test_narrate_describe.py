@@ -6,11 +6,17 @@ import pytest
 
 from digest_plugin.analysis.description import summarise
 from digest_plugin.analysis.model import Footprint
-from digest_plugin.narrate.describe import body_sentences, chinese_sentence, what_it_does
+from digest_plugin.narrate.describe import (
+    body_sentences,
+    chinese_sentence,
+    what_it_does,
+    whole_translation,
+)
 from digest_plugin.narrate.titles import (
     chinese_title,
     display_title,
     english_predicate,
+    framed_title,
     title_in,
     translated_title,
 )
@@ -157,13 +163,53 @@ def test_without_a_description_the_line_is_the_title_as_a_sentence_where_it_work
         "[io] fix: crash when path is empty",
         summary="Fix crash when path is empty.",
         files=files,
-        footprint=Footprint(places=("src/io/reader.py",), test_files=1),
+        footprint=Footprint(places=("src/io/reader.py",), test_files=1, test_lines_gained=20),
     )
     assert body_sentences(pull) is None
     assert (
         what_it_does(pull, EN).text.text
         == "Fixes crash when path is empty, mainly changing src/io/reader.py, with tests."
     )
+    # tests only trimmed show nothing of the change (ruff #18960 deleted five lines of two tests)
+    trimmed = analysed(
+        5,
+        "[ty] Resolve python environment in `Options::to_program_settings`",
+        files=(
+            FileChange("crates/ty/src/lib.rs", 90, 40),
+            FileChange("crates/ty/tests/cli.rs", 0, 3),
+        ),
+        footprint=Footprint(places=("crates/ty/src",), test_files=1, test_lines_gained=-3),
+    )
+    assert what_it_does(trimmed, EN).text.text == (
+        "Resolves python environment in `Options::to_program_settings`, mainly changing crates/ty/src."
+    )
+    # a PR mostly of tests says so, not where its few lines of code are (ruff #24490)
+    e2e = analysed(
+        6,
+        "Add E2E testing framework to ruff-server",
+        files=(
+            FileChange("crates/server/src/lib.rs", 59, 241),
+            FileChange("crates/server/tests/e2e.rs", 3000, 500),
+        ),
+        footprint=Footprint(
+            places=("crates/server/src",),
+            core_lines=300,
+            test_files=1,
+            test_lines=3500,
+            test_lines_gained=2500,
+        ),
+    )
+    assert (
+        what_it_does(e2e, EN).text.text
+        == "Adds E2E testing framework to ruff-server, most of it in tests."
+    )
+    assert (
+        what_it_does(e2e, ZH).text.text
+        == "新增「E2E testing framework to ruff-server」，改动大多在测试中。"
+    )
+    # a description of names is no sentence of the author's (verl #4037's whole body: an image tag)
+    for names in ("verlai/verl:sgl054p3.dev", "astral-sh/ruff-pre-commit rbubley/mirrors-prettier"):
+        assert body_sentences(analysed(2, "feat: update images", summary=names)) is None
     untested = analysed(
         2, "A faster reader", files=files[:1], footprint=Footprint(places=("src/io",))
     )
@@ -219,7 +265,7 @@ def test_files_say_what_was_removed_added_or_changed_in_ci_with_their_figures():
     ci = analysed(3, "Move CI to uv", files=workflows, footprint=Footprint(workflows=workflows))
     assert what_it_does(ci, EN).text.text == "Moves CI to uv. Changes 8 CI workflows."
     assert (
-        what_it_does(ci, ZH).text.text == "core 模块的改动。修改了 8 个 CI 工作流。"
+        what_it_does(ci, ZH).text.text == "将「CI」移到「uv」。修改了 8 个 CI 工作流。"
     )  # "uv" is not a word the rules know: the facts, the title being above
     # verl #7127's files at the repository's root: a place in Chinese, not the table's "(root)"
     rooted = analysed(5, "Uv integration", modules=("(root)", "build"), files=("manage_envs.py",))
@@ -339,6 +385,64 @@ def test_titles_with_a_word_the_rules_do_not_know_are_quoted_whole_never_half_tr
     assert title_in(title, "zh") == chinese_title(title) and title_in(title, "en") == display_title(
         title
     )
+
+
+@pytest.mark.parametrize(
+    ("title", "framed"),
+    [
+        # real titles of the three repositories the rules cannot translate whole
+        (
+            "[ty] Initial implementation of signature help provider",
+            "初步实现「signature help provider」",
+        ),
+        ("[ty] Initial support for workspace diagnostics", "初步支持「workspace diagnostics」"),
+        ("[misc] refactor: clean up unused sharding manager", "清理「unused sharding manager」"),
+        ("[ty] Speed up large-union narrowing", "加速「large-union narrowing」"),
+        ("Switch to Rust 2024 edition", "切换到「Rust 2024 edition」"),
+        ("[rollout] feat: support for the new sampler", "支持「new sampler」"),
+        ("[red-knot] mypy_primer: switch to depot runners", "mypy_primer：切换到「depot runners」"),
+        (
+            "Merge pull request #3321 from boxydog/warn_about_markdown",
+            "合入分支 warn_about_markdown",
+        ),
+        (  # verl #5802: a scope before a dash, as before a colon
+            "[4/n][trainer] feat: flowgrpo - add diffusers + fsdp engine support",
+            "flowgrpo：新增「diffusers + fsdp engine support」",
+        ),
+        (
+            "Don't store a RichHandler object in the `argparse` namespace",
+            "不再「store a RichHandler object in the `argparse` namespace」",
+        ),
+        (
+            "[ty] Add support for functional `Enum(...)` syntax",
+            "新增对「functional `Enum(...)` syntax」的支持",
+        ),
+        (  # each verb over its own words
+            "[misc] feat: support logging rollout prob and fix the timer",
+            "支持「logging rollout prob」，并修复「timer」",
+        ),
+        # no verb to say, the title again, a sense Chinese would get wrong, or too long a rest
+        # (verl #6951 read 弃用「vanilla mBridge and make Megatron Bridge default」: "make" has no
+        # one Chinese verb, and 弃用 is not to be said over it)
+        ("[megatron] chore: deprecate vanilla mBridge and make Megatron Bridge default", None),
+        ("Merge pull request #2963 from geoffff/master", None),
+        ("fix: crash when `path` is empty", None),
+        ('Revert "[ty] Better control flow for boolean expressions"', None),
+        ("[ty] Follow aliases when resolving stub mappings", None),
+        ("[ty] Homogeneous and mixed tuples", None),
+        (
+            "Migrate to new image with FlashInfer 0.2.2 + vLLM 0.8.3 + SGLang 0.4.5 + MCore 0.12.0 + TE 2.2",
+            None,
+        ),
+    ],
+)
+def test_a_title_the_rules_cannot_translate_is_framed_by_its_leading_verb_or_not_at_all(
+    title, framed
+):
+    assert whole_translation(title) is None
+    assert framed_title(title) == framed
+    if framed:  # never the English title whole
+        assert display_title(title) not in framed
 
 
 def test_titles_in_english_prose_agree_with_the_pull_as_subject_and_lists_keep_them_as_written():
