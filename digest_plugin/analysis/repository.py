@@ -32,6 +32,7 @@ from digest_plugin.analysis.importance import by_importance, importance
 from digest_plugin.analysis.key import KEY_WEEKS, key_cutoff, least_key_score
 from digest_plugin.analysis.model import (
     AnalysedPull,
+    Consequence,
     Evidence,
     FetchInfo,
     Release,
@@ -215,14 +216,8 @@ def analyse_pull(pull: Pull, context: RepoContext, first_time: bool | None = Non
     evidence = tuple(
         _reverted(e, pull, history) if e.fact == "reverted" else e for e in pull_evidence(facts)
     )
-    said = (
-        tuple(  # a name renamed or removed before any release shipped it takes nothing from users
-            c
-            for c in consequences_of(pull, title.description or pull.title, kinds, template, repo)
-            if not (
-                (name := shipped_name(c)) and history.introduced_unreleased(name, pull.merged_at)
-            )
-        )
+    said = _for_users(
+        consequences_of(pull, title.description or pull.title, kinds, template, repo), pull, history
     )
     breaks = what_breaks(pull, title.description or pull.title, said, template, repo)
     evidence = tuple(  # a marker says what breaks only in the PR's own words
@@ -249,6 +244,18 @@ def analyse_pull(pull: Pull, context: RepoContext, first_time: bool | None = Non
         review=facts.review,
         consequences=said,
         mitigation=advice,
+    )
+
+
+def _for_users(
+    said: tuple[Consequence, ...], pull: Pull, history: History | Recording
+) -> tuple[Consequence, ...]:
+    """The consequences but those of a name renamed or removed before any release shipped it:
+    that takes nothing from users (ruff #23847 renamed TID254 a day after #23777 added it)."""
+    return tuple(
+        c
+        for c in said
+        if not ((name := shipped_name(c)) and history.introduced_unreleased(name, pull.merged_at))
     )
 
 

@@ -206,10 +206,8 @@ _NOUN_OPENINGS = (
     (re.compile(r"^initial\s+implementation\s+(?:of|for)\s+", re.IGNORECASE), "初步实现"),
     (re.compile(r"^initial\s+support\s+(?:of|for)\s+", re.IGNORECASE), "初步支持"),
     (re.compile(r"^(?:improvements?|enhancements?)\s+(?:to|for|of)\s+", re.IGNORECASE), "改进"),
-    (
-        re.compile(r"^(?:don'?t|do\s+not)\s+", re.IGNORECASE),
-        "不再",
-    ),  # "Don't store X": 不再「store X」
+    # "Don't store X": 不再「store X」
+    (re.compile(r"^(?:don'?t|do\s+not)\s+", re.IGNORECASE), "不再"),
 )
 # verbs not framed: "Follow aliases" is not 遵循 them; 'Revert "X"' quotes another PR's title
 _UNFRAMED = frozenset(("follow", "revert"))
@@ -229,7 +227,9 @@ def framed_title(title: str) -> str | None:
     if len(parts.rest) > FRAMED_LONGEST or HAN.search(parts.rest):
         return None
     said = _framed(parts)
-    return tidy(f"{parts.scope}：{said}" if parts.scope and said else said) if said else None
+    if said is None:
+        return None
+    return tidy(f"{parts.scope}：{said}" if parts.scope else said)
 
 
 def _framed(parts: Clause) -> str | None:
