@@ -331,6 +331,11 @@ def vocabulary(pulls: Sequence[Pull], rules: Rules) -> Vocabulary:
     )
 
 
+def spelling_key(name: str) -> str:
+    """A name without what joins its words: "red-knot", "red_knot" and "redknot" are one name."""
+    return _PATH_PART.sub("", name.lower())
+
+
 def _spellings_merged(
     strands: dict[str, str], generic: frozenset[str], counts: tuple[Counter, Counter]
 ) -> dict[str, str]:
@@ -339,7 +344,7 @@ def _spellings_merged(
     pulls_of, declared = counts
     spellings: dict[str, list[str]] = defaultdict(list)
     for name in pulls_of:
-        spellings[_PATH_PART.sub("", name)].append(name)
+        spellings[spelling_key(name)].append(name)
     merged = dict(strands)
     for group in spellings.values():
         if len(group) < 2 or not generic.isdisjoint(group):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from digest_plugin.analysis.claims import themes_speak, type_speaks
 from digest_plugin.analysis.model import TYPES, AnalysedPull, Theme, WeekAnalysis
-from digest_plugin.analysis.themes import SWEEP_MODULES
+from digest_plugin.analysis.themes import SWEEP_MODULES, spelling_key
 from digest_plugin.narrate.describe import chinese_mention
 from digest_plugin.narrate.model import ThemeLine
 from digest_plugin.narrate.titles import display_title, english_predicate
@@ -89,11 +89,9 @@ def _works_mainly_in(analysed: AnalysedPull, theme: Theme) -> bool:
         return False
     if theme.source != "module" or analysed.classification.modules_from_title or not modules:
         return True  # a title's scopes, labels and topics name the strand as the author chose it
-    return _spelling(modules[0]) == _spelling(theme.name)  # its modules come most changed first
-
-
-def _spelling(name: str) -> str:
-    return name.lower().replace("_", "-")
+    return spelling_key(modules[0]) == spelling_key(
+        theme.name
+    )  # its modules come most changed first
 
 
 def _of_the_week(week: WeekAnalysis, said: StatedNumbers, lang: Language, theme: Theme) -> str:
