@@ -104,9 +104,8 @@ def _highlights(week: WeekAnalysis, lang: Language) -> tuple[HighlightGroup, ...
 
 
 def _highlight(analysed: AnalysedPull, lang: Language) -> Cited:
-    """ "Add async weight sync (#12)"; in Chinese the title translated, else what the PR is from its
-    facts ("ascend 模块的修复，+120 −30 行（#12）"): the English title is shown once, in its key change
-    or the list of every PR."""
+    """ "Add async weight sync (#12)"; in Chinese what `chinese_mention` says ("新增「async weight
+    sync」（#12）"): the English title whole is shown once, in its key change or the list of every PR."""
     number, said = analysed.pull.number, StatedNumbers(lang)
     if lang.code == "zh":
         title = chinese_mention(analysed, lang, said=said)

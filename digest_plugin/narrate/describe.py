@@ -208,7 +208,7 @@ def title_sentence(analysed: AnalysedPull, lang: Language) -> Cited:
     _, title = lang.gettext, analysed.pull.title
     if lang.code == "zh":
         # the title is shown above it, in English: this line says it in Chinese as far as it can
-        said = chinese_mention(analysed, lang, sized=False, framed=True)
+        said = chinese_mention(analysed, lang, sized=False)
     else:
         predicate = english_predicate(title)
         said = predicate[0].upper() + predicate[1:] if predicate else display_title(title)
@@ -369,17 +369,16 @@ def chinese_mention(
     lang: Language,
     sized: bool = True,
     said: StatedNumbers | None = None,
-    framed: bool = False,
 ) -> str:
     """What a Chinese sentence calls a PR besides its number: its title in Chinese where the rules
-    translate it whole, else, where `framed` (a sentence that tells what the week's main changes
-    do), its leading verb in Chinese with the rest quoted (`framed_title`), else its facts
-    (`chinese_facts`); never the English title whole, which the page shows once, in the PR's key
-    change or its row of the list."""
+    translate it whole, else its leading verb in Chinese with the rest quoted (`framed_title`),
+    else its facts (`chinese_facts`: "io 模块的改动" says nothing of what a PR does, and is the
+    last resort); never the English title whole, which the page shows once, in the PR's key change
+    or its row of the list."""
     title = analysed.pull.title
     return (
         whole_translation(title)
-        or (framed_title(title) if framed else None)
+        or framed_title(title)
         or chinese_facts(analysed, lang, sized, said)
     )
 

@@ -156,7 +156,7 @@ def change_sentence(analysed: AnalysedPull, position: int, lang: Language) -> st
     if lang.code == "zh":
         # the title is shown once, lower
         what = _("{pull} {change}").format(
-            pull=number, change=chinese_mention(analysed, lang, sized=False, framed=True)
+            pull=number, change=chinese_mention(analysed, lang, sized=False)
         )
     else:
         predicate = english_predicate(title)

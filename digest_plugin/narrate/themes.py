@@ -145,7 +145,7 @@ def _led_by(analysed: AnalysedPull, lang: Language) -> str:
     # the English title is shown once, in its key change or the list of every PR
     if lang.code == "zh":
         return _("Its main change: {pull} {change}.").format(
-            pull=f"#{number}", change=chinese_mention(analysed, lang, sized=False, framed=True)
+            pull=f"#{number}", change=chinese_mention(analysed, lang, sized=False)
         )
     predicate = english_predicate(title)
     if predicate:

@@ -4,10 +4,9 @@ A title such as "[rollout] feat: add async weight sync" becomes, in English, the
 async weight sync" ("#12 adds async weight sync"): the "[scope] type:" prefix goes and the leading
 verb agrees with the PR as subject. In Chinese a title is translated only when every word of it is
 known to the rules (`chinese.py`): "Fix typo in the README" -> "在 README 中修复拼写错误", names and
-code kept as written. Otherwise it is not spliced into Chinese grammar: a Chinese sentence quotes
-it whole (「Add async weight sync」), and a list shows it as written; the sentences that tell what
-a week's main changes do say its leading verb in Chinese and quote the rest (`framed_title`:
-"新增「async weight sync」").
+code kept as written. Otherwise it is not spliced into Chinese grammar: a Chinese sentence says its
+leading verb in Chinese and quotes the rest as written (`framed_title`: "新增「async weight sync」"),
+or without a verb to say quotes it whole (「Async weight sync」); a list shows it as written.
 """
 
 from __future__ import annotations
@@ -211,8 +210,12 @@ _NOUN_OPENINGS = (
 )
 # verbs not framed: "Follow aliases" is not 遵循 them; 'Revert "X"' quotes another PR's title
 _UNFRAMED = frozenset(("follow", "revert"))
+# verbs said only over a quotation: "Make X configurable" is 使「X configurable」, whose words the
+# rules could not put in Chinese order; "Document X" 为「X」补充文档, as translated whole
+_VERSION_VERBS = frozenset(("update", "upgrade", "bump", "pin", "downgrade"))
+_FRAMING_ONLY = {"make": "使", "document": "为{}补充文档"}
 _DEFAULT_BRANCH = re.compile(r"(?:master|main|develop|dev|patch-\d+)", re.IGNORECASE)
-FRAMED_LONGEST = 60  # characters of English a framed title keeps; a longer one is not said so
+FRAMED_LONGEST = 80  # characters of English a framed title keeps; a longer one is not said so
 
 
 def framed_title(title: str) -> str | None:
@@ -239,18 +242,24 @@ def _framed(parts: Clause) -> str | None:
     rest = re.sub(r"^(?:the|an?)\s+", "", rest, flags=re.IGNORECASE).strip()
     if chinese is None or not rest:
         return None
-    joined = _AND_VERB.search(rest)
-    if joined and joined[2].lower() in _CLEAR_VERBS:
+    # "upgrade X and Y, add Z": the first "and" a clear verb follows
+    joined = next((j for j in _AND_VERB.finditer(rest) if j[2].lower() in _CLEAR_VERBS), None)
+    if joined:
         first = rest[: joined.start()].rstrip(" ,")
         second = _framed(clause(rest[joined.start(2) :]))
-        return f"{chinese}「{first}」，并{second}" if first and second else None
+        return f"{_quoted(chinese, first)}，并{second}" if first and second else None
     support = _SUPPORT_FOR.match(rest) if parts.verb == "add" else None
     if support:  # "add support for X": 新增对「X」的支持
         return f"新增对「{support['what']}」的支持"
     moved = re.match(r"^(?P<what>.+?)\s+to\s+(?P<where>\S.*)$", rest, re.IGNORECASE)
     if parts.verb in _TOWARDS and moved and "=" not in moved["what"]:  # "move CI to uv"
         return f"将「{moved['what']}」{_TOWARDS[parts.verb]}「{moved['where']}」"
-    return f"{chinese}「{rest}」"
+    return _quoted(chinese, rest)
+
+
+def _quoted(chinese: str, words: str) -> str:
+    """The Chinese verb said over the quoted words, before them or around them ("为{}补充文档")."""
+    return chinese.format(f"「{words}」") if "{}" in chinese else f"{chinese}「{words}」"
 
 
 def _leading_verb(parts: Clause) -> tuple[str | None, str]:
@@ -263,10 +272,16 @@ def _leading_verb(parts: Clause) -> tuple[str | None, str]:
         return (opening[1], opening[0].sub("", parts.text, count=1)) if opening else (None, rest)
     if verb in _UNFRAMED:
         return None, rest
+    if verb == "make" and lower.startswith("sure "):
+        return VERBS["ensure"][1], rest[5:]
+    if verb in _FRAMING_ONLY:
+        return _FRAMING_ONLY[verb], rest
     if verb in _PARTICLES and lower.startswith(_PARTICLES[verb] + " "):
         return VERBS[verb][1], rest[len(_PARTICLES[verb]) + 1 :]
     if verb in _TOWARDS and lower.startswith("to "):
         return _TOWARDS[verb], rest[3:]
+    if lower.startswith("to "):  # "upgrade to torch 2.7" is 升级到, "refactor to use X" not said
+        return (VERBS[verb][1] + "到", rest[3:]) if verb in _VERSION_VERBS else (None, rest)
     if verb == "support" and lower.startswith("for "):
         return VERBS[verb][1], rest[4:]
     return VERBS[verb][1], rest
@@ -293,7 +308,7 @@ def _chinese_predicate(verb: str, rest: str) -> str | None:
         return f"{first}，并{second}" if first and second else None
     if chinese is None:
         return None
-    if verb in ("update", "upgrade", "bump", "pin", "downgrade"):
+    if verb in _VERSION_VERBS:
         versions = _versions_said(verb, rest)
         if versions is not _NO_SHAPE:
             return versions

@@ -210,6 +210,15 @@ def test_highlights_are_grouped_by_kind_and_bots_only_appear_as_upgrades():
     assert narrative.highlights[0].text.startswith(f"{first} *streaming* <export> support (#101)")
 
 
+def test_chinese_highlights_say_a_titles_leading_verb_and_quote_the_rest_else_its_facts():
+    # "io 模块的改动，+10 −2 行" said nothing of what a PR does where its title had a verb to say
+    (group,) = narrate(busy_week(), [], ZH).highlights
+    items = [item.text for item in group.items]
+    assert items[0] == "新增「*streaming* <export> support」（#101）"
+    assert "缓存「parsed headers」（#106）" in items
+    assert "io 模块的改动，+10 −2 行（#103）" in items  # "fix: crash when `path` is empty": no verb
+
+
 def test_key_changes_say_what_each_pull_does_and_each_number_once():
     narrative = narrate(busy_week(), [], EN)
     assert [c.number for c in narrative.key_changes] == [101, 102, 103]

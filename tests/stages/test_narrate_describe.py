@@ -421,10 +421,26 @@ def test_titles_with_a_word_the_rules_do_not_know_are_quoted_whole_never_half_tr
             "[misc] feat: support logging rollout prob and fix the timer",
             "支持「logging rollout prob」，并修复「timer」",
         ),
+        (  # verl #6951 once read 弃用「vanilla mBridge and make Megatron Bridge default」
+            "[megatron] chore: deprecate vanilla mBridge and make Megatron Bridge default",
+            "弃用「vanilla mBridge」，并使「Megatron Bridge default」",
+        ),
+        (  # the first "and" a verb follows splits the title
+            "[docker] feat: upgrade vllm and megatron version, add packages to support DeepSeek-V4",
+            "升级「vllm and megatron version」，并新增「packages to support DeepSeek-V4」",
+        ),
+        (
+            "[ty] Make constraint solver outcomes explicit",
+            "使「constraint solver outcomes explicit」",
+        ),
+        ("Make sure the output dir exists", "确保「output dir exists」"),
+        (
+            "[ty] Document file-watcher sandbox limitations",
+            "为「file-watcher sandbox limitations」补充文档",
+        ),
+        ("[misc] feat: upgrade to torch 2.7, sglang 0.4.8", "升级到「torch 2.7, sglang 0.4.8」"),
         # no verb to say, the title again, a sense Chinese would get wrong, or too long a rest
-        # (verl #6951 read 弃用「vanilla mBridge and make Megatron Bridge default」: "make" has no
-        # one Chinese verb, and 弃用 is not to be said over it)
-        ("[megatron] chore: deprecate vanilla mBridge and make Megatron Bridge default", None),
+        ("[megatron] chore: refactor to use Megatron-Bridge new APIs", None),  # not 重构「to use …」
         ("Merge pull request #2963 from geoffff/master", None),
         ("fix: crash when `path` is empty", None),
         ('Revert "[ty] Better control flow for boolean expressions"', None),
