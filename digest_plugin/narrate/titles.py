@@ -213,6 +213,8 @@ _UNFRAMED = frozenset(("follow", "revert"))
 # verbs said only over a quotation: "Make X configurable" is 使「X configurable」, whose words the
 # rules could not put in Chinese order; "Document X" 为「X」补充文档, as translated whole
 _VERSION_VERBS = frozenset(("update", "upgrade", "bump", "pin", "downgrade"))
+# adverbs a title may start with, said before its verb: "Lazily infer X" is 惰性推断「X」
+_ADVERBS = {"correctly": "正确", "lazily": "惰性", "always": "始终", "also": "同时"}
 _FRAMING_ONLY = {"make": "使", "document": "为{}补充文档"}
 _DEFAULT_BRANCH = re.compile(r"(?:master|main|develop|dev|patch-\d+)", re.IGNORECASE)
 FRAMED_LONGEST = 80  # characters of English a framed title keeps; a longer one is not said so
@@ -240,6 +242,9 @@ def _framed(parts: Clause) -> str | None:
     ("弃用「X」，并…"), never one verb over both; None where a verb has no Chinese."""
     chinese, rest = _leading_verb(parts)
     rest = re.sub(r"^(?:the|an?)\s+", "", rest, flags=re.IGNORECASE).strip()
+    treated = re.match(r"^(?P<what>.+?)\s+as\s+(?P<as>\S.*)$", rest, re.IGNORECASE)
+    if parts.verb == "treat" and treated:  # "treat X as Y": 将「X」视为「Y」
+        return f"将「{treated['what']}」视为「{treated['as']}」"
     if chinese is None or not rest:
         return None
     # "upgrade X and Y, add Z": the first "and" a clear verb follows
@@ -268,6 +273,10 @@ def _leading_verb(parts: Clause) -> tuple[str | None, str]:
     verb, rest = parts.verb, parts.rest
     lower = rest.lower()
     if verb is None:
+        adverb, _, after = parts.text.partition(" ")
+        led = _verb_of(after) if adverb.lower() in _ADVERBS else None
+        if led and VERBS[led][1]:
+            return _ADVERBS[adverb.lower()] + VERBS[led][1], after.partition(" ")[2]
         opening = next((o for o in _NOUN_OPENINGS if o[0].match(parts.text)), None)
         return (opening[1], opening[0].sub("", parts.text, count=1)) if opening else (None, rest)
     if verb in _UNFRAMED:

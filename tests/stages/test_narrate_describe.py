@@ -439,8 +439,24 @@ def test_titles_with_a_word_the_rules_do_not_know_are_quoted_whole_never_half_tr
             "为「file-watcher sandbox limitations」补充文档",
         ),
         ("[misc] feat: upgrade to torch 2.7, sglang 0.4.8", "升级到「torch 2.7, sglang 0.4.8」"),
+        (
+            "[ty] Treat generator-expression exceptions as eagerly evaluated",
+            "将「generator-expression exceptions」视为「eagerly evaluated」",
+        ),
+        (
+            "[ty] Lazily infer function parameter default types",
+            "惰性推断「function parameter default types」",
+        ),
+        (
+            "[ty] Synthesize precise `__getitem__` overloads for tuple subclasses",
+            "生成「precise `__getitem__` overloads for tuple subclasses」",
+        ),
         # no verb to say, the title again, a sense Chinese would get wrong, or too long a rest
-        ("[megatron] chore: refactor to use Megatron-Bridge new APIs", None),  # not 重构「to use …」
+        (
+            "[megatron] chore: refactor to use Megatron-Bridge new APIs",
+            None,
+        ),  # not 重构「to use …」
+        ("[ty] Return statements in finally block point to end block", None),  # a noun, not 返回
         ("Merge pull request #2963 from geoffff/master", None),
         ("fix: crash when `path` is empty", None),
         ('Revert "[ty] Better control flow for boolean expressions"', None),
