@@ -473,11 +473,13 @@ def _config_change(facts: PullFacts) -> tuple[Evidence, ...]:
     if facts.classification.type in ("docs", "test") or _peripheral_only(facts):
         return ()
     title = parse_title(facts.pull.title, facts.rules).description
-    edited = tuple(
-        path
+    configs = {
+        path: change
         for path, k, change in facts.changes()
-        if "config" in k and not k & PERIPHERAL_KINDS and (change.deletions or 0) > 0
-    )
+        if "config" in k and not k & PERIPHERAL_KINDS
+    }
+    # a file that lost lines may have lost a key or a value users set: those show the risk
+    edited = tuple(path for path, change in configs.items() if (change.deletions or 0) > 0)
     found = []
     if title_default_flip(facts.pull, title, facts.kinds):
         named = (next(g for g in match.groups() if g) for match in _DEFAULT_SETTING.finditer(title))
@@ -486,17 +488,13 @@ def _config_change(facts: PullFacts) -> tuple[Evidence, ...]:
             Evidence("default-changed", facts.number, paths=edited[:LISTED_PATHS], detail=setting)
         )
     elif edited:
-        lines = sum(
-            (c.additions or 0) + (c.deletions or 0)
-            for path, _, c in facts.changes()
-            if path in edited
-        )
+        lines = sum((c.additions or 0) + (c.deletions or 0) for c in configs.values())
         found.append(
             Evidence(
                 "config-files",
                 facts.number,
                 paths=edited[:LISTED_PATHS],
-                files=len(edited),
+                files=len(configs),  # every configuration file it changes, as its sentence says
                 lines=lines,
             )
         )

@@ -31,6 +31,7 @@ from digest_plugin.narrate.titles import (
     clause,
     display_title,
     english_predicate,
+    feature_branch,
     framed_title,
     merged_branch,
     translated_title,
@@ -301,6 +302,7 @@ def quoted_forms(analysed: AnalysedPull, chinese: bool) -> set[str]:
             (
                 translated_title(title) or "",
                 framed_title(title) or "",
+                feature_branch(title) or "",
                 (chinese_sentence(sentences) if sentences else None) or "",
             )
         )
@@ -376,11 +378,12 @@ def chinese_mention(
     last resort); never the English title whole, which the page shows once, in the PR's key change
     or its row of the list."""
     title = analysed.pull.title
-    return (
-        whole_translation(title)
-        or framed_title(title)
-        or chinese_facts(analysed, lang, sized, said)
-    )
+    said_by_title = whole_translation(title) or framed_title(title)
+    if said_by_title:
+        return said_by_title
+    facts = chinese_facts(analysed, lang, sized, said)
+    branch = feature_branch(title)  # an old import's merge commit: its branch's words help
+    return f"{facts}，来自分支 {branch}" if branch else facts
 
 
 def whole_translation(title: str) -> str | None:

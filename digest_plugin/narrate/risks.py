@@ -710,9 +710,9 @@ def _changed_files(kind: EvidenceRef, e: Evidence, said: StatedNumbers) -> str:
     lang = said.lang
     if e.files > min(len(e.paths), PATHS_NAMED):
         count = said.number(kind.key("files"), e.files)
-        return lang.gettext("{pull} changes {count} files, among them {paths}").format(
-            pull=f"#{e.pull}", count=count, paths=_paths(e, lang)
-        )
+        return lang.gettext(
+            "{pull} changes {count} configuration files, among them {paths}"
+        ).format(pull=f"#{e.pull}", count=count, paths=_paths(e, lang))
     return lang.gettext("{pull} changes {paths}").format(pull=f"#{e.pull}", paths=_paths(e, lang))
 
 

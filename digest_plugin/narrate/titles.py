@@ -35,7 +35,7 @@ _UPGRADE = re.compile(
 )
 # a merge commit's title, as old imports have them: "Merge pull request #12 from owner/feature/x"
 _MERGE_TITLE = re.compile(r"^Merge pull request #\d+ from [^/\s]+/(?P<branch>\S+)$", re.IGNORECASE)
-_AND_VERB = re.compile(r"(\b(?:and|then|,))\s+([a-z]+)\b")
+_AND_VERB = re.compile(r"(\b(?:and|then)|,|\s&)\s+([a-z]+)\b")
 # verbs whose "to" says where: said with their Chinese preposition
 _TOWARDS = {
     "migrate": "迁移到",
@@ -121,6 +121,12 @@ def merged_branch(title: str) -> str | None:
     "feature/x"); None for any other title."""
     merged = _MERGE_TITLE.match(title.strip())
     return merged["branch"] if merged else None
+
+
+def feature_branch(title: str) -> str | None:
+    """A merge commit's branch where it names the change ("remove-icons"), not a default branch."""
+    branch = merged_branch(title)
+    return None if branch is None or _DEFAULT_BRANCH.fullmatch(branch) else branch
 
 
 def display_title(title: str) -> str:
@@ -225,9 +231,8 @@ def framed_title(title: str) -> str | None:
     quoted as written: "[ty] Fix panic for unclosed string literal" -> "修复「panic for unclosed
     string literal」". The sentence is Chinese, and what it quotes is the author's. None without a
     known verb or opening (a "fix: X" would be the title again), or where the rest is long."""
-    branch = merged_branch(title)
-    if branch:  # an old import's merge commit: its branch names the change, unless it is a default
-        return None if _DEFAULT_BRANCH.fullmatch(branch) else f"合入分支 {branch}"
+    if merged_branch(title):  # "合入分支 X" is true of every merge: its facts say more
+        return None
     parts = clause(title)
     if len(parts.rest) > FRAMED_LONGEST or HAN.search(parts.rest):
         return None
@@ -285,6 +290,8 @@ def _leading_verb(parts: Clause) -> tuple[str | None, str]:
         return VERBS["ensure"][1], rest[5:]
     if verb in _FRAMING_ONLY:
         return _FRAMING_ONLY[verb], rest
+    if verb == "recover" and lower.startswith("from "):  # a parser's "recover from X"
+        return "从{}中恢复", rest[5:]
     if verb in _PARTICLES and lower.startswith(_PARTICLES[verb] + " "):
         return VERBS[verb][1], rest[len(_PARTICLES[verb]) + 1 :]
     if verb in _TOWARDS and lower.startswith("to "):

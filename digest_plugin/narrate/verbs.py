@@ -43,7 +43,7 @@ VERBS = {
         configure=配置 initialize=初始化 wrap=封装 hide=隐藏 export=导出 raise=抛出 unpin=取消固定
         rework=重做 defer=推迟 accept=接受 display=显示 enhance=增强 adapt=适配 discover=发现
         accelerate=加速 retire=停用 provide=提供 start=开始 stop=停止 try=尝试 warn=警告
-        consider=考虑 store=存储 share=共享 deduplicate=去重 compact=压缩 specify=指定 synthesize=生成
+        consider=考虑 store=存储 share=共享 deduplicate=去重 compact=压缩 specify=指定 synthesize=生成 recover=恢复
         make= treat= narrow=
     """).items()
 }

@@ -340,6 +340,31 @@ def test_a_default_named_in_english_words_is_quoted_in_chinese():
     )  # an identifier is code: not quoted
 
 
+def test_a_configuration_row_counts_every_configuration_file_a_pull_changes_and_says_so():
+    """verl #4211: "changes 7 files, among them …" for a PR of 36 files, 11 of them configuration:
+    7 were the configuration files that lost lines, and the sentence said neither."""
+    configs = [FileChange(f"widget/config/part{n}.yaml", 2, 1) for n in range(4)]
+    added_only = [FileChange(f"widget/config/new{n}.yaml", 5, 0) for n in range(2)]
+    week = weeks_of(
+        make_pull(
+            1,
+            MONDAY,
+            "Rework the widget settings",
+            files=[*configs, *added_only, FileChange("widget/core.py", 40, 10), TEST],
+        )
+    )
+    texts = [
+        line.sentence.text
+        for line in narrate(week["2026-W10"], [], Language.of("en")).risks
+        if line.kind == "config-change"
+    ]
+    if speaks("config.user-changed"):
+        assert texts and texts[0].startswith("#1 edits configuration")
+        return
+    said = "#1 changes 6 configuration files, among them widget/config/part0.yaml and widget/config/part1.yaml."
+    assert texts == [said]
+
+
 def test_versions_are_compared_newer_is_an_upgrade_older_a_downgrade():
     assert moves("chore: bump pydantic from 1.10 to 2.1") == [("pydantic", "1.10", "2.1", "major")]
     assert moves("chore: bump torch from 2.6.0 to 2.7.1") == [("torch", "2.6.0", "2.7.1", "minor")]

@@ -8,6 +8,7 @@ from digest_plugin.analysis.description import summarise
 from digest_plugin.analysis.model import Footprint
 from digest_plugin.narrate.describe import (
     body_sentences,
+    chinese_mention,
     chinese_sentence,
     what_it_does,
     whole_translation,
@@ -401,10 +402,6 @@ def test_titles_with_a_word_the_rules_do_not_know_are_quoted_whole_never_half_tr
         ("Switch to Rust 2024 edition", "切换到「Rust 2024 edition」"),
         ("[rollout] feat: support for the new sampler", "支持「new sampler」"),
         ("[red-knot] mypy_primer: switch to depot runners", "mypy_primer：切换到「depot runners」"),
-        (
-            "Merge pull request #3321 from boxydog/warn_about_markdown",
-            "合入分支 warn_about_markdown",
-        ),
         (  # verl #5802: a scope before a dash, as before a colon
             "[4/n][trainer] feat: flowgrpo - add diffusers + fsdp engine support",
             "flowgrpo：新增「diffusers + fsdp engine support」",
@@ -451,7 +448,14 @@ def test_titles_with_a_word_the_rules_do_not_know_are_quoted_whole_never_half_tr
             "[ty] Synthesize precise `__getitem__` overloads for tuple subclasses",
             "生成「precise `__getitem__` overloads for tuple subclasses」",
         ),
+        ("[sglang] upgrade to 0.4.5.post3 & fix ipv6", "升级到「0.4.5.post3」，并修复「ipv6」"),
+        (
+            "[parser] Recover from unclosed brackets in f-strings",
+            "从「unclosed brackets in f-strings」中恢复",
+        ),
         # no verb to say, the title again, a sense Chinese would get wrong, or too long a rest
+        # ("合入分支 X" is true of every merge commit: `chinese_mention` says its facts and branch)
+        ("Merge pull request #3321 from boxydog/warn_about_markdown", None),
         (
             "[megatron] chore: refactor to use Megatron-Bridge new APIs",
             None,
@@ -475,6 +479,20 @@ def test_a_title_the_rules_cannot_translate_is_framed_by_its_leading_verb_or_not
     assert framed_title(title) == framed
     if framed:  # never the English title whole
         assert display_title(title) not in framed
+
+
+def test_a_merge_commit_is_said_in_chinese_by_its_facts_and_the_words_of_its_branch():
+    """pelican #3240 read "合入分支 remove-icons", true of every merge; its facts and its branch."""
+    merge = analysed(
+        3240,
+        "Merge pull request #3240 from avaris/remove-icons",
+        modules=("themes",),
+        additions=372,
+        deletions=132,
+    )
+    assert chinese_mention(merge, ZH) == "themes 模块的改动，+372 −132 行，来自分支 remove-icons"
+    default = analysed(12, "Merge pull request #12 from someone/master", modules=("themes",))
+    assert chinese_mention(default, ZH, sized=False) == "themes 模块的改动"
 
 
 def test_titles_in_english_prose_agree_with_the_pull_as_subject_and_lists_keep_them_as_written():
