@@ -279,9 +279,11 @@ def _leading_verb(parts: Clause) -> tuple[str | None, str]:
     lower = rest.lower()
     if verb is None:
         adverb, _, after = parts.text.partition(" ")
-        led = _verb_of(after) if adverb.lower() in _ADVERBS else None
-        if led and VERBS[led][1]:
-            return _ADVERBS[adverb.lower()] + VERBS[led][1], after.partition(" ")[2]
+        led = (
+            VERBS.get(_verb_of(after) or "", ("", None))[1] if adverb.lower() in _ADVERBS else None
+        )
+        if led:
+            return _ADVERBS[adverb.lower()] + led, after.partition(" ")[2]
         opening = next((o for o in _NOUN_OPENINGS if o[0].match(parts.text)), None)
         return (opening[1], opening[0].sub("", parts.text, count=1)) if opening else (None, rest)
     if verb in _UNFRAMED:
@@ -297,7 +299,7 @@ def _leading_verb(parts: Clause) -> tuple[str | None, str]:
     if verb in _TOWARDS and lower.startswith("to "):
         return _TOWARDS[verb], rest[3:]
     if lower.startswith("to "):  # "upgrade to torch 2.7" is 升级到, "refactor to use X" not said
-        return (VERBS[verb][1] + "到", rest[3:]) if verb in _VERSION_VERBS else (None, rest)
+        return (f"{VERBS[verb][1]}到", rest[3:]) if verb in _VERSION_VERBS else (None, rest)
     if verb == "support" and lower.startswith("for "):
         return VERBS[verb][1], rest[4:]
     return VERBS[verb][1], rest
