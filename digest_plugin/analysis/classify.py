@@ -541,3 +541,18 @@ def is_code_move(pull: Pull, classification: Classification) -> bool:
     if classification.type != "refactor" and not _MOVING.search(title):
         return False
     return high >= 100 and low / high >= 0.85
+
+
+# a sweep that fixes linters' findings or reformats code, not a linter's or formatter's own change
+# (ruff's "Ruff 2025 style guide" changes what its formatter does)
+_LINT_SWEEP = re.compile(
+    r"\b(?:lint(?:ing|er)?\s+(?:errors?|issues?|warnings?|fix(?:es)?)|fix(?:es)?\s+lint(?:ing)?"
+    r"|re-?format(?:s|ted|ting)?|apply(?:ing)?\s+\S+\s+formatt?ing)\b",
+    re.IGNORECASE,
+)
+
+
+def restyles_code(pull: Pull) -> bool:
+    """The title says the change fixes linters' findings or reformats code: however many lines it
+    touches, they are the same code restyled (verl #1280, "fix: linting errors in all files")."""
+    return bool(_LINT_SWEEP.search(pull.title[:TITLE_LIMIT]))

@@ -27,6 +27,7 @@ from digest_plugin.analysis.classify import (
     parse_title,
     reason_of,
     renames_code,
+    restyles_code,
 )
 from digest_plugin.analysis.consequences import spoken, title_default_flip
 from digest_plugin.analysis.file_history import Added, lock_for
@@ -156,7 +157,10 @@ def _missing_tests(facts: PullFacts) -> tuple[Evidence, ...]:
     ]
     added = sorted(((change.additions or 0, path) for path, change in source), reverse=True)
     lines = sum(n for n, _ in added)
-    if lines < facts.rules.thresholds.missing_tests_lines:  # removed code needs no new test
+    removed = sum(change.deletions or 0 for _, change in source)
+    # removed code needs no new test, nor a PR that removes as much code as it adds: what it adds
+    # replaces code (verl #3138, +31 −53, "remove unused padding"; #4224 moved a function)
+    if lines < facts.rules.thresholds.missing_tests_lines or removed >= lines:
         return ()
     return (
         Evidence(
@@ -390,7 +394,8 @@ def _deprecation(facts: PullFacts) -> tuple[Evidence, ...]:
 
 def _large_change(facts: PullFacts) -> tuple[Evidence, ...]:
     pull, thresholds = facts.pull, facts.rules.thresholds
-    if facts.classification.bot or renames_code(pull):
+    # a rename, a move or a lint sweep is large but mechanical (verl #1280: 2,752 lines of lint fixes)
+    if facts.classification.bot or renames_code(pull) or restyles_code(pull):
         return ()
     # source that may hold its own tests (Rust) is test code where the title says it changes tests
     tests_only = {"inline_tests"} if _TESTS_TITLE.search(pull.title) else set()

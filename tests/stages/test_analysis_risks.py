@@ -59,6 +59,10 @@ def test_missing_tests():
     assert "missing-tests" not in kinds(
         files=[SRC], files_truncated=True
     )  # tests may be among the dropped files
+    # verl #3138 (+31 −53, "remove unused padding") added no code that nothing shows to work
+    assert "missing-tests" not in kinds(files=[FileChange("widget/engine.py", 31, 53)])
+    assert "missing-tests" not in kinds(files=[FileChange("widget/engine.py", 146, 146)])
+    assert "missing-tests" in kinds(files=[FileChange("widget/engine.py", 60, 40)])
 
 
 def test_breaking_change():
@@ -159,6 +163,10 @@ def test_large_change():
     assert "large-change" in kinds(
         "feat: rewrite the reader", files=[big, TEST], additions=930, deletions=300
     )
+    # a sweep of lint fixes is mechanical (verl #1280, 2,752 lines); a formatter's new style is not
+    swept = [FileChange(f"widget/m{i}.py", 30, 80) for i in range(30)]
+    assert "large-change" not in kinds("[Lint] fix: linting errors in all files", files=swept)
+    assert "large-change" in kinds("Ruff 2025 style guide", files=swept)
     # a generated.rs in any folder is generated (ruff #15544's 8,790 lines of it)
     generator = [
         FileChange("crates/ast/src/generated.rs", 8790, 0),
