@@ -131,6 +131,15 @@ def test_deprecation():
     assert "deprecation" not in kinds("feat: add main_ppo_sync.py")
 
 
+def test_a_scripts_own_lock_file_is_tooling_not_what_the_project_runs_on():
+    # ruff #24533 updated the lock file of its Markdown test runner's script (uv's `mdtest.py.lock`)
+    # and led the week's risks as a Medium dependency upgrade
+    script_lock = [FileChange("crates/widget/mdtest.py.lock", 30, 30)]
+    assert "dependency-upgrade" not in kinds("mdtest.py: upgrade watchfiles to 1.1.0", script_lock)
+    project_lock = [FileChange("uv.lock", 30, 30)]
+    assert "dependency-upgrade" in kinds("upgrade watchfiles to 1.1.0", project_lock)
+
+
 def test_large_change():
     big = FileChange("widget/engine.py", 900, 300)
     assert "large-change" in kinds(files=[big, TEST])
