@@ -278,14 +278,7 @@ def _leading_verb(parts: Clause) -> tuple[str | None, str]:
     verb, rest = parts.verb, parts.rest
     lower = rest.lower()
     if verb is None:
-        adverb, _, after = parts.text.partition(" ")
-        led = (
-            VERBS.get(_verb_of(after) or "", ("", None))[1] if adverb.lower() in _ADVERBS else None
-        )
-        if led:
-            return _ADVERBS[adverb.lower()] + led, after.partition(" ")[2]
-        opening = next((o for o in _NOUN_OPENINGS if o[0].match(parts.text)), None)
-        return (opening[1], opening[0].sub("", parts.text, count=1)) if opening else (None, rest)
+        return _opening(parts)
     if verb in _UNFRAMED:
         return None, rest
     if verb == "make" and lower.startswith("sure "):
@@ -303,6 +296,17 @@ def _leading_verb(parts: Clause) -> tuple[str | None, str]:
     if verb == "support" and lower.startswith("for "):
         return VERBS[verb][1], rest[4:]
     return VERBS[verb][1], rest
+
+
+def _opening(parts: Clause) -> tuple[str | None, str]:
+    """What a title without a leading verb opens with that says one: an adverb and its verb
+    ("Lazily infer X": 惰性推断), or a noun ("Initial support for X": 初步支持)."""
+    adverb, _, after = parts.text.partition(" ")
+    led = VERBS.get(_verb_of(after) or "", ("", None))[1] if adverb.lower() in _ADVERBS else None
+    if led:
+        return _ADVERBS[adverb.lower()] + led, after.partition(" ")[2]
+    opening = next((o for o in _NOUN_OPENINGS if o[0].match(parts.text)), None)
+    return (opening[1], opening[0].sub("", parts.text, count=1)) if opening else (None, parts.rest)
 
 
 def chinese_title(title: str) -> str:
