@@ -360,6 +360,7 @@ def _change_type(pull: Pull, title: Title, rules: Rules) -> tuple[str | None, Ty
         ("revert" if title.revert else None)
         or title.hinted_type
         or type_from_paths(kinds)
+        or _refactor_by_its_body(pull.body)
         or type_from_words(title.description, rules)
         or type_of_noun_phrase(kinds, rules)
     ), None
@@ -380,6 +381,25 @@ def _topics(title: Title, labels: tuple[str, ...], rules: Rules) -> tuple[str, .
 
 def _labelled(pattern: re.Pattern | None, labels: tuple[str, ...]) -> bool:
     return pattern is not None and any(pattern.fullmatch(label.strip()) for label in labels)
+
+
+# the author's word that nothing a user sees changes, neither negated ("this is not a pure
+# refactor") nor qualified (ruff #24950: "No functional changes, but we now surface …")
+_NO_FUNCTIONAL_CHANGE = re.compile(
+    r"\b(?:no\s+(?:functional|behaviou?ral|user[- ]facing)\s+changes?"
+    r"|pure(?:ly)?\s+(?:a\s+)?refactor\w*|no\s+behaviou?r\s+changes?)\b(?![,;]?\s*but\b)",
+    re.IGNORECASE,
+)
+
+
+def _refactor_by_its_body(body: str | None) -> str | None:
+    """ "refactor" where the description says there is no functional change: ruff #16192's title
+    "Improve API exposed on `ExprStringLiteral` nodes" reads as a feature, its body "There is no
+    functional change here"."""
+    text = (body or "")[:2000]
+    said = _NO_FUNCTIONAL_CHANGE.search(text)
+    negated = said and re.search(r"\bnot\b|n't\b", text[max(0, said.start() - 8) : said.start()])
+    return "refactor" if said and not negated else None
 
 
 def type_from_paths(kinds: Sequence[frozenset[str]]) -> str | None:
@@ -519,6 +539,20 @@ def reverted_number_in_body(body: str) -> int | None:
 
 _MOVING = re.compile(r"\b(rename\w*|move[sd]?|split\w*|sort\w*|extract\w*)\b", re.IGNORECASE)
 _RESTYLING = re.compile(r"\b(lint\w*|linters?|(re)?format\w*|code style|style)\b", re.IGNORECASE)
+
+
+# tests and their snapshots, not ty's flow or branch snapshots, nor a memory snapshot (ruff #26203)
+_TESTS_TITLE = re.compile(
+    r"\b(?:tests?|mdtests?|(?<!flow )(?<!branch )(?<!memory )(?<!lazy )snapshots?)\b",
+    re.IGNORECASE,
+)
+
+
+def titled_tests(pull: Pull) -> bool:
+    """The title says the PR changes tests or snapshots: its Rust source, which may hold tests in
+    the same file (`paths.inline_tests`), is then test code (ruff #25829, "Anonymize vendored line
+    numbers in IDE tests": 3,900 lines of inline snapshots)."""
+    return bool(_TESTS_TITLE.search(pull.title[:TITLE_LIMIT]))
 
 
 def renames_code(pull: Pull) -> bool:

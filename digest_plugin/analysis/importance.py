@@ -37,6 +37,7 @@ from digest_plugin.analysis.classify import (
     own_deprecation,
     parse_title,
     says_default_change,
+    titled_tests,
 )
 from digest_plugin.analysis.description import description_text
 from digest_plugin.analysis.footprint import beyond_kept
@@ -258,9 +259,10 @@ def _footprint(pull: Pull, rules: Rules) -> tuple[int, float, int]:
         return pull.additions + pull.deletions, 0.0, 1
     core = tests = other = 0
     modules = set()
+    inline_tests = titled_tests(pull)
     for path, kinds, change in zip(*rules.files_of(pull), pull.files, strict=True):
         lines = (change.additions or 0) + (change.deletions or 0)
-        if "tests" in kinds:
+        if "tests" in kinds or (inline_tests and "inline_tests" in kinds):
             tests += lines
         elif kinds & PERIPHERAL_KINDS:
             other += lines

@@ -28,6 +28,7 @@ from digest_plugin.analysis.classify import (
     reason_of,
     renames_code,
     restyles_code,
+    titled_tests,
 )
 from digest_plugin.analysis.consequences import spoken, title_default_flip
 from digest_plugin.analysis.file_history import Added, lock_for
@@ -63,7 +64,6 @@ _WORDS_IN_CODE = re.compile(
 )
 _DOCS_SCOPES = frozenset({"doc", "docs", "documentation"})
 # a title about tests (ruff #21915, "Reduce size of ty-ide snapshots": 4,149 lines of its .rs files)
-_TESTS_TITLE = re.compile(r"\b(?:snapshots?|tests?|mdtests?)\b", re.IGNORECASE)
 _LITERAL = re.compile(
     r"none|null|nil|true|false|yes|no|-?\d[\d.]*|[\"'].*[\"']|\[\]|\{\}|", re.IGNORECASE
 )
@@ -398,7 +398,7 @@ def _large_change(facts: PullFacts) -> tuple[Evidence, ...]:
     if facts.classification.bot or renames_code(pull) or restyles_code(pull):
         return ()
     # source that may hold its own tests (Rust) is test code where the title says it changes tests
-    tests_only = {"inline_tests"} if _TESTS_TITLE.search(pull.title) else set()
+    tests_only = {"inline_tests"} if titled_tests(pull) else set()
     core = [
         (path, change)
         for path, k, change in facts.changes()

@@ -204,6 +204,19 @@ def test_merge_commit_is_described_by_its_branch_and_typed_by_words_or_paths():
     assert classify(docs_only, RULES).type == "docs"
 
 
+def test_a_body_that_says_nothing_functional_changes_makes_a_refactor_of_an_untyped_title():
+    def typed(body):
+        pull = make_pull(9, "2026-05-18T10:00:00Z", "Improve API exposed on nodes", body=body)
+        return classify(pull, RULES).type
+
+    assert typed("") == "feat"  # "improve" reads as a feature
+    assert typed("There is no functional change here, but it helps the next PR.") == "refactor"
+    assert typed("This is a pure refactoring, with no intended behaviour change.") == "refactor"
+    # ruff #24950: the change users see comes after the "but"
+    assert typed("No functional changes, but we now surface the error context.") == "feat"
+    assert typed("This is not a pure refactor: the cache moves.") == "feat"
+
+
 def test_labels_are_trusted_over_the_title():
     pull = make_pull(
         8,

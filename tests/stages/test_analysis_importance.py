@@ -27,6 +27,19 @@ def score(title, files, **fields):
     return importance(pull, classify(pull, RULES), RULES)
 
 
+def test_rust_sources_of_a_pull_titled_as_tests_weigh_as_tests():
+    # ruff #25829 "Anonymize vendored line numbers in IDE tests": 3,900 lines of inline snapshots
+    # in crates/ty_ide/src/*.rs made it the week's main change
+    sources = [FileChange(f"crates/widget_ide/src/{name}.rs", 400, 390) for name in "abcde"]
+    tests_titled = score("Anonymize vendored line numbers in IDE tests", sources)
+    assert (
+        tests_titled.value < score("Anonymize vendored line numbers in IDE hovers", sources).value
+    )
+    # ty's flow snapshots are its own data, not tests' (ruff #26203)
+    flow = score("Avoid cloning fallback condition flow snapshots", sources)
+    assert flow.value == score("Avoid cloning fallback condition flow states", sources).value
+
+
 paths = st.sampled_from(
     [
         "widget/core.py",
