@@ -770,9 +770,7 @@ def _strands(
         total, total_lines = totals[any(p.classification.bot for p in group)]
         needed = max(thresholds.theme_min_pulls, math.ceil(thresholds.theme_min_share * total))
         share = len(group) / total
-        line_share = (
-            sum(p.footprint.core_lines for p in group) / total_lines if total_lines else share
-        )
+        line_share = _line_share(name, sources[name], group, total_lines, share)
         size = (share + line_share) / 2
         # a sweep across the repository is counted by its modules, but it makes no module's story
         # (ruff #22310 "Run `cargo sort`" edited 31 crates' Cargo.toml: ruff_workspace's third PR)
@@ -797,6 +795,32 @@ def _strands(
             usual = before[name] / before_total if before_total else 0.0
             found.append((round(size, 6), lift, name, group, (share, line_share), usual, trend))
     return found
+
+
+def _line_share(
+    name: str, source: str, group: Sequence[AnalysedPull], total_lines: int, share: float
+) -> float:
+    """A strand's share of the week's core lines: a module's, those of the PRs working mainly in
+    it (ruff #15544 generated 10,000 lines of AST code, touched the formatter by one line, and was
+    half the formatter's share); its share of PRs where the week changed no core line."""
+    if not total_lines:
+        return share
+    working = (
+        [p for p in group if works_mainly_in(p, name, "module")] if source == "module" else group
+    )
+    return sum(p.footprint.core_lines for p in working) / total_lines
+
+
+def works_mainly_in(analysed: AnalysedPull, name: str, source: str) -> bool:
+    """Whether a PR works mainly in the strand `name` (seen as `source`): no sweep across the
+    repository does; a title's scopes, labels and topics name the strand as its author chose it;
+    a module is the one it changes most (its modules come most changed first), spelt either way."""
+    modules = analysed.classification.modules
+    if len(modules) > SWEEP_MODULES:
+        return False
+    if source != "module" or analysed.classification.modules_from_title or not modules:
+        return True
+    return spelling_key(modules[0]) == spelling_key(name)
 
 
 def _big_enough(count: int, total: int, needed: int, source: str, size: float, thresholds) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from digest_plugin.analysis.claims import themes_speak, type_speaks
 from digest_plugin.analysis.model import TYPES, AnalysedPull, Theme, WeekAnalysis
-from digest_plugin.analysis.themes import SWEEP_MODULES, spelling_key
+from digest_plugin.analysis.themes import works_mainly_in
 from digest_plugin.narrate.describe import chinese_mention
 from digest_plugin.narrate.model import ThemeLine
 from digest_plugin.narrate.titles import display_title, english_predicate
@@ -49,9 +49,12 @@ def _theme_sentence(
     if theme.line_share >= LINES_SAID_FROM * theme.share and round(theme.line_share * 100):
         # a theme of few PRs that took much of the work: say what makes it one
         lines = said.percent(f"theme:{theme.name}:line_share", theme.line_share)
-        sentences.append(
-            _("Its PRs changed {lines} of the week's lines of core code.").format(lines=lines)
+        said_lines = (  # a module's share is that of the PRs working mainly in it (analysis/themes.py)
+            _("Its PRs working mainly in it changed {lines} of the week's lines of core code.")
+            if theme.source == "module"
+            else _("Its PRs changed {lines} of the week's lines of core code.")
         )
+        sentences.append(said_lines.format(lines=lines))
     kinds = _kinds_of_change(theme, said)
     if kinds:
         sentences.append(_("What its PRs did: {kinds}.").format(kinds=kinds))
@@ -60,7 +63,7 @@ def _theme_sentence(
     # the PRs that work mainly in the strand first, each group in importance order
     rest = sorted(
         (n for n in theme.pulls if n != lead and n in by_number),
-        key=lambda n: not _works_mainly_in(by_number[n], theme),
+        key=lambda n: not works_mainly_in(by_number[n], theme.name, theme.source),
     )
     others = rest[: THEME_PULLS - (lead is not None)]
     if others:
@@ -80,18 +83,9 @@ def _lead(theme: Theme, by_number: dict[int, AnalysedPull]) -> int | None:
     a PR whose most changed module is another (ruff #15408, a toolchain bump with one-line fixes in
     many crates, is not the linter's main change). None where no PR of the theme is such."""
     ordered = [n for n in (*theme.key_pulls, *theme.pulls) if n in by_number]
-    return next((n for n in ordered if _works_mainly_in(by_number[n], theme)), None)
-
-
-def _works_mainly_in(analysed: AnalysedPull, theme: Theme) -> bool:
-    modules = analysed.classification.modules
-    if len(modules) > SWEEP_MODULES:
-        return False
-    if theme.source != "module" or analysed.classification.modules_from_title or not modules:
-        return True  # a title's scopes, labels and topics name the strand as the author chose it
-    return spelling_key(modules[0]) == spelling_key(
-        theme.name
-    )  # its modules come most changed first
+    return next(
+        (n for n in ordered if works_mainly_in(by_number[n], theme.name, theme.source)), None
+    )
 
 
 def _of_the_week(week: WeekAnalysis, said: StatedNumbers, lang: Language, theme: Theme) -> str:

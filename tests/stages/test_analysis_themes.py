@@ -400,6 +400,25 @@ def test_a_sweep_across_the_repository_makes_no_modules_theme():
     assert "storage" in modules_themes([*last, ("add disk index {n}", store)])
 
 
+def test_a_modules_share_of_the_weeks_lines_is_that_of_the_prs_working_mainly_in_it():
+    """ruff 2025-W03: "formatter … its PRs changed 50% of the week's lines of core code", half of
+    them #15544's 10,000 lines of generated AST code, which touched the formatter by one line."""
+    usual = ("fix step {n}", "add pool {n}", "fix call {n}")
+    store = [FileChange("widget/storage/disk.py", 30, 5)]
+    generated = [
+        FileChange("widget/ast/nodes.py", 5000, 4000),
+        FileChange("widget/storage/x.py", 1, 0),
+    ]
+    last = [(f"add disk cache {{n}} {i}", store) for i in range(3)]
+    last += [("generate the node boilerplate {n}", generated)]
+    last += [(title, [CORE]) for title in ("fix call {n}",) * 6]
+    week = history(last, usual=usual)[-1]
+    storage = next(t for t in week.themes if t.name == "storage")
+    assert len(storage.pulls) == dict(week.stats.modules)["storage"] == 4  # as the table counts
+    core = 3 * 35 + 9001 + 6 * CORE.additions + 6 * CORE.deletions
+    assert storage.line_share == round(3 * 35 / core, 3)
+
+
 def test_a_modules_theme_with_a_bots_pr_counts_it_as_the_table_does_and_says_a_share_of_all_prs():
     """A bot's `[trainer]` bump sits in the module table's trainer row: the theme counts it too, and
     says its share of all the week's PRs, not of the people's."""

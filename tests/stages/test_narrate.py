@@ -578,6 +578,15 @@ def test_a_theme_of_few_prs_but_much_of_the_work_says_its_share_of_the_lines(lan
     )
     narrative = narrate(heavy, [previous_week()], Language.of(language))
     assert said in narrative.themes[0].text
+    # a module's share counts its PRs working mainly in it, and says so
+    module = dataclasses.replace(
+        heavy, themes=tuple(dataclasses.replace(t, source="module") for t in heavy.themes)
+    )
+    mainly = {
+        "en": "Its PRs working mainly in it changed 70% of the week's lines of core code.",
+        "zh": "主要改动该模块的 PR 占本周核心代码改动行数的 70%。",
+    }[language]
+    assert mainly in narrate(module, [previous_week()], Language.of(language)).themes[0].text
     assert check_grounding(heavy, narrative, [previous_week()]) == []
     usual = narrate(week, [previous_week()], Language.of(language))
     assert (
