@@ -379,7 +379,7 @@ def _shaped(verb: str, rest: str) -> str | None:
 
 
 def _version_change(verb: str, upgrade: re.Match) -> str | None:
-    """ "Update Rust crate clap to v4.5.40" -> "将 Rust 包 clap 升级到 v4.5.40": the last word before
+    """ "Update Rust crate clap to v4.5.40" -> "将 Rust 包 clap 更新到 v4.5.40": the last word before
     the versions names the package, whatever its case, and the words before it must be known."""
     what_text = re.sub(r"^(?:the\s+)?", "", upgrade["what"], flags=re.IGNORECASE)
     words = what_text.split()
@@ -400,7 +400,8 @@ def _version_change(verb: str, upgrade: re.Match) -> str | None:
             break
     if what is None:
         return None
-    target = {"pin": "固定为", "downgrade": "降级到"}.get(verb, "升级到")
+    # "update" says no direction (the version claims are silent): only "bump" and "upgrade" go up
+    target = {"pin": "固定为", "downgrade": "降级到", "update": "更新到"}.get(verb, "升级到")
     if upgrade["old"]:
         return f"将 {what} 从 {upgrade['old']} {target} {upgrade['new']}"
     return f"将 {what} {target} {upgrade['new']}"

@@ -320,11 +320,15 @@ def test_a_sentence_that_introduced_a_removed_code_block_is_dropped_and_a_body_f
             "稳定化对更多日志方法的支持（`BLE001`）",
         ),
         ("Bump requests from 2.31.0 to 2.32.3", "将 requests 从 2.31.0 升级到 2.32.3"),
-        ("chore(deps): update rust crate clap to v4.5.40", "将 Rust 包 clap 升级到 v4.5.40"),
-        ("Update actions/checkout action to v5", "将 actions/checkout 操作升级到 v5"),
+        ("chore(deps): update rust crate clap to v4.5.40", "将 Rust 包 clap 更新到 v4.5.40"),
+        (  # "update" says no direction, "bump" and "upgrade" do
+            "Update actions/checkout action to v5",
+            "将 actions/checkout 操作更新到 v5",
+        ),
+        ("Upgrade actions/checkout action to v5", "将 actions/checkout 操作升级到 v5"),
         (
             "Update Rust crate log to v0.4.25",
-            "将 Rust 包 log 升级到 v0.4.25",
+            "将 Rust 包 log 更新到 v0.4.25",
         ),  # the crate's name, not 日志
         ("Added a new metadata tag", "新增元数据标签"),
         ("docs: fix broken news rendering", "修复失效的新闻渲染"),  # "news" is no plural of "new"
