@@ -274,6 +274,7 @@ def _version(facts: PullFacts, upgrade: Upgrade) -> Evidence:
         detail=upgrade.move,
         reason=upgrade.reason,
         paths=upgrade.files[:LISTED_PATHS],
+        files=len(upgrade.files),  # all of them, the paths being the first few
     )
     if (
         not upgrade.package

@@ -425,8 +425,9 @@ def _version(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     if not speaks("version.package"):
         if not e.paths:
             text = _("{pull} names a version in its title or description")
-        elif len(e.paths) > PATHS_NAMED:
-            values["count"] = said.number(kind.key("paths"), len(e.paths))
+        elif max(e.files, len(e.paths)) > PATHS_NAMED:  # ruff #27496 changes 4, 3 listed
+            count = e.files or len(e.paths)
+            values["count"] = said.number(kind.key("files" if e.files else "paths"), count)
             text = _("{pull} changes {count} dependency files, among them {paths}")
         else:
             text = _("{pull} changes {paths}")

@@ -147,6 +147,12 @@ def english_predicate(title: str) -> str | None:
             if parts.kind == "fix" and not parts.text[:2].isupper()
             else None
         )
+    support = re.match(r"(?:for|of)\s+(?P<what>\S.*)$", parts.rest, re.IGNORECASE)
+    if (
+        parts.verb == "support" and support
+    ):  # "Support of dist checkpoint": a noun, not "supports of"
+        predicate = f"adds support for {support['what']}"
+        return f"{predicate} ({parts.scope})" if parts.scope else predicate
     # "add X and fix Y": every verb of the clause agrees with the PR as subject
     rest = _AND_VERB.sub(
         lambda m: f"{m[1]} {VERBS[m[2].lower()][0]}" if m[2].lower() in VERBS else m[0], parts.rest
@@ -293,8 +299,8 @@ def _leading_verb(parts: Clause) -> tuple[str | None, str]:
         return _TOWARDS[verb], rest[3:]
     if lower.startswith("to "):  # "upgrade to torch 2.7" is 升级到, "refactor to use X" not said
         return (f"{VERBS[verb][1]}到", rest[3:]) if verb in _VERSION_VERBS else (None, rest)
-    if verb == "support" and lower.startswith("for "):
-        return VERBS[verb][1], rest[4:]
+    if verb == "support" and lower.startswith(("for ", "of ")):
+        return VERBS[verb][1], rest.split(None, 1)[1]
     return VERBS[verb][1], rest
 
 

@@ -340,6 +340,28 @@ def test_a_default_named_in_english_words_is_quoted_in_chinese():
     )  # an identifier is code: not quoted
 
 
+def test_a_dependency_row_counts_every_dependency_file_not_the_few_it_names():
+    """ruff #27496 "Update Salsa to 0.28.2" changes four dependency files, and was said to change 3:
+    the count was that of the paths listed."""
+    locks = ["Cargo.lock", "Cargo.toml", "fuzz/Cargo.lock", "fuzz/Cargo.toml"]
+    week = weeks_of(
+        make_pull(
+            1,
+            MONDAY,
+            "Update Salsa to 0.28.2",
+            files=[FileChange(path, 3, 3) for path in locks],
+        )
+    )
+    texts = [
+        line.sentence.text
+        for line in narrate(week["2026-W10"], [], Language.of("en")).risks
+        if line.kind == "dependency-upgrade"
+    ]
+    if speaks("version.package"):
+        return  # the package and its versions are said instead
+    assert texts and texts[0].startswith("#1 changes 4 dependency files, among them Cargo.lock")
+
+
 def test_a_configuration_row_counts_every_configuration_file_a_pull_changes_and_says_so():
     """verl #4211: "changes 7 files, among them …" for a PR of 36 files, 11 of them configuration:
     7 were the configuration files that lost lines, and the sentence said neither."""

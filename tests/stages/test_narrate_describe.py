@@ -509,6 +509,11 @@ def test_titles_in_english_prose_agree_with_the_pull_as_subject_and_lists_keep_t
         == "supports learning rate scheduler (Megatron)"
     )
     assert english_predicate("ChatScheduler requests sglang fully async") is None
+    # verl #2125 read "supports of dist checkpoint": "support" before "of" or "for" is a noun
+    assert english_predicate("[ckpt] feat: Support of dist checkpoint") == (
+        "adds support for dist checkpoint"
+    )
+    assert framed_title("[ckpt] feat: Support of dist checkpoint") == "支持「dist checkpoint」"
     assert display_title("[core] feat: Add *streaming* support") == "Add *streaming* support"
 
 
