@@ -245,7 +245,11 @@ def framed_title(title: str) -> str | None:
     said = _framed(parts)
     if said is None:
         return None
-    return tidy(f"{parts.scope}：{said}" if parts.scope else said)
+    if not parts.scope:
+        return tidy(said)
+    # a scope is said as a title's would be: its words in Chinese, names as written, else quoted
+    scope = noun_phrase(parts.scope) or f"「{parts.scope}」"
+    return tidy(f"{scope}：{said}")
 
 
 def _framed(parts: Clause) -> str | None:

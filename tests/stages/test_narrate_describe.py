@@ -408,7 +408,7 @@ def test_titles_with_a_word_the_rules_do_not_know_are_quoted_whole_never_half_tr
         ("[red-knot] mypy_primer: switch to depot runners", "mypy_primer：切换到「depot runners」"),
         (  # verl #5802: a scope before a dash, as before a colon
             "[4/n][trainer] feat: flowgrpo - add diffusers + fsdp engine support",
-            "flowgrpo：新增「diffusers + fsdp engine support」",
+            "「flowgrpo」：新增「diffusers + fsdp engine support」",
         ),
         (
             "Don't store a RichHandler object in the `argparse` namespace",
@@ -440,6 +440,10 @@ def test_titles_with_a_word_the_rules_do_not_know_are_quoted_whole_never_half_tr
             "为「file-watcher sandbox limitations」补充文档",
         ),
         ("[misc] feat: upgrade to torch 2.7, sglang 0.4.8", "升级到「torch 2.7, sglang 0.4.8」"),
+        (  # a scope's words in Chinese, as a translated title's (pelican #125)
+            "Theme documentation: update english + new french",
+            "主题文档：更新「english + new french」",
+        ),
         (
             "[ty] Treat generator-expression exceptions as eagerly evaluated",
             "将「generator-expression exceptions」视为「eagerly evaluated」",
