@@ -49,7 +49,8 @@ def _theme_sentence(
     if theme.line_share >= LINES_SAID_FROM * theme.share and round(theme.line_share * 100):
         # a theme of few PRs that took much of the work: say what makes it one
         lines = said.percent(f"theme:{theme.name}:line_share", theme.line_share)
-        said_lines = (  # a module's share is that of the PRs working mainly in it (analysis/themes.py)
+        # a module's share is that of the PRs working mainly in it (analysis/themes.py)
+        said_lines = (
             _("Its PRs working mainly in it changed {lines} of the week's lines of core code.")
             if theme.source == "module"
             else _("Its PRs changed {lines} of the week's lines of core code.")

@@ -147,10 +147,9 @@ def english_predicate(title: str) -> str | None:
             if parts.kind == "fix" and not parts.text[:2].isupper()
             else None
         )
+    # "Support of dist checkpoint": a noun, not "supports of"
     support = re.match(r"(?:for|of)\s+(?P<what>\S.*)$", parts.rest, re.IGNORECASE)
-    if (
-        parts.verb == "support" and support
-    ):  # "Support of dist checkpoint": a noun, not "supports of"
+    if parts.verb == "support" and support:
         predicate = f"adds support for {support['what']}"
         return f"{predicate} ({parts.scope})" if parts.scope else predicate
     # "add X and fix Y": every verb of the clause agrees with the PR as subject
@@ -222,11 +221,11 @@ _NOUN_OPENINGS = (
 )
 # verbs not framed: "Follow aliases" is not 遵循 them; 'Revert "X"' quotes another PR's title
 _UNFRAMED = frozenset(("follow", "revert"))
-# verbs said only over a quotation: "Make X configurable" is 使「X configurable」, whose words the
-# rules could not put in Chinese order; "Document X" 为「X」补充文档, as translated whole
 _VERSION_VERBS = frozenset(("update", "upgrade", "bump", "pin", "downgrade"))
 # adverbs a title may start with, said before its verb: "Lazily infer X" is 惰性推断「X」
 _ADVERBS = {"correctly": "正确", "lazily": "惰性", "always": "始终", "also": "同时"}
+# verbs said only over a quotation: "Make X configurable" is 使「X configurable」, whose words the
+# rules could not put in Chinese order; "Document X" 为「X」补充文档, as translated whole
 _FRAMING_ONLY = {"make": "使", "document": "为{}补充文档"}
 _DEFAULT_BRANCH = re.compile(r"(?:master|main|develop|dev|patch-\d+)", re.IGNORECASE)
 FRAMED_LONGEST = 80  # characters of English a framed title keeps; a longer one is not said so
