@@ -327,9 +327,6 @@ def _split_place(rest: str) -> tuple[str, str, str] | None:
     )
 
 
-_HAN = re.compile(r"[\u4e00-\u9fff]")
-
-
 _CODE_SPAN = re.compile(r"`[^`]*`|“[^”]*”|[\w-]*[_./]\w[\w./-]*", re.ASCII)
 
 
@@ -346,7 +343,7 @@ def chinese_share(texts: Iterable[str], digits: bool = False) -> float | None:
     han = counted = 0
     for text in texts:
         text = _CODE_SPAN.sub(" ", text)
-        han += len(_HAN.findall(text))
+        han += len(HAN.findall(text))
         counted += (
             sum(1 for char in text if char.isalnum())
             if digits

@@ -67,6 +67,8 @@ _TRAILING_CODES = re.compile(r"\s*\((?P<codes>`[^`]+`(?:\s*,\s*`[^`]+`)*)\)\s*$"
 _INSTEAD = re.compile(r"^(?P<what>.+?)\s+instead\s+of\s+(?P<old>.+)$", re.IGNORECASE)
 _SUPPORT_FOR = re.compile(r"^support\s+for\s+(?P<what>.+)$", re.IGNORECASE)
 _TRAILING_SUPPORT = re.compile(r"^(?P<what>.+?)\s+support$", re.IGNORECASE)
+# what follows "Support" as a noun: "Support of dist checkpoint", "support for the new sampler"
+_SUPPORTED = re.compile(r"^(?:for|of)\s+(?P<what>\S.*)$", re.IGNORECASE)
 # type words said in Chinese when the title has no verb of its own: "fix: crash on empty input"
 _TYPE_WORDS_ZH = {
     "fix": "修复：",
@@ -137,9 +139,9 @@ def display_title(title: str) -> str:
 
 def english_predicate(title: str) -> str | None:
     """ "adds async weight sync" for "[rollout] feat: Add async weight sync"; None without a known verb."""
-    merged = _MERGE_TITLE.match(title.strip())
-    if merged:
-        return f"merges the branch {merged['branch']}"
+    branch = merged_branch(title)
+    if branch:
+        return f"merges the branch {branch}"
     parts = clause(title)
     if parts.verb is None:
         return (
@@ -148,7 +150,7 @@ def english_predicate(title: str) -> str | None:
             else None
         )
     # "Support of dist checkpoint": a noun, not "supports of"
-    support = re.match(r"(?:for|of)\s+(?P<what>\S.*)$", parts.rest, re.IGNORECASE)
+    support = _SUPPORTED.match(parts.rest)
     if parts.verb == "support" and support:
         predicate = f"adds support for {support['what']}"
         return f"{predicate} ({parts.scope})" if parts.scope else predicate
@@ -163,9 +165,9 @@ def english_predicate(title: str) -> str | None:
 def translated_title(title: str) -> str | None:
     """The title in Chinese where the rules translate every word of it ("将 CI 迁移到 uv",
     "在 README 中修复拼写错误"); None where they cannot, and it is to be quoted instead."""
-    merged = _MERGE_TITLE.match(title.strip())
-    if merged:
-        return f"合入分支 {merged['branch']}"
+    branch = merged_branch(title)
+    if branch:
+        return f"合入分支 {branch}"
     parts = clause(title)
     scope = ""
     if parts.scope:
@@ -302,8 +304,9 @@ def _leading_verb(parts: Clause) -> tuple[str | None, str]:
         return _TOWARDS[verb], rest[3:]
     if lower.startswith("to "):  # "upgrade to torch 2.7" is 升级到, "refactor to use X" not said
         return (f"{VERBS[verb][1]}到", rest[3:]) if verb in _VERSION_VERBS else (None, rest)
-    if verb == "support" and lower.startswith(("for ", "of ")):
-        return VERBS[verb][1], rest.split(None, 1)[1]
+    supported = _SUPPORTED.match(rest) if verb == "support" else None
+    if supported:
+        return VERBS[verb][1], supported["what"]
     return VERBS[verb][1], rest
 
 

@@ -12,7 +12,6 @@ its own way), numbers and dates are formatted for the site's language, types are
 from __future__ import annotations
 
 import functools
-import re
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -25,6 +24,7 @@ from digest_plugin.analysis.model import AnalysedPull, PathCount, WeekAnalysis
 from digest_plugin.analysis.stats import ranked
 from digest_plugin.charts import Chart
 from digest_plugin.narrate import Narrative, writer_credit
+from digest_plugin.narrate.chinese import HAN
 from digest_plugin.narrate.describe import brief, type_words
 from digest_plugin.narrate.model import Cited, HighlightGroup
 from digest_plugin.narrate.wording import Language, factor_names, week_status
@@ -44,7 +44,6 @@ PRINT_SECTIONS = tuple(
 KEY_CHANGES_IN_FULL = 10
 TABLE_ROWS = 10  # names per statistics table
 # An author's words with Chinese characters are marked lang="zh".
-_CHINESE = re.compile(r"[\u4e00-\u9fff]")
 
 
 @frozen_record
@@ -426,7 +425,7 @@ def _key_changes(
                 size=_size(analysed, lang),
                 summary=change.summary,
                 quote=change.quote,
-                quote_lang="zh" if _CHINESE.search(change.quote) else "en",
+                quote_lang="zh" if HAN.search(change.quote) else "en",
                 importance=importance(analysed, lang),
                 # the built-in writer's sentence restates the modules and size shown beside it
                 details=change.details if narrative.writer != "builtin" else None,
