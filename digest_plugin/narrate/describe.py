@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from digest_plugin.analysis.claims import speaks, type_speaks
 from digest_plugin.analysis.description import capitalised
-from digest_plugin.analysis.model import AnalysedPull
+from digest_plugin.analysis.model import AnalysedPull, Footprint
 from digest_plugin.narrate.chinese import HAN
 from digest_plugin.narrate.model import Cited
 from digest_plugin.narrate.titles import (
@@ -209,7 +209,7 @@ def title_sentence(analysed: AnalysedPull, lang: Language) -> Cited:
     _, title = lang.gettext, analysed.pull.title
     if lang.code == "zh":
         # the title is shown above it, in English: this line says it in Chinese as far as it can
-        said = chinese_mention(analysed, lang, sized=False)
+        said = chinese_mention(analysed, lang, sized=False, located=False)  # says where below
     else:
         predicate = english_predicate(title)
         said = predicate[0].upper() + predicate[1:] if predicate else display_title(title)
@@ -342,11 +342,17 @@ def type_words(_) -> dict[str | None, str]:
 
 
 def chinese_facts(
-    analysed: AnalysedPull, lang: Language, sized: bool = True, said: StatedNumbers | None = None
+    analysed: AnalysedPull,
+    lang: Language,
+    sized: bool = True,
+    said: StatedNumbers | None = None,
+    located: bool = True,
 ) -> str:
     """A PR in Chinese from its facts, for where its English title is not to be quoted again: its
     kind, its modules and, when `sized`, its size ("ascend 模块的修复，+120 −30 行"), its figures
-    recorded in `said` when given. The kind is the word the type column of the page uses, where its
+    recorded in `said` when given, and, when `located`, the file that says most of what it is about
+    (`_main_file`).
+    The kind is the word the type column of the page uses, where its
     claim is precise enough to be said (analysis/claims.py); else "改动", a change."""
     _, kind = lang.gettext, analysed.classification
     words = type_words(_)
@@ -355,6 +361,9 @@ def chinese_facts(
     # files at the repository's root are a module only in the tables
     modules = "、".join("根目录" if m == "(root)" else m for m in kind.modules[:MODULES_SAID])
     what_said = f"{modules} 模块的{what}" if modules else what
+    where = located and _main_file(analysed.footprint)
+    if where:
+        what_said += f"，{where}"
     pull = analysed.pull
     if not sized:
         return what_said
@@ -366,11 +375,23 @@ def chinese_facts(
     return f"{what_said}，+{added} \u2212{removed} 行"
 
 
+def _main_file(footprint: Footprint) -> str | None:
+    """The file that says most of what a PR is about, in Chinese: the largest it adds ("新增
+    crates/ruff_linter/src/suppression.rs 等文件"), else the one it changes most."""
+    added = [path for path in footprint.main_files if path in footprint.added_files]
+    if footprint.added_count:
+        first = added[0] if added else footprint.added_files[0]
+        more = " 等文件" if footprint.added_count > 1 else ""  # no count: it would be a figure
+        return f"新增 {first}{more}"
+    return f"主要改动 {footprint.main_files[0]}" if footprint.main_files else None
+
+
 def chinese_mention(
     analysed: AnalysedPull,
     lang: Language,
     sized: bool = True,
     said: StatedNumbers | None = None,
+    located: bool = True,
 ) -> str:
     """What a Chinese sentence calls a PR besides its number: its title in Chinese where the rules
     translate it whole, else its leading verb in Chinese with the rest quoted (`framed_title`),
@@ -381,7 +402,7 @@ def chinese_mention(
     said_by_title = whole_translation(title) or framed_title(title)
     if said_by_title:
         return said_by_title
-    facts = chinese_facts(analysed, lang, sized, said)
+    facts = chinese_facts(analysed, lang, sized, said, located)
     branch = feature_branch(title)  # an old import's merge commit: its branch's words help
     return f"{facts}，来自分支 {branch}" if branch else facts
 

@@ -225,12 +225,20 @@ _NOUN_OPENINGS = (
 _UNFRAMED = frozenset(("follow", "revert"))
 _VERSION_VERBS = frozenset(("update", "upgrade", "bump", "pin", "downgrade"))
 # adverbs a title may start with, said before its verb: "Lazily infer X" is 惰性推断「X」
-_ADVERBS = {"correctly": "正确", "lazily": "惰性", "always": "始终", "also": "同时"}
+_ADVERBS = {
+    "correctly": "正确",
+    "lazily": "惰性",
+    "always": "始终",
+    "also": "同时",
+    "only": "仅",
+    "temporarily": "暂时",
+    "further": "进一步",
+}
 # verbs said only over a quotation: "Make X configurable" is 使「X configurable」, whose words the
 # rules could not put in Chinese order; "Document X" 为「X」补充文档, as translated whole
-_FRAMING_ONLY = {"make": "使", "document": "为{}补充文档"}
+_FRAMING_ONLY = {"make": "使", "document": "为{}补充文档", "parenthesize": "为{}加括号"}
 _DEFAULT_BRANCH = re.compile(r"(?:master|main|develop|dev|patch-\d+)", re.IGNORECASE)
-FRAMED_LONGEST = 80  # characters of English a framed title keeps; a longer one is not said so
+FRAMED_LONGEST = 120  # characters of English a framed title keeps; a longer one is not said so
 
 
 def framed_title(title: str) -> str | None:
@@ -269,11 +277,17 @@ def _framed(parts: Clause) -> str | None:
         first = rest[: joined.start()].rstrip(" ,")
         second = _framed(clause(rest[joined.start(2) :]))
         return f"{_quoted(chinese, first)}，并{second}" if first and second else None
-    support = _SUPPORT_FOR.match(rest) if parts.verb == "add" else None
-    if support:  # "add support for X": 新增对「X」的支持
-        return f"新增对「{support['what']}」的支持"
+    support = _SUPPORT_FOR.match(rest) if parts.verb in ("add", "complete") else None
+    if support:  # "add support for X": 新增对「X」的支持; "complete support for X": 完善对…
+        return f"{chinese}对「{support['what']}」的支持"
     moved = re.match(r"^(?P<what>.+?)\s+to\s+(?P<where>\S.*)$", rest, re.IGNORECASE)
-    if parts.verb in _TOWARDS and moved and "=" not in moved["what"]:  # "move CI to uv"
+    # "move CI to uv"; not "change the way to compute X", whose "to" opens a verb
+    if (
+        parts.verb in _TOWARDS
+        and moved
+        and "=" not in moved["what"]
+        and moved["where"].split()[0].lower() not in VERBS
+    ):
         return f"将「{moved['what']}」{_TOWARDS[parts.verb]}「{moved['where']}」"
     return _quoted(chinese, rest)
 

@@ -44,7 +44,11 @@ VERBS = {
         rework=重做 defer=推迟 accept=接受 display=显示 enhance=增强 adapt=适配 discover=发现
         accelerate=加速 retire=停用 provide=提供 start=开始 stop=停止 try=尝试 warn=警告
         consider=考虑 store=存储 share=共享 deduplicate=去重 compact=压缩 specify=指定 synthesize=生成 recover=恢复
-        make= treat= narrow=
+        exempt=豁免 diagnose=诊断 silence=屏蔽 distinguish=区分 promote=提升 visit=访问 complete=完善
+        translate=翻译 pad=填充 compute=计算 reset=重置 flag=标记 highlight=高亮 isolate=隔离 specialize=特化
+        disambiguate=消除歧义 understand=理解 offer=提供 honor=遵循 standardize=统一 strip=去除
+        modernize=现代化 choose=选择
+        make= treat= narrow= parenthesize=
     """).items()
 }
 # other forms of the same verbs a title may start with

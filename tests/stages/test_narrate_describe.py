@@ -358,6 +358,7 @@ def test_a_sentence_that_introduced_a_removed_code_block_is_dropped_and_a_body_f
             "推迟所有参数和返回类型注解",
         ),  # "and return type" is no second verb
         ('Revert "[ty] Add tests for protocols"', "回退为协议新增测试"),
+        ("[ty] Complete support for `ParamSpec`", "完善对 `ParamSpec` 的支持"),  # ruff #21445
         ("Merge pull request #3151 from someone/feature/watchfiles", "合入分支 feature/watchfiles"),
     ],
 )
@@ -461,6 +462,32 @@ def test_titles_with_a_word_the_rules_do_not_know_are_quoted_whole_never_half_tr
             "[parser] Recover from unclosed brackets in f-strings",
             "从「unclosed brackets in f-strings」中恢复",
         ),
+        (
+            "Translate documentation into Simplified Chinese",
+            "翻译「documentation into Simplified Chinese」",
+        ),
+        (
+            "Parenthesize `yield` arguments in the `FURB192` fixer",
+            "为「`yield` arguments in the `FURB192` fixer」加括号",
+        ),
+        (
+            "Only set CUDA_DEVICE_MAX_CONNECTIONS=1 for megatron in Hopper/Ampere",
+            "仅设置「CUDA_DEVICE_MAX_CONNECTIONS=1 for megatron in Hopper/Ampere」",
+        ),
+        (  # ruff #21767: 104 characters after its verb
+            (
+                "[ty] Improve `@override`, `@final` and Liskov checks in cases where there are multiple"
+                " reachable definitions"
+            ),
+            (
+                "改进「`@override`, `@final` and Liskov checks in cases where there are multiple"
+                " reachable definitions」"
+            ),
+        ),
+        (  # "to" opens a verb: no move to a place (pelican #605)
+            "Change the way to compute relative paths",
+            "修改「way to compute relative paths」",
+        ),
         # no verb to say, the title again, a sense Chinese would get wrong, or too long a rest
         # ("合入分支 X" is true of every merge commit: `chinese_mention` says its facts and branch)
         ("Merge pull request #3321 from boxydog/warn_about_markdown", None),
@@ -474,8 +501,11 @@ def test_titles_with_a_word_the_rules_do_not_know_are_quoted_whole_never_half_tr
         ('Revert "[ty] Better control flow for boolean expressions"', None),
         ("[ty] Follow aliases when resolving stub mappings", None),
         ("[ty] Homogeneous and mixed tuples", None),
-        (
-            "Migrate to new image with FlashInfer 0.2.2 + vLLM 0.8.3 + SGLang 0.4.5 + MCore 0.12.0 + TE 2.2",
+        (  # a rest of 147 characters
+            (
+                "Fix typo in the message emitted by ruff when a user types `ruff: enable[<rules>]` or"
+                " `ruff: disable[<rules>]` where `ruff: ignore[<rules>]` is expected"
+            ),
             None,
         ),
     ],
@@ -568,3 +598,32 @@ def test_a_sentence_that_ends_inside_its_closing_bracket_gets_no_second_full_sto
     assert said("Implement useless-finally (RUF-072)", ended) == (
         "Implements the rule, which detects useless finally blocks that only contain pass or ...."
     )
+
+
+def test_a_title_said_by_its_facts_names_the_file_it_adds_or_changes_most():
+    """ruff #21441 "new module for parsing ranged suppressions" read "ruff_linter 模块的改动" as the
+    week's second change: the file it adds says what it is about."""
+    adds = analysed(
+        21441,
+        "new module for parsing ranged suppressions",
+        modules=("ruff_linter",),
+        footprint=Footprint(
+            added_files=("crates/ruff_linter/src/suppression.rs",),
+            added_count=1,
+            main_files=("crates/ruff_linter/src/suppression.rs", "crates/ruff_linter/src/lib.rs"),
+        ),
+    )
+    assert chinese_mention(adds, ZH, sized=False) == (
+        "ruff_linter 模块的改动，新增 crates/ruff_linter/src/suppression.rs"
+    )
+    changes = analysed(
+        7181,
+        "delta_sharded on Megatron-Bridge param mappings",
+        modules=("megatron",),
+        footprint=Footprint(main_files=("verl/workers/engine/megatron/delta.py",)),
+    )
+    assert chinese_mention(changes, ZH) == (
+        "megatron 模块的改动，主要改动 verl/workers/engine/megatron/delta.py，+10 −2 行"
+    )
+    # a key line says where the PR works after it: not twice
+    assert chinese_mention(changes, ZH, sized=False, located=False) == "megatron 模块的改动"
