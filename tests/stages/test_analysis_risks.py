@@ -478,6 +478,33 @@ def test_hot_file_names_who_else_touched_it():
     )
 
 
+def test_what_tests_and_developers_install_is_tooling_not_what_the_project_runs_on():
+    """pelican #3386 bumped Pygments in requirements/test.pip and was the week's only risk, Medium."""
+    for path in ("requirements/test.pip", "requirements-dev.txt", "dev_requirements.txt"):
+        tests_pin = [FileChange(path, 2, 2)]
+        assert "dependency-upgrade" not in kinds("Bump Pygments to 2.16.1", tests_pin)
+    for path in ("requirements/base.pip", "requirements.txt", "requirements-npu.txt"):
+        runtime_pin = [FileChange(path, 2, 2)]
+        assert "dependency-upgrade" in kinds("Bump Pygments to 2.16.1", runtime_pin)
+
+
+def test_tests_wired_into_many_workflows_are_a_low_ci_change():
+    """verl #1042 added tests and a path to the triggers of nine workflows: a Medium "CI change"
+    pointed the maintainer at the week's tests. A person's edit of five workflows stays Medium."""
+    workflows = [FileChange(f".github/workflows/e2e_{n}.yml", 2, 1) for n in range(9)]
+    wired = make_pull(
+        1042,
+        WHEN,
+        "tests: add import utils tests",
+        files=[*workflows, FileChange("tests/utils/test_import_utils.py", 97, 0)],
+    )
+    risk = next(r for r in _week([wired]).risks if r.kind == "ci-change")
+    assert risk.impact == "low"
+    migrated = make_pull(1043, WHEN, "ci: run on uv", files=workflows)
+    risk = next(r for r in _week([migrated]).risks if r.kind == "ci-change")
+    assert risk.impact == "medium"
+
+
 def test_a_few_line_deprecation_is_low_impact():
     small = make_pull(
         80,
