@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from digest_plugin.analysis.claims import speaks, type_speaks
 from digest_plugin.analysis.description import capitalised
-from digest_plugin.analysis.model import AnalysedPull, Footprint
+from digest_plugin.analysis.model import AnalysedPull
 from digest_plugin.narrate.chinese import HAN
 from digest_plugin.narrate.model import Cited
 from digest_plugin.narrate.titles import (
@@ -361,7 +361,7 @@ def chinese_facts(
     # files at the repository's root are a module only in the tables
     modules = "、".join("根目录" if m == "(root)" else m for m in kind.modules[:MODULES_SAID])
     what_said = f"{modules} 模块的{what}" if modules else what
-    where = located and _main_file(analysed.footprint)
+    where = located and _main_file(analysed)
     if where:
         what_said += f"，{where}"
     pull = analysed.pull
@@ -375,9 +375,13 @@ def chinese_facts(
     return f"{what_said}，+{added} \u2212{removed} 行"
 
 
-def _main_file(footprint: Footprint) -> str | None:
+def _main_file(analysed: AnalysedPull) -> str | None:
     """The file that says most of what a PR is about, in Chinese: the largest it adds ("新增
-    crates/ruff_linter/src/suppression.rs 等文件"), else the one it changes most."""
+    crates/ruff_linter/src/suppression.rs 等文件"), else the one it changes most; none where most
+    of its lines are not code (docs, tests, lock files), which no code file speaks for."""
+    footprint, pull = analysed.footprint, analysed.pull
+    if footprint.core_lines * 2 < pull.additions + pull.deletions:
+        return None
     added = [path for path in footprint.main_files if path in footprint.added_files]
     if footprint.added_count:
         first = added[0] if added else footprint.added_files[0]

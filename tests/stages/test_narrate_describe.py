@@ -611,6 +611,7 @@ def test_a_title_said_by_its_facts_names_the_file_it_adds_or_changes_most():
             added_files=("crates/ruff_linter/src/suppression.rs",),
             added_count=1,
             main_files=("crates/ruff_linter/src/suppression.rs", "crates/ruff_linter/src/lib.rs"),
+            core_lines=12,
         ),
     )
     assert chinese_mention(adds, ZH, sized=False) == (
@@ -620,10 +621,20 @@ def test_a_title_said_by_its_facts_names_the_file_it_adds_or_changes_most():
         7181,
         "delta_sharded on Megatron-Bridge param mappings",
         modules=("megatron",),
-        footprint=Footprint(main_files=("verl/workers/engine/megatron/delta.py",)),
+        footprint=Footprint(main_files=("verl/workers/engine/megatron/delta.py",), core_lines=12),
     )
     assert chinese_mention(changes, ZH) == (
         "megatron 模块的改动，主要改动 verl/workers/engine/megatron/delta.py，+10 −2 行"
     )
     # a key line says where the PR works after it: not twice
     assert chinese_mention(changes, ZH, sized=False, located=False) == "megatron 模块的改动"
+    # mostly docs: no code file speaks for it
+    docs = analysed(
+        3346,
+        "Simplified Chinese documentation",
+        modules=("docs",),
+        additions=10_274,
+        deletions=0,
+        footprint=Footprint(main_files=("docs/conf.py",), core_lines=2),
+    )
+    assert chinese_mention(docs, ZH, sized=False) == "docs 模块的改动"
