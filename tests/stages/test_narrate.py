@@ -366,6 +366,29 @@ def test_a_modules_theme_is_led_by_a_pr_whose_most_changed_module_it_is():
     assert "main change" not in narrate(alone, [], EN).themes[0].text
 
 
+def test_a_scopes_theme_is_not_led_by_a_pr_only_the_module_table_counts_in_it():
+    """ruff 2025-W22: the ty theme (named from "[ty]" titles) was led by #17851, template strings
+    in the parser and formatter that touched ty by 74 of 20,599 lines: ty was its last module."""
+    week = busy_week()
+    counted_only = dataclasses.replace(
+        week.pulls[0],
+        classification=dataclasses.replace(
+            week.pulls[0].classification, modules=("core", "io"), modules_from_title=False
+        ),
+    )
+    io_theme = dataclasses.replace(
+        week.themes[0], name="io", source="scope", pulls=(101, 102), key_pulls=(101, 102)
+    )
+    week = dataclasses.replace(week, pulls=(counted_only, *week.pulls[1:]), themes=(io_theme,))
+    assert "Its main change: #102" in narrate(week, [], EN).themes[0].text
+    # its title naming the strand, it leads
+    named = dataclasses.replace(
+        counted_only, pull=dataclasses.replace(counted_only.pull, title="[io] feat: streaming")
+    )
+    week = dataclasses.replace(week, pulls=(named, *week.pulls[1:]))
+    assert "Its main change: #101" in narrate(week, [], EN).themes[0].text
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_themes_have_a_sentence_each_with_true_shares(language):
     narrative = narrate(busy_week(), [], Language.of(language))
