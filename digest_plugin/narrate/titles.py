@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from digest_plugin.analysis.description import capitalised
 from digest_plugin.narrate.chinese import HAN, WORDS, join, noun_phrase, predicate, tidy
 from digest_plugin.narrate.verbs import FORMS, VERBS
 
@@ -132,9 +133,10 @@ def feature_branch(title: str) -> str | None:
 
 
 def display_title(title: str) -> str:
-    """A PR title for an English list: without its "[module] type:" prefix, as written otherwise."""
+    """A PR title for an English list: without its "[module] type:" prefix, as written otherwise,
+    capitalised unless it starts with code ("sys.implementation.version is not …", ruff #25608)."""
     text = clause(title).text
-    return text[0].upper() + text[1:] if text[:1].isascii() and text[:1].islower() else text
+    return capitalised(text) if text[:1].isascii() else text
 
 
 def english_predicate(title: str) -> str | None:

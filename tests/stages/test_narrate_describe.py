@@ -638,3 +638,12 @@ def test_a_title_said_by_its_facts_names_the_file_it_adds_or_changes_most():
         footprint=Footprint(main_files=("docs/conf.py",), core_lines=2),
     )
     assert chinese_mention(docs, ZH, sized=False) == "docs 模块的改动"
+
+
+def test_a_title_is_capitalised_for_a_list_unless_it_starts_with_code():
+    # ruff #25608 read "Sys.implementation.version is not sys.version_info"
+    assert display_title("[ty] sys.implementation.version is not sys.version_info") == (
+        "sys.implementation.version is not sys.version_info"
+    )
+    assert display_title("[ty] ty_extensions: add foo") == "ty_extensions: add foo"
+    assert display_title("fix: crash when `path` is empty") == "Crash when `path` is empty"
