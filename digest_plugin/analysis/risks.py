@@ -158,9 +158,11 @@ def _missing_tests(facts: PullFacts) -> tuple[Evidence, ...]:
     added = sorted(((change.additions or 0, path) for path, change in source), reverse=True)
     lines = sum(n for n, _ in added)
     removed = sum(change.deletions or 0 for _, change in source)
-    # removed code needs no new test, nor a PR that removes as much code as it adds: what it adds
-    # replaces code (verl #3138, +31 −53, "remove unused padding"; #4224 moved a function)
-    if lines < facts.rules.thresholds.missing_tests_lines or removed >= lines:
+    # removed code needs no new test, nor a PR that removes two thirds as much code as it adds: it
+    # rewrites code more than it adds (verl #3138, +31 −53, "remove unused padding"; #4224 moved a
+    # function; #1248, +27 −24, wrapped lines in an `if`), which the tests before it may cover
+    rewrites = removed * 3 >= lines * 2
+    if lines < facts.rules.thresholds.missing_tests_lines or rewrites:
         return ()
     return (
         Evidence(
@@ -513,9 +515,18 @@ def _peripheral_only(facts: PullFacts) -> bool:
 
 
 def _ci_change(facts: PullFacts) -> tuple[Evidence, ...]:
-    workflows = facts.footprint.workflows
+    # the most changed first: the new job, not the one-line trigger edits before it (verl #1037)
+    lines = {path: (c.additions or 0) + (c.deletions or 0) for path, _, c in facts.changes()}
+    workflows = sorted(facts.footprint.workflows, key=lambda path: -lines.get(path, 0))
     return (
-        (Evidence("workflows", facts.number, paths=workflows[:LISTED_PATHS], files=len(workflows)),)
+        (
+            Evidence(
+                "workflows",
+                facts.number,
+                paths=tuple(workflows[:LISTED_PATHS]),
+                files=len(workflows),
+            ),
+        )
         if workflows
         else ()
     )

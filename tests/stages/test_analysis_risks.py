@@ -505,6 +505,19 @@ def test_tests_wired_into_many_workflows_are_a_low_ci_change():
     assert risk.impact == "medium"
 
 
+def test_a_ci_change_names_its_most_changed_workflows_first():
+    """verl #1037 named two one-line trigger edits, not the two new jobs of 65 and 66 lines."""
+    triggers = [FileChange(f".github/workflows/a{n}.yml", 1, 0) for n in range(3)]
+    jobs = [
+        FileChange(".github/workflows/sgl.yml", 65, 0),
+        FileChange(".github/workflows/e2e.yml", 66, 0),
+    ]
+    pull = make_pull(1037, WHEN, "feat: sglang rollout", files=[*triggers, *jobs, SRC, TEST])
+    risk = next(r for r in _week([pull]).risks if r.kind == "ci-change")
+    assert risk.evidence[0].paths[:2] == (".github/workflows/e2e.yml", ".github/workflows/sgl.yml")
+    assert risk.evidence[0].files == 5
+
+
 def test_a_few_line_deprecation_is_low_impact():
     small = make_pull(
         80,
