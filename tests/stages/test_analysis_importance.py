@@ -255,3 +255,14 @@ def test_a_reformat_of_every_file_is_no_standout():
     lint = score("[Lint] fix: linting errors in all files", files)
     assert dict(lint.factors)["moved"] < 0
     assert lint.value < score("fix: a real bug across the engine", files).value
+
+
+def test_code_moved_as_the_body_says_weighs_as_moved():
+    """ruff #23681 "Introduce `types::bool`, …": "And move relevant methods to those submodules",
+    +1,604 −1,559, was its week's most important change."""
+    files = [FileChange(f"crates/widget/src/types/m{i}.rs", 160, 156) for i in range(10)]
+    moved = score("Introduce `types::bool`", files, body="And move relevant methods there")
+    assert dict(moved.factors)["moved"] < 0
+    written = score("Introduce `types::bool`", files, body="A new module for booleans")
+    assert "moved" not in dict(written.factors)
+    assert moved.value < written.value
