@@ -235,6 +235,10 @@ _ADVERBS = {
     "only": "仅",
     "temporarily": "暂时",
     "further": "进一步",
+    "gracefully": "妥善",
+    "properly": "正确",
+    "explicitly": "显式",
+    "automatically": "自动",
 }
 # verbs said only over a quotation: "Make X configurable" is 使「X configurable」, whose words the
 # rules could not put in Chinese order; "Document X" 为「X」补充文档, as translated whole

@@ -484,6 +484,10 @@ def test_titles_with_a_word_the_rules_do_not_know_are_quoted_whole_never_half_tr
                 " reachable definitions」"
             ),
         ),
+        (
+            "[ty] Gracefully handle salsa cancellations and panics in background request handlers",
+            "妥善处理「salsa cancellations and panics in background request handlers」",
+        ),
         (  # "to" opens a verb: no move to a place (pelican #605)
             "Change the way to compute relative paths",
             "修改「way to compute relative paths」",
