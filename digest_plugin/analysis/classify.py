@@ -566,15 +566,15 @@ def renames_code(pull: Pull) -> bool:
 
 def is_code_move(pull: Pull, classification: Classification) -> bool:
     """Code moved, split or restyled, not rewritten: a refactor, or a change whose title or the
-    opening of its body says it renames or moves code, whose added and deleted lines nearly balance (ruff's "Split up
-    `types/class.rs`", +6,304 -6,205), or a change whose title says it lints or formats code
-    (verl's "fix: linting errors in all files", +1,057 -3,073). Its size says little about its weight."""
+    opening of its body says it renames or moves code, whose added and deleted lines nearly balance
+    (ruff's "Split up `types/class.rs`", +6,304 -6,205; #23681, "Introduce `types::bool` …", "And
+    move relevant methods to those submodules", +1,604 −1,559), or a change whose title says it
+    lints or formats code (verl's "fix: linting errors in all files", +1,057 -3,073). Its size says
+    little about its weight."""
     title = pull.title[:TITLE_LIMIT]
     low, high = sorted((pull.additions, pull.deletions))
     if high >= 100 and _RESTYLING.search(title) and classification.type not in ("feat", "perf"):
         return True
-    # or whose body opens by saying so (ruff #23681, "Introduce `types::bool` …": "And move
-    # relevant methods to those submodules", +1,604 −1,559)
     said = _MOVING.search(title) or _MOVING.search(pull.body[:BODY_OPENING])
     if classification.type != "refactor" and not said:
         return False

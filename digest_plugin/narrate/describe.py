@@ -351,9 +351,8 @@ def chinese_facts(
     """A PR in Chinese from its facts, for where its English title is not to be quoted again: its
     kind, its modules and, when `sized`, its size ("ascend 模块的修复，+120 −30 行"), its figures
     recorded in `said` when given, and, when `located`, the file that says most of what it is about
-    (`_main_file`).
-    The kind is the word the type column of the page uses, where its
-    claim is precise enough to be said (analysis/claims.py); else "改动", a change."""
+    (`_main_file`). The kind is the word the type column of the page uses, where its claim is
+    precise enough to be said (analysis/claims.py); else "改动", a change."""
     _, kind = lang.gettext, analysed.classification
     words = type_words(_)
     # an imprecise kind is not said
