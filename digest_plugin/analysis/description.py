@@ -123,6 +123,12 @@ _RELATION_WORDS = frozenset(
 _REFERENCE_WORD = re.compile(r"(?:[\w.-]+/[\w.-]+)?#\d+|@[\w-]+|\w+(?:[-']\w+)*")
 # said while it was a draft, not of the merged PR
 _DRAFT = re.compile(r"^(?:wip|draft|todo|tbd|do not merge|not ready)\b", re.IGNORECASE)
+# said of another PR, which the sentence before named (ruff #26683: "This is a follow-up to #26681.
+# That PR conservatively treats …")
+_ANOTHER_PR = re.compile(
+    r"^(?:that|the\s+(?:previous|earlier|original|linked|other))\s+(?:pr|pull\s+request|change|commit)\b",
+    re.IGNORECASE,
+)
 # a log line, not prose
 _LOG_LINE = re.compile(r"^(?:\(\w+ pid=\d+\)|Traceback\b|[A-Z]\w*(?:Error|Exception|Warning): )")
 # the few words that join a lead-in to its list: "Make X asynchronous, resolving:"
@@ -235,6 +241,7 @@ def whole_sentence(sentence: str) -> str | None:
         or _NUMBERED.match(text)
         or _LOG_LINE.search(text)
         or _DRAFT.match(text)
+        or _ANOTHER_PR.match(text)
         or _only_relations(text)
     ):
         return None

@@ -77,6 +77,17 @@ def test_ruff_style_setext_summary_heading():
     )
 
 
+def test_a_sentence_about_the_pr_it_follows_up_is_not_its_summary():
+    """ruff #26683's key line said what #26681 did, the opposite of what it does."""
+    body = (
+        "## Summary\n\nThis is a follow-up to #26681. That PR conservatively treats a member as"
+        " read-only. This PR models descriptor write capability separately, so writable protocols"
+        " remain writable."
+    )
+    summary = summarise(body, "[ty] Derive descriptor setter domains for protocols")
+    assert summary.startswith("This PR models descriptor write capability separately")
+
+
 def test_falls_back_to_the_title_when_only_template_is_left():
     template = template_lines([verl_like(f"Change number {i} of many.\n") for i in range(10)])
     assert (
