@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import re
+
 from digest_plugin.analysis.claims import themes_speak, type_speaks
 from digest_plugin.analysis.model import TYPES, AnalysedPull, Theme, WeekAnalysis
 from digest_plugin.analysis.themes import works_mainly_in
@@ -82,11 +84,20 @@ def _lead(theme: Theme, by_number: dict[int, AnalysedPull]) -> int | None:
     works mainly in the strand. A sweep across the repository belongs to no one strand (ruff #27339
     narrowed visibility in 253 files of some 20 crates: 26 of them in the servers it led), nor does
     a PR whose most changed module is another (ruff #15408, a toolchain bump with one-line fixes in
-    many crates, is not the linter's main change). None where no PR of the theme is such."""
+    many crates, is not the linter's main change); a strand its authors scope in titles is led by
+    a PR so scoped. None where no PR of the theme is such."""
     ordered = [n for n in (*theme.key_pulls, *theme.pulls) if n in by_number]
+    if theme.source == "scope":  # those its authors scoped to it first (not ruff #19340's "Pylint")
+        ordered.sort(key=lambda n: not _scoped(by_number[n].pull.title, theme.name))
     return next(
         (n for n in ordered if works_mainly_in(by_number[n], theme.name, theme.source)), None
     )
+
+
+def _scoped(title: str, name: str) -> bool:
+    """Whether a title's brackets name the strand: "[pylint] …", "[`pylint`] …", "[ty, server] …"."""
+    word = rf"(?<![\w-]){re.escape(name)}(?![\w-])"
+    return bool(re.search(rf"\[[^\]]*{word}[^\]]*\]", title, re.IGNORECASE))
 
 
 def _of_the_week(week: WeekAnalysis, said: StatedNumbers, lang: Language, theme: Theme) -> str:

@@ -389,6 +389,24 @@ def test_a_scopes_theme_is_not_led_by_a_pr_only_the_module_table_counts_in_it():
     assert "Its main change: #101" in narrate(week, [], EN).themes[0].text
 
 
+def test_a_scopes_theme_is_led_by_a_pr_its_author_scoped_to_it():
+    """ruff 2025-W29: the pylint theme (rules scoped "[pylint]") was led by #19340, "Move Pylint
+    rendering to ruff_db", the output format, which no rule's PR is."""
+    week = busy_week()
+    retitled = {101: "Move Io rendering to core", 102: "[io] feat: split the reader"}
+    pulls = tuple(
+        dataclasses.replace(p, pull=dataclasses.replace(p.pull, title=retitled[p.pull.number]))
+        if p.pull.number in retitled
+        else p
+        for p in week.pulls
+    )
+    io_theme = dataclasses.replace(
+        week.themes[0], name="io", source="scope", pulls=(101, 102), key_pulls=(101, 102)
+    )
+    week = dataclasses.replace(week, pulls=pulls, themes=(io_theme,))
+    assert "Its main change: #102" in narrate(week, [], EN).themes[0].text
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_themes_have_a_sentence_each_with_true_shares(language):
     narrative = narrate(busy_week(), [], Language.of(language))
