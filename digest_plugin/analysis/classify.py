@@ -573,7 +573,8 @@ def is_code_move(pull: Pull, classification: Classification) -> bool:
     little about its weight."""
     title = pull.title[:TITLE_LIMIT]
     low, high = sorted((pull.additions, pull.deletions))
-    if high >= 100 and _RESTYLING.search(title) and classification.type not in ("feat", "perf"):
+    restyled = _RESTYLING.search(title) and classification.type not in ("feat", "perf")
+    if high >= 100 and (restyled or restyles_code(pull)):
         return True
     said = _MOVING.search(title) or _MOVING.search(pull.body[:BODY_OPENING])
     if classification.type != "refactor" and not said:
@@ -585,7 +586,9 @@ def is_code_move(pull: Pull, classification: Classification) -> bool:
 # (ruff's "Ruff 2025 style guide" changes what its formatter does)
 _LINT_SWEEP = re.compile(
     r"\b(?:lint(?:ing|er)?\s+(?:errors?|issues?|warnings?|fix(?:es)?)|fix(?:es)?\s+lint(?:ing)?"
-    r"|re-?format(?:s|ted|ting)?|apply(?:ing)?\s+\S+\s+formatt?ing)\b",
+    r"|re-?format(?:s|ted|ting)?|apply(?:ing)?\s+\S+\s+formatt?ing"
+    # a formatter run over the code by its name (ruff #27630, "Enable rustfmt on more files")
+    r"|rustfmt|cargo\s+fmt|clang-format|gofmt)\b",
     re.IGNORECASE,
 )
 

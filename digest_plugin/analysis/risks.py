@@ -48,6 +48,7 @@ from digest_plugin.analysis.model import (
     Upgrade,
 )
 from digest_plugin.analysis.rules import NOT_CODE_KINDS, PERIPHERAL_KINDS, Rules
+from digest_plugin.analysis.upgrades import own_release
 from digest_plugin.records.pull import FileChange, Pull
 
 # the setting a title names beside "default": `max_num_seqs`, "default of X", "X by default"
@@ -397,8 +398,14 @@ def _deprecation(facts: PullFacts) -> tuple[Evidence, ...]:
 
 def _large_change(facts: PullFacts) -> tuple[Evidence, ...]:
     pull, thresholds = facts.pull, facts.rules.thresholds
-    # a rename, a move or a lint sweep is large but mechanical (verl #1280: 2,752 lines of lint fixes)
-    if facts.classification.bot or renames_code(pull) or restyles_code(pull):
+    # a rename, a move or a lint sweep is large but mechanical (verl #1280: 2,752 lines of lint
+    # fixes), and a release's version strings and changelog are no change of code (ruff #26884)
+    if (
+        facts.classification.bot
+        or renames_code(pull)
+        or restyles_code(pull)
+        or own_release(pull, facts.rules)
+    ):
         return ()
     # source that may hold its own tests (Rust) is test code where the title says it changes tests
     tests_only = {"inline_tests"} if titled_tests(pull) else set()

@@ -266,3 +266,11 @@ def test_code_moved_as_the_body_says_weighs_as_moved():
     written = score("Introduce `types::bool`", files, body="A new module for booleans")
     assert "moved" not in dict(written.factors)
     assert moved.value < written.value
+
+
+def test_a_formatter_run_over_the_code_is_no_standout():
+    """ruff #27630 "Enable rustfmt on more files" (+2,017 −1,410) was its week's main change."""
+    files = [FileChange(f"crates/widget/src/m{i}.rs", 60, 42) for i in range(30)]
+    swept = score("Enable rustfmt on more files", files)
+    assert dict(swept.factors)["moved"] < 0
+    assert swept.value < score("Enable streaming on more files", files).value

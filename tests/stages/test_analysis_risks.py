@@ -179,6 +179,12 @@ def test_large_change():
     swept = [FileChange(f"widget/m{i}.py", 30, 80) for i in range(30)]
     assert "large-change" not in kinds("[Lint] fix: linting errors in all files", files=swept)
     assert "large-change" in kinds("Ruff 2025 style guide", files=swept)
+    # a formatter run by its name (ruff #27630, "Enable rustfmt on more files", 103 files)
+    assert "large-change" not in kinds("Enable rustfmt on more files", files=swept)
+    # a release's version strings and changelog (ruff #26884, 85 files)
+    release = [FileChange(f"crates/c{i}/Cargo.toml", 1, 1) for i in range(45)]
+    assert "large-change" not in kinds("Bump 0.15.2", files=release)
+    assert "large-change" in kinds("Bump everything", files=release)
     # a generated.rs in any folder is generated (ruff #15544's 8,790 lines of it)
     generator = [
         FileChange("crates/ast/src/generated.rs", 8790, 0),

@@ -184,6 +184,14 @@ def test_without_a_description_the_line_is_the_title_as_a_sentence_where_it_work
     assert what_it_does(trimmed, EN).text.text == (
         "Resolves python environment in `Options::to_program_settings`, mainly changing crates/ty/src."
     )
+    # reformatted test files grew, and show nothing (ruff #27630, "Enable rustfmt on more files")
+    reformatted = analysed(
+        27630,
+        "Enable rustfmt on more files",
+        files=files,
+        footprint=Footprint(places=("src/io/reader.py",), test_files=1, test_lines_gained=20),
+    )
+    assert what_it_does(reformatted, EN).text.text.endswith("mainly changing src/io/reader.py.")
     # a PR mostly of tests says so, not where its few lines of code are (ruff #24490)
     e2e = analysed(
         6,
