@@ -396,16 +396,21 @@ def _deprecation(facts: PullFacts) -> tuple[Evidence, ...]:
     )
 
 
-def _large_change(facts: PullFacts) -> tuple[Evidence, ...]:
-    pull, thresholds = facts.pull, facts.rules.thresholds
-    # a rename, a move or a lint sweep is large but mechanical (verl #1280: 2,752 lines of lint
-    # fixes), and a release's version strings and changelog are no change of code (ruff #26884)
-    if (
+def _mechanical(facts: PullFacts) -> bool:
+    """A bot's, a rename, a move or a lint sweep: large but mechanical (verl #1280: 2,752 lines of
+    lint fixes); or a release's version strings and changelog, no change of code (ruff #26884)."""
+    pull = facts.pull
+    return bool(
         facts.classification.bot
         or renames_code(pull)
         or restyles_code(pull)
         or own_release(pull, facts.rules)
-    ):
+    )
+
+
+def _large_change(facts: PullFacts) -> tuple[Evidence, ...]:
+    pull, thresholds = facts.pull, facts.rules.thresholds
+    if _mechanical(facts):
         return ()
     # source that may hold its own tests (Rust) is test code where the title says it changes tests
     tests_only = {"inline_tests"} if titled_tests(pull) else set()
