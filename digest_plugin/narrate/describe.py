@@ -23,7 +23,7 @@ import re
 from dataclasses import dataclass
 
 from digest_plugin.analysis.claims import speaks, type_speaks
-from digest_plugin.analysis.classify import restyles_code
+from digest_plugin.analysis.classify import is_code_move, restyles_code
 from digest_plugin.analysis.description import capitalised
 from digest_plugin.analysis.model import AnalysedPull
 from digest_plugin.narrate.chinese import HAN
@@ -192,8 +192,10 @@ def _tested(analysed: AnalysedPull) -> bool | None:
     tell (Rust keeps tests in the source) or its tests were only trimmed or adjusted (ruff #18960
     deleted five lines of two tests: "with tests" would say they show the change)."""
     footprint = analysed.footprint
-    if restyles_code(analysed.pull):
-        return None  # reformatted test files grew, and show nothing (ruff #27630, rustfmt)
+    if restyles_code(analysed.pull) or is_code_move(analysed.pull, analysed.classification):
+        # reformatted or moved code: its test files' edits follow it, and show nothing of a change
+        # (ruff #27630, rustfmt; #24471 moved 16,000 lines into a crate, tests' imports fixed)
+        return None
     if footprint.test_files:
         return True if footprint.test_lines_gained > 0 else None
     return None if footprint.inline_test_files else False

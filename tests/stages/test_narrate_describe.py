@@ -192,6 +192,16 @@ def test_without_a_description_the_line_is_the_title_as_a_sentence_where_it_work
         footprint=Footprint(places=("src/io/reader.py",), test_files=1, test_lines_gained=20),
     )
     assert what_it_does(reformatted, EN).text.text.endswith("mainly changing src/io/reader.py.")
+    # nor do the import fixes of tests after code moved (ruff #24471, 16,000 lines into a crate)
+    moved = analysed(
+        24471,
+        "Move the reader into a crate of its own",
+        additions=8_000,
+        deletions=7_990,
+        files=files,
+        footprint=Footprint(places=("src/io/reader.py",), test_files=1, test_lines_gained=2),
+    )
+    assert what_it_does(moved, EN).text.text.endswith("mainly changing src/io/reader.py.")
     # a PR mostly of tests says so, not where its few lines of code are (ruff #24490)
     e2e = analysed(
         6,
