@@ -222,6 +222,19 @@ _NOUN_OPENINGS = (
     (re.compile(r"^(?:improvements?|enhancements?)\s+(?:to|for|of)\s+", re.IGNORECASE), "改进"),
     # "Don't store X": 不再「store X」
     (re.compile(r"^(?:don'?t|do\s+not)\s+", re.IGNORECASE), "不再"),
+    (re.compile(r"^bug\s*fix(?:es)?\s+(?:for|in|of|on)\s+", re.IGNORECASE), "修复"),
+)
+# titles that end in the noun of what they do: "VLLM Lora sync index misalignment fix" is 修复「…」
+_NOUN_ENDINGS = tuple(
+    (re.compile(rf"\s+(?:{noun})$", re.IGNORECASE), chinese)
+    for noun, chinese in (
+        ("support", "支持"),
+        (r"(?:bug\s*)?fix(?:es)?", "修复"),
+        ("improvements?", "改进"),
+        ("refactor(?:ing)?", "重构"),
+        ("clean-?up", "清理"),
+        ("optimi[sz]ations?", "优化"),
+    )
 )
 # verbs not framed: "Follow aliases" is not 遵循 them; 'Revert "X"' quotes another PR's title
 _UNFRAMED = frozenset(("follow", "revert"))
@@ -331,14 +344,18 @@ def _leading_verb(parts: Clause) -> tuple[str | None, str]:
 
 
 def _opening(parts: Clause) -> tuple[str | None, str]:
-    """What a title without a leading verb opens with that says one: an adverb and its verb
-    ("Lazily infer X": 惰性推断), or a noun ("Initial support for X": 初步支持)."""
+    """What a title without a leading verb opens or ends with that says one: an adverb and its verb
+    ("Lazily infer X": 惰性推断), or a noun ("Initial support for X": 初步支持; "X fix": 修复)."""
     adverb, _, after = parts.text.partition(" ")
     led = VERBS.get(_verb_of(after) or "", ("", None))[1] if adverb.lower() in _ADVERBS else None
     if led:
         return _ADVERBS[adverb.lower()] + led, after.partition(" ")[2]
     opening = next((o for o in _NOUN_OPENINGS if o[0].match(parts.text)), None)
-    return (opening[1], opening[0].sub("", parts.text, count=1)) if opening else (None, parts.rest)
+    if opening:
+        return opening[1], opening[0].sub("", parts.text, count=1)
+    # "Qwen3.5 LoRA & MTP support": 支持「Qwen3.5 LoRA & MTP」
+    ending = next((e for e in _NOUN_ENDINGS if e[0].search(parts.text)), None)
+    return (ending[1], ending[0].sub("", parts.text)) if ending else (None, parts.rest)
 
 
 def chinese_title(title: str) -> str:

@@ -506,6 +506,16 @@ def test_titles_with_a_word_the_rules_do_not_know_are_quoted_whole_never_half_tr
             "[ty] Gracefully handle salsa cancellations and panics in background request handlers",
             "妥善处理「salsa cancellations and panics in background request handlers」",
         ),
+        # a title that ends in the noun of what it does (verl's "X fix", "X support")
+        ("Qwen3.5 LoRA & MTP support", "支持「Qwen3.5 LoRA & MTP」"),
+        (
+            "[vllm] VLLM Lora sync index misalignment fix",
+            "修复「VLLM Lora sync index misalignment」",
+        ),
+        (
+            "Bug fixes for the qwen3-235b model in 256k scenarios",
+            "修复「qwen3-235b model in 256k scenarios」",
+        ),
         (  # "to" opens a verb: no move to a place (pelican #605)
             "Change the way to compute relative paths",
             "修改「way to compute relative paths」",
