@@ -223,6 +223,19 @@ _NOUN_OPENINGS = (
     # "Don't store X": 不再「store X」
     (re.compile(r"^(?:don'?t|do\s+not)\s+", re.IGNORECASE), "不再"),
     (re.compile(r"^bug\s*fix(?:es)?\s+(?:for|in|of|on)\s+", re.IGNORECASE), "修复"),
+    (re.compile(r"^better\s+", re.IGNORECASE), "改进"),  # "Better class def completions"
+    (re.compile(r"^fall\s*back\s+to\s+", re.IGNORECASE), "回退到"),
+    (re.compile(r"^get\s+rid\s+of\s+", re.IGNORECASE), "去除"),
+    # abbreviations no English sentence would say ("Rm future plans", "Fixup examples")
+    (re.compile(r"^rm\s+", re.IGNORECASE), "移除"),
+    (re.compile(r"^fix-?up\s+", re.IGNORECASE), "修正"),
+    # a new rule or option; not "New engine saves X", a clause
+    (
+        re.compile(
+            r"^new\s+(?=(?:lint\s+)?(?:rule|diagnostic|option|setting|command)s?\b)", re.IGNORECASE
+        ),
+        "新增",
+    ),
 )
 # titles that end in the noun of what they do: "VLLM Lora sync index misalignment fix" is 修复「…」
 _NOUN_ENDINGS = tuple(

@@ -506,6 +506,14 @@ def test_titles_with_a_word_the_rules_do_not_know_are_quoted_whole_never_half_tr
             "[ty] Gracefully handle salsa cancellations and panics in background request handlers",
             "妥善处理「salsa cancellations and panics in background request handlers」",
         ),
+        ("[ty] Better class def completions", "改进「class def completions」"),
+        (
+            "Fallback to metaclass `__getattr__` or `__getattribute__`",
+            "回退到「metaclass `__getattr__` or `__getattribute__`」",
+        ),
+        ("New rule float-comparison (`RUF069`)", "新增「rule float-comparison (`RUF069`)」"),
+        ("New engine saves megatron LoRA adapters checkpoints", None),  # a clause: no new engine
+        ("Rm future plans, almost all completed", "移除「future plans, almost all completed」"),
         # a title that ends in the noun of what it does (verl's "X fix", "X support")
         ("Qwen3.5 LoRA & MTP support", "支持「Qwen3.5 LoRA & MTP」"),
         (
