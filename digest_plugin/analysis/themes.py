@@ -773,12 +773,15 @@ def _strands(
         line_share = _line_share(name, sources[name], group, total_lines, share)
         size = (share + line_share) / 2
         # a sweep across the repository is counted by its modules, but it makes no module's story
-        # (ruff #22310 "Run `cargo sort`" edited 31 crates' Cargo.toml: ruff_workspace's third PR)
-        count = (
-            sum(1 for p in group if len(p.classification.modules) <= SWEEP_MODULES)
-            if sources[name] in PATH_SOURCES | {"module"}
-            else len(group)
-        )
+        # (ruff #22310 "Run `cargo sort`" edited 31 crates' Cargo.toml: ruff_workspace's third PR),
+        # nor do PRs that change another module most (ruff_wasm's two releases and two one-line
+        # edits beside two playground PRs): a module is a theme by the PRs working mainly in it
+        if sources[name] == "module":
+            count = sum(1 for p in group if works_mainly_in(p, name, "module"))
+        elif sources[name] in PATH_SOURCES:
+            count = sum(1 for p in group if len(p.classification.modules) <= SWEEP_MODULES)
+        else:
+            count = len(group)
         if not _big_enough(count, total, needed, sources[name], size, thresholds):
             continue
         # a subject never seen before counts as seen once: a new name needs more than luck

@@ -400,6 +400,24 @@ def test_a_sweep_across_the_repository_makes_no_modules_theme():
     assert "storage" in modules_themes([*last, ("add disk index {n}", store)])
 
 
+def test_prs_that_change_another_module_most_make_no_modules_theme():
+    """ruff 2025-W09's "ruff_wasm (6 PRs)": two playground PRs, two releases that changed its
+    Cargo.toml's version line, and two PRs of other crates that added a line there."""
+    usual = ("fix step {n}", "add pool {n}", "fix call {n}")
+    store = [FileChange("widget/storage/disk.py", 30, 5)]
+    touched = [FileChange("widget/engine/run.py", 200, 20), FileChange("widget/storage/x.py", 1, 0)]
+    last = [("add disk cache {n}", store), ("fix disk flush {n}", store)]
+    last += [(f"speed up the engine {{n}} {i}", touched) for i in range(2)]
+    last += [(title, [CORE]) for title in ("fix call {n}",) * 6]
+
+    def modules_themes(pulls):
+        week = history(pulls, usual=usual)[-1]
+        return [t.name for t in week.themes if t.source == "module"]
+
+    assert "storage" not in modules_themes(last)
+    assert "storage" in modules_themes([*last, ("add disk index {n}", store)])
+
+
 def test_a_modules_share_of_the_weeks_lines_is_that_of_the_prs_working_mainly_in_it():
     """ruff 2025-W03: "formatter … its PRs changed 50% of the week's lines of core code", half of
     them #15544's 10,000 lines of generated AST code, which touched the formatter by one line."""
