@@ -43,6 +43,7 @@ from digest_plugin.analysis.description import description_text
 from digest_plugin.analysis.footprint import beyond_kept
 from digest_plugin.analysis.model import TYPES, AnalysedPull, Classification, Score, Upgrade
 from digest_plugin.analysis.rules import PERIPHERAL_KINDS, Rules
+from digest_plugin.analysis.upgrades import moving
 from digest_plugin.analysis.upgrades import upgrades as upgrades_of
 from digest_plugin.records.pull import Pull
 
@@ -105,7 +106,7 @@ def importance(
         ("type", weights.type.get(classification.type or "unknown", weights.type["unknown"])),
         *_size_factors(pull, classification, rules, upgrades, deprecated),
         *_marker_factors(pull, classification, rules),
-        *_upgrade_factors(pull, rules, upgrades),
+        *_upgrade_factors(pull, rules, moving(upgrades, rules.files_of(pull)[1])),
     ]
     factors += _substance_factors(pull, rules, description)
     if pull.comments is not None or pull.reviews is not None:

@@ -48,7 +48,7 @@ from digest_plugin.analysis.model import (
     Upgrade,
 )
 from digest_plugin.analysis.rules import NOT_CODE_KINDS, PERIPHERAL_KINDS, Rules
-from digest_plugin.analysis.upgrades import own_release
+from digest_plugin.analysis.upgrades import moving, own_release
 from digest_plugin.records.pull import FileChange, Pull
 
 # the setting a title names beside "default": `max_num_seqs`, "default of X", "X by default"
@@ -248,19 +248,8 @@ def _breaking(facts: PullFacts) -> tuple[Evidence, ...]:
     return (Evidence("breaking-marker", facts.number, detail=how, missing=missing),)
 
 
-# a minimum version the project promises to support ("Update MSRV to 1.91" in Cargo.toml) is no
-# dependency it runs on: releases are built as before unless the PR moves the toolchain file too
-DECLARED_MINIMUMS = frozenset({"msrv"})
-
-
 def _dependency_upgrade(facts: PullFacts) -> tuple[Evidence, ...]:
-    # rust-toolchain.toml, a lock file, a Dockerfile
-    builds_change = any("dependencies" in k for k in facts.kinds)
-    return tuple(
-        _version(facts, u)
-        for u in facts.upgrades
-        if u.package not in DECLARED_MINIMUMS or builds_change
-    )
+    return tuple(_version(facts, u) for u in moving(facts.upgrades, facts.kinds))
 
 
 def _version(facts: PullFacts, upgrade: Upgrade) -> Evidence:

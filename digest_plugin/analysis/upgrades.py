@@ -18,6 +18,7 @@ action, a runner image, a CI tool) is CI's own, not a dependency of the project.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from digest_plugin.analysis.classify import TITLE_LIMIT, parse_title, reason_of
 from digest_plugin.analysis.model import BACK_MOVES, Classification, Upgrade
@@ -102,6 +103,18 @@ _RENOVATE_PREFIX = re.compile(
     r"^(?:update|bump)\s+(?:rust crate|dependency|npm package|module|python|(?:[\w-]+ )?dependency)\s+",
     re.IGNORECASE,
 )
+
+
+# a minimum version the project promises to support ("Update MSRV to 1.91" in Cargo.toml) is no
+# dependency it runs on: releases are built as before unless the PR moves the toolchain file too
+DECLARED_MINIMUMS = frozenset({"msrv"})
+
+
+def moving(upgrades: Sequence[Upgrade], kinds: Sequence[frozenset[str]]) -> tuple[Upgrade, ...]:
+    """The upgrades that move what the project is built and runs with: a declared minimum does
+    only with a file that pins it among the PR's (rust-toolchain.toml, a lock file, a Dockerfile)."""
+    builds_change = any("dependencies" in k for k in kinds)
+    return tuple(u for u in upgrades if u.package not in DECLARED_MINIMUMS or builds_change)
 
 
 def own_release(pull: Pull, rules: Rules) -> str | None:

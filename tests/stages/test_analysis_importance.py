@@ -274,3 +274,21 @@ def test_a_formatter_run_over_the_code_is_no_standout():
     swept = score("Enable rustfmt on more files", files)
     assert dict(swept.factors)["moved"] < 0
     assert swept.value < score("Enable streaming on more files", files).value
+
+
+def test_low_hanging_fruit_is_no_hang():
+    """ruff #21548 "More low-hanging fruit for inlay hint goto-definition" was scored as a crash fix."""
+    files = [FileChange("crates/widget/src/hints.rs", 80, 10)]
+    fruit = score("[ty] More low-hanging fruit for inlay hint goto-definition", files)
+    assert "crash" not in dict(fruit.factors)
+    assert "crash" in dict(score("[ty] Fix a hang in inlay hints", files).factors)
+
+
+def test_a_declared_minimum_raised_alone_is_no_core_upgrade():
+    """ruff #16294 "Update MSRV to 1.83" (and clippy's fixes) was its week's main change: a minimum
+    the project promises moves nothing it is built with, unless the toolchain file moves too."""
+    sources = [FileChange(f"crates/widget/src/m{i}.rs", 5, 5) for i in range(10)]
+    declared = score("Update MSRV to 1.83", [FileChange("Cargo.toml", 1, 1), *sources])
+    assert "core_upgrade" not in dict(declared.factors)
+    built = [FileChange("rust-toolchain.toml", 1, 1), FileChange("Cargo.toml", 1, 1), *sources]
+    assert "core_upgrade" in dict(score("Update MSRV to 1.83", built).factors)
