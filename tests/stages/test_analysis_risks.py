@@ -108,7 +108,9 @@ def test_security_fixes_are_good_news_and_other_security_changes_a_risk():
     assert "security" not in kinds("feat: add an eval script for GSM8K")  # ML "eval" is evaluation
     # names made valid for a metrics service are no security (verl #3736), nor a traceback cleaned
     assert good_news("fix: Sanitize MLFlow metric names") == set()
-    assert good_news("fix: guard profiling", body="Sanitized traceback from the failed run.") == set()
+    assert (
+        good_news("fix: guard profiling", body="Sanitized traceback from the failed run.") == set()
+    )
     advisory = [
         e
         for e in analysed("fix: bump jinja2 for CVE-2024-22195").evidence
