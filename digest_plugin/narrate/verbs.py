@@ -48,6 +48,7 @@ VERBS = {
         translate=翻译 pad=填充 compute=计算 reset=重置 flag=标记 highlight=高亮 isolate=隔离 specialize=特化
         disambiguate=消除歧义 understand=理解 offer=提供 honor=遵循 standardize=统一 strip=去除
         modernize=现代化 choose=选择 define=定义 enrich=丰富 collect=收集 bind=绑定 shrink=缩小
+        hotfix=修复
         make= treat= narrow= parenthesize=
     """).items()
 }

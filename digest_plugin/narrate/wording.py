@@ -223,7 +223,7 @@ def factor_names(_) -> dict[str, str]:
         "moved": _("code moved rather than rewritten"),
         "breaking": _("breaking change"),
         "security": _("security"),
-        "crash": _("fixes a crash"),
+        "crash": _("fixes a crash, hang or leak"),
         "deprecation": _("deprecation"),
         "upgrade": _("dependency upgrade"),
         "core_upgrade": _("core runtime upgrade"),
