@@ -17,6 +17,7 @@ from digest_plugin.narrate.titles import display_title, english_predicate
 from digest_plugin.narrate.wording import Language, StatedNumbers
 
 SUMMARY_CHANGES = 3  # main changes named in the summary
+SUMMARY_THEME_ONE_IN = 10  # a theme named beside the first takes at least one in this many PRs
 SUMMARY_THEMES = 2
 MIN_CHANGES = 2  # changes named even when fewer PRs are key
 SUMMARY_BODY_WORDS = 30  # a change's own sentence is quoted in the summary only when this short
@@ -106,6 +107,14 @@ def _themes_sentence(week: WeekAnalysis, said: StatedNumbers) -> str | None:
     themes = week.themes[:SUMMARY_THEMES] if themes_speak() else ()
     if not themes:
         return None
+    # the first, and those beside it that took a tenth of the week: "mostly about ty (58 PRs) and
+    # protocol (4 PRs)" made a twentieth of it a main subject (ruff 2026-W05)
+    themes = themes[:1] + tuple(
+        t
+        for t in themes[1:]
+        if len(t.pulls) * SUMMARY_THEME_ONE_IN >= week.stats.merged_count
+        or len(t.pulls) >= len(themes[0].pulls)
+    )
     items = [
         lang.ngettext("{name} ({count} PR)", "{name} ({count} PRs)", len(t.pulls)).format(
             name=t.name, count=said.number(f"theme:{t.name}", len(t.pulls))

@@ -60,6 +60,18 @@ def test_every_cited_pull_is_in_the_week_and_grounding_finds_nothing(language):
     assert not any("{" in text or "}" in text for text in all_texts(narrative))
 
 
+def test_the_summary_names_beside_the_first_theme_only_those_that_took_a_tenth_of_the_week():
+    """ruff 2026-W05: "The week was mostly about ty (58 PRs) and protocol (4 PRs)", of 84."""
+    week = busy_week()
+    first = dataclasses.replace(week.themes[0], pulls=(101, 102, 103, 104))
+    small = dataclasses.replace(week.themes[0], name="protocol", pulls=(106,), key_pulls=())
+    text = narrate(dataclasses.replace(week, themes=(first, small)), [], EN).summary.text
+    assert text.startswith("The week was mostly about export (4 PRs) and protocol (1 PR).")  # of 6
+    week = dataclasses.replace(week, stats=dataclasses.replace(week.stats, merged_count=20))
+    text = narrate(dataclasses.replace(week, themes=(first, small)), [], EN).summary.text
+    assert text.startswith("Among the week's subjects, export (4 PRs) stood out.")  # 1 of 20
+
+
 def test_the_english_summary_leads_with_the_main_moves_then_the_risk_then_the_figures():
     text = narrate(busy_week(), [previous_week()], EN).summary.text
     assert text.startswith(
