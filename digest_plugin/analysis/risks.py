@@ -516,21 +516,25 @@ def _peripheral_only(facts: PullFacts) -> bool:
 
 
 def _ci_change(facts: PullFacts) -> tuple[Evidence, ...]:
+    workflows = facts.footprint.workflows
+    if not workflows or _own_test_jobs(facts):
+        return ()
     # the most changed first: the new job, not the one-line trigger edits before it (verl #1037)
     lines = {path: (c.additions or 0) + (c.deletions or 0) for path, _, c in facts.changes()}
-    workflows = sorted(facts.footprint.workflows, key=lambda path: -lines.get(path, 0))
+    ordered = sorted(workflows, key=lambda path: -lines.get(path, 0))
     return (
-        (
-            Evidence(
-                "workflows",
-                facts.number,
-                paths=tuple(workflows[:LISTED_PATHS]),
-                files=len(workflows),
-            ),
-        )
-        if workflows
-        else ()
+        Evidence(
+            "workflows", facts.number, paths=tuple(ordered[:LISTED_PATHS]), files=len(ordered)
+        ),
     )
+
+
+def _own_test_jobs(facts: PullFacts) -> bool:
+    """One or two test jobs (end-to-end workflows) that a PR of code edits: the tests of its change
+    (verl #58 added the job that runs its FIRE sampling end to end), not a change of the CI."""
+    workflows = set(facts.footprint.workflows)
+    jobs = [path for path, kinds, _ in facts.changes() if path in workflows and "tests" in kinds]
+    return bool(facts.footprint.core_lines) and len(workflows) <= 2 and len(jobs) == len(workflows)
 
 
 def _unresolved_review(facts: PullFacts) -> tuple[Evidence, ...]:

@@ -519,6 +519,15 @@ def test_tests_wired_into_many_workflows_are_a_low_ci_change():
     assert risk.impact == "medium"
 
 
+def test_a_prs_own_end_to_end_job_is_its_test_not_a_ci_change():
+    """verl #58 added the workflow that runs its FIRE sampling end to end: a "CI change" row."""
+    job = FileChange(".github/workflows/e2e_fire_sampling.yml", 46, 0)
+    assert "ci-change" not in kinds("[rollout] feat: FIRE sampling", files=[SRC, job])
+    assert "ci-change" in kinds("[ci] fix: run the e2e job on H100", files=[job])
+    ci = FileChange(".github/workflows/ci.yml", 3, 1)
+    assert "ci-change" in kinds("[rollout] feat: FIRE sampling", files=[SRC, job, ci])
+
+
 def test_a_ci_change_names_its_most_changed_workflows_first():
     """verl #1037 named two one-line trigger edits, not the two new jobs of 65 and 66 lines."""
     triggers = [FileChange(f".github/workflows/a{n}.yml", 1, 0) for n in range(3)]
