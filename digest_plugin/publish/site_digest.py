@@ -326,22 +326,32 @@ def _week_pages(
         note = notes.pop((name, analysis.week), None)
         path = week_path(name, analysis.week)
         provenance = _provenance(analysis, language)
-        view = week_view(
-            analysis, narrative.value, charts.value, language, repo_url, provenance, note
-        )
-        # What the view is made of (week_view's arguments), hashed with the analysis, the narrative
-        # and the charts by their keys: hashing the view itself, every PR row of it, took 6 s of a
-        # warm build of 2,600 weeks. A week's key leaves its fetch's time out; it shows only in
-        # the provenance, and only while it matters.
+        # What the view is made of (week_view's arguments), with the analysis, the narrative and
+        # the charts by their keys: hashing the view itself, every PR row of it, took 6 s of a warm
+        # build of 2,600 weeks, and making the views again 2 s. A week's key leaves its fetch's
+        # time out; it shows only in the provenance, and only while it matters.
         fetch = replace(analysis.fetch, fetched_at=None)
         made_of = (week, fetch, narrative, charts, language.code, repo_url, provenance, note)
+        view = _made_by(memo)(
+            ("week view", made_of),
+            partial(
+                week_view,
+                analysis,
+                narrative.value,
+                charts.value,
+                language,
+                repo_url,
+                provenance,
+                note,
+            ),
+        )
         pages.append(
             WeekPage(
                 repo=name,
                 analysis=replace(analysis, pulls=()),
                 pulls=tuple(map(_listed, analysis.pulls)),
                 narrative=narrative.value,
-                view=view,
+                view=view.value,
                 date=_publication_date(analysis, settings),
                 url=path,
                 absolute_url=absolute(site_url, path),
@@ -349,7 +359,7 @@ def _week_pages(
                 discuss_url=_discuss_url(settings, name, analysis.week),
                 pdf=settings.pdf,
                 charts=tuple(charts.value),  # until the site's palette is known
-                view_key=memo.key("view", made_of) if memo is not None and week.key else key(view),
+                view_key=view.key or key(view.value),
             )
         )
     for before, after in pairwise(pages):

@@ -148,6 +148,7 @@ def test_nothing_changed_nothing_analysed_narrated_or_rewritten(site, tmp_path, 
     forbid(monkeypatch, repository, "week_stage")
     forbid(monkeypatch, repository, "theme_week")
     forbid(monkeypatch, site_digest, "narrate")
+    forbid(monkeypatch, site_digest, "week_view")
     forbid(monkeypatch, trends, "week_charts")
     forbid(monkeypatch, trends, "repo_charts")
     forbid(monkeypatch, files, "render_markdown")
