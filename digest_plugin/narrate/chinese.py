@@ -114,16 +114,11 @@ PHRASES = word_pairs(
 )
 _ARTICLES = frozenset(("a", "an", "the"))
 # "Fix X in Y": the preposition and the Chinese word order it asks for, {a} the object, {b} where, {v} the verb
-_PLACES = {
-    "in": "在 {b} 中{v} {a}",
-    "inside": "在 {b} 中{v} {a}",
-    "within": "在 {b} 中{v} {a}",
-    "on": "在 {b} 上{v} {a}",
-    "for": "为 {b} {v} {a}",
-    "of": "{v} {b} 的 {a}",
-    "from": "从 {b} 中{v} {a}",
-    "to": "为 {b} {v} {a}",
-}
+_PLACES = word_pairs(
+    """in=在 {b} 中{v} {a}, inside=在 {b} 中{v} {a}, within=在 {b} 中{v} {a}, on=在 {b} 上{v} {a},
+    for=为 {b} {v} {a}, of={v} {b} 的 {a}, from=从 {b} 中{v} {a}, to=为 {b} {v} {a}""",
+    ",",
+)
 # verbs whose object moves away with "from": other verbs with "from" are not said
 _FROM_VERBS = frozenset(
     "remove delete drop exclude extract strip split separate hide omit filter".split()

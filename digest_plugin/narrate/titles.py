@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 
 from digest_plugin.analysis.description import capitalised
 from digest_plugin.narrate.chinese import HAN, WORDS, join, noun_phrase, predicate, tidy
-from digest_plugin.narrate.verbs import FORMS, VERBS
+from digest_plugin.narrate.verbs import FORMS, VERBS, word_pairs
 
 # A title's module prefix ("[trainer, data] "), conventional-commit type ("fix: ", "feat(parser)!: ").
 _MODULE_PREFIX = re.compile(r"^\s*(?:\[[^\]]*\]\s*)+(?::\s*)?")  # "[ruff]: Build X" too
@@ -38,16 +38,10 @@ _UPGRADE = re.compile(
 _MERGE_TITLE = re.compile(r"^Merge pull request #\d+ from [^/\s]+/(?P<branch>\S+)$", re.IGNORECASE)
 _AND_VERB = re.compile(r"(\b(?:and|then)|,|\s&)\s+([a-z]+)\b")
 # verbs whose "to" says where: said with their Chinese preposition
-_TOWARDS = {
-    "migrate": "迁移到",
-    "move": "移到",
-    "rename": "重命名为",
-    "switch": "切换到",
-    "set": "设置为",
-    "change": "改为",
-    "convert": "转换为",
-    "pass": "传给",
-}
+_TOWARDS = word_pairs("""
+    migrate=迁移到 move=移到 rename=重命名为 switch=切换到 set=设置为 change=改为 convert=转换为
+    pass=传给
+""")
 # verbs that are not also nouns: "… and fix Y" starts a second predicate, "… and return type" does not
 _CLEAR_VERBS = frozenset(
     """
@@ -71,14 +65,9 @@ _TRAILING_SUPPORT = re.compile(r"^(?P<what>.+?)\s+support$", re.IGNORECASE)
 # what follows "Support" as a noun: "Support of dist checkpoint", "support for the new sampler"
 _SUPPORTED = re.compile(r"^(?:for|of)\s+(?P<what>\S.*)$", re.IGNORECASE)
 # type words said in Chinese when the title has no verb of its own: "fix: crash on empty input"
-_TYPE_WORDS_ZH = {
-    "fix": "修复：",
-    "feat": "新功能：",
-    "docs": "文档：",
-    "doc": "文档：",
-    "refactor": "重构：",
-    "perf": "性能优化：",
-}
+_TYPE_WORDS_ZH = word_pairs(
+    "fix=修复： feat=新功能： docs=文档： doc=文档： refactor=重构： perf=性能优化："
+)
 
 
 @dataclass(frozen=True)
@@ -216,56 +205,38 @@ def _without_verb(parts: Clause) -> str | None:
 
 
 # titles led by a noun that say a verb: "Initial implementation of X" is "初步实现 X"
-_NOUN_OPENINGS = (
-    (re.compile(r"^initial\s+implementation\s+(?:of|for)\s+", re.IGNORECASE), "初步实现"),
-    (re.compile(r"^initial\s+support\s+(?:of|for)\s+", re.IGNORECASE), "初步支持"),
-    (re.compile(r"^(?:improvements?|enhancements?)\s+(?:to|for|of)\s+", re.IGNORECASE), "改进"),
-    # "Don't store X": 不再「store X」
-    (re.compile(r"^(?:don'?t|do\s+not)\s+", re.IGNORECASE), "不再"),
-    (re.compile(r"^bug\s*fix(?:es)?\s+(?:for|in|of|on)\s+", re.IGNORECASE), "修复"),
-    (re.compile(r"^better\s+", re.IGNORECASE), "改进"),  # "Better class def completions"
-    (re.compile(r"^fall\s*back\s+to\s+", re.IGNORECASE), "回退到"),
-    (re.compile(r"^get\s+rid\s+of\s+", re.IGNORECASE), "去除"),
-    # abbreviations no English sentence would say ("Rm future plans", "Fixup examples")
-    (re.compile(r"^rm\s+", re.IGNORECASE), "移除"),
-    (re.compile(r"^fix-?up\s+", re.IGNORECASE), "修正"),
-    # a new rule or option; not "New engine saves X", a clause
-    (
-        re.compile(
-            r"^new\s+(?=(?:lint\s+)?(?:rule|diagnostic|option|setting|command)s?\b)", re.IGNORECASE
-        ),
-        "新增",
-    ),
+# ("Don't store X": 不再「store X」; "Better class def completions", "Rm future plans", "Fixup
+# examples": abbreviations no English sentence would say; a new rule or option, not "New engine
+# saves X", a clause)
+_NOUN_OPENINGS = tuple(
+    (re.compile(f"^{opening}", re.IGNORECASE), chinese)
+    for opening, chinese in [
+        *word_pairs(r"""
+            initial\s+implementation\s+(?:of|for)\s+=初步实现
+            initial\s+support\s+(?:of|for)\s+=初步支持
+            (?:improvements?|enhancements?)\s+(?:to|for|of)\s+=改进 (?:don'?t|do\s+not)\s+=不再
+            bug\s*fix(?:es)?\s+(?:for|in|of|on)\s+=修复 better\s+=改进 fall\s*back\s+to\s+=回退到
+            get\s+rid\s+of\s+=去除 rm\s+=移除 fix-?up\s+=修正
+        """).items(),
+        (r"new\s+(?=(?:lint\s+)?(?:rule|diagnostic|option|setting|command)s?\b)", "新增"),
+    ]
 )
 # titles that end in the noun of what they do: "VLLM Lora sync index misalignment fix" is 修复「…」
 _NOUN_ENDINGS = tuple(
     (re.compile(rf"\s+(?:{noun})$", re.IGNORECASE), chinese)
-    for noun, chinese in (
-        ("support", "支持"),
-        (r"(?:bug\s*)?fix(?:es)?", "修复"),
-        ("improvements?", "改进"),
-        ("refactor(?:ing)?", "重构"),
-        ("clean-?up", "清理"),
-        ("optimi[sz]ations?", "优化"),
-    )
+    for noun, chinese in word_pairs(r"""
+        support=支持 (?:bug\s*)?fix(?:es)?=修复 improvements?=改进 refactor(?:ing)?=重构
+        clean-?up=清理 optimi[sz]ations?=优化
+    """).items()
 )
 # verbs not framed: "Follow aliases" is not 遵循 them; 'Revert "X"' quotes another PR's title
 _UNFRAMED = frozenset(("follow", "revert"))
 _VERSION_VERBS = frozenset(("update", "upgrade", "bump", "pin", "downgrade"))
 # adverbs a title may start with, said before its verb: "Lazily infer X" is 惰性推断「X」
-_ADVERBS = {
-    "correctly": "正确",
-    "lazily": "惰性",
-    "always": "始终",
-    "also": "同时",
-    "only": "仅",
-    "temporarily": "暂时",
-    "further": "进一步",
-    "gracefully": "妥善",
-    "properly": "正确",
-    "explicitly": "显式",
-    "automatically": "自动",
-}
+_ADVERBS = word_pairs("""
+    correctly=正确 lazily=惰性 always=始终 also=同时 only=仅 temporarily=暂时 further=进一步
+    gracefully=妥善 properly=正确 explicitly=显式 automatically=自动
+""")
 # verbs said only over a quotation: "Make X configurable" is 使「X configurable」, whose words the
 # rules could not put in Chinese order; "Document X" 为「X」补充文档, as translated whole
 _FRAMING_ONLY = {"make": "使", "document": "为{}补充文档", "parenthesize": "为{}加括号"}
