@@ -270,7 +270,8 @@ def _framed(parts: Clause) -> str | None:
     chinese, rest = _leading_verb(parts)
     rest = re.sub(r"^(?:the|an?)\s+", "", rest, flags=re.IGNORECASE).strip()
     treated = re.match(r"^(?P<what>.+?)\s+as\s+(?P<as>\S.*)$", rest, re.IGNORECASE)
-    if parts.verb == "treat" and treated:  # "treat X as Y": 将「X」视为「Y」
+    # "treat X as Y", "consider X as Y": 将「X」视为「Y」, not 考虑 (ruff #13305)
+    if parts.verb in ("treat", "consider") and treated:
         return f"将「{treated['what']}」视为「{treated['as']}」"
     if chinese is None or not rest:
         return None

@@ -468,6 +468,10 @@ def test_titles_with_a_word_the_rules_do_not_know_are_quoted_whole_never_half_tr
             "将「generator-expression exceptions」视为「eagerly evaluated」",
         ),
         (
+            "[pylint] Consider `__new__` methods as special function type",
+            "将「`__new__` methods」视为「special function type」",
+        ),
+        (
             "[ty] Lazily infer function parameter default types",
             "惰性推断「function parameter default types」",
         ),
