@@ -158,6 +158,10 @@ _CONTINUED = re.compile(
 _SHOWN = re.compile(r"^here(?:'s| is| are)\b", re.IGNORECASE)
 _NUMBERED = re.compile(r"^\d+[.)]\s")  # an item of a list numbered inline, apart from its lead-in
 MIN_SENTENCE_WORDS = 3
+# what introduces examples: a sentence that ended in one lost them with the removed block
+_EXAMPLES = re.compile(
+    r"\b(?:e\.g|for example|for instance|such as|like|the following|as follows|below)\b", re.I
+)
 
 
 @functools.lru_cache(maxsize=1 << 16)  # a pure function; template lines recur thousands of times
@@ -259,6 +263,10 @@ def whole_sentence(sentence: str) -> str | None:
         + len(re.findall(r"[\u4e00-\u9fff]", trimmed)) // 2
     )
     if words < MIN_SENTENCE_WORDS or _ADDRESSES.match(trimmed):
+        return None
+    # what its examples showed is gone, and a short rest says nothing ("This PR fixes errors
+    # like" before a removed block, ruff #16407)
+    if words < 2 * MIN_SENTENCE_WORDS and _EXAMPLES.search(core[len(trimmed) :]):
         return None
     if trimmed != core or not _FULL_STOP.search(text):
         return trimmed + ("。" if _mostly_chinese(trimmed) else ".")

@@ -8,7 +8,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from digest_plugin.analysis.description import SUMMARY_CHARS, summarise, template_lines
+from digest_plugin.analysis.description import (
+    SUMMARY_CHARS,
+    summarise,
+    template_lines,
+    whole_sentence,
+)
 from digest_plugin.analysis.footprint import main_places
 from tests.analysis_fixtures import real_pulls
 
@@ -318,3 +323,11 @@ def test_a_lead_in_that_only_shows_a_removed_image_is_not_the_summary():
 )
 def test_a_lead_in_never_ends_on_the_subject_its_list_was_to_follow(body, summary):
     assert summarise(body, "A title") == summary
+
+
+def test_a_short_sentence_whose_examples_were_removed_says_nothing():
+    """ruff #16407's key line read "This PR fixes errors." (its examples, in a code block, gone)."""
+    assert whole_sentence("This PR fixes errors like") is None
+    assert whole_sentence("This PR makes the reader stream large files, like") == (
+        "This PR makes the reader stream large files."
+    )
