@@ -175,6 +175,8 @@ def change_sentence(analysed: AnalysedPull, position: int, lang: Language) -> st
             else _("{pull}, “{title}”").format(pull=number, title=display_title(title))
         )
     openers = (_("The main change: {what}."), _("Also, {what}."), _("And {what}."))
+    if not analysed.key:  # a week without key PRs: its first change is no main one (pelican #3054)
+        openers = (_("Among the week's changes: {what}."), *openers[1:])
     sentence = openers[min(position, len(openers) - 1)].format(what=what)
     explained = body_sentences(analysed)
     # a Chinese summary quotes only Chinese words: the author's English ones are shown apart, under the key change

@@ -72,6 +72,19 @@ def test_the_summary_names_beside_the_first_theme_only_those_that_took_a_tenth_o
     assert text.startswith("Among the week's subjects, export (4 PRs) stood out.")  # 1 of 20
 
 
+@pytest.mark.parametrize(
+    "language, opener",
+    [("en", "Among the week's changes: #101"), ("zh", "本周的改动包括：#101")],
+)
+def test_a_week_without_key_prs_names_no_main_change(language, opener):
+    """pelican 2022-W43 called a one-line merge "本周最重要的改动" beside "没有重点 PR"."""
+    week = busy_week()
+    plain = tuple(dataclasses.replace(p, key=False) for p in week.pulls)
+    week = dataclasses.replace(week, pulls=plain, themes=())
+    text = narrate(week, [], Language.of(language)).summary.text
+    assert opener in text and "main change" not in text and "最重要" not in text
+
+
 def test_the_english_summary_leads_with_the_main_moves_then_the_risk_then_the_figures():
     text = narrate(busy_week(), [previous_week()], EN).summary.text
     assert text.startswith(
