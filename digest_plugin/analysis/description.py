@@ -123,8 +123,7 @@ _RELATION_WORDS = frozenset(
 _REFERENCE_WORD = re.compile(r"(?:[\w.-]+/[\w.-]+)?#\d+|@[\w-]+|\w+(?:[-']\w+)*")
 # said while it was a draft, not of the merged PR
 _DRAFT = re.compile(r"^(?:wip|draft|todo|tbd|do not merge|not ready)\b", re.IGNORECASE)
-# said of another PR, which the sentence before named (ruff #26683: "This is a follow-up to #26681.
-# That PR conservatively treats …")
+# said of another PR, which the sentence before named (ruff #26683: "That PR conservatively …")
 _ANOTHER_PR = re.compile(
     r"^(?:that|the\s+(?:previous|earlier|original|linked|other))\s+(?:pr|pull\s+request|change|commit)\b",
     re.IGNORECASE,

@@ -904,13 +904,12 @@ def _config_impact(members, evidence) -> str:
 def _ci_impact(members, evidence) -> str:
     # a migration across many workflows by a person; a bot bumping an action in each is routine,
     # and so is a PR of tests that runs them in each (verl #1042 adds a path to nine triggers)
-    people = {p.pull.number for p in members if not p.classification.bot and not _wires_tests(p)}
+    people = {
+        p.pull.number
+        for p in members
+        if not p.classification.bot and not (titled_tests(p.pull) and not p.footprint.core_lines)
+    }
     return "medium" if any(e.files >= 5 and e.pull in people for e in evidence) else "low"
-
-
-def _wires_tests(analysed: AnalysedPull) -> bool:
-    """Titled as tests, and no core code: tests and the workflows that run them."""
-    return titled_tests(analysed.pull) and not analysed.footprint.core_lines
 
 
 def _hotspot_impact(members, evidence) -> str:

@@ -193,8 +193,7 @@ def _tested(analysed: AnalysedPull) -> bool | None:
     deleted five lines of two tests: "with tests" would say they show the change)."""
     footprint = analysed.footprint
     if restyles_code(analysed.pull) or is_code_move(analysed.pull, analysed.classification):
-        # reformatted or moved code: its test files' edits follow it, and show nothing of a change
-        # (ruff #27630, rustfmt; #24471 moved 16,000 lines into a crate, tests' imports fixed)
+        # its tests' edits follow the code (ruff #27630's rustfmt, #24471's move into a crate)
         return None
     if footprint.test_files:
         return True if footprint.test_lines_gained > 0 else None
@@ -386,11 +385,10 @@ def _main_file(analysed: AnalysedPull) -> str | None:
     footprint, pull = analysed.footprint, analysed.pull
     if footprint.core_lines * 2 < pull.additions + pull.deletions:
         return None
-    added = [path for path in footprint.main_files if path in footprint.added_files]
-    if footprint.added_count:
-        first = added[0] if added else footprint.added_files[0]
-        more = " 等文件" if footprint.added_count > 1 else ""  # no count: it would be a figure
-        return f"新增 {first}{more}"
+    if footprint.added_count:  # the largest added, and no count: it would be a figure
+        added = (p for p in footprint.main_files if p in footprint.added_files)
+        more = " 等文件" if footprint.added_count > 1 else ""
+        return f"新增 {next(added, footprint.added_files[0])}{more}"
     return f"主要改动 {footprint.main_files[0]}" if footprint.main_files else None
 
 

@@ -107,8 +107,7 @@ def _themes_sentence(week: WeekAnalysis, said: StatedNumbers) -> str | None:
     themes = week.themes[:SUMMARY_THEMES] if themes_speak() else ()
     if not themes:
         return None
-    # the first, and those beside it that took a tenth of the week: "mostly about ty (58 PRs) and
-    # protocol (4 PRs)" made a twentieth of it a main subject (ruff 2026-W05)
+    # beside the first, those of a tenth of the week or its size (ruff 2026-W05's protocol: 4 of 84)
     themes = themes[:1] + tuple(
         t
         for t in themes[1:]

@@ -205,9 +205,8 @@ def _without_verb(parts: Clause) -> str | None:
 
 
 # titles led by a noun that say a verb: "Initial implementation of X" is "初步实现 X"
-# ("Don't store X": 不再「store X」; "Better class def completions", "Rm future plans", "Fixup
-# examples": abbreviations no English sentence would say; a new rule or option, not "New engine
-# saves X", a clause)
+# ("Don't store X": 不再「store X」; "Rm", "Fixup": abbreviations no English sentence would say;
+# "New rule X", not "New engine saves X", a clause)
 _NOUN_OPENINGS = tuple(
     (re.compile(f"^{opening}", re.IGNORECASE), chinese)
     for opening, chinese in [
@@ -290,7 +289,7 @@ def _framed(parts: Clause) -> str | None:
         parts.verb in _TOWARDS
         and moved
         and "=" not in moved["what"]
-        and moved["where"].split()[0].lower() not in VERBS
+        and not _verb_of(moved["where"])
     ):
         return f"将「{moved['what']}」{_TOWARDS[parts.verb]}「{moved['where']}」"
     return _quoted(chinese, rest)
