@@ -462,14 +462,13 @@ def _modules(
 
 def _as_scope(module: str, scopes: frozenset[str]) -> str:
     """A path module named as the project's scope it belongs to: `ty_python_semantic` -> `ty`,
-    `workers` -> `worker`, `ruff_python_formatter` -> `formatter`; else itself."""
-    if module in scopes:
-        return module
-    for part in re.split(r"[_-]", module):
-        for name in (part, part.removesuffix("s")):
-            if name in scopes:
-                return name
-    return module
+    `red_knot_python_semantic` -> `red-knot`, `workers` -> `worker`, `ruff_python_formatter` ->
+    `formatter`; else itself."""
+    parts = re.split(r"[_-]", module)
+    # itself, its first words joined either way, longest first, then each word
+    joined = (sep.join(parts[:i]) for i in range(len(parts), 1, -1) for sep in "-_")
+    words = (name for part in parts for name in (part, part.removesuffix("s")))
+    return next((name for name in (module, *joined, *words) if name in scopes), module)
 
 
 def path_modules(pull: Pull, rules: Rules) -> tuple[str, ...]:

@@ -146,6 +146,16 @@ def test_plain_bracket_prefix_is_a_module_where_the_project_names_modules_so():
         "ty",
         "formatter",
     )
+    # a scope of two words is the crate named after it (ruff 2025-W07: `red_knot_python_semantic`
+    # was a theme of 9 PRs beside 11 "[red-knot]" PRs in the same crate)
+    knot = make_pull(
+        6,
+        "2025-02-12T10:00:00Z",
+        "Infer more types",
+        files=[FileChange("crates/red_knot_python_semantic/src/types.rs", 50, 5)],
+    )
+    two_words = ModuleScheme("scope", frozenset({"red-knot", "python"}))
+    assert classify(knot, load_rules(repo="astral-sh/ruff"), two_words).modules == ("red-knot",)
 
 
 def test_the_scheme_follows_what_most_of_a_repositorys_titles_do():
