@@ -198,6 +198,8 @@ def parse_title(title: str, rules: Rules) -> Title:
             ]
         found.breaking = found.breaking or bool(conventional[3])
         text = text[conventional.end() :]
+    elif conventional and conventional[1].strip().lower() == "breaking":  # "[trainer] breaking: …"
+        found.breaking, text = True, text[conventional.end() :]
     elif (
         not found.modules
         and (scope := _SCOPE_PREFIX.match(text))
@@ -249,6 +251,9 @@ def _brackets(text: str, rules: Rules) -> tuple[str, _Prefixes]:
             word = item.strip("`").strip().lower()
             if not word or _SERIES_PLACE.fullmatch(word):
                 continue  # "[4/n]": the PR's place in a series, no module
+            marker, _, rest = word.partition(" ")
+            if marker in rules.markers and rest:  # "[BREAKING config]": a marker, then a module
+                found.breaking, word, item = found.breaking or marker == "breaking", rest, rest
             if word in rules.markers:
                 found.breaking = found.breaking or word == "breaking"
             elif word in rules.title_types and word not in rules.module_types:

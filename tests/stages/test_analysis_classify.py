@@ -31,6 +31,15 @@ def test_verl_style_title_gives_modules_type_and_breaking_marker():
     assert title.explicit_type == "feat"
     assert title.breaking
     assert title.description == "dynamic batching"
+    # a marker before a module in one bracket (verl #822), or written as a type (verl #1282)
+    config = parse_title("[BREAKING config] feat: add mlflow val generation log", RULES)
+    assert (config.modules, config.breaking) == (("config",), True)
+    typed = parse_title("[trainer] breaking: pass dataset as required args", RULES)
+    assert (typed.modules, typed.breaking, typed.description) == (
+        ("trainer",),
+        True,
+        "pass dataset as required args",
+    )
 
 
 @pytest.mark.parametrize(
