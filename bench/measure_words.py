@@ -53,7 +53,7 @@ sys.path.insert(0, str(ROOT))
 
 from digest_plugin import cli  # noqa: E402
 from digest_plugin.narrate import narrate  # noqa: E402
-from digest_plugin.narrate.titles import display_title, title_in  # noqa: E402
+from digest_plugin.narrate.titles import chinese_title, display_title  # noqa: E402
 from digest_plugin.narrate.wording import Language  # noqa: E402
 from digest_plugin.publish.history import load_weeks  # noqa: E402
 from digest_plugin.publish.week_view import week_view  # noqa: E402
@@ -387,7 +387,7 @@ def _quotes_title(rendered: str, title: str) -> bool:
 
 def chinese_title_of(title: str) -> str:
     """The title as the code renders it for a Chinese list."""
-    return title_in(title, "zh")
+    return chinese_title(title)
 
 
 # --- reading every week ----------------------------------------------------------------------------

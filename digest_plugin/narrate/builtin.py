@@ -121,11 +121,13 @@ HIGHLIGHT_CLAIMS = {"deprecations": "consequence.deprecates", "upgrades": "versi
 
 
 def _highlight_kind(analysed: AnalysedPull) -> str | None:
-    """The one highlight group a PR is told under: its bucket, or "notable" (no kind said) where the
-    bucket's claim is imprecise: "Performance" or "Docs and ecosystem" is a kind too."""
+    """The one highlight group a PR is told under: its bucket, or "notable" (no kind said) where it
+    has none (pelican #2476) or the bucket's claim is imprecise."""
     kind = highlight_bucket(analysed)
-    if (kind in HIGHLIGHT_CLAIMS and not speaks(HIGHLIGHT_CLAIMS[kind])) or (
-        kind in HIGHLIGHT_TYPES and not type_speaks(HIGHLIGHT_TYPES[kind])
+    if (
+        kind is None
+        or (kind in HIGHLIGHT_CLAIMS and not speaks(HIGHLIGHT_CLAIMS[kind]))
+        or (kind in HIGHLIGHT_TYPES and not type_speaks(HIGHLIGHT_TYPES[kind]))
     ):
         return None if analysed.classification.bot else "notable"
     return kind

@@ -40,6 +40,7 @@ from digest_plugin.narrate.titles import (
 from digest_plugin.narrate.wording import Language, StatedNumbers
 
 MIN_WORDS = 4  # fewer words are a label, not a sentence
+TESTED_SHARE = 20  # a PR is "with tests" when its tests gained more than 1/20 of its core lines
 MOSTLY_TESTS = 2  # times its core lines, from which a PR's test lines are said to be most of it
 MAX_ITEMS = 2
 _CONTINUATION = re.compile(
@@ -195,8 +196,8 @@ def _tested(analysed: AnalysedPull) -> bool | None:
     if restyles_code(analysed.pull) or is_code_move(analysed.pull, analysed.classification):
         # its tests' edits follow the code (ruff #27630's rustfmt, #24471's move into a crate)
         return None
-    if footprint.test_files:
-        return True if footprint.test_lines_gained > 0 else None
+    if footprint.test_files:  # a test adjusted to a large change does not show it (ruff #18627)
+        return True if footprint.test_lines_gained * TESTED_SHARE > footprint.core_lines else None
     return None if footprint.inline_test_files else False
 
 
@@ -220,11 +221,14 @@ def title_sentence(analysed: AnalysedPull, lang: Language) -> Cited:
     fact = files_sentence(analysed, lang)
     if fact:  # a new folder, removals or CI workflows say more than where the PR works
         return Cited(lang.sentences((_("{said}.").format(said=said), fact.text)), (), fact.figures)
-    footprint = analysed.footprint
+    footprint, lines = analysed.footprint, analysed.pull.additions + analysed.pull.deletions
     if footprint.test_lines > MOSTLY_TESTS * footprint.core_lines:
         # where its code changed is not where it works (ruff #24490: an e2e framework, 3,800 of its
-        # 4,100 lines in tests)
-        return Cited(lang.tidy(_("{title}, most of it in tests.").format(title=said)))
+        # 4,100 lines in tests), and where docs, examples or CI are more, not most is tests either
+        # (verl #7362, 338 of 1,458 lines)
+        if footprint.test_lines > lines / 2:
+            return Cited(lang.tidy(_("{title}, most of it in tests.").format(title=said)))
+        return Cited(_("{said}.").format(said=said))
     if footprint.places:
         said = _("{title}, mainly changing {place}").format(
             title=said, place=lang.join(footprint.places)

@@ -240,6 +240,7 @@ _ADVERBS = word_pairs("""
 # rules could not put in Chinese order; "Document X" 为「X」补充文档, as translated whole
 _FRAMING_ONLY = {"make": "使", "document": "为{}补充文档", "parenthesize": "为{}加括号"}
 _DEFAULT_BRANCH = re.compile(r"(?:master|main|develop|dev|patch-\d+)", re.IGNORECASE)
+_DEFAULTED = re.compile(r"^default\s+(?:(?P<what>.+?)\s+)?to\s+(?!help\b)(?P<to>\S.*)$", re.I)
 FRAMED_LONGEST = 120  # characters of English a framed title keeps; a longer one is not said so
 
 
@@ -268,12 +269,12 @@ def _framed(parts: Clause) -> str | None:
     ("弃用「X」，并…"), never one verb over both; None where a verb has no Chinese."""
     chinese, rest = _leading_verb(parts)
     rest = re.sub(r"^(?:the|an?)\s+", "", rest, flags=re.IGNORECASE).strip()
-    treated = re.match(r"^(?P<what>.+?)\s+as\s+(?P<as>\S.*)$", rest, re.IGNORECASE)
-    # "treat X as Y", "consider X as Y": 将「X」视为「Y」, not 考虑 (ruff #13305)
-    if parts.verb in ("treat", "consider") and treated:
-        return f"将「{treated['what']}」视为「{treated['as']}」"
+    if said := _said_with_two_quotes(parts, rest):
+        return said
     if chinese is None or not rest:
         return None
+    if re.fullmatch(r"(?:it\s+)?by\s+default", rest, re.IGNORECASE) and "{" not in chinese:
+        return f"默认{chinese}"  # "disable by default" has no object to quote (pelican #1747)
     # "upgrade X and Y, add Z": the first "and" a clear verb follows
     joined = next((j for j in _AND_VERB.finditer(rest) if j[2].lower() in _CLEAR_VERBS), None)
     if joined:
@@ -293,6 +294,19 @@ def _framed(parts: Clause) -> str | None:
     ):
         return f"将「{moved['what']}」{_TOWARDS[parts.verb]}「{moved['where']}」"
     return _quoted(chinese, rest)
+
+
+def _said_with_two_quotes(parts: Clause, rest: str) -> str | None:
+    """ "Treat X as Y", "Consider X as Y": 将「X」视为「Y」, not 考虑 (ruff #13305); "Default X to Y":
+    将「X」的默认值改为「Y」, "Default to Y": 默认使用「Y」 (not "default VSCode settings to help …")."""
+    treated = re.match(r"^(?P<what>.+?)\s+as\s+(?P<as>\S.*)$", rest, re.IGNORECASE)
+    if parts.verb in ("treat", "consider") and treated:
+        return f"将「{treated['what']}」视为「{treated['as']}」"
+    defaulted = _DEFAULTED.match(parts.text) if parts.verb is None else None
+    if defaulted and not _verb_of(to := defaulted["to"]):
+        what = defaulted["what"]
+        return f"将「{what}」的默认值改为「{to}」" if what else f"默认使用「{to}」"
+    return None
 
 
 def _quoted(chinese: str, words: str) -> str:
@@ -454,9 +468,3 @@ def _towards(verb: str, rest: str) -> str | None:
         what, new = noun_phrase(moved["what"]), noun_phrase(moved["new"])
         return f"将 {what} {chinese} {new}" if what and new else None
     return predicate(verb, own, rest) if (own := VERBS[verb][1]) else None
-
-
-def title_in(title: str, language: str) -> str:
-    """A title for a list in `language`: as written (without its prefix) in English; in Chinese
-    translated, or quoted whole where the rules cannot."""
-    return chinese_title(title) if language == "zh" else display_title(title)
