@@ -729,9 +729,18 @@ def default_setting(title: str) -> str | None:
 
 def _default_value(title: str) -> str | None:
     match = _DEFAULT_VALUES.search(title)
-    if match is None:
-        return None
-    return _bare(match["new"] or match["to"])
+    if match:
+        return _bare(match["new"] or match["to"])
+    switched = _SWITCHED_BY_DEFAULT.search(title)  # "disable division-by-zero by default": off
+    if switched and not _NEGATED.search(title):
+        return "on" if switched["how"].lower().startswith("enable") else "off"
+    return None
+
+
+_SWITCHED_BY_DEFAULT = re.compile(
+    r"\b(?P<how>enabled?|disabled?)s?\b.*\bby default\b", re.IGNORECASE
+)
+_NEGATED = re.compile(r"\b(?:not|no longer|don'?t|never)\b", re.IGNORECASE)
 
 
 def _dotted_or_setting(name: str) -> bool:

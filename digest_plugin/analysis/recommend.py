@@ -161,6 +161,13 @@ def _release_notes(risk: Risk) -> list[Recommendation]:
         for e in risk.evidence
         if e.fact == "consequence" and e.detail not in ("default-flip",) and e.old != "preview"
     ]
+    marked = {e.pull for e in risk.evidence if e.fact == "breaking-marker" and e.reason}
+    if (
+        marked
+    ):  # verl 2026-W18: the PRs marked breaking, most important first, and what others state
+        told = {e.pull for e in stated} | marked
+        pulls = tuple(dict.fromkeys(e.pull for e in risk.evidence if e.pull in told))
+        return [Recommendation("release-notes", pulls, risk.kind, count=len(pulls))]
     return [
         Recommendation(
             "release-notes",

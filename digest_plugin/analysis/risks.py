@@ -30,7 +30,7 @@ from digest_plugin.analysis.classify import (
     restyles_code,
     titled_tests,
 )
-from digest_plugin.analysis.consequences import spoken, title_default_flip
+from digest_plugin.analysis.consequences import default_setting, spoken, title_default_flip
 from digest_plugin.analysis.file_history import Added, lock_for
 from digest_plugin.analysis.footprint import beyond_kept
 from digest_plugin.analysis.model import (
@@ -51,23 +51,12 @@ from digest_plugin.analysis.rules import NOT_CODE_KINDS, PERIPHERAL_KINDS, Rules
 from digest_plugin.analysis.upgrades import moving, own_release
 from digest_plugin.records.pull import FileChange, Pull
 
-# the setting a title names beside "default": `max_num_seqs`, "default of X", "X by default"
-# (or "default content status to": what comes between), never a value in backticks (`None`, `true`, `0`)
-_DEFAULT_SETTING = re.compile(
-    r"`([^`]{1,60})`|\bdefault(?:\s+value)?\s+(?:of|for)\s+([\w.-]+)|\b(?:enable|disable|use)s?\s+([\w.-]+)\s+by default"
-    r"|\bdefault\s+(?!values?\b)((?:[A-Za-z][\w.-]*\s+){0,2}[A-Za-z][\w.-]*)\s+(?:to|from)\b",
-    re.IGNORECASE,
-)
 # a title saying the code it changes is only words in it, which no test checks (verl #4732,
 # "[docs] feat: improve docstrings in tensordict_utils.py", +360 lines of a source file)
 _WORDS_IN_CODE = re.compile(
     r"\b(?:docstrings?|typos?|type (?:hints?|annotations?))\b", re.IGNORECASE
 )
 _DOCS_SCOPES = frozenset({"doc", "docs", "documentation"})
-# a title about tests (ruff #21915, "Reduce size of ty-ide snapshots": 4,149 lines of its .rs files)
-_LITERAL = re.compile(
-    r"none|null|nil|true|false|yes|no|-?\d[\d.]*|[\"'].*[\"']|\[\]|\{\}|", re.IGNORECASE
-)
 _SECURITY_BODY = re.compile(
     r"\b(cve-\d{4}-\d+|ghsa-[\w-]{4,}|rce|remote code execution|arbitrary code execution|(sql|command|code|shell|template|header) injection|"
     r"xss|cross-site|csrf|ssrf|path traversal|vulnerabilit\w*|security (fix|issue|advisory|hole|vulnerability)|"
@@ -367,8 +356,8 @@ def _deprecation(facts: PullFacts) -> tuple[Evidence, ...]:
         facts.kinds,
         facts.rules,
     )
-    if how is None:
-        return ()
+    if how is None or _breaking(facts):
+        return ()  # "[BREAKING] deprecate X" that deletes it (verl #6067): the marker's row says it
     core = [(path, change) for path, k, change in facts.changes() if not k & PERIPHERAL_KINDS]
     if core and not any(change.additions for _, change in core):
         how = "removes"  # "deprecate legacy code" that deletes it: it is gone, not going
@@ -491,10 +480,13 @@ def _config_change(facts: PullFacts) -> tuple[Evidence, ...]:
     edited = tuple(path for path, change in configs.items() if (change.deletions or 0) > 0)
     found = []
     if title_default_flip(facts.pull, title, facts.kinds):
-        named = (next(g for g in match.groups() if g) for match in _DEFAULT_SETTING.finditer(title))
-        setting = next((name for name in named if not _LITERAL.fullmatch(name.strip())), None)
         found.append(
-            Evidence("default-changed", facts.number, paths=edited[:LISTED_PATHS], detail=setting)
+            Evidence(
+                "default-changed",
+                facts.number,
+                paths=edited[:LISTED_PATHS],
+                detail=default_setting(title),
+            )
         )
     elif edited:
         lines = sum((c.additions or 0) + (c.deletions or 0) for c in configs.values())
@@ -743,8 +735,7 @@ def _peripheral(pull: AnalysedPull) -> bool:
 CONSEQUENCE_ORDER: tuple[tuple[str, str, str | None], ...] = (
     # what the PR says it removes, renames, flips or breaks (only what speaks is evidence)
     ("breaking-change", "consequence", None),
-    # the author's own marker: a fact, whatever follows from it
-    ("breaking-change", "breaking-marker", None),
+    ("breaking-change", "breaking-marker", None),  # the author's own marker, said in their words
     ("deprecation", "deprecated", "consequence.removes-deprecated"),  # detail "removes"
     ("large-change", "files-removed", "consequence.files-removed"),
     ("config-change", "default-changed", "consequence.default-flip"),
@@ -789,8 +780,11 @@ def _consequence_rank(kind: str, evidence: Evidence) -> int | None:
             continue
         if fact == "deprecated" and evidence.detail != "removes":
             return None
-        if fact == "breaking-marker" and not evidence.reason:
-            return len(CONSEQUENCE_ORDER) + 1  # a marker alone: 5 in 11 such PRs change anything
+        if fact == "breaking-marker":
+            # its author's words on what breaks weigh as what a PR says it removes or renames, the
+            # more important PR first (verl 2026-W18: #6200's −7,713 lines before #6198's −16);
+            # a marker alone changes anything in 5 of 11 such PRs
+            return 0 if evidence.reason else len(CONSEQUENCE_ORDER) + 1
         if fact == "consequence" and not _breaks(evidence):
             # a default flipped, a rule out of preview: after whatever breaks, before nothing
             return len(CONSEQUENCE_ORDER)

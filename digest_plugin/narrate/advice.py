@@ -71,7 +71,11 @@ def _release_note(r: Recommendation, lang: Language) -> str:
     elif e is not None and e.detail == "removal" and e.package:
         said = _("Say in the release notes that {pulls} removes {package}")
     else:
-        said = _("Say in the release notes what {pulls} changes for users")
+        said = lang.ngettext(
+            "Say in the release notes what {pulls} changes for users",
+            "Say in the release notes what {pulls} change for users",
+            r.count,
+        )
     if r.detail:
         said = _("{said}, with its author's step: “{detail}”").format(said=said, detail="{detail}")
     return _("{evidence}.").format(evidence=said)

@@ -56,6 +56,8 @@ def consequence_text(
             _("Changes the default of {what} to {new}"),
         ),
         "default": (_("{pull} changes the default of {what}"), _("Changes the default of {what}")),
+        "default-on": (_("{pull} turns {what} on by default"), _("Turns {what} on by default")),
+        "default-off": (_("{pull} turns {what} off by default"), _("Turns {what} off by default")),
         "removal": (_("{pull} removes {what}"), _("Removes {what}")),
         "quote": (
             _("{pull}, in the author's words: “{quote}”"),
@@ -78,6 +80,8 @@ def _form(kind: str, what: str | None, old: str | None, new: str | None) -> str:
         return "rename"
     if kind in ("default-flip", "format-change") and what and old == "preview":
         return "preview"
+    if kind == "default-flip" and what and new in ("on", "off"):
+        return f"default-{new}"  # "disable X by default"
     if kind == "default-flip" and what:
         return "default-to" if new else "default"
     if kind == "removal" and what:

@@ -17,14 +17,17 @@ from digest_plugin.analysis.model import (
     GOOD_NEWS_KINDS,
     IMPACTS,
     RISK_KINDS,
+    AnalysedPull,
     Evidence,
     Risk,
     WeekAnalysis,
 )
 from digest_plugin.analysis.risks import main_risk
 from digest_plugin.narrate.consequences import evidence_text, mitigation
+from digest_plugin.narrate.describe import whole_translation
 from digest_plugin.narrate.model import Cited, RiskLine
 from digest_plugin.narrate.reviews import reviewers
+from digest_plugin.narrate.titles import english_predicate, framed_title
 from digest_plugin.narrate.wording import Language, StatedNumbers, impact_names, risk_names
 
 EVIDENCE_PER_RISK = 3  # sentences per risk; the table lists every PR
@@ -541,18 +544,7 @@ def _reverted(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     """What a revert undid (the PR of this week, or the reverted title) and what happened next:
     re-landed or replaced (by whom, when of this week), nothing due, or nothing yet."""
     _ = said.lang.gettext
-    undoes = speaks("revert.undoes")
-    same_week = [n for n in e.pulls if n in in_week] if undoes else []
-    cited = [e.pull, *same_week]
-    if same_week:
-        revert = _("{pull} reverts {reverted}, merged this same week").format(
-            pull=f"#{e.pull}", reverted=said.lang.pulls(same_week)
-        )
-    # in Chinese the English title is the revert's own, shown once
-    elif e.detail and undoes and said.lang.code != "zh":
-        revert = _("{pull} reverts “{title}”").format(pull=f"#{e.pull}", title=e.detail)
-    else:
-        revert = _("{pull} reverts an earlier change").format(pull=f"#{e.pull}")
+    revert, cited = _what_was_reverted(e, said.lang, in_week)
     if e.reason and e.outcome in ("none", "pending"):
         revert = _("{revert} (its description says: “{reason}”)").format(
             revert=revert, reason=e.reason.rstrip(".")
@@ -592,6 +584,39 @@ def _reverted(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     if then:
         revert = _("{revert}; {then}").format(revert=revert, then=then)
     return revert, tuple(dict.fromkeys(cited))
+
+
+def _what_was_reverted(e: Evidence, lang: Language, in_week) -> tuple[str, list[int]]:
+    """ "#N reverts #M, merged this same week", "#N reverts “title”", what its own title says it
+    undoes, or "#N reverts an earlier change"; and the PRs that cites."""
+    _ = lang.gettext
+    undoes = speaks("revert.undoes")
+    same_week = [n for n in e.pulls if n in in_week] if undoes else []
+    if same_week:
+        return _("{pull} reverts {reverted}, merged this same week").format(
+            pull=f"#{e.pull}", reverted=lang.pulls(same_week)
+        ), [e.pull, *same_week]
+    # in Chinese the English title is the revert's own, shown once
+    if e.detail and undoes and lang.code != "zh":
+        return _("{pull} reverts “{title}”").format(pull=f"#{e.pull}", title=e.detail), [e.pull]
+    said = _what_it_reverts(in_week.get(e.pull), lang)
+    return said or _("{pull} reverts an earlier change").format(pull=f"#{e.pull}"), [e.pull]
+
+
+def _what_it_reverts(analysed: AnalysedPull | None, lang: Language) -> str | None:
+    """ "#24789 reverts preview changes to displayed diagnostic severity in LSP": what a revert's own
+    title says it undoes, where it quotes no other PR's title."""
+    if analysed is None:
+        return None
+    title = analysed.pull.title
+    if lang.code == "zh":
+        said = whole_translation(title) or framed_title(title)
+        return f"#{analysed.pull.number} {said}" if said and said.startswith("回退") else None
+    said = english_predicate(title)
+    quotes = said and said.startswith(('reverts "', "reverts “"))
+    if said and said.startswith("reverts ") and not quotes:
+        return f"#{analysed.pull.number} {said}"
+    return None
 
 
 def _follow_up_speaks(outcome: str | None) -> bool:
@@ -684,6 +709,9 @@ def _default(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     # a title's "default" is not told reliably: the files it changes
     if not speaks("config.default-changed"):
         if speaks("consequence.default-flip"):  # that one changes is precise, which setting is not
+            flip = _default_flip(in_week.get(e.pull))
+            if flip:  # what the title says of it, as the breaking row says it
+                return evidence_text(flip, said.lang), (e.pull,)
             return _("{pull} changes a default").format(pull=f"#{e.pull}"), (e.pull,)
         if e.paths:
             return _changed_files(kind, e, said), (e.pull,)
@@ -693,6 +721,17 @@ def _default(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     else:
         text = _("{pull} changes a default")
     return text.format(pull=f"#{e.pull}", setting=said.lang.term(e.detail or "")), (e.pull,)
+
+
+def _default_flip(analysed: AnalysedPull | None) -> Evidence | None:
+    """The PR's own consequence evidence of a default it flips, where it names the setting (a name,
+    not words of the title: "content status")."""
+    flips = (
+        e
+        for e in (analysed.evidence if analysed else ())
+        if e.fact == "consequence" and e.detail == "default-flip" and " " not in (e.package or " ")
+    )
+    return next(flips, None)
 
 
 def _config(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):

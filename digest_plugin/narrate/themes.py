@@ -63,9 +63,16 @@ def _theme_sentence(
         sentences.append(_("What its PRs did: {kinds}.").format(kinds=kinds))
     lead = _lead(theme, by_number)
     sentences.append(_led_by(by_number[lead], lang) if lead is not None else "")
-    # the PRs that work mainly in the strand first, each group in importance order
+    # the PRs that work mainly in the strand first, each group in importance order; none that
+    # outweighs the main change is named beside it (verl #6200, a 9.9 removal across the
+    # repository, beside trainer's main change of 5.2, which its authors scoped "[trainer]")
+    bar = by_number[lead].score.value if lead is not None else float("inf")
     rest = sorted(
-        (n for n in theme.pulls if n != lead and n in by_number),
+        (
+            n
+            for n in theme.pulls
+            if n != lead and n in by_number and by_number[n].score.value <= bar
+        ),
         key=lambda n: not works_mainly_in(by_number[n], theme.name, theme.source),
     )
     others = rest[: THEME_PULLS - (lead is not None)]

@@ -229,7 +229,7 @@ _NOUN_ENDINGS = tuple(
     """).items()
 )
 # verbs not framed: "Follow aliases" is not 遵循 them; 'Revert "X"' quotes another PR's title
-_UNFRAMED = frozenset(("follow", "revert"))
+_UNFRAMED = re.compile(r"^follow\b|^revert\s+[\"“']", re.IGNORECASE)
 _VERSION_VERBS = frozenset(("update", "upgrade", "bump", "pin", "downgrade"))
 # adverbs a title may start with, said before its verb: "Lazily infer X" is 惰性推断「X」
 _ADVERBS = word_pairs("""
@@ -321,7 +321,7 @@ def _leading_verb(parts: Clause) -> tuple[str | None, str]:
     lower = rest.lower()
     if verb is None:
         return _opening(parts)
-    if verb in _UNFRAMED:
+    if _UNFRAMED.match(f"{verb} {rest}"):
         return None, rest
     if verb == "make" and lower.startswith("sure "):
         return VERBS["ensure"][1], rest[5:]

@@ -33,3 +33,28 @@ def test_verl_2026_w23_says_6014s_rename_and_layout_change_as_the_main_risk_with
         row.mitigation.text
         == "Run scripts/migrate_megatron_checkpoint_layout.py, the migration script #6014 adds, on what was saved before it."
     )
+
+
+def _verl_week(week_id: str):
+    week, previous = real_week("verl-W21")  # its window starts at 2026-W17
+    return next(w for w in (*previous, week) if w.week == week_id)
+
+
+def test_verl_2026_w18s_main_risk_is_the_largest_pr_marked_breaking_and_its_advice_names_all_three():
+    """#6198 removes one debug option (−16 lines); #6200 [BREAKING] moves the Diffusion RL stack out
+    (−7,713) and #6129 [BREAKING] moves a manager: the main risk is #6200, and the release note the
+    row advises names every PR of the row, not only #6198."""
+    week = _verl_week("2026-W18")
+    risk = main_risk(week.risks)
+    assert risk is not None and risk.evidence[0].pull == 6200
+    narrative = narrate(week, [], Language.of("en"))
+    row = next(r for r in narrative.risks if r.kind == "breaking-change")
+    assert row.mitigation is not None and set(row.mitigation.pulls) == {6200, 6129, 6198}
+
+
+def test_verl_2026_w17s_breaking_prs_that_delete_what_they_deprecate_are_no_deprecation_risk():
+    """#6067 "[BREAKING] … deprecate workers" deletes them (−7,751 lines); #6074 deletes
+    verl/interactions: the breaking row says it, not a second row calling them deprecations."""
+    week = _verl_week("2026-W17")
+    assert {6067, 6074} <= set(next(r for r in week.risks if r.kind == "breaking-change").pulls)
+    assert not [r for r in week.risks if r.kind == "deprecation" and {6067, 6074} & set(r.pulls)]

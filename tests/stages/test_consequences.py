@@ -66,6 +66,9 @@ def said(title: str, body: str = "", files=(SRC,)):
             ("removal", "WITH_PAGINATION", None, None),
         ),
         ("Drop Python 3.3 support", ("removal", "Python 3.3 support", None, None)),
+        # ruff #18220: which way it went is the title's word
+        ("disable division-by-zero by default", ("default-flip", "division-by-zero", None, "off")),
+        ("Enable `pull-diagnostics` by default", ("default-flip", "pull-diagnostics", None, "on")),
     ],
 )
 def test_a_title_that_leads_with_a_user_facing_change_says_what_changed(title, expected):
@@ -480,3 +483,46 @@ def test_a_format_change_names_the_migration_script_the_pr_adds_and_the_risk_row
         "“Loading a v1 checkpoint raises a clear error with a pointer to the migration script”."
         in markdown
     )
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("en", "turns division-by-zero off by default"), ("zh", "默认禁用 division-by-zero")],
+)
+def test_a_default_switched_off_says_so_in_the_breaking_section_and_the_configuration_risk(
+    language, words
+):
+    week = _analysed_week(
+        [make_pull(42, MONDAY, "[ty] disable division-by-zero by default", files=(SRC,))]
+    )
+    narrative = narrate(week, [], Language.of(language))
+    assert [c.text for c in narrative.breaking] == [
+        Language.of(language).gettext("{evidence}.").format(evidence=f"#42 {words}")
+    ]
+    config = next(r for r in narrative.risks if r.kind == "config-change")
+    assert (
+        words in config.sentence.text
+    )  # ruff #18220: not "changes a default", which says no direction
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("en", "#43 reverts preview changes to displayed diagnostic severity"),
+        ("zh", "#43 回退「preview changes to displayed diagnostic severity」"),
+    ],
+)
+def test_a_revert_of_an_unknown_change_says_what_its_title_undoes(language, expected):
+    """ruff #24789: "Revert preview changes to …" was "reverts an earlier change", which says nothing."""
+    week = _analysed_week(
+        [
+            make_pull(
+                43,
+                MONDAY,
+                "Revert preview changes to displayed diagnostic severity",
+                files=(FileChange("crates/server/src/lib.rs", 2, 7),),
+            )
+        ]
+    )
+    line = next(r for r in narrate(week, [], Language.of(language)).risks if r.kind == "revert")
+    assert line.sentence.text.startswith(expected)
