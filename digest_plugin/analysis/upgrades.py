@@ -108,6 +108,10 @@ _RENOVATE_PREFIX = re.compile(
 # a minimum version the project promises to support ("Update MSRV to 1.91" in Cargo.toml) is no
 # dependency it runs on: releases are built as before unless the PR moves the toolchain file too
 DECLARED_MINIMUMS = frozenset({"msrv"})
+# Renovate's "Update salsa digest to a885bb4" (ruff #21486)
+_DIGEST = re.compile(
+    r"^update\s+(?P<package>[\w./@-]+)\s+digest\s+to\s+[0-9a-f]{7,40}$", re.IGNORECASE
+)
 
 
 def moving(upgrades: Sequence[Upgrade], kinds: Sequence[frozenset[str]]) -> tuple[Upgrade, ...]:
@@ -135,14 +139,17 @@ def upgrades(
     reason for a pin is read."""
     title = parse_title(pull.title[:TITLE_LIMIT], rules).description
     paths, kinds = rules.files_of(pull)
-    if not _moves_a_dependency(title, classification, kinds):
+    digest = _DIGEST.match(title)  # a git dependency moved to another commit: no version to compare
+    if digest and any(k & {"dependencies", "manifests"} for k in kinds):
+        named = [(digest["package"], None, None)]
+    elif not _moves_a_dependency(title, classification, kinds):
         return ()
-    # the project's own name among them is its own version ("bump trtllm to 1.3 and verl to v0.7.1")
-    named = [
-        n
-        for n in _title_versions(title, rules) or _body_versions(pull.body)
-        if n[0] not in rules.source_roots
-    ]
+    else:  # the project's own name among them is its own version ("bump trtllm to 1.3 and verl to v0.7.1")
+        named = [
+            n
+            for n in _title_versions(title, rules) or _body_versions(pull.body)
+            if n[0] not in rules.source_roots
+        ]
     if not named:  # no versions: a move only when the title says one ("Update TQ dependency"), not a Dockerfile's other edits
         if not (
             any(k & {"dependencies", "manifests"} for k in kinds) and _UPGRADE_VERB.search(title)

@@ -48,7 +48,8 @@ VERBS = {
         translate=翻译 pad=填充 compute=计算 reset=重置 flag=标记 highlight=高亮 isolate=隔离 specialize=特化
         disambiguate=消除歧义 understand=理解 offer=提供 honor=遵循 standardize=统一 strip=去除
         modernize=现代化 choose=选择 define=定义 enrich=丰富 collect=收集 bind=绑定 shrink=缩小
-        hotfix=修复
+        hotfix=修复 keep=保留 catch=捕获 truncate=截断 attach=附加 tighten=收紧 classify=分类
+        sort=排序
         make= treat= narrow= parenthesize=
     """).items()
 }
@@ -57,5 +58,6 @@ FORMS = word_pairs("""
     adds=add added=add adding=add fixes=fix fixed=fix fixing=fix supports=support removes=remove
     removed=remove updates=update updated=update bumps=bump upgrades=upgrade deprecates=deprecate
     introduces=introduce implements=implement refactors=refactor refactored=refactor uses=use
-    improves=improve using=use retires=retire
+    improves=improve using=use retires=retire improved=improve implemented=implement
+    introduced=introduce enabled=enable disabled=disable renamed=rename replaced=replace
 """)

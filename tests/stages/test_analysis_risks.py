@@ -433,6 +433,16 @@ def test_routine_bot_bumps_are_one_fact_and_a_core_upgrade_is_high_only_where_ve
     assert sorted(grouped.pulls) == list(range(60, 66)) and len(grouped.packages) == 6
     only_bots = next(r for r in _week(bumps).risks if r.kind == "dependency-upgrade")
     assert only_bots.impact == "low" and len(only_bots.evidence) == 1
+    # a git dependency moved to another commit is a bump too (ruff #21486), counted with the rest
+    digest = make_pull(
+        66,
+        WHEN,
+        "Update salsa digest to a885bb4",
+        files=[FileChange("Cargo.lock", 3, 3), FileChange("Cargo.toml", 1, 1)],
+        author=bot,
+    )
+    with_digest = next(r for r in _week([*bumps, digest]).risks if r.kind == "dependency-upgrade")
+    assert 66 in with_digest.evidence[0].pulls and "salsa" in with_digest.evidence[0].packages
 
 
 def test_grouped_bumps_name_one_package_of_each_pr_first_and_say_when_there_are_more():
