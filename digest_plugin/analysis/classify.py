@@ -542,7 +542,9 @@ def reverted_number_in_body(body: str) -> int | None:
 
 
 BODY_OPENING = 300  # characters of a body that say what a PR is, before its details
-_MOVING = re.compile(r"\b(rename\w*|move[sd]?|split\w*|sort\w*|extract\w*)\b", re.IGNORECASE)
+_MOVING = re.compile(
+    r"\b(rename\w*|move[sd]?|split\w*|sort\w*|extract\w*|flatten\w*)\b", re.IGNORECASE
+)  # "Flatten `red_knot_project` import paths" (ruff #15616) moves its files
 _RESTYLING = re.compile(r"\b(lint\w*|linters?|(re)?format\w*|code style|style)\b", re.IGNORECASE)
 
 
@@ -565,7 +567,9 @@ def renames_code(pull: Pull) -> bool:
     balance: a move that a diff shows as such (ruff's "Rename `ReferenceRequestHandler` file",
     +1,733 -1,733), easy to review whatever its size."""
     low, high = sorted((pull.additions, pull.deletions))
-    return bool(_MOVING.search(pull.title[:TITLE_LIMIT])) and high >= 100 and low / high >= 0.85
+    # or the opening of its body says so (ruff #23681: "And move relevant methods to those submodules")
+    said = _MOVING.search(pull.title[:TITLE_LIMIT]) or _MOVING.search(pull.body[:BODY_OPENING])
+    return bool(said) and high >= 100 and low / high >= 0.85
 
 
 def is_code_move(pull: Pull, classification: Classification) -> bool:

@@ -52,6 +52,9 @@ def test_missing_tests():
     trimmed = FileChange("tests/test_engine.py", 1, 4)
     assert analysed(files=[SRC, TEST, trimmed]).footprint.test_lines_gained == 27
     assert analysed(files=[SRC, trimmed]).footprint.test_lines_gained == -3
+    # an end-to-end job's new trigger is no test written (verl #1157, "enable push tests")
+    e2e = FileChange(".github/workflows/e2e_sft.yml", 19, 1)
+    assert analysed(files=[SRC, trimmed, e2e]).footprint.test_lines_gained == -3
     assert "missing-tests" in kinds(files=[SRC])
     assert "missing-tests" not in kinds(files=[SRC, TEST])
     assert "missing-tests" not in kinds(files=[FileChange("widget/engine.py", 3, 1)])  # a one-liner
@@ -146,6 +149,9 @@ def test_a_scripts_own_lock_file_is_tooling_not_what_the_project_runs_on():
     assert "dependency-upgrade" not in kinds("mdtest.py: upgrade watchfiles to 1.1.0", script_lock)
     project_lock = [FileChange("uv.lock", 30, 30)]
     assert "dependency-upgrade" in kinds("upgrade watchfiles to 1.1.0", project_lock)
+    # ruff #17993 edited its ecosystem check's defaults.py: no default of ruff's changed
+    ecosystem = [FileChange("python/ruff-ecosystem/ruff_ecosystem/defaults.py", 7, 1)]
+    assert "config-change" not in kinds("Exclude broken symlinks from ecosystem check", ecosystem)
 
 
 def test_large_change():
@@ -179,6 +185,17 @@ def test_large_change():
     )
     assert "large-change" in kinds(
         "feat: rewrite the reader", files=[big, TEST], additions=930, deletions=300
+    )
+    # flattened import paths (ruff #15616), or a move the body's opening says (ruff #23681)
+    assert "large-change" not in kinds(
+        "Flatten `widget` import paths", files=renamed, additions=1659, deletions=1659
+    )
+    assert "large-change" not in kinds(
+        "[ty] Introduce `types::bool`",
+        files=renamed,
+        additions=1659,
+        deletions=1659,
+        body="## Summary\n\nAnd move relevant methods to those submodules",
     )
     # a sweep of lint fixes is mechanical (verl #1280, 2,752 lines); a formatter's new style is not
     swept = [FileChange(f"widget/m{i}.py", 30, 80) for i in range(30)]
@@ -365,7 +382,7 @@ def test_a_file_moved_is_not_a_file_removed():
         FileChange("crates/red_knot_project/src/metadata.rs", 280, 0, "added"),
     ]
     facts = large_change_facts("Flatten `red_knot_project` import paths", files=flattened)
-    assert "size" in facts and "files-removed" not in facts
+    assert facts == {}  # a move, reviewed as one: no large change either (hand check 20)
 
 
 def test_upgrades_name_package_and_versions_and_core_runtimes_are_high():
