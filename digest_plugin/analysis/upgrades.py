@@ -140,6 +140,7 @@ def upgrades(
     title = parse_title(pull.title[:TITLE_LIMIT], rules).description
     paths, kinds = rules.files_of(pull)
     digest = _DIGEST.match(title)  # a git dependency moved to another commit: no version to compare
+    named: list[tuple[str, str | None, str | None]]
     if digest and any(k & {"dependencies", "manifests"} for k in kinds):
         named = [(digest["package"], None, None)]
     elif not _moves_a_dependency(title, classification, kinds):
