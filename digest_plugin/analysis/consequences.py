@@ -737,8 +737,10 @@ def _default_value(title: str) -> str | None:
     return None
 
 
-_SWITCHED_BY_DEFAULT = re.compile(
-    r"\b(?P<how>enabled?|disabled?)s?\b.*\bby default\b", re.IGNORECASE
+_SWITCHED_BY_DEFAULT = (
+    re.compile(  # "Ignore `possibly-unresolved-reference` by default" (ruff #17934)
+        r"\b(?P<how>enabled?|disabled?|ignored?)s?\b.*\bby default\b", re.IGNORECASE
+    )
 )
 _NEGATED = re.compile(r"\b(?:not|no longer|don'?t|never)\b", re.IGNORECASE)
 

@@ -69,6 +69,10 @@ def said(title: str, body: str = "", files=(SRC,)):
         # ruff #18220: which way it went is the title's word
         ("disable division-by-zero by default", ("default-flip", "division-by-zero", None, "off")),
         ("Enable `pull-diagnostics` by default", ("default-flip", "pull-diagnostics", None, "on")),
+        (
+            "Ignore `possibly-unresolved-reference` by default",
+            ("default-flip", "possibly-unresolved-reference", None, "off"),
+        ),
     ],
 )
 def test_a_title_that_leads_with_a_user_facing_change_says_what_changed(title, expected):
