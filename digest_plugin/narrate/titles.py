@@ -246,6 +246,10 @@ _ADVERBS = word_pairs("""
 # verbs said only over a quotation: "Make X configurable" is 使「X configurable」, whose words the
 # rules could not put in Chinese order; "Document X" 为「X」补充文档, as translated whole
 _FRAMING_ONLY = {"make": "使", "document": "为{}补充文档", "parenthesize": "为{}加括号"}
+_PROBLEM = re.compile(
+    r"#\d+|\b(?:issues?|errors?|oom|bugs?|problems?|conflicts?|warnings?|broken|missing|stuck|ambiguity|crash\w*)\b",
+    re.IGNORECASE,
+)
 _DEFAULT_BRANCH = re.compile(r"(?:master|main|develop|dev|patch-\d+)", re.IGNORECASE)
 _DEFAULTED = re.compile(r"^default\s+(?:(?P<what>.+?)\s+)?to\s+(?!help\b)(?P<to>\S.*)$", re.I)
 FRAMED_LONGEST = 120  # characters of English a framed title keeps; a longer one is not said so
@@ -334,6 +338,8 @@ def _leading_verb(parts: Clause) -> tuple[str | None, str]:
         return VERBS["ensure"][1], rest[5:]
     if verb in _FRAMING_ONLY:
         return _FRAMING_ONLY[verb], rest
+    if verb == "resolve":  # a problem is solved (verl's "resolve oom …"), a name looked up (ty's)
+        return ("解决" if _PROBLEM.search(rest) else "解析"), rest
     if verb == "recover" and lower.startswith("from "):  # a parser's "recover from X"
         return "从{}中恢复", rest[5:]
     if verb in _PARTICLES and lower.startswith(_PARTICLES[verb] + " "):

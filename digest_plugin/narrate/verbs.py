@@ -33,7 +33,7 @@ VERBS = {
         expand=扩展 split=拆分 cache=缓存 stabilize=稳定化 respect=遵循 infer=推断 sync=同步
         reject=拒绝 emit=输出 include=纳入 exclude=排除 suppress=抑制 clean=清理 pin=固定
         integrate=集成 follow=遵循 switch=切换 speed=加速 change=修改 check=检查 set=设置 mark=标记
-        apply=应用 resolve= run=运行 show=显示 pass=传递 recognize=识别 normalize=规范化
+        apply=应用 run=运行 show=显示 pass=传递 recognize=识别 normalize=规范化
         disallow=禁止 reuse=复用 render=渲染 modify=修改 convert=转换 separate=分离 consolidate=合并
         track=跟踪 ban=禁止 limit=限制 create=创建 extract=提取 enforce=强制执行 align=对齐
         prefer=优先使用 omit=省略 retain=保留 require=要求 propagate=传播 filter=过滤 report=报告
@@ -50,7 +50,7 @@ VERBS = {
         modernize=现代化 choose=选择 define=定义 enrich=丰富 collect=收集 bind=绑定 shrink=缩小
         hotfix=修复 keep=保留 catch=捕获 truncate=截断 attach=附加 tighten=收紧 classify=分类
         sort=排序
-        make= treat= narrow= parenthesize=
+        narrow=收窄 make= treat= parenthesize= resolve=
     """).items()
 }
 # other forms of the same verbs a title may start with

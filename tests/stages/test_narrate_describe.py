@@ -500,6 +500,21 @@ def test_titles_with_a_word_the_rules_do_not_know_are_quoted_whole_never_half_tr
             "[ty] Lazily infer function parameter default types",
             "惰性推断「function parameter default types」",
         ),
+        # "resolve": a problem is solved, a name or a type looked up; "narrow" is type narrowing
+        (
+            "[ci] fix: resolve oom when allocating weight transfer buffer",
+            "解决「oom when allocating weight transfer buffer」",
+        ),
+        (
+            "[ty] Resolve PEP 695 aliases in type[...] annotations",
+            "解析「PEP 695 aliases in type[...] annotations」",
+        ),
+        ("[ty] Narrow walrus expression values", "收窄「walrus expression values」"),
+        # a revert whose title quotes none: what it undoes, framed (ruff #24789)
+        (
+            "Revert preview changes to displayed diagnostic severity in LSP",
+            "回退「preview changes to displayed diagnostic severity in LSP」",
+        ),
         (
             "[ty] Synthesize precise `__getitem__` overloads for tuple subclasses",
             "生成「precise `__getitem__` overloads for tuple subclasses」",
