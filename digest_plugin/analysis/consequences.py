@@ -731,16 +731,15 @@ def _default_value(title: str) -> str | None:
     match = _DEFAULT_VALUES.search(title)
     if match:
         return _bare(match["new"] or match["to"])
-    switched = _SWITCHED_BY_DEFAULT.search(title)  # "disable division-by-zero by default": off
+    switched = _SWITCHED_BY_DEFAULT.search(title)
     if switched and not _NEGATED.search(title):
         return "on" if switched["how"].lower().startswith("enable") else "off"
     return None
 
 
-_SWITCHED_BY_DEFAULT = (
-    re.compile(  # "Ignore `possibly-unresolved-reference` by default" (ruff #17934)
-        r"\b(?P<how>enabled?|disabled?|ignored?)s?\b.*\bby default\b", re.IGNORECASE
-    )
+# "disable division-by-zero by default" (ruff #18220), "Ignore `possibly-unresolved-reference` by default"
+_SWITCHED_BY_DEFAULT = re.compile(
+    r"\b(?P<how>enabled?|disabled?|ignored?)s?\b.*\bby default\b", re.IGNORECASE
 )
 _NEGATED = re.compile(r"\b(?:not|no longer|don'?t|never)\b", re.IGNORECASE)
 

@@ -162,9 +162,8 @@ def _release_notes(risk: Risk) -> list[Recommendation]:
         if e.fact == "consequence" and e.detail not in ("default-flip",) and e.old != "preview"
     ]
     marked = {e.pull for e in risk.evidence if e.fact == "breaking-marker" and e.reason}
-    if (
-        marked
-    ):  # verl 2026-W18: the PRs marked breaking, most important first, and what others state
+    # verl 2026-W18: the PRs marked breaking, most important first, and what the others state
+    if marked:
         told = {e.pull for e in stated} | marked
         pulls = tuple(dict.fromkeys(e.pull for e in risk.evidence if e.pull in told))
         return [Recommendation("release-notes", pulls, risk.kind, count=len(pulls))]
