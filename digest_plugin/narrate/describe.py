@@ -300,6 +300,7 @@ def quoted_forms(analysed: AnalysedPull, chinese: bool) -> set[str]:
         predicate[:1].upper() + predicate[1:],
         parts.text,
         parts.rest,
+        parts.rest.strip('"“” '),  # 'Revert "X"': X, as a revert's risk quotes it
         analysed.summary,
         analysed.pull.author.login,
         *analysed.footprint.places,

@@ -27,7 +27,7 @@ from digest_plugin.narrate.consequences import evidence_text, mitigation
 from digest_plugin.narrate.describe import whole_translation
 from digest_plugin.narrate.model import Cited, RiskLine
 from digest_plugin.narrate.reviews import reviewers
-from digest_plugin.narrate.titles import english_predicate, framed_title
+from digest_plugin.narrate.titles import clause, framed_title
 from digest_plugin.narrate.wording import Language, StatedNumbers, impact_names, risk_names
 
 EVIDENCE_PER_RISK = 3  # sentences per risk; the table lists every PR
@@ -596,7 +596,7 @@ def _what_was_reverted(e: Evidence, lang: Language, in_week) -> tuple[str, list[
         return _("{pull} reverts {reverted}, merged this same week").format(
             pull=f"#{e.pull}", reverted=lang.pulls(same_week)
         ), [e.pull, *same_week]
-    # in Chinese the English title is the revert's own, shown once
+    # in Chinese the reverted title may hold another title of the page (verl #3820's holds #3839's)
     if e.detail and undoes and lang.code != "zh":
         return _("{pull} reverts “{title}”").format(pull=f"#{e.pull}", title=e.detail), [e.pull]
     said = _what_it_reverts(in_week.get(e.pull), lang)
@@ -604,19 +604,21 @@ def _what_was_reverted(e: Evidence, lang: Language, in_week) -> tuple[str, list[
 
 
 def _what_it_reverts(analysed: AnalysedPull | None, lang: Language) -> str | None:
-    """ "#24789 reverts preview changes to displayed diagnostic severity in LSP": what a revert's own
-    title says it undoes, where it quotes no other PR's title."""
+    """ "#24789 reverts “preview changes to displayed diagnostic severity in LSP”": what a revert's
+    own title says it undoes; in Chinese only where it quotes no other PR's title."""
     if analysed is None:
         return None
-    title = analysed.pull.title
-    if lang.code == "zh":
-        said = whole_translation(title) or framed_title(title)
-        return f"#{analysed.pull.number} {said}" if said and said.startswith("回退") else None
-    said = english_predicate(title)
-    quotes = said and said.startswith(('reverts "', "reverts “"))
-    if said and said.startswith("reverts ") and not quotes:
-        return f"#{analysed.pull.number} {said}"
-    return None
+    title, parts = analysed.pull.title, clause(analysed.pull.title)
+    rest = parts.rest.strip()
+    if parts.verb != "revert" or not rest:
+        return None
+    quoted = re.fullmatch(r'["“](.+)["”]', rest)  # 'Revert "X"', X's PR not in the store
+    if lang.code != "zh":
+        return lang.gettext("{pull} reverts “{title}”").format(
+            pull=f"#{analysed.pull.number}", title=quoted[1] if quoted else rest
+        )
+    said = None if quoted else whole_translation(title) or framed_title(title)
+    return f"#{analysed.pull.number} {said}" if said and "回退" in said else None
 
 
 def _follow_up_speaks(outcome: str | None) -> bool:

@@ -512,7 +512,7 @@ def test_a_default_switched_off_says_so_in_the_breaking_section_and_the_configur
 @pytest.mark.parametrize(
     ("language", "expected"),
     [
-        ("en", "#43 reverts preview changes to displayed diagnostic severity"),
+        ("en", "#43 reverts “preview changes to displayed diagnostic severity”"),
         ("zh", "#43 回退「preview changes to displayed diagnostic severity」"),
     ],
 )
@@ -530,3 +530,22 @@ def test_a_revert_of_an_unknown_change_says_what_its_title_undoes(language, expe
     )
     line = next(r for r in narrate(week, [], Language.of(language)).risks if r.kind == "revert")
     assert line.sentence.text.startswith(expected)
+
+
+def test_a_revert_of_a_pr_not_in_the_store_names_the_title_it_quotes():
+    """'Revert "X"' whose PR is older than the store said "reverts an earlier change"; in Chinese
+    it still does, as X may hold another title of the page (verl #3820's holds #3839's)."""
+    week = _analysed_week(
+        [
+            make_pull(
+                44,
+                MONDAY,
+                'Revert "Display output severity in preview"',
+                files=(FileChange("crates/ruff/src/printer.rs", 3, 3),),
+            )
+        ]
+    )
+    line = next(r for r in narrate(week, [], Language.of("en")).risks if r.kind == "revert")
+    assert line.sentence.text.startswith("#44 reverts “Display output severity in preview”")
+    line = next(r for r in narrate(week, [], Language.of("zh")).risks if r.kind == "revert")
+    assert "Display output" not in line.sentence.text
