@@ -504,48 +504,38 @@ def test_a_default_switched_off_says_so_in_the_breaking_section_and_the_configur
         Language.of(language).gettext("{evidence}.").format(evidence=f"#42 {words}")
     ]
     config = next(r for r in narrative.risks if r.kind == "config-change")
-    assert (
-        words in config.sentence.text
-    )  # ruff #18220: not "changes a default", which says no direction
+    # ruff #18220: not "changes a default", which says no direction
+    assert words in config.sentence.text
 
 
 @pytest.mark.parametrize(
     ("language", "expected"),
     [
-        ("en", "#43 reverts “preview changes to displayed diagnostic severity”"),
-        ("zh", "#43 回退「preview changes to displayed diagnostic severity」"),
+        ("en", "#44 reverts “preview changes to displayed diagnostic severity”"),
+        ("zh", "#44 回退「preview changes to displayed diagnostic severity」"),
     ],
 )
 def test_a_revert_of_an_unknown_change_says_what_its_title_undoes(language, expected):
     """ruff #24789: "Revert preview changes to …" was "reverts an earlier change", which says nothing."""
-    week = _analysed_week(
-        [
-            make_pull(
-                43,
-                MONDAY,
-                "Revert preview changes to displayed diagnostic severity",
-                files=(FileChange("crates/server/src/lib.rs", 2, 7),),
-            )
-        ]
-    )
-    line = next(r for r in narrate(week, [], Language.of(language)).risks if r.kind == "revert")
-    assert line.sentence.text.startswith(expected)
+    title = "Revert preview changes to displayed diagnostic severity"
+    assert _revert_sentence(title, language).startswith(expected)
 
 
 def test_a_revert_of_a_pr_not_in_the_store_names_the_title_it_quotes():
     """'Revert "X"' whose PR is older than the store said "reverts an earlier change"; in Chinese
     it still does, as X may hold another title of the page (verl #3820's holds #3839's)."""
-    week = _analysed_week(
-        [
-            make_pull(
-                44,
-                MONDAY,
-                'Revert "Display output severity in preview"',
-                files=(FileChange("crates/ruff/src/printer.rs", 3, 3),),
-            )
-        ]
+    title = 'Revert "Display output severity in preview"'
+    assert _revert_sentence(title, "en").startswith(
+        "#44 reverts “Display output severity in preview”"
     )
-    line = next(r for r in narrate(week, [], Language.of("en")).risks if r.kind == "revert")
-    assert line.sentence.text.startswith("#44 reverts “Display output severity in preview”")
-    line = next(r for r in narrate(week, [], Language.of("zh")).risks if r.kind == "revert")
-    assert "Display output" not in line.sentence.text
+    assert "Display output" not in _revert_sentence(title, "zh")
+
+
+def _revert_sentence(title: str, language: str) -> str:
+    """The revert risk's sentence of a week of one revert, #44, of a Rust file."""
+    week = _analysed_week(
+        [make_pull(44, MONDAY, title, files=(FileChange("crates/server/src/lib.rs", 2, 7),))]
+    )
+    return next(
+        r for r in narrate(week, [], Language.of(language)).risks if r.kind == "revert"
+    ).sentence.text
