@@ -537,9 +537,7 @@ JUDGES: dict[str, dict[str, Callable]] = {
         "revert.nothing-followed": _followed(
             ("none", "pending"), ("permanent", "unknown"), check_by=False
         ),
-        "revert.needs-nothing": _followed(
-            ("accidental", "peripheral"), ("permanent",), check_by=False
-        ),
+        "revert.needs-nothing": _followed(("accidental",), ("permanent",), check_by=False),
     },
     "versions": {
         "version.package": _package_named,

@@ -365,10 +365,22 @@ def _change_type(pull: Pull, title: Title, rules: Rules) -> tuple[str | None, Ty
         ("revert" if title.revert else None)
         or title.hinted_type
         or type_from_paths(kinds)
+        or _docs_example(title.description, kinds)
         or _refactor_by_its_body(pull.body)
         or type_from_words(title.description, rules)
         or type_of_noun_phrase(kinds, rules)
     ), None
+
+
+_EXAMPLE = re.compile(r"\bexamples?\b", re.IGNORECASE)
+
+
+def _docs_example(description: str, kinds: Sequence[frozenset[str]]) -> str | None:
+    """ "docs" for a title about an example where no example file changes: the example of a
+    rule's or setting's documentation (ruff #19672, "Make example error out-of-the-box"), not an
+    example script (verl #1771, "Add DeepSeek 671B GRPO example", is examples/)."""
+    named = _EXAMPLE.search(description) and not any("examples" in k for k in kinds)
+    return "docs" if named else None
 
 
 def _topics(title: Title, labels: tuple[str, ...], rules: Rules) -> tuple[str, ...]:

@@ -68,8 +68,10 @@ _REMOVAL = re.compile(
 )
 # what a removal must name to be something users had, its last word saying what it is ("`--x` parameter",
 # "PDF generation settings", "Python 3.3 support", not "`Preview` rule status"), or support for a
-# version, a part of the core, a setting by its own spelling
-_REMOVED_HEAD = re.compile(rf"\b(?:{_USER_THING}|support|reader|importer)`?$", re.IGNORECASE)
+# version, a part of the core, the bundled plugins (pelican #840), a setting by its own spelling
+_REMOVED_HEAD = re.compile(
+    rf"\b(?:{_USER_THING}|support|reader|importer|plugins)`?$", re.IGNORECASE
+)
 _REMOVED_ANYWHERE = re.compile(
     rf"^(?:explicit\s+)?support\s+for\b|\bpython\s+\d|\bfrom\s+(?:\w+\s+)?core\b|^(?:{_SETTING})$",
     re.IGNORECASE,

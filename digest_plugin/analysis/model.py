@@ -38,7 +38,6 @@ REVERT_OUTCOMES = (
     "relanded",  # a later PR brought the change back (its title, or it says so)
     "replaced",  # a later PR took its place (it cites the revert or the reverted PR, or touches the same files on the same subject)
     "accidental",  # the revert says the reverted edit was accidental: nothing to land again
-    "peripheral",  # the revert touches only tests, docs, examples, scripts, CI or generated files: nothing to land again
     "pending",  # nothing has followed yet, and the store ends before the revert's follow-up window does
     "none",  # nothing followed within REVERT_FOLLOW_UP_DAYS
 )

@@ -327,14 +327,14 @@ def _security_fix(facts: PullFacts) -> tuple[Evidence, ...]:
 
 
 def _revert(facts: PullFacts) -> tuple[Evidence, ...]:
-    """A revert, with why (as it says) and, when it undoes an accidental edit or one of only tests,
-    docs, examples, scripts, CI or generated files, the outcome "accidental" or "peripheral":
-    nothing of it needs to land again. What later PRs did is the history's to say
-    (analysis.repository, reverts.FollowUps)."""
+    """A revert of the project's code, with why (as it says) and, when it undoes an accidental
+    edit, the outcome "accidental": nothing of it needs to land again. One of only tests, docs,
+    examples, scripts, CI or generated files is no user's risk (ruff #26044 reverts a step of the
+    ecosystem check). What later PRs did is the history's to say (analysis.repository,
+    reverts.FollowUps)."""
     kind = facts.classification
-    if not (kind.is_revert or kind.type == "revert"):
+    if not (kind.is_revert or kind.type == "revert") or _peripheral_only(facts):
         return ()
-    peripheral = _peripheral_only(facts)
     accidental = _ACCIDENTAL.search(facts.pull.title[:TITLE_LIMIT]) or _ACCIDENTAL.search(
         facts.description
     )
@@ -343,7 +343,7 @@ def _revert(facts: PullFacts) -> tuple[Evidence, ...]:
             "reverted",
             facts.number,
             pulls=(kind.reverts,) if kind.reverts is not None else (),
-            outcome="accidental" if accidental else "peripheral" if peripheral else None,
+            outcome="accidental" if accidental else None,
             reason=reason_of(facts.description),
         ),
     )
@@ -507,6 +507,8 @@ def _config_change(facts: PullFacts) -> tuple[Evidence, ...]:
                 paths=edited[:LISTED_PATHS],
                 files=len(configs),  # every configuration file it changes, as its sentence says
                 lines=lines,
+                # lines only taken out: the files may be gone (verl #5454), not "changed"
+                detail="removes" if not any(c.additions for c in configs.values()) else None,
             )
         )
     return tuple(found)

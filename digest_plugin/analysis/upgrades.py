@@ -80,6 +80,10 @@ _BODY_BUMPS = re.compile(
 _UPGRADE_VERB = re.compile(
     r"\b(?:update|updates|bump|bumps|bumped|upgrade|upgrades|upgraded|pin|pins)\b", re.IGNORECASE
 )
+_REMOVAL_FIRST = re.compile(
+    r"(?:remove|delete|drop)\b(?![^,;&]*\b(?:dependenc|deps?\b|requirement|pin\b|version))",
+    re.IGNORECASE,
+)
 _UPGRADE_WORDS = re.compile(
     r"\b(update|bump|upgrade|pin)s?\b.*\b(dependenc\w*|deps?|version|image|requirements?|toolchain)\b"
     r"|\b(update|bump|upgrade|pin)s?\b.{0,40}?\b[a-z][\w.-]*\s*(==|>=|~=|to\s+)?v?\d+\.\d+",
@@ -186,8 +190,8 @@ def _moves_a_dependency(
         classification.type not in ("build", "chore", "ci", None)
         and not only_deps
         and not (says_upgrade and touches_deps)
-    ):
-        return False
+    ) or _REMOVAL_FIRST.match(title):
+        return False  # "remove plugins, update docs and adjust dependencies" (pelican #840)
     if (
         not (says_upgrade or only_deps)
         or _OWN_RELEASE.match(title)

@@ -9,7 +9,6 @@ are GitHub's, untrusted: whoever renders the text escapes it.
 
 from __future__ import annotations
 
-from digest_plugin.analysis.claims import speaks
 from digest_plugin.analysis.consequences import spoken
 from digest_plugin.analysis.model import AnalysedPull, Evidence, Risk, WeekAnalysis
 from digest_plugin.narrate.advice import recommendations
@@ -176,11 +175,10 @@ USER_FACING_RISKS = ("breaking-change", "config-change", "deprecation", "depende
 
 def mitigation(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited | None:
     """What a maintainer can do about a risk, from its PRs: the author's migration step or what the
-    body tells users to run, set or use, quoted; for a rename, the new name; for a revert, the PR
-    of the week that re-landed it; else the recommendation the risk's own finding calls for. None
+    body tells users to run, set or use, quoted; for a rename, the new name; else the recommendation the risk's own finding calls for. None
     when none of these says anything (no advice is made up)."""
     in_week = {p.pull.number: p for p in week.pulls}
-    for step in (_authors_step, _migration_script, _new_name, _relanded):
+    for step in (_authors_step, _migration_script, _new_name):
         cited = step(risk, in_week, lang)
         if cited is not None:
             return cited
@@ -244,21 +242,3 @@ def _new_name(risk: Risk, in_week: dict, lang: Language) -> Cited | None:
         ),
         (e.pull,),
     )
-
-
-def _relanded(risk: Risk, in_week: dict, lang: Language) -> Cited | None:
-    """A revert that a PR of the same week re-landed or replaced (a later week's PR is that week's to cite)."""
-    followed = [
-        e
-        for e in risk.evidence
-        if e.fact == "reverted" and e.outcome in ("relanded", "replaced") and e.by in in_week
-    ]
-    if risk.kind != "revert" or not followed or not speaks("revert.followed-up"):
-        return None
-    e = followed[0]
-    assert e.by is not None  # followed up by a PR of the week
-    if speaks("revert.relanded") and e.outcome == "relanded":
-        template = lang.gettext("{by} re-landed it: read it rather than {pull}.")
-    else:
-        template = lang.gettext("{by} re-landed or replaced it: read it rather than {pull}.")
-    return Cited(template.format(by=f"#{e.by}", pull=f"#{e.pull}"), (e.by, e.pull))

@@ -551,14 +551,8 @@ def _reverted(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
         )
     if not _follow_up_speaks(e.outcome):
         return revert, tuple(cited)  # what followed is not told reliably: the revert, and no more
-    if e.outcome in ("accidental", "peripheral"):
-        settled = (
-            _("an accidental change that needs no follow-up")
-            if e.outcome == "accidental"
-            else _(
-                "a change to tests, docs, examples, scripts, CI or generated files that needs no follow-up"
-            )
-        )
+    if e.outcome == "accidental":
+        settled = _("an accidental change that needs no follow-up")
         return _("{revert}, {settled}").format(revert=revert, settled=settled), tuple(cited)
     outcome = (
         e.outcome
@@ -629,7 +623,6 @@ def _follow_up_speaks(outcome: str | None) -> bool:
         "none": ("revert.nothing-followed",),
         "pending": ("revert.nothing-followed",),
         "accidental": ("revert.needs-nothing",),
-        "peripheral": ("revert.needs-nothing",),
     }.get(outcome or "", ())
     return any(speaks(r) for r in rule)
 
@@ -749,13 +742,21 @@ def _config(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
 
 
 def _changed_files(kind: EvidenceRef, e: Evidence, said: StatedNumbers) -> str:
-    lang = said.lang
+    _ = said.lang.gettext
+    removes = e.detail == "removes"
+    values = {"pull": f"#{e.pull}", "paths": _paths(e, said.lang)}
     if e.files > min(len(e.paths), PATHS_NAMED):
-        count = said.number(kind.key("files"), e.files)
-        return lang.gettext(
-            "{pull} changes {count} configuration files, among them {paths}"
-        ).format(pull=f"#{e.pull}", count=count, paths=_paths(e, lang))
-    return lang.gettext("{pull} changes {paths}").format(pull=f"#{e.pull}", paths=_paths(e, lang))
+        values["count"] = said.number(kind.key("files"), e.files)
+        template = (
+            _("{pull} takes lines out of {count} configuration files, among them {paths}")
+            if removes
+            else _("{pull} changes {count} configuration files, among them {paths}")
+        )
+    else:
+        template = (
+            _("{pull} takes lines out of {paths}") if removes else _("{pull} changes {paths}")
+        )
+    return template.format(**values)
 
 
 def _workflows(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):

@@ -92,8 +92,10 @@ def _lead(theme: Theme, by_number: dict[int, AnalysedPull]) -> int | None:
     narrowed visibility in 253 files of some 20 crates: 26 of them in the servers it led), nor does
     a PR whose most changed module is another (ruff #15408, a toolchain bump with one-line fixes in
     many crates, is not the linter's main change); a strand its authors scope in titles is led by
-    a PR so scoped. None where no PR of the theme is such."""
+    a PR so scoped; a change of docs leads only a strand of docs (ruff #19672 reworded a rule's
+    example beside #19468's change of its fix). None where no PR of the theme is such."""
     ordered = [n for n in (*theme.key_pulls, *theme.pulls) if n in by_number]
+    ordered.sort(key=lambda n: by_number[n].classification.type == "docs")
     if theme.source == "scope":  # those its authors scoped to it first (not ruff #19340's "Pylint")
         ordered.sort(key=lambda n: not _scoped(by_number[n].pull.title, theme.name))
     return next(

@@ -236,6 +236,18 @@ def test_a_body_that_says_nothing_functional_changes_makes_a_refactor_of_an_unty
     assert typed("This is not a pure refactor: the cache moves.") == "feat"
 
 
+def test_an_example_is_docs_unless_an_example_file_changes():
+    rule = FileChange("crates/widget/src/rules/furb180.rs", 6, 4)
+    example = FileChange("examples/grpo/run_671b.sh", 40, 0)
+
+    def typed(title, files):
+        return classify(make_pull(9, "2026-05-18T10:00:00Z", title, files=files), RULES).type
+
+    # ruff #19672: the example of a rule's documentation, in the rule's source
+    assert typed("[`refurb`] Make example error out-of-the-box (`FURB180`)", [rule]) == "docs"
+    assert typed("Add DeepSeek 671B GRPO example", [example]) != "docs"  # verl #1771: a script
+
+
 def test_labels_are_trusted_over_the_title():
     pull = make_pull(
         8,

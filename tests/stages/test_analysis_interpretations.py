@@ -387,6 +387,23 @@ def test_a_configuration_row_counts_every_configuration_file_a_pull_changes_and_
     assert texts == [said]
 
 
+def test_configuration_files_that_only_lose_lines_are_not_said_to_be_changed():
+    """verl #5454 emptied two trainer configurations (+0 −14 each) and the row said "修改了"
+    (changes) them: they may be gone."""
+    emptied = [FileChange(f"widget/config/queue_{n}.yaml", 0, 14) for n in range(2)]
+    week = weeks_of(make_pull(1, MONDAY, "Retire the queue", files=[*emptied, SRC]))["2026-W10"]
+    for code, said in (
+        ("en", "#1 takes lines out of widget/config/queue_0.yaml and widget/config/queue_1.yaml."),
+        ("zh", "#1 删去了 widget/config/queue_0.yaml 和 widget/config/queue_1.yaml 中的内容。"),
+    ):
+        texts = [
+            line.sentence.text
+            for line in narrate(week, [], Language.of(code)).risks
+            if line.kind == "config-change"
+        ]
+        assert texts == [said] or speaks("config.user-changed")
+
+
 def test_versions_are_compared_newer_is_an_upgrade_older_a_downgrade():
     assert moves("chore: bump pydantic from 1.10 to 2.1") == [("pydantic", "1.10", "2.1", "major")]
     assert moves("chore: bump torch from 2.6.0 to 2.7.1") == [("torch", "2.6.0", "2.7.1", "minor")]
@@ -652,12 +669,12 @@ def test_a_revert_replaced_the_same_day_asks_for_nothing_more():
     )
 
 
-def test_a_revert_of_an_accidental_edit_or_of_a_script_needs_nothing():
+def test_a_revert_of_an_accidental_edit_needs_nothing_and_one_of_a_script_is_no_risk():
     accidental = make_pull(
         2,
         MONDAY,
         "Revert accidental release preview change",
-        files=[FileChange("scripts/release.sh", 1, 1)],
+        files=[FileChange("widget/release.py", 1, 1)],
         body="This was an accidental change for testing in #1.",
     )
     script = make_pull(
@@ -667,11 +684,9 @@ def test_a_revert_of_an_accidental_edit_or_of_a_script_needs_nothing():
         files=[FileChange("examples/run_qwen3_8b_fsdp_npu.sh", 10, 30)],
     )
     week = weeks_of(accidental, script)["2026-W10"]
-    assert (
-        revert_evidence(week, 2).outcome == "accidental"
-        and revert_evidence(week, 3).outcome == "peripheral"
-    )
-    assert next(r for r in week.risks if r.kind == "revert").impact == "low"
+    revert = next(r for r in week.risks if r.kind == "revert")
+    assert revert_evidence(week, 2).outcome == "accidental" and revert.pulls == (2,)
+    assert revert.impact == "low"
     assert week.recommendations == ()
 
 
@@ -712,9 +727,8 @@ def test_the_folding_revert_replaced_the_same_day_in_the_real_data():
         week, 25118
     )  # Revert "[ty] Emit folding ranges ...": #25113 replaced it 26 minutes later
     assert (folding.outcome, folding.by) == ("replaced", 25113)
-    assert (
-        revert_evidence(week, 25159).outcome == "accidental"
-    )  # "Revert accidental release preview change"
+    (reverts,) = [r for r in week.risks if r.kind == "revert"]
+    assert 25159 not in reverts.pulls  # "Revert accidental release preview change": a script
     assert not [r for r in week.recommendations if r.risk == "revert"]
     relanded = revert_evidence(
         real_week("verl-project/verl", "2025-W43"), 3820

@@ -94,6 +94,11 @@ def test_dependency_upgrade():
         files=[FileChange("rust-toolchain.toml", 1, 1), FileChange("Cargo.toml", 1, 1)],
     )
     assert "dependency-upgrade" not in kinds("feat: add a parser")
+    # a removal that also adjusts the requirements removes (pelican #840)
+    assert "dependency-upgrade" not in kinds(
+        "remove plugins, update docs and adjust dependencies",
+        files=[FileChange("widget/plugins/sitemap.py", 0, 300), FileChange("setup.py", 1, 1)],
+    )
     assert "dependency-upgrade" not in kinds(
         "Bump 0.11.11", files=[FileChange("pyproject.toml", 1, 1)]
     )  # the project's own release
@@ -138,6 +143,9 @@ def test_revert():
     assert "revert" in kinds('Revert "feat: async rollout (#41)"')
     assert "revert" in kinds("[megatron] fix: revert megatron actor refactor")
     assert "revert" not in kinds("fix: restore the reverted-by-mistake docs link")
+    # one of the ecosystem check's script is no user's risk (ruff #26044)
+    script = FileChange("python/widget-ecosystem/widget_ecosystem/check.py", 0, 32)
+    assert "revert" not in kinds("Revert rule name normalization changes", files=[script])
 
 
 def test_deprecation():

@@ -433,6 +433,25 @@ def test_a_scopes_theme_is_led_by_a_pr_its_author_scoped_to_it():
     assert "Its main change: #102" in narrate(week, [], EN).themes[0].text
 
 
+def test_a_theme_is_led_by_a_change_of_code_before_one_of_its_docs():
+    """ruff 2025-W31: the refurb theme was led by #19672, a rule's docs example made to error,
+    beside #19468's change of a rule's fix."""
+    week = busy_week()
+    io_theme = dataclasses.replace(
+        week.themes[0], name="io", source="scope", pulls=(101, 102), key_pulls=(101, 102)
+    )
+    docs = dataclasses.replace(
+        week.pulls[0],
+        pull=dataclasses.replace(week.pulls[0].pull, title="[io] Make example error (IO101)"),
+        classification=dataclasses.replace(week.pulls[0].classification, type="docs"),
+    )
+    scoped = dataclasses.replace(
+        week.pulls[1], pull=dataclasses.replace(week.pulls[1].pull, title="[io] fix: a crash")
+    )
+    week = dataclasses.replace(week, pulls=(docs, scoped, *week.pulls[2:]), themes=(io_theme,))
+    assert "Its main change: #102" in narrate(week, [], EN).themes[0].text
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_themes_have_a_sentence_each_with_true_shares(language):
     narrative = narrate(busy_week(), [], Language.of(language))
