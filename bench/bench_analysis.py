@@ -80,7 +80,7 @@ def bench(pulls_by_repo: dict, rounds: int) -> None:
 
 def adversarial() -> None:
     """Untrusted text built to make regular expressions backtrack: time per 10,000-character body."""
-    from digest_plugin.analysis.description import summarise
+    from tests.analysis_fixtures import summarise
 
     bodies = {
         "unclosed brackets": "[" * 10_000,

@@ -6,8 +6,8 @@
 Every week is analysed, narrated in Chinese and laid out as the site does it (`load_weeks`,
 `narrate`, `week_view`; charts left out, they hold no sentences). For each repository:
 
-- the share of Chinese characters in the week's narrative (`narrate.chinese.chinese_share` over
-  `publish.week_view.narrative_texts`: summary, themes, highlights, key-change lines, key PRs in
+- the share of Chinese characters in the week's narrative (`tests.chinese_share.chinese_share`
+  over `narrative_texts`: summary, themes, highlights, key-change lines, key PRs in
   brief, risks, recommendations), minimum and median over its weeks with PRs, and the weeks below
   38%; the share among letters (the definition), and among letters and digits;
 - how often one English title is shown on a week's page at most: a PR's title (as written, or
@@ -48,33 +48,35 @@ SHORTEST_TITLE = 12
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 
 try:
-    from digest_plugin.narrate.chinese import chinese_share
-except ImportError:  # an older checkout: the same definition
+    from tests.chinese_share import chinese_share, narrative_texts
+except ImportError:  # an older checkout: the definitions it had, or the same ones
+    try:
+        from digest_plugin.narrate.chinese import chinese_share
+    except ImportError:
 
-    def chinese_share(texts, digits=False):
-        han = counted = 0
-        for text in texts:
-            han += len(_HAN.findall(text))
-            counted += sum(1 for char in text if (char.isalnum() if digits else char.isalpha()))
-        return han / counted if counted else None
+        def chinese_share(texts, digits=False):
+            han = counted = 0
+            for text in texts:
+                han += len(_HAN.findall(text))
+                counted += sum(1 for c in text if (c.isalnum() if digits else c.isalpha()))
+            return han / counted if counted else None
 
-
-def narrative_texts(view) -> list[str]:
-    if hasattr(views, "narrative_texts"):
-        return views.narrative_texts(view)
-    return [  # an older checkout: the same parts, as far as it has them
-        view.summary.text,
-        *(t.sentence.text for t in view.themes),
-        *(i.text for g in view.highlights for i in g.items),
-        *(
-            t
-            for c in view.key_changes
-            for t in (c.summary, c.details.text if c.details else "")
-            if t
-        ),
-        *(r.sentence.text for r in view.risks),
-        *(r.text for r in view.recommendations),
-    ]
+    def narrative_texts(view) -> list[str]:
+        if hasattr(views, "narrative_texts"):
+            return views.narrative_texts(view)
+        return [  # the same parts, as far as it has them
+            view.summary.text,
+            *(t.sentence.text for t in view.themes),
+            *(i.text for g in view.highlights for i in g.items),
+            *(
+                t
+                for c in view.key_changes
+                for t in (c.summary, c.details.text if c.details else "")
+                if t
+            ),
+            *(r.sentence.text for r in view.risks),
+            *(r.text for r in view.recommendations),
+        ]
 
 
 def page_texts(view) -> list[tuple[int | None, str]]:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from digest_plugin.analysis.description import SUMMARY_CHARS, description_text, summary_of
 from digest_plugin.analysis.rules import Rules, compile_rules
 from digest_plugin.publish.history import analysis_options
 from digest_plugin.records.pull import Pull
@@ -78,3 +79,15 @@ def load_rules(
         {"DIGEST_RULES": rules, "DIGEST_BOTS": list(bots)}, base_path
     )
     return compile_rules(analysis_options(settings).rules, repo, settings.bots)
+
+
+def summarise(
+    body: str,
+    title: str,
+    template: frozenset[str] = frozenset(),
+    limit: int = SUMMARY_CHARS,
+    repo: str = "",
+) -> str:
+    """A PR's summary as analyse_pull makes it: one or two sentences from the description, else
+    the title; plain text, at most `limit` characters."""
+    return summary_of(description_text(body, template, repo), title, limit)

@@ -188,17 +188,6 @@ def template_lines(bodies: Iterable[str], share: float = 0.03, minimum: int = 4)
     return frozenset(line for line, count in counts.items() if count >= needed)
 
 
-def summarise(
-    body: str,
-    title: str,
-    template: frozenset[str] = frozenset(),
-    limit: int = SUMMARY_CHARS,
-    repo: str = "",
-) -> str:
-    """One or two sentences from the description, else the title; plain text, at most `limit` chars."""
-    return summary_of(description_text(body, template, repo), title, limit)
-
-
 def summary_of(description: str, title: str, limit: int = SUMMARY_CHARS) -> str:
     """The summary from an already extracted `description_text` (so it is extracted once): its
     first whole sentence, and the one right after it when both are short; the title when it has none."""

@@ -33,7 +33,6 @@ def footprint(pull: Pull, rules: Rules) -> Footprint:
     counts = {
         "core_lines": 0,
         "test_files": 0,
-        "doc_files": 0,
         "generated_files": 0,
         "generated_lines": 0,
         "inline_test_files": 0,
@@ -131,7 +130,6 @@ def _count(counts: dict[str, int], kinds: frozenset[str], change: FileChange, co
         counts["test_lines"] += lines
         # an end-to-end job's trigger is no test written (verl #1157, "enable push tests")
         counts["test_lines_gained"] += (added - deleted) if "ci" not in kinds else 0
-    counts["doc_files"] += "docs" in kinds and "tests" not in kinds
     counts["generated_files"] += "generated" in kinds
     # snapshots are generated too, but they are the tests' expected output: counted as tests
     counts["generated_lines"] += lines if "generated" in kinds and "tests" not in kinds else 0

@@ -195,7 +195,6 @@ class Footprint:
     # adjusted (ruff #18960 deleted five lines of two tests), which shows nothing of the change
     test_lines_gained: int = 0
     test_lines: int = 0  # lines changed in test files
-    doc_files: int = 0
     workflows: tuple[str, ...] = ()  # CI files changed (.github/workflows/…), all of them
     config_files: tuple[str, ...] = ()  # configuration files edited, all of them
     generated_files: int = 0  # lock files, snapshots, generated and vendored code

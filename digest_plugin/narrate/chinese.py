@@ -18,7 +18,6 @@ are left out of the lexicon for that reason, and so are verbs with no one Chines
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 
 from digest_plugin.narrate.verbs import FORMS, VERBS, word_pairs
 
@@ -320,28 +319,3 @@ def _split_place(rest: str) -> tuple[str, str, str] | None:
         tokens[i].lower(),
         " ".join(tokens[i + 1 :]).replace(" ,", ","),
     )
-
-
-_CODE_SPAN = re.compile(r"`[^`]*`|“[^”]*”|[\w-]*[_./]\w[\w./-]*", re.ASCII)
-
-
-def chinese_share(texts: Iterable[str], digits: bool = False) -> float | None:
-    """The share of Chinese characters among the letters of `texts` (what `str.isalpha` holds:
-    Chinese characters and the letters of other scripts, Latin above all; not digits, which read
-    the same in both languages, nor spaces, punctuation or symbols such as #, + or backticks), over
-    all the texts together; with `digits`, among letters and digits. None when they hold none. How
-    Chinese a Chinese report reads: its narrative (week_view.narrative_texts) is held to at least
-    38%, the share of hand-written Chinese weekly reports of such projects. Code in backticks,
-    names written as code (a path, a dotted or snake_case name: pelican/settings.py,
-    SUMMARY_END_MARKER) and an author's words quoted in “…” are left out: an identifier reads the
-    same in both languages, as a digit does, and a quotation is in its author's language."""
-    han = counted = 0
-    for text in texts:
-        text = _CODE_SPAN.sub(" ", text)
-        han += len(HAN.findall(text))
-        counted += (
-            sum(1 for char in text if char.isalnum())
-            if digits
-            else sum(1 for char in text if char.isalpha())
-        )
-    return han / counted if counted else None

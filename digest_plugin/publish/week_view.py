@@ -281,27 +281,6 @@ def week_view(
     )
 
 
-def narrative_texts(view: WeekView) -> list[str]:
-    """The week's narrative as a reader sees it, each text plain: the summary, the themes, the
-    highlights, the key changes' own lines (the author's words quoted apart left out: they are in
-    the author's language) and those told in brief, the risks and the recommendations. Not the
-    titles, tables, figures or trends. What `narrate.chinese.chinese_share` is measured over."""
-    return [
-        view.summary.text,
-        *(theme.sentence.text for theme in view.themes),
-        *(item.text for group in view.highlights for item in group.items),
-        *(
-            text
-            for change in view.key_changes
-            for text in (change.summary, change.details.text if change.details else "")
-            if text
-        ),
-        *(brief.text for brief in view.brief_key_changes),
-        *(risk.sentence.text for risk in view.risks),
-        *(recommendation.text for recommendation in view.recommendations),
-    ]
-
-
 def _more_key_changes(count: int, lang: Language) -> str:
     if count <= 0:
         return ""

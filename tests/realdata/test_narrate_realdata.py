@@ -16,13 +16,13 @@ from datetime import UTC, datetime
 import pytest
 
 from digest_plugin.narrate import BuiltinWriter, check_grounding, narrate
-from digest_plugin.narrate.chinese import chinese_share
 from digest_plugin.narrate.overview import SUMMARY_THEMES
 from digest_plugin.narrate.titles import chinese_title, display_title
 from digest_plugin.narrate.wording import Language
 from digest_plugin.narrate.writers import RECENT_WEEKS
 from digest_plugin.publish.history import analysis_options
-from digest_plugin.publish.week_view import narrative_texts, week_view
+from digest_plugin.publish.week_view import week_view
+from tests.chinese_share import chinese_share, narrative_texts
 from tests.narrate_fixtures import REAL_WEEKS, english_left, real_week
 
 EN, ZH = Language.of("en"), Language.of("zh")

@@ -10,12 +10,11 @@ from hypothesis import strategies as st
 
 from digest_plugin.analysis.description import (
     SUMMARY_CHARS,
-    summarise,
     template_lines,
     whole_sentence,
 )
 from digest_plugin.analysis.footprint import main_places
-from tests.analysis_fixtures import real_pulls
+from tests.analysis_fixtures import real_pulls, summarise
 
 VERL_LIKE = """### What does this PR do?
 

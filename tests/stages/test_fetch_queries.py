@@ -9,8 +9,9 @@ import pytest
 from graphql import build_schema, parse, validate
 
 from digest_plugin.fetch.queries import (
+    COUNTS_PER_QUERY,
+    MERGED_NUMBERS,
     MERGED_PULLS,
-    all_query_texts,
     merged_count_query,
     pull_from_node,
     search_text,
@@ -28,6 +29,13 @@ from digest_plugin.records.state import Window
 from tests.github_server import graphql_api
 
 SCHEMA = Path(__file__).resolve().parents[2].parent / "shared" / "github" / "schema.graphql"
+
+
+def all_query_texts() -> list[str]:
+    """Every query text the fetcher can send (count queries for each batch size)."""
+    return [MERGED_PULLS, MERGED_NUMBERS] + [
+        merged_count_query(n) for n in range(1, COUNTS_PER_QUERY + 1)
+    ]
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from digest_plugin.analysis.description import summarise
 from digest_plugin.analysis.model import Footprint
 from digest_plugin.narrate.describe import (
     body_sentences,
@@ -22,6 +21,7 @@ from digest_plugin.narrate.titles import (
 )
 from digest_plugin.narrate.wording import Language
 from digest_plugin.records.pull import FileChange
+from tests.analysis_fixtures import summarise
 from tests.narrate_fixtures import analysed
 
 EN, ZH = Language.of("en"), Language.of("zh")

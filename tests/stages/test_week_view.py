@@ -10,7 +10,6 @@ from digest_plugin.analysis.claims import type_speaks
 from digest_plugin.analysis.importance import scaled
 from digest_plugin.analysis.model import Score
 from digest_plugin.narrate import narrate
-from digest_plugin.narrate.chinese import chinese_share
 from digest_plugin.narrate.titles import display_title
 from digest_plugin.narrate.wording import Language
 from digest_plugin.publish.markdown import render_markdown
@@ -18,9 +17,9 @@ from digest_plugin.publish.week_view import (
     FEED_SECTIONS,
     SECTION_ORDER,
     EditorNote,
-    narrative_texts,
     week_view,
 )
+from tests.chinese_share import chinese_share, narrative_texts
 from tests.narrate_fixtures import REPO_URL, analysed, busy_week, previous_week, quiet_week, week_of
 
 
