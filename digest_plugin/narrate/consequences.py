@@ -112,11 +112,19 @@ GROUPED_PREVIEWS = 3  # more PRs than this taking things out of preview are said
 
 
 def breaking_changes(week: WeekAnalysis, lang: Language) -> tuple[Cited, ...]:
-    """The week's "Breaking and user-facing changes": each consequence a PR states, most important PR first."""
+    """The week's "Breaking and user-facing changes": each consequence a PR states, and that a PR
+    is marked breaking where it states none (verl #5604), most important PR first."""
     told, previews = [], []
     for analysed in week.pulls:
         n = analysed.pull.number
-        for c in spoken(analysed.consequences):
+        stated = spoken(analysed.consequences)
+        if not stated:
+            told.extend(
+                Cited(lang.gettext("{evidence}.").format(evidence=marked_breaking(e, lang)), (n,))
+                for e in analysed.evidence
+                if e.fact == "breaking-marker"
+            )
+        for c in stated:
             if c.old == "preview" and c.what:
                 previews.append((n, c.what))
                 continue
@@ -154,6 +162,19 @@ def breaking_changes(week: WeekAnalysis, lang: Language) -> tuple[Cited, ...]:
             for n, what in previews
         )
     return tuple(told)
+
+
+def marked_breaking(e: Evidence, lang: Language) -> str:
+    """That a PR is marked breaking, and where (a "breaking-marker" evidence)."""
+    _ = lang.gettext
+    where = {
+        "title": _("in its title"),
+        "label": _("by its label"),
+        "footer": _("in its description"),
+    }.get(e.detail or "", _("by its author"))
+    return _("{pull} is marked as a breaking change ({where})").format(
+        pull=f"#{e.pull}", where=where
+    )
 
 
 def evidence_text(e: Evidence, lang: Language) -> str:

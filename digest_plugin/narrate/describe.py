@@ -181,9 +181,7 @@ def files_sentence(analysed: AnalysedPull, lang: Language) -> Cited | None:
             lang.gettext("Removes {files} with {lines} lines.").format(files=files, lines=lines)
         )
     if workflows and workflows * 2 >= analysed.pull.changed_files:
-        template = ngettext(
-            "Changes {count} CI workflow.", "Changes {count} CI workflows.", workflows
-        )
+        template = ngettext("Changes {count} CI file.", "Changes {count} CI files.", workflows)
         return said.cited(template.format(count=said.number(f"pull:{n}:workflows", workflows)))
     return None
 

@@ -23,7 +23,7 @@ from digest_plugin.analysis.model import (
     WeekAnalysis,
 )
 from digest_plugin.analysis.risks import main_risk
-from digest_plugin.narrate.consequences import evidence_text, mitigation
+from digest_plugin.narrate.consequences import evidence_text, marked_breaking, mitigation
 from digest_plugin.narrate.describe import whole_translation
 from digest_plugin.narrate.model import Cited, RiskLine
 from digest_plugin.narrate.reviews import reviewers
@@ -396,14 +396,7 @@ def _added_source(e: Evidence, values: dict, analysed, lang: Language) -> str:
 
 
 def _breaking(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
-    _ = said.lang.gettext
-    where = {
-        "title": _("in its title"),
-        "label": _("by its label"),
-        "footer": _("in its description"),
-    }.get(e.detail or "", _("by its author"))
-    text = _("{pull} is marked as a breaking change ({where})")
-    return text.format(pull=f"#{e.pull}", where=where), (e.pull,)
+    return marked_breaking(e, said.lang), (e.pull,)
 
 
 def _version(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
@@ -597,9 +590,16 @@ def _what_was_reverted(e: Evidence, lang: Language, in_week) -> tuple[str, list[
     return said or _("{pull} reverts an earlier change").format(pull=f"#{e.pull}"), [e.pull]
 
 
+_SECOND_CHANGE = re.compile(
+    r",\s|;\s|\s(?:and|&)\s+(?=(?:fix|add|bump|update|remove|use|make|move|set|change|improve|support|enable|disable)\w*\b)",
+    re.IGNORECASE,
+)
+
+
 def _what_it_reverts(analysed: AnalysedPull | None, lang: Language) -> str | None:
-    """ "#24789 reverts “preview changes to displayed diagnostic severity in LSP”": what a revert's
-    own title says it undoes; in Chinese only where it quotes no other PR's title."""
+    """ "#24789 reverts preview changes to displayed diagnostic severity in LSP": what a revert's
+    own title says it undoes, quoted where it quotes another title; in Chinese only where it quotes
+    none."""
     if analysed is None:
         return None
     title, parts = analysed.pull.title, clause(analysed.pull.title)
@@ -607,9 +607,13 @@ def _what_it_reverts(analysed: AnalysedPull | None, lang: Language) -> str | Non
     if parts.verb != "revert" or not rest:
         return None
     quoted = re.fullmatch(r'["“](.+)["”]', rest)  # 'Revert "X"', X's PR not in the store
-    if lang.code != "zh":
+    if lang.code != "zh" and quoted:
         return lang.gettext("{pull} reverts “{title}”").format(
-            pull=f"#{analysed.pull.number}", title=quoted[1] if quoted else rest
+            pull=f"#{analysed.pull.number}", title=quoted[1]
+        )
+    if lang.code != "zh":  # its own words, up to a second change ("revert pyproj.toml and fix …")
+        return lang.gettext("{pull} reverts {what}").format(
+            pull=f"#{analysed.pull.number}", what=_SECOND_CHANGE.split(rest, maxsplit=1)[0]
         )
     said = None if quoted else whole_translation(title) or framed_title(title)
     return f"#{analysed.pull.number} {said}" if said and "回退" in said else None
@@ -769,12 +773,12 @@ def _workflows(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     }
     if count <= PATHS_NAMED:
         template = lang.ngettext(
-            "{pull} changes {count} CI workflow ({paths})",
-            "{pull} changes {count} CI workflows ({paths})",
+            "{pull} changes {count} CI file ({paths})",
+            "{pull} changes {count} CI files ({paths})",
             count,
         )
     else:
-        template = lang.gettext("{pull} changes {count} CI workflows, among them {paths}")
+        template = lang.gettext("{pull} changes {count} CI files, among them {paths}")
     return template.format(**values), (e.pull,)
 
 

@@ -95,12 +95,20 @@ def _lead(theme: Theme, by_number: dict[int, AnalysedPull]) -> int | None:
     a PR so scoped; a change of docs leads only a strand of docs (ruff #19672 reworded a rule's
     example beside #19468's change of its fix). None where no PR of the theme is such."""
     ordered = [n for n in (*theme.key_pulls, *theme.pulls) if n in by_number]
+    # below one point importance is noise: the larger change leads (ruff #16806 turned the
+    # playground into an NPM workspace, 74 files, beside #16833's cursor at 0.2)
+    ordered.sort(key=lambda n: _noise_last(by_number[n]))
     ordered.sort(key=lambda n: by_number[n].classification.type == "docs")
     if theme.source == "scope":  # those its authors scoped to it first (not ruff #19340's "Pylint")
         ordered.sort(key=lambda n: not _scoped(by_number[n].pull.title, theme.name))
     return next(
         (n for n in ordered if works_mainly_in(by_number[n], theme.name, theme.source)), None
     )
+
+
+def _noise_last(analysed: AnalysedPull) -> tuple[bool, int]:
+    noise = analysed.score.value < 1
+    return noise, -(analysed.pull.additions + analysed.pull.deletions) if noise else 0
 
 
 def _scoped(title: str, name: str) -> bool:

@@ -94,6 +94,10 @@ def test_dependency_upgrade():
         files=[FileChange("rust-toolchain.toml", 1, 1), FileChange("Cargo.toml", 1, 1)],
     )
     assert "dependency-upgrade" not in kinds("feat: add a parser")
+    # one name and no version (ruff #16794, #17179)
+    lock = [FileChange("Cargo.lock", 3, 3), FileChange("Cargo.toml", 1, 1)]
+    assert "dependency-upgrade" in kinds("[internal]: Upgrade salsa", files=lock)
+    assert "dependency-upgrade" in kinds("update to latest Salsa with a caching fix", files=lock)
     # a removal that also adjusts the requirements removes (pelican #840)
     assert "dependency-upgrade" not in kinds(
         "remove plugins, update docs and adjust dependencies",

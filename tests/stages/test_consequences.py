@@ -14,6 +14,7 @@ from digest_plugin.analysis import analyse_repo
 from digest_plugin.analysis.consequences import consequences_of, mitigation_of
 from digest_plugin.analysis.risks import main_risk
 from digest_plugin.narrate import narrate
+from digest_plugin.narrate.consequences import breaking_changes
 from digest_plugin.narrate.wording import Language
 from digest_plugin.publish.history import analysis_options
 from digest_plugin.publish.markdown import render_markdown
@@ -388,6 +389,22 @@ def test_a_revert_re_landed_the_same_week_asks_nothing_of_the_maintainer():
     assert line.pulls == (51,) and line.mitigation is None
 
 
+def test_a_pr_marked_breaking_that_states_nothing_is_listed_as_marked():
+    """verl 2026-W13: #5604 "[BREAKING] … deprecate legacy workers" was the main risk, and the
+    section of breaking changes listed only #5705's default."""
+    week = _analysed_week(
+        [
+            make_pull(
+                70, MONDAY, "[BREAKING][trainer] feat: deprecate legacy workers", files=(SRC,)
+            ),
+            make_pull(71, MONDAY, "Change default REVERSE_ARCHIVE_ORDER to true", files=(SRC,)),
+        ]
+    )
+    lines = [c.text for c in breaking_changes(week, Language.of("en"))]
+    assert "#70 is marked as a breaking change (in its title)." in lines
+    assert any(line.startswith("#71") for line in lines)
+
+
 def test_a_key_line_that_says_the_removal_already_does_not_say_it_again():
     week = _analysed_week(
         [
@@ -513,7 +530,7 @@ def test_a_default_switched_off_says_so_in_the_breaking_section_and_the_configur
 @pytest.mark.parametrize(
     ("language", "expected"),
     [
-        ("en", "#44 reverts “preview changes to displayed diagnostic severity”"),
+        ("en", "#44 reverts preview changes to displayed diagnostic severity"),
         ("zh", "#44 回退「preview changes to displayed diagnostic severity」"),
     ],
 )
@@ -521,6 +538,12 @@ def test_a_revert_of_an_unknown_change_says_what_its_title_undoes(language, expe
     """ruff #24789: "Revert preview changes to …" was "reverts an earlier change", which says nothing."""
     title = "Revert preview changes to displayed diagnostic severity"
     assert _revert_sentence(title, language).startswith(expected)
+
+
+def test_a_revert_says_what_it_undoes_up_to_a_second_change():
+    """verl #59, "revert pyproj.toml and fix tensordict req", reverted no PR of that title."""
+    sentence = _revert_sentence("revert pyproj.toml and fix tensordict req", "en")
+    assert sentence.startswith("#44 reverts pyproj.toml") and "tensordict" not in sentence
 
 
 def test_a_revert_of_a_pr_not_in_the_store_names_the_title_it_quotes():

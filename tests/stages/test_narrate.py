@@ -433,6 +433,26 @@ def test_a_scopes_theme_is_led_by_a_pr_its_author_scoped_to_it():
     assert "Its main change: #102" in narrate(week, [], EN).themes[0].text
 
 
+def test_among_prs_of_almost_no_importance_the_larger_leads_a_theme():
+    """ruff 2025-W12: the playground theme was led by #16833's cursor (+11 −7, importance 0.2),
+    beside a conversion to an NPM workspace in 74 files (0.0)."""
+    week = busy_week()
+    io_theme = dataclasses.replace(
+        week.themes[0], name="io", source="topic", pulls=(101, 102), key_pulls=()
+    )
+
+    def scored(analysed, value, lines):
+        return dataclasses.replace(
+            analysed,
+            score=dataclasses.replace(analysed.score, value=value),
+            pull=dataclasses.replace(analysed.pull, additions=lines, deletions=0),
+        )
+
+    small, large = scored(week.pulls[0], 0.2, 18), scored(week.pulls[1], 0.0, 6000)
+    week = dataclasses.replace(week, pulls=(small, large, *week.pulls[2:]), themes=(io_theme,))
+    assert "Its main change: #102" in narrate(week, [], EN).themes[0].text
+
+
 def test_a_theme_is_led_by_a_change_of_code_before_one_of_its_docs():
     """ruff 2025-W31: the refurb theme was led by #19672, a rule's docs example made to error,
     beside #19468's change of a rule's fix."""

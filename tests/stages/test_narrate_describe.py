@@ -301,9 +301,9 @@ def test_files_say_what_was_removed_added_or_changed_in_ci_with_their_figures():
     assert {f.what for f in cited.figures} == {"pull:2:removed_files", "pull:2:removed_lines"}
     workflows = tuple(f".github/workflows/w{i}.yml" for i in range(8))
     ci = analysed(3, "Move CI to uv", files=workflows, footprint=Footprint(workflows=workflows))
-    assert what_it_does(ci, EN).text.text == "Moves CI to uv. Changes 8 CI workflows."
+    assert what_it_does(ci, EN).text.text == "Moves CI to uv. Changes 8 CI files."
     assert (
-        what_it_does(ci, ZH).text.text == "将「CI」移到「uv」。修改了 8 个 CI 工作流。"
+        what_it_does(ci, ZH).text.text == "将「CI」移到「uv」。修改了 8 个 CI 文件。"
     )  # "uv" is not a word the rules know: the facts, the title being above
     # verl #7127's files at the repository's root: a place in Chinese, not the table's "(root)"
     rooted = analysed(5, "Uv integration", modules=("(root)", "build"), files=("manage_envs.py",))
