@@ -114,7 +114,8 @@ GROUPED_PREVIEWS = 3  # more PRs than this taking things out of preview are said
 def breaking_changes(week: WeekAnalysis, lang: Language) -> tuple[Cited, ...]:
     """The week's "Breaking and user-facing changes": each consequence a PR states, and that a PR
     is marked breaking where it states none (verl #5604), most important PR first."""
-    told, previews = [], []
+    told: list[Cited] = []
+    previews: list[tuple[int, str]] = []
     for analysed in week.pulls:
         n = analysed.pull.number
         stated = spoken(analysed.consequences)
