@@ -27,6 +27,9 @@ _CONVENTIONAL = re.compile(
 _SCOPE_PREFIX = re.compile(r"^([A-Za-z][\w./-]{0,40})\s*[:：]\s+(?=\S)")
 _MERGE_PR = re.compile(r"^Merge pull request #(\d+) from (\S+)", re.IGNORECASE)
 _MERGE_BRANCH = re.compile(r"^Merge (?:remote-tracking )?branch '([^']+)'", re.IGNORECASE)
+# "Revert to stable behavior if …" returns to an old behaviour; it reverts no PR (ruff #20878)
+_REVERT = re.compile(r"^revert(s|ed)?\b(?!\s+to\b)", re.IGNORECASE)
+_REVERT_TO = re.compile(r"\brevert(s|ed)?\s+to\b", re.IGNORECASE)
 _REVERT_QUOTED = re.compile(r"^revert(?:s|ed)?\s*:?\s*[\"“'](.+)[\"”']\s*$", re.IGNORECASE)
 _PR_REF = re.compile(r"\(#(\d+)\)\s*$")
 _REVERTS_BODY = re.compile(
@@ -221,7 +224,7 @@ def parse_title(title: str, rules: Rules) -> Title:
         type_written=found.type_written,
         hinted_type=found.hinted_type,
         breaking=found.breaking,
-        revert=bool(re.match(r"^revert(s|ed)?\b", description, re.IGNORECASE)),
+        revert=bool(_REVERT.match(description)),
         reverted_title=reverted_title,
         reverted_number=reverted_number,
     )
@@ -446,7 +449,9 @@ def type_from_words(description: str, rules: Rules) -> str | None:
         if re.search(r"[a-z]", w)
     ]
     for word in words[:2]:  # "Also fix ...", "Correctly handle ..."
-        if word in rules.verbs:
+        if word in rules.verbs and not (
+            rules.verbs[word] == "revert" and _REVERT_TO.search(description)
+        ):
             return rules.verbs[word]
     for change_type, pattern in rules.fallback_types:
         if pattern.search(description):

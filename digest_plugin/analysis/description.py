@@ -339,14 +339,21 @@ def _mostly_chinese(text: str) -> bool:
     return sum("\u4e00" <= c <= "\u9fff" for c in text) > len(text) / 4
 
 
+_SQUASHED_COMMITS = re.compile(r"\* [^\n]+(?:\n\n\* [^\n]+)+")
+
+
 # a PR's summary, consequences and mitigation each read its body: it is cleaned once (the calls
 # for one PR come together, so a few entries are enough)
 @functools.lru_cache(maxsize=32)
 def description_text(body: str, template: frozenset[str] = frozenset(), repo: str = "") -> str:
     """The meaningful prose of a PR body, as plain text: the preferred section if there is one,
     else the first section with any. Empty when the body holds only template and markup.
-    `repo` ("owner/name") is the PR's own repository: its issues and PRs are said as "#12"."""
-    if not body or not body.strip():
+    `repo` ("owner/name") is the PR's own repository: its issues and PRs are said as "#12".
+    The commit messages GitHub lists in a squashed PR's body say no more than the title: the first
+    is often undone by a later one (verl #52: "move … to verl/trainer", then "move workers out of
+    trainers")."""
+    squashed = _SQUASHED_COMMITS.fullmatch(body.replace("\r\n", "\n").strip()) if body else None
+    if not body or not body.strip() or squashed:
         return ""
     sections = _sections(clean_body(body, template, repo))
     for heading, lines, skipped in sections:

@@ -87,8 +87,10 @@ _REMOVAL_FIRST = re.compile(
 _UPGRADE_WORDS = re.compile(
     r"\b(update|bump|upgrade|pin)s?\b.*\b(dependenc\w*|deps?|version|image|requirements?|toolchain)\b"
     r"|\b(update|bump|upgrade|pin)s?\b.{0,40}?\b[a-z][\w.-]*\s*(==|>=|~=|to\s+)?v?\d+\.\d+"
-    # "Upgrade salsa", "update to latest Salsa with …" (ruff #16794, #17179)
-    r"|^(update|bump|upgrade)s?\s+`?[\w.-]+`?$|\b(update|bump|upgrade)s?\s+to\s+(the\s+)?latest\s+\w",
+    # "Upgrade salsa", "Update salsa to fix …", "update to latest Salsa with …" (ruff #16794,
+    # #22498, #17179)
+    r"|^(update|bump|upgrade)s?\s+`?[\w.-]+`?(\s+to\s+(fix|pull|get|pick)\b.*)?$"
+    r"|\b(update|bump|upgrade)s?\s+to\s+(the\s+)?latest\s+\w",
     re.IGNORECASE,
 )
 _OWN_RELEASE = re.compile(

@@ -88,12 +88,12 @@ def _template(r: Recommendation, n: int, added_this_week: bool, lang: Language) 
         return _(
             "Publish an advisory for {detail}, fixed by {pulls}, and release the fix soon, so that users of released versions get it."
         )
+    # that a description tells users nothing to do is not read reliably (verl #3998 named the
+    # branch and image it needs): that no documentation changed is a fact
     if r.action == "migration-notes":
         return ngettext(
-            "Write migration notes for {pulls} before the next release: it is marked breaking, and neither its description nor "
-            "its files say what users must change.",
-            "Write migration notes for {pulls} before the next release: they are marked breaking, and neither their "
-            "descriptions nor their files say what users must change.",
+            "Write migration notes for {pulls} before the next release: it is marked breaking and changes no documentation.",
+            "Write migration notes for {pulls} before the next release: they are marked breaking and change no documentation.",
             n,
         )
     if r.action == "release-notes":

@@ -51,7 +51,7 @@ WORDS = {
         feature=功能 mode=模式 api=API cli=CLI server=服务器 client=客户端 backend=后端
         frontend=前端 environment=环境 project=项目 workspace=工作区 repository=仓库 repo=仓库
         metadata=元数据 data=数据 dataset=数据集 metric=指标 index=索引 order=顺序 size=大小
-        limit=限制 check=检查 validation=校验 handling=处理 parsing=解析 formatting=格式化
+        limit=限制 check=检查 validation=验证 handling=处理 parsing=解析 formatting=格式化
         rendering=渲染 loading=加载 usage=用法 implementation=实现 refactor=重构 improvement=改进
         cleanup=清理 change=改动 update=更新 upgrade=升级 typing=类型标注 checkpoint=检查点
         model=模型 training=训练 trainer=训练器 optimizer=优化器 scheduler=调度器 gradient=梯度

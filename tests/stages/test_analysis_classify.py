@@ -248,6 +248,12 @@ def test_an_example_is_docs_unless_an_example_file_changes():
     assert typed("Add DeepSeek 671B GRPO example", [example]) != "docs"  # verl #1771: a script
 
 
+def test_a_return_to_an_old_behaviour_is_no_revert():
+    title = "[`pyflakes`] Revert to stable behavior if imports lie in alternate branches (`F401`)"
+    kind = classify(make_pull(9, "2026-05-18T10:00:00Z", title, files=[SRC]), RULES)
+    assert kind.type != "revert" and not kind.is_revert
+
+
 def test_labels_are_trusted_over_the_title():
     pull = make_pull(
         8,

@@ -330,3 +330,14 @@ def test_a_short_sentence_whose_examples_were_removed_says_nothing():
     assert whole_sentence("This PR makes the reader stream large files, like") == (
         "This PR makes the reader stream large files."
     )
+
+
+def test_a_squashed_prs_list_of_commit_messages_is_no_description():
+    """verl #52: the first of its commits said "to verl/trainer directory", a later one moved the
+    workers out of the trainer; the title says what the PR did."""
+    body = "* [refact] move workers to verl/trainer directory\n\n* fix import\n\n* move workers out"
+    assert (
+        summarise(body, "move workers out of ppo directory") == "move workers out of ppo directory"
+    )
+    written = "* Adds a reader\n* Fixes the writer"  # a list its author wrote is one
+    assert summarise(written, "Reader") != "Reader"

@@ -98,6 +98,7 @@ def test_dependency_upgrade():
     lock = [FileChange("Cargo.lock", 3, 3), FileChange("Cargo.toml", 1, 1)]
     assert "dependency-upgrade" in kinds("[internal]: Upgrade salsa", files=lock)
     assert "dependency-upgrade" in kinds("update to latest Salsa with a caching fix", files=lock)
+    assert "dependency-upgrade" in kinds("[ty] Update salsa to fix query validation", files=lock)
     # a removal that also adjusts the requirements removes (pelican #840)
     assert "dependency-upgrade" not in kinds(
         "remove plugins, update docs and adjust dependencies",
@@ -147,6 +148,10 @@ def test_revert():
     assert "revert" in kinds('Revert "feat: async rollout (#41)"')
     assert "revert" in kinds("[megatron] fix: revert megatron actor refactor")
     assert "revert" not in kinds("fix: restore the reverted-by-mistake docs link")
+    # a return to an old behaviour reverts no PR (ruff #20878)
+    assert "revert" not in kinds(
+        "[`pyflakes`] Revert to stable behavior if imports lie in branches"
+    )
     # one of the ecosystem check's script is no user's risk (ruff #26044)
     script = FileChange("python/widget-ecosystem/widget_ecosystem/check.py", 0, 32)
     assert "revert" not in kinds("Revert rule name normalization changes", files=[script])
