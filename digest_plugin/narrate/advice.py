@@ -92,8 +92,10 @@ def _template(r: Recommendation, n: int, added_this_week: bool, lang: Language) 
     # branch and image it needs): that no documentation changed is a fact
     if r.action == "migration-notes":
         return ngettext(
-            "Write migration notes for {pulls} before the next release: it is marked breaking and changes no documentation.",
-            "Write migration notes for {pulls} before the next release: they are marked breaking and change no documentation.",
+            "Write migration notes for {pulls} before the next release: it is marked breaking and "
+            "changes no documentation.",
+            "Write migration notes for {pulls} before the next release: they are marked breaking "
+            "and change no documentation.",
             n,
         )
     if r.action == "release-notes":

@@ -197,8 +197,9 @@ USER_FACING_RISKS = ("breaking-change", "config-change", "deprecation", "depende
 
 def mitigation(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited | None:
     """What a maintainer can do about a risk, from its PRs: the author's migration step or what the
-    body tells users to run, set or use, quoted; for a rename, the new name; else the recommendation the risk's own finding calls for. None
-    when none of these says anything (no advice is made up)."""
+    body tells users to run, set or use, quoted; for a rename, the new name; else the
+    recommendation the risk's own finding calls for. None when none of these says anything (no
+    advice is made up)."""
     in_week = {p.pull.number: p for p in week.pulls}
     for step in (_authors_step, _migration_script, _new_name):
         cited = step(risk, in_week, lang)

@@ -95,8 +95,8 @@ def _lead(theme: Theme, by_number: dict[int, AnalysedPull]) -> int | None:
     a PR so scoped; a change of docs leads only a strand of docs (ruff #19672 reworded a rule's
     example beside #19468's change of its fix). None where no PR of the theme is such."""
     ordered = [n for n in (*theme.key_pulls, *theme.pulls) if n in by_number]
-    # below one point importance is noise: the larger change leads (ruff #16806 turned the
-    # playground into an NPM workspace, 74 files, beside #16833's cursor at 0.2)
+    # below one point of importance the larger change leads (ruff 2025-W12's playground was led
+    # by #16833's cursor at 0.2, beside a 51-file extraction and a 74-file conversion at 0.0)
     ordered.sort(key=lambda n: _noise_last(by_number[n]))
     ordered.sort(key=lambda n: by_number[n].classification.type == "docs")
     if theme.source == "scope":  # those its authors scoped to it first (not ruff #19340's "Pylint")
