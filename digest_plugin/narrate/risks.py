@@ -27,7 +27,7 @@ from digest_plugin.narrate.consequences import evidence_text, marked_breaking, m
 from digest_plugin.narrate.describe import whole_translation
 from digest_plugin.narrate.model import Cited, RiskLine
 from digest_plugin.narrate.reviews import reviewers
-from digest_plugin.narrate.titles import clause, framed_title
+from digest_plugin.narrate.titles import clause, first_change, framed_title
 from digest_plugin.narrate.wording import Language, StatedNumbers, impact_names, risk_names
 
 EVIDENCE_PER_RISK = 3  # sentences per risk; the table lists every PR
@@ -590,12 +590,6 @@ def _what_was_reverted(e: Evidence, lang: Language, in_week) -> tuple[str, list[
     return said or _("{pull} reverts an earlier change").format(pull=f"#{e.pull}"), [e.pull]
 
 
-_SECOND_CHANGE = re.compile(
-    r",\s|;\s|\s(?:and|&)\s+(?=(?:fix|add|bump|update|remove|use|make|move|set|change|improve|support|enable|disable)\w*\b)",
-    re.IGNORECASE,
-)
-
-
 def _what_it_reverts(analysed: AnalysedPull | None, lang: Language) -> str | None:
     """ "#24789 reverts preview changes to displayed diagnostic severity in LSP": what a revert's
     own title says it undoes, quoted where it quotes another title; in Chinese only where it quotes
@@ -607,16 +601,13 @@ def _what_it_reverts(analysed: AnalysedPull | None, lang: Language) -> str | Non
     if parts.verb != "revert" or not rest:
         return None
     quoted = re.fullmatch(r'["“](.+)["”]', rest)  # 'Revert "X"', X's PR not in the store
+    pull = f"#{analysed.pull.number}"
     if lang.code != "zh" and quoted:
-        return lang.gettext("{pull} reverts “{title}”").format(
-            pull=f"#{analysed.pull.number}", title=quoted[1]
-        )
+        return lang.gettext("{pull} reverts “{title}”").format(pull=pull, title=quoted[1])
     if lang.code != "zh":  # its own words, up to a second change ("revert pyproj.toml and fix …")
-        return lang.gettext("{pull} reverts {what}").format(
-            pull=f"#{analysed.pull.number}", what=_SECOND_CHANGE.split(rest, maxsplit=1)[0]
-        )
+        return lang.gettext("{pull} reverts {what}").format(pull=pull, what=first_change(rest))
     said = None if quoted else whole_translation(title) or framed_title(title)
-    return f"#{analysed.pull.number} {said}" if said and "回退" in said else None
+    return f"{pull} {said}" if said and "回退" in said else None
 
 
 def _follow_up_speaks(outcome: str | None) -> bool:

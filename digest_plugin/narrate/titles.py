@@ -109,6 +109,13 @@ def clause(title: str) -> Clause:
     return Clause(text, verb, after, scope, kind)
 
 
+def first_change(rest: str) -> str:
+    """What a clause's verb acts on, up to a second verb: "pyproj.toml and fix tensordict req" ->
+    "pyproj.toml"."""
+    second = next((m for m in _AND_VERB.finditer(rest) if _verb_of(m[2])), None)
+    return rest[: second.start()].rstrip() if second else rest
+
+
 def _verb_of(text: str) -> str | None:
     first = text.split(None, 1)[0].lower() if text.split() else ""
     base = FORMS.get(first, first)
