@@ -292,6 +292,7 @@ class Theme:
     types: dict[str, int]  # change types of its PRs
     line_share: float = 0.0  # of the core lines this week's PRs changed (generated and vendored files left out), 0..1
     trend: str = "continued"  # against the recent weeks: "new" (none there), "rising" (clearly more), "continued" (as usual)
+    series: tuple[int, ...] = ()  # most of its PRs, of one title but for the rules it names
 
 
 @dataclass(frozen=True)

@@ -93,6 +93,7 @@ MOVED_SIZE, MOVED_FROM_LINES = 0.1, 50
 MOVE_ONE_WAY, MOVED_SPLIT = 4, 0.2
 # source lines a key PR adds without tests from which missing tests is high
 UNTESTED_HIGH_LINES = 500
+PIN_MOVED = "pin-moved"  # a version evidence's detail: files of a pin moved, no version named
 # an __init__.py this short marks a package or re-exports: nothing of its own to test
 MARKER_LINES = 30
 
@@ -240,7 +241,30 @@ def _breaking(facts: PullFacts) -> tuple[Evidence, ...]:
 
 
 def _dependency_upgrade(facts: PullFacts) -> tuple[Evidence, ...]:
-    return tuple(_version(facts, u) for u in moving(facts.upgrades, facts.kinds))
+    moved = tuple(_version(facts, u) for u in moving(facts.upgrades, facts.kinds))
+    return moved or _pin_moved(facts)
+
+
+def _pin_moved(facts: PullFacts) -> tuple[Evidence, ...]:
+    """A lock file changed beside a manifest's one changed line, where the title names no version:
+    a pin moved inside a fix (ruff #21038 took a new Salsa to fix a hang), said as the files it
+    edits. Not the project's own release, which sets its own version in each manifest."""
+    manifests = [
+        path
+        for path, k, c in facts.changes()
+        if "manifests" in k and (c.additions, c.deletions) == (1, 1)
+    ]
+    locks = [path for path, k in zip(facts.paths, facts.kinds, strict=True) if "dependencies" in k]
+    if not manifests or not any(p.endswith(".lock") for p in locks):
+        return ()
+    if own_release(facts.pull, facts.rules):
+        return ()
+    paths = (*manifests, *locks)
+    return (
+        Evidence(
+            "version", facts.number, detail=PIN_MOVED, paths=paths[:LISTED_PATHS], files=len(paths)
+        ),
+    )
 
 
 def _version(facts: PullFacts, upgrade: Upgrade) -> Evidence:
@@ -521,7 +545,7 @@ def _peripheral_only(facts: PullFacts) -> bool:
 
 def _ci_change(facts: PullFacts) -> tuple[Evidence, ...]:
     workflows = facts.footprint.workflows
-    if not workflows or _own_test_jobs(facts):
+    if not workflows:
         return ()
     # the most changed first: the new job, not the one-line trigger edits before it (verl #1037)
     lines = {path: (c.additions or 0) + (c.deletions or 0) for path, _, c in facts.changes()}
@@ -531,14 +555,6 @@ def _ci_change(facts: PullFacts) -> tuple[Evidence, ...]:
             "workflows", facts.number, paths=tuple(ordered[:LISTED_PATHS]), files=len(ordered)
         ),
     )
-
-
-def _own_test_jobs(facts: PullFacts) -> bool:
-    """One or two test jobs (end-to-end workflows) that a PR of code edits: the tests of its change
-    (verl #58 added the job that runs its FIRE sampling end to end), not a change of the CI."""
-    workflows = set(facts.footprint.workflows)
-    jobs = [path for path, kinds, _ in facts.changes() if path in workflows and "tests" in kinds]
-    return bool(facts.footprint.core_lines) and len(workflows) <= 2 and len(jobs) == len(workflows)
 
 
 def _unresolved_review(facts: PullFacts) -> tuple[Evidence, ...]:
@@ -818,6 +834,7 @@ def _telling(evidence: Evidence) -> tuple:
         not evidence.core,
         not evidence.major,
         evidence.fact == "routine-bumps",
+        evidence.detail == PIN_MOVED,  # after the upgrades titles name
         -evidence.lines,
         -evidence.files,
         -len(evidence.pulls),
@@ -864,7 +881,7 @@ def _upgrade_impact(members, evidence) -> str:
     for another named dependency the project ships, or a core runtime held back; low otherwise.
     An impact rests only on what may be said: while the package read is silent, dependency files a
     person edited are medium whatever they hold (ruff's toolchain bump was "high")."""
-    human = [e for e in evidence if e.fact == "version"]
+    human = [e for e in evidence if e.fact == "version" and e.detail != PIN_MOVED]
     if not speaks("version.package"):
         return "medium" if any(e.paths for e in human) else "low"
     forward = (

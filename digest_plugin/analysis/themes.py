@@ -881,4 +881,28 @@ def _theme(
         deletions=sum(p.pull.deletions for p in group),
         types=dict(sorted(types.items(), key=lambda item: (-item[1], item[0]))),
         trend=trend,
+        series=_series(group),
     )
+
+
+# a title's scopes and type ("[`refurb`] ", "fix(ty): "), and the rule codes a series varies:
+# "(`FURB154`)", "(E501, W605)"
+_TITLE_PREFIX = re.compile(r"^(?:\[[^\]]*\]\s*)*(?:[a-z]+(?:\([^)]*\))?!?:\s*)?")
+_RULE_CODES = re.compile(r"\s*\((?:\s*`?[A-Z]{1,6}\d{2,4}`?\s*,?)+\)")
+SERIES_MIN = 3  # PRs of one title that make a series
+
+
+def series_title(title: str) -> str:
+    """What a PR of a series says, the same in each: "Make fix unsafe if it deletes comments"."""
+    return _RULE_CODES.sub("", _TITLE_PREFIX.sub("", " ".join(title.split()))).strip(" .")
+
+
+def _series(group: Sequence[AnalysedPull]) -> tuple[int, ...]:
+    """The PRs of a strand that share one title but for the rule codes it names, when they are at
+    least SERIES_MIN and a quarter of it: ruff 2026-W04's refurb strand was 11 PRs titled "Make
+    fix unsafe if it deletes comments (`FURBnnn`)" beside 3 others. () when there is none."""
+    titles: dict[str, list[int]] = defaultdict(list)
+    for p in group:
+        titles[series_title(p.pull.title).lower()].append(p.pull.number)
+    largest = max(titles.values(), key=len, default=[])
+    return tuple(largest) if len(largest) >= max(SERIES_MIN, len(group) / 4) else ()

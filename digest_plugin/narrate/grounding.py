@@ -15,6 +15,7 @@ What a figure can be (`Figure.what`), with NAME a module, type, label, login, pa
     module:NAME  type:NAME  label:NAME  author:NAME  hot:PATH   (and previous:module:NAME, ...)
     pull:N:additions|deletions|files|added_files|removed_files|removed_lines|workflows|core_lines
     theme:NAME  theme:NAME:share  theme:NAME:line_share  theme:NAME:authors   (shares in percent)
+    theme:NAME:series   (its PRs of one title)
     theme:NAME:type:KIND   (its PRs of that kind of change)
     risk:KIND  good:KIND   evidence:KIND:I:lines|files|modules|pulls|paths|authors  (the Ith evidence)
     recommendation:I:count
@@ -196,7 +197,9 @@ def _theme_figure(week: WeekAnalysis, rest: str) -> float | None:
         theme = next((t for t in week.themes if t.name == name), None)
         return theme.types.get(kind) if theme is not None else None
     name, _, field = (
-        rest.rpartition(":") if rest.endswith((*PERCENTAGES, ":authors")) else (rest, "", "")
+        rest.rpartition(":")
+        if rest.endswith((*PERCENTAGES, ":authors", ":series"))
+        else (rest, "", "")
     )
     theme = next((t for t in week.themes if t.name == name), None)
     if theme is None:
@@ -206,6 +209,7 @@ def _theme_figure(week: WeekAnalysis, rest: str) -> float | None:
         "share": theme.share * 100,
         "line_share": theme.line_share * 100,
         "authors": theme.authors,
+        "series": len(theme.series),
     }.get(field)
 
 

@@ -121,16 +121,20 @@ def _themes_sentence(week: WeekAnalysis, said: StatedNumbers) -> str | None:
         for t in themes
     ]
     covered = len({n for t in themes for n in t.pulls})
-    # "the week was about" would claim more than they took
-    if covered * 2 < week.stats.merged_count:
+    if covered * 2 >= week.stats.merged_count:
         return lang.ngettext(
-            "Among the week's subjects, {themes} stood out.",
-            "Among the week's subjects, {themes} stood out.",
-            len(items),
+            "The week was about {themes}.", "The week was mostly about {themes}.", len(items)
         ).format(themes=lang.join(items))
+    # "the week was about" would claim more than they took; what made them themes is then their
+    # rise against recent weeks (analysis/themes.py), which is said as such
+    rising = [item for theme, item in zip(themes, items, strict=True) if theme.trend != "continued"]
+    if not rising:
+        return None
     return lang.ngettext(
-        "The week was about {themes}.", "The week was mostly about {themes}.", len(items)
-    ).format(themes=lang.join(items))
+        "A larger share of the week's PRs than in recent weeks went to {themes}.",
+        "A larger share of the week's PRs than in recent weeks went to {themes}.",
+        len(rising),
+    ).format(themes=lang.join(rising))
 
 
 def main_changes(week: WeekAnalysis) -> list[AnalysedPull]:

@@ -7,7 +7,7 @@ import re
 
 from digest_plugin.analysis.claims import themes_speak, type_speaks
 from digest_plugin.analysis.model import TYPES, AnalysedPull, Theme, WeekAnalysis
-from digest_plugin.analysis.themes import works_mainly_in
+from digest_plugin.analysis.themes import series_title, works_mainly_in
 from digest_plugin.narrate.describe import chinese_mention
 from digest_plugin.narrate.model import ThemeLine
 from digest_plugin.narrate.titles import display_title, english_predicate
@@ -61,39 +61,44 @@ def _theme_sentence(
     kinds = _kinds_of_change(theme, said)
     if kinds:
         sentences.append(_("What its PRs did: {kinds}.").format(kinds=kinds))
-    lead = _lead(theme, by_number)
-    sentences.append(_led_by(by_number[lead], lang) if lead is not None else "")
+    series = theme.series
+    lead = None if series else _lead(theme, by_number)
+    named = series[:THEME_PULLS] if series else () if lead is None else (lead,)
+    if series:
+        sentences.append(_series_sentence(theme, by_number, said))
+    elif lead is not None:
+        sentences.append(_led_by(by_number[lead], lang))
     # the PRs that work mainly in the strand first, each group in importance order; none that
-    # outweighs the main change is named beside it (verl #6200, a 9.9 removal across the
-    # repository, beside trainer's main change of 5.2, which its authors scoped "[trainer]")
+    # outweighs the PR named first is named beside it (verl #6200, a 9.9 removal across the
+    # repository, beside trainer's PR of 5.2, which its authors scoped "[trainer]")
     bar = by_number[lead].score.value if lead is not None else float("inf")
     rest = sorted(
         (
             n
             for n in theme.pulls
-            if n != lead and n in by_number and by_number[n].score.value <= bar
+            if n != lead and n not in series and n in by_number and by_number[n].score.value <= bar
         ),
         key=lambda n: not works_mainly_in(by_number[n], theme.name, theme.source),
     )
-    others = rest[: THEME_PULLS - (lead is not None)]
+    others = rest[: THEME_PULLS - bool(named)]
     if others:
         sentences.append(
             ngettext("See also {pulls}.", "See also {pulls}.", len(others)).format(
                 pulls=lang.pulls(others)
             )
         )
-    cited = (lead, *others) if lead is not None else tuple(others)
+    cited = (*named, *others)
     return said.cited(lang.sentences(s for s in sentences if s), cited)
 
 
 def _lead(theme: Theme, by_number: dict[int, AnalysedPull]) -> int | None:
-    """The PR a theme's sentence names as its main change: its most important (key first) that
+    """The PR a theme's sentence names first: its most important (key first) that
     works mainly in the strand. A sweep across the repository belongs to no one strand (ruff #27339
     narrowed visibility in 253 files of some 20 crates: 26 of them in the servers it led), nor does
     a PR whose most changed module is another (ruff #15408, a toolchain bump with one-line fixes in
     many crates, is not the linter's main change); a strand its authors scope in titles is led by
-    a PR so scoped; a change of docs leads only a strand of docs (ruff #19672 reworded a rule's
-    example beside #19468's change of its fix). None where no PR of the theme is such."""
+    a PR so scoped; a change of docs comes after all others (ruff #19672 reworded a rule's example
+    beside #19468's change of its fix). None where no PR of the theme is such."""
     ordered = [n for n in (*theme.key_pulls, *theme.pulls) if n in by_number]
     # below one point of importance the larger change leads (ruff 2025-W12's playground was led
     # by #16833's cursor at 0.2, beside a 51-file extraction and a 74-file conversion at 0.0)
@@ -103,6 +108,21 @@ def _lead(theme: Theme, by_number: dict[int, AnalysedPull]) -> int | None:
         ordered.sort(key=lambda n: not _scoped(by_number[n].pull.title, theme.name))
     return next(
         (n for n in ordered if works_mainly_in(by_number[n], theme.name, theme.source)), None
+    )
+
+
+def _series_sentence(theme: Theme, by_number, said: StatedNumbers) -> str:
+    lang, first = said.lang, by_number[theme.series[0]]
+    values = {
+        "count": said.number(f"theme:{theme.name}:series", len(theme.series)),
+        "pulls": lang.pulls(theme.series[:THEME_PULLS]),
+    }
+    if lang.code == "zh":  # the English title is shown once, in its key change or the list of PRs
+        return lang.gettext(
+            "{count} of its PRs, among them {pulls}, make one change: {change}."
+        ).format(change=chinese_mention(first, lang, sized=False), **values)
+    return lang.gettext("{count} of its PRs, among them {pulls}, are titled “{title}”.").format(
+        title=display_title(series_title(first.pull.title)), **values
     )
 
 
@@ -167,12 +187,10 @@ def _led_by(analysed: AnalysedPull, lang: Language) -> str:
     _, number, title = lang.gettext, analysed.pull.number, analysed.pull.title
     # the English title is shown once, in its key change or the list of every PR
     if lang.code == "zh":
-        return _("Its main change: {pull} {change}.").format(
+        return _("Among them, {pull} {change}.").format(
             pull=f"#{number}", change=chinese_mention(analysed, lang, sized=False)
         )
     predicate = english_predicate(title)
     if predicate:
-        return _("Its main change: {pull} {change}.").format(pull=f"#{number}", change=predicate)
-    return _("Its main change: {pull}, “{title}”.").format(
-        pull=f"#{number}", title=display_title(title)
-    )
+        return _("Among them, {pull} {change}.").format(pull=f"#{number}", change=predicate)
+    return _("Among them: {pull}, “{title}”.").format(pull=f"#{number}", title=display_title(title))

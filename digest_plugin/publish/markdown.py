@@ -210,9 +210,10 @@ def _newcomers(view: WeekView, lang: Language) -> list[str]:
 
 
 def _updates(view: WeekView, lang: Language) -> list[str]:
-    by = lang.gettext("by {author}")
+    by, reverted = lang.gettext("by {author}"), lang.gettext("reverted by")
     lines = (
         f"{_ref(row.ref)} {escape(row.title)} · {escape(by.format(author=row.author))}"
+        + (f" · {escape(reverted)} {_ref(row.reverted_by)}" if row.reverted_by else "")
         for row in view.updates
     )
     return [heading(2, view.headings["updates"]), _list(lines)]

@@ -12,12 +12,13 @@ its own way), numbers and dates are formatted for the site's language, types are
 from __future__ import annotations
 
 import functools
+import re
 import sys
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
-from digest_plugin.analysis.claims import type_speaks
+from digest_plugin.analysis.claims import speaks, type_speaks
 from digest_plugin.analysis.footprint import mostly_generated
 from digest_plugin.analysis.importance import SOFT_CAP
 from digest_plugin.analysis.model import AnalysedPull, PathCount, WeekAnalysis
@@ -42,6 +43,10 @@ PRINT_SECTIONS = tuple(
 # Key changes told in full, most important first, on the page, on paper and in the Markdown; the
 # others follow in brief (number, a few words, importance). Thirty in full were seven printed pages.
 KEY_CHANGES_IN_FULL = 10
+# a dependency bot's branch merged by a person (not a code assistant's co-authorship: verl's 114)
+_BUMP_BOT_CO_AUTHOR = re.compile(
+    r"^co-authored-by:\s*(?:renovate|dependabot)\[bot\]", re.IGNORECASE | re.MULTILINE
+)
 TABLE_ROWS = 10  # names per statistics table
 # An author's words with Chinese characters are marked lang="zh".
 
@@ -132,6 +137,7 @@ class PullRow:
     tags: str  # modules and labels, joined
     importance: str
     key: bool
+    reverted_by: PullRef | None = None  # the PR of the same week that reverts it
 
 
 @frozen_record
@@ -270,7 +276,7 @@ def week_view(
         trends=narrative.trends if busy else (),
         charts=tuple(charts),
         newcomers=_newcomers(week, refs),
-        updates=tuple(_pull_row(p, refs, lang, titled=False) for p in week.pulls if _is_update(p)),
+        updates=_updates(week, refs, lang),
         statistics=_statistics(week, lang) if week.stats.merged_count else (),
         pulls=tuple(
             _pull_row(p, refs, lang, titled=p.pull.number not in shown_above) for p in week.pulls
@@ -448,9 +454,23 @@ def _newcomers(week: WeekAnalysis, refs) -> tuple[Contributor, ...]:
     return tuple(Contributor(login, tuple(pulls)) for login, pulls in sorted(firsts.items()))
 
 
-def _is_update(analysed: AnalysedPull) -> bool:
-    """Dependency bumps and PRs made by bots: listed on their own, briefly."""
-    return analysed.classification.bot or "dependency-upgrade" in analysed.risks
+def _updates(week: WeekAnalysis, refs, lang: Language) -> tuple[PullRow, ...]:
+    """Dependency bumps and PRs made by bots (or by a person from a dependency bot's branch: ruff
+    #21254), each with the PR of the week that reverts it, if any: a bump undone the same day
+    is no version the project runs (ruff #21234)."""
+    undone = (
+        {p.classification.reverts: p.pull.number for p in week.pulls if p.classification.reverts}
+        if speaks("revert.undoes")
+        else {}
+    )
+    return tuple(
+        replace(
+            _pull_row(p, refs, lang, titled=False), reverted_by=refs.get(undone.get(p.pull.number))
+        )
+        for p in week.pulls
+        # what its title says it moves: a pin moved inside a fix (ruff #21038) is in the risk row
+        if p.classification.bot or p.upgrades or _BUMP_BOT_CO_AUTHOR.search(p.pull.body)
+    )
 
 
 def _statistics(week: WeekAnalysis, lang: Language) -> tuple[CountTable, ...]:

@@ -412,6 +412,24 @@ def test_a_file_moved_is_not_a_file_removed():
     assert facts == {}  # a move, reviewed as one: no large change either (hand check 20)
 
 
+def test_a_pin_moved_inside_a_fix_is_in_the_dependency_row_by_its_files_and_low():
+    """ruff #21038, "Fix rare multithreaded related hang", took a new Salsa: Cargo.toml and
+    fuzz/Cargo.toml +1 -1 each and Cargo.lock. The dependency row lists it by its files, after the
+    upgrades titles name, and it is no medium risk by itself. The project's own release is not."""
+    pin = [FileChange("Cargo.toml", 1, 1), FileChange("fuzz/Cargo.toml", 1, 1)]
+    fix = make_pull(
+        21038, WHEN, "Fix rare multithreaded related hang", files=[SRC, *pin, ("Cargo.lock", 6, 6)]
+    )
+    risk = next(r for r in _week([fix]).risks if r.kind == "dependency-upgrade")
+    assert risk.impact == "low"
+    assert risk.evidence[0].paths == ("Cargo.toml", "fuzz/Cargo.toml", "Cargo.lock")
+    assert "dependency-upgrade" not in kinds("feat: a parser", files=[SRC, *pin])  # no lock file
+    added = [FileChange("Cargo.toml", 2, 0), FileChange("Cargo.lock", 12, 0)]
+    assert "dependency-upgrade" not in kinds("feat: a parser", files=[SRC, *added])
+    release = [FileChange("crates/widget/Cargo.toml", 1, 1), FileChange("Cargo.lock", 1, 1)]
+    assert "dependency-upgrade" not in kinds("Bump 0.14.4", files=release)
+
+
 def test_upgrades_name_package_and_versions_and_core_runtimes_are_high():
     docker = [
         FileChange("docker/Dockerfile.vllm", 4, 4),
@@ -573,13 +591,13 @@ def test_tests_wired_into_many_workflows_are_a_low_ci_change():
     assert risk.impact == "medium"
 
 
-def test_a_prs_own_end_to_end_job_is_its_test_not_a_ci_change():
-    """verl #58 added the workflow that runs its FIRE sampling end to end: a "CI change" row."""
+def test_a_prs_own_end_to_end_job_is_in_the_ci_row_as_a_low_risk():
+    """verl #58 added the workflow that runs its FIRE sampling end to end: the CI row, which says
+    how many PRs changed CI files "in all", lists it, and one or two jobs are a low risk."""
     job = FileChange(".github/workflows/e2e_fire_sampling.yml", 46, 0)
-    assert "ci-change" not in kinds("[rollout] feat: FIRE sampling", files=[SRC, job])
-    assert "ci-change" in kinds("[ci] fix: run the e2e job on H100", files=[job])
-    ci = FileChange(".github/workflows/ci.yml", 3, 1)
-    assert "ci-change" in kinds("[rollout] feat: FIRE sampling", files=[SRC, job, ci])
+    pull = make_pull(58, WHEN, "[rollout] feat: FIRE sampling", files=[SRC, job])
+    risk = next(r for r in _week([pull]).risks if r.kind == "ci-change")
+    assert risk.pulls == (58,) and risk.impact == "low"
 
 
 def test_a_ci_change_names_its_most_changed_workflows_first():

@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from digest_plugin.analysis import analyse_repo
-from digest_plugin.analysis.themes import vocabulary
+from digest_plugin.analysis.themes import series_title, vocabulary
 from digest_plugin.build.cache import Memo, Stages
 from digest_plugin.publish.history import analysis_options
 from digest_plugin.records.pull import FileChange
@@ -613,3 +613,22 @@ def test_a_new_week_that_changes_the_vocabulary_gives_earlier_weeks_new_themes_w
     assert sorted(analysed) == [p.number for p in later]  # only the new week is analysed
     monkeypatch.undo()
     assert remembered == analyse_repo("acme/widget", weeks + later, None, options, NOW)
+
+
+def test_a_theme_of_many_prs_of_one_title_but_for_their_rule_codes_has_them_as_its_series():
+    """ruff 2026-W04's refurb strand: 11 PRs "Make fix unsafe if it deletes comments (`FURBnnn`)"
+    beside 3 others; what the series shares is its title without the scope and the codes."""
+    week = history(
+        ["[trainer] fix: step {n}"] * 4
+        + ["[cache] Make fix unsafe if it deletes comments (`FURB1{n}`)"] * 4
+        + ["[cache] Do not add `abc.ABC` if already present (`FURB180`)"]
+    )[-1]
+    cache = next(t for t in week.themes if t.name == "cache")
+    assert len(cache.series) == 4 and set(cache.series) < set(cache.pulls)
+    assert series_title("[`refurb`] Make fix unsafe if it deletes comments (`FURB154`)") == (
+        "Make fix unsafe if it deletes comments"
+    )
+    assert series_title("fix(ty): Handle `E501` (E501, W605).") == "Handle `E501`"
+    # two of a title are no series
+    week = history(["[trainer] fix: step {n}"] * 4 + ["[cache] fix: crash"] * 2)[-1]
+    assert week.themes and all(not t.series for t in week.themes)

@@ -69,7 +69,9 @@ def test_the_summary_names_beside_the_first_theme_only_those_that_took_a_tenth_o
     assert text.startswith("The week was mostly about export (4 PRs) and protocol (1 PR).")  # of 6
     week = dataclasses.replace(week, stats=dataclasses.replace(week.stats, merged_count=20))
     text = narrate(dataclasses.replace(week, themes=(first, small)), [], EN).summary.text
-    assert text.startswith("Among the week's subjects, export (4 PRs) stood out.")  # 1 of 20
+    assert text.startswith(
+        "A larger share of the week's PRs than in recent weeks went to export (4 PRs)."
+    )  # 1 of 20
 
 
 @pytest.mark.parametrize(
@@ -88,7 +90,7 @@ def test_a_week_without_key_prs_names_no_main_change(language, opener):
 def test_the_english_summary_leads_with_the_main_moves_then_the_risk_then_the_figures():
     text = narrate(busy_week(), [previous_week()], EN).summary.text
     assert text.startswith(
-        "Among the week's subjects, export (2 PRs) stood out. The main change: #101 adds *streaming* <export> support."
+        "A larger share of the week's PRs than in recent weeks went to export (2 PRs). The main change: #101 adds *streaming* <export> support."
     )
     assert "In the author's words: “Adds streaming export; see #99 for the design.”" in text
     assert (
@@ -114,7 +116,7 @@ def test_the_chinese_summary_says_a_title_it_cannot_translate_by_its_verb_and_le
     # the English titles are shown whole once, in the key changes or the list of every PR: here a
     # title's leading verb is said in Chinese, the rest as written; a title without one, by its facts
     assert text.startswith(
-        "本周较为突出的主题是 export（2 个 PR）。本周最重要的改动：#101 新增「*streaming* <export> support」。"
+        "export（2 个 PR）在本周 PR 中的占比高于最近几周。本周最重要的改动：#101 新增「*streaming* <export> support」。"
     )
     assert "add *streaming*" not in text and "split the reader" not in text
     assert "此外，#102 拆分「reader [part 1]」。还有 #103 io 模块的改动。" in text
@@ -384,12 +386,12 @@ def test_a_modules_theme_is_led_by_a_pr_whose_most_changed_module_it_is():
     week = dataclasses.replace(week, pulls=(sweep, *week.pulls[1:]), themes=(io_theme,))
     text = narrate(week, [], EN).themes[0].text
     # the sweep outweighs the main change: it is not named beside it (verl 2026-W18, #6200)
-    assert "Its main change: #102 splits the reader [part 1]. See also #103." in text
+    assert "Among them, #102 splits the reader [part 1]. See also #103." in text
     # a theme none of whose PRs works mainly in it names no main change
     alone = dataclasses.replace(
         week, themes=(dataclasses.replace(io_theme, pulls=(101,), key_pulls=(101,)),)
     )
-    assert "main change" not in narrate(alone, [], EN).themes[0].text
+    assert "Among them" not in narrate(alone, [], EN).themes[0].text
 
 
 def test_a_scopes_theme_is_not_led_by_a_pr_only_the_module_table_counts_in_it():
@@ -406,13 +408,13 @@ def test_a_scopes_theme_is_not_led_by_a_pr_only_the_module_table_counts_in_it():
         week.themes[0], name="io", source="scope", pulls=(101, 102), key_pulls=(101, 102)
     )
     week = dataclasses.replace(week, pulls=(counted_only, *week.pulls[1:]), themes=(io_theme,))
-    assert "Its main change: #102" in narrate(week, [], EN).themes[0].text
+    assert "Among them, #102" in narrate(week, [], EN).themes[0].text
     # its title naming the strand, it leads
     named = dataclasses.replace(
         counted_only, pull=dataclasses.replace(counted_only.pull, title="[io] feat: streaming")
     )
     week = dataclasses.replace(week, pulls=(named, *week.pulls[1:]))
-    assert "Its main change: #101" in narrate(week, [], EN).themes[0].text
+    assert "Among them: #101" in narrate(week, [], EN).themes[0].text
 
 
 def test_a_scopes_theme_is_led_by_a_pr_its_author_scoped_to_it():
@@ -430,7 +432,7 @@ def test_a_scopes_theme_is_led_by_a_pr_its_author_scoped_to_it():
         week.themes[0], name="io", source="scope", pulls=(101, 102), key_pulls=(101, 102)
     )
     week = dataclasses.replace(week, pulls=pulls, themes=(io_theme,))
-    assert "Its main change: #102" in narrate(week, [], EN).themes[0].text
+    assert "Among them, #102" in narrate(week, [], EN).themes[0].text
 
 
 def test_among_prs_of_almost_no_importance_the_larger_leads_a_theme():
@@ -450,7 +452,7 @@ def test_among_prs_of_almost_no_importance_the_larger_leads_a_theme():
 
     small, large = scored(week.pulls[0], 0.2, 18), scored(week.pulls[1], 0.0, 6000)
     week = dataclasses.replace(week, pulls=(small, large, *week.pulls[2:]), themes=(io_theme,))
-    assert "Its main change: #102" in narrate(week, [], EN).themes[0].text
+    assert "Among them, #102" in narrate(week, [], EN).themes[0].text
 
 
 def test_a_theme_is_led_by_a_change_of_code_before_one_of_its_docs():
@@ -469,7 +471,7 @@ def test_a_theme_is_led_by_a_change_of_code_before_one_of_its_docs():
         week.pulls[1], pull=dataclasses.replace(week.pulls[1].pull, title="[io] fix: a crash")
     )
     week = dataclasses.replace(week, pulls=(docs, scoped, *week.pulls[2:]), themes=(io_theme,))
-    assert "Its main change: #102" in narrate(week, [], EN).themes[0].text
+    assert "Among them, #102" in narrate(week, [], EN).themes[0].text
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -481,12 +483,31 @@ def test_themes_have_a_sentence_each_with_true_shares(language):
     # nor is its share against recent weeks' (5%): a subject renamed would read as new
     expected = {
         "en": "2 of the week's 5 PRs by people (40%). "
-        "Its main change: #101 adds *streaming* <export> support. See also #106.",
+        "Among them, #101 adds *streaming* <export> support. See also #106.",
         "zh": "本周非机器人提交的 5 个 PR 中有 2 个属于这一方向（占 40%）。"
-        "其中的主要改动是 #101 新增「*streaming* <export> support」。另见 #106。",
+        "其中，#101 新增「*streaming* <export> support」。另见 #106。",
     }
     assert narrative.themes[0].text == expected[language]
     assert narrative.themes[0].sentence.pulls == (101, 106)
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_theme_of_one_series_names_its_count_and_shared_title_once(language):
+    """ruff 2026-W04's refurb strand named as its main change the one PR of 14 that was not among
+    the 11 "Make fix unsafe if it deletes comments (`FURBnnn`)"."""
+    week = busy_week()
+    series = dataclasses.replace(week.themes[0], series=(101, 106))
+    week = dataclasses.replace(week, themes=(series,))
+    narrative = narrate(week, [], Language.of(language))
+    text = narrative.themes[0].text
+    expected = {
+        "en": "2 of its PRs, among them #101, #106, are titled “Add *streaming* <export> support”.",
+        "zh": "其中 2 个 PR（包括 #101、#106）做的是同一项改动：新增「*streaming* <export> support」。",
+    }
+    assert expected[language] in text and "See also" not in text and "另见" not in text
+    assert check_grounding(week, narrative) == []
+    wrong = dataclasses.replace(week, themes=(dataclasses.replace(series, series=(101,)),))
+    assert any("series" in problem for problem in check_grounding(wrong, narrative))
 
 
 def test_a_sweep_across_the_repository_does_not_lead_a_theme():
@@ -505,7 +526,7 @@ def test_a_sweep_across_the_repository_does_not_lead_a_theme():
         for p in week.pulls
     ]
     narrative = narrate(dataclasses.replace(week, pulls=tuple(sweep)), [], EN)
-    assert "Its main change: #106" in narrative.themes[0].text, narrative.themes[0].text
+    assert "Among them, #106" in narrative.themes[0].text, narrative.themes[0].text
     assert "#101" not in narrative.themes[0].text  # it outweighs the main change
 
 

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from digest_plugin.analysis.claims import type_speaks
+from digest_plugin.analysis.claims import speaks, type_speaks
 from digest_plugin.analysis.importance import scaled
 from digest_plugin.analysis.model import Score
 from digest_plugin.narrate import narrate
@@ -220,3 +220,31 @@ def test_a_chinese_page_shows_each_english_title_once_and_says_the_rest_in_chine
     assert any("engine 模块的改动，+101 −1 行" in text for text in highlighted)
     assert "engine 模块的改动" in view.summary.text
     assert chinese_share(narrative_texts(view)) >= 0.38
+
+
+def test_an_update_reverted_the_same_week_says_so_and_a_bump_merged_from_a_bots_branch_is_listed():
+    """ruff 2025-W45: renovate's #21234 (CodSpeed action v4.3.1) was reverted by #21252 the same
+    day, and a person merged renovate's v4.3.3 as #21254."""
+    bump = analysed(
+        21234, "Update CodSpeedHQ/action action to v4.3.1", login="renovate[bot]", bot=True
+    )
+    revert = analysed(21252, 'Revert "Update CodSpeedHQ/action action to v4.3.1"', type="revert")
+    revert = replace(revert, classification=replace(revert.classification, reverts=21234))
+    merged = analysed(
+        21254,
+        "Update CodSpeedHQ/action action to v4.3.3",
+        login="MichaReiser",
+        body="Co-authored-by: renovate[bot] <29139614+renovate[bot]@users.noreply.github.com>",
+    )
+    assisted = analysed(6000, "feat: a feature", body="Co-authored-by: gemini-code-assist[bot] <x>")
+    view = view_of(week_of([bump, revert, merged, assisted]))
+    rows = {row.ref.number: row for row in view.updates}
+    assert sorted(rows) == [21234, 21254]  # not a code assistant's co-authored feature
+    undone = rows[21234].reverted_by
+    if speaks("revert.undoes"):
+        assert undone is not None and undone.number == 21252
+        markdown = render_markdown(view, "", Language.of("en"))
+        assert "· reverted by [#21252](" in markdown
+    else:
+        assert undone is None
+    assert rows[21254].reverted_by is None
