@@ -945,10 +945,12 @@ def _unresolved_review_impact(members, evidence) -> str:
 
 
 def _breaks(evidence: Evidence) -> bool:
-    """Marked breaking, or a stated removal, rename or format change: what users have stops working as
-    it did. A default flipped, or something taken out of preview, changes what they get without breaking it."""
+    """Marked breaking, or a stated removal or format change: what users have stops working as it
+    did. A default flipped, or something taken out of preview, changes what they get without
+    breaking it; a rename may keep the old name working (ruff #18760 kept `src.root` with a
+    warning), which neither its title nor its files can tell."""
     return evidence.fact != "consequence" or (
-        evidence.detail not in ("default-flip",) and evidence.old != "preview"
+        evidence.detail not in ("default-flip", "rename") and evidence.old != "preview"
     )
 
 

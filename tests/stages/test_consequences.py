@@ -305,6 +305,19 @@ def test_what_breaks_is_the_main_risk_before_a_default_flipped():
     )
 
 
+def test_a_rename_alone_is_a_medium_risk_as_the_old_name_may_still_work():
+    """ruff #18760 renamed `src.root` to `environment.root` and kept the old key with a warning:
+    "High" said it breaks, which neither its title nor its files can tell."""
+    rename = make_pull(
+        22,
+        MONDAY,
+        "Rename `src.root` to `environment.root`",
+        files=(FileChange("widget/cfg.py", 9, 3),),
+    )
+    risk = next(r for r in _analysed_week([rename]).risks if r.kind == "breaking-change")
+    assert [e.detail for e in risk.evidence] == ["rename"] and risk.impact == "medium"
+
+
 def test_many_rules_out_of_preview_are_one_line_of_the_section():
     rules = [
         make_pull(
