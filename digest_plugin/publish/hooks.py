@@ -51,10 +51,10 @@ from digest_plugin.publish.sections import repo_category, repo_feeds, section_fe
 from digest_plugin.publish.site_digest import SiteDigest, WeekPage, build_site_digest
 from digest_plugin.publish.site_files import sitemap_plugin_active, write_site_pages, write_sitemap
 from digest_plugin.publish.site_index import (
+    across_weeks,
     author_path,
     page_dates,
-    pulls_by_tag,
-    repo_summaries,
+    repo_summary,
     week_pulls_by_tag,
 )
 from digest_plugin.settings import DigestSettings
@@ -243,10 +243,11 @@ def add_week_articles(generator) -> None:
         owner: [repos[n] for n in names] for owner, names in by_owner(repos).items()
     }
     generator.context["digest_warnings"] = digest.warnings
-    cards = repo_summaries(digest.repos, setup.language.gettext)
-    generator.context["digest_cards"] = {card.repo.name: card for card in cards}
+    generator.context["digest_cards"] = {
+        repo.name: repo_summary(repo, setup.language.gettext) for repo in digest.repos
+    }
     tag_rows = [(week, week_pulls_by_tag(week)) for repo in digest.repos for week in repo.weeks]
-    generator.context["digest_pulls_by_tag"] = pulls_by_tag(tag_rows)
+    generator.context["digest_pulls_by_tag"] = across_weeks(tag_rows)
     generator.context["digest_feeds"] = {
         name: repo_feeds(name, generator.settings, in_blog) for name in repos
     }

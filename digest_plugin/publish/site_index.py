@@ -80,11 +80,7 @@ def author_path(login: str) -> str:
     return f"authors/{author_slug(login)}/"
 
 
-def repo_summaries(repos: Sequence[RepoPage], _) -> list[RepoSummary]:
-    return [_summary(repo, _) for repo in repos]
-
-
-def _summary(repo: RepoPage, _) -> RepoSummary:
+def repo_summary(repo: RepoPage, _) -> RepoSummary:
     week = repo.latest
     # the trend: the weeks up to it, quiet ones too
     weeks = [(name, count) for name, count in repo.merged_by_week if week and name <= week.week]
@@ -213,31 +209,17 @@ class AcrossWeeks:
         return tuple(position for position, week in enumerate(self.weeks) if not week.week.final)
 
 
-def pulls_by_tag(
-    tag_rows: Sequence[tuple[WeekPage, dict[str, list[PullRow]]]],
-) -> dict[str, AcrossWeeks]:
-    """The PRs under each label and module (the site's tags), newest week first, each week's by
-    importance, from each week's `week_pulls_by_tag`."""
-    return _across_weeks(tag_rows)
-
-
 def week_pulls_by_tag(week: WeekPage) -> dict[str, list[PullRow]]:
     """The week's PRs under each of its labels and modules, by importance: a label feed's entry."""
-    return _rows_by(week, _tags)
+    return _rows_by(week, lambda pull: pull.tags)
 
 
 def pulls_by_author(repos: Sequence[RepoPage]) -> dict[str, AcrossWeeks]:
     """The PRs of each author (by login), newest week first, each week's by importance."""
-    rows = [(week, _rows_by(week, _author)) for repo in repos for week in repo.weeks]
-    return dict(sorted(_across_weeks(rows).items(), key=lambda item: item[0].lower()))
-
-
-def _author(pull: ListedPull) -> tuple[str]:
-    return (pull.author,)
-
-
-def _tags(pull: ListedPull) -> tuple[str, ...]:
-    return pull.tags
+    rows = [
+        (week, _rows_by(week, lambda pull: (pull.author,))) for repo in repos for week in repo.weeks
+    ]
+    return dict(sorted(across_weeks(rows).items(), key=lambda item: item[0].lower()))
 
 
 def _rows_by(
@@ -251,10 +233,12 @@ def _rows_by(
     return rows
 
 
-def _across_weeks(
+def across_weeks(
     week_rows: Iterable[tuple[WeekPage, dict[str, list[PullRow]]]],
 ) -> dict[str, AcrossWeeks]:
-    """Each name's (a tag's, an author's) rows of every week, newest week first."""
+    """Each name's (a tag's, an author's) rows of every week, newest week first, each week's by
+    importance: the PRs under each label and module (the site's tags), from each week's
+    `week_pulls_by_tag`, or of each author."""
     newest_first = sorted(
         week_rows, key=lambda item: (item[0].analysis.start, item[0].repo), reverse=True
     )
