@@ -15,10 +15,10 @@ alt text and tables, palette.py keeps one style per name across the site, draw.p
 matplotlib, render.py draws the files into the chart cache and copies them out.
 """
 
-from digest_plugin.charts.chart import Chart, ChartFile, Series, Style, Table
+from digest_plugin.charts.chart import Chart
 from digest_plugin.charts.draw import cjk_font, pixel_size
 from digest_plugin.charts.palette import Palette
-from digest_plugin.charts.render import FORMATS, draw_into_cache, render_charts, render_many
+from digest_plugin.charts.render import draw_into_cache, render_many
 from digest_plugin.charts.trends import (
     RepoCharts,
     in_site_palette,
@@ -29,19 +29,13 @@ from digest_plugin.charts.trends import (
 )
 
 __all__ = [
-    "FORMATS",
     "Chart",
-    "ChartFile",
     "Palette",
     "RepoCharts",
-    "Series",
-    "Style",
-    "Table",
     "cjk_font",
     "draw_into_cache",
     "in_site_palette",
     "pixel_size",
-    "render_charts",
     "render_many",
     "repo_charts",
     "site_palette",

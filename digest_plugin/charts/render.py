@@ -20,21 +20,8 @@ from digest_plugin.charts.chart import Chart, ChartFile
 from digest_plugin.charts.draw import PICTOGRAPH, Drawing, draw, pixel_size, renderer_identity
 
 log = logging.getLogger(__name__)
-FORMATS = ("svg", "png")
 PARALLEL_FROM = 8  # charts to draw before starting worker processes pays for their start-up
 WINDOW = 64  # drawings in flight or waiting to be written: enough to keep every worker busy
-
-
-def render_charts(
-    charts: Sequence[Chart],
-    out_dir: Path,
-    cache: ChartCache,
-    formats: Sequence[str] | None = None,
-    workers: int | None = None,
-) -> list[ChartFile]:
-    """Write `{chart.name}.{format}` into `out_dir` for every chart and format, in that order;
-    the formats are each chart's own (`Chart.formats`) unless `formats` names them."""
-    return render_many({Path(out_dir): charts}, cache, formats, workers)[Path(out_dir)]
 
 
 def render_many(
@@ -44,7 +31,9 @@ def render_many(
     workers: int | None = None,
     used: set[str] | None = None,
 ) -> dict[Path, list[ChartFile]]:
-    """`render_charts` for many output folders at once, so one pool of workers serves a whole build.
+    """Write `{chart.name}.{format}` into each output folder for every chart and format, in that
+    order, the formats each chart's own (`Chart.formats`) unless `formats` names them: every folder
+    at once, so one pool of workers serves a whole build.
 
     `workers`: processes to draw with; None for one per core, 1 to draw in this process. `used`
     gathers the cache keys the files came from, for `ChartCache.prune`. A file that holds the right

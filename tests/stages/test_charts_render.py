@@ -19,7 +19,7 @@ import pytest
 from PIL import Image
 
 from digest_plugin.build.cache import ChartCache
-from digest_plugin.charts import Palette, cjk_font, render_charts, render_many, week_charts
+from digest_plugin.charts import Palette, cjk_font, render_many, week_charts
 from digest_plugin.charts import draw as draw_module
 from digest_plugin.charts.draw import CJK_FONTS, draw, pixel_size
 from tests.stages.test_charts import week
@@ -43,6 +43,11 @@ def history(n: int = 6, *, extra: int = 0):
 
 def charts_of(weeks, _=str):
     return week_charts(weeks[-1], weeks, 12, Palette(), _)
+
+
+def render_charts(charts, out_dir: Path, cache: ChartCache, formats=None, workers=None):
+    """`render_many` for one folder: `{chart.name}.{format}` for every chart and format, in order."""
+    return render_many({Path(out_dir): charts}, cache, formats, workers)[Path(out_dir)]
 
 
 def drawn(files) -> list[str]:
