@@ -10,7 +10,6 @@ The token comes from GITHUB_TOKEN or GH_TOKEN, the API root from GITHUB_API_URL 
 https://HOST/api/v3) and the GraphQL endpoint from GITHUB_GRAPHQL_URL or beside the API root.
 """
 
-from digest_plugin.fetch.client import Endpoint, RateLimitStop
 from digest_plugin.fetch.repos import (
     SEARCH_LAG,
     FetchOptions,
@@ -20,15 +19,11 @@ from digest_plugin.fetch.repos import (
     fetch_key_diffs,
     fetch_repos,
 )
-from digest_plugin.fetch.sync import RepoReport
 
 __all__ = [
     "SEARCH_LAG",
-    "Endpoint",
     "FetchOptions",
     "FetchReport",
-    "RateLimitStop",
-    "RepoReport",
     "diffs_before_build",
     "fetch_before_build",
     "fetch_key_diffs",
