@@ -11,7 +11,7 @@ import json
 import logging
 import os
 import sys
-from contextlib import contextmanager, nullcontext
+from contextlib import nullcontext
 from dataclasses import replace
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -194,9 +194,11 @@ def _show(args) -> int:
     week, previous = weeks[index], weeks[:index]
     language = Language.of(settings.language)
     name = args.writer or settings.writer
+    from digest_plugin.llm import quieted
+
     # the report below says what the language model did, once
     loggers = ("digest_plugin.llm", "digest_plugin.narrate.llm")
-    with _quiet(*loggers) if name != "builtin" else nullcontext():
+    with quieted(logging.ERROR, *loggers) if name != "builtin" else nullcontext():
         writer = _writer(name, settings)
         narrative = narrate(week, previous, language, writer)
     if writer:
@@ -228,19 +230,6 @@ def _writer(name: str, settings):
             '--writer llm needs DIGEST_LLM in the settings file, such as {"base_url": "https://…/v1", "model": "…"}.'
         )
     return language_model_writer(replace(settings, writer=name))
-
-
-@contextmanager
-def _quiet(*logger_names: str):
-    loggers = [logging.getLogger(name) for name in logger_names]
-    levels = [logger.level for logger in loggers]
-    for logger in loggers:
-        logger.setLevel(logging.ERROR)
-    try:
-        yield
-    finally:
-        for logger, level in zip(loggers, levels):
-            logger.setLevel(level)
 
 
 def _check_report(narrative) -> list[str]:

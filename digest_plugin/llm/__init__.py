@@ -17,7 +17,8 @@ import importlib.util
 import logging
 import os
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from digest_plugin.build.cache import AnswerCache
@@ -132,3 +133,17 @@ def _unavailable(config: LLMConfig, environ: Mapping[str, str]) -> str:
     if config.max_requests == 0:
         return "DIGEST_LLM['max_requests'] is 0"
     return ""
+
+
+@contextmanager
+def quieted(level: int, *logger_names: str) -> Iterator[None]:
+    """The loggers `logger_names` say only what is at least `level` within, then as they were."""
+    loggers = [logging.getLogger(name) for name in logger_names]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(level)
+    try:
+        yield
+    finally:
+        for logger, before in zip(loggers, levels):
+            logger.setLevel(before)

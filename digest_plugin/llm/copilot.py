@@ -23,10 +23,10 @@ import logging
 import os
 import shutil
 import tempfile
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from digest_plugin.llm import quieted
 from digest_plugin.llm.endpoint import RequestBudget, _short
 from digest_plugin.narrate.llm.answer import ModelFault
 from digest_plugin.narrate.llm.prompt import answer_schema
@@ -70,7 +70,11 @@ class CopilotEndpoint:
             f"{system}\n\nAnswer with one JSON object and nothing else, valid against this JSON schema:\n"
             f"{json.dumps(schema or answer_schema(), ensure_ascii=False)}"
         )
-        with tempfile.TemporaryDirectory(prefix="repo-digest-copilot-") as empty, _sdk_quiet():
+        # The SDK logs each failed request with its traceback; the writer says what went wrong in one sentence.
+        with (
+            tempfile.TemporaryDirectory(prefix="repo-digest-copilot-") as empty,
+            quieted(logging.CRITICAL, "copilot"),
+        ):
             try:
                 reply, error = asyncio.run(
                     asyncio.wait_for(self._ask(rules, user, empty), self.config.timeout + 30)
@@ -202,15 +206,3 @@ def _refuse(*_):
     from copilot.generated.rpc import PermissionDecisionReject
 
     return PermissionDecisionReject(feedback="No tool may be used.")
-
-
-@contextmanager
-def _sdk_quiet():
-    """The SDK logs each failed request with its traceback; the writer says what went wrong in one sentence."""
-    logger = logging.getLogger("copilot")
-    level = logger.level
-    logger.setLevel(logging.CRITICAL)
-    try:
-        yield
-    finally:
-        logger.setLevel(level)
