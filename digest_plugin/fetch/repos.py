@@ -28,7 +28,7 @@ from digest_plugin.records.pull import parse_time
 from digest_plugin.settings import DigestSettings, check_repo_name
 from digest_plugin.store.folder import Store
 from digest_plugin.store.owner_index import owner_of
-from digest_plugin.weeks import week_of_date
+from digest_plugin.weeks import week_of, week_of_date
 
 logger = logging.getLogger(__name__)
 
@@ -339,17 +339,17 @@ def _history_start(state, since: date | None, settings: DigestSettings, now: dat
     backfill's target and DIGEST_SINCE, else what the store has, else 26 weeks back."""
     tz = settings.timezone
     if since is not None:
-        return _week_start(since, tz)
+        return week_of_date(since).start(tz)
     wanted = []
     if state is not None and (interrupted := parse_time(state.progress.get("since"))) is not None:
         wanted.append(interrupted)
     if settings.since is not None:
-        wanted.append(_week_start(settings.since, tz))
+        wanted.append(week_of_date(settings.since).start(tz))
     if wanted:
         return min(wanted)
     if state is not None and state.complete_since is not None:
         return state.complete_since
-    return _week_start((now - DEFAULT_HISTORY).astimezone(tz).date(), tz)
+    return week_of(now - DEFAULT_HISTORY, tz).start(tz)
 
 
 def _source(store: Store, repo: str) -> str | None:
@@ -368,8 +368,3 @@ def _showing(store: Store, repo: str) -> str:
     if state is None or state.fetched_at is None:
         return "No data for it has been fetched yet."
     return f"Showing the data fetched at {state.fetched_at:%Y-%m-%d %H:%M} UTC."
-
-
-def _week_start(day: date, tz) -> datetime:
-    """Monday 00:00 (in the site's timezone) of the week holding `day`, in UTC."""
-    return week_of_date(day).start(tz)
