@@ -9,7 +9,7 @@ written instead of turning into markup, HTML or a link. Pure: text in, text out.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from urllib.parse import quote
 
 from digest_plugin.narrate.model import CITATION, Cited
@@ -177,14 +177,11 @@ def _risks(view: WeekView, lang: Language) -> list[str]:
     ]
 
 
-def _breaking(view: WeekView, lang: Language) -> list[str]:
-    return [heading(2, view.headings["breaking"]), _cited_list(view.breaking, view.links)]
-
-
-def _recommendations(view: WeekView, lang: Language) -> list[str]:
-    return [
-        heading(2, view.headings["recommendations"]),
-        _cited_list(view.recommendations, view.links),
+def _cited_section(name: str) -> Callable[[WeekView, Language], list[str]]:
+    """A section that is a list of the narrative's texts (`breaking`, `recommendations`)."""
+    return lambda view, lang: [
+        heading(2, view.headings[name]),
+        _cited_list(getattr(view, name), view.links),
     ]
 
 
@@ -240,9 +237,9 @@ _SECTIONS = {
     "summary": _summary,
     "highlights": _highlights,
     "key_changes": _key_changes,
-    "breaking": _breaking,
+    "breaking": _cited_section("breaking"),
     "risks": _risks,
-    "recommendations": _recommendations,
+    "recommendations": _cited_section("recommendations"),
     "trends": _trends,
     "newcomers": _newcomers,
     "updates": _updates,
