@@ -297,12 +297,10 @@ def fetch_before_build(
     return warnings
 
 
-def diffs_before_build(
-    store: Store, fetched: FetchReport, targets: DiffTargets, *, options: FetchOptions | None = None
-) -> list[str]:
+def diffs_before_build(store: Store, fetched: FetchReport, targets: DiffTargets) -> list[str]:
     """`fetch_key_diffs` after `fetch_before_build`: warnings for the site, never raises for
     GitHub trouble."""
-    fetch_key_diffs(store, fetched, targets, options=options, progress=LineProgress(logger.info))
+    fetch_key_diffs(store, fetched, targets, progress=LineProgress(logger.info))
     return [_build_warning(store, r.repo, r.error) for r in fetched.failed if r.error is not None]
 
 

@@ -420,14 +420,14 @@ def week_report_view(
     history: list[WeekAnalysis],
     settings: DigestSettings,
     language: Language,
-    note: EditorNote | None = None,
 ) -> WeekView:
-    """One week's view outside a site build (`repo-digest show`): charts coloured for its repository alone."""
+    """One week's view outside a site build (`repo-digest show`): charts coloured for its repository
+    alone, and no editor's note."""
     before = [w for w in history if w.start <= week.start]
     palette = site_palette([history], settings.trend_weeks)
     charts = week_charts(week, before, settings.trend_weeks, palette, language.gettext)
     repo_url, provenance = _repo_url(week.repo, history), _provenance(week, language)
-    return week_view(week, narrative, charts, language, repo_url, provenance, note)
+    return week_view(week, narrative, charts, language, repo_url, provenance)
 
 
 def _discuss_url(settings: DigestSettings, repo: str, week: str) -> str:
