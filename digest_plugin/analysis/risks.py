@@ -93,7 +93,8 @@ MOVED_SIZE, MOVED_FROM_LINES = 0.1, 50
 MOVE_ONE_WAY, MOVED_SPLIT = 4, 0.2
 # source lines a key PR adds without tests from which missing tests is high
 UNTESTED_HIGH_LINES = 500
-PIN_MOVED = "pin-moved"  # a version evidence's detail: files of a pin moved, no version named
+_INSTALLED_FOR_TOOLS = frozenset({"tests", "tooling", "docs", "ci", "examples"})
+FILES_ONLY = "files"  # a version evidence's detail: dependency files edited, no version named
 # an __init__.py this short marks a package or re-exports: nothing of its own to test
 MARKER_LINES = 30
 
@@ -242,27 +243,32 @@ def _breaking(facts: PullFacts) -> tuple[Evidence, ...]:
 
 def _dependency_upgrade(facts: PullFacts) -> tuple[Evidence, ...]:
     moved = tuple(_version(facts, u) for u in moving(facts.upgrades, facts.kinds))
-    return moved or _pin_moved(facts)
+    return moved or _dependency_files(facts)
 
 
-def _pin_moved(facts: PullFacts) -> tuple[Evidence, ...]:
-    """A lock file changed beside a manifest's one changed line, where the title names no version:
-    a pin moved inside a fix (ruff #21038 took a new Salsa to fix a hang), said as the files it
-    edits. Not the project's own release, which sets its own version in each manifest."""
+def _dependency_files(facts: PullFacts) -> tuple[Evidence, ...]:
+    """Files that pin what the project runs on (lock files, requirements, Dockerfiles) edited where
+    the title names no version, said as the files: a pin moved inside a fix (ruff #21038 took a
+    new Salsa to fix a hang), an image bumped in a feature (verl #6374), so that the row's "edits
+    X" names every PR that does. With them, the manifests whose one line changed (the pin). Not
+    the project's own release, which sets its own version in each manifest."""
+    # not what tests, tooling or docs install (requirements/test.pip, a script's own lock file)
+    pinning = [
+        path
+        for path, k in zip(facts.paths, facts.kinds, strict=True)
+        if "dependencies" in k and not k & _INSTALLED_FOR_TOOLS
+    ]
+    if not pinning or own_release(facts.pull, facts.rules):
+        return ()
     manifests = [
         path
         for path, k, c in facts.changes()
         if "manifests" in k and (c.additions, c.deletions) == (1, 1)
     ]
-    locks = [path for path, k in zip(facts.paths, facts.kinds, strict=True) if "dependencies" in k]
-    if not manifests or not any(p.endswith(".lock") for p in locks):
-        return ()
-    if own_release(facts.pull, facts.rules):
-        return ()
-    paths = (*manifests, *locks)
+    paths = (*manifests, *pinning)
     return (
         Evidence(
-            "version", facts.number, detail=PIN_MOVED, paths=paths[:LISTED_PATHS], files=len(paths)
+            "version", facts.number, detail=FILES_ONLY, paths=paths[:LISTED_PATHS], files=len(paths)
         ),
     )
 
@@ -510,29 +516,34 @@ def _config_change(facts: PullFacts) -> tuple[Evidence, ...]:
         for path, k, change in facts.changes()
         if "config" in k and not k & PERIPHERAL_KINDS
     }
-    # a file that lost lines may have lost a key or a value users set: those show the risk
-    edited = tuple(path for path, change in configs.items() if (change.deletions or 0) > 0)
+    # those that lost lines first: a key or a value users set may be gone
+    edited = sorted(configs, key=lambda path: not configs[path].deletions)
     found = []
     if title_default_flip(facts.pull, title, facts.kinds):
+        lost = tuple(path for path in edited if configs[path].deletions)
         found.append(
             Evidence(
                 "default-changed",
                 facts.number,
-                paths=edited[:LISTED_PATHS],
+                paths=lost[:LISTED_PATHS],
                 detail=default_setting(title),
             )
         )
     elif edited:
+        # every PR that edits them, so that the row's "edits X" names them all (verl #177 added
+        # a key to ppo_trainer.yaml beside #222, which changed it), said as what the lines did
         lines = sum((c.additions or 0) + (c.deletions or 0) for c in configs.values())
+        added = any(c.additions for c in configs.values())
+        taken = any(c.deletions for c in configs.values())
         found.append(
             Evidence(
                 "config-files",
                 facts.number,
-                paths=edited[:LISTED_PATHS],
+                paths=tuple(edited[:LISTED_PATHS]),
                 files=len(configs),  # every configuration file it changes, as its sentence says
                 lines=lines,
-                # lines only taken out: the files may be gone (verl #5454), not "changed"
-                detail="removes" if not any(c.additions for c in configs.values()) else None,
+                # only taken out: the files may be gone (verl #5454), not "changed"
+                detail=None if added and taken else "adds" if added else "removes",
             )
         )
     return tuple(found)
@@ -834,7 +845,7 @@ def _telling(evidence: Evidence) -> tuple:
         not evidence.core,
         not evidence.major,
         evidence.fact == "routine-bumps",
-        evidence.detail == PIN_MOVED,  # after the upgrades titles name
+        evidence.detail == FILES_ONLY,  # after the upgrades titles name
         -evidence.lines,
         -evidence.files,
         -len(evidence.pulls),
@@ -881,7 +892,7 @@ def _upgrade_impact(members, evidence) -> str:
     for another named dependency the project ships, or a core runtime held back; low otherwise.
     An impact rests only on what may be said: while the package read is silent, dependency files a
     person edited are medium whatever they hold (ruff's toolchain bump was "high")."""
-    human = [e for e in evidence if e.fact == "version" and e.detail != PIN_MOVED]
+    human = [e for e in evidence if e.fact == "version" and e.detail != FILES_ONLY]
     if not speaks("version.package"):
         return "medium" if any(e.paths for e in human) else "low"
     forward = (

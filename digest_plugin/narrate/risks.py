@@ -738,19 +738,20 @@ def _config(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
 
 def _changed_files(kind: EvidenceRef, e: Evidence, said: StatedNumbers) -> str:
     _ = said.lang.gettext
-    removes = e.detail == "removes"
     values = {"pull": f"#{e.pull}", "paths": _paths(e, said.lang)}
     if e.files > min(len(e.paths), PATHS_NAMED):
         values["count"] = said.number(kind.key("files"), e.files)
-        template = (
-            _("{pull} takes lines out of {count} configuration files, among them {paths}")
-            if removes
-            else _("{pull} changes {count} configuration files, among them {paths}")
-        )
+        template = {
+            "removes": _(
+                "{pull} takes lines out of {count} configuration files, among them {paths}"
+            ),
+            "adds": _("{pull} adds lines to {count} configuration files, among them {paths}"),
+        }.get(e.detail or "", _("{pull} changes {count} configuration files, among them {paths}"))
     else:
-        template = (
-            _("{pull} takes lines out of {paths}") if removes else _("{pull} changes {paths}")
-        )
+        template = {
+            "removes": _("{pull} takes lines out of {paths}"),
+            "adds": _("{pull} adds lines to {paths}"),
+        }.get(e.detail or "", _("{pull} changes {paths}"))
     return template.format(**values)
 
 

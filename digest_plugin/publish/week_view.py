@@ -43,6 +43,7 @@ PRINT_SECTIONS = tuple(
 # Key changes told in full, most important first, on the page, on paper and in the Markdown; the
 # others follow in brief (number, a few words, importance). Thirty in full were seven printed pages.
 KEY_CHANGES_IN_FULL = 10
+_BUMP = re.compile(r"\b(?:bump|upgrade)", re.IGNORECASE)
 # a dependency bot's branch merged by a person (not a code assistant's co-authorship: verl's 114)
 _BUMP_BOT_CO_AUTHOR = re.compile(
     r"^co-authored-by:\s*(?:renovate|dependabot)\[bot\]", re.IGNORECASE | re.MULTILINE
@@ -468,8 +469,12 @@ def _updates(week: WeekAnalysis, refs, lang: Language) -> tuple[PullRow, ...]:
             _pull_row(p, refs, lang, titled=False), reverted_by=refs.get(undone.get(p.pull.number))
         )
         for p in week.pulls
-        # what its title says it moves: a pin moved inside a fix (ruff #21038) is in the risk row
-        if p.classification.bot or p.upgrades or _BUMP_BOT_CO_AUTHOR.search(p.pull.body)
+        # what its title says it moves: a pin moved inside a fix (ruff #21038) is in the risk row,
+        # a feature's title that bumps what its dependency files pin here too (verl #6374)
+        if p.classification.bot
+        or p.upgrades
+        or _BUMP_BOT_CO_AUTHOR.search(p.pull.body)
+        or ("dependency-upgrade" in p.risks and _BUMP.search(p.pull.title))
     )
 
 

@@ -404,6 +404,30 @@ def test_configuration_files_that_only_lose_lines_are_not_said_to_be_changed():
         assert texts == [said] or speaks("config.user-changed")
 
 
+def test_every_pr_that_edits_a_configuration_file_is_in_the_row_that_names_it():
+    """verl 2025-W06's row "Edits ppo_trainer.yaml" named #222 and left out #177, which added a
+    wandb option to the same file: a file that only gains lines is edited too, and said so."""
+    config = "widget/config/trainer.yaml"
+    week = weeks_of(
+        make_pull(1, MONDAY, "Rework the trainer", files=[FileChange(config, 3, 2), SRC]),
+        make_pull(
+            2, MONDAY + timedelta(hours=1), "Log validation", files=[FileChange(config, 4, 0), SRC]
+        ),
+    )["2026-W10"]
+    risk = next(r for r in week.risks if r.kind == "config-change")
+    assert set(risk.pulls) == {1, 2}
+    for code, said in (
+        ("en", f"#1 changes {config}. #2 adds lines to {config}."),
+        ("zh", f"#1 修改了 {config}。#2 在 {config} 中增加了内容。"),
+    ):
+        texts = [
+            line.sentence.text
+            for line in narrate(week, [], Language.of(code)).risks
+            if line.kind == "config-change"
+        ]
+        assert texts == [said] or speaks("config.user-changed")
+
+
 def test_versions_are_compared_newer_is_an_upgrade_older_a_downgrade():
     assert moves("chore: bump pydantic from 1.10 to 2.1") == [("pydantic", "1.10", "2.1", "major")]
     assert moves("chore: bump torch from 2.6.0 to 2.7.1") == [("torch", "2.6.0", "2.7.1", "minor")]

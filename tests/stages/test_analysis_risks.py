@@ -247,9 +247,9 @@ def test_config_change():
     assert "config-change" in kinds(files=[FileChange("widget/config/defaults.yaml", 2, 2), TEST])
     assert "config-change" in kinds("[rollout] feat: change the default of max_num_seqs to 256")
     assert "config-change" in kinds("feat: enable caching by default")
-    assert "config-change" not in kinds(
-        files=[FileChange("widget/config/defaults.yaml", 12, 0), TEST]
-    )  # only new keys
+    # only new keys: edited too, and said so (verl #177), a low risk
+    only_added = analysed(files=[FileChange("widget/config/defaults.yaml", 12, 0), TEST])
+    assert [e.detail for e in only_added.evidence if e.kind == "config-change"] == ["adds"]
     assert "config-change" not in kinds("feat: add a parser")
 
 
@@ -412,21 +412,26 @@ def test_a_file_moved_is_not_a_file_removed():
     assert facts == {}  # a move, reviewed as one: no large change either (hand check 20)
 
 
-def test_a_pin_moved_inside_a_fix_is_in_the_dependency_row_by_its_files_and_low():
+def test_dependency_files_edited_without_a_version_named_are_in_the_row_by_their_files():
     """ruff #21038, "Fix rare multithreaded related hang", took a new Salsa: Cargo.toml and
-    fuzz/Cargo.toml +1 -1 each and Cargo.lock. The dependency row lists it by its files, after the
-    upgrades titles name, and it is no medium risk by itself. The project's own release is not."""
+    fuzz/Cargo.toml +1 -1 each and Cargo.lock; verl #6374 bumped an image in docker/. The
+    dependency row lists them by their files, after the upgrades titles name, and they are no
+    medium risk by themselves. The project's own release, which sets its version, is not."""
     pin = [FileChange("Cargo.toml", 1, 1), FileChange("fuzz/Cargo.toml", 1, 1)]
-    fix = make_pull(
-        21038, WHEN, "Fix rare multithreaded related hang", files=[SRC, *pin, ("Cargo.lock", 6, 6)]
+    lock = FileChange("Cargo.lock", 6, 6)
+    fix = make_pull(21038, WHEN, "Fix rare multithreaded related hang", files=[SRC, *pin, lock])
+    bump = make_pull(21039, WHEN, "Update Rust crate clap to v4.5.35", files=[lock])
+    alone = next(r for r in _week([fix]).risks if r.kind == "dependency-upgrade")
+    assert alone.impact == "low"
+    assert alone.evidence[0].paths == ("Cargo.toml", "fuzz/Cargo.toml", "Cargo.lock")
+    risk = next(r for r in _week([fix, bump]).risks if r.kind == "dependency-upgrade")
+    assert risk.pulls == (21039, 21038)
+    image = FileChange("docker/ascend/Dockerfile.a2", 20, 8)
+    assert "dependency-upgrade" in kinds(
+        "[megatron] feat: ascend bump into megatron 016", files=[SRC, image]
     )
-    risk = next(r for r in _week([fix]).risks if r.kind == "dependency-upgrade")
-    assert risk.impact == "low"
-    assert risk.evidence[0].paths == ("Cargo.toml", "fuzz/Cargo.toml", "Cargo.lock")
-    assert "dependency-upgrade" not in kinds("feat: a parser", files=[SRC, *pin])  # no lock file
-    added = [FileChange("Cargo.toml", 2, 0), FileChange("Cargo.lock", 12, 0)]
-    assert "dependency-upgrade" not in kinds("feat: a parser", files=[SRC, *added])
-    release = [FileChange("crates/widget/Cargo.toml", 1, 1), FileChange("Cargo.lock", 1, 1)]
+    assert "dependency-upgrade" not in kinds("feat: a parser", files=[SRC, *pin])  # no pinning file
+    release = [FileChange("crates/widget/Cargo.toml", 1, 1), lock]
     assert "dependency-upgrade" not in kinds("Bump 0.14.4", files=release)
 
 
