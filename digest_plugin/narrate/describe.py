@@ -214,7 +214,7 @@ def title_sentence(analysed: AnalysedPull, lang: Language) -> Cited:
         # the title is shown above it, in English: this line says it in Chinese as far as it can
         said = chinese_mention(analysed, lang, sized=False, located=False)  # says where below
     else:
-        predicate = english_predicate(title)
+        predicate = predicate_of(analysed)
         said = predicate[0].upper() + predicate[1:] if predicate else display_title(title)
     fact = files_sentence(analysed, lang)
     if fact:  # a new folder, removals or CI workflows say more than where the PR works
@@ -410,10 +410,42 @@ def chinese_mention(
     title = analysed.pull.title
     said_by_title = whole_translation(title) or framed_title(title)
     if said_by_title:
-        return said_by_title
+        return said_by_title + ("（其描述称仅在预览模式中）" if behind_preview(analysed) else "")
     facts = chinese_facts(analysed, lang, sized, said, located)
     branch = feature_branch(title)  # an old import's merge commit: its branch's words help
     return f"{facts}，来自分支 {branch}" if branch else facts
+
+
+# a change its description keeps behind preview, where the title says what happens by default
+# (not a type's default, nor a title that takes something out of preview: "Stabilize …")
+_BY_DEFAULT = re.compile(r"\b(?:by default|the default)\b", re.IGNORECASE)
+_OUT_OF_PREVIEW = re.compile(r"\b(?:stabili[sz]|promot)", re.IGNORECASE)
+_IN_PREVIEW = re.compile(
+    r"\b(?:in|under|behind|only in)\s+(?:the\s+)?preview\b|--preview\b|\bfor now\b.{0,40}\bpreview\b",
+    re.IGNORECASE,
+)
+
+
+def behind_preview(analysed: AnalysedPull) -> bool:
+    """Whether a title says what happens by default of a change its description keeps in preview:
+    ruff #19919 "Show fixes by default" added them "to the `full` output format in preview for
+    now", and said as its title, the stable default seemed to change."""
+    title = analysed.pull.title
+    return (
+        bool(_BY_DEFAULT.search(title))
+        and not _OUT_OF_PREVIEW.search(title)
+        and "preview" not in title.lower()
+        and bool(_IN_PREVIEW.search(analysed.pull.body or ""))
+    )
+
+
+def predicate_of(analysed: AnalysedPull) -> str | None:
+    """ "adds X" for "feat: Add X" (titles.english_predicate), "in preview" where the title's
+    default is one (`behind_preview`); None without a known verb."""
+    predicate = english_predicate(analysed.pull.title)
+    if predicate and behind_preview(analysed):
+        return f"{predicate} (in preview, its description says)"
+    return predicate
 
 
 def whole_translation(title: str) -> str | None:

@@ -10,10 +10,10 @@ from __future__ import annotations
 from digest_plugin.analysis.claims import speaks, themes_speak
 from digest_plugin.analysis.model import AnalysedPull, WeekAnalysis
 from digest_plugin.narrate.chinese import HAN
-from digest_plugin.narrate.describe import body_sentences, chinese_mention
+from digest_plugin.narrate.describe import body_sentences, chinese_mention, predicate_of
 from digest_plugin.narrate.model import Cited
 from digest_plugin.narrate.risks import summary_risks
-from digest_plugin.narrate.titles import display_title, english_predicate
+from digest_plugin.narrate.titles import display_title
 from digest_plugin.narrate.wording import Language, StatedNumbers
 
 SUMMARY_CHANGES = 3  # main changes named in the summary
@@ -171,7 +171,7 @@ def change_sentence(analysed: AnalysedPull, position: int, lang: Language) -> st
             pull=number, change=chinese_mention(analysed, lang, sized=False)
         )
     else:
-        predicate = english_predicate(title)
+        predicate = predicate_of(analysed)
         what = (
             f"{number} {predicate}"
             if predicate

@@ -8,9 +8,9 @@ import re
 from digest_plugin.analysis.claims import themes_speak, type_speaks
 from digest_plugin.analysis.model import TYPES, AnalysedPull, Theme, WeekAnalysis
 from digest_plugin.analysis.themes import series_title, works_mainly_in
-from digest_plugin.narrate.describe import chinese_mention
+from digest_plugin.narrate.describe import chinese_mention, predicate_of
 from digest_plugin.narrate.model import ThemeLine
-from digest_plugin.narrate.titles import display_title, english_predicate
+from digest_plugin.narrate.titles import display_title
 from digest_plugin.narrate.wording import Language, StatedNumbers
 
 THEME_PULLS = 3  # PRs a theme sentence names
@@ -190,7 +190,7 @@ def _led_by(analysed: AnalysedPull, lang: Language) -> str:
         return _("Among them, {pull} {change}.").format(
             pull=f"#{number}", change=chinese_mention(analysed, lang, sized=False)
         )
-    predicate = english_predicate(title)
+    predicate = predicate_of(analysed)
     if predicate:
         return _("Among them, {pull} {change}.").format(pull=f"#{number}", change=predicate)
     return _("Among them: {pull}, “{title}”.").format(pull=f"#{number}", title=display_title(title))

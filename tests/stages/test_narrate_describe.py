@@ -9,6 +9,7 @@ from digest_plugin.narrate.describe import (
     body_sentences,
     chinese_mention,
     chinese_sentence,
+    predicate_of,
     what_it_does,
     whole_translation,
 )
@@ -731,3 +732,34 @@ def test_a_title_is_capitalised_for_a_list_unless_it_starts_with_code():
     )
     assert display_title("[ty] ty_extensions: add foo") == "ty_extensions: add foo"
     assert display_title("fix: crash when `path` is empty") == "Crash when `path` is empty"
+
+
+@pytest.mark.parametrize(
+    "title, body, said",
+    [
+        # ruff #19919: the stable output is as it was
+        (
+            "Show fixes by default",
+            "this is added to the `full` output format in preview for now.",
+            "shows fixes by default (in preview, its description says)",
+        ),
+        ("Show fixes by default", "Fixes #7352.", "shows fixes by default"),
+        # out of preview: on for everyone (ruff #27035)
+        (
+            "Stabilize new default rules",
+            "This PR stabilizes the expanded default rule set currently in preview.",
+            "stabilizes new default rules",
+        ),
+        # a type's default is no default behaviour (ruff #21045)
+        (
+            "Fix false positive for `TypeVar` with default",
+            "Only in preview.",
+            "fixes false positive for `TypeVar` with default",
+        ),
+    ],
+)
+def test_a_default_its_description_keeps_in_preview_is_said_so(title, body, said):
+    pull = analysed(19919, title, body=body)
+    assert predicate_of(pull) == said
+    chinese = chinese_mention(pull, Language.of("zh"))
+    assert chinese.endswith("（其描述称仅在预览模式中）") == ("in preview" in said)
