@@ -63,7 +63,8 @@ EVIDENCE_FACTS = (
     "deprecated",  # deprecation: paths = files touched, lines = lines changed (a few-line warning is small), detail = "deprecates" | "removes"
     "files-removed",  # large-change: paths = removed files (largest first), files = how many, lines = lines deleted
     "size",  # large-change: lines = core lines changed, files = core files, modules = core modules;
-    #   detail = "whole" when the file list was cut: lines and files are then all of the PR's
+    #   detail = "whole" when the file list was cut: lines and files are then all of the PR's;
+    #   "removes" when its core lines were all taken out
     "default-changed",  # config-change: paths = config files edited, detail = the setting named in the title, if any
     "config-files",  # config-change: paths, lines
     "workflows",  # ci-change: paths = workflow files, files = how many

@@ -441,8 +441,12 @@ def _large_change(facts: PullFacts) -> tuple[Evidence, ...]:
     if lines < thresholds.large_change_lines and files < thresholds.large_change_files:
         return ()
     modules = len({path.split("/")[0] for path, _ in core if "/" in path})
+    # lines only taken out (verl #6445 deleted a package, +0 −1,618): "removes", not "changes"
+    removes = "removes" if not whole and not any(c.additions for _, c in kept) else None
     return (
-        Evidence("size", facts.number, lines=lines, files=files, modules=modules, detail=whole),
+        Evidence(
+            "size", facts.number, lines=lines, files=files, modules=modules, detail=whole or removes
+        ),
         *(() if _rearranges(pull) else _removed_files(facts.number, core)),
     )
 

@@ -680,6 +680,12 @@ def _size(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
             "{pull} changes {lines} lines in {files} files",
             e.files,
         )
+    elif e.detail == "removes":
+        template = lang.ngettext(
+            "{pull} removes {lines} lines of core code in {files} file",
+            "{pull} removes {lines} lines of core code in {files} files",
+            e.files,
+        )
     elif e.modules > 1:
         values["modules"] = said.number(kind.key("modules"), e.modules)
         template = lang.gettext(

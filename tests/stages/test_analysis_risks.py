@@ -371,7 +371,10 @@ def test_large_change_cites_removed_files_and_their_size():
     facts = large_change_facts("refactor: drop the legacy engine", files=files)
     assert facts["files-removed"].paths == ("widget/legacy/old.py", "widget/legacy/older.py")
     assert (facts["files-removed"].files, facts["files-removed"].lines) == (2, 1300)
-    assert facts["size"].lines == 1350
+    assert facts["size"].lines == 1350 and facts["size"].detail is None
+    # lines only taken out are removed, not changed (verl #6445, +0 −1,618)
+    gone = [FileChange("widget/legacy/old.py", 0, 1300, "removed"), TEST]
+    assert large_change_facts("drop the legacy engine", files=gone)["size"].detail == "removes"
     # ruff #17553 split a 481-line test fixture in two dozen and removed its snapshot: no user imports either
     split = [
         FileChange("widget/rules/air302.rs", 700, 600),
