@@ -58,7 +58,7 @@ _FILE_NAME = re.compile(
 )  # a file, not a setting
 _QUOTED = re.compile(r"`[^`]*`|\"[^\"]*\"")
 _RENAME = re.compile(
-    rf"^renam\w*\s+(?:the\s+)?(?:misleading\s+)?(?:(?:{_USER_THING})\s+)?(?P<old>{_NAME})(?:\s+[\w-]+){{0,3}}?\s*(?:to|→|->|=>)\s+(?P<new>{_NAME})",
+    rf"^renam\w*\s+(?:the\s+)?(?:misleading\s+)?(?:(?:{_USER_THING})\s+)?(?P<old>{_NAME})(?P<words>(?:\s+[\w-]+){{0,3}}?)\s*(?:to|→|->|=>)\s+(?P<new>{_NAME})",
     re.IGNORECASE,
 )
 _USER_WORD = re.compile(rf"\b(?:{_USER_THING})\b", re.IGNORECASE)
@@ -523,6 +523,11 @@ def _renamed(title: str, body: str, files, kinds) -> tuple[bool, Consequence | N
     if not (_USER_WORD.search(title) or _dotted_or_setting(rename["old"])):
         return True, None
     old, new = _bare(rename["old"]), _bare(rename["new"])
+    # what the name is, where the title says it after the name: "`trainer` arg" (verl #6724
+    # renamed one argument, not everything called trainer)
+    thing = _USER_WORD.search(rename["words"])
+    if thing:
+        old = f"the {old} {thing[0]}"
     return True, Consequence("rename", "title", what=old, old=old, new=new, quote=title)
 
 

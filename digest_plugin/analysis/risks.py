@@ -93,6 +93,9 @@ MOVED_SIZE, MOVED_FROM_LINES = 0.1, 50
 MOVE_ONE_WAY, MOVED_SPLIT = 4, 0.2
 # source lines a key PR adds without tests from which missing tests is high
 UNTESTED_HIGH_LINES = 500
+THIN_LINES_PER_FILE = (
+    5  # changed lines a file under which many files make a sweep, not a large change
+)
 _INSTALLED_FOR_TOOLS = frozenset({"tests", "tooling", "docs", "ci", "examples"})
 FILES_ONLY = "files"  # a version evidence's detail: dependency files edited, no version named
 # an __init__.py this short marks a package or re-exports: nothing of its own to test
@@ -422,13 +425,7 @@ def _large_change(facts: PullFacts) -> tuple[Evidence, ...]:
     pull, thresholds = facts.pull, facts.rules.thresholds
     if _mechanical(facts):
         return ()
-    # source that may hold its own tests (Rust) is test code where the title says it changes tests
-    tests_only = {"inline_tests"} if titled_tests(pull) else set()
-    core = [
-        (path, change)
-        for path, k, change in facts.changes()
-        if not k & (NOT_CODE_KINDS | tests_only)
-    ]
+    core = _core_changes(facts)
     kept = _not_moved(core)
     lines = sum((c.additions or 0) + (c.deletions or 0) for _, c in kept)
     files = len(kept)
@@ -438,7 +435,7 @@ def _large_change(facts: PullFacts) -> tuple[Evidence, ...]:
     whole = "whole" if not pull.files or pull.files_truncated else None
     if whole:
         lines, files = max(lines, pull.additions + pull.deletions), pull.changed_files
-    if lines < thresholds.large_change_lines and files < thresholds.large_change_files:
+    if not _large_enough(lines, files, thresholds):
         return ()
     modules = len({path.split("/")[0] for path, _ in core if "/" in path})
     # lines only taken out (verl #6445 deleted a package, +0 −1,618): "removes", not "changes"
@@ -448,6 +445,24 @@ def _large_change(facts: PullFacts) -> tuple[Evidence, ...]:
             "size", facts.number, lines=lines, files=files, modules=modules, detail=whole or removes
         ),
         *(() if _rearranges(pull) else _removed_files(facts.number, core)),
+    )
+
+
+def _core_changes(facts: PullFacts) -> list[tuple[str, FileChange]]:
+    # source that may hold its own tests (Rust) is test code where the title says it changes tests
+    tests_only = {"inline_tests"} if titled_tests(facts.pull) else set()
+    return [
+        (path, change)
+        for path, k, change in facts.changes()
+        if not k & (NOT_CODE_KINDS | tests_only)
+    ]
+
+
+def _large_enough(lines: int, files: int, thresholds) -> bool:
+    """Many lines, or many files but not by a few lines each: that is a sweep (ruff #16364
+    normalised 43 docstrings, +43 −43)."""
+    return lines >= thresholds.large_change_lines or (
+        files >= thresholds.large_change_files and lines >= THIN_LINES_PER_FILE * files
     )
 
 

@@ -48,7 +48,7 @@ def said(title: str, body: str = "", files=(SRC,)):
         ),
         (
             "Rename `src.root` setting to `environment.root`",
-            ("rename", "src.root", "src.root", "environment.root"),
+            ("rename", "the src.root setting", "the src.root setting", "environment.root"),
         ),
         (
             "Change default REVERSE_ARCHIVE_ORDER to true",
@@ -344,6 +344,20 @@ def test_many_rules_out_of_preview_are_one_line_of_the_section():
     assert (
         line.level == "medium"
     )  # taken out of preview: what users get changes, nothing of theirs breaks
+
+
+def test_a_renamed_argument_is_said_as_one_not_as_everything_of_its_name():
+    """verl #6724 renamed the `trainer` argument of its checkpoint engine, and the advice said
+    "update what refers to trainer", the name of its top-level trainer too."""
+    rename = make_pull(
+        23,
+        MONDAY,
+        "[BREAKING][ckpt] refactor: rename misleading `trainer` arg to `actor_wg`",
+        files=(FileChange("widget/ckpt.py", 9, 9),),
+    )
+    risk = next(r for r in _analysed_week([rename]).risks if r.kind == "breaking-change")
+    renamed = next(e for e in risk.evidence if e.detail == "rename")
+    assert (renamed.old, renamed.new) == ("the trainer arg", "actor_wg")
 
 
 @pytest.mark.parametrize("language", ["en", "zh"])
