@@ -197,7 +197,7 @@ def test_a_theme_sentence_is_the_models_where_it_checks_out_and_the_builtin_writ
     themes = [" ".join(li.get_text().split()) for li in _page(output).select("section.summary li")]
     assert themes == [
         (
-            "engine: 3 of the week's 4 PRs (75%). Its main change: #1 adds the widget `cache`. "
+            "engine: 3 of the week's 4 PRs (75%). Among them, #1 adds the widget `cache`. "
             "See also #2, #5."
         ),  # the built-in writer's
         "cache: The cache theme took 3 of the week's pull requests, led by #1.",
