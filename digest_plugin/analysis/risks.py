@@ -93,9 +93,8 @@ MOVED_SIZE, MOVED_FROM_LINES = 0.1, 50
 MOVE_ONE_WAY, MOVED_SPLIT = 4, 0.2
 # source lines a key PR adds without tests from which missing tests is high
 UNTESTED_HIGH_LINES = 500
-THIN_LINES_PER_FILE = (
-    5  # changed lines a file under which many files make a sweep, not a large change
-)
+# changed lines a file under which many files make a sweep, not a large change
+THIN_LINES_PER_FILE = 5
 _INSTALLED_FOR_TOOLS = frozenset({"tests", "tooling", "docs", "ci", "examples"})
 FILES_ONLY = "files"  # a version evidence's detail: dependency files edited, no version named
 # an __init__.py this short marks a package or re-exports: nothing of its own to test
