@@ -225,8 +225,9 @@ def factor_names(_) -> dict[str, str]:
         "security": _("security"),
         "crash": _("fixes a crash, hang or leak"),
         "deprecation": _("deprecation"),
-        "upgrade": _("dependency upgrade"),
-        "core_upgrade": _("core runtime upgrade"),
+        # which way a version moved is not said (version.direction is silent): a revert moves back
+        "upgrade": _("dependency version change"),
+        "core_upgrade": _("core runtime version change"),
         "workflows": _("CI workflows changed together"),
         "default": _("changes a default value"),
         "revert": _("reverts an earlier PR"),
