@@ -43,7 +43,9 @@ PRINT_SECTIONS = tuple(
 # Key changes told in full, most important first, on the page, on paper and in the Markdown; the
 # others follow in brief (number, a few words, importance). Thirty in full were seven printed pages.
 KEY_CHANGES_IN_FULL = 10
-_BUMP = re.compile(r"\b(?:bump|upgrade)", re.IGNORECASE)
+_DEPENDENCY_WORDS = re.compile(
+    r"\b(?:bump\w*|upgrad\w*|dependen\w*|requirements?|pin(?:s|ned)?)\b", re.IGNORECASE
+)
 # a dependency bot's branch merged by a person (not a code assistant's co-authorship: verl's 114)
 _BUMP_BOT_CO_AUTHOR = re.compile(
     r"^co-authored-by:\s*(?:renovate|dependabot)\[bot\]", re.IGNORECASE | re.MULTILINE
@@ -456,9 +458,9 @@ def _newcomers(week: WeekAnalysis, refs) -> tuple[Contributor, ...]:
 
 
 def _updates(week: WeekAnalysis, refs, lang: Language) -> tuple[PullRow, ...]:
-    """Dependency bumps and PRs made by bots (or by a person from a dependency bot's branch: ruff
-    #21254), each with the PR of the week that reverts it, if any: a bump undone the same day
-    is no version the project runs (ruff #21234)."""
+    """The PRs of the dependency row and those made by bots (or by a person from a dependency
+    bot's branch: ruff #21254), each with the PR of the week that reverts it, if any: a bump undone
+    the same day is no version the project runs (ruff #21234)."""
     undone = (
         {p.classification.reverts: p.pull.number for p in week.pulls if p.classification.reverts}
         if speaks("revert.undoes")
@@ -469,12 +471,18 @@ def _updates(week: WeekAnalysis, refs, lang: Language) -> tuple[PullRow, ...]:
             _pull_row(p, refs, lang, titled=False), reverted_by=refs.get(undone.get(p.pull.number))
         )
         for p in week.pulls
-        # what its title says it moves: a pin moved inside a fix (ruff #21038) is in the risk row,
-        # a feature's title that bumps what its dependency files pin here too (verl #6374)
-        if p.classification.bot
-        or p.upgrades
-        or _BUMP_BOT_CO_AUTHOR.search(p.pull.body)
-        or ("dependency-upgrade" in p.risks and _BUMP.search(p.pull.title))
+        if p.classification.bot or _BUMP_BOT_CO_AUTHOR.search(p.pull.body) or _updates_files(p)
+    )
+
+
+def _updates_files(analysed: AnalysedPull) -> bool:
+    """A PR of the dependency row that is about its dependencies: it changes nothing else, or its
+    title says so (verl #1439 "add pip dependances", #6374 "ascend bump into megatron 016"); not a
+    feature that added a crate to Cargo.lock (ruff #25410)."""
+    return "dependency-upgrade" in analysed.risks and (
+        not analysed.footprint.core_lines
+        or bool(analysed.upgrades)
+        or bool(_DEPENDENCY_WORDS.search(analysed.pull.title))
     )
 
 

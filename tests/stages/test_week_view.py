@@ -8,7 +8,7 @@ import pytest
 
 from digest_plugin.analysis.claims import speaks, type_speaks
 from digest_plugin.analysis.importance import scaled
-from digest_plugin.analysis.model import Score
+from digest_plugin.analysis.model import Footprint, Score
 from digest_plugin.narrate import narrate
 from digest_plugin.narrate.titles import display_title
 from digest_plugin.narrate.wording import Language
@@ -237,9 +237,21 @@ def test_an_update_reverted_the_same_week_says_so_and_a_bump_merged_from_a_bots_
         body="Co-authored-by: renovate[bot] <29139614+renovate[bot]@users.noreply.github.com>",
     )
     assisted = analysed(6000, "feat: a feature", body="Co-authored-by: gemini-code-assist[bot] <x>")
-    view = view_of(week_of([bump, revert, merged, assisted]))
+    # of the dependency row: one of only its requirements (verl #1439), not a feature that added
+    # a crate to Cargo.lock (ruff #25410)
+    pip = analysed(
+        1439, "add pip dependances", files=("requirements.txt",), risks=("dependency-upgrade",)
+    )
+    crate = analysed(
+        25410,
+        "[ty] Implement LSP `textDocument/implementation` request",
+        files=("Cargo.lock", "src/core.py"),
+        risks=("dependency-upgrade",),
+        footprint=Footprint(core_lines=900),
+    )
+    view = view_of(week_of([bump, revert, merged, assisted, pip, crate]))
     rows = {row.ref.number: row for row in view.updates}
-    assert sorted(rows) == [21234, 21254]  # not a code assistant's co-authored feature
+    assert sorted(rows) == [1439, 21234, 21254]  # not a code assistant's co-authored feature
     undone = rows[21234].reverted_by
     if speaks("revert.undoes"):
         assert undone is not None and undone.number == 21252
