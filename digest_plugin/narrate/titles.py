@@ -291,6 +291,8 @@ def _framed(parts: Clause) -> str | None:
         return said
     if chinese is None or not rest:
         return None
+    if ";" in rest:
+        return _two_changes(parts.verb, rest)
     if re.fullmatch(r"(?:it\s+)?by\s+default", rest, re.IGNORECASE) and "{" not in chinese:
         return f"默认{chinese}"  # "disable by default" has no object to quote (pelican #1747)
     # "upgrade X and Y, add Z": the first "and" a clear verb follows
@@ -312,6 +314,15 @@ def _framed(parts: Clause) -> str | None:
     ):
         return f"将「{moved['what']}」{_TOWARDS[parts.verb]}「{moved['where']}」"
     return _quoted(chinese, rest)
+
+
+def _two_changes(verb: str | None, rest: str) -> str | None:
+    """ "move X to Y; move Z to W": each change said over its own words, where the second would
+    have read as the first's target (verl #1392)."""
+    before, _, after = rest.partition(";")
+    each = [_framed(clause(f"{verb} {before}")), _framed(clause(after.strip()))]
+    framed = [part for part in each if part]
+    return "；".join(framed) if len(framed) == len(each) else None
 
 
 def _said_with_two_quotes(parts: Clause, rest: str) -> str | None:
@@ -477,6 +488,8 @@ def _version_change(verb: str, upgrade: re.Match) -> str | None:
 def _towards(verb: str, rest: str) -> str | None:
     """ "migrate to X" -> "迁移到 X", "rename X to Y" -> "将 X 重命名为 Y"; None without a "to"."""
     chinese = _TOWARDS[verb]
+    if ";" in rest:  # a second change after it would read as the target (verl #1392)
+        return None
     target = re.match(r"^to\s+(?P<new>\S.*)$", rest, re.IGNORECASE)
     if target:
         new = noun_phrase(target["new"])

@@ -569,6 +569,10 @@ def test_titles_with_a_word_the_rules_do_not_know_are_quoted_whole_never_half_tr
             "Bug fixes for the qwen3-235b model in 256k scenarios",
             "修复「qwen3-235b model in 256k scenarios」",
         ),
+        (  # two changes, each over its own words: the second is no target (verl #1392)
+            "move recipe.dapo.src to recipe.dapo; move test files to their own namespaces",
+            "将「recipe.dapo.src」移到「recipe.dapo」；将「test files」移到「their own namespaces」",
+        ),
         (  # "to" opens a verb: no move to a place (pelican #605)
             "Change the way to compute relative paths",
             "修改「way to compute relative paths」",
