@@ -14,9 +14,6 @@ from digest_plugin.narrate.titles import display_title
 from digest_plugin.narrate.wording import Language, StatedNumbers
 
 THEME_PULLS = 3  # PRs a theme sentence names
-LINES_SAID_FROM = (
-    1.5  # times its share of PRs from which a theme's share of the week's lines is said
-)
 TYPES_SAID = 3  # kinds of change a theme sentence counts
 
 
@@ -48,16 +45,6 @@ def _theme_sentence(
     # any", against 51 red-knot PRs the week before), and no corpus measures such a claim.
     share = ngettext("{count} of {pulls} ({share}).", "{count} of {pulls} ({share}).", count)
     sentences = [share.format(**values)]
-    if theme.line_share >= LINES_SAID_FROM * theme.share and round(theme.line_share * 100):
-        # a theme of few PRs that took much of the work: say what makes it one
-        lines = said.percent(f"theme:{theme.name}:line_share", theme.line_share)
-        # a module's share is that of the PRs working mainly in it (analysis/themes.py)
-        said_lines = (
-            _("Its PRs working mainly in it changed {lines} of the week's lines of core code.")
-            if theme.source == "module"
-            else _("Its PRs changed {lines} of the week's lines of core code.")
-        )
-        sentences.append(said_lines.format(lines=lines))
     kinds = _kinds_of_change(theme, said)
     if kinds:
         sentences.append(_("What its PRs did: {kinds}.").format(kinds=kinds))

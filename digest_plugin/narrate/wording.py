@@ -215,6 +215,7 @@ def factor_names(_) -> dict[str, str]:
     as they are (shared: not to be changed)."""
     return {
         "type": _("kind of change"),
+        "type_read": _("kind of change, guessed from its title and files"),
         "size": _("lines changed"),
         "files": _("files changed"),
         "large": _("large change"),

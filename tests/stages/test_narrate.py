@@ -691,34 +691,17 @@ def test_grounding_is_not_fooled_by_names_that_are_digits():
     assert check_grounding(week, narrative) == []
 
 
-@pytest.mark.parametrize(
-    "language, said",
-    [
-        ("en", "Its PRs changed 70% of the week's lines of core code."),
-        ("zh", "这些 PR 的改动占本周核心代码改动行数的 70%。"),
-    ],
-)
-def test_a_theme_of_few_prs_but_much_of_the_work_says_its_share_of_the_lines(language, said):
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_a_theme_does_not_state_its_share_of_the_lines(language):
+    """verl 2025-W51: two renames scoped "[rollout]" made "rollout" 66% of the week's core lines;
+    lines count what was moved as much as what was written, so the share is not said."""
     week = busy_week()
     heavy = dataclasses.replace(
         week, themes=tuple(dataclasses.replace(t, line_share=0.7) for t in week.themes)
     )
     narrative = narrate(heavy, [previous_week()], Language.of(language))
-    assert said in narrative.themes[0].text
-    # a module's share counts its PRs working mainly in it, and says so
-    module = dataclasses.replace(
-        heavy, themes=tuple(dataclasses.replace(t, source="module") for t in heavy.themes)
-    )
-    mainly = {
-        "en": "Its PRs working mainly in it changed 70% of the week's lines of core code.",
-        "zh": "主要改动该模块的 PR 占本周核心代码改动行数的 70%。",
-    }[language]
-    assert mainly in narrate(module, [previous_week()], Language.of(language)).themes[0].text
+    assert narrative.themes and "70%" not in narrative.themes[0].text
     assert check_grounding(heavy, narrative, [previous_week()]) == []
-    usual = narrate(week, [previous_week()], Language.of(language))
-    assert (
-        said not in usual.themes[0].text
-    )  # a share of lines no larger than its share of PRs goes unsaid
 
 
 @pytest.mark.parametrize(
