@@ -44,6 +44,10 @@ _COMMON = frozenset(
 # share of the reverted change's files a later PR touches to be about the same code ...
 SAME_FILES = 0.5
 SAME_WORDS = 0.5  # ... and share of title words in common to be on the same subject
+# a later PR may have redone a reverted change within a week, editing each of its files by half to
+# twice as many lines
+REDO_DAYS = 7
+REDO_LINES = 2
 
 
 @dataclass(frozen=True)
@@ -55,13 +59,16 @@ class FollowUps:
     numbers: tuple[int, ...]  # in the same order
     titles: dict[int, str]
     files: dict[int, frozenset[str]]
+    lines: dict[int, dict[str, int]]  # lines changed per file
+    merged: dict[int, datetime]
     mentions: dict[int, frozenset[int]]  # PR numbers its title and body mention (#12, .../pull/12)
     relands: frozenset[int]  # PRs whose title or body says they re-land or re-apply something
     last: datetime | None  # the latest merge the store holds
 
     def after(self, revert: Pull, reverted: int | None) -> tuple[str | None, int | None]:
         """(outcome, the PR) for a revert: "relanded" or "replaced" and the later PR, or "none" /
-        "pending" and None; (None, None) when nothing followed a revert whose reverted PR is unknown."""
+        "pending" and None; (None, None) when the files cannot tell: the reverted PR is unknown, or a
+        later PR edits all of its files."""
         end = revert.merged_at + timedelta(days=REVERT_FOLLOW_UP_DAYS)
         original = reverted if reverted in self.titles else None
         undone = self.titles[original] if original is not None else _inner_title(revert.title)
@@ -71,10 +78,12 @@ class FollowUps:
         )
         cited_by_revert = self.mentions.get(revert.number, frozenset())
         start = bisect.bisect_right(self.times, revert.merged_at)
-        for index in range(start, bisect.bisect_right(self.times, end)):
-            number = self.numbers[index]
-            if number in (revert.number, original):
-                continue
+        later = [
+            n
+            for n in self.numbers[start : bisect.bisect_right(self.times, end)]
+            if n not in (revert.number, original)
+        ]
+        for number in later:
             found = self._follows(
                 number,
                 (revert.number, original),
@@ -86,7 +95,24 @@ class FollowUps:
                 return found, number
         if original is None:
             return None, None  # without the reverted PR, no later one can be said to be missing
+        soon = revert.merged_at + timedelta(days=REDO_DAYS)
+        if any(self._may_redo(n, original) for n in later if self.merged[n] <= soon):
+            return None, None
         return ("none" if self.last is not None and self.last >= end else "pending"), None
+
+    def _may_redo(self, number: int, original: int) -> bool:
+        """Whether PR `number`, under another title, edits every file the reverted PR did by about
+        as many lines (REDO_LINES): it may have redone the change (verl #3192 set #3184's one line again the
+        same day, inside a Docker update), which only a diff would show."""
+        done, then = self.lines.get(original, {}), self.lines.get(number, {})
+        return (
+            bool(done)
+            and not _REVERT_TITLE.match(self.titles[number])
+            and all(
+                lines <= REDO_LINES * then.get(path, 0) <= REDO_LINES**2 * lines
+                for path, lines in done.items()
+            )
+        )
 
     def _follows(
         self,
@@ -133,6 +159,11 @@ def follow_ups(pulls: Sequence[Pull]) -> FollowUps:
         numbers=tuple(p.number for p in ordered),
         titles={p.number: p.title for p in ordered},
         files={p.number: frozenset(f.path for f in p.files) for p in ordered},
+        merged={p.number: p.merged_at for p in ordered},
+        lines={
+            p.number: {f.path: (f.additions or 0) + (f.deletions or 0) for f in p.files}
+            for p in ordered
+        },
         mentions={p.number: _mentions(f"{p.title}\n{p.body}") - {p.number} for p in ordered},
         relands=frozenset(
             p.number

@@ -227,8 +227,12 @@ def _package_marker(path: str, change) -> bool:
 def _breaking(facts: PullFacts) -> tuple[Evidence, ...]:
     """A change marked breaking, and whether it tells users what to change: a docs or changelog
     file among its files, or migration words in its description (missing "migration-notes" if not)."""
-    if not facts.classification.breaking or _peripheral_only(facts):
-        return ()  # a marker on docs, CI or a PR template alone (an upstream change it describes) breaks nothing users run
+    # a marker on docs, CI or a PR template alone (an upstream change it describes) breaks nothing
+    # users run; a recipe or an example is run (verl #4427, "[BREAKING][recipe, ckpt]")
+    if not facts.classification.breaking or (
+        facts.kinds and all(k & PERIPHERAL_KINDS - {"examples"} for k in facts.kinds)
+    ):
+        return ()
     rules = facts.rules
     if parse_title(facts.pull.title, rules).breaking:
         how = "title"

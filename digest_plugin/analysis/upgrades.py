@@ -93,8 +93,9 @@ _UPGRADE_WORDS = re.compile(
     r"|\b(update|bump|upgrade)s?\s+to\s+(the\s+)?latest\s+\w",
     re.IGNORECASE,
 )
+# "Bump version to 0.15.19", "Release v0.4.2", "Prepare for 0.15.1", "Prepare release v0.14.14"
 _OWN_RELEASE = re.compile(
-    r"^(bump|release|prepare|update|set)\s+(the\s+)?(((main|master|dev)\s+)?branch\s+|package\s+|project\s+)?version\b|^(bump|release|prepare)\s+(to\s+)?v?\d|^release\b"
+    r"^(bump|release|prepare|update|set)\s+(the\s+)?(((main|master|dev)\s+)?branch\s+|package\s+|project\s+)?version\b|^(bump|release|prepare)\s+(to\s+|for\s+|release\s+)?v?\d|^release\b"
     r"|^.*?\b(and|then)\s+bump\s+(it\s+)?to\s+v?\d",  # "Add pyproject.toml to rooster's `version_files` and bump to 0.13.1"
     re.IGNORECASE,
 )
