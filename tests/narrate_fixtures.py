@@ -262,6 +262,7 @@ def busy_week(**options):
             42,
             {"feat": 1, "perf": 1},
             trend="rising",
+            line_share=0.6,
         )
     ]
     recommendations = [

@@ -127,7 +127,12 @@ def _themes_sentence(week: WeekAnalysis, said: StatedNumbers) -> str | None:
         ).format(themes=lang.join(items))
     # "the week was about" would claim more than they took; what made them themes is then their
     # rise against recent weeks (analysis/themes.py), which is said as such
-    rising = [item for theme, item in zip(themes, items, strict=True) if theme.trend != "continued"]
+    # and changed code users run: four one-line fixes of recipes are no lead (verl 2025-W17)
+    rising = [
+        item
+        for theme, item in zip(themes, items, strict=True)
+        if theme.trend != "continued" and theme.line_share
+    ]
     if not rising:
         return None
     return lang.ngettext(

@@ -72,6 +72,10 @@ def test_the_summary_names_beside_the_first_theme_only_those_that_took_a_tenth_o
     assert text.startswith(
         "A larger share of the week's PRs than in recent weeks went to export (4 PRs)."
     )  # 1 of 20
+    # a rising strand whose PRs changed no code users run is no lead (verl 2025-W17's recipe fixes)
+    idle = dataclasses.replace(first, line_share=0.0)
+    text = narrate(dataclasses.replace(week, themes=(idle, small)), [], EN).summary.text
+    assert "larger share" not in text and "export (4 PRs)" not in text
 
 
 @pytest.mark.parametrize(
