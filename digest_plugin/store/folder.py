@@ -24,8 +24,8 @@ from pathlib import Path
 
 from digest_plugin.atomic import atomic_write, remove_leftovers
 from digest_plugin.errors import DigestError
-from digest_plugin.records.pull import Pull, format_time, read_line
-from digest_plugin.records.state import SCHEMA_VERSION, RepoState, StateError, Window
+from digest_plugin.records.pull import Pull, RecordError, format_time, read_line
+from digest_plugin.records.state import SCHEMA_VERSION, RepoState, Window
 from digest_plugin.settings import check_repo_name, repo_name_problem
 
 logger = logging.getLogger(__name__)
@@ -311,7 +311,7 @@ class Store:
                 return None
             data = json.loads(raw.decode("utf-8"))
             state = RepoState.from_json(data)
-        except StateError as error:
+        except RecordError as error:
             raise DigestError(
                 f"{path} has a bad value in {error.field}: {error.problem}; correct it, restore it from version control, "
                 "or delete it to refetch."
