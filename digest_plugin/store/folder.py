@@ -231,7 +231,7 @@ class Store:
         latest = {pull.number: pull for pull in pulls}  # a PR given twice: the later record, once
         by_month: dict[str, dict[int, Pull]] = defaultdict(dict)
         for pull in latest.values():
-            by_month[_month_of(pull)][pull.number] = pull
+            by_month[pull.merged_at.astimezone(UTC).strftime("%Y-%m")][pull.number] = pull
         if not by_month:
             return 0
         directory = self._folder_for_writing(repo)
@@ -417,10 +417,6 @@ def _keeping_diff(pull: Pull, stored: Pull | None) -> Pull:
     if pull.diff is None and stored is not None and stored.diff is not None:
         return replace(pull, diff=stored.diff)
     return pull
-
-
-def _month_of(pull: Pull) -> str:
-    return pull.merged_at.astimezone(UTC).strftime("%Y-%m")
 
 
 @dataclass
