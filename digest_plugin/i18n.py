@@ -21,7 +21,7 @@ from pathlib import Path
 from babel import Locale
 from babel.dates import format_date as babel_format_date
 from babel.dates import format_interval
-from babel.numbers import NumberPattern, parse_pattern
+from babel.numbers import parse_pattern
 
 from digest_plugin.errors import DigestError
 
@@ -73,10 +73,8 @@ def format_pattern(value: float, pattern: str, language: str) -> str:
     return _number_pattern(pattern).apply(value, _locale(language))
 
 
-@lru_cache(maxsize=64)
-def _number_pattern(pattern: str) -> NumberPattern:
-    # parsing a pattern costs more than applying it, and narratives format thousands
-    return parse_pattern(pattern)
+# parsing a pattern costs more than applying it, and narratives format thousands
+_number_pattern = lru_cache(maxsize=64)(parse_pattern)
 
 
 @lru_cache(maxsize=8)

@@ -152,9 +152,6 @@ class Memo:
         """The entries this build used or made: the next build's memo."""
         return dict(self._used)
 
-    def used_keys(self) -> tuple[str, ...]:
-        return tuple(self._used)
-
     @property
     def changed(self) -> bool:
         """Whether `kept()` differs from the entries it was given (else there is nothing to save)."""

@@ -159,24 +159,21 @@ class GitHubClient:
         date, received = self._github_time
         return date + timedelta(seconds=time.monotonic() - received)
 
-    def graphql(self, query: str, variables: dict | Callable[[int], dict], subject: str) -> dict:
-        """The `data` of a GraphQL answer; `subject` (owner/name) names what failed in errors.
-
-        `variables` may be a function of the failed tries so far, so that a caller can ask for
-        less after a timeout (GitHub times out expensive queries).
-        """
-        return self.graphql_in_part(query, variables, subject, ())[0]
-
-    def graphql_in_part(
+    def graphql(
         self,
         query: str,
         variables: dict | Callable[[int], dict],
         subject: str,
-        items: tuple[str, ...],
+        items: tuple[str, ...] = (),
     ) -> tuple[dict, list[dict]]:
-        """As `graphql`, but an error about one item of the list at the path `items` (such as
-        ("search", "nodes")) comes back beside the data rather than failing the request: GitHub
-        answers what it could serve and nulls the rest, and one PR must not stop the others."""
+        """The `data` of a GraphQL answer, and the errors it came with; `subject` (owner/name)
+        names what failed in errors.
+
+        `variables` may be a function of the failed tries so far, so that a caller can ask for
+        less after a timeout (GitHub times out expensive queries). An error about one item of the
+        list at the path `items` (such as ("search", "nodes")) comes back beside the data rather
+        than failing the request: GitHub answers what it could serve and nulls the rest, and one
+        PR must not stop the others."""
 
         def send(failures: int):
             values = variables(failures) if callable(variables) else variables

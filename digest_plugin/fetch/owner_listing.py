@@ -31,15 +31,16 @@ def public_repos(client: GitHubClient, owner: str) -> list[str]:
         )
         items = items if isinstance(items, list) else []
         for position, item in enumerate(items, PER_PAGE * (page - 1) + 1):
-            name = listed_name(item, owner)
-            if name is None:
+            # the store can hold only a repository name of `owner`
+            name = item.get("full_name") if isinstance(item, dict) else None
+            if not is_repo_name(name) or name.split("/")[0].lower() != owner.lower():
                 logger.warning(
                     "GitHub's list of %s's repositories has an item %d that names no repository of %s "
                     "(full_name %s); it is left out.",
                     owner,
                     position,
                     owner,
-                    _shown(item),
+                    "missing" if name is None else repr(name)[:80],
                 )
             elif not (item.get("private") or item.get("archived") or item.get("disabled")):
                 names.append(name)
@@ -51,14 +52,6 @@ def public_repos(client: GitHubClient, owner: str) -> list[str]:
             f"GitHub lists no public, non-archived repository of {owner}, so {owner}/* matches nothing."
         )
     return sorted(names)
-
-
-def listed_name(item, owner: str) -> str | None:
-    """The `full_name` of a listing item, if it is a repository name of `owner` the store can hold."""
-    name = item.get("full_name") if isinstance(item, dict) else None
-    if not is_repo_name(name) or name.split("/")[0].lower() != owner.lower():
-        return None
-    return name
 
 
 def resolve_owners(
@@ -85,8 +78,3 @@ def resolve_owners(
         return found
 
     return expand(entries, asked)
-
-
-def _shown(item) -> str:
-    name = item.get("full_name") if isinstance(item, dict) else None
-    return "missing" if name is None else repr(name)[:80]

@@ -208,7 +208,7 @@ class RepoSync:
             batch = windows[batch_start : batch_start + COUNTS_PER_QUERY]
             variables = {"owner": self.owner, "name": self.name}
             variables.update({f"q{i}": search_text(self.repo, w) for i, w in enumerate(batch)})
-            data = self.client.graphql(merged_count_query(len(batch)), variables, self.repo)
+            data, _ = self.client.graphql(merged_count_query(len(batch)), variables, self.repo)
             self._check_repository(data)
             for i, window in enumerate(batch):
                 count = int(data[f"w{i}"]["issueCount"])
@@ -246,9 +246,8 @@ class RepoSync:
         )
         if len(found) + len(kept) + skipped < total:
             self.report.incomplete.append(window)
-            self.state = replace(
-                self.state, incomplete=_merge_windows(self.state.incomplete, window)
-            )
+            incomplete = sorted({*self.state.incomplete, window}, key=lambda w: (w.start, w.end))
+            self.state = replace(self.state, incomplete=tuple(incomplete))
             self.progress.note(
                 f"{self.repo}: only {len(found)} of {total} PRs merged {window.start:%Y-%m-%d %H:%M:%S} to "
                 f"{window.end:%Y-%m-%d %H:%M:%S} UTC could be fetched; that span is marked incomplete, and the next fetch tries it again."
@@ -273,7 +272,7 @@ class RepoSync:
                 asked.update(variables, first=self._page_size(failures))
                 return dict(asked)
 
-            data, errors = self.client.graphql_in_part(MERGED_PULLS, page, self.repo, NODES)
+            data, errors = self.client.graphql(MERGED_PULLS, page, self.repo, NODES)
             self._check_repository(data)
             # the fault has passed: grow back
             self.page_size = min(self.full_page_size, self.page_size * 2)
@@ -336,7 +335,7 @@ class RepoSync:
     def _numbers(self, asked: dict) -> dict[int, tuple[int | None, datetime | None]]:
         """The number and merge time of each PR on the page asked with `asked`, by position: what
         to name a PR by whose node GitHub's answer nulled."""
-        data = self.client.graphql(MERGED_NUMBERS, asked, self.repo)
+        data, _ = self.client.graphql(MERGED_NUMBERS, asked, self.repo)
         nodes = (data.get("search") or {}).get("nodes") or []
         return {index: _identity(node) for index, node in enumerate(nodes)}
 
@@ -531,10 +530,6 @@ def _plan(
 
 def _without(mapping: dict, key) -> dict:
     return {k: v for k, v in mapping.items() if k != key}
-
-
-def _merge_windows(windows: tuple[Window, ...], new: Window) -> tuple[Window, ...]:
-    return tuple(sorted({*windows, new}, key=lambda w: (w.start, w.end)))
 
 
 class Unreadable(Exception):

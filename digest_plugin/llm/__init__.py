@@ -54,7 +54,7 @@ def language_model_writer(
     copilot = settings.writer == "copilot"
     unavailable = (
         _copilot_unavailable(config, environ) if copilot else _unavailable(config, environ)
-    )
+    ) or ("DIGEST_LLM['max_requests'] is 0" if config.max_requests == 0 else "")
     if unavailable:
         log.warning(
             "The language-model writer sends no request in this build: %s; cached answers are still used.",
@@ -115,8 +115,6 @@ def _copilot_unavailable(config: LLMConfig, environ: Mapping[str, str]) -> str:
             "the endpoint's key" if config.base_url else "a GitHub token allowed Copilot requests"
         )
         return f"none of the environment variables {', '.join(config.api_key_env)} holds {what}"
-    if config.max_requests == 0:
-        return "DIGEST_LLM['max_requests'] is 0"
     return ""
 
 
@@ -130,8 +128,6 @@ def _unavailable(config: LLMConfig, environ: Mapping[str, str]) -> str:
             if len(config.api_key_env) == 1
             else f"neither of the environment variables {names} that DIGEST_LLM names holds a key"
         )
-    if config.max_requests == 0:
-        return "DIGEST_LLM['max_requests'] is 0"
     return ""
 
 

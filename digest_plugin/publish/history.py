@@ -138,7 +138,7 @@ def made_weeks(
         return analysed_weeks(repo, shown, state, options, now, run_directly)
     with _stages(store.root, repo, shown, state, options, now, memo, slices) as runner:
         weeks = analysed_weeks(repo, shown, state, options, now, runner)
-    memo.put(key, (tuple(weeks), memo.used_keys(), len(pulls) - len(shown)))
+    memo.put(key, (tuple(weeks), tuple(memo.kept()), len(pulls) - len(shown)))
     return weeks
 
 

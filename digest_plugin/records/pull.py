@@ -168,20 +168,19 @@ def _choice(value, field: str, choices: tuple[str, ...], default: str | None) ->
     return choices[choices.index(value)] if value in choices else default  # the one shared string
 
 
+_KINDS = {
+    bool: "true/false",
+    int: "a number",
+    float: "a number",
+    str: "text",
+    dict: "an object",
+    list: "a list",
+    tuple: "a list",
+}
+
+
 def _kind(value) -> str:
-    return (
-        "nothing"
-        if value is None
-        else {
-            bool: "true/false",
-            int: "a number",
-            float: "a number",
-            str: "text",
-            list: "a list",
-            tuple: "a list",
-            dict: "an object",
-        }.get(type(value), type(value).__name__)
-    )
+    return "nothing" if value is None else _KINDS.get(type(value), type(value).__name__)
 
 
 @frozen_record

@@ -10,22 +10,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from digest_plugin.records.pull import CLOCK_SKEW, EARLIEST_TIME, format_time, parse_time
+from digest_plugin.records.pull import (
+    CLOCK_SKEW,
+    EARLIEST_TIME,
+    RecordError,
+    format_time,
+    parse_time,
+)
 
 SCHEMA_VERSION = 1  # fields added since are optional, so that older readers still read newer files
 SKIP_AFTER = 2  # fetches in which a PR failed the same way before it is skipped for good
 STATE_SOURCES = ("github", "import", "sample")
 # far enough for any arithmetic on it; a later one is repaired by the fetch
 LATEST_WATERMARK = datetime(9000, 1, 1, tzinfo=UTC)
-
-
-class StateError(ValueError):
-    """A field of a state file that cannot be read as written: `field` names it, `problem` says why."""
-
-    def __init__(self, field: str, problem: str):
-        super().__init__(f"{field}: {problem}")
-        self.field = field
-        self.problem = problem
 
 
 def _state_time(data: dict, name: str, latest: datetime | None = None) -> datetime | None:
@@ -40,16 +37,16 @@ def _state_time(data: dict, name: str, latest: datetime | None = None) -> dateti
     except (ValueError, OverflowError):
         moment = None
     if moment is None:
-        raise StateError(name, f"{str(value)[:40]!r} is not a time like 2026-05-18T09:00:00Z")
+        raise RecordError(name, f"{str(value)[:40]!r} is not a time like 2026-05-18T09:00:00Z")
     latest = latest or datetime.now(UTC) + CLOCK_SKEW
     if not EARLIEST_TIME <= moment <= latest:
-        raise StateError(name, f"{value} is before {EARLIEST_TIME:%Y} or in the future")
+        raise RecordError(name, f"{value} is before {EARLIEST_TIME:%Y} or in the future")
     return moment
 
 
 def _whole(value, name: str, least: int = 0) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        raise StateError(name, f"{str(value)[:40]!r} is not a whole number of at least {least}")
+        raise RecordError(name, f"{str(value)[:40]!r} is not a whole number of at least {least}")
     return value
 
 
@@ -66,12 +63,12 @@ class Window:
     @classmethod
     def from_json(cls, data: list[str], name: str = "incomplete") -> Window:
         if not isinstance(data, list) or len(data) != 2:
-            raise StateError(name, f"{str(data)[:60]!r} is not a pair of times [start, end]")
+            raise RecordError(name, f"{str(data)[:60]!r} is not a pair of times [start, end]")
         pair = {"start": data[0], "end": data[1]}
         start = _state_time(pair, "start", LATEST_WATERMARK)
         end = _state_time(pair, "end", LATEST_WATERMARK)
         if start is None or end is None or not start < end:
-            raise StateError(
+            raise RecordError(
                 name, f"{str(data)[:60]!r} is not a pair of times [start, end], the start first"
             )
         return cls(start, end)
@@ -113,7 +110,7 @@ class PullFailure:
     @classmethod
     def from_json(cls, data: dict, name: str = "failed_pulls") -> PullFailure:
         if not isinstance(data, dict) or not isinstance(data.get("reason"), str):
-            raise StateError(name, f"{str(data)[:60]!r} is not an object with a reason")
+            raise RecordError(name, f"{str(data)[:60]!r} is not an object with a reason")
         return cls(
             data["reason"],
             _whole(data.get("times"), f"{name}.times", 1),
@@ -158,27 +155,27 @@ class RepoState:
 
     @classmethod
     def from_json(cls, data: dict) -> RepoState:
-        """The state a state file's JSON holds; StateError naming the first field that cannot be read."""
+        """The state a state file's JSON holds; RecordError naming the first field that cannot be read."""
         if not isinstance(data, dict):
-            raise StateError("the file", "is not a JSON object")
+            raise RecordError("the file", "is not a JSON object")
         if not isinstance(data.get("repo"), str):
-            raise StateError("repo", f"{str(data.get('repo'))[:60]!r} is not a repository name")
+            raise RecordError("repo", f"{str(data.get('repo'))[:60]!r} is not a repository name")
         if data.get("source") not in STATE_SOURCES:
             source = str(data.get("source"))[:40]
-            raise StateError("source", f"{source!r} is not one of {', '.join(STATE_SOURCES)}")
+            raise RecordError("source", f"{source!r} is not one of {', '.join(STATE_SOURCES)}")
         progress = data.get("progress") or {}
         if not isinstance(progress, dict):
-            raise StateError("progress", f"{str(progress)[:40]!r} is not an object")
+            raise RecordError("progress", f"{str(progress)[:40]!r} is not an object")
         if "since" in progress:
             _state_time(progress, "since")
         incomplete = data.get("incomplete") or []
         failed = data.get("failed_pulls") or {}
         if not isinstance(incomplete, list):
-            raise StateError("incomplete", f"{str(incomplete)[:40]!r} is not a list of windows")
+            raise RecordError("incomplete", f"{str(incomplete)[:40]!r} is not a list of windows")
         if not isinstance(failed, dict) or not all(
             isinstance(n, str) and n.isdigit() and n.isascii() for n in failed
         ):
-            raise StateError("failed_pulls", f"{str(failed)[:40]!r} is not an object by PR number")
+            raise RecordError("failed_pulls", f"{str(failed)[:40]!r} is not an object by PR number")
         return cls(
             repo=data["repo"],
             source=data["source"],

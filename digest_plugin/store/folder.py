@@ -24,8 +24,8 @@ from pathlib import Path
 
 from digest_plugin.atomic import atomic_write, remove_leftovers
 from digest_plugin.errors import DigestError
-from digest_plugin.records.pull import Pull, format_time, read_line
-from digest_plugin.records.state import SCHEMA_VERSION, RepoState, StateError, Window
+from digest_plugin.records.pull import Pull, RecordError, format_time, read_line
+from digest_plugin.records.state import SCHEMA_VERSION, RepoState, Window
 from digest_plugin.settings import check_repo_name, repo_name_problem
 
 logger = logging.getLogger(__name__)
@@ -231,7 +231,7 @@ class Store:
         latest = {pull.number: pull for pull in pulls}  # a PR given twice: the later record, once
         by_month: dict[str, dict[int, Pull]] = defaultdict(dict)
         for pull in latest.values():
-            by_month[_month_of(pull)][pull.number] = pull
+            by_month[pull.merged_at.astimezone(UTC).strftime("%Y-%m")][pull.number] = pull
         if not by_month:
             return 0
         directory = self._folder_for_writing(repo)
@@ -311,7 +311,7 @@ class Store:
                 return None
             data = json.loads(raw.decode("utf-8"))
             state = RepoState.from_json(data)
-        except StateError as error:
+        except RecordError as error:
             raise DigestError(
                 f"{path} has a bad value in {error.field}: {error.problem}; correct it, restore it from version control, "
                 "or delete it to refetch."
@@ -417,10 +417,6 @@ def _keeping_diff(pull: Pull, stored: Pull | None) -> Pull:
     if pull.diff is None and stored is not None and stored.diff is not None:
         return replace(pull, diff=stored.diff)
     return pull
-
-
-def _month_of(pull: Pull) -> str:
-    return pull.merged_at.astimezone(UTC).strftime("%Y-%m")
 
 
 @dataclass
