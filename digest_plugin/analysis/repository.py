@@ -42,7 +42,7 @@ from digest_plugin.analysis.model import (
 from digest_plugin.analysis.options import AnalysisOptions
 from digest_plugin.analysis.recommend import recommendations
 from digest_plugin.analysis.remarks import without_draft_remarks
-from digest_plugin.analysis.reverts import FollowUps, follow_ups
+from digest_plugin.analysis.reverts import FollowUps
 from digest_plugin.analysis.reviews import review_outcome
 from digest_plugin.analysis.risks import (
     PullFacts,
@@ -92,7 +92,7 @@ class History:
             self._numbers_by_title[_title_key(pull.title)].append((pull.merged_at, pull.number))
         self._titles = {p.number: p.title for p in pulls}
         self._first_time = first_time_pulls(pulls, rules, timezone)
-        self._follow_ups: FollowUps = follow_ups(pulls)
+        self._follow_ups = FollowUps(pulls)
         self._file_history: FileHistory = file_history(pulls, rules)
         # made when first asked: half the history's making, which analysing pulls never asks
         self._vocabulary = functools.cache(functools.partial(vocabulary, pulls, rules))

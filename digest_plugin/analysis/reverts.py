@@ -1,14 +1,15 @@
 """What happened after a revert: whether a later PR re-landed or replaced the reverted change.
 
-A revert is only half a story: the reader wants to know whether the change came back. The
-`FollowUps` index is built once per repository (RepoContext.follow_ups) from every stored PR, and
-asked for each revert: among the PRs merged within `REVERT_FOLLOW_UP_DAYS` after it, the first one
-that brings the change back (the reverted PR's title again, or a title saying "reland" about the
-same subject, or `Revert "Revert …"`), or takes its place (it cites the revert or the reverted PR,
-the revert cites it as its follow-up, or it touches the same files on the same subject). Without
-one it is "none", or "pending" when the store ends before that window does. The check that a
-revert needs nothing (an accidental edit, or only tests, docs, examples, scripts, CI or generated
-files) is the revert risk's own (risks._revert): it looks at the revert's own words and files.
+A revert is only half a story: the reader wants to know whether the change came back. `FollowUps`
+holds every stored PR of a repository (History.follow_up asks it) and, for each revert, looks
+among the PRs merged within `REVERT_FOLLOW_UP_DAYS` after it for the first one that brings the
+change back (the reverted PR's title again, or a title saying "reland" about the same subject, or
+`Revert "Revert …"`), or takes its place (it cites the revert or the reverted PR, the revert cites
+it as its follow-up, or it touches the same files on the same subject). Without one it is "none",
+or "pending" when the store ends before that window does; nothing is said where a later PR may
+have redone it unseen (_may_redo). The check that a revert needs nothing (an accidental edit, or
+only tests, docs, examples, scripts, CI or generated files) is the revert risk's own
+(risks._revert): it looks at the revert's own words and files.
 """
 
 from __future__ import annotations
@@ -16,8 +17,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from digest_plugin.analysis.model import REVERT_FOLLOW_UP_DAYS
 from digest_plugin.records.pull import Pull
@@ -50,128 +50,112 @@ REDO_DAYS = 7
 REDO_LINES = 2
 
 
-@dataclass(frozen=True)
 class FollowUps:
-    """Every stored PR's merge time, title words, files and the PR numbers it mentions: what finding
-    a revert's follow-up needs."""
+    """Every stored PR in merge order: what finding a revert's follow-up needs. Reverts are few, so
+    what a PR's title, body and files say is read only for the PRs after one."""
 
-    times: tuple[datetime, ...]  # merge times, oldest first
-    numbers: tuple[int, ...]  # in the same order
-    titles: dict[int, str]
-    files: dict[int, frozenset[str]]
-    lines: dict[int, dict[str, int]]  # lines changed per file
-    merged: dict[int, datetime]
-    mentions: dict[int, frozenset[int]]  # PR numbers its title and body mention (#12, .../pull/12)
-    relands: frozenset[int]  # PRs whose title or body says they re-land or re-apply something
-    last: datetime | None  # the latest merge the store holds
+    def __init__(self, pulls: Sequence[Pull]):
+        ordered = sorted(pulls, key=lambda p: (p.merged_at, p.number))
+        self._times = tuple(p.merged_at for p in ordered)  # oldest first
+        self._ordered = tuple(ordered)
+        self._pulls = {p.number: p for p in ordered}
+        self._last = ordered[-1].merged_at if ordered else None  # the latest merge the store holds
 
     def after(self, revert: Pull, reverted: int | None) -> tuple[str | None, int | None]:
         """(outcome, the PR) for a revert: "relanded" or "replaced" and the later PR, or "none" /
         "pending" and None; (None, None) when the files cannot tell: the reverted PR is unknown, or a
-        later PR edits all of its files."""
+        later PR may have redone it (_may_redo)."""
         end = revert.merged_at + timedelta(days=REVERT_FOLLOW_UP_DAYS)
-        original = reverted if reverted in self.titles else None
-        undone = self.titles[original] if original is not None else _inner_title(revert.title)
-        subject = _words(undone)
-        subject_files = (original is not None and self.files.get(original)) or self.files.get(
-            revert.number, frozenset()
-        )
-        cited_by_revert = self.mentions.get(revert.number, frozenset())
-        start = bisect.bisect_right(self.times, revert.merged_at)
+        original = self._pulls.get(reverted) if reverted is not None else None
+        undone = original.title if original is not None else _inner_title(revert.title)
+        start = bisect.bisect_right(self._times, revert.merged_at)
         later = [
-            n
-            for n in self.numbers[start : bisect.bisect_right(self.times, end)]
-            if n not in (revert.number, original)
+            p
+            for p in self._ordered[start : bisect.bisect_right(self._times, end)]
+            if p.number != revert.number and p is not original
         ]
-        for number in later:
-            found = self._follows(
-                number,
-                (revert.number, original),
-                (_plain(undone), subject),
+        subject = (_plain(undone), _words(undone))
+        subject_files = _files(original or revert)
+        cited_by_revert = _mentions_of(revert)
+        for pull in later:
+            found = _follows(
+                pull,
+                (revert.number, original.number if original else None),
+                subject,
                 subject_files,
-                number in cited_by_revert,
+                pull.number in cited_by_revert,
             )
             if found:
-                return found, number
+                return found, pull.number
         if original is None:
             return None, None  # without the reverted PR, no later one can be said to be missing
         soon = revert.merged_at + timedelta(days=REDO_DAYS)
-        if any(self._may_redo(n, original) for n in later if self.merged[n] <= soon):
+        if any(_may_redo(p, original) for p in later if p.merged_at <= soon):
             return None, None
-        return ("none" if self.last is not None and self.last >= end else "pending"), None
+        return ("none" if self._last is not None and self._last >= end else "pending"), None
 
-    def _may_redo(self, number: int, original: int) -> bool:
-        """Whether PR `number`, under another title, edits every file the reverted PR did by about
-        as many lines (REDO_LINES): it may have redone the change (verl #3192 set #3184's one line again the
-        same day, inside a Docker update), which only a diff would show."""
-        done, then = self.lines.get(original, {}), self.lines.get(number, {})
-        return (
-            bool(done)
-            and not _REVERT_TITLE.match(self.titles[number])
-            and all(
-                lines <= REDO_LINES * then.get(path, 0) <= REDO_LINES**2 * lines
-                for path, lines in done.items()
-            )
+
+def _may_redo(pull: Pull, original: Pull) -> bool:
+    """Whether `pull`, under another title, edits every file the reverted PR did by about as many
+    lines (REDO_LINES): it may have redone the change (verl #3192 set #3184's one line again the
+    same day, inside a Docker update), which only a diff would show."""
+    done, then = _lines(original), _lines(pull)
+    return (
+        bool(done)
+        and not _REVERT_TITLE.match(pull.title)
+        and all(
+            lines <= REDO_LINES * then.get(path, 0) <= REDO_LINES**2 * lines
+            for path, lines in done.items()
         )
-
-    def _follows(
-        self,
-        number: int,
-        undone: tuple[int, int | None],
-        undone_subject: tuple[str, frozenset[str]],
-        subject_files: frozenset[str],
-        cited_by_revert: bool,
-    ) -> str | None:
-        """ "relanded", "replaced" or None: what PR `number` is to the revert and the PR it undid
-        (`undone`), whose title and title words are `undone_subject`."""
-        (revert, original), (undone_title, subject) = undone, undone_subject
-        title = self.titles[number]
-        mentions = self.mentions.get(number, frozenset())
-        cites = revert in mentions or (original is not None and original in mentions)
-        if _REVERT_OF_REVERT.match(title):
-            return (
-                "relanded"
-                if cites or _words(_inner_title(_inner_title(title))) == subject
-                else None
-            )
-        if _REVERT_TITLE.match(title):
-            return None  # another revert undoes, it does not bring back
-        words = _words(title)
-        same_subject = bool(subject) and len(words & subject) >= SAME_WORDS * len(words | subject)
-        if _plain(title) == undone_title or (number in self.relands and (cites or same_subject)):
-            return "relanded"
-        if cites or cited_by_revert:
-            return "replaced"
-        files = self.files.get(number, frozenset())
-        if (
-            same_subject
-            and subject_files
-            and len(files & subject_files) >= SAME_FILES * len(subject_files)
-        ):
-            return "replaced"
-        return None
-
-
-def follow_ups(pulls: Sequence[Pull]) -> FollowUps:
-    ordered = sorted(pulls, key=lambda p: (p.merged_at, p.number))
-    return FollowUps(
-        times=tuple(p.merged_at for p in ordered),
-        numbers=tuple(p.number for p in ordered),
-        titles={p.number: p.title for p in ordered},
-        files={p.number: frozenset(f.path for f in p.files) for p in ordered},
-        merged={p.number: p.merged_at for p in ordered},
-        lines={
-            p.number: {f.path: (f.additions or 0) + (f.deletions or 0) for f in p.files}
-            for p in ordered
-        },
-        mentions={p.number: _mentions(f"{p.title}\n{p.body}") - {p.number} for p in ordered},
-        relands=frozenset(
-            p.number
-            for p in ordered
-            if _RELAND.search(p.title) or _RELAND_BODY.search(p.body[:2000].lower())
-        ),
-        last=ordered[-1].merged_at if ordered else None,
     )
+
+
+def _follows(
+    pull: Pull,
+    undone: tuple[int, int | None],
+    undone_subject: tuple[str, frozenset[str]],
+    subject_files: frozenset[str],
+    cited_by_revert: bool,
+) -> str | None:
+    """ "relanded", "replaced" or None: what `pull` is to the revert and the PR it undid
+    (`undone`), whose title and title words are `undone_subject`."""
+    (revert, original), (undone_title, subject) = undone, undone_subject
+    title = pull.title
+    mentions = _mentions_of(pull)
+    cites = revert in mentions or (original is not None and original in mentions)
+    if _REVERT_OF_REVERT.match(title):
+        return "relanded" if cites or _words(_inner_title(_inner_title(title))) == subject else None
+    if _REVERT_TITLE.match(title):
+        return None  # another revert undoes, it does not bring back
+    words = _words(title)
+    same_subject = bool(subject) and len(words & subject) >= SAME_WORDS * len(words | subject)
+    # its title or body says it re-lands or re-applies something
+    relands = bool(_RELAND.search(title) or _RELAND_BODY.search(pull.body[:2000].lower()))
+    if _plain(title) == undone_title or (relands and (cites or same_subject)):
+        return "relanded"
+    if cites or cited_by_revert:
+        return "replaced"
+    if (
+        same_subject
+        and subject_files
+        and len(_files(pull) & subject_files) >= SAME_FILES * len(subject_files)
+    ):
+        return "replaced"
+    return None
+
+
+def _files(pull: Pull) -> frozenset[str]:
+    return frozenset(f.path for f in pull.files)
+
+
+def _lines(pull: Pull) -> dict[str, int]:
+    """Lines changed per file."""
+    return {f.path: (f.additions or 0) + (f.deletions or 0) for f in pull.files}
+
+
+def _mentions_of(pull: Pull) -> frozenset[int]:
+    """The PR numbers its title and body mention (#12, .../pull/12), not its own."""
+    return _mentions(f"{pull.title}\n{pull.body}") - {pull.number}
 
 
 def _mentions(text: str) -> frozenset[int]:
