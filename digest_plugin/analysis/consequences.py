@@ -87,7 +87,7 @@ _REMOVAL_END = re.compile(
 _CONDITION = re.compile(
     r"\b(?:when|if|unless|while)\b", re.IGNORECASE
 )  # "remove a call when …": a fix of what code it writes
-_STABILISE = re.compile(r"^stabili[sz]\w*\s+(?P<what>.{2,100})$", re.IGNORECASE)
+_STABILISE = re.compile(r"^stabili[sz]\w*:?\s+(?P<what>.{2,100})$", re.IGNORECASE)  # "Stabilize: X"
 _PREVIEW = re.compile(r"\bpreview\b", re.IGNORECASE)
 _OUTPUT = re.compile(r"\boutput\b|\bformats?\b", re.IGNORECASE)
 _RULE_NAMED = re.compile(

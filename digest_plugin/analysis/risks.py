@@ -272,9 +272,19 @@ def _dependency_files(facts: PullFacts) -> tuple[Evidence, ...]:
         if "manifests" in k and (c.additions, c.deletions) == (1, 1)
     ]
     paths = (*manifests, *pinning)
+    lines = sum(
+        (c.additions or 0) + (c.deletions or 0)
+        for _, k, c in facts.changes()
+        if k & {"dependencies", "manifests"}
+    )
     return (
         Evidence(
-            "version", facts.number, detail=FILES_ONLY, paths=paths[:LISTED_PATHS], files=len(paths)
+            "version",
+            facts.number,
+            detail=FILES_ONLY,
+            paths=paths[:LISTED_PATHS],
+            files=len(paths),
+            lines=lines,
         ),
     )
 

@@ -99,6 +99,7 @@ _OWN_RELEASE = re.compile(
     r"|^.*?\b(and|then)\s+bump\s+(it\s+)?to\s+v?\d",  # "Add pyproject.toml to rooster's `version_files` and bump to 0.13.1"
     re.IGNORECASE,
 )
+_NAMED_RELEASE = re.compile(r"^([\w.-]+)\s+v?\d+\.\d+")
 # "bump the version of vllm-ascend to v0.11.0"
 _ANOTHER_VERSION = re.compile(r"\bversion\s+of\b", re.IGNORECASE)
 _NOT_PACKAGES = frozenset(
@@ -133,7 +134,9 @@ def moving(upgrades: Sequence[Upgrade], kinds: Sequence[frozenset[str]]) -> tupl
 def own_release(pull: Pull, rules: Rules) -> str | None:
     """The version a PR releases the project at ("Bump version to 0.15.19", "Release v0.4.2"), or None."""
     title = parse_title(pull.title[:TITLE_LIMIT], rules).description
-    if not _OWN_RELEASE.match(title) or _ANOTHER_VERSION.search(title):
+    named = _NAMED_RELEASE.match(title)  # "Ruff 0.9.1": the project's name and a version
+    own = _OWN_RELEASE.match(title) or (named and named[1].lower() in rules.source_roots)
+    if not own or _ANOTHER_VERSION.search(title):
         return None
     version = re.search(_VERSION_TEXT, title)
     # "0.5.0.dev" opens the next cycle: a version number, not a release

@@ -477,12 +477,16 @@ def _updates(week: WeekAnalysis, refs, lang: Language) -> tuple[PullRow, ...]:
 
 def _updates_files(analysed: AnalysedPull) -> bool:
     """A PR of the dependency row that is about its dependencies: it changes nothing else, or its
-    title says so (verl #1439 "add pip dependances", #6374 "ascend bump into megatron 016"); not a
-    feature that added a crate to Cargo.lock (ruff #25410)."""
-    return "dependency-upgrade" in analysed.risks and (
-        not analysed.footprint.core_lines
-        or bool(analysed.upgrades)
-        or bool(_DEPENDENCY_WORDS.search(analysed.pull.title))
+    title says so (verl #1439 "add pip dependances", #6374 "ascend bump into megatron 016") and its
+    dependency files are a third of its core lines or more; not a feature that added a crate to
+    Cargo.lock (ruff #25410), nor tests "with external dependencies" (ruff #20904)."""
+    if "dependency-upgrade" not in analysed.risks:
+        return False
+    if not analysed.footprint.core_lines or analysed.upgrades:
+        return True
+    pinned = sum(e.lines for e in analysed.evidence if e.fact == "version")
+    return bool(_DEPENDENCY_WORDS.search(analysed.pull.title)) and (
+        pinned * 3 >= analysed.footprint.core_lines
     )
 
 

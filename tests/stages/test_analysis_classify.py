@@ -15,7 +15,7 @@ from digest_plugin.analysis.classify import (
     says_default_change,
 )
 from digest_plugin.analysis.model import TYPES
-from digest_plugin.analysis.upgrades import upgrades
+from digest_plugin.analysis.upgrades import own_release, upgrades
 from digest_plugin.records.pull import Author, FileChange
 from tests.analysis_fixtures import by_week, load_rules, real_pulls
 from tests.conftest import make_pull
@@ -537,3 +537,21 @@ def test_bots_in_the_real_data_are_the_bot_accounts(repo):
 )
 def test_a_default_change_is_a_default_users_relied_on_that_moves(title, changes):
     assert says_default_change(title) is changes
+
+
+@pytest.mark.parametrize(
+    "title, version",
+    [
+        ("Ruff 0.9.1", "0.9.1"),  # the project's name and a version
+        ("Prepare for 0.15.1", "0.15.1"),
+        ("Prepare release v0.14.14", "v0.14.14"),
+        ("Bump version to 0.15.19", "0.15.19"),
+        ("Ruff 2025 style guide", None),  # a year, not a version
+        ("Salsa 0.19 support", None),  # another project's name
+        ("[ty] Prepare test files for reachability changes", None),
+    ],
+)
+def test_the_projects_own_release_is_read_from_its_title(title, version):
+    rules = load_rules(repo="astral-sh/ruff")
+    pull = make_pull(1, "2026-05-18T10:00:00Z", title, files=[("CHANGELOG.md", 20, 0, "modified")])
+    assert own_release(pull, rules) == version

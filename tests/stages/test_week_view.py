@@ -8,7 +8,7 @@ import pytest
 
 from digest_plugin.analysis.claims import speaks, type_speaks
 from digest_plugin.analysis.importance import scaled
-from digest_plugin.analysis.model import Footprint, Score
+from digest_plugin.analysis.model import Evidence, Footprint, Score
 from digest_plugin.narrate import narrate
 from digest_plugin.narrate.titles import display_title
 from digest_plugin.narrate.wording import Language
@@ -249,7 +249,18 @@ def test_an_update_reverted_the_same_week_says_so_and_a_bump_merged_from_a_bots_
         risks=("dependency-upgrade",),
         footprint=Footprint(core_lines=900),
     )
-    view = view_of(week_of([bump, revert, merged, assisted, pip, crate]))
+    # nor tests "with external dependencies" whose lock file gained a line (ruff #20904); its
+    # dependency files are what the row's evidence counts
+    tests = analysed(
+        20904,
+        "[ty] mdtests with external dependencies",
+        files=("Cargo.lock", "src/core.py"),
+        risks=("dependency-upgrade",),
+        footprint=Footprint(core_lines=276),
+    )
+    tests = replace(tests, evidence=(Evidence("version", 20904, detail="files", lines=2),))
+    pip = replace(pip, evidence=(Evidence("version", 1439, detail="files", lines=3),))
+    view = view_of(week_of([bump, revert, merged, assisted, pip, crate, tests]))
     rows = {row.ref.number: row for row in view.updates}
     assert sorted(rows) == [1439, 21234, 21254]  # not a code assistant's co-authored feature
     undone = rows[21234].reverted_by
