@@ -14,7 +14,7 @@ What a figure can be (`Figure.what`), with NAME a module, type, label, login, pa
     previous:merged  previous:key  previous:authors  trailing:merged      (the week before)
     module:NAME  type:NAME  label:NAME  author:NAME  hot:PATH   (and previous:module:NAME, ...)
     pull:N:additions|deletions|files|added_files|removed_files|removed_lines|workflows|core_lines
-    theme:NAME  theme:NAME:share  theme:NAME:line_share  theme:NAME:authors   (shares in percent)
+    theme:NAME  theme:NAME:share  theme:NAME:authors   (shares in percent)
     theme:NAME:series   (its PRs of one title)
     theme:NAME:type:KIND   (its PRs of that kind of change)
     risk:KIND  good:KIND   evidence:KIND:I:lines|files|modules|pulls|paths|authors  (the Ith evidence)
@@ -37,7 +37,7 @@ from digest_plugin.narrate.reviews import review_logins
 _NUMBER = re.compile(r"(?<![A-Za-z0-9_.,])(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?(?![A-Za-z0-9_])")
 _PLACEHOLDER = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}|%\([A-Za-z_]+\)s")
 PERCENT_TOLERANCE = 0.5  # a share shown as a whole percentage
-PERCENTAGES = (":share", ":line_share")  # the figures that are shares, in percent
+PERCENTAGES = (":share",)  # the figures that are shares, in percent
 
 
 def check_grounding(
@@ -207,7 +207,6 @@ def _theme_figure(week: WeekAnalysis, rest: str) -> float | None:
     return {
         "": len(theme.pulls),
         "share": theme.share * 100,
-        "line_share": theme.line_share * 100,
         "authors": theme.authors,
         "series": len(theme.series),
     }.get(field)
