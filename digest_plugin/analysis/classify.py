@@ -613,7 +613,10 @@ _LINT_SWEEP = re.compile(
     r"\b(?:lint(?:ing|er)?\s+(?:errors?|issues?|warnings?|fix(?:es)?)|fix(?:es)?\s+lint(?:ing)?"
     r"|re-?format(?:s|ted|ting)?|apply(?:ing)?\s+\S+\s+formatt?ing"
     # a formatter run over the code by its name (ruff #27630, "Enable rustfmt on more files")
-    r"|rustfmt|cargo\s+fmt|clang-format|gofmt)\b",
+    r"|rustfmt|cargo\s+fmt|clang-format|gofmt"
+    # a style guide followed (pelican #1753, "Make Pelican codebase compliant with PEP8"), not the
+    # pep8-naming rules of a linter
+    r"|(?:compliant\s+with|adhere\s+to|conform\w*\s+to)\s+pep\s?8|pep\s?8\s+(?:violations?|compliance))\b",
     re.IGNORECASE,
 )
 

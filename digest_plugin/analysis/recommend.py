@@ -161,7 +161,13 @@ def _release_notes(risk: Risk) -> list[Recommendation]:
         for e in risk.evidence
         if e.fact == "consequence" and e.detail not in ("default-flip",) and e.old != "preview"
     ]
-    marked = {e.pull for e in risk.evidence if e.fact == "breaking-marker" and e.reason}
+    # one that writes no documentation is asked for migration notes instead (_migration), which
+    # say as much (verl #4280 was asked both)
+    marked = {
+        e.pull
+        for e in risk.evidence
+        if e.fact == "breaking-marker" and e.reason and e.missing != "migration-notes"
+    }
     # verl 2026-W18: the PRs marked breaking, most important first, and what the others state
     if marked:
         told = {e.pull for e in stated} | marked

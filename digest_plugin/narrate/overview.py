@@ -122,6 +122,12 @@ def _themes_sentence(week: WeekAnalysis, said: StatedNumbers) -> str | None:
     ]
     covered = len({n for t in themes for n in t.pulls})
     if covered * 2 >= week.stats.merged_count:
+        if all(t.trend == "continued" for t in themes):  # ruff's ty, every week: so it says
+            return lang.ngettext(
+                "As in recent weeks, the week was about {themes}.",
+                "As in recent weeks, the week was mostly about {themes}.",
+                len(items),
+            ).format(themes=lang.join(items))
         return lang.ngettext(
             "The week was about {themes}.", "The week was mostly about {themes}.", len(items)
         ).format(themes=lang.join(items))

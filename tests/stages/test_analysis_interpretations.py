@@ -1033,7 +1033,14 @@ def test_a_breaking_marker_on_docs_or_ci_alone_is_no_breaking_change():
         ],
     )
     code = make_pull(3, MONDAY, "[BREAKING][trainer] feat: a new config layout", files=[SRC, TEST])
-    week = weeks_of(docs, ci, code)["2026-W10"]
-    assert [r.pulls for r in week.risks if r.kind == "breaking-change"] == [(3,)]
+    # a recipe is run (verl #4427, "[BREAKING][recipe, ckpt] feat: support parameter sync")
+    recipe = make_pull(
+        4,
+        MONDAY,
+        "[BREAKING][recipe] feat: parameter sync",
+        files=[FileChange("recipe/fully_async_policy/checkpoint_engine.py", 522, 0)],
+    )
+    week = weeks_of(docs, ci, code, recipe)["2026-W10"]
+    assert [set(r.pulls) for r in week.risks if r.kind == "breaking-change"] == [{3, 4}]
     assert main_risk(week.risks).evidence[0].pull == 3
     assert main_risk(weeks_of(docs, ci)["2026-W10"].risks) is None

@@ -67,6 +67,10 @@ def test_the_summary_names_beside_the_first_theme_only_those_that_took_a_tenth_o
     small = dataclasses.replace(week.themes[0], name="protocol", pulls=(106,), key_pulls=())
     text = narrate(dataclasses.replace(week, themes=(first, small)), [], EN).summary.text
     assert text.startswith("The week was mostly about export (4 PRs) and protocol (1 PR).")  # of 6
+    # a subject that takes the week as it took recent weeks (ruff's ty) is said to continue
+    usual = tuple(dataclasses.replace(t, trend="continued") for t in (first, small))
+    text = narrate(dataclasses.replace(week, themes=usual), [], EN).summary.text
+    assert text.startswith("As in recent weeks, the week was mostly about export (4 PRs) and")
     week = dataclasses.replace(week, stats=dataclasses.replace(week.stats, merged_count=20))
     text = narrate(dataclasses.replace(week, themes=(first, small)), [], EN).summary.text
     assert text.startswith(
