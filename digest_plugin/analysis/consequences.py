@@ -485,7 +485,7 @@ def _from_title(
         return None
     # "deprecate vanilla mBridge and make Megatron Bridge default": each clause leads with its verb
     for clause in (title, *_CLAUSE.split(title)[1:]):
-        for form in (_renamed, _default_flipped, _stabilised, _removed):
+        for form in (_renamed, _default_flipped, _stabilised, _removed, _moved_to_a_plugin):
             taken, consequence = form(clause, body, files, kinds)
             if taken:
                 return consequence
@@ -620,6 +620,21 @@ def _removed(title: str, body: str, files, kinds) -> tuple[bool, Consequence | N
     )
 
 
+def _moved_to_a_plugin(title: str, body: str, files, kinds) -> tuple[bool, Consequence | None]:
+    """ "Move PDF generation to a plugin" (pelican #1010): it leaves the core, and a site that used
+    it needs the plugin."""
+    moved = _TO_A_PLUGIN.match(title)
+    if moved is None:
+        return False, None
+    what = moved["what"].strip()
+    return True, Consequence("removal", "title", what=f"{what} (moved to a plugin)", quote=title)
+
+
+_TO_A_PLUGIN = re.compile(
+    r"^mov\w*\s+(?P<what>.{2,60}?)\s+(?:out\s+)?(?:in)?to\s+(?:a|an|its\s+own)\s+"
+    r"(?:separate\s+)?plugin\b",
+    re.IGNORECASE,
+)
 _NEVER_USED = re.compile(
     r"\b(?:are|is|were|was|been)\s+(?:never|not)\s+(?:being\s+)?used\b", re.IGNORECASE
 )

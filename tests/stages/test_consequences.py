@@ -278,6 +278,17 @@ def test_a_removal_from_scripts_or_examples_alone_removes_nothing_users_have():
     assert consequences_of(pull, "Remove `--legacy` flag", (frozenset({"examples"}),)) == ()
 
 
+def test_a_feature_moved_to_a_plugin_leaves_the_core():
+    """pelican #1010 "Move PDF generation to a plugin": a site that made PDFs needs the plugin."""
+    title = "Move PDF generation to a plugin (Fixes #1009)"
+    pull = make_pull(6, MONDAY, title, files=(FileChange("pelican/generators.py", 0, 46),))
+    (moved,) = consequences_of(pull, title, (frozenset({"source"}),))
+    assert (moved.kind, moved.what) == ("removal", "PDF generation (moved to a plugin)")
+    # code moved into a crate of the project's own is no consequence (ruff #22106)
+    crate = "[ty] Move module resolver code into its own crate"
+    assert consequences_of(make_pull(7, MONDAY, crate, files=(SRC,)), crate, ()) == ()
+
+
 def _analysed_week(pulls):
     weeks = analyse_repo(
         "acme/widget", pulls, None, analysis_options(DigestSettings.from_pelican({}, ".")), NOW
