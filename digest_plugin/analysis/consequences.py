@@ -626,8 +626,7 @@ def _moved_to_a_plugin(title: str, body: str, files, kinds) -> tuple[bool, Conse
     moved = _TO_A_PLUGIN.match(title)
     if moved is None:
         return False, None
-    what = moved["what"].strip()
-    return True, Consequence("removal", "title", what=f"{what} (moved to a plugin)", quote=title)
+    return True, Consequence("removal", "title", what=moved["what"].strip(), quote=title)
 
 
 _TO_A_PLUGIN = re.compile(

@@ -283,7 +283,7 @@ def test_a_feature_moved_to_a_plugin_leaves_the_core():
     title = "Move PDF generation to a plugin (Fixes #1009)"
     pull = make_pull(6, MONDAY, title, files=(FileChange("pelican/generators.py", 0, 46),))
     (moved,) = consequences_of(pull, title, (frozenset({"source"}),))
-    assert (moved.kind, moved.what) == ("removal", "PDF generation (moved to a plugin)")
+    assert (moved.kind, moved.what) == ("removal", "PDF generation")
     # code moved into a crate of the project's own is no consequence (ruff #22106)
     crate = "[ty] Move module resolver code into its own crate"
     assert consequences_of(make_pull(7, MONDAY, crate, files=(SRC,)), crate, ()) == ()
