@@ -88,9 +88,8 @@ def risk_row_name(risk: Risk, lang: Language) -> str:
         return _("Marked breaking by its author")
     one = len(risk.pulls) == 1
     if risk.kind == "deprecation":
-        if all(
-            e.detail == "removes" for e in risk.evidence
-        ):  # verl #5336 "remove deprecated codes"
+        # verl #5336 "remove deprecated codes"
+        if all(e.detail == "removes" for e in risk.evidence):
             return (
                 _("Removal of deprecated code named in its title")
                 if one
