@@ -54,7 +54,8 @@ EVIDENCE_FACTS = (
     #   reason = the PR's own words on what breaks (consequences.what_breaks), None for a marker alone
     "version",  # dependency-upgrade: package, old (may be None), new, major, core (a core runtime: framework, CUDA, toolchain),
     #   detail = the move (UPGRADE_MOVES), reason = why, for a pin or a downgrade, paths = dependency
-    #   files (the first few), files = how many;
+    #   files (the first few), files = how many; where no version is named (detail FILES_ONLY),
+    #   lines = the changed lines of all its dependency files and manifests;
     #   missing = "lock-file" when it raises a version in a manifest whose lock file it leaves as it was
     "routine-bumps",  # dependency-upgrade: bot bumps grouped: pulls = all of them, count, packages = names
     "vulnerability",  # security / security-fix: detail = the advisory id (CVE-…, GHSA-…) or the word found

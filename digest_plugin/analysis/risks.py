@@ -272,6 +272,7 @@ def _dependency_files(facts: PullFacts) -> tuple[Evidence, ...]:
         if "manifests" in k and (c.additions, c.deletions) == (1, 1)
     ]
     paths = (*manifests, *pinning)
+    # how much of it is about its dependencies: all its dependency files and manifests
     lines = sum(
         (c.additions or 0) + (c.deletions or 0)
         for _, k, c in facts.changes()
