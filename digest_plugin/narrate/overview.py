@@ -122,18 +122,21 @@ def _themes_sentence(week: WeekAnalysis, said: StatedNumbers) -> str | None:
     ]
     covered = len({n for t in themes for n in t.pulls})
     if covered * 2 >= week.stats.merged_count:
-        if all(t.trend == "continued" for t in themes):  # ruff's ty, every week: so it says
-            return lang.ngettext(
+        sentence = (
+            lang.ngettext(  # ruff's ty takes every week: that it continues is what is new to say
                 "As in recent weeks, the week was about {themes}.",
                 "As in recent weeks, the week was mostly about {themes}.",
                 len(items),
-            ).format(themes=lang.join(items))
-        return lang.ngettext(
-            "The week was about {themes}.", "The week was mostly about {themes}.", len(items)
-        ).format(themes=lang.join(items))
+            )
+            if all(t.trend == "continued" for t in themes)
+            else lang.ngettext(
+                "The week was about {themes}.", "The week was mostly about {themes}.", len(items)
+            )
+        )
+        return sentence.format(themes=lang.join(items))
     # "the week was about" would claim more than they took; what made them themes is then their
-    # rise against recent weeks (analysis/themes.py), which is said as such
-    # and changed code users run: four one-line fixes of recipes are no lead (verl 2025-W17)
+    # rise against recent weeks (analysis/themes.py), said as such, where their PRs changed code
+    # users run (four one-line fixes of recipes are no lead: verl 2025-W17)
     rising = [
         item
         for theme, item in zip(themes, items, strict=True)

@@ -242,23 +242,21 @@ def test_an_update_reverted_the_same_week_says_so_and_a_bump_merged_from_a_bots_
     pip = analysed(
         1439, "add pip dependances", files=("requirements.txt",), risks=("dependency-upgrade",)
     )
-    crate = analysed(
-        25410,
-        "[ty] Implement LSP `textDocument/implementation` request",
-        files=("Cargo.lock", "src/core.py"),
-        risks=("dependency-upgrade",),
-        footprint=Footprint(core_lines=900),
-    )
-    # nor tests "with external dependencies" whose lock file gained a line (ruff #20904); its
-    # dependency files are what the row's evidence counts
-    tests = analysed(
-        20904,
-        "[ty] mdtests with external dependencies",
-        files=("Cargo.lock", "src/core.py"),
-        risks=("dependency-upgrade",),
-        footprint=Footprint(core_lines=276),
-    )
-    tests = replace(tests, evidence=(Evidence("version", 20904, detail="files", lines=2),))
+
+    def locked(number, title, core_lines):  # a PR of the dependency row by its Cargo.lock line
+        pull = analysed(
+            number,
+            title,
+            files=("Cargo.lock", "src/core.py"),
+            risks=("dependency-upgrade",),
+            footprint=Footprint(core_lines=core_lines),
+        )
+        return replace(pull, evidence=(Evidence("version", number, detail="files", lines=2),))
+
+    crate = locked(25410, "[ty] Implement LSP `textDocument/implementation` request", 900)
+    # nor tests "with external dependencies" whose lock file gained a line (ruff #20904): its
+    # dependency files are a small part of it
+    tests = locked(20904, "[ty] mdtests with external dependencies", 276)
     pip = replace(pip, evidence=(Evidence("version", 1439, detail="files", lines=3),))
     view = view_of(week_of([bump, revert, merged, assisted, pip, crate, tests]))
     rows = {row.ref.number: row for row in view.updates}
