@@ -541,7 +541,7 @@ def _large_beyond_kept(pull: Pull, core_lines: int, core_files: int, thresholds)
 def _config_change(facts: PullFacts) -> tuple[Evidence, ...]:
     """A default the title says changed, or configuration files edited, in what users run: a PR of
     only tooling, lint, CI, tests, docs, examples (the playground) or generated files changes none."""
-    if facts.classification.type in ("docs", "test") or _peripheral_only(facts):
+    if _peripheral_only(facts):
         return ()
     title = parse_title(facts.pull.title, facts.rules).description
     configs = {
@@ -552,7 +552,10 @@ def _config_change(facts: PullFacts) -> tuple[Evidence, ...]:
     # those that lost lines first: a key or a value users set may be gone
     edited = sorted(configs, key=lambda path: not configs[path].deletions)
     found = []
-    if title_default_flip(facts.pull, title, facts.kinds):
+    # a title that documents or tests a default does not change it; the files it edits are listed
+    # whatever its type (pelican #1426, "Documents DOCUTILS_SETTINGS and initializes it")
+    documents = facts.classification.type in ("docs", "test")
+    if not documents and title_default_flip(facts.pull, title, facts.kinds):
         lost = tuple(path for path in edited if configs[path].deletions)
         found.append(
             Evidence(
