@@ -5,9 +5,12 @@ Built from the analysis and the narrative; the Markdown report and the pages use
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import asdict
 
+from digest_plugin.analysis.claims import type_speaks
 from digest_plugin.analysis.model import AnalysedPull, Evidence, Risk, Theme, WeekAnalysis
+from digest_plugin.analysis.stats import ranked
 from digest_plugin.narrate import writer_credit
 from digest_plugin.narrate.wording import Language
 from digest_plugin.publish.week_view import KEY_CHANGES_IN_FULL
@@ -33,7 +36,7 @@ def week_json(week: WeekAnalysis, narrative=None, lang: Language | None = None) 
         "pulls": [_pull_json(p) for p in week.pulls],
         "labels": dict(stats.labels),
         "modules": dict(stats.modules),
-        "types": dict(stats.types),
+        "types": dict(ranked(Counter(filter(None, map(_stated_type, week.pulls))))),
         "authors": [
             {"login": a.login, "count": a.count, "first_time": a.first_time, "bot": a.bot}
             for a in (*stats.authors, *stats.bots)
@@ -156,7 +159,7 @@ def _pull_json(analysed: AnalysedPull) -> dict:
         "author": pull.author.login,
         "labels": list(kind.labels),
         "modules": list(kind.modules),
-        "type": kind.type,
+        "type": _stated_type(analysed),
         "importance": analysed.score.value,
         "importance_factors": dict(analysed.score.factors),
         "key": analysed.key,
@@ -169,6 +172,15 @@ def _pull_json(analysed: AnalysedPull) -> dict:
         "risks": list(analysed.risks),
         "merged_at": format_time(pull.merged_at),
     }
+
+
+def _stated_type(analysed: AnalysedPull) -> str | None:
+    """The PR's type where a page may say it: a kind whose rule is precise (analysis/claims.py), or
+    the author's own (a label, a title prefix, a revert's title); null where it was guessed from
+    its words and files, which weighs in its importance as `type_read` and is not stated."""
+    kind = analysed.classification
+    marked = kind.type_mark is not None or kind.type == "revert"
+    return kind.type if marked or type_speaks(kind.type) else None
 
 
 def _cited_json(cited) -> dict:

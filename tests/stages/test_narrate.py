@@ -128,7 +128,9 @@ def test_the_chinese_summary_says_a_title_it_cannot_translate_by_its_verb_and_le
     )
     assert "add *streaming*" not in text and "split the reader" not in text
     assert "此外，#102 拆分「reader [part 1]」。还有 #103 io 模块的改动。" in text
-    assert text.endswith("本周共有 3 位作者合入了 6 个 PR（其中 3 个重点 PR），多于上周的 2 个。")
+    assert text.endswith(
+        "本周共有 3 位作者合入了 6 个 PR（其中 3 个重点 PR）；合入数多于上周（2 个）。"
+    )
     assert ".”" not in text and ". " not in text
 
 
@@ -251,7 +253,8 @@ def test_chinese_highlights_say_a_titles_leading_verb_and_quote_the_rest_else_it
     items = [item.text for item in group.items]
     assert items[0] == "新增「*streaming* <export> support」（#101）"
     assert "缓存「parsed headers」（#106）" in items
-    assert "io 模块的改动，+10 −2 行（#103）" in items  # "fix: crash when `path` is empty": no verb
+    # "fix: crash when `path` is empty": no verb
+    assert "io 模块的改动，+10 −2 行，其中核心代码 2 行（#103）" in items
 
 
 def test_key_changes_say_what_each_pull_does_and_each_number_once():
