@@ -42,7 +42,9 @@ _UPGRADE = re.compile(
     re.IGNORECASE,
 )
 # a merge commit's title, as old imports have them: "Merge pull request #12 from owner/feature/x"
-_MERGE_TITLE = re.compile(r"^Merge pull request #\d+ from [^/\s]+/(?P<branch>\S+)$", re.IGNORECASE)
+_MERGE_TITLE = re.compile(
+    r"^Merge pull request #\d+ from (?P<owner>[^/\s]+)/(?P<branch>\S+)$", re.IGNORECASE
+)
 _AND_VERB = re.compile(r"(\b(?:and|then)|,|\s&)\s+([a-z]+)\b")
 # verbs whose "to" says where: said with their Chinese preposition
 _TOWARDS = word_pairs("""
@@ -124,15 +126,19 @@ def _verb_of(text: str) -> str | None:
 
 def merged_branch(title: str) -> str | None:
     """The branch a merge commit's title names ("Merge pull request #12 from owner/feature/x" ->
-    "feature/x"); None for any other title."""
+    "feature/x"), a fork's default branch with its owner ("clockback/main": "main" alone reads as
+    the project's own, pelican #3473); None for any other title."""
     merged = _MERGE_TITLE.match(title.strip())
-    return merged["branch"] if merged else None
+    if not merged:
+        return None
+    branch = merged["branch"]
+    return f"{merged['owner']}/{branch}" if _DEFAULT_BRANCH.fullmatch(branch) else branch
 
 
 def feature_branch(title: str) -> str | None:
     """A merge commit's branch where it names the change ("remove-icons"), not a default branch."""
-    branch = merged_branch(title)
-    return None if branch is None or _DEFAULT_BRANCH.fullmatch(branch) else branch
+    merged = _MERGE_TITLE.match(title.strip())
+    return merged["branch"] if merged and not _DEFAULT_BRANCH.fullmatch(merged["branch"]) else None
 
 
 def display_title(title: str) -> str:

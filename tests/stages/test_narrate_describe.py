@@ -398,6 +398,8 @@ def test_a_sentence_that_introduced_a_removed_code_block_is_dropped_and_a_body_f
         ('Revert "[ty] Add tests for protocols"', "回退为协议新增测试"),
         ("[ty] Complete support for `ParamSpec`", "完善对 `ParamSpec` 的支持"),  # ruff #21445
         ("Merge pull request #3151 from someone/feature/watchfiles", "合入分支 feature/watchfiles"),
+        # a fork's default branch with its owner: "main" alone is the project's own (pelican #3473)
+        ("Merge pull request #3473 from clockback/main", "合入分支 clockback/main"),
     ],
 )
 def test_titles_whose_every_word_the_rules_know_are_translated_with_names_and_code_as_written(
