@@ -27,7 +27,13 @@ from digest_plugin.narrate.consequences import evidence_text, marked_breaking, m
 from digest_plugin.narrate.describe import whole_translation
 from digest_plugin.narrate.model import Cited, RiskLine
 from digest_plugin.narrate.reviews import reviewers
-from digest_plugin.narrate.titles import clause, first_change, framed_title
+from digest_plugin.narrate.titles import (
+    clause,
+    display_title,
+    first_change,
+    framed_title,
+    merged_branch,
+)
 from digest_plugin.narrate.wording import Language, StatedNumbers, impact_names, risk_names
 
 EVIDENCE_PER_RISK = 3  # sentences per risk; the table lists every PR
@@ -739,14 +745,29 @@ def _default_flip(analysed: AnalysedPull | None) -> Evidence | None:
 
 def _config(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
     _ = said.lang.gettext
-    # whether users' configuration changed is not told reliably: the files
+    # whether users' configuration changed is not told reliably: the files, and the PR's own words
     if not speaks("config.user-changed"):
-        return _changed_files(kind, e, said), (e.pull,)
+        words = _its_words(in_week.get(e.pull), said.lang)
+        return _changed_files(kind, e, said) + words, (e.pull,)
     if e.paths:
         text = _("{pull} edits configuration ({paths})")
     else:
         text = _("{pull} edits configuration")
     return text.format(pull=f"#{e.pull}", paths=_paths(e, said.lang)), (e.pull,)
+
+
+def _its_words(analysed: AnalysedPull | None, lang: Language) -> str:
+    """What a PR says it does, after the files that say where: "#862 changes pelican/settings.py
+    (“ignore emacs lock files …”)", which file names alone do not tell. Its title in English; in
+    Chinese only a title translated whole, not its English again (the page shows it once); "" for a
+    merge commit's title, which names only a branch."""
+    if analysed is None or merged_branch(analysed.pull.title):
+        return ""
+    title = analysed.pull.title
+    if lang.code != "zh":
+        return f" (“{display_title(title).rstrip('.')}”)"
+    said = whole_translation(title)
+    return f"（{said}）" if said else ""
 
 
 def _changed_files(kind: EvidenceRef, e: Evidence, said: StatedNumbers) -> str:

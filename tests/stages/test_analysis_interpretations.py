@@ -383,7 +383,10 @@ def test_a_configuration_row_counts_every_configuration_file_a_pull_changes_and_
     if speaks("config.user-changed"):
         assert texts and texts[0].startswith("#1 edits configuration")
         return
-    said = "#1 changes 6 configuration files, among them widget/config/part0.yaml and widget/config/part1.yaml."
+    said = (
+        "#1 changes 6 configuration files, among them widget/config/part0.yaml and"
+        " widget/config/part1.yaml (“Rework the widget settings”)."
+    )
     assert texts == [said]
 
 
@@ -393,8 +396,15 @@ def test_configuration_files_that_only_lose_lines_are_not_said_to_be_changed():
     emptied = [FileChange(f"widget/config/queue_{n}.yaml", 0, 14) for n in range(2)]
     week = weeks_of(make_pull(1, MONDAY, "Retire the queue", files=[*emptied, SRC]))["2026-W10"]
     for code, said in (
-        ("en", "#1 takes lines out of widget/config/queue_0.yaml and widget/config/queue_1.yaml."),
-        ("zh", "#1 删去了 widget/config/queue_0.yaml 和 widget/config/queue_1.yaml 中的内容。"),
+        (
+            "en",
+            "#1 takes lines out of widget/config/queue_0.yaml and widget/config/queue_1.yaml"
+            " (“Retire the queue”).",
+        ),
+        (
+            "zh",
+            "#1 删去了 widget/config/queue_0.yaml 和 widget/config/queue_1.yaml 中的内容。",
+        ),
     ):
         texts = [
             line.sentence.text
@@ -417,8 +427,15 @@ def test_every_pr_that_edits_a_configuration_file_is_in_the_row_that_names_it():
     risk = next(r for r in week.risks if r.kind == "config-change")
     assert set(risk.pulls) == {1, 2}
     for code, said in (
-        ("en", f"#1 changes {config}. #2 adds lines to {config}."),
-        ("zh", f"#1 修改了 {config}。#2 在 {config} 中增加了内容。"),
+        # with what each says it does, which the file's name does not tell (pelican #862)
+        (
+            "en",
+            f"#1 changes {config} (“Rework the trainer”). #2 adds lines to {config} (“Log validation”).",
+        ),
+        (
+            "zh",
+            f"#1 修改了 {config}（重做训练器）。#2 在 {config} 中增加了内容。",
+        ),
     ):
         texts = [
             line.sentence.text
