@@ -80,9 +80,8 @@ class RiskLine:
     level: str  # the impact as the analysis gives it: "high", "medium" or "low" (for styling)
     pulls: tuple[int, ...]
     sentence: Cited  # what could go wrong and why these PRs show it
-    mitigation: Cited | None = (
-        None  # what a maintainer can do about it, as its PRs say (narrate/consequences.py); None when they say nothing
-    )
+    # what a maintainer can do about it, as its PRs say (narrate/consequences.py); None when they say nothing
+    mitigation: Cited | None = None
 
 
 @frozen_record

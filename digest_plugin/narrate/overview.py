@@ -179,18 +179,17 @@ def main_changes(week: WeekAnalysis) -> list[AnalysedPull]:
 def change_sentence(analysed: AnalysedPull, position: int, lang: Language) -> str:
     """ "The main change: #12 adds X. <the author's short explanation>" and, for the others, "#13 fixes Y."."""
     _, number, title = lang.gettext, f"#{analysed.pull.number}", analysed.pull.title
-    if lang.code == "zh":
-        # the title is shown once, lower
-        what = _("{pull} {change}").format(
-            pull=number, change=chinese_mention(analysed, lang, sized=False)
-        )
-    else:
-        predicate = predicate_of(analysed)
-        what = (
-            f"{number} {predicate}"
-            if predicate
-            else _("{pull}, “{title}”").format(pull=number, title=display_title(title))
-        )
+    # in Chinese the title is shown once, lower
+    change = (
+        chinese_mention(analysed, lang, sized=False)
+        if lang.code == "zh"
+        else predicate_of(analysed)
+    )
+    what = (
+        _("{pull} {change}").format(pull=number, change=change)
+        if change
+        else _("{pull}, “{title}”").format(pull=number, title=display_title(title))
+    )
     openers = (_("The main change: {what}."), _("Also, {what}."), _("And {what}."))
     if not analysed.key:  # a week without key PRs: its first change is no main one (pelican #3054)
         openers = (_("Among the week's changes: {what}."), *openers[1:])

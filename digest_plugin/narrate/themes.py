@@ -161,9 +161,8 @@ def _kinds_of_change(theme: Theme, said: StatedNumbers) -> str:
     }
     counted = [(kind, n) for kind, n in theme.types.items() if kind in TYPES][:TYPES_SAID]
     if not all(type_speaks(kind) for kind, _ in counted):
-        return (
-            ""  # a kind whose claim is imprecise is not said, and a list without it would mislead
-        )
+        # a kind whose claim is imprecise is not said, and a list without it would mislead
+        return ""
     return said.lang.join(
         phrases[kind](n).format(count=said.number(f"theme:{theme.name}:type:{kind}", n))
         for kind, n in counted
@@ -173,11 +172,11 @@ def _kinds_of_change(theme: Theme, said: StatedNumbers) -> str:
 def _led_by(analysed: AnalysedPull, lang: Language) -> str:
     _, number, title = lang.gettext, analysed.pull.number, analysed.pull.title
     # the English title is shown once, in its key change or the list of every PR
-    if lang.code == "zh":
-        return _("Among them, {pull} {change}.").format(
-            pull=f"#{number}", change=chinese_mention(analysed, lang, sized=False)
-        )
-    predicate = predicate_of(analysed)
-    if predicate:
-        return _("Among them, {pull} {change}.").format(pull=f"#{number}", change=predicate)
+    change = (
+        chinese_mention(analysed, lang, sized=False)
+        if lang.code == "zh"
+        else predicate_of(analysed)
+    )
+    if change:
+        return _("Among them, {pull} {change}.").format(pull=f"#{number}", change=change)
     return _("Among them: {pull}, “{title}”.").format(pull=f"#{number}", title=display_title(title))
