@@ -10,7 +10,7 @@ from __future__ import annotations
 from digest_plugin.analysis.claims import speaks, themes_speak
 from digest_plugin.analysis.model import AnalysedPull, WeekAnalysis
 from digest_plugin.narrate.chinese import HAN
-from digest_plugin.narrate.describe import body_sentences, chinese_mention, predicate_of
+from digest_plugin.narrate.describe import body_sentences, change_said
 from digest_plugin.narrate.model import Cited
 from digest_plugin.narrate.risks import summary_risks
 from digest_plugin.narrate.titles import display_title
@@ -179,12 +179,7 @@ def main_changes(week: WeekAnalysis) -> list[AnalysedPull]:
 def change_sentence(analysed: AnalysedPull, position: int, lang: Language) -> str:
     """ "The main change: #12 adds X. <the author's short explanation>" and, for the others, "#13 fixes Y."."""
     _, number, title = lang.gettext, f"#{analysed.pull.number}", analysed.pull.title
-    # in Chinese the title is shown once, lower
-    change = (
-        chinese_mention(analysed, lang, sized=False)
-        if lang.code == "zh"
-        else predicate_of(analysed)
-    )
+    change = change_said(analysed, lang)
     what = (
         _("{pull} {change}").format(pull=number, change=change)
         if change

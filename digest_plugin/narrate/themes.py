@@ -8,7 +8,7 @@ import re
 from digest_plugin.analysis.claims import themes_speak, type_speaks
 from digest_plugin.analysis.model import TYPES, AnalysedPull, Theme, WeekAnalysis
 from digest_plugin.analysis.themes import series_title, works_mainly_in
-from digest_plugin.narrate.describe import chinese_mention, predicate_of
+from digest_plugin.narrate.describe import change_said, chinese_mention
 from digest_plugin.narrate.model import ThemeLine
 from digest_plugin.narrate.titles import display_title
 from digest_plugin.narrate.wording import Language, StatedNumbers
@@ -171,12 +171,7 @@ def _kinds_of_change(theme: Theme, said: StatedNumbers) -> str:
 
 def _led_by(analysed: AnalysedPull, lang: Language) -> str:
     _, number, title = lang.gettext, analysed.pull.number, analysed.pull.title
-    # the English title is shown once, in its key change or the list of every PR
-    change = (
-        chinese_mention(analysed, lang, sized=False)
-        if lang.code == "zh"
-        else predicate_of(analysed)
-    )
+    change = change_said(analysed, lang)
     if change:
         return _("Among them, {pull} {change}.").format(pull=f"#{number}", change=change)
     return _("Among them: {pull}, “{title}”.").format(pull=f"#{number}", title=display_title(title))
