@@ -56,17 +56,14 @@ def atomic_file(path: Path, durable: bool = True) -> Iterator[BinaryIO]:
         raise
 
 
-def remove_leftovers(folder: Path) -> int:
+def remove_leftovers(folder: Path) -> None:
     """Remove the temporary files under `folder` that writers killed before they finished left
-    behind (those of running processes stay); returns how many."""
-    removed = 0
+    behind (those of running processes stay)."""
     for leftover in folder.rglob(f".*{TEMPORARY}"):
         match = _TEMPORARY_NAME.match(leftover.name)
         if (match and _running(int(match[1]))) or not leftover.is_file():
             continue
         leftover.unlink(missing_ok=True)
-        removed += 1
-    return removed
 
 
 def _running(pid: int) -> bool:
@@ -88,14 +85,13 @@ def _naming(error: OSError, path: Path) -> OSError:
     return OSError(error.errno, error.strerror or str(error), str(path))
 
 
-def write_if_changed(path: Path, text: str | bytes, durable: bool = True) -> bool:
+def write_if_changed(path: Path, text: str | bytes, durable: bool = True) -> None:
     """`atomic_write` unless `path` holds these bytes already, so an unchanged file keeps its
-    modification time (for rsync, browsers and `--autoreload`); True when written."""
+    modification time (for rsync, browsers and `--autoreload`)."""
     data = text.encode("utf-8") if isinstance(text, str) else text
     try:
         if path.stat().st_size == len(data) and path.read_bytes() == data:
-            return False
+            return
     except OSError:
         pass  # absent or unreadable: write it
     atomic_write(path, data, durable)
-    return True

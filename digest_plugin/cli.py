@@ -121,10 +121,8 @@ def _fetch(args) -> int:
     from digest_plugin.publish.history import diff_targets
 
     settings, _ = load_settings(args.settings)
-    # fetch_repos checks each name (and resolves owner/*)
+    # fetch_repos checks that there is one, and each name (and resolves owner/*)
     repos = list(args.repos) or list(settings.repos)
-    if not repos:
-        raise DigestError("No repository to fetch: name one (OWNER/NAME) or set DIGEST_REPOS.")
     store = Store(settings.data_path)
     try:
         report = fetch_repos(store, settings, repos, since=args.since, until=args.until)

@@ -331,15 +331,12 @@ class ChartCache:
     def put(self, chart_key: str, data: bytes) -> None:
         atomic_write(self.path(chart_key), data)
 
-    def prune(self, used: set[str]) -> int:
-        """Remove the charts no page uses any more (older data, settings or code); returns how many."""
-        removed = 0
+    def prune(self, used: set[str]) -> None:
+        """Remove the charts no page uses any more (older data, settings or code)."""
         for path in self.folder.glob("??/*"):
             # 64 characters: not another build's temporary file
             if len(path.name) == 64 and path.name not in used and path.is_file():
                 path.unlink(missing_ok=True)
-                removed += 1
-        return removed
 
 
 # -- model answers ---------------------------------------------------------------------------------

@@ -59,7 +59,7 @@ def resolve_owners(
     store: Store,
     entries: Sequence[str],
     now: datetime,
-    failed: list[RepoReport] | None = None,
+    failed: list[RepoReport],
 ) -> list[str]:
     """DIGEST_REPOS with each `owner/*` replaced by the owner's repositories, once each, recorded.
     An owner whose list cannot be had is reported in `failed` (as `owner/*`) and matches nothing."""
@@ -70,8 +70,6 @@ def resolve_owners(
         except (RateLimitStop, Unreachable):
             raise
         except DigestError as error:
-            if failed is None:
-                raise
             failed.append(RepoReport(f"{owner}/*", error=error))
             return []
         record_owner(store, owner, found, now)

@@ -1,7 +1,7 @@
 """Fetch stage: telling the user how far a fetch has got.
 
 A rich progress bar on a terminal (repositories, windows, PRs, requests, rate limit left); plain
-lines when output is not a terminal, as in CI logs. `make_progress(None)` picks by the stream.
+lines when output is not a terminal, as in CI logs. `make_progress(None)` picks by stderr.
 """
 
 from __future__ import annotations
@@ -122,11 +122,8 @@ class BarProgress(Progress):
         )
 
 
-def make_progress(show_bar: bool | None, stream: TextIO | None = None) -> Progress:
-    """A bar when asked (True) or, by default (None), when `stream` is a terminal; else plain lines."""
-    stream = stream or sys.stderr
-    if show_bar is None:
-        show_bar = stream.isatty()
-    if show_bar:
-        return BarProgress(stream)
-    return LineProgress(lambda line: print(line, file=stream, flush=True))
+def make_progress(show_bar: bool | None) -> Progress:
+    """A bar when asked (True) or, by default (None), when stderr is a terminal; else plain lines."""
+    if show_bar or (show_bar is None and sys.stderr.isatty()):
+        return BarProgress()
+    return LineProgress(lambda line: print(line, file=sys.stderr, flush=True))

@@ -158,10 +158,6 @@ class RepoSync:
         not date the data, nor move the watermark past what GitHub has."""
         return (self.client.github_now() or datetime.now(UTC)).replace(microsecond=0)
 
-    def _searched_to(self, end: datetime) -> datetime:
-        """How far a search that asked up to `end` is complete: never past GitHub's own present."""
-        return min(end, self._now() - SEARCH_LAG)
-
     def _in_the_present(self, state: RepoState) -> RepoState:
         """`state` with a watermark ahead of the present (a clock that ran ahead, a hand edit) set
         back to the newest merge stored before it, with one warning: else every later fetch would
@@ -479,7 +475,8 @@ class RepoSync:
         self._save_pending()
         state = self.state
         assert state is not None  # run() sets it before any window is fetched
-        end = self._searched_to(window.end)
+        # how far the window's search is complete: never past GitHub's own present
+        end = min(window.end, self._now() - SEARCH_LAG)
         if newest_first:
             state = replace(state, complete_since=window.start, watermark=state.watermark or end)
         else:

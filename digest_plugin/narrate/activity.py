@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from digest_plugin.analysis.claims import type_speaks
-from digest_plugin.analysis.model import WeekAnalysis
+from digest_plugin.analysis.model import WeekAnalysis, WeekStats
 from digest_plugin.analysis.stats import ranked
 from digest_plugin.narrate.model import Cited
 from digest_plugin.narrate.overview import previous_figure
@@ -21,34 +23,22 @@ def trends(week: WeekAnalysis, before: WeekAnalysis | None, lang: Language) -> t
         if line
     ]
     earlier = before.stats if before else None
-    names = type_names(_)
-    tables: tuple[tuple[str, str, dict, dict | None, dict], ...] = (
-        (
-            "module",
-            _("Busiest modules: {items}."),
-            stats.modules,
-            earlier.modules if earlier else None,
-            {},
-        ),
-        (
-            "label",
-            _("Most used labels: {items}."),
-            stats.labels,
-            earlier.labels if earlier else None,
-            {},
-        ),
+    # (kind, sentence, its counts in a week's statistics, the names it shows them by)
+    tables: tuple[tuple[str, str, Callable[[WeekStats], dict], dict], ...] = (
+        ("module", _("Busiest modules: {items}."), lambda s: s.modules, {}),
+        ("label", _("Most used labels: {items}."), lambda s: s.labels, {}),
         (
             "type",
             _("By type: {items}."),
-            _said_types(stats.types),
-            _said_types(earlier.types) if earlier else None,
-            {str(k): v for k, v in names.items()},
+            lambda s: _said_types(s.types),
+            {str(k): v for k, v in type_names(_).items()},
         ),
     )
-    for kind, template, current, previous, shown in tables:
-        if current:
+    for kind, template, counts, shown in tables:
+        if counts(stats):
             said = StatedNumbers(lang)
-            items = _counted_items(kind, current, previous, shown, said)
+            previous = counts(earlier) if earlier else None
+            items = _counted_items(kind, counts(stats), previous, shown, said)
             lines.append(said.cited(template.format(items=lang.join(items))))
     if stats.hot_files:
         lines.append(_hot_files(week, lang))

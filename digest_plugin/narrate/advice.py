@@ -104,9 +104,9 @@ def _template(r: Recommendation, n: int, added_this_week: bool, lang: Language) 
         return _(
             "Have someone who knows the security model review {pulls}: its title or description mentions “{detail}”."
         )
+    pending = r.evidence is not None and r.evidence.outcome == "pending"
     # the reverted title is in the revert's own, shown once
     if r.action == "re-land-or-drop" and lang.code == "zh":
-        pending = r.evidence is not None and r.evidence.outcome == "pending"
         if pending:
             return _(
                 "Decide whether to land the change {pulls} reverted again: nothing has re-landed or replaced it so far."
@@ -115,7 +115,6 @@ def _template(r: Recommendation, n: int, added_this_week: bool, lang: Language) 
             "Decide whether to land the change {pulls} reverted again: no PR of the following four weeks re-landed or replaced it."
         )
     if r.action == "re-land-or-drop" and r.detail:
-        pending = r.evidence is not None and r.evidence.outcome == "pending"
         if pending:
             return _(
                 "Decide whether to land “{detail}” again, which {pulls} reverted: nothing has re-landed or replaced it so far."

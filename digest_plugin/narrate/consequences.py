@@ -32,9 +32,8 @@ def consequence_text(
     consequence is said by its kind instead, as it is where the title names it in words rather than
     by a name."""
     _ = lang.gettext
-    phrase = any(
-        " " in (name or "") for name in (what, old, new)
-    )  # words of the title, not a name users write
+    # words of the title, not a name users write
+    phrase = any(" " in (name or "") for name in (what, old, new))
     if titled and lang.code == "zh" and (_form(kind, what, old, new) == "quote" or phrase):
         kinds = {
             "default-flip": _("a changed default"),
@@ -88,7 +87,7 @@ def _form(kind: str, what: str | None, old: str | None, new: str | None) -> str:
     return "quote"
 
 
-def key_line_consequences(analysed: AnalysedPull, lang: Language, line: str = "") -> str:
+def key_line_consequences(analysed: AnalysedPull, lang: Language, line: str) -> str:
     """The sentences a key line ends with: what the PR changes for users, as it says; "" when it says nothing
     (or the claim is not precise enough to be said)."""
     said = [
@@ -96,16 +95,11 @@ def key_line_consequences(analysed: AnalysedPull, lang: Language, line: str = ""
             c.kind or "stated", c.what, c.old, c.new, c.quote, lang, titled=c.source == "title"
         )
         for c in spoken(analysed.consequences)
-        if c.source != "title" or c.what
-    ]  # a title's own words are the line's title already
-    said = [
-        s for s in said if s.lower() not in line.lower()
-    ]  # "Removes workspace support." said once
-    return (
-        lang.sentences(tuple(lang.gettext("{evidence}.").format(evidence=s) for s in said))
-        if said
-        else ""
-    )
+        if c.source != "title" or c.what  # a title's own words are the line's title already
+    ]
+    # "Removes workspace support." said once
+    said = [s for s in said if s.lower() not in line.lower()]
+    return lang.sentences(lang.gettext("{evidence}.").format(evidence=s) for s in said)
 
 
 GROUPED_PREVIEWS = 3  # more PRs than this taking things out of preview are said in one line
@@ -205,17 +199,15 @@ def mitigation(risk: Risk, week: WeekAnalysis, lang: Language) -> Cited | None:
         cited = step(risk, in_week, lang)
         if cited is not None:
             return cited
-    advised = recommendations(
-        week, lang, risk=risk.kind
-    )  # a recommendation the risk's own finding calls for, naming its object
+    # a recommendation the risk's own finding calls for, naming its object
+    advised = recommendations(week, lang, risk=risk.kind)
     return advised[0] if advised else None
 
 
 def _authors_step(risk: Risk, in_week: dict, lang: Language) -> Cited | None:
     if risk.kind not in USER_FACING_RISKS:
-        return (
-            None  # untested code, hot files, CI: an author's advice to users answers none of them
-        )
+        # untested code, hot files, CI: an author's advice to users answers none of them
+        return None
     for n in risk.pulls:
         analysed = in_week.get(n)
         if analysed is not None and analysed.mitigation:

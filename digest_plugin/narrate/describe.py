@@ -452,6 +452,14 @@ def predicate_of(analysed: AnalysedPull) -> str | None:
     return predicate
 
 
+def change_said(analysed: AnalysedPull, lang: Language) -> str | None:
+    """What a sentence says a PR does after its number: `predicate_of`; in Chinese `chinese_mention`,
+    as the English title is shown once, in the PR's key change or its row of the list."""
+    if lang.code == "zh":
+        return chinese_mention(analysed, lang, sized=False)
+    return predicate_of(analysed)
+
+
 def whole_translation(title: str) -> str | None:
     """The title in Chinese where the rules translate it and the translation does not hold the
     English title after all: neither a revert's quotation of the title it reverts nor a title

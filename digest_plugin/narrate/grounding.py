@@ -28,7 +28,7 @@ import re
 from collections.abc import Iterable, Sequence
 from datetime import timedelta
 
-from digest_plugin.analysis.model import WeekAnalysis
+from digest_plugin.analysis.model import Risk, WeekAnalysis
 from digest_plugin.narrate.describe import quoted_forms
 from digest_plugin.narrate.model import CITATION, Figure, Narrative
 from digest_plugin.narrate.reviews import review_logins
@@ -212,14 +212,9 @@ def _theme_figure(week: WeekAnalysis, rest: str) -> float | None:
     }.get(field)
 
 
-def _risk_figure(week: WeekAnalysis, kind: str) -> float | None:
-    risk = next((r for r in week.risks if r.kind == kind), None)
-    return len(risk.pulls) if risk else None
-
-
-def _good_figure(week: WeekAnalysis, kind: str) -> float | None:
-    news = next((r for r in week.good_news if r.kind == kind), None)
-    return len(news.pulls) if news else None
+def _pulls_of(risks: Iterable[Risk], kind: str) -> float | None:
+    """risk:KIND, good:KIND: how many PRs show the week's risk (or good news) of KIND."""
+    return next((len(r.pulls) for r in risks if r.kind == kind), None)
 
 
 def _evidence_figure(week: WeekAnalysis, rest: str) -> float | None:
@@ -250,8 +245,8 @@ def _recommendation_figure(week: WeekAnalysis, rest: str) -> float | None:
 _DETAILED = {
     "pull": _pull_figure,
     "theme": _theme_figure,
-    "risk": _risk_figure,
-    "good": _good_figure,
+    "risk": lambda week, kind: _pulls_of(week.risks, kind),
+    "good": lambda week, kind: _pulls_of(week.good_news, kind),
     "evidence": _evidence_figure,
     "recommendation": _recommendation_figure,
 }

@@ -80,9 +80,8 @@ class RiskLine:
     level: str  # the impact as the analysis gives it: "high", "medium" or "low" (for styling)
     pulls: tuple[int, ...]
     sentence: Cited  # what could go wrong and why these PRs show it
-    mitigation: Cited | None = (
-        None  # what a maintainer can do about it, as its PRs say (narrate/consequences.py); None when they say nothing
-    )
+    # what a maintainer can do about it, as its PRs say (narrate/consequences.py); None when they say nothing
+    mitigation: Cited | None = None
 
 
 @frozen_record
@@ -115,9 +114,8 @@ class SentenceCheck:
     kept: int = 0  # of those, shown on the page
     rejected: tuple[Rejection, ...] = ()
     unused: str = ""  # why the model wrote nothing for this week (in progress, a fault, the budget)
-    parts: tuple[
-        tuple[str, int], ...
-    ] = ()  # the `texts()` places the model's words fill, with their sentences
+    # the `texts()` places the model's words fill, with their sentences
+    parts: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -130,9 +128,8 @@ class Narrative:
     key_changes: tuple[KeyChange, ...] = ()
     trends: tuple[Cited, ...] = ()
     risks: tuple[RiskLine, ...] = ()
-    breaking: tuple[
-        Cited, ...
-    ] = ()  # "Breaking and user-facing changes": what PRs say they remove, rename, flip or break
+    # "Breaking and user-facing changes": what PRs say they remove, rename, flip or break
+    breaking: tuple[Cited, ...] = ()
     recommendations: tuple[Cited, ...] = ()
     quiet: bool = False  # no PRs merged: the summary is the whole story
     writer: str = "builtin"  # which Writer produced it

@@ -10,7 +10,7 @@ from __future__ import annotations
 from digest_plugin.analysis.claims import speaks, themes_speak
 from digest_plugin.analysis.model import AnalysedPull, WeekAnalysis
 from digest_plugin.narrate.chinese import HAN
-from digest_plugin.narrate.describe import body_sentences, chinese_mention, predicate_of
+from digest_plugin.narrate.describe import body_sentences, change_said
 from digest_plugin.narrate.model import Cited
 from digest_plugin.narrate.risks import summary_risks
 from digest_plugin.narrate.titles import display_title
@@ -179,18 +179,12 @@ def main_changes(week: WeekAnalysis) -> list[AnalysedPull]:
 def change_sentence(analysed: AnalysedPull, position: int, lang: Language) -> str:
     """ "The main change: #12 adds X. <the author's short explanation>" and, for the others, "#13 fixes Y."."""
     _, number, title = lang.gettext, f"#{analysed.pull.number}", analysed.pull.title
-    if lang.code == "zh":
-        # the title is shown once, lower
-        what = _("{pull} {change}").format(
-            pull=number, change=chinese_mention(analysed, lang, sized=False)
-        )
-    else:
-        predicate = predicate_of(analysed)
-        what = (
-            f"{number} {predicate}"
-            if predicate
-            else _("{pull}, “{title}”").format(pull=number, title=display_title(title))
-        )
+    change = change_said(analysed, lang)
+    what = (
+        _("{pull} {change}").format(pull=number, change=change)
+        if change
+        else _("{pull}, “{title}”").format(pull=number, title=display_title(title))
+    )
     openers = (_("The main change: {what}."), _("Also, {what}."), _("And {what}."))
     if not analysed.key:  # a week without key PRs: its first change is no main one (pelican #3054)
         openers = (_("Among the week's changes: {what}."), *openers[1:])

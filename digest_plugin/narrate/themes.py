@@ -8,7 +8,7 @@ import re
 from digest_plugin.analysis.claims import themes_speak, type_speaks
 from digest_plugin.analysis.model import TYPES, AnalysedPull, Theme, WeekAnalysis
 from digest_plugin.analysis.themes import series_title, works_mainly_in
-from digest_plugin.narrate.describe import chinese_mention, predicate_of
+from digest_plugin.narrate.describe import change_said, chinese_mention
 from digest_plugin.narrate.model import ThemeLine
 from digest_plugin.narrate.titles import display_title
 from digest_plugin.narrate.wording import Language, StatedNumbers
@@ -161,9 +161,8 @@ def _kinds_of_change(theme: Theme, said: StatedNumbers) -> str:
     }
     counted = [(kind, n) for kind, n in theme.types.items() if kind in TYPES][:TYPES_SAID]
     if not all(type_speaks(kind) for kind, _ in counted):
-        return (
-            ""  # a kind whose claim is imprecise is not said, and a list without it would mislead
-        )
+        # a kind whose claim is imprecise is not said, and a list without it would mislead
+        return ""
     return said.lang.join(
         phrases[kind](n).format(count=said.number(f"theme:{theme.name}:type:{kind}", n))
         for kind, n in counted
@@ -172,12 +171,7 @@ def _kinds_of_change(theme: Theme, said: StatedNumbers) -> str:
 
 def _led_by(analysed: AnalysedPull, lang: Language) -> str:
     _, number, title = lang.gettext, analysed.pull.number, analysed.pull.title
-    # the English title is shown once, in its key change or the list of every PR
-    if lang.code == "zh":
-        return _("Among them, {pull} {change}.").format(
-            pull=f"#{number}", change=chinese_mention(analysed, lang, sized=False)
-        )
-    predicate = predicate_of(analysed)
-    if predicate:
-        return _("Among them, {pull} {change}.").format(pull=f"#{number}", change=predicate)
+    change = change_said(analysed, lang)
+    if change:
+        return _("Among them, {pull} {change}.").format(pull=f"#{number}", change=change)
     return _("Among them: {pull}, “{title}”.").format(pull=f"#{number}", title=display_title(title))

@@ -28,14 +28,7 @@ _TITLE_TYPES = set(
 )
 
 # verbs with a particle: "clean up X", "speed up X" (the particle has no word of its own in Chinese)
-_PARTICLES = {
-    "clean": "up",
-    "speed": "up",
-    "set": "up",
-    "tidy": "up",
-    "split": "up",
-    "tighten": "up",
-}
+_PARTICLES = word_pairs("clean=up speed=up set=up tidy=up split=up tighten=up")
 # "update X to 2.0", "bump X from 1.2 to 2.0"
 _UPGRADE = re.compile(
     r"^(?P<what>.+?)\s+(?:from\s+(?P<old>v?\d[\w.\-+]*)\s+)?to\s+(?P<new>v?\d[\w.\-+]*)\s*$",

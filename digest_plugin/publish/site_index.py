@@ -282,13 +282,10 @@ def page_dates(repos: Iterable[RepoPage]) -> dict[str, datetime]:
     return dates
 
 
-def sitemap_xml(
-    paths: Iterable[str], site_url: str, dates: Mapping[str, datetime] | None = None
-) -> str:
+def sitemap_xml(paths: Iterable[str], site_url: str, dates: Mapping[str, datetime]) -> str:
     """A sitemap (sitemaps.org 0.9) of site-relative page paths, absolute when SITEURL is set, with
     each page's `lastmod` where `dates` knows it."""
     base = site_url.rstrip("/") + "/" if site_url else "/"
-    dates = dates or {}
     entries = "".join(
         f"  <url><loc>{escape(base + path)}</loc>{_lastmod(dates.get(path))}</url>\n"
         for path in sorted(set(paths))

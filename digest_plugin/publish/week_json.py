@@ -11,14 +11,14 @@ from dataclasses import asdict
 from digest_plugin.analysis.claims import type_speaks
 from digest_plugin.analysis.model import AnalysedPull, Evidence, Risk, Theme, WeekAnalysis
 from digest_plugin.analysis.stats import ranked
-from digest_plugin.narrate import writer_credit
+from digest_plugin.narrate import Narrative, writer_credit
 from digest_plugin.narrate.wording import Language
 from digest_plugin.publish.week_view import KEY_CHANGES_IN_FULL
 from digest_plugin.records.pull import format_time
 
 
-def week_json(week: WeekAnalysis, narrative=None, lang: Language | None = None) -> dict:
-    """The week's facts and, given its `narrative` and the site's `lang`, its texts."""
+def week_json(week: WeekAnalysis, narrative: Narrative, lang: Language | None = None) -> dict:
+    """The week's facts and its `narrative`'s texts; given the site's `lang`, the writer's credit."""
     stats = week.stats
     data = {
         "repo": week.repo,
@@ -63,17 +63,12 @@ def week_json(week: WeekAnalysis, narrative=None, lang: Language | None = None) 
             "median": stats.merge_hours_median,
             "p90": stats.merge_hours_p90,
         }
-    if narrative is not None:
-        data["summary"] = narrative.summary.text
-        data["highlights"] = [_cited_json(c) for c in narrative.highlights]
-        data["recommendations"] = [_cited_json(c) for c in narrative.recommendations]
-        data["breaking"] = [_cited_json(c) for c in getattr(narrative, "breaking", ())]
-        _add_texts(data, narrative)
-        data["writer"] = _writer_json(narrative, lang)
-    else:
-        data["recommendations"] = [
-            {"action": r.action, "pulls": list(r.pulls)} for r in week.recommendations
-        ]
+    data["summary"] = narrative.summary.text
+    data["highlights"] = [_cited_json(c) for c in narrative.highlights]
+    data["recommendations"] = [_cited_json(c) for c in narrative.recommendations]
+    data["breaking"] = [_cited_json(c) for c in narrative.breaking]
+    _add_texts(data, narrative)
+    data["writer"] = _writer_json(narrative, lang)
     return data
 
 
@@ -119,7 +114,7 @@ def _add_texts(data: dict, narrative) -> None:
             risk["text"] = lines[risk["kind"]].sentence.text
             if lines[risk["kind"]].mitigation is not None:  # what to do about it, as its PRs say
                 risk["mitigation"] = _cited_json(lines[risk["kind"]].mitigation)
-    themes = {theme.name: theme for theme in getattr(narrative, "themes", ())}
+    themes = {theme.name: theme for theme in narrative.themes}
     for theme in data["themes"]:
         if theme["name"] in themes:
             theme["text"] = themes[theme["name"]].text

@@ -267,14 +267,12 @@ def week_view(
         quiet=narrative.quiet,
         repo_url=repo_url,
         note=note,
-        themes=tuple(ThemeView(t.name, t.sentence) for t in getattr(narrative, "themes", ()))
-        if busy
-        else (),
+        themes=tuple(ThemeView(t.name, t.sentence) for t in narrative.themes) if busy else (),
         highlights=narrative.highlights if busy else (),
         key_changes=key_changes[:KEY_CHANGES_IN_FULL],
         brief_key_changes=brief_changes,
         risks=_risks(narrative, refs) if busy else (),
-        breaking=getattr(narrative, "breaking", ()) if busy else (),
+        breaking=narrative.breaking if busy else (),
         recommendations=narrative.recommendations if busy else (),
         trends=narrative.trends if busy else (),
         charts=tuple(charts),

@@ -151,9 +151,8 @@ def import_file(path: Path, repo: str, store: Store) -> tuple[int, int, int]:
         raise DigestError(f"{repo} holds the bundled sample; import into another repository name.")
     changed = store.upsert(repo, pulls)
     if state is None or state.source == "import":  # a fetched repository keeps its fetch's record
-        created_at = (
-            state.created_at if state is not None else None
-        )  # what an earlier fetch learned
+        # what an earlier fetch learned
+        created_at = state.created_at if state is not None else None
         now = datetime.now(UTC)
         store.write_state(RepoState(repo, "import", fetched_at=now, created_at=created_at))
     return len(pulls), changed, len(rejected)

@@ -398,8 +398,10 @@ def test_configuration_files_that_only_lose_lines_are_not_said_to_be_changed():
     for code, said in (
         (
             "en",
-            "#1 takes lines out of widget/config/queue_0.yaml and widget/config/queue_1.yaml"
-            " (“Retire the queue”).",
+            (
+                "#1 takes lines out of widget/config/queue_0.yaml and widget/config/queue_1.yaml"
+                " (“Retire the queue”)."
+            ),
         ),
         (
             "zh",

@@ -173,10 +173,7 @@ def check_sentence(
     rest, problem = _without_names(rest, cited, facts)
     if problem:
         return problem
-    problem = _figures_problem(rest, sentence, facts)
-    if problem:
-        return problem
-    return _language_problem(rest, language)
+    return _figures_problem(rest, sentence, facts) or _language_problem(rest, language)
 
 
 def _review_problem(text: str, written: Collection[int], facts: WeekFacts) -> str | None:

@@ -196,12 +196,7 @@ def _figure_names(week: WeekAnalysis, before: WeekAnalysis | None) -> list[str]:
     return names
 
 
-def _pull(
-    analysed: AnalysedPull,
-    with_body: bool,
-    with_diff: bool = False,
-    silent: set[str] | frozenset[str] = frozenset(),
-) -> dict:
+def _pull(analysed: AnalysedPull, with_body: bool, with_diff: bool, silent: set[str]) -> dict:
     """A PR as the model reads it; its type only where the type claim speaks, else the author's own
     word for it, and only the risks that may be called by their kind (`silent` may not)."""
     pull, kind = analysed.pull, analysed.classification
