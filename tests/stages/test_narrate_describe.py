@@ -729,6 +729,21 @@ def test_a_title_said_by_its_facts_names_the_file_it_adds_or_changes_most():
         footprint=Footprint(main_files=("docs/conf.py",), core_lines=2),
     )
     assert chinese_mention(docs, ZH, sized=False) == "docs 模块的改动"
+    assert chinese_mention(docs, ZH) == "docs 模块的改动，+10,274 −0 行"  # docs: not said as tests
+
+
+def test_a_pr_of_mostly_tests_said_by_its_facts_says_so_not_only_its_module():
+    """pelican #623 read "pelican 模块的改动，+288 −59 行": 4 of its lines are in contents.py, most
+    of the rest regenerated test output."""
+    pull = analysed(
+        623,
+        "Override page 'url' and 'save_as' directly from the page metadata. Fixes #400.",
+        modules=("pelican",),
+        additions=288,
+        deletions=59,
+        footprint=Footprint(core_lines=4, test_lines=300),
+    )
+    assert chinese_mention(pull, ZH) == "pelican 模块的改动，+288 −59 行，多数行在测试文件中"
 
 
 def test_a_title_is_capitalised_for_a_list_unless_it_starts_with_code():
