@@ -601,10 +601,8 @@ def is_code_move(pull: Pull, classification: Classification) -> bool:
     restyled = _RESTYLING.search(title) and classification.type not in ("feat", "perf")
     if high >= 100 and (restyled or restyles_code(pull)):
         return True
-    said = _MOVING.search(title) or _MOVING.search(pull.body[:BODY_OPENING])
-    if classification.type != "refactor" and not said:
-        return False
-    return high >= 100 and low / high >= 0.85
+    refactored = classification.type == "refactor" and high >= 100 and low / high >= 0.85
+    return refactored or renames_code(pull)
 
 
 # a sweep that fixes linters' findings or reformats code, not a linter's or formatter's own change

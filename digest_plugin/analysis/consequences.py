@@ -81,21 +81,17 @@ _ELSEWHERE = re.compile(
     re.IGNORECASE,
 )
 _OBJECT_END = re.compile(r"\s+(?:from|in|of)\s+", re.IGNORECASE)
-_REMOVAL_END = re.compile(
-    r",|;|\s+in favou?r of\s|\s+and\s+(?:use|only|move)\b", re.IGNORECASE
-)  # what follows the removed thing
-_CONDITION = re.compile(
-    r"\b(?:when|if|unless|while)\b", re.IGNORECASE
-)  # "remove a call when …": a fix of what code it writes
+# what follows the removed thing
+_REMOVAL_END = re.compile(r",|;|\s+in favou?r of\s|\s+and\s+(?:use|only|move)\b", re.IGNORECASE)
+# "remove a call when …": a fix of what code it writes
+_CONDITION = re.compile(r"\b(?:when|if|unless|while)\b", re.IGNORECASE)
 _STABILISE = re.compile(r"^stabili[sz]\w*:?\s+(?P<what>.{2,100})$", re.IGNORECASE)  # "Stabilize: X"
 _PREVIEW = re.compile(r"\bpreview\b", re.IGNORECASE)
 _OUTPUT = re.compile(r"\boutput\b|\bformats?\b", re.IGNORECASE)
-_RULE_NAMED = re.compile(
-    r"`[^`]+`|\b[A-Z]{1,4}\d{3,4}\b"
-)  # what is stabilised is named: a rule, an option
-_NOT_RUN = frozenset(
-    {"tests", "docs", "ci", "tooling"}
-)  # files no user runs (examples and their configuration are copied)
+# what is stabilised is named: a rule, an option
+_RULE_NAMED = re.compile(r"`[^`]+`|\b[A-Z]{1,4}\d{3,4}\b")
+# files no user runs (examples and their configuration are copied)
+_NOT_RUN = frozenset({"tests", "docs", "ci", "tooling"})
 # a default change that reaches no user yet: behind preview, or of something not released
 _NOT_FOR_USERS_YET = re.compile(
     r"\b(?:in|under|behind|with|only in)\s+(?:global\s+)?(?:the\s+)?preview\b|--preview\b|not (?:yet )?(?:been )?released|"
@@ -535,10 +531,9 @@ def _default_flipped(title: str, body: str, files, kinds) -> tuple[bool, Consequ
     # "default" of the title's words, not of a `--default-index` it names nor of a "non-default value"
     if not says_default_change(_NON_DEFAULT.sub("X", _QUOTED.sub("X", title))):
         return False, None
+    # a default of examples, the playground, CI: no user's
     if (
-        (
-            kinds and all(k & PERIPHERAL_KINDS for k in kinds)
-        )  # a default of examples, the playground, CI: no user's
+        (kinds and all(k & PERIPHERAL_KINDS for k in kinds))
         or _NOT_FOR_USERS_YET.search(body)
         or _NOT_FOR_USERS_YET.search(title)
         or _DEFAULT_GIVEN.match(title)
@@ -568,9 +563,8 @@ _ASSIGNED_DEFAULT = re.compile(
     r"\bdefaults?\s+to\s+`?(?P<what>[a-z][\w.-]*)\s*=\s*(?P<new>[\w.'\"-]+)`?\s*$", re.IGNORECASE
 )
 _NON_DEFAULT = re.compile(r"\bnon-?default\b", re.IGNORECASE)
-_OF_A_RULE = re.compile(
-    r"\(`?[A-Z]{1,5}\d{3,4}`?(?:,\s*`?[A-Z]{1,5}\d{3,4}`?)*\)\s*$"
-)  # a title ending with the rules it changes
+# a title ending with the rules it changes
+_OF_A_RULE = re.compile(r"\(`?[A-Z]{1,5}\d{3,4}`?(?:,\s*`?[A-Z]{1,5}\d{3,4}`?)*\)\s*$")
 _DEFAULT_GIVEN = re.compile(
     r"^(?:set|add)\w*\s+(?:a\s+)?default(?:\s+value)?\s+(?:(?:of|for)\s+)?[`\w.-]+\s*$",
     re.IGNORECASE,
@@ -591,9 +585,10 @@ def _stabilised(title: str, body: str, files, kinds) -> tuple[bool, Consequence 
         or any("preview" in f.path for f in files)
     ):
         return True, None
+    # what users get out changes shape
     kind = (
         "format-change" if _OUTPUT.search(_QUOTED.sub("", stabilised["what"])) else "default-flip"
-    )  # what users get out changes shape
+    )
     return True, Consequence(
         kind, "title", what=stabilised["what"].strip(), old="preview", quote=title
     )
@@ -605,13 +600,11 @@ def _removed(title: str, body: str, files, kinds) -> tuple[bool, Consequence | N
         return False, None
     if _PREVIEW.search(title):  # "from the preview default set": what only preview users had
         return True, None
-    if "." in removed["what"] and _OF_A_RULE.search(
-        title
-    ):  # "Remove `airflow.x.y` (`AIR301`)": a name the rule no longer flags
+    # "Remove `airflow.x.y` (`AIR301`)": a name the rule no longer flags
+    if "." in removed["what"] and _OF_A_RULE.search(title):
         return True, None
-    if not any(
-        not k & _NOT_RUN and "examples" not in k for k in kinds
-    ):  # a clean-up of examples removes nothing users have
+    # a clean-up of examples removes nothing users have
+    if not any(not k & _NOT_RUN and "examples" not in k for k in kinds):
         return True, None
     if _NEVER_USED.search(body):  # the author says nothing used what goes
         return True, None
@@ -725,9 +718,8 @@ def mitigation_of(pull: Pull, template: frozenset[str] = frozenset(), repo: str 
     for sentence in re.split(r"(?<=[.!?])\s+", prose):
         sentence = sentence.strip()
         if _DOES.search(sentence) and whole_sentence(sentence) == sentence and len(sentence) <= 280:
-            return (
-                sentence  # the author's sentence as written, never one cut where a link or code was
-            )
+            # the author's sentence as written, never one cut where a link or code was
+            return sentence
     return ""
 
 

@@ -499,9 +499,8 @@ def _heading_of(line: str, following: str, above: list[str]) -> tuple[str | None
         alone and len(stripped) < 40 and _looks_like_heading(stripped)
     ):
         heading = next(g for g in match.groups() if g is not None) or ""
-        return heading, len(stripped) - len(
-            stripped.lstrip("#")
-        ) or 7  # bold and plain-text headings: below any "#"
+        # bold and plain-text headings: below any "#"
+        return heading, len(stripped) - len(stripped.lstrip("#")) or 7
     return None, 0
 
 
@@ -619,18 +618,11 @@ def cap(text: str, limit: int = SUMMARY_CHARS) -> str:
 
 
 def section_sentences(
-    body: str,
-    heading: re.Pattern,
-    template: frozenset[str] = frozenset(),
-    repo: str = "",
-    limit: int = SUMMARY_CHARS,
+    body: str, heading: re.Pattern, template: frozenset[str] = frozenset(), repo: str = ""
 ) -> str:
     """The first whole sentences of the first section whose heading matches `heading` ("Breaking
     changes", "Migration guide"), as plain text; "" when no such section says anything."""
-    if not body or not body.strip():
-        return ""
-    for name, lines, _skipped in _sections(clean_body(body, template, repo)):
+    for name, lines, _skipped in body_sections(body, template, repo):
         if name and heading.search(name) and (text := _paragraph_text(lines, checked=True)):
-            said = summary_of(text, "", limit)
-            return said if said else ""
+            return summary_of(text, "")
     return ""

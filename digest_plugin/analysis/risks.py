@@ -13,6 +13,7 @@ deprecation is the project's own. A fixed vulnerability is good news, not a risk
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import defaultdict
@@ -350,27 +351,16 @@ def _is_fix(facts: PullFacts) -> bool:
     )
 
 
-def _security(facts: PullFacts) -> tuple[Evidence, ...]:
-    """A security-relevant change of the project's code that fixes nothing: new attack surface to
-    review (a security policy, a scanning workflow, a page about security, or a dependency's version
-    moved for its advisories is none)."""
+def _vulnerability(facts: PullFacts, fixed: bool) -> tuple[Evidence, ...]:
+    """A security-relevant change of the project's code. One that fixes nothing (`fixed` False) is
+    new attack surface to review (a security policy, a scanning workflow, a page about security, or
+    a dependency's version moved for its advisories is none); a fix (`fixed` True) is good news, in
+    what the project ships (ruff #23894 fixed a shell injection in its own dev scripts: no user's
+    concern)."""
     word = _security_words(facts)
-    return (
-        (Evidence("vulnerability", facts.number, detail=word),)
-        if word and _in_code(facts) and not _is_fix(facts)
-        else ()
-    )
-
-
-def _security_fix(facts: PullFacts) -> tuple[Evidence, ...]:
-    """Good news: a fix its words say is of security, in what the project ships (ruff #23894
-    fixed a shell injection in its own dev scripts: no user's concern)."""
-    word = _security_words(facts)
-    return (
-        (Evidence("vulnerability", facts.number, detail=word),)
-        if word and _is_fix(facts) and _in_code(facts)
-        else ()
-    )
+    if word and _in_code(facts) and _is_fix(facts) == fixed:
+        return (Evidence("vulnerability", facts.number, detail=word),)
+    return ()
 
 
 def _revert(facts: PullFacts) -> tuple[Evidence, ...]:
@@ -615,14 +605,14 @@ PULL_CHECKS: dict[str, Check] = {
     "missing-tests": _missing_tests,
     "breaking-change": _breaking,
     "dependency-upgrade": _dependency_upgrade,
-    "security": _security,
+    "security": functools.partial(_vulnerability, fixed=False),
     "revert": _revert,
     "deprecation": _deprecation,
     "large-change": _large_change,
     "config-change": _config_change,
     "ci-change": _ci_change,
     "unresolved-review": _unresolved_review,
-    "security-fix": _security_fix,
+    "security-fix": functools.partial(_vulnerability, fixed=True),
 }
 
 
@@ -683,15 +673,12 @@ def hotspots(pulls: Sequence[Pull], rules: Rules) -> dict[str, tuple[int, ...]]:
 
 
 def hotspot_evidence(
-    hot: dict[str, tuple[int, ...]],
-    pulls: Sequence[AnalysedPull],
-    untested: dict[str, int] | None = None,
+    hot: dict[str, tuple[int, ...]], pulls: Sequence[AnalysedPull], untested: dict[str, int]
 ) -> tuple[Evidence, ...]:
     """One `hot-file` fact per hot file, the busiest first: who touched it, in which PRs; for a file
     of `untested` (path -> the PR that added it), missing "tests"."""
     authors = {p.pull.number: p.pull.author.login for p in pulls}
     busiest = sorted(hot, key=lambda path: (-len(hot[path]), path))
-    untested = untested or {}
     return tuple(
         Evidence(
             "hot-file",
@@ -733,9 +720,7 @@ def untested_new_files(
 
 
 def week_risks(
-    pulls: Sequence[AnalysedPull],
-    hot: dict[str, tuple[int, ...]],
-    untested: dict[str, int] | None = None,
+    pulls: Sequence[AnalysedPull], hot: dict[str, tuple[int, ...]], untested: dict[str, int]
 ) -> tuple[tuple[Risk, ...], tuple[Risk, ...]]:
     """(risks, good news) of a week: one Risk per kind shown, most severe first. `pulls` carry
     their own evidence, `hot` is `hotspots(...)`, `untested` is `untested_new_files(...)`."""
@@ -758,7 +743,7 @@ def _kind_risk(
     pulls: Sequence[AnalysedPull],
     shown: Sequence[tuple[AnalysedPull, Evidence]],
     hot: dict[str, tuple[int, ...]],
-    untested: dict[str, int] | None,
+    untested: dict[str, int],
 ) -> Risk | None:
     """The week's Risk of one kind from the (pull, evidence) pairs that show it, if any."""
     if kind == "hotspot":
@@ -835,9 +820,8 @@ def main_risk(risks: Sequence[Risk]) -> Risk | None:
     if not found:
         return None
     _, _, risk, evidence = min(found, key=lambda f: (f[0], f[1]))
-    if (
-        evidence.fact == "breaking-marker"
-    ):  # what the marked PR says it changes tells more than the mark
+    # what the marked PR says it changes tells more than the mark
+    if evidence.fact == "breaking-marker":
         evidence = next(
             (e for e in risk.evidence if e.fact == "consequence" and e.pull == evidence.pull),
             evidence,

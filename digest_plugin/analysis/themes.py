@@ -144,9 +144,6 @@ class Vocabulary:
         return None if name in self.generic else self.strands.get(name, name)
 
 
-NO_VOCABULARY = Vocabulary({}, frozenset())
-
-
 def subject_names(
     pull: Pull, rules: Rules, classification: Classification | None = None
 ) -> dict[str, str]:
@@ -509,7 +506,7 @@ def week_themes(
     names: WeekNames,
     baseline: Sequence[WeekNames],
     rules: Rules,
-    vocabulary: Vocabulary = NO_VOCABULARY,
+    vocabulary: Vocabulary,
 ) -> tuple[Theme, ...]:
     """The themes of a week. `pulls` in importance order; `names` is their `week_names`;
     `baseline` is `baseline_weeks` of the previous weeks; `vocabulary` makes strands of names.
