@@ -216,10 +216,9 @@ def analyse_pull(pull: Pull, context: RepoContext, first_time: bool | None = Non
     evidence = tuple(
         _reverted(e, pull, history) if e.fact == "reverted" else e for e in pull_evidence(facts)
     )
-    said = _for_users(
-        consequences_of(pull, title.description or pull.title, kinds, template, repo), pull, history
-    )
-    breaks = what_breaks(pull, title.description or pull.title, said, template, repo)
+    headline = title.description or pull.title  # the title without its prefixes
+    said = _for_users(consequences_of(pull, headline, kinds, template, repo), pull, history)
+    breaks = what_breaks(pull, headline, said, template, repo)
     evidence = tuple(  # a marker says what breaks only in the PR's own words
         replace(e, reason=breaks or None) if e.fact == "breaking-marker" else e for e in evidence
     )
@@ -232,9 +231,7 @@ def analyse_pull(pull: Pull, context: RepoContext, first_time: bool | None = Non
         # narrowed by its week (analyse_week)
         key=score.value >= least_key_score(context.options.key_threshold),
         summary=summary_of(
-            without_draft_remarks(description),
-            title.description or pull.title,
-            rules.thresholds.summary_chars,
+            without_draft_remarks(description), headline, rules.thresholds.summary_chars
         ),
         risks=kinds_of(evidence),
         first_time=history.first_time(pull.number) if first_time is None else first_time,
@@ -396,17 +393,15 @@ def with_themes(
 
 
 def analyse_week(
-    repo: str,
     week: Week,
     pulls: Sequence[AnalysedPull],
     context: RepoContext,
-    options: AnalysisOptions,
     state: RepoState | None,
     now: datetime,
 ) -> WeekAnalysis:
     """One week from its analysed pulls, themes included, in one call, with no weeks before it
     (for the movement figures, the key bar and the themes' baseline)."""
-    tz = options.timezone
+    tz = context.options.timezone
     inputs = WeekInput(
         week, Made(tuple(pulls)), progress_of(week, state, now, tz), fetch_info(week, state, tz)
     )
