@@ -106,11 +106,8 @@ def own_deprecation(
     if _UPSTREAM_DEPRECATION.search(text):
         return None
     if _REMOVES_DEPRECATED.search(text):
-        return (
-            "removes"
-            if not _UPSTREAM_DEPRECATION.search(prose) and not _names_a_dependency(text, rules)
-            else None
-        )
+        upstream = _UPSTREAM_DEPRECATION.search(prose) or _names_a_dependency(text, rules)
+        return None if upstream else "removes"
     if not _DEPRECATES.search(text):
         return None
     # the author's own account of the PR decides: one that never speaks of a deprecation is about
@@ -156,10 +153,6 @@ def says_default_change(description: str) -> bool:
     ) and not _NOT_A_DEFAULT_CHANGE.search(description)
 
 
-# where the author said a PR's type: ("label", "bug") or ("title", "fix:"); None when nowhere
-TypeMark = tuple[str, str] | None
-
-
 @dataclass(frozen=True)
 class Title:
     """What a title says by convention, before any guessing."""
@@ -182,8 +175,7 @@ class Title:
 def parse_title(title: str, rules: Rules) -> Title:
     """Split a PR title into its conventional parts (see the module docstring for the forms)."""
     text = " ".join(title[:TITLE_LIMIT].split())
-    merge = _MERGE_PR.match(text) or _MERGE_BRANCH.match(text)
-    if merge:
+    if merge := _MERGE_PR.match(text) or _MERGE_BRANCH.match(text):
         assert merge.lastindex is not None  # both patterns end in a group
         branch = merge[merge.lastindex]
         words = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", branch.split("/", 1)[-1])
@@ -341,7 +333,7 @@ def classify(pull: Pull, rules: Rules, scheme: ModuleScheme = PATH_SCHEME) -> Cl
         labels=labels,
         topics=_topics(title, labels, rules),
         breaking=title.breaking
-        or _labelled(rules.label_breaking, labels)
+        or labelled(rules.label_breaking, labels)
         or bool(_BREAKING_FOOTER.search(pull.body)),
         bot=is_bot(pull, rules),
         # the body's "Reverts owner/name#12" (GitHub's revert button) before the (#N) of a quoted title, which may be of a port
@@ -352,7 +344,9 @@ def classify(pull: Pull, rules: Rules, scheme: ModuleScheme = PATH_SCHEME) -> Cl
     )
 
 
-def _change_type(pull: Pull, title: Title, rules: Rules) -> tuple[str | None, TypeMark]:
+def _change_type(
+    pull: Pull, title: Title, rules: Rules
+) -> tuple[str | None, tuple[str, str] | None]:
     """The type from the most trusted source that says one (see the module docstring), and where
     the author said it, when the author did: ("label", "bug") or ("title", "fix:")."""
     labels = tuple(label.strip() for label in pull.labels)
@@ -393,13 +387,13 @@ def _topics(title: Title, labels: tuple[str, ...], rules: Rules) -> tuple[str, .
         for name, pattern in rules.topics
         if pattern.search(title.description) or any(pattern.search(label) for label in labels)
     ]
-    if _labelled(rules.label_security, labels) and "security" not in topics:
+    if labelled(rules.label_security, labels) and "security" not in topics:
         topics.append("security")
     topics.extend(p for p in title.rule_prefixes if p not in topics)
     return tuple(topics)
 
 
-def _labelled(pattern: re.Pattern | None, labels: tuple[str, ...]) -> bool:
+def labelled(pattern: re.Pattern | None, labels: Sequence[str]) -> bool:
     return pattern is not None and any(pattern.fullmatch(label.strip()) for label in labels)
 
 
@@ -509,10 +503,7 @@ def path_modules(pull: Pull, rules: Rules) -> tuple[str, ...]:
             if "generated" in path_kinds and not path_kinds & {"dependencies", "tooling"}:
                 vendored_lines[module] += changed
             continue
-        if path_kinds & PERIPHERAL_KINDS:
-            peripheral_lines[module] += changed
-        else:
-            lines[module] += changed
+        (peripheral_lines if path_kinds & PERIPHERAL_KINDS else lines)[module] += changed
     chosen = lines or peripheral_lines or vendored_lines
     if not chosen and paths:
         return ("tooling",) if any("tooling" in k for k in kinds) else ("build",)
@@ -601,10 +592,8 @@ def is_code_move(pull: Pull, classification: Classification) -> bool:
     restyled = _RESTYLING.search(title) and classification.type not in ("feat", "perf")
     if high >= 100 and (restyled or restyles_code(pull)):
         return True
-    said = _MOVING.search(title) or _MOVING.search(pull.body[:BODY_OPENING])
-    if classification.type != "refactor" and not said:
-        return False
-    return high >= 100 and low / high >= 0.85
+    refactored = classification.type == "refactor" and high >= 100 and low / high >= 0.85
+    return refactored or renames_code(pull)
 
 
 # a sweep that fixes linters' findings or reformats code, not a linter's or formatter's own change

@@ -81,21 +81,17 @@ _ELSEWHERE = re.compile(
     re.IGNORECASE,
 )
 _OBJECT_END = re.compile(r"\s+(?:from|in|of)\s+", re.IGNORECASE)
-_REMOVAL_END = re.compile(
-    r",|;|\s+in favou?r of\s|\s+and\s+(?:use|only|move)\b", re.IGNORECASE
-)  # what follows the removed thing
-_CONDITION = re.compile(
-    r"\b(?:when|if|unless|while)\b", re.IGNORECASE
-)  # "remove a call when …": a fix of what code it writes
+# what follows the removed thing
+_REMOVAL_END = re.compile(r",|;|\s+in favou?r of\s|\s+and\s+(?:use|only|move)\b", re.IGNORECASE)
+# "remove a call when …": a fix of what code it writes
+_CONDITION = re.compile(r"\b(?:when|if|unless|while)\b", re.IGNORECASE)
 _STABILISE = re.compile(r"^stabili[sz]\w*:?\s+(?P<what>.{2,100})$", re.IGNORECASE)  # "Stabilize: X"
 _PREVIEW = re.compile(r"\bpreview\b", re.IGNORECASE)
 _OUTPUT = re.compile(r"\boutput\b|\bformats?\b", re.IGNORECASE)
-_RULE_NAMED = re.compile(
-    r"`[^`]+`|\b[A-Z]{1,4}\d{3,4}\b"
-)  # what is stabilised is named: a rule, an option
-_NOT_RUN = frozenset(
-    {"tests", "docs", "ci", "tooling"}
-)  # files no user runs (examples and their configuration are copied)
+# what is stabilised is named: a rule, an option
+_RULE_NAMED = re.compile(r"`[^`]+`|\b[A-Z]{1,4}\d{3,4}\b")
+# files no user runs (examples and their configuration are copied)
+_NOT_RUN = frozenset({"tests", "docs", "ci", "tooling"})
 # a default change that reaches no user yet: behind preview, or of something not released
 _NOT_FOR_USERS_YET = re.compile(
     r"\b(?:in|under|behind|with|only in)\s+(?:global\s+)?(?:the\s+)?preview\b|--preview\b|not (?:yet )?(?:been )?released|"
@@ -122,11 +118,15 @@ BREAKING_SECTION = re.compile(
     r"|migration(?: guide| notes?| required)?)\W*$",
     re.IGNORECASE,
 )
-# a section that says nothing breaks
-_NOTHING = re.compile(
-    r"^(?:none|n/?a|no\b|nothing|not applicable|-+$)|\bno breaking\b|\bbackwards?[- ]compatible\b|\bnot a breaking\b|"
-    r"\bno (?:user-facing|api) changes?\b",
+# a sentence saying nothing breaks (a sentence may start "No …" and still say what goes: "No toggle
+# is required (the former `x` field has been removed)")
+_NOT_BREAKING = re.compile(
+    r"\bno breaking\b|\bbackwards?[- ]compatible\b|\bnot a breaking\b|\bno (?:user-facing|api) changes?\b",
     re.IGNORECASE,
+)
+# a section that says nothing breaks: "None", "N/A", or such a sentence
+_NOTHING = re.compile(
+    r"^(?:none|n/?a|no\b|nothing|not applicable|-+$)|" + _NOT_BREAKING.pattern, re.IGNORECASE
 )
 
 
@@ -142,28 +142,19 @@ def consequences_of(
     changes only docs, tests, examples, scripts or CI changes nothing users run."""
     if kinds and all(k & _NOT_RUN and "config" not in k for k in kinds):
         return ()
+    body = pull.body or ""
     found = [c for c in (_title_consequence(pull, title, kinds),) if c is not None]
-    said = section_sentences(pull.body or "", BREAKING_SECTION, template, repo) or _footer(
-        pull.body or ""
-    )
-    if said and not (_NOTHING.search(said) or _OWN_REVISIONS.search(pull.body or "")):
+    said = section_sentences(body, BREAKING_SECTION, template, repo) or _footer(body)
+    if said and not (_NOTHING.search(said) or _OWN_REVISIONS.search(body)):
         found.append(Consequence(None, "body", quote=said))
-    return (*found, *_prose_not_told(pull, found, template, repo))
-
-
-def _prose_not_told(
-    pull: Pull, told: Sequence[Consequence], template: frozenset[str], repo: str
-) -> list[Consequence]:
-    """What the body's prose states that the title or the section did not already say."""
-    if _NOT_FOR_USERS_YET.search(pull.body or ""):
-        return []
-    said = {(c.kind, c.what) for c in told} | {(c.kind, c.old) for c in told}
+    if _NOT_FOR_USERS_YET.search(body):
+        return tuple(found)
+    # and what the body's prose states that the title or the section did not already say
+    told = {(c.kind, c.what) for c in found} | {(c.kind, c.old) for c in found}
     paths = tuple(f.path.strip('"') for f in pull.files)
-    return [
-        c
-        for c in _from_prose(pull.body or "", template, repo, paths)
-        if (c.kind, c.what) not in said and (c.kind, c.old) not in said
-    ]
+    prose = _from_prose(body, template, repo, paths)
+    new = [c for c in prose if (c.kind, c.what) not in told and (c.kind, c.old) not in told]
+    return (*found, *new)
 
 
 # the title's leading scopes, "[example] …", "[ci, doc] …", "example: …", "docs(x): …": where the
@@ -194,11 +185,9 @@ PROSE_CLAIMS = {
 
 def claim_of(consequence: Consequence) -> str:
     """The claim rule (analysis/claims.py) that says `consequence`."""
-    return (
-        PROSE_CLAIMS.get(consequence.kind or "", "consequence.stated")
-        if consequence.source == "prose"
-        else "consequence.stated"
-    )
+    if consequence.source != "prose":
+        return "consequence.stated"
+    return PROSE_CLAIMS.get(consequence.kind or "", "consequence.stated")
 
 
 def spoken(consequences: Sequence[Consequence]) -> tuple[Consequence, ...]:
@@ -333,11 +322,7 @@ def _from_prose(
     """What the body's prose states plainly, each kind once: a rename, a default, a removal, a format change."""
     found: dict[str, Consequence] = {}
     for sentence in _own_sentences(body, template, repo):
-        if (
-            _INTERNAL.search(_QUOTED.sub("", sentence))
-            or "::" in sentence
-            or _CALL.search(sentence)
-        ):
+        if _of_code(sentence):
             continue
         for kind, read in (
             ("rename", _prose_rename),
@@ -361,6 +346,12 @@ def _own_sentences(
         for sentence in _statements(lines):
             if not _UPSTREAM.search(sentence) and not _NOT_THIS_PR.search(sentence):
                 yield sentence
+
+
+def _of_code(text: str) -> bool:
+    """Whether a title or a sentence speaks of the project's insides: a path (`a::b`), a call, an
+    internal word (a struct, a helper, a test)."""
+    return bool("::" in text or _CALL.search(text) or _INTERNAL.search(_QUOTED.sub("", text)))
 
 
 def _statements(lines: Sequence[str]) -> list[str]:
@@ -389,15 +380,16 @@ def _user_name(name: str) -> bool:
     )
 
 
-def _names_a_file(name: str) -> bool:
-    return bool(_FILE_NAME.search(name) or "/" in name)
+def _file_or_value(name: str) -> bool:
+    """A file's name or a literal value (`true`, `0`): no name users write."""
+    return bool(_FILE_NAME.search(name) or "/" in name or _LITERAL_NAME.fullmatch(name))
 
 
 def _prose_rename(sentence: str, paths, body: str) -> Consequence | None:
     for pattern in _PROSE_RENAMES:
         for match in pattern.finditer(sentence):
             old, new = match["old"], match["new"]
-            if any(_names_a_file(n) or _LITERAL_NAME.fullmatch(n) for n in (old, new)):
+            if any(_file_or_value(n) for n in (old, new)):
                 continue
             named = match.groupdict()
             if named.get("thing") or named.get("thing2") or _user_name(old):
@@ -415,11 +407,7 @@ def _prose_rename(sentence: str, paths, body: str) -> Consequence | None:
 def _prose_default(sentence: str, paths, body: str) -> Consequence | None:
     for pattern in _PROSE_DEFAULTS:
         match = pattern.search(sentence)
-        if (
-            match
-            and not _names_a_file(match["what"])
-            and not _LITERAL_NAME.fullmatch(match["what"])
-        ):
+        if match and not _file_or_value(match["what"]):
             old = match.groupdict().get("old")
             return Consequence(
                 "default-flip",
@@ -438,7 +426,7 @@ def _prose_removal(sentence: str, paths, body: str) -> Consequence | None:
     for index, pattern in enumerate(_PROSE_REMOVALS):
         for match in pattern.finditer(sentence):
             what = match["what"]
-            if _names_a_file(what) or _LITERAL_NAME.fullmatch(what):
+            if _file_or_value(what):
                 continue
             named = match.groupdict()
             if not (named.get("thing") or named.get("thing2")) and _QUALIFIES.match(
@@ -471,22 +459,20 @@ def _prose_format(sentence: str, paths, body: str) -> Consequence | None:
     return Consequence("format-change", "prose", new=script, quote=plain(sentence))
 
 
-def _from_title(
-    title: str, body: str, files, kinds: Sequence[frozenset[str]]
+def _title_consequence(
+    pull: Pull, title: str, kinds: Sequence[frozenset[str]]
 ) -> Consequence | None:
-    """The consequence of the first form the title takes (a rename, a default, a stabilisation, a
-    removal), or None: a title of one form that fails that form's checks is not read as another."""
-    if (
-        "::" in title
-        or _CALL.search(title)
-        or _FILE_NAME.search(title)
-        or _INTERNAL.search(_QUOTED.sub("", title))
-    ):
+    """What the title (`title`, without its prefixes) says changes for users, unless its scopes say
+    the change is of examples, docs, tests or CI, or it names code: the consequence of the first
+    form it takes (a rename, a default, a stabilisation, a removal), or None: a title of one form
+    that fails that form's checks is not read as another."""
+    title = title.strip()
+    if _peripheral_scope(pull.title) or _of_code(title) or _FILE_NAME.search(title):
         return None
     # "deprecate vanilla mBridge and make Megatron Bridge default": each clause leads with its verb
     for clause in (title, *_CLAUSE.split(title)[1:]):
         for form in (_renamed, _default_flipped, _stabilised, _removed, _moved_to_a_plugin):
-            taken, consequence = form(clause, body, files, kinds)
+            taken, consequence = form(clause, pull.body or "", pull.files, kinds)
             if taken:
                 return consequence
     return None
@@ -495,23 +481,14 @@ def _from_title(
 _CLAUSE = re.compile(r",?\s+and\s+(?=[a-z]+\b)", re.IGNORECASE)  # "…, and make X default"
 
 
-def _title_consequence(
-    pull: Pull, title: str, kinds: Sequence[frozenset[str]]
-) -> Consequence | None:
-    """What the title (`title`, without its prefixes) says changes for users, unless its scopes say
-    the change is of examples, docs, tests or CI."""
-    if _peripheral_scope(pull.title):
-        return None
-    return _from_title(title.strip(), pull.body or "", pull.files, kinds)
-
-
 def title_default_flip(
     pull: Pull, title: str, kinds: Sequence[frozenset[str]]
 ) -> Consequence | None:
-    """The default the title says changed, read as every title consequence is (`_from_title`):
-    the risk table's "changes the default of X" says the same as the key line, and neither says it
-    of a default behind preview, one given where none was, a computed fallback, a change whose body
-    says no API changes, or a title of code (a function, a file, an internal)."""
+    """The default the title says changed, read as every title consequence is
+    (`_title_consequence`): the risk table's "changes the default of X" says the same as the key
+    line, and neither says it of a default behind preview, one given where none was, a computed
+    fallback, a change whose body says no API changes, or a title of code (a function, a file, an
+    internal)."""
     said = _title_consequence(pull, title, kinds)
     return said if said and said.kind == "default-flip" and said.old != "preview" else None
 
@@ -525,8 +502,7 @@ def _renamed(title: str, body: str, files, kinds) -> tuple[bool, Consequence | N
     old, new = _bare(rename["old"]), _bare(rename["new"])
     # what the name is, where the title says it after the name: "`trainer` arg" (verl #6724
     # renamed one argument, not everything called trainer)
-    thing = _USER_WORD.search(rename["words"])
-    if thing:
+    if thing := _USER_WORD.search(rename["words"]):
         old = f"the {old} {thing[0]}"
     return True, Consequence("rename", "title", what=old, old=old, new=new, quote=title)
 
@@ -535,10 +511,9 @@ def _default_flipped(title: str, body: str, files, kinds) -> tuple[bool, Consequ
     # "default" of the title's words, not of a `--default-index` it names nor of a "non-default value"
     if not says_default_change(_NON_DEFAULT.sub("X", _QUOTED.sub("X", title))):
         return False, None
+    # a default of examples, the playground, CI: no user's
     if (
-        (
-            kinds and all(k & PERIPHERAL_KINDS for k in kinds)
-        )  # a default of examples, the playground, CI: no user's
+        (kinds and all(k & PERIPHERAL_KINDS for k in kinds))
         or _NOT_FOR_USERS_YET.search(body)
         or _NOT_FOR_USERS_YET.search(title)
         or _DEFAULT_GIVEN.match(title)
@@ -546,14 +521,12 @@ def _default_flipped(title: str, body: str, files, kinds) -> tuple[bool, Consequ
         or _NO_API_CHANGE.search(section_sentences(body, _API_SECTION))
     ):
         return True, None
-    assigned = _ASSIGNED_DEFAULT.search(title)  # "change default to calculate_log_probs=True"
-    if assigned:
-        return True, Consequence(
-            "default-flip", "title", what=assigned["what"], new=assigned["new"], quote=title
-        )
-    return True, Consequence(
-        "default-flip", "title", what=default_setting(title), new=_default_value(title), quote=title
-    )
+    # "change default to calculate_log_probs=True"
+    if assigned := _ASSIGNED_DEFAULT.search(title):
+        what, new = assigned["what"], assigned["new"]
+    else:
+        what, new = default_setting(title), _default_value(title)
+    return True, Consequence("default-flip", "title", what=what, new=new, quote=title)
 
 
 # "Set default max_model_len": a default given to what had none, no value said; "default X to the
@@ -568,9 +541,8 @@ _ASSIGNED_DEFAULT = re.compile(
     r"\bdefaults?\s+to\s+`?(?P<what>[a-z][\w.-]*)\s*=\s*(?P<new>[\w.'\"-]+)`?\s*$", re.IGNORECASE
 )
 _NON_DEFAULT = re.compile(r"\bnon-?default\b", re.IGNORECASE)
-_OF_A_RULE = re.compile(
-    r"\(`?[A-Z]{1,5}\d{3,4}`?(?:,\s*`?[A-Z]{1,5}\d{3,4}`?)*\)\s*$"
-)  # a title ending with the rules it changes
+# a title ending with the rules it changes
+_OF_A_RULE = re.compile(r"\(`?[A-Z]{1,5}\d{3,4}`?(?:,\s*`?[A-Z]{1,5}\d{3,4}`?)*\)\s*$")
 _DEFAULT_GIVEN = re.compile(
     r"^(?:set|add)\w*\s+(?:a\s+)?default(?:\s+value)?\s+(?:(?:of|for)\s+)?[`\w.-]+\s*$",
     re.IGNORECASE,
@@ -585,35 +557,28 @@ def _stabilised(title: str, body: str, files, kinds) -> tuple[bool, Consequence 
     stabilised = _STABILISE.match(title)
     if stabilised is None:
         return False, None
+    what = stabilised["what"]
     if not (
-        _PREVIEW.search(body)
-        or _RULE_NAMED.search(stabilised["what"])
-        or any("preview" in f.path for f in files)
+        _PREVIEW.search(body) or _RULE_NAMED.search(what) or any("preview" in f.path for f in files)
     ):
         return True, None
-    kind = (
-        "format-change" if _OUTPUT.search(_QUOTED.sub("", stabilised["what"])) else "default-flip"
-    )  # what users get out changes shape
-    return True, Consequence(
-        kind, "title", what=stabilised["what"].strip(), old="preview", quote=title
-    )
+    # what users get out changes shape
+    kind = "format-change" if _OUTPUT.search(_QUOTED.sub("", what)) else "default-flip"
+    return True, Consequence(kind, "title", what=what.strip(), old="preview", quote=title)
 
 
 def _removed(title: str, body: str, files, kinds) -> tuple[bool, Consequence | None]:
     removed = _REMOVAL.match(title)
     if removed is None or not _removes_what_users_had(removed["what"]) or _ELSEWHERE.search(title):
         return False, None
-    if _PREVIEW.search(title):  # "from the preview default set": what only preview users had
-        return True, None
-    if "." in removed["what"] and _OF_A_RULE.search(
-        title
-    ):  # "Remove `airflow.x.y` (`AIR301`)": a name the rule no longer flags
-        return True, None
-    if not any(
-        not k & _NOT_RUN and "examples" not in k for k in kinds
-    ):  # a clean-up of examples removes nothing users have
-        return True, None
-    if _NEVER_USED.search(body):  # the author says nothing used what goes
+    if (
+        _PREVIEW.search(title)  # "from the preview default set": what only preview users had
+        # "Remove `airflow.x.y` (`AIR301`)": a name the rule no longer flags
+        or ("." in removed["what"] and _OF_A_RULE.search(title))
+        # a clean-up of examples removes nothing users have
+        or not any(not k & _NOT_RUN and "examples" not in k for k in kinds)
+        or _NEVER_USED.search(body)  # the author says nothing used what goes
+    ):
         return True, None
     return True, Consequence(
         "removal", "title", what=_REMOVAL_END.split(removed["what"])[0].strip(), quote=title
@@ -667,12 +632,6 @@ _TAKES_AWAY = re.compile(
     r"^(?:remov|drop|delet|renam|mov(?:e|es|ed|ing)\b|deprecat|replac|chang|switch|get\s+rid|migrat)\w*",
     re.IGNORECASE,
 )
-# a sentence saying nothing breaks (a sentence may start "No …" and still say what goes: "No toggle
-# is required (the former `x` field has been removed)")
-_NOT_BREAKING = re.compile(
-    r"\bno breaking\b|\bbackwards?[- ]compatible\b|\bnot a breaking\b|\bno (?:user-facing|api) changes?\b",
-    re.IGNORECASE,
-)
 _BREAKS = re.compile(
     r"\bbreak(?:s|ing)?\b|\bbroken\b|\bremov(?:e[sd]?|ing|al)\b|\brenam\w*|\bdeprecat\w*|\bmigrat\w*|"
     r"\bno longer\b|\breplac(?:e[sd]?|ing|ement)\b|\bincompatib\w*|\bbackwards?[- ]compat\w*",
@@ -718,16 +677,14 @@ def mitigation_of(pull: Pull, template: frozenset[str] = frozenset(), repo: str 
     """The author's own words on what users do about the change: the first sentences of a
     "Migration" section, else the first sentence of the body that tells users to run, set or use
     something; "" when the PR says nothing of it (no advice is made up)."""
-    said = section_sentences(pull.body or "", MIGRATION_SECTION, template, repo)
-    if said:
+    if said := section_sentences(pull.body or "", MIGRATION_SECTION, template, repo):
         return said
     prose = description_text(pull.body or "", template, repo)
     for sentence in re.split(r"(?<=[.!?])\s+", prose):
         sentence = sentence.strip()
         if _DOES.search(sentence) and whole_sentence(sentence) == sentence and len(sentence) <= 280:
-            return (
-                sentence  # the author's sentence as written, never one cut where a link or code was
-            )
+            # the author's sentence as written, never one cut where a link or code was
+            return sentence
     return ""
 
 
@@ -749,8 +706,7 @@ def default_setting(title: str) -> str | None:
 
 
 def _default_value(title: str) -> str | None:
-    match = _DEFAULT_VALUES.search(title)
-    if match:
+    if match := _DEFAULT_VALUES.search(title):
         return _bare(match["new"] or match["to"])
     switched = _SWITCHED_BY_DEFAULT.search(title)
     if switched and not _NEGATED.search(title):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import html
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -235,11 +236,9 @@ def whole_sentence(sentence: str) -> str | None:
         or _DRAFT.match(text)
         or _ANOTHER_PR.match(text)
         or _only_relations(text)
+        or text.endswith(":")  # it introduced a code block, table or link that is gone
+        or _half_an_aside(text)
     ):
-        return None
-    if text.endswith(":"):
-        return None  # it introduced a code block, table or link that is gone
-    if _half_an_aside(text):
         return None
     core = re.sub(r"[.。]$", "", text)
     if _LOST_OBJECT.search(core):
@@ -352,10 +351,9 @@ def description_text(body: str, template: frozenset[str] = frozenset(), repo: st
     The commit messages GitHub lists in a squashed PR's body say no more than the title: the first
     is often undone by a later one (verl #52: "move … to verl/trainer", then "move workers out of
     trainers")."""
-    squashed = _SQUASHED_COMMITS.fullmatch(body.replace("\r\n", "\n").strip()) if body else None
-    if not body or not body.strip() or squashed:
+    if body and _SQUASHED_COMMITS.fullmatch(body.replace("\r\n", "\n").strip()):
         return ""
-    sections = _sections(clean_body(body, template, repo))
+    sections = body_sections(body, template, repo)
     for heading, lines, skipped in sections:
         if (
             heading
@@ -383,8 +381,8 @@ def clean_body(body: str, template: frozenset[str] = frozenset(), repo: str = ""
         if normal in template and not line.lstrip().startswith(("#", "**")):
             in_checklist = False
             continue
-        ticked = _TICKED.match(line)
-        if ticked:  # what the author ticked may say what the PR does: kept, marked, for a "what" section only
+        # what the author ticked may say what the PR does: kept, marked, for a "what" section only
+        if ticked := _TICKED.match(line):
             lines.append(f"{_CHECKED}- {line[ticked.end() :].strip()}")
             in_checklist = False
             continue
@@ -499,9 +497,8 @@ def _heading_of(line: str, following: str, above: list[str]) -> tuple[str | None
         alone and len(stripped) < 40 and _looks_like_heading(stripped)
     ):
         heading = next(g for g in match.groups() if g is not None) or ""
-        return heading, len(stripped) - len(
-            stripped.lstrip("#")
-        ) or 7  # bold and plain-text headings: below any "#"
+        # bold and plain-text headings: below any "#"
+        return heading, len(stripped) - len(stripped.lstrip("#")) or 7
     return None, 0
 
 
@@ -516,13 +513,11 @@ def _paragraph_text(lines: list[str], checked: bool = False) -> str:
     lines = [
         line.removeprefix(_CHECKED) for line in lines if checked or not line.startswith(_CHECKED)
     ]
-    paragraphs: list[list[str]] = [[]]
-    for line in lines:
-        if not line.strip():
-            if paragraphs[-1]:
-                paragraphs.append([])
-            continue
-        paragraphs[-1].append(line)
+    paragraphs = [
+        list(group)
+        for blank, group in itertools.groupby(lines, key=lambda line: not line.strip())
+        if not blank
+    ]
     fallback = lead_in = ""
     for paragraph in paragraphs:
         text = _LEADING_REFERENCE.sub("", _join(paragraph))
@@ -588,13 +583,12 @@ def _without_addresses(text: str) -> str:
         text,
         flags=re.IGNORECASE,
     )  # "(see https://…)"
+    # what is left of "…, see <address> for the official docs": the pointer and all it said of it
     sentences = [
-        sentence
+        _POINTER_CLAUSE.sub("", sentence)
         for sentence in _SENTENCE_END.split(text)
         if not _POINTS_AT_NOTHING.search(sentence)
     ]
-    # what is left of "…, see <address> for the official docs": the pointer and all it said of it
-    sentences = [_POINTER_CLAUSE.sub("", sentence) for sentence in sentences]
     return re.sub(
         r"\s*" + _HOLE + r"\s*",
         lambda m: "" if m.end() == m.endpos or m.string[m.end()] in ".,;:!?)" else " ",
@@ -619,18 +613,11 @@ def cap(text: str, limit: int = SUMMARY_CHARS) -> str:
 
 
 def section_sentences(
-    body: str,
-    heading: re.Pattern,
-    template: frozenset[str] = frozenset(),
-    repo: str = "",
-    limit: int = SUMMARY_CHARS,
+    body: str, heading: re.Pattern, template: frozenset[str] = frozenset(), repo: str = ""
 ) -> str:
     """The first whole sentences of the first section whose heading matches `heading` ("Breaking
     changes", "Migration guide"), as plain text; "" when no such section says anything."""
-    if not body or not body.strip():
-        return ""
-    for name, lines, _skipped in _sections(clean_body(body, template, repo)):
+    for name, lines, _skipped in body_sections(body, template, repo):
         if name and heading.search(name) and (text := _paragraph_text(lines, checked=True)):
-            said = summary_of(text, "", limit)
-            return said if said else ""
+            return summary_of(text, "")
     return ""

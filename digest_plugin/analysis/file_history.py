@@ -51,12 +51,11 @@ class FileHistory:
 
     def locks_before(self, when: datetime) -> frozenset[str]:
         """The lock files that existed just before `when`, as far as the store saw them."""
-        present = set()
-        for path, events in self.locks.items():
-            index = bisect.bisect_left(events, (when, False))
-            if index and events[index - 1][1]:
-                present.add(path)
-        return frozenset(present)
+        return frozenset(
+            path
+            for path, events in self.locks.items()
+            if (index := bisect.bisect_left(events, (when, False))) and events[index - 1][1]
+        )
 
     def added_since(self, path: str, since: datetime, until: datetime) -> Added | None:
         """The last addition of `path` merged in [since, until), or None."""

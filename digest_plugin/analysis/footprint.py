@@ -107,8 +107,7 @@ def main_places(files: list[tuple[str, int]]) -> tuple[str, ...]:
         for depth in range(PLACE_DEPTH, len(parts) + 1):
             folder = "/".join(parts[:depth])
             folders[folder] = folders.get(folder, 0) + lines
-    held = [folder for folder, lines in folders.items() if lines >= PLACE_SHARE * total]
-    if held:
+    if held := [folder for folder, lines in folders.items() if lines >= PLACE_SHARE * total]:
         return (max(held, key=lambda folder: (folder.count("/"), folders[folder], folder)),)
     tops = sorted(
         (folder for folder in folders if folder.count("/") == PLACE_DEPTH - 1),

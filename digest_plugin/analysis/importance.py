@@ -96,12 +96,8 @@ def importance(
         description = description_text(pull.body)
     if upgrades is None:
         upgrades = upgrades_of(pull, classification, rules, description)
-    deprecated = (
-        own_deprecation(
-            parse_title(pull.title, rules).description, description, rules.files_of(pull)[1], rules
-        )
-        is not None
-    )
+    title = parse_title(pull.title, rules).description
+    deprecated = own_deprecation(title, description, rules.files_of(pull)[1], rules) is not None
     # a type its author did not mark is read from its title and files (the type claims are not
     # precise, analysis/claims.py): the factor says so (ruff #21674, a mechanical "Add" of 8.5)
     marked = classification.type_mark is not None or classification.type == "revert"
@@ -176,21 +172,13 @@ def _marker_factors(
 ) -> list[tuple[str, float]]:
     """breaking, security, crash, default and revert: what the title, labels or body say it is."""
     weights, topics = rules.weights, classification.topics
+    crash = "crash" in topics and classification.type in ("fix", "revert", None)
+    default = says_default_change(parse_title(pull.title, rules).description)
     return [
         ("breaking", weights.breaking if classification.breaking else 0.0),
         ("security", weights.security if "security" in topics else 0.0),
-        (
-            "crash",
-            weights.crash
-            if "crash" in topics and classification.type in ("fix", "revert", None)
-            else 0.0,
-        ),
-        (
-            "default",
-            weights.default_change
-            if says_default_change(parse_title(pull.title, rules).description)
-            else 0.0,
-        ),
+        ("crash", weights.crash if crash else 0.0),
+        ("default", weights.default_change if default else 0.0),
         ("revert", weights.revert if classification.reverts is not None else 0.0),
     ]
 
@@ -224,21 +212,16 @@ def _substance_factors(pull: Pull, rules: Rules, description: str) -> list[tuple
         if words > DESCRIBED_FROM
         else 0.0
     )
+    issues = len(closed_issues(pull.body))
     return [
-        (
-            "issues",
-            _log_share(len(closed_issues(pull.body)), weights.issues_count) * weights.issues,
-        ),
+        ("issues", _log_share(issues, weights.issues_count) * weights.issues),
         ("described", min(1.0, described) * weights.described),
     ]
 
 
 def closed_issues(body: str) -> set[str]:
     """The issues a body says the PR closes: `Fixes #12`, `closes owner/repo#3, #4`, an issue URL."""
-    found = set()
-    for match in _CLOSING.finditer(body):
-        found.update(_ISSUE_REF.findall(match[1]))
-    return found
+    return {issue for match in _CLOSING.finditer(body) for issue in _ISSUE_REF.findall(match[1])}
 
 
 def _workflows(pull: Pull, rules: Rules) -> int:

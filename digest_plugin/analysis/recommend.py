@@ -37,28 +37,24 @@ def _top(numbers: Sequence[int]) -> tuple[int, ...]:
 
 def _advisory(risk: Risk) -> list[Recommendation]:
     fixed = [e for e in risk.evidence if e.detail and e.detail[:3] in ("CVE", "GHS")]
-    return (
-        [
-            Recommendation(
-                "release-advisory",
-                _top([e.pull for e in fixed]),
-                risk.kind,
-                detail=fixed[0].detail,
-                count=len(fixed),
-            )
-        ]
-        if fixed
-        else []
-    )
+    if not fixed:
+        return []
+    return [
+        Recommendation(
+            "release-advisory",
+            _top([e.pull for e in fixed]),
+            risk.kind,
+            detail=fixed[0].detail,
+            count=len(fixed),
+        )
+    ]
 
 
 def _migration(risk: Risk) -> list[Recommendation]:
     silent = [e.pull for e in risk.evidence if e.missing == "migration-notes"]
-    return (
-        [Recommendation("migration-notes", _top(silent), risk.kind, count=len(silent))]
-        if silent
-        else []
-    )
+    if not silent:
+        return []
+    return [Recommendation("migration-notes", _top(silent), risk.kind, count=len(silent))]
 
 
 def _security_review(risk: Risk) -> list[Recommendation]:

@@ -216,10 +216,9 @@ def analyse_pull(pull: Pull, context: RepoContext, first_time: bool | None = Non
     evidence = tuple(
         _reverted(e, pull, history) if e.fact == "reverted" else e for e in pull_evidence(facts)
     )
-    said = _for_users(
-        consequences_of(pull, title.description or pull.title, kinds, template, repo), pull, history
-    )
-    breaks = what_breaks(pull, title.description or pull.title, said, template, repo)
+    headline = title.description or pull.title  # the title without its prefixes
+    said = _for_users(consequences_of(pull, headline, kinds, template, repo), pull, history)
+    breaks = what_breaks(pull, headline, said, template, repo)
     evidence = tuple(  # a marker says what breaks only in the PR's own words
         replace(e, reason=breaks or None) if e.fact == "breaking-marker" else e for e in evidence
     )
@@ -232,9 +231,7 @@ def analyse_pull(pull: Pull, context: RepoContext, first_time: bool | None = Non
         # narrowed by its week (analyse_week)
         key=score.value >= least_key_score(context.options.key_threshold),
         summary=summary_of(
-            without_draft_remarks(description),
-            title.description or pull.title,
-            rules.thresholds.summary_chars,
+            without_draft_remarks(description), headline, rules.thresholds.summary_chars
         ),
         risks=kinds_of(evidence),
         first_time=history.first_time(pull.number) if first_time is None else first_time,
@@ -330,14 +327,44 @@ def pulls_stage(input: PullsInput, context: RepoContext) -> tuple[AnalysedPull, 
 
 def week_stage(input: WeekInput, context: RepoContext) -> AnalysedWeek:
     """A week's analysis but its themes, from its analysed pulls."""
-    analysis = _assembled(
-        input.week,
-        input.pulls.value,
-        context,
-        input.progress,
-        input.fetch,
-        input.previous,
-        input.earlier_scores,
+    tz, rules = context.options.timezone, context.rules
+    pulls = _keyed(input.pulls.value, input.earlier_scores, context)
+    hot = hotspots([p.pull for p in pulls], rules)
+    hot_numbers = {n for numbers in hot.values() for n in numbers}
+    pulls = [
+        replace(
+            p, risks=kinds_of((*p.evidence, Evidence("hot-file", p.pull.number, kind="hotspot")))
+        )
+        if p.pull.number in hot_numbers
+        else p
+        for p in pulls
+    ]
+    ordered = tuple(sorted(pulls, key=by_importance))
+    assert context.history is not None  # a repository's context (repo_context)
+    untested = untested_new_files(
+        hot, ordered, functools.partial(_added_lately, context.history, input.week, tz), rules
+    )
+    in_progress, complete = input.progress
+    risks, good_news = week_risks(ordered, hot, untested)
+    analysis = WeekAnalysis(
+        repo=context.repo,
+        week=str(input.week),
+        start=input.week.monday,
+        end=input.week.sunday,
+        timezone=str(tz),
+        complete=complete,
+        in_progress=in_progress,
+        pulls=ordered,
+        stats=week_stats(ordered, rules, input.previous, context.options.trend_weeks),
+        risks=risks,
+        good_news=good_news,
+        recommendations=recommendations(risks, good_news),
+        releases=tuple(
+            Release(p.pull.number, version)
+            for p in sorted(ordered, key=lambda p: (p.pull.merged_at, p.pull.number))
+            if (version := own_release(p.pull, rules))
+        ),
+        fetch=input.fetch,
     )
     return AnalysedWeek(analysis, week_names(analysis.pulls, context.rules))
 
@@ -366,92 +393,21 @@ def with_themes(
 
 
 def analyse_week(
-    repo: str,
     week: Week,
     pulls: Sequence[AnalysedPull],
     context: RepoContext,
-    options: AnalysisOptions,
     state: RepoState | None,
     now: datetime,
-    previous: Sequence[tuple[int, int]] = (),
-    subjects: Sequence[WeekNames] = (),
-    names: WeekNames | None = None,
-    earlier_scores: Sequence[Sequence[float]] = (),
 ) -> WeekAnalysis:
-    """One week from its analysed pulls, themes included, in one call. `previous` is (merged, key)
-    of the weeks before, oldest first, for the movement figures; `subjects` is `week_names` of the
-    weeks before, for themes; `earlier_scores` the importance of the PRs of the weeks before,
-    oldest first, which the bar for key PRs is relative to."""
-    tz = options.timezone
-    analysis = _assembled(
-        week,
-        pulls,
-        context,
-        progress_of(week, state, now, tz),
-        fetch_info(week, state, tz),
-        previous,
-        earlier_scores,
+    """One week from its analysed pulls, themes included, in one call, with no weeks before it
+    (for the movement figures, the key bar and the themes' baseline)."""
+    tz = context.options.timezone
+    inputs = WeekInput(
+        week, Made(tuple(pulls)), progress_of(week, state, now, tz), fetch_info(week, state, tz)
     )
-    names = week_names(analysis.pulls, context.rules) if names is None else names
-    assert context.history is not None  # a repository's context (repo_context)
-    themes = week_themes(
-        analysis.pulls,
-        names,
-        baseline_weeks(subjects, context.rules),
-        context.rules,
-        context.history.vocabulary(),
-    )
-    return with_themes((Made(AnalysedWeek(analysis, names)), Made(themes)))
-
-
-def _assembled(
-    week: Week,
-    pulls: Sequence[AnalysedPull],
-    context: RepoContext,
-    progress: tuple[bool, bool],
-    fetch: FetchInfo,
-    previous: Sequence[tuple[int, int]],
-    earlier_scores: Sequence[Sequence[float]],
-) -> WeekAnalysis:
-    tz, rules = context.options.timezone, context.rules
-    pulls = _keyed(pulls, earlier_scores, context)
-    hot = hotspots([p.pull for p in pulls], rules)
-    hot_numbers = {n for numbers in hot.values() for n in numbers}
-    pulls = [
-        replace(
-            p, risks=kinds_of((*p.evidence, Evidence("hot-file", p.pull.number, kind="hotspot")))
-        )
-        if p.pull.number in hot_numbers
-        else p
-        for p in pulls
-    ]
-    ordered = tuple(sorted(pulls, key=by_importance))
-    assert context.history is not None  # a repository's context (repo_context)
-    untested = untested_new_files(
-        hot, ordered, functools.partial(_added_lately, context.history, week, tz), rules
-    )
-    in_progress, complete = progress
-    risks, good_news = week_risks(ordered, hot, untested)
-    return WeekAnalysis(
-        repo=context.repo,
-        week=str(week),
-        start=week.monday,
-        end=week.sunday,
-        timezone=str(tz),
-        complete=complete,
-        in_progress=in_progress,
-        pulls=ordered,
-        stats=week_stats(ordered, rules, previous, context.options.trend_weeks),
-        risks=risks,
-        good_news=good_news,
-        recommendations=recommendations(risks, good_news),
-        releases=tuple(
-            Release(p.pull.number, version)
-            for p in sorted(ordered, key=lambda p: (p.pull.merged_at, p.pull.number))
-            if (version := own_release(p.pull, rules))
-        ),
-        fetch=fetch,
-    )
+    analysed = Made(week_stage(inputs, context))
+    themes = theme_week(ThemeInput(analysed, ()), theme_context(context))
+    return with_themes((analysed, Made(themes)))
 
 
 def _keyed(

@@ -133,15 +133,9 @@ def _follows(
     relands = bool(_RELAND.search(title) or _RELAND_BODY.search(pull.body[:2000].lower()))
     if _plain(title) == undone_title or (relands and (cites or same_subject)):
         return "relanded"
-    if cites or cited_by_revert:
-        return "replaced"
-    if (
-        same_subject
-        and subject_files
-        and len(_files(pull) & subject_files) >= SAME_FILES * len(subject_files)
-    ):
-        return "replaced"
-    return None
+    shared = len(_files(pull) & subject_files)
+    same_files = bool(subject_files) and shared >= SAME_FILES * len(subject_files)
+    return "replaced" if cites or cited_by_revert or (same_subject and same_files) else None
 
 
 def _files(pull: Pull) -> frozenset[str]:
@@ -154,12 +148,9 @@ def _lines(pull: Pull) -> dict[str, int]:
 
 
 def _mentions_of(pull: Pull) -> frozenset[int]:
-    """The PR numbers its title and body mention (#12, .../pull/12), not its own."""
-    return _mentions(f"{pull.title}\n{pull.body}") - {pull.number}
-
-
-def _mentions(text: str) -> frozenset[int]:
-    """The PR and issue numbers a text mentions: "#12" not inside a word or a path, or a GitHub link."""
+    """The PR and issue numbers its title and body mention, not its own: "#12" not inside a word or
+    a path, or a GitHub link (.../pull/12)."""
+    text = f"{pull.title}\n{pull.body}"
     found = set()
     for match in _REFERENCE.finditer(text):
         at = match.start()
@@ -168,7 +159,7 @@ def _mentions(text: str) -> frozenset[int]:
         if text[at] == "#" and at and (text[at - 1].isalnum() or text[at - 1] in "_/"):
             continue  # an anchor or a colour, not a reference
         found.add(int(match[2]))
-    return frozenset(found)
+    return frozenset(found - {pull.number})
 
 
 def _inner_title(title: str) -> str:

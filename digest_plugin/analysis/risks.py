@@ -13,6 +13,7 @@ deprecation is the project's own. A fixed vulnerability is good news, not a risk
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections import defaultdict
@@ -23,6 +24,7 @@ from digest_plugin.analysis.claims import speaks
 from digest_plugin.analysis.classify import (
     TITLE_LIMIT,
     is_code_move,
+    labelled,
     own_deprecation,
     parse_title,
     reason_of,
@@ -236,9 +238,7 @@ def _breaking(facts: PullFacts) -> tuple[Evidence, ...]:
     rules = facts.rules
     if parse_title(facts.pull.title, rules).breaking:
         how = "title"
-    elif rules.label_breaking and any(
-        rules.label_breaking.fullmatch(label.strip()) for label in facts.pull.labels
-    ):
+    elif labelled(rules.label_breaking, facts.pull.labels):
         how = "label"
     else:
         how = "footer"
@@ -313,10 +313,8 @@ def _version(facts: PullFacts, upgrade: Upgrade) -> Evidence:
         or _NOT_RUNTIME.search(facts.pull.title)
     ):
         return evidence
-    for manifest in (
-        path for path, k in zip(facts.paths, facts.kinds, strict=True) if "manifests" in k
-    ):
-        lock = lock_for(manifest, facts.locks)
+    for manifest, k, _ in facts.changes():
+        lock = lock_for(manifest, facts.locks) if "manifests" in k else None
         if lock is not None and lock not in facts.paths:
             return replace(evidence, missing="lock-file", paths=(manifest, lock))
     return evidence
@@ -328,10 +326,7 @@ def _security_words(facts: PullFacts) -> str | None:
     title = facts.pull.title[:TITLE_LIMIT]
     if advisory := _ADVISORY.search(f"{title}\n{facts.description}"):
         return advisory[1].upper()
-    match = _SECURITY_BODY.search(title) or (
-        facts.description and _SECURITY_BODY.search(facts.description)
-    )
-    if match:
+    if match := _SECURITY_BODY.search(title) or _SECURITY_BODY.search(facts.description):
         return match[0].strip().lower()
     return "security" if "security" in facts.classification.topics else None
 
@@ -344,33 +339,17 @@ def _in_code(facts: PullFacts) -> bool:
     )
 
 
-def _is_fix(facts: PullFacts) -> bool:
-    return facts.classification.type == "fix" or bool(
-        _FIXING.search(facts.pull.title[:TITLE_LIMIT])
-    )
-
-
-def _security(facts: PullFacts) -> tuple[Evidence, ...]:
-    """A security-relevant change of the project's code that fixes nothing: new attack surface to
-    review (a security policy, a scanning workflow, a page about security, or a dependency's version
-    moved for its advisories is none)."""
+def _vulnerability(facts: PullFacts, fixed: bool) -> tuple[Evidence, ...]:
+    """A security-relevant change of the project's code. One that fixes nothing (`fixed` False) is
+    new attack surface to review (a security policy, a scanning workflow, a page about security, or
+    a dependency's version moved for its advisories is none); a fix (`fixed` True) is good news, in
+    what the project ships (ruff #23894 fixed a shell injection in its own dev scripts: no user's
+    concern)."""
     word = _security_words(facts)
-    return (
-        (Evidence("vulnerability", facts.number, detail=word),)
-        if word and _in_code(facts) and not _is_fix(facts)
-        else ()
-    )
-
-
-def _security_fix(facts: PullFacts) -> tuple[Evidence, ...]:
-    """Good news: a fix its words say is of security, in what the project ships (ruff #23894
-    fixed a shell injection in its own dev scripts: no user's concern)."""
-    word = _security_words(facts)
-    return (
-        (Evidence("vulnerability", facts.number, detail=word),)
-        if word and _is_fix(facts) and _in_code(facts)
-        else ()
-    )
+    fixes = facts.classification.type == "fix" or _FIXING.search(facts.pull.title[:TITLE_LIMIT])
+    if word and _in_code(facts) and bool(fixes) == fixed:
+        return (Evidence("vulnerability", facts.number, detail=word),)
+    return ()
 
 
 def _revert(facts: PullFacts) -> tuple[Evidence, ...]:
@@ -382,9 +361,7 @@ def _revert(facts: PullFacts) -> tuple[Evidence, ...]:
     kind = facts.classification
     if not (kind.is_revert or kind.type == "revert") or _peripheral_only(facts):
         return ()
-    accidental = _ACCIDENTAL.search(facts.pull.title[:TITLE_LIMIT]) or _ACCIDENTAL.search(
-        facts.description
-    )
+    accidental = _ACCIDENTAL.search(f"{facts.pull.title[:TITLE_LIMIT]}\n{facts.description}")
     return (
         Evidence(
             "reverted",
@@ -399,12 +376,8 @@ def _revert(facts: PullFacts) -> tuple[Evidence, ...]:
 def _deprecation(facts: PullFacts) -> tuple[Evidence, ...]:
     """The project deprecating (or removing after deprecating) its own API, option or behaviour
     (classify.own_deprecation), not a change about deprecated things elsewhere."""
-    how = own_deprecation(
-        parse_title(facts.pull.title, facts.rules).description,
-        facts.description,
-        facts.kinds,
-        facts.rules,
-    )
+    title = parse_title(facts.pull.title, facts.rules).description
+    how = own_deprecation(title, facts.description, facts.kinds, facts.rules)
     if how is None or _breaking(facts):
         return ()  # "[BREAKING] deprecate X" that deletes it (verl #6067): the marker's row says it
     core = [(path, change) for path, k, change in facts.changes() if not k & PERIPHERAL_KINDS]
@@ -551,38 +524,37 @@ def _config_change(facts: PullFacts) -> tuple[Evidence, ...]:
     }
     # those that lost lines first: a key or a value users set may be gone
     edited = sorted(configs, key=lambda path: not configs[path].deletions)
-    found = []
     # a title that documents or tests a default does not change it; the files it edits are listed
     # whatever its type (pelican #1426, "Documents DOCUTILS_SETTINGS and initializes it")
     documents = facts.classification.type in ("docs", "test")
     if not documents and title_default_flip(facts.pull, title, facts.kinds):
         lost = tuple(path for path in edited if configs[path].deletions)
-        found.append(
+        return (
             Evidence(
                 "default-changed",
                 facts.number,
                 paths=lost[:LISTED_PATHS],
                 detail=default_setting(title),
-            )
+            ),
         )
-    elif edited:
-        # every PR that edits them, so that the row's "edits X" names them all (verl #177 added
-        # a key to ppo_trainer.yaml beside #222, which changed it), said as what the lines did
-        lines = sum((c.additions or 0) + (c.deletions or 0) for c in configs.values())
-        added = any(c.additions for c in configs.values())
-        taken = any(c.deletions for c in configs.values())
-        found.append(
-            Evidence(
-                "config-files",
-                facts.number,
-                paths=tuple(edited[:LISTED_PATHS]),
-                files=len(configs),  # every configuration file it changes, as its sentence says
-                lines=lines,
-                # only taken out: the files may be gone (verl #5454), not "changed"
-                detail=None if added and taken else "adds" if added else "removes",
-            )
-        )
-    return tuple(found)
+    if not edited:
+        return ()
+    # every PR that edits them, so that the row's "edits X" names them all (verl #177 added a key
+    # to ppo_trainer.yaml beside #222, which changed it), said as what the lines did
+    lines = sum((c.additions or 0) + (c.deletions or 0) for c in configs.values())
+    added = any(c.additions for c in configs.values())
+    taken = any(c.deletions for c in configs.values())
+    return (
+        Evidence(
+            "config-files",
+            facts.number,
+            paths=tuple(edited[:LISTED_PATHS]),
+            files=len(configs),  # every configuration file it changes, as its sentence says
+            lines=lines,
+            # only taken out: the files may be gone (verl #5454), not "changed"
+            detail=None if added and taken else "adds" if added else "removes",
+        ),
+    )
 
 
 def _peripheral_only(facts: PullFacts) -> bool:
@@ -618,14 +590,14 @@ PULL_CHECKS: dict[str, Check] = {
     "missing-tests": _missing_tests,
     "breaking-change": _breaking,
     "dependency-upgrade": _dependency_upgrade,
-    "security": _security,
+    "security": functools.partial(_vulnerability, fixed=False),
     "revert": _revert,
     "deprecation": _deprecation,
     "large-change": _large_change,
     "config-change": _config_change,
     "ci-change": _ci_change,
     "unresolved-review": _unresolved_review,
-    "security-fix": _security_fix,
+    "security-fix": functools.partial(_vulnerability, fixed=True),
 }
 
 
@@ -686,15 +658,12 @@ def hotspots(pulls: Sequence[Pull], rules: Rules) -> dict[str, tuple[int, ...]]:
 
 
 def hotspot_evidence(
-    hot: dict[str, tuple[int, ...]],
-    pulls: Sequence[AnalysedPull],
-    untested: dict[str, int] | None = None,
+    hot: dict[str, tuple[int, ...]], pulls: Sequence[AnalysedPull], untested: dict[str, int]
 ) -> tuple[Evidence, ...]:
     """One `hot-file` fact per hot file, the busiest first: who touched it, in which PRs; for a file
     of `untested` (path -> the PR that added it), missing "tests"."""
     authors = {p.pull.number: p.pull.author.login for p in pulls}
     busiest = sorted(hot, key=lambda path: (-len(hot[path]), path))
-    untested = untested or {}
     return tuple(
         Evidence(
             "hot-file",
@@ -736,9 +705,7 @@ def untested_new_files(
 
 
 def week_risks(
-    pulls: Sequence[AnalysedPull],
-    hot: dict[str, tuple[int, ...]],
-    untested: dict[str, int] | None = None,
+    pulls: Sequence[AnalysedPull], hot: dict[str, tuple[int, ...]], untested: dict[str, int]
 ) -> tuple[tuple[Risk, ...], tuple[Risk, ...]]:
     """(risks, good news) of a week: one Risk per kind shown, most severe first. `pulls` carry
     their own evidence, `hot` is `hotspots(...)`, `untested` is `untested_new_files(...)`."""
@@ -761,7 +728,7 @@ def _kind_risk(
     pulls: Sequence[AnalysedPull],
     shown: Sequence[tuple[AnalysedPull, Evidence]],
     hot: dict[str, tuple[int, ...]],
-    untested: dict[str, int] | None,
+    untested: dict[str, int],
 ) -> Risk | None:
     """The week's Risk of one kind from the (pull, evidence) pairs that show it, if any."""
     if kind == "hotspot":
@@ -827,20 +794,18 @@ def main_risk(risks: Sequence[Risk]) -> Risk | None:
     """The week's main risk, by what it does to users (CONSEQUENCE_ORDER), then impact: the risk with
     the piece of evidence that shows it first. None when no risk of the week does anything to users
     (or only at low impact, in tests, docs, examples or scripts alone)."""
-    found = []
-    for risk in risks:
-        if risk.impact == "low" or not risk.pulls:
-            continue
-        for evidence in risk.evidence:
-            rank = _consequence_rank(risk.kind, evidence)
-            if rank is not None:
-                found.append((rank, IMPACTS.index(risk.impact), risk, evidence))
+    found = [
+        (rank, IMPACTS.index(risk.impact), risk, evidence)
+        for risk in risks
+        if risk.impact != "low" and risk.pulls
+        for evidence in risk.evidence
+        if (rank := _consequence_rank(risk.kind, evidence)) is not None
+    ]
     if not found:
         return None
     _, _, risk, evidence = min(found, key=lambda f: (f[0], f[1]))
-    if (
-        evidence.fact == "breaking-marker"
-    ):  # what the marked PR says it changes tells more than the mark
+    # what the marked PR says it changes tells more than the mark
+    if evidence.fact == "breaking-marker":
         evidence = next(
             (e for e in risk.evidence if e.fact == "consequence" and e.pull == evidence.pull),
             evidence,
@@ -888,16 +853,12 @@ def _telling(evidence: Evidence) -> tuple:
     )
 
 
-def _routine(pull: AnalysedPull, evidence: Evidence) -> bool:
-    """A bot's bump of something that is not a core runtime: one of many, not worth a line each."""
-    return pull.classification.bot and not evidence.core
-
-
 def _group_routine_bumps(
     members: Sequence[AnalysedPull], evidence: Sequence[Evidence]
 ) -> tuple[Evidence, ...]:
     by_number = {p.pull.number: p for p in members}
-    routine = [e for e in evidence if _routine(by_number[e.pull], e)]
+    # a bot's bump of something that is not a core runtime: one of many, not worth a line each
+    routine = [e for e in evidence if by_number[e.pull].classification.bot and not e.core]
     if len(routine) < 2:
         return tuple(evidence)
     numbers = tuple(dict.fromkeys(e.pull for e in routine))

@@ -355,8 +355,7 @@ def _typed(kind, values: dict, section: str):
             raise DigestError(
                 f"rules key '{section}.{key}' is not a rule; the keys there are: {', '.join(names)}."
             )
-    missing = [name for name in names if name not in values]
-    if missing:
+    if missing := [name for name in names if name not in values]:
         raise DigestError(f"rules section '{section}' lacks {', '.join(missing)}.")
     typed: dict[str, object] = {}
     for name, spec in names.items():

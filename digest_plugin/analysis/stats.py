@@ -43,16 +43,13 @@ def first_time_pulls(pulls: Sequence[Pull], rules: Rules, tz: tzinfo) -> frozens
     seen: set[str] = set()
     first: set[int] = set()
     for pull in ordered:
-        login = pull.author.login
-        association = pull.author.association
+        login, association = pull.author.login, pull.author.association
         if is_bot(pull, rules) or association in KNOWN_ASSOCIATIONS:
             pass
-        elif association in FIRST_TIME_ASSOCIATIONS:
+        elif association in FIRST_TIME_ASSOCIATIONS or (
+            login not in seen and week_of(pull.merged_at, tz).start(tz) - history_start >= warmup
+        ):
             first.add(pull.number)
-        elif login not in seen:
-            week_start = week_of(pull.merged_at, tz).start(tz)
-            if week_start - history_start >= warmup:
-                first.add(pull.number)
         seen.add(login)
     return frozenset(first)
 

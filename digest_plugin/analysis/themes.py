@@ -144,9 +144,6 @@ class Vocabulary:
         return None if name in self.generic else self.strands.get(name, name)
 
 
-NO_VOCABULARY = Vocabulary({}, frozenset())
-
-
 def subject_names(
     pull: Pull, rules: Rules, classification: Classification | None = None
 ) -> dict[str, str]:
@@ -205,14 +202,8 @@ def _topic_of(name: str, rules: Rules) -> str | None:
 def _title_words(description: str) -> frozenset[str]:
     """Names in a title, without version digits: "Qwen3.5" -> "qwen", "FSDP2" -> "fsdp"; only the
     words it writes as names (`written_as_names`)."""
-    words = set()
-    for raw in written_as_names(description):
-        if _RULE_CODE.fullmatch(raw):
-            continue
-        word = _name(raw)
-        if word:
-            words.add(word)
-    return frozenset(words)
+    names = (_name(raw) for raw in written_as_names(description) if not _RULE_CODE.fullmatch(raw))
+    return frozenset(name for name in names if name)
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -454,8 +445,7 @@ def _merged_names(
         partners[small].append((share, lift, large))
     strands: dict[str, str] = {}
     for name in sorted(partners, key=lambda n: (-pulls_of[n], n)):  # larger names settle first
-        leaders = [partner for partner in partners[name] if partner[2] not in strands]
-        if leaders:
+        if leaders := [partner for partner in partners[name] if partner[2] not in strands]:
             # the name it goes with most often, then most above chance
             strands[name] = max(leaders)[2]
     for leader in set(strands.values()):
@@ -509,7 +499,7 @@ def week_themes(
     names: WeekNames,
     baseline: Sequence[WeekNames],
     rules: Rules,
-    vocabulary: Vocabulary = NO_VOCABULARY,
+    vocabulary: Vocabulary,
 ) -> tuple[Theme, ...]:
     """The themes of a week. `pulls` in importance order; `names` is their `week_names`;
     `baseline` is `baseline_weeks` of the previous weeks; `vocabulary` makes strands of names.
@@ -524,13 +514,13 @@ def week_themes(
     people = [p for p in pulls if not p.classification.bot]  # bot bumps are no theme of the week
     if len(people) < thresholds.theme_min_pulls:
         return ()
-    recent = [
-        (
-            Counter(strand for _, pairs in week for strand in said_strands(pairs, vocabulary)),
-            len(week),
-        )
+    # the strands of the previous weeks' PRs, each PR counted once per strand
+    before = Counter(
+        strand
         for week in baseline
-    ]
+        for _, pairs in week
+        for strand in said_strands(pairs, vocabulary)
+    )
     members, sources, said = _said_members(people, names, vocabulary, rules)
     display = _named(members, sources, said, pulls, rules)
     candidates = _strands(
@@ -540,7 +530,7 @@ def week_themes(
             bots: (len(counted), sum(p.footprint.core_lines for p in counted))
             for bots, counted in ((False, people), (True, pulls))
         },
-        recent,
+        (before, sum(map(len, baseline))),
         rules,
     )
     chosen: list[Theme] = []
@@ -553,7 +543,7 @@ def week_themes(
         ):
             continue  # nearly the same PRs as a theme already chosen: the same story
         chosen.append(
-            _theme(display[name], sources[name], group, shares, base_share, len(recent), trend)
+            _theme(display[name], sources[name], group, shares, base_share, len(baseline), trend)
         )
     return tuple(chosen[: thresholds.themes_max])
 
@@ -683,7 +673,8 @@ def _phrase_named(
 ) -> tuple[str, list[AnalysedPull]]:
     """A title-word strand's name and PRs: when its titles nearly always write its word inside the
     same phrase beside an ordinary word ("Markdown tests"), the phrase, and the PRs that say it."""
-    word = _said_name(strand, said, rules).split("/")[0]
+    named = _said_name(strand, said, rules)
+    word = named.split("/")[0]
     beside: Counter[str] = Counter()
     phrases_of: dict[int, Counter[str]] = {}
     seen = 0
@@ -708,12 +699,10 @@ def _phrase_named(
                 found[f"{token} {tokens[i + 1]}"] += 1
         beside.update(found)
         phrases_of[pull.pull.number] = found
+    phrase, count = max(beside.items(), key=lambda item: (item[1], item[0]), default=("", 0))
     # a compound name ("flake8-bugbear") is whole already
-    if seen < 2 or not beside or not word.isalnum():
-        return _said_name(strand, said, rules), list(group)
-    phrase, count = max(beside.items(), key=lambda item: (item[1], item[0]))
-    if count < PHRASE_SHARE * seen:
-        return _said_name(strand, said, rules), list(group)
+    if seen < 2 or not word.isalnum() or count < PHRASE_SHARE * seen:
+        return named, list(group)
     # a theme named by a phrase holds the PRs whose titles say it
     return phrase, [p for p in group if phrase in phrases_of[p.pull.number]]
 
@@ -752,19 +741,17 @@ def _strands(
     members: dict[str, list[AnalysedPull]],
     sources: dict[str, str],
     totals: dict[bool, tuple[int, int]],
-    recent: Sequence[tuple[Counter, int]],
+    baseline: tuple[Counter, int],
     rules: Rules,
 ) -> list[tuple]:
     """(size, lift, name, PRs, (share, line share), baseline share, trend) of each strand that is a
     theme of the week: its size is the mean of its share of the week's PRs and of their core lines
     (generated and vendored files left out), its lift that share of PRs against the previous weeks'.
     `totals` are the (PRs, core lines) of the week's people (False) and of all its PRs (True): a
-    module's strand that holds a bot's PR is a share of all of them."""
+    module's strand that holds a bot's PR is a share of all of them; `baseline` the previous weeks'
+    strands, each counted by its PRs, and how many PRs those weeks had."""
     thresholds = rules.thresholds
-    before: Counter = Counter()
-    for counts, _ in recent:
-        before.update(counts)
-    before_total = sum(n for _, n in recent)
+    before, before_total = baseline
     found = []
     for name, group in members.items():
         total, total_lines = totals[any(p.classification.bot for p in group)]
@@ -852,8 +839,7 @@ def _big_enough(count: int, total: int, needed: int, source: str, size: float, t
 def _overlap(first: Sequence[int], second: Sequence[int]) -> float:
     """Share of the larger group that is also in the other: a small subject inside a large one
     (ruff's cycle recovery inside `ty`) is a story of its own, two names for the same PRs are not."""
-    common = len(set(first) & set(second))
-    return common / max(len(first), len(second))
+    return len(set(first) & set(second)) / max(len(first), len(second))
 
 
 def _theme(

@@ -151,9 +151,10 @@ def upgrades(
     reason for a pin is read."""
     title = parse_title(pull.title[:TITLE_LIMIT], rules).description
     paths, kinds = rules.files_of(pull)
+    touches_deps = any(k & {"dependencies", "manifests"} for k in kinds)
     digest = _DIGEST.match(title)  # a git dependency moved to another commit: no version to compare
     named: list[tuple[str, str | None, str | None]]
-    if digest and any(k & {"dependencies", "manifests"} for k in kinds):
+    if digest and touches_deps:
         named = [(digest["package"], None, None)]
     elif not _moves_a_dependency(title, classification, kinds):
         return ()
@@ -164,9 +165,7 @@ def upgrades(
             if n[0] not in rules.source_roots
         ]
     if not named:  # no versions: a move only when the title says one ("Update TQ dependency"), not a Dockerfile's other edits
-        if not (
-            any(k & {"dependencies", "manifests"} for k in kinds) and _UPGRADE_VERB.search(title)
-        ):
+        if not (touches_deps and _UPGRADE_VERB.search(title)):
             return ()
         named = [("", None, None)]
     # "Bump MSRV to Rust 1.89" names the minimum, not the compiler
@@ -335,12 +334,11 @@ def _versions_of(package: str, text: str) -> list[str]:
     """The versions a text gives near the package's name ("cargo-shear released v1.12.0 today")."""
     if not package or not text:
         return []
-    found: list[str] = []
-    for mention in re.finditer(re.escape(package), text, re.IGNORECASE):
-        found.extend(
-            m[0] for m in re.finditer(_VERSION_TEXT, text[mention.end() : mention.end() + 40])
-        )
-    return found
+    return [
+        m[0]
+        for mention in re.finditer(re.escape(package), text, re.IGNORECASE)
+        for m in re.finditer(_VERSION_TEXT, text[mention.end() : mention.end() + 40])
+    ]
 
 
 def version_key(version: str) -> tuple | None:
@@ -439,10 +437,8 @@ def adds_required_dependency(pull: Pull) -> bool:
         _INSTALLED_MANIFEST.match(f.path) and (f.additions or 0) > (f.deletions or 0)
         for f in pull.files
     )
-    if not any(grows):
-        return False
     title = pull.title[:TITLE_LIMIT]
-    if _NOT_REQUIRED.search(title):
+    if not any(grows) or _NOT_REQUIRED.search(title):
         return False
     for text in (title, (pull.body or "")[:NEW_DEPENDENCY_BODY]):
         said = _ADDS_DEPENDENCY.search(text)

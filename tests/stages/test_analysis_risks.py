@@ -286,7 +286,7 @@ def test_week_risks_name_their_prs_and_reverted_titles():
     hot = [make_pull(n, WHEN, f"fix: engine {n}", files=[SRC, TEST]) for n in (52, 53)]
     context = repo_context("acme/widget", [original, revert, breaking, *hot], settings)
     analysed = [analyse_pull(p, context) for p in (revert, breaking, *hot)]
-    week = analyse_week("acme/widget", Week(2026, 21), analysed, context, settings, None, NOW)
+    week = analyse_week(Week(2026, 21), analysed, context, None, NOW)
     risks = {r.kind: r for r in week.risks}
     assert risks["revert"].pulls == (50,)
     assert [(e.fact, e.pull, e.pulls) for e in risks["revert"].evidence] == [
@@ -469,13 +469,7 @@ def _week(pulls):
     settings = analysis_options(DigestSettings())
     context = repo_context("acme/widget", pulls, settings)
     return analyse_week(
-        "acme/widget",
-        Week(2026, 21),
-        [analyse_pull(p, context) for p in pulls],
-        context,
-        settings,
-        None,
-        NOW,
+        Week(2026, 21), [analyse_pull(p, context) for p in pulls], context, None, NOW
     )
 
 
