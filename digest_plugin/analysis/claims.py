@@ -8,6 +8,11 @@ sentence that would have made the claim states the plain fact and stops ("#12 re
 "#12 changes pyproject.toml."). The comment beside each rule is its measured precision (right
 claims / claims) on the whole corpus and on its held-out third; tests/realdata/test_precision.py
 keeps the figures true.
+
+A silent rule's sentence is written when it passes, not kept unused: the wording of the version
+moves ("upgrades X from 1 to 2, a new major version"), of a named default, of configuration edited
+and of a deprecation last stood in narrate/risks.py at commit 19ea2ff. tests/stages keeps a list of
+these rules, so that turning one on without its sentence fails.
 """
 
 from __future__ import annotations

@@ -413,103 +413,19 @@ def _breaking(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
 
 
 def _version(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
-    """How a PR moves a dependency, as the analysis checked it: the step between two versions, a
-    downgrade, a pin (back) or a cap, with the author's reason for holding it back."""
+    """The dependency files a PR changes. Which package it moves, and which way, is not said:
+    version.package and version.direction are below the bar (analysis/claims.py)."""
     _ = said.lang.gettext
-    named = e.package or ""
-    toolchain = named.endswith(" toolchain")  # "rust toolchain": said as the language's toolchain
-    package = (
-        _("the {language} toolchain").format(language=named.split()[0].capitalize())
-        if toolchain
-        else named
-    )
-    values = {
-        "pull": f"#{e.pull}",
-        "package": package,
-        "old": e.old or "",
-        "new": e.new or "",
-        "paths": _paths(e, said.lang),
-    }
-    # which package moved, or whether one did, is unsure: the files
-    if not speaks("version.package"):
-        if not e.paths:
-            text = _("{pull} names a version in its title or description")
-        elif max(e.files, len(e.paths)) > PATHS_NAMED:  # ruff #27496 changes 4, 3 listed
-            count = e.files or len(e.paths)
-            values["count"] = said.number(kind.key("files" if e.files else "paths"), count)
-            text = _("{pull} changes {count} dependency files, among them {paths}")
-        else:
-            text = _("{pull} changes {paths}")
-        return text.format(**values), (e.pull,)
-    if not speaks("version.direction"):  # nor which way: the versions as they are written
-        return _unmoved(e, _).format(**values), (e.pull,)
-    moved = _moved(e, _).format(**values)
-    steps = {
-        "major": _(", a new major version"),
-        "minor": _(", a minor version"),
-        "patch": _(", a patch release"),
-    }
-    weight = steps.get(e.detail or "", "") if e.old and e.new else ""
-    if toolchain:
-        weight += _(", the compiler the project is built with")
-    elif e.core and e.package != "msrv":
-        weight += _(", a core dependency of the project")  # a framework, CUDA, an interpreter
-    text = _("{moved}{weight}").format(moved=moved, weight=weight)
-    if e.reason:
-        text = _("{moved}; its description says why: “{reason}”").format(
-            moved=text, reason=e.reason.rstrip(".")
-        )
-    return text, (e.pull,)
-
-
-def _unmoved(e: Evidence, _) -> str:
-    """What a PR does to a dependency without saying which way it moves it."""
-    if e.old and e.new:
-        return _("{pull} moves {package} from {old} to {new}")
-    if e.new:
-        return _("{pull} sets {package} to {new}")
-    return _("{pull} changes the version of {package}")
-
-
-def _moved(e: Evidence, _) -> str:
-    """The template of what a PR does to a dependency, by the move the analysis found (UPGRADE_MOVES)."""
-    if not e.package:
-        return (
-            _("{pull} pins dependency versions")
-            if e.detail in BACK_MOVES
-            else _("{pull} changes dependency versions")
-        )
-    back = {
-        "down": _("{pull} downgrades {package} from {old} to {new}")
-        if e.old and e.new
-        else _("{pull} moves {package} back from {old}")
-        if e.old
-        else _("{pull} downgrades {package}"),
-        "pin-back": _("{pull} pins {package} back to {new}"),
-        "pin": _("{pull} pins {package} to {new}"),
-        "cap": _("{pull} keeps {package} below {new}"),
-    }
-    if e.detail in back and (e.new or e.detail == "down"):
-        return back[e.detail]
-    if e.package == "msrv" and e.new:  # a promise to users, not a package
-        return (
-            _("{pull} raises the minimum supported Rust version from {old} to {new}")
-            if e.old
-            else _("{pull} raises the minimum supported Rust version to {new}")
-        )
-    if e.old and e.new:
-        return (
-            _("{pull} upgrades {package} from {old} to {new}")
-            if e.detail in ("major", "minor", "patch")
-            else _("{pull} moves {package} from {old} to {new}")
-        )
-    if e.new:
-        return (
-            _("{pull} upgrades {package} to {new}")
-            if e.detail == "up"
-            else _("{pull} sets {package} to {new}")
-        )
-    return _("{pull} upgrades {package}")
+    values = {"pull": f"#{e.pull}", "paths": _paths(e, said.lang)}
+    if not e.paths:
+        text = _("{pull} names a version in its title or description")
+    elif max(e.files, len(e.paths)) > PATHS_NAMED:  # ruff #27496 changes 4, 3 listed
+        count = e.files or len(e.paths)
+        values["count"] = said.number(kind.key("files" if e.files else "paths"), count)
+        text = _("{pull} changes {count} dependency files, among them {paths}")
+    else:
+        text = _("{pull} changes {paths}")
+    return text.format(**values), (e.pull,)
 
 
 def _routine(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
@@ -636,23 +552,9 @@ def _follow_up_speaks(outcome: str | None) -> bool:
 
 
 def _deprecated(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
-    _ = said.lang.gettext
-    removes = e.detail == "removes"
-    if not speaks("consequence.removes-deprecated" if removes else "consequence.deprecates"):
-        # whether it deprecates or removes is not told reliably
-        return _core_lines(kind, e, said), (e.pull,)
-    if removes and e.lines:
-        text = _(
-            "{pull} removes something the project had deprecated ({lines} lines of core code changed)"
-        )
-    elif removes:
-        text = _("{pull} removes something the project had deprecated")
-    elif e.lines:
-        text = _("{pull} deprecates existing behaviour ({lines} lines of core code changed)")
-    else:
-        text = _("{pull} deprecates existing behaviour")
-    lines = said.number(kind.key("lines"), e.lines) if e.lines else ""
-    return text.format(pull=f"#{e.pull}", lines=lines), (e.pull,)
+    """Whether it deprecates or removes is not told reliably (consequence.deprecates,
+    consequence.removes-deprecated): the core lines it changes."""
+    return _core_lines(kind, e, said), (e.pull,)
 
 
 def _core_lines(kind: EvidenceRef, e: Evidence, said: StatedNumbers) -> str:
@@ -714,22 +616,17 @@ def _size(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
 
 
 def _default(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
+    """Which setting a title's "default" names is not told reliably (config.default-changed): that
+    a default changes, where that is (consequence.default-flip), else the files it changes."""
     _ = said.lang.gettext
-    # a title's "default" is not told reliably: the files it changes
-    if not speaks("config.default-changed"):
-        if speaks("consequence.default-flip"):  # that one changes is precise, which setting is not
-            flip = _default_flip(in_week.get(e.pull))
-            if flip:  # what the title says of it, as the breaking row says it
-                return evidence_text(flip, said.lang), (e.pull,)
-            return _("{pull} changes a default").format(pull=f"#{e.pull}"), (e.pull,)
-        if e.paths:
-            return _changed_files(kind, e, said), (e.pull,)
-        return _("{pull} speaks of a default in its title").format(pull=f"#{e.pull}"), (e.pull,)
-    if e.detail:
-        text = _("{pull} changes the default of {setting}")
-    else:
-        text = _("{pull} changes a default")
-    return text.format(pull=f"#{e.pull}", setting=said.lang.term(e.detail or "")), (e.pull,)
+    if speaks("consequence.default-flip"):
+        flip = _default_flip(in_week.get(e.pull))
+        if flip:  # what the title says of it, as the breaking row says it
+            return evidence_text(flip, said.lang), (e.pull,)
+        return _("{pull} changes a default").format(pull=f"#{e.pull}"), (e.pull,)
+    if e.paths:
+        return _changed_files(kind, e, said), (e.pull,)
+    return _("{pull} speaks of a default in its title").format(pull=f"#{e.pull}"), (e.pull,)
 
 
 def _default_flip(analysed: AnalysedPull | None) -> Evidence | None:
@@ -744,16 +641,10 @@ def _default_flip(analysed: AnalysedPull | None) -> Evidence | None:
 
 
 def _config(kind: EvidenceRef, e: Evidence, said: StatedNumbers, in_week):
-    _ = said.lang.gettext
-    # whether users' configuration changed is not told reliably: the files, and the PR's own words
-    if not speaks("config.user-changed"):
-        words = _its_words(in_week.get(e.pull), said.lang)
-        return _changed_files(kind, e, said) + words, (e.pull,)
-    if e.paths:
-        text = _("{pull} edits configuration ({paths})")
-    else:
-        text = _("{pull} edits configuration")
-    return text.format(pull=f"#{e.pull}", paths=_paths(e, said.lang)), (e.pull,)
+    """Whether users' configuration changed is not told reliably (config.user-changed): the files,
+    and what the PR says it does."""
+    words = _its_words(in_week.get(e.pull), said.lang)
+    return _changed_files(kind, e, said) + words, (e.pull,)
 
 
 def _its_words(analysed: AnalysedPull | None, lang: Language) -> str:
