@@ -11,7 +11,7 @@ keeps the figures true.
 
 A silent rule's sentence is written when it passes, not kept unused: the wording of the version
 moves ("upgrades X from 1 to 2, a new major version"), of a named default, of configuration edited
-and of a deprecation last stood in narrate/risks.py at commit 19ea2ff. tests/stages keeps a list of
+and of a deprecation last stood in narrate/risks.py at commit 18d11b1. tests/stages keeps a list of
 these rules, so that turning one on without its sentence fails.
 """
 
