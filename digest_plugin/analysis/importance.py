@@ -100,10 +100,9 @@ def importance(
     deprecated = own_deprecation(title, description, rules.files_of(pull)[1], rules) is not None
     # a type its author did not mark is read from its title and files (the type claims are not
     # precise, analysis/claims.py): the factor says so (ruff #21674, a mechanical "Add" of 8.5)
-    marked = classification.type_mark is not None or classification.type == "revert"
     factors = [
         (
-            "type" if marked else "type_read",
+            "type" if classification.author_typed else "type_read",
             weights.type.get(classification.type or "unknown", weights.type["unknown"]),
         ),
         *_size_factors(pull, classification, rules, upgrades, deprecated),

@@ -93,6 +93,11 @@ class Classification:
     # where the author said the type, when it came from there: ("title", "fix:"), ("label", "bug")
     type_mark: tuple[str, str] | None = None
 
+    @property
+    def author_typed(self) -> bool:
+        """Whether its author gave the type: a label, a title prefix, a revert's title."""
+        return self.type_mark is not None or self.type == "revert"
+
 
 @frozen_record
 class Score:

@@ -186,6 +186,12 @@ def files_sentence(analysed: AnalysedPull, lang: Language) -> Cited | None:
     return None
 
 
+def mostly_tests(analysed: AnalysedPull) -> bool:
+    """Whether tests hold more than half of a PR's changed lines."""
+    pull = analysed.pull
+    return analysed.footprint.test_lines * 2 > pull.additions + pull.deletions
+
+
 def _tested(analysed: AnalysedPull) -> bool | None:
     """Whether the PR came with tests: its test files gained lines; None when a file list cannot
     tell (Rust keeps tests in the source) or its tests were only trimmed or adjusted (ruff #18960
@@ -219,12 +225,12 @@ def title_sentence(analysed: AnalysedPull, lang: Language) -> Cited:
     fact = files_sentence(analysed, lang)
     if fact:  # a new folder, removals or CI workflows say more than where the PR works
         return Cited(lang.sentences((_("{said}.").format(said=said), fact.text)), (), fact.figures)
-    footprint, lines = analysed.footprint, analysed.pull.additions + analysed.pull.deletions
+    footprint = analysed.footprint
     if footprint.test_lines > MOSTLY_TESTS * footprint.core_lines:
         # where its code changed is not where it works (ruff #24490: an e2e framework, 3,800 of its
         # 4,100 lines in tests), and where docs, examples or CI are more, not most is tests either
         # (verl #7362, 338 of 1,458 lines)
-        if footprint.test_lines > lines / 2:
+        if mostly_tests(analysed):
             return Cited(lang.tidy(_("{title}, most of it in tests.").format(title=said)))
         return Cited(_("{said}.").format(said=said))
     if footprint.places:
@@ -378,8 +384,7 @@ def chinese_facts(
         said.number(f"pull:{pull.number}:additions", pull.additions),
         said.number(f"pull:{pull.number}:deletions", pull.deletions),
     )
-    footprint = analysed.footprint
-    if footprint.core_lines and footprint.test_lines * 2 > pull.additions + pull.deletions:
+    if analysed.footprint.core_lines and mostly_tests(analysed):
         # the module did not take most of the lines (pelican #623: 4 lines of contents.py beside
         # 259 of regenerated test output), as the English key line says "most of it in tests"
         return f"{what_said}，+{added} \u2212{removed} 行，多数行在测试文件中"

@@ -174,8 +174,7 @@ def _stated_type(analysed: AnalysedPull) -> str | None:
     the author's own (a label, a title prefix, a revert's title); null where it was guessed from
     its words and files, which weighs in its importance as `type_read` and is not stated."""
     kind = analysed.classification
-    marked = kind.type_mark is not None or kind.type == "revert"
-    return kind.type if marked or type_speaks(kind.type) else None
+    return kind.type if kind.author_typed or type_speaks(kind.type) else None
 
 
 def _cited_json(cited) -> dict:
